@@ -1,0 +1,1 @@
+"""The asynchronous side: configuration, the store, the table service, the Discord adapter."""

@@ -1,0 +1,617 @@
+"""Hand analysis: complete or not, every reading, waits, 暴头, shanten — with wildcards.
+
+Everything here works on a *natural* count array (34 kinds) plus a number of
+jokers (Hangzhou 财神). `Wildcards` turns physical tiles into that form for a rule
+set and mode; the rest never needs to know which tile is wild.
+
+Speed comes from splitting the hand into its four groups (three suits, honours):
+a group's cost — the fewest jokers that turn all its tiles into melds, with or
+without the pair — depends on that group alone, so it is computed once per distinct
+group and memoised. A win check is then four dictionary look-ups and a sum, whatever
+the number of jokers; no substitution search ever happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.melds import Meld
+from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
+
+_INF = 99
+_GROUP_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+# ---------------------------------------------------------------------------
+# Wildcards
+
+
+@dataclass(frozen=True)
+class Wildcards:
+    """Which physical tile is wild (财神) and which tile plays as another.
+
+    ``joker`` is the wild kind (None: no wildcards). ``stand_in`` maps a physical
+    kind to the kind it plays as: in Hangzhou ``flip`` mode the White Dragon plays as
+    the turned tile (白板代财神).
+    """
+
+    joker: Tile | None = None
+    stand_in: tuple[tuple[Tile, Tile], ...] = ()
+    jokers_in_set: int = 0
+
+    @classmethod
+    def none(cls) -> Wildcards:
+        return cls()
+
+    @classmethod
+    def fixed(cls) -> Wildcards:
+        """Hangzhou ``fixed``: the four White Dragons are 财神."""
+        return cls(joker=Tile.WHITE, jokers_in_set=4)
+
+    @classmethod
+    def flip(cls, turned: Tile) -> Wildcards:
+        """Hangzhou ``flip``: the three other copies of the turned tile are 财神."""
+        if turned.is_flower:
+            raise ValueError("a flower cannot be the turned 财神 tile")
+        if turned is Tile.WHITE:
+            return cls(joker=Tile.WHITE, jokers_in_set=3)
+        return cls(joker=turned, stand_in=((Tile.WHITE, turned),), jokers_in_set=3)
+
+    def is_joker(self, tile: Tile) -> bool:
+        return tile is self.joker
+
+    def plays_as(self, tile: Tile) -> Tile | None:
+        """The natural kind a physical tile plays as; None for a joker."""
+        if tile is self.joker:
+            return None
+        for physical, natural in self.stand_in:
+            if tile is physical:
+                return natural
+        return tile
+
+    def split(self, tiles: Iterable[Tile]) -> tuple[list[int], int]:
+        """Natural counts (34) and the number of jokers among ``tiles``."""
+        counts = [0] * NUM_KINDS
+        jokers = 0
+        joker = self.joker
+        stand = dict(self.stand_in)
+        for tile in tiles:
+            if tile is joker:
+                jokers += 1
+            else:
+                counts[stand.get(tile, tile)] += 1
+        return counts, jokers
+
+
+NO_WILDCARDS = Wildcards.none()
+
+
+# ---------------------------------------------------------------------------
+# Group costs (the memoised core)
+
+
+def _first(key: tuple[int, ...]) -> int:
+    for i, n in enumerate(key):
+        if n:
+            return i
+    return -1
+
+
+def _solve(key: tuple[int, ...], need_pair: bool, honors: bool,
+           memo: dict[tuple[tuple[int, ...], bool], int]) -> int:
+    """Fewest jokers that turn all of ``key`` into melds (and one pair if asked)."""
+    got = memo.get((key, need_pair))
+    if got is not None:
+        return got
+    i = _first(key)
+    if i < 0:
+        best = 2 if need_pair else 0
+    else:
+        best = _INF
+        for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
+            cost = jokers + _solve(rest, need_pair and not pair_done, honors, memo)
+            best = min(best, cost)
+    memo[(key, need_pair)] = best
+    return best
+
+
+def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool):
+    """Every group that can take the lowest tile ``i``: (remaining key, jokers, is_pair).
+
+    Yields also the group's description for readings via `_described_moves`.
+    """
+    for rest, jokers, kind, _face in _described_moves(key, i, need_pair, honors):
+        yield rest, jokers, kind is GroupKind.PAIR
+
+
+def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool):
+    c = key[i]
+    lst = list(key)
+    for real in range(1, min(c, 3) + 1):
+        lst[i] -= real
+        yield tuple(lst), 3 - real, GroupKind.PUNG, i
+        lst[i] += real
+    if need_pair:
+        for real in range(1, min(c, 2) + 1):
+            lst[i] -= real
+            yield tuple(lst), 2 - real, GroupKind.PAIR, i
+            lst[i] += real
+    if honors:
+        return
+    top = len(key) - 1
+    for start in (i - 2, i - 1, i):
+        if start < 0 or start + 2 > top:
+            continue
+        above = [p for p in (start, start + 1, start + 2) if p > i]
+        for mask in range(1 << len(above)):
+            used = [p for bit, p in enumerate(above) if mask >> bit & 1]
+            if any(lst[p] == 0 for p in used):
+                continue
+            lst[i] -= 1
+            for p in used:
+                lst[p] -= 1
+            yield tuple(lst), (i - start) + len(above) - len(used), GroupKind.CHOW, start
+            lst[i] += 1
+            for p in used:
+                lst[p] += 1
+
+
+_SUIT_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
+_HONOR_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
+_SUIT_COST: dict[tuple[int, ...], tuple[int, int]] = {}
+_HONOR_COST: dict[tuple[int, ...], tuple[int, int]] = {}
+
+
+def _suit_cost(key: tuple[int, ...]) -> tuple[int, int]:
+    got = _SUIT_COST.get(key)
+    if got is None:
+        got = (_solve(key, False, False, _SUIT_MEMO), _solve(key, True, False, _SUIT_MEMO))
+        _SUIT_COST[key] = got
+    return got
+
+
+def _honor_cost(key: tuple[int, ...]) -> tuple[int, int]:
+    got = _HONOR_COST.get(key)
+    if got is None:
+        got = (_solve(key, False, True, _HONOR_MEMO), _solve(key, True, True, _HONOR_MEMO))
+        _HONOR_COST[key] = got
+    return got
+
+
+def _group_costs(counts: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    return (
+        _suit_cost(tuple(counts[0:9])),
+        _suit_cost(tuple(counts[9:18])),
+        _suit_cost(tuple(counts[18:27])),
+        _honor_cost(tuple(counts[27:34])),
+    )
+
+
+def _min_jokers(costs: Sequence[tuple[int, int]]) -> int:
+    """Fewest jokers for melds + one pair, the pair in any group or of jokers alone."""
+    base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    best = base + 2
+    for no_pair, with_pair in costs:
+        cand = base - no_pair + with_pair
+        if cand < best:
+            best = cand
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Complete hands on counts
+
+
+def is_complete(counts: Sequence[int], jokers: int = 0) -> bool:
+    """Standard shape: all tiles (natural counts + jokers) form melds and one pair.
+
+    The number of melds is implied by the tile count (14, 11, 8, 5 or 2 tiles).
+    """
+    if (sum(counts) + jokers) % 3 != 2:
+        return False
+    return _min_jokers(_group_costs(counts)) <= jokers
+
+
+def is_all_melds(counts: Sequence[int], jokers: int = 0) -> bool:
+    """All tiles form melds with no pair (used for 暴头)."""
+    if (sum(counts) + jokers) % 3:
+        return False
+    costs = _group_costs(counts)
+    return costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0] <= jokers
+
+
+def seven_pairs_luxury(counts: Sequence[int], jokers: int = 0) -> int | None:
+    """Seven pairs (four alike = two pairs): the most 豪华 (fours) any reading has.
+
+    None when the 14 tiles are not seven pairs. Jokers first mend odd counts, then
+    pair up to turn pairs into fours, then into fours of their own.
+    """
+    if sum(counts) + jokers != 14:
+        return None
+    odd = sum(1 for n in counts if n & 1)
+    if odd > jokers:
+        return None
+    fours = sum(1 for n in counts if n >= 3)
+    pairs_to_upgrade = sum(1 for n in counts if n in (1, 2))
+    spare_pairs = (jokers - odd) // 2
+    upgrades = min(spare_pairs, pairs_to_upgrade)
+    return fours + upgrades + (spare_pairs - upgrades) // 2
+
+
+def is_six_pairs(counts: Sequence[int], jokers: int = 0) -> bool:
+    """Twelve tiles as six pairs (the seven-pairs 暴头 test)."""
+    if sum(counts) + jokers != 12:
+        return False
+    return sum(1 for n in counts if n & 1) <= jokers
+
+
+# ---------------------------------------------------------------------------
+# Readings
+
+
+class GroupKind(Enum):
+    CHOW = "chow"
+    PUNG = "pung"
+    PAIR = "pair"
+
+
+class Shape(Enum):
+    STANDARD = "standard"
+    SEVEN_PAIRS = "seven_pairs"
+    HONOURS_JUMBLE = "honours_jumble"
+
+
+@dataclass(frozen=True)
+class Group:
+    """A concealed group in a reading. ``face`` is the tile it is made of (lowest of a
+    chow); None when made of jokers alone, which may stand for anything. ``wild`` is
+    how many of its tiles are jokers."""
+
+    kind: GroupKind
+    face: Tile | None
+    wild: int = 0
+
+    @property
+    def size(self) -> int:
+        return 2 if self.kind is GroupKind.PAIR else 3
+
+    @property
+    def tiles(self) -> tuple[Tile, ...] | None:
+        if self.face is None:
+            return None
+        if self.kind is GroupKind.CHOW:
+            return (self.face, Tile(self.face + 1), Tile(self.face + 2))
+        return (self.face,) * self.size
+
+    def sort_key(self) -> tuple[int, int, int]:
+        return (list(GroupKind).index(self.kind), -1 if self.face is None else self.face,
+                self.wild)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way a hand completes. ``groups`` are the concealed groups (standard: melds
+    then the pair; seven pairs: the pairs); ``luxury`` counts fours in seven pairs."""
+
+    shape: Shape
+    groups: tuple[Group, ...] = ()
+    luxury: int = 0
+
+    @property
+    def pair(self) -> Group | None:
+        for g in self.groups:
+            if g.kind is GroupKind.PAIR and self.shape is Shape.STANDARD:
+                return g
+        return None
+
+    @property
+    def melds(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
+
+    @property
+    def wild(self) -> int:
+        return sum(g.wild for g in self.groups)
+
+
+def standard_readings(counts: Sequence[int], jokers: int = 0) -> list[Reading]:
+    """Every distinct way natural counts + jokers split into melds and one pair."""
+    if (sum(counts) + jokers) % 3 != 2 or not is_complete(counts, jokers):
+        return []
+    found: set[tuple[Group, ...]] = set()
+    _enumerate(list(counts), jokers, [], False, found)
+    return [Reading(Shape.STANDARD, groups) for groups in sorted(
+        found, key=lambda gs: [g.sort_key() for g in gs])]
+
+
+def _enumerate(counts: list[int], jokers: int, groups: list[Group], have_pair: bool,
+               found: set[tuple[Group, ...]]) -> None:
+    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
+    if i < 0:
+        _finish_with_jokers(jokers, groups, have_pair, found)
+        return
+    base, end, honors = next(s for s in _GROUP_SLICES if s[0] <= i < s[1])
+    key = tuple(counts[base:end])
+    for rest, wild, kind, face in _described_moves(key, i - base, not have_pair, honors):
+        if wild > jokers:
+            continue
+        new_counts = counts[:base] + list(rest) + counts[end:]
+        if not _still_possible(new_counts, jokers - wild, have_pair or kind is GroupKind.PAIR):
+            continue
+        group = Group(kind, Tile(base + face), wild)
+        _enumerate(new_counts, jokers - wild, [*groups, group],
+                   have_pair or kind is GroupKind.PAIR, found)
+
+
+def _still_possible(counts: Sequence[int], jokers: int, have_pair: bool) -> bool:
+    costs = _group_costs(counts)
+    if have_pair:
+        return costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0] <= jokers
+    return _min_jokers(costs) <= jokers
+
+
+def _finish_with_jokers(jokers: int, groups: list[Group], have_pair: bool,
+                        found: set[tuple[Group, ...]]) -> None:
+    extra: list[Group] = []
+    if not have_pair:
+        if jokers < 2:
+            return
+        extra.append(Group(GroupKind.PAIR, None, 2))
+        jokers -= 2
+    if jokers % 3:
+        return
+    extra.extend(Group(GroupKind.PUNG, None, 3) for _ in range(jokers // 3))
+    found.add(tuple(sorted([*groups, *extra], key=Group.sort_key)))
+
+
+def seven_pairs_reading(counts: Sequence[int], jokers: int = 0) -> Reading | None:
+    """The seven-pairs reading with the most fours (jokers placed to make them)."""
+    luxury = seven_pairs_luxury(counts, jokers)
+    if luxury is None:
+        return None
+    groups: list[Group] = []
+    spare = jokers
+    for i, n in enumerate(counts):
+        if n & 1:
+            spare -= 1
+        for _ in range((n + 1) // 2):
+            groups.append(Group(GroupKind.PAIR, Tile(i), 1 if n & 1 and _ == 0 else 0))
+    groups.extend(Group(GroupKind.PAIR, None, 2) for _ in range(spare // 2))
+    return Reading(Shape.SEVEN_PAIRS, tuple(groups), luxury)
+
+
+# ---------------------------------------------------------------------------
+# The public analysis of a hand of physical tiles
+
+
+@dataclass(frozen=True)
+class ShapeRules:
+    """Which special shapes a rule set allows besides four melds and a pair."""
+
+    seven_pairs: bool = False
+    honours_jumble: bool = False
+
+
+STANDARD_ONLY = ShapeRules()
+
+
+@dataclass(frozen=True)
+class HandAnalysis:
+    """The concealed tiles of a hand (13 or 14 minus three per meld) and its melds."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    wildcards: Wildcards = NO_WILDCARDS
+    shapes: ShapeRules = STANDARD_ONLY
+    _split: tuple[list[int], int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_split", self.wildcards.split(self.concealed))
+
+    @property
+    def counts(self) -> list[int]:
+        return list(self._split[0])
+
+    @property
+    def jokers(self) -> int:
+        return self._split[1]
+
+    @property
+    def target(self) -> int:
+        """Concealed tiles of a complete hand: 14 minus 3 per meld (kongs too)."""
+        return 14 - 3 * len(self.melds)
+
+    def _jumble_possible(self) -> bool:
+        return self.shapes.honours_jumble and all(
+            all(t.is_honor for t in m.tiles) for m in self.melds)
+
+    def is_winning(self) -> bool:
+        """Whether these concealed tiles (the winning tile included) complete."""
+        counts, jokers = self._split
+        if len(self.concealed) != self.target:
+            return False
+        if is_complete(counts, jokers):
+            return True
+        if self.shapes.seven_pairs and not self.melds and \
+                seven_pairs_luxury(counts, jokers) is not None:
+            return True
+        return self._jumble_possible() and all(t.is_honor for t in self.concealed)
+
+    def readings(self) -> list[Reading]:
+        """Every way the hand completes; empty when it does not."""
+        counts, jokers = self._split
+        if len(self.concealed) != self.target:
+            return []
+        found = standard_readings(counts, jokers)
+        if self.shapes.seven_pairs and not self.melds:
+            pairs = seven_pairs_reading(counts, jokers)
+            if pairs is not None:
+                found.append(pairs)
+        if self._jumble_possible() and all(t.is_honor for t in self.concealed):
+            found.append(Reading(Shape.HONOURS_JUMBLE))
+        return found
+
+    def with_tile(self, tile: Tile) -> HandAnalysis:
+        return HandAnalysis((*self.concealed, tile), self.melds, self.wildcards, self.shapes)
+
+    def waits(self) -> frozenset[Tile]:
+        """Physical tiles that would complete this hand (one short of complete)."""
+        if len(self.concealed) != self.target - 1:
+            return frozenset()
+        counts, jokers = self._split
+        natural = _natural_waits(counts, jokers, self.shapes.seven_pairs and not self.melds)
+        jumble = self._jumble_possible() and all(t.is_honor for t in self.concealed)
+        out: set[Tile] = set()
+        for tile in PLAYING_TILES:
+            plays = self.wildcards.plays_as(tile)
+            if plays is None:
+                if _completes_with_joker(counts, jokers, self.shapes.seven_pairs
+                                         and not self.melds):
+                    out.add(tile)
+            elif plays in natural or (jumble and tile.is_honor):
+                out.add(tile)
+        return frozenset(out)
+
+    def is_bao_tou(self) -> bool:
+        """暴头: one short of complete, and complete already with one 财神 taken out
+        (four melds, or six pairs), so any tile completes by pairing with it."""
+        if len(self.concealed) != self.target - 1:
+            return False
+        counts, jokers = self._split
+        if jokers == 0:
+            return False
+        if is_all_melds(counts, jokers - 1):
+            return True
+        return self.shapes.seven_pairs and not self.melds and is_six_pairs(counts, jokers - 1)
+
+    def shanten(self) -> int:
+        """Tiles to change before the hand is one short of complete (−1: complete,
+        0: ready/听牌)."""
+        counts, jokers = self._split
+        blocks = 4 - len(self.melds)
+        best = _standard_shanten(counts, jokers, blocks)
+        if self.shapes.seven_pairs and not self.melds:
+            best = min(best, _seven_pairs_shanten(counts, jokers))
+        if self._jumble_possible():
+            honors = sum(1 for t in self.concealed if t.is_honor)
+            best = min(best, max(-1, self.target - honors - 1))
+        return best
+
+
+def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
+    """Natural kinds whose addition completes the hand, touching one group per kind."""
+    costs = list(_group_costs(counts))
+    base = sum(c[0] for c in costs)
+    out: set[int] = set()
+    for g, (start, end, honors) in enumerate(_GROUP_SLICES):
+        others_pair = min((costs[h][1] - costs[h][0] for h in range(4) if h != g), default=_INF)
+        key = list(counts[start:end])
+        cost_fn = _honor_cost if honors else _suit_cost
+        for k in range(end - start):
+            key[k] += 1
+            no_pair, with_pair = cost_fn(tuple(key))
+            key[k] -= 1
+            rest = base - costs[g][0] + no_pair
+            need = min(rest + 2, rest - no_pair + with_pair, rest + others_pair)
+            if need <= jokers:
+                out.add(start + k)
+    if seven_pairs:
+        for k in range(NUM_KINDS):
+            counts[k] += 1
+            if seven_pairs_luxury(counts, jokers) is not None:
+                out.add(k)
+            counts[k] -= 1
+    return out
+
+
+def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> bool:
+    if is_complete(counts, jokers + 1):
+        return True
+    return seven_pairs and seven_pairs_luxury(counts, jokers + 1) is not None
+
+
+# ---------------------------------------------------------------------------
+# Shanten
+
+
+_SHAPE_MEMO: dict[tuple[tuple[int, ...], bool], frozenset[tuple[int, int, int]]] = {}
+
+
+def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
+    got = _SHAPE_MEMO.get((key, honors))
+    if got is not None:
+        return got
+    i = _first(key)
+    if i < 0:
+        result = frozenset({(0, 0, 0)})
+    else:
+        options: set[tuple[int, int, int]] = set()
+        lst = list(key)
+
+        def take(used: Sequence[int], dm: int, dt: int, dp: int) -> None:
+            for p in used:
+                lst[p] -= 1
+            for m, t, p in _partials(tuple(lst), honors):
+                if dp + p <= 1:
+                    options.add((m + dm, t + dt, p + dp))
+            for p in used:
+                lst[p] += 1
+
+        take((i,), 0, 0, 0)  # the tile stays a loose single
+        if key[i] >= 3:
+            take((i, i, i), 1, 0, 0)
+        if key[i] >= 2:
+            take((i, i), 0, 0, 1)
+            take((i, i), 0, 1, 0)
+        if not honors:
+            n = len(key)
+            if i + 2 < n and key[i + 1] and key[i + 2]:
+                take((i, i + 1, i + 2), 1, 0, 0)
+            if i + 1 < n and key[i + 1]:
+                take((i, i + 1), 0, 1, 0)
+            if i + 2 < n and key[i + 2]:
+                take((i, i + 2), 0, 1, 0)
+        result = frozenset(_pareto(options))
+    _SHAPE_MEMO[(key, honors)] = result
+    return result
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    return {o for o in options
+            if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
+                       for q in options)}
+
+
+def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
+    natural = sum(counts)
+    best_needed = _INF
+    combos: set[tuple[int, int, int]] = {(0, 0, 0)}
+    for start, end, honors in _GROUP_SLICES:
+        group = _partials(tuple(counts[start:end]), honors)
+        combos = {(m + gm, t + gt, p + gp) for m, t, p in combos for gm, gt, gp in group
+                  if p + gp <= 1}
+    for m, t, p in combos:
+        m = min(m, blocks)
+        t = min(t, blocks - m)
+        empty = blocks - m - t
+        loose = natural - 3 * m - 2 * t - 2 * p
+        needed = t + 3 * empty + (0 if p else 2) - max(0, min(loose, empty + 1 - p))
+        best_needed = min(best_needed, needed)
+    return max(-1, best_needed - jokers - 1)
+
+
+def _seven_pairs_shanten(counts: Sequence[int], jokers: int) -> int:
+    pairs = min(7, sum(n // 2 for n in counts))
+    singles = sum(1 for n in counts if n & 1)
+    missing = 7 - pairs
+    needed = min(singles, missing) + 2 * max(0, missing - singles)
+    return max(-1, needed - jokers - 1)
+
+
+def analyse(concealed: Iterable[Tile], melds: Iterable[Meld] = (),
+            wildcards: Wildcards = NO_WILDCARDS, shapes: ShapeRules = STANDARD_ONLY
+            ) -> HandAnalysis:
+    """Convenience constructor: ``analyse(parse_tiles("123m..."))``."""
+    return HandAnalysis(tuple(concealed), tuple(melds), wildcards, shapes)

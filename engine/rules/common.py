@@ -1,0 +1,295 @@
+"""What both rule sets share: the moment of a win, the settlement, patterns, options."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from engine.analysis import NO_WILDCARDS, Wildcards
+from engine.melds import Meld, MeldKind
+from engine.tiles import Tile, format_tiles
+
+SEATS = 4
+
+
+class RuleError(ValueError):
+    """A win or settlement request that the rules cannot accept; the text says why."""
+
+
+class OptionError(ValueError):
+    """An unknown table option or a bad value for one."""
+
+
+class WinKind(Enum):
+    SELF_DRAW = "self_draw"
+    DISCARD = "discard"
+    ROB_KONG = "rob_kong"
+
+
+class Replacement(Enum):
+    KONG = "kong"
+    FLOWER = "flower"
+
+
+class ChainStep(Enum):
+    """One link of a Hangzhou chain: a turn ending in a 财神 discard, or a kong."""
+
+    PIAO = "P"
+    GANG = "K"
+
+
+def upper_seat(seat: int) -> int:
+    """The 上家 of ``seat``: the one who discards just before it."""
+    return (seat + SEATS - 1) % SEATS
+
+
+def zero_claims() -> tuple[tuple[int, ...], ...]:
+    return tuple((0,) * SEATS for _ in range(SEATS))
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """Everything the rules need to judge and settle one win.
+
+    ``concealed`` is the winner's concealed hand *before* the winning tile;
+    ``claims[a][b]`` counts chi/pong/exposed kongs seat a made on seat b's discards.
+    """
+
+    winner: int
+    dealer: int
+    win: WinKind
+    concealed: tuple[Tile, ...]
+    win_tile: Tile | None
+    melds: tuple[Meld, ...] = ()
+    from_seat: int | None = None
+    flowers: tuple[Tile, ...] = ()
+    replacement: Replacement | None = None
+    first_go_round: bool = False
+    chain: tuple[ChainStep, ...] = ()
+    claims: tuple[tuple[int, ...], ...] = field(default_factory=zero_claims)
+    streak: int = 1
+    huangfan: bool = False
+    flipped: Tile | None = None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A pattern of a rule page: its id, Chinese name, English gloss and value text."""
+
+    id: str
+    zh: str
+    en: str
+    value: str
+
+    def label(self) -> str:
+        return f"{self.zh} {self.en}"
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The outcome of a win: valid or not, the counted patterns, the value and the
+    signed payment of each seat (summing to zero)."""
+
+    valid: bool
+    patterns: tuple[str, ...] = ()
+    value: int = 0
+    payments: tuple[Fraction, ...] = (Fraction(0),) * SEATS
+    reason: str | None = None
+    breakdown: tuple[str, ...] = ()
+    liability: str | None = None
+
+    @classmethod
+    def refused(cls, reason: str) -> Settlement:
+        return cls(valid=False, reason=reason, breakdown=(f"不能胡 Not a valid win: {reason}",))
+
+
+def number(value: Fraction | int) -> int | float:
+    """A payment as JSON wants it: an int when whole (3.5 shares can make halves)."""
+    frac = Fraction(value)
+    return int(frac) if frac.denominator == 1 else float(frac)
+
+
+# ---------------------------------------------------------------------------
+# Options
+
+
+_TIMER_RANGE = (10, 7 * 24 * 3600)
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """Options every table has. Subclasses add the rule set's own."""
+
+    hands: int = 8
+    turn_timer: int = 12 * 3600
+    claim_timer: int = 2 * 3600
+    away_after: int = 3
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "hands": (1, 64),
+        "turn_timer": _TIMER_RANGE,
+        "claim_timer": (5, 2 * 24 * 3600),
+        "away_after": (1, 10),
+    }
+    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TableOptions:
+        """Build and validate options; unknown names and bad values raise OptionError."""
+        data = dict(data or {})
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise OptionError(
+                f"unknown option {unknown[0]!r} for these rules; known options: "
+                + ", ".join(sorted(known)))
+        values = {name: cls._check(name, known[name], value) for name, value in data.items()}
+        return cls(**values)
+
+    @classmethod
+    def _check(cls, name: str, spec: dataclasses.Field[Any], value: Any) -> Any:
+        default = spec.default
+        if name in cls.CHOICES:
+            if value not in cls.CHOICES[name]:
+                raise OptionError(f"option {name!r} must be one of "
+                                  f"{', '.join(map(repr, cls.CHOICES[name]))}, not {value!r}")
+            return value
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+            return value
+        if value is None and default is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"option {name!r} must be a whole number, not {value!r}")
+        low, high = cls.RANGES.get(name, (1, 10**6))
+        if not low <= value <= high:
+            raise OptionError(f"option {name!r} must be between {low} and {high}, not {value}")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+# ---------------------------------------------------------------------------
+# Checks that any win must pass before it is scored
+
+
+def check_seat(name: str, seat: Any) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise RuleError(f"{name} must be a seat 0–3, not {seat!r}")
+    return seat
+
+
+def check_context(ctx: WinContext, *, flowers_allowed: bool) -> None:
+    """Refuse anything impossible about a win, whatever the rule set."""
+    check_seat("winner", ctx.winner)
+    check_seat("dealer", ctx.dealer)
+    if ctx.win is WinKind.SELF_DRAW:
+        if ctx.from_seat is not None:
+            raise RuleError("a self-draw has no 'from': nobody discarded the winning tile")
+    else:
+        if ctx.from_seat is None:
+            raise RuleError(f"a {ctx.win.value} win needs 'from': the seat that gave the tile")
+        check_seat("from", ctx.from_seat)
+        if ctx.from_seat == ctx.winner:
+            raise RuleError("'from' is the winner: a player cannot win on their own tile")
+        if ctx.replacement is not None:
+            raise RuleError("a replacement tile is drawn, so its win must be a self-draw")
+    if ctx.flowers and not flowers_allowed:
+        raise RuleError("these rules have no flowers")
+    if any(not t.is_flower for t in ctx.flowers):
+        raise RuleError("'flowers' may hold only flower tiles (1f–8f)")
+    if any(t.is_flower for t in ctx.concealed) or (ctx.win_tile and ctx.win_tile.is_flower):
+        raise RuleError("a flower is never part of a hand: list it under 'flowers'")
+    _check_melds(ctx)
+    _check_claims(ctx)
+    if ctx.first_go_round and any(m.kind.is_claim or m.kind.is_kong for m in ctx.melds):
+        raise RuleError("first_go_round means no chi, pong or kong has been made yet")
+
+
+def _check_melds(ctx: WinContext) -> None:
+    for meld in ctx.melds:
+        if meld.kind.value == "concealed_kong":
+            if meld.from_seat is not None:
+                raise RuleError("a concealed kong comes from nobody: drop its 'from'")
+            continue
+        if meld.from_seat is None:
+            raise RuleError(f"a {meld.kind.value} meld needs 'from': whose discard it claimed")
+        check_seat("a meld's from", meld.from_seat)
+        if meld.from_seat == ctx.winner:
+            raise RuleError(f"{meld}: a player cannot claim their own discard")
+        if meld.kind.value == "chi" and meld.from_seat != upper_seat(ctx.winner):
+            raise RuleError(f"{meld}: chi is only from the upper player "
+                            f"(seat {upper_seat(ctx.winner)})")
+
+
+def _check_claims(ctx: WinContext) -> None:
+    claims = ctx.claims
+    if len(claims) != SEATS or any(len(row) != SEATS for row in claims):
+        raise RuleError("'claims' must be a 4×4 list")
+    for a, row in enumerate(claims):
+        for b, n in enumerate(row):
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise RuleError(f"claims[{a}][{b}] must be a count ≥ 0, not {n!r}")
+            if a == b and n:
+                raise RuleError(f"claims[{a}][{a}]: nobody claims their own discards")
+    made = Counter(m.from_seat for m in ctx.melds if m.from_seat is not None)
+    for seat, n in made.items():
+        if claims[ctx.winner][seat] < n:
+            raise RuleError(f"the winner shows {n} meld(s) claimed from seat {seat} but "
+                            f"claims[{ctx.winner}][{seat}] is {claims[ctx.winner][seat]}")
+
+
+def check_copies_in_play(tiles: Sequence[Tile], limits: Mapping[Tile, int]) -> None:
+    for tile, n in Counter(tiles).items():
+        limit = limits.get(tile, 1 if tile.is_flower else 4)
+        if n > limit:
+            raise RuleError(f"{n} copies of {tile.notation} ({tile.zh}) in play, "
+                            f"but only {limit} can be")
+
+
+def check_hand_size(ctx: WinContext, *, extra_allowed: bool = False) -> None:
+    want = 13 - 3 * len(ctx.melds)
+    got = len(ctx.concealed)
+    if got == want or (extra_allowed and got == want + 1):
+        return
+    raise RuleError(f"the hand before the winning tile must hold {want} tiles with "
+                    f"{len(ctx.melds)} meld(s), not {got}")
+
+
+def make_meld(kind: MeldKind, tiles: Sequence[Tile], from_seat: int | None,
+              wildcards: Wildcards = NO_WILDCARDS) -> Meld:
+    """A meld from its physical tiles, checked for shape; a wildcard may fill any place."""
+    size = kind.size
+    if len(tiles) != size:
+        raise RuleError(f"a {kind.value} has {size} tiles, not {len(tiles)}: "
+                        f"{format_tiles(tiles)}")
+    natural = [wildcards.plays_as(t) for t in tiles]
+    real = sorted(t for t in natural if t is not None)
+    if any(t.is_flower for t in tiles):
+        raise RuleError("flowers never form melds")
+    # Made of wildcards alone, a meld stands for anything; show it by its own face.
+    face = _meld_face(kind, real) if real else tiles[0]
+    if face is None:
+        what = "three tiles in a row of one suit" if kind is MeldKind.CHI else "identical tiles"
+        raise RuleError(f"{format_tiles(tiles)} is not a {kind.value}: it needs {what}")
+    return Meld(kind, tuple(tiles), face, from_seat)
+
+
+def _meld_face(kind: MeldKind, real: list[Tile]) -> Tile | None:
+    if kind is not MeldKind.CHI:
+        return real[0] if len(set(real)) == 1 else None
+    if len(set(real)) != len(real) or not all(t.is_suited for t in real):
+        return None
+    if len({t.suit for t in real}) != 1 or real[-1] - real[0] > 2:
+        return None
+    first_of_suit = real[0] - real[0].rank + 1
+    for start in range(max(first_of_suit, real[-1] - 2), min(real[0], first_of_suit + 6) + 1):
+        return Tile(start)  # the lowest run that holds every real tile
+    return None

@@ -1,0 +1,254 @@
+"""Hangzhou rules (`hangzhou.md`): 财神, 暴头 and its chain, 老庄, 摊 and 承包."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from engine.analysis import (
+    HandAnalysis,
+    ShapeRules,
+    Wildcards,
+    is_complete,
+    seven_pairs_luxury,
+)
+from engine.rules.common import (
+    SEATS,
+    ChainStep,
+    OptionError,
+    Pattern,
+    Replacement,
+    RuleError,
+    Settlement,
+    TableOptions,
+    WinContext,
+    WinKind,
+    check_context,
+    check_copies_in_play,
+    check_hand_size,
+    number,
+)
+from engine.tiles import Tile
+
+NAME = "hangzhou"
+SHAPES = ShapeRules(seven_pairs=True)
+STREAK_POINTS = {1: 2, 2: 4, 3: 8}
+"""庄闲分 between the dealer and another seat, by the dealer's streak."""
+MAX_STREAK = 3
+
+PATTERNS: dict[str, Pattern] = {
+    p.id: p for p in (
+        Pattern("qi_dui", "七对子", "Seven Pairs", "×2"),
+        Pattern("hao_hua", "豪华", "Luxury", "×2 each"),
+        Pattern("qing_qi_dui", "清七对", "Clean Seven Pairs", "×2"),
+        Pattern("bao_tou", "暴头", "Burst Head", "×2"),
+        Pattern("cai_piao", "财飘", "Floating Wildcard", "×2 each"),
+        Pattern("gang_kai", "杠开", "Kong Bloom", "×2 each"),
+    )}
+
+
+@dataclass(frozen=True)
+class Options(TableOptions):
+    """Hangzhou table options (`hangzhou.md`, Table options)."""
+
+    caishen: str = "fixed"
+    caishen_melds: bool = True
+    discard_win_streak: int = 3
+    liability: bool = True
+    base: int = 1
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        **TableOptions.RANGES, "discard_win_streak": (1, 3)}
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
+        "caishen": ("fixed", "flip"), "base": (1, 2, 3, 5)}
+
+
+def wildcards(options: Options, flipped: Tile | None) -> Wildcards:
+    """The 财神 of a hand: the White Dragons, or the copies of the turned tile."""
+    if options.caishen == "fixed":
+        if flipped is not None:
+            raise RuleError("'flipped' is only for caishen = flip")
+        return Wildcards.fixed()
+    if flipped is None:
+        raise RuleError("caishen = flip needs 'flipped': the tile turned after the deal")
+    return Wildcards.flip(flipped)
+
+
+def zhuang_xian(ctx: WinContext, payer: int) -> int:
+    """庄闲分 between the winner and one payer."""
+    if ctx.dealer in (ctx.winner, payer):
+        return STREAK_POINTS[ctx.streak]
+    return 1
+
+
+# ---------------------------------------------------------------------------
+# The multiplier F
+
+
+@dataclass(frozen=True)
+class _Factor:
+    patterns: tuple[str, ...]
+    value: int
+
+
+def _chain_counts(ctx: WinContext) -> tuple[int, int, int]:
+    """(飘 in the chain, 杠 in the chain, 杠 in the winning turn)."""
+    piao = sum(1 for s in ctx.chain if s is ChainStep.PIAO)
+    gang = sum(1 for s in ctx.chain if s is ChainStep.GANG)
+    last_turn = 0
+    for step in reversed(ctx.chain):
+        if step is not ChainStep.GANG:
+            break
+        last_turn += 1
+    return piao, gang, last_turn
+
+
+def _factor(ctx: WinContext, seven_pairs: int | None, clean: bool, bao_tou: bool) -> _Factor:
+    pats: list[str] = []
+    if seven_pairs is not None:
+        pats.append("qi_dui")
+        pats += ["hao_hua"] * seven_pairs
+        if clean:
+            pats.append("qing_qi_dui")
+    piao, gang, last_turn = _chain_counts(ctx)
+    if bao_tou:
+        pats.append("bao_tou")
+        pats += ["cai_piao"] * piao + ["gang_kai"] * gang
+    elif ctx.replacement is Replacement.KONG:
+        # The replacement itself proves one kong even when no chain was given.
+        pats += ["gang_kai"] * max(1, last_turn)
+    return _Factor(tuple(pats), 2 ** len(pats))
+
+
+def _best_factor(ctx: WinContext, wild: Wildcards) -> _Factor | str:
+    """The most valuable reading's multiplier, or why the win is refused."""
+    assert ctx.win_tile is not None
+    before = HandAnalysis(ctx.concealed, ctx.melds, wild, SHAPES)
+    after = before.with_tile(ctx.win_tile)
+    counts, jokers = wild.split(after.concealed)
+    standard = is_complete(counts, jokers)
+    pairs = seven_pairs_luxury(counts, jokers) if not ctx.melds else None
+    if not standard and pairs is None:
+        return "the tiles do not form a complete hand"
+    bao_tou = before.is_bao_tou()
+    if ctx.win is WinKind.DISCARD:
+        if bao_tou:
+            return "a 暴头 hand wins by self-draw only"
+        if not standard:
+            return "a seven-pairs hand wins by self-draw only"
+        return _Factor((), 1)
+    options: list[_Factor] = []
+    if standard:
+        options.append(_factor(ctx, None, False, bao_tou))
+    if pairs is not None:
+        options.append(_factor(ctx, pairs, jokers == 0, bao_tou))
+    return max(options, key=lambda f: f.value)
+
+
+def discard_win_refusal(ctx: WinContext, options: Options, wild: Wildcards) -> str | None:
+    """The 放铳 conditions a win on a discard must meet (漏胡/抓打 are the game's)."""
+    if ctx.streak < options.discard_win_streak:
+        return (f"a win on a discard needs the dealer's streak at {options.discard_win_streak}"
+                f" or more (now {ctx.streak}); only a self-draw wins")
+    if ctx.dealer not in (ctx.winner, ctx.from_seat):
+        return "a win on a discard is only between the dealer and another player"
+    if ctx.win_tile is not None and wild.is_joker(ctx.win_tile):
+        return "a discarded 财神 can never be claimed"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Settlement
+
+
+def settle(ctx: WinContext, factor: int, options: Options
+           ) -> tuple[tuple[Fraction, ...], list[str], str | None]:
+    w = ctx.winner
+    payers = [s for s in range(SEATS) if s != w] if ctx.win is WinKind.SELF_DRAW \
+        else [ctx.from_seat]
+    normal = {s: Fraction(options.base * zhuang_xian(ctx, s) * factor)
+              for s in payers if s is not None}
+    lines = [f"seat {s}: 底分 {options.base} × 庄闲分 {zhuang_xian(ctx, s)} × {factor} = "
+             f"{number(v)}" for s, v in normal.items()]
+    owed, note = _liability(ctx, normal, options)
+    payments = [Fraction(0)] * SEATS
+    for seat, amount in owed.items():
+        payments[seat] -= amount
+    payments[w] = -sum(payments)
+    if note:
+        lines.append(note)
+    return tuple(payments), lines, note
+
+
+def _liability(ctx: WinContext, normal: dict[int, Fraction], options: Options
+               ) -> tuple[dict[int, Fraction], str | None]:
+    """承包 / 倒承包 from three 摊; with ``liability`` off, the normal payments."""
+    if not options.liability:
+        return normal, None
+    w = ctx.winner
+    total = sum(normal.values(), Fraction(0))
+    takers = [b for b in range(SEATS) if b != w and ctx.claims[w][b] >= 3]
+    givers = [a for a in range(SEATS) if a != w and ctx.claims[a][w] >= 3]
+    if not takers and not givers:
+        return normal, None
+    owed: dict[int, Fraction] = {}
+    notes: list[str] = []
+    for b in takers:
+        # Decision: with three 摊 on several players (only a dealer at streak 3 can),
+        # they share the total instead of each paying it whole.
+        owed[b] = owed.get(b, Fraction(0)) + total / len(takers)
+        notes.append(f"承包 Liability: seat {b} pays {number(total / len(takers))}")
+    for a in givers:
+        owed[a] = owed.get(a, Fraction(0)) + 2 * total
+        notes.append(f"倒承包 Reverse liability: seat {a} pays {number(2 * total)}")
+    return owed, "; ".join(notes)
+
+
+# ---------------------------------------------------------------------------
+# The whole judgement
+
+
+def check(ctx: WinContext, options: Options) -> Wildcards:
+    """Refuse a Hangzhou win that cannot exist (RuleError); return its wildcards."""
+    check_context(ctx, flowers_allowed=False)
+    if ctx.win_tile is None:
+        raise RuleError("a win needs 'win_tile': the tile that completed the hand")
+    if ctx.win is WinKind.ROB_KONG:
+        raise RuleError("Hangzhou rules have no 抢杠 (robbing a kong)")
+    if not 1 <= ctx.streak <= MAX_STREAK:
+        raise RuleError(f"streak must be 1–3, not {ctx.streak}")
+    if ctx.replacement is Replacement.FLOWER:
+        raise RuleError("Hangzhou has no flowers, so no flower replacement")
+    wild = wildcards(options, ctx.flipped)
+    if not options.caishen_melds and any(wild.is_joker(t) for m in ctx.melds for t in m.tiles):
+        raise RuleError("with caishen_melds off a 财神 may not be used in chi, pong or kong")
+    check_hand_size(ctx)
+    tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles)]
+    limits = {ctx.flipped: 3} if ctx.flipped is not None else {}
+    check_copies_in_play(tiles, limits)
+    return wild
+
+
+def score(ctx: WinContext, options: Options | None = None) -> Settlement:
+    options = options or Options()
+    if not isinstance(options, Options):
+        raise OptionError("Hangzhou scoring needs Hangzhou options")
+    try:
+        wild = check(ctx, options)
+    except RuleError as exc:
+        return Settlement.refused(str(exc))
+    if ctx.win is WinKind.DISCARD:
+        refusal = discard_win_refusal(ctx, options, wild)
+        if refusal:
+            return Settlement.refused(refusal)
+    best = _best_factor(ctx, wild)
+    if isinstance(best, str):
+        return Settlement.refused(best)
+    lines = [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in best.patterns]
+    if not best.patterns:
+        lines.append("平胡 Plain win: ×1")
+    lines.append(f"F = {best.value}")
+    payments, settle_lines, note = settle(ctx, best.value, options)
+    return Settlement(True, best.patterns, best.value, payments, None,
+                      (*lines, *settle_lines), note)

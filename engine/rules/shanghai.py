@@ -1,0 +1,293 @@
+"""Shanghai rules (`shanghai.md`): special hands only, 花 and 喇, 荒番, 吃三口包."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from engine.analysis import NO_WILDCARDS, HandAnalysis, Reading, Shape, ShapeRules
+from engine.melds import Meld, MeldKind
+from engine.rules.common import (
+    SEATS,
+    Pattern,
+    RuleError,
+    Settlement,
+    TableOptions,
+    WinContext,
+    WinKind,
+    check_context,
+    check_copies_in_play,
+    check_hand_size,
+    number,
+)
+from engine.tiles import Tile
+
+NAME = "shanghai"
+SHAPES = ShapeRules(honours_jumble=True)
+WILDCARDS = NO_WILDCARDS
+HUA_PER_LA = 20
+
+# id -> (zh, en, 喇, 番); a 喇 pattern has la > 0, a 番 pattern la == 0.
+_TABLE: dict[str, tuple[str, str, int, int]] = {
+    "tian_hu": ("天胡", "Heavenly Hand", 10, 0),
+    "di_hu": ("地胡", "Earthly Hand", 8, 0),
+    "ba_hua": ("八花", "Eight Flowers", 6, 0),
+    "zi_yi_se": ("字一色", "All Honours", 4, 0),
+    "luan_feng": ("乱风向", "Honours Jumble", 2, 0),
+    "qing_peng": ("清碰", "Pure All Pungs", 2, 0),
+    "qing_yi_se": ("清一色", "Full Flush", 1, 0),
+    "hun_peng": ("混碰", "Half-Flush All Pungs", 1, 0),
+    "da_diao_che": ("大吊车", "Big Crane", 1, 0),
+    "gang_kai": ("杠开", "Win on Replacement", 0, 1),
+    "men_qing": ("门清", "Concealed Hand", 0, 1),
+    "hun_yi_se": ("混一色", "Half Flush", 0, 0),
+    "peng_peng_hu": ("碰碰胡", "All Pungs", 0, 0),
+    "qiang_gang": ("抢杠", "Robbing a Kong", 0, 0),
+}
+LA_PATTERNS = frozenset(p for p, v in _TABLE.items() if v[2])
+FAN_PATTERNS = frozenset(("gang_kai", "men_qing", "hun_yi_se", "peng_peng_hu"))
+QUALIFYING = frozenset(("tian_hu", "di_hu", "ba_hua", "luan_feng", "zi_yi_se", "qing_peng",
+                        "qing_yi_se", "hun_peng", "da_diao_che", "gang_kai", "hun_yi_se",
+                        "peng_peng_hu"))
+INCLUDES: dict[str, tuple[str, ...]] = {
+    "zi_yi_se": ("luan_feng", "peng_peng_hu", "hun_yi_se"),
+    "qing_peng": ("qing_yi_se", "peng_peng_hu"),
+    "hun_peng": ("hun_yi_se", "peng_peng_hu"),
+}
+
+
+def _value_text(pid: str) -> str:
+    zh, en, la, fan = _TABLE[pid]
+    if pid == "qiang_gang":
+        return "3 shares"
+    return f"{la} 喇" if la else f"{fan} 番"
+
+
+PATTERNS: dict[str, Pattern] = {
+    pid: Pattern(pid, zh, en, _value_text(pid)) for pid, (zh, en, _, _) in _TABLE.items()}
+
+
+@dataclass(frozen=True)
+class Options(TableOptions):
+    """Shanghai table options (`shanghai.md`, Table options)."""
+
+    base: int = 1
+    la_cap: int | None = None
+    huangfan_multiplier: int = 2
+
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        **TableOptions.RANGES, "base": (1, 1000), "la_cap": (1, 100),
+        "huangfan_multiplier": (1, 10)}
+
+
+# ---------------------------------------------------------------------------
+# Reading the patterns
+
+
+def _meld_hua(meld: Meld) -> int:
+    tile = meld.face
+    if meld.kind is MeldKind.CHI:
+        return 0
+    if not meld.kind.is_kong:
+        return 2 if tile.is_dragon else 1 if tile.is_wind else 0
+    exposed = {"suit": 1, "wind": 2, "dragon": 3}
+    kind = "dragon" if tile.is_dragon else "wind" if tile.is_wind else "suit"
+    return exposed[kind] + (1 if meld.kind is MeldKind.CONCEALED_KONG else 0)
+
+
+def base_hua(ctx: WinContext, reading: Reading) -> int:
+    """底花: the stake, each flower, pungs of honours and every kong."""
+    hua = 1 + len(ctx.flowers)
+    for group in reading.melds:
+        if group.kind.value == "pung" and group.face is not None:
+            hua += 2 if group.face.is_dragon else 1 if group.face.is_wind else 0
+    return hua + sum(_meld_hua(m) for m in ctx.melds)
+
+
+def _hand_patterns(ctx: WinContext, reading: Reading, all_tiles: list[Tile]) -> set[str]:
+    found: set[str] = set()
+    suits = {t.suit for t in all_tiles if t.is_suited}
+    honours = any(t.is_honor for t in all_tiles)
+    standard = reading.shape is Shape.STANDARD
+    all_pungs = standard and all(g.kind.value == "pung" for g in reading.melds) and \
+        all(m.is_pung_like for m in ctx.melds)
+    if not suits:
+        found.add("zi_yi_se" if all_pungs else "luan_feng")
+    elif len(suits) == 1:
+        flush = "hun_yi_se" if honours else "qing_yi_se"
+        found.add(flush)
+        if all_pungs:
+            found.add("hun_peng" if honours else "qing_peng")
+    if all_pungs:
+        found.add("peng_peng_hu")
+    if len(ctx.concealed) == 1:
+        found.add("da_diao_che")
+    if ctx.first_go_round and ctx.winner != ctx.dealer:
+        found.add("di_hu")
+    elif ctx.first_go_round and ctx.win is WinKind.SELF_DRAW:
+        found.add("tian_hu")
+    if ctx.replacement is not None and ctx.win is WinKind.SELF_DRAW:
+        found.add("gang_kai")
+    if all(m.kind is MeldKind.CONCEALED_KONG for m in ctx.melds):
+        found.add("men_qing")
+    if ctx.win is WinKind.ROB_KONG:
+        found.add("qiang_gang")
+    for outer, inner in INCLUDES.items():
+        if outer in found:
+            found.difference_update(inner)
+    return found
+
+
+@dataclass(frozen=True)
+class _Valued:
+    patterns: tuple[str, ...]
+    value: int
+    lines: tuple[str, ...]
+    qualifies: bool
+
+
+def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) -> _Valued:
+    order = [p for p in _TABLE if p in found]
+    qualifies = any(p in QUALIFYING for p in order)
+    la = sum(_TABLE[p][2] for p in order)
+    lines: list[str] = []
+    if la:
+        counted = tuple(p for p in order if p in LA_PATTERNS or p == "qiang_gang")
+        lines += [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in counted]
+        value = HUA_PER_LA * la
+        lines.append(f"{la} 喇 × {HUA_PER_LA} = {value} 花")
+    else:
+        counted = tuple(p for p in order if p in FAN_PATTERNS or p == "qiang_gang")
+        hua = base_hua(ctx, reading)
+        fan = sum(_TABLE[p][3] for p in counted)
+        lines.append(f"底花 Base flowers: {hua} 花")
+        lines += [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in counted]
+        value = hua * 2 ** fan
+        lines.append(f"{hua} 花 × 2^{fan} = {value} 花")
+        if value >= 8:
+            value = HUA_PER_LA
+            lines.append(f"≥ 8 花 counts as 1 喇 = {HUA_PER_LA} 花")
+    if cap is not None and value > cap * HUA_PER_LA:
+        value = cap * HUA_PER_LA
+        lines.append(f"capped at {cap} 喇 = {value} 花 (la_cap)")
+    return _Valued(counted, value, tuple(lines), qualifies)
+
+
+# ---------------------------------------------------------------------------
+# Settlement
+
+
+def related(claims: tuple[tuple[int, ...], ...], a: int, b: int) -> bool:
+    """吃三口: one of the two has claimed three of the other's discards this hand."""
+    return claims[a][b] >= 3 or claims[b][a] >= 3
+
+
+def shares(ctx: WinContext) -> tuple[dict[int, Fraction], str | None]:
+    """How many shares each losing seat pays, and the liability rule that applied."""
+    w = ctx.winner
+    rel = [s for s in range(SEATS) if s != w and related(ctx.claims, w, s)]
+    if ctx.win is WinKind.ROB_KONG:
+        assert ctx.from_seat is not None
+        return {ctx.from_seat: Fraction(3)}, "抢杠 Robbing a Kong: the robbed player pays 3 shares"
+    if ctx.win is WinKind.SELF_DRAW:
+        if not rel:
+            return {s: Fraction(1) for s in range(SEATS) if s != w}, None
+        each = {1: Fraction(5), 2: Fraction(7, 2), 3: Fraction(3)}[len(rel)]
+        who = ", ".join(f"seat {s}" for s in rel)
+        return {s: each for s in rel}, f"吃三口包 Three-claim liability: {who} pay {each} shares"
+    d = ctx.from_seat
+    assert d is not None
+    out = {d: Fraction(2 if d in rel else 1)}
+    for s in rel:
+        if s != d:
+            out[s] = Fraction(1)
+    note = None
+    if rel:
+        note = ("吃三口包 Three-claim liability: "
+                + ("the related discarder pays 2 shares" if d in rel
+                   else "the discarder pays 1 share") +
+                "".join(f"; seat {s} pays 1 share" for s in rel if s != d))
+    return out, note
+
+
+def settle(ctx: WinContext, value: int, options: Options) -> tuple[tuple[Fraction, ...],
+                                                                  list[str], str | None]:
+    share = Fraction(value * options.base)
+    lines: list[str] = []
+    if options.base != 1:
+        lines.append(f"底分 Base: × {options.base}")
+    if ctx.huangfan:
+        share *= options.huangfan_multiplier
+        lines.append(f"荒番 Dead-hand round: × {options.huangfan_multiplier}")
+    lines.append(f"1 share = {number(share)}")
+    owed, note = shares(ctx)
+    payments = [Fraction(0)] * SEATS
+    for seat, n in sorted(owed.items()):
+        payments[seat] -= n * share
+        lines.append(f"seat {seat} pays {number(n * share)} ({number(n)} share"
+                     f"{'' if n == 1 else 's'})")
+    payments[ctx.winner] = -sum(payments)
+    if note:
+        lines.append(note)
+    return tuple(payments), lines, note
+
+
+# ---------------------------------------------------------------------------
+# The whole judgement
+
+
+def check(ctx: WinContext) -> None:
+    """Refuse a Shanghai win that cannot exist (RuleError)."""
+    check_context(ctx, flowers_allowed=True)
+    if ctx.flipped is not None:
+        raise RuleError("Shanghai has no 财神: 'flipped' is a Hangzhou flip-mode setting")
+    check_hand_size(ctx, extra_allowed=ctx.win_tile is None)
+    tiles = list(ctx.concealed) + list(ctx.flowers)
+    tiles += [t for m in ctx.melds for t in m.tiles]
+    if ctx.win_tile is not None:
+        tiles.append(ctx.win_tile)
+    check_copies_in_play(tiles, {})
+    if any(t.is_flower for m in ctx.melds for t in m.tiles):
+        raise RuleError("flowers never form melds")
+
+
+def score(ctx: WinContext, options: Options | None = None) -> Settlement:
+    options = options or Options()
+    try:
+        check(ctx)
+    except RuleError as exc:
+        return Settlement.refused(str(exc))
+    if ctx.win_tile is None:
+        return _eight_flowers(ctx, options)
+    hand = HandAnalysis((*ctx.concealed, ctx.win_tile), ctx.melds, WILDCARDS, SHAPES)
+    readings = hand.readings()
+    if not readings:
+        return Settlement.refused("the tiles do not form a complete hand")
+    all_tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles)]
+    valued = [_value(ctx, r, _hand_patterns(ctx, r, all_tiles), options.la_cap)
+              for r in readings]
+    winning = [v for v in valued if v.qualifies]
+    if not winning:
+        return Settlement.refused(
+            "a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
+            "a big crane, a replacement win or another special pattern")
+    best = max(winning, key=lambda v: v.value)
+    payments, lines, note = settle(ctx, best.value, options)
+    return Settlement(True, best.patterns, best.value, payments, None,
+                      (*best.lines, *lines), note)
+
+
+def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
+    if len(set(ctx.flowers)) != 8:
+        return Settlement.refused("no winning tile: only all eight flowers (八花) win so")
+    if ctx.win is not WinKind.SELF_DRAW:
+        return Settlement.refused("八花 Eight Flowers wins as a self-draw only")
+    la = _TABLE["ba_hua"][2]
+    value = HUA_PER_LA * la
+    if options.la_cap is not None:
+        value = min(value, options.la_cap * HUA_PER_LA)
+    payments, lines, note = settle(ctx, value, options)
+    head = (f"{PATTERNS['ba_hua'].label()}: {PATTERNS['ba_hua'].value}",
+            f"{la} 喇 × {HUA_PER_LA} = {value} 花")
+    return Settlement(True, ("ba_hua",), value, payments, None, (*head, *lines), note)

@@ -1,0 +1,205 @@
+"""The score calculator: ``python -m engine.score FILE.json`` (or ``-`` for stdin).
+
+Reads scoring cases in the form of ``shared/cases/README.md`` and prints one JSON
+object per case: ``valid``, ``patterns``, ``value``, ``payments`` (or ``reason``) and a
+human-readable ``breakdown``. Impossible input is refused with a reason, never scored.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from engine import rules
+from engine.rules.common import (
+    SEATS,
+    ChainStep,
+    OptionError,
+    Replacement,
+    RuleError,
+    Settlement,
+    WinContext,
+    WinKind,
+    make_meld,
+    number,
+)
+from engine.melds import Meld, MeldKind
+from engine.tiles import NotationError, Tile, parse_tiles, tile_from_notation
+
+FIELDS = frozenset((
+    "name", "rules", "options", "dealer", "streak", "huangfan", "winner", "win", "from",
+    "hand", "win_tile", "melds", "flowers", "replacement", "first_go_round", "chain",
+    "claims", "expect"))
+
+
+class CaseError(ValueError):
+    """A case that cannot be read; the message says which field and why."""
+
+
+def score_case(case: Mapping[str, Any]) -> dict[str, Any]:
+    """Judge one case and return the output object (never raises for bad input)."""
+    name = case.get("name") if isinstance(case, Mapping) else None
+    try:
+        ruleset, options, ctx = read_case(case)
+        result = ruleset.score(ctx, options)
+    except (CaseError, RuleError, OptionError, NotationError) as exc:
+        result = Settlement.refused(str(exc))
+    return to_output(name, result)
+
+
+def to_output(name: Any, result: Settlement) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name, "valid": result.valid}
+    if result.valid:
+        out["patterns"] = list(result.patterns)
+        out["value"] = result.value
+        out["payments"] = [number(p) for p in result.payments]
+    else:
+        out["reason"] = result.reason
+    out["breakdown"] = list(result.breakdown)
+    return out
+
+
+def read_case(case: Any) -> tuple[rules.RuleSet, Any, WinContext]:
+    if not isinstance(case, Mapping):
+        raise CaseError(f"a case must be a JSON object, not {type(case).__name__}")
+    unknown = sorted(set(case) - FIELDS)
+    if unknown:
+        raise CaseError(f"unknown field {unknown[0]!r}")
+    ruleset = rules.get(_need(case, "rules", str))
+    raw_options = dict(_get(case, "options", dict, {}))
+    flipped_text = raw_options.pop("flipped", None)
+    options = ruleset.options(raw_options)
+    flipped = tile_from_notation(flipped_text) if flipped_text is not None else None
+    wild = ruleset.wildcards(options, flipped)
+    win = _enum(WinKind, _need(case, "win", str), "win")
+    win_tile_text = _get(case, "win_tile", str, None)
+    winner = _seat(case, "winner")
+    melds = tuple(_meld(m, wild) for m in _get(case, "melds", list, []))
+    ctx = WinContext(
+        winner=winner,
+        dealer=_seat(case, "dealer"),
+        win=win,
+        concealed=tuple(parse_tiles(_need(case, "hand", str), max_copies=False)),
+        win_tile=tile_from_notation(win_tile_text) if win_tile_text is not None else None,
+        melds=melds,
+        from_seat=_seat(case, "from") if "from" in case else None,
+        flowers=tuple(parse_tiles(_get(case, "flowers", str, ""), allow_empty=True)),
+        replacement=_replacement(case),
+        first_go_round=_get(case, "first_go_round", bool, False),
+        chain=_chain(case),
+        claims=_claims(case, winner, melds),
+        streak=_get(case, "streak", int, 1),
+        huangfan=_get(case, "huangfan", bool, False),
+        flipped=flipped,
+    )
+    _check_rule_fields(ruleset, ctx)
+    return ruleset, options, ctx
+
+
+def _check_rule_fields(ruleset: rules.RuleSet, ctx: WinContext) -> None:
+    if ruleset is rules.SHANGHAI and (ctx.streak != 1 or ctx.chain):
+        raise CaseError("'streak' and 'chain' are Hangzhou fields")
+    if ruleset is rules.HANGZHOU and ctx.huangfan:
+        raise CaseError("'huangfan' is a Shanghai field")
+
+
+def _get(case: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:
+    if key not in case:
+        return default
+    value = case[key]
+    if kind is int and isinstance(value, bool):
+        raise CaseError(f"{key!r} must be a whole number, not {value!r}")
+    if not isinstance(value, kind):
+        raise CaseError(f"{key!r} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def _need(case: Mapping[str, Any], key: str, kind: type) -> Any:
+    if key not in case:
+        raise CaseError(f"missing field {key!r}")
+    return _get(case, key, kind, None)
+
+
+def _seat(case: Mapping[str, Any], key: str) -> int:
+    seat = _need(case, key, int)
+    if not 0 <= seat < SEATS:
+        raise CaseError(f"{key!r} must be a seat 0–3, not {seat}")
+    return seat
+
+
+def _enum(kind: type, value: str, key: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(repr(m.value) for m in kind)
+        raise CaseError(f"{key!r} must be one of {choices}, not {value!r}") from None
+
+
+def _replacement(case: Mapping[str, Any]) -> Replacement | None:
+    value = _get(case, "replacement", str, None)
+    return None if value is None else _enum(Replacement, value, "replacement")
+
+
+def _chain(case: Mapping[str, Any]) -> tuple[ChainStep, ...]:
+    text = _get(case, "chain", str, "")
+    bad = set(text) - {"P", "K"}
+    if bad:
+        raise CaseError(f"'chain' holds only P (a 财神 discard) and K (a kong), not {bad.pop()!r}")
+    return tuple(ChainStep(ch) for ch in text)
+
+
+def _meld(data: Any, wild: Any) -> Meld:
+    if not isinstance(data, Mapping):
+        raise CaseError("each meld must be an object with 'type' and 'tiles'")
+    unknown = sorted(set(data) - {"type", "tiles", "from"})
+    if unknown:
+        raise CaseError(f"unknown meld field {unknown[0]!r}")
+    kind = _enum(MeldKind, _need(data, "type", str), "meld type")
+    tiles = parse_tiles(_need(data, "tiles", str), max_copies=False)
+    from_seat = _seat(data, "from") if "from" in data else None
+    return make_meld(kind, tiles, from_seat, wild)
+
+
+def _claims(case: Mapping[str, Any], winner: int, melds: tuple[Meld, ...]
+            ) -> tuple[tuple[int, ...], ...]:
+    if "claims" in case:
+        rows = _get(case, "claims", list, None)
+        if len(rows) != SEATS or any(not isinstance(r, list) or len(r) != SEATS for r in rows):
+            raise CaseError("'claims' must be a 4×4 list of counts")
+        return tuple(tuple(row) for row in rows)
+    # Without 'claims', the winner's own melds are the claims we know of.
+    made = Counter(m.from_seat for m in melds if m.from_seat is not None)
+    return tuple(tuple(made.get(b, 0) if a == winner else 0 for b in range(SEATS))
+                 for a in range(SEATS))
+
+
+def load(source: str) -> list[Any]:
+    text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    data = json.loads(text)
+    return data if isinstance(data, list) else [data]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print("usage: python -m engine.score FILE.json   (or - to read standard input)",
+              file=sys.stderr)
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    try:
+        cases = load(args[0])
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"cannot read cases from {args[0]}: {exc}", file=sys.stderr)
+        return 2
+    for case in cases:
+        print(json.dumps(score_case(case), ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["CaseError", "Tile", "main", "read_case", "score_case"]

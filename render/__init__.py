@@ -1,0 +1,1 @@
+"""Pictures: engine views in, PNG bytes out (Pillow)."""
