@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import rules
+from engine.melds import Meld, MeldKind
 from engine.rules.common import (
     SEATS,
     ChainStep,
@@ -26,7 +27,6 @@ from engine.rules.common import (
     make_meld,
     number,
 )
-from engine.melds import Meld, MeldKind
 from engine.tiles import NotationError, Tile, parse_tiles, tile_from_notation
 
 FIELDS = frozenset((
@@ -177,7 +177,11 @@ def _claims(case: Mapping[str, Any], winner: int, melds: tuple[Meld, ...]
 
 
 def load(source: str) -> list[Any]:
-    text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read()
     data = json.loads(text)
     return data if isinstance(data, list) else [data]
 

@@ -197,8 +197,8 @@ def parse_tiles(text: str, *, allow_empty: bool = False, max_copies: bool = True
         for ch in digits:
             rank = int(ch)
             if not 1 <= rank <= _MAX_RANK[letter]:
-                raise NotationError(
-                    f"no tile {ch}{letter} in {text!r}: {letter} runs from 1 to {_MAX_RANK[letter]}")
+                raise NotationError(f"no tile {ch}{letter} in {text!r}: "
+                                    f"{letter} runs from 1 to {_MAX_RANK[letter]}")
             tiles.append(Tile(_SUIT_BASE[letter] + rank - 1))
         pos = match.end()
     if pos != len(compact):

@@ -58,7 +58,7 @@ INCLUDES: dict[str, tuple[str, ...]] = {
 
 
 def _value_text(pid: str) -> str:
-    zh, en, la, fan = _TABLE[pid]
+    la, fan = _TABLE[pid][2:]
     if pid == "qiang_gang":
         return "3 shares"
     return f"{la} 喇" if la else f"{fan} 番"

@@ -1,0 +1,138 @@
+"""Impossible input is refused with a reason and never scored; the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.rules import SHANGHAI, get
+from engine.rules.common import OptionError
+from engine.score import main, score_case
+from tests.conftest import ROOT
+from tests.engine.helpers import case, hz, refused, sh
+
+FLUSH = "1112345678999m"
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"hand": "1111234567899m", "win_tile": "1m"}, ["5 copies", "1m"]),
+    ({"hand": "111234567899m"}, ["13 tiles", "not 12"]),
+    ({"winner": 4}, ["winner", "0–3"]),
+    ({"dealer": -1}, ["dealer"]),
+    ({"from": 2}, ["self-draw has no 'from'"]),
+    ({"win": "discard"}, ["needs 'from'"]),
+    ({"win": "discard", "from": 1}, ["own tile"]),
+    ({"win": "tsumo"}, ["'win' must be one of"]),
+    ({"hand": "0m"}, ["no tile 0m"]),
+    ({"hand": "123m45"}, ["without a suit letter"]),
+    ({"win_tile": "8z"}, ["no tile 8z"]),
+    ({"rules": "tokyo"}, ["unknown rules"]),
+    ({"colour": "red"}, ["unknown field 'colour'"]),
+    ({"options": {"la_cap": 0}}, ["la_cap", "between"]),
+    ({"options": {"bogus": 1}}, ["unknown option 'bogus'"]),
+    ({"replacement": "kong", "win": "discard", "from": 0}, ["replacement", "self-draw"]),
+    ({"claims": [[0, 0], [0, 0]]}, ["4×4"]),
+    ({"claims": [[1, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]}, ["own discards"]),
+    ({"chain": "PX"}, ["chain"]),
+    ({"streak": 2}, ["hangzhou fields"]),
+    ({"hand": "1112345678999m", "win_tile": "1f"}, ["flower"]),
+])
+def test_shanghai_refusals(fields: dict, words: list) -> None:
+    data = case("shanghai", FLUSH, "5m")
+    data.update(fields)
+    assert refused(score_case(data), *words), score_case(data)
+
+
+@pytest.mark.parametrize(("melds", "words"), [
+    ([{"type": "chi", "tiles": "124m", "from": 0}], ["not a chi"]),
+    ([{"type": "pong", "tiles": "112m", "from": 0}], ["not a pong"]),
+    ([{"type": "kong", "tiles": "111m", "from": 0}], ["4 tiles"]),
+    ([{"type": "chi", "tiles": "123m", "from": 2}], ["upper player"]),
+    ([{"type": "pong", "tiles": "111z"}], ["needs 'from'"]),
+    ([{"type": "concealed_kong", "tiles": "1111z", "from": 0}], ["drop its 'from'"]),
+    ([{"type": "pong", "tiles": "111z", "from": 1}], ["own discard"]),
+    ([{"type": "pung", "tiles": "111z", "from": 0}], ["meld type"]),
+])
+def test_meld_refusals(melds: list, words: list) -> None:
+    result = sh("2345678999m", "5m", melds=melds)
+    assert refused(result, *words), result
+
+
+def test_claims_must_cover_the_winners_own_melds() -> None:
+    melds = [{"type": "pong", "tiles": "111z", "from": 0}]
+    assert refused(sh("2345678999m", "5m", melds=melds, claims=[[0] * 4] * 4), "claims[1][0]")
+
+
+def test_first_go_round_cannot_follow_a_claim() -> None:
+    melds = [{"type": "pong", "tiles": "111z", "from": 0}]
+    assert refused(sh("2345678999m", "5m", melds=melds, first_go_round=True), "first_go_round")
+
+
+def test_options_validate_through_the_registry() -> None:
+    assert SHANGHAI.options({"hands": 4}).hands == 4
+    with pytest.raises(OptionError, match="unknown option 'caishen'"):
+        get("shanghai").options({"caishen": "fixed"})
+    with pytest.raises(OptionError, match="turn_timer"):
+        get("hangzhou").options({"turn_timer": 1})
+    with pytest.raises(OptionError, match="unknown rules"):
+        get("sichuan")
+
+
+_SEAT = st.integers(0, 3)
+_CLAIMS = st.lists(st.lists(st.integers(0, 4), min_size=4, max_size=4), min_size=4, max_size=4)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(winner=_SEAT, dealer=_SEAT, discarder=_SEAT, claims=_CLAIMS,
+       win=st.sampled_from(["self_draw", "discard", "rob_kong"]),
+       rules=st.sampled_from(["shanghai", "hangzhou"]), streak=st.integers(1, 3),
+       liability=st.booleans())
+def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int, claims: list,
+                                     win: str, rules: str, streak: int,
+                                     liability: bool) -> None:
+    for i in range(4):
+        claims[i][i] = 0
+    fields: dict = {"winner": winner, "dealer": dealer, "win": win, "claims": claims}
+    if win != "self_draw":
+        fields["from"] = discarder
+    if rules == "hangzhou":
+        fields.update(streak=streak, options={"liability": liability, "discard_win_streak": 1})
+        result = hz("123456m789p111s5z", "7s" if win == "self_draw" else "1s", **fields)
+    else:
+        result = sh(FLUSH, "5m", **fields)
+    if result["valid"]:
+        assert sum(result["payments"]) == 0
+        assert result["payments"][winner] > 0
+        assert all(p <= 0 for s, p in enumerate(result["payments"]) if s != winner)
+    else:
+        assert result["reason"]
+
+
+def test_cli_reads_standard_input_and_a_single_object() -> None:
+    data = json.dumps(case("shanghai", FLUSH, "5m"))
+    out = subprocess.run([sys.executable, "-m", "engine.score", "-"], input=data, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out)["payments"] == [-20, 60, -20, -20]
+
+
+def test_cli_refuses_unreadable_input(tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert main([str(bad)]) == 2
+    assert "cannot read cases" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.json")]) == 2
+    assert main([]) == 2
+
+
+def test_cli_keeps_going_after_a_bad_case(tmp_path, capsys) -> None:
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([42, case("shanghai", FLUSH, "5m")]), encoding="utf-8")
+    assert main([str(path)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["valid"] is False and "JSON object" in lines[0]["reason"]
+    assert lines[1]["valid"] is True

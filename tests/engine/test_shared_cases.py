@@ -1,0 +1,57 @@
+"""Every scoring case in ../shared/cases runs and matches its expectation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.score import score_case
+from tests.conftest import ROOT, SHARED_CASES
+
+
+def _case_files() -> list[Path]:
+    return sorted(SHARED_CASES.glob("*.json")) if SHARED_CASES.is_dir() else []
+
+
+def _cases() -> list:
+    params = []
+    for path in _case_files():
+        for case in json.loads(path.read_text(encoding="utf-8")):
+            params.append(pytest.param(case, id=f"{path.stem}:{case['name']}"))
+    if not params:
+        params.append(pytest.param(None, marks=pytest.mark.skip(
+            reason=f"no shared scoring cases at {SHARED_CASES} (the shared/ folder is absent)")))
+    return params
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_shared_case(case: dict) -> None:
+    got = score_case(case)
+    expect = case["expect"]
+    assert got["name"] == case["name"]
+    assert got["valid"] is expect["valid"], got
+    assert got["breakdown"], "every result explains itself"
+    if expect["valid"]:
+        assert Counter(got["patterns"]) == Counter(expect["patterns"])
+        assert got["value"] == expect["value"]
+        assert got["payments"] == expect["payments"]
+        assert sum(got["payments"]) == 0
+    else:
+        assert got["reason"]
+
+
+@pytest.mark.skipif(not _case_files(), reason="no shared scoring cases folder")
+def test_command_line_prints_one_line_per_case() -> None:
+    for path in _case_files():
+        out = subprocess.run([sys.executable, "-m", "engine.score", str(path)], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+        cases = json.loads(path.read_text(encoding="utf-8"))
+        lines = out.splitlines()
+        assert len(lines) == len(cases)
+        for case, line in zip(cases, lines, strict=True):
+            assert json.loads(line) == score_case(case)
