@@ -252,3 +252,27 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     payments, settle_lines, note = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
                       (*lines, *settle_lines), note)
+
+
+# ---------------------------------------------------------------------------
+# Leaving a match (逃跑)
+
+ABANDON_UNITS = 8
+ABANDON_UNITS_IN_ZHUA_DA = 32
+
+
+def abandon_penalty(options: Options, leaver: int, zhua_da_discarder: int | None,
+                    discarder_waiting: bool) -> tuple[Fraction, ...]:
+    """What leaving a running hand costs: base × 8, nobody receiving it; base × 32 inside
+    a 抓打 window, which the 财神 discarder receives only if waiting (听牌).
+
+    The only payments that do not sum to zero (hangzhou.md, Leaving a match).
+    """
+    in_window = zhua_da_discarder is not None and zhua_da_discarder != leaver
+    amount = Fraction(options.base * (ABANDON_UNITS_IN_ZHUA_DA if in_window else ABANDON_UNITS))
+    payments = [Fraction(0)] * SEATS
+    payments[leaver] = -amount
+    if in_window and discarder_waiting:
+        assert zhua_da_discarder is not None
+        payments[zhua_da_discarder] = amount
+    return tuple(payments)
