@@ -490,7 +490,7 @@ class HandAnalysis:
         0: ready/听牌)."""
         counts, jokers = self._split
         blocks = 4 - len(self.melds)
-        best = _standard_shanten(counts, jokers, blocks)
+        best = standard_shanten(counts, jokers, blocks)
         if self.shapes.seven_pairs and not self.melds:
             best = min(best, _seven_pairs_shanten(counts, jokers))
         if self._jumble_possible():
@@ -584,12 +584,16 @@ def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
                        for q in options)}
 
 
-def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
+def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
+                     sequences: bool = True) -> int:
+    """Shanten of the standard shape on natural counts: ``blocks`` melds still to make
+    (4 minus the melds laid down). With ``sequences`` off only pungs count (the computer
+    player's all-pungs target)."""
     natural = sum(counts)
     best_needed = _INF
     combos: set[tuple[int, int, int]] = {(0, 0, 0)}
     for start, end, honors in _GROUP_SLICES:
-        group = _partials(tuple(counts[start:end]), honors)
+        group = _partials(tuple(counts[start:end]), honors or not sequences)
         combos = {(m + gm, t + gt, p + gp) for m, t, p in combos for gm, gt, gp in group
                   if p + gp <= 1}
     for m, t, p in combos:
