@@ -1,0 +1,100 @@
+"""The bot's configuration, read once at start-up from the environment and ``.env``.
+
+Values already in the environment win over ``.env`` (so a deployment can override a
+developer's file). Bad values fail at start-up with a message naming the variable,
+rather than as a confusing error the first time a table is created.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE_PATH = Path("mahjong.sqlite3")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing or malformed; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings of one bot process. ``repr`` never shows the token."""
+
+    discord_token: str | None = field(default=None, repr=False)
+    database_path: Path = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @property
+    def log_level_number(self) -> int:
+        """The level for `logging.basicConfig` and friends."""
+        return logging.getLevelName(self.log_level)
+
+    def require_token(self) -> str:
+        """The token, for the command that actually connects to Discord."""
+        if not self.discord_token:
+            raise ConfigError("DISCORD_TOKEN is not set: put the bot token from the Discord "
+                              "developer portal in the environment or in .env")
+        return self.discord_token
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, *,
+                 env_file: str | Path | None = ".env") -> Config:
+        """Read the settings from ``environ`` (default ``os.environ``) over ``env_file``."""
+        values = _merged(os.environ if environ is None else environ, env_file)
+        return cls(discord_token=_text(values, "DISCORD_TOKEN"),
+                   database_path=_database_path(values),
+                   dev_guild_id=_guild_id(values),
+                   log_level=_log_level(values))
+
+
+def _merged(environ: Mapping[str, str], env_file: str | Path | None) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(environ)
+    return values
+
+
+def _text(values: Mapping[str, str], name: str) -> str | None:
+    """The trimmed value, or None when unset or blank (blank lines in .env.example)."""
+    value = values.get(name, "").strip()
+    return value or None
+
+
+def _database_path(values: Mapping[str, str]) -> Path:
+    raw = _text(values, "DATABASE_PATH")
+    if raw is None:
+        return DEFAULT_DATABASE_PATH
+    path = Path(raw).expanduser()
+    if path.is_dir():
+        raise ConfigError(f"DATABASE_PATH must name a file, but {raw!r} is a directory "
+                          "(try adding /mahjong.sqlite3)")
+    return path
+
+
+def _guild_id(values: Mapping[str, str]) -> int | None:
+    raw = _text(values, "DEV_GUILD_ID")
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or int(raw) <= 0:
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (a positive whole number such as "
+                          f"123456789012345678), not {raw!r}; leave it empty for global sync")
+    return int(raw)
+
+
+def _log_level(values: Mapping[str, str]) -> str:
+    raw = _text(values, "LOG_LEVEL")
+    if raw is None:
+        return "INFO"
+    level = raw.upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return level

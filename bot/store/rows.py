@@ -1,0 +1,279 @@
+"""What the store hands back and takes in: frozen dataclasses, never raw tuples.
+
+JSON columns come back as plain dicts/lists (the dataclass is frozen, its JSON
+contents are the caller's to leave alone); exact amounts come back as `Fraction`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+Rules = Literal["shanghai", "hangzhou"]
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+MatchStatus = Literal["playing", "finished", "abandoned"]
+HandStatus = Literal["live", "ended"]
+ActionSource = Literal["player", "timeout", "computer"]
+DeadlineKind = Literal["turn", "claim", "computer"]
+
+LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+
+
+@dataclass(frozen=True)
+class StandingChoices:
+    """A seat's standing orders, applied without asking (see DESIGN: async play)."""
+
+    always_win: bool = False
+    pass_claims: bool = False
+    discard_drawn_when_away: bool = False
+
+    def to_json(self) -> str:
+        return json.dumps({"always_win": self.always_win, "pass_claims": self.pass_claims,
+                           "discard_drawn_when_away": self.discard_drawn_when_away})
+
+    @classmethod
+    def from_json(cls, text: str) -> StandingChoices:
+        data = json.loads(text)
+        return cls(bool(data.get("always_win", False)), bool(data.get("pass_claims", False)),
+                   bool(data.get("discard_drawn_when_away", False)))
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    rules: Rules
+    options: dict[str, Any]
+    status: TableStatus
+    created_at: float
+    lobby_message_id: int | None
+    table_message_id: int | None
+    table_message_posted_at: float | None
+    permission_error_reported: bool
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in LIVE_TABLE_STATUSES
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> TableRow:
+        return cls(r["id"], r["guild_id"], r["channel_id"], r["creator_id"], r["rules"],
+                   json.loads(r["options"]), r["status"], r["created_at"],
+                   r["lobby_message_id"], r["table_message_id"],
+                   r["table_message_posted_at"], bool(r["permission_error_reported"]))
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    table_id: int
+    seat: int
+    user_id: int | None
+    is_computer: bool
+    display_name: str
+    away: bool
+    consecutive_timeouts: int
+    choices: StandingChoices
+    dm_closed: bool
+    joined_at: float
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> SeatRow:
+        return cls(r["table_id"], r["seat"], r["user_id"], bool(r["is_computer"]),
+                   r["display_name"], bool(r["away"]), r["consecutive_timeouts"],
+                   StandingChoices.from_json(r["choices"]), bool(r["dm_closed"]),
+                   r["joined_at"])
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    table_id: int
+    number: int
+    first_dealer: int
+    status: MatchStatus
+    started_at: float
+    finished_at: float | None
+    totals: dict[int, Fraction] | None
+    """Each seat's exact total, once the match has finished."""
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> MatchRow:
+        totals = None
+        if r["totals"] is not None:
+            totals = {int(k): Fraction(v) for k, v in json.loads(r["totals"]).items()}
+        return cls(r["id"], r["table_id"], r["number"], r["first_dealer"], r["status"],
+                   r["started_at"], r["finished_at"], totals)
+
+
+@dataclass(frozen=True)
+class HandRow:
+    id: int
+    match_id: int
+    table_id: int
+    number: int
+    wall: str
+    """Dealing order, two characters a tile: "1m5z2p…"."""
+    salt: str
+    commitment: str
+    dice: tuple[int, int]
+    dealer: int
+    streak: int
+    huangfan: int
+    status: HandStatus
+    started_at: float
+    ended_at: float | None
+
+    @property
+    def wall_tiles(self) -> list[str]:
+        """The wall as a list of 2-character tiles, in dealing order."""
+        return [self.wall[i:i + 2] for i in range(0, len(self.wall), 2)]
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> HandRow:
+        a, b = r["dice"].split("+")
+        return cls(r["id"], r["match_id"], r["table_id"], r["number"], r["wall"], r["salt"],
+                   r["commitment"], (int(a), int(b)), r["dealer"], r["streak"],
+                   r["huangfan"], r["status"], r["started_at"], r["ended_at"])
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    hand_id: int
+    seq: int
+    seat: int
+    kind: str
+    payload: Any
+    source: ActionSource
+    at: float
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> ActionRow:
+        return cls(r["hand_id"], r["seq"], r["seat"], r["kind"], json.loads(r["payload"]),
+                   r["source"], r["at"])
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """An action to append as number ``expected_seq`` (compare-and-set)."""
+
+    expected_seq: int
+    seat: int
+    kind: str
+    payload: Any
+    source: ActionSource
+    at: float
+
+
+@dataclass(frozen=True)
+class DeadlineRow:
+    hand_id: int
+    table_id: int
+    seat: int
+    seq: int
+    """The action seq this deadline is for: stale once the hand has moved past it."""
+    kind: DeadlineKind
+    set_at: float
+    due_at: float
+    reminded_at: float | None
+
+    @property
+    def half_at(self) -> float:
+        """When the one reminder is due (half of the time has passed)."""
+        return self.set_at + (self.due_at - self.set_at) / 2
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> DeadlineRow:
+        return cls(r["hand_id"], r["table_id"], r["seat"], r["seq"], r["kind"], r["set_at"],
+                   r["due_at"], r["reminded_at"])
+
+
+@dataclass(frozen=True)
+class NewDeadline:
+    """A deadline to set for ``seat`` (replacing any it had in that hand)."""
+
+    seat: int
+    seq: int
+    kind: DeadlineKind
+    set_at: float
+    due_at: float
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """One seat's result of a hand: what it gains (negative: pays), and why."""
+
+    seat: int
+    amount: Fraction
+    patterns: Any = ()
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class SettlementRow:
+    hand_id: int
+    seat: int
+    amount: Fraction
+    patterns: Any
+    value: int
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> SettlementRow:
+        return cls(r["hand_id"], r["seat"], Fraction(r["amount"]), json.loads(r["patterns"]),
+                   r["value"])
+
+
+@dataclass(frozen=True)
+class LeaderboardDelta:
+    """What one hand (or match) adds to a player's line in the channel's standings.
+
+    ``hand_value``/``hand_desc``: the winning hand, kept as the best if it beats it.
+    """
+
+    player_key: str
+    display_name: str
+    points: Fraction = Fraction(0)
+    hands_won: int = 0
+    hands_played: int = 0
+    matches_played: int = 0
+    hand_value: int | None = None
+    hand_desc: str | None = None
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    guild_id: int
+    channel_id: int
+    player_key: str
+    display_name: str
+    points: Fraction
+    hands_won: int
+    hands_played: int
+    matches_played: int
+    best_hand_value: int | None
+    best_hand_desc: str | None
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> LeaderboardRow:
+        return cls(r["guild_id"], r["channel_id"], r["player_key"], r["display_name"],
+                   Fraction(r["points"]), r["hands_won"], r["hands_played"],
+                   r["matches_played"], r["best_hand_value"], r["best_hand_desc"])
+
+
+def player_key(user_id: int | None, seat: int) -> str:
+    """The leaderboard key of a seat: its person, or the computer in that seat."""
+    return f"user:{user_id}" if user_id is not None else f"computer:{seat}"
+
+
+def fraction_text(value: Fraction | int) -> str:
+    """Exact text for an amount: ``Fraction(7, 2)`` -> "7/2", ``-20`` -> "-20"."""
+    return str(Fraction(value))
+
+
+def totals_json(totals: Mapping[int, Fraction]) -> str:
+    return json.dumps({str(seat): fraction_text(v) for seat, v in sorted(totals.items())})

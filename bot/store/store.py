@@ -1,0 +1,677 @@
+"""`Store`: every SQL statement the table service needs, behind short typed methods.
+
+One aiosqlite connection per Store. Writes run in ``BEGIN IMMEDIATE`` transactions
+(the write lock is taken up front, so a racing writer waits instead of failing halfway)
+and an asyncio lock keeps two tasks of this process from interleaving statements on the
+shared connection. Any exception inside a write rolls it back: a failed write changes
+nothing. Constraint violations surface as `ConstraintError`, not sqlite3 errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect
+from bot.store.errors import (
+    AlreadySeated,
+    Conflict,
+    ConstraintError,
+    HandEnded,
+    NotFound,
+    SeatTaken,
+    StaleAction,
+    StaleStatus,
+    StoreError,
+)
+from bot.store.migrate import Migration, apply_migrations
+from bot.store.rows import (
+    LIVE_TABLE_STATUSES,
+    ActionRow,
+    ActionSource,
+    DeadlineKind,
+    DeadlineRow,
+    HandRow,
+    LeaderboardDelta,
+    LeaderboardRow,
+    MatchRow,
+    MatchStatus,
+    NewAction,
+    NewDeadline,
+    Rules,
+    SeatRow,
+    Settlement,
+    SettlementRow,
+    StandingChoices,
+    TableRow,
+    TableStatus,
+    fraction_text,
+    totals_json,
+)
+
+Params = Sequence[Any]
+
+_WALL = re.compile(r"(?:[1-9][mpszf])+")
+_LIVE = "(" + ", ".join(f"'{s}'" for s in LIVE_TABLE_STATUSES) + ")"
+_HAND_SELECT = ("SELECT h.*, m.table_id FROM hands h JOIN matches m ON m.id = h.match_id")
+_DEADLINE_SELECT = ("SELECT d.*, m.table_id FROM deadlines d "
+                    "JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id")
+
+
+async def _one(db: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async with db.execute(sql, params) as cur:
+        return await cur.fetchone()
+
+
+async def _all(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async with db.execute(sql, params) as cur:
+        return list(await cur.fetchall())
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Params = ()) -> tuple[int, int]:
+    """Execute a write; return (rowcount, lastrowid)."""
+    async with db.execute(sql, params) as cur:
+        return cur.rowcount, cur.lastrowid or 0
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    """The database of tables, seats, matches, hands, actions, deadlines and standings."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        """Use `Store.open`; this only wraps an already prepared connection."""
+        self._db = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    # ---- lifecycle -------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path | str, *, migrations: Sequence[Migration] | None = None,
+                   busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
+        """Open or create the database and bring its schema up to date."""
+        conn = await connect(path, busy_timeout_ms=busy_timeout_ms)
+        try:
+            await apply_migrations(conn, migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    async def close(self) -> None:
+        """Close the connection (checkpointing the WAL when it is the last one)."""
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed if the block returns, rolled back if not."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                await self._db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self._rollback()
+                raise ConstraintError(str(exc)) from exc
+            except sqlite3.Error as exc:  # e.g. still locked by another process
+                await self._rollback()
+                raise StoreError(f"database write failed: {exc}") from exc
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _rollback(self) -> None:
+        if self._db.in_transaction:
+            await self._db.execute("ROLLBACK")
+
+    async def _read_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            return await _one(self._db, sql, params)
+
+    async def _read_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return await _all(self._db, sql, params)
+
+    async def pragma(self, name: str) -> Any:
+        """The value of a PRAGMA (for health checks and tests: is WAL really on?)."""
+        if not name.isidentifier():
+            raise ValueError(f"not a pragma name: {name!r}")
+        row = await self._read_one(f"PRAGMA {name}")
+        return row[0] if row else None
+
+    # ---- tables ----------------------------------------------------------------------
+
+    async def create_table(self, *, guild_id: int, channel_id: int, creator_id: int,
+                           rules: Rules, at: float,
+                           options: Mapping[str, Any] | None = None) -> TableRow:
+        """A new table in the lobby."""
+        async with self._write() as db:
+            _, table_id = await _run(
+                db, "INSERT INTO game_tables (guild_id, channel_id, creator_id, rules, options,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, creator_id, rules, _json(dict(options or {})), at))
+            return await self._table_in(db, table_id)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self._read_one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+        return TableRow.of(row) if row else None
+
+    async def tables_in_channel(self, channel_id: int, *,
+                                live_only: bool = False) -> list[TableRow]:
+        """The channel's tables, oldest first (live only: lobby or playing)."""
+        live = f" AND status IN {_LIVE}" if live_only else ""
+        rows = await self._read_all(
+            f"SELECT * FROM game_tables WHERE channel_id = ?{live} ORDER BY id", (channel_id,))
+        return [TableRow.of(r) for r in rows]
+
+    async def live_tables(self) -> list[TableRow]:
+        """Every table in a lobby or in play: what a restart must bring back."""
+        rows = await self._read_all(
+            f"SELECT * FROM game_tables WHERE status IN {_LIVE} ORDER BY id")
+        return [TableRow.of(r) for r in rows]
+
+    async def set_table_status(self, table_id: int, status: TableStatus, *,
+                               expected: TableStatus | Iterable[TableStatus] | None = None
+                               ) -> TableRow:
+        """Move a table to ``status``; with ``expected``, only from that status.
+
+        ``expected`` makes it a compare-and-set, so two racing Start (or Cancel) clicks
+        cannot both take effect: the loser gets `StaleStatus`.
+        """
+        allowed = [expected] if isinstance(expected, str) else expected
+        async with self._write() as db:
+            current = await self._table_in(db, table_id)
+            if allowed is not None and current.status not in allowed:
+                raise StaleStatus(f"table {table_id} is {current.status}, not "
+                                  f"{' or '.join(allowed)}")
+            await _run(db, "UPDATE game_tables SET status = ? WHERE id = ?", (status, table_id))
+            return await self._table_in(db, table_id)
+
+    async def set_table_options(self, table_id: int, options: Mapping[str, Any]) -> TableRow:
+        return await self._update_table(table_id, "options = ?", (_json(dict(options)),))
+
+    async def set_lobby_message(self, table_id: int, message_id: int | None) -> TableRow:
+        return await self._update_table(table_id, "lobby_message_id = ?", (message_id,))
+
+    async def set_table_message(self, table_id: int, message_id: int | None,
+                                posted_at: float | None) -> TableRow:
+        """The channel's table picture: which message, and when it was (re-)posted."""
+        return await self._update_table(
+            table_id, "table_message_id = ?, table_message_posted_at = ?",
+            (message_id, posted_at))
+
+    async def set_permission_error_reported(self, table_id: int, reported: bool) -> TableRow:
+        """Remember that a missing permission was already reported (say it once)."""
+        return await self._update_table(table_id, "permission_error_reported = ?",
+                                        (int(reported),))
+
+    async def _update_table(self, table_id: int, assignments: str, params: Params) -> TableRow:
+        async with self._write() as db:
+            count, _ = await _run(db, f"UPDATE game_tables SET {assignments} WHERE id = ?",
+                                  (*params, table_id))
+            if count == 0:
+                raise NotFound(f"no table {table_id}")
+            return await self._table_in(db, table_id)
+
+    async def _table_in(self, db: aiosqlite.Connection, table_id: int) -> TableRow:
+        row = await _one(db, "SELECT * FROM game_tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise NotFound(f"no table {table_id}")
+        return TableRow.of(row)
+
+    # ---- seats -----------------------------------------------------------------------
+
+    async def sit(self, table_id: int, seat: int, *, user_id: int, display_name: str,
+                  at: float) -> SeatRow:
+        """Seat a person; `SeatTaken` or `AlreadySeated` if that cannot be."""
+        return await self._sit(table_id, seat, user_id, display_name, at)
+
+    async def sit_computer(self, table_id: int, seat: int, *, display_name: str,
+                           at: float) -> SeatRow:
+        """Seat a computer player in an empty seat."""
+        return await self._sit(table_id, seat, None, display_name, at)
+
+    async def _sit(self, table_id: int, seat: int, user_id: int | None, display_name: str,
+                   at: float) -> SeatRow:
+        async with self._write() as db:
+            await self._table_in(db, table_id)
+            if await _one(db, "SELECT 1 FROM seats WHERE table_id = ? AND seat = ?",
+                          (table_id, seat)):
+                raise SeatTaken(f"seat {seat} of table {table_id} is taken")
+            if user_id is not None and await _one(
+                    db, "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
+                    (table_id, user_id)):
+                raise AlreadySeated(f"user {user_id} already sits at table {table_id}")
+            await _run(db, "INSERT INTO seats (table_id, seat, user_id, is_computer,"
+                           " display_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       (table_id, seat, user_id, int(user_id is None), display_name, at))
+            return await self._seat_in(db, table_id, seat)
+
+    async def leave(self, table_id: int, seat: int) -> None:
+        """Empty a seat (in the lobby; during play use `make_computer`)."""
+        async with self._write() as db:
+            count, _ = await _run(db, "DELETE FROM seats WHERE table_id = ? AND seat = ?",
+                                  (table_id, seat))
+            if count == 0:
+                raise NotFound(f"seat {seat} of table {table_id} is empty")
+
+    async def make_computer(self, table_id: int, seat: int, *, display_name: str) -> SeatRow:
+        """Hand a person's seat to a computer player (they left mid-match)."""
+        return await self._update_seat(
+            table_id, seat, "user_id = NULL, is_computer = 1, display_name = ?, away = 0,"
+                            " consecutive_timeouts = 0, dm_closed = 0", (display_name,))
+
+    async def set_away(self, table_id: int, seat: int, away: bool) -> SeatRow:
+        return await self._update_seat(table_id, seat, "away = ?", (int(away),))
+
+    async def add_timeout(self, table_id: int, seat: int) -> SeatRow:
+        """Count one more decision in a row that timed out."""
+        return await self._update_seat(
+            table_id, seat, "consecutive_timeouts = consecutive_timeouts + 1", ())
+
+    async def reset_timeouts(self, table_id: int, seat: int) -> SeatRow:
+        """The player acted: their run of timeouts is over."""
+        return await self._update_seat(table_id, seat, "consecutive_timeouts = 0", ())
+
+    async def set_choices(self, table_id: int, seat: int, choices: StandingChoices) -> SeatRow:
+        return await self._update_seat(table_id, seat, "choices = ?", (choices.to_json(),))
+
+    async def set_dm_closed(self, table_id: int, seat: int, closed: bool) -> SeatRow:
+        """Remember a refused DM, so the channel notice is posted once, not every turn."""
+        return await self._update_seat(table_id, seat, "dm_closed = ?", (int(closed),))
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        """The occupied seats of a table, by seat number."""
+        rows = await self._read_all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat",
+                                    (table_id,))
+        return [SeatRow.of(r) for r in rows]
+
+    async def seat_of(self, table_id: int, user_id: int) -> SeatRow | None:
+        row = await self._read_one("SELECT * FROM seats WHERE table_id = ? AND user_id = ?",
+                                   (table_id, user_id))
+        return SeatRow.of(row) if row else None
+
+    async def seats_of_user(self, user_id: int, *, live_only: bool = True) -> list[SeatRow]:
+        """Where a person sits (for `/mahjong hand`): live tables only by default."""
+        live = f" AND t.status IN {_LIVE}" if live_only else ""
+        rows = await self._read_all(
+            "SELECT s.* FROM seats s JOIN game_tables t ON t.id = s.table_id"
+            f" WHERE s.user_id = ?{live} ORDER BY s.table_id", (user_id,))
+        return [SeatRow.of(r) for r in rows]
+
+    async def _update_seat(self, table_id: int, seat: int, assignments: str,
+                           params: Params) -> SeatRow:
+        async with self._write() as db:
+            count, _ = await _run(
+                db, f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
+                (*params, table_id, seat))
+            if count == 0:
+                raise NotFound(f"seat {seat} of table {table_id} is empty")
+            return await self._seat_in(db, table_id, seat)
+
+    async def _seat_in(self, db: aiosqlite.Connection, table_id: int, seat: int) -> SeatRow:
+        row = await _one(db, "SELECT * FROM seats WHERE table_id = ? AND seat = ?",
+                         (table_id, seat))
+        if row is None:
+            raise NotFound(f"seat {seat} of table {table_id} is empty")
+        return SeatRow.of(row)
+
+    # ---- matches ---------------------------------------------------------------------
+
+    async def create_match(self, table_id: int, *, first_dealer: int, at: float) -> MatchRow:
+        """The table's next match (numbered 1, 2, …); one in play at a time."""
+        async with self._write() as db:
+            await self._table_in(db, table_id)
+            if await _one(db, "SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
+                          (table_id,)):
+                raise Conflict(f"table {table_id} already has a match in play")
+            _, match_id = await _run(
+                db, "INSERT INTO matches (table_id, number, first_dealer, started_at)"
+                    " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM matches"
+                    " WHERE table_id = ?), ?, ?)", (table_id, table_id, first_dealer, at))
+            return await self._match_in(db, match_id)
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        row = await self._read_one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return MatchRow.of(row) if row else None
+
+    async def live_match(self, table_id: int) -> MatchRow | None:
+        row = await self._read_one(
+            "SELECT * FROM matches WHERE table_id = ? AND status = 'playing'", (table_id,))
+        return MatchRow.of(row) if row else None
+
+    async def matches(self, table_id: int) -> list[MatchRow]:
+        rows = await self._read_all("SELECT * FROM matches WHERE table_id = ? ORDER BY number",
+                                    (table_id,))
+        return [MatchRow.of(r) for r in rows]
+
+    async def finish_match(self, match_id: int, *, totals: Mapping[int, Fraction] | None,
+                           at: float, status: MatchStatus = "finished") -> MatchRow:
+        """End a match (finished with totals, or abandoned)."""
+        async with self._write() as db:
+            await self._finish_match_in(db, match_id, totals, at, status)
+            return await self._match_in(db, match_id)
+
+    async def _finish_match_in(self, db: aiosqlite.Connection, match_id: int,
+                               totals: Mapping[int, Fraction] | None, at: float,
+                               status: MatchStatus) -> None:
+        match = await self._match_in(db, match_id)
+        if match.status != "playing":
+            raise StaleStatus(f"match {match_id} is already {match.status}")
+        await _run(db, "UPDATE matches SET status = ?, finished_at = ?, totals = ?"
+                       " WHERE id = ?",
+                   (status, at, totals_json(totals) if totals is not None else None, match_id))
+
+    async def _match_in(self, db: aiosqlite.Connection, match_id: int) -> MatchRow:
+        row = await _one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        return MatchRow.of(row)
+
+    # ---- hands -----------------------------------------------------------------------
+
+    async def create_hand(self, match_id: int, *, wall: str, salt: str, commitment: str,
+                          dice: tuple[int, int], dealer: int, streak: int, huangfan: int,
+                          at: float) -> HandRow:
+        """The match's next hand (numbered 1, 2, …); one live at a time.
+
+        ``wall`` is the dealing order, two characters a tile ("1m5z2p…"): the
+        commitment shown at the start must be checkable against it at the end.
+        """
+        if not _WALL.fullmatch(wall):
+            raise ConstraintError("the wall must be 2-character tiles in order, like '1m5z2p'")
+        async with self._write() as db:
+            match = await self._match_in(db, match_id)
+            if match.status != "playing":
+                raise StaleStatus(f"match {match_id} is {match.status}")
+            if await _one(db, "SELECT 1 FROM hands WHERE match_id = ? AND status = 'live'",
+                          (match_id,)):
+                raise Conflict(f"match {match_id} already has a live hand")
+            _, hand_id = await _run(
+                db, "INSERT INTO hands (match_id, number, wall, salt, commitment, dice, dealer,"
+                    " streak, huangfan, started_at) VALUES (?, (SELECT COALESCE(MAX(number), 0)"
+                    " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, match_id, wall, salt, commitment, f"{dice[0]}+{dice[1]}", dealer,
+                 streak, huangfan, at))
+            return await self._hand_in(db, hand_id)
+
+    async def get_hand(self, hand_id: int) -> HandRow | None:
+        row = await self._read_one(f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
+        return HandRow.of(row) if row else None
+
+    async def live_hand(self, table_id: int) -> HandRow | None:
+        """The hand being played at a table, if any."""
+        row = await self._read_one(
+            f"{_HAND_SELECT} WHERE m.table_id = ? AND h.status = 'live'"
+            " ORDER BY h.id DESC LIMIT 1", (table_id,))
+        return HandRow.of(row) if row else None
+
+    async def hands(self, match_id: int) -> list[HandRow]:
+        rows = await self._read_all(f"{_HAND_SELECT} WHERE h.match_id = ? ORDER BY h.number",
+                                    (match_id,))
+        return [HandRow.of(r) for r in rows]
+
+    async def _hand_in(self, db: aiosqlite.Connection, hand_id: int) -> HandRow:
+        row = await _one(db, f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
+        if row is None:
+            raise NotFound(f"no hand {hand_id}")
+        return HandRow.of(row)
+
+    # ---- actions ---------------------------------------------------------------------
+
+    async def append_action(self, hand_id: int, expected_seq: int, seat: int, kind: str,
+                            payload: Any, source: ActionSource, at: float, *,
+                            deadlines: Sequence[NewDeadline] | None = None) -> ActionRow:
+        """Write action number ``expected_seq`` of a live hand: a compare-and-set.
+
+        It lands only if ``expected_seq`` is exactly the next seq (1 for the first);
+        otherwise `StaleAction` (someone else's click got there first) and nothing is
+        written. With ``deadlines``, the hand's deadlines are replaced by these in the
+        same transaction, so a crash cannot leave a move without its next timer.
+        """
+        action = NewAction(expected_seq, seat, kind, payload, source, at)
+        async with self._write() as db:
+            await self._live_hand_in(db, hand_id)
+            row = await self._append_in(db, hand_id, action)
+            if deadlines is not None:
+                await self._replace_deadlines_in(db, hand_id, deadlines)
+            return row
+
+    async def actions(self, hand_id: int, *, after: int = 0) -> list[ActionRow]:
+        """The hand's log in seq order (from ``after + 1``): replayed to rebuild state."""
+        rows = await self._read_all(
+            "SELECT * FROM actions WHERE hand_id = ? AND seq > ? ORDER BY seq", (hand_id, after))
+        return [ActionRow.of(r) for r in rows]
+
+    async def next_seq(self, hand_id: int) -> int:
+        """The seq the hand's next action must carry."""
+        row = await self._read_one(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?", (hand_id,))
+        return int(row[0]) if row else 1
+
+    async def _append_in(self, db: aiosqlite.Connection, hand_id: int,
+                         action: NewAction) -> ActionRow:
+        row = await _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
+                         (hand_id,))
+        next_seq = int(row[0]) if row else 1
+        if action.expected_seq != next_seq:
+            raise StaleAction(hand_id, action.expected_seq, next_seq)
+        await _run(db, "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (hand_id, action.expected_seq, action.seat, action.kind,
+                    _json(action.payload), action.source, action.at))
+        return ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
+                         json.loads(_json(action.payload)), action.source, float(action.at))
+
+    async def _live_hand_in(self, db: aiosqlite.Connection, hand_id: int) -> HandRow:
+        hand = await self._hand_in(db, hand_id)
+        if hand.status != "live":
+            raise HandEnded(f"hand {hand_id} has ended")
+        return hand
+
+    # ---- the end of a hand -----------------------------------------------------------
+
+    async def finish_hand(self, hand_id: int, final: NewAction | None, *,
+                          settlements: Sequence[Settlement],
+                          deltas: Sequence[LeaderboardDelta], at: float,
+                          match_totals: Mapping[int, Fraction] | None = None) -> HandRow:
+        """End a hand in ONE transaction: final action, settlements, status, standings.
+
+        ``final`` (if the hand ends on an action) goes through the same compare-and-set
+        as `append_action`. The hand's deadlines are cleared. With ``match_totals`` the
+        match finishes too. A crash or any error leaves none of it written.
+        """
+        async with self._write() as db:
+            hand = await self._live_hand_in(db, hand_id)
+            if final is not None:
+                await self._append_in(db, hand_id, final)
+            for s in settlements:
+                await _run(db, "INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
+                               " VALUES (?, ?, ?, ?, ?)",
+                           (hand_id, s.seat, fraction_text(s.amount), _json(s.patterns),
+                            s.value))
+            await _run(db, "UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
+                       (at, hand_id))
+            await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+            table = await self._table_in(db, hand.table_id)
+            await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
+            if match_totals is not None:
+                await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
+            return await self._hand_in(db, hand_id)
+
+    async def settlements(self, hand_id: int) -> list[SettlementRow]:
+        rows = await self._read_all("SELECT * FROM settlements WHERE hand_id = ? ORDER BY seat",
+                                    (hand_id,))
+        return [SettlementRow.of(r) for r in rows]
+
+    # ---- deadlines -------------------------------------------------------------------
+
+    async def set_deadline(self, hand_id: int, seat: int, *, seq: int, kind: DeadlineKind,
+                           set_at: float, due_at: float) -> DeadlineRow:
+        """Set or replace a seat's deadline in a hand (a new one is not yet reminded)."""
+        async with self._write() as db:
+            await self._live_hand_in(db, hand_id)
+            await self._upsert_deadline(db, hand_id, NewDeadline(seat, seq, kind, set_at,
+                                                                 due_at))
+            return await self._deadline_in(db, hand_id, seat)
+
+    async def replace_deadlines(self, hand_id: int,
+                                deadlines: Sequence[NewDeadline]) -> list[DeadlineRow]:
+        """Make these the hand's only deadlines (e.g. a claim window opens)."""
+        async with self._write() as db:
+            await self._live_hand_in(db, hand_id)
+            await self._replace_deadlines_in(db, hand_id, deadlines)
+        return await self.deadlines(hand_id)
+
+    async def clear_deadline(self, hand_id: int, seat: int) -> bool:
+        """Drop a seat's deadline (it answered); False if it had none."""
+        async with self._write() as db:
+            count, _ = await _run(db, "DELETE FROM deadlines WHERE hand_id = ? AND seat = ?",
+                                  (hand_id, seat))
+            return count > 0
+
+    async def clear_deadlines(self, hand_id: int) -> int:
+        """Drop all of a hand's deadlines; returns how many there were."""
+        async with self._write() as db:
+            count, _ = await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+            return count
+
+    async def mark_reminded(self, hand_id: int, seat: int, at: float) -> DeadlineRow:
+        """The half-time reminder went out: never send it twice."""
+        async with self._write() as db:
+            count, _ = await _run(db, "UPDATE deadlines SET reminded_at = ?"
+                                      " WHERE hand_id = ? AND seat = ?", (at, hand_id, seat))
+            if count == 0:
+                raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
+            return await self._deadline_in(db, hand_id, seat)
+
+    async def defer_overdue(self, until: float) -> int:
+        """Move every deadline due before ``until`` to ``until`` (restart grace period).
+
+        Downtime must not cost anyone a turn: call with now + grace after a restart.
+        """
+        async with self._write() as db:
+            count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
+                                  (until, until))
+            return count
+
+    async def earliest_deadline(self) -> DeadlineRow | None:
+        """What the scheduler sleeps until."""
+        row = await self._read_one(f"{_DEADLINE_SELECT} ORDER BY d.due_at, d.hand_id, d.seat"
+                                   " LIMIT 1")
+        return DeadlineRow.of(row) if row else None
+
+    async def due_deadlines(self, now: float) -> list[DeadlineRow]:
+        """Every deadline due at or before ``now``, soonest first."""
+        rows = await self._read_all(f"{_DEADLINE_SELECT} WHERE d.due_at <= ?"
+                                    " ORDER BY d.due_at, d.hand_id, d.seat", (now,))
+        return [DeadlineRow.of(r) for r in rows]
+
+    async def deadlines(self, hand_id: int | None = None) -> list[DeadlineRow]:
+        """All deadlines (of one hand, or everywhere: reloaded after a restart)."""
+        where, params = (" WHERE d.hand_id = ?", (hand_id,)) if hand_id is not None else ("", ())
+        rows = await self._read_all(f"{_DEADLINE_SELECT}{where} ORDER BY d.due_at, d.hand_id,"
+                                    " d.seat", params)
+        return [DeadlineRow.of(r) for r in rows]
+
+    async def _replace_deadlines_in(self, db: aiosqlite.Connection, hand_id: int,
+                                    deadlines: Sequence[NewDeadline]) -> None:
+        """Delete then insert: two deadlines for one seat break the primary key."""
+        await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+        for d in deadlines:
+            await _run(db, "INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                           " VALUES (?, ?, ?, ?, ?, ?)",
+                       (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
+
+    async def _upsert_deadline(self, db: aiosqlite.Connection, hand_id: int,
+                               d: NewDeadline) -> None:
+        await _run(db, "INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
+                       " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
+                       " due_at = excluded.due_at, reminded_at = NULL",
+                   (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
+
+    async def _deadline_in(self, db: aiosqlite.Connection, hand_id: int,
+                           seat: int) -> DeadlineRow:
+        row = await _one(db, f"{_DEADLINE_SELECT} WHERE d.hand_id = ? AND d.seat = ?",
+                         (hand_id, seat))
+        if row is None:
+            raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
+        return DeadlineRow.of(row)
+
+    # ---- leaderboard -----------------------------------------------------------------
+
+    async def apply_leaderboard(self, guild_id: int, channel_id: int,
+                                deltas: Sequence[LeaderboardDelta]) -> None:
+        """Add to the channel's standings (outside a hand's end, e.g. a leaving penalty)."""
+        async with self._write() as db:
+            await self._apply_deltas_in(db, guild_id, channel_id, deltas)
+
+    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
+        """The channel's top ``limit`` by exact points (then hands won, then name).
+
+        Points are exact fractions stored as text, so they are ordered here rather than
+        in SQL; a channel has a few dozen players at most.
+        """
+        rows = await self._read_all("SELECT * FROM leaderboard WHERE channel_id = ?",
+                                    (channel_id,))
+        ranked = sorted((LeaderboardRow.of(r) for r in rows),
+                        key=lambda e: (-e.points, -e.hands_won, e.display_name, e.player_key))
+        return ranked[:limit]
+
+    async def leaderboard_entry(self, channel_id: int, player_key: str) -> LeaderboardRow | None:
+        row = await self._read_one(
+            "SELECT * FROM leaderboard WHERE channel_id = ? AND player_key = ?",
+            (channel_id, player_key))
+        return LeaderboardRow.of(row) if row else None
+
+    async def _apply_deltas_in(self, db: aiosqlite.Connection, guild_id: int, channel_id: int,
+                               deltas: Sequence[LeaderboardDelta]) -> None:
+        for d in deltas:
+            row = await _one(db, "SELECT points FROM leaderboard WHERE channel_id = ?"
+                                 " AND player_key = ?", (channel_id, d.player_key))
+            points = (Fraction(row["points"]) if row else Fraction(0)) + d.points
+            await _run(db, _UPSERT_LEADERBOARD,
+                       (guild_id, channel_id, d.player_key, d.display_name,
+                        fraction_text(points), d.hands_won, d.hands_played, d.matches_played,
+                        d.hand_value, d.hand_desc))
+
+
+_UPSERT_LEADERBOARD = """
+INSERT INTO leaderboard (guild_id, channel_id, player_key, display_name, points, hands_won,
+                         hands_played, matches_played, best_hand_value, best_hand_desc)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (channel_id, player_key) DO UPDATE SET
+    display_name = excluded.display_name,
+    points = excluded.points,
+    hands_won = hands_won + excluded.hands_won,
+    hands_played = hands_played + excluded.hands_played,
+    matches_played = matches_played + excluded.matches_played,
+    best_hand_desc = CASE
+        WHEN excluded.best_hand_value IS NOT NULL
+             AND (best_hand_value IS NULL OR excluded.best_hand_value > best_hand_value)
+        THEN excluded.best_hand_desc ELSE best_hand_desc END,
+    best_hand_value = CASE
+        WHEN excluded.best_hand_value IS NOT NULL
+             AND (best_hand_value IS NULL OR excluded.best_hand_value > best_hand_value)
+        THEN excluded.best_hand_value ELSE best_hand_value END
+"""

@@ -1,0 +1,43 @@
+"""Fixtures for the store tests: real SQLite files in tmp_path, never :memory:."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL, Game
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "mahjong.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def new_game(store: Store) -> Callable[..., Awaitable[Game]]:
+    """A table with four seats (one computer), a match and its first live hand."""
+
+    async def make(channel_id: int = CHANNEL, *, users: tuple[int, ...] = (1, 2, 3)) -> Game:
+        table = await store.create_table(guild_id=GUILD, channel_id=channel_id,
+                                         creator_id=users[0], rules="shanghai", at=100.0)
+        for seat, user in enumerate(users):
+            await store.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=101.0)
+        for seat in range(len(users), 4):
+            await store.sit_computer(table.id, seat, display_name=f"Bot{seat}", at=101.0)
+        table = await store.set_table_status(table.id, "playing", expected="lobby")
+        match = await store.create_match(table.id, first_dealer=0, at=102.0)
+        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                       dice=(3, 5), dealer=0, streak=0, huangfan=1, at=103.0)
+        return Game(table, match, hand)
+
+    return make

@@ -1,0 +1,117 @@
+"""The action log: append is a compare-and-set, exactly one of two racing clicks lands."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ActionRow,
+    ConstraintError,
+    HandEnded,
+    NewDeadline,
+    NotFound,
+    StaleAction,
+    Store,
+    StoreError,
+)
+from tests.store.helpers import NewGame
+
+
+async def test_first_action_is_one_and_seqs_follow(store: Store, new_game: NewGame) -> None:
+    hand = (await new_game()).hand
+    assert await store.next_seq(hand.id) == 1
+    first = await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    assert first == ActionRow(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    await store.append_action(hand.id, 2, 1, "pass", {}, "timeout", 111.0)
+    await store.append_action(hand.id, 3, 2, "discard", {"tile": "1m"}, "computer", 112.5)
+    log = await store.actions(hand.id)
+    assert [(a.seq, a.seat, a.kind, a.source) for a in log] == [
+        (1, 0, "discard", "player"), (2, 1, "pass", "timeout"), (3, 2, "discard", "computer")]
+    assert log[0] == first
+    assert [a.seq for a in await store.actions(hand.id, after=1)] == [2, 3]
+    assert await store.next_seq(hand.id) == 4
+
+
+@pytest.mark.parametrize("seq", [0, 2, -1])
+async def test_wrong_seq_is_stale_and_writes_nothing(store: Store, new_game: NewGame,
+                                                     seq: int) -> None:
+    hand = (await new_game()).hand
+    with pytest.raises(StaleAction) as info:
+        await store.append_action(hand.id, seq, 0, "discard", {}, "player", 110.0)
+    assert isinstance(info.value, StoreError)
+    assert (info.value.expected_seq, info.value.next_seq) == (seq, 1)
+    assert await store.actions(hand.id) == []
+
+
+async def test_replayed_seq_is_stale(store: Store, new_game: NewGame) -> None:
+    hand = (await new_game()).hand
+    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    with pytest.raises(StaleAction, match="action 1 is stale, the next action is 2"):
+        await store.append_action(hand.id, 1, 0, "discard", {"tile": "1m"}, "player", 110.1)
+    assert [a.payload for a in await store.actions(hand.id)] == [{"tile": "5z"}]
+
+
+async def test_racing_tasks_on_one_store(store: Store, new_game: NewGame) -> None:
+    hand = (await new_game()).hand
+    results = await asyncio.gather(
+        *(store.append_action(hand.id, 1, seat, "pong", {"n": seat}, "player", 110.0)
+          for seat in range(4)), return_exceptions=True)
+    landed = [r for r in results if isinstance(r, ActionRow)]
+    assert len(landed) == 1
+    assert sum(isinstance(r, StaleAction) for r in results) == 3
+    assert await store.actions(hand.id) == landed
+
+
+async def test_racing_connections(store: Store, db_path: Path, new_game: NewGame) -> None:
+    """Two processes' worth of connections: the write lock makes it a true CAS."""
+    hand = (await new_game()).hand
+    other = await Store.open(db_path)
+    try:
+        for seq in (1, 2, 3):
+            results = await asyncio.gather(
+                store.append_action(hand.id, seq, 0, "a", {"by": "first"}, "player", 110.0),
+                other.append_action(hand.id, seq, 1, "b", {"by": "other"}, "player", 110.0),
+                return_exceptions=True)
+            assert sum(isinstance(r, ActionRow) for r in results) == 1, results
+            assert sum(isinstance(r, StaleAction) for r in results) == 1, results
+        assert [a.seq for a in await other.actions(hand.id)] == [1, 2, 3]
+    finally:
+        await other.close()
+
+
+async def test_no_action_after_the_end(store: Store, new_game: NewGame) -> None:
+    hand = (await new_game()).hand
+    await store.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
+    with pytest.raises(HandEnded):
+        await store.append_action(hand.id, 1, 0, "discard", {}, "player", 121.0)
+    with pytest.raises(NotFound):
+        await store.append_action(9999, 1, 0, "discard", {}, "player", 121.0)
+
+
+@pytest.mark.parametrize(("seat", "source"), [(4, "player"), (0, "magic")])
+async def test_malformed_action_is_refused(store: Store, new_game: NewGame, seat: int,
+                                           source: str) -> None:
+    hand = (await new_game()).hand
+    with pytest.raises(ConstraintError):
+        await store.append_action(hand.id, 1, seat, "discard", {}, source, 110.0)  # type: ignore[arg-type]
+    assert await store.next_seq(hand.id) == 1
+
+
+async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: NewGame) -> None:
+    hand = (await new_game()).hand
+    await store.set_deadline(hand.id, 0, seq=1, kind="turn", set_at=105.0, due_at=200.0)
+    claims = [NewDeadline(1, 2, "claim", 110.0, 170.0), NewDeadline(3, 2, "computer", 110.0,
+                                                                    112.0)]
+    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
+                              deadlines=claims)
+    assert [(d.seat, d.seq, d.kind) for d in await store.deadlines(hand.id)] == [
+        (3, 2, "computer"), (1, 2, "claim")]
+
+    bad = [NewDeadline(2, 3, "nap", 111.0, 180.0)]  # type: ignore[arg-type]
+    with pytest.raises(ConstraintError):
+        await store.append_action(hand.id, 2, 1, "pass", {}, "player", 111.0, deadlines=bad)
+    assert await store.next_seq(hand.id) == 2  # the action did not land either
+    assert len(await store.deadlines(hand.id)) == 2

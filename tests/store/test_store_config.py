@@ -1,0 +1,81 @@
+"""bot.config: environment over .env, defaults, and clear errors for bad values."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError
+
+
+def test_defaults_with_nothing_set(tmp_path: Path) -> None:
+    config = Config.from_env({}, env_file=tmp_path / "missing.env")
+    assert config == Config(None, Path("mahjong.sqlite3"), None, "INFO")
+    assert config.log_level_number == logging.INFO
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        config.require_token()
+
+
+def test_values_are_parsed() -> None:
+    config = Config.from_env({"DISCORD_TOKEN": " abc.def ", "DATABASE_PATH": "/tmp/x/m.db",
+                              "DEV_GUILD_ID": "123456789012345678", "LOG_LEVEL": "debug"},
+                             env_file=None)
+    assert config.require_token() == "abc.def"
+    assert config.database_path == Path("/tmp/x/m.db")
+    assert config.dev_guild_id == 123456789012345678
+    assert (config.log_level, config.log_level_number) == ("DEBUG", logging.DEBUG)
+
+
+def test_blank_values_mean_unset() -> None:
+    """.env.example ships with blank DISCORD_TOKEN= and DEV_GUILD_ID= lines."""
+    config = Config.from_env({"DISCORD_TOKEN": "", "DEV_GUILD_ID": " ", "DATABASE_PATH": "",
+                              "LOG_LEVEL": ""}, env_file=None)
+    assert config == Config()
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nLOG_LEVEL=WARNING\nDEV_GUILD_ID=42\n",
+                   encoding="utf-8")
+    config = Config.from_env({"LOG_LEVEL": "ERROR"}, env_file=env)
+    assert (config.discord_token, config.log_level, config.dev_guild_id) == (
+        "from-file", "ERROR", 42)
+
+
+def test_example_env_file_is_valid() -> None:
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    config = Config.from_env({}, env_file=example)
+    assert config.database_path == Path("mahjong.sqlite3") and config.discord_token is None
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID must be a server id"),
+    ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
+    ("DEV_GUILD_ID", "0", "DEV_GUILD_ID must be a server id"),
+    ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of DEBUG, INFO"),
+])
+def test_bad_values_are_named(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        Config.from_env({name: value}, env_file=None)
+    assert repr(value) in str(info.value)
+
+
+def test_database_path_must_not_be_a_directory(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is a directory"):
+        Config.from_env({"DATABASE_PATH": str(tmp_path)}, env_file=None)
+
+
+def test_token_stays_out_of_repr_and_config_is_frozen() -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "very-secret"}, env_file=None)
+    assert "very-secret" not in repr(config)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.log_level = "DEBUG"  # type: ignore[misc]
+
+
+def test_reads_os_environ_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "warning")
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert Config.from_env().log_level == "WARNING"

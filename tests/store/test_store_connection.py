@@ -1,0 +1,120 @@
+"""The connection really runs in WAL with foreign keys, and a restart keeps everything."""
+
+from __future__ import annotations
+
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    LeaderboardDelta,
+    NewAction,
+    NewDeadline,
+    Settlement,
+    StandingChoices,
+    Store,
+    StoreError,
+    connect,
+)
+from tests.store.helpers import NewGame
+
+
+async def test_file_is_created_with_its_folder(db_path: Path) -> None:
+    assert not db_path.parent.exists()
+    store = await Store.open(db_path)
+    await store.close()
+    assert db_path.is_file()
+
+
+async def test_pragmas_are_on(store: Store) -> None:
+    assert await store.pragma("journal_mode") == "wal"
+    assert await store.pragma("foreign_keys") == 1
+    assert await store.pragma("synchronous") == 1  # NORMAL
+    assert await store.pragma("busy_timeout") == 5000
+    with pytest.raises(ValueError):
+        await store.pragma("journal_mode = DELETE")
+
+
+async def test_foreign_keys_are_enforced(store: Store, db_path: Path) -> None:
+    conn = await connect(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await conn.execute("INSERT INTO seats (table_id, seat, display_name, is_computer,"
+                               " joined_at) VALUES (999, 0, 'ghost', 1, 0)")
+    finally:
+        await conn.close()
+
+
+async def test_a_locked_database_fails_cleanly(db_path: Path) -> None:
+    """Another process holding the write lock past busy_timeout: StoreError, no change."""
+    store = await Store.open(db_path, busy_timeout_ms=50)
+    other = await connect(db_path)
+    try:
+        await other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreError, match="locked"):
+            await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                                     at=1.0)
+        await other.execute("ROLLBACK")
+        assert await store.live_tables() == []
+        await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                                 at=1.0)  # and the store is usable again
+        assert len(await store.live_tables()) == 1
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_wal_refusal_is_a_store_error(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system that cannot do WAL (network shares) is reported, not ignored."""
+    from bot.store import db
+
+    real = db._set_pragmas
+
+    async def no_wal(conn, in_memory, busy_ms):  # type: ignore[no-untyped-def]
+        await conn.execute("PRAGMA journal_mode = DELETE")
+        original = conn.execute
+
+        def execute(sql, *args):  # type: ignore[no-untyped-def]
+            return original("PRAGMA journal_mode" if "WAL" in sql else sql, *args)
+
+        monkeypatch.setattr(conn, "execute", execute)
+        await real(conn, in_memory, busy_ms)
+
+    monkeypatch.setattr(db, "_set_pragmas", no_wal)
+    with pytest.raises(StoreError, match="WAL"):
+        await connect(tmp_path / "x.sqlite3")
+
+
+async def test_restart_keeps_everything(store: Store, db_path: Path,
+                                        new_game: NewGame) -> None:
+    game = await new_game()
+    t, h = game.table.id, game.hand.id
+    await store.set_table_message(t, 555, 104.0)
+    await store.set_choices(t, 0, StandingChoices(always_win=True))
+    await store.append_action(h, 1, 0, "discard", {"tile": "5z"}, "player", 105.0,
+                              deadlines=[NewDeadline(1, 2, "claim", 105.0, 165.0)])
+    second = await new_game(users=(7, 8, 9))
+    await store.finish_hand(second.hand.id, NewAction(1, 0, "win", {}, "player", 110.0),
+                            settlements=[Settlement(0, Fraction(9, 2))],
+                            deltas=[LeaderboardDelta("user:7", "P7", Fraction(9, 2), 1, 1)],
+                            at=110.0)
+    before = await snapshot(store, t, h, second.hand.id)
+    await store.close()
+
+    reopened = await Store.open(db_path)
+    try:
+        assert await snapshot(reopened, t, h, second.hand.id) == before
+        assert await reopened.next_seq(h) == 2
+    finally:
+        await reopened.close()
+
+
+async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int) -> tuple:
+    return (await store.get_table(table_id), await store.seats(table_id),
+            await store.matches(table_id), await store.get_hand(hand_id),
+            await store.actions(hand_id), await store.deadlines(),
+            await store.settlements(ended_hand), await store.leaderboard(222),
+            await store.live_tables())

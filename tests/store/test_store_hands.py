@@ -1,0 +1,99 @@
+"""Matches and hands: numbering, one live at a time, the wall kept in dealing order."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from bot.store import Conflict, ConstraintError, NotFound, StaleStatus, Store
+from tests.store.helpers import COMMITMENT, SALT, WALL, NewGame
+
+
+async def test_match_is_numbered_and_one_plays_at_a_time(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    assert (game.match.number, game.match.status, game.match.first_dealer) == (1, "playing", 0)
+    assert game.match.totals is None and game.match.finished_at is None
+    with pytest.raises(Conflict, match="already has a match"):
+        await store.create_match(game.table.id, first_dealer=1, at=200.0)
+    assert await store.live_match(game.table.id) == game.match
+
+    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=199.0)
+    totals = {0: Fraction(7, 2), 1: Fraction(-7, 2), 2: Fraction(0), 3: Fraction(0)}
+    done = await store.finish_match(game.match.id, totals=totals, at=200.0)
+    assert (done.status, done.finished_at, done.totals) == ("finished", 200.0, totals)
+    with pytest.raises(StaleStatus):
+        await store.finish_match(game.match.id, totals=totals, at=201.0)
+    assert await store.live_match(game.table.id) is None
+
+    second = await store.create_match(game.table.id, first_dealer=2, at=202.0)
+    assert second.number == 2
+    abandoned = await store.finish_match(second.id, totals=None, at=203.0, status="abandoned")
+    assert abandoned.status == "abandoned" and abandoned.totals is None
+    assert [m.number for m in await store.matches(game.table.id)] == [1, 2]
+    assert await store.get_match(second.id) == abandoned
+    assert await store.get_match(9999) is None
+    with pytest.raises(NotFound):
+        await store.create_match(9999, first_dealer=0, at=1.0)
+
+
+async def test_hand_keeps_everything_it_was_created_with(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    hand = game.hand
+    assert (hand.number, hand.match_id, hand.table_id) == (1, game.match.id, game.table.id)
+    assert (hand.wall, hand.salt, hand.commitment) == (WALL, SALT, COMMITMENT)
+    assert hand.wall_tiles == ["1m", "2m", "3m", "5z", "1f", "2p", "9s"]
+    assert (hand.dice, hand.dealer, hand.streak, hand.huangfan) == ((3, 5), 0, 0, 1)
+    assert (hand.status, hand.started_at, hand.ended_at) == ("live", 103.0, None)
+    assert await store.get_hand(hand.id) == hand
+    assert await store.live_hand(game.table.id) == hand
+    assert await store.get_hand(9999) is None
+
+
+async def test_one_live_hand_per_match_and_numbering(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    args = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(1, 1), dealer=1, streak=2,
+                huangfan=0, at=300.0)
+    with pytest.raises(Conflict, match="already has a live hand"):
+        await store.create_hand(game.match.id, **args)  # type: ignore[arg-type]
+    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=299.0)
+    assert await store.live_hand(game.table.id) is None
+    second = await store.create_hand(game.match.id, **args)  # type: ignore[arg-type]
+    assert (second.number, second.streak) == (2, 2)
+    assert [h.number for h in await store.hands(game.match.id)] == [1, 2]
+    assert await store.live_hand(game.table.id) == second
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("wall", "123m"),           # compact notation loses nothing here, but is not 2-char tiles
+    ("wall", ""),
+    ("wall", "1m2x"),
+    ("salt", "short"),
+    ("salt", "AB" * 16),        # hex is lower case
+    ("commitment", "ab" * 31),  # sha256 is 64 hex digits
+    ("dice", (0, 7)),
+    ("dealer", 4),
+    ("streak", -1),
+])
+async def test_malformed_hands_are_refused(store: Store, new_game: NewGame, field: str,
+                                           value: object) -> None:
+    game = await new_game()
+    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
+    args: dict[str, object] = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(3, 3),
+                                   dealer=0, streak=0, huangfan=0, at=160.0)
+    args[field] = value
+    with pytest.raises(ConstraintError):
+        await store.create_hand(game.match.id, **args)  # type: ignore[arg-type]
+    assert [h.number for h in await store.hands(game.match.id)] == [1]
+
+
+async def test_hand_needs_a_match_in_play(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
+    await store.finish_match(game.match.id, totals={}, at=151.0)
+    with pytest.raises(StaleStatus):
+        await store.create_hand(game.match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                dice=(3, 3), dealer=0, streak=0, huangfan=0, at=160.0)
+    with pytest.raises(NotFound):
+        await store.create_hand(9999, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                dice=(3, 3), dealer=0, streak=0, huangfan=0, at=160.0)
