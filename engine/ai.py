@@ -9,6 +9,7 @@ as wild and always kept (the computer wins whenever it may, so it never floats o
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,9 +18,15 @@ from engine.analysis import (
     HandAnalysis,
     ShapeRules,
     Wildcards,
+    seven_pairs_shanten,
     standard_shanten,
 )
-from engine.melds import Meld
+from engine.game.actions import Action
+from engine.game.legal import legal_actions
+from engine.game.settle import self_draw
+from engine.game.state import HandState, Phase
+from engine.melds import Meld, MeldKind
+from engine.rules.common import ActionKind, ChainStep, make_meld
 from engine.tiles import NUM_KINDS, Suit, Tile
 
 _SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
@@ -65,12 +72,18 @@ class Judge:
     def shanten(self, tiles: Sequence[Tile], melds: Sequence[Meld],
                 target: Target | None = None) -> int:
         """Distance to a winning hand; with a target, to that target only."""
-        if self.rules != "shanghai":
-            return HandAnalysis(tuple(tiles), tuple(melds), self.wildcards,
-                                self.shapes).shanten()
+        counts, jokers = self.split(tiles)
         targets = (target,) if target else self.targets(melds)
-        counts, _ = self.split(tiles)
-        return min((_target_shanten(t, counts, len(melds)) for t in targets), default=8)
+        return self.counts_shanten(counts, jokers, len(melds), targets)
+
+    def counts_shanten(self, counts: Sequence[int], jokers: int, melds: int,
+                       targets: Sequence[Target]) -> int:
+        if self.rules != "shanghai":
+            best = standard_shanten(counts, jokers, 4 - melds)
+            if self.shapes.seven_pairs and not melds:
+                best = min(best, seven_pairs_shanten(counts, jokers))
+            return best
+        return min((_target_shanten(t, counts, melds) for t in targets), default=8)
 
     def best_target(self, tiles: Sequence[Tile], melds: Sequence[Meld]) -> Target:
         counts, _ = self.split(tiles)
@@ -99,8 +112,13 @@ def _keep(target: Target, kind: int) -> bool:
     return True
 
 
+@functools.cache
+def _mask(target: Target) -> tuple[bool, ...]:
+    return tuple(_keep(target, k) for k in range(NUM_KINDS))
+
+
 def _on_target(target: Target, counts: Sequence[int]) -> int:
-    return sum(n for k, n in enumerate(counts) if _keep(target, k))
+    return sum(n for n, keep in zip(counts, _mask(target), strict=True) if keep)
 
 
 def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
@@ -108,7 +126,7 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - _on_target(target, counts) - 1)
-    kept = [n if _keep(target, k) else 0 for k, n in enumerate(counts)]
+    kept = [n if keep else 0 for n, keep in zip(counts, _mask(target), strict=True)]
     return standard_shanten(kept, 0, 4 - melds, sequences=target.sequences)
 
 
@@ -135,6 +153,8 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return rng.choice(candidates)
     best = min(s for s, _ in scored)
     tied = [t for s, t in scored if s == best]
+    if len(tied) > 1 and judge.wildcards.joker is not None:
+        tied = _keep_wildcards_free(judge, tiles, melds, tied)
     if len(tied) > 1:
         useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
                   for t in tied}
@@ -146,6 +166,37 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
     return rng.choice(top)
 
 
+def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                         tied: list[Tile]) -> list[Tile]:
+    """Among equal discards, keep the one whose natural tiles are nearest four melds on
+    their own: a 财神 left free makes the hand 暴头 (worth double) instead of filling a gap."""
+    def natural(tile: Tile) -> int:
+        rest = [t for t in _without(tiles, tile) if not judge.wildcards.is_joker(t)]
+        counts, _ = judge.split(rest)
+        return standard_shanten(counts, 0, 4 - len(melds))
+    scores = {t: natural(t) for t in tied}
+    low = min(scores.values())
+    return [t for t in tied if scores[t] == low]
+
+
+def burst_head_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                       floats: int) -> tuple[Tile, int] | None:
+    """The discard that leaves a 暴头 hand (any next draw wins), with the multiplier that
+    win would have: ×2, doubled again for each 财神 floated in a row (财飘) — a 财神
+    discard extends the chain, any other discard ends it."""
+    best: tuple[Tile, int] | None = None
+    for tile in sorted(set(tiles), key=lambda t: not judge.wildcards.is_joker(t)):
+        rest = _without(tiles, tile)
+        if not HandAnalysis(tuple(rest), tuple(melds), judge.wildcards,
+                            judge.shapes).is_bao_tou():
+            continue
+        piao = floats + 1 if judge.wildcards.is_joker(tile) else 0
+        value = 2 ** (1 + min(piao, MAX_FLOATS))
+        if best is None or value > best[1]:
+            best = (tile, value)
+    return best
+
+
 def _without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
     rest = list(tiles)
     rest.remove(tile)
@@ -155,14 +206,17 @@ def _without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
 def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: Target,
             now: int, unseen: Sequence[int] | None) -> int:
     """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
-    counts, _ = judge.split(rest)
+    counts, jokers = judge.split(rest)
+    targets = (target,)
     total = 0
     for kind in _near(counts):
         left = 4 - counts[kind] if unseen is None else unseen[kind]
         if left <= 0:
             continue
-        if judge.shanten([*rest, Tile(kind)], melds, target) < now:
+        counts[kind] += 1
+        if judge.counts_shanten(counts, jokers, len(melds), targets) < now:
             total += left
+        counts[kind] -= 1
     return total
 
 
@@ -223,3 +277,123 @@ def kong_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     plain = min(judge.shanten(_without(tiles, t), melds) for t in set(tiles))
     return judge.shanten(rest, melds_after) <= plain
+
+
+# ---------------------------------------------------------------------------
+# Playing a seat of a hand
+
+
+def choose_action(state: HandState, seat: int, rng: random.Random) -> Action:
+    """The computer player's move for ``seat``: always one of `legal_actions`."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no decision to make")
+    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    win = Action(ActionKind.WIN, seat)
+    if win in legal:
+        return _float_or_win(state, seat, legal, judge) or win
+    if state.phase is Phase.TURN:
+        return _turn_move(state, seat, legal, judge, rng)
+    return _claim_move(state, seat, legal, judge)
+
+
+MAX_FLOATS = 3
+"""财飘 counts at most three times (三财飘)."""
+
+
+def _float_or_win(state: HandState, seat: int, legal: Sequence[Action], judge: Judge
+                  ) -> Action | None:
+    """The one time the computer declines a self-draw: when a discard leaves a 暴头 hand
+    whose win — certain on the next draw, since any tile completes it — is worth more
+    (a plain win given up for ×2, or a 财神 floated for 财飘), and the wall is long
+    enough for that draw to come. Hangzhou players play exactly so."""
+    if state.phase is not Phase.TURN or state.wildcards.joker is None:
+        return None
+    if state.wall_remaining <= FLOAT_MIN_WALL:
+        return None
+    s = state.seats[seat]
+    floats = sum(1 for step in s.chain if step is ChainStep.PIAO)
+    better = burst_head_discard(judge, s.hand, s.melds, floats)
+    record = self_draw(state, seat)
+    if better is None or record is None or better[1] <= record.settlement.value:
+        return None
+    action = Action(ActionKind.DISCARD, seat, better[0])
+    return action if action in legal else None
+
+
+FLOAT_MIN_WALL = 24
+"""Hangzhou ends the hand at 20 tiles left: float only with a few draws to spare."""
+
+
+def _turn_move(state: HandState, seat: int, legal: Sequence[Action], judge: Judge,
+               rng: random.Random) -> Action:
+    s = state.seats[seat]
+    for action in legal:
+        if action.kind is ActionKind.CONCEALED_KONG:
+            meld = make_meld(MeldKind.CONCEALED_KONG, action.tiles, None, state.wildcards)
+            rest = s.without(*action.tiles)
+            if kong_helps(judge, s.hand, s.melds, rest, (*s.melds, meld), action.tiles):
+                return action
+        elif action.kind is ActionKind.ADDED_KONG and action.tile is not None:
+            after = _added_kong_melds(state, seat, action.tile)
+            if after and kong_helps(judge, s.hand, s.melds, s.without(action.tile), after,
+                                    (action.tile,)):
+                return action
+    allowed = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
+    tile = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat), rng, allowed)
+    return Action(ActionKind.DISCARD, seat, tile)
+
+
+def _added_kong_melds(state: HandState, seat: int, tile: Tile) -> tuple[Meld, ...]:
+    melds = list(state.seats[seat].melds)
+    for i, meld in enumerate(melds):
+        if meld.kind is MeldKind.PONG and state.wildcards.plays_as(tile) is meld.face:
+            melds[i] = make_meld(MeldKind.ADDED_KONG, (*meld.tiles, tile), meld.from_seat,
+                                 state.wildcards)
+            return tuple(melds)
+    return ()
+
+
+_CLAIM_MELD = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
+               ActionKind.KONG: MeldKind.KONG}
+
+
+def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Judge
+                ) -> Action:
+    window = state.window
+    s = state.seats[seat]
+    assert window is not None
+    # Kongs first, then pongs, then chis: a bigger meld takes more tiles off the table.
+    order = (ActionKind.KONG, ActionKind.PONG, ActionKind.CHI)
+    for kind in order:
+        for action in legal:
+            if action.kind is not kind:
+                continue
+            meld = make_meld(_CLAIM_MELD[kind], (*action.tiles, window.tile), window.from_seat,
+                             state.wildcards)
+            rest = s.without(*action.tiles)
+            if claim_helps(judge, s.hand, s.melds, rest, (*s.melds, meld), action.tiles,
+                           must_discard=kind is not ActionKind.KONG):
+                return action
+    return Action(ActionKind.PASS, seat)
+
+
+def unseen_counts(state: HandState, seat: int) -> list[int]:
+    """Copies of each kind ``seat`` has not seen: not in its hand, any river or any
+    meld shown to it."""
+    seen = [0] * NUM_KINDS
+    for other, s in enumerate(state.seats):
+        for d in s.discards:
+            if d.claimed_by is None:
+                seen[d.tile] += 1
+        for meld in s.melds:
+            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
+                continue
+            for tile in meld.tiles:
+                seen[tile] += 1
+    for tile in state.seats[seat].hand:
+        seen[tile] += 1
+    for tile in state.set_aside:
+        if tile is state.flipped:
+            seen[tile] += 1
+    return [max(0, 4 - n) for n in seen]

@@ -456,15 +456,25 @@ class HandAnalysis:
         return HandAnalysis((*self.concealed, tile), self.melds, self.wildcards, self.shapes)
 
     def waits(self) -> frozenset[Tile]:
-        """Physical tiles that would complete this hand (one short of complete)."""
+        """Physical tiles that would complete this hand (one short of complete).
+
+        A tile of which the player already holds every copy (in hand or melds) cannot
+        arrive, so it is no wait even when it would complete the hand.
+        """
         if len(self.concealed) != self.target - 1:
             return frozenset()
+        held = [0] * NUM_KINDS
+        for tile in (*self.concealed, *(t for m in self.melds for t in m.tiles)):
+            held[tile] += 1
         counts, jokers = self._split
         natural = _natural_waits(counts, jokers, self.shapes.seven_pairs and not self.melds)
         jumble = self._jumble_possible() and all(t.is_honor for t in self.concealed)
         out: set[Tile] = set()
         for tile in PLAYING_TILES:
             plays = self.wildcards.plays_as(tile)
+            copies = self.wildcards.jokers_in_set if plays is None else 4
+            if held[tile] >= copies:
+                continue
             if plays is None:
                 if _completes_with_joker(counts, jokers, self.shapes.seven_pairs
                                          and not self.melds):
@@ -492,11 +502,28 @@ class HandAnalysis:
         blocks = 4 - len(self.melds)
         best = standard_shanten(counts, jokers, blocks)
         if self.shapes.seven_pairs and not self.melds:
-            best = min(best, _seven_pairs_shanten(counts, jokers))
+            best = min(best, seven_pairs_shanten(counts, jokers))
         if self._jumble_possible():
             honors = sum(1 for t in self.concealed if t.is_honor)
             best = min(best, max(-1, self.target - honors - 1))
+        if best == 0 and not self._live_ready():
+            best = 1  # ready in shape, but only on tiles of which every copy is held
         return best
+
+    def _live_ready(self) -> bool:
+        """Ready on a tile that can still arrive (13 tiles), or one discard from it (14)."""
+        if len(self.concealed) == self.target - 1:
+            return bool(self.waits())
+        if len(self.concealed) != self.target:
+            return True
+        tried: set[Tile] = set()
+        for i, tile in enumerate(self.concealed):
+            if tile not in tried:
+                tried.add(tile)
+                rest = self.concealed[:i] + self.concealed[i + 1:]
+                if HandAnalysis(rest, self.melds, self.wildcards, self.shapes).waits():
+                    return True
+        return False
 
 
 def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
@@ -589,6 +616,21 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
     """Shanten of the standard shape on natural counts: ``blocks`` melds still to make
     (4 minus the melds laid down). With ``sequences`` off only pungs count (the computer
     player's all-pungs target)."""
+    key = (tuple(counts), jokers, blocks, sequences)
+    got = _SHANTEN_MEMO.get(key)
+    if got is None:
+        if len(_SHANTEN_MEMO) >= _SHANTEN_MEMO_LIMIT:
+            _SHANTEN_MEMO.clear()  # a crude bound: the computer player re-fills it fast
+        got = _SHANTEN_MEMO[key] = _standard_shanten(counts, jokers, blocks, sequences)
+    return got
+
+
+_SHANTEN_MEMO: dict[tuple[tuple[int, ...], int, int, bool], int] = {}
+_SHANTEN_MEMO_LIMIT = 200_000
+
+
+def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int,
+                      sequences: bool) -> int:
     natural = sum(counts)
     best_needed = _INF
     combos: set[tuple[int, int, int]] = {(0, 0, 0)}
@@ -606,7 +648,8 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
     return max(-1, best_needed - jokers - 1)
 
 
-def _seven_pairs_shanten(counts: Sequence[int], jokers: int) -> int:
+def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
+    """Shanten of seven pairs (four alike counting as two pairs)."""
     pairs = min(7, sum(n // 2 for n in counts))
     singles = sum(1 for n in counts if n & 1)
     missing = 7 - pairs

@@ -113,6 +113,10 @@ class Tile(IntEnum):
     def __str__(self) -> str:
         return self.notation
 
+    def __bool__(self) -> bool:
+        # 1m has the value 0; a tile is still "something" wherever code asks `if tile`.
+        return True
+
 
 NUM_KINDS = 34
 """Kinds that can be in a hand (everything but flowers)."""

@@ -7,12 +7,19 @@ else; a seat's concealed tiles appear only as a count outside its own `PlayerVie
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.ai import Judge, choose_discard, unseen_counts
+from engine.analysis import HandAnalysis
 from engine.game.actions import Action
-from engine.melds import MeldKind
-from engine.tiles import Tile
+from engine.game.legal import deciding_seats, legal_actions
+from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.state import HandState, Phase, WinRecord
+from engine.melds import Meld, MeldKind
+from engine.rules.common import ActionKind, WinKind
+from engine.tiles import Tile, format_tiles
 
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 
@@ -165,3 +172,127 @@ class PlayerView:
     @property
     def me(self) -> SeatView:
         return self.table.seats[self.seat]
+
+
+# ---------------------------------------------------------------------------
+# Building views from a hand's state
+
+
+def spectator_view(state: HandState, hand_number: int = 1) -> TableView:
+    """The public table: no concealed tile of anyone."""
+    return _table(state, None, hand_number)
+
+
+def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
+    """Everything ``seat`` may see now, with its legal moves and what they lead to."""
+    s = state.seats[seat]
+    table = _table(state, seat, hand_number)
+    drawn = s.drawn if table.seats[seat].has_drawn else None
+    concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
+    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
+    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    moves = tuple(_move(state, seat, a) for a in legal_actions(state, seat))
+    suggested = None
+    discards = [m.action.tile for m in moves if m.action.kind is ActionKind.DISCARD]
+    if discards:
+        suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
+                                   random.Random(0), [t for t in discards if t is not None])
+    return PlayerView(table, seat, concealed, drawn, moves, hand.waits(),
+                      judge.shanten(s.hand, s.melds), suggested)
+
+
+def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
+    seats = tuple(_seat(state, i, viewer) for i in range(len(state.seats)))
+    return TableView(
+        rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
+        huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
+        caishen=state.wildcards.joker, turned=state.flipped, seats=seats,
+        phase=state.phase.value, turn=state.turn, deciding=deciding_seats(state),
+        last_discard=_last_discard(state), result=_result(state))
+
+
+def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
+    s = state.seats[i]
+    has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
+    return SeatView(
+        seat=i, wind=seat_wind(i, state.dealer), dealer=i == state.dealer,
+        concealed_count=len(s.hand), has_drawn=has_drawn,
+        discards=tuple(DiscardView(d.tile, d.claimed_by) for d in s.discards),
+        melds=tuple(_meld(m, shown=viewer == i or state.phase is Phase.ENDED)
+                    for m in s.melds),
+        flowers=s.flowers)
+
+
+def _meld(meld: Meld, shown: bool) -> MeldView:
+    hidden = meld.kind is MeldKind.CONCEALED_KONG and not shown
+    tiles: tuple[Tile | None, ...] = (None,) * len(meld.tiles) if hidden else meld.tiles
+    return MeldView(meld.kind, tiles, meld.from_seat, meld.claimed)
+
+
+def _last_discard(state: HandState) -> tuple[int, int] | None:
+    if state.window is not None and state.phase is Phase.CLAIM:
+        giver = state.window.from_seat
+    elif state.phase is Phase.TURN:
+        giver = (state.turn + 3) % 4
+    else:
+        return None
+    n = len(state.seats[giver].discards)
+    return (giver, n - 1) if n else None
+
+
+def _result(state: HandState) -> ResultView | None:
+    if state.result is None:
+        return None
+    return ResultView(tuple(settlement_view(state, r) for r in state.result.wins),
+                      state.result.payments)
+
+
+def settlement_view(state: HandState, record: WinRecord) -> SettlementView:
+    ctx, result = record.context, record.settlement
+    patterns = state.ruleset.patterns
+    return SettlementView(
+        winner=record.winner, win=record.win.value, from_seat=record.from_seat,
+        concealed=tuple(sorted(ctx.concealed)), win_tile=ctx.win_tile,
+        melds=tuple(_meld(m, shown=True) for m in ctx.melds), flowers=ctx.flowers,
+        patterns=tuple(PatternView(p, patterns[p].zh, patterns[p].en, patterns[p].value)
+                       for p in result.patterns),
+        value=result.value, value_unit="花" if state.rules == "shanghai" else "×",
+        payments=result.payments, liability=result.liability, breakdown=result.breakdown)
+
+
+_LABELS = {
+    ActionKind.DISCARD: "打 Discard", ActionKind.CHI: "吃 Chi", ActionKind.PONG: "碰 Pong",
+    ActionKind.KONG: "杠 Kong", ActionKind.ADDED_KONG: "加杠 Add to kong",
+    ActionKind.CONCEALED_KONG: "暗杠 Concealed kong", ActionKind.WIN: "胡 Win",
+    ActionKind.PASS: "过 Pass",
+}
+
+
+def _move(state: HandState, seat: int, action: Action) -> MoveView:
+    label = _LABELS[action.kind]
+    s = state.seats[seat]
+    waits: frozenset[Tile] = frozenset()
+    value = None
+    if action.kind is ActionKind.DISCARD and action.tile is not None:
+        label += f" {action.tile.notation}"
+        waits = HandAnalysis(s.without(action.tile), s.melds, state.wildcards,
+                             state.ruleset.shapes).waits()
+    elif action.kind is ActionKind.WIN:
+        record = _win_record(state, seat)
+        value = record.settlement.value if record is not None else None
+    elif action.tiles or action.tile is not None:
+        shown = action.tiles if action.tiles else (action.tile,)
+        label += " " + format_tiles(t for t in shown if t is not None)
+    return MoveView(action, label, waits, value)
+
+
+def _win_record(state: HandState, seat: int) -> WinRecord | None:
+    if state.phase is Phase.TURN:
+        if len(state.seats[seat].flowers) == 8:
+            return eight_flowers(state, seat)
+        return self_draw(state, seat)
+    window = state.window
+    if window is None:
+        return None
+    kind = WinKind.ROB_KONG if state.phase is Phase.ROB_KONG else WinKind.DISCARD
+    return judge(state, seat, kind, window.tile, window.from_seat)

@@ -1,1 +1,11 @@
-"""Pictures: engine views in, PNG bytes out (Pillow)."""
+"""Pictures: engine views in, PNG bytes out (Pillow).
+
+- `render.hand.hand_image(PlayerView)`: a player's own hand, for their DM.
+- `render.table.table_image(TableView, names, bottom_seat=0)`: the public table.
+- `render.cards.settlement_card(ResultView, names, rules)` and
+  `render.cards.leaderboard_card(rows, title)`: end-of-hand and channel cards.
+- `render.tiles`: the tile sprites and the bundled font; `render.draw`: shared helpers.
+- `python -m render.gallery OUTDIR` writes every sample of `render.samples`.
+
+Every function is pure: the same view gives the same bytes.
+"""

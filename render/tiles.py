@@ -80,13 +80,39 @@ def tile_image(tile: Tile | None, width: int = 48) -> Image.Image:
     return canvas.resize((w, h), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=256)
+def sideways_image(tile: Tile | None, width: int = 48) -> Image.Image:
+    """`tile` lying sideways, as a claimed tile in a meld: the face turned a quarter to
+    the left, the band still at the bottom. It is ``round(1.35 * width)`` wide and
+    ``width + thickness(width)`` high; cached and shared like `tile_image`.
+    """
+    if tile is None:  # only faces are ever laid sideways; a back just turns
+        return tile_image(None, width).rotate(90, expand=True)
+    face_h = round(width * FACE_RATIO)
+    t = thickness(width)
+    canvas = Image.new("RGBA", (face_h * _SS, (width + t) * _SS), (0, 0, 0, 0))
+    _draw_body(canvas, width * _SS, face=IVORY, face_edge=IVORY_EDGE, band=JADE,
+               short=width * _SS)
+    upright = Image.new("RGBA", (width * _SS, face_h * _SS), (0, 0, 0, 0))
+    pad_x, pad_y = 0.13 * width * _SS, 0.11 * width * _SS
+    _draw_face(upright, Tile(tile), (pad_x, pad_y, width * _SS - pad_x, face_h * _SS - pad_y))
+    canvas.alpha_composite(upright.rotate(90, expand=True))
+    return canvas.resize((face_h, width + t), Image.Resampling.LANCZOS)
+
+
 # --- the tile body ---------------------------------------------------------------
 
 
-def _draw_body(canvas: Image.Image, face_h: int, face: RGB, face_edge: RGB, band: RGB) -> None:
-    """Rounded body: a band layer showing below the face, then a bevelled face on top."""
+def _draw_body(canvas: Image.Image, face_h: int, face: RGB, face_edge: RGB, band: RGB,
+               short: int | None = None) -> None:
+    """Rounded body: a band layer showing below the face, then a bevelled face on top.
+
+    `short` is the tile's short side when the canvas is a sideways tile, so corners and
+    bevel stay the size they have on an upright tile of the same width.
+    """
     w, h = canvas.size
-    r = w * 0.16
+    base = short or w
+    r = base * 0.16
     draw = ImageDraw.Draw(canvas)
     dark = _shade(band, 0.55)
     # The band layer spans the whole tile; only its bottom strip stays visible. Its
@@ -97,7 +123,7 @@ def _draw_body(canvas: Image.Image, face_h: int, face: RGB, face_edge: RGB, band
     # which gives the soft bevel of a carved tile.
     draw.rounded_rectangle((0, 0, w - 1, face_h), r, fill=_shade(face_edge, 0.7))
     draw.rounded_rectangle((_SS, _SS, w - 1 - _SS, face_h - _SS), r, fill=face_edge)
-    inset = w * 0.05
+    inset = base * 0.05
     plane = Image.new("L", canvas.size, 0)
     ImageDraw.Draw(plane).rounded_rectangle(
         (inset, inset * 0.8, w - 1 - inset, face_h - inset * 1.2), r * 0.7, fill=255)

@@ -293,3 +293,76 @@ def _meld_face(kind: MeldKind, real: list[Tile]) -> Tile | None:
     for start in range(max(first_of_suit, real[-1] - 2), min(real[0], first_of_suit + 6) + 1):
         return Tile(start)  # the lowest run that holds every real tile
     return None
+
+
+# ---------------------------------------------------------------------------
+# Play: what the hand's state machine asks the rule set (engine.game)
+
+
+class ActionKind(Enum):
+    """Every decision a seat can take during a hand."""
+
+    DISCARD = "discard"
+    CHI = "chi"
+    PONG = "pong"
+    KONG = "kong"
+    """An exposed kong on a discard (明杠 / 直杠)."""
+    ADDED_KONG = "added_kong"
+    CONCEALED_KONG = "concealed_kong"
+    WIN = "win"
+    PASS = "pass"
+
+
+CLAIM_PRIORITY: dict[ActionKind, int] = {
+    ActionKind.WIN: 3, ActionKind.PONG: 2, ActionKind.KONG: 2, ActionKind.CHI: 1,
+    ActionKind.PASS: 0}
+"""README, the shape of a turn: win > pong = kong > chi."""
+
+
+def turn_distance(frm: int, to: int) -> int:
+    """How many places after ``frm`` seat ``to`` comes in turn order (1–3; 0 for itself)."""
+    return (to - frm) % SEATS
+
+
+def claim_rank(kind: ActionKind, claimer: int, discarder: int) -> tuple[int, int]:
+    """Orders competing claims on one discard: priority first, then the seat nearer the
+    discarder in turn order (which settles pong against kong and Hangzhou's one winner)."""
+    return CLAIM_PRIORITY[kind], -turn_distance(discarder, claimer)
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A claim on a discard (or a robbed kong) with everything a rule set needs to judge
+    the restrictions on it. ``meld_tiles`` are the tiles taken from the claimer's hand."""
+
+    kind: ActionKind
+    claimer: int
+    discarder: int
+    tile: Tile
+    dealer: int
+    streak: int
+    claims: tuple[tuple[int, ...], ...]
+    wildcards: Wildcards = NO_WILDCARDS
+    meld_tiles: tuple[Tile, ...] = ()
+    chis: int = 0
+    passed_wins: frozenset[Tile] = frozenset()
+    passed_pongs: frozenset[Tile] = frozenset()
+    zhua_da: int | None = None
+    last_window: bool = False
+
+
+@dataclass(frozen=True)
+class TurnCheck:
+    """A decision on one's own turn (discard, concealed/added kong, self-draw win).
+
+    ``after_claim``: the turn began with a chi or pong and nothing has been drawn since.
+    """
+
+    kind: ActionKind
+    seat: int
+    wildcards: Wildcards = NO_WILDCARDS
+    tile: Tile | None = None
+    meld_tiles: tuple[Tile, ...] = ()
+    drawn: Tile | None = None
+    after_claim: bool = False
+    zhua_da: int | None = None

@@ -15,13 +15,16 @@ from engine.analysis import (
 )
 from engine.rules.common import (
     SEATS,
+    ActionKind,
     ChainStep,
+    ClaimCheck,
     OptionError,
     Pattern,
     Replacement,
     RuleError,
     Settlement,
     TableOptions,
+    TurnCheck,
     WinContext,
     WinKind,
     check_context,
@@ -276,3 +279,122 @@ def abandon_penalty(options: Options, leaver: int, zhua_da_discarder: int | None
         assert zhua_da_discarder is not None
         payments[zhua_da_discarder] = amount
     return tuple(payments)
+
+
+# ---------------------------------------------------------------------------
+# Play (engine.game asks these)
+
+MULTIPLE_WINNERS = False
+"""One winner only: the first in turn order from the discarder."""
+ROB_ADDED_KONG = False
+"""Hangzhou has no 抢杠."""
+KONG_BURNS = 1
+"""A: 杠了之后摸一张牌，牌桌上的剩余牌数额外减少１张."""
+LAST_WINDOW_TILES: int | None = 20
+"""流局: at 20 or fewer tiles left, the discard then in play gets a last, win-only window."""
+PASSED_CLAIMS_BIND = True
+"""Whether a passed win/pong binds the player until its next draw (漏胡/漏碰)."""
+HAS_FLOWERS = False
+MAX_TAN = 2
+MAX_CHIS_WITHOUT_LIABILITY = 2
+
+
+def tan_limit(claimer: int, discarder: int, dealer: int, streak: int) -> int:
+    """How many 摊 ``claimer`` may make on ``discarder``: two, or three between the dealer
+    and a non-dealer while the dealer's streak is 3 (A: 只有在三老庄时才能吃碰杠３摊)."""
+    if streak >= MAX_STREAK and dealer in (claimer, discarder):
+        return MAX_TAN + 1
+    return MAX_TAN
+
+
+def _face(tile: Tile, check: ClaimCheck) -> Tile:
+    # In flip mode a 5z plays as the turned tile, so 漏胡/漏碰 follow what a tile plays as.
+    return check.wildcards.plays_as(tile) or tile
+
+
+def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
+    """Why the rules forbid this claim (财神, 抓打, last window, 漏胡, 漏碰, 摊), or None."""
+    for rule in (_caishen_claim, _zhua_da_claim, _last_window_claim, _passed_claim,
+                 _meld_caishen, _tan_claim, _chi_limit):
+        reason = rule(check, options)
+        if reason:
+            return reason
+    return None
+
+
+def _caishen_claim(check: ClaimCheck, options: Options) -> str | None:
+    if check.wildcards.is_joker(check.tile):
+        return "a discarded 财神 can never be claimed (not for chi, pong, kong or a win)"
+    return None
+
+
+def _zhua_da_claim(check: ClaimCheck, options: Options) -> str | None:
+    x = check.zhua_da
+    if x is not None and x != check.claimer:
+        return (f"抓打: seat {x} discarded a 财神; until seat {x} draws again nobody else "
+                "may chi, pong, kong or win on a discard")
+    return None
+
+
+def _last_window_claim(check: ClaimCheck, options: Options) -> str | None:
+    if check.last_window and check.kind is not ActionKind.WIN:
+        return "流局: 20 or fewer tiles are left, so only a win may be claimed on this discard"
+    return None
+
+
+def _passed_claim(check: ClaimCheck, options: Options) -> str | None:
+    face = _face(check.tile, check)
+    if check.kind is ActionKind.WIN and face in check.passed_wins:
+        return (f"漏胡: you passed a win on {face.notation}; no win on another "
+                f"{face.notation} until your own next draw")
+    if check.kind is ActionKind.PONG and face in check.passed_pongs:
+        return (f"漏碰: you passed a pong of {face.notation}; no pong of it until your "
+                "own next draw")
+    return None
+
+
+def _meld_caishen(check: ClaimCheck | TurnCheck, options: Options) -> str | None:
+    if not options.caishen_melds and any(check.wildcards.is_joker(t) for t in check.meld_tiles):
+        return "with caishen_melds off a 财神 may not be used in chi, pong or kong"
+    return None
+
+
+def _tan_claim(check: ClaimCheck, options: Options) -> str | None:
+    # The limit holds whatever ``liability`` says: the page lifts only 承包 with it off
+    # and adds the chi limit, which then matters where a third 摊 is allowed.
+    if check.kind is ActionKind.WIN:
+        return None
+    limit = tan_limit(check.claimer, check.discarder, check.dealer, check.streak)
+    if check.claims[check.claimer][check.discarder] >= limit:
+        return (f"摊: you already have {limit} claims on seat {check.discarder}'s discards, "
+                "the most allowed" + ("" if limit > MAX_TAN else
+                                      " (a third only between dealer and non-dealer at "
+                                      "a streak of 3)"))
+    return None
+
+
+def _chi_limit(check: ClaimCheck, options: Options) -> str | None:
+    if not options.liability and check.kind is ActionKind.CHI and \
+            check.chis >= MAX_CHIS_WITHOUT_LIABILITY:
+        return (f"without liability (承包) no player may chi more than "
+                f"{MAX_CHIS_WITHOUT_LIABILITY} times in a hand")
+    return None
+
+
+def turn_refusal(check: TurnCheck, options: Options) -> str | None:
+    """Why the rules forbid this decision on one's own turn, or None."""
+    if check.kind is ActionKind.WIN and check.after_claim:
+        return "after a chi or pong the claimer must discard: no win in that same step"
+    x = check.zhua_da
+    if x is not None and x != check.seat and not _zhua_da_allows(check):
+        return (f"抓打: seat {x} discarded a 财神; until seat {x} draws again you may only "
+                "win by self-draw, make a concealed kong or discard the tile just drawn")
+    if check.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+        return _meld_caishen(check, options)
+    return None
+
+
+def _zhua_da_allows(check: TurnCheck) -> bool:
+    if check.kind in (ActionKind.WIN, ActionKind.CONCEALED_KONG):
+        return True
+    return check.kind is ActionKind.DISCARD and check.tile is check.drawn

@@ -10,10 +10,12 @@ from engine.analysis import NO_WILDCARDS, HandAnalysis, Reading, Shape, ShapeRul
 from engine.melds import Meld, MeldKind
 from engine.rules.common import (
     SEATS,
+    ClaimCheck,
     Pattern,
     RuleError,
     Settlement,
     TableOptions,
+    TurnCheck,
     WinContext,
     WinKind,
     check_context,
@@ -291,3 +293,29 @@ def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
     head = (f"{PATTERNS['ba_hua'].label()}: {PATTERNS['ba_hua'].value}",
             f"{la} 喇 × {HUA_PER_LA} = {value} 花")
     return Settlement(True, ("ba_hua",), value, payments, None, (*head, *lines), note)
+
+
+# ---------------------------------------------------------------------------
+# Play (engine.game asks these)
+
+MULTIPLE_WINNERS = True
+"""一炮多响: every player who wins on a discard settles with the discarder."""
+ROB_ADDED_KONG = True
+"""抢杠 on an added kong is allowed (not on exposed or concealed kongs)."""
+KONG_BURNS = 0
+"""Tiles that leave the back of the wall unseen after a kong's replacement."""
+LAST_WINDOW_TILES: int | None = None
+"""Shanghai plays the wall out: the hand is drawn only when a draw finds it empty."""
+PASSED_CLAIMS_BIND = False
+"""Whether a passed win/pong binds the player until its next draw (漏胡/漏碰)."""
+HAS_FLOWERS = True
+
+
+def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
+    """Shanghai restricts no claim beyond its shape (chi from the upper player only)."""
+    return None
+
+
+def turn_refusal(check: TurnCheck, options: Options) -> str | None:
+    """Shanghai restricts nothing on one's own turn beyond a valid hand for a win."""
+    return None

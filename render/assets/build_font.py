@@ -42,6 +42,10 @@ WORD_TEXT = (
     "胡杠碰吃过暴头花喇番底分荒自摸流局清色混对子豪华飘开门字乱风向大吊车"
     "天地包承倒逃跑上海杭州麻将家"
     "×。，：（）—·"
+    # table, hand and card pictures
+    "听翻连骰剩张第轮合计排行榜名次积胜最佳结算点炮抢口平不能付等待总赢输手牌位场余数"
+    "到出决定"
+    "●▶★…"
 )
 ASCII_TEXT = string.digits + string.ascii_letters + string.punctuation + " "
 TEXT = "".join(dict.fromkeys(TILE_TEXT + WORD_TEXT + ASCII_TEXT))

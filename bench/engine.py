@@ -1,0 +1,238 @@
+"""Engine benchmark: ``python bench/engine.py`` prints lines ``NAME VALUE UNIT``.
+
+Times the win check (`is_complete`) with 0–4 wildcards, the waits of a 13-tile hand
+(`HandAnalysis(...).waits()`, Hangzhou fixed 财神), the score calculator on the shared
+cases, and the PyPI ``mahjong`` package's ``Agari.is_agari`` for comparison. Hands are
+built constructively from a seeded `random.Random`: complete hands (four melds and a
+pair) and hands one tile away from complete (a complete hand with one tile swapped for
+a random one). All memo caches are warmed by one untimed pass first; that pass is
+reported as ``cold_first_pass_ms`` so nobody is fooled by warm numbers.
+
+Goals: win check median <= 10 us and p99 <= 50 us, waits median <= 300 us,
+win check ratio vs mahjong <= 1.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine import analysis
+from engine.analysis import HandAnalysis, Wildcards, is_complete
+from engine.tiles import NUM_KINDS, Tile
+
+SEED = 20261130
+HANDS_PER_LEVEL = 1000
+MAX_JOKERS = 4
+REPEATS = 5
+LOOP = 5
+CASES_GLOB = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "cases", "*.json")
+FALLBACK_CASES_GLOB = "/work/shared/cases/*.json"
+
+# Natural kinds: everything but the White Dragon, which is the fixed-mode 财神.
+NATURAL_KINDS = [k for k in range(NUM_KINDS) if k != Tile.WHITE]
+CHOW_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
+
+
+# ---------------------------------------------------------------------------
+# Hand construction
+
+
+def complete_hand(rng: random.Random) -> list[int]:
+    """Fourteen natural tiles (no 5z) forming four melds and a pair, <= 4 copies."""
+    while True:
+        counts = [0] * NUM_KINDS
+        tiles: list[int] = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                start = rng.choice(CHOW_STARTS)
+                group = [start, start + 1, start + 2]
+            else:
+                group = [rng.choice(NATURAL_KINDS)] * 3
+            for t in group:
+                counts[t] += 1
+            tiles.extend(group)
+        pair = rng.choice(NATURAL_KINDS)
+        counts[pair] += 2
+        tiles.extend([pair, pair])
+        if max(counts) <= 4:
+            rng.shuffle(tiles)
+            return tiles
+
+
+def near_hand(rng: random.Random) -> list[int]:
+    """A complete hand with one tile swapped for a random other natural tile."""
+    while True:
+        tiles = complete_hand(rng)
+        idx = rng.randrange(len(tiles))
+        new = rng.choice(NATURAL_KINDS)
+        if new == tiles[idx]:
+            continue
+        tiles[idx] = new
+        if tiles.count(new) <= 4:
+            rng.shuffle(tiles)
+            return tiles
+
+
+def with_jokers(tiles: list[int], jokers: int, rng: random.Random) -> tuple[list[int], int]:
+    """Replace ``jokers`` random tiles by 财神: natural counts and the joker count."""
+    keep = list(tiles)
+    rng.shuffle(keep)
+    keep = keep[jokers:]
+    counts = [0] * NUM_KINDS
+    for t in keep:
+        counts[t] += 1
+    return counts, jokers
+
+
+def build(rng: random.Random) -> dict[str, list]:
+    data: dict[str, list] = {}
+    for w in range(MAX_JOKERS + 1):
+        win_hands = []
+        for i in range(HANDS_PER_LEVEL):
+            tiles = complete_hand(rng) if i % 2 == 0 else near_hand(rng)
+            win_hands.append(with_jokers(tiles, w, rng))
+        data[f"win{w}"] = win_hands
+        wait_hands = []
+        for i in range(HANDS_PER_LEVEL):
+            tiles = complete_hand(rng) if i % 2 == 0 else near_hand(rng)
+            tiles.pop(rng.randrange(len(tiles)))  # 13 tiles: ready, or one away
+            counts, jokers = with_jokers(tiles, w, rng)
+            physical = tuple([Tile(k) for k, n in enumerate(counts) for _ in range(n)]
+                             + [Tile.WHITE] * jokers)
+            wait_hands.append(physical)
+        data[f"waits{w}"] = wait_hands
+    # The wildcard-free winning hands, for the mahjong package comparison.
+    data["agari"] = [c for i, (c, _) in enumerate(data["win0"]) if i % 2 == 0]
+    return data
+
+
+# ---------------------------------------------------------------------------
+# Timing
+
+
+def per_call_ns(fn: Callable[[], object], loop: int = LOOP, repeats: int = REPEATS) -> float:
+    """The fastest of ``repeats`` runs of ``loop`` calls, per call."""
+    best = None
+    clock = time.perf_counter_ns
+    for _ in range(repeats):
+        start = clock()
+        for _ in range(loop):
+            fn()
+        elapsed = clock() - start
+        if best is None or elapsed < best:
+            best = elapsed
+    return best / loop
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}")
+
+
+def load_cases() -> list[dict]:
+    paths = sorted(glob.glob(CASES_GLOB)) or sorted(glob.glob(FALLBACK_CASES_GLOB))
+    cases: list[dict] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        cases.extend(data if isinstance(data, list) else [data])
+    return cases
+
+
+def memo_entries() -> int:
+    """Entries in the analysis module's memo dictionaries (they are unbounded)."""
+    return sum(len(value) for name, value in vars(analysis).items()
+               if name.endswith(("_MEMO", "_COST")) and isinstance(value, dict))
+
+
+def main() -> int:
+    rng = random.Random(SEED)
+    data = build(rng)
+    fixed = Wildcards.fixed()
+    cases = load_cases()
+    try:
+        from engine.score import score_case
+    except ImportError:  # pragma: no cover - the calculator is part of the engine
+        score_case = None
+
+    # One warm-up pass over everything with cold memo caches, reported as a whole
+    # (and its slowest single calls, which is what a fresh process pays at worst).
+    clock = time.perf_counter_ns
+    cold_win = cold_waits = 0
+    start = clock()
+    for w in range(MAX_JOKERS + 1):
+        for counts, jokers in data[f"win{w}"]:
+            t0 = clock()
+            is_complete(counts, jokers)
+            cold_win = max(cold_win, clock() - t0)
+        for physical in data[f"waits{w}"]:
+            t0 = clock()
+            HandAnalysis(physical, wildcards=fixed).waits()
+            cold_waits = max(cold_waits, clock() - t0)
+    if score_case is not None:
+        for case in cases:
+            score_case(case)
+    emit("cold_first_pass_ms", (clock() - start) / 1e6, "ms")
+    emit("cold_win_check_max_us", cold_win / 1000, "us")
+    emit("cold_waits_max_us", cold_waits / 1000, "us")
+    emit("memo_entries_after_warmup", memo_entries(), "entries")
+    emit("hands_per_level", HANDS_PER_LEVEL, "hands")
+
+    win_medians: dict[int, float] = {}
+    for w in range(MAX_JOKERS + 1):
+        times = [per_call_ns(lambda c=counts, j=jokers: is_complete(c, j)) / 1000
+                 for counts, jokers in data[f"win{w}"]]
+        win_medians[w] = statistics.median(times)
+        emit(f"win_check_median_us_w{w}", win_medians[w], "us")
+        emit(f"win_check_p99_us_w{w}", p99(times), "us")
+        if w == 0:
+            winning = times[0::2]
+            emit("win_check_median_us_w0_winning_only", statistics.median(winning), "us")
+
+    for w in range(MAX_JOKERS + 1):
+        times = [per_call_ns(lambda p=physical: HandAnalysis(p, wildcards=fixed).waits(),
+                             loop=1, repeats=3) / 1000
+                 for physical in data[f"waits{w}"]]
+        emit(f"waits_median_us_w{w}", statistics.median(times), "us")
+        emit(f"waits_p99_us_w{w}", p99(times), "us")
+
+    if score_case is None or not cases:
+        print("score_case_median_us skipped (no engine.score or no shared cases)")
+    else:
+        times = [per_call_ns(lambda c=case: score_case(c), loop=1, repeats=5) / 1000
+                 for case in cases]
+        emit("score_case_median_us", statistics.median(times), "us")
+        emit("score_cases", len(cases), "cases")
+
+    try:
+        from mahjong.agari import Agari
+    except ImportError:
+        print("mahjong_is_agari skipped: the PyPI 'mahjong' package is not installed")
+        return 0
+    agari = Agari()
+    for counts in data["agari"]:  # warm, like ours
+        agari.is_agari(counts)
+    times = [per_call_ns(lambda c=counts: agari.is_agari(c)) / 1000 for counts in data["agari"]]
+    theirs = statistics.median(times)
+    emit("mahjong_is_agari_median_us", theirs, "us")
+    emit("mahjong_is_agari_p99_us", p99(times), "us")
+    for w in range(MAX_JOKERS + 1):
+        emit(f"win_check_ratio_vs_mahjong_w{w}", win_medians[w] / theirs, "x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

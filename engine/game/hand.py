@@ -1,0 +1,286 @@
+"""`apply`: one action in, the next state and what happened out. Nothing is mutated;
+internally each step returns a new state and appends to a local event list."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.game.actions import Action
+from engine.game.claims import Resolution, resolve
+from engine.game.events import (
+    ClaimAnswered,
+    ClaimWindowClosed,
+    ClaimWindowOpened,
+    Event,
+    FlowerLaidAside,
+    HandEnded,
+    MeldDeclared,
+    TileBurned,
+    TileDiscarded,
+    TileDrawn,
+)
+from engine.game.legal import added_kong_target, claim_options, validate
+from engine.game.play import play_rules
+from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.state import (
+    ClaimWindow,
+    Discard,
+    HandResult,
+    HandState,
+    Phase,
+    WinRecord,
+)
+from engine.melds import MeldKind
+from engine.rules.common import SEATS, ActionKind, ChainStep, Replacement, WinKind, make_meld
+from engine.tiles import Tile
+
+_MELD_OF = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
+            ActionKind.KONG: MeldKind.KONG}
+FLOWERS_FOR_BA_HUA = 8
+
+
+def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
+    """The state after ``action`` and the events it caused; raises a subclass of
+    `IllegalAction` (and changes nothing) when the action is not allowed now."""
+    validate(state, action)
+    events: list[Event] = []
+    if state.phase is Phase.TURN:
+        new = _turn(state, action, events)
+    else:
+        new = _answer(state, action, events)
+    return replace(new, seq=state.seq + 1), tuple(events)
+
+
+def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
+    seat = action.seat
+    if action.kind is ActionKind.DISCARD:
+        assert action.tile is not None
+        return discard(state, seat, action.tile, ev)
+    if action.kind is ActionKind.CONCEALED_KONG:
+        return _concealed_kong(state, seat, action.tiles, ev)
+    if action.kind is ActionKind.ADDED_KONG:
+        assert action.tile is not None
+        return _added_kong(state, seat, action.tile, ev)
+    record = self_draw(state, seat)
+    assert record is not None
+    return end(state, (record,), ev)
+
+
+# ---------------------------------------------------------------------------
+# Draws
+
+
+def draw(state: HandState, seat: int, ev: list[Event], *,
+         replacement: Replacement | None = None) -> HandState:
+    """``seat`` draws (a replacement from the back), laying flowers aside as they come.
+
+    The hand is drawn (荒局) when a draw is needed and the wall is empty.
+    """
+    if state.wall_remaining == 0:
+        return end(state, (), ev)
+    from_back = replacement is not None
+    tile = state.wall[-1 - state.back] if from_back else state.wall[state.front]
+    state = replace(state, back=state.back + 1) if from_back else \
+        replace(state, front=state.front + 1)
+    state = _drawer_released(state, seat, from_back)
+    if tile.is_flower:
+        return _flower(state, seat, tile, ev)
+    ev.append(TileDrawn(seat, tile, from_back))
+    s = state.seats[seat]
+    state = state.with_seat(seat, hand=s.with_tile(tile), drawn=tile)
+    return replace(state, phase=Phase.TURN, turn=seat, window=None, replacement=replacement)
+
+
+def _drawer_released(state: HandState, seat: int, from_back: bool) -> HandState:
+    """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
+    plain draw by the dealer ends the first go-round."""
+    state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
+    if state.zhua_da == seat:
+        state = replace(state, zhua_da=None)
+    if seat == state.dealer and not from_back:
+        state = replace(state, first_go_round=False)
+    return state
+
+
+def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandState:
+    s = state.seats[seat]
+    state = state.with_seat(seat, flowers=(*s.flowers, flower))
+    ev.append(FlowerLaidAside(seat, flower))
+    if len(state.seats[seat].flowers) == FLOWERS_FOR_BA_HUA:
+        return end(state, (eight_flowers(state, seat),), ev)
+    return draw(state, seat, ev, replacement=Replacement.FLOWER)
+
+
+def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
+    """The replacement after a kong, then (Hangzhou) the tiles that leave unseen."""
+    state = draw(state, seat, ev, replacement=Replacement.KONG)
+    for _ in range(play_rules(state.rules).KONG_BURNS):
+        if state.phase is Phase.ENDED or state.wall_remaining == 0:
+            break
+        tile = state.wall[-1 - state.back]
+        state = replace(state, back=state.back + 1, set_aside=(*state.set_aside, tile))
+        ev.append(TileBurned())
+    return state
+
+
+# ---------------------------------------------------------------------------
+# One's own turn
+
+
+def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
+    s = state.seats[seat]
+    wild = state.wildcards.is_joker(tile)
+    # The chain runs over consecutive turns that ended in a 财神 discard (飘).
+    chain = (*s.chain, ChainStep.PIAO) if wild else ()
+    state = state.with_seat(seat, hand=s.without(tile), drawn=None, chain=chain,
+                            discards=(*s.discards, Discard(tile)))
+    if wild:
+        state = replace(state, zhua_da=seat)  # 抓打 starts, or passes to this seat
+    ev.append(TileDiscarded(seat, tile))
+    limit = play_rules(state.rules).LAST_WINDOW_TILES
+    last = limit is not None and state.wall_remaining <= limit
+    return open_window(state, seat, tile, ev, last=last)
+
+
+def _concealed_kong(state: HandState, seat: int, tiles: tuple[Tile, ...],
+                    ev: list[Event]) -> HandState:
+    meld = make_meld(MeldKind.CONCEALED_KONG, tiles, None, state.wildcards)
+    state = _kong_made(state, seat, meld_tiles=tiles)
+    s = state.seats[seat]
+    state = state.with_seat(seat, melds=(*s.melds, meld))
+    ev.append(MeldDeclared(seat, meld))
+    return kong_replacement(state, seat, ev)
+
+
+def _added_kong(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
+    index = added_kong_target(state, seat, tile)
+    assert index is not None
+    state = _kong_made(state, seat, meld_tiles=(tile,))
+    s = state.seats[seat]
+    pong = s.melds[index]
+    kong = make_meld(MeldKind.ADDED_KONG, (*pong.tiles, tile), pong.from_seat, state.wildcards)
+    kong = replace(kong, claimed=pong.claimed)
+    melds = (*s.melds[:index], kong, *s.melds[index + 1:])
+    state = state.with_seat(seat, melds=melds)
+    ev.append(MeldDeclared(seat, kong))
+    if play_rules(state.rules).ROB_ADDED_KONG:
+        return open_window(state, seat, tile, ev, rob=True)
+    return kong_replacement(state, seat, ev)
+
+
+def _kong_made(state: HandState, seat: int, meld_tiles: tuple[Tile, ...]) -> HandState:
+    s = state.seats[seat]
+    state = state.with_seat(seat, hand=s.without(*meld_tiles), drawn=None,
+                            chain=(*s.chain, ChainStep.GANG))
+    return replace(state, first_go_round=False)
+
+
+# ---------------------------------------------------------------------------
+# Claim windows
+
+
+def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
+                last: bool = False, rob: bool = False) -> HandState:
+    """Ask only the seats with a legal claim; with none, move straight on."""
+    phase = Phase.ROB_KONG if rob else Phase.CLAIM
+    empty = ((),) * SEATS
+    window = ClaimWindow(tile, seat, empty, last=last, opened_at=state.seq + 1)
+    probe = replace(state, phase=phase, window=window)
+    options = tuple(claim_options(probe, s) for s in range(SEATS))
+    if not any(options):
+        return _no_claim(state, seat, rob, last, ev)
+    window = replace(window, options=options)
+    ev.append(ClaimWindowOpened(tile, seat, window.asked, rob, last))
+    return replace(probe, window=window)
+
+
+def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
+    window = state.window
+    assert window is not None
+    seat = action.seat
+    answers = list(window.answers)
+    answers[seat] = action
+    state = _note_passed(state, action)
+    window = replace(window, answers=tuple(answers))
+    state = replace(state, window=window)
+    ev.append(ClaimAnswered(action))
+    outcome = resolve(window, play_rules(state.rules).MULTIPLE_WINNERS)
+    return state if outcome is None else _close(state, outcome, ev)
+
+
+def _note_passed(state: HandState, action: Action) -> HandState:
+    """漏胡 / 漏碰: declining a win (or a pong, by passing or chi) binds until one's draw."""
+    window = state.window
+    assert window is not None
+    if not play_rules(state.rules).PASSED_CLAIMS_BIND or state.phase is Phase.ROB_KONG:
+        return state
+    kinds = {a.kind for a in window.options[action.seat]}
+    face = state.wildcards.plays_as(window.tile) or window.tile
+    s = state.seats[action.seat]
+    wins, pongs = s.passed_wins, s.passed_pongs
+    if ActionKind.WIN in kinds and action.kind is not ActionKind.WIN:
+        wins = wins | {face}
+    if ActionKind.PONG in kinds and action.kind in (ActionKind.PASS, ActionKind.CHI):
+        pongs = pongs | {face}
+    return state.with_seat(action.seat, passed_wins=wins, passed_pongs=pongs)
+
+
+def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
+    window = state.window
+    assert window is not None
+    rob = state.phase is Phase.ROB_KONG
+    if outcome.winners:
+        ev.append(ClaimWindowClosed(outcome.winners))
+        kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
+        records = tuple(judge(state, w, kind, window.tile, window.from_seat)
+                        for w in outcome.winners)
+        return end(state, records, ev)
+    if outcome.claim is not None:
+        ev.append(ClaimWindowClosed((outcome.claim.seat,)))
+        return _take(state, outcome.claim, ev)
+    ev.append(ClaimWindowClosed())
+    return _no_claim(state, window.from_seat, rob, window.last, ev)
+
+
+def _no_claim(state: HandState, seat: int, rob: bool, last: bool,
+              ev: list[Event]) -> HandState:
+    state = replace(state, window=None, phase=Phase.TURN)
+    if rob:
+        return kong_replacement(state, seat, ev)
+    if last:
+        return end(state, (), ev)
+    return draw(state, (seat + 1) % SEATS, ev)
+
+
+def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
+    """Chi, pong or exposed kong: the discard joins the claimer's meld."""
+    window = state.window
+    assert window is not None
+    c, d, tile = action.seat, window.from_seat, window.tile
+    meld = make_meld(_MELD_OF[action.kind], (*action.tiles, tile), d, state.wildcards)
+    meld = replace(meld, claimed=tile)
+    giver = state.seats[d]
+    last = replace(giver.discards[-1], claimed_by=c)
+    state = state.with_seat(d, discards=(*giver.discards[:-1], last))
+    s = state.seats[c]
+    kong = action.kind is ActionKind.KONG
+    # A turn that begins with a chi or pong stops the Hangzhou chain; a kong extends it.
+    chain = (*s.chain, ChainStep.GANG) if kong else ()
+    state = state.with_seat(c, hand=s.without(*action.tiles), melds=(*s.melds, meld),
+                            drawn=None, chain=chain)
+    claims = [list(row) for row in state.claims]
+    claims[c][d] += 1
+    state = replace(state, claims=tuple(tuple(r) for r in claims), first_go_round=False,
+                    phase=Phase.TURN, turn=c, window=None, replacement=None)
+    ev.append(MeldDeclared(c, meld))
+    return kong_replacement(state, c, ev) if kong else state
+
+
+# ---------------------------------------------------------------------------
+# The end
+
+
+def end(state: HandState, wins: tuple[WinRecord, ...], ev: list[Event]) -> HandState:
+    result = HandResult.of(wins)
+    ev.append(HandEnded(result))
+    return replace(state, phase=Phase.ENDED, window=None, result=result)

@@ -1,0 +1,312 @@
+"""What a seat may do now: `validate` refuses with a specific reason, and
+`legal_actions` offers exactly the candidates that `validate` accepts, so the two can
+never disagree."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+
+from engine.game.actions import Action, checked
+from engine.game.errors import (
+    AlreadyAnswered,
+    HandOver,
+    IllegalAction,
+    InvalidMeld,
+    NotAWin,
+    NotYourDecision,
+    Restricted,
+    TileNotHeld,
+    WrongPhase,
+)
+from engine.game.play import play_rules
+from engine.game.settle import completes, judge, self_draw
+from engine.game.state import HandState, Phase
+from engine.melds import Meld, MeldKind
+from engine.rules.common import (
+    SEATS,
+    ActionKind,
+    ClaimCheck,
+    RuleError,
+    TurnCheck,
+    WinKind,
+    make_meld,
+)
+from engine.tiles import Tile
+
+CLAIM_KINDS = frozenset((ActionKind.CHI, ActionKind.PONG, ActionKind.KONG, ActionKind.WIN))
+TURN_KINDS = frozenset((ActionKind.DISCARD, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG,
+                        ActionKind.WIN))
+_CLAIM_MELD = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
+               ActionKind.KONG: MeldKind.KONG}
+
+
+# ---------------------------------------------------------------------------
+# The public questions
+
+
+def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
+    """Exactly the actions ``seat`` may take now (empty when it has nothing to decide)."""
+    if state.phase is Phase.ENDED or not 0 <= seat < SEATS:
+        return ()
+    if state.phase is Phase.TURN:
+        if seat != state.turn:
+            return ()
+        return tuple(a for a in _turn_candidates(state, seat) if _accepts(state, a))
+    window = state.window
+    assert window is not None
+    if not window.options[seat] or window.answers[seat] is not None:
+        return ()
+    return (*window.options[seat], Action(ActionKind.PASS, seat))
+
+
+def deciding_seats(state: HandState) -> tuple[int, ...]:
+    """The seats whose decision the hand is waiting for."""
+    if state.phase is Phase.ENDED:
+        return ()
+    if state.phase is Phase.TURN:
+        return (state.turn,)
+    assert state.window is not None
+    return state.window.undecided
+
+
+def validate(state: HandState, action: Action) -> None:
+    """Raise the specific `IllegalAction` if ``action`` is not allowed now."""
+    checked(action)
+    if state.phase is Phase.ENDED:
+        raise HandOver("the hand is over")
+    if state.phase is Phase.TURN:
+        _validate_turn(state, action)
+    else:
+        _validate_answer(state, action)
+
+
+def _accepts(state: HandState, action: Action) -> bool:
+    try:
+        validate(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# One's own turn
+
+
+def _validate_turn(state: HandState, action: Action) -> None:
+    seat = action.seat
+    if seat != state.turn:
+        raise NotYourDecision(f"it is seat {state.turn}'s turn, not yours")
+    if action.kind not in TURN_KINDS:
+        raise WrongPhase(f"no discard to {action.kind.value} now: it is your turn to "
+                         "discard, kong or win")
+    s = state.seats[seat]
+    used = (action.tile,) if action.tile is not None else action.tiles
+    if not s.holds(used):
+        raise TileNotHeld(f"you do not hold {''.join(t.notation for t in used)}")
+    if action.kind is ActionKind.CONCEALED_KONG:
+        _meld_or_refuse(MeldKind.CONCEALED_KONG, action.tiles, state)
+    elif action.kind is ActionKind.ADDED_KONG:
+        assert action.tile is not None
+        if added_kong_target(state, seat, action.tile) is None:
+            raise InvalidMeld(f"you have no pong that {action.tile.notation} completes")
+    _rule_refusal_on_turn(state, action)
+    if action.kind is ActionKind.WIN:
+        _check_self_draw(state, seat)
+
+
+def _rule_refusal_on_turn(state: HandState, action: Action) -> None:
+    s = state.seats[action.seat]
+    check = TurnCheck(
+        kind=action.kind, seat=action.seat, wildcards=state.wildcards, tile=action.tile,
+        meld_tiles=action.tiles if action.tile is None else (action.tile,), drawn=s.drawn,
+        after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
+    reason = play_rules(state.rules).turn_refusal(check, state.options)
+    if reason:
+        raise Restricted(reason)
+
+
+def _check_self_draw(state: HandState, seat: int) -> None:
+    if state.seats[seat].drawn is None and not state.opening:
+        raise NotAWin("no tile has been drawn this turn: a self-draw needs one")
+    record = self_draw(state, seat)
+    if record is None:
+        raise NotAWin("the tiles do not form a complete hand")
+    if not record.settlement.valid:
+        raise NotAWin(record.settlement.reason or "not a valid win")
+
+
+def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
+    """Index of the pong ``tile`` turns into a kong: one of its own face first, else
+    (a 财神) the oldest pong it fits."""
+    melds = state.seats[seat].melds
+    fits = [i for i, m in enumerate(melds) if m.kind is MeldKind.PONG
+            and _try_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state) is not None]
+    same = [i for i in fits if state.wildcards.plays_as(tile) is melds[i].face]
+    return (same or fits or [None])[0]
+
+
+def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
+    s = state.seats[seat]
+    for tile in sorted(set(s.hand)):
+        yield Action(ActionKind.DISCARD, seat, tile)
+    for tiles in _kong_sets(state, seat):
+        yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
+    for tile in sorted(set(s.hand)):
+        if added_kong_target(state, seat, tile) is not None:
+            yield Action(ActionKind.ADDED_KONG, seat, tile)
+    yield Action(ActionKind.WIN, seat)
+
+
+def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
+    """Every distinct four-tile concealed kong in the hand (财神 may fill places)."""
+    hand = Counter(state.seats[seat].hand)
+    wild = state.wildcards
+    jokers = [t for t in hand if wild.is_joker(t)]
+    faces = {wild.plays_as(t) for t in hand} - {None}
+    seen: set[tuple[Tile, ...]] = set()
+    # Four 财神 alone are found under any face: a hand that can kong holds five tiles.
+    for face in sorted(faces):
+        kinds = [t for t in hand if wild.plays_as(t) is face] + jokers
+        seen.update(_multisets(hand, kinds, 4))
+    yield from sorted(s for s in seen if _try_meld(MeldKind.CONCEALED_KONG, s, state))
+
+
+# ---------------------------------------------------------------------------
+# Answering a claim window
+
+
+def _validate_answer(state: HandState, action: Action) -> None:
+    window = state.window
+    assert window is not None
+    seat = action.seat
+    if seat == window.from_seat:
+        raise NotYourDecision("the others are answering your tile")
+    if not window.options[seat]:
+        if action.kind in CLAIM_KINDS:
+            check_claim(state, action)  # say which rule forbids it, when one does
+        raise NotYourDecision(f"you have nothing to claim on {window.tile.notation}")
+    if window.answers[seat] is not None:
+        raise AlreadyAnswered("you already answered this discard")
+    if action.kind is ActionKind.PASS or action in window.options[seat]:
+        return
+    check_claim(state, action)
+    raise IllegalAction(f"{action} is not one of your choices now")
+
+
+def check_claim(state: HandState, action: Action) -> None:
+    """Raise why ``action`` may not claim the tile of the open window."""
+    window = state.window
+    assert window is not None
+    rob = state.phase is Phase.ROB_KONG
+    if action.kind not in CLAIM_KINDS:
+        raise WrongPhase(f"seat {window.from_seat}'s {window.tile.notation} is waiting for "
+                         "claims: claim it or pass")
+    if rob and action.kind is not ActionKind.WIN:
+        raise WrongPhase("an added kong may only be robbed by a win (抢杠), or passed")
+    if action.kind is ActionKind.CHI and action.seat != (window.from_seat + 1) % SEATS:
+        raise Restricted("chi is only from the upper player (the seat just before you)")
+    if not state.seats[action.seat].holds(action.tiles):
+        raise TileNotHeld(f"you do not hold {''.join(t.notation for t in action.tiles)}")
+    if action.kind in _CLAIM_MELD:
+        _meld_or_refuse(_CLAIM_MELD[action.kind], (*action.tiles, window.tile), state)
+    reason = play_rules(state.rules).claim_refusal(_claim_check(state, action), state.options)
+    if reason:
+        raise Restricted(reason)
+    if action.kind is ActionKind.WIN:
+        _check_claim_win(state, action.seat, rob)
+
+
+def _claim_check(state: HandState, action: Action) -> ClaimCheck:
+    window = state.window
+    assert window is not None
+    s = state.seats[action.seat]
+    return ClaimCheck(
+        kind=action.kind, claimer=action.seat, discarder=window.from_seat, tile=window.tile,
+        dealer=state.dealer, streak=state.streak, claims=state.claims,
+        wildcards=state.wildcards, meld_tiles=action.tiles, chis=s.chis,
+        passed_wins=s.passed_wins, passed_pongs=s.passed_pongs, zhua_da=state.zhua_da,
+        last_window=window.last)
+
+
+def _check_claim_win(state: HandState, seat: int, rob: bool) -> None:
+    window = state.window
+    assert window is not None
+    if not completes(state, seat, window.tile):
+        raise NotAWin(f"{window.tile.notation} does not complete your hand")
+    kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
+    record = judge(state, seat, kind, window.tile, window.from_seat)
+    if not record.settlement.valid:
+        raise NotAWin(record.settlement.reason or "not a valid win")
+
+
+def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
+    """Every claim ``seat`` may make on the open window's tile (computed once, when the
+    window opens: nothing a claim depends on changes while it is open)."""
+    window = state.window
+    assert window is not None
+    if seat == window.from_seat:
+        return ()
+    return tuple(a for a in _claim_candidates(state, seat) if _claim_ok(state, a))
+
+
+def _claim_ok(state: HandState, action: Action) -> bool:
+    try:
+        check_claim(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
+    window = state.window
+    assert window is not None
+    yield Action(ActionKind.WIN, seat)
+    if state.phase is Phase.ROB_KONG:
+        return
+    hand = Counter(state.seats[seat].hand)
+    wild = state.wildcards
+    face = wild.plays_as(window.tile)
+    if face is None:
+        return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
+    jokers = [t for t in hand if wild.is_joker(t)]
+    same = [t for t in hand if wild.plays_as(t) is face] + jokers
+    for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
+        for tiles in sorted(_multisets(hand, same, size)):
+            yield Action(kind, seat, tiles=tiles)
+    if seat == (window.from_seat + 1) % SEATS and face.is_suited:
+        near = [t for t in hand if _near(wild.plays_as(t), face)] + jokers
+        for tiles in sorted(_multisets(hand, near, 2)):
+            yield Action(ActionKind.CHI, seat, tiles=tiles)
+
+
+def _near(tile: Tile | None, face: Tile) -> bool:
+    return tile is not None and tile.suit is face.suit and 0 < abs(tile - face) <= 2
+
+
+# ---------------------------------------------------------------------------
+# Melds
+
+
+def _multisets(hand: Counter[Tile], kinds: list[Tile], size: int) -> set[tuple[Tile, ...]]:
+    """Distinct ``size``-tile multisets of ``kinds`` that the hand holds."""
+    out: set[tuple[Tile, ...]] = set()
+    for combo in combinations_with_replacement(sorted(set(kinds)), size):
+        if all(hand[t] >= n for t, n in Counter(combo).items()):
+            out.add(combo)
+    return out
+
+
+def _try_meld(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> Meld | None:
+    try:
+        return make_meld(kind, tiles, None, state.wildcards)
+    except RuleError:
+        return None
+
+
+def _meld_or_refuse(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> None:
+    try:
+        make_meld(kind, tiles, None, state.wildcards)
+    except RuleError as exc:
+        raise InvalidMeld(str(exc)) from None

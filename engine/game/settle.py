@@ -1,0 +1,76 @@
+"""Judging a win from the state: build the `WinContext` with everything the hand knows
+(melds, flowers, replacement, first go-round, chain, claims, streak, 荒番, 财神) and ask
+the rule set to score it."""
+
+from __future__ import annotations
+
+from engine.analysis import HandAnalysis
+from engine.game.state import HandState, WinRecord
+from engine.rules.common import Replacement, WinContext, WinKind
+from engine.tiles import Tile
+
+
+def judge(state: HandState, seat: int, win: WinKind, win_tile: Tile | None,
+          from_seat: int | None = None) -> WinRecord:
+    """Score ``seat`` winning now; the settlement says whether the win is valid.
+
+    For a self-draw ``win_tile`` is the drawn tile (still in the hand); for a discard or
+    a robbed kong it is the other player's tile.
+    """
+    s = state.seats[seat]
+    self_draw = win is WinKind.SELF_DRAW
+    concealed = s.hand
+    if self_draw and win_tile is not None:
+        concealed = s.without(win_tile)
+    hangzhou = state.ruleset.name == "hangzhou"
+    ctx = WinContext(
+        winner=seat, dealer=state.dealer, win=win, concealed=concealed, win_tile=win_tile,
+        melds=s.melds, from_seat=from_seat, flowers=s.flowers,
+        replacement=_replacement(state, self_draw, win_tile),
+        first_go_round=state.first_go_round,
+        chain=s.chain if self_draw and hangzhou else (),
+        claims=state.claims, streak=state.streak,
+        huangfan=state.huangfan and not hangzhou, flipped=state.flipped)
+    settlement = state.ruleset.score(ctx, state.options)
+    return WinRecord(seat, win, from_seat, win_tile, ctx, settlement)
+
+
+def _replacement(state: HandState, self_draw: bool, win_tile: Tile | None
+                 ) -> Replacement | None:
+    if not self_draw or win_tile is None:
+        return None
+    return state.replacement
+
+
+def completes(state: HandState, seat: int, extra: Tile | None) -> bool:
+    """Cheap shape test before scoring: the hand (plus ``extra``) is complete."""
+    s = state.seats[seat]
+    tiles = s.hand if extra is None else (*s.hand, extra)
+    return HandAnalysis(tiles, s.melds, state.wildcards, state.ruleset.shapes).is_winning()
+
+
+def self_draw(state: HandState, seat: int) -> WinRecord | None:
+    """The best valid self-draw for ``seat`` now, or None.
+
+    The winning tile is the drawn one; in the dealer's opening turn (no draw, 天胡) the
+    reading worth the most to the winner decides which of the 14 counts as the last.
+    """
+    s = state.seats[seat]
+    if s.drawn is not None:
+        candidates: tuple[Tile, ...] = (s.drawn,)
+    elif state.opening and seat == state.dealer:
+        candidates = tuple(sorted(set(s.hand)))
+    else:
+        return None
+    if not completes(state, seat, None):
+        return None
+    records = [judge(state, seat, WinKind.SELF_DRAW, t) for t in candidates]
+    valid = [r for r in records if r.settlement.valid]
+    if not valid:
+        return records[0]
+    return max(valid, key=lambda r: r.settlement.payments[seat])
+
+
+def eight_flowers(state: HandState, seat: int) -> WinRecord:
+    """八花: all eight flowers win as a self-draw, whatever the rest of the hand."""
+    return judge(state, seat, WinKind.SELF_DRAW, None)

@@ -1,0 +1,209 @@
+"""The state of one hand: immutable values, replaced (never mutated) by each action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
+
+from engine import rules
+from engine.analysis import Wildcards
+from engine.game.actions import Action
+from engine.melds import Meld, MeldKind
+from engine.rules.common import (
+    SEATS,
+    ChainStep,
+    Replacement,
+    Settlement,
+    TableOptions,
+    WinContext,
+    WinKind,
+    zero_claims,
+)
+from engine.tiles import Tile
+
+
+class Phase(Enum):
+    TURN = "turn"
+    """Seat ``turn`` holds 14 (a kong counting 3): win, kong or discard."""
+    CLAIM = "claim"
+    """The other seats answer the discard in ``window``."""
+    ROB_KONG = "rob_kong"
+    """The other seats may rob the added kong in ``window`` (抢杠)."""
+    ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """A discard in its owner's row; ``claimed_by`` is the seat that melded it."""
+
+    tile: Tile
+    claimed_by: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One seat. ``hand`` (the concealed tiles) is kept sorted; ``drawn`` is the tile
+    drawn in this turn (None after a chi/pong, and in the dealer's opening turn).
+    ``chain`` is the Hangzhou chain so far (oldest first). ``passed_wins`` /
+    ``passed_pongs`` hold what the seat passed since its last draw (漏胡 / 漏碰)."""
+
+    hand: tuple[Tile, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[Discard, ...] = ()
+    flowers: tuple[Tile, ...] = ()
+    drawn: Tile | None = None
+    chain: tuple[ChainStep, ...] = ()
+    passed_wins: frozenset[Tile] = frozenset()
+    passed_pongs: frozenset[Tile] = frozenset()
+
+    @property
+    def chis(self) -> int:
+        return sum(1 for m in self.melds if m.kind is MeldKind.CHI)
+
+    def holds(self, tiles: tuple[Tile, ...]) -> bool:
+        hand = list(self.hand)
+        for tile in tiles:
+            if tile not in hand:
+                return False
+            hand.remove(tile)
+        return True
+
+    def without(self, *tiles: Tile) -> tuple[Tile, ...]:
+        hand = list(self.hand)
+        for tile in tiles:
+            hand.remove(tile)
+        return tuple(hand)
+
+    def with_tile(self, tile: Tile) -> tuple[Tile, ...]:
+        return tuple(sorted((*self.hand, tile)))
+
+
+@dataclass(frozen=True)
+class ClaimWindow:
+    """A window on ``tile`` given by ``from_seat`` (a discard, or an added kong to rob).
+
+    ``options[s]`` are the claims seat s may make (empty: s is not asked);
+    ``answers[s]`` is what s chose (None: undecided). ``last`` marks Hangzhou's last,
+    win-only window. ``opened_at`` is the state's ``seq`` when it opened.
+    """
+
+    tile: Tile
+    from_seat: int
+    options: tuple[tuple[Action, ...], ...]
+    answers: tuple[Action | None, ...] = (None,) * SEATS
+    last: bool = False
+    opened_at: int = 0
+
+    @property
+    def asked(self) -> tuple[int, ...]:
+        return tuple(s for s in range(SEATS) if self.options[s])
+
+    @property
+    def undecided(self) -> tuple[int, ...]:
+        return tuple(s for s in self.asked if self.answers[s] is None)
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """One win: who, how, on which tile, the full context it was judged on and the
+    settlement (payments per seat)."""
+
+    winner: int
+    win: WinKind
+    from_seat: int | None
+    win_tile: Tile | None
+    context: WinContext
+    settlement: Settlement
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How the hand ended: the wins (none for a drawn hand) and the net payments."""
+
+    wins: tuple[WinRecord, ...] = ()
+    payments: tuple[Fraction, ...] = (Fraction(0),) * SEATS
+
+    @property
+    def drawn(self) -> bool:
+        return not self.wins
+
+    @classmethod
+    def of(cls, wins: tuple[WinRecord, ...]) -> HandResult:
+        totals = [Fraction(0)] * SEATS
+        for record in wins:
+            for seat, amount in enumerate(record.settlement.payments):
+                totals[seat] += amount
+        return cls(wins, tuple(totals))
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Everything about one hand. The wall is kept whole; ``front`` tiles have been drawn
+    from its front and ``back`` taken from its back (replacements, the turned 财神,
+    burnt tiles), so the live wall is ``wall[front:len(wall) - back]``."""
+
+    rules: str
+    options: TableOptions
+    wall: tuple[Tile, ...]
+    dealer: int
+    dice: tuple[int, int]
+    streak: int
+    huangfan: bool
+    seats: tuple[SeatState, ...]
+    front: int = 0
+    back: int = 0
+    flipped: Tile | None = None
+    set_aside: tuple[Tile, ...] = ()
+    """Out of play: the turned 财神 tile and the tiles burnt after Hangzhou kongs."""
+    phase: Phase = Phase.TURN
+    turn: int = 0
+    window: ClaimWindow | None = None
+    replacement: Replacement | None = None
+    """What the tile drawn in this turn replaced (杠开 / flower), None for a plain draw."""
+    first_go_round: bool = True
+    claims: tuple[tuple[int, ...], ...] = field(default_factory=zero_claims)
+    zhua_da: int | None = None
+    """Hangzhou 抓打: the seat whose 财神 discard restricts the others until it draws."""
+    result: HandResult | None = None
+    seq: int = 0
+    """How many actions have been applied."""
+
+    @property
+    def ruleset(self) -> rules.RuleSet:
+        return rules.get(self.rules)
+
+    @cached_property
+    def wildcards(self) -> Wildcards:
+        return self.ruleset.wildcards(self.options, self.flipped)
+
+    @property
+    def wall_remaining(self) -> int:
+        """Tiles still to be drawn."""
+        return len(self.wall) - self.front - self.back
+
+    @property
+    def live_wall(self) -> tuple[Tile, ...]:
+        return self.wall[self.front:len(self.wall) - self.back]
+
+    @property
+    def opening(self) -> bool:
+        """The dealer's first turn, on the 14 dealt tiles (天胡 may be declared)."""
+        return (self.first_go_round and self.phase is Phase.TURN and self.turn == self.dealer
+                and not self.seats[self.dealer].discards)
+
+    def seat(self, seat: int) -> SeatState:
+        return self.seats[seat]
+
+    def with_seat(self, seat: int, **changes: object) -> HandState:
+        seats = list(self.seats)
+        seats[seat] = replace(seats[seat], **changes)
+        return replace(self, seats=tuple(seats))
+
+    def tile_count(self) -> int:
+        """Every physical tile, wherever it is: 136 (Hangzhou) or 144 (Shanghai)."""
+        in_seats = sum(len(s.hand) + len(s.flowers) + sum(len(m.tiles) for m in s.melds)
+                       + sum(1 for d in s.discards if d.claimed_by is None)
+                       for s in self.seats)
+        return self.wall_remaining + len(self.set_aside) + in_seats

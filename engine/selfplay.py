@@ -1,0 +1,163 @@
+"""Self-play: four computer players play matches, checking the engine as they go.
+
+    python -m engine.selfplay --rules hangzhou --hands 200 [--seed 7] [--options '{}']
+
+After every action: every tile is still somewhere (wall, hands, melds, rivers, flowers,
+set aside) and no seat's view holds another seat's concealed tile. After every hand:
+the payments sum to zero. The last line printed is one JSON object of totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import rules
+from engine.ai import choose_action
+from engine.game import apply, deciding_seats, new_hand
+from engine.game.state import HandState, Phase
+from engine.match import HandOutcome, MatchState, finish_hand, new_match, start_hand
+from engine.tiles import full_set
+from engine.view import spectator_view, view
+
+
+class SelfPlayError(AssertionError):
+    """An invariant broke during self-play; the message says which and where."""
+
+
+@dataclass
+class Tally:
+    hands: int = 0
+    wins: int = 0
+    draws: int = 0
+    actions: int = 0
+    patterns: Counter[str] = field(default_factory=Counter)
+
+    def summary(self, seconds: float) -> dict[str, Any]:
+        return {"hands": self.hands, "wins": self.wins, "draws": self.draws,
+                "seconds": round(seconds, 3),
+                "hands_per_second": round(self.hands / seconds, 2) if seconds else None,
+                "actions": self.actions, "patterns": dict(sorted(self.patterns.items()))}
+
+
+def play_hand(state: HandState, rng: random.Random, tally: Tally, *,
+              check_views: bool = True) -> HandState:
+    """Play ``state`` to its end with computer players, checking after every action."""
+    total = len(state.wall)
+    while state.phase is not Phase.ENDED:
+        seats = deciding_seats(state)
+        if not seats:
+            raise SelfPlayError(f"nobody to act in phase {state.phase.value}")
+        action = choose_action(state, seats[0], rng)
+        state, _events = apply(state, action)
+        tally.actions += 1
+        if state.tile_count() != total:
+            raise SelfPlayError(f"{state.tile_count()} tiles in play, not {total}, "
+                                f"after {action}")
+        if check_views:
+            check_secrecy(state)
+    return state
+
+
+def check_secrecy(state: HandState) -> None:
+    """No view shows a concealed tile to anyone but its owner."""
+    public = spectator_view(state)
+    for seat_view in public.seats:
+        for meld in seat_view.melds:
+            if meld.kind.value == "concealed_kong" and state.phase is not Phase.ENDED and \
+                    any(t is not None for t in meld.tiles):
+                raise SelfPlayError("a concealed kong shows its faces to spectators")
+    for seat in range(len(state.seats)):
+        mine = view(state, seat)
+        own = state.seats[seat]
+        if sorted((*mine.concealed, *([mine.drawn] if mine.drawn else []))) != \
+                sorted(own.hand):
+            raise SelfPlayError(f"seat {seat}'s view does not show exactly its own hand")
+        if mine.table.seats != _others_public(public, mine, seat):
+            raise SelfPlayError(f"seat {seat} sees more of another seat than the public")
+
+
+def _others_public(public: Any, mine: Any, seat: int) -> tuple[Any, ...]:
+    # Others' seats must look exactly as a spectator sees them; only one's own differs.
+    return tuple(mine.table.seats[i] if i == seat else public.seats[i]
+                 for i in range(len(public.seats)))
+
+
+def play_match(rules_name: str, options: Any, rng: random.Random, tally: Tally,
+               hands_left: int, check_views: bool) -> MatchState:
+    match = new_match(rules_name, options, first_dealer=rng.randrange(4),
+                      computer=(True,) * 4)
+    with_flowers = rules.get(rules_name).has_flowers
+    while not match.finished and hands_left > 0:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        match, setup = start_hand(match, dice)
+        wall = full_set(with_flowers)
+        rng.shuffle(wall)
+        state, _ = new_hand(rules_name, options, tuple(wall), setup.dealer, dice,
+                            streak=setup.streak, huangfan=setup.huangfan)
+        state = play_hand(state, rng, tally, check_views=check_views)
+        match = finish_hand(match, _outcome(state, tally))
+        hands_left -= 1
+    return match
+
+
+def _outcome(state: HandState, tally: Tally) -> HandOutcome:
+    result = state.result
+    if result is None:
+        raise SelfPlayError("a hand ended without a result")
+    if sum(result.payments) != 0:
+        raise SelfPlayError(f"payments {result.payments} do not sum to zero")
+    tally.hands += 1
+    if result.drawn:
+        tally.draws += 1
+    else:
+        tally.wins += 1
+    for record in result.wins:
+        tally.patterns.update(record.settlement.patterns)
+    discarder = result.wins[0].from_seat if result.wins else None
+    return HandOutcome(tuple(r.winner for r in result.wins), discarder, result.payments)
+
+
+def selfplay(rules_name: str, hands: int, seed: int | None = None,
+             options: Mapping[str, Any] | None = None, check_views: bool = True
+             ) -> dict[str, Any]:
+    ruleset = rules.get(rules_name)
+    opts = ruleset.options(options)
+    rng = random.Random(seed)
+    tally = Tally()
+    started = time.perf_counter()
+    while tally.hands < hands:
+        play_match(rules_name, opts, rng, tally, hands - tally.hands, check_views)
+    return tally.summary(time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay",
+                                     description="Four computer players play N hands.")
+    parser.add_argument("--rules", choices=sorted(rules.RULESETS), required=True)
+    parser.add_argument("--hands", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--options", default="{}", help="table options as JSON")
+    parser.add_argument("--no-view-checks", action="store_true",
+                        help="skip the per-action secrecy check (faster)")
+    args = parser.parse_args(argv)
+    try:
+        options = json.loads(args.options)
+        summary = selfplay(args.rules, args.hands, args.seed, options,
+                           check_views=not args.no_view_checks)
+    except (ValueError, SelfPlayError) as exc:
+        print(f"selfplay failed: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(summary, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""Shared drawing helpers: meld conventions, numbers, text safety, and the gallery."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import render.draw as draw
+from engine.melds import MeldKind
+from engine.tiles import Tile
+from engine.view import MeldView
+from render import gallery, samples
+from render.tiles import FACE_RATIO, sideways_image, thickness, tile_image
+
+K = MeldKind
+
+
+@pytest.mark.parametrize(("from_seat", "index"), [(3, 0), (2, 1), (1, 2)])
+def test_claimed_tile_position_points_at_the_discarder(from_seat: int, index: int) -> None:
+    pong = MeldView(K.PONG, (Tile.P7,) * 3, from_seat, Tile.P7)
+    laid = draw.meld_tiles(pong, 0, public=True)
+    assert [sideways for _, sideways in laid].index(True) == index
+
+
+@pytest.mark.parametrize(("from_seat", "index"), [(0, 0), (3, 1), (2, 3)])
+def test_kong_from_each_side(from_seat: int, index: int) -> None:
+    kong = MeldView(K.KONG, (Tile.S2,) * 4, from_seat, Tile.S2)
+    laid = draw.meld_tiles(kong, 1, public=True)
+    assert [sideways for _, sideways in laid].index(True) == index
+
+
+def test_chi_keeps_the_claimed_tile_sideways_and_the_rest_in_order() -> None:
+    chi = MeldView(K.CHI, (Tile.M3, Tile.M4, Tile.M5), 3, Tile.M4)
+    assert draw.meld_tiles(chi, 0, public=True) == [
+        (Tile.M4, True), (Tile.M3, False), (Tile.M5, False)]
+
+
+def test_added_kong_stacks_its_fourth_tile_on_the_claimed_one() -> None:
+    added = MeldView(K.ADDED_KONG, (Tile.GREEN,) * 4, 2, Tile.GREEN)
+    placed = draw.meld_layout(added, 0, 48, public=False)
+    sideways = [p for p in placed if p.sideways]
+    assert len(placed) == 4 and len(sideways) == 2
+    assert sideways[0].dx == sideways[1].dx and sideways[1].bottom > 0
+    w, h = draw.meld_size(added, 0, 48, public=False)
+    assert h > round(48 * FACE_RATIO) + thickness(48)  # taller than one upright tile
+    assert w == 2 * 48 + round(48 * FACE_RATIO) + 2
+
+
+def test_concealed_kong_two_backs_to_its_owner_four_to_everyone_else() -> None:
+    kong = MeldView(K.CONCEALED_KONG, (Tile.S5,) * 4)
+    own = draw.meld_tiles(kong, 0, public=False)
+    assert [t for t, _ in own] == [None, Tile.S5, Tile.S5, None]
+    assert [t for t, _ in draw.meld_tiles(kong, 0, public=True)] == [None] * 4
+
+
+def test_sideways_sprite_is_the_upright_one_turned() -> None:
+    up, side = tile_image(Tile.M1, 48), sideways_image(Tile.M1, 48)
+    assert side.size == (round(48 * FACE_RATIO), 48 + thickness(48))
+    assert side.getpixel((0, 0))[3] == 0 and side.getpixel((side.width // 2, 10))[3] == 255
+    assert up.size != side.size
+
+
+@pytest.mark.parametrize(("value", "signed", "text"), [
+    (Fraction(7, 2), False, "3.5"), (Fraction(200), True, "+200"), (-16, True, "-16"),
+    (0, True, "0"), (Fraction(-1, 3), False, "-0.33"), (2.5, True, "+2.5")])
+def test_numbers_read_as_people_write_them(value, signed: bool, text: str) -> None:
+    assert draw.number(value, signed=signed) == text
+
+
+def test_characters_outside_the_font_become_question_marks() -> None:
+    assert draw.safe("Bo 東 财神") == "Bo 東 财神"
+    assert draw.safe("龍 😀") == "? ?"
+
+
+def test_fit_cuts_long_names_with_an_ellipsis() -> None:
+    name = "Dmitri_the_Long_Named_Player"
+    cut = draw.fit(name, 19, 120)
+    assert cut.endswith("…") and draw.text_width(cut, 19) <= 120
+    assert draw.fit("Al", 19, 120) == "Al"
+
+
+def test_every_string_the_pictures_draw_is_in_the_bundled_font(monkeypatch) -> None:
+    seen: list[str] = []
+    real = draw.safe
+
+    def recording(text: str) -> str:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(draw, "safe", recording)
+    gallery.pictures()
+    missing = {ch for text in seen for ch in text if not draw._has_glyph(ch)}
+    assert seen and missing == set()
+
+
+def test_gallery_writes_every_sample(tmp_path: Path, capsys) -> None:
+    gallery.main([str(tmp_path)])
+    files = sorted(p.name for p in tmp_path.glob("*.png"))
+    expected = {*samples.HANDS, *samples.TABLES, *samples.SETTLEMENTS}
+    assert {f"{n}.png" for n in expected} <= set(files)
+    assert "leaderboard_20.png" in files
+    for path in tmp_path.glob("*.png"):
+        with Image.open(path) as img:
+            assert img.width <= 1200
+    assert "KiB" in capsys.readouterr().out
