@@ -7,17 +7,25 @@ Everything here works on an RGB canvas the caller owns. Sprites come from
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.melds import MeldKind
 from engine.tiles import Tile
 from engine.view import MeldView
-from render.tiles import FACE_RATIO, font, sideways_image, thickness, tile_image, tile_size
+from render.tiles import (
+    FACE_RATIO,
+    font,
+    name_font,
+    sideways_image,
+    thickness,
+    tile_image,
+    tile_size,
+)
 
 RGB = tuple[int, int, int]
 
@@ -79,30 +87,38 @@ def cloth(size: tuple[int, int]) -> Image.Image:
 # --- text -------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(ch: str) -> bool:
-    """Whether the bundled subset draws `ch` (and not its empty-box .notdef)."""
+FontFor = Callable[[int], ImageFont.FreeTypeFont]
+
+
+@lru_cache(maxsize=8192)
+def _has_glyph(ch: str, face: FontFor = font) -> bool:
+    """Whether the bundled ``face`` draws `ch` (and not its empty-box .notdef)."""
     if ch.isspace():
         return True
-    f = font(24)
-    return bytes(f.getmask(ch)) != _notdef_mask()
+    return bytes(face(24).getmask(ch)) != _notdef_mask(face)
 
 
-@lru_cache(maxsize=1)
-def _notdef_mask() -> bytes:
-    return bytes(font(24).getmask("\ufffe"))
+@lru_cache(maxsize=2)
+def _notdef_mask(face: FontFor) -> bytes:
+    return bytes(face(24).getmask("\ufffe"))
+
+
+def _face(text: str) -> FontFor:
+    """The picture font when it has every character, else the names font (free text)."""
+    return font if all(_has_glyph(ch) for ch in text) else name_font
 
 
 def safe(text: str) -> str:
-    """`text` with characters the bundled font lacks (most names' CJK, emoji) as '?'.
-
-    Player names are arbitrary; a row of .notdef boxes reads worse than a '?'.
-    """
-    return "".join(ch if _has_glyph(ch) else "?" for ch in text)
+    """`text` as it will be drawn: characters neither bundled font has (emoji, rare
+    scripts) become '?', since a row of .notdef boxes reads worse than a '?'."""
+    if _face(text) is font:
+        return text
+    return "".join(ch if _has_glyph(ch, name_font) else "?" for ch in text)
 
 
 def text_width(text: str, size: int) -> int:
-    return round(font(size).getlength(safe(text)))
+    text = safe(text)
+    return round(_face(text)(size).getlength(text))
 
 
 def fit(text: str, size: int, max_width: int) -> str:
@@ -119,8 +135,9 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, siz
               fill: RGB | tuple[int, int, int, int] = WHITE, anchor: str = "la") -> int:
     """Draw `text` in the bundled font; returns the x just after it (for "l" anchors)."""
     text = safe(text)
-    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
-    return round(xy[0] + font(size).getlength(text))
+    face = _face(text)(size)
+    draw.text(xy, text, font=face, fill=fill, anchor=anchor)
+    return round(xy[0] + face.getlength(text))
 
 
 def number(value: Fraction | float | int, signed: bool = False) -> str:

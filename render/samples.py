@@ -26,7 +26,7 @@ from engine.view import (
 )
 from render.cards import LeaderboardRow
 
-NAMES = ("Alice", "Bo", "Chen Wei", "Dmitri_the_Long_Named_Player")
+NAMES = ("Alice", "小波", "陈伟 Chen Wei", "Dmitri_the_Long_Named_Player")
 K = MeldKind
 
 
@@ -272,7 +272,7 @@ def leaderboard_rows(n: int = 20) -> list[LeaderboardRow]:
     rng = random.Random(42)
     points = sorted((Fraction(rng.randint(-900, 1600), rng.choice((1, 1, 1, 2)))
                      for _ in range(n)), reverse=True)
-    names = [f"{rng.choice(('Alice', 'Bo', 'Chen', 'Dana', 'Eli', 'Fang', 'Gus'))}"
+    names = [f"{rng.choice(('Alice', '王小明', 'Chen', 'Dana', 'Eli', '芳芳', 'Gus'))}"
              f"{rng.choice(('', '_88', ' Li', 'xx', ' the Great'))}" for _ in range(n)]
     return [LeaderboardRow(i + 1, names[i], points[i], rng.randint(0, 40), rng.randint(1, 12),
                            rng.choice(_BEST)) for i in range(n)]

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from engine.tiles import Tile
 
 FONT_PATH = Path(__file__).resolve().parent / "assets" / "tiles-cjk.otf"
+NAMES_FONT_PATH = FONT_PATH.with_name("names-cjk.otf")
 FACE_RATIO = 1.35
 MIN_WIDTH = 16
 
@@ -49,6 +50,13 @@ INK = (28, 28, 36)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """The bundled CJK subset at `size` px (never a system font, so output is stable)."""
     return ImageFont.truetype(str(FONT_PATH), size)
+
+
+@lru_cache(maxsize=32)
+def name_font(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled font for free text such as player names: 7,900 common characters
+    (all of GB2312, kana, Latin, Greek, Cyrillic) in Noto Sans CJK SC Bold."""
+    return ImageFont.truetype(str(NAMES_FONT_PATH), size)
 
 
 def thickness(width: int) -> int:

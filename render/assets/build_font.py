@@ -50,9 +50,33 @@ WORD_TEXT = (
 ASCII_TEXT = string.digits + string.ascii_letters + string.punctuation + " "
 TEXT = "".join(dict.fromkeys(TILE_TEXT + WORD_TEXT + ASCII_TEXT))
 
+# Player names: every character of GB2312 (the 6,763 common simplified hanzi and its
+# symbols), kana, Latin, Greek and Cyrillic — what most Discord names are written in —
+# in Noto Sans CJK SC Bold, about 1.5 MB. Emoji and rarer scripts still draw as "?".
+NAMES_SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"
+NAMES_FAMILY = "Mahjong Names CJK Subset"
+_NAME_RANGES = ((0x20, 0x7F), (0xA0, 0x180), (0x370, 0x460), (0x3000, 0x3100),
+                (0xFF01, 0xFF5F))
 
-def build(source: str, index: int, out: Path) -> int:
-    """Write the subset to `out` and return its size in bytes."""
+
+def gb2312() -> str:
+    chars = []
+    for high in range(0xA1, 0xF8):
+        for low in range(0xA1, 0xFF):
+            try:
+                chars.append(bytes((high, low)).decode("gb2312"))
+            except UnicodeDecodeError:
+                continue
+    return "".join(chars)
+
+
+def names_text() -> str:
+    ranges = "".join(chr(c) for lo, hi in _NAME_RANGES for c in range(lo, hi))
+    return "".join(dict.fromkeys(ranges + gb2312()))
+
+
+def build(source: str, index: int, out: Path, text: str = TEXT, family: str = FAMILY) -> int:
+    """Write the subset of ``text`` to `out` and return its size in bytes."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -64,9 +88,9 @@ def build(source: str, index: int, out: Path) -> int:
     options.hinting = False  # Pillow renders unhinted CFF well; hints are bulk
     options.desubroutinize = False
     subsetter = subset.Subsetter(options)
-    subsetter.populate(text=TEXT)
+    subsetter.populate(text=text)
     subsetter.subset(font)
-    _rename(font)
+    _rename(font, family)
     font.recalcTimestamp = False  # keep the source's date so rebuilds are byte-identical
     out.parent.mkdir(parents=True, exist_ok=True)
     font.save(out)
@@ -84,9 +108,14 @@ def write_licence(font_path: Path, out: Path, debian_copyright: str = DEBIAN_COP
     # lone "." stands for a blank line.
     body = text.split("\nLicense: SIL-1.1\n")[-1].split("\nLicense: ", 1)[0]
     lines = ["" if line == " ." else line[1:] for line in body.rstrip("\n").split("\n")]
+    names_path = font_path.parent / "names-cjk.otf"
+    names_notice = (TTFont(names_path)["name"].getDebugName(0)
+                    if names_path.is_file() else notice)
     header = (
         f"{FAMILY} ({font_path.name}) is a subset of Noto Serif CJK SC Bold.\n"
         f"Copyright notice of the font: {notice}\n"
+        f"{NAMES_FAMILY} ({names_path.name}) is a subset of Noto Sans CJK SC Bold.\n"
+        f"Copyright notice of the font: {names_notice}\n"
         "Debian's fonts-noto-cjk records: Copyright 2010-2012, Google Corporation.\n\n"
         "This Font Software is licensed under the SIL Open Font License, Version 1.1.\n"
         "This license is copied below, and is also available with a FAQ at:\n"
@@ -95,10 +124,10 @@ def write_licence(font_path: Path, out: Path, debian_copyright: str = DEBIAN_COP
     out.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _rename(font) -> None:
+def _rename(font, family: str = FAMILY) -> None:
     """Give the subset its own name; the copyright (ID 0) and licence (13/14) stay."""
-    ps_name = FAMILY.replace(" ", "")
-    names = {1: FAMILY, 3: f"{ps_name}-Bold", 4: f"{FAMILY} Bold", 6: f"{ps_name}-Bold"}
+    ps_name = family.replace(" ", "")
+    names = {1: family, 3: f"{ps_name}-Bold", 4: f"{family} Bold", 6: f"{ps_name}-Bold"}
     table = font["name"]
     for record in table.names:
         if record.nameID in names:
@@ -109,7 +138,7 @@ def _rename(font) -> None:
         top = cff.topDictIndex[0]
         for attr, value in (("FullName", f"{FAMILY} Bold"), ("FamilyName", FAMILY)):
             if hasattr(top, attr):
-                setattr(top, attr, value)
+                setattr(top, attr, value.replace(FAMILY, family))
 
 
 def main() -> None:
@@ -119,8 +148,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "tiles-cjk.otf")
     args = parser.parse_args()
     size = build(args.source, args.index, args.out)
+    names_out = args.out.parent / "names-cjk.otf"
+    names_size = build(NAMES_SOURCE, DEFAULT_INDEX, names_out, names_text(), NAMES_FAMILY)
     write_licence(args.out, args.out.parent / "OFL.txt")
     print(f"wrote {args.out} ({size / 1024:.1f} KiB, {len(TEXT)} characters)")
+    print(f"wrote {names_out} ({names_size / 1024:.1f} KiB, {len(names_text())} characters)")
 
 
 if __name__ == "__main__":

@@ -82,7 +82,9 @@ def test_fit_cuts_long_names_with_an_ellipsis() -> None:
     assert draw.fit("Al", 19, 120) == "Al"
 
 
-def test_every_string_the_pictures_draw_is_in_the_bundled_font(monkeypatch) -> None:
+def test_every_string_the_pictures_draw_is_in_a_bundled_font(monkeypatch) -> None:
+    from render.tiles import name_font
+
     seen: list[str] = []
     real = draw.safe
 
@@ -92,7 +94,10 @@ def test_every_string_the_pictures_draw_is_in_the_bundled_font(monkeypatch) -> N
 
     monkeypatch.setattr(draw, "safe", recording)
     gallery.pictures()
-    missing = {ch for text in seen for ch in text if not draw._has_glyph(ch)}
+    # Fixed text is in the picture font; names may need the names font — either way,
+    # nothing a sample draws turns into "?".
+    missing = {ch for text in seen for ch in text
+               if not draw._has_glyph(ch) and not draw._has_glyph(ch, name_font)}
     assert seen and missing == set()
 
 
@@ -106,3 +111,11 @@ def test_gallery_writes_every_sample(tmp_path: Path, capsys) -> None:
         with Image.open(path) as img:
             assert img.width <= 1200
     assert "KiB" in capsys.readouterr().out
+
+
+def test_chinese_names_draw_with_the_names_font_and_emoji_fall_back() -> None:
+    from render.draw import safe, text_width
+
+    assert safe("陈伟 Chen") == "陈伟 Chen"
+    assert safe("王小明🀄") == "王小明?"
+    assert text_width("陈伟", 20) > text_width("?", 20) * 2
