@@ -35,7 +35,6 @@ MAX_JOKERS = 4
 REPEATS = 5
 LOOP = 5
 CASES_GLOB = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "cases", "*.json")
-FALLBACK_CASES_GLOB = "/work/shared/cases/*.json"
 
 # Natural kinds: everything but the White Dragon, which is the fixed-mode 财神.
 NATURAL_KINDS = [k for k in range(NUM_KINDS) if k != Tile.WHITE]
@@ -143,7 +142,7 @@ def emit(name: str, value: float, unit: str) -> None:
 
 
 def load_cases() -> list[dict]:
-    paths = sorted(glob.glob(CASES_GLOB)) or sorted(glob.glob(FALLBACK_CASES_GLOB))
+    paths = sorted(glob.glob(CASES_GLOB))
     cases: list[dict] = []
     for path in paths:
         with open(path, encoding="utf-8") as fh:
