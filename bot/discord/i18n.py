@@ -1,0 +1,564 @@
+"""Every user-facing string of the Discord adapter, in English and 简体中文.
+
+Strings are looked up by key so that the same code path can answer in the locale of
+the person who clicked (`interaction.locale`) or of the server (`guild_locale`) for
+channel messages. Both tables must hold exactly the same keys with the same format
+fields: tests enforce it, so a string can never be missing in one language.
+
+Command names, descriptions and choice names go to Discord through discord.py's
+translator: build them with `ls(key)` (a `locale_str` whose message is the English
+text and whose ``key`` extra names the entry) and install `MahjongTranslator` on the
+command tree. Players in zh-CN (and zh-TW, which falls back to zh-CN) see Chinese.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+Lang = Literal["en", "zh"]
+LocaleLike = discord.Locale | str | None
+
+# Command group and subcommands: (name, description). Names obey Discord's
+# ^[-_\p{L}\p{N}]{1,32}$ in lower case; descriptions are at most 100 characters.
+_COMMANDS_EN: dict[str, tuple[str, str]] = {
+    "group": ("mahjong", "Play Shanghai or Hangzhou mahjong, one move at a time"),
+    "new": ("new", "Open a new mahjong table in this channel"),
+    "join": ("join", "Take a seat at this channel's table"),
+    "leave": ("leave", "Leave the table (a computer takes over a game in play)"),
+    "addbot": ("addbot", "Seat a computer player in an empty seat"),
+    "start": ("start", "Start the match once all four seats are filled"),
+    "hand": ("hand", "See your tiles and moves privately (use it when your DMs are closed)"),
+    "table": ("table", "Show the table picture again"),
+    "leaderboard": ("leaderboard", "This channel's running leaderboard"),
+    "rules": ("rules", "A summary of the rules and of this table's options"),
+    "score": ("score", "The match totals at this table"),
+    "cancel": ("cancel", "Cancel the table (its creator or a server manager)"),
+    "history": ("history", "Recent hands at this table and how they ended"),
+}
+_COMMANDS_ZH: dict[str, tuple[str, str]] = {
+    "group": ("麻将", "上海、杭州麻将：异步对局，随时出牌"),
+    "new": ("开桌", "在本频道开一张新牌桌"),
+    "join": ("加入", "在本频道的牌桌入座"),
+    "leave": ("离开", "离开牌桌（对局中由电脑接替）"),
+    "addbot": ("加电脑", "让电脑玩家坐一个空位"),
+    "start": ("开始", "四个座位坐满后开始对局"),
+    "hand": ("手牌", "私下查看你的手牌和可选操作（私信关闭时使用）"),
+    "table": ("牌桌", "重新显示牌桌图片"),
+    "leaderboard": ("排行榜", "本频道的累计排行榜"),
+    "rules": ("规则", "规则及本桌选项摘要"),
+    "score": ("比分", "本桌本场的累计得分"),
+    "cancel": ("取消", "取消牌桌（开桌人或服务器管理员）"),
+    "history": ("历史", "本桌最近几局及其结果"),
+}
+
+# Parameters: (name, description).
+_PARAMS_EN: dict[str, tuple[str, str]] = {
+    "rules": ("rules", "Shanghai or Hangzhou rules"),
+    "hands": ("hands", "Hands in the match (1–64, default 8)"),
+    "turn_timer": ("turn_timer", "Time for a turn (default 12 h)"),
+    "claim_timer": ("claim_timer", "Time to claim a discard or pass (default 2 h)"),
+    "away_after": ("away_after",
+                   "Timeouts in a row before the computer plays for a seat (1–10, default 3)"),
+    "base": ("base", "底分 per share: Shanghai 1–1000, Hangzhou 1, 2, 3 or 5 (default 1)"),
+    "la_cap": ("la_cap", "Shanghai: cap on a hand's 喇 (1–100, default none)"),
+    "huangfan_multiplier": ("huangfan_multiplier",
+                            "Shanghai: a 荒番 hand pays this many times (1–10, default 2)"),
+    "caishen": ("caishen", "Hangzhou: which tiles are 财神 (default fixed: the White Dragons)"),
+    "caishen_melds": ("caishen_melds",
+                      "Hangzhou: may a 财神 be used in chi, pong or kong (default yes)"),
+    "discard_win_streak": ("discard_win_streak",
+                           "Hangzhou: dealer streak needed for a win on a discard "
+                           "(1–3, default 3)"),
+    "liability": ("liability", "Hangzhou: 承包 liability (default on; off: at most two chi)"),
+    "table": ("table", "The table number, when the channel has more than one"),
+}
+_PARAMS_ZH: dict[str, tuple[str, str]] = {
+    "rules": ("规则", "上海或杭州规则"),
+    "hands": ("局数", "本场局数（1–64，默认 8）"),
+    "turn_timer": ("出牌时限", "每次出牌的时限（默认 12 小时）"),
+    "claim_timer": ("吃碰时限", "吃、碰、杠、胡或过的时限（默认 2 小时）"),
+    "away_after": ("托管次数", "连续超时几次后由电脑托管（1–10，默认 3）"),
+    "base": ("底分", "底分：上海 1–1000，杭州 1、2、3 或 5（默认 1）"),
+    "la_cap": ("喇上限", "上海：每手牌喇数上限（1–100，默认不封顶）"),
+    "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
+    "caishen": ("财神", "杭州：哪种牌是财神（默认固定为白板）"),
+    "caishen_melds": ("财神组牌", "杭州：财神能否用于吃、碰、杠（默认可以）"),
+    "discard_win_streak": ("放冲老庄", "杭州：庄家连庄几次后可以胡别人打的牌（1–3，默认 3）"),
+    "liability": ("承包", "杭州：承包（默认开；关则每局最多吃两次）"),
+    "table": ("桌号", "桌号（频道里有多张牌桌时）"),
+}
+
+_EN: dict[str, str] = {
+    # -- choice names (≤ 100 characters)
+    "choice.rules.shanghai": "Shanghai 上海",
+    "choice.rules.hangzhou": "Hangzhou 杭州",
+    "choice.caishen.fixed": "Fixed: the White Dragons 白板 (default)",
+    "choice.caishen.flip": "Flip 翻财神: a tile turned after the deal",
+    "choice.default": "{name} (default)",
+    # -- durations, values
+    "dur.s": "{n} s",
+    "dur.min": "{n} min",
+    "dur.h": "{n} h",
+    "dur.d": "{n} d",
+    "val.on": "on",
+    "val.off": "off",
+    "val.none": "none",
+    "val.caishen.fixed": "fixed (the White Dragons 白板)",
+    "val.caishen.flip": "flip (翻财神: turned after the deal)",
+    "rules.shanghai": "Shanghai",
+    "rules.hangzhou": "Hangzhou",
+    "list.sep": ", ",
+    # -- refusals: the service's stable codes; {reason} is its English text
+    "refused.wrap": "Not done: {reason}",
+    "refused.no_table": "There is no table here: {reason}",
+    "refused.bad_options": "Those options don't work: {reason}",
+    "refused.channel_busy": "This channel already has a table: {reason}",
+    "refused.not_in_lobby": "The table is no longer taking seats: {reason}",
+    "refused.not_playing": "No game is being played at this table: {reason}",
+    "refused.table_full": "The table is full: {reason}",
+    "refused.already_seated": "You already have a seat: {reason}",
+    "refused.seat_taken": "That seat is taken: {reason}",
+    "refused.no_such_seat": "There is no such seat: {reason}",
+    "refused.not_seated": "You don't have a seat at this table: {reason}",
+    "refused.not_allowed": "Only the table's creator or a server manager may do that: {reason}",
+    "refused.empty_seats": "Every seat must be filled first: {reason}",
+    "refused.not_a_computer": "That seat is not a computer player: {reason}",
+    "refused.wrong_seat": "It's not your decision: {reason}",
+    "refused.no_hand": "No hand is in play: {reason}",
+    "refused.stale": "That button is for a step that has passed: {reason}",
+    "refused.illegal": "That move isn't allowed: {reason}",
+    "refused.option_not_for_rules": "Option {option} is not part of {rules} rules.",
+    "error.unexpected": "Something went wrong on my side; please try again.",
+    "error.bad_component": "That button is out of date. Use /mahjong hand for fresh ones.",
+    # -- replies to commands and buttons (ephemeral unless said otherwise)
+    "reply.created": "Table #{table} is open: press Join to take a seat.",
+    "reply.joined": "{name} sits down at seat {seat}.",
+    "reply.left": "{name} leaves the table.",
+    "reply.computer_added": "A computer player sits down at seat {seat}.",
+    "reply.started": "The match at table #{table} begins: check your DMs.",
+    "reply.cancelled": "Table #{table} is cancelled.",
+    "reply.move_taken": "Done: {move}.",
+    "reply.dm_sent": "I sent your tiles to your DMs.",
+    "reply.no_seat": "You have no seat at a table in this channel.",
+    "reply.no_tables": "There is no table in this channel. Open one with /mahjong new.",
+    "reply.nothing_to_decide": "Nothing for you to decide right now.",
+    "reply.leaderboard.title": "Leaderboard of this channel",
+    "reply.leaderboard.row": "{rank}. {name}: {points} ({won} won of {hands} hands)",
+    "reply.leaderboard.empty": "No hand has been settled in this channel yet.",
+    "reply.score.title": "Table #{table}: after {played} of {hands} hands",
+    "reply.score.row": "{name}: {points}",
+    "reply.history.title": "Table #{table}: recent hands",
+    "reply.history.win": "Hand {hand}: {name} wins ({value})",
+    "reply.history.drawn": "Hand {hand}: drawn",
+    "reply.history.empty": "No hand has finished at this table yet.",
+    # -- lobby
+    "lobby.title": "{rules} mahjong · table #{table}",
+    "lobby.seats": "Seats",
+    "lobby.seat": "Seat {seat} ({wind}): {name}",
+    "lobby.seat_empty": "Seat {seat} ({wind}): empty",
+    "lobby.computer": "{name} (computer)",
+    "lobby.away": "{name} (away)",
+    "lobby.options": "Options",
+    "lobby.status.lobby": "Waiting for players: {free} seat(s) free.",
+    "lobby.status.playing": "Playing: hand {hand} of {hands}.",
+    "lobby.status.finished": "The match is over.",
+    "lobby.status.cancelled": "This table was cancelled.",
+    "lobby.footer": "Buttons: join, leave, add a computer player, start when four are seated.",
+    # -- buttons and the discard menu (labels ≤ 80, option text ≤ 100)
+    "btn.join": "Join",
+    "btn.leave": "Leave",
+    "btn.addbot": "Add computer",
+    "btn.start": "Start",
+    "btn.win": "胡 Win",
+    "btn.win_value": "胡 Win ({value})",
+    "btn.kong": "杠 Kong {tiles}",
+    "btn.added_kong": "加杠 Add to kong {tiles}",
+    "btn.concealed_kong": "暗杠 Concealed kong {tiles}",
+    "btn.pong": "碰 Pong {tiles}",
+    "btn.chi": "吃 Chi {tiles}",
+    "btn.pass": "过 Pass",
+    "btn.discard": "打 Discard {tiles}",
+    "btn.pref.always_win": "Always win when allowed",
+    "btn.pref.pass_claims": "Pass every chi/pong/kong",
+    "btn.pref.discard_drawn_when_away": "When away, discard the drawn tile",
+    "btn.pref.on": "✓ {label}",
+    "btn.back": "I'm back",
+    "discard.placeholder": "打 Discard a tile…",
+    "discard.option": "{notation} {name}",
+    "discard.waits": "听 waits: {tiles}",
+    "discard.drawn": "just drawn",
+    "discard.suggested": "suggested",
+    "discard.sep": " · ",
+    "value.hua": "{value} 花",
+    "value.times": "×{value}",
+    # -- what happened (plain words from engine events)
+    "ev.discard": "{name} discarded {tile}.",
+    "ev.chi": "{name} chi {tiles}.",
+    "ev.pong": "{name} pong {tiles}.",
+    "ev.kong": "{name} kong {tiles}.",
+    "ev.added_kong": "{name} added to a kong: {tiles}.",
+    "ev.concealed_kong": "{name} declared a concealed kong.",
+    "ev.my_concealed_kong": "You declared a concealed kong: {tiles}.",
+    "ev.flower": "{name} laid aside the flower {tile}.",
+    "ev.wildcard": "Turned {tile}: its other copies are 财神 this hand.",
+    "ev.claim": "{tile} may be claimed.",
+    "ev.rob_kong": "The added kong {tile} may be robbed.",
+    "ev.drew": "You drew {tile}.",
+    "ev.dealt": "Your tiles are dealt.",
+    "ev.hand_start": "Hand {hand} begins; {name} deals.",
+    "ev.win": "{name} wins!",
+    "ev.drawn_hand": "The hand is drawn: nobody won.",
+    # -- DMs and channel pings
+    "dm.header": "**{rules} · table #{table} · hand {hand}**",
+    "dm.turn": "Your turn: discard a tile, or declare.",
+    "dm.claim": "{name} discarded {tile}: claim it or pass.",
+    "dm.rob_kong": "{name} adds {tile} to a kong: win on it or pass.",
+    "dm.waiting": "Nothing to decide now; waiting for {names}.",
+    "dm.ended": "The hand is over.",
+    "dm.hand": "Your hand: {tiles}",
+    "dm.hand_drawn": "Your hand: {tiles} + drawn {drawn}",
+    "dm.waits": "听 Ready, waiting on: {tiles}",
+    "dm.deadline": "Decide {when} (at {at}); after that the default move is played.",
+    "dm.reminder": "Reminder: half of your time for this decision has passed.",
+    "dm.caishen": "财神 this hand: {tile}",
+    "dm.closed": "{mention}, I can't send you direct messages: use /mahjong hand to play.",
+    "chan.your_turn": "{mention}, your turn at table #{table} (hand {hand}), {when}.",
+    "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
+                       "{when}.",
+    "chan.where": "Your tiles and buttons are in your DMs, or use /mahjong hand.",
+    # -- rules summary
+    "rules.title": "{rules} rules",
+    "rules.about.shanghai": (
+        "Shanghai rules: 144 tiles with eight flowers; chi, pong and kong. A hand is worth "
+        "花: the stake, flowers, honour pungs and kongs, doubled by each 番; 喇 patterns "
+        "are worth 20 花 each, and an ordinary hand of 8 花 or more counts as 1 喇. "
+        "A share is 花 × 底分; a self-draw is paid by all three, a discard by the "
+        "discarder; 吃三口 liability applies. Drawn hands and some dice make 荒番 hands "
+        "that pay more."),
+    "rules.about.hangzhou": (
+        "Hangzhou rules: 136 tiles, no flowers, with the wildcard 财神. A hand scores a "
+        "multiplier (×): 暴头, seven pairs, 财神 chains 飘/杠 and more. Winning on a "
+        "discard is allowed only between the dealer and a player once the dealer's streak "
+        "(老庄) is long enough; restrictions 漏胡, 漏碰, 抓打 and 摊 apply. A payer pays "
+        "底分 × 庄闲分 × the multiplier."),
+    "rules.options": "Options of this table:",
+    "rules.defaults": "Default options (set them with /mahjong new):",
+    "rules.patterns": "Patterns: {patterns}",
+    "opt.hands": "局数 hands in the match: {value}",
+    "opt.turn_timer": "Turn timer: {value}",
+    "opt.claim_timer": "Claim timer: {value}",
+    "opt.away_after": "Computer takes over after {value} timeouts in a row",
+    "opt.base": "底分 base: {value}",
+    "opt.la_cap": "喇 cap: {value}",
+    "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
+    "opt.caishen": "财神: {value}",
+    "opt.caishen_melds": "财神 in chi/pong/kong: {value}",
+    "opt.discard_win_streak": "Win on a discard from dealer streak: {value}",
+    "opt.liability": "承包 liability: {value}",
+    # -- settlement, scores, the table caption
+    "settle.self_draw": "**Hand {hand}: {name} wins by self-draw**",
+    "settle.discard": "**Hand {hand}: {name} wins on {giver}'s discard**",
+    "settle.rob_kong": "**Hand {hand}: {name} robs {giver}'s kong**",
+    "settle.drawn": "**Hand {hand} is drawn: nobody wins.**",
+    "settle.hand": "Winning hand: {tiles} + {win}",
+    "settle.melds": "Melds: {melds}",
+    "settle.flowers": "Flowers: {tiles}",
+    "settle.patterns": "Patterns: {patterns}",
+    "settle.no_patterns": "none",
+    "settle.pattern": "{name} ({value})",
+    "settle.value": "Value: {value}",
+    "settle.liability": "Liability: {text}",
+    "settle.payments": "Payments: {payments}",
+    "settle.totals": "Match totals: {totals}",
+    "settle.amount": "{name} {amount}",
+    "meld.chi": "chi {tiles}",
+    "meld.pong": "pong {tiles}",
+    "meld.kong": "kong {tiles}",
+    "meld.added_kong": "added kong {tiles}",
+    "meld.concealed_kong": "concealed kong {tiles}",
+    "caption.table": "{rules} · table #{table} · hand {hand} · {left} tiles left",
+    "caption.turn": "{name} to play.",
+    "caption.claim": "Waiting for {names} to claim or pass.",
+    "caption.dealer": "Dealer: {name}",
+    "caption.streak": "老庄 dealer streak: {streak}",
+    "caption.huangfan": "荒番 hand: payments multiplied.",
+    "caption.caishen": "财神: {tile}",
+    "caption.commitment": "Wall commitment (SHA-256): `{digest}`",
+    "caption.reveal": "Wall of hand {hand}: `{wall}` salt `{salt}`; check sha256(salt + wall).",
+}
+
+_ZH: dict[str, str] = {
+    "choice.rules.shanghai": "上海",
+    "choice.rules.hangzhou": "杭州",
+    "choice.caishen.fixed": "固定：白板为财神（默认）",
+    "choice.caishen.flip": "翻财神：发牌后翻出",
+    "choice.default": "{name}（默认）",
+    "dur.s": "{n} 秒",
+    "dur.min": "{n} 分钟",
+    "dur.h": "{n} 小时",
+    "dur.d": "{n} 天",
+    "val.on": "开",
+    "val.off": "关",
+    "val.none": "不封顶",
+    "val.caishen.fixed": "固定（白板为财神）",
+    "val.caishen.flip": "翻财神（发牌后翻出）",
+    "rules.shanghai": "上海",
+    "rules.hangzhou": "杭州",
+    "list.sep": "、",
+    "refused.wrap": "未能执行：{reason}",
+    "refused.no_table": "这里没有牌桌。（{reason}）",
+    "refused.bad_options": "选项不对。（{reason}）",
+    "refused.channel_busy": "本频道已经有一张牌桌了。（{reason}）",
+    "refused.not_in_lobby": "牌桌已不再接受入座。（{reason}）",
+    "refused.not_playing": "这张牌桌没有在对局。（{reason}）",
+    "refused.table_full": "牌桌已坐满。（{reason}）",
+    "refused.already_seated": "你已经入座了。（{reason}）",
+    "refused.seat_taken": "这个座位已经有人了。（{reason}）",
+    "refused.no_such_seat": "没有这个座位。（{reason}）",
+    "refused.not_seated": "你不在这张牌桌上。（{reason}）",
+    "refused.not_allowed": "只有开桌人或服务器管理员可以这样做。（{reason}）",
+    "refused.empty_seats": "需要先坐满四个座位。（{reason}）",
+    "refused.not_a_computer": "这个座位不是电脑玩家。（{reason}）",
+    "refused.wrong_seat": "现在不是你做决定。（{reason}）",
+    "refused.no_hand": "现在没有在打的牌局。（{reason}）",
+    "refused.stale": "这个按钮已经过时了。（{reason}）",
+    "refused.illegal": "这一步不合规则。（{reason}）",
+    "refused.option_not_for_rules": "选项 {option} 不属于{rules}规则。",
+    "error.unexpected": "出了点问题，请再试一次。",
+    "error.bad_component": "这个按钮已经过时。请用 /mahjong hand 获取新的按钮。",
+    "reply.created": "第 {table} 桌已开：按「加入」入座。",
+    "reply.joined": "{name} 坐到了 {seat} 号座位。",
+    "reply.left": "{name} 离开了牌桌。",
+    "reply.computer_added": "一位电脑玩家坐到了 {seat} 号座位。",
+    "reply.started": "第 {table} 桌开始对局：请查看私信。",
+    "reply.cancelled": "第 {table} 桌已取消。",
+    "reply.move_taken": "已执行：{move}。",
+    "reply.dm_sent": "你的手牌已私信发送给你。",
+    "reply.no_seat": "你在本频道的牌桌上没有座位。",
+    "reply.no_tables": "本频道没有牌桌。用 /mahjong new 开一张吧。",
+    "reply.nothing_to_decide": "你现在没有需要做的决定。",
+    "reply.leaderboard.title": "本频道排行榜",
+    "reply.leaderboard.row": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
+    "reply.leaderboard.empty": "本频道还没有结算过的牌局。",
+    "reply.score.title": "第 {table} 桌：共 {hands} 局，已打 {played} 局",
+    "reply.score.row": "{name}：{points}",
+    "reply.history.title": "第 {table} 桌：最近的牌局",
+    "reply.history.win": "第 {hand} 局：{name} 胡牌（{value}）",
+    "reply.history.drawn": "第 {hand} 局：流局",
+    "reply.history.empty": "这张牌桌还没有打完的牌局。",
+    "lobby.title": "{rules}麻将 · 第 {table} 桌",
+    "lobby.seats": "座位",
+    "lobby.seat": "{seat} 号位（{wind}）：{name}",
+    "lobby.seat_empty": "{seat} 号位（{wind}）：空",
+    "lobby.computer": "{name}（电脑）",
+    "lobby.away": "{name}（托管中）",
+    "lobby.options": "选项",
+    "lobby.status.lobby": "等待玩家：还有 {free} 个空位。",
+    "lobby.status.playing": "对局中：第 {hand} 局，共 {hands} 局。",
+    "lobby.status.finished": "本场已结束。",
+    "lobby.status.cancelled": "这张牌桌已取消。",
+    "lobby.footer": "按钮：加入、离开、加电脑；四人坐满后开始。",
+    "btn.join": "加入",
+    "btn.leave": "离开",
+    "btn.addbot": "加电脑",
+    "btn.start": "开始",
+    "btn.win": "胡",
+    "btn.win_value": "胡（{value}）",
+    "btn.kong": "杠 {tiles}",
+    "btn.added_kong": "加杠 {tiles}",
+    "btn.concealed_kong": "暗杠 {tiles}",
+    "btn.pong": "碰 {tiles}",
+    "btn.chi": "吃 {tiles}",
+    "btn.pass": "过",
+    "btn.discard": "打 {tiles}",
+    "btn.pref.always_win": "能胡就胡",
+    "btn.pref.pass_claims": "不吃不碰不杠",
+    "btn.pref.discard_drawn_when_away": "托管时摸什么打什么",
+    "btn.pref.on": "✓ {label}",
+    "btn.back": "我回来了",
+    "discard.placeholder": "打一张牌…",
+    "discard.option": "{notation} {name}",
+    "discard.waits": "听：{tiles}",
+    "discard.drawn": "刚摸的",
+    "discard.suggested": "推荐",
+    "discard.sep": " · ",
+    "value.hua": "{value} 花",
+    "value.times": "×{value}",
+    "ev.discard": "{name} 打出 {tile}。",
+    "ev.chi": "{name} 吃 {tiles}。",
+    "ev.pong": "{name} 碰 {tiles}。",
+    "ev.kong": "{name} 杠 {tiles}。",
+    "ev.added_kong": "{name} 加杠 {tiles}。",
+    "ev.concealed_kong": "{name} 暗杠。",
+    "ev.my_concealed_kong": "你暗杠了 {tiles}。",
+    "ev.flower": "{name} 补花 {tile}。",
+    "ev.wildcard": "翻出 {tile}：本局其余三张为财神。",
+    "ev.claim": "{tile} 可以吃碰杠胡。",
+    "ev.rob_kong": "加杠的 {tile} 可以抢杠胡。",
+    "ev.drew": "你摸到 {tile}。",
+    "ev.dealt": "发牌完毕。",
+    "ev.hand_start": "第 {hand} 局开始，{name} 坐庄。",
+    "ev.win": "{name} 胡了！",
+    "ev.drawn_hand": "流局：无人胡牌。",
+    "dm.header": "**{rules} · 第 {table} 桌 · 第 {hand} 局**",
+    "dm.turn": "轮到你了：打一张牌，或者宣告。",
+    "dm.claim": "{name} 打出 {tile}：吃碰杠胡，或者过。",
+    "dm.rob_kong": "{name} 加杠 {tile}：可以抢杠胡，或者过。",
+    "dm.waiting": "现在不用你做决定；等待 {names}。",
+    "dm.ended": "本局已结束。",
+    "dm.hand": "你的手牌：{tiles}",
+    "dm.hand_drawn": "你的手牌：{tiles}，摸到 {drawn}",
+    "dm.waits": "听牌：{tiles}",
+    "dm.deadline": "请在 {when}（{at}）前决定；超时将自动执行默认操作。",
+    "dm.reminder": "提醒：这次决定的时间已过一半。",
+    "dm.caishen": "本局财神：{tile}",
+    "dm.closed": "{mention}，我无法给你发私信：请用 /mahjong hand 打牌。",
+    "chan.your_turn": "{mention}，第 {table} 桌（第 {hand} 局）轮到你了，{when}截止。",
+    "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
+                        "{when}截止。"),
+    "chan.where": "手牌和按钮在你的私信里，也可以用 /mahjong hand。",
+    "rules.title": "{rules}规则",
+    "rules.about.shanghai": (
+        "上海麻将：144 张牌，含八张花牌；可以吃、碰、杠。牌值以花计：底注、花牌、字牌刻子和杠"
+        "各有花数，每番翻倍；喇的牌型每喇 20 花，普通牌满 8 花算 1 喇。一份 = 花数 × 底分；"
+        "自摸三家各付一份，放冲由放冲者付；有吃三口包。流局和某些骰子会带来荒番局，加倍结算。"),
+    "rules.about.hangzhou": (
+        "杭州麻将：136 张牌，无花牌，有财神（百搭）。牌值为倍数（×）：暴头、七对子、财神飘杠等。"
+        "只有庄家与闲家之间、且连庄（老庄）达到要求时才能胡别人打的牌；有漏胡、漏碰、抓打和摊的限制。"
+        "每家付 底分 × 庄闲分 × 倍数。"),
+    "rules.options": "本桌选项：",
+    "rules.defaults": "默认选项（开桌时可用 /mahjong new 设置）：",
+    "rules.patterns": "牌型：{patterns}",
+    "opt.hands": "局数：{value}",
+    "opt.turn_timer": "出牌时限：{value}",
+    "opt.claim_timer": "吃碰时限：{value}",
+    "opt.away_after": "连续超时 {value} 次后由电脑托管",
+    "opt.base": "底分：{value}",
+    "opt.la_cap": "喇上限：{value}",
+    "opt.huangfan_multiplier": "荒番倍数：×{value}",
+    "opt.caishen": "财神：{value}",
+    "opt.caishen_melds": "财神可用于吃碰杠：{value}",
+    "opt.discard_win_streak": "连庄 {value} 次起可以放冲胡",
+    "opt.liability": "承包：{value}",
+    "settle.self_draw": "**第 {hand} 局：{name} 自摸**",
+    "settle.discard": "**第 {hand} 局：{name} 胡 {giver} 打出的牌**",
+    "settle.rob_kong": "**第 {hand} 局：{name} 抢 {giver} 的杠**",
+    "settle.drawn": "**第 {hand} 局流局：无人胡牌。**",
+    "settle.hand": "胡牌：{tiles} + {win}",
+    "settle.melds": "副露：{melds}",
+    "settle.flowers": "花：{tiles}",
+    "settle.patterns": "牌型：{patterns}",
+    "settle.no_patterns": "无",
+    "settle.pattern": "{name}（{value}）",
+    "settle.value": "牌值：{value}",
+    "settle.liability": "承包：{text}",
+    "settle.payments": "输赢：{payments}",
+    "settle.totals": "本场累计：{totals}",
+    "settle.amount": "{name} {amount}",
+    "meld.chi": "吃 {tiles}",
+    "meld.pong": "碰 {tiles}",
+    "meld.kong": "明杠 {tiles}",
+    "meld.added_kong": "加杠 {tiles}",
+    "meld.concealed_kong": "暗杠 {tiles}",
+    "caption.table": "{rules} · 第 {table} 桌 · 第 {hand} 局 · 余 {left} 张",
+    "caption.turn": "轮到 {name}。",
+    "caption.claim": "等待 {names} 决定吃碰杠胡或过。",
+    "caption.dealer": "庄家：{name}",
+    "caption.streak": "老庄：{streak}",
+    "caption.huangfan": "荒番局：输赢加倍。",
+    "caption.caishen": "财神：{tile}",
+    "caption.commitment": "牌墙承诺（SHA-256）：`{digest}`",
+    "caption.reveal": "第 {hand} 局牌墙：`{wall}` 盐 `{salt}`；可验证 sha256(盐 + 牌墙)。",
+}
+
+
+def _add_commands(table: dict[str, str], commands: dict[str, tuple[str, str]],
+                  params: dict[str, tuple[str, str]]) -> None:
+    for cmd, (name, desc) in commands.items():
+        table[f"cmd.{cmd}.name"] = name
+        table[f"cmd.{cmd}.desc"] = desc
+    for param, (name, desc) in params.items():
+        table[f"param.{param}.name"] = name
+        table[f"param.{param}.desc"] = desc
+
+
+_add_commands(_EN, _COMMANDS_EN, _PARAMS_EN)
+_add_commands(_ZH, _COMMANDS_ZH, _PARAMS_ZH)
+
+STRINGS: dict[Lang, dict[str, str]] = {"en": _EN, "zh": _ZH}
+"""Both tables, by language; tests check they hold the same keys and fields."""
+
+COMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if k != "group")
+"""The subcommands of /mahjong, in the order they are registered."""
+
+PARAMS: tuple[str, ...] = tuple(_PARAMS_EN)
+
+
+def lang(locale: LocaleLike) -> Lang:
+    """Chinese for any zh locale (zh-CN; zh-TW falls back to it), English otherwise."""
+    if locale is None:
+        return "en"
+    value = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    return "zh" if value.lower().startswith("zh") else "en"
+
+
+def t(key: str, locale: LocaleLike = None, /, **kw: Any) -> str:
+    """The text of ``key`` in the locale, formatted with ``kw``.
+
+    An unknown key raises KeyError: it is a programming error, caught by the tests that
+    check every key exists in both languages.
+    """
+    text = STRINGS[lang(locale)][key]
+    return text.format(**kw) if kw else text
+
+
+def has(key: str) -> bool:
+    return key in _EN
+
+
+def join(items: list[str] | tuple[str, ...], locale: LocaleLike) -> str:
+    """A list in the locale's style: "a, b" or "a、b"."""
+    return t("list.sep", locale).join(items)
+
+
+def ls(key: str, /, **kw: Any) -> app_commands.locale_str:
+    """A `locale_str` for discord.py: English message, ``key`` and format fields as extras.
+
+    The message must be the English text: Discord sends it back to dispatch commands.
+    A field may itself be an `ls(...)`: the translator translates it too.
+    """
+    return app_commands.locale_str(t(key, "en", **kw), key=key, **kw)
+
+
+class MahjongTranslator(app_commands.Translator):
+    """Gives Discord the zh-CN (and zh-TW) text of every `ls()` string.
+
+    Install with ``await tree.set_translator(MahjongTranslator())`` before syncing.
+    Other locales get None, so Discord shows the English default.
+    """
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        return translate(string, locale)
+
+
+def translate(string: app_commands.locale_str, locale: LocaleLike) -> str | None:
+    """The synchronous core of `MahjongTranslator.translate`."""
+    if lang(locale) != "zh":
+        return None
+    extras = dict(string.extras)
+    key = extras.pop("key", None)
+    if not isinstance(key, str) or key not in _ZH:
+        return None
+    fields = {k: _field(v, locale) for k, v in extras.items()}
+    return t(key, "zh", **fields)
+
+
+def _field(value: Any, locale: LocaleLike) -> Any:
+    """A field that is itself a `locale_str` (a nested `ls`) is translated too."""
+    if isinstance(value, app_commands.locale_str):
+        return translate(value, locale) or value.message
+    return value

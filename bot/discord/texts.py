@@ -1,0 +1,420 @@
+"""Message texts: tiles and values in words, what happened (from engine events), the
+DM above a seat's picture and buttons, channel pings, refusals, the rules summary.
+
+Pure functions in the reader's locale. Channel texts never hold a concealed tile; the
+DM texts are for their seat only. Every text fits Discord's 2000-character content.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from bot.discord.i18n import LocaleLike, join, lang, t
+from bot.discord.options import NEW_OPTIONS, option_value_text
+from engine.game.events import (
+    ClaimWindowOpened,
+    Event,
+    FlowerLaidAside,
+    HandEnded,
+    HandStarted,
+    MeldDeclared,
+    TileDiscarded,
+    TileDrawn,
+    TilesDealt,
+    WildcardTurned,
+)
+from engine.melds import MeldKind
+from engine.rules import RULESETS
+from engine.rules.common import ActionKind, TableOptions
+from engine.tiles import Tile, format_tiles
+from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
+
+MAX_CONTENT = 2000
+MAX_OPTION_TEXT = 100
+CAISHEN = "财神"
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters with an ellipsis: never fail on a limit."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------------------
+# Tiles and values in words
+
+
+def tile_name(tile: Tile, locale: LocaleLike) -> str:
+    """"五万" or "Five of Characters"."""
+    return tile.zh if lang(locale) == "zh" else tile.en
+
+
+def tile_label(tile: Tile, locale: LocaleLike) -> str:
+    """"5m 五万" / "5m Five of Characters": the notation first, as the pictures show."""
+    return t("discard.option", locale, notation=tile.notation, name=tile_name(tile, locale))
+
+
+def tiles_text(tiles: Iterable[Tile]) -> str:
+    """Notation, one tile at a time, sorted: "1m 4m 7m"."""
+    return " ".join(x.notation for x in sorted(tiles))
+
+
+def value_text(rules: str, value: int, locale: LocaleLike) -> str:
+    """A win's worth: Shanghai H in 花, Hangzhou the multiplier."""
+    key = "value.hua" if rules == "shanghai" else "value.times"
+    return t(key, locale, value=value)
+
+
+def rules_name(rules: str, locale: LocaleLike) -> str:
+    return t(f"rules.{rules}", locale)
+
+
+def wind_name(seat: int, dealer: int | None, locale: LocaleLike) -> str:
+    """The seat's wind (East is the dealer); before the first deal, the seat's own."""
+    wind = SEAT_WINDS[(seat - (dealer or 0)) % 4]
+    return wind.zh[0] if lang(locale) == "zh" else wind.en.split()[0]
+
+
+def timestamp(unix: float, style: str = "R") -> str:
+    """A Discord timestamp, shown in each reader's own time zone and language."""
+    return f"<t:{int(unix)}:{style}>"
+
+
+# ---------------------------------------------------------------------------
+# The tile in play
+
+
+def claimed_tile(table: TableView) -> Tile | None:
+    """The tile now in a claim window, if any: the discard, or the tile of an added kong
+    that may be robbed (the kong of the seat whose turn it is)."""
+    if table.phase == "rob_kong":
+        return _robbed_tile(table)
+    if table.phase != "claim" or table.last_discard is None:
+        return None
+    seat, index = table.last_discard
+    discards = table.seats[seat].discards
+    return discards[index].tile if 0 <= index < len(discards) else None
+
+
+def _robbed_tile(table: TableView) -> Tile | None:
+    kongs = [m for m in table.seats[table.turn].melds if m.kind is MeldKind.ADDED_KONG]
+    if not kongs:
+        return None
+    shown = Counter(x for x in kongs[-1].tiles if x is not None)
+    return shown.most_common(1)[0][0] if shown else None
+
+
+# ---------------------------------------------------------------------------
+# Rules summary
+
+
+def full_options(rules: str, options: Mapping[str, Any] | TableOptions | None
+                 ) -> TableOptions:
+    """The table's options with the defaults filled in (and validated by the engine)."""
+    if isinstance(options, TableOptions):
+        return options
+    return RULESETS[rules].options(dict(options or {}))
+
+
+def option_lines(rules: str, options: Mapping[str, Any] | TableOptions | None,
+                 locale: LocaleLike) -> list[str]:
+    """One line per option of the rule set, in the order of ``/mahjong new``."""
+    values = full_options(rules, options).to_dict()
+    return ["· " + t(f"opt.{spec.name}", locale,
+                     value=option_value_text(spec.name, values[spec.name], locale))
+            for spec in NEW_OPTIONS if spec.name in values and rules in spec.rules]
+
+
+def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
+                  locale: LocaleLike) -> str:
+    """``/mahjong rules``: what the rule set is about, its patterns and their values,
+    then every option's value (a table's, or the defaults when ``options`` is None)."""
+    patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
+                  value=pattern_value(p.value, locale))
+                for p in RULESETS[rules].patterns.values()]
+    heading = "rules.defaults" if options is None else "rules.options"
+    parts = [f"**{t('rules.title', locale, rules=rules_name(rules, locale))}**",
+             t(f"rules.about.{rules}", locale),
+             t("rules.patterns", locale, patterns=join(patterns, locale)), "",
+             t(heading, locale), *option_lines(rules, options, locale)]
+    return clip("\n".join(parts), MAX_CONTENT)
+
+
+# ---------------------------------------------------------------------------
+# What happened, in plain words
+
+
+def describe_events(events: Iterable[Event], names: Sequence[str], seat: int | None,
+                    locale: LocaleLike, hand: int = 1) -> list[str]:
+    """Lines for ``seat``'s DM (None: the channel). Private events are told only to the
+    seat they belong to; a concealed kong's tiles only to its owner."""
+    out = []
+    for event in events:
+        private = event.private_to
+        if private is not None and private != seat:
+            continue
+        line = _event_line(event, names, seat, locale, hand)
+        if line:
+            out.append(line)
+    return out
+
+
+def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: LocaleLike,
+                hand: int) -> str | None:
+    if isinstance(event, TileDiscarded):
+        return t("ev.discard", locale, name=names[event.seat], tile=event.tile.notation)
+    if isinstance(event, MeldDeclared):
+        return _meld_line(event, names, seat, locale)
+    if isinstance(event, FlowerLaidAside):
+        return t("ev.flower", locale, name=names[event.seat], tile=event.flower.notation)
+    if isinstance(event, WildcardTurned):
+        return t("ev.wildcard", locale, tile=event.tile.notation)
+    if isinstance(event, TileDrawn):
+        return t("ev.drew", locale, tile=event.tile.notation)
+    if isinstance(event, TilesDealt):
+        return t("ev.dealt", locale)
+    if isinstance(event, HandStarted):
+        return t("ev.hand_start", locale, hand=hand, name=names[event.dealer])
+    if isinstance(event, ClaimWindowOpened):
+        key = "ev.rob_kong" if event.rob_kong else "ev.claim"
+        return t(key, locale, tile=event.tile.notation)
+    if isinstance(event, HandEnded):
+        if event.result.drawn:
+            return t("ev.drawn_hand", locale)
+        return " ".join(t("ev.win", locale, name=names[w.winner]) for w in event.result.wins)
+    return None
+
+
+def _meld_line(event: MeldDeclared, names: Sequence[str], seat: int | None,
+               locale: LocaleLike) -> str:
+    meld = event.meld
+    tiles = format_tiles(meld.tiles)
+    if meld.kind is MeldKind.CONCEALED_KONG:
+        if seat == event.seat:
+            return t("ev.my_concealed_kong", locale, tiles=tiles)
+        return t("ev.concealed_kong", locale, name=names[event.seat])
+    return t(f"ev.{meld.kind.value}", locale, name=names[event.seat], tiles=tiles)
+
+
+# ---------------------------------------------------------------------------
+# Direct messages and channel pings
+
+
+def prompt_line(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str:
+    """What is asked of this seat now, or who is being waited for."""
+    table = view.table
+    if table.phase == "ended":
+        return t("dm.ended", locale)
+    if not view.moves:
+        waiting = [names[s] for s in table.deciding]
+        return t("dm.waiting", locale, names=join(waiting, locale) or "—")
+    if table.phase == "turn":
+        return t("dm.turn", locale)
+    tile = claimed_tile(table)
+    giver = table.last_discard[0] if table.last_discard is not None else table.turn
+    if table.phase == "rob_kong":
+        giver = table.turn
+    key = "dm.rob_kong" if table.phase == "rob_kong" else "dm.claim"
+    return t(key, locale, name=names[giver], tile=tile.notation if tile else "?")
+
+
+def hand_line(view: PlayerView, locale: LocaleLike) -> str:
+    """The concealed tiles in text (the picture shows them too; text is searchable)."""
+    tiles = tiles_text(view.concealed)
+    if view.drawn is None:
+        return t("dm.hand", locale, tiles=tiles)
+    return t("dm.hand_drawn", locale, tiles=tiles, drawn=view.drawn.notation)
+
+
+def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
+            happened: Sequence[str] = (), deadline: float | None = None,
+            reminder: bool = False) -> str:
+    """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
+    the table and hand, what just happened, what is asked, the hand, the deadline."""
+    table = view.table
+    head = [t("dm.header", locale, rules=rules_name(table.rules, locale), table=table_id,
+              hand=table.hand_number)]
+    if reminder:
+        head.append(t("dm.reminder", locale))
+    tail = [prompt_line(view, names, locale), hand_line(view, locale)]
+    if table.caishen is not None:
+        tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
+    if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
+        tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits)))
+    if deadline is not None and view.moves:
+        tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
+                      at=timestamp(deadline, "f")))
+    return fit(head, happened, tail)
+
+
+def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
+        limit: int = MAX_CONTENT) -> str:
+    """Join head, news and tail lines within ``limit``: the oldest news goes first, so
+    the question and the deadline are never lost to a long story."""
+    news = list(news)
+    text = "\n".join([*head, *news, *tail])
+    while len(text) > limit and news:
+        news.pop(0)
+        text = "\n".join([*head, *news, *tail])
+    return clip(text, limit)
+
+
+def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
+                   deadline: float | None, locale: LocaleLike) -> str:
+    """The channel ping for a decision (kind "turn" or "claim"); no tile in it."""
+    key = "chan.your_claim" if kind == "claim" else "chan.your_turn"
+    when = timestamp(deadline) if deadline is not None else "—"
+    return t(key, locale, mention=mention, table=table_id, hand=hand, when=when) \
+        + " " + t("chan.where", locale)
+
+
+def dm_closed_text(mention: str, locale: LocaleLike) -> str:
+    """Posted in the channel when a DM is refused (50007): reveals nothing."""
+    return t("dm.closed", locale, mention=mention)
+
+
+def refusal_text(code: str, reason: str, locale: LocaleLike) -> str:
+    """A refusal from the service in the user's language, its English reason kept."""
+    key = f"refused.{code}"
+    try:
+        return clip(t(key, locale, reason=reason), MAX_CONTENT)
+    except KeyError:
+        return clip(t("refused.wrap", locale, reason=reason), MAX_CONTENT)
+
+
+# ---------------------------------------------------------------------------
+# Settlement, scores and the table caption (public: no concealed tile but a winner's)
+
+
+def amount_text(amount: Fraction | int) -> str:
+    """A signed payment: "+120", "−40", "−3.5", "0" (3.5 shares can make halves)."""
+    value = Fraction(amount)
+    if value == 0:
+        return "0"
+    sign = "+" if value > 0 else "−"
+    magnitude = abs(value)
+    digits = str(magnitude.numerator) if magnitude.denominator == 1 \
+        else f"{float(magnitude):g}"
+    return sign + digits
+
+
+def amounts_text(names: Sequence[str], amounts: Sequence[Fraction | int],
+                 locale: LocaleLike) -> str:
+    return join([t("settle.amount", locale, name=names[i], amount=amount_text(a))
+                 for i, a in enumerate(amounts)], locale)
+
+
+def pattern_name(zh: str, en: str, locale: LocaleLike) -> str:
+    """The rules README: show the Chinese name and an English gloss (清一色 Full Flush);
+    a Chinese reader gets the Chinese name alone."""
+    return zh if lang(locale) == "zh" else f"{zh} {en}"
+
+
+_ZH_VALUE_WORDS = ((" each", " 每个"), (" shares", " 份"), (" share", " 份"))
+
+
+def pattern_value(value: str, locale: LocaleLike) -> str:
+    """A pattern's value as the rules page writes it ("1 喇", "×2 each", "3 shares"),
+    its English words put in Chinese for a Chinese reader."""
+    if lang(locale) == "zh":
+        for en, zh in _ZH_VALUE_WORDS:
+            value = value.replace(en, zh)
+    return value
+
+
+def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
+                      locale: LocaleLike) -> list[str]:
+    giver = names[win.from_seat] if win.from_seat is not None else ""
+    lines = [t(f"settle.{win.win}", locale, hand=hand, name=names[win.winner], giver=giver)]
+    win_tile = win.win_tile.notation if win.win_tile is not None else "—"
+    lines.append(t("settle.hand", locale, tiles=tiles_text(win.concealed), win=win_tile))
+    if win.melds:
+        melds = [t(f"meld.{m.kind.value}", locale,
+                   tiles=format_tiles(x for x in m.tiles if x is not None)) for m in win.melds]
+        lines.append(t("settle.melds", locale, melds=join(melds, locale)))
+    if win.flowers:
+        lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers)))
+    patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
+                  value=pattern_value(p.value, locale)) for p in win.patterns]
+    lines.append(t("settle.patterns", locale,
+                   patterns=join(patterns, locale) or t("settle.no_patterns", locale)))
+    unit = "shanghai" if win.value_unit == "花" else "hangzhou"
+    lines.append(t("settle.value", locale, value=value_text(unit, win.value, locale)))
+    if win.liability:
+        lines.append(t("settle.liability", locale, text=win.liability))
+    return lines
+
+
+def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale: LocaleLike,
+                    totals: Sequence[Fraction | int] | None = None) -> str:
+    """The end of a hand for the channel: each win (its hand, patterns and value), the
+    net payments, and the match totals when given."""
+    lines: list[str] = []
+    for win in result.settlements:
+        lines += _settlement_lines(win, names, hand, locale)
+    if result.drawn:
+        lines.append(t("settle.drawn", locale, hand=hand))
+    if result.settlements or any(result.payments):
+        lines.append(t("settle.payments", locale,
+                       payments=amounts_text(names, result.payments, locale)))
+    if totals is not None:
+        lines.append(t("settle.totals", locale, totals=amounts_text(names, totals, locale)))
+    return clip("\n".join(lines), MAX_CONTENT)
+
+
+def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:
+    """``/mahjong leaderboard``: rows with display_name, points, hands_won, hands_played
+    (the store's LeaderboardRow), best first as given."""
+    if not rows:
+        return t("reply.leaderboard.empty", locale)
+    lines = [f"**{t('reply.leaderboard.title', locale)}**"]
+    for i, r in enumerate(rows):
+        line = t("reply.leaderboard.row", locale, rank=i + 1, name=r.display_name,
+                 points=amount_text(r.points), won=r.hands_won, hands=r.hands_played)
+        if sum(len(x) + 1 for x in lines) + len(line) > MAX_CONTENT:
+            break  # the best rows come first: drop the tail
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def score_text(table_id: int, names: Sequence[str], totals: Sequence[Fraction | int],
+               played: int, hands: int, locale: LocaleLike) -> str:
+    """``/mahjong score``: the match totals at a table."""
+    lines = [f"**{t('reply.score.title', locale, table=table_id, played=played, hands=hands)}**"]
+    lines += [t("reply.score.row", locale, name=n, points=amount_text(a))
+              for n, a in zip(names, totals, strict=True)]
+    return clip("\n".join(lines), MAX_CONTENT)
+
+
+def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
+                  locale: LocaleLike, happened: Sequence[str] = (),
+                  mention: Mapping[int, str] | None = None) -> str:
+    """The text with the channel's table picture: where the hand stands, whose move it
+    is (mentioned when ``mention`` gives a seat's mention), what just happened."""
+    head = [t("caption.table", locale, rules=rules_name(table.rules, locale),
+              table=table_id, hand=table.hand_number, left=table.wall_left),
+            t("caption.dealer", locale, name=names[table.dealer])]
+    if table.rules == "hangzhou" and table.streak > 1:
+        head.append(t("caption.streak", locale, streak=table.streak))
+    if table.huangfan:
+        head.append(t("caption.huangfan", locale))
+    if table.caishen is not None:
+        head.append(t("caption.caishen", locale, tile=tile_label(table.caishen, locale)))
+    who = [(mention or {}).get(s, names[s]) for s in table.deciding]
+    tail = []
+    if table.phase == "turn" and who:
+        tail.append(t("caption.turn", locale, name=who[0]))
+    elif table.phase in ("claim", "rob_kong") and who:
+        tail.append(t("caption.claim", locale, names=join(who, locale)))
+    return fit(head, happened, tail)
+
+
+def commitment_text(digest: str, locale: LocaleLike) -> str:
+    return t("caption.commitment", locale, digest=digest)
+
+
+def reveal_text(hand: int, wall: str, salt: str, locale: LocaleLike) -> str:
+    """The wall and salt after a hand; clipped (a full wall fits: 144 tiles × 2)."""
+    return clip(t("caption.reveal", locale, hand=hand, wall=wall, salt=salt), MAX_CONTENT)

@@ -1,0 +1,164 @@
+"""Message texts from real engine states, in both languages: settlement, captions, DMs,
+pings, refusals, the rules summary. Channel texts never hold a concealed tile."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import discord
+
+from bot.discord.texts import (
+    amount_text,
+    describe_events,
+    dm_closed_text,
+    dm_text,
+    fit,
+    leaderboard_text,
+    refusal_text,
+    reveal_text,
+    rules_summary,
+    score_text,
+    settlement_text,
+    table_caption,
+    your_move_text,
+)
+from bot.store import LeaderboardRow
+from engine.game import apply
+from engine.game.actions import Action
+from engine.rules.common import ActionKind
+from engine.tiles import Tile
+from engine.view import spectator_view, view
+from tests.game.helpers import AK, PASS, PONG, QUIET, WIN, D, play, start
+from tests.game.test_claims import SCENE_K, SCENE_P, SCENE_ROB, SCENE_TWO
+
+LOCALES = (discord.Locale.american_english, discord.Locale.chinese)
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_rules_summary_lists_every_option_of_its_rule_set() -> None:
+    en = rules_summary("shanghai", {"la_cap": 4, "turn_timer": 30}, "en")
+    assert "Shanghai" in en and "喇 cap: 4" in en and "Turn timer: 30 s" in en
+    assert "财神" not in en.split("Options")[1]
+    zh = rules_summary("hangzhou", {"caishen_melds": False}, "zh-CN")
+    assert "财神可用于吃碰杠：关" in zh and "喇上限" not in zh and "出牌时限：12 小时" in zh
+    for rules in ("shanghai", "hangzhou"):
+        for locale in LOCALES:
+            assert len(rules_summary(rules, None, locale)) <= 2000
+    assert "清一色 Full Flush (1 喇)" in en and "Options of this table:" in en
+    assert "Default options" in rules_summary("shanghai", None, "en")
+    assert "豪华（×2 每个）" in zh
+
+
+def test_events_are_told_in_plain_words_and_private_ones_only_to_their_seat() -> None:
+    state, _ = start("shanghai", SCENE_K, back="6s8s", draws="3s")
+    state = play(state, D(0, "9p"), PASS(1))
+    names = ["Ann", "Bob", "Cy", "Di"]
+    state, events = apply(state, Action(ActionKind.CONCEALED_KONG, 1,
+                                        tiles=(Tile.M4,) * 4))
+    mine = describe_events(events, names, 1, "en")
+    theirs = describe_events(events, names, 2, "en")
+    public = describe_events(events, names, None, "zh-CN")
+    assert "You declared a concealed kong: 4444m." in mine and "You drew 6s." in mine
+    assert theirs == ["Bob declared a concealed kong."]
+    assert public == ["Bob 暗杠。"]
+
+
+def test_channel_texts_never_hold_tiles_and_carry_the_deadline() -> None:
+    ping = your_move_text("<@5>", table_id=3, hand=2, kind="claim", deadline=1.9e9,
+                          locale="en")
+    assert "<@5>" in ping and "<t:1900000000:R>" in ping and "/mahjong hand" in ping
+    assert not re.search(r"\d[mpsz]\b", ping)
+    assert "/mahjong hand" in dm_closed_text("<@5>", "zh-CN")
+    assert refusal_text("stale", "hand 2 step 4 has passed", "zh-CN") \
+        == "这个按钮已经过时了。（hand 2 step 4 has passed）"
+    assert refusal_text("brand_new_code", "why", "en") == "Not done: why"
+
+
+def test_a_settlement_tells_each_win_and_who_pays_whom() -> None:
+    state, _ = start("shanghai", SCENE_TWO)
+    state = play(state, D(0, "5p"), WIN(2), WIN(1))
+    result = spectator_view(state).result
+    assert result is not None
+    en = settlement_text(result, NAMES, 3, "en", totals=result.payments)
+    assert "**Hand 3: Bob wins on Ann's discard**" in en
+    assert "**Hand 3: Cy wins on Ann's discard**" in en
+    assert "清一色 Full Flush (1 喇)" in en and "Value: 180 花" in en
+    assert "Payments: Ann −360, Bob +180, Cy +180, Di 0" in en
+    assert "Match totals: Ann −360" in en
+    zh = settlement_text(result, NAMES, 3, discord.Locale.chinese)
+    assert "牌型：地胡（8 喇）、清一色（1 喇）" in zh and "输赢：Ann −360、Bob +180" in zh
+
+
+def test_a_robbed_kong_and_a_hangzhou_multiplier_read_right() -> None:
+    state, _ = start("shanghai", SCENE_ROB)
+    state = play(state, D(0, "4m"), PASS(2), PONG(1, "44m"), AK(1, "4m"), WIN(2))
+    text = settlement_text(spectator_view(state).result, NAMES, 1, "en")
+    assert "Cy robs Bob's kong" in text and "Liability: 抢杠" in text
+    state, _ = start("hangzhou", {0: "123456m789p111s5z9s", 1: QUIET[1], 2: QUIET[2],
+                                  3: QUIET[3]})
+    state = play(state, WIN(0))
+    text = settlement_text(spectator_view(state).result, NAMES, 2, "zh-CN")
+    assert "第 2 局：Ann 自摸" in text and "暴头（×2）" in text and "牌值：×2" in text
+
+
+def test_amounts_keep_their_sign_and_halves() -> None:
+    assert [amount_text(x) for x in (0, 12, -4, Fraction(-7, 2))] == ["0", "+12", "−4", "−3.5"]
+
+
+def test_table_caption_mentions_whose_move_it_is_and_nothing_private() -> None:
+    state, _ = start("shanghai", SCENE_P)
+    state, _ = apply(state, D(0, "9s"))
+    table = spectator_view(state)
+    en = table_caption(table, table_id=4, names=NAMES, locale="en",
+                       happened=["Ann discarded 9s."], mention={3: "<@3>"})
+    assert en.splitlines()[0] == "Shanghai · table #4 · hand 1 · 91 tiles left"
+    assert en.splitlines()[-1] == "Waiting for Bob, Cy, <@3> to claim or pass."
+    zh = table_caption(table, table_id=4, names=NAMES, locale="zh-CN")
+    assert "庄家：Ann" in zh and "等待 Bob、Cy、Di" in zh
+    hz, _ = start("hangzhou", {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]})
+    assert "财神: 5z White Dragon" in table_caption(spectator_view(hz), table_id=1,
+                                                    names=NAMES, locale="en")
+
+
+def test_long_news_is_dropped_oldest_first_never_the_question() -> None:
+    news = [f"line {i} " + "x" * 90 for i in range(40)]
+    text = fit(["head"], news, ["the question", "the deadline"])
+    assert len(text) <= 2000 and text.startswith("head\n")
+    assert text.endswith("the question\nthe deadline") and "line 39" in text
+    assert "line 0 " not in text
+    state, _ = start("shanghai", SCENE_P)
+    state, _ = apply(state, D(0, "9s"))
+    dm = dm_text(view(state, 2), table_id=1, names=NAMES, locale="en", happened=news,
+                 deadline=1.9e9, reminder=True)
+    assert len(dm) <= 2000 and "Reminder" in dm and dm.endswith("default move is played.")
+
+
+def test_dm_text_says_what_is_asked() -> None:
+    state, _ = start("shanghai", SCENE_P)
+    state, _ = apply(state, D(0, "9s"))
+    en = dm_text(view(state, 2, 5), table_id=9, names=NAMES, locale="en", deadline=1.9e9,
+                 happened=["Ann discarded 9s."])
+    assert en.splitlines()[:3] == ["**Shanghai · table #9 · hand 5**", "Ann discarded 9s.",
+                                   "Ann discarded 9s: claim it or pass."]
+    assert "<t:1900000000:R>" in en and "<t:1900000000:f>" in en
+    waiting = dm_text(view(state, 0), table_id=9, names=NAMES, locale="zh-CN")
+    assert "等待 Bob、Cy、Di" in waiting and "<t:" not in waiting
+
+
+def test_leaderboard_and_score() -> None:
+    rows = [LeaderboardRow(1, 2, "u:1", "Ann", Fraction(42), 3, 8, 1, None, None),
+            LeaderboardRow(1, 2, "u:2", "Bob", Fraction(-7, 2), 1, 8, 1, None, None)]
+    assert leaderboard_text(rows, "en").splitlines() == [
+        "**Leaderboard of this channel**", "1. Ann: +42 (3 won of 8 hands)",
+        "2. Bob: −3.5 (1 won of 8 hands)"]
+    assert "2. Bob：−3.5（8 局胡 1 局）" in leaderboard_text(rows, "zh-CN")
+    assert leaderboard_text([], "zh-CN") == "本频道还没有结算过的牌局。"
+    many = rows * 200
+    assert len(leaderboard_text(many, "en")) <= 2000
+    score = score_text(3, NAMES, [12, -4, -4, -4], 2, 8, "en")
+    assert score.splitlines()[:2] == ["**Table #3: after 2 of 8 hands**", "Ann: +12"]
+
+
+def test_reveal_fits() -> None:
+    assert len(reveal_text(1, "1m" * 144, "ab" * 16, "en")) <= 2000
