@@ -134,6 +134,9 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
 # Decisions
 
 
+USEFUL_CANDIDATES = 4
+
+
 def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
                    unseen: Sequence[int] | None, rng: random.Random,
                    allowed: Sequence[Tile] | None = None) -> Tile:
@@ -156,6 +159,9 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(judge, tiles, melds, tied)
     if len(tied) > 1:
+        # Counting useful tiles is the costly part: do it for the few loneliest only.
+        tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
+        tied = tied[:USEFUL_CANDIDATES]
         useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
                   for t in tied}
         most = max(useful.values())
