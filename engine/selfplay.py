@@ -24,6 +24,7 @@ from engine.ai import choose_action
 from engine.game import apply, deciding_seats, new_hand
 from engine.game.state import HandState, Phase
 from engine.match import HandOutcome, MatchState, finish_hand, new_match, start_hand
+from engine.melds import MeldKind
 from engine.tiles import full_set
 from engine.view import spectator_view, view
 
@@ -71,7 +72,7 @@ def check_secrecy(state: HandState) -> None:
     public = spectator_view(state)
     for seat_view in public.seats:
         for meld in seat_view.melds:
-            if meld.kind.value == "concealed_kong" and state.phase is not Phase.ENDED and \
+            if meld.kind is MeldKind.CONCEALED_KONG and state.phase is not Phase.ENDED and \
                     any(t is not None for t in meld.tiles):
                 raise SelfPlayError("a concealed kong shows its faces to spectators")
     for seat in range(len(state.seats)):

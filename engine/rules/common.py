@@ -215,7 +215,7 @@ def check_context(ctx: WinContext, *, flowers_allowed: bool) -> None:
 
 def _check_melds(ctx: WinContext) -> None:
     for meld in ctx.melds:
-        if meld.kind.value == "concealed_kong":
+        if meld.kind is MeldKind.CONCEALED_KONG:
             if meld.from_seat is not None:
                 raise RuleError("a concealed kong comes from nobody: drop its 'from'")
             continue
@@ -224,7 +224,7 @@ def _check_melds(ctx: WinContext) -> None:
         check_seat("a meld's from", meld.from_seat)
         if meld.from_seat == ctx.winner:
             raise RuleError(f"{meld}: a player cannot claim their own discard")
-        if meld.kind.value == "chi" and meld.from_seat != upper_seat(ctx.winner):
+        if meld.kind is MeldKind.CHI and meld.from_seat != upper_seat(ctx.winner):
             raise RuleError(f"{meld}: chi is only from the upper player "
                             f"(seat {upper_seat(ctx.winner)})")
 

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.analysis import NO_WILDCARDS, HandAnalysis, Reading, Shape, ShapeRules
+from engine.analysis import (
+    NO_WILDCARDS,
+    GroupKind,
+    HandAnalysis,
+    Reading,
+    Shape,
+    ShapeRules,
+)
 from engine.melds import Meld, MeldKind
 from engine.rules.common import (
     SEATS,
@@ -102,7 +109,7 @@ def base_hua(ctx: WinContext, reading: Reading) -> int:
     """底花: the stake, each flower, pungs of honours and every kong."""
     hua = 1 + len(ctx.flowers)
     for group in reading.melds:
-        if group.kind.value == "pung" and group.face is not None:
+        if group.kind is GroupKind.PUNG and group.face is not None:
             hua += 2 if group.face.is_dragon else 1 if group.face.is_wind else 0
     return hua + sum(_meld_hua(m) for m in ctx.melds)
 
@@ -112,7 +119,7 @@ def _hand_patterns(ctx: WinContext, reading: Reading, all_tiles: list[Tile]) -> 
     suits = {t.suit for t in all_tiles if t.is_suited}
     honours = any(t.is_honor for t in all_tiles)
     standard = reading.shape is Shape.STANDARD
-    all_pungs = standard and all(g.kind.value == "pung" for g in reading.melds) and \
+    all_pungs = standard and all(g.kind is GroupKind.PUNG for g in reading.melds) and \
         all(m.is_pung_like for m in ctx.melds)
     if not suits:
         found.add("zi_yi_se" if all_pungs else "luan_feng")
