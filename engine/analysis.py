@@ -60,14 +60,14 @@ class Wildcards:
         return cls(joker=turned, stand_in=((Tile.WHITE, turned),), jokers_in_set=3)
 
     def is_joker(self, tile: Tile) -> bool:
-        return tile is self.joker
+        return self.joker is not None and tile == self.joker
 
     def plays_as(self, tile: Tile) -> Tile | None:
         """The natural kind a physical tile plays as; None for a joker."""
-        if tile is self.joker:
+        if self.joker is not None and tile == self.joker:
             return None
         for physical, natural in self.stand_in:
-            if tile is physical:
+            if tile == physical:
                 return natural
         return tile
 
@@ -78,7 +78,7 @@ class Wildcards:
         joker = self.joker
         stand = dict(self.stand_in)
         for tile in tiles:
-            if tile is joker:
+            if tile == joker:
                 jokers += 1
             else:
                 counts[stand.get(tile, tile)] += 1
