@@ -214,8 +214,11 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
     """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
     counts, jokers = judge.split(rest)
     targets = (target,)
+    keep = _mask(target)
     total = 0
     for kind in _near(counts):
+        if not keep[kind]:
+            continue  # a tile off the target never brings it nearer
         left = 4 - counts[kind] if unseen is None else unseen[kind]
         if left <= 0:
             continue
