@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -48,11 +49,26 @@ async def connect(path: str | Path, *,
 
 async def _set_pragmas(conn: aiosqlite.Connection, in_memory: bool, busy_ms: int) -> None:
     await conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
-    async with conn.execute("PRAGMA journal_mode = WAL") as cur:
-        row = await cur.fetchone()
-    mode = str(row[0]).lower() if row else "?"
+    mode = await _journal_mode_wal(conn, busy_ms)
     if mode != "wal" and not in_memory:
         raise StoreError(f"SQLite would not switch to WAL journal mode (it reports {mode!r}); "
                          "is DATABASE_PATH on a network file system?")
     await conn.execute("PRAGMA synchronous = NORMAL")
     await conn.execute("PRAGMA foreign_keys = ON")
+
+
+async def _journal_mode_wal(conn: aiosqlite.Connection, busy_ms: int) -> str:
+    """Switch to WAL. While another connection is creating the same new file, SQLite
+    answers "database is locked" at once instead of waiting for the busy timeout, so
+    retry (briefly) until the timeout would have passed."""
+    waited = 0.0
+    while True:
+        try:
+            async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+                row = await cur.fetchone()
+            return str(row[0]).lower() if row else "?"
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or waited * 1000 >= busy_ms:
+                raise
+            await asyncio.sleep(0.01)
+            waited += 0.01

@@ -280,6 +280,40 @@ class Store:
             table_id, seat, "user_id = NULL, is_computer = 1, display_name = ?, away = 0,"
                             " consecutive_timeouts = 0, dm_closed = 0", (display_name,))
 
+    async def replace_by_computer(self, table_id: int, seat: int, *, display_name: str,
+                                  match_id: int | None = None,
+                                  penalties: Mapping[int, Fraction] | None = None,
+                                  reason: str = "abandon",
+                                  deltas: Sequence[LeaderboardDelta] = (),
+                                  at: float = 0.0) -> SeatRow:
+        """A person leaves mid-match, in ONE transaction: the computer takes the seat,
+        any penalty is recorded against the match, and the standings are charged."""
+        async with self._write() as db:
+            table = await self._table_in(db, table_id)
+            count, _ = await _run(
+                db, "UPDATE seats SET user_id = NULL, is_computer = 1, display_name = ?,"
+                    " away = 0, consecutive_timeouts = 0, dm_closed = 0"
+                    " WHERE table_id = ? AND seat = ?", (display_name, table_id, seat))
+            if count == 0:
+                raise NotFound(f"seat {seat} of table {table_id} is empty")
+            for s, amount in (penalties or {}).items():
+                if match_id is None:
+                    raise ConstraintError("a penalty needs the match it belongs to")
+                await _run(db, "INSERT INTO penalties (match_id, seat, amount, reason, at)"
+                               " VALUES (?, ?, ?, ?, ?)",
+                           (match_id, s, fraction_text(amount), reason, at))
+            await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
+            return await self._seat_in(db, table_id, seat)
+
+    async def penalty_totals(self, match_id: int) -> dict[int, Fraction]:
+        """Each seat's penalties in a match (seats without any are left out)."""
+        rows = await self._read_all("SELECT seat, amount FROM penalties WHERE match_id = ?",
+                                    (match_id,))
+        totals: dict[int, Fraction] = {}
+        for r in rows:
+            totals[r["seat"]] = totals.get(r["seat"], Fraction(0)) + Fraction(r["amount"])
+        return totals
+
     async def set_away(self, table_id: int, seat: int, away: bool) -> SeatRow:
         return await self._update_seat(table_id, seat, "away = ?", (int(away),))
 
@@ -521,6 +555,13 @@ class Store:
     async def settlements(self, hand_id: int) -> list[SettlementRow]:
         rows = await self._read_all("SELECT * FROM settlements WHERE hand_id = ? ORDER BY seat",
                                     (hand_id,))
+        return [SettlementRow.of(r) for r in rows]
+
+    async def match_settlements(self, match_id: int) -> list[SettlementRow]:
+        """Every settlement row of a match's hands (rebuilding its totals after a restart)."""
+        rows = await self._read_all(
+            "SELECT s.* FROM settlements s JOIN hands h ON h.id = s.hand_id"
+            " WHERE h.match_id = ? ORDER BY h.number, s.seat", (match_id,))
         return [SettlementRow.of(r) for r in rows]
 
     # ---- deadlines -------------------------------------------------------------------

@@ -1,0 +1,174 @@
+"""Benchmark of the table service over the real SQLite store (never a timed test).
+
+    python bench/service.py [--actions-tables 1,10,200] [--restart-tables 1000]
+
+Prints ``NAME VALUE UNIT`` lines:
+- ``service_actions_per_s_<N>_tables``: moves through `TableService.act` (engine
+  validation, compare-and-set append with the next deadlines, in-memory swap, notifier)
+  with N tables playing at once; commits as the store makes them (WAL, synchronous =
+  NORMAL: durable against a crash of the process); ``…_sync_full`` the same with an
+  fsync at every commit (durable against a power cut). Goal ≥ 500/s at 200 tables.
+- ``service_action_p50_ms`` / ``_p99_ms`` per table count: latency of one `act` call
+  (at 200 tables it includes waiting for the event loop behind the other 199).
+  Goal p99 ≤ 20 ms.
+- ``service_restart_ready_s_<N>_tables``: `recover(eager=False)` with N live tables (the
+  service is serving again; tables replay their log on first use); and
+  ``service_restart_full_s_<N>_tables``: `recover(eager=True)` replaying every log.
+  Goal ≤ 2 s.
+- ``service_db_bytes_per_hand``: database growth per finished hand (after checkpoint).
+
+The moves are the engine's timer defaults (cheap to choose), played by four people, so
+that the figures measure the service and the store rather than the computer player. The
+bench reads the service's in-memory state to choose them (nothing else may).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.service import NullNotifier, Refused, SystemClock, TableService
+from bot.service.live import step_of
+from bot.store import Store
+from engine.game import Phase, deciding_seats, timeout_action
+
+OPTIONS = {"hands": 1, "turn_timer": 3600, "claim_timer": 3600}
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}",
+          flush=True)
+
+
+async def new_service(path: Path, sync_full: bool = False) -> TableService:
+    store = await Store.open(path)
+    if sync_full:  # fsync at every commit: durable against a power cut too
+        await store._db.execute("PRAGMA synchronous = FULL")
+    return TableService(store, NullNotifier(), clock=SystemClock(), computer_pause=0.0)
+
+
+async def open_tables(service: TableService, count: int, first_channel: int,
+                      start: bool = True, options: dict[str, int] = OPTIONS) -> list[int]:
+    """``count`` tables of four people (users 4k+1 … 4k+4), started."""
+    ids = []
+    for k in range(count):
+        users = [4 * (first_channel + k) + i + 1 for i in range(4)]
+        info = await service.create_table(guild_id=1, channel_id=first_channel + k,
+                                          creator_id=users[0], creator_name=f"P{users[0]}",
+                                          rules="hangzhou" if k % 2 else "shanghai",
+                                          options=options)
+        for user in users[1:]:
+            await service.join(info.ref.table_id, user, f"P{user}")
+        if start:
+            await service.start(info.ref.table_id, users[0])
+        ids.append(info.ref.table_id)
+    return ids
+
+
+async def play(service: TableService, table_id: int, latencies: list[float],
+               limit: int | None = None) -> int:
+    """Play the table's hand to its end (or ``limit`` moves) with the timer defaults."""
+    live = service._tables[table_id]  # the bench's one peek, to choose moves cheaply
+    users = [s.user_id for s in live.seats if s is not None]
+    moves = 0
+    while live.hand is not None and live.hand.state.phase is not Phase.ENDED:
+        if limit is not None and moves >= limit:
+            break
+        state = live.hand.state
+        seat = deciding_seats(state)[0]
+        action = timeout_action(state, seat)
+        t0 = time.perf_counter()
+        try:
+            result = await service.act(table_id, users[seat], action,
+                                       step=step_of(state, seat))
+        except Refused:
+            continue
+        latencies.append(time.perf_counter() - t0)
+        moves += 1
+        if result.hand_ended:
+            break
+        await asyncio.sleep(0)  # let the other tables in
+    return moves
+
+
+async def bench_actions(folder: Path, tables: int, sync_full: bool = False) -> None:
+    suffix = "_sync_full" if sync_full else ""
+    service = await new_service(folder / f"actions-{tables}{suffix}.sqlite3", sync_full)
+    ids = await open_tables(service, tables, 1)
+    latencies: list[float] = []
+    t0 = time.perf_counter()
+    counts = await asyncio.gather(*(play(service, t, latencies) for t in ids))
+    elapsed = time.perf_counter() - t0
+    emit(f"service_actions_per_s_{tables}_tables{suffix}", sum(counts) / elapsed,
+         "actions/s")
+    latencies.sort()
+    emit(f"service_action_p50_ms_{tables}_tables{suffix}",
+         statistics.median(latencies) * 1000, "ms")
+    emit(f"service_action_p99_ms_{tables}_tables{suffix}",
+         latencies[int(len(latencies) * 0.99)] * 1000, "ms")
+    await service.store.close()
+
+
+async def bench_restart(folder: Path, tables: int) -> None:
+    path = folder / "restart.sqlite3"
+    service = await new_service(path)
+    # several hands each: a table whose first hand ends early must stay live
+    ids = await open_tables(service, tables, 100_000, options={**OPTIONS, "hands": 8})
+    sink: list[float] = []
+    for t in ids:
+        await play(service, t, sink, limit=30)
+    await service.store.close()
+    for eager in (False, True):
+        service = await new_service(path)
+        t0 = time.perf_counter()
+        report = await service.recover(eager=eager)
+        elapsed = time.perf_counter() - t0
+        assert report.live_tables == tables and not report.failed, report
+        kind = "full" if eager else "ready"
+        emit(f"service_restart_{kind}_s_{tables}_tables", elapsed, "s")
+        await service.store.close()
+
+
+async def bench_bytes(folder: Path, hands: int) -> None:
+    path = folder / "bytes.sqlite3"
+    service = await new_service(path)
+    await service.store.close()
+    empty = os.path.getsize(path)
+    service = await new_service(path)
+    ids = await open_tables(service, hands, 200_000)
+    sink: list[float] = []
+    for t in ids:
+        await play(service, t, sink)
+    await service.store.close()
+    emit("service_db_bytes_per_hand", (os.path.getsize(path) - empty) / hands, "bytes")
+
+
+async def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/service.py")
+    parser.add_argument("--actions-tables", default="1,10,200")
+    parser.add_argument("--restart-tables", type=int, default=1000)
+    parser.add_argument("--bytes-hands", type=int, default=50)
+    parser.add_argument("--sync-full-tables", default="1,200",
+                        help="also measure these with PRAGMA synchronous = FULL")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for n in (int(x) for x in args.actions_tables.split(",") if x):
+            await bench_actions(folder, n)
+        for n in (int(x) for x in args.sync_full_tables.split(",") if x):
+            await bench_actions(folder, n, sync_full=True)
+        await bench_bytes(folder, args.bytes_hands)
+        await bench_restart(folder, args.restart_tables)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

@@ -1,0 +1,126 @@
+"""The in-memory state of one table: its rows, its match, its hand (the replay of the
+log) and its pending decisions. Only the service touches it, under ``lock``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.service.notices import SeatInfo, TableRef, names_of
+from bot.store import DeadlineKind, HandRow, SeatRow, TableRow
+from engine.game import ActionKind, HandState, Phase, deciding_seats, legal_actions
+from engine.match import MatchState
+from engine.rules.common import SEATS
+
+AutoReason = Literal["computer", "away", "always_win", "pass_claims"]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision owed by ``seat``: by ``due_at`` the timer (or the computer) plays it.
+
+    ``step`` is the number the decision's buttons carry (see `step_of`)."""
+
+    seat: int
+    step: int
+    kind: DeadlineKind
+    set_at: float
+    due_at: float
+    reminded: bool = False
+
+    @property
+    def half_at(self) -> float:
+        return self.set_at + (self.due_at - self.set_at) / 2
+
+    @property
+    def reminds(self) -> bool:
+        """Only a person's own timer gets a reminder, once."""
+        return self.kind != "computer" and not self.reminded
+
+
+@dataclass
+class LiveHand:
+    row: HandRow
+    state: HandState
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    seats: list[SeatRow | None]
+    match_id: int | None = None
+    match: MatchState | None = None
+    hand: LiveHand | None = None
+    pending: dict[int, Pending] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def ref(self) -> TableRef:
+        return TableRef(self.row.id, self.row.guild_id, self.row.channel_id)
+
+    @property
+    def seat_infos(self) -> tuple[SeatInfo | None, ...]:
+        return tuple(None if s is None else SeatInfo(
+            s.seat, s.user_id, s.display_name, s.is_computer, s.away,
+            s.consecutive_timeouts, s.choices) for s in self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return names_of(self.seat_infos)
+
+    @property
+    def hand_number(self) -> int:
+        return self.match.current.number if self.match and self.match.current else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s is not None and s.user_id == user_id:
+                return s.seat
+        return None
+
+    def set_seat(self, row: SeatRow) -> None:
+        self.seats[row.seat] = row
+
+
+def empty_seats() -> list[SeatRow | None]:
+    return [None] * SEATS
+
+
+def step_of(state: HandState, seat: int) -> int | None:
+    """The number a decision's buttons carry: the seq of the first action that can
+    answer it. A turn's step is the next seq; a claim window's is the seq just after it
+    opened, so one seat's answer does not make another's buttons stale."""
+    if seat not in deciding_seats(state):
+        return None
+    if state.phase is Phase.TURN:
+        return state.seq + 1
+    assert state.window is not None
+    return state.window.opened_at + 1
+
+
+def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoReason | None:
+    """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
+    or a standing choice that fits this decision; None: ask the person."""
+    if seat_row is None or seat_row.is_computer:
+        return "computer"
+    if seat_row.away:
+        return "away"
+    choices = seat_row.choices
+    if state.phase is Phase.TURN:
+        if choices.always_win and any(a.kind is ActionKind.WIN
+                                      for a in legal_actions(state, seat)):
+            return "always_win"
+        return None
+    assert state.window is not None
+    kinds = {a.kind for a in state.window.options[seat]}
+    if ActionKind.WIN in kinds:
+        return "always_win" if choices.always_win else None
+    return "pass_claims" if choices.pass_claims else None

@@ -1,0 +1,250 @@
+"""What the service tells the outside world, as frozen values.
+
+Public notices (lobby, hand start, table, away, settlement, reveal, leaderboard, match
+end) go to the channel and never hold a concealed tile. `PrivateNotice` and
+`MoveNotice` go to one seat's person. Pictures are not made here: a notice offers
+the engine view to draw from (`view()`), computed only if the notifier asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from bot.store import LeaderboardRow, StandingChoices
+from engine.game import (
+    ClaimWindowClosed,
+    ClaimWindowOpened,
+    Event,
+    FlowerLaidAside,
+    HandEnded,
+    HandState,
+    MeldDeclared,
+    TileDiscarded,
+    WildcardTurned,
+)
+from engine.melds import MeldKind
+from engine.view import PlayerView, ResultView, TableView, spectator_view, view
+
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """Where a table lives: enough for an adapter to find the channel."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool
+    away: bool = False
+    consecutive_timeouts: int = 0
+    choices: StandingChoices = field(default_factory=StandingChoices)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table as anyone may see it."""
+
+    ref: TableRef
+    creator_id: int
+    rules: str
+    options: dict[str, Any]
+    status: TableStatus
+    seats: tuple[SeatInfo | None, ...]
+    """Four entries; None is an empty seat."""
+    hand_number: int | None = None
+    hands_in_match: int | None = None
+    deciding: tuple[int, ...] = ()
+    totals: tuple[Fraction, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return names_of(self.seats)
+
+    @property
+    def empty_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s is None)
+
+
+def names_of(seats: Sequence[SeatInfo | None]) -> tuple[str, ...]:
+    return tuple(s.name if s is not None else f"(seat {i + 1} empty)"
+                 for i, s in enumerate(seats))
+
+
+@dataclass(frozen=True)
+class LobbyNotice:
+    """The lobby (or the table's membership) changed: post or edit the lobby message.
+
+    ``what``: created, joined, left, computer_added, computer_removed, started,
+    cancelled, finished, replaced (a player left mid-match, the computer took over).
+    """
+
+    table: TableInfo
+    what: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class HandStartNotice:
+    """Public: a hand begins. ``commitment`` is SHA-256(salt + wall), revealed later."""
+
+    ref: TableRef
+    names: tuple[str, ...]
+    hand_number: int
+    hands_in_match: int
+    dealer: int
+    dice: tuple[int, int]
+    streak: int
+    huangfan: bool
+    commitment: str
+
+
+@dataclass(frozen=True)
+class TableNotice:
+    """Public: the table changed. ``lines`` say what happened, without hidden tiles."""
+
+    ref: TableRef
+    names: tuple[str, ...]
+    hand_number: int
+    seq: int
+    """Actions applied so far in this hand."""
+    lines: tuple[str, ...]
+    deciding: tuple[int, ...]
+    _state: HandState = field(repr=False, compare=False)
+
+    def view(self) -> TableView:
+        return spectator_view(self._state, self.hand_number)
+
+
+@dataclass(frozen=True)
+class PrivateNotice:
+    """Private to one seat's person: their hand changed or a decision is in front of
+    them. ``step`` is what the buttons carry (None: nothing to decide now)."""
+
+    ref: TableRef
+    seat: int
+    user_id: int | None
+    names: tuple[str, ...]
+    hand_number: int
+    step: int | None
+    deadline: float | None
+    _state: HandState = field(repr=False, compare=False)
+
+    def view(self) -> PlayerView:
+        return view(self._state, self.seat, self.hand_number)
+
+
+@dataclass(frozen=True)
+class MoveNotice:
+    """Private ping: a decision awaits this seat (or, ``reminder``, half its time is gone)."""
+
+    ref: TableRef
+    seat: int
+    user_id: int | None
+    hand_number: int
+    step: int
+    kind: Literal["turn", "claim"]
+    deadline: float
+    reminder: bool = False
+
+
+@dataclass(frozen=True)
+class AwayNotice:
+    """Public: a seat is now played by the computer until its person acts (or is back)."""
+
+    ref: TableRef
+    seat: int
+    user_id: int | None
+    name: str
+    away: bool
+
+
+@dataclass(frozen=True)
+class SettlementNotice:
+    """Public: how the hand ended, every pattern and who pays whom."""
+
+    ref: TableRef
+    names: tuple[str, ...]
+    rules: str
+    hand_number: int
+    result: ResultView
+    totals: tuple[Fraction, ...]
+    """The match totals after this hand."""
+
+
+@dataclass(frozen=True)
+class RevealNotice:
+    """Public: the wall and salt of a finished hand; sha256(salt + wall) == commitment."""
+
+    ref: TableRef
+    hand_number: int
+    wall: str
+    salt: str
+    commitment: str
+
+
+@dataclass(frozen=True)
+class LeaderboardNotice:
+    ref: TableRef
+    rows: tuple[LeaderboardRow, ...]
+
+
+@dataclass(frozen=True)
+class MatchEndNotice:
+    ref: TableRef
+    names: tuple[str, ...]
+    totals: tuple[Fraction, ...]
+    hands_played: int
+    cancelled: bool = False
+
+
+# ---------------------------------------------------------------------------
+# Public lines from engine events
+
+
+def public_lines(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
+    """What the channel may read of ``events``: draws, deals and claim answers are
+    private; a concealed kong is told without its tiles."""
+    out = []
+    for event in events:
+        line = _line(event, names)
+        if line:
+            out.append(line)
+    return tuple(out)
+
+
+def _line(event: Event, names: Sequence[str]) -> str | None:
+    if event.private_to is not None:
+        return None
+    if isinstance(event, TileDiscarded):
+        return f"{names[event.seat]} discards {event.tile.notation}"
+    if isinstance(event, MeldDeclared):
+        if event.meld.kind is MeldKind.CONCEALED_KONG:
+            return f"{names[event.seat]} declares a concealed kong"
+        shown = "".join(t.notation for t in event.meld.tiles)
+        return f"{names[event.seat]} {event.meld.kind.value.replace('_', ' ')} {shown}"
+    if isinstance(event, FlowerLaidAside):
+        return f"{names[event.seat]} lays aside flower {event.flower.notation}"
+    if isinstance(event, WildcardTurned):
+        return f"turned {event.tile.notation}: its other copies are 财神"
+    if isinstance(event, ClaimWindowOpened):
+        # Who is asked shows in the table's "deciding"; the line does not repeat it.
+        what = "the added kong may be robbed" if event.rob_kong else "may be claimed"
+        return f"{event.tile.notation} {what}"
+    if isinstance(event, ClaimWindowClosed):
+        return None
+    if isinstance(event, HandEnded):
+        if event.result.drawn:
+            return "流局 the hand ends without a winner"
+        return "; ".join(f"{names[w.winner]} wins" for w in event.result.wins)
+    return None

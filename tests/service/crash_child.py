@@ -1,0 +1,66 @@
+"""The process the crash test kills: a match of four computer players through the real
+service and a real database file, on a fast clock. It prints each action only after its
+commit returned ("C hand_id seq payload"), so whatever it printed must survive a kill.
+
+    python tests/service/crash_child.py DB_PATH HANDS
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bot.service import NullNotifier, SystemClock, TableService  # noqa: E402
+from bot.store import ActionRow, HandRow, NewAction, Store  # noqa: E402
+
+
+class PrintingStore(Store):
+    async def append_action(self, hand_id: int, expected_seq: int, *args: Any,
+                            **kwargs: Any) -> ActionRow:
+        row = await super().append_action(hand_id, expected_seq, *args, **kwargs)
+        print(f"C {hand_id} {row.seq} {json.dumps(row.payload)}", flush=True)
+        return row
+
+    async def finish_hand(self, hand_id: int, final: NewAction | None, **kwargs: Any
+                          ) -> HandRow:
+        row = await super().finish_hand(hand_id, final, **kwargs)
+        if final is not None:
+            print(f"C {hand_id} {final.expected_seq} {json.dumps(final.payload)}", flush=True)
+        print(f"E {hand_id}", flush=True)
+        return row
+
+
+async def main(db: str, hands: int) -> int:
+    store = await PrintingStore.open(db)
+    service = TableService(store, NullNotifier(), clock=SystemClock(), computer_pause=0.0,
+                           grace=0.0)
+    await service.recover()
+    tables = await store.tables_in_channel(1)
+    if not tables:
+        info = await service.create_table(guild_id=1, channel_id=1, creator_id=1,
+                                          creator_name="Host", rules="hangzhou",
+                                          options={"hands": hands}, sit=False)
+        for _ in range(4):
+            await service.add_computer(info.ref.table_id, 1)
+        await service.start(info.ref.table_id, 1)
+        table_id = info.ref.table_id
+    else:
+        table_id = tables[0].id
+    runner = asyncio.create_task(service.run())
+    while (await store.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
+        await asyncio.sleep(0.02)
+    service.scheduler.stop()
+    runner.cancel()
+    print("DONE", flush=True)
+    await store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(sys.argv[1], int(sys.argv[2]))))

@@ -1,0 +1,96 @@
+"""Shared pieces of the service tests: stacked deals, quick tables, settling the clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service.fairness import Deal, deal_of, shuffle
+from bot.store import Store
+from engine.game import Action, ActionKind, stack_wall
+from engine.tiles import tile_from_notation
+
+GUILD, CHANNEL = 7, 70
+ANN, BOB, CID, DEE, EVE = 1, 2, 3, 4, 99
+NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DEE: "Dee", EVE: "Eve"}
+
+QUIET = ("147m258p369s1234z", "258m369p147s1234z", "369m147p258s1467z", "258m147p369s2347z")
+# The dealer (seat 0) discards 9m; only seat 2 may claim it (a pong).
+SCENE_PONG = {0: QUIET[0] + "9m", 1: QUIET[1], 2: "99m369p147s12347z", 3: QUIET[3]}
+# Two Shanghai players waiting on the dealer's 5p: seats 1 and 2 may both win.
+SCENE_TWO = {0: "147m369s5p567z" + "258m" + "7s", 1: "1112345678999p",
+             2: "5p111z222z333z444z", 3: "258m147s369m567z8p"}
+
+
+def stacked(hands: Mapping[int, str], rules: str = "shanghai") -> Callable[[str, int], Deal]:
+    """A deal function giving ``hands`` whenever seat 0 deals (a shuffle otherwise)."""
+    def deal(_rules: str, dealer: int) -> Deal:
+        if dealer != 0:
+            return shuffle(rules == "shanghai")
+        return deal_of(stack_wall(rules, hands, dealer))
+    return deal
+
+
+def D(seat: int, tile: str) -> Action:
+    return Action(ActionKind.DISCARD, seat, tile_from_notation(tile))
+
+
+def P(seat: int) -> Action:
+    return Action(ActionKind.PASS, seat)
+
+
+def W(seat: int) -> Action:
+    return Action(ActionKind.WIN, seat)
+
+
+@dataclass
+class World:
+    """A service on a real SQLite file with a fake clock and a recording notifier."""
+
+    store: Store
+    clock: FakeClock
+    notes: RecordingNotifier
+    service: TableService
+
+    async def table(self, users: tuple[int, ...] = (ANN, BOB, CID, DEE), *,
+                    rules: str = "shanghai", options: Mapping[str, object] | None = None,
+                    computers: int = 0, start: bool = True, channel: int = CHANNEL) -> int:
+        """A table created by the first user, the others joined, ``computers`` added."""
+        svc = self.service
+        info = await svc.create_table(guild_id=GUILD, channel_id=channel,
+                                      creator_id=users[0],
+                                      creator_name=NAMES.get(users[0], f"U{users[0]}"),
+                                      rules=rules, options=dict(options or {}))
+        table_id = info.ref.table_id
+        for user in users[1:]:
+            await svc.join(table_id, user, NAMES.get(user, f"U{user}"))
+        for _ in range(computers):
+            await svc.add_computer(table_id, users[0])
+        if start:
+            await svc.start(table_id, users[0])
+        return table_id
+
+    async def settle(self, limit: int = 100_000) -> int:
+        """Fire everything due now, until nothing is."""
+        total = 0
+        while total < limit:
+            fired = await self.service.run_due()
+            if not fired:
+                return total
+            total += fired
+        raise AssertionError("the scheduler never settled")
+
+    async def advance(self, seconds: float) -> int:
+        self.clock.advance(seconds)
+        return await self.settle()
+
+    async def until(self, kind: str, count: int = 1, *, step: float = 10.0,
+                    limit: int = 5000) -> None:
+        """Let time pass ``step`` at a time until ``count`` notices of ``kind`` arrived."""
+        await self.settle()
+        for _ in range(limit):
+            if len(self.notes.of(kind)) >= count:
+                return
+            await self.advance(step)
+        raise AssertionError(f"no {count} {kind} notice(s) after {limit} steps")

@@ -1,0 +1,100 @@
+"""Crash safety: a match in a subprocess is killed with SIGKILL at random moments and
+restarted; every action it reported as committed must survive, none may be applied
+twice, and the match must finish with settlements that sum to zero."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.service import commitment, parse_wall
+from bot.store import Store
+from engine.game import Action, Phase, replay
+
+CHILD = Path(__file__).with_name("crash_child.py")
+HANDS = 32
+KILLS = 8
+
+
+def run_child(db: Path, kill_after: float | None) -> list[str]:
+    """Run the child; kill it with SIGKILL after ``kill_after`` seconds (if still alive)."""
+    proc = subprocess.Popen([sys.executable, str(CHILD), str(db), str(HANDS)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if kill_after is None:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        return out.splitlines()
+    time.sleep(kill_after)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    out, _ = proc.communicate(timeout=30)
+    return out.splitlines()
+
+
+async def test_sigkill_at_random_moments_loses_nothing_committed(tmp_path: Path) -> None:
+    db = tmp_path / "crash.sqlite3"
+    rng = random.Random()
+    seed = rng.randrange(10**6)
+    rng.seed(seed)
+    committed: dict[tuple[int, int], str] = {}
+    lines: list[str] = []
+    kills = 0
+    for _ in range(KILLS):
+        lines = run_child(db, rng.uniform(0.25, 0.9))
+        for line in lines:
+            if line.startswith("C "):
+                _, hand, seq, payload = line.split(" ", 3)
+                key = (int(hand), int(seq))
+                assert key not in committed, f"action {key} committed twice (seed {seed})"
+                committed[key] = payload
+        if "DONE" in lines:
+            break
+        kills += 1
+    if "DONE" not in lines:
+        lines = run_child(db, None)
+        assert "DONE" in lines
+    assert kills >= 3, f"the match ended before it could be killed often (seed {seed})"
+    await check_database(db, committed, seed)
+
+
+async def check_database(db: Path, committed: dict[tuple[int, int], str], seed: int) -> None:
+    import json
+
+    store = await Store.open(db)
+    try:
+        (table,) = await store.tables_in_channel(1)
+        assert table.status == "finished"
+        (match,) = await store.matches(table.id)
+        assert match.status == "finished" and sum(match.totals.values()) == 0
+        hands = await store.hands(match.id)
+        assert [h.number for h in hands] == list(range(1, HANDS + 1)), seed
+        stored = {}
+        totals = [0] * 4
+        for hand in hands:
+            assert hand.status == "ended"
+            assert commitment(hand.salt, hand.wall) == hand.commitment
+            actions = await store.actions(hand.id)
+            assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
+            for a in actions:
+                stored[(hand.id, a.seq)] = a.payload
+            state = replay("hangzhou", {"hands": HANDS}, parse_wall(hand.wall), hand.dice,
+                           hand.dealer, [Action.from_json(a.payload) for a in actions],
+                           streak=hand.streak, huangfan=hand.huangfan > 0)
+            assert state.phase is Phase.ENDED and state.result is not None
+            settled = {s.seat: s.amount for s in await store.settlements(hand.id)}
+            assert tuple(settled[s] for s in range(4)) == state.result.payments
+            assert sum(settled.values()) == 0
+            for s in range(4):
+                totals[s] += settled[s]
+        assert tuple(totals) == tuple(match.totals[s] for s in range(4))
+        for key, payload in committed.items():
+            assert key in stored, f"committed action {key} was lost (seed {seed})"
+            assert stored[key] == json.loads(payload)
+        assert await store.deadlines() == []
+    finally:
+        await store.close()

@@ -1,0 +1,126 @@
+"""Restart recovery: live tables rebuilt from their logs, deadlines reloaded (with a
+grace period for those that passed while down), and crashes between two writes mended."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock
+from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, stacked
+
+pytestmark = pytest.mark.usefixtures("dealer_zero")
+TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 3}
+DAY = 86_400.0
+
+
+async def restart(make_world: Callable[..., Awaitable[World]], old: World,
+                  down: float = DAY, **kwargs: Any) -> World:
+    await old.store.close()
+    return await make_world(FakeClock(old.clock.now() + down), grace=30.0, **kwargs)
+
+
+async def test_a_restart_rebuilds_the_hand_and_defers_passed_deadlines(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=TIMERS)
+    await world.service.act(table, ANN, D(0, "9m"))
+    before = await world.service.table_view(table)
+    cid_before = await world.service.hand(table, CID)
+    world = await restart(make_world, world)
+    report = await world.service.recover(eager=True)
+    assert (report.live_tables, report.rebuilt, report.deferred) == (1, 1, 1)
+    assert await world.service.table_view(table) == before
+    cid = await world.service.hand(table, CID)
+    assert cid.view == cid_before.view and cid.step == 2
+    assert cid.deadline == world.clock.now() + 30.0        # grace, not fired at once
+    await world.settle()                                    # only the reminder, now late
+    assert [r.user_id for r in world.notes.of("reminder")] == [CID]
+    assert len(await world.store.actions((await world.store.live_hand(table)).id)) == 1
+    await world.advance(30)
+    hand = await world.store.live_hand(table)
+    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+        [(0, "discard", "player"), (2, "pass", "timeout")]
+
+
+async def test_lazy_recovery_rebuilds_a_table_on_first_use(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=TIMERS)
+    world = await restart(make_world, world)
+    report = await world.service.recover(eager=False)
+    assert report.rebuilt == 0 and report.deadlines == 1
+    await world.advance(30)            # the deadline's wake rebuilds the table, then plays
+    hand = await world.store.live_hand(table)
+    assert [(a.seat, a.source) for a in await world.store.actions(hand.id)] == \
+        [(0, "timeout")]
+
+
+class Crash(Exception):
+    """Stands for the process dying between two writes."""
+
+
+def crash_on(store: object, method: str, call: int) -> None:
+    """Make ``store.method`` raise on its ``call``-th call (1-based)."""
+    real = getattr(store, method)
+    calls = {"n": 0}
+
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == call:
+            raise Crash(method)
+        return await real(*args, **kwargs)
+
+    setattr(store, method, wrapper)
+
+
+async def finish_match(world: World, table: int) -> None:
+    await world.until("match_ended", step=5)
+    info = await world.service.table_info(table)
+    assert info.status == "finished"
+    (match,) = await world.store.matches(table)
+    assert match.status == "finished" and sum(match.totals.values()) == 0
+    hands = await world.store.hands(match.id)
+    assert [h.number for h in hands] == list(range(1, len(hands) + 1)) and len(hands) == 2
+    for h in hands:
+        assert sum(s.amount for s in await world.store.settlements(h.id)) == 0
+
+
+async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    crash_on(world.store, "create_hand", 2)
+    table = await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
+    await world.until("settlement", step=60)
+    assert await world.store.live_hand(table) is None
+    world = await restart(make_world, world)
+    report = await world.service.recover(eager=False)
+    assert report.rebuilt == 1                     # no deadline: rebuilt at once
+    assert (await world.store.live_hand(table)).number == 2
+    await finish_match(world, table)
+
+
+async def test_a_crash_before_the_first_deadlines_were_written_is_mended(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    crash_on(world.store, "replace_deadlines", 1)
+    with pytest.raises(Crash):
+        await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
+    assert await world.store.deadlines() == []
+    world = await restart(make_world, world)
+    await world.service.recover(eager=False)
+    assert len(await world.store.deadlines()) == 1
+    await finish_match(world, 1)
+
+
+async def test_a_crash_between_start_and_the_match_row_is_mended(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    crash_on(world.store, "create_match", 1)
+    with pytest.raises(Crash):
+        await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
+    world = await restart(make_world, world)
+    await world.service.recover()
+    await finish_match(world, 1)
