@@ -16,7 +16,8 @@ Not yet runnable. When finished it will:
     environment or .env (see .env.example);
   * register /mahjong slash commands, send each player's hand by DM as a picture
     with buttons for every legal move, and keep every table in SQLite;
-  * offer `mahjong-bot demo` to play a match of computer players offline.
+  * offer `mahjong-bot demo` to play a match of computer players offline
+    (that one works already).
 
 What works today: the rules engine and the score calculator, e.g.
   python -m engine.score cases.json
@@ -24,6 +25,11 @@ What works today: the rules engine and the score calculator, e.g.
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "demo":
+        from bot.demo import main as demo
+
+        return demo(args[1:])
     sys.stdout.write(PLANNED)
     return 0
 
