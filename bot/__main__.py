@@ -1,27 +1,55 @@
-"""``mahjong-bot``: the bot's entry point.
+"""``mahjong-bot``: run the Discord bot; ``mahjong-bot demo`` plays offline.
 
-The Discord adapter is not built yet (see the README's status); until it is, the
-command says what it will do and exits successfully.
+The bot reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the
+environment or ``.env`` (see ``.env.example``), logs to stdout, and on SIGTERM or
+SIGINT shuts down cleanly: the timers stop, moves in flight finish under their table
+locks, queued messages are delivered, and the store is closed — nothing half-written.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import signal
 import sys
 
-PLANNED = """\
-mahjong-bot: the Discord mahjong bot (Shanghai and Hangzhou rules).
+from bot.config import Config, ConfigError
 
-Not yet runnable. When finished it will:
-  * read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the
-    environment or .env (see .env.example);
-  * register /mahjong slash commands, send each player's hand by DM as a picture
-    with buttons for every legal move, and keep every table in SQLite;
-  * offer `mahjong-bot demo` to play a match of computer players offline
-    (that one works already).
+USAGE = """\
+usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
+       mahjong-bot demo     play a match of computer players offline (no Discord)
+                            [--rules R] [--hands N] [--out DIR] [--db PATH]
 
-What works today: the rules engine and the score calculator, e.g.
-  python -m engine.score cases.json
+Settings come from the environment or a .env file (see .env.example):
+  DISCORD_TOKEN   the bot's token (required to run the bot)
+  DATABASE_PATH   the SQLite file (default ./mahjong.sqlite3)
+  DEV_GUILD_ID    a server id for instant command sync while developing
+  LOG_LEVEL       DEBUG, INFO, WARNING or ERROR (default INFO)
 """
+
+NO_TOKEN = """\
+mahjong-bot: DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and press "New Application".
+  2. In "Bot", press "Reset Token" and copy the token (it is shown once).
+  3. Put it in a file named .env next to where you run the bot:
+         DISCORD_TOKEN=your-token-here
+     (copy .env.example to .env to start), or export DISCORD_TOKEN=... in the shell.
+  4. Invite the bot with the "bot" and "applications.commands" scopes (see the
+     README's Discord section for the permissions and the invite link).
+
+No token at hand? `mahjong-bot demo` plays a whole match of computer players
+offline, through the same table service and database, and saves the pictures.
+"""
+
+LOGIN_FAILED = """\
+mahjong-bot: Discord refused the token in DISCORD_TOKEN. Reset it in the developer
+portal (Applications → your app → Bot → Reset Token) and update .env or the environment.
+"""
+
+log = logging.getLogger("bot")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +58,54 @@ def main(argv: list[str] | None = None) -> int:
         from bot.demo import main as demo
 
         return demo(args[1:])
-    sys.stdout.write(PLANNED)
+    if args:
+        sys.stdout.write(USAGE)
+        return 0 if args[0] in ("-h", "--help", "help") else 2
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        sys.stderr.write(f"mahjong-bot: {exc}\n")
+        return 2
+    if not config.discord_token:
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    logging.basicConfig(stream=sys.stdout, level=config.log_level_number,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(run(config))
+
+
+async def run(config: Config) -> int:
+    """Run until Discord disconnects for good or a signal asks to stop."""
+    import discord
+
+    from bot.discord.client import MahjongBot
+
+    bot = MahjongBot(database_path=config.database_path, dev_guild_id=config.dev_guild_id)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(config.require_token()), name="discord")
+    waiter = asyncio.create_task(stop.wait(), name="signals")
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if waiter in done:
+        log.info("signal received: shutting down")
+    waiter.cancel()
+    await bot.close()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(sig)
+    if runner in done and runner.exception() is not None:
+        exc = runner.exception()
+        if isinstance(exc, discord.LoginFailure):
+            sys.stderr.write(LOGIN_FAILED)
+            return 1
+        log.error("the bot stopped: %r", exc)
+        return 1
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await runner
     return 0
 
 

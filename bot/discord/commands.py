@@ -36,7 +36,10 @@ class CommandHandler(Protocol):
     ``{"rules": str, "options": dict}`` with only the options the user set (already
     checked to belong to that rule set; the service validates values); for ``rules``,
     ``{"rules": str | None, "table": int | None}``; for ``leaderboard`` nothing; for the
-    others ``{"table": int | None}``. The handler answers within 3 seconds (or defers).
+    ``score``
+    ``{"table", "rules", "hand", "win_tile", "win", "melds", "flowers", "dealer", "case"}``
+    (each None when not given); for the others ``{"table": int | None}``. The handler
+    answers within 3 seconds (or defers).
     """
 
     async def on_command(self, interaction: discord.Interaction, command: str,
@@ -119,6 +122,30 @@ def _add_rules(group: app_commands.Group) -> None:
         await dispatch(interaction, "rules", {"rules": rules, "table": table})
 
 
+WIN_KINDS = ("self_draw", "discard", "rob_kong")
+
+
+def _add_score(group: app_commands.Group) -> None:
+    """The calculator (a hand in notation, or a JSON case → its breakdown); without a
+    hand or case, the match totals at the channel's table."""
+    names = ("rules", "hand", "win_tile", "win", "melds", "flowers", "dealer", "case", "table")
+
+    @_sub(group, "score")
+    @app_commands.rename(**{n: ls(f"param.{n}.name") for n in names})
+    @app_commands.describe(**{n: ls(f"param.{n}.desc") for n in names})
+    @app_commands.choices(rules=choices_kwargs()["rules"],
+                          win=[app_commands.Choice(name=ls(f"choice.win.{k}"), value=k)
+                               for k in WIN_KINDS])
+    async def score(interaction: discord.Interaction, hand: str | None = None,
+                    win_tile: str | None = None, rules: str | None = None,
+                    win: str | None = None, melds: str | None = None,
+                    flowers: str | None = None, dealer: bool | None = None,
+                    case: str | None = None, table: TableArg | None = None) -> None:
+        await dispatch(interaction, "score", {
+            "table": table, "rules": rules, "hand": hand, "win_tile": win_tile, "win": win,
+            "melds": melds, "flowers": flowers, "dealer": dealer, "case": case})
+
+
 def _add_leaderboard(group: app_commands.Group) -> None:
     @_sub(group, "leaderboard")
     async def leaderboard(interaction: discord.Interaction) -> None:
@@ -134,6 +161,7 @@ def build_group() -> app_commands.Group:
         _with_table(group, name)
     _add_leaderboard(group)
     _add_rules(group)
-    for name in ("score", "cancel", "history"):
+    _add_score(group)
+    for name in ("cancel", "history"):
         _with_table(group, name)
     return group

@@ -282,10 +282,18 @@ def add_preferences(ui: discord.ui.View, table_id: int, choices: Any, locale: Lo
                     *, away: bool = False) -> bool:
     """Append the standing-choice row to ``ui`` when a row is free (a move view uses
     at most two rows in practice); False when there is no room."""
-    used = {item.row for item in ui.children if item.row is not None}
+    used = {row for row in map(_row_of, ui.children) if row is not None}
     free = [r for r in range(MAX_ROWS) if r not in used and r > max(used, default=-1)]
     if not free:
         return False
     for item in preference_items(table_id, choices, locale, away=away, row=free[0]):
         ui.add_item(item)
     return True
+
+
+def _row_of(item: discord.ui.Item[Any]) -> int | None:
+    """An item's row; a DynamicItem reports None itself, its wrapped item knows."""
+    if item.row is not None:
+        return item.row
+    inner = getattr(item, "item", None)
+    return inner.row if inner is not None else None

@@ -34,9 +34,10 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "table": ("table", "Show the table picture again"),
     "leaderboard": ("leaderboard", "This channel's running leaderboard"),
     "rules": ("rules", "A summary of the rules and of this table's options"),
-    "score": ("score", "The match totals at this table"),
+    "score": ("score",
+              "Score a hand (give hand and win_tile, or a JSON case); alone: the match totals"),
     "cancel": ("cancel", "Cancel the table (its creator or a server manager)"),
-    "history": ("history", "Recent hands at this table and how they ended"),
+    "history": ("history", "The last finished hand: its moves and its revealed wall"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "group": ("麻将", "上海、杭州麻将：异步对局，随时出牌"),
@@ -49,9 +50,9 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "table": ("牌桌", "重新显示牌桌图片"),
     "leaderboard": ("排行榜", "本频道的累计排行榜"),
     "rules": ("规则", "规则及本桌选项摘要"),
-    "score": ("比分", "本桌本场的累计得分"),
+    "score": ("算分", "计算一手牌的得分（给出手牌与胡的牌，或 JSON）；不填则显示本场比分"),
     "cancel": ("取消", "取消牌桌（开桌人或服务器管理员）"),
-    "history": ("历史", "本桌最近几局及其结果"),
+    "history": ("历史", "上一局的全部操作与公开的牌墙"),
 }
 
 # Parameters: (name, description).
@@ -74,6 +75,13 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
                            "(1–3, default 3)"),
     "liability": ("liability", "Hangzhou: 承包 liability (default on; off: at most two chi)"),
     "table": ("table", "The table number, when the channel has more than one"),
+    "hand": ("hand", "Calculator: the concealed tiles before the winning tile, e.g. 123m456p"),
+    "win_tile": ("win_tile", "Calculator: the winning tile, e.g. 5s"),
+    "win": ("win", "Calculator: how the hand was won (default self-draw)"),
+    "melds": ("melds", "Calculator: melds, e.g. pong:555m chi:123s kong:1111z ckong:9999p"),
+    "flowers": ("flowers", "Calculator, Shanghai: the winner's flowers, e.g. 1f5f"),
+    "dealer": ("dealer", "Calculator: the winner is the dealer (default no)"),
+    "case": ("case", "Calculator: a whole case as JSON (see the score calculator's README)"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "rules": ("规则", "上海或杭州规则"),
@@ -89,6 +97,13 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "discard_win_streak": ("放冲老庄", "杭州：庄家连庄几次后可以胡别人打的牌（1–3，默认 3）"),
     "liability": ("承包", "杭州：承包（默认开；关则每局最多吃两次）"),
     "table": ("桌号", "桌号（频道里有多张牌桌时）"),
+    "hand": ("手牌", "算分：胡牌前的暗手，例如 123m456p"),
+    "win_tile": ("胡的牌", "算分：胡的那张牌，例如 5s"),
+    "win": ("胡法", "算分：怎样胡的（默认自摸）"),
+    "melds": ("副露", "算分：副露，例如 pong:555m chi:123s kong:1111z ckong:9999p"),
+    "flowers": ("花牌", "算分（上海）：胡家的花，例如 1f5f"),
+    "dealer": ("庄家", "算分：胡家是庄家（默认否）"),
+    "case": ("案例", "算分：用 JSON 写出整个案例"),
 }
 
 _EN: dict[str, str] = {
@@ -473,6 +488,63 @@ _ZH: dict[str, str] = {
     "caption.commitment": "牌墙承诺（SHA-256）：`{digest}`",
     "caption.reveal": "第 {hand} 局牌墙：`{wall}` 盐 `{salt}`；可验证 sha256(盐 + 牌墙)。",
 }
+
+
+# The adapter's own replies and channel notices (bot/discord/handler.py, notifier.py).
+_EN.update({
+    "choice.win.self_draw": "Self-draw 自摸",
+    "choice.win.discard": "On a discard 点炮",
+    "choice.win.rob_kong": "Robbing a kong 抢杠",
+    "reply.score.calc_title": "**Score: {rules}**",
+    "reply.score.value": "Value: {value}",
+    "reply.score.payments": "Payments (winner first): {payments}",
+    "reply.score.invalid": "Not a valid win: {reason}",
+    "reply.score.bad_case": "That case is not valid JSON: {reason}",
+    "reply.score.no_table": "Give a hand and a winning tile to score it, or use this in a "
+                            "channel with a table for its match totals.",
+    "reply.pref_saved": "Saved: {label}.",
+    "reply.back": "Welcome back: your timers run again.",
+    "reply.done": "Done.",
+    "reply.history.move": "{n}. {name}: {move}",
+    "reply.history.reveal": "Wall of hand {hand}: `{wall}` · salt `{salt}` · "
+                            "commitment `{digest}`",
+    "reply.table.none": "No hand is being played at table #{table} right now.",
+    "chan.hand_start": "**Table #{table}: hand {hand} of {hands} begins**; {name} deals, "
+                       "dice {dice}.",
+    "chan.away": "{name} is away: the computer plays for them until they act again.",
+    "chan.back": "{name} is back.",
+    "chan.match_ended": "**The match at table #{table} is over** after {hands} hands. "
+                        "Totals: {totals}",
+    "chan.match_cancelled": "The match at table #{table} was cancelled. Totals so far: {totals}",
+    "perm.missing": "I can't post at table #{table} in <#{channel}>: a permission is missing "
+                    "({what}). Please give me View Channel, Send Messages, Embed Links, Attach "
+                    "Files and Read Message History there; the game itself goes on.",
+})
+_ZH.update({
+    "choice.win.self_draw": "自摸",
+    "choice.win.discard": "点炮",
+    "choice.win.rob_kong": "抢杠",
+    "reply.score.calc_title": "**算分：{rules}**",
+    "reply.score.value": "分值：{value}",
+    "reply.score.payments": "输赢（胡家在先）：{payments}",
+    "reply.score.invalid": "不能这样胡：{reason}",
+    "reply.score.bad_case": "这个案例不是有效的 JSON：{reason}",
+    "reply.score.no_table": "给出手牌和胡的牌即可算分；在有牌桌的频道里不填则显示本场比分。",
+    "reply.pref_saved": "已保存：{label}。",
+    "reply.back": "欢迎回来：你的计时重新开始。",
+    "reply.done": "好了。",
+    "reply.history.move": "{n}. {name}：{move}",
+    "reply.history.reveal": "第 {hand} 局牌墙：`{wall}` · 盐 `{salt}` · 承诺 `{digest}`",
+    "reply.table.none": "第 {table} 桌现在没有在打的牌局。",
+    "chan.hand_start": "**第 {table} 桌：第 {hand} 局（共 {hands} 局）开始**；{name} 坐庄，"
+                       "骰子 {dice}。",
+    "chan.away": "{name} 暂时离开：在其再次操作前由电脑代打。",
+    "chan.back": "{name} 回来了。",
+    "chan.match_ended": "**第 {table} 桌本场结束**，共打 {hands} 局。总分：{totals}",
+    "chan.match_cancelled": "第 {table} 桌本场已取消。目前得分：{totals}",
+    "perm.missing": "我无法在 <#{channel}> 的第 {table} 桌发消息：缺少权限（{what}）。"
+                    "请在该频道给我查看频道、发送消息、嵌入链接、附加文件和读取消息历史的权限；对局照常进行。",
+})
 
 
 def _add_commands(table: dict[str, str], commands: dict[str, tuple[str, str]],

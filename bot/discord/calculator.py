@@ -1,0 +1,94 @@
+"""``/mahjong score`` as a calculator: slash-command fields (or a JSON case) → a case of
+``shared/cases/README.md`` → `engine.score.score_case` → a reply in the user's locale.
+
+The fields are deliberately few: the winner is seat 1, the dealer is the winner or
+seat 2, a discard or a robbed kong comes from seat 3 and a chi from the seat before
+the winner. Anything richer (claims, chains, streaks) goes through ``case``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from bot.discord.i18n import LocaleLike, t
+from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
+from engine.score import score_case
+
+WINNER, OTHER, DISCARDER = 0, 1, 2
+CHI_FROM = (WINNER + 3) % 4
+_MELD_KINDS = {"chi": "chi", "pong": "pong", "peng": "pong", "kong": "kong",
+               "gang": "kong", "akong": "added_kong", "added_kong": "added_kong",
+               "ckong": "concealed_kong", "concealed_kong": "concealed_kong"}
+_MELD_RE = re.compile(r"([a-z_]+):?([0-9a-z]+)")
+
+
+class CaseInputError(ValueError):
+    """The fields cannot make a case (the message is shown to the user)."""
+
+
+def melds_of(text: str | None) -> list[dict[str, Any]]:
+    """"pong:555m chi:123s ckong:9999p" → the case's meld objects (who gave each is
+    fixed as the module docstring says)."""
+    out = []
+    for token in re.split(r"[\s,;]+", (text or "").strip().lower()):
+        if not token:
+            continue
+        match = _MELD_RE.fullmatch(token)
+        kind = _MELD_KINDS.get(match[1]) if match else None
+        if match is None or kind is None:
+            raise CaseInputError(f"cannot read the meld {token!r} (try pong:555m, chi:123s, "
+                                 "kong:1111z, akong:4444p, ckong:9999p)")
+        meld: dict[str, Any] = {"type": kind, "tiles": match[2]}
+        if kind != "concealed_kong":
+            meld["from"] = CHI_FROM if kind == "chi" else DISCARDER
+        out.append(meld)
+    return out
+
+
+def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The case to score, from a JSON ``case`` or from the separate fields."""
+    if args.get("case"):
+        try:
+            case = json.loads(args["case"])
+        except json.JSONDecodeError as exc:
+            raise CaseInputError(str(exc)) from None
+        if not isinstance(case, dict):
+            raise CaseInputError("a case is a JSON object {...}")
+        return case
+    win = args.get("win") or "self_draw"
+    case: dict[str, Any] = {
+        "name": "discord", "rules": args.get("rules") or "shanghai",
+        "dealer": WINNER if args.get("dealer") else OTHER, "winner": WINNER, "win": win,
+        "hand": (args.get("hand") or "").strip(), "melds": melds_of(args.get("melds"))}
+    if args.get("win_tile"):
+        case["win_tile"] = args["win_tile"].strip()
+    if win != "self_draw":
+        case["from"] = DISCARDER
+    if args.get("flowers"):
+        case["flowers"] = args["flowers"].strip()
+    return case
+
+
+def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
+    """The calculator's answer: patterns (the breakdown lines), value and payments, or
+    why the hand is not a valid win."""
+    try:
+        case = build_case(args)
+    except CaseInputError as exc:
+        return t("reply.score.bad_case", locale, reason=str(exc))
+    result = score_case(case)
+    rules = str(case.get("rules") or "shanghai")
+    title = t("reply.score.calc_title", locale,
+              rules=rules_name(rules, locale) if rules in ("shanghai", "hangzhou") else rules)
+    if not result.get("valid"):
+        return clip(f"{title}\n" + t("reply.score.invalid", locale,
+                                      reason=result.get("reason", "?")), MAX_CONTENT)
+    lines = [title, *(f"· {line}" for line in result.get("breakdown", []))]
+    lines.append(t("reply.score.value", locale, value=value_text(rules, result["value"], locale)))
+    names = [f"{i + 1}" for i in range(4)]
+    lines.append(t("reply.score.payments", locale,
+                   payments=amounts_text(names, result["payments"], locale)))
+    return clip("\n".join(lines), MAX_CONTENT)

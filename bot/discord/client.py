@@ -1,0 +1,132 @@
+"""`MahjongBot`: the discord.py client that wires the adapter to the table service.
+
+    bot = MahjongBot(database_path=config.database_path, dev_guild_id=config.dev_guild_id)
+    await bot.start(token)          # setup_hook opens the store, recovers every table,
+                                    # starts the timers and syncs /mahjong
+    await bot.close()               # stops the timers, lets in-flight moves finish under
+                                    # their locks, delivers queued messages, closes the store
+
+Only the ``guilds`` intent: commands and components arrive as interactions, so the bot
+needs neither message content nor the member list (no privileged intent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.commands import build_group
+from bot.discord.handler import MahjongHandler
+from bot.discord.i18n import MahjongTranslator
+from bot.discord.ids import DYNAMIC_ITEMS
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.pictures import Pictures
+from bot.service import Clock, TableService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds only: channels and the guild's locale; nothing privileged."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class MahjongBot(discord.Client):
+    """The bot. Everything game-related is built in `setup_hook` (inside the loop)."""
+
+    def __init__(self, *, database_path: Path | str | None = None, store: Store | None = None,
+                 clock: Clock | None = None, computer_pause: float = 2.0,
+                 dev_guild_id: int | None = None, sync_commands: bool = True,
+                 table_interval: float = 2.0, repost_after: float = 3600.0,
+                 service_options: dict[str, Any] | None = None,
+                 picture_processes: int = 1) -> None:
+        super().__init__(intents=intents())
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(build_group())
+        self.database_path = database_path
+        self.store: Store = store  # type: ignore[assignment]
+        self._own_store = store is None
+        self.clock = clock
+        self.computer_pause = computer_pause
+        self.dev_guild_id = dev_guild_id
+        self.sync_commands = sync_commands
+        self.table_interval = table_interval
+        self.repost_after = repost_after
+        self.service_options = service_options or {}
+        self.pictures = Pictures(picture_processes)
+        self.service: TableService = None  # type: ignore[assignment]
+        self.notifier: DiscordNotifier = None  # type: ignore[assignment]
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._shut = False
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(MahjongTranslator())
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.store is None:
+            self.store = await Store.open(self.database_path or "mahjong.sqlite3")
+        self.notifier = DiscordNotifier(self, self.store, table_interval=self.table_interval,
+                                        repost_after=self.repost_after,
+                                        pictures=self.pictures)
+        self.service = TableService(self.store, self.notifier, clock=self.clock,
+                                    computer_pause=self.computer_pause,
+                                    **self.service_options)
+        self.notifier.service = self.service
+        report = await self.service.recover()
+        log.info("recovered %s live table(s), %s deadline(s), %s deferred",
+                 report.live_tables, report.deadlines, report.deferred)
+        self._tasks = [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
+                       asyncio.create_task(self.service.warm(), name="mahjong-warm")]
+        self.mahjong_handler = MahjongHandler(self)
+        if self.sync_commands:
+            await self.sync()
+
+    async def sync(self) -> None:
+        """Instant sync to DEV_GUILD_ID while developing; global otherwise (Discord may
+        take up to an hour to show global changes)."""
+        if self.dev_guild_id is not None:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %s command(s) to guild %s", len(synced), self.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %s command(s) globally", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %s server(s)", self.user, len(self.guilds))
+
+    async def shutdown(self, timeout: float = 10.0) -> None:
+        """Nothing half-written: stop the timers, let the moves in flight finish under
+        their locks, deliver what is queued, then close the store. Idempotent."""
+        if self._shut:
+            return
+        self._shut = True
+        handler = getattr(self, "mahjong_handler", None)
+        if handler is not None:
+            await handler.close(timeout)
+        if self.service is not None:
+            self.service.scheduler.stop()
+            await self.service.scheduler.drain()
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self.notifier is not None:
+            await self.notifier.outbox.close(timeout)
+        await asyncio.to_thread(self.pictures.close)
+        if self._own_store and self.store is not None:
+            await self.store.close()
+        log.info("the game side is shut down")
+
+    async def close(self) -> None:
+        await self.shutdown()
+        await super().close()

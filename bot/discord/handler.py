@@ -1,0 +1,400 @@
+"""`MahjongHandler`: slash commands and component clicks → `TableService` calls.
+
+Both `commands.CommandHandler` and `ids.InteractionHandler`: found by discord.py's
+side as ``client.mahjong_handler``. Every interaction is answered within Discord's 3
+seconds: the service commits in milliseconds and the notifier only queues, so the
+answer is normally the direct reply; a call that is still running after
+``DEFER_AFTER`` seconds is deferred and answered by a followup instead. Refusals
+(stale button, stranger, illegal move, …) are always private and in the user's locale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot.discord.calculator import score_reply
+from bot.discord.i18n import LocaleLike, t
+from bot.discord.ids import LobbyWhat, MoveCode, Preference
+from bot.discord.notifier import CAUSE, board_png, hand_file, private_message
+from bot.discord.texts import (
+    MAX_CONTENT,
+    clip,
+    leaderboard_text,
+    refusal_text,
+    reveal_text,
+    rules_summary,
+    score_text,
+    table_caption,
+)
+from bot.service import Refused, TableInfo
+from bot.service import errors as E
+from engine.game.actions import Action
+from engine.rules.common import ActionKind
+from engine.tiles import Tile
+from render.hand import hand_image
+from render.table import table_image
+
+if TYPE_CHECKING:
+    from bot.discord.client import MahjongBot
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+DEFER_AFTER = 2.0
+"""Seconds a call may run before the interaction is deferred (Discord allows 3)."""
+
+
+class MahjongHandler:
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+        self.inflight: set[asyncio.Task[Any]] = set()
+        self.closing = False
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _remember(self, interaction: discord.Interaction) -> LocaleLike:
+        """DMs later speak the language the user last used with the bot."""
+        self.bot.notifier.locales[interaction.user.id] = interaction.locale.value
+        return interaction.locale
+
+    async def _run(self, interaction: discord.Interaction, work: Awaitable[T], *,
+                   ephemeral: bool = True) -> T:
+        """Run a service call as a tracked task (shutdown waits for it); defer the
+        interaction if it takes longer than ``DEFER_AFTER`` (``ephemeral``: whether the
+        answer to come is private; a click's deferral is a silent update)."""
+        task = asyncio.ensure_future(work)
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), DEFER_AFTER)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=ephemeral)
+            return await task
+
+    async def _say(self, interaction: discord.Interaction, content: str, *,
+                   ephemeral: bool = True, **kwargs: Any) -> None:
+        """Reply, or follow up when the interaction was already answered (deferred)."""
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+    async def _refuse(self, interaction: discord.Interaction, exc: Refused) -> None:
+        await self._say(interaction, refusal_text(exc.code, exc.reason, interaction.locale))
+
+    async def _guarded(self, interaction: discord.Interaction,
+                       body: Callable[[], Awaitable[None]]) -> None:
+        """Refusals become private replies; anything unexpected a private apology (and a
+        log line without tiles); shutting down, a polite no."""
+        self._remember(interaction)
+        if self.closing:
+            await self._say(interaction, t("error.unexpected", interaction.locale))
+            return
+        try:
+            await body()
+        except Refused as exc:
+            await self._refuse(interaction, exc)
+        except discord.HTTPException as exc:
+            log.warning("answering an interaction failed: %s %s", exc.status, exc.code)
+        except Exception:
+            log.exception("interaction failed")
+            with contextlib.suppress(discord.HTTPException):
+                await self._say(interaction, t("error.unexpected", interaction.locale))
+
+    async def _table_id(self, interaction: discord.Interaction, given: int | None) -> int:
+        """The table a command means: the one given, else the channel's live table
+        (the user's own first when there are several)."""
+        if given is not None:
+            return given
+        channel_id = interaction.channel_id or 0
+        tables: list[TableInfo] = await self.service.tables_in_channel(channel_id)
+        if not tables:
+            tables = await self.service.tables_in_channel(channel_id, live_only=False)
+            tables = tables[-1:]
+        if not tables:
+            raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
+                                      "/mahjong new")
+        mine = [x for x in tables if _seat_of(x, interaction.user.id) is not None]
+        return (mine or tables)[-1].ref.table_id
+
+    @staticmethod
+    def _is_manager(interaction: discord.Interaction) -> bool:
+        return bool(interaction.permissions.manage_guild)
+
+    # ------------------------------------------------------------------ commands
+
+    async def on_command(self, interaction: discord.Interaction, command: str,
+                         args: dict[str, Any]) -> None:
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            await self._say(interaction, t("error.unexpected", interaction.locale))
+            return
+        await self._guarded(interaction, lambda: handler(interaction, args))
+
+    async def _cmd_new(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        info = await self._run(interaction, self.service.create_table(
+            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+            creator_id=interaction.user.id, creator_name=interaction.user.display_name,
+            rules=args["rules"], options=args.get("options") or {}))
+        await self._say(interaction, t("reply.created", interaction.locale,
+                                       table=info.ref.table_id))
+
+    async def _cmd_join(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        info = await self._run(interaction, self.service.join(
+            table_id, interaction.user.id, interaction.user.display_name))
+        seat = _seat_of(info, interaction.user.id)
+        await self._say(interaction, t("reply.joined", interaction.locale,
+                                       name=interaction.user.display_name,
+                                       seat=(seat or 0) + 1))
+
+    async def _cmd_leave(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        await self._run(interaction, self.service.leave(table_id, interaction.user.id))
+        await self._say(interaction, t("reply.left", interaction.locale,
+                                       name=interaction.user.display_name))
+
+    async def _cmd_addbot(self, interaction: discord.Interaction, args: dict[str, Any]
+                          ) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        before = await self.service.table_info(table_id)
+        info = await self._run(interaction, self.service.add_computer(
+            table_id, interaction.user.id, is_manager=self._is_manager(interaction)))
+        added = [i for i in before.empty_seats if i not in info.empty_seats]
+        await self._say(interaction, t("reply.computer_added", interaction.locale,
+                                       seat=(added[0] if added else 0) + 1))
+
+    async def _cmd_start(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        await self._run(interaction, self.service.start(
+            table_id, interaction.user.id, is_manager=self._is_manager(interaction)))
+        await self._say(interaction, t("reply.started", interaction.locale, table=table_id))
+
+    async def _cmd_cancel(self, interaction: discord.Interaction, args: dict[str, Any]
+                          ) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        await self._run(interaction, self.service.cancel(
+            table_id, interaction.user.id, is_manager=self._is_manager(interaction)),
+            ephemeral=False)
+        await self._say(interaction, t("reply.cancelled", interaction.locale, table=table_id),
+                        ephemeral=False)
+
+    async def _cmd_hand(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        """The private way to play: the same picture and buttons as the DM."""
+        table_id = await self._table_id(interaction, args.get("table"))
+        info = await self._run(interaction, self.service.hand(table_id, interaction.user.id))
+        table = await self.service.table_info(table_id)
+        seat = table.seats[info.seat]
+        png = await asyncio.to_thread(hand_image, info.view)
+        text, ui = private_message(
+            info.view, table_id=table_id, hand=info.hand_number, step=info.step,
+            names=table.names, locale=interaction.locale, deadline=info.deadline,
+            choices=seat.choices if seat else None, away=bool(seat and seat.away))
+        await self._say(interaction, text, file=hand_file(table_id, info.seat, png), view=ui)
+
+    async def _cmd_table(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        table_id = await self._table_id(interaction, args.get("table"))
+        info = await self.service.table_info(table_id)
+        if info.status != "playing":
+            await self._say(interaction, t("reply.table.none", interaction.locale,
+                                           table=table_id))
+            return
+        view = await self.service.table_view(table_id)
+        png = await asyncio.to_thread(table_image, view, info.names)
+        caption = table_caption(view, table_id=table_id, names=info.names,
+                                locale=interaction.locale)
+        await self._say(interaction, caption, ephemeral=False,
+                        file=discord.File(io.BytesIO(png), filename=f"table-{table_id}.png"))
+
+    async def _cmd_leaderboard(self, interaction: discord.Interaction, args: dict[str, Any]
+                               ) -> None:
+        rows = await self.service.leaderboard(interaction.channel_id or 0)
+        locale = interaction.locale
+        png = await asyncio.to_thread(board_png, rows,
+                                      t("reply.leaderboard.title", locale))
+        await self._say(interaction, leaderboard_text(rows, locale), ephemeral=False,
+                        file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+                        allowed_mentions=discord.AllowedMentions.none())
+
+    async def _cmd_rules(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        rules, options = args.get("rules"), None
+        if rules is None:
+            try:
+                table_id = await self._table_id(interaction, args.get("table"))
+                info = await self.service.table_info(table_id)
+                rules, options = info.rules, info.options
+            except Refused:
+                rules = "shanghai"
+        await self._say(interaction, rules_summary(rules, options, interaction.locale))
+
+    async def _cmd_score(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        """With a hand or a case: the calculator. Alone: the match totals here."""
+        if args.get("hand") or args.get("case"):
+            await self._say(interaction, score_reply(args, interaction.locale),
+                            ephemeral=False)
+            return
+        try:
+            table_id = await self._table_id(interaction, args.get("table"))
+        except Refused:
+            await self._say(interaction, t("reply.score.no_table", interaction.locale))
+            return
+        info = await self.service.table_info(table_id)
+        totals = info.totals or (0, 0, 0, 0)
+        played = max((info.hand_number or 1) - 1, 0) if info.status == "playing" \
+            else (info.hands_in_match or 0)
+        await self._say(interaction, score_text(
+            table_id, info.names, totals, played, info.hands_in_match
+            or int(info.options.get("hands", 8)), interaction.locale), ephemeral=False,
+            allowed_mentions=discord.AllowedMentions.none())
+
+    async def _cmd_history(self, interaction: discord.Interaction, args: dict[str, Any]
+                           ) -> None:
+        """The last finished hand: every move, and the wall and salt (public by then)."""
+        table_id = await self._table_id(interaction, args.get("table"))
+        text = await self._history(table_id, interaction.locale)
+        await self._say(interaction, text, ephemeral=False,
+                        allowed_mentions=discord.AllowedMentions.none())
+
+    async def _history(self, table_id: int, locale: LocaleLike) -> str:
+        store = self.bot.store
+        info = await self.service.table_info(table_id)
+        ended = [h for m in await store.matches(table_id) for h in await store.hands(m.id)
+                 if h.status == "ended"]
+        if not ended:
+            return t("reply.history.empty", locale)
+        hand = ended[-1]
+        lines = [f"**{t('reply.history.title', locale, table=table_id)}**"]
+        for row in await store.actions(hand.id):
+            move = Action.from_json(row.payload)
+            tiles = move.tile.notation if move.tile is not None else \
+                "".join(x.notation for x in move.tiles)
+            lines.append(t("reply.history.move", locale, n=row.seq, name=info.names[row.seat],
+                           move=f"{move.kind.value} {tiles}".strip()))
+        tail = [reveal_text(hand.number, hand.wall, hand.salt, locale)]
+        while len("\n".join(lines + tail)) > MAX_CONTENT and len(lines) > 1:
+            lines.pop(1)  # the oldest moves go first; the wall always fits
+        return clip("\n".join(lines + tail), MAX_CONTENT)
+
+    # ------------------------------------------------------------------ components
+
+    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
+                      seq: int, choice: MoveCode) -> None:
+        await self._guarded(interaction, lambda: self._play(
+            interaction, table_id, hand, seq, choice.action))
+
+    async def on_discard(self, interaction: discord.Interaction, table_id: int, hand: int,
+                         seq: int, tile: Tile) -> None:
+        await self._guarded(interaction, lambda: self._play(
+            interaction, table_id, hand, seq,
+            lambda seat: Action(ActionKind.DISCARD, seat, tile)))
+
+    async def _play(self, interaction: discord.Interaction, table_id: int, hand: int,
+                    seq: int, make: Callable[[int], Action]) -> None:
+        """Check the seat, play, then take the buttons off the message clicked (the
+        next decision arrives as a new DM)."""
+        info = await self.service.table_info(table_id)
+        seat = _seat_of(info, interaction.user.id)
+        if seat is None:
+            raise Refused(E.NOT_SEATED, "you do not sit at this table")
+        CAUSE.set((interaction.id, interaction.user.id))
+        action = make(seat)
+        await self._run(interaction, self.service.act(
+            table_id, interaction.user.id, action, step=seq, hand_number=hand))
+        message = interaction.message
+        before = message.content if message is not None else ""
+        self.bot.notifier.clicked(table_id, seat, message.id if message is not None else None)
+        content = clip(f"{before}\n✓ " + t("reply.move_taken", interaction.locale,
+                                             move=move_text(action, interaction.locale)),
+                       MAX_CONTENT)
+        if interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(content=content, view=None)
+            return
+        await interaction.response.edit_message(content=content, view=None)
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int,
+                       what: LobbyWhat) -> None:
+        await self._guarded(interaction, lambda: self._lobby(interaction, table_id, what))
+
+    async def _lobby(self, interaction: discord.Interaction, table_id: int,
+                     what: LobbyWhat) -> None:
+        """The lobby message is edited by the notifier; the click itself is only
+        acknowledged (a refusal is said privately)."""
+        user = interaction.user
+        manager = self._is_manager(interaction)
+        calls = {
+            "join": lambda: self.service.join(table_id, user.id, user.display_name),
+            "leave": lambda: self.service.leave(table_id, user.id),
+            "addbot": lambda: self.service.add_computer(table_id, user.id,
+                                                        is_manager=manager),
+            "start": lambda: self.service.start(table_id, user.id, is_manager=manager),
+        }
+        await self._run(interaction, calls[what]())
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+    async def on_preference(self, interaction: discord.Interaction, table_id: int,
+                            name: Preference, on: bool) -> None:
+        await self._guarded(interaction, lambda: self._preference(
+            interaction, table_id, name, on))
+
+    async def _preference(self, interaction: discord.Interaction, table_id: int,
+                          name: Preference, on: bool) -> None:
+        info = await self.service.table_info(table_id)
+        seat = _seat_of(info, interaction.user.id)
+        if seat is None or info.seats[seat] is None:
+            raise Refused(E.NOT_SEATED, "you do not sit at this table")
+        current = info.seats[seat].choices  # type: ignore[union-attr]
+        await self._run(interaction, self.service.set_choices(
+            table_id, interaction.user.id, replace(current, **{name: on})))
+        label = t(f"btn.pref.{name}", interaction.locale)
+        if on:
+            label = t("btn.pref.on", interaction.locale, label=label)
+        await self._say(interaction, t("reply.pref_saved", interaction.locale, label=label))
+
+    async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
+        async def body() -> None:
+            await self._run(interaction, self.service.back(table_id, interaction.user.id))
+            await self._say(interaction, t("reply.back", interaction.locale))
+
+        await self._guarded(interaction, body)
+
+    # ------------------------------------------------------------------ shutdown
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Refuse new work; let the calls in flight finish (under their table locks)."""
+        self.closing = True
+        if self.inflight:
+            await asyncio.wait(set(self.inflight), timeout=timeout)
+
+
+_MOVE_KEYS = {ActionKind.WIN: "btn.win", ActionKind.PASS: "btn.pass",
+              ActionKind.DISCARD: "btn.discard", ActionKind.CHI: "btn.chi",
+              ActionKind.PONG: "btn.pong", ActionKind.KONG: "btn.kong",
+              ActionKind.ADDED_KONG: "btn.added_kong",
+              ActionKind.CONCEALED_KONG: "btn.concealed_kong"}
+
+
+def move_text(action: Action, locale: LocaleLike) -> str:
+    """The move just played, as its button said it ("打 Discard 5m")."""
+    tiles = (action.tile,) if action.tile is not None else action.tiles
+    return t(_MOVE_KEYS[action.kind], locale, tiles=" ".join(x.notation for x in tiles))
+
+
+def _seat_of(info: TableInfo, user_id: int) -> int | None:
+    for seat in info.seats:
+        if seat is not None and not seat.is_computer and seat.user_id == user_id:
+            return seat.seat
+    return None

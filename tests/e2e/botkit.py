@@ -1,0 +1,256 @@
+"""Helpers for the end-to-end tests of the real bot (and `bench/discord.py`): build the
+bot against a database file, set up a guild of players, and play by clicking what each
+player received, as a person would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionHandle
+
+from bot.discord.client import MahjongBot
+
+PLAYER_IDS = (101, 102, 103, 104)
+
+
+async def quiet(bots: Any) -> None:
+    """Wait until the bot is done: discord.py's tasks, the requests, and the notifier's
+    queued deliveries (which may draw a picture for a while without a request)."""
+    for _ in range(20):
+        await bots.idle()
+        busy = [r.client.notifier.outbox for r in bots.running
+                if getattr(r.client, "notifier", None) is not None
+                and r.client.notifier.outbox.busy()]
+        if not busy:
+            return
+        for outbox in busy:
+            await outbox.drain(10)
+    raise TimeoutError("the bot kept delivering")
+
+
+def make_bot(db: Path, **kwargs: Any) -> MahjongBot:
+    """The real bot, fast: no computer pause, table picture coalesced over 0.05 s."""
+    options: dict[str, Any] = {"database_path": db, "computer_pause": 0.0,
+                               "table_interval": 0.05}
+    options.update(kwargs)
+    return MahjongBot(**options)
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: Any
+    players: list[FakeUser]
+    outsider: FakeUser
+
+
+def make_world(fake: FakeDiscord, count: int = 4, *, locales: Iterable[str] = ()) -> World:
+    langs = list(locales) + ["en-US"] * count
+    players = [fake.add_user(PLAYER_IDS[i], f"p{i + 1}", locale=langs[i]) for i in range(count)]
+    outsider = fake.add_user(999, "stranger")
+    guild = fake.add_guild(900, "Club", members=[*players, outsider])
+    return World(fake, guild, fake.channel(guild, "general"), players, outsider)
+
+
+async def slash(world: World, user: FakeUser, command: str, **options: Any
+                ) -> InteractionHandle:
+    return await world.fake.slash(user, world.guild, world.channel, "mahjong", command,
+                                  options=options)
+
+
+async def open_table(world: World, rules: str = "shanghai", hands: int = 1) -> None:
+    """The first player opens a table, the others join by the lobby's Join button, the
+    first presses Start."""
+    fake = world.fake
+    created = await slash(world, world.players[0], "new", rules=rules, hands=hands)
+    assert (await created.response()).ephemeral
+    lobby = await fake.wait_for(lambda: _lobby(fake, world))
+    for player in world.players[1:]:
+        join = next(c for c in fake.custom_ids(lobby) if c.endswith(":join"))
+        await (await fake.click(player, lobby, join)).response()
+    start = next(c for c in fake.custom_ids(lobby) if c.endswith(":start"))
+    await fake.wait_for(lambda: not _disabled(fake, lobby, start))
+    response = await (await fake.click(world.players[0], lobby, start)).response()
+    assert response.type == 6, response
+
+
+def _lobby(fake: FakeDiscord, world: World) -> FakeMessage | None:
+    for m in fake.messages(world.channel):
+        if any(":lobby:" in c for c in fake.custom_ids(m)):
+            return m
+    return None
+
+
+def _disabled(fake: FakeDiscord, message: FakeMessage, custom_id: str) -> bool:
+    return any(c.custom_id == custom_id and c.disabled for c in fake.components(message))
+
+
+def choose(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str] | None] | None:
+    """A legal move on the message: Win, else Pass, else the suggested discard (⭐),
+    else the first offered."""
+    items = fake.components(message)
+    moves = [c for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
+    for suffix in (":w", ":x"):
+        for c in moves:
+            if c.custom_id.endswith(suffix):  # type: ignore[union-attr]
+                return c.custom_id, None  # type: ignore[return-value]
+    for c in items:
+        if c.custom_id and c.custom_id.startswith("mj:dc:") and c.options:
+            starred = [o["value"] for o in c.raw.get("options", []) if o.get("emoji")]
+            return c.custom_id, [(starred or list(c.options))[0]]
+    if moves:
+        return moves[0].custom_id, None  # type: ignore[return-value]
+    return None
+
+
+def channel_files(fake: FakeDiscord, channel: Any, prefix: str) -> list[FakeMessage]:
+    return [m for m in fake.messages(channel)
+            if any(a.filename.startswith(prefix) for a in m.attachments)]
+
+
+@dataclass
+class Driver:
+    """Plays every seat by clicking the newest components each player was given."""
+
+    world: World
+    closed: set[int] = field(default_factory=set)
+    """Players whose DMs are closed: they play through ``/mahjong hand``."""
+    clicked: set[int] = field(default_factory=set)
+    clicks: int = 0
+    refusals: list[str] = field(default_factory=list)
+    on_click: Callable[[InteractionHandle], Any] | None = None
+
+    def pending(self, user: FakeUser) -> FakeMessage | None:
+        fake = self.world.fake
+        for m in reversed(fake.dms(user)):
+            if m.id in self.clicked:
+                return None
+            if any(c.startswith(("mj:mv:", "mj:dc:")) for c in fake.custom_ids(m)):
+                return m
+        return None
+
+    async def click(self, user: FakeUser, message: FakeMessage) -> bool:
+        fake = self.world.fake
+        self.clicked.add(message.id)
+        move = choose(fake, message)
+        if move is None:
+            return False
+        custom_id, values = move
+        if values is None:
+            handle = await fake.click(user, message, custom_id)
+        else:
+            handle = await fake.select(user, message, custom_id, values)
+        response = await handle.response()
+        self.clicks += 1
+        if response.ephemeral and response.content:
+            self.refusals.append(response.content)
+        if self.on_click is not None:
+            self.on_click(handle)
+        return True
+
+    async def via_command(self, user: FakeUser) -> bool:
+        handle = await slash(self.world, user, "hand")
+        response = await handle.response()
+        if not response.ephemeral:
+            return False
+        message = handle.original
+        if message is None or choose(self.world.fake, message) is None:
+            return False
+        return await self.click(user, message)
+
+    async def step(self) -> bool:
+        progressed = False
+        for user in self.world.players:
+            if user.id in self.closed:
+                continue
+            message = self.pending(user)
+            if message is not None:
+                progressed |= await self.click(user, message)
+        return progressed
+
+    async def play_until(self, done: Callable[[], bool], *, idle: Callable[[], Any],
+                         limit: int = 2000) -> None:
+        """Click until ``done()``; when nobody has anything new, let the bot finish its
+        work, then let players with closed DMs ask with ``/mahjong hand``."""
+        for _ in range(limit):
+            if done():
+                return
+            if await self.step():
+                continue
+            await idle()
+            if done() or await self.step():
+                continue
+            moved = False
+            for user in self.world.players:
+                if user.id in self.closed:
+                    moved |= await self.via_command(user)
+            if not moved:
+                await asyncio.sleep(0.02)
+        raise AssertionError(f"not done after {limit} rounds ({self.clicks} clicks)")
+
+
+def concealed_lines(fake: FakeDiscord, user: FakeUser) -> set[str]:
+    """The "Your hand: …" lines user was sent (to look for them where they must not be)."""
+    out = set()
+    for m in fake.dms(user):
+        for line in m.content.splitlines():
+            if line.startswith("Your hand:"):
+                out.add(line.split(":", 1)[1].split("+")[0].strip())
+    return out
+
+
+def texts(message: FakeMessage) -> str:
+    return message.content + json.dumps(message.embeds, ensure_ascii=False)
+
+
+def assert_secrecy(fake: FakeDiscord, world: World, table_id: int = 1) -> int:
+    """No channel message and no other player's DM ever carried a seat's hand picture or
+    its concealed tiles (every recorded request is checked); returns how many requests
+    carried a hand picture."""
+    seat_of = {p.id: i for i, p in enumerate(world.players)}
+    dm_owner = {fake.dm_channel_id(p): p.id for p in world.players}
+    hands = 0
+    for r in fake.requests():
+        names = [f.filename for f in r.files]
+        private = [n for n in names if n.startswith("hand-")]
+        if not private:
+            continue
+        hands += 1
+        owner = dm_owner.get(r.channel_id)
+        if owner is None:  # not a DM: only an ephemeral answer to the seat's own command
+            record = _interaction_of(fake, r)
+            assert record is not None, f"a hand picture went to channel {r.channel_id}"
+            flags = int((r.body.get("data") or r.body).get("flags", 0) or 0)
+            assert flags & 64 or r.path.startswith("/api/v10/webhooks"), r.path
+            owner = record.user_id
+        assert set(private) == {f"hand-{table_id}-{seat_of[owner]}.png"}, (owner, private)
+    lines = {p.id: concealed_lines(fake, p) for p in world.players}
+    settled = channel_files(fake, world.channel, "settlement-")
+    cut = settled[0].id if settled else None
+    for m in fake.messages(world.channel):
+        if cut is not None and m.id >= cut:
+            continue  # the settlement and the wall's reveal are public by design
+        shown = [texts(m)] + [json.dumps(v, ensure_ascii=False) for v in m.versions]
+        for seen in lines.values():
+            for line in seen:
+                assert not any(line in s for s in shown), f"{line!r} in the channel"
+    for p in world.players:
+        others = set().union(*(v for k, v in lines.items() if k != p.id))
+        for m in fake.dms(p):
+            assert not any(line in m.content for line in others)
+    return hands
+
+
+def _interaction_of(fake: FakeDiscord, request: Any) -> Any:
+    parts = request.path.split("/")
+    for record in fake.state.interactions.values():
+        if record.token in parts:
+            return record
+    return None

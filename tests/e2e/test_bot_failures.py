@@ -1,0 +1,116 @@
+"""What goes wrong, handled: closed DMs, strangers, stale buttons, missing permissions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import (
+    Driver,
+    World,
+    assert_secrecy,
+    channel_files,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    slash,
+)
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+
+COMPONENT = 3
+
+
+async def forged_click(fake: FakeDiscord, user: FakeUser, message: FakeMessage,
+                       custom_id: str, values: list[str] | None = None) -> InteractionHandle:
+    """A click by ``user`` on a component of a message they cannot see (as a modified
+    client could send): the fake's own click refuses to do it."""
+    channel = fake.state.channels[message.channel_id]
+    data: dict[str, object] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data.update(component_type=3, values=values)
+    return await fake._interact(COMPONENT, fake.state.users[user.id], channel, data, None,
+                                source=message)
+
+
+async def _pending(fake: FakeDiscord, driver: Driver, bots: BotLauncher
+                   ) -> tuple[FakeUser, FakeMessage]:
+    for _ in range(200):
+        for user in driver.world.players:
+            message = driver.pending(user)
+            if message is not None:
+                return user, message
+        await quiet(bots)
+    raise AssertionError("nobody has a decision")
+
+
+async def test_closed_dms_play_through_the_hand_command(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    closed = world.players[2]
+    fake.close_dms(closed)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    await open_table(world)
+    driver = Driver(world, closed={closed.id})
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    notices = [m for m in fake.messages(world.channel) if "can't send you direct" in m.content]
+    assert len(notices) == 1 and f"<@{closed.id}>" in notices[0].content
+    assert fake.dms(closed) == []
+    assert len(fake.failures(50007)) == 1  # said once: the seat is marked dm_closed
+    seats = await bots.running[-1].client.store.seats(1)
+    assert [s.dm_closed for s in seats] == [False, False, True, False]
+    assert assert_secrecy(fake, world) > 0
+    # the hand command answered privately with the picture of the seat's own hand
+    private = [r for r in fake.interaction_responses()
+               if any(f.filename == "hand-1-2.png" for f in r.files)]
+    assert private and all(r.ephemeral for r in private)
+
+
+async def test_strangers_and_stale_buttons_are_refused_privately(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    await open_table(world)
+    driver = Driver(world)
+    user, message = await _pending(fake, driver, bots)
+    select = next(c for c in fake.components(message) if c.custom_id.startswith("mj:dc:"))
+    # a stranger's click on a seated player's button
+    handle = await forged_click(fake, world.outsider, message, select.custom_id,
+                                [select.options[0]])
+    refused = await handle.response()
+    assert refused.ephemeral and "seat" in (refused.content or "")
+    # another player at the table pressing it (the move is not theirs)
+    other = next(p for p in world.players if p.id != user.id)
+    handle = await forged_click(fake, other, message, select.custom_id, [select.options[0]])
+    assert (await handle.response()).ephemeral
+    # the owner plays the same decision through /mahjong hand, then the DM is stale
+    hand = await slash(world, user, "hand")
+    assert (await hand.response()).ephemeral
+    assert hand.original is not None
+    played = await fake.select(user, hand.original, select.custom_id, [select.options[0]])
+    assert (await played.response()).type == 7
+    stale = await fake.select(user, message, select.custom_id, [select.options[0]])
+    response = await stale.response()
+    assert response.ephemeral and "passed" in (response.content or "")
+    # the lobby's Start is the creator's: a stranger is refused privately
+    lobby = next(m for m in fake.messages(world.channel) if m.embeds)
+    assert lobby.components == [] or all(
+        not c.custom_id.endswith(":start") for c in fake.components(lobby))
+
+
+async def test_a_missing_channel_permission_is_told_to_the_creator_once(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world: World = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    fake.deny_send(world.channel)
+    creator = world.players[0]
+    created = await slash(world, creator, "new", rules="shanghai")
+    assert (await created.response()).ephemeral
+    for player in world.players[1:]:
+        await (await slash(world, player, "join")).response()
+    await quiet(bots)
+    assert len(fake.failures(50013)) >= 2
+    told = [m for m in fake.dms(creator) if "permission" in m.content]
+    assert len(told) == 1
+    assert all(fake.dms(p) == [] for p in world.players[1:])
