@@ -29,12 +29,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import LobbySeat, add_preferences, lobby_embed, lobby_view, move_view
-from bot.discord.i18n import LocaleLike, lang, t
+from bot.discord.i18n import LocaleLike, t
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.texts import (
     amounts_text,
     commitment_text,
+    describe_events,
     dm_closed_text,
     dm_text,
     leaderboard_text,
@@ -56,6 +57,7 @@ from bot.service import (
     TableNotice,
     TableRef,
 )
+from engine.game.events import Event
 from engine.view import PlayerView
 from render.cards import LeaderboardRow as BoardRow
 from render.cards import leaderboard_card, settlement_card
@@ -99,10 +101,9 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
 
 
 def _lines(notice: TableNotice, locale: LocaleLike) -> tuple[str, ...]:
-    """What just happened, for the caption: the service words it in English only (it
-    does not pass the engine events the adapter could word in Chinese), so a Chinese
-    channel reads the picture and the localised caption without it."""
-    return notice.lines if lang(locale) == "en" else ()
+    """What just happened, for the caption, in the channel's language."""
+    return tuple(describe_events(notice.events, notice.names, None, locale,
+                                 notice.hand_number))
 
 
 def board_png(rows: Sequence[Any], title: str) -> bytes:
@@ -158,7 +159,7 @@ class DiscordNotifier:
         self.on_dm_sent: Callable[[int, int, int | None], None] | None = None
         """Called with (table, seat, cause) after each hand DM went out (benchmarks)."""
         self._causes: dict[tuple[int, int], int | None] = {}
-        self._news: dict[tuple[int, int], list[str]] = {}
+        self._news: dict[tuple[int, int], list[Event]] = {}
         self._move_dms: dict[tuple[int, int], int] = {}
         """(table, seat) → the newest DM still showing move buttons."""
 
@@ -381,7 +382,7 @@ class DiscordNotifier:
         self._private[key] = notice
         latest = self._state(key[0]).latest  # the change this notice reports (told first)
         if latest is not None:
-            self._news.setdefault(key, []).extend(latest.lines)
+            self._news.setdefault(key, []).extend(latest.events)
         self._causes[key] = cause[0] if cause is not None else None
         if not queued:
             self.outbox.put(("dm", *key), lambda: self._private_hand(key))
@@ -405,16 +406,17 @@ class DiscordNotifier:
                          make_view: Callable[[], PlayerView],
                          hand: int, step: int | None, names: tuple[str, ...],
                          deadline: float | None, reminder: bool = False,
-                         news: Sequence[str] = ()) -> bool:
+                         news: Sequence[Event] = ()) -> bool:
         """DM a seat its hand; False when Discord refused it (handled here). ``news``:
-        the public lines of what just happened (English, as the service words them)."""
+        the public events since its last DM, worded in the reader's language."""
         locale = self.user_locale(user_id, ref)
         choices, away = await self._choices(ref.table_id, seat)
         view, png = await asyncio.to_thread(_view_and_picture, make_view)
         text, ui = private_message(view, table_id=ref.table_id, hand=hand, step=step,
                                    names=names, locale=locale, deadline=deadline,
                                    choices=choices, away=away, reminder=reminder,
-                                   happened=news if lang(locale) == "en" else ())
+                                   happened=describe_events(news, names, seat, locale,
+                                                            hand))
         try:
             message = await self._dm(user_id, content=text,
                                      file=hand_file(ref.table_id, seat, png), view=ui)

@@ -120,6 +120,9 @@ class TableNotice:
     """Actions applied so far in this hand."""
     lines: tuple[str, ...]
     deciding: tuple[int, ...]
+    events: tuple[Event, ...]
+    """The public engine events behind ``lines``, for an adapter to word in the reader's
+    language (none is private to a seat)."""
     _state: HandState = field(repr=False, compare=False)
 
     def view(self) -> TableView:
@@ -210,6 +213,11 @@ class MatchEndNotice:
 
 # ---------------------------------------------------------------------------
 # Public lines from engine events
+
+
+def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The events anyone may know of: not a seat's draw or deal."""
+    return tuple(e for e in events if e.private_to is None)
 
 
 def public_lines(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:

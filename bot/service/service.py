@@ -40,6 +40,7 @@ from bot.service.notices import (
     TableInfo,
     TableNotice,
     TableRef,
+    public_events,
     public_lines,
 )
 from bot.service.notifier import Notifier
@@ -891,7 +892,8 @@ class TableService:
         names = live.names
         await self._tell("table", TableNotice(live.ref, names, number, new.seq,
                                               public_lines(events, names),
-                                              deciding_seats(new), new))
+                                              deciding_seats(new), public_events(events),
+                                              new))
         for seat in range(SEATS):
             row = live.seats[seat]
             if row is None or (row.is_computer and not self.notify_computer_hands):

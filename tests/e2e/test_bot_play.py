@@ -79,4 +79,7 @@ async def test_three_people_and_a_computer_play_hangzhou(
                             idle=lambda: quiet(bots))
     await quiet(bots)
     assert any("财神" in m.content for m in fake.dms(first))  # Chinese DMs, with the wildcard
+    # What just happened is told in Chinese too, not in the service's English.
+    dm_text = "\n".join(m.content or "" for m in fake.dms(first))
+    assert "打出" in dm_text and " discarded " not in dm_text
     assert assert_secrecy(fake, world) > 10
