@@ -128,9 +128,11 @@ class DemoNotifier:
         if result.drawn:
             self.say("   drawn hand (流局)")
         for win in result.settlements:
-            patterns = ", ".join(f"{p.zh} {p.en} ({p.value})" for p in win.patterns) or "-"
-            self.say(f"   {notice.names[win.winner]} wins ({win.win}): {patterns}; "
-                     f"{win.value} {win.value_unit}")
+            patterns = ", ".join(f"{p.zh} {p.en} ({p.value})" for p in win.patterns) \
+                or "平胡 plain win"
+            value = f"×{win.value}" if win.value_unit == "×" else f"{win.value} {win.value_unit}"
+            self.say(f"   {notice.names[win.winner]} wins ({win.win.replace('_', '-')}): "
+                     f"{patterns}; {value}")
         pays = ", ".join(f"{n} {_amount(a)}" for n, a in zip(notice.names, result.payments,
                                                              strict=True))
         self.say(f"   payments: {pays}")
