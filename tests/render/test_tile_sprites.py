@@ -67,7 +67,7 @@ def test_too_small_a_width_is_refused() -> None:
         tile_image(Tile.M1, 8)
 
 
-@pytest.mark.parametrize(("tile", "width"), product(ALL, (40, 64)))
+@pytest.mark.parametrize(("tile", "width"), list(product(ALL, (40, 64))))
 def test_corners_are_transparent_and_centre_opaque(tile: Tile | None, width: int) -> None:
     img = tile_image(tile, width)
     w, h = img.size
