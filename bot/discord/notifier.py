@@ -133,7 +133,8 @@ class TableState:
     table_message: int | None = None
     table_posted: float = 0.0
     loaded: bool = False
-    dm_closed: set[int] | None = None
+    dm_closed: dict[int, int] | None = None
+    """Seats whose DMs Discord refused → the hand it happened in (0: before a restart)."""
     ping_message: int | None = None
 
 
@@ -188,9 +189,20 @@ class DiscordNotifier:
                 st.lobby_message = st.lobby_message or row.lobby_message_id
                 st.table_message = st.table_message or row.table_message_id
                 st.table_posted = st.table_posted or (row.table_message_posted_at or 0.0)
-            st.dm_closed = {s.seat for s in await self.store.seats(ref.table_id)
+            st.dm_closed = {s.seat: 0 for s in await self.store.seats(ref.table_id)
                             if s.dm_closed}
         return st
+
+    @staticmethod
+    def _dm_blocked(st: TableState, seat: int, hand: int) -> bool:
+        """Closed DMs are tried again once a new hand starts, so a player who opened
+        them meanwhile is written to again; within the hand they stay closed."""
+        closed = st.dm_closed or {}
+        if seat not in closed:
+            return False
+        if closed[seat] == 0:
+            closed[seat] = hand  # known from the store only: closed as of this hand
+        return closed[seat] >= hand
 
     async def _channel(self, ref: TableRef) -> discord.abc.Messageable | None:
         channel = self.client.get_channel(ref.channel_id)
@@ -394,7 +406,7 @@ class DiscordNotifier:
         if notice is None or notice.user_id is None:
             return
         st = await self._load(notice.ref)
-        if notice.seat in (st.dm_closed or set()):
+        if self._dm_blocked(st, notice.seat, notice.hand_number):
             return
         sent = await self._send_hand(notice.ref, notice.seat, notice.user_id, notice.view,
                                      notice.hand_number, notice.step, notice.names,
@@ -422,7 +434,7 @@ class DiscordNotifier:
                                      file=hand_file(ref.table_id, seat, png), view=ui)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
-                await self._dm_closed(ref, seat, user_id)
+                await self._dm_closed(ref, seat, user_id, hand)
             else:
                 log.warning("table %s: DM to seat %s forbidden (%s)", ref.table_id, seat,
                             exc.code)
@@ -431,6 +443,7 @@ class DiscordNotifier:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
         await self._supersede((ref.table_id, seat), message, has_moves=bool(view.moves))
+        await self._dm_open(ref, seat)
         return True
 
     async def _supersede(self, key: tuple[int, int], message: discord.Message, *,
@@ -458,17 +471,25 @@ class DiscordNotifier:
             return None, False
         return seats[seat].choices, seats[seat].away
 
-    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int) -> None:
-        """Remember it (said once, even after a restart) and tell the channel."""
+    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int, hand: int) -> None:
+        """Remember it (even after a restart) and tell the channel, once per hand."""
         st = await self._load(ref)
         if st.dm_closed is None:
-            st.dm_closed = set()
-        if seat in st.dm_closed:
+            st.dm_closed = {}
+        known = seat in st.dm_closed
+        if st.dm_closed.get(seat, -1) >= hand:
             return
-        st.dm_closed.add(seat)
-        await self.store.set_dm_closed(ref.table_id, seat, True)
+        st.dm_closed[seat] = hand
+        if not known:
+            await self.store.set_dm_closed(ref.table_id, seat, True)
         text = dm_closed_text(f"<@{user_id}>", self.channel_locale(ref))
         self._chan(ref, lambda: self._send(ref, content=text))
+
+    async def _dm_open(self, ref: TableRef, seat: int) -> None:
+        """A DM went through to a seat marked closed: its player opened them again."""
+        st = await self._load(ref)
+        if st.dm_closed and st.dm_closed.pop(seat, None) is not None:
+            await self.store.set_dm_closed(ref.table_id, seat, False)
 
     async def your_move(self, notice: MoveNotice) -> None:
         """The channel mention, once per decision (the service sends one per decision)."""
@@ -480,7 +501,7 @@ class DiscordNotifier:
         others were just told by DM). One ping message per table: the previous one is
         deleted, so the channel does not fill up with them."""
         st = await self._load(n.ref)
-        if n.kind == "claim" and n.seat not in (st.dm_closed or set()):
+        if n.kind == "claim" and n.seat not in (st.dm_closed or {}):
             return
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.kind, deadline=n.deadline,
@@ -509,7 +530,7 @@ class DiscordNotifier:
     async def _reminder(self, notice: MoveNotice) -> None:
         st = await self._load(notice.ref)
         assert self.service is not None and notice.user_id is not None
-        if notice.seat in (st.dm_closed or set()):
+        if self._dm_blocked(st, notice.seat, notice.hand_number):
             return
         info = await self.service.hand(notice.ref.table_id, notice.user_id)
         if info.step != notice.step:

@@ -114,3 +114,26 @@ async def test_a_missing_channel_permission_is_told_to_the_creator_once(
     told = [m for m in fake.dms(creator) if "permission" in m.content]
     assert len(told) == 1
     assert all(fake.dms(p) == [] for p in world.players[1:])
+
+
+async def test_reopened_dms_are_written_to_again_from_the_next_hand(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    closed = world.players[1]
+    fake.close_dms(closed)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    await open_table(world, hands=2)
+    driver = Driver(world, closed={closed.id})
+    await driver.play_until(lambda: bool(fake.failures(50007)), idle=lambda: quiet(bots))
+    fake.close_dms(closed, closed=False)  # the player opens their DMs again, mid-hand
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
+                            idle=lambda: quiet(bots))
+    # Not tried again within the first hand: whatever came came for the second.
+    assert all("hand 2" in (m.content or "") for m in fake.dms(closed))
+    driver.closed.clear()
+    await driver.play_until(lambda: any(f.filename == "hand-1-1.png"
+                                        for f in fake.files(fake.dms(closed))),
+                            idle=lambda: quiet(bots))
+    seats = await bots.running[-1].client.store.seats(1)
+    assert not seats[1].dm_closed
+    assert assert_secrecy(fake, world) > 0
