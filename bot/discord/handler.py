@@ -36,6 +36,7 @@ from bot.discord.texts import (
 )
 from bot.service import Refused, TableInfo
 from bot.service import errors as E
+from bot.store import StoreError
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
@@ -64,9 +65,21 @@ class MahjongHandler:
     # ------------------------------------------------------------------ plumbing
 
     def _remember(self, interaction: discord.Interaction) -> LocaleLike:
-        """DMs later speak the language the user last used with the bot."""
-        self.bot.notifier.locales[interaction.user.id] = interaction.locale.value
+        """DMs later speak the language the user last used with the bot (kept in the
+        store too, so a restart does not forget it)."""
+        user, locale = interaction.user.id, interaction.locale.value
+        if self.bot.notifier.locales.get(user) != locale:
+            self.bot.notifier.locales[user] = locale
+            task = asyncio.ensure_future(self._save_locale(user, locale))
+            self.inflight.add(task)
+            task.add_done_callback(self.inflight.discard)
         return interaction.locale
+
+    async def _save_locale(self, user: int, locale: str) -> None:
+        try:
+            await self.bot.store.set_locale(user, locale)
+        except StoreError as exc:  # only a language preference: never worth a failure
+            log.info("locale of user %s not saved: %s", user, exc)
 
     async def _run(self, interaction: discord.Interaction, work: Awaitable[T], *,
                    ephemeral: bool = True) -> T:

@@ -189,8 +189,11 @@ class DiscordNotifier:
                 st.lobby_message = st.lobby_message or row.lobby_message_id
                 st.table_message = st.table_message or row.table_message_id
                 st.table_posted = st.table_posted or (row.table_message_posted_at or 0.0)
-            st.dm_closed = {s.seat: 0 for s in await self.store.seats(ref.table_id)
-                            if s.dm_closed}
+            seats = await self.store.seats(ref.table_id)
+            st.dm_closed = {s.seat: 0 for s in seats if s.dm_closed}
+            for s in seats:  # languages remembered from before a restart
+                if s.user_id is not None and s.locale:
+                    self.locales.setdefault(s.user_id, s.locale)
         return st
 
     @staticmethod

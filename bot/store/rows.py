@@ -81,13 +81,15 @@ class SeatRow:
     choices: StandingChoices
     dm_closed: bool
     joined_at: float
+    locale: str | None = None
+    """The Discord locale the person last used (their DMs speak it)."""
 
     @classmethod
     def of(cls, r: sqlite3.Row) -> SeatRow:
         return cls(r["table_id"], r["seat"], r["user_id"], bool(r["is_computer"]),
                    r["display_name"], bool(r["away"]), r["consecutive_timeouts"],
                    StandingChoices.from_json(r["choices"]), bool(r["dm_closed"]),
-                   r["joined_at"])
+                   r["joined_at"], r["locale"])
 
 
 @dataclass(frozen=True)

@@ -333,6 +333,15 @@ class Store:
         """Remember a refused DM, so the channel notice is posted once, not every turn."""
         return await self._update_seat(table_id, seat, "dm_closed = ?", (int(closed),))
 
+    async def set_locale(self, user_id: int, locale: str) -> int:
+        """Remember the locale a person last used, on every seat they hold; returns how
+        many seats changed (0 when it was already known)."""
+        async with self._write() as db:
+            count, _ = await _run(
+                db, "UPDATE seats SET locale = ? WHERE user_id = ? "
+                    "AND (locale IS NULL OR locale <> ?)", (locale, user_id, locale))
+            return count
+
     async def seats(self, table_id: int) -> list[SeatRow]:
         """The occupied seats of a table, by seat number."""
         rows = await self._read_all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat",
