@@ -162,6 +162,7 @@ for _t in Tile:
         _ZH_NAMES[_t] = _FLOWER_ZH[_t.rank - 1]
         _EN_NAMES[_t] = f"{_FLOWER_EN[_t.rank - 1]} (flower {_t.rank})"
 
+_BY_NOTATION: dict[str, Tile] = {t.notation: t for t in Tile}
 _MAX_RANK = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 _GROUP = re.compile(r"(\d+)([a-z])")
@@ -169,6 +170,9 @@ _GROUP = re.compile(r"(\d+)([a-z])")
 
 def tile_from_notation(text: str) -> Tile:
     """One tile such as ``"5m"``; anything else raises `NotationError`."""
+    tile = _BY_NOTATION.get(text) if isinstance(text, str) else None
+    if tile is not None:
+        return tile  # the common case, read from logs and buttons: no parsing needed
     tiles = parse_tiles(text)
     if len(tiles) != 1:
         raise NotationError(f"expected exactly one tile, got {len(tiles)} in {text!r}")

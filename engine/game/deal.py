@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine import rules
@@ -19,7 +18,7 @@ from engine.game.events import (
 )
 from engine.game.hand import FLOWERS_FOR_BA_HUA, end
 from engine.game.settle import eight_flowers
-from engine.game.state import HandState, SeatState
+from engine.game.state import HandState, SeatState, replace
 from engine.rules.common import SEATS, TableOptions
 from engine.rules.hangzhou import MAX_STREAK
 from engine.tiles import Tile, full_set, parse_tiles

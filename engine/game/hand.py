@@ -3,8 +3,6 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.game.actions import Action
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
@@ -29,6 +27,7 @@ from engine.game.state import (
     HandState,
     Phase,
     WinRecord,
+    replace,
 )
 from engine.melds import MeldKind
 from engine.rules.common import SEATS, ActionKind, ChainStep, Replacement, WinKind, make_meld

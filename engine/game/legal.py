@@ -248,7 +248,16 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat) if _claim_ok(state, a))
+    return tuple(a for a in _claim_candidates(state, seat)
+                 if _worth_checking(state, seat, a) and _claim_ok(state, a))
+
+
+def _worth_checking(state: HandState, seat: int, action: Action) -> bool:
+    """A win candidate on a tile that does not complete the hand would be refused by
+    `check_claim` anyway; the shape test is cheap, the rest of the checks are not."""
+    window = state.window
+    assert window is not None
+    return action.kind is not ActionKind.WIN or completes(state, seat, window.tile)
 
 
 def _claim_ok(state: HandState, action: Action) -> bool:
@@ -265,17 +274,21 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     yield Action(ActionKind.WIN, seat)
     if state.phase is Phase.ROB_KONG:
         return
-    hand = Counter(state.seats[seat].hand)
     wild = state.wildcards
     face = wild.plays_as(window.tile)
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
+    held = state.seats[seat].hand
+    may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited
+    if not may_chi and sum(1 for t in held if wild.plays_as(t) in (face, None)) < 2:
+        return  # most seats, most discards: no pong possible, skip the enumeration
+    hand = Counter(held)
     jokers = [t for t in hand if wild.is_joker(t)]
     same = [t for t in hand if wild.plays_as(t) is face] + jokers
     for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
         for tiles in sorted(_multisets(hand, same, size)):
             yield Action(kind, seat, tiles=tiles)
-    if seat == (window.from_seat + 1) % SEATS and face.is_suited:
+    if may_chi:
         near = [t for t in hand if _near(wild.plays_as(t), face)] + jokers
         for tiles in sorted(_multisets(hand, near, 2)):
             yield Action(ActionKind.CHI, seat, tiles=tiles)
