@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from engine.game import Action, ActionKind, apply, new_hand, stack_wall
+from engine.game import Action, ActionKind, apply
 from engine.tiles import Tile, parse_tiles
 from engine.view import seat_wind, spectator_view, view
+from tests.game.helpers import QUIET, start
 
-QUIET = ("147m258p369s1234z", "258m369p147s1234z", "369m147p258s1467z", "258m147p369s2347z")
 
-
-def _start(rules: str, hands: dict[int, str], draws: str = "", back: str = ""):
-    wall = stack_wall(rules, hands, 0, draws, back)
-    state, _ = new_hand(rules, {}, wall, 0, (2, 3))
+def _start(rules: str, hands: dict[int, str], back: str = ""):
+    state, _ = start(rules, hands, back=back)
     return state
 
 
