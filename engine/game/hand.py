@@ -94,6 +94,8 @@ def _drawer_released(state: HandState, seat: int, from_back: bool) -> HandState:
     """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
     plain draw by the dealer ends the first go-round."""
     state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
+    if not from_back:
+        state = state.with_seat(seat, claimed_turn=False)  # a plain draw starts a turn
     if state.zhua_da == seat:
         state = replace(state, zhua_da=None)
     if seat == state.dealer and not from_back:
@@ -129,8 +131,9 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
     s = state.seats[seat]
     wild = state.wildcards.is_joker(tile)
-    # The chain runs over consecutive turns that ended in a 财神 discard (飘).
-    chain = (*s.chain, ChainStep.PIAO) if wild else ()
+    # The chain runs over consecutive turns that ended in a 财神 discard (飘); a turn
+    # that began with a chi or pong is outside it (hangzhou.md, decision).
+    chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     state = state.with_seat(seat, hand=s.without(tile), drawn=None, chain=chain,
                             discards=(*s.discards, Discard(tile)))
     if wild:
@@ -169,8 +172,8 @@ def _added_kong(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> Han
 
 def _kong_made(state: HandState, seat: int, meld_tiles: tuple[Tile, ...]) -> HandState:
     s = state.seats[seat]
-    state = state.with_seat(seat, hand=s.without(*meld_tiles), drawn=None,
-                            chain=(*s.chain, ChainStep.GANG))
+    chain = () if s.claimed_turn else (*s.chain, ChainStep.GANG)
+    state = state.with_seat(seat, hand=s.without(*meld_tiles), drawn=None, chain=chain)
     return replace(state, first_go_round=False)
 
 
@@ -263,10 +266,11 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     state = state.with_seat(d, discards=(*giver.discards[:-1], last))
     s = state.seats[c]
     kong = action.kind is ActionKind.KONG
-    # A turn that begins with a chi or pong stops the Hangzhou chain; a kong extends it.
+    # A turn that begins with a chi or pong stops the Hangzhou chain, and what is made
+    # in it does not count; a kong on a discard extends the chain.
     chain = (*s.chain, ChainStep.GANG) if kong else ()
     state = state.with_seat(c, hand=s.without(*action.tiles), melds=(*s.melds, meld),
-                            drawn=None, chain=chain)
+                            drawn=None, chain=chain, claimed_turn=not kong)
     claims = [list(row) for row in state.claims]
     claims[c][d] += 1
     state = replace(state, claims=tuple(tuple(r) for r in claims), first_go_round=False,

@@ -74,8 +74,10 @@ class Discard:
 class SeatState:
     """One seat. ``hand`` (the concealed tiles) is kept sorted; ``drawn`` is the tile
     drawn in this turn (None after a chi/pong, and in the dealer's opening turn).
-    ``chain`` is the Hangzhou chain so far (oldest first). ``passed_wins`` /
-    ``passed_pongs`` hold what the seat passed since its last draw (漏胡 / 漏碰)."""
+    ``chain`` is the Hangzhou chain so far (oldest first); ``claimed_turn`` marks a turn
+    that began with a chi or pong, which is outside the chain (its 飘 and 杠 do not
+    count). ``passed_wins`` / ``passed_pongs`` hold what the seat passed since its last
+    draw (漏胡 / 漏碰)."""
 
     hand: tuple[Tile, ...] = ()
     melds: tuple[Meld, ...] = ()
@@ -83,6 +85,7 @@ class SeatState:
     flowers: tuple[Tile, ...] = ()
     drawn: Tile | None = None
     chain: tuple[ChainStep, ...] = ()
+    claimed_turn: bool = False
     passed_wins: frozenset[Tile] = frozenset()
     passed_pongs: frozenset[Tile] = frozenset()
 
