@@ -5,10 +5,27 @@ kongs, and 荒番 / 吃三口包 / 承包 reaching the settlement of a played ha
 
 from __future__ import annotations
 
-from engine.game import Phase
+from engine import rules
+from engine.game import NotAWin, Phase, Restricted, legal_actions
+from engine.match import HandOutcome, finish_hand, new_match, start_hand
 from engine.rules.common import ChainStep, WinKind
 from engine.tiles import Tile
-from tests.game.helpers import CK, PASS, PONG, QUIET, WIN, D, play, start
+from tests.game.helpers import (
+    CHI,
+    CK,
+    KONG,
+    PASS,
+    PONG,
+    QUIET,
+    WIN,
+    D,
+    offered,
+    play,
+    refuse,
+    start,
+)
+from tests.game.test_claims import SCENE_P, SCENE_ROB
+from tests.game.test_hangzhou_play import SCENE_H1, h1
 
 # ---------------------------------------------------------------------------
 # The Hangzhou 暴头 chain: 杠 and 飘 in it, and where it stops
@@ -90,3 +107,175 @@ def test_a_kong_in_a_turn_that_began_with_a_pong_does_not_count() -> None:
     state = play(state, CK(0, "4444m"), WIN(0))
     assert _bao_tou_win(state) == ((), ["bao_tou"])
     assert state.result.payments == (12, -4, -4, -4)
+
+
+# ---------------------------------------------------------------------------
+# Hangzhou 放铳 with `discard_win_streak` below 3
+
+
+def test_discard_win_streak_two_allows_a_discard_win_from_streak_two() -> None:
+    state = h1(streak=2, discard_win_streak=2)
+    assert offered(state, WIN(1)) and offered(state, WIN(2))
+    state = play(state, WIN(1))
+    assert state.result.wins[0].win is WinKind.DISCARD
+    assert state.result.payments == (-4, 4, 0, 0)  # 底分 1 × 庄闲分 4 (streak 2) × F 1
+    state = h1(streak=1, discard_win_streak=2)
+    refuse(state, WIN(1), NotAWin, "streak at 2 or more (now 1)")
+
+
+def test_discard_win_streak_one_allows_a_discard_win_at_once() -> None:
+    state = play(h1(streak=1, discard_win_streak=1), WIN(2), PASS(1))
+    assert [w.winner for w in state.result.wins] == [2]
+    assert state.result.payments == (-2, 0, 2, 0)
+    # Never between two non-dealers, whatever the option says.
+    hands = {3: "7z147m258p369s1234z", 0: "3m258m369p147s124z", 1: SCENE_H1[1],
+             2: SCENE_H1[2]}
+    state, _ = start("hangzhou", hands, dealer=3, draws="6z",
+                     options={"discard_win_streak": 1})
+    state = play(state, D(3, "7z"), D(0, "3m"))
+    refuse(state, WIN(1), NotAWin, "between the dealer and another")
+
+
+# ---------------------------------------------------------------------------
+# 抓打 ends when the 财神's discarder draws
+
+
+def test_zhua_da_is_lifted_when_the_discarder_draws_again() -> None:
+    # The dealer discards a 财神; the others may only discard what they draw. When the
+    # dealer draws (9p) the restriction is gone: seat 2 may pong the dealer's 9p, and
+    # seat 3 may discard a tile it did not just draw.
+    hands = {0: QUIET[0] + "5z", 1: QUIET[2], 2: "99p258m36p147s123z", 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, draws="6z6z7z9p" + "8m")
+    state = play(state, D(0, "5z"))
+    assert state.zhua_da == 0
+    refuse(state, D(1, "1z"), Restricted, "抓打")
+    state = play(state, D(1, "6z"), D(2, "6z"), D(3, "7z"))
+    assert state.turn == 0 and state.seats[0].drawn is Tile.P9
+    assert state.zhua_da is None
+    state = play(state, D(0, "9p"))
+    assert state.window.asked == (2,) and offered(state, PONG(2, "99p"))
+    state = play(state, PASS(2), D(1, "1z"), D(2, "2z"))
+    assert state.turn == 3 and offered(state, D(3, "2z"))
+    state = play(state, D(3, "2z"))
+    assert state.turn == 0
+
+
+# ---------------------------------------------------------------------------
+# A lesser claim counts as passing the greater one (漏胡, 漏碰 follow)
+
+
+def test_choosing_chi_over_a_win_is_a_passed_win() -> None:
+    # Seat 1 may win on the dealer's 3m or chi it; it chooses chi, seat 3's pong takes
+    # the tile. When the dealer discards the last 3m, seat 1 (no draw since) may not win.
+    state, _ = start("hangzhou", SCENE_H1, streak=3, draws="3m")
+    state = play(state, D(0, "3m"), CHI(1, "12m"), PASS(2), PONG(3, "33m"))
+    assert state.turn == 3 and state.seats[1].passed_wins == {Tile.M3}
+    state = play(state, D(3, "9m"))
+    assert state.turn == 0 and state.seats[0].drawn is Tile.M3
+    state = play(state, D(0, "3m"))
+    assert set(legal_actions(state, 1)) == {CHI(1, "12m"), PASS(1)}
+    refuse(state, WIN(1), Restricted, "漏胡")
+
+
+# 漏碰 by chi: the dealer may chi (78p) or pong (99p) seat 3's 9p and chooses chi;
+# seat 1's 9p then finds the dealer bound until its next draw (seat 2 may chi it).
+SCENE_CHI_OVER_PONG = {0: "78p99p147m258s1234z", 1: "9p369m258s14p2346z",
+                       2: "78p258m147s12346z", 3: "9p369m147s25p1467z"}
+
+
+def test_choosing_chi_over_a_pong_is_a_passed_pong() -> None:
+    state, _ = start("hangzhou", SCENE_CHI_OVER_PONG, draws="8m8s8m8m")
+    state = play(state, D(0, "1z"), D(1, "8m"), D(2, "8s"), D(3, "9p"))
+    assert set(legal_actions(state, 0)) == {CHI(0, "78p"), PONG(0, "99p"), PASS(0)}
+    state = play(state, CHI(0, "78p"))
+    assert state.turn == 0 and state.seats[0].passed_pongs == {Tile.P9}
+    state = play(state, D(0, "2z"), D(1, "9p"))
+    assert set(legal_actions(state, 2)) == {CHI(2, "78p"), PASS(2)}
+    refuse(state, PONG(0, "99p"), Restricted, "漏碰")
+
+
+# ---------------------------------------------------------------------------
+# Only an added kong may be robbed (抢杠): never an exposed or a concealed one
+
+
+def test_an_exposed_kong_cannot_be_robbed() -> None:
+    # Seat 2 waits on 4m and lets the dealer's 4m go; seat 1 kongs it with 444m.
+    state, _ = start("shanghai", SCENE_ROB, back="8m")
+    state = play(state, D(0, "4m"), PASS(2), KONG(1, "444m"))
+    assert state.phase is Phase.TURN and state.turn == 1
+    assert state.seats[1].drawn is Tile.M8 and state.window is None
+    assert legal_actions(state, 2) == ()
+
+
+def test_a_concealed_kong_cannot_be_robbed() -> None:
+    # Seat 1 kongs 4444m on its turn while seat 2 waits on 4m.
+    hands = {0: "258m369p147s1234z9m", 1: "4444m258p369s157z", 2: SCENE_ROB[2],
+             3: QUIET[3]}
+    state, _ = start("shanghai", hands, draws="8s", back="6s")
+    state = play(state, D(0, "3z"), CK(1, "4444m"))
+    assert state.phase is Phase.TURN and state.turn == 1
+    assert state.seats[1].drawn is Tile.S6 and state.window is None
+    assert legal_actions(state, 2) == ()
+
+
+# ---------------------------------------------------------------------------
+# 荒番 and the three-claim liabilities reach the settlement of a played hand
+
+
+def _scene_p_win(huangfan: bool, options: dict | None = None) -> tuple:
+    """Seat 3 wins on the dealer's first discard, 9s (地胡 8 喇 + 混碰 1 喇 = 180 花)."""
+    state, _ = start("shanghai", SCENE_P, huangfan=huangfan, options=options)
+    state = play(state, D(0, "9s"), WIN(3))
+    return state.result.payments
+
+
+def test_a_huangfan_hand_pays_double_in_play() -> None:
+    assert _scene_p_win(False) == (-180, 0, 0, 180)
+    assert _scene_p_win(True) == (-360, 0, 0, 360)
+    assert _scene_p_win(True, {"huangfan_multiplier": 3}) == (-540, 0, 0, 540)
+
+
+def test_a_huangfan_hand_started_by_the_match_pays_double_into_the_totals() -> None:
+    # Dice 1+1 make the hand being started a 荒番 hand: the settlement and the match
+    # totals carry the doubled payments.
+    options = rules.get("shanghai").options({})
+    match, setup = start_hand(new_match("shanghai", options, 0), (1, 1))
+    assert setup.huangfan
+    state, _ = start("shanghai", SCENE_P, huangfan=setup.huangfan)
+    state = play(state, D(0, "9s"), WIN(3))
+    match = finish_hand(match, HandOutcome((3,), 0, state.result.payments))
+    assert match.totals == (-360, 0, 0, 360)
+
+
+# Seat 1 chis three of the dealer's discards (3m, 6m, 9m) and then wins by self-draw on
+# 1m: 123m 456m 789m 111m 22m, one suit (Shanghai: 清一色, 1 喇). The others only
+# discard what they draw.
+SCENE_THREE_CHIS = {0: "3m6m9m" + "258p147s" + "1234z" + "7p", 1: "12m45m78m11m22m136z",
+                    2: QUIET[2], 3: QUIET[3]}
+THREE_CHIS_DRAWS = "2p5s6p" + "8p1p4s" + "9p8s3p" + "1m"
+
+
+def _three_chis(rules_name: str, streak: int = 1):
+    state, _ = start(rules_name, SCENE_THREE_CHIS, draws=THREE_CHIS_DRAWS, streak=streak)
+    state = play(state, D(0, "3m"), CHI(1, "12m"), D(1, "1z"), D(2, "2p"), D(3, "5s"),
+                 D(0, "6m"), CHI(1, "45m"), D(1, "3z"), D(2, "8p"), D(3, "1p"),
+                 D(0, "9m"), CHI(1, "78m"), D(1, "6z"), D(2, "9p"), D(3, "8s"),
+                 D(0, "7p"))
+    assert state.claims[1][0] == 3 and state.seats[1].drawn is Tile.M1
+    return play(state, WIN(1))
+
+
+def test_shanghai_three_claims_make_the_discarder_pay_five_shares_in_play() -> None:
+    state = _three_chis("shanghai")
+    (record,) = state.result.wins
+    assert "qing_yi_se" in record.settlement.patterns and record.settlement.liability
+    assert state.result.payments == (-100, 100, 0, 0)  # 5 shares of 20 花, the others 0
+
+
+def test_hangzhou_three_claims_make_the_discarder_pay_for_all_in_play() -> None:
+    # 承包 needs the dealer at streak 3 (a third 摊 is allowed only then): the others
+    # would pay 8 + 1 + 1, and the dealer pays all of it.
+    state = _three_chis("hangzhou", streak=3)
+    (record,) = state.result.wins
+    assert record.settlement.liability
+    assert state.result.payments == (-10, 10, 0, 0)
