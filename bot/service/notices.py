@@ -163,13 +163,20 @@ class MoveNotice:
 
 @dataclass(frozen=True)
 class AwayNotice:
-    """Public: a seat is now played by the computer until its person acts (or is back)."""
+    """Public: a seat is now played by the computer until its person acts (or is back).
+
+    ``removed``: the table's ``away_leaves`` option made the timeouts a departure (逃跑):
+    the computer keeps the seat for the rest of the match, and ``penalty`` is what the
+    leaver was charged for it (0 where the rule set has no penalty).
+    """
 
     ref: TableRef
     seat: int
     user_id: int | None
     name: str
     away: bool
+    removed: bool = False
+    penalty: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True)

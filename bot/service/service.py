@@ -835,6 +835,9 @@ class TableService:
         live.set_seat(row)
         assert live.match is not None
         if not row.away and row.consecutive_timeouts >= live.match.options.away_after:
+            if live.match.options.away_leaves and not live.match.finished:
+                await self._remove_away(live, seat)
+                return
             live.set_seat(await self.store.set_away(live.id, seat, True))
             await self._tell("away", AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 True))
@@ -852,7 +855,19 @@ class TableService:
                                                 False))
         live.set_seat(row)
 
-    async def _replace_by_computer(self, live: LiveTable, seat: int) -> None:
+    async def _remove_away(self, live: LiveTable, seat: int) -> None:
+        """``away_leaves``: the timeouts in a row count as leaving the match (逃跑)."""
+        row = live.seats[seat]
+        assert row is not None
+        penalty = await self._replace_by_computer(live, seat)
+        await self._tell("away", AwayNotice(live.ref, seat, row.user_id, row.display_name,
+                                            True, removed=True,
+                                            penalty=-penalty[seat] if penalty else Fraction(0)))
+        await self._tell("lobby", LobbyNotice(self._info(live), "replaced", seat))
+
+    async def _replace_by_computer(self, live: LiveTable, seat: int
+                                   ) -> tuple[Fraction, ...] | None:
+        """The computer takes the seat for good; returns the 逃跑 penalty charged."""
         old = live.seats[seat]
         assert old is not None and live.match is not None
         penalty = self._abandon_penalty(live, seat)
@@ -868,6 +883,7 @@ class TableService:
             at=self.clock.now()))
         live.match = match_leave(live.match, seat, penalty)
         await self._replan(live)
+        return penalty
 
     def _abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
         hand = live.hand

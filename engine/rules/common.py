@@ -129,6 +129,11 @@ class TableOptions:
     turn_timer: int = 12 * 3600
     claim_timer: int = 2 * 3600
     away_after: int = 3
+    away_leaves: bool = False
+    """With it on, a seat that reaches ``away_after`` timeouts in a row leaves the match
+    (逃跑) instead of only being marked away: the computer takes the seat for good and
+    the rule set's penalty for leaving applies. Off (the default), an away seat stays,
+    played by the computer until its person acts again, and pays nothing."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "hands": (1, 64),
