@@ -97,12 +97,12 @@ def _add_new(group: app_commands.Group) -> None:
                   huangfan_multiplier: app_commands.Range[int, 1, 10] | None = None,
                   caishen: str | None = None, caishen_melds: bool | None = None,
                   discard_win_streak: app_commands.Range[int, 1, 3] | None = None,
-                  liability: bool | None = None) -> None:
+                  liability: bool | None = None, away_leaves: bool | None = None) -> None:
         given = {"hands": hands, "turn_timer": turn_timer, "claim_timer": claim_timer,
                  "away_after": away_after, "base": base, "la_cap": la_cap,
                  "huangfan_multiplier": huangfan_multiplier, "caishen": caishen,
                  "caishen_melds": caishen_melds, "discard_win_streak": discard_win_streak,
-                 "liability": liability}
+                 "liability": liability, "away_leaves": away_leaves}
         try:
             options = table_options(rules, given)
         except OptionNotForRules as exc:

@@ -63,6 +63,9 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "claim_timer": ("claim_timer", "Time to claim a discard or pass (default 2 h)"),
     "away_after": ("away_after",
                    "Timeouts in a row before the computer plays for a seat (1–10, default 3)"),
+    "away_leaves": ("away_leaves",
+                    "Those timeouts count as leaving: the computer keeps the seat, 逃跑 penalty "
+                    "(default off)"),
     "base": ("base", "底分 per share: Shanghai 1–1000, Hangzhou 1, 2, 3 or 5 (default 1)"),
     "la_cap": ("la_cap", "Shanghai: cap on a hand's 喇 (1–100, default none)"),
     "huangfan_multiplier": ("huangfan_multiplier",
@@ -89,6 +92,8 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "turn_timer": ("出牌时限", "每次出牌的时限（默认 12 小时）"),
     "claim_timer": ("吃碰时限", "吃、碰、杠、胡或过的时限（默认 2 小时）"),
     "away_after": ("托管次数", "连续超时几次后由电脑托管（1–10，默认 3）"),
+    "away_leaves": ("超时算逃跑",
+                    "连续超时视为离开：电脑接替座位直到本场结束，并按逃跑处罚（默认关）"),
     "base": ("底分", "底分：上海 1–1000，杭州 1、2、3 或 5（默认 1）"),
     "la_cap": ("喇上限", "上海：每手牌喇数上限（1–100，默认不封顶）"),
     "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
@@ -266,6 +271,7 @@ _EN: dict[str, str] = {
     "opt.turn_timer": "Turn timer: {value}",
     "opt.claim_timer": "Claim timer: {value}",
     "opt.away_after": "Computer takes over after {value} timeouts in a row",
+    "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
     "opt.base": "底分 base: {value}",
     "opt.la_cap": "喇 cap: {value}",
     "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
@@ -451,6 +457,7 @@ _ZH: dict[str, str] = {
     "opt.turn_timer": "出牌时限：{value}",
     "opt.claim_timer": "吃碰时限：{value}",
     "opt.away_after": "连续超时 {value} 次后由电脑托管",
+    "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
     "opt.base": "底分：{value}",
     "opt.la_cap": "喇上限：{value}",
     "opt.huangfan_multiplier": "荒番倍数：×{value}",
@@ -513,6 +520,11 @@ _EN.update({
                        "dice {dice}.",
     "chan.away": "{name} is away: the computer plays for them until they act again.",
     "chan.back": "{name} is back.",
+    "chan.removed": "{name} timed out too many times in a row and has left the match: the "
+                    "computer plays the seat until the match ends.",
+    "chan.removed_penalty": "{name} timed out too many times in a row and has left the match: "
+                            "the computer plays the seat until the match ends. 逃跑 penalty: "
+                            "{points}.",
     "chan.match_ended": "**The match at table #{table} is over** after {hands} hands. "
                         "Totals: {totals}",
     "chan.match_cancelled": "The match at table #{table} was cancelled. Totals so far: {totals}",
@@ -540,6 +552,9 @@ _ZH.update({
                        "骰子 {dice}。",
     "chan.away": "{name} 暂时离开：在其再次操作前由电脑代打。",
     "chan.back": "{name} 回来了。",
+    "chan.removed": "{name} 连续超时次数过多，视为离开本场：此后由电脑代打该座位直到本场结束。",
+    "chan.removed_penalty": "{name} 连续超时次数过多，视为离开本场："
+                            "此后由电脑代打该座位直到本场结束。逃跑罚分：{points}。",
     "chan.match_ended": "**第 {table} 桌本场结束**，共打 {hands} 局。总分：{totals}",
     "chan.match_cancelled": "第 {table} 桌本场已取消。目前得分：{totals}",
     "perm.missing": "我无法在 <#{channel}> 的第 {table} 桌发消息：缺少权限（{what}）。"

@@ -58,6 +58,7 @@ from bot.service import (
     TableRef,
 )
 from engine.game.events import Event
+from engine.rules.common import number
 from engine.view import PlayerView
 from render.cards import LeaderboardRow as BoardRow
 from render.cards import leaderboard_card, settlement_card
@@ -379,8 +380,11 @@ class DiscordNotifier:
 
     async def away(self, notice: AwayNotice) -> None:
         key = "chan.away" if notice.away else "chan.back"
+        if notice.removed:  # away_leaves: the timeouts made the player leave (逃跑)
+            key = "chan.removed_penalty" if notice.penalty else "chan.removed"
         self._chan(notice.ref, lambda: self._send(
-            notice.ref, content=t(key, self.channel_locale(notice.ref), name=notice.name)))
+            notice.ref, content=t(key, self.channel_locale(notice.ref), name=notice.name,
+                                  points=number(notice.penalty))))
 
     # ------------------------------------------------------------------ private
 

@@ -118,6 +118,7 @@ def _specs() -> tuple[OptionSpec, ...]:
         _timer("turn_timer", TURN_TIMERS),
         _timer("claim_timer", CLAIM_TIMERS),
         _ranged("away_after", BOTH, TableOptions),
+        OptionSpec("away_leaves", "bool", BOTH, False),
         base,
         _ranged("la_cap", SHANGHAI, ShanghaiOptions),
         _ranged("huangfan_multiplier", SHANGHAI, ShanghaiOptions),
