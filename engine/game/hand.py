@@ -172,8 +172,8 @@ def _added_kong(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> Han
 
 def _kong_made(state: HandState, seat: int, meld_tiles: tuple[Tile, ...]) -> HandState:
     s = state.seats[seat]
-    chain = () if s.claimed_turn else (*s.chain, ChainStep.GANG)
-    state = state.with_seat(seat, hand=s.without(*meld_tiles), drawn=None, chain=chain)
+    state = state.with_seat(seat, hand=s.without(*meld_tiles), drawn=None,
+                            chain=(*s.chain, ChainStep.GANG))
     return replace(state, first_go_round=False)
 
 
@@ -266,8 +266,9 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     state = state.with_seat(d, discards=(*giver.discards[:-1], last))
     s = state.seats[c]
     kong = action.kind is ActionKind.KONG
-    # A turn that begins with a chi or pong stops the Hangzhou chain, and what is made
-    # in it does not count; a kong on a discard extends the chain.
+    # A turn that begins with a chi or pong stops the Hangzhou chain (its kongs are
+    # kept, marked ``claimed_turn``, for a plain win's 杠开); a kong on a discard
+    # extends the chain.
     chain = (*s.chain, ChainStep.GANG) if kong else ()
     state = state.with_seat(c, hand=s.without(*action.tiles), melds=(*s.melds, meld),
                             drawn=None, chain=chain, claimed_turn=not kong)

@@ -29,6 +29,7 @@ def judge(state: HandState, seat: int, win: WinKind, win_tile: Tile | None,
         replacement=_replacement(state, self_draw, win_tile),
         first_go_round=state.first_go_round,
         chain=s.chain if self_draw and hangzhou else (),
+        claimed_turn=s.claimed_turn if self_draw and hangzhou else False,
         claims=state.claims, streak=state.streak,
         huangfan=state.huangfan and not hangzhou, flipped=state.flipped)
     settlement = state.ruleset.score(ctx, state.options)

@@ -75,8 +75,9 @@ class SeatState:
     """One seat. ``hand`` (the concealed tiles) is kept sorted; ``drawn`` is the tile
     drawn in this turn (None after a chi/pong, and in the dealer's opening turn).
     ``chain`` is the Hangzhou chain so far (oldest first); ``claimed_turn`` marks a turn
-    that began with a chi or pong, which is outside the chain (its 飘 and 杠 do not
-    count). ``passed_wins`` / ``passed_pongs`` hold what the seat passed since its last
+    that began with a chi or pong, which is outside the chain: its 飘 is not recorded,
+    and its kongs (the whole chain then) count only for a plain win's 杠开.
+    ``passed_wins`` / ``passed_pongs`` hold what the seat passed since its last
     draw (漏胡 / 漏碰)."""
 
     hand: tuple[Tile, ...] = ()

@@ -71,6 +71,9 @@ class WinContext:
     replacement: Replacement | None = None
     first_go_round: bool = False
     chain: tuple[ChainStep, ...] = ()
+    claimed_turn: bool = False
+    """Hangzhou: the winning turn began with a chi or pong, so it is outside the 暴头
+    chain; ``chain`` then holds only the kongs made in it (for a plain win's 杠开)."""
     claims: tuple[tuple[int, ...], ...] = field(default_factory=zero_claims)
     streak: int = 1
     huangfan: bool = False

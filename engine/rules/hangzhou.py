@@ -97,6 +97,10 @@ class _Factor:
 
 def _chain_counts(ctx: WinContext) -> tuple[int, int, int]:
     """(飘 in the chain, 杠 in the chain, 杠 in the winning turn)."""
+    if ctx.claimed_turn:
+        # The winning turn began with a chi or pong: no chain (hangzhou.md, decision);
+        # what ``chain`` holds are this turn's kongs.
+        return 0, 0, len(ctx.chain)
     piao = sum(1 for s in ctx.chain if s is ChainStep.PIAO)
     gang = sum(1 for s in ctx.chain if s is ChainStep.GANG)
     last_turn = 0

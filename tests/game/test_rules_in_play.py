@@ -105,8 +105,52 @@ def test_a_kong_in_a_turn_that_began_with_a_pong_does_not_count() -> None:
     state = play(state, D(0, "5z"), D(1, "1m"), D(2, "2m"), D(3, "9m"), PONG(0, "99m"))
     assert state.seats[0].chain == ()
     state = play(state, CK(0, "4444m"), WIN(0))
-    assert _bao_tou_win(state) == ((), ["bao_tou"])
+    # The kong is kept as the pong turn's (for a plain win's 杠开), not as a chain link.
+    assert _bao_tou_win(state) == ((ChainStep.GANG,), ["bao_tou"])
+    assert state.result.wins[0].context.claimed_turn
     assert state.result.payments == (12, -4, -4, -4)
+
+
+def _discard_unclaimed(state, seat: int, tile: str):
+    """``seat`` discards ``tile`` and every seat that could claim it lets it go."""
+    state = play(state, D(seat, tile))
+    while state.phase is Phase.CLAIM:
+        state = play(state, PASS(state.window.undecided[0]))
+    return state
+
+
+def test_the_chain_starts_again_with_the_next_drawn_turn_after_a_pong() -> None:
+    # The dealer pongs 9m and ends that turn with 1z; in its next turn (a draw) it
+    # floats a 财神, which counts: the next draw wins 暴头 with one 财飘.
+    hands = {0: "123p456p78s5z5z9m9m1z2z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, draws="1m4m9m" + "7m1m4m" + "9s" + "7m1m4m" + "7m")
+    for seat, tile in ((0, "2z"), (1, "1m"), (2, "4m")):
+        state = _discard_unclaimed(state, seat, tile)
+    state = play(state, D(3, "9m"), PONG(0, "99m"), D(0, "1z"))
+    assert state.seats[0].claimed_turn
+    for seat, tile in ((1, "7m"), (2, "1m"), (3, "4m")):
+        state = _discard_unclaimed(state, seat, tile)
+    assert state.seats[0].drawn is Tile.S9 and not state.seats[0].claimed_turn
+    state = _discard_unclaimed(state, 0, "5z")
+    assert state.seats[0].chain == (ChainStep.PIAO,)
+    for seat, tile in ((1, "7m"), (2, "1m"), (3, "4m")):
+        state = _discard_unclaimed(state, seat, tile)
+    state = play(state, WIN(0))
+    assert _bao_tou_win(state) == ((ChainStep.PIAO,), ["bao_tou", "cai_piao"])
+    assert state.result.payments == (24, -8, -8, -8)
+
+
+def test_kongs_in_a_pong_turn_still_make_a_plain_win_gang_kai() -> None:
+    # Outside 暴头, 杠开 counts each kong of the winning turn, whatever began it: the
+    # dealer pongs 9m, kongs 4444m and 8888p and wins a plain hand on the second
+    # replacement (双杠开).
+    hands = {0: "4444m888p99m12s1z1z6z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, draws="1m2m9m", back="8p1m3s")
+    state = play(state, D(0, "6z"), D(1, "1m"), D(2, "2m"), D(3, "9m"), PONG(0, "99m"),
+                 CK(0, "4444m"), CK(0, "8888p"), WIN(0))
+    (record,) = state.result.wins
+    assert record.settlement.patterns == ("gang_kai", "gang_kai")
+    assert state.result.payments == (24, -8, -8, -8)
 
 
 # ---------------------------------------------------------------------------
