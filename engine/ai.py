@@ -186,17 +186,18 @@ def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Me
 
 
 def burst_head_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
-                       floats: int) -> tuple[Tile, int] | None:
+                       floats: int, piao_counts: bool = True) -> tuple[Tile, int] | None:
     """The discard that leaves a 暴头 hand (any next draw wins), with the multiplier that
     win would have: ×2, doubled again for each 财神 floated in a row (财飘) — a 财神
-    discard extends the chain, any other discard ends it."""
+    discard extends the chain, any other discard ends it. ``piao_counts`` is False in
+    a turn that began with a chi or pong: a 财神 floated then is no link (Hangzhou)."""
     best: tuple[Tile, int] | None = None
     for tile in sorted(set(tiles), key=lambda t: not judge.wildcards.is_joker(t)):
         rest = _without(tiles, tile)
         if not HandAnalysis(tuple(rest), tuple(melds), judge.wildcards,
                             judge.shapes).is_bao_tou():
             continue
-        piao = floats + 1 if judge.wildcards.is_joker(tile) else 0
+        piao = floats + 1 if piao_counts and judge.wildcards.is_joker(tile) else 0
         value = 2 ** (1 + min(piao, MAX_FLOATS))
         if best is None or value > best[1]:
             best = (tile, value)
@@ -322,7 +323,7 @@ def _float_or_win(state: HandState, seat: int, legal: Sequence[Action], judge: J
         return None
     s = state.seats[seat]
     floats = sum(1 for step in s.chain if step is ChainStep.PIAO)
-    better = burst_head_discard(judge, s.hand, s.melds, floats)
+    better = burst_head_discard(judge, s.hand, s.melds, floats, not s.claimed_turn)
     record = self_draw(state, seat)
     if better is None or record is None or better[1] <= record.settlement.value:
         return None
