@@ -24,12 +24,15 @@ from engine.game import Action, Phase, replay
 
 CHILD = Path(__file__).with_name("crash_bot.py")
 HANDS = 4
-KILLS = 5
+KILLS = 6
 
 
-async def run_child(fake: FakeDiscord, world: Any, db: Path, kill_after: float | None
-                    ) -> list[str]:
-    """Run the bot until it says DONE, or kill it ``kill_after`` seconds after READY."""
+async def run_child(fake: FakeDiscord, world: Any, db: Path,
+                    kill: tuple[int, float] | None) -> list[str]:
+    """Run the bot until it says DONE or, with ``kill`` = (moves, seconds), SIGKILL it
+    that many seconds after it committed that many moves (0: after it was ready).
+    Counting moves rather than seconds keeps the kills spread over the match however
+    fast or loaded the machine is."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(CHILD), fake.api_url, fake.gateway_url, str(db),
         str(world.guild.id), str(world.channel.id), str(world.players[0].id), str(HANDS),
@@ -42,20 +45,31 @@ async def run_child(fake: FakeDiscord, world: Any, db: Path, kill_after: float |
         async for raw in proc.stdout:
             lines.append(raw.decode().rstrip("\n"))
 
+    def moves() -> int:
+        return sum(1 for line in lines if line.startswith("C "))
+
     reader = asyncio.create_task(read())
     errors = asyncio.create_task(proc.stderr.read())
-    if kill_after is not None:
-        await fake.wait_for(lambda: "READY" in lines or proc.returncode is not None, 30)
-        try:
-            await asyncio.wait_for(proc.wait(), kill_after)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):  # it may just have ended
-                proc.kill()
+    if kill is not None:
+        after, delay = kill
+        while proc.returncode is None and ("READY" not in lines or moves() < after):
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(delay)
+        with contextlib.suppress(ProcessLookupError):  # it may just have ended
+            proc.kill()
     await asyncio.wait_for(proc.wait(), 60)
     await reader
     err = (await errors).decode()
     assert "DONE" in lines or proc.returncode == -9, err[-3000:]
     return lines
+
+
+def kill_moment(rng: random.Random) -> tuple[int, float]:
+    """Now and then right after start-up (while the restart delivers what was left),
+    else after some moves, at a random instant."""
+    if rng.random() < 0.25:
+        return 0, rng.uniform(0.0, 0.3)
+    return rng.randint(1, 60), rng.uniform(0.0, 0.1)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -67,8 +81,7 @@ async def test_a_match_survives_sigkill_with_every_announcement_once(
     committed: dict[tuple[int, int], str] = {}
     kills = 0
     while True:
-        lines = await run_child(fake, world, db,
-                                rng.uniform(0.0, 1.2) if kills < KILLS else None)
+        lines = await run_child(fake, world, db, kill_moment(rng) if kills < KILLS else None)
         for line in lines:
             if line.startswith("C "):
                 _, hand, seq, payload = line.split(" ", 3)
