@@ -84,12 +84,20 @@ class DemoNotifier:
         (self.out / name).write_bytes(data)
         self.pictures += 1
 
+    @staticmethod
+    async def _told(notice: Any) -> None:
+        """An announcement was printed: delivered (a rerun on this database does not
+        print it again)."""
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
+
     # -- the Notifier protocol ----------------------------------------------------
 
     async def lobby(self, notice: LobbyNotice) -> None:
         self._rules = notice.table.rules
         seats = ", ".join(notice.table.names)
         self.say(f"[table {notice.table.ref.table_id}] {notice.what}: {seats}")
+        await self._told(notice)
 
     async def hand_started(self, notice: HandStartNotice) -> None:
         extra = (", 荒番" if notice.huangfan else "") + \
@@ -98,6 +106,7 @@ class DemoNotifier:
                  f"{notice.names[notice.dealer]}, dice {notice.dice[0]}+{notice.dice[1]}"
                  f"{extra}")
         self.say(f"   wall commitment sha256(salt+wall) = {notice.commitment}")
+        await self._told(notice)
 
     async def table(self, notice: TableNotice) -> None:
         for line in notice.lines:
@@ -138,22 +147,26 @@ class DemoNotifier:
         self.say(f"   payments: {pays}")
         self._save(f"h{notice.hand_number:02d}_settlement.png",
                    lambda: _settlement_png(notice))
+        await self._told(notice)
 
     async def reveal(self, notice: RevealNotice) -> None:
         ok = commitment(notice.salt, notice.wall) == notice.commitment
         self.say(f"   wall revealed (salt {notice.salt}): commitment "
                  f"{'verified' if ok else 'MISMATCH'}")
+        await self._told(notice)
 
     async def leaderboard(self, notice: LeaderboardNotice) -> None:
         board = "; ".join(f"{r.display_name} {r.points}" for r in notice.rows)
         self.say(f"   leaderboard: {board}")
         self._save("leaderboard.png", lambda: _leaderboard_png(notice))
+        await self._told(notice)
 
     async def match_ended(self, notice: MatchEndNotice) -> None:
         totals = ", ".join(f"{n} {_amount(t)}" for n, t in zip(notice.names, notice.totals,
                                                                strict=True))
         self.say(f"\n== match {'cancelled' if notice.cancelled else 'over'} after "
                  f"{notice.hands_played} hand(s): {totals}")
+        await self._told(notice)
         self.finished.set()
 
 

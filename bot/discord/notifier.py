@@ -13,6 +13,11 @@ waits for Discord, and one slow or failing send never blocks or corrupts a table
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
 - A missing channel permission (50013/50001) is reported once, by DM, to the creator.
+- Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
+  carry the store's `Receipt`: marked ``sending`` right before the send and
+  ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
+  left ``sending`` by a crash is first looked for among the channel's recent messages
+  (by its attachment's name, else its exact text) and sent again only if missing.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import contextvars
 import io
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +57,7 @@ from bot.service import (
     MatchEndNotice,
     MoveNotice,
     PrivateNotice,
+    Receipt,
     RevealNotice,
     SettlementNotice,
     TableNotice,
@@ -80,6 +86,9 @@ click already updated the message they clicked."""
 
 DM_CLOSED = 50007
 NO_PERMISSION = (50013, 50001)
+RECENT = 100
+"""How many of a channel's newest messages are searched for an announcement that a
+crash left unsure (one history request)."""
 
 
 def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
@@ -281,6 +290,8 @@ class DiscordNotifier:
 
     async def lobby(self, notice: LobbyNotice) -> None:
         self._chan(notice.table.ref, lambda: self._lobby(notice))
+        if notice.receipt is not None:  # an edit (or re-post): doing it twice is harmless
+            self._chan(notice.table.ref, notice.receipt.delivered)
 
     async def _lobby(self, notice: LobbyNotice) -> None:
         info = notice.table
@@ -319,7 +330,8 @@ class DiscordNotifier:
         text = t("chan.hand_start", locale, table=n.ref.table_id, hand=n.hand_number,
                  hands=n.hands_in_match, name=n.names[n.dealer],
                  dice=f"{n.dice[0]}+{n.dice[1]}") + "\n" + commitment_text(n.commitment, locale)
-        await self._send(n.ref, content=text)
+        await self._once(n.ref, n.receipt, _same_text(text),
+                         lambda: self._send(n.ref, content=text))
 
     async def table(self, notice: TableNotice) -> None:
         """Coalesced: the newest notice is drawn at most once per ``table_interval``."""
@@ -550,46 +562,99 @@ class DiscordNotifier:
 
     async def settlement(self, notice: SettlementNotice) -> None:
         last = self._state(notice.ref.table_id).latest
-        self._chan(notice.ref, lambda: self._settlement(notice, last))
+        name = f"settlement-{notice.ref.table_id}-{notice.hand_number}.png"
+        self._chan(notice.ref, lambda: self._once(
+            notice.ref, notice.receipt, _has_file(name),
+            lambda: self._settlement(notice, last, name)))
 
-    async def _settlement(self, n: SettlementNotice, last: TableNotice | None) -> None:
+    async def _settlement(self, n: SettlementNotice, last: TableNotice | None,
+                          name: str) -> discord.Message | None:
         await self._table(n.ref, last)  # the hand's final table first, whatever the
         # coalescing (the next hand may already have begun meanwhile)
         st = self._state(n.ref.table_id)
         if st.ping_message is not None:  # nobody is to move in this hand any more
             old, st.ping_message = st.ping_message, None
             await self._delete(n.ref, old)
-        caishen = last.view().caishen if last is not None else None
+        caishen = last.view().caishen if last is not None else n.caishen
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,
                                        caishen=caishen)
         text = settlement_text(n.result, n.names, n.hand_number, self.channel_locale(n.ref),
                                n.totals)
-        await self._send(n.ref, content=text, allowed_mentions=discord.AllowedMentions.none(),
-                         file=discord.File(io.BytesIO(png),
-                                           filename=f"settlement-{n.ref.table_id}"
-                                                    f"-{n.hand_number}.png"))
+        return await self._send(n.ref, content=text,
+                                allowed_mentions=discord.AllowedMentions.none(),
+                                file=discord.File(io.BytesIO(png), filename=name))
 
     async def reveal(self, notice: RevealNotice) -> None:
         text = reveal_text(notice.hand_number, notice.wall, notice.salt,
                            self.channel_locale(notice.ref))
-        self._chan(notice.ref, lambda: self._send(notice.ref, content=text))
+        self._chan(notice.ref, lambda: self._once(
+            notice.ref, notice.receipt, _same_text(text),
+            lambda: self._send(notice.ref, content=text)))
 
     async def leaderboard(self, notice: LeaderboardNotice) -> None:
-        self._chan(notice.ref, lambda: self._leaderboard(notice))
+        # the hand's number makes the file name, hence the announcement, unique
+        name = f"leaderboard-{notice.ref.table_id}-{notice.hand_number}.png"
+        self._chan(notice.ref, lambda: self._once(
+            notice.ref, notice.receipt, _has_file(name),
+            lambda: self._leaderboard(notice, name)))
 
-    async def _leaderboard(self, n: LeaderboardNotice) -> None:
+    async def _leaderboard(self, n: LeaderboardNotice, name: str) -> discord.Message | None:
         locale = self.channel_locale(n.ref)
         png = await self.pictures.draw(board_png, n.rows,
                                       t("reply.leaderboard.title", locale))
-        await self._send(n.ref, content=leaderboard_text(n.rows, locale),
-                         allowed_mentions=discord.AllowedMentions.none(),
-                         file=discord.File(io.BytesIO(png),
-                                           filename=f"leaderboard-{n.ref.table_id}.png"))
+        return await self._send(n.ref, content=leaderboard_text(n.rows, locale),
+                                allowed_mentions=discord.AllowedMentions.none(),
+                                file=discord.File(io.BytesIO(png), filename=name))
 
     async def match_ended(self, notice: MatchEndNotice) -> None:
         locale = self.channel_locale(notice.ref)
         key = "chan.match_cancelled" if notice.cancelled else "chan.match_ended"
         text = t(key, locale, table=notice.ref.table_id, hands=notice.hands_played,
                  totals=amounts_text(notice.names, notice.totals, locale))
-        self._chan(notice.ref, lambda: self._send(
-            notice.ref, content=text, allowed_mentions=discord.AllowedMentions.none()))
+        self._chan(notice.ref, lambda: self._once(
+            notice.ref, notice.receipt, _same_text(text), lambda: self._send(
+                notice.ref, content=text, allowed_mentions=discord.AllowedMentions.none())))
+
+    # ------------------------------------------------------------------ exactly once
+
+    async def _once(self, ref: TableRef, receipt: Receipt | None,
+                    mark: Callable[[discord.Message], bool],
+                    send: Callable[[], Awaitable[discord.Message | None]]) -> None:
+        """Send an announcement so that it appears once, crash or not.
+
+        The receipt is marked ``sending`` before the send and ``delivered`` after
+        Discord accepted it. One a crash left ``sending`` (``unsure``) may be in the
+        channel already: it is looked for there (``mark``) before it is sent again.
+        A send Discord refused stays ``sending``, tried again at the next start."""
+        if receipt is None:
+            await send()
+            return
+        if receipt.unsure and await self._posted(ref, mark):
+            await receipt.delivered()
+            return
+        await receipt.sending()
+        if await send() is not None:
+            await receipt.delivered()
+
+    async def _posted(self, ref: TableRef, mark: Callable[[discord.Message], bool]) -> bool:
+        """Whether one of the channel's newest messages is the bot's and ``mark``s."""
+        channel = await self._channel(ref)
+        me = self.client.user
+        if channel is None or me is None or not hasattr(channel, "history"):
+            return False
+        try:
+            async for message in channel.history(limit=RECENT):
+                if message.author.id == me.id and mark(message):
+                    return True
+        except discord.HTTPException as exc:  # e.g. no Read Message History: send again
+            log.warning("table %s: recent messages unreadable (%s %s)", ref.table_id,
+                        exc.status, exc.code)
+        return False
+
+
+def _has_file(name: str) -> Callable[[discord.Message], bool]:
+    return lambda message: any(a.filename == name for a in message.attachments)
+
+
+def _same_text(text: str) -> Callable[[discord.Message], bool]:
+    return lambda message: message.content.strip() == text.strip()

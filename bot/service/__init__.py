@@ -21,6 +21,7 @@ from bot.service.notices import (
     MatchEndNotice,
     MoveNotice,
     PrivateNotice,
+    Receipt,
     RevealNotice,
     SeatInfo,
     SettlementNotice,
@@ -35,7 +36,7 @@ from bot.service.service import ActResult, HandInfo, RecoveryReport, TableServic
 __all__ = [
     "ActResult", "AwayNotice", "Clock", "FakeClock", "HandInfo", "HandStartNotice",
     "LeaderboardNotice", "LobbyNotice", "MatchEndNotice", "MoveNotice", "Notifier",
-    "NullNotifier", "PrivateNotice", "RecordingNotifier", "RecoveryReport", "Refused",
+    "NullNotifier", "PrivateNotice", "Receipt", "RecordingNotifier", "RecoveryReport", "Refused",
     "RevealNotice", "Scheduler", "SeatInfo", "SettlementNotice", "SystemClock",
     "TableInfo", "TableNotice", "TableRef", "TableService", "Wake", "commitment",
     "parse_wall", "step_of", "wall_text",

@@ -8,7 +8,7 @@ the engine view to draw from (`view()`), computed only if the notifier asks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -26,6 +26,7 @@ from engine.game import (
     WildcardTurned,
 )
 from engine.melds import MeldKind
+from engine.tiles import Tile
 from engine.view import PlayerView, ResultView, TableView, spectator_view, view
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -38,6 +39,30 @@ class TableRef:
     table_id: int
     guild_id: int
     channel_id: int
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """An announcement the store recorded with the change it announces (the outbox).
+
+    A notifier calls `sending` right before it hands the announcement to the outside
+    world and `delivered` once that accepted it; until then a restart delivers it again.
+    ``unsure``: a crash came between the two, so the announcement may already be out:
+    look for ``key`` (unique per announcement) there before sending it again."""
+
+    id: int
+    key: str
+    unsure: bool = False
+    _mark: Callable[[int, str], Awaitable[None]] | None = field(
+        default=None, repr=False, compare=False)
+
+    async def sending(self) -> None:
+        if self._mark is not None:
+            await self._mark(self.id, "sending")
+
+    async def delivered(self) -> None:
+        if self._mark is not None:
+            await self._mark(self.id, "delivered")
 
 
 @dataclass(frozen=True)
@@ -92,6 +117,8 @@ class LobbyNotice:
     table: TableInfo
     what: str
     seat: int | None = None
+    receipt: Receipt | None = field(default=None, compare=False)
+    """Set when the store recorded it (the table finished or was cancelled)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +134,7 @@ class HandStartNotice:
     streak: int
     huangfan: bool
     commitment: str
+    receipt: Receipt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -190,6 +218,9 @@ class SettlementNotice:
     result: ResultView
     totals: tuple[Fraction, ...]
     """The match totals after this hand."""
+    caishen: Tile | None = None
+    """The hand's wild kind (Hangzhou), marked on the card."""
+    receipt: Receipt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -201,12 +232,16 @@ class RevealNotice:
     wall: str
     salt: str
     commitment: str
+    receipt: Receipt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
 class LeaderboardNotice:
     ref: TableRef
     rows: tuple[LeaderboardRow, ...]
+    hand_number: int = 0
+    """The hand after which these are the standings."""
+    receipt: Receipt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -216,6 +251,7 @@ class MatchEndNotice:
     totals: tuple[Fraction, ...]
     hands_played: int
     cancelled: bool = False
+    receipt: Receipt | None = field(default=None, compare=False)
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,11 @@ this Protocol (DMs, channel messages, pictures); tests use `RecordingNotifier`.
 
 Every method is called after the change it reports was committed, in order per table,
 and an exception raised by a notifier is logged by the service, never undoing a move.
+
+Announcements (a hand's commitment, settlement, reveal, standings, the match's end and
+the closed lobby) carry a `Receipt`: they were recorded in the store with the change,
+and stay due until the notifier calls ``receipt.delivered()``; a restart hands every
+undelivered one over again (``receipt.unsure`` when an attempt may have got through).
 """
 
 from __future__ import annotations
@@ -77,7 +82,8 @@ class NullNotifier:
 
 @dataclass
 class RecordingNotifier:
-    """Keeps every notice in order, as (method name, notice), for tests to read."""
+    """Keeps every notice in order, as (method name, notice), for tests to read; an
+    announcement counts as delivered once recorded."""
 
     sent: list[tuple[str, Any]] = field(default_factory=list)
 
@@ -92,9 +98,13 @@ class RecordingNotifier:
 
     async def lobby(self, notice: LobbyNotice) -> None:
         self.sent.append(("lobby", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
 
     async def hand_started(self, notice: HandStartNotice) -> None:
         self.sent.append(("hand_started", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
 
     async def table(self, notice: TableNotice) -> None:
         self.sent.append(("table", notice))
@@ -113,12 +123,20 @@ class RecordingNotifier:
 
     async def settlement(self, notice: SettlementNotice) -> None:
         self.sent.append(("settlement", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
 
     async def reveal(self, notice: RevealNotice) -> None:
         self.sent.append(("reveal", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
 
     async def leaderboard(self, notice: LeaderboardNotice) -> None:
         self.sent.append(("leaderboard", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()
 
     async def match_ended(self, notice: MatchEndNotice) -> None:
         self.sent.append(("match_ended", notice))
+        if notice.receipt is not None:
+            await notice.receipt.delivered()

@@ -34,6 +34,7 @@ from bot.service.notices import (
     MatchEndNotice,
     MoveNotice,
     PrivateNotice,
+    Receipt,
     RevealNotice,
     SeatInfo,
     SettlementNotice,
@@ -48,10 +49,12 @@ from bot.service.scheduler import Scheduler, Wake
 from bot.store import (
     ActionSource,
     AlreadySeated,
+    AnnouncementRow,
     HandRow,
     LeaderboardDelta,
     LeaderboardRow,
     NewAction,
+    NewAnnouncement,
     NewDeadline,
     NotFound,
     SeatRow,
@@ -152,6 +155,8 @@ class TableService:
         self.scheduler = Scheduler(self.clock, self._fire)
         self._tables: dict[int, LiveTable] = {}
         self._loading: dict[int, asyncio.Lock] = {}
+        self._handed: set[int] = set()
+        """Announcements handed to the notifier by this process and not yet delivered."""
 
     # ------------------------------------------------------------------ lobby
 
@@ -292,17 +297,14 @@ class TableService:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:
-                live.row = await self.store.set_table_status(
-                    table_id, "cancelled", expected=("lobby", "playing"))
+                live.row = await self.store.cancel_table(
+                    table_id, at=self.clock.now(), announcements=self._void(live))
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
             self._tables.pop(table_id, None)
-            await self._void(live)
+            live.pending = {}
             info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, "cancelled"))
-        if live.match is not None:
-            await self._tell("match_ended", MatchEndNotice(
-                live.ref, live.names, live.match.totals, live.match.hands_played, True))
+        await self._deliver(live)
         return info
 
     async def set_choices(self, table_id: int, user_id: int,
@@ -415,6 +417,7 @@ class TableService:
         even with a thousand tables. With ``eager`` every live table is replayed now.
         """
         now = self.clock.now()
+        await self._redeliver()
         deferred = await self.store.defer_overdue(now + self.grace)
         tables = await self.store.live_tables()
         live_ids = {t.id for t in tables}
@@ -586,13 +589,13 @@ class TableService:
         row = await self.store.create_hand(
             live.match_id, wall=deal.wall_text, salt=deal.salt, commitment=deal.commitment,
             dice=dice, dealer=setup.dealer, streak=setup.streak, huangfan=match.huangfan,
-            at=now)
+            at=now, announcements=[NewAnnouncement("hand_started", facts={
+                "names": list(live.names), "hands": match.options.hands,
+                "huangfan": setup.huangfan})])
         live.match = match
         live.hand = LiveHand(row, state)
         live.pending = {}
-        await self._tell("hand_started", HandStartNotice(
-            live.ref, live.names, setup.number, match.options.hands, setup.dealer, dice,
-            setup.streak, setup.huangfan, deal.commitment))
+        await self._deliver(live)
         if state.phase is Phase.ENDED:  # 八花 on the deal
             await self._end_hand(live, state, events, None)
             return
@@ -644,11 +647,18 @@ class TableService:
         hand = live.hand
         match = finish_hand(live.match, _outcome(state))
         now = self.clock.now()
+        told = [NewAnnouncement("settlement", facts={
+                    "names": list(live.names), "totals": _fractions(match.totals)}),
+                NewAnnouncement("reveal"), NewAnnouncement("leaderboard")]
+        if match.finished:
+            told += [NewAnnouncement("lobby", facts={"what": "finished"}),
+                     NewAnnouncement("match_ended", facts=_end_facts(live, match))]
         try:
             await self.store.finish_hand(
                 hand.row.id, final, settlements=_settlements(state),
                 deltas=self._deltas(live, state, match.finished), at=now,
-                match_totals=dict(enumerate(match.totals)) if match.finished else None)
+                match_totals=dict(enumerate(match.totals)) if match.finished else None,
+                announcements=told)
         except StoreError as exc:
             await self._reload(live)
             raise _stale(exc) from None
@@ -657,45 +667,110 @@ class TableService:
         live.match = match
         live.pending = {}
         await self._announce(live, old, state, events, set())
-        table = spectator_view(state, hand.row.number)
-        assert table.result is not None
-        await self._tell("settlement", SettlementNotice(
-            live.ref, live.names, live.row.rules, hand.row.number, table.result, match.totals))
-        await self._tell("reveal", RevealNotice(live.ref, hand.row.number, hand.row.wall,
-                                                hand.row.salt, hand.row.commitment))
-        rows = await self.store.leaderboard(live.row.channel_id)
-        await self._tell("leaderboard", LeaderboardNotice(live.ref, tuple(rows)))
         if match.finished:
+            live.row = replace(live.row, status="finished")  # written with the last hand
             await self._close_finished(live)
             live.hand = None
-            await self._tell("lobby", LobbyNotice(self._info(live), "finished"))
-            await self._tell("match_ended", MatchEndNotice(
-                live.ref, live.names, match.totals, match.hands_played))
-        else:
+        await self._deliver(live, {hand.row.id: state})
+        if not match.finished:
             await self._start_hand(live)
 
-    async def _void(self, live: LiveTable) -> None:
-        """A cancelled table: the running hand ends without settlement, the match is
-        abandoned, and the wall is revealed."""
-        now = self.clock.now()
+    def _void(self, live: LiveTable) -> list[NewAnnouncement]:
+        """What a cancelled table tells the channel (recorded with the cancellation):
+        the running hand is void (no settlement) and its wall revealed; the match is
+        abandoned."""
         hand = live.hand
-        live.pending = {}
+        number = live.hand_number
+        told = []
         if hand is not None and hand.state.phase is not Phase.ENDED:
+            told.append(NewAnnouncement("reveal", hand.row.id, hand.row.number))
+        told.append(NewAnnouncement("lobby", None, number, {"what": "cancelled"}))
+        if live.match is not None:
+            told.append(NewAnnouncement("match_ended", None, number,
+                                        _end_facts(live, live.match, cancelled=True)))
+        return told
+
+    # ------------------------------------------------------------------ internals: outbox
+
+    async def _deliver(self, live: LiveTable,
+                       states: Mapping[int, HandState] | None = None) -> None:
+        """Hand the table's undelivered announcements to the notifier, oldest first.
+
+        They were written with the changes they announce; each goes to the notifier
+        once per process (it marks them delivered), and `recover` hands over again
+        whatever a crash left undelivered. ``states``: hands already in memory (no
+        replay needed to word their settlement)."""
+        rows = [r for r in await self.store.undelivered(live.id) if r.id not in self._handed]
+        await self._hand_over(live.ref, rows, live, states or {})
+
+    async def _redeliver(self) -> None:
+        """Start-up: every announcement a crash left undelivered, in order per table."""
+        by_table: dict[int, list[AnnouncementRow]] = {}
+        for row in await self.store.undelivered():
+            by_table.setdefault(row.table_id, []).append(row)
+        for table_id, rows in by_table.items():
+            table = await self.store.get_table(table_id)
+            if table is None:
+                continue
+            ref = TableRef(table.id, table.guild_id, table.channel_id)
+            log.info("table %s: delivering %s announcement(s) left by a restart", table_id,
+                     len(rows))
+            await self._hand_over(ref, rows, None, {})
+
+    async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
+                         live: LiveTable | None, states: Mapping[int, HandState]) -> None:
+        self._handed.update(r.id for r in rows)
+        for row in rows:
             try:
-                await self.store.finish_hand(hand.row.id, None, settlements=[], deltas=[],
-                                             at=now)
-            except StoreError:
-                log.warning("hand %s of cancelled table %s was already over", hand.row.id,
-                            live.id)
-            await self._tell("reveal", RevealNotice(live.ref, hand.row.number, hand.row.wall,
-                                                    hand.row.salt, hand.row.commitment))
-        if live.match_id is not None:
-            try:
-                await self.store.finish_match(live.match_id, totals=None, at=now,
-                                              status="abandoned")
-            except StoreError:
-                log.warning("match %s of cancelled table %s was already over",
-                            live.match_id, live.id)
+                notice = await self._notice_of(row, ref, live, states)
+            except Exception:
+                log.exception("announcement %s could not be worded", row.key)
+                continue
+            await self._tell(row.kind, notice)
+
+    async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
+                         states: Mapping[int, HandState]) -> Any:
+        """Rebuild an announcement from its row: the hand's record (and for the
+        settlement its replay, hands being deterministic) plus the row's facts."""
+        receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
+        facts = row.facts
+        if row.kind == "lobby":
+            info = self._info(live) if live is not None else \
+                await self.table_info(ref.table_id)
+            return LobbyNotice(info, facts["what"], receipt=receipt)
+        if row.kind == "match_ended":
+            return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
+                                  facts["hands_played"], facts["cancelled"], receipt=receipt)
+        hand = await self.store.get_hand(row.hand_id or 0)
+        assert hand is not None, row.key
+        if row.kind == "hand_started":
+            return HandStartNotice(ref, tuple(facts["names"]), hand.number, facts["hands"],
+                                   hand.dealer, hand.dice, hand.streak, facts["huangfan"],
+                                   hand.commitment, receipt=receipt)
+        if row.kind == "reveal":
+            return RevealNotice(ref, hand.number, hand.wall, hand.salt, hand.commitment,
+                                receipt=receipt)
+        if row.kind == "leaderboard":
+            table = await self.store.get_table(ref.table_id)
+            assert table is not None
+            rows = await self.store.leaderboard(table.channel_id)
+            return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
+        state = states.get(hand.id)
+        if state is None:
+            table = await self.store.get_table(ref.table_id)
+            assert table is not None
+            state = await self._replay(table, self._options(table), hand)
+        view = spectator_view(state, hand.number)
+        assert view.result is not None, row.key
+        return SettlementNotice(ref, tuple(facts["names"]), state.ruleset.name, hand.number,
+                                view.result, _fraction_tuple(facts["totals"]),
+                                caishen=view.caishen, receipt=receipt)
+
+    async def _mark(self, announcement_id: int, status: str) -> None:
+        await self.store.mark_announcement(announcement_id, status,  # type: ignore[arg-type]
+                                           self.clock.now())
+        if status == "delivered":
+            self._handed.discard(announcement_id)
 
     async def _reload(self, live: LiveTable) -> None:
         """The store disagreed with memory (another writer): rebuild from the log."""
@@ -1058,6 +1133,21 @@ def _settlements(state: HandState) -> list[Settlement]:
                        list(wins[seat].patterns) if seat in wins else [],
                        wins[seat].value if seat in wins else 0)
             for seat in range(SEATS)]
+
+
+def _fractions(values: tuple[Fraction, ...]) -> list[str]:
+    return [str(v) for v in values]
+
+
+def _fraction_tuple(values: list[str]) -> tuple[Fraction, ...]:
+    return tuple(Fraction(v) for v in values)
+
+
+def _end_facts(live: LiveTable, match: MatchState, *, cancelled: bool = False
+               ) -> dict[str, Any]:
+    """What the match-end message says that the log does not keep."""
+    return {"names": list(live.names), "totals": _fractions(match.totals),
+            "hands_played": match.hands_played, "cancelled": cancelled}
 
 
 def _deadline_rows(pending: Mapping[int, Pending]) -> list[NewDeadline]:

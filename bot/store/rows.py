@@ -19,6 +19,9 @@ MatchStatus = Literal["playing", "finished", "abandoned"]
 HandStatus = Literal["live", "ended"]
 ActionSource = Literal["player", "timeout", "computer"]
 DeadlineKind = Literal["turn", "claim", "computer"]
+AnnouncementKind = Literal["hand_started", "settlement", "reveal", "leaderboard",
+                           "match_ended", "lobby"]
+AnnouncementStatus = Literal["pending", "sending", "delivered"]
 
 LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 
@@ -279,3 +282,39 @@ def fraction_text(value: Fraction | int) -> str:
 
 def totals_json(totals: Mapping[int, Fraction]) -> str:
     return json.dumps({str(seat): fraction_text(v) for seat, v in sorted(totals.items())})
+
+
+@dataclass(frozen=True)
+class NewAnnouncement:
+    """What the channel must be told about a change, written with the change itself.
+
+    ``hand_id``/``hand_number``: the hand it is about (None/0 when none was dealt).
+    ``facts``: only what the log cannot give back (names, totals, …); JSON-ready."""
+
+    kind: AnnouncementKind
+    hand_id: int | None = None
+    hand_number: int = 0
+    facts: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class AnnouncementRow:
+    id: int
+    table_id: int
+    hand_id: int | None
+    kind: AnnouncementKind
+    key: str
+    """Unique: ``<kind>-<table>-<hand number>``."""
+    facts: dict[str, Any]
+    status: AnnouncementStatus
+    created_at: float
+    delivered_at: float | None
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> AnnouncementRow:
+        return cls(r["id"], r["table_id"], r["hand_id"], r["kind"], r["key"],
+                   json.loads(r["facts"]), r["status"], r["created_at"], r["delivered_at"])
+
+
+def announcement_key(kind: str, table_id: int, hand_number: int) -> str:
+    return f"{kind}-{table_id}-{hand_number}"

@@ -38,6 +38,8 @@ from bot.store.rows import (
     LIVE_TABLE_STATUSES,
     ActionRow,
     ActionSource,
+    AnnouncementRow,
+    AnnouncementStatus,
     DeadlineKind,
     DeadlineRow,
     HandRow,
@@ -46,6 +48,7 @@ from bot.store.rows import (
     MatchRow,
     MatchStatus,
     NewAction,
+    NewAnnouncement,
     NewDeadline,
     Rules,
     SeatRow,
@@ -54,6 +57,7 @@ from bot.store.rows import (
     StandingChoices,
     TableRow,
     TableStatus,
+    announcement_key,
     fraction_text,
     totals_json,
 )
@@ -434,11 +438,13 @@ class Store:
 
     async def create_hand(self, match_id: int, *, wall: str, salt: str, commitment: str,
                           dice: tuple[int, int], dealer: int, streak: int, huangfan: int,
-                          at: float) -> HandRow:
+                          at: float, announcements: Sequence[NewAnnouncement] = ()
+                          ) -> HandRow:
         """The match's next hand (numbered 1, 2, …); one live at a time.
 
         ``wall`` is the dealing order, two characters a tile ("1m5z2p…"): the
         commitment shown at the start must be checkable against it at the end.
+        ``announcements`` (its commitment) are about the new hand and written with it.
         """
         if not _WALL.fullmatch(wall):
             raise ConstraintError("the wall must be 2-character tiles in order, like '1m5z2p'")
@@ -455,7 +461,9 @@ class Store:
                     " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, match_id, wall, salt, commitment, f"{dice[0]}+{dice[1]}", dealer,
                  streak, huangfan, at))
-            return await self._hand_in(db, hand_id)
+            hand = await self._hand_in(db, hand_id)
+            await self._announce_in(db, hand.table_id, announcements, at, hand)
+            return hand
 
     async def get_hand(self, hand_id: int) -> HandRow | None:
         row = await self._read_one(f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
@@ -536,12 +544,14 @@ class Store:
     async def finish_hand(self, hand_id: int, final: NewAction | None, *,
                           settlements: Sequence[Settlement],
                           deltas: Sequence[LeaderboardDelta], at: float,
-                          match_totals: Mapping[int, Fraction] | None = None) -> HandRow:
-        """End a hand in ONE transaction: final action, settlements, status, standings.
+                          match_totals: Mapping[int, Fraction] | None = None,
+                          announcements: Sequence[NewAnnouncement] = ()) -> HandRow:
+        """End a hand in ONE transaction: final action, settlements, status, standings,
+        and what the channel must be told of it (``announcements``, about this hand).
 
         ``final`` (if the hand ends on an action) goes through the same compare-and-set
         as `append_action`. The hand's deadlines are cleared. With ``match_totals`` the
-        match finishes too. A crash or any error leaves none of it written.
+        match and its table finish too. A crash or any error leaves none of it written.
         """
         async with self._write() as db:
             hand = await self._live_hand_in(db, hand_id)
@@ -559,7 +569,34 @@ class Store:
             await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
             if match_totals is not None:
                 await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
+                await _run(db, "UPDATE game_tables SET status = 'finished'"
+                               " WHERE id = ? AND status = 'playing'", (hand.table_id,))
+            await self._announce_in(db, hand.table_id, announcements, at, hand)
             return await self._hand_in(db, hand_id)
+
+    async def cancel_table(self, table_id: int, *, at: float,
+                           announcements: Sequence[NewAnnouncement] = ()) -> TableRow:
+        """Cancel a table in ONE transaction: from the lobby or play to ``cancelled``,
+        its live hand ended without settlement (void), its match abandoned, and what
+        the channel must be told (the void hand's wall, the match's end) recorded.
+
+        `StaleStatus` if the table is already over; nothing is written then."""
+        async with self._write() as db:
+            table = await self._table_in(db, table_id)
+            if table.status not in LIVE_TABLE_STATUSES:
+                raise StaleStatus(f"table {table_id} is {table.status}, not lobby or playing")
+            await _run(db, "UPDATE game_tables SET status = 'cancelled' WHERE id = ?",
+                       (table_id,))
+            live = await _one(db, f"{_HAND_SELECT} WHERE m.table_id = ? AND h.status = 'live'",
+                              (table_id,))
+            if live is not None:
+                await _run(db, "UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
+                           (at, live["id"]))
+                await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
+            await _run(db, "UPDATE matches SET status = 'abandoned', finished_at = ?"
+                           " WHERE table_id = ? AND status = 'playing'", (at, table_id))
+            await self._announce_in(db, table_id, announcements, at)
+            return await self._table_in(db, table_id)
 
     async def settlements(self, hand_id: int) -> list[SettlementRow]:
         rows = await self._read_all("SELECT * FROM settlements WHERE hand_id = ? ORDER BY seat",
@@ -572,6 +609,53 @@ class Store:
             "SELECT s.* FROM settlements s JOIN hands h ON h.id = s.hand_id"
             " WHERE h.match_id = ? ORDER BY h.number, s.seat", (match_id,))
         return [SettlementRow.of(r) for r in rows]
+
+    # ---- announcements (the outbox) --------------------------------------------------
+
+    async def _announce_in(self, db: aiosqlite.Connection, table_id: int,
+                           items: Sequence[NewAnnouncement], at: float,
+                           hand: HandRow | None = None) -> None:
+        """Record announcements inside the caller's transaction; those without a hand
+        of their own are about ``hand`` (if given)."""
+        for item in items:
+            hand_id, number = item.hand_id, item.hand_number
+            if hand_id is None and hand is not None:
+                hand_id, number = hand.id, hand.number
+            await _run(db, "INSERT INTO announcements (table_id, hand_id, kind, key, facts,"
+                           " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       (table_id, hand_id, item.kind,
+                        announcement_key(item.kind, table_id, number),
+                        _json(dict(item.facts or {})), at))
+
+    async def undelivered(self, table_id: int | None = None) -> list[AnnouncementRow]:
+        """Announcements not yet delivered (of one table, or all), oldest first."""
+        where, params = (" AND table_id = ?", (table_id,)) if table_id is not None \
+            else ("", ())
+        rows = await self._read_all(
+            f"SELECT * FROM announcements WHERE status <> 'delivered'{where} ORDER BY id",
+            params)
+        return [AnnouncementRow.of(r) for r in rows]
+
+    async def announcements(self, table_id: int) -> list[AnnouncementRow]:
+        """Every announcement of a table, oldest first."""
+        rows = await self._read_all(
+            "SELECT * FROM announcements WHERE table_id = ? ORDER BY id", (table_id,))
+        return [AnnouncementRow.of(r) for r in rows]
+
+    async def mark_announcement(self, announcement_id: int, status: AnnouncementStatus,
+                                at: float) -> AnnouncementRow:
+        """``sending`` right before it is handed to Discord, ``delivered`` once Discord
+        accepted it (a delivered row stays delivered)."""
+        async with self._write() as db:
+            await _run(
+                db, "UPDATE announcements SET status = ?, delivered_at = ?"
+                    " WHERE id = ? AND status <> 'delivered'",
+                (status, at if status == "delivered" else None, announcement_id))
+            row = await _one(db, "SELECT * FROM announcements WHERE id = ?",
+                             (announcement_id,))
+            if row is None:
+                raise NotFound(f"no announcement {announcement_id}")
+            return AnnouncementRow.of(row)
 
     # ---- deadlines -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import pytest
 
 from bot.demo import run_demo
 from bot.service import FakeClock, RecordingNotifier
+from bot.store import Store
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, World
 
 TIMERS = {"turn_timer": 60, "claim_timer": 20}
@@ -97,6 +98,11 @@ async def test_the_demo_plays_a_match_and_saves_pictures(tmp_path: Path) -> None
     text = out.getvalue()
     assert "== hand 1/1" in text and "commitment verified" in text and "match over" in text
     assert pictures > 0 and any((tmp_path / "pics").glob("*settlement.png"))
+    store = await Store.open(tmp_path / "demo.sqlite3")
+    try:  # what it printed counts as told: a rerun on the database does not repeat it
+        assert await store.undelivered() == []
+    finally:
+        await store.close()
 
 
 async def test_the_demo_degrades_to_text_without_render(
