@@ -92,7 +92,7 @@ from engine.match import (
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS, OptionError, TableOptions
 from engine.rules.hangzhou import abandon_penalty
-from engine.view import PlayerView, TableView, spectator_view, view
+from engine.view import PlayerView, TableView, spectator_view, view, visible_deciding
 
 log = logging.getLogger(__name__)
 
@@ -892,7 +892,7 @@ class TableService:
         names = live.names
         await self._tell("table", TableNotice(live.ref, names, number, new.seq,
                                               public_lines(events, names),
-                                              deciding_seats(new), public_events(events),
+                                              visible_deciding(new), public_events(events),
                                               new))
         for seat in range(SEATS):
             row = live.seats[seat]
@@ -969,7 +969,7 @@ class TableService:
             live.row.status, live.seat_infos,
             hand_number=live.hand_number or None,
             hands_in_match=match.options.hands if match else None,
-            deciding=deciding_seats(hand.state) if hand else (),
+            deciding=visible_deciding(hand.state) if hand else (),
             totals=match.totals if match else None)
 
     @staticmethod
