@@ -63,6 +63,8 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "claim_timer": ("claim_timer", "Time to claim a discard or pass (default 2 h)"),
     "away_after": ("away_after",
                    "Timeouts in a row before the computer plays for a seat (1–10, default 3)"),
+    "mentions": ("mentions", "When to mention a player in the channel (default: only "
+                             "when needed)"),
     "base": ("base", "底分 per share: Shanghai 1–1000, Hangzhou 1, 2, 3 or 5 (default 1)"),
     "la_cap": ("la_cap", "Shanghai: cap on a hand's 喇 (1–100, default none)"),
     "huangfan_multiplier": ("huangfan_multiplier",
@@ -89,6 +91,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "turn_timer": ("出牌时限", "每次出牌的时限（默认 12 小时）"),
     "claim_timer": ("吃碰时限", "吃、碰、杠、胡或过的时限（默认 2 小时）"),
     "away_after": ("托管次数", "连续超时几次后由电脑托管（1–10，默认 3）"),
+    "mentions": ("频道提醒", "何时在频道里 @ 玩家（默认：仅在需要时）"),
     "base": ("底分", "底分：上海 1–1000，杭州 1、2、3 或 5（默认 1）"),
     "la_cap": ("喇上限", "上海：每手牌喇数上限（1–100，默认不封顶）"),
     "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
@@ -121,6 +124,10 @@ _EN: dict[str, str] = {
     "val.on": "on",
     "val.off": "off",
     "val.none": "none",
+    "choice.mentions.when_needed": "When needed: closed DMs or half the time gone",
+    "choice.mentions.every_turn": "Every turn, on top of the DM",
+    "val.mentions.when_needed": "only when needed (closed DMs, half-time reminders)",
+    "val.mentions.every_turn": "every turn",
     "val.caishen.fixed": "fixed (the White Dragons 白板)",
     "val.caishen.flip": "flip (翻财神: turned after the deal)",
     "rules.shanghai": "Shanghai",
@@ -245,6 +252,15 @@ _EN: dict[str, str] = {
     "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
                        "{when}.",
     "chan.where": "Your tiles and buttons are in your DMs, or use /mahjong hand.",
+    "chan.turn_reminder": "{mention}, half of your time for your turn at table #{table} "
+                          "(hand {hand}) is gone: decide {when}.",
+    "chan.claim_closed_dms": "A discard may be claimed at table #{table} (hand {hand}). "
+                             "{mentions}: your DMs are closed, so look at /mahjong hand in "
+                             "case the decision is yours.",
+    "chan.claim_closed_dms_reminder": "Half the time to claim the discard at table #{table} "
+                                      "(hand {hand}) is gone. {mentions}: your DMs are "
+                                      "closed, so look at /mahjong hand in case the "
+                                      "decision is yours.",
     # -- rules summary
     "rules.title": "{rules} rules",
     "rules.about.shanghai": (
@@ -267,6 +283,7 @@ _EN: dict[str, str] = {
     "opt.turn_timer": "Turn timer: {value}",
     "opt.claim_timer": "Claim timer: {value}",
     "opt.away_after": "Computer takes over after {value} timeouts in a row",
+    "opt.mentions": "Channel mentions: {value}",
     "opt.base": "底分 base: {value}",
     "opt.la_cap": "喇 cap: {value}",
     "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
@@ -320,6 +337,10 @@ _ZH: dict[str, str] = {
     "val.on": "开",
     "val.off": "关",
     "val.none": "不封顶",
+    "choice.mentions.when_needed": "需要时：私信关闭或时间过半",
+    "choice.mentions.every_turn": "每次轮到都 @（另有私信）",
+    "val.mentions.when_needed": "仅在需要时（私信关闭、时间过半提醒）",
+    "val.mentions.every_turn": "每次轮到",
     "val.caishen.fixed": "固定（白板为财神）",
     "val.caishen.flip": "翻财神（发牌后翻出）",
     "rules.shanghai": "上海",
@@ -438,6 +459,13 @@ _ZH: dict[str, str] = {
     "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
                         "{when}截止。"),
     "chan.where": "手牌和按钮在你的私信里，也可以用 /mahjong hand。",
+    "chan.turn_reminder": "{mention}，第 {table} 桌（第 {hand} 局）轮到你出牌的时间已过一半，"
+                          "{when}截止。",
+    "chan.claim_closed_dms": "第 {table} 桌（第 {hand} 局）有一张牌可能有人吃碰杠胡。"
+                             "{mentions}：你的私信已关闭，请用 /mahjong hand 看看是否需要你决定。",
+    "chan.claim_closed_dms_reminder": "第 {table} 桌（第 {hand} 局）吃碰杠胡的时间已过一半。"
+                                      "{mentions}：你的私信已关闭，请用 /mahjong hand "
+                                      "看看是否需要你决定。",
     "rules.title": "{rules}规则",
     "rules.about.shanghai": (
         "上海麻将：144 张牌，含八张花牌；可以吃、碰、杠。牌值以花计：底注、花牌、字牌刻子和杠"
@@ -454,6 +482,7 @@ _ZH: dict[str, str] = {
     "opt.turn_timer": "出牌时限：{value}",
     "opt.claim_timer": "吃碰时限：{value}",
     "opt.away_after": "连续超时 {value} 次后由电脑托管",
+    "opt.mentions": "频道 @ 提醒：{value}",
     "opt.base": "底分：{value}",
     "opt.la_cap": "喇上限：{value}",
     "opt.huangfan_multiplier": "荒番倍数：×{value}",

@@ -266,9 +266,12 @@ def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
 
 
 def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
-                   deadline: float | None, locale: LocaleLike) -> str:
-    """The channel ping for a decision (kind "turn" or "claim"); no tile in it."""
+                   deadline: float | None, locale: LocaleLike, reminder: bool = False) -> str:
+    """The channel ping for a decision (kind "turn" or "claim"), or its half-time
+    ``reminder`` (turns only); no tile in it."""
     key = "chan.your_claim" if kind == "claim" else "chan.your_turn"
+    if reminder and kind == "turn":
+        key = "chan.turn_reminder"
     when = timestamp(deadline) if deadline is not None else "—"
     return t(key, locale, mention=mention, table=table_id, hand=hand, when=when) \
         + " " + t("chan.where", locale)

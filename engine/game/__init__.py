@@ -60,7 +60,8 @@ from engine.rules.common import ActionKind
 
 __all__ = [
     "DEALT", "Action", "ActionKind", "AlreadyAnswered", "ClaimAnswered", "ClaimWindow",
-    "ClaimWindowClosed", "ClaimWindowOpened", "ConcealedKongDeclared", "Discard", "Event", "FlowerLaidAside",
+    "ClaimWindowClosed", "ClaimWindowOpened", "ConcealedKongDeclared", "Discard", "Event",
+    "FlowerLaidAside",
     "HandEnded", "HandOver", "HandResult", "HandStarted", "HandState", "IllegalAction",
     "InvalidMeld", "MalformedAction", "MeldDeclared", "NotAWin", "NotYourDecision",
     "Phase", "Resolution", "Restricted", "SeatState", "TileBurned", "TileDiscarded",

@@ -65,11 +65,13 @@ async def slash(world: World, user: FakeUser, command: str, **options: Any
                                   options=options)
 
 
-async def open_table(world: World, rules: str = "shanghai", hands: int = 1) -> None:
-    """The first player opens a table, the others join by the lobby's Join button, the
-    first presses Start."""
+async def open_table(world: World, rules: str = "shanghai", hands: int = 1,
+                     **options: Any) -> None:
+    """The first player opens a table (with ``options`` of ``/mahjong new``), the others
+    join by the lobby's Join button, the first presses Start."""
     fake = world.fake
-    created = await slash(world, world.players[0], "new", rules=rules, hands=hands)
+    created = await slash(world, world.players[0], "new", rules=rules, hands=hands,
+                          **options)
     assert (await created.response()).ephemeral
     lobby = await fake.wait_for(lambda: _lobby(fake, world))
     for player in world.players[1:]:

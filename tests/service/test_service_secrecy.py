@@ -102,7 +102,7 @@ async def _public(world: World, table: int) -> dict[str, object]:
 
 def _claimants(world: World, table: int) -> dict[int, set[str]]:
     """Who may claim now (the private truth), from the live hand's legal actions."""
-    state = world.service._tables[table].hand.state  # noqa: SLF001 (the test peeks)
+    state = world.service._tables[table].hand.state  # the test peeks
     out = {}
     for seat in range(4):
         kinds = {a.kind.value for a in legal_actions(state, seat)} - {"pass"}
