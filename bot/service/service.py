@@ -617,7 +617,7 @@ class TableService:
                         source, now)
         if new.phase is Phase.ENDED:
             await self._end_hand(live, new, events, row)
-            await self._after_move(live, action.seat, source)
+            await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished)
         pending = self._plan(live, new, now)
@@ -632,7 +632,7 @@ class TableService:
         hand.state = new
         live.pending = pending
         self._schedule(live, (pending[s] for s in fresh))
-        await self._after_move(live, action.seat, source)
+        await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
         await self._announce(live, old, new, events, fresh)
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False)
 
@@ -822,11 +822,15 @@ class TableService:
             return timeout_action(state, seat), "computer"
         return choose_action(state, seat, live.rng), "computer"
 
-    async def _after_move(self, live: LiveTable, seat: int, source: ActionSource) -> None:
+    async def _after_move(self, live: LiveTable, seat: int, source: ActionSource,
+                          claim: bool = False) -> None:
         """Count timeouts in a row (away after ``away_after``); a person's own move
-        ends the run and brings them back."""
+        ends the run and brings them back. A timed-out ``claim`` does not count: being
+        marked away right at a claim deadline would tell everyone the seat was asked."""
         row = live.seats[seat]
         if row is None or row.is_computer or source == "computer":
+            return
+        if claim and source == "timeout":
             return
         if source == "player":
             await self._mark_present(live, seat)

@@ -30,7 +30,7 @@ from engine.game import (
 from engine.melds import MeldKind
 from engine.tiles import parse_tiles
 from render.table import table_image
-from tests.service.helpers import ANN, BOB, QUIET, D, P, World, stacked
+from tests.service.helpers import ANN, BOB, QUIET, SCENE_PONG, D, P, World, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -181,3 +181,16 @@ async def test_a_concealed_kong_leaves_the_service_without_its_tiles(
     # the owner still sees their own kong, face up, in their hand
     mine = (await world.service.hand(table, ANN)).view
     assert mine.me.melds[0].tiles == tuple(parse_tiles("1111m"))
+
+
+async def test_a_silent_claimant_is_not_announced_away_at_the_claim_deadline(
+        make_world: MakeWorld) -> None:
+    """"Cid is away" right when a claim window times out would tell the channel Cid had
+    been asked; only turns (everyone's to see) count towards being away."""
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options={"claim_timer": 20, "away_after": 1})
+    await world.service.act(table, ANN, D(0, "9m"))
+    await world.advance(20)                      # Cid's claim timer: a pass for them
+    assert (await world.service.table_info(table)).deciding == (1,)  # Bob's turn now
+    assert world.notes.of("away") == []
+    assert (await world.store.seats(table))[2].consecutive_timeouts == 0
