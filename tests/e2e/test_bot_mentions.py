@@ -169,3 +169,30 @@ async def test_a_claimant_with_closed_dms_is_not_singled_out(
     assert len(claim) == 1 and f"<@{cid.id}>" in claim[0].content
     assert f"<@{dee.id}>" not in claim[0].content
     assert not any("you may claim" in m.content for m in fake.messages(world.channel))
+
+
+async def test_half_a_claim_window_mentions_every_closed_dm_but_no_claimant(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path, scripted: None) -> None:
+    """Dee (DMs open) may pong; Cid (DMs closed) may not. Half the claim time on, the
+    channel mentions Cid, as it would had Cid been the claimant, and never Dee (who is
+    reminded by DM)."""
+    clock = FakeClock(start=1_800_000_000.0)
+
+    def deal(rules: str, dealer: int) -> Deal:
+        return deal_of(stack_wall(rules, DEE_PONGS, dealer))
+
+    world = make_world(fake)
+    cid, dee = world.players[2], world.players[3]
+    fake.close_dms(cid)
+    running = await bots.start(make_bot(tmp_path / "db.sqlite3", clock=clock,
+                                        picture_processes=0,
+                                        service_options={"deal": deal}))
+    await open_table(world)
+    await quiet(bots)
+    await _discard_9p(fake, world, bots)
+    service = running.client.service
+    await tick(clock, 3600 + 1, service, bots)  # half the default claim timer (2 h)
+    half = [m for m in fake.messages(world.channel) if "Half the time to claim" in m.content]
+    assert len(half) == 1 and f"<@{cid.id}>" in half[0].content
+    assert not any(f"<@{dee.id}>" in m.content for m in fake.messages(world.channel))
+    assert [m for m in fake.dms(dee) if "Reminder" in m.content]
