@@ -523,6 +523,8 @@ class DiscordNotifier:
         if not (n.reminder or n.seat in (st.dm_closed or {})
                 or await self._every_turn(n.ref.table_id)):
             return
+        if n.reminder and not await self._still_due(n):
+            return  # played meanwhile: nothing to remind of
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.kind, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder)
@@ -553,6 +555,15 @@ class DiscordNotifier:
         text = t(key, self.channel_locale(ref), table=ref.table_id, hand=hand,
                  mentions=" ".join(f"<@{users[s]}>" for s in closed))
         await self._post_ping(ref, st, text)
+
+    async def _still_due(self, n: MoveNotice) -> bool:
+        """The decision ``n`` is about is still in front of its seat."""
+        if self.service is None or n.user_id is None:
+            return False
+        try:
+            return (await self.service.hand(n.ref.table_id, n.user_id)).step == n.step
+        except Exception:
+            return False
 
     async def _every_turn(self, table_id: int) -> bool:
         """The table's ``mentions`` option is "every_turn"."""
