@@ -8,7 +8,12 @@ waits for Discord, and one slow or failing send never blocks or corrupts a table
   text and only the legal moves as persistent components. An unsent DM for a seat is
   replaced by a newer one (its buttons would be stale anyway). A DM refused with 50007
   marks the seat ``dm_closed`` in the store and says so in the channel once, without a
-  tile; that seat is not DMed again and plays through ``/mahjong hand``.
+  tile (not when the refused DM asked to claim: that would tell who may claim); that
+  seat is not DMed again and plays through ``/mahjong hand``.
+- Channel mentions (one ping message per table, the previous one deleted): a turn when
+  its player's DMs are closed, when half its time is gone, or every turn if the table's
+  ``mentions`` option is ``every_turn``. A claim window never names its claimants: it
+  mentions every seat with closed DMs but the discarder, claimant or not.
 - The table picture is one channel message, edited at most once per ``table_interval``
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
@@ -450,7 +455,9 @@ class DiscordNotifier:
                                      file=hand_file(ref.table_id, seat, png), view=ui)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
-                await self._dm_closed(ref, seat, user_id, hand)
+                # Told now, the refusal of a DM asking to claim would tell who may claim.
+                claim = view.table.phase in ("claim", "rob_kong") and bool(view.moves)
+                await self._dm_closed(ref, seat, user_id, hand, say=not claim)
             else:
                 log.warning("table %s: DM to seat %s forbidden (%s)", ref.table_id, seat,
                             exc.code)
@@ -487,8 +494,10 @@ class DiscordNotifier:
             return None, False
         return seats[seat].choices, seats[seat].away
 
-    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int, hand: int) -> None:
-        """Remember it (even after a restart) and tell the channel, once per hand."""
+    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int, hand: int,
+                         say: bool = True) -> None:
+        """Remember it (even after a restart) and tell the channel, once per hand (not
+        when ``say`` is False: the seat's turns are mentioned from now on anyway)."""
         st = await self._load(ref)
         if st.dm_closed is None:
             st.dm_closed = {}
@@ -498,6 +507,8 @@ class DiscordNotifier:
         st.dm_closed[seat] = hand
         if not known:
             await self.store.set_dm_closed(ref.table_id, seat, True)
+        if not say:
+            return
         text = dm_closed_text(f"<@{user_id}>", self.channel_locale(ref))
         self._chan(ref, lambda: self._send(ref, content=text))
 

@@ -196,3 +196,29 @@ async def test_half_a_claim_window_mentions_every_closed_dm_but_no_claimant(
     assert len(half) == 1 and f"<@{cid.id}>" in half[0].content
     assert not any(f"<@{dee.id}>" in m.content for m in fake.messages(world.channel))
     assert [m for m in fake.dms(dee) if "Reminder" in m.content]
+
+
+async def test_dms_found_closed_by_a_claim_are_not_told_at_that_moment(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path, scripted: None) -> None:
+    """Cid closes their DMs mid-hand; the first DM that then fails is the one asking
+    Cid to claim. Saying "I can't DM Cid" right then would tell the channel Cid may
+    claim: Cid is mentioned at their next turn instead."""
+    def deal(rules: str, dealer: int) -> Deal:
+        return deal_of(stack_wall(rules, CID_PONGS, dealer))
+
+    world = make_world(fake)
+    cid = world.players[2]
+    running = await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0,
+                                        service_options={"deal": deal}))
+    await open_table(world)
+    await quiet(bots)
+    fake.close_dms(cid)
+    before = len(fake.requests("POST", f"/channels/{world.channel.id}/messages"))
+    await _discard_9p(fake, world, bots)
+    assert fake.failures(50007)  # the claim's DM was refused…
+    said = [str(r.body.get("content", "")) for r in
+            fake.requests("POST", f"/channels/{world.channel.id}/messages")[before:]
+            if isinstance(r.body, dict)]
+    assert not any(f"<@{cid.id}>" in s for s in said), said  # …and not told then
+    seats = await running.client.store.seats(1)
+    assert seats[2].dm_closed  # remembered: Cid's next turn is mentioned
