@@ -15,6 +15,7 @@ import signal
 import sys
 
 from bot.config import Config, ConfigError
+from bot.logs import configure_logging
 
 USAGE = """\
 usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
@@ -69,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if not config.discord_token:
         sys.stderr.write(NO_TOKEN)
         return 2
-    logging.basicConfig(stream=sys.stdout, level=config.log_level_number,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(config.log_level_number)  # never a secret, whatever the level
     return asyncio.run(run(config))
 
 

@@ -113,7 +113,8 @@ class DemoNotifier:
             self.say(f"   {line}")
         melded = any(" pong " in f" {x} " or "kong" in x or " chi " in f" {x} "
                      for x in notice.lines)
-        if notice.seq == 0 or melded or not notice.deciding:
+        ended = any(e.name == "hand_ended" for e in notice.events)
+        if notice.seq == 0 or melded or ended:
             self._save(f"h{notice.hand_number:02d}_{notice.seq:03d}_table.png",
                        lambda: _table_png(notice))
 

@@ -134,7 +134,8 @@ class TableView:
     turn: int
     """Whose turn it is (the discarder while a claim window is open)."""
     deciding: tuple[int, ...]
-    """Seats whose decision is awaited now."""
+    """Seats whose decision is awaited now, as far as the viewer may know: in a claim
+    window only the viewer itself (`visible_deciding`)."""
     last_discard: tuple[int, int] | None = None
     """(seat, index in that seat's discards) of the discard now in play or last made."""
     result: ResultView | None = None
@@ -207,8 +208,21 @@ def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
         caishen=state.wildcards.joker, turned=state.flipped, seats=seats,
-        phase=state.phase.value, turn=state.turn, deciding=deciding_seats(state),
+        phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, viewer),
         last_discard=_last_discard(state), result=_result(state))
+
+
+def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, ...]:
+    """Whose decision the hand waits for, as ``viewer`` (None: the public) may know it.
+
+    A turn is everyone's to know. In a claim window only the viewer's own decision is
+    shown: who else is asked depends on what they hold (a seat asked only to win is
+    waiting on that very tile), so the others learn only that the discard may be
+    claimed, the same whoever may claim it and however."""
+    seats = deciding_seats(state)
+    if state.phase is Phase.TURN:
+        return seats
+    return (viewer,) if viewer in seats else ()
 
 
 def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:

@@ -92,6 +92,7 @@ def _add_new(group: app_commands.Group) -> None:
                   hands: app_commands.Range[int, 1, 64] | None = None,
                   turn_timer: int | None = None, claim_timer: int | None = None,
                   away_after: app_commands.Range[int, 1, 10] | None = None,
+                  mentions: str | None = None,
                   base: app_commands.Range[int, 1, 1000] | None = None,
                   la_cap: app_commands.Range[int, 1, 100] | None = None,
                   huangfan_multiplier: app_commands.Range[int, 1, 10] | None = None,
@@ -99,7 +100,7 @@ def _add_new(group: app_commands.Group) -> None:
                   discard_win_streak: app_commands.Range[int, 1, 3] | None = None,
                   liability: bool | None = None, away_leaves: bool | None = None) -> None:
         given = {"hands": hands, "turn_timer": turn_timer, "claim_timer": claim_timer,
-                 "away_after": away_after, "base": base, "la_cap": la_cap,
+                 "away_after": away_after, "mentions": mentions, "base": base, "la_cap": la_cap,
                  "huangfan_multiplier": huangfan_multiplier, "caishen": caishen,
                  "caishen_melds": caishen_melds, "discard_win_streak": discard_win_streak,
                  "liability": liability, "away_leaves": away_leaves}

@@ -66,6 +66,8 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "away_leaves": ("away_leaves",
                     "Those timeouts count as leaving: the computer keeps the seat, 逃跑 penalty "
                     "(default off)"),
+    "mentions": ("mentions", "When to mention a player in the channel (default: only "
+                             "when needed)"),
     "base": ("base", "底分 per share: Shanghai 1–1000, Hangzhou 1, 2, 3 or 5 (default 1)"),
     "la_cap": ("la_cap", "Shanghai: cap on a hand's 喇 (1–100, default none)"),
     "huangfan_multiplier": ("huangfan_multiplier",
@@ -94,6 +96,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "away_after": ("托管次数", "连续超时几次后由电脑托管（1–10，默认 3）"),
     "away_leaves": ("超时算逃跑",
                     "连续超时视为离开：电脑接替座位直到本场结束，并按逃跑处罚（默认关）"),
+    "mentions": ("频道提醒", "何时在频道里 @ 玩家（默认：仅在需要时）"),
     "base": ("底分", "底分：上海 1–1000，杭州 1、2、3 或 5（默认 1）"),
     "la_cap": ("喇上限", "上海：每手牌喇数上限（1–100，默认不封顶）"),
     "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
@@ -126,6 +129,10 @@ _EN: dict[str, str] = {
     "val.on": "on",
     "val.off": "off",
     "val.none": "none",
+    "choice.mentions.when_needed": "When needed: closed DMs or half the time gone",
+    "choice.mentions.every_turn": "Every turn, on top of the DM",
+    "val.mentions.when_needed": "only when needed (closed DMs, half-time reminders)",
+    "val.mentions.every_turn": "every turn",
     "val.caishen.fixed": "fixed (the White Dragons 白板)",
     "val.caishen.flip": "flip (翻财神: turned after the deal)",
     "rules.shanghai": "Shanghai",
@@ -221,7 +228,7 @@ _EN: dict[str, str] = {
     "ev.kong": "{name} kong {tiles}.",
     "ev.added_kong": "{name} added to a kong: {tiles}.",
     "ev.concealed_kong": "{name} declared a concealed kong.",
-    "ev.my_concealed_kong": "You declared a concealed kong: {tiles}.",
+    "ev.my_concealed_kong": "You declared a concealed kong (the others see four backs).",
     "ev.flower": "{name} laid aside the flower {tile}.",
     "ev.wildcard": "Turned {tile}: its other copies are 财神 this hand.",
     "ev.claim": "{tile} may be claimed.",
@@ -237,6 +244,7 @@ _EN: dict[str, str] = {
     "dm.claim": "{name} discarded {tile}: claim it or pass.",
     "dm.rob_kong": "{name} adds {tile} to a kong: win on it or pass.",
     "dm.waiting": "Nothing to decide now; waiting for {names}.",
+    "dm.waiting_claim": "Nothing to decide now; the discard may be claimed.",
     "dm.ended": "The hand is over.",
     "dm.hand": "Your hand: {tiles}",
     "dm.hand_drawn": "Your hand: {tiles} + drawn {drawn}",
@@ -249,6 +257,15 @@ _EN: dict[str, str] = {
     "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
                        "{when}.",
     "chan.where": "Your tiles and buttons are in your DMs, or use /mahjong hand.",
+    "chan.turn_reminder": "{mention}, half of your time for your turn at table #{table} "
+                          "(hand {hand}) is gone: decide {when}.",
+    "chan.claim_closed_dms": "A discard may be claimed at table #{table} (hand {hand}). "
+                             "{mentions}: your DMs are closed, so look at /mahjong hand in "
+                             "case the decision is yours.",
+    "chan.claim_closed_dms_reminder": "Half the time to claim the discard at table #{table} "
+                                      "(hand {hand}) is gone. {mentions}: your DMs are "
+                                      "closed, so look at /mahjong hand in case the "
+                                      "decision is yours.",
     # -- rules summary
     "rules.title": "{rules} rules",
     "rules.about.shanghai": (
@@ -272,6 +289,7 @@ _EN: dict[str, str] = {
     "opt.claim_timer": "Claim timer: {value}",
     "opt.away_after": "Computer takes over after {value} timeouts in a row",
     "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
+    "opt.mentions": "Channel mentions: {value}",
     "opt.base": "底分 base: {value}",
     "opt.la_cap": "喇 cap: {value}",
     "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
@@ -302,7 +320,8 @@ _EN: dict[str, str] = {
     "meld.concealed_kong": "concealed kong {tiles}",
     "caption.table": "{rules} · table #{table} · hand {hand} · {left} tiles left",
     "caption.turn": "{name} to play.",
-    "caption.claim": "Waiting for {names} to claim or pass.",
+    "caption.claim": "The discard may be claimed: waiting for answers.",
+    "caption.rob_kong": "The added kong may be robbed: waiting for answers.",
     "caption.dealer": "Dealer: {name}",
     "caption.streak": "老庄 dealer streak: {streak}",
     "caption.huangfan": "荒番 hand: payments multiplied.",
@@ -324,6 +343,10 @@ _ZH: dict[str, str] = {
     "val.on": "开",
     "val.off": "关",
     "val.none": "不封顶",
+    "choice.mentions.when_needed": "需要时：私信关闭或时间过半",
+    "choice.mentions.every_turn": "每次轮到都 @（另有私信）",
+    "val.mentions.when_needed": "仅在需要时（私信关闭、时间过半提醒）",
+    "val.mentions.every_turn": "每次轮到",
     "val.caishen.fixed": "固定（白板为财神）",
     "val.caishen.flip": "翻财神（发牌后翻出）",
     "rules.shanghai": "上海",
@@ -414,7 +437,7 @@ _ZH: dict[str, str] = {
     "ev.kong": "{name} 杠 {tiles}。",
     "ev.added_kong": "{name} 加杠 {tiles}。",
     "ev.concealed_kong": "{name} 暗杠。",
-    "ev.my_concealed_kong": "你暗杠了 {tiles}。",
+    "ev.my_concealed_kong": "你暗杠了（其他人只看到四张牌背）。",
     "ev.flower": "{name} 补花 {tile}。",
     "ev.wildcard": "翻出 {tile}：本局其余三张为财神。",
     "ev.claim": "{tile} 可以吃碰杠胡。",
@@ -429,6 +452,7 @@ _ZH: dict[str, str] = {
     "dm.claim": "{name} 打出 {tile}：吃碰杠胡，或者过。",
     "dm.rob_kong": "{name} 加杠 {tile}：可以抢杠胡，或者过。",
     "dm.waiting": "现在不用你做决定；等待 {names}。",
+    "dm.waiting_claim": "现在不用你做决定；这张牌可能有人吃碰杠胡。",
     "dm.ended": "本局已结束。",
     "dm.hand": "你的手牌：{tiles}",
     "dm.hand_drawn": "你的手牌：{tiles}，摸到 {drawn}",
@@ -441,6 +465,13 @@ _ZH: dict[str, str] = {
     "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
                         "{when}截止。"),
     "chan.where": "手牌和按钮在你的私信里，也可以用 /mahjong hand。",
+    "chan.turn_reminder": "{mention}，第 {table} 桌（第 {hand} 局）轮到你出牌的时间已过一半，"
+                          "{when}截止。",
+    "chan.claim_closed_dms": "第 {table} 桌（第 {hand} 局）有一张牌可能有人吃碰杠胡。"
+                             "{mentions}：你的私信已关闭，请用 /mahjong hand 看看是否需要你决定。",
+    "chan.claim_closed_dms_reminder": "第 {table} 桌（第 {hand} 局）吃碰杠胡的时间已过一半。"
+                                      "{mentions}：你的私信已关闭，请用 /mahjong hand "
+                                      "看看是否需要你决定。",
     "rules.title": "{rules}规则",
     "rules.about.shanghai": (
         "上海麻将：144 张牌，含八张花牌；可以吃、碰、杠。牌值以花计：底注、花牌、字牌刻子和杠"
@@ -458,6 +489,7 @@ _ZH: dict[str, str] = {
     "opt.claim_timer": "吃碰时限：{value}",
     "opt.away_after": "连续超时 {value} 次后由电脑托管",
     "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
+    "opt.mentions": "频道 @ 提醒：{value}",
     "opt.base": "底分：{value}",
     "opt.la_cap": "喇上限：{value}",
     "opt.huangfan_multiplier": "荒番倍数：×{value}",
@@ -487,7 +519,8 @@ _ZH: dict[str, str] = {
     "meld.concealed_kong": "暗杠 {tiles}",
     "caption.table": "{rules} · 第 {table} 桌 · 第 {hand} 局 · 余 {left} 张",
     "caption.turn": "轮到 {name}。",
-    "caption.claim": "等待 {names} 决定吃碰杠胡或过。",
+    "caption.claim": "这张牌可能有人吃碰杠胡：等待决定。",
+    "caption.rob_kong": "这张加杠可能被抢：等待决定。",
     "caption.dealer": "庄家：{name}",
     "caption.streak": "老庄：{streak}",
     "caption.huangfan": "荒番局：输赢加倍。",

@@ -8,7 +8,12 @@ waits for Discord, and one slow or failing send never blocks or corrupts a table
   text and only the legal moves as persistent components. An unsent DM for a seat is
   replaced by a newer one (its buttons would be stale anyway). A DM refused with 50007
   marks the seat ``dm_closed`` in the store and says so in the channel once, without a
-  tile; that seat is not DMed again and plays through ``/mahjong hand``.
+  tile (not when the refused DM asked to claim: that would tell who may claim); that
+  seat is not DMed again and plays through ``/mahjong hand``.
+- Channel mentions (one ping message per table, the previous one deleted): a turn when
+  its player's DMs are closed, when half its time is gone, or every turn if the table's
+  ``mentions`` option is ``every_turn``. A claim window never names its claimants: it
+  mentions every seat with closed DMs but the discarder, claimant or not.
 - The table picture is one channel message, edited at most once per ``table_interval``
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
@@ -28,7 +33,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,6 +48,7 @@ from bot.discord.texts import (
     describe_events,
     dm_closed_text,
     dm_text,
+    full_options,
     leaderboard_text,
     reveal_text,
     settlement_text,
@@ -63,7 +69,7 @@ from bot.service import (
     TableNotice,
     TableRef,
 )
-from engine.game.events import Event
+from engine.game.events import ClaimWindowOpened, Event
 from engine.rules.common import number
 from engine.view import PlayerView
 from render.cards import LeaderboardRow as BoardRow
@@ -146,6 +152,8 @@ class TableState:
     dm_closed: dict[int, int] | None = None
     """Seats whose DMs Discord refused → the hand it happened in (0: before a restart)."""
     ping_message: int | None = None
+    claim_pings: set[tuple[int, int, bool]] = field(default_factory=set)
+    """(hand, step, reminder) of the claim windows already mentioned (`_claim_ping`)."""
 
 
 class DiscordNotifier:
@@ -337,6 +345,10 @@ class DiscordNotifier:
         """Coalesced: the newest notice is drawn at most once per ``table_interval``."""
         st = self._state(notice.ref.table_id)
         st.latest = notice
+        for event in notice.events:
+            if isinstance(event, ClaimWindowOpened):
+                self._chan(notice.ref, lambda e=event: self._claim_ping(
+                    notice.ref, notice.hand_number, notice.seq + 1, e.from_seat))
         if st.scheduled:
             return
         st.scheduled = True
@@ -352,6 +364,12 @@ class DiscordNotifier:
             st.scheduled = False
             notice = st.latest
         if notice is None or notice is st.shown:
+            return
+        if not notice.events and st.shown is not None \
+                and notice.hand_number == st.shown.hand_number \
+                and notice.view() == st.shown.view():
+            # Nothing public changed (a claim answered, the window still open): an edit
+            # would let the channel count the answers, and so the claimants.
             return
         st.shown = notice
         st.last_edit = time.monotonic()
@@ -453,7 +471,9 @@ class DiscordNotifier:
                                      file=hand_file(ref.table_id, seat, png), view=ui)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
-                await self._dm_closed(ref, seat, user_id, hand)
+                # Told now, the refusal of a DM asking to claim would tell who may claim.
+                claim = view.table.phase in ("claim", "rob_kong") and bool(view.moves)
+                await self._dm_closed(ref, seat, user_id, hand, say=not claim)
             else:
                 log.warning("table %s: DM to seat %s forbidden (%s)", ref.table_id, seat,
                             exc.code)
@@ -490,8 +510,10 @@ class DiscordNotifier:
             return None, False
         return seats[seat].choices, seats[seat].away
 
-    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int, hand: int) -> None:
-        """Remember it (even after a restart) and tell the channel, once per hand."""
+    async def _dm_closed(self, ref: TableRef, seat: int, user_id: int, hand: int,
+                         say: bool = True) -> None:
+        """Remember it (even after a restart) and tell the channel, once per hand (not
+        when ``say`` is False: the seat's turns are mentioned from now on anyway)."""
         st = await self._load(ref)
         if st.dm_closed is None:
             st.dm_closed = {}
@@ -501,6 +523,8 @@ class DiscordNotifier:
         st.dm_closed[seat] = hand
         if not known:
             await self.store.set_dm_closed(ref.table_id, seat, True)
+        if not say:
+            return
         text = dm_closed_text(f"<@{user_id}>", self.channel_locale(ref))
         self._chan(ref, lambda: self._send(ref, content=text))
 
@@ -516,19 +540,75 @@ class DiscordNotifier:
             self._chan(notice.ref, lambda: self._ping(notice))
 
     async def _ping(self, n: MoveNotice) -> None:
-        """Turns are mentioned in the channel; claims only for a seat without DMs (the
-        others were just told by DM). One ping message per table: the previous one is
-        deleted, so the channel does not fill up with them."""
+        """A turn is mentioned in the channel when its player's DMs are closed, when
+        half its time is gone (``reminder``), or on every turn if the table's
+        ``mentions`` option says so. A claim is never mentioned for its claimant: that
+        would tell the channel who may claim (`_claim_ping` instead)."""
         st = await self._load(n.ref)
-        if n.kind == "claim" and n.seat not in (st.dm_closed or {}):
+        if n.kind == "claim":
             return
+        if not (n.reminder or n.seat in (st.dm_closed or {})
+                or await self._every_turn(n.ref.table_id)):
+            return
+        if n.reminder and not await self._still_due(n):
+            return  # played meanwhile: nothing to remind of
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.kind, deadline=n.deadline,
-                              locale=self.channel_locale(n.ref))
+                              locale=self.channel_locale(n.ref), reminder=n.reminder)
+        await self._post_ping(n.ref, st, text)
+
+    async def _claim_ping(self, ref: TableRef, hand: int, step: int, discarder: int | None,
+                          reminder: bool = False) -> None:
+        """A claim window, for the players whose DMs are closed: all of them but the
+        discarder are mentioned, whether they may claim or not, so the mention tells
+        nobody who may (that a window is open is public anyway). Once when it opens,
+        once more at half time (``discarder`` None: the seat whose turn it still is)."""
+        st = await self._load(ref)
+        if (hand, step, reminder) in st.claim_pings:
+            return
+        st.claim_pings = {k for k in st.claim_pings if k[0] == hand} | {(hand, step, reminder)}
+        if discarder is None:
+            if self.service is None:
+                return
+            view = await self.service.table_view(ref.table_id)
+            if view.phase not in ("claim", "rob_kong"):
+                return
+            discarder = view.turn
+        users = await self._users(ref.table_id)
+        closed = sorted(s for s in (st.dm_closed or {}) if s != discarder and s in users)
+        if not closed:
+            return
+        key = "chan.claim_closed_dms_reminder" if reminder else "chan.claim_closed_dms"
+        text = t(key, self.channel_locale(ref), table=ref.table_id, hand=hand,
+                 mentions=" ".join(f"<@{users[s]}>" for s in closed))
+        await self._post_ping(ref, st, text)
+
+    async def _still_due(self, n: MoveNotice) -> bool:
+        """The decision ``n`` is about is still in front of its seat."""
+        if self.service is None or n.user_id is None:
+            return False
+        try:
+            return (await self.service.hand(n.ref.table_id, n.user_id)).step == n.step
+        except Exception:
+            return False
+
+    async def _every_turn(self, table_id: int) -> bool:
+        """The table's ``mentions`` option is "every_turn"."""
+        if self.service is None:
+            return False
+        try:
+            info = await self.service.table_info(table_id)
+        except Exception:
+            return False
+        return full_options(info.rules, info.options).mentions == "every_turn"
+
+    async def _post_ping(self, ref: TableRef, st: TableState, text: str) -> None:
+        """One ping message per table: the previous one is deleted, so the channel does
+        not fill up with them."""
         old, st.ping_message = st.ping_message, None
         if old is not None:
-            await self._delete(n.ref, old)
-        message = await self._send(n.ref, content=text)
+            await self._delete(ref, old)
+        message = await self._send(ref, content=text)
         st.ping_message = message.id if message is not None else None
 
     async def _delete(self, ref: TableRef, message_id: int) -> None:
@@ -545,6 +625,11 @@ class DiscordNotifier:
             return
         self.outbox.put(("dm", notice.ref.table_id, notice.seat),
                         lambda: self._reminder(notice))
+        if notice.kind == "claim":
+            self._chan(notice.ref, lambda: self._claim_ping(
+                notice.ref, notice.hand_number, notice.step, None, reminder=True))
+        else:
+            self._chan(notice.ref, lambda: self._ping(notice))
 
     async def _reminder(self, notice: MoveNotice) -> None:
         st = await self._load(notice.ref)

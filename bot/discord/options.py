@@ -112,6 +112,9 @@ def _specs() -> tuple[OptionSpec, ...]:
         Choice("fixed", "choice.caishen.fixed"), Choice("flip", "choice.caishen.flip")))
     base = OptionSpec("base", "int", BOTH, 1, min_value=1,
                       max_value=ShanghaiOptions.RANGES["base"][1])
+    mentions = OptionSpec("mentions", "str", BOTH, _default(TableOptions, "mentions"), tuple(
+        Choice(v, f"choice.mentions.{v}", default=v == _default(TableOptions, "mentions"))
+        for v in TableOptions.CHOICES["mentions"]))
     return (
         rules,
         _ranged("hands", BOTH, TableOptions),
@@ -119,6 +122,7 @@ def _specs() -> tuple[OptionSpec, ...]:
         _timer("claim_timer", CLAIM_TIMERS),
         _ranged("away_after", BOTH, TableOptions),
         OptionSpec("away_leaves", "bool", BOTH, False),
+        mentions,
         base,
         _ranged("la_cap", SHANGHAI, ShanghaiOptions),
         _ranged("huangfan_multiplier", SHANGHAI, ShanghaiOptions),
@@ -188,6 +192,6 @@ def option_value_text(name: str, value: Any, locale: LocaleLike) -> str:
         return t("val.on" if value else "val.off", locale)
     if value is None:
         return t("val.none", locale)
-    if name == "caishen":
-        return t(f"val.caishen.{value}", locale)
+    if name in ("caishen", "mentions"):
+        return t(f"val.{name}.{value}", locale)
     return str(value)

@@ -16,6 +16,7 @@ from bot.discord.i18n import LocaleLike, join, lang, t
 from bot.discord.options import NEW_OPTIONS, option_value_text
 from engine.game.events import (
     ClaimWindowOpened,
+    ConcealedKongDeclared,
     Event,
     FlowerLaidAside,
     HandEnded,
@@ -165,7 +166,7 @@ def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: Lo
                 hand: int) -> str | None:
     if isinstance(event, TileDiscarded):
         return t("ev.discard", locale, name=names[event.seat], tile=event.tile.notation)
-    if isinstance(event, MeldDeclared):
+    if isinstance(event, MeldDeclared | ConcealedKongDeclared):
         return _meld_line(event, names, seat, locale)
     if isinstance(event, FlowerLaidAside):
         return t("ev.flower", locale, name=names[event.seat], tile=event.flower.notation)
@@ -187,14 +188,15 @@ def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: Lo
     return None
 
 
-def _meld_line(event: MeldDeclared, names: Sequence[str], seat: int | None,
-               locale: LocaleLike) -> str:
+def _meld_line(event: MeldDeclared | ConcealedKongDeclared, names: Sequence[str],
+               seat: int | None, locale: LocaleLike) -> str:
+    if isinstance(event, ConcealedKongDeclared) or event.meld.kind is MeldKind.CONCEALED_KONG:
+        # Public events carry no tile of it; the owner sees it face up in the picture.
+        if seat == event.seat:
+            return t("ev.my_concealed_kong", locale)
+        return t("ev.concealed_kong", locale, name=names[event.seat])
     meld = event.meld
     tiles = format_tiles(meld.tiles)
-    if meld.kind is MeldKind.CONCEALED_KONG:
-        if seat == event.seat:
-            return t("ev.my_concealed_kong", locale, tiles=tiles)
-        return t("ev.concealed_kong", locale, name=names[event.seat])
     return t(f"ev.{meld.kind.value}", locale, name=names[event.seat], tiles=tiles)
 
 
@@ -207,6 +209,8 @@ def prompt_line(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
     table = view.table
     if table.phase == "ended":
         return t("dm.ended", locale)
+    if not view.moves and table.phase in ("claim", "rob_kong"):
+        return t("dm.waiting_claim", locale)  # who else may claim is theirs to know
     if not view.moves:
         waiting = [names[s] for s in table.deciding]
         return t("dm.waiting", locale, names=join(waiting, locale) or "—")
@@ -262,9 +266,12 @@ def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
 
 
 def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
-                   deadline: float | None, locale: LocaleLike) -> str:
-    """The channel ping for a decision (kind "turn" or "claim"); no tile in it."""
+                   deadline: float | None, locale: LocaleLike, reminder: bool = False) -> str:
+    """The channel ping for a decision (kind "turn" or "claim"), or its half-time
+    ``reminder`` (turns only); no tile in it."""
     key = "chan.your_claim" if kind == "claim" else "chan.your_turn"
+    if reminder and kind == "turn":
+        key = "chan.turn_reminder"
     when = timestamp(deadline) if deadline is not None else "—"
     return t(key, locale, mention=mention, table=table_id, hand=hand, when=when) \
         + " " + t("chan.where", locale)
@@ -406,8 +413,11 @@ def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
     tail = []
     if table.phase == "turn" and who:
         tail.append(t("caption.turn", locale, name=who[0]))
-    elif table.phase in ("claim", "rob_kong") and who:
-        tail.append(t("caption.claim", locale, names=join(who, locale)))
+    elif table.phase in ("claim", "rob_kong"):
+        # Nobody named: who may claim depends on what they hold (the same words
+        # whoever and however many may claim).
+        key = "caption.rob_kong" if table.phase == "rob_kong" else "caption.claim"
+        tail.append(t(key, locale))
     return fit(head, happened, tail)
 
 

@@ -9,7 +9,7 @@ the engine view to draw from (`view()`), computed only if the notifier asks.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -17,6 +17,7 @@ from bot.store import LeaderboardRow, StandingChoices
 from engine.game import (
     ClaimWindowClosed,
     ClaimWindowOpened,
+    ConcealedKongDeclared,
     Event,
     FlowerLaidAside,
     HandEnded,
@@ -90,6 +91,7 @@ class TableInfo:
     hand_number: int | None = None
     hands_in_match: int | None = None
     deciding: tuple[int, ...] = ()
+    """Whose turn it is; empty during a claim window (who may claim is secret)."""
     totals: tuple[Fraction, ...] | None = None
 
     @property
@@ -148,6 +150,7 @@ class TableNotice:
     """Actions applied so far in this hand."""
     lines: tuple[str, ...]
     deciding: tuple[int, ...]
+    """Whose turn it is; empty during a claim window (who may claim is secret)."""
     events: tuple[Event, ...]
     """The public engine events behind ``lines``, for an adapter to word in the reader's
     language (none is private to a seat)."""
@@ -259,8 +262,18 @@ class MatchEndNotice:
 
 
 def public_events(events: Sequence[Event]) -> tuple[Event, ...]:
-    """The events anyone may know of: not a seat's draw or deal."""
-    return tuple(e for e in events if e.private_to is None)
+    """The events anyone may know of, as anyone may know them: not a seat's draw, deal
+    or claim answer; a concealed kong without its tiles; a claim window without the
+    seats it asks (who may claim depends on what they hold)."""
+    return tuple(_public(e) for e in events if e.private_to is None)
+
+
+def _public(event: Event) -> Event:
+    if isinstance(event, MeldDeclared) and event.meld.kind is MeldKind.CONCEALED_KONG:
+        return ConcealedKongDeclared(event.seat)
+    if isinstance(event, ClaimWindowOpened):
+        return replace(event, asked=())
+    return event
 
 
 def public_lines(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
@@ -279,6 +292,8 @@ def _line(event: Event, names: Sequence[str]) -> str | None:
         return None
     if isinstance(event, TileDiscarded):
         return f"{names[event.seat]} discards {event.tile.notation}"
+    if isinstance(event, ConcealedKongDeclared):
+        return f"{names[event.seat]} declares a concealed kong"
     if isinstance(event, MeldDeclared):
         if event.meld.kind is MeldKind.CONCEALED_KONG:
             return f"{names[event.seat]} declares a concealed kong"
@@ -289,7 +304,7 @@ def _line(event: Event, names: Sequence[str]) -> str | None:
     if isinstance(event, WildcardTurned):
         return f"turned {event.tile.notation}: its other copies are 财神"
     if isinstance(event, ClaimWindowOpened):
-        # Who is asked shows in the table's "deciding"; the line does not repeat it.
+        # Who is asked is secret (`public_events`): the line names nobody.
         what = "the added kong may be robbed" if event.rob_kong else "may be claimed"
         return f"{event.tile.notation} {what}"
     if isinstance(event, ClaimWindowClosed):

@@ -95,7 +95,7 @@ from engine.match import (
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS, OptionError, TableOptions
 from engine.rules.hangzhou import abandon_penalty
-from engine.view import PlayerView, TableView, spectator_view, view
+from engine.view import PlayerView, TableView, spectator_view, view, visible_deciding
 
 log = logging.getLogger(__name__)
 
@@ -620,7 +620,7 @@ class TableService:
                         source, now)
         if new.phase is Phase.ENDED:
             await self._end_hand(live, new, events, row)
-            await self._after_move(live, action.seat, source)
+            await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished)
         pending = self._plan(live, new, now)
@@ -635,7 +635,7 @@ class TableService:
         hand.state = new
         live.pending = pending
         self._schedule(live, (pending[s] for s in fresh))
-        await self._after_move(live, action.seat, source)
+        await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
         await self._announce(live, old, new, events, fresh)
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False)
 
@@ -897,11 +897,15 @@ class TableService:
             return timeout_action(state, seat), "computer"
         return choose_action(state, seat, live.rng), "computer"
 
-    async def _after_move(self, live: LiveTable, seat: int, source: ActionSource) -> None:
+    async def _after_move(self, live: LiveTable, seat: int, source: ActionSource,
+                          claim: bool = False) -> None:
         """Count timeouts in a row (away after ``away_after``); a person's own move
-        ends the run and brings them back."""
+        ends the run and brings them back. A timed-out ``claim`` does not count: being
+        marked away right at a claim deadline would tell everyone the seat was asked."""
         row = live.seats[seat]
         if row is None or row.is_computer or source == "computer":
+            return
+        if claim and source == "timeout":
             return
         if source == "player":
             await self._mark_present(live, seat)
@@ -983,7 +987,7 @@ class TableService:
         names = live.names
         await self._tell("table", TableNotice(live.ref, names, number, new.seq,
                                               public_lines(events, names),
-                                              deciding_seats(new), public_events(events),
+                                              visible_deciding(new), public_events(events),
                                               new))
         for seat in range(SEATS):
             row = live.seats[seat]
@@ -1060,7 +1064,7 @@ class TableService:
             live.row.status, live.seat_infos,
             hand_number=live.hand_number or None,
             hands_in_match=match.options.hands if match else None,
-            deciding=deciding_seats(hand.state) if hand else (),
+            deciding=visible_deciding(hand.state) if hand else (),
             totals=match.totals if match else None)
 
     @staticmethod

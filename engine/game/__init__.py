@@ -32,6 +32,7 @@ from engine.game.events import (
     ClaimAnswered,
     ClaimWindowClosed,
     ClaimWindowOpened,
+    ConcealedKongDeclared,
     Event,
     FlowerLaidAside,
     HandEnded,
@@ -59,7 +60,8 @@ from engine.rules.common import ActionKind
 
 __all__ = [
     "DEALT", "Action", "ActionKind", "AlreadyAnswered", "ClaimAnswered", "ClaimWindow",
-    "ClaimWindowClosed", "ClaimWindowOpened", "Discard", "Event", "FlowerLaidAside",
+    "ClaimWindowClosed", "ClaimWindowOpened", "ConcealedKongDeclared", "Discard", "Event",
+    "FlowerLaidAside",
     "HandEnded", "HandOver", "HandResult", "HandStarted", "HandState", "IllegalAction",
     "InvalidMeld", "MalformedAction", "MeldDeclared", "NotAWin", "NotYourDecision",
     "Phase", "Resolution", "Restricted", "SeatState", "TileBurned", "TileDiscarded",

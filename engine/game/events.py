@@ -120,6 +120,14 @@ class MeldDeclared(Event):
 
 
 @dataclass(frozen=True)
+class ConcealedKongDeclared(Event):
+    """The public form of a concealed kong's `MeldDeclared`: who declared one, and no
+    tile of it (the engine never emits it; the service shows it to everyone else)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class HandEnded(Event):
     result: HandResult
 

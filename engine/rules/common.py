@@ -137,6 +137,9 @@ class TableOptions:
     (逃跑) instead of only being marked away: the computer takes the seat for good and
     the rule set's penalty for leaving applies. Off (the default), an away seat stays,
     played by the computer until its person acts again, and pays nothing."""
+    mentions: str = "when_needed"
+    """When the bot mentions a player in the channel: "when_needed" (their DMs are
+    closed, or half their time is gone) or "every_turn"."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "hands": (1, 64),
@@ -144,7 +147,8 @@ class TableOptions:
         "claim_timer": (5, 2 * 24 * 3600),
         "away_after": (1, 10),
     }
-    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "mentions": ("when_needed", "every_turn")}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> TableOptions:
@@ -162,10 +166,11 @@ class TableOptions:
     @classmethod
     def _check(cls, name: str, spec: dataclasses.Field[Any], value: Any) -> Any:
         default = spec.default
-        if name in cls.CHOICES:
-            if value not in cls.CHOICES[name]:
+        choices = cls._choices()
+        if name in choices:
+            if value not in choices[name]:
                 raise OptionError(f"option {name!r} must be one of "
-                                  f"{', '.join(map(repr, cls.CHOICES[name]))}, not {value!r}")
+                                  f"{', '.join(map(repr, choices[name]))}, not {value!r}")
             return value
         if isinstance(default, bool):
             if not isinstance(value, bool):
@@ -179,6 +184,14 @@ class TableOptions:
         if not low <= value <= high:
             raise OptionError(f"option {name!r} must be between {low} and {high}, not {value}")
         return value
+
+    @classmethod
+    def _choices(cls) -> dict[str, tuple[Any, ...]]:
+        """The choices of every class up the line (a rule set's own add to the common)."""
+        out: dict[str, tuple[Any, ...]] = {}
+        for klass in reversed(cls.__mro__):
+            out.update(getattr(klass, "CHOICES", {}))
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -59,7 +59,8 @@ def test_events_are_told_in_plain_words_and_private_ones_only_to_their_seat() ->
     mine = describe_events(events, names, 1, "en")
     theirs = describe_events(events, names, 2, "en")
     public = describe_events(events, names, None, "zh-CN")
-    assert "You declared a concealed kong: 4444m." in mine and "You drew 6s." in mine
+    assert "You declared a concealed kong (the others see four backs)." in mine
+    assert "You drew 6s." in mine and not any("4m" in line for line in mine)
     assert theirs == ["Bob declared a concealed kong."]
     assert public == ["Bob 暗杠。"]
 
@@ -113,9 +114,11 @@ def test_table_caption_mentions_whose_move_it_is_and_nothing_private() -> None:
     en = table_caption(table, table_id=4, names=NAMES, locale="en",
                        happened=["Ann discarded 9s."], mention={3: "<@3>"})
     assert en.splitlines()[0] == "Shanghai · table #4 · hand 1 · 91 tiles left"
-    assert en.splitlines()[-1] == "Waiting for Bob, Cy, <@3> to claim or pass."
+    # who may claim is secret: nobody is named or mentioned
+    assert en.splitlines()[-1] == "The discard may be claimed: waiting for answers."
     zh = table_caption(table, table_id=4, names=NAMES, locale="zh-CN")
-    assert "庄家：Ann" in zh and "等待 Bob、Cy、Di" in zh
+    assert "庄家：Ann" in zh and zh.endswith("这张牌可能有人吃碰杠胡：等待决定。")
+    assert "Bob" not in zh and "Cy" not in zh and "Di" not in zh
     hz, _ = start("hangzhou", {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]})
     assert "财神: 5z White Dragon" in table_caption(spectator_view(hz), table_id=1,
                                                     names=NAMES, locale="en")
@@ -143,7 +146,8 @@ def test_dm_text_says_what_is_asked() -> None:
                                    "Ann discarded 9s: claim it or pass."]
     assert "<t:1900000000:R>" in en and "<t:1900000000:f>" in en
     waiting = dm_text(view(state, 0), table_id=9, names=NAMES, locale="zh-CN")
-    assert "等待 Bob、Cy、Di" in waiting and "<t:" not in waiting
+    assert "这张牌可能有人吃碰杠胡" in waiting and "<t:" not in waiting
+    assert "Bob" not in waiting and "Cy" not in waiting and "Di" not in waiting
 
 
 def test_leaderboard_and_score() -> None:

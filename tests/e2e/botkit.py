@@ -67,7 +67,7 @@ async def slash(world: World, user: FakeUser, command: str, **options: Any
 
 async def open_table(world: World, rules: str = "shanghai", hands: int = 1,
                      **options: Any) -> None:
-    """The first player opens a table (with ``options`` of /mahjong new), the others
+    """The first player opens a table (with ``options`` of ``/mahjong new``), the others
     join by the lobby's Join button, the first presses Start."""
     fake = world.fake
     created = await slash(world, world.players[0], "new", rules=rules, hands=hands,

@@ -17,7 +17,7 @@ async def test_an_old_table_picture_is_reposted_and_only_one_stays(
     world = make_world(fake)
     await bots.start(make_bot(tmp_path / "db.sqlite3", repost_after=0.0,
                               picture_processes=0))
-    await open_table(world)
+    await open_table(world, mentions="every_turn")
     driver = Driver(world)
     await driver.play_until(lambda: driver.clicks >= 8, idle=lambda: quiet(bots))
     await quiet(bots)

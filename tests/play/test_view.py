@@ -59,3 +59,13 @@ def test_spectator_view_and_winds() -> None:
     assert seat_wind(0, 2) is Tile.WEST
     assert table.deciding == (0,) and table.phase == "turn" and table.caishen is None
     assert table.wall_left == state.wall_remaining
+
+
+def test_in_a_claim_window_each_seat_sees_only_its_own_decision() -> None:
+    # Ann deals 9p; Bob may chi it and Di may pong it.
+    state = _start("shanghai", {0: QUIET[0] + "9p", 1: "258m789p147s1234z", 2: QUIET[2],
+                                3: "258m799p369s2347z"})
+    state, _ = apply(state, Action(ActionKind.DISCARD, 0, Tile.P9))
+    assert spectator_view(state).deciding == ()
+    assert [view(state, seat).table.deciding for seat in range(4)] == [(), (1,), (), (3,)]
+    assert spectator_view(state).phase == "claim"  # that it may be claimed is public

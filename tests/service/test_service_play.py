@@ -55,7 +55,8 @@ async def test_a_move_lands_and_the_claim_window_asks_only_the_claimer(
     assert (result.seq, result.hand_ended) == (1, False)
     assert await log_of(world.store, table) == [(1, 0, "discard")]
     info = await world.service.table_info(table)
-    assert info.deciding == (2,)
+    assert info.deciding == ()  # who may claim is not public
+    assert (await world.service.hand(table, CID)).step == 2
     pings = world.notes.of("your_move")
     assert [(p.user_id, p.kind, p.step) for p in pings] == [(ANN, "turn", 1), (CID, "claim", 2)]
 

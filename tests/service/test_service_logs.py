@@ -1,0 +1,52 @@
+"""Logs at DEBUG never hold a wall, a salt or a concealed tile (bot/logs.py): a match
+played through the service with every record captured as the bot configures logging."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.discord.texts import tiles_text
+from engine.tiles import format_tiles
+from tests.logcapture import debug_logs, leaks
+from tests.service.helpers import ANN, EVE, World
+
+
+async def test_a_match_logged_at_debug_holds_no_wall_salt_or_concealed_tile(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    with debug_logs() as out:
+        world = await make_world(notify_computer_hands=True)
+        table = await world.table((ANN,), computers=3, options={"hands": 2}, start=False)
+        await world.service.leave(table, ANN)
+        await world.service.add_computer(table, EVE, is_manager=True)
+        await world.service.start(table, ANN)
+        await world.advance(1)
+        logging.getLogger("bot.test").debug("the bot's own DEBUG records come through")
+    text = out.getvalue()
+    assert "the bot's own DEBUG records come through" in text
+    reveals = world.notes.of("reveal")
+    assert len(reveals) == 2
+    secrets = {r.wall for r in reveals} | {r.salt for r in reveals}
+    for notice in world.notes.of("private_hand"):
+        concealed = notice.view().concealed
+        if len(concealed) >= 4:
+            secrets |= {format_tiles(sorted(concealed)), tiles_text(concealed)}
+    assert len(secrets) > 10
+    assert leaks(text, secrets) == []
+
+
+def test_library_debug_stays_out_even_if_a_logger_is_lowered_again() -> None:
+    with debug_logs() as out:
+        lowered = logging.getLogger("discord.http")
+        before = lowered.level
+        lowered.setLevel(logging.DEBUG)  # e.g. a library's own logging set-up
+        try:
+            lowered.debug("POST /channels with {'content': 'Your hand: 1m 2m 3m 4m'}")
+            logging.getLogger("aiosqlite").debug("executing INSERT wall 1m2m3m")
+            logging.getLogger("discord.gateway").info("Shard ID None has connected")
+            logging.getLogger("bot.service").debug("table 1: a move")
+        finally:
+            lowered.setLevel(before)
+    text = out.getvalue()
+    assert "Your hand" not in text and "wall" not in text
+    assert "has connected" in text and "table 1: a move" in text
