@@ -265,10 +265,8 @@ class MahjongHandler:
             return
         info = await self.service.table_info(table_id)
         totals = info.totals or (0, 0, 0, 0)
-        played = max((info.hand_number or 1) - 1, 0) if info.status == "playing" \
-            else (info.hands_in_match or 0)
         await self._say(interaction, score_text(
-            table_id, info.names, totals, played, info.hands_in_match
+            table_id, info.names, totals, info.hands_played, info.hands_in_match
             or int(info.options.get("hands", 8)), interaction.locale), ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none())
 

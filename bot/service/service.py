@@ -278,8 +278,7 @@ class TableService:
             live.match_id = match_row.id
             live.match = new_match(live.row.rules, self._options(live.row), dealer,
                                    self._computers(live))
-            await self._tell("lobby", LobbyNotice(self._info(live), "started"))
-            await self._start_hand(live)
+            await self._start_hand(live)  # tells the lobby, with the hand's number
             return self._info(live)
 
     async def cancel(self, table_id: int, user_id: int, *, is_manager: bool = False
@@ -371,7 +370,13 @@ class TableService:
                 for s in await self.store.seats(table_id):
                     seats[s.seat] = s
                 info = self._info(LiveTable(row, seats))
+                info = replace(info, hands_in_match=self._options(row).hands)
                 matches = await self.store.matches(table_id)
+                if matches:
+                    # A settled hand has a settlement row per seat (a drawn one too); a
+                    # hand voided by cancelling has none and was not played.
+                    settled = await self.store.match_settlements(matches[-1].id)
+                    info = replace(info, hands_played=len({s.hand_id for s in settled}))
                 if matches and matches[-1].totals is not None:
                     totals = matches[-1].totals
                     info = replace(info, totals=tuple(totals[s] for s in range(SEATS)))
@@ -590,6 +595,9 @@ class TableService:
         live.match = match
         live.hand = LiveHand(row, state)
         live.pending = {}
+        # The lobby message says which hand is being played: each deal updates it.
+        await self._tell("lobby", LobbyNotice(
+            self._info(live), "started" if setup.number == 1 else "hand_started"))
         await self._tell("hand_started", HandStartNotice(
             live.ref, live.names, setup.number, match.options.hands, setup.dealer, dice,
             setup.streak, setup.huangfan, deal.commitment))
@@ -970,7 +978,8 @@ class TableService:
             hand_number=live.hand_number or None,
             hands_in_match=match.options.hands if match else None,
             deciding=deciding_seats(hand.state) if hand else (),
-            totals=match.totals if match else None)
+            totals=match.totals if match else None,
+            hands_played=match.hands_played if match else 0)
 
     @staticmethod
     def _need_lobby(live: LiveTable) -> None:
