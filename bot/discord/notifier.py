@@ -38,6 +38,7 @@ from bot.discord.texts import (
     describe_events,
     dm_closed_text,
     dm_text,
+    how_paid_lines,
     leaderboard_text,
     reveal_text,
     settlement_text,
@@ -556,10 +557,11 @@ class DiscordNotifier:
             old, st.ping_message = st.ping_message, None
             await self._delete(n.ref, old)
         caishen = last.view().caishen if last is not None else None
+        locale = self.channel_locale(n.ref)
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,
-                                       caishen=caishen)
-        text = settlement_text(n.result, n.names, n.hand_number, self.channel_locale(n.ref),
-                               n.totals)
+                                       caishen=caishen,
+                                       how_paid=how_paid_lines(n.result, n.names, locale))
+        text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals)
         await self._send(n.ref, content=text, allowed_mentions=discord.AllowedMentions.none(),
                          file=discord.File(io.BytesIO(png),
                                            filename=f"settlement-{n.ref.table_id}"

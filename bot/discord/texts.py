@@ -28,7 +28,7 @@ from engine.game.events import (
 )
 from engine.melds import MeldKind
 from engine.rules import RULESETS
-from engine.rules.common import ActionKind, TableOptions
+from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
 from engine.tiles import Tile, format_tiles
 from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
 
@@ -324,6 +324,66 @@ def pattern_value(value: str, locale: LocaleLike) -> str:
     return value
 
 
+# Factors that change nothing when they are 1 are left out of a formula (底分 1, one
+# ordinary share, 庄闲分 1 between two non-dealers); liability shares always show.
+_SILENT_WHEN_ONE = frozenset((FactorKind.BASE, FactorKind.SHARES, FactorKind.DEALER))
+
+
+def plain_number(value: Fraction | int) -> str:
+    """An unsigned exact number: "40", "3.5", "1/2" (thirds and such stay fractions)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator in (2, 4, 5, 10):
+        return f"{float(value):g}"
+    return f"{value.numerator}/{value.denominator}"
+
+
+def factor_text(factor: Factor, rules: str, locale: LocaleLike) -> str:
+    """One factor of a payment in words: "2 (荒番 dead-hand round)", "(2+1+1) (承包 …)"."""
+    value = plain_number(factor.value)
+    if factor.kind is FactorKind.SHARED:
+        value = f"1/{factor.value.denominator}"
+    if factor.parts:
+        summed = "+".join(plain_number(p) for p in factor.parts)
+        summed = f"({summed})" if len(factor.parts) > 1 else summed
+        value = f"2 × {summed}" if factor.kind is FactorKind.REVERSE_LIABILITY else summed
+    if factor.kind is FactorKind.HAND:
+        return t(f"factor.hand.{rules}", locale, value=value)
+    return t(f"factor.{factor.kind.value}", locale, value=value,
+             count=factor.value.denominator)
+
+
+def formula_text(charge: Charge, rules: str, locale: LocaleLike) -> str:
+    """A payment as the product of its factors: "20 花 × 2 (荒番 dead-hand round)"."""
+    shown = [f for f in charge.factors
+             if f.kind is FactorKind.HAND or not (f.kind in _SILENT_WHEN_ONE and f.value == 1)]
+    return " × ".join(factor_text(f, rules, locale) for f in shown)
+
+
+def charge_lines(win: SettlementView, names: Sequence[str], locale: LocaleLike) -> list[str]:
+    """How each payer's payment comes from the hand's value, every multiplier shown; one
+    line for the payers whose payments are made the same way."""
+    rules = "shanghai" if win.value_unit == "花" else "hangzhou"
+    groups: dict[str, list[Charge]] = {}
+    for charge in win.charges:
+        groups.setdefault(formula_text(charge, rules, locale), []).append(charge)
+    lines = []
+    for formula, charges in groups.items():
+        who = join([names[c.payer] for c in charges], locale)
+        key = "settle.charge.each" if len(charges) > 1 else "settle.charge.one"
+        lines.append(t(key, locale, names=who, formula=formula,
+                       amount=plain_number(charges[0].amount)))
+    return lines
+
+
+def how_paid_lines(result: ResultView, names: Sequence[str], locale: LocaleLike
+                   ) -> list[list[str]]:
+    """The settlement card's "how it is paid" lines, one list per win (heading first)."""
+    return [[t("settle.how", locale), *charge_lines(win, names, locale)] if win.charges else []
+            for win in result.settlements]
+
+
 def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
                       locale: LocaleLike) -> list[str]:
     giver = names[win.from_seat] if win.from_seat is not None else ""
@@ -342,7 +402,10 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
                    patterns=join(patterns, locale) or t("settle.no_patterns", locale)))
     unit = "shanghai" if win.value_unit == "花" else "hangzhou"
     lines.append(t("settle.value", locale, value=value_text(unit, win.value, locale)))
-    if win.liability:
+    if win.charges:  # 承包 and 吃三口包 show in them, in the reader's words
+        lines.append(t("settle.how", locale))
+        lines += ["· " + line for line in charge_lines(win, names, locale)]
+    elif win.liability:
         lines.append(t("settle.liability", locale, text=win.liability))
     return lines
 

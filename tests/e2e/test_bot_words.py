@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from botkit import Driver, make_bot, make_world, open_table, quiet, slash
+from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 
@@ -37,5 +37,9 @@ async def test_lobby_follows_each_hand_and_score_counts_the_hands_played(
     assert [s for i, s in enumerate(playing) if s not in playing[:i]] == [
         "Playing: hand 1 of 2.", "Playing: hand 2 of 2."], statuses
     assert statuses[-1] == "The match is over."
+    # every win's settlement says how each payment comes from the hand's value
+    for m in channel_files(fake, world.channel, "settlement-"):
+        assert ("wins" not in m.content and "robs" not in m.content) \
+            or "How it is paid:" in m.content, m.content
     score = await (await slash(world, world.players[1], "score")).response()
     assert "after 2 of 2 hands" in (score.content or ""), score.content
