@@ -175,10 +175,8 @@ def _settlement_png(notice: SettlementNotice) -> bytes:
 
 
 def _leaderboard_png(notice: LeaderboardNotice) -> bytes:
-    from render.cards import LeaderboardRow, leaderboard_card
-    rows = [LeaderboardRow(i + 1, r.display_name, r.points, r.hands_won, r.matches_played,
-                           r.best_hand_desc) for i, r in enumerate(notice.rows)]
-    return leaderboard_card(rows, "Leaderboard 排行榜")
+    from bot.discord.notifier import board_png
+    return board_png(notice.rows, "en")
 
 
 async def run_demo(rules: str, hands: int, out: Path | None, db: Path,

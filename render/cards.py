@@ -63,7 +63,7 @@ class LeaderboardRow:
     hands_won: int
     matches: int
     best_hand: str | None = None
-    """The best hand's pattern names, e.g. "清一色 Full Flush"; None when no win yet."""
+    """The best hand in the reader's words, e.g. "清一色 · 20 花"; None when no win yet."""
 
 
 # --- settlement -------------------------------------------------------------------
@@ -279,30 +279,49 @@ class _Pen:
 BOARD_W = 960
 ROW_H = 40
 MEDALS = {1: (240, 190, 40), 2: (196, 204, 214), 3: (205, 127, 50)}
-# (header, x, anchor) per column; names and best hands are cut to fit between.
-COLUMNS = (("#", PAD + 22, "mm"), ("Name", PAD + 56, "lm"), ("积分 Points", 470, "rm"),
-           ("胜 Won", 550, "rm"), ("场 Matches", 650, "rm"), ("最佳 Best hand", 680, "lm"))
+# (x, anchor) per column: rank, name, points, won, matches, best hand; names and best
+# hands are cut to fit between.
+COLUMNS = ((PAD + 22, "mm"), (PAD + 56, "lm"), (470, "rm"), (550, "rm"), (650, "rm"),
+           (680, "lm"))
 
 
-def leaderboard_card(rows: Sequence[LeaderboardRow], title: str) -> bytes:
-    """The PNG of a leaderboard: rank, name, points, hands won, matches, best hand."""
-    return png(render_leaderboard(rows, title))
+@dataclass(frozen=True)
+class BoardWords:
+    """The leaderboard card's words, from the caller in the reader's language."""
+
+    name: str = "Name"
+    points: str = "Points"
+    won: str = "Won"
+    matches: str = "Matches"
+    best: str = "Best hand"
+    empty: str = "No hands played yet."
+
+    def columns(self) -> tuple[str, ...]:
+        return ("#", self.name, self.points, self.won, self.matches, self.best)
 
 
-def render_leaderboard(rows: Sequence[LeaderboardRow], title: str) -> Image.Image:
+def leaderboard_card(rows: Sequence[LeaderboardRow], title: str,
+                     words: BoardWords | None = None) -> bytes:
+    """The PNG of a leaderboard: rank, name, points, hands won, matches, best hand;
+    ``title`` is drawn as given (once)."""
+    return png(render_leaderboard(rows, title, words))
+
+
+def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
+                       words: BoardWords | None = None) -> Image.Image:
+    words = words or BoardWords()
     height = 64 + 24 + 34 + max(1, len(rows)) * ROW_H + PAD
     canvas = Image.new("RGB", (BOARD_W, height), CARD_BG)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, BOARD_W, 62), fill=HEADER_BG)
     draw.rectangle((0, 62, BOARD_W, 65), fill=GOLD)
-    draw_text(draw, (PAD, 32), fit(f"排行榜 {title}", 28, BOARD_W - 2 * PAD), 28, WHITE,
-              anchor="lm")
+    draw_text(draw, (PAD, 32), fit(title, 28, BOARD_W - 2 * PAD), 28, WHITE, anchor="lm")
     y = 64 + 24
-    for text, x, anchor in COLUMNS:
+    for text, (x, anchor) in zip(words.columns(), COLUMNS, strict=True):
         draw_text(draw, (x, y + 14), text, 16, MUTED, anchor=anchor)
     y += 34
     if not rows:
-        draw_text(draw, (BOARD_W // 2, y + ROW_H // 2), "No hands played yet.", 18, MUTED,
+        draw_text(draw, (BOARD_W // 2, y + ROW_H // 2), words.empty, 18, MUTED,
                   anchor="mm")
     for i, row in enumerate(rows):
         _board_row(draw, row, y + i * ROW_H, stripe=i % 2 == 0)
@@ -314,8 +333,7 @@ def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: b
         draw.rounded_rectangle((PAD - 8, y, BOARD_W - PAD + 8, y + ROW_H - 2), radius=6,
                                fill=STRIPE)
     mid = y + ROW_H // 2 - 1
-    (_, rank_x, _), (_, name_x, _), (_, pts_x, _), (_, won_x, _), (_, m_x, _), \
-        (_, best_x, _) = COLUMNS
+    (rank_x, _), (name_x, _), (pts_x, _), (won_x, _), (m_x, _), (best_x, _) = COLUMNS
     medal = MEDALS.get(row.rank)
     if medal:
         draw.ellipse((rank_x - 14, mid - 14, rank_x + 14, mid + 14), fill=medal)

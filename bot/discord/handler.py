@@ -235,8 +235,7 @@ class MahjongHandler:
                                ) -> None:
         rows = await self.service.leaderboard(interaction.channel_id or 0)
         locale = interaction.locale
-        png = await asyncio.to_thread(board_png, rows,
-                                      t("reply.leaderboard.title", locale))
+        png = await asyncio.to_thread(board_png, rows, locale)
         await self._say(interaction, leaderboard_text(rows, locale), ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                         allowed_mentions=discord.AllowedMentions.none())

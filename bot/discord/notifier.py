@@ -34,6 +34,7 @@ from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.texts import (
     amounts_text,
+    best_hand_text,
     commitment_text,
     describe_events,
     dm_closed_text,
@@ -60,8 +61,8 @@ from bot.service import (
 )
 from engine.game.events import Event
 from engine.view import PlayerView
+from render.cards import BoardWords, leaderboard_card, settlement_card
 from render.cards import LeaderboardRow as BoardRow
-from render.cards import leaderboard_card, settlement_card
 from render.hand import hand_image
 from render.table import table_image
 
@@ -107,11 +108,16 @@ def _lines(notice: TableNotice, locale: LocaleLike) -> tuple[str, ...]:
                                  notice.hand_number))
 
 
-def board_png(rows: Sequence[Any], title: str) -> bytes:
-    """The leaderboard card from the store's rows (best first, as given)."""
+def board_png(rows: Sequence[Any], locale: LocaleLike) -> bytes:
+    """The leaderboard card from the store's rows (best first, as given), every word
+    in the reader's language."""
+    words = BoardWords(t("board.name", locale), t("board.points", locale),
+                       t("board.won", locale), t("board.matches", locale),
+                       t("board.best", locale), t("reply.leaderboard.empty", locale))
     return leaderboard_card([BoardRow(i + 1, r.display_name, r.points, r.hands_won,
-                                      r.matches_played, r.best_hand_desc)
-                             for i, r in enumerate(rows)], title)
+                                      r.matches_played, best_hand_text(r, locale))
+                             for i, r in enumerate(rows)],
+                            t("reply.leaderboard.title", locale), words)
 
 
 def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, bytes]:
@@ -577,8 +583,7 @@ class DiscordNotifier:
 
     async def _leaderboard(self, n: LeaderboardNotice) -> None:
         locale = self.channel_locale(n.ref)
-        png = await self.pictures.draw(board_png, n.rows,
-                                      t("reply.leaderboard.title", locale))
+        png = await self.pictures.draw(board_png, n.rows, locale)
         await self._send(n.ref, content=leaderboard_text(n.rows, locale),
                          allowed_mentions=discord.AllowedMentions.none(),
                          file=discord.File(io.BytesIO(png),

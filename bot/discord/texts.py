@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.discord.i18n import LocaleLike, join, lang, t
 from bot.discord.options import NEW_OPTIONS, option_value_text
+from bot.store import LeaderboardRow
 from engine.game.events import (
     ClaimWindowOpened,
     Event,
@@ -425,6 +426,21 @@ def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale:
     if totals is not None:
         lines.append(t("settle.totals", locale, totals=amounts_text(names, totals, locale)))
     return clip("\n".join(lines), MAX_CONTENT)
+
+
+def best_hand_text(row: LeaderboardRow, locale: LocaleLike) -> str | None:
+    """A player's best hand: its patterns named and its value ("清一色 · 20 花"); a row
+    written before hands were kept as data shows its old description."""
+    best = row.best_hand
+    if best is None or best.rules not in RULESETS:
+        return row.best_hand_desc
+    known = RULESETS[best.rules].patterns
+    names = []
+    for pid, count in Counter(best.patterns).items():  # 豪华 and 财飘 can repeat
+        name = pattern_name(known[pid].zh, known[pid].en, locale) if pid in known else pid
+        names.append(name if count == 1 else t("best.repeat", locale, name=name, count=count))
+    return t("best.hand", locale, patterns=join(names, locale) or t("best.plain", locale),
+             value=value_text(best.rules, best.value, locale))
 
 
 def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:

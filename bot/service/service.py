@@ -63,6 +63,7 @@ from bot.store import (
     Store,
     StoreError,
     TableRow,
+    best_hand_key,
     player_key,
 )
 from engine import rules as rulesets
@@ -952,16 +953,13 @@ class TableService:
     def _deltas(self, live: LiveTable, state: HandState, match_over: bool
                 ) -> list[LeaderboardDelta]:
         assert state.result is not None
-        patterns = state.ruleset.patterns
         wins = {w.winner: w for w in state.result.wins}
         out = []
         for seat in range(SEATS):
             row = live.seats[seat]
             record = wins.get(seat)
-            desc = None
-            if record is not None:
-                desc = " ".join(f"{patterns[p].zh} {patterns[p].en}"
-                                for p in record.settlement.patterns) or "胡 Win"
+            # Kept as data (rule set and pattern ids): each reader gets it in their words.
+            desc = best_hand_key(state.rules, record.settlement.patterns) if record else None
             out.append(LeaderboardDelta(
                 player_key(_user(row), seat), _name(live, seat),
                 points=state.result.payments[seat], hands_won=1 if record else 0,

@@ -22,6 +22,7 @@ from bot.store.migrate import Migration, apply_migrations, load_migrations, sche
 from bot.store.rows import (
     ActionRow,
     ActionSource,
+    BestHand,
     DeadlineKind,
     DeadlineRow,
     HandRow,
@@ -39,6 +40,7 @@ from bot.store.rows import (
     StandingChoices,
     TableRow,
     TableStatus,
+    best_hand_key,
     player_key,
 )
 from bot.store.store import Store
@@ -47,6 +49,7 @@ __all__ = [
     "ActionRow",
     "ActionSource",
     "AlreadySeated",
+    "BestHand",
     "Conflict",
     "ConstraintError",
     "DeadlineKind",
@@ -77,6 +80,7 @@ __all__ = [
     "TableRow",
     "TableStatus",
     "apply_migrations",
+    "best_hand_key",
     "connect",
     "load_migrations",
     "player_key",
