@@ -32,6 +32,7 @@ from engine.rules import RULESETS
 from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
 from engine.tiles import Tile, format_tiles
 from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
+from render.hand import held_tiles, offers_discard, suggested_number
 
 MAX_CONTENT = 2000
 MAX_OPTION_TEXT = 100
@@ -229,6 +230,22 @@ def hand_line(view: PlayerView, locale: LocaleLike) -> str:
     return t("dm.hand_drawn", locale, tiles=tiles, drawn=view.drawn.notation)
 
 
+def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
+    """What the hand picture's numbers and highlights mean, when a discard is due (the
+    numbers are drawn only then, for the menu)."""
+    if not offers_discard(view):
+        return None
+    parts = [t("dm.legend.numbers", locale)]
+    hint = suggested_number(view)
+    if hint is not None:
+        parts.append(t("dm.legend.suggested", locale, n=hint))
+    if view.drawn is not None:
+        parts.append(t("dm.legend.drawn", locale, n=len(held_tiles(view))))
+    if view.table.caishen is not None and view.table.caishen in held_tiles(view):
+        parts.append(t("dm.legend.caishen", locale))
+    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts))
+
+
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
             reminder: bool = False) -> str:
@@ -242,6 +259,9 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     tail = [prompt_line(view, names, locale), hand_line(view, locale)]
     if table.caishen is not None:
         tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
+    legend = legend_line(view, locale)
+    if legend:
+        tail.append(legend)
     if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
         tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits)))
     if deadline is not None and view.moves:
