@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import LobbySeat, add_preferences, lobby_embed, lobby_view, move_view
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.i18n import LocaleLike, lang, t
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.texts import (
@@ -583,7 +583,9 @@ class DiscordNotifier:
 
     async def _leaderboard(self, n: LeaderboardNotice) -> None:
         locale = self.channel_locale(n.ref)
-        png = await self.pictures.draw(board_png, n.rows, locale)
+        # the language, not the locale: a discord.Locale does not pickle to the picture
+        # process
+        png = await self.pictures.draw(board_png, n.rows, lang(locale))
         await self._send(n.ref, content=leaderboard_text(n.rows, locale),
                          allowed_mentions=discord.AllowedMentions.none(),
                          file=discord.File(io.BytesIO(png),
