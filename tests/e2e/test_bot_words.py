@@ -39,7 +39,7 @@ async def test_lobby_follows_each_hand_and_score_counts_the_hands_played(
     assert statuses[-1] == "The match is over."
     # every win's settlement says how each payment comes from the hand's value
     for m in channel_files(fake, world.channel, "settlement-"):
-        assert ("wins" not in m.content and "robs" not in m.content) \
-            or "How it is paid:" in m.content, m.content
+        assert " is drawn: nobody wins" in m.content or "How it is paid:" in m.content, \
+            m.content
     score = await (await slash(world, world.players[1], "score")).response()
     assert "after 2 of 2 hands" in (score.content or ""), score.content
