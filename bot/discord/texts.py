@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.discord.i18n import LocaleLike, join, lang, t
 from bot.discord.options import NEW_OPTIONS, option_value_text
-from bot.store import LeaderboardRow
+from bot.store import BestHand, LeaderboardRow
 from engine.game.events import (
     ClaimWindowOpened,
     Event,
@@ -451,7 +451,7 @@ def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale:
 def best_hand_text(row: LeaderboardRow, locale: LocaleLike) -> str | None:
     """A player's best hand: its patterns named and its value ("清一色 · 20 花"); a row
     written before hands were kept as data shows its old description."""
-    best = row.best_hand
+    best = row.best_hand or _old_best_hand(row.best_hand_desc, row.best_hand_value)
     if best is None or best.rules not in RULESETS:
         return row.best_hand_desc
     known = RULESETS[best.rules].patterns
@@ -461,6 +461,34 @@ def best_hand_text(row: LeaderboardRow, locale: LocaleLike) -> str | None:
         names.append(name if count == 1 else t("best.repeat", locale, name=name, count=count))
     return t("best.hand", locale, patterns=join(names, locale) or t("best.plain", locale),
              value=value_text(best.rules, best.value, locale))
+
+
+_OLD_PLAIN_WIN = "胡 Win"
+
+
+def _old_best_hand(desc: str | None, value: int | None) -> BestHand | None:
+    """A best hand stored before they were kept as data: its bilingual pattern labels
+    ("清一色 Full Flush 碰碰胡 All Pungs") read back into one rule set's pattern ids, or
+    "胡 Win", a win without a pattern (only Hangzhou has those); None if it reads as
+    neither."""
+    if desc is None or value is None:
+        return None
+    if desc == _OLD_PLAIN_WIN:
+        return BestHand("hangzhou", (), value)
+    for rules, ruleset in RULESETS.items():
+        labels = sorted(((p.label(), p.id) for p in ruleset.patterns.values()),
+                        key=lambda x: -len(x[0]))  # the longest label first
+        rest, found = desc, []
+        while rest:
+            match = next(((label, pid) for label, pid in labels
+                          if rest == label or rest.startswith(label + " ")), None)
+            if match is None:
+                break
+            found.append(match[1])
+            rest = rest[len(match[0]):].lstrip(" ")
+        if found and not rest:
+            return BestHand(rules, tuple(found), value)
+    return None
 
 
 def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:

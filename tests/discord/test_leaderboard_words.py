@@ -28,8 +28,12 @@ def test_best_hand_is_named_in_the_readers_language() -> None:
     assert best_hand_text(plain, "en-US") == "平胡 Plain win · ×1"
     assert best_hand_text(plain, "zh-CN") == "平胡 · ×1"
     assert best_hand_text(row(None, None), "zh-CN") is None
-    # a row written before hands were kept as data shows what was written
-    assert best_hand_text(row("清一色 Full Flush", 20), "en-US") == "清一色 Full Flush"
+    # rows written before hands were kept as data: read back from their old labels
+    assert best_hand_text(row("胡 Win", 2), "zh-CN") == "平胡 · ×2"
+    assert best_hand_text(row("混碰 Half-Flush All Pungs 大吊车 Big Crane", 40), "zh-CN") \
+        == "混碰、大吊车 · 40 花"
+    assert best_hand_text(row("杠开 Kong Bloom 杠开 Kong Bloom", 4), "zh-CN") == "杠开 ×2 · ×4"
+    assert best_hand_text(row("something else", 20), "zh-CN") == "something else"
 
 
 @pytest.fixture
