@@ -182,15 +182,15 @@ def _hand_png(notice: PrivateNotice) -> bytes:
 
 
 def _settlement_png(notice: SettlementNotice) -> bytes:
+    from bot.discord.texts import how_paid_lines
     from render.cards import settlement_card
-    return settlement_card(notice.result, notice.names, notice.rules)
+    return settlement_card(notice.result, notice.names, notice.rules,
+                           how_paid=how_paid_lines(notice.result, notice.names, "en"))
 
 
 def _leaderboard_png(notice: LeaderboardNotice) -> bytes:
-    from render.cards import LeaderboardRow, leaderboard_card
-    rows = [LeaderboardRow(i + 1, r.display_name, r.points, r.hands_won, r.matches_played,
-                           r.best_hand_desc) for i, r in enumerate(notice.rows)]
-    return leaderboard_card(rows, "Leaderboard 排行榜")
+    from bot.discord.notifier import board_png
+    return board_png(notice.rows, "en")
 
 
 async def run_demo(rules: str, hands: int, out: Path | None, db: Path,

@@ -18,7 +18,7 @@ from engine.game.legal import deciding_seats, legal_actions
 from engine.game.settle import eight_flowers, judge, self_draw
 from engine.game.state import HandState, Phase, WinRecord
 from engine.melds import Meld, MeldKind
-from engine.rules.common import ActionKind, WinKind
+from engine.rules.common import ActionKind, Charge, WinKind
 from engine.tiles import Tile, format_tiles
 
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
@@ -96,6 +96,8 @@ class SettlementView:
     payments: tuple[Fraction, ...]
     liability: str | None
     breakdown: tuple[str, ...]
+    charges: tuple[Charge, ...] = ()
+    """Each payment as the product of its factors (荒番, 庄闲分, 承包, 吃三口包 …)."""
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,8 @@ def settlement_view(state: HandState, record: WinRecord) -> SettlementView:
         patterns=tuple(PatternView(p, patterns[p].zh, patterns[p].en, patterns[p].value)
                        for p in result.patterns),
         value=result.value, value_unit="花" if state.rules == "shanghai" else "×",
-        payments=result.payments, liability=result.liability, breakdown=result.breakdown)
+        payments=result.payments, liability=result.liability, breakdown=result.breakdown,
+        charges=result.charges)
 
 
 _LABELS = {

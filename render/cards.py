@@ -63,29 +63,33 @@ class LeaderboardRow:
     hands_won: int
     matches: int
     best_hand: str | None = None
-    """The best hand's pattern names, e.g. "清一色 Full Flush"; None when no win yet."""
+    """The best hand in the reader's words, e.g. "清一色 · 20 花"; None when no win yet."""
 
 
 # --- settlement -------------------------------------------------------------------
 
 
 def settlement_card(view: ResultView, names: Sequence[str], rules: str, *,
-                    caishen: Tile | None = None) -> bytes:
-    """The PNG of a hand's settlement; `caishen` marks the wild kind in the hands."""
-    return png(render_settlement(view, names, rules, caishen=caishen))
+                    caishen: Tile | None = None,
+                    how_paid: Sequence[Sequence[str]] = ()) -> bytes:
+    """The PNG of a hand's settlement; `caishen` marks the wild kind in the hands;
+    `how_paid` gives, per win, the caller's lines (in the reader's language) saying how
+    each payment comes from the hand's value: a heading, then one line per formula."""
+    return png(render_settlement(view, names, rules, caishen=caishen, how_paid=how_paid))
 
 
 def render_settlement(view: ResultView, names: Sequence[str], rules: str, *,
-                      caishen: Tile | None = None) -> Image.Image:
+                      caishen: Tile | None = None,
+                      how_paid: Sequence[Sequence[str]] = ()) -> Image.Image:
     """`settlement_card` as a Pillow image. Drawn in two passes: measure, then draw."""
-    height = _settlement(None, view, names, rules, caishen)
+    height = _settlement(None, view, names, rules, caishen, how_paid)
     canvas = Image.new("RGB", (CARD_W, height), CARD_BG)
-    _settlement(canvas, view, names, rules, caishen)
+    _settlement(canvas, view, names, rules, caishen, how_paid)
     return canvas
 
 
 def _settlement(canvas: Image.Image | None, view: ResultView, names: Sequence[str],
-                rules: str, caishen: Tile | None) -> int:
+                rules: str, caishen: Tile | None, how_paid: Sequence[Sequence[str]]) -> int:
     """Lay the card out, drawing when `canvas` is given; returns the height used."""
     pen = _Pen(canvas)
     title = "流局 Drawn hand" if view.drawn else "结算 Settlement"
@@ -100,7 +104,8 @@ def _settlement(canvas: Image.Image | None, view: ResultView, names: Sequence[st
         if i:  # several winners on one discard: a rule between their sections
             pen.line((PAD, y - 4, CARD_W - PAD, y - 4), GOLD)
             y += 12
-        y = _win_section(pen, win, names, caishen, y)
+        lines = how_paid[i] if i < len(how_paid) else ()
+        y = _win_section(pen, win, names, caishen, y, lines)
     label = "Net payments" if len(view.settlements) > 1 else "Payments"
     if len(view.settlements) != 1:
         y = _payments(pen, view.payments, names, y, label)
@@ -108,7 +113,7 @@ def _settlement(canvas: Image.Image | None, view: ResultView, names: Sequence[st
 
 
 def _win_section(pen: _Pen, win: SettlementView, names: Sequence[str],
-                 caishen: Tile | None, y: int) -> int:
+                 caishen: Tile | None, y: int, how_paid: Sequence[str]) -> int:
     who = _name(names, win.winner)
     how = WIN_KINDS.get(win.win, win.win)
     if win.from_seat is not None:
@@ -117,12 +122,24 @@ def _win_section(pen: _Pen, win: SettlementView, names: Sequence[str],
     pen.text((end + 14, y + 8), fit(how, 19, CARD_W - end - 14 - PAD), 19, MUTED)
     y = _winning_hand(pen, win, caishen, y + 46)
     y = _patterns(pen, win, y + 14)
-    if win.liability:
+    if how_paid:
+        y = _how_paid(pen, how_paid, y)
+    elif win.liability:
         for line in _wrap(win.liability, 17, CARD_W - 2 * PAD - 24):
             pen.text((PAD + 12, y), line, 17, ORANGE)
             y += 24
         y += 4
     return _payments(pen, win.payments, names, y + 6, "Payments")
+
+
+def _how_paid(pen: _Pen, lines: Sequence[str], y: int) -> int:
+    """Every multiplier between the hand's value and each payment (荒番, 庄闲分, 承包,
+    吃三口包 …): the heading muted, then one formula a line, wrapped."""
+    for i, line in enumerate(lines):
+        for part in _wrap(line, 18, CARD_W - 2 * PAD - 24, sep=None):
+            pen.text((PAD + 12, y), part, 18, MUTED if i == 0 else ORANGE)
+            y += 26
+    return y + 4
 
 
 def _winning_hand(pen: _Pen, win: SettlementView, caishen: Tile | None, y: int) -> int:
@@ -211,10 +228,10 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
-def _wrap(text: str, size: int, width: int) -> list[str]:
-    """Greedy word wrap (liability notes can run long)."""
+def _wrap(text: str, size: int, width: int, sep: str | None = "; ") -> list[str]:
+    """Greedy word wrap (liability notes can run long); a new line at each ``sep``."""
     lines: list[str] = []
-    for part in text.split("; "):
+    for part in text.split(sep) if sep else [text]:
         line = ""
         for word in part.split(" "):
             trial = f"{line} {word}".strip()
@@ -262,30 +279,49 @@ class _Pen:
 BOARD_W = 960
 ROW_H = 40
 MEDALS = {1: (240, 190, 40), 2: (196, 204, 214), 3: (205, 127, 50)}
-# (header, x, anchor) per column; names and best hands are cut to fit between.
-COLUMNS = (("#", PAD + 22, "mm"), ("Name", PAD + 56, "lm"), ("积分 Points", 470, "rm"),
-           ("胜 Won", 550, "rm"), ("场 Matches", 650, "rm"), ("最佳 Best hand", 680, "lm"))
+# (x, anchor) per column: rank, name, points, won, matches, best hand; names and best
+# hands are cut to fit between.
+COLUMNS = ((PAD + 22, "mm"), (PAD + 56, "lm"), (470, "rm"), (550, "rm"), (650, "rm"),
+           (680, "lm"))
 
 
-def leaderboard_card(rows: Sequence[LeaderboardRow], title: str) -> bytes:
-    """The PNG of a leaderboard: rank, name, points, hands won, matches, best hand."""
-    return png(render_leaderboard(rows, title))
+@dataclass(frozen=True)
+class BoardWords:
+    """The leaderboard card's words, from the caller in the reader's language."""
+
+    name: str = "Name"
+    points: str = "Points"
+    won: str = "Won"
+    matches: str = "Matches"
+    best: str = "Best hand"
+    empty: str = "No hands played yet."
+
+    def columns(self) -> tuple[str, ...]:
+        return ("#", self.name, self.points, self.won, self.matches, self.best)
 
 
-def render_leaderboard(rows: Sequence[LeaderboardRow], title: str) -> Image.Image:
+def leaderboard_card(rows: Sequence[LeaderboardRow], title: str,
+                     words: BoardWords | None = None) -> bytes:
+    """The PNG of a leaderboard: rank, name, points, hands won, matches, best hand;
+    ``title`` is drawn as given (once)."""
+    return png(render_leaderboard(rows, title, words))
+
+
+def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
+                       words: BoardWords | None = None) -> Image.Image:
+    words = words or BoardWords()
     height = 64 + 24 + 34 + max(1, len(rows)) * ROW_H + PAD
     canvas = Image.new("RGB", (BOARD_W, height), CARD_BG)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, BOARD_W, 62), fill=HEADER_BG)
     draw.rectangle((0, 62, BOARD_W, 65), fill=GOLD)
-    draw_text(draw, (PAD, 32), fit(f"排行榜 {title}", 28, BOARD_W - 2 * PAD), 28, WHITE,
-              anchor="lm")
+    draw_text(draw, (PAD, 32), fit(title, 28, BOARD_W - 2 * PAD), 28, WHITE, anchor="lm")
     y = 64 + 24
-    for text, x, anchor in COLUMNS:
+    for text, (x, anchor) in zip(words.columns(), COLUMNS, strict=True):
         draw_text(draw, (x, y + 14), text, 16, MUTED, anchor=anchor)
     y += 34
     if not rows:
-        draw_text(draw, (BOARD_W // 2, y + ROW_H // 2), "No hands played yet.", 18, MUTED,
+        draw_text(draw, (BOARD_W // 2, y + ROW_H // 2), words.empty, 18, MUTED,
                   anchor="mm")
     for i, row in enumerate(rows):
         _board_row(draw, row, y + i * ROW_H, stripe=i % 2 == 0)
@@ -297,8 +333,7 @@ def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: b
         draw.rounded_rectangle((PAD - 8, y, BOARD_W - PAD + 8, y + ROW_H - 2), radius=6,
                                fill=STRIPE)
     mid = y + ROW_H // 2 - 1
-    (_, rank_x, _), (_, name_x, _), (_, pts_x, _), (_, won_x, _), (_, m_x, _), \
-        (_, best_x, _) = COLUMNS
+    (rank_x, _), (name_x, _), (pts_x, _), (won_x, _), (m_x, _), (best_x, _) = COLUMNS
     medal = MEDALS.get(row.rank)
     if medal:
         draw.ellipse((rank_x - 14, mid - 14, rank_x + 14, mid + 14), fill=medal)

@@ -1,9 +1,10 @@
 """A player's own hand: the picture sent in their DM.
 
-Layout, top to bottom: a one-line header; the concealed tiles (sorted) with an index
-label under each, the drawn tile set apart on the right, then the exposed melds (on a
-second row when they do not fit); then a flowing strip of "chips": waits, flowers, the
-财神 kind and, in flip mode, the turned tile.
+Layout, top to bottom: a one-line header; the concealed tiles (sorted), numbered under
+each when a discard is due (the discard menu's entries carry the same numbers), the
+drawn tile set apart on the right, then the exposed melds (on a second row when they do
+not fit); then a flowing strip of "chips": waits, flowers, the 财神 kind and, in flip
+mode, the turned tile.
 
 Concealed kongs are shown the way they lie on a real table: the two outer tiles face
 down, the two inner ones face up (the owner knows what they are; everyone else sees
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from engine.rules.common import ActionKind
 from engine.tiles import Tile
 from engine.view import PlayerView
 from render.draw import (
@@ -80,6 +82,31 @@ class Chip:
         rows = self.rows()
         w = self.label_width() + row_width(max(len(r) for r in rows), CHIP_TILE_W, CHIP_TILE_GAP)
         return w + 2 * CHIP_PAD, len(rows) * (th + CHIP_TILE_GAP) - CHIP_TILE_GAP + 2 * CHIP_PAD
+
+
+def held_tiles(view: PlayerView) -> tuple[Tile, ...]:
+    """The main row's tiles in picture order: the concealed ones sorted, then the drawn
+    one. The number under a tile is its place here, from 1 (the discard menu uses it)."""
+    return (*view.concealed, *([view.drawn] if view.drawn is not None else []))
+
+
+def tile_numbers(view: PlayerView) -> dict[Tile, tuple[int, ...]]:
+    """Each tile kind in the hand and the numbers it carries in the picture."""
+    out: dict[Tile, tuple[int, ...]] = {}
+    for i, tile in enumerate(held_tiles(view)):
+        out[tile] = (*out.get(tile, ()), i + 1)
+    return out
+
+
+def suggested_number(view: PlayerView) -> int | None:
+    """The number of the copy outlined as the suggested discard: the last one, which is
+    the drawn tile when it matches (a player holds on to the older copy)."""
+    numbers = tile_numbers(view).get(view.suggested) if view.suggested is not None else None
+    return numbers[-1] if numbers else None
+
+
+def offers_discard(view: PlayerView) -> bool:
+    return any(m.action.kind is ActionKind.DISCARD for m in view.moves)
 
 
 def hand_image(view: PlayerView, *, highlight_waits: bool = True,
@@ -215,14 +242,17 @@ def _header(draw: ImageDraw.ImageDraw, view: PlayerView, width: int) -> None:
 def _concealed(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView,
                layout: HandLayout, suggested: Tile | None) -> None:
     tw, th = tile_size(TILE_W)
-    hand = [*view.concealed, *([view.drawn] if view.drawn is not None else [])]
+    hand = held_tiles(view)
     top = layout.baseline - th
     # The hint goes on one copy only: the last, which is the drawn tile when it matches.
     hint_at = max((i for i, t in enumerate(hand) if t == suggested), default=-1)
+    numbered = offers_discard(view)  # the numbers serve the discard menu, nothing else
     for i, (tile, x) in enumerate(zip(hand, layout.tile_x, strict=True)):
         paste_tile(canvas, tile, (x, top), TILE_W, caishen=view.table.caishen)
         if i == hint_at:
             outline_tile(canvas, (x, top), (tw, th), SUGGEST, line=3, pad=2)
+        if not numbered:
+            continue
         is_drawn = view.drawn is not None and i == len(hand) - 1
         colour = SUGGEST if i == hint_at else (HIGHLIGHT if is_drawn else MUTED)
         draw_text(draw, (x + tw // 2, layout.baseline + 5), str(i + 1), 17, fill=colour,

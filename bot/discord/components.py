@@ -43,6 +43,7 @@ from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import Tile, format_tiles
 from engine.view import MoveView, PlayerView, TableView
+from render.hand import tile_numbers
 
 MAX_OPTIONS = 25
 MAX_ROW_BUTTONS = 5
@@ -126,6 +127,10 @@ def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike
     label = tile_label(tile, locale)
     if tile == view.table.caishen:
         label += f" ({CAISHEN})"  # discarding a wildcard is legal, and rarely meant
+    # The numbers under this tile in the hand picture, so the two can be matched.
+    numbers = ",".join(map(str, tile_numbers(view).get(tile, ())))
+    if numbers:
+        label = t("discard.numbered", locale, numbers=numbers, label=label)
     return discord.SelectOption(
         label=clip(label, MAX_OPTION_TEXT), value=tile.notation,
         description=description, emoji=SUGGESTED_EMOJI if tile == view.suggested else None)

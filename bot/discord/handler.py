@@ -235,8 +235,7 @@ class MahjongHandler:
                                ) -> None:
         rows = await self.service.leaderboard(interaction.channel_id or 0)
         locale = interaction.locale
-        png = await asyncio.to_thread(board_png, rows,
-                                      t("reply.leaderboard.title", locale))
+        png = await asyncio.to_thread(board_png, rows, locale)
         await self._say(interaction, leaderboard_text(rows, locale), ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                         allowed_mentions=discord.AllowedMentions.none())
@@ -265,10 +264,8 @@ class MahjongHandler:
             return
         info = await self.service.table_info(table_id)
         totals = info.totals or (0, 0, 0, 0)
-        played = max((info.hand_number or 1) - 1, 0) if info.status == "playing" \
-            else (info.hands_in_match or 0)
         await self._say(interaction, score_text(
-            table_id, info.names, totals, played, info.hands_in_match
+            table_id, info.names, totals, info.hands_played, info.hands_in_match
             or int(info.options.get("hands", 8)), interaction.locale), ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none())
 

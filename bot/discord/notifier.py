@@ -39,16 +39,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import LobbySeat, add_preferences, lobby_embed, lobby_view, move_view
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.i18n import LocaleLike, lang, t
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.texts import (
     amounts_text,
+    best_hand_text,
     commitment_text,
     describe_events,
     dm_closed_text,
     dm_text,
     full_options,
+    how_paid_lines,
     leaderboard_text,
     reveal_text,
     settlement_text,
@@ -72,8 +74,8 @@ from bot.service import (
 from engine.game.events import ClaimWindowOpened, Event
 from engine.rules.common import number
 from engine.view import PlayerView
+from render.cards import BoardWords, leaderboard_card, settlement_card
 from render.cards import LeaderboardRow as BoardRow
-from render.cards import leaderboard_card, settlement_card
 from render.hand import hand_image
 from render.table import table_image
 
@@ -122,11 +124,16 @@ def _lines(notice: TableNotice, locale: LocaleLike) -> tuple[str, ...]:
                                  notice.hand_number))
 
 
-def board_png(rows: Sequence[Any], title: str) -> bytes:
-    """The leaderboard card from the store's rows (best first, as given)."""
+def board_png(rows: Sequence[Any], locale: LocaleLike) -> bytes:
+    """The leaderboard card from the store's rows (best first, as given), every word
+    in the reader's language."""
+    words = BoardWords(t("board.name", locale), t("board.points", locale),
+                       t("board.won", locale), t("board.matches", locale),
+                       t("board.best", locale), t("reply.leaderboard.empty", locale))
     return leaderboard_card([BoardRow(i + 1, r.display_name, r.points, r.hands_won,
-                                      r.matches_played, r.best_hand_desc)
-                             for i, r in enumerate(rows)], title)
+                                      r.matches_played, best_hand_text(r, locale))
+                             for i, r in enumerate(rows)],
+                            t("reply.leaderboard.title", locale), words)
 
 
 def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, bytes]:
@@ -661,10 +668,11 @@ class DiscordNotifier:
             old, st.ping_message = st.ping_message, None
             await self._delete(n.ref, old)
         caishen = last.view().caishen if last is not None else n.caishen
+        locale = self.channel_locale(n.ref)
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,
-                                       caishen=caishen)
-        text = settlement_text(n.result, n.names, n.hand_number, self.channel_locale(n.ref),
-                               n.totals)
+                                       caishen=caishen,
+                                       how_paid=how_paid_lines(n.result, n.names, locale))
+        text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals)
         return await self._send(n.ref, content=text,
                                 allowed_mentions=discord.AllowedMentions.none(),
                                 file=discord.File(io.BytesIO(png), filename=name))
@@ -685,8 +693,9 @@ class DiscordNotifier:
 
     async def _leaderboard(self, n: LeaderboardNotice, name: str) -> discord.Message | None:
         locale = self.channel_locale(n.ref)
-        png = await self.pictures.draw(board_png, n.rows,
-                                      t("reply.leaderboard.title", locale))
+        # the language, not the locale: a discord.Locale does not pickle to the picture
+        # process
+        png = await self.pictures.draw(board_png, n.rows, lang(locale))
         return await self._send(n.ref, content=leaderboard_text(n.rows, locale),
                                 allowed_mentions=discord.AllowedMentions.none(),
                                 file=discord.File(io.BytesIO(png), filename=name))

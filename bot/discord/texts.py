@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.discord.i18n import LocaleLike, join, lang, t
 from bot.discord.options import NEW_OPTIONS, option_value_text
+from bot.store import BestHand, LeaderboardRow
 from engine.game.events import (
     ClaimWindowOpened,
     ConcealedKongDeclared,
@@ -29,9 +30,10 @@ from engine.game.events import (
 )
 from engine.melds import MeldKind
 from engine.rules import RULESETS
-from engine.rules.common import ActionKind, TableOptions
+from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
 from engine.tiles import Tile, format_tiles
 from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
+from render.hand import held_tiles, offers_discard, suggested_number
 
 MAX_CONTENT = 2000
 MAX_OPTION_TEXT = 100
@@ -232,6 +234,22 @@ def hand_line(view: PlayerView, locale: LocaleLike) -> str:
     return t("dm.hand_drawn", locale, tiles=tiles, drawn=view.drawn.notation)
 
 
+def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
+    """What the hand picture's numbers and highlights mean, when a discard is due (the
+    numbers are drawn only then, for the menu)."""
+    if not offers_discard(view):
+        return None
+    parts = [t("dm.legend.numbers", locale)]
+    hint = suggested_number(view)
+    if hint is not None:
+        parts.append(t("dm.legend.suggested", locale, n=hint))
+    if view.drawn is not None:
+        parts.append(t("dm.legend.drawn", locale, n=len(held_tiles(view))))
+    if view.table.caishen is not None and view.table.caishen in held_tiles(view):
+        parts.append(t("dm.legend.caishen", locale))
+    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts))
+
+
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
             reminder: bool = False) -> str:
@@ -245,6 +263,9 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     tail = [prompt_line(view, names, locale), hand_line(view, locale)]
     if table.caishen is not None:
         tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
+    legend = legend_line(view, locale)
+    if legend:
+        tail.append(legend)
     if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
         tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits)))
     if deadline is not None and view.moves:
@@ -331,6 +352,66 @@ def pattern_value(value: str, locale: LocaleLike) -> str:
     return value
 
 
+# Factors that change nothing when they are 1 are left out of a formula (底分 1, one
+# ordinary share, 庄闲分 1 between two non-dealers); liability shares always show.
+_SILENT_WHEN_ONE = frozenset((FactorKind.BASE, FactorKind.SHARES, FactorKind.DEALER))
+
+
+def plain_number(value: Fraction | int) -> str:
+    """An unsigned exact number: "40", "3.5", "1/2" (thirds and such stay fractions)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator in (2, 4, 5, 10):
+        return f"{float(value):g}"
+    return f"{value.numerator}/{value.denominator}"
+
+
+def factor_text(factor: Factor, rules: str, locale: LocaleLike) -> str:
+    """One factor of a payment in words: "2 (荒番 dead-hand round)", "(2+1+1) (承包 …)"."""
+    value = plain_number(factor.value)
+    if factor.kind is FactorKind.SHARED:
+        value = f"1/{factor.value.denominator}"
+    if factor.parts:
+        summed = "+".join(plain_number(p) for p in factor.parts)
+        summed = f"({summed})" if len(factor.parts) > 1 else summed
+        value = f"2 × {summed}" if factor.kind is FactorKind.REVERSE_LIABILITY else summed
+    if factor.kind is FactorKind.HAND:
+        return t(f"factor.hand.{rules}", locale, value=value)
+    return t(f"factor.{factor.kind.value}", locale, value=value,
+             count=factor.value.denominator)
+
+
+def formula_text(charge: Charge, rules: str, locale: LocaleLike) -> str:
+    """A payment as the product of its factors: "20 花 × 2 (荒番 dead-hand round)"."""
+    shown = [f for f in charge.factors
+             if f.kind is FactorKind.HAND or not (f.kind in _SILENT_WHEN_ONE and f.value == 1)]
+    return " × ".join(factor_text(f, rules, locale) for f in shown)
+
+
+def charge_lines(win: SettlementView, names: Sequence[str], locale: LocaleLike) -> list[str]:
+    """How each payer's payment comes from the hand's value, every multiplier shown; one
+    line for the payers whose payments are made the same way."""
+    rules = "shanghai" if win.value_unit == "花" else "hangzhou"
+    groups: dict[str, list[Charge]] = {}
+    for charge in win.charges:
+        groups.setdefault(formula_text(charge, rules, locale), []).append(charge)
+    lines = []
+    for formula, charges in groups.items():
+        who = join([names[c.payer] for c in charges], locale)
+        key = "settle.charge.each" if len(charges) > 1 else "settle.charge.one"
+        lines.append(t(key, locale, names=who, formula=formula,
+                       amount=plain_number(charges[0].amount)))
+    return lines
+
+
+def how_paid_lines(result: ResultView, names: Sequence[str], locale: LocaleLike
+                   ) -> list[list[str]]:
+    """The settlement card's "how it is paid" lines, one list per win (heading first)."""
+    return [[t("settle.how", locale), *charge_lines(win, names, locale)] if win.charges else []
+            for win in result.settlements]
+
+
 def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
                       locale: LocaleLike) -> list[str]:
     giver = names[win.from_seat] if win.from_seat is not None else ""
@@ -349,7 +430,10 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
                    patterns=join(patterns, locale) or t("settle.no_patterns", locale)))
     unit = "shanghai" if win.value_unit == "花" else "hangzhou"
     lines.append(t("settle.value", locale, value=value_text(unit, win.value, locale)))
-    if win.liability:
+    if win.charges:  # 承包 and 吃三口包 show in them, in the reader's words
+        lines.append(t("settle.how", locale))
+        lines += ["· " + line for line in charge_lines(win, names, locale)]
+    elif win.liability:
         lines.append(t("settle.liability", locale, text=win.liability))
     return lines
 
@@ -369,6 +453,49 @@ def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale:
     if totals is not None:
         lines.append(t("settle.totals", locale, totals=amounts_text(names, totals, locale)))
     return clip("\n".join(lines), MAX_CONTENT)
+
+
+def best_hand_text(row: LeaderboardRow, locale: LocaleLike) -> str | None:
+    """A player's best hand: its patterns named and its value ("清一色 · 20 花"); a row
+    written before hands were kept as data shows its old description."""
+    best = row.best_hand or _old_best_hand(row.best_hand_desc, row.best_hand_value)
+    if best is None or best.rules not in RULESETS:
+        return row.best_hand_desc
+    known = RULESETS[best.rules].patterns
+    names = []
+    for pid, count in Counter(best.patterns).items():  # 豪华 and 财飘 can repeat
+        name = pattern_name(known[pid].zh, known[pid].en, locale) if pid in known else pid
+        names.append(name if count == 1 else t("best.repeat", locale, name=name, count=count))
+    return t("best.hand", locale, patterns=join(names, locale) or t("best.plain", locale),
+             value=value_text(best.rules, best.value, locale))
+
+
+_OLD_PLAIN_WIN = "胡 Win"
+
+
+def _old_best_hand(desc: str | None, value: int | None) -> BestHand | None:
+    """A best hand stored before they were kept as data: its bilingual pattern labels
+    ("清一色 Full Flush 碰碰胡 All Pungs") read back into one rule set's pattern ids, or
+    "胡 Win", a win without a pattern (only Hangzhou has those); None if it reads as
+    neither."""
+    if desc is None or value is None:
+        return None
+    if desc == _OLD_PLAIN_WIN:
+        return BestHand("hangzhou", (), value)
+    for rules, ruleset in RULESETS.items():
+        labels = sorted(((p.label(), p.id) for p in ruleset.patterns.values()),
+                        key=lambda x: -len(x[0]))  # the longest label first
+        rest, found = desc, []
+        while rest:
+            match = next(((label, pid) for label, pid in labels
+                          if rest == label or rest.startswith(label + " ")), None)
+            if match is None:
+                break
+            found.append(match[1])
+            rest = rest[len(match[0]):].lstrip(" ")
+        if found and not rest:
+            return BestHand(rules, tuple(found), value)
+    return None
 
 
 def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:

@@ -93,6 +93,8 @@ class TableInfo:
     deciding: tuple[int, ...] = ()
     """Whose turn it is; empty during a claim window (who may claim is secret)."""
     totals: tuple[Fraction, ...] | None = None
+    hands_played: int = 0
+    """Hands of the (last) match played to their settlement."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -112,8 +114,9 @@ def names_of(seats: Sequence[SeatInfo | None]) -> tuple[str, ...]:
 class LobbyNotice:
     """The lobby (or the table's membership) changed: post or edit the lobby message.
 
-    ``what``: created, joined, left, computer_added, computer_removed, started,
-    cancelled, finished, replaced (a player left mid-match, the computer took over).
+    ``what``: created, joined, left, computer_added, computer_removed, started (the
+    first hand is dealt), hand_started (each later hand), cancelled, finished, replaced
+    (a player left mid-match, the computer took over).
     """
 
     table: TableInfo

@@ -66,6 +66,7 @@ from bot.store import (
     Store,
     StoreError,
     TableRow,
+    best_hand_key,
     player_key,
 )
 from engine import rules as rulesets
@@ -283,8 +284,7 @@ class TableService:
             live.match_id = match_row.id
             live.match = new_match(live.row.rules, self._options(live.row), dealer,
                                    self._computers(live))
-            await self._tell("lobby", LobbyNotice(self._info(live), "started"))
-            await self._start_hand(live)
+            await self._start_hand(live)  # tells the lobby, with the hand's number
             return self._info(live)
 
     async def cancel(self, table_id: int, user_id: int, *, is_manager: bool = False
@@ -373,7 +373,13 @@ class TableService:
                 for s in await self.store.seats(table_id):
                     seats[s.seat] = s
                 info = self._info(LiveTable(row, seats))
+                info = replace(info, hands_in_match=self._options(row).hands)
                 matches = await self.store.matches(table_id)
+                if matches:
+                    # A settled hand has a settlement row per seat (a drawn one too); a
+                    # hand voided by cancelling has none and was not played.
+                    settled = await self.store.match_settlements(matches[-1].id)
+                    info = replace(info, hands_played=len({s.hand_id for s in settled}))
                 if matches and matches[-1].totals is not None:
                     totals = matches[-1].totals
                     info = replace(info, totals=tuple(totals[s] for s in range(SEATS)))
@@ -595,6 +601,9 @@ class TableService:
         live.match = match
         live.hand = LiveHand(row, state)
         live.pending = {}
+        # The lobby message says which hand is being played: each deal updates it.
+        await self._tell("lobby", LobbyNotice(
+            self._info(live), "started" if setup.number == 1 else "hand_started"))
         await self._deliver(live)
         if state.phase is Phase.ENDED:  # 八花 on the deal
             await self._end_hand(live, state, events, None)
@@ -1039,16 +1048,13 @@ class TableService:
     def _deltas(self, live: LiveTable, state: HandState, match_over: bool
                 ) -> list[LeaderboardDelta]:
         assert state.result is not None
-        patterns = state.ruleset.patterns
         wins = {w.winner: w for w in state.result.wins}
         out = []
         for seat in range(SEATS):
             row = live.seats[seat]
             record = wins.get(seat)
-            desc = None
-            if record is not None:
-                desc = " ".join(f"{patterns[p].zh} {patterns[p].en}"
-                                for p in record.settlement.patterns) or "胡 Win"
+            # Kept as data (rule set and pattern ids): each reader gets it in their words.
+            desc = best_hand_key(state.rules, record.settlement.patterns) if record else None
             out.append(LeaderboardDelta(
                 player_key(_user(row), seat), _name(live, seat),
                 points=state.result.payments[seat], hands_won=1 if record else 0,
@@ -1065,7 +1071,8 @@ class TableService:
             hand_number=live.hand_number or None,
             hands_in_match=match.options.hands if match else None,
             deciding=visible_deciding(hand.state) if hand else (),
-            totals=match.totals if match else None)
+            totals=match.totals if match else None,
+            hands_played=match.hands_played if match else 0)
 
     @staticmethod
     def _need_lobby(live: LiveTable) -> None:

@@ -25,6 +25,7 @@ from bot.store.rows import (
     AnnouncementKind,
     AnnouncementRow,
     AnnouncementStatus,
+    BestHand,
     DeadlineKind,
     DeadlineRow,
     HandRow,
@@ -44,6 +45,7 @@ from bot.store.rows import (
     TableRow,
     TableStatus,
     announcement_key,
+    best_hand_key,
     player_key,
 )
 from bot.store.store import Store
@@ -55,6 +57,7 @@ __all__ = [
     "AnnouncementKind",
     "AnnouncementRow",
     "AnnouncementStatus",
+    "BestHand",
     "Conflict",
     "ConstraintError",
     "DeadlineKind",
@@ -87,6 +90,7 @@ __all__ = [
     "TableStatus",
     "announcement_key",
     "apply_migrations",
+    "best_hand_key",
     "connect",
     "load_migrations",
     "player_key",

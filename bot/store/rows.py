@@ -251,6 +251,23 @@ class LeaderboardDelta:
 
 
 @dataclass(frozen=True)
+class BestHand:
+    """A winning hand as the leaderboard keeps it: data, so that each reader gets it
+    named in their own language (its rule set's pattern ids, and its value: Shanghai H
+    in 花, Hangzhou the multiplier F)."""
+
+    rules: str
+    patterns: tuple[str, ...]
+    value: int
+
+
+def best_hand_key(rules: str, patterns: tuple[str, ...] | list[str]) -> str:
+    """What ``best_hand_desc`` holds: the rule set and pattern ids, as JSON (the column
+    is text; rows from before this held a bilingual description, still shown as is)."""
+    return json.dumps({"rules": rules, "patterns": list(patterns)}, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
 class LeaderboardRow:
     guild_id: int
     channel_id: int
@@ -268,6 +285,20 @@ class LeaderboardRow:
         return cls(r["guild_id"], r["channel_id"], r["player_key"], r["display_name"],
                    Fraction(r["points"]), r["hands_won"], r["hands_played"],
                    r["matches_played"], r["best_hand_value"], r["best_hand_desc"])
+
+    @property
+    def best_hand(self) -> BestHand | None:
+        """The best hand as data; None when there is none or it is an old free text."""
+        if self.best_hand_desc is None or self.best_hand_value is None:
+            return None
+        try:
+            data = json.loads(self.best_hand_desc)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("rules"), str) \
+                or not isinstance(data.get("patterns"), list):
+            return None
+        return BestHand(data["rules"], tuple(map(str, data["patterns"])), self.best_hand_value)
 
 
 def player_key(user_id: int | None, seat: int) -> str:

@@ -93,6 +93,57 @@ class Pattern:
         return f"{self.zh} {self.en}"
 
 
+class FactorKind(Enum):
+    """What stands between a hand's value and what one payer pays."""
+
+    HAND = "hand"
+    """The hand's value: Shanghai H in 花, Hangzhou the multiplier F."""
+    BASE = "base"
+    """底分, a table option."""
+    HUANGFAN = "huangfan"
+    """Shanghai 荒番 hand: the table's ``huangfan_multiplier``."""
+    SHARES = "shares"
+    """Shanghai: the ordinary shares a payer owes (1)."""
+    ROB_KONG = "rob_kong"
+    """Shanghai 抢杠: the robbed player pays 3 shares."""
+    THREE_CLAIMS = "three_claims"
+    """Shanghai 吃三口包: the shares a related player pays (5, 3.5, 3, 2 or 1)."""
+    DEALER = "dealer"
+    """Hangzhou 庄闲分 between the winner and this payer (2/4/8 with the dealer, else 1)."""
+    LIABILITY = "liability"
+    """Hangzhou 承包: the 庄闲分 of every seat whose payment the liable seat takes over,
+    summed (``parts``)."""
+    REVERSE_LIABILITY = "reverse_liability"
+    """Hangzhou 倒承包: twice that sum."""
+    SHARED = "shared"
+    """Hangzhou: several seats liable at once share the total (1/n each)."""
+
+
+@dataclass(frozen=True)
+class Factor:
+    kind: FactorKind
+    value: Fraction
+    parts: tuple[Fraction, ...] = ()
+    """LIABILITY / REVERSE_LIABILITY: the 庄闲分 summed, one per seat paid for."""
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What one payer owes one winner: the product of its factors, so players can see
+    every multiplier between the hand's value and the payment (a payer may owe several
+    charges to one winner, e.g. 承包 and 倒承包 at once)."""
+
+    payer: int
+    factors: tuple[Factor, ...]
+
+    @property
+    def amount(self) -> Fraction:
+        total = Fraction(1)
+        for factor in self.factors:
+            total *= factor.value
+        return total
+
+
 @dataclass(frozen=True)
 class Settlement:
     """The outcome of a win: valid or not, the counted patterns, the value and the
@@ -105,6 +156,9 @@ class Settlement:
     reason: str | None = None
     breakdown: tuple[str, ...] = ()
     liability: str | None = None
+    charges: tuple[Charge, ...] = ()
+    """Each payer's charges; for each seat but the winner, the payment is minus the sum
+    of its charges' amounts (the calculator's JSON leaves them out)."""
 
     @classmethod
     def refused(cls, reason: str) -> Settlement:

@@ -17,7 +17,10 @@ from engine.rules.common import (
     SEATS,
     ActionKind,
     ChainStep,
+    Charge,
     ClaimCheck,
+    Factor,
+    FactorKind,
     OptionError,
     Pattern,
     Replacement,
@@ -170,7 +173,7 @@ def discard_win_refusal(ctx: WinContext, options: Options, wild: Wildcards) -> s
 
 
 def settle(ctx: WinContext, factor: int, options: Options
-           ) -> tuple[tuple[Fraction, ...], list[str], str | None]:
+           ) -> tuple[tuple[Fraction, ...], list[str], str | None, tuple[Charge, ...]]:
     w = ctx.winner
     payers = [s for s in range(SEATS) if s != w] if ctx.win is WinKind.SELF_DRAW \
         else [ctx.from_seat]
@@ -185,18 +188,47 @@ def settle(ctx: WinContext, factor: int, options: Options
     payments[w] = -sum(payments)
     if note:
         lines.append(note)
-    return tuple(payments), lines, note
+    found = _charges(ctx, factor, options, [s for s in payers if s is not None])
+    return tuple(payments), lines, note, found
+
+
+def _charges(ctx: WinContext, factor: int, options: Options, payers: list[int]
+             ) -> tuple[Charge, ...]:
+    """Each payment as F × 底分 × 庄闲分, or, under 承包 / 倒承包, F × 底分 × the 庄闲分
+    of every seat paid for (twice for 倒承包, shared when several seats are liable)."""
+    common = (Factor(FactorKind.HAND, Fraction(factor)),
+              Factor(FactorKind.BASE, Fraction(options.base)))
+    takers, givers = _liable(ctx, options)
+    if not takers and not givers:
+        return tuple(Charge(s, (*common, Factor(FactorKind.DEALER,
+                                                Fraction(zhuang_xian(ctx, s)))))
+                     for s in payers)
+    parts = tuple(Fraction(zhuang_xian(ctx, s)) for s in payers)
+    total = sum(parts, Fraction(0))
+    out = []
+    for b in takers:
+        split = (Factor(FactorKind.SHARED, Fraction(1, len(takers))),) if len(takers) > 1 \
+            else ()
+        out.append(Charge(b, (*common, Factor(FactorKind.LIABILITY, total, parts), *split)))
+    out += [Charge(a, (*common, Factor(FactorKind.REVERSE_LIABILITY, 2 * total, parts)))
+            for a in givers]
+    return tuple(out)
+
+
+def _liable(ctx: WinContext, options: Options) -> tuple[list[int], list[int]]:
+    """(承包 seats: three 摊 of the winner on them, 倒承包 seats: three 摊 on the winner)."""
+    if not options.liability:
+        return [], []
+    w = ctx.winner
+    return ([b for b in range(SEATS) if b != w and ctx.claims[w][b] >= 3],
+            [a for a in range(SEATS) if a != w and ctx.claims[a][w] >= 3])
 
 
 def _liability(ctx: WinContext, normal: dict[int, Fraction], options: Options
                ) -> tuple[dict[int, Fraction], str | None]:
     """承包 / 倒承包 from three 摊; with ``liability`` off, the normal payments."""
-    if not options.liability:
-        return normal, None
-    w = ctx.winner
     total = sum(normal.values(), Fraction(0))
-    takers = [b for b in range(SEATS) if b != w and ctx.claims[w][b] >= 3]
-    givers = [a for a in range(SEATS) if a != w and ctx.claims[a][w] >= 3]
+    takers, givers = _liable(ctx, options)
     if not takers and not givers:
         return normal, None
     owed: dict[int, Fraction] = {}
@@ -256,9 +288,9 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     if not best.patterns:
         lines.append("平胡 Plain win: ×1")
     lines.append(f"F = {best.value}")
-    payments, settle_lines, note = settle(ctx, best.value, options)
+    payments, settle_lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
-                      (*lines, *settle_lines), note)
+                      (*lines, *settle_lines), note, owed)
 
 
 # ---------------------------------------------------------------------------

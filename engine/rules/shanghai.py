@@ -17,7 +17,10 @@ from engine.analysis import (
 from engine.melds import Meld, MeldKind
 from engine.rules.common import (
     SEATS,
+    Charge,
     ClaimCheck,
+    Factor,
+    FactorKind,
     Pattern,
     RuleError,
     Settlement,
@@ -220,8 +223,28 @@ def shares(ctx: WinContext) -> tuple[dict[int, Fraction], str | None]:
     return out, note
 
 
-def settle(ctx: WinContext, value: int, options: Options) -> tuple[tuple[Fraction, ...],
-                                                                  list[str], str | None]:
+def _share_kind(ctx: WinContext, payer: int) -> FactorKind:
+    """Why ``payer`` owes its shares: 抢杠, 吃三口包 (related to the winner), or plainly."""
+    if ctx.win is WinKind.ROB_KONG:
+        return FactorKind.ROB_KONG
+    if related(ctx.claims, ctx.winner, payer):
+        return FactorKind.THREE_CLAIMS
+    return FactorKind.SHARES
+
+
+def charges(ctx: WinContext, value: int, options: Options,
+            owed: dict[int, Fraction]) -> tuple[Charge, ...]:
+    """Each payer's payment as H × 底分 (× 荒番) × its shares."""
+    common = [Factor(FactorKind.HAND, Fraction(value)),
+              Factor(FactorKind.BASE, Fraction(options.base))]
+    if ctx.huangfan:
+        common.append(Factor(FactorKind.HUANGFAN, Fraction(options.huangfan_multiplier)))
+    return tuple(Charge(seat, (*common, Factor(_share_kind(ctx, seat), n)))
+                 for seat, n in sorted(owed.items()))
+
+
+def settle(ctx: WinContext, value: int, options: Options
+           ) -> tuple[tuple[Fraction, ...], list[str], str | None, tuple[Charge, ...]]:
     share = Fraction(value * options.base)
     lines: list[str] = []
     if options.base != 1:
@@ -239,7 +262,7 @@ def settle(ctx: WinContext, value: int, options: Options) -> tuple[tuple[Fractio
     payments[ctx.winner] = -sum(payments)
     if note:
         lines.append(note)
-    return tuple(payments), lines, note
+    return tuple(payments), lines, note, charges(ctx, value, options, owed)
 
 
 # ---------------------------------------------------------------------------
@@ -282,9 +305,9 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
             "a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
             "a big crane, a replacement win or another special pattern")
     best = max(winning, key=lambda v: v.value)
-    payments, lines, note = settle(ctx, best.value, options)
+    payments, lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
-                      (*best.lines, *lines), note)
+                      (*best.lines, *lines), note, owed)
 
 
 def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
@@ -296,10 +319,10 @@ def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
     value = HUA_PER_LA * la
     if options.la_cap is not None:
         value = min(value, options.la_cap * HUA_PER_LA)
-    payments, lines, note = settle(ctx, value, options)
+    payments, lines, note, owed = settle(ctx, value, options)
     head = (f"{PATTERNS['ba_hua'].label()}: {PATTERNS['ba_hua'].value}",
             f"{la} 喇 × {HUA_PER_LA} = {value} 花")
-    return Settlement(True, ("ba_hua",), value, payments, None, (*head, *lines), note)
+    return Settlement(True, ("ba_hua",), value, payments, None, (*head, *lines), note, owed)
 
 
 # ---------------------------------------------------------------------------

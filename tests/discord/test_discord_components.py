@@ -136,7 +136,7 @@ def test_own_turn_discard_menu_and_kong_buttons() -> None:
     assert "suggested" in suggested[0]["description"]
     assert _labels(flat) == ["暗杠 Concealed kong 4444m"]
     zh_menu = check_limits(move_view(pv, TABLE, HAND, 7, "zh-CN"))[0]
-    assert zh_menu["options"][0]["label"] == "3s 三条"
+    assert zh_menu["options"][0]["label"] == "14 · 3s 三条"  # its number in the picture
 
 
 def test_discard_options_show_the_waits_they_lead_to() -> None:
@@ -145,7 +145,7 @@ def test_discard_options_show_the_waits_they_lead_to() -> None:
     _, flat = check_view(state, 0)
     options = {o["value"]: o for o in flat[0]["options"]}
     assert "听 waits: 1m 2m 3m 4m 5m 6m 7m 8m 9m 5z" in options["1z"]["description"]
-    assert options["1z"]["label"] == "1z East Wind"
+    assert options["1z"]["label"] == "14 · 1z East Wind"
 
 
 def test_robbing_a_kong_offers_win_and_pass_and_names_the_tile() -> None:
@@ -283,7 +283,8 @@ def test_a_caishen_in_the_discard_menu_is_marked() -> None:
                                   3: QUIET[3]})
     _, flat = check_view(state, 0)
     labels = {o["value"]: o["label"] for o in flat[0]["options"]}
-    assert labels["5z"] == "5z White Dragon (财神)" and labels["9s"] == "9s Nine of Bamboo"
+    assert labels["5z"] == "14 · 5z White Dragon (财神)"
+    assert labels["9s"] == "13 · 9s Nine of Bamboo"
     assert _labels(flat)[0] == "胡 Win (×2)"
 
 

@@ -95,7 +95,8 @@ def test_a_robbed_kong_and_a_hangzhou_multiplier_read_right() -> None:
     state, _ = start("shanghai", SCENE_ROB)
     state = play(state, D(0, "4m"), PASS(2), PONG(1, "44m"), AK(1, "4m"), WIN(2))
     text = settlement_text(spectator_view(state).result, NAMES, 1, "en")
-    assert "Cy robs Bob's kong" in text and "Liability: 抢杠" in text
+    assert "Cy robs Bob's kong" in text
+    assert "Bob pays 2 花 × 3 (抢杠 robbed kong: shares) = 6" in text  # the 3 shares shown
     state, _ = start("hangzhou", {0: "123456m789p111s5z9s", 1: QUIET[1], 2: QUIET[2],
                                   3: QUIET[3]})
     state = play(state, WIN(0))

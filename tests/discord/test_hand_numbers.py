@@ -1,0 +1,92 @@
+"""The numbers under the tiles of a hand picture are the discard menu's: each menu entry
+starts with the number(s) of its tile in the picture, and the DM says what the numbers
+and the highlighted tiles (the suggested discard, the drawn tile) mean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import render.hand
+from bot.discord.components import move_view
+from bot.discord.texts import dm_text
+from engine.game import apply
+from engine.view import PlayerView, view
+from render.hand import render_hand
+from tests.game.helpers import PASS, D, play, start
+from tests.game.test_claims import SCENE_K, SCENE_P
+
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+def turn_view() -> PlayerView:
+    """Bob's turn, a tile just drawn (3s), a discard to choose."""
+    state, _ = start("shanghai", SCENE_K, draws="3s")
+    state = play(state, D(0, "9p"), PASS(1))
+    return view(state, 1)
+
+
+def claim_view() -> PlayerView:
+    state, _ = start("shanghai", SCENE_P)
+    state, _ = apply(state, D(0, "9s"))
+    return view(state, 1)
+
+
+def menu(pv: PlayerView, locale: str) -> list[dict[str, Any]]:
+    ui = move_view(pv, 1, 1, 7, locale)
+    (select,) = [c.to_component_dict() for c in ui.children
+                 if c.to_component_dict()["type"] == 3]
+    return select["options"]
+
+
+@pytest.fixture
+def drawn_text(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """(text, x) of every string drawn on the hand picture."""
+    out: list[tuple[str, int]] = []
+    real = render.hand.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        out.append((text, xy[0]))
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.hand, "draw_text", record)
+    return out
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_menu_entries_carry_the_pictures_numbers(locale: str) -> None:
+    pv = turn_view()
+    held = [*pv.concealed, pv.drawn]
+    for option in menu(pv, locale):
+        numbers, _, rest = option["label"].partition(" · ")
+        want = [i + 1 for i, tile in enumerate(held) if tile.notation == option["value"]]
+        assert [int(n) for n in numbers.split(",")] == want, option
+        assert rest.startswith(option["value"] + " ")
+    assert menu(pv, locale)[0]["label"].startswith(f"{len(held)} · 3s ")  # the drawn tile
+
+
+def test_the_picture_numbers_its_tiles_only_when_a_discard_is_due(
+        drawn_text: list[tuple[str, int]]) -> None:
+    pv = turn_view()
+    render_hand(pv)
+    numbers = [(int(s), x) for s, x in drawn_text if s.isdigit() and int(s) <= 14]
+    assert [n for n, _ in sorted(numbers, key=lambda p: p[1])] == list(range(1, 15))
+    drawn_text.clear()
+    render_hand(claim_view())  # a claim: no menu, so no numbers
+    assert not [s for s, _ in drawn_text if s.isdigit()]
+
+
+def test_the_dm_explains_the_numbers_and_highlights() -> None:
+    pv = turn_view()
+    held = [*pv.concealed, pv.drawn]
+    hint = max(i for i, tile in enumerate(held) if tile == pv.suggested) + 1
+    en = dm_text(pv, table_id=1, names=NAMES, locale="en-US")
+    assert "numbers under the tiles are those of the discard menu" in en
+    assert f"tile {hint}, outlined in blue, is the suggested discard (⭐)" in en
+    assert f"tile {len(held)}, set apart on the right, is the tile you just drew" in en
+    zh = dm_text(pv, table_id=1, names=NAMES, locale="zh-CN")
+    assert "牌下的编号就是出牌菜单里的编号" in zh
+    assert f"蓝框的第 {hint} 张是推荐打出的牌（⭐）" in zh and f"第 {len(held)} 张" in zh
+    claim = dm_text(claim_view(), table_id=1, names=NAMES, locale="en-US")
+    assert "discard menu" not in claim

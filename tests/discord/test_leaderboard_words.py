@@ -1,0 +1,72 @@
+"""The leaderboard names each best hand's patterns and value in the reader's language,
+and its card takes every word from the caller: Chinese columns for a Chinese channel,
+the title drawn once."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import render.cards
+from bot.discord.notifier import board_png
+from bot.discord.texts import best_hand_text
+from bot.store import LeaderboardRow, best_hand_key
+
+
+def row(desc: str | None, value: int | None) -> LeaderboardRow:
+    return LeaderboardRow(1, 2, "user:1", "Ann", Fraction(40), 1, 2, 1, value, desc)
+
+
+def test_best_hand_is_named_in_the_readers_language() -> None:
+    flush = row(best_hand_key("shanghai", ("hun_peng", "da_diao_che")), 40)
+    assert best_hand_text(flush, "en-US") == \
+        "混碰 Half-Flush All Pungs, 大吊车 Big Crane · 40 花"
+    assert best_hand_text(flush, "zh-CN") == "混碰、大吊车 · 40 花"
+    plain = row(best_hand_key("hangzhou", ()), 1)
+    assert best_hand_text(plain, "en-US") == "平胡 Plain win · ×1"
+    assert best_hand_text(plain, "zh-CN") == "平胡 · ×1"
+    assert best_hand_text(row(None, None), "zh-CN") is None
+    # rows written before hands were kept as data: read back from their old labels
+    assert best_hand_text(row("胡 Win", 2), "zh-CN") == "平胡 · ×2"
+    assert best_hand_text(row("混碰 Half-Flush All Pungs 大吊车 Big Crane", 40), "zh-CN") \
+        == "混碰、大吊车 · 40 花"
+    assert best_hand_text(row("杠开 Kong Bloom 杠开 Kong Bloom", 4), "zh-CN") == "杠开 ×2 · ×4"
+    assert best_hand_text(row("something else", 20), "zh-CN") == "something else"
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every string drawn on a card."""
+    out: list[str] = []
+    real = render.cards.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        out.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.cards, "draw_text", record)
+    return out
+
+
+def test_zh_card_has_chinese_columns_and_one_title(drawn: list[str]) -> None:
+    rows = [row(best_hand_key("shanghai", ("qing_yi_se",)), 20)]
+    board_png(rows, "zh-CN")
+    assert drawn[0] == "本频道排行榜"  # the title, once
+    assert "排行榜" not in "".join(drawn[1:])
+    assert {"玩家", "积分", "胡牌", "场次", "最佳牌型"} <= set(drawn)
+    assert "清一色 · 20 花" in drawn
+    english = [s for s in drawn if any(c.isascii() and c.isalpha() for c in s)
+               and s != "Ann"]
+    assert english == [], english
+
+
+def test_en_card_has_english_columns(drawn: list[str]) -> None:
+    board_png([row(best_hand_key("shanghai", ("qing_yi_se",)), 20)], "en-US")
+    assert drawn[0] == "Leaderboard of this channel"
+    assert {"Name", "Points", "Won", "Matches", "Best hand"} <= set(drawn)
+    assert "清一色 Full Flush · 20 花" in drawn
+    drawn.clear()
+    board_png([], "zh-CN")
+    assert "本频道还没有结算过的牌局。" in drawn

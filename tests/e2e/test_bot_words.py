@@ -1,0 +1,45 @@
+"""The words players read about a match's progress, through the real bot: the lobby
+message follows the hand being played, and `/mahjong score` counts the hands played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage
+
+
+def _lobby(fake: FakeDiscord, channel: object) -> FakeMessage:
+    return next(m for m in fake.messages(channel) if m.embeds and "table #1" in
+                m.embeds[0].get("title", ""))
+
+
+def _statuses(message: FakeMessage) -> list[str]:
+    """The lobby's status line in every state it has been in, oldest first."""
+    states = [*message.versions, {"embeds": message.embeds}]
+    return [s["embeds"][0].get("description", "") for s in states if s.get("embeds")]
+
+
+async def test_lobby_follows_each_hand_and_score_counts_the_hands_played(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world, hands=2)
+    over = "The match at table #1 is over"
+    driver = Driver(world)
+    await driver.play_until(
+        lambda: any(over in m.content for m in fake.messages(world.channel)),
+        idle=lambda: quiet(bots))
+    await quiet(bots)
+    statuses = _statuses(_lobby(fake, world.channel))
+    playing = [s for s in statuses if s.startswith("Playing")]
+    # each hand dealt shows in the lobby, in order, and never "hand 0"
+    assert [s for i, s in enumerate(playing) if s not in playing[:i]] == [
+        "Playing: hand 1 of 2.", "Playing: hand 2 of 2."], statuses
+    assert statuses[-1] == "The match is over."
+    # every win's settlement says how each payment comes from the hand's value
+    for m in channel_files(fake, world.channel, "settlement-"):
+        assert " is drawn: nobody wins" in m.content or "How it is paid:" in m.content, \
+            m.content
+    score = await (await slash(world, world.players[1], "score")).response()
+    assert "after 2 of 2 hands" in (score.content or ""), score.content
