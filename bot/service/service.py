@@ -434,6 +434,8 @@ class TableService:
         for table_id in todo:
             try:
                 await self._live(table_id)
+            except Refused:
+                pass  # mended and over: its last hand had ended the match (no longer live)
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
                 failed.append(table_id)

@@ -3,6 +3,7 @@ grace period for those that passed while down), and crashes between two writes m
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -124,3 +125,20 @@ async def test_a_crash_between_start_and_the_match_row_is_mended(
     world = await restart(make_world, world)
     await world.service.recover()
     await finish_match(world, 1)
+
+
+async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
+        make_world: Callable[..., Awaitable[World]], caplog: pytest.LogCaptureFixture) -> None:
+    world = await make_world()
+    # the last hand is settled (match totals written) but the table never marked finished
+    crash_on(world.store, "set_table_status", 2)
+    table = await world.table((ANN,), computers=3, options={**TIMERS, "hands": 1})
+    await world.until("settlement", step=60)
+    assert (await world.store.get_table(table)).status == "playing"
+    world = await restart(make_world, world)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        report = await world.service.recover()
+    assert (report.live_tables, report.rebuilt, report.failed) == (1, 1, ())
+    assert (await world.store.get_table(table)).status == "finished"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
