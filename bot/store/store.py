@@ -614,15 +614,25 @@ class Store:
                 raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
             return await self._deadline_in(db, hand_id, seat)
 
-    async def defer_overdue(self, until: float) -> int:
+    async def defer_overdue(self, until: float, *, computer_until: float | None = None) -> int:
         """Move every deadline due before ``until`` to ``until`` (restart grace period).
 
         Downtime must not cost anyone a turn: call with now + grace after a restart.
+        With ``computer_until``, the moves nobody waits for a person to make (kind
+        "computer": a computer, an away seat, a standing choice) are moved there
+        instead, since grace is for people. Returns how many deadlines moved.
         """
         async with self._write() as db:
-            count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
-                                  (until, until))
-            return count
+            if computer_until is None:
+                count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
+                                      (until, until))
+                return count
+            people, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                       " AND kind <> 'computer'", (until, until))
+            computers, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                          " AND kind = 'computer'",
+                                      (computer_until, computer_until))
+            return people + computers
 
     async def earliest_deadline(self) -> DeadlineRow | None:
         """What the scheduler sleeps until."""

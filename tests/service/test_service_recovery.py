@@ -142,3 +142,20 @@ async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
     assert (report.live_tables, report.rebuilt, report.failed) == (1, 1, ())
     assert (await world.store.get_table(table)).status == "finished"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_after_a_restart_a_computer_moves_within_its_pause_not_the_grace(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(computer_pause=2.0)
+    table = await world.table((ANN,), computers=3, options=TIMERS)
+    await world.advance(60)                  # Ann's turn times out: a computer is to move
+    (owed,) = await world.store.deadlines()
+    assert owed.kind == "computer" and owed.seat != 0
+    hand = await world.store.live_hand(table)
+    world = await restart(make_world, world, computer_pause=2.0)   # grace 30 s
+    report = await world.service.recover()
+    assert report.deferred == 1
+    assert len(await world.store.actions(hand.id)) == 1
+    await world.advance(2)                   # its pause, not the grace period
+    moves = await world.store.actions(hand.id)
+    assert len(moves) > 1 and moves[1].source == "computer"
