@@ -219,6 +219,10 @@ class Store:
             table_id, "table_message_id = ?, table_message_posted_at = ?",
             (message_id, posted_at))
 
+    async def set_ping_message(self, table_id: int, message_id: int | None) -> TableRow:
+        """The channel's standing "your turn" mention (None: none stands)."""
+        return await self._update_table(table_id, "ping_message_id = ?", (message_id,))
+
     async def set_permission_error_reported(self, table_id: int, reported: bool) -> TableRow:
         """Remember that a missing permission was already reported (say it once)."""
         return await self._update_table(table_id, "permission_error_reported = ?",
@@ -333,14 +337,26 @@ class Store:
         """Remember a refused DM, so the channel notice is posted once, not every turn."""
         return await self._update_seat(table_id, seat, "dm_closed = ?", (int(closed),))
 
-    async def set_locale(self, user_id: int, locale: str) -> int:
-        """Remember the locale a person last used, on every seat they hold; returns how
-        many seats changed (0 when it was already known)."""
+    async def set_user_locale(self, user_id: int, locale: str, at: float) -> bool:
+        """Remember the locale a person last used (whether or not they sit anywhere);
+        True if it changed, False when it was already known (nothing written)."""
         async with self._write() as db:
             count, _ = await _run(
-                db, "UPDATE seats SET locale = ? WHERE user_id = ? "
-                    "AND (locale IS NULL OR locale <> ?)", (locale, user_id, locale))
-            return count
+                db, "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+                    " updated_at = excluded.updated_at WHERE locale <> excluded.locale",
+                (user_id, locale, at))
+            return count > 0
+
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The remembered locale of each of these people who has one."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._read_all(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", wanted)
+        return {r["user_id"]: r["locale"] for r in rows}
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         """The occupied seats of a table, by seat number."""
