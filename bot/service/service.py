@@ -414,7 +414,8 @@ class TableService:
         grace is for people); every deadline is scheduled again. Tables that need work
         at once (playing but with no deadline: a crash between two writes) are rebuilt
         now; the others on first use (a command, a deadline) or by `warm`, so the bot
-        serves again in milliseconds even with a thousand tables. With ``eager`` every live table is replayed now.
+        serves again in milliseconds even with a thousand tables. With ``eager`` every
+        live table is replayed now.
         """
         now = self.clock.now()
         deferred = await self.store.defer_overdue(now + self.grace,

@@ -9,6 +9,8 @@ from bot.store.errors import (
     AlreadySeated,
     Conflict,
     ConstraintError,
+    DatabaseInUse,
+    DatabaseUnusable,
     HandEnded,
     MigrationError,
     NotFound,
@@ -18,6 +20,7 @@ from bot.store.errors import (
     StaleStatus,
     StoreError,
 )
+from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
 from bot.store.rows import (
     ActionRow,
@@ -49,6 +52,8 @@ __all__ = [
     "AlreadySeated",
     "Conflict",
     "ConstraintError",
+    "DatabaseInUse",
+    "DatabaseUnusable",
     "DeadlineKind",
     "DeadlineRow",
     "HandEnded",
@@ -63,6 +68,7 @@ __all__ = [
     "NewAction",
     "NewDeadline",
     "NotFound",
+    "ProcessLock",
     "Rules",
     "SchemaTooNew",
     "SeatRow",

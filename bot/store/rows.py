@@ -69,8 +69,9 @@ class TableRow:
                    json.loads(r["options"]), r["status"], r["created_at"],
                    r["lobby_message_id"], r["table_message_id"],
                    r["table_message_posted_at"], bool(r["permission_error_reported"]),
-                   # added by 0005: absent when a Store runs over an older schema
-                   r["ping_message_id"] if "ping_message_id" in r.keys() else None)
+                   # added by 0005: absent when a Store runs over an older schema (a
+                   # Row's ``in`` looks at values, hence keys())
+                   r["ping_message_id"] if "ping_message_id" in r.keys() else None)  # noqa: SIM118
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect
+from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect, file_problem, unusable
 from bot.store.errors import (
     AlreadySeated,
     Conflict,
     ConstraintError,
     HandEnded,
+    MigrationError,
     NotFound,
     SeatTaken,
     StaleAction,
@@ -105,8 +106,12 @@ class Store:
         conn = await connect(path, busy_timeout_ms=busy_timeout_ms)
         try:
             await apply_migrations(conn, migrations)
-        except BaseException:
+        except BaseException as exc:
             await conn.close()
+            # the first reads and writes find a locked, damaged or read-only file too
+            cause = exc.__cause__ if isinstance(exc, MigrationError) else exc
+            if cause is not None and file_problem(cause):
+                raise unusable(path, cause, busy_timeout_ms) from exc
             raise
         return cls(conn, path)
 
