@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock
+from bot.store import StandingChoices
 from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -159,3 +160,19 @@ async def test_after_a_restart_a_computer_moves_within_its_pause_not_the_grace(
     await world.advance(2)                   # its pause, not the grace period
     moves = await world.store.actions(hand.id)
     assert len(moves) > 1 and moves[1].source == "computer"
+
+
+async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the_grace(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=TIMERS)
+    await world.service.set_choices(table, CID, StandingChoices(pass_claims=True))
+    await world.service.act(table, ANN, D(0, "9m"))   # Cid's pass is owed at once...
+    (owed,) = await world.store.deadlines()
+    assert (owed.seat, owed.kind) == (2, "computer")
+    hand = await world.store.live_hand(table)
+    world = await restart(make_world, world)          # ...but the bot went down first
+    await world.service.recover()
+    await world.settle()
+    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+        [(0, "discard", "player"), (2, "pass", "computer")]
