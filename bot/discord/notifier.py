@@ -23,7 +23,7 @@ import io
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -136,6 +136,7 @@ class TableState:
     dm_closed: dict[int, int] | None = None
     """Seats whose DMs Discord refused → the hand it happened in (0: before a restart)."""
     ping_message: int | None = None
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class DiscordNotifier:
@@ -182,8 +183,13 @@ class DiscordNotifier:
     async def _load(self, ref: TableRef) -> TableState:
         """Message ids and closed DMs as the store remembers them (after a restart)."""
         st = self._state(ref.table_id)
-        if not st.loaded:
-            st.loaded = True
+        if st.loaded:
+            return st
+        # the channel's and each seat's queues run at once: none may go on before the
+        # load has finished (a mention or a DM would miss what it remembers)
+        async with st.loading:
+            if st.loaded:
+                return st
             row = await self.store.get_table(ref.table_id)
             if row is not None:
                 st.lobby_message = st.lobby_message or row.lobby_message_id
@@ -196,6 +202,7 @@ class DiscordNotifier:
             users += [row.creator_id] if row is not None else []
             for user, locale in (await self.store.user_locales(users)).items():
                 self.locales.setdefault(user, locale)  # remembered from before a restart
+            st.loaded = True
         return st
 
     @staticmethod
