@@ -181,7 +181,8 @@ class DiscordNotifier:
         self.outbox.put(("chan", ref.table_id), job)
 
     async def _load(self, ref: TableRef) -> TableState:
-        """Message ids and closed DMs as the store remembers them (after a restart)."""
+        """Message ids (lobby, table picture, standing mention), closed DMs and the
+        players' languages as the store remembers them (after a restart)."""
         st = self._state(ref.table_id)
         if st.loaded:
             return st
