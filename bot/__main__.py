@@ -4,6 +4,8 @@ The bot reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the
 environment or ``.env`` (see ``.env.example``), logs to stdout, and on SIGTERM or
 SIGINT shuts down cleanly: the timers stop, moves in flight finish under their table
 locks, queued messages are delivered, and the store is closed — nothing half-written.
+A database file that cannot be used, or that another bot process already holds, is
+refused at start-up in one line (exit code 2), as a missing token is.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from bot.config import Config, ConfigError
 from bot.logs import configure_logging
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 USAGE = """\
 usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
@@ -75,12 +81,36 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def run(config: Config) -> int:
-    """Run until Discord disconnects for good or a signal asks to stop."""
+    """Run until Discord disconnects for good or a signal asks to stop. The database
+    is checked first: one bot process per file, and a file that cannot be used is
+    explained in one line (exit code 2) before anything connects to Discord."""
+    from bot.store import ProcessLock, Store, StoreError
+
+    try:
+        lock = ProcessLock.acquire(config.database_path)
+    except StoreError as exc:
+        sys.stderr.write(f"mahjong-bot: {exc}\n")
+        return 2
+    try:
+        try:
+            store = await Store.open(config.database_path)
+        except StoreError as exc:
+            sys.stderr.write(f"mahjong-bot: {exc}\n")
+            return 2
+        try:
+            return await _serve(config, store)
+        finally:
+            await store.close()
+    finally:
+        lock.release()
+
+
+async def _serve(config: Config, store: Store) -> int:
     import discord
 
     from bot.discord.client import MahjongBot
 
-    bot = MahjongBot(database_path=config.database_path, dev_guild_id=config.dev_guild_id)
+    bot = MahjongBot(store=store, dev_guild_id=config.dev_guild_id)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

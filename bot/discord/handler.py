@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -66,7 +67,8 @@ class MahjongHandler:
 
     def _remember(self, interaction: discord.Interaction) -> LocaleLike:
         """DMs later speak the language the user last used with the bot (kept in the
-        store too, so a restart does not forget it)."""
+        store per user, seated or not, so a restart does not forget it; written only
+        when it changed)."""
         user, locale = interaction.user.id, interaction.locale.value
         if self.bot.notifier.locales.get(user) != locale:
             self.bot.notifier.locales[user] = locale
@@ -77,7 +79,7 @@ class MahjongHandler:
 
     async def _save_locale(self, user: int, locale: str) -> None:
         try:
-            await self.bot.store.set_locale(user, locale)
+            await self.bot.store.set_user_locale(user, locale, time.time())
         except StoreError as exc:  # only a language preference: never worth a failure
             log.info("locale of user %s not saved: %s", user, exc)
 

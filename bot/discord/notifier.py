@@ -161,6 +161,7 @@ class TableState:
     ping_message: int | None = None
     claim_pings: set[tuple[int, int, bool]] = field(default_factory=set)
     """(hand, step, reminder) of the claim windows already mentioned (`_claim_ping`)."""
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class DiscordNotifier:
@@ -205,20 +206,29 @@ class DiscordNotifier:
         self.outbox.put(("chan", ref.table_id), job)
 
     async def _load(self, ref: TableRef) -> TableState:
-        """Message ids and closed DMs as the store remembers them (after a restart)."""
+        """Message ids (lobby, table picture, standing mention), closed DMs and the
+        players' languages as the store remembers them (after a restart)."""
         st = self._state(ref.table_id)
-        if not st.loaded:
-            st.loaded = True
+        if st.loaded:
+            return st
+        # the channel's and each seat's queues run at once: none may go on before the
+        # load has finished (a mention or a DM would miss what it remembers)
+        async with st.loading:
+            if st.loaded:
+                return st
             row = await self.store.get_table(ref.table_id)
             if row is not None:
                 st.lobby_message = st.lobby_message or row.lobby_message_id
                 st.table_message = st.table_message or row.table_message_id
                 st.table_posted = st.table_posted or (row.table_message_posted_at or 0.0)
+                st.ping_message = st.ping_message or row.ping_message_id
             seats = await self.store.seats(ref.table_id)
             st.dm_closed = {s.seat: 0 for s in seats if s.dm_closed}
-            for s in seats:  # languages remembered from before a restart
-                if s.user_id is not None and s.locale:
-                    self.locales.setdefault(s.user_id, s.locale)
+            users = [s.user_id for s in seats if s.user_id is not None]
+            users += [row.creator_id] if row is not None else []
+            for user, locale in (await self.store.user_locales(users)).items():
+                self.locales.setdefault(user, locale)  # remembered from before a restart
+            st.loaded = True
         return st
 
     @staticmethod
@@ -334,6 +344,7 @@ class DiscordNotifier:
         st = self._tables.pop(ref.table_id, None)
         if st is not None and st.ping_message is not None:
             await self._delete(ref, st.ping_message)
+            await self.store.set_ping_message(ref.table_id, None)
 
     # ------------------------------------------------------------------ the table
 
@@ -617,6 +628,13 @@ class DiscordNotifier:
             await self._delete(ref, old)
         message = await self._send(ref, content=text)
         st.ping_message = message.id if message is not None else None
+        await self._keep_ping(ref, old, st.ping_message)
+
+    async def _keep_ping(self, ref: TableRef, old: int | None, new: int | None) -> None:
+        """The standing mention's id is kept in the store, so that after a restart it
+        is still deleted when the next one is posted or the hand ends."""
+        if new != old:
+            await self.store.set_ping_message(ref.table_id, new)
 
     async def _delete(self, ref: TableRef, message_id: int) -> None:
         channel = await self._channel(ref)
@@ -667,6 +685,7 @@ class DiscordNotifier:
         if st.ping_message is not None:  # nobody is to move in this hand any more
             old, st.ping_message = st.ping_message, None
             await self._delete(n.ref, old)
+            await self._keep_ping(n.ref, old, None)
         caishen = last.view().caishen if last is not None else n.caishen
         locale = self.channel_locale(n.ref)
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,

@@ -142,8 +142,9 @@ class TableService:
                  notify_computer_hands: bool = False,
                  deal: Callable[[str, int], Deal] | None = None) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
-        can follow). ``grace``: after a restart, deadlines that passed while the bot was
-        down are moved this far into the future. ``notify_computer_hands``: also send
+        can follow). ``grace``: after a restart, a person's deadlines that passed while
+        the bot was down are moved this far into the future (the others by
+        ``computer_pause``). ``notify_computer_hands``: also send
         private notices for computer seats (the offline demo shows them). ``deal``
         replaces the `secrets` shuffle (tests stack walls with it; never in the bot)."""
         self.store = store
@@ -416,15 +417,18 @@ class TableService:
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
         """Bring every live table back after a start-up.
 
-        Deadlines that passed while the bot was down move to now + grace; every
-        deadline is scheduled again. Tables that need work at once (playing but with no
-        deadline: a crash between two writes) are rebuilt now; the others on first use
-        (a command, a deadline) or by `warm`, so the bot serves again in milliseconds
-        even with a thousand tables. With ``eager`` every live table is replayed now.
+        Deadlines that passed while the bot was down move to now + grace (a person's) or
+        now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
+        grace is for people); every deadline is scheduled again. Tables that need work
+        at once (playing but with no deadline: a crash between two writes) are rebuilt
+        now; the others on first use (a command, a deadline) or by `warm`, so the bot
+        serves again in milliseconds even with a thousand tables. With ``eager`` every
+        live table is replayed now.
         """
         now = self.clock.now()
         await self._redeliver()
-        deferred = await self.store.defer_overdue(now + self.grace)
+        deferred = await self.store.defer_overdue(now + self.grace,
+                                                  computer_until=now + self.computer_pause)
         tables = await self.store.live_tables()
         live_ids = {t.id for t in tables}
         rows = [r for r in await self.store.deadlines() if r.table_id in live_ids]
@@ -443,6 +447,8 @@ class TableService:
         for table_id in todo:
             try:
                 await self._live(table_id)
+            except Refused:
+                pass  # mended and over: its last hand had ended the match (no longer live)
             except Exception:
                 log.exception("table %s could not be rebuilt", table_id)
                 failed.append(table_id)

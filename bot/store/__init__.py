@@ -9,6 +9,8 @@ from bot.store.errors import (
     AlreadySeated,
     Conflict,
     ConstraintError,
+    DatabaseInUse,
+    DatabaseUnusable,
     HandEnded,
     MigrationError,
     NotFound,
@@ -18,6 +20,7 @@ from bot.store.errors import (
     StaleStatus,
     StoreError,
 )
+from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
 from bot.store.rows import (
     ActionRow,
@@ -60,6 +63,8 @@ __all__ = [
     "BestHand",
     "Conflict",
     "ConstraintError",
+    "DatabaseInUse",
+    "DatabaseUnusable",
     "DeadlineKind",
     "DeadlineRow",
     "HandEnded",
@@ -75,6 +80,7 @@ __all__ = [
     "NewAnnouncement",
     "NewDeadline",
     "NotFound",
+    "ProcessLock",
     "Rules",
     "SchemaTooNew",
     "SeatRow",

@@ -46,6 +46,20 @@ class ConstraintError(StoreError):
     """A value broke a schema constraint (bad status, malformed wall, ...)."""
 
 
+class DatabaseUnusable(StoreError):
+    """The database file cannot be used at all (locked, damaged, read-only, no folder):
+    the message names the path and what to do, in one line for the person starting
+    the bot."""
+
+    def __init__(self, path: object, problem: str) -> None:
+        super().__init__(problem)
+        self.path = path
+
+
+class DatabaseInUse(DatabaseUnusable):
+    """Another bot process already holds this database (its lock file is taken)."""
+
+
 class MigrationError(StoreError):
     """The migration files are malformed or one of them failed to apply."""
 

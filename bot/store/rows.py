@@ -59,6 +59,8 @@ class TableRow:
     table_message_id: int | None
     table_message_posted_at: float | None
     permission_error_reported: bool
+    ping_message_id: int | None = None
+    """The channel's standing "your turn" mention, deleted when the next one is posted."""
 
     @property
     def is_live(self) -> bool:
@@ -69,7 +71,10 @@ class TableRow:
         return cls(r["id"], r["guild_id"], r["channel_id"], r["creator_id"], r["rules"],
                    json.loads(r["options"]), r["status"], r["created_at"],
                    r["lobby_message_id"], r["table_message_id"],
-                   r["table_message_posted_at"], bool(r["permission_error_reported"]))
+                   r["table_message_posted_at"], bool(r["permission_error_reported"]),
+                   # added by 0005: absent when a Store runs over an older schema (a
+                   # Row's ``in`` looks at values, hence keys())
+                   r["ping_message_id"] if "ping_message_id" in r.keys() else None)  # noqa: SIM118
 
 
 @dataclass(frozen=True)
@@ -84,15 +89,13 @@ class SeatRow:
     choices: StandingChoices
     dm_closed: bool
     joined_at: float
-    locale: str | None = None
-    """The Discord locale the person last used (their DMs speak it)."""
 
     @classmethod
     def of(cls, r: sqlite3.Row) -> SeatRow:
         return cls(r["table_id"], r["seat"], r["user_id"], bool(r["is_computer"]),
                    r["display_name"], bool(r["away"]), r["consecutive_timeouts"],
                    StandingChoices.from_json(r["choices"]), bool(r["dm_closed"]),
-                   r["joined_at"], r["locale"])
+                   r["joined_at"])
 
 
 @dataclass(frozen=True)

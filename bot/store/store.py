@@ -21,12 +21,13 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect
+from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect, file_problem, unusable
 from bot.store.errors import (
     AlreadySeated,
     Conflict,
     ConstraintError,
     HandEnded,
+    MigrationError,
     NotFound,
     SeatTaken,
     StaleAction,
@@ -109,8 +110,12 @@ class Store:
         conn = await connect(path, busy_timeout_ms=busy_timeout_ms)
         try:
             await apply_migrations(conn, migrations)
-        except BaseException:
+        except BaseException as exc:
             await conn.close()
+            # the first reads and writes find a locked, damaged or read-only file too
+            cause = exc.__cause__ if isinstance(exc, MigrationError) else exc
+            if cause is not None and file_problem(cause):
+                raise unusable(path, cause, busy_timeout_ms) from exc
             raise
         return cls(conn, path)
 
@@ -222,6 +227,10 @@ class Store:
         return await self._update_table(
             table_id, "table_message_id = ?, table_message_posted_at = ?",
             (message_id, posted_at))
+
+    async def set_ping_message(self, table_id: int, message_id: int | None) -> TableRow:
+        """The channel's standing "your turn" mention (None: none stands)."""
+        return await self._update_table(table_id, "ping_message_id = ?", (message_id,))
 
     async def set_permission_error_reported(self, table_id: int, reported: bool) -> TableRow:
         """Remember that a missing permission was already reported (say it once)."""
@@ -337,14 +346,26 @@ class Store:
         """Remember a refused DM, so the channel notice is posted once, not every turn."""
         return await self._update_seat(table_id, seat, "dm_closed = ?", (int(closed),))
 
-    async def set_locale(self, user_id: int, locale: str) -> int:
-        """Remember the locale a person last used, on every seat they hold; returns how
-        many seats changed (0 when it was already known)."""
+    async def set_user_locale(self, user_id: int, locale: str, at: float) -> bool:
+        """Remember the locale a person last used (whether or not they sit anywhere);
+        True if it changed, False when it was already known (nothing written)."""
         async with self._write() as db:
             count, _ = await _run(
-                db, "UPDATE seats SET locale = ? WHERE user_id = ? "
-                    "AND (locale IS NULL OR locale <> ?)", (locale, user_id, locale))
-            return count
+                db, "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+                    " updated_at = excluded.updated_at WHERE locale <> excluded.locale",
+                (user_id, locale, at))
+            return count > 0
+
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The remembered locale of each of these people who has one."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._read_all(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks})", wanted)
+        return {r["user_id"]: r["locale"] for r in rows}
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         """The occupied seats of a table, by seat number."""
@@ -698,15 +719,25 @@ class Store:
                 raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
             return await self._deadline_in(db, hand_id, seat)
 
-    async def defer_overdue(self, until: float) -> int:
+    async def defer_overdue(self, until: float, *, computer_until: float | None = None) -> int:
         """Move every deadline due before ``until`` to ``until`` (restart grace period).
 
         Downtime must not cost anyone a turn: call with now + grace after a restart.
+        With ``computer_until``, the moves nobody waits for a person to make (kind
+        "computer": a computer, an away seat, a standing choice) are moved there
+        instead, since grace is for people. Returns how many deadlines moved.
         """
         async with self._write() as db:
-            count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
-                                  (until, until))
-            return count
+            if computer_until is None:
+                count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
+                                      (until, until))
+                return count
+            people, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                       " AND kind <> 'computer'", (until, until))
+            computers, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                          " AND kind = 'computer'",
+                                      (computer_until, computer_until))
+            return people + computers
 
     async def earliest_deadline(self) -> DeadlineRow | None:
         """What the scheduler sleeps until."""

@@ -4,7 +4,9 @@ before the restart still work, and the hand plays on to its settlement."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from botkit import Driver, assert_secrecy, channel_files, make_bot, make_world, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord
 
@@ -32,3 +34,64 @@ async def test_old_buttons_work_after_a_restart(
     # the lobby and the table picture were taken over, not posted again
     assert len([m for m in fake.messages(world.channel) if m.embeds]) == 1
     assert len(channel_files(fake, world.channel, "table-")) == 1
+
+
+def _pings(fake: FakeDiscord, world: Any, *, deleted: bool = False) -> list[Any]:
+    """The channel's "your turn" / "you may claim" mentions (English server)."""
+    return [m for m in fake.messages(world.channel, deleted=deleted)
+            if "your turn at table" in m.content
+            or "you may claim a discard at table" in m.content]
+
+
+async def test_the_standing_mention_is_deleted_after_a_restart(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    closed = world.players[2]   # mentioned in the channel for each of their decisions
+    fake.close_dms(closed)
+    running = await bots.start(make_bot(db))
+    await open_table(world)
+    driver = Driver(world, closed={closed.id})
+    await driver.play_until(
+        lambda: driver.clicks >= 4
+        and any(f"<@{closed.id}>" in m.content for m in _pings(fake, world)),
+        idle=lambda: quiet(bots))
+    await quiet(bots)
+    (standing,) = _pings(fake, world)
+    running = await bots.restart(running, make_bot(db))
+    await driver.play_until(lambda: any(m.id > standing.id for m in _pings(fake, world)),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    assert standing.id not in [m.id for m in _pings(fake, world)]  # the next one replaced it
+    assert len(_pings(fake, world)) == 1
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    assert _pings(fake, world) == []                  # the hand ended: none left standing
+    assert standing.id in [m.id for m in _pings(fake, world, deleted=True)]
+
+
+async def test_a_language_used_before_taking_a_seat_survives_a_restart(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.service.service.first_dealer", lambda: 0)
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake, locales=["en-US", "zh-CN"])
+    zh = world.players[1]   # seat 2; their only interaction: pressing Join
+    running = await bots.start(make_bot(db))
+    await open_table(world)
+    await quiet(bots)
+    before = max((m.id for m in fake.dms(zh)), default=0)
+    running = await bots.restart(running, make_bot(db))
+    driver = Driver(world)
+    others = [p for p in world.players if p is not zh]
+    for _ in range(200):    # the others play (zh never clicks) until zh is written to
+        if any(m.id > before for m in fake.dms(zh)):
+            break
+        pending = [(p, driver.pending(p)) for p in others]
+        clicked = [await driver.click(p, m) for p, m in pending if m is not None]
+        if not any(clicked):
+            await quiet(bots)
+    after = [m for m in fake.dms(zh) if m.id > before]
+    assert after, "the Chinese player was never written to after the restart"
+    assert all("你的手牌" in m.content and "Your hand" not in m.content for m in after)

@@ -3,12 +3,14 @@ grace period for those that passed while down), and crashes between two writes m
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from bot.service import FakeClock
+from bot.store import StandingChoices
 from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -124,3 +126,53 @@ async def test_a_crash_between_start_and_the_match_row_is_mended(
     world = await restart(make_world, world)
     await world.service.recover()
     await finish_match(world, 1)
+
+
+async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
+        make_world: Callable[..., Awaitable[World]], caplog: pytest.LogCaptureFixture) -> None:
+    world = await make_world()
+    # the last hand is settled (match totals written) but the table never marked finished
+    crash_on(world.store, "set_table_status", 2)
+    table = await world.table((ANN,), computers=3, options={**TIMERS, "hands": 1})
+    await world.until("settlement", step=60)
+    assert (await world.store.get_table(table)).status == "playing"
+    world = await restart(make_world, world)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        report = await world.service.recover()
+    assert (report.live_tables, report.rebuilt, report.failed) == (1, 1, ())
+    assert (await world.store.get_table(table)).status == "finished"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_after_a_restart_a_computer_moves_within_its_pause_not_the_grace(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(computer_pause=2.0)
+    table = await world.table((ANN,), computers=3, options=TIMERS)
+    await world.advance(60)                  # Ann's turn times out: a computer is to move
+    (owed,) = await world.store.deadlines()
+    assert owed.kind == "computer" and owed.seat != 0
+    hand = await world.store.live_hand(table)
+    world = await restart(make_world, world, computer_pause=2.0)   # grace 30 s
+    report = await world.service.recover()
+    assert report.deferred == 1
+    assert len(await world.store.actions(hand.id)) == 1
+    await world.advance(2)                   # its pause, not the grace period
+    moves = await world.store.actions(hand.id)
+    assert len(moves) > 1 and moves[1].source == "computer"
+
+
+async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the_grace(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=TIMERS)
+    await world.service.set_choices(table, CID, StandingChoices(pass_claims=True))
+    await world.service.act(table, ANN, D(0, "9m"))   # Cid's pass is owed at once...
+    (owed,) = await world.store.deadlines()
+    assert (owed.seat, owed.kind) == (2, "computer")
+    hand = await world.store.live_hand(table)
+    world = await restart(make_world, world)          # ...but the bot went down first
+    await world.service.recover()
+    await world.settle()
+    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+        [(0, "discard", "player"), (2, "pass", "computer")]

@@ -88,3 +88,14 @@ async def test_no_deadline_for_an_ended_hand(store: Store, new_game: NewGame) ->
         await store.set_deadline(game.hand.id, 0, seq=1, kind="turn", set_at=1.0, due_at=2.0)
     with pytest.raises(HandEnded):
         await store.replace_deadlines(game.hand.id, [])
+
+
+async def test_restart_grace_is_for_people_computers_get_their_pause(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.replace_deadlines(game.hand.id, [NewDeadline(0, 1, "turn", 0.0, 50.0),
+                                                 NewDeadline(1, 1, "computer", 0.0, 60.0),
+                                                 NewDeadline(2, 1, "claim", 0.0, 500.0)])
+    assert await store.defer_overdue(130.0, computer_until=102.0) == 2
+    assert [(d.seat, d.due_at) for d in await store.deadlines(game.hand.id)] == \
+        [(1, 102.0), (0, 130.0), (2, 500.0)]

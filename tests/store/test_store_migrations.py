@@ -172,3 +172,25 @@ def test_checkout_and_installed_migrations_are_the_same_files() -> None:
     assert from_package == from_checkout
     assert load_migrations() == from_checkout
     assert (TOP_LEVEL / "README.md").is_file()
+
+
+async def test_seat_locales_carry_over_to_the_per_user_table(db_path: Path) -> None:
+    every = load_migrations()
+    (v5,) = [m for m in every if m.name == "0005_restart_memory"]
+    conn = await connect(db_path)
+    try:
+        await apply_migrations(conn, [m for m in every if m.version < v5.version])
+        await conn.execute("INSERT INTO game_tables (guild_id, channel_id, creator_id, rules,"
+                           " created_at) VALUES (1, 2, 10, 'shanghai', 0)")
+        await conn.executemany(
+            "INSERT INTO seats (table_id, seat, user_id, is_computer, display_name, joined_at,"
+            " locale) VALUES (1, ?, ?, ?, ?, 0, ?)",
+            [(0, 10, 0, "小明", "zh-CN"), (1, 11, 0, "Bo", None), (2, None, 1, "Bot", None)])
+        assert await apply_migrations(conn, every) == [m.version for m in every
+                                                      if m.version >= v5.version]
+        async with conn.execute("SELECT user_id, locale FROM user_locales") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == [(10, "zh-CN")]
+        async with conn.execute("SELECT ping_message_id FROM game_tables") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == [(None,)]
+    finally:
+        await conn.close()

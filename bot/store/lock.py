@@ -1,0 +1,96 @@
+"""One bot process per database file.
+
+Two bots on one file would each keep their own tables in memory and answer the same
+clicks twice. So a bot holds an exclusive advisory lock (``flock``) on a file beside the
+database, ``<database>.lock``, for its whole life. The kernel releases it when the
+process ends, however it ends (a SIGKILL included), so a crash never leaves a stale
+lock behind; the file itself stays, holding the last holder's process id, and is best
+left alone. Where ``flock`` does not exist (Windows) no lock is taken.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from pathlib import Path
+
+from bot.store.db import make_folder
+from bot.store.errors import DatabaseInUse, DatabaseUnusable
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+
+def lock_path(database: str | Path) -> Path:
+    """The lock file of a database: ``<database>.lock`` beside it."""
+    return Path(f"{database}.lock")
+
+
+class ProcessLock:
+    """The held lock of one database; `release` (or the process's end) frees it."""
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path = path
+        self._fd = fd
+
+    @classmethod
+    def acquire(cls, database: str | Path) -> ProcessLock:
+        """Take the database's lock, or raise `DatabaseInUse` (another process holds
+        it) or `DatabaseUnusable` (its folder is missing or read-only); never waits."""
+        path = lock_path(database)
+        if fcntl is None:  # pragma: no cover - Windows
+            log.warning("no flock on this system: a second bot on %s is not refused",
+                        database)
+            return cls(path, None)
+        make_folder(database)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise DatabaseUnusable(database, _cannot_lock(database, path, exc)) from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _holder(fd)
+            os.close(fd)
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise DatabaseUnusable(database, _cannot_lock(database, path, exc)) from exc
+            who = f" (process {holder})" if holder else ""
+            raise DatabaseInUse(database, f"another mahjong-bot{who} is already running on "
+                                          f"the database {database}: stop it first, or "
+                                          "give this one its own DATABASE_PATH") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return cls(path, fd)
+
+    def release(self) -> None:
+        """Let another process have the database (idempotent)."""
+        if self._fd is not None and fcntl is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+        self._fd = None
+
+    def __enter__(self) -> ProcessLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _holder(fd: int) -> str:
+    """The process id the holder wrote in the lock file ("" if unknown)."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""
+
+
+def _cannot_lock(database: str | Path, path: Path, exc: OSError) -> str:
+    return (f"the lock file {path} of the database {database} cannot be written "
+            f"({exc.strerror}): give the bot's user write access to the folder "
+            f"{path.parent}")
