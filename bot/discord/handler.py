@@ -143,6 +143,12 @@ class MahjongHandler:
         return (mine or tables)[-1].ref.table_id
 
     @staticmethod
+    def _public(interaction: discord.Interaction) -> LocaleLike:
+        """A post the whole channel reads speaks the server's language (its preferred
+        locale); only private answers follow the invoker's."""
+        return interaction.guild_locale or interaction.locale
+
+    @staticmethod
     def _is_manager(interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions.manage_guild)
 
@@ -201,8 +207,8 @@ class MahjongHandler:
         await self._run(interaction, self.service.cancel(
             table_id, interaction.user.id, is_manager=self._is_manager(interaction)),
             ephemeral=False)
-        await self._say(interaction, t("reply.cancelled", interaction.locale, table=table_id),
-                        ephemeral=False)
+        await self._say(interaction, t("reply.cancelled", self._public(interaction),
+                                       table=table_id), ephemeral=False)
 
     async def _cmd_hand(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         """The private way to play: the same picture and buttons as the DM."""
@@ -227,7 +233,7 @@ class MahjongHandler:
         view = await self.service.table_view(table_id)
         png = await asyncio.to_thread(table_image, view, info.names)
         caption = table_caption(view, table_id=table_id, names=info.names,
-                                locale=interaction.locale)
+                                locale=self._public(interaction))
         await self._say(interaction, caption, ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename=f"table-{table_id}.png"))
 

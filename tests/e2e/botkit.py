@@ -51,11 +51,12 @@ class World:
     outsider: FakeUser
 
 
-def make_world(fake: FakeDiscord, count: int = 4, *, locales: Iterable[str] = ()) -> World:
+def make_world(fake: FakeDiscord, count: int = 4, *, locales: Iterable[str] = (),
+               guild_locale: str = "en-US") -> World:
     langs = list(locales) + ["en-US"] * count
     players = [fake.add_user(PLAYER_IDS[i], f"p{i + 1}", locale=langs[i]) for i in range(count)]
     outsider = fake.add_user(999, "stranger")
-    guild = fake.add_guild(900, "Club", members=[*players, outsider])
+    guild = fake.add_guild(900, "Club", members=[*players, outsider], locale=guild_locale)
     return World(fake, guild, fake.channel(guild, "general"), players, outsider)
 
 
