@@ -4,6 +4,10 @@
 The fields are deliberately few: the winner is seat 1, the dealer is the winner or
 seat 2, a discard or a robbed kong comes from seat 3 and a chi from the seat before
 the winner. Anything richer (claims, chains, streaks) goes through ``case``.
+
+Seats in the reply are numbered 1–4, as the lobby numbers them; a JSON ``case`` keeps
+the shared contract's seats 0–3, and the engine's breakdown lines (written for that
+contract) are renumbered here.
 """
 
 from __future__ import annotations
@@ -23,6 +27,14 @@ _MELD_KINDS = {"chi": "chi", "pong": "pong", "peng": "pong", "kong": "kong",
                "gang": "kong", "akong": "added_kong", "added_kong": "added_kong",
                "ckong": "concealed_kong", "concealed_kong": "concealed_kong"}
 _MELD_RE = re.compile(r"([a-z_]+):?([0-9a-z]+)")
+_ENGINE_SEAT = re.compile(r"\bseat ([0-3])\b")
+"""How the engine's breakdown names a seat (the contract's 0–3)."""
+_ENGINE_LINES = (
+    (re.compile(r"seat ([0-3]) pays (\S+) \((\S+) shares?\)"), "calc.pays"),
+    (re.compile(r"1 share = (\S+)"), "calc.share"),
+)
+"""The engine's English-only breakdown lines (the others are bilingual already) and
+the key that says them in the reader's language; their fields in order."""
 
 
 class CaseInputError(ValueError):
@@ -84,11 +96,30 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     title = t("reply.score.calc_title", locale,
               rules=rules_name(rules, locale) if rules in ("shanghai", "hangzhou") else rules)
     if not result.get("valid"):
-        return clip(f"{title}\n" + t("reply.score.invalid", locale,
-                                      reason=result.get("reason", "?")), MAX_CONTENT)
-    lines = [title, *(f"· {line}" for line in result.get("breakdown", []))]
+        reason = _seats_from_one(str(result.get("reason", "?")), locale)
+        return clip(f"{title}\n" + t("reply.score.invalid", locale, reason=reason),
+                    MAX_CONTENT)
+    lines = [title, *(f"· {_breakdown_line(line, locale)}"
+                      for line in result.get("breakdown", []))]
     lines.append(t("reply.score.value", locale, value=value_text(rules, result["value"], locale)))
-    names = [f"{i + 1}" for i in range(4)]
+    names = [t("calc.seat", locale, n=i + 1) for i in range(4)]
     lines.append(t("reply.score.payments", locale,
                    payments=amounts_text(names, result["payments"], locale)))
     return clip("\n".join(lines), MAX_CONTENT)
+
+
+def _seats_from_one(line: str, locale: LocaleLike) -> str:
+    """An engine line with its seats as the reply numbers them ("seat 0" → "seat 1")."""
+    return _ENGINE_SEAT.sub(lambda m: t("calc.seat", locale, n=int(m[1]) + 1), line)
+
+
+def _breakdown_line(line: str, locale: LocaleLike) -> str:
+    for pattern, key in _ENGINE_LINES:
+        match = pattern.fullmatch(line)
+        if match is None:
+            continue
+        fields = dict(zip(("a", "b", "c"), match.groups(), strict=False))
+        if key == "calc.pays":
+            fields["a"] = t("calc.seat", locale, n=int(fields["a"]) + 1)
+        return t(key, locale, **fields)
+    return _seats_from_one(line, locale)

@@ -81,7 +81,7 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "melds": ("melds", "Calculator: melds, e.g. pong:555m chi:123s kong:1111z ckong:9999p"),
     "flowers": ("flowers", "Calculator, Shanghai: the winner's flowers, e.g. 1f5f"),
     "dealer": ("dealer", "Calculator: the winner is the dealer (default no)"),
-    "case": ("case", "Calculator: a whole case as JSON (see the score calculator's README)"),
+    "case": ("case", "Calculator: a whole case as JSON, seats 0–3 (see the calculator's README)"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "rules": ("规则", "上海或杭州规则"),
@@ -103,7 +103,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "melds": ("副露", "算分：副露，例如 pong:555m chi:123s kong:1111z ckong:9999p"),
     "flowers": ("花牌", "算分（上海）：胡家的花，例如 1f5f"),
     "dealer": ("庄家", "算分：胡家是庄家（默认否）"),
-    "case": ("案例", "算分：用 JSON 写出整个案例"),
+    "case": ("案例", "算分：用 JSON 写出整个案例（座位编号 0–3）"),
 }
 
 _EN: dict[str, str] = {
@@ -497,7 +497,10 @@ _EN.update({
     "choice.win.rob_kong": "Robbing a kong 抢杠",
     "reply.score.calc_title": "**Score: {rules}**",
     "reply.score.value": "Value: {value}",
-    "reply.score.payments": "Payments (winner first): {payments}",
+    "reply.score.payments": "Payments: {payments}",
+    "calc.seat": "seat {n}",
+    "calc.pays": "{a} pays {b} ({c} × one share)",
+    "calc.share": "One share = {a}",
     "reply.score.invalid": "Not a valid win: {reason}",
     "reply.score.bad_case": "That case is not valid JSON: {reason}",
     "reply.score.no_table": "Give a hand and a winning tile to score it, or use this in a "
@@ -526,7 +529,10 @@ _ZH.update({
     "choice.win.rob_kong": "抢杠",
     "reply.score.calc_title": "**算分：{rules}**",
     "reply.score.value": "分值：{value}",
-    "reply.score.payments": "输赢（胡家在先）：{payments}",
+    "reply.score.payments": "输赢：{payments}",
+    "calc.seat": "{n} 号位",
+    "calc.pays": "{a}付 {b}（{c} 份）",
+    "calc.share": "每份 = {a}",
     "reply.score.invalid": "不能这样胡：{reason}",
     "reply.score.bad_case": "这个案例不是有效的 JSON：{reason}",
     "reply.score.no_table": "给出手牌和胡的牌即可算分；在有牌桌的频道里不填则显示本场比分。",
