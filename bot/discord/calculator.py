@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.discord.i18n import LocaleLike, t
+from bot.discord.refusals import explain
 from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
 from engine.score import score_case
 
@@ -96,13 +97,13 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     title = t("reply.score.calc_title", locale,
               rules=rules_name(rules, locale) if rules in ("shanghai", "hangzhou") else rules)
     if not result.get("valid"):
-        reason = _seats_from_one(str(result.get("reason", "?")), locale)
+        reason = explain(str(result.get("reason", "?")), "not_a_win", locale)
         return clip(f"{title}\n" + t("reply.score.invalid", locale, reason=reason),
                     MAX_CONTENT)
     lines = [title, *(f"· {_breakdown_line(line, locale)}"
                       for line in result.get("breakdown", []))]
     lines.append(t("reply.score.value", locale, value=value_text(rules, result["value"], locale)))
-    names = [t("calc.seat", locale, n=i + 1) for i in range(4)]
+    names = [t("seat.n", locale, n=i + 1) for i in range(4)]
     lines.append(t("reply.score.payments", locale,
                    payments=amounts_text(names, result["payments"], locale)))
     return clip("\n".join(lines), MAX_CONTENT)
@@ -110,7 +111,7 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
 
 def _seats_from_one(line: str, locale: LocaleLike) -> str:
     """An engine line with its seats as the reply numbers them ("seat 0" → "seat 1")."""
-    return _ENGINE_SEAT.sub(lambda m: t("calc.seat", locale, n=int(m[1]) + 1), line)
+    return _ENGINE_SEAT.sub(lambda m: t("seat.n", locale, n=int(m[1]) + 1), line)
 
 
 def _breakdown_line(line: str, locale: LocaleLike) -> str:
@@ -120,6 +121,6 @@ def _breakdown_line(line: str, locale: LocaleLike) -> str:
             continue
         fields = dict(zip(("a", "b", "c"), match.groups(), strict=False))
         if key == "calc.pays":
-            fields["a"] = t("calc.seat", locale, n=int(fields["a"]) + 1)
+            fields["a"] = t("seat.n", locale, n=int(fields["a"]) + 1)
         return t(key, locale, **fields)
     return _seats_from_one(line, locale)

@@ -275,15 +275,6 @@ def dm_closed_text(mention: str, locale: LocaleLike) -> str:
     return t("dm.closed", locale, mention=mention)
 
 
-def refusal_text(code: str, reason: str, locale: LocaleLike) -> str:
-    """A refusal from the service in the user's language, its English reason kept."""
-    key = f"refused.{code}"
-    try:
-        return clip(t(key, locale, reason=reason), MAX_CONTENT)
-    except KeyError:
-        return clip(t("refused.wrap", locale, reason=reason), MAX_CONTENT)
-
-
 # ---------------------------------------------------------------------------
 # Settlement, scores and the table caption (public: no concealed tile but a winner's)
 

@@ -207,7 +207,7 @@ def test_lobby_view_and_embed() -> None:
     assert "2 seat(s) free" in embed.description
     assert "Seat 1 (East): <@1>" in embed.fields[0].value
     assert "Seat 2 (South): empty" in embed.fields[0].value
-    assert "Computer 1 (computer)" in embed.fields[0].value
+    assert "🤖 Computer 1" in embed.fields[0].value
     assert "财神: flip" in embed.fields[1].value
     zh = lobby_embed(table_id=3, rules="shanghai", options={}, seats=seats, locale="zh-CN",
                      status="playing", hand=2, hands=8, dealer=2)

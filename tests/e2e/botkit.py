@@ -93,14 +93,15 @@ def _disabled(fake: FakeDiscord, message: FakeMessage, custom_id: str) -> bool:
     return any(c.custom_id == custom_id and c.disabled for c in fake.components(message))
 
 
-def choose(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str] | None] | None:
-    """A legal move on the message: Win, else Pass, else the suggested discard (⭐),
-    else the first offered."""
+def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
+           ) -> tuple[str, list[str] | None] | None:
+    """A legal move on the message: Win (unless ``win`` is False), else Pass, else the
+    suggested discard (⭐), else the first offered."""
     items = fake.components(message)
     moves = [c for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
-    for suffix in (":w", ":x"):
+    for wanted in ("w", "x") if win else ("x",):
         for c in moves:
-            if c.custom_id.endswith(suffix):  # type: ignore[union-attr]
+            if (c.custom_id or "").split(":")[5] == wanted:  # mj:mv:t:h:seq:move[:s]
                 return c.custom_id, None  # type: ignore[return-value]
     for c in items:
         if c.custom_id and c.custom_id.startswith("mj:dc:") and c.options:
@@ -127,6 +128,8 @@ class Driver:
     clicks: int = 0
     refusals: list[str] = field(default_factory=list)
     on_click: Callable[[InteractionHandle], Any] | None = None
+    win: bool = True
+    """False: never press Win (the hand runs to its end, drawn)."""
 
     def pending(self, user: FakeUser) -> FakeMessage | None:
         fake = self.world.fake
@@ -140,7 +143,7 @@ class Driver:
     async def click(self, user: FakeUser, message: FakeMessage) -> bool:
         fake = self.world.fake
         self.clicked.add(message.id)
-        move = choose(fake, message)
+        move = choose(fake, message, win=self.win)
         if move is None:
             return False
         custom_id, values = move
@@ -162,7 +165,7 @@ class Driver:
         if not response.ephemeral:
             return False
         message = handle.original
-        if message is None or choose(self.world.fake, message) is None:
+        if message is None or choose(self.world.fake, message, win=self.win) is None:
             return False
         return await self.click(user, message)
 
