@@ -39,7 +39,13 @@ the key that says them in the reader's language; their fields in order."""
 
 
 class CaseInputError(ValueError):
-    """The fields cannot make a case (the message is shown to the user)."""
+    """The fields cannot make a case: ``key`` names the sentence telling the user why,
+    ``fields`` are its values."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
 
 
 def melds_of(text: str | None) -> list[dict[str, Any]]:
@@ -52,8 +58,7 @@ def melds_of(text: str | None) -> list[dict[str, Any]]:
         match = _MELD_RE.fullmatch(token)
         kind = _MELD_KINDS.get(match[1]) if match else None
         if match is None or kind is None:
-            raise CaseInputError(f"cannot read the meld {token!r} (try pong:555m, chi:123s, "
-                                 "kong:1111z, akong:4444p, ckong:9999p)")
+            raise CaseInputError("reply.score.bad_meld", meld=token)
         meld: dict[str, Any] = {"type": kind, "tiles": match[2]}
         if kind != "concealed_kong":
             meld["from"] = CHI_FROM if kind == "chi" else DISCARDER
@@ -67,9 +72,10 @@ def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
         try:
             case = json.loads(args["case"])
         except json.JSONDecodeError as exc:
-            raise CaseInputError(str(exc)) from None
+            raise CaseInputError("reply.score.bad_case", line=exc.lineno,
+                                 column=exc.colno) from None
         if not isinstance(case, dict):
-            raise CaseInputError("a case is a JSON object {...}")
+            raise CaseInputError("reply.score.not_object")
         return case
     win = args.get("win") or "self_draw"
     case: dict[str, Any] = {
@@ -91,7 +97,7 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     try:
         case = build_case(args)
     except CaseInputError as exc:
-        return t("reply.score.bad_case", locale, reason=str(exc))
+        return t(exc.key, locale, **exc.fields)
     result = score_case(case)
     rules = str(case.get("rules") or "shanghai")
     title = t("reply.score.calc_title", locale,

@@ -262,7 +262,7 @@ class MahjongHandler:
     async def _cmd_score(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         """With a hand or a case: the calculator. Alone: the match totals here."""
         if args.get("hand") or args.get("case"):
-            await self._say(interaction, score_reply(args, interaction.locale),
+            await self._say(interaction, score_reply(args, self._public(interaction)),
                             ephemeral=False)
             return
         try:

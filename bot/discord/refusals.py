@@ -6,8 +6,9 @@ calculator case that does not fit) carry an English reason written for the engin
 own users, with seats numbered 0–3. Those reasons are said here again, in English or
 简体中文, by matching them against `REASONS` — one pattern per reason the engine can
 give (a test walks the engine's source so that a new reason cannot go untranslated).
-A reason no pattern knows falls back to a sentence for its kind, never to English text
-in a Chinese reply.
+A reason no pattern knows is shown as the engine wrote it to an English reader (seats
+renumbered) and as a sentence for its kind to a Chinese one: never English text in a
+Chinese reply.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.discord.i18n import LocaleLike, has, join, t
+from bot.discord.i18n import LocaleLike, has, join, lang, t
 
 MAX_CONTENT = 2000
 
@@ -37,6 +38,7 @@ def _r(key: str, pattern: str) -> Reason:
 
 
 _SEAT = r"seat (?P<seat>[0-3])"
+_ENGINE_SEAT = re.compile(r"\bseat ([0-3])\b")
 _T = r"(?P<tile>[0-9][mpszf])"
 REASONS: tuple[Reason, ...] = (
     # engine/game: whose decision it is, what the seat holds
@@ -93,6 +95,14 @@ REASONS: tuple[Reason, ...] = (
     _r("not_a_meld", r"(?P<tiles>[0-9mpszf]+) is not a \w+: it needs .+"),
     _r("meld_size", r"a \w+ has \d+ tiles, not \d+: (?P<tiles>[0-9mpszf]*)"),
     _r("flower_meld", r"flowers never form melds"),
+    # engine/tiles: a calculator hand in tile notation that does not read
+    _r("suit_letter", r"unknown suit letter '(?P<letter>.)' in '(?P<text>[^']*)': use m, p, "
+                      r"s, z or f"),
+    _r("no_such_tile", r"no tile (?P<tile>\w\w) in '(?P<text>[^']*)': .+"),
+    _r("no_suit", r"digits without a suit letter at '(?P<text>[^']*)': .+"),
+    _r("stray", r"unexpected '(?P<char>.)' in tile notation '(?P<text>[^']*)'"),
+    _r("no_tiles", r"empty tile notation: .+"),
+    _r("copies", rf"(?P<n>\d+) copies of {_T} \(\S+\) but a set holds only (?P<limit>\d+)"),
     # engine/rules/common: table options
     _r("option_choice", r"option '(?P<option>\w+)' must be one of (?P<choices>.+), "
                         r"not (?P<value>.+)"),
@@ -113,6 +123,8 @@ def explain(detail: str, kind: str, locale: LocaleLike,
         if match is not None:
             fields = {k: _field(k, v, locale, names) for k, v in match.groupdict().items()}
             return t(reason.key, locale, **fields)
+    if lang(locale) == "en":  # the engine's own English, seats as players number them
+        return _ENGINE_SEAT.sub(lambda m: _field("seat", m[1], locale, names), detail)
     key = f"why.kind.{kind}"
     return t(key if has(key) else "why.kind.illegal", locale)
 

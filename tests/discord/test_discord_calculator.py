@@ -47,3 +47,16 @@ def test_the_payers_are_told_in_chinese_with_the_same_numbers() -> None:
                         "zh-CN")
     assert "3 号位付 20（1 份）" in reply and "每份 = 20" in reply, reply
     assert _payments(reply, ZH_SEAT) == {1: "+20", 2: "0", 3: "−20", 4: "0"}
+
+
+def test_input_the_calculator_cannot_read_is_explained_in_the_readers_language() -> None:
+    assert score_reply({"case": "{nope"}, "zh-CN") == "这个案例不是有效的 JSON（第 1 行第 2 列）。"
+    assert score_reply({"case": "{nope"}, "en") == \
+        "That case is not valid JSON (line 1, column 2)."
+    assert score_reply({"case": "[1]"}, "zh-CN") == "案例应是一个 JSON 对象（见算分器的说明）。"
+    assert score_reply({"hand": "123m", "win_tile": "5m", "melds": "zz:12"}, "zh-CN") \
+        .startswith("看不懂副露 zz:12；")
+    assert score_reply({"hand": "12x", "win_tile": "5m"}, "zh-CN").endswith(
+        "不能这样胡：12x 中的 x 不是花色字母：请用 m、p、s、z 或 f")
+    assert score_reply({"hand": "1111112345678m", "win_tile": "1m"}, "zh-CN").endswith(
+        "不能这样胡：1m 出现了 7 张，最多只能有 4 张")

@@ -73,7 +73,9 @@ def test_an_engine_refusal_names_seats_and_speaks_the_readers_language() -> None
     assert "seat 4" in explain("it is seat 3's turn, not yours", "not_your_decision", "en")
     # a reason nobody translated yet: the sentence for its kind, never English in Chinese
     assert explain("some new reason", "restricted", "zh-CN") == "规则现在不允许"
-    assert explain("some new reason", "no_such_kind", "en") == "it is not allowed now"
+    assert explain("some new reason", "no_such_kind", "zh-CN") == "现在不允许"
+    # to an English reader it is the engine's own English, seats numbered from 1
+    assert explain("seat 0 did a new thing", "restricted", "en") == "seat 1 did a new thing"
 
 
 def test_options_that_do_not_fit_are_said_with_the_options_own_name() -> None:
