@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.discord.i18n import LocaleLike, has, join, lang, t
-
-MAX_CONTENT = 2000
+from bot.discord.texts import MAX_CONTENT, clip
 
 
 @dataclass(frozen=True)
@@ -165,4 +164,4 @@ def refusal_text(code: str, reason: str, locale: LocaleLike,
         text = t(key, locale, **fields)
     except KeyError:  # a refusal without the values its sentence needs
         text = t("refused.wrap", locale)
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    return clip(text, MAX_CONTENT)

@@ -1,5 +1,6 @@
 """Message texts: tiles and values in words, what happened (from engine events), the
-DM above a seat's picture and buttons, channel pings, refusals, the rules summary.
+DM above a seat's picture and buttons, channel pings, the rules summary (refusals:
+refusals.py).
 
 Pure functions in the reader's locale. Channel texts never hold a concealed tile; the
 DM texts are for their seat only. Every text fits Discord's 2000-character content.
