@@ -4,6 +4,10 @@
 The fields are deliberately few: the winner is seat 1, the dealer is the winner or
 seat 2, a discard or a robbed kong comes from seat 3 and a chi from the seat before
 the winner. Anything richer (claims, chains, streaks) goes through ``case``.
+
+Seats in the reply are numbered 1–4, as the lobby numbers them; a JSON ``case`` keeps
+the shared contract's seats 0–3, and the engine's breakdown lines (written for that
+contract) are renumbered here.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.discord.i18n import LocaleLike, t
+from bot.discord.refusals import explain
 from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
 from engine.score import score_case
 
@@ -23,10 +28,24 @@ _MELD_KINDS = {"chi": "chi", "pong": "pong", "peng": "pong", "kong": "kong",
                "gang": "kong", "akong": "added_kong", "added_kong": "added_kong",
                "ckong": "concealed_kong", "concealed_kong": "concealed_kong"}
 _MELD_RE = re.compile(r"([a-z_]+):?([0-9a-z]+)")
+_ENGINE_SEAT = re.compile(r"\bseat ([0-3])\b")
+"""How the engine's breakdown names a seat (the contract's 0–3)."""
+_ENGINE_LINES = (
+    (re.compile(r"seat ([0-3]) pays (\S+) \((\S+) shares?\)"), "calc.pays"),
+    (re.compile(r"1 share = (\S+)"), "calc.share"),
+)
+"""The engine's English-only breakdown lines (the others are bilingual already) and
+the key that says them in the reader's language; their fields in order."""
 
 
 class CaseInputError(ValueError):
-    """The fields cannot make a case (the message is shown to the user)."""
+    """The fields cannot make a case: ``key`` names the sentence telling the user why,
+    ``fields`` are its values."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
 
 
 def melds_of(text: str | None) -> list[dict[str, Any]]:
@@ -39,8 +58,7 @@ def melds_of(text: str | None) -> list[dict[str, Any]]:
         match = _MELD_RE.fullmatch(token)
         kind = _MELD_KINDS.get(match[1]) if match else None
         if match is None or kind is None:
-            raise CaseInputError(f"cannot read the meld {token!r} (try pong:555m, chi:123s, "
-                                 "kong:1111z, akong:4444p, ckong:9999p)")
+            raise CaseInputError("reply.score.bad_meld", meld=token)
         meld: dict[str, Any] = {"type": kind, "tiles": match[2]}
         if kind != "concealed_kong":
             meld["from"] = CHI_FROM if kind == "chi" else DISCARDER
@@ -54,9 +72,10 @@ def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
         try:
             case = json.loads(args["case"])
         except json.JSONDecodeError as exc:
-            raise CaseInputError(str(exc)) from None
+            raise CaseInputError("reply.score.bad_case", line=exc.lineno,
+                                 column=exc.colno) from None
         if not isinstance(case, dict):
-            raise CaseInputError("a case is a JSON object {...}")
+            raise CaseInputError("reply.score.not_object")
         return case
     win = args.get("win") or "self_draw"
     case: dict[str, Any] = {
@@ -78,17 +97,36 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     try:
         case = build_case(args)
     except CaseInputError as exc:
-        return t("reply.score.bad_case", locale, reason=str(exc))
+        return t(exc.key, locale, **exc.fields)
     result = score_case(case)
     rules = str(case.get("rules") or "shanghai")
     title = t("reply.score.calc_title", locale,
               rules=rules_name(rules, locale) if rules in ("shanghai", "hangzhou") else rules)
     if not result.get("valid"):
-        return clip(f"{title}\n" + t("reply.score.invalid", locale,
-                                      reason=result.get("reason", "?")), MAX_CONTENT)
-    lines = [title, *(f"· {line}" for line in result.get("breakdown", []))]
+        reason = explain(str(result.get("reason", "?")), "not_a_win", locale)
+        return clip(f"{title}\n" + t("reply.score.invalid", locale, reason=reason),
+                    MAX_CONTENT)
+    lines = [title, *(f"· {_breakdown_line(line, locale)}"
+                      for line in result.get("breakdown", []))]
     lines.append(t("reply.score.value", locale, value=value_text(rules, result["value"], locale)))
-    names = [f"{i + 1}" for i in range(4)]
+    names = [t("seat.n", locale, n=i + 1) for i in range(4)]
     lines.append(t("reply.score.payments", locale,
                    payments=amounts_text(names, result["payments"], locale)))
     return clip("\n".join(lines), MAX_CONTENT)
+
+
+def _seats_from_one(line: str, locale: LocaleLike) -> str:
+    """An engine line with its seats as the reply numbers them ("seat 0" → "seat 1")."""
+    return _ENGINE_SEAT.sub(lambda m: t("seat.n", locale, n=int(m[1]) + 1), line)
+
+
+def _breakdown_line(line: str, locale: LocaleLike) -> str:
+    for pattern, key in _ENGINE_LINES:
+        match = pattern.fullmatch(line)
+        if match is None:
+            continue
+        fields = dict(zip(("a", "b", "c"), match.groups(), strict=False))
+        if key == "calc.pays":
+            fields["a"] = t("seat.n", locale, n=int(fields["a"]) + 1)
+        return t(key, locale, **fields)
+    return _seats_from_one(line, locale)

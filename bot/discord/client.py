@@ -25,6 +25,7 @@ from bot.discord.commands import build_group
 from bot.discord.handler import MahjongHandler
 from bot.discord.i18n import MahjongTranslator
 from bot.discord.ids import DYNAMIC_ITEMS
+from bot.discord.names import computer_name
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pictures import Pictures
 from bot.service import Clock, TableService
@@ -76,9 +77,11 @@ class MahjongBot(discord.Client):
         self.notifier = DiscordNotifier(self, self.store, table_interval=self.table_interval,
                                         repost_after=self.repost_after,
                                         pictures=self.pictures)
+        notifier = self.notifier
+        options = {"computer_name": lambda ref, seat, replaces: computer_name(
+            notifier.channel_locale(ref), seat, replaces), **self.service_options}
         self.service = TableService(self.store, self.notifier, clock=self.clock,
-                                    computer_pause=self.computer_pause,
-                                    **self.service_options)
+                                    computer_pause=self.computer_pause, **options)
         self.notifier.service = self.service
         report = await self.service.recover()
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",

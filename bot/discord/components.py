@@ -170,13 +170,14 @@ def move_view(view: PlayerView, table_id: int, hand: int, seq: int,
     row = 0
     if options:
         out.add_item(DiscardSelect(table_id, hand, seq, options=options, row=0,
-                                   placeholder=t("discard.placeholder", locale)))
+                                   placeholder=t("discard.placeholder", locale),
+                                   seat=view.seat))
         row = 1
     capacity = (MAX_ROWS - row) * MAX_ROW_BUTTONS
     for i, move in enumerate(button_moves(view, capacity)):
         out.add_item(MoveButton(
             table_id, hand, seq, MoveCode.of(move.action), row=row + i // MAX_ROW_BUTTONS,
-            label=move_label(move, view, locale),
+            label=move_label(move, view, locale), seat=view.seat,
             style=_STYLES.get(move.action.kind, discord.ButtonStyle.primary)))
     return out
 

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.discord.calculator import score_reply
+from bot.discord.history import history_text
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.ids import LobbyWhat, MoveCode, Preference
 from bot.discord.notifier import CAUSE, board_png, hand_file, private_message
+from bot.discord.refusals import refusal_text
 from bot.discord.texts import (
     MAX_CONTENT,
     clip,
     leaderboard_text,
-    refusal_text,
-    reveal_text,
     rules_summary,
     score_text,
     table_caption,
@@ -107,7 +107,8 @@ class MahjongHandler:
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 
     async def _refuse(self, interaction: discord.Interaction, exc: Refused) -> None:
-        await self._say(interaction, refusal_text(exc.code, exc.reason, interaction.locale))
+        await self._say(interaction, refusal_text(exc.code, exc.reason, interaction.locale,
+                                                  exc.params))
 
     async def _guarded(self, interaction: discord.Interaction,
                        body: Callable[[], Awaitable[None]]) -> None:
@@ -143,6 +144,12 @@ class MahjongHandler:
                                       "/mahjong new")
         mine = [x for x in tables if _seat_of(x, interaction.user.id) is not None]
         return (mine or tables)[-1].ref.table_id
+
+    @staticmethod
+    def _public(interaction: discord.Interaction) -> LocaleLike:
+        """A post the whole channel reads speaks the server's language (its preferred
+        locale); only private answers follow the invoker's."""
+        return interaction.guild_locale or interaction.locale
 
     @staticmethod
     def _is_manager(interaction: discord.Interaction) -> bool:
@@ -203,8 +210,8 @@ class MahjongHandler:
         await self._run(interaction, self.service.cancel(
             table_id, interaction.user.id, is_manager=self._is_manager(interaction)),
             ephemeral=False)
-        await self._say(interaction, t("reply.cancelled", interaction.locale, table=table_id),
-                        ephemeral=False)
+        await self._say(interaction, t("reply.cancelled", self._public(interaction),
+                                       table=table_id), ephemeral=False)
 
     async def _cmd_hand(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         """The private way to play: the same picture and buttons as the DM."""
@@ -229,7 +236,7 @@ class MahjongHandler:
         view = await self.service.table_view(table_id)
         png = await asyncio.to_thread(table_image, view, info.names)
         caption = table_caption(view, table_id=table_id, names=info.names,
-                                locale=interaction.locale)
+                                locale=self._public(interaction))
         await self._say(interaction, caption, ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename=f"table-{table_id}.png"))
 
@@ -256,7 +263,7 @@ class MahjongHandler:
     async def _cmd_score(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         """With a hand or a case: the calculator. Alone: the match totals here."""
         if args.get("hand") or args.get("case"):
-            await self._say(interaction, score_reply(args, interaction.locale),
+            await self._say(interaction, score_reply(args, self._public(interaction)),
                             ephemeral=False)
             return
         try:
@@ -273,55 +280,51 @@ class MahjongHandler:
 
     async def _cmd_history(self, interaction: discord.Interaction, args: dict[str, Any]
                            ) -> None:
-        """The last finished hand: every move, and the wall and salt (public by then)."""
+        """The last finished hand in the channel's words, and its wall and salt (public
+        by then); the whole hand as a text file when it does not fit a message."""
         table_id = await self._table_id(interaction, args.get("table"))
-        text = await self._history(table_id, interaction.locale)
-        await self._say(interaction, text, ephemeral=False,
-                        allowed_mentions=discord.AllowedMentions.none())
-
-    async def _history(self, table_id: int, locale: LocaleLike) -> str:
-        store = self.bot.store
-        info = await self.service.table_info(table_id)
-        ended = [h for m in await store.matches(table_id) for h in await store.hands(m.id)
-                 if h.status == "ended"]
-        if not ended:
-            return t("reply.history.empty", locale)
-        hand = ended[-1]
-        lines = [f"**{t('reply.history.title', locale, table=table_id)}**"]
-        for row in await store.actions(hand.id):
-            move = Action.from_json(row.payload)
-            tiles = move.tile.notation if move.tile is not None else \
-                "".join(x.notation for x in move.tiles)
-            lines.append(t("reply.history.move", locale, n=row.seq, name=info.names[row.seat],
-                           move=f"{move.kind.value} {tiles}".strip()))
-        tail = [reveal_text(hand.number, hand.wall, hand.salt, locale)]
-        while len("\n".join(lines + tail)) > MAX_CONTENT and len(lines) > 1:
-            lines.pop(1)  # the oldest moves go first; the wall always fits
-        return clip("\n".join(lines + tail), MAX_CONTENT)
+        history = await self.service.hand_history(table_id)
+        locale = self._public(interaction)
+        if history is None:
+            await self._say(interaction, t("reply.history.empty", locale), ephemeral=False)
+            return
+        told = history_text(history, locale)
+        extra: dict[str, Any] = {}
+        if told.whole is not None:
+            extra["file"] = discord.File(io.BytesIO(told.whole.encode("utf-8")),
+                                         filename=told.filename)
+        await self._say(interaction, told.content, ephemeral=False,
+                        allowed_mentions=discord.AllowedMentions.none(), **extra)
 
     # ------------------------------------------------------------------ components
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
-                      seq: int, choice: MoveCode) -> None:
+                      seq: int, choice: MoveCode, seat: int | None = None) -> None:
         await self._guarded(interaction, lambda: self._play(
-            interaction, table_id, hand, seq, choice.action))
+            interaction, table_id, hand, seq, choice.action, seat))
 
     async def on_discard(self, interaction: discord.Interaction, table_id: int, hand: int,
-                         seq: int, tile: Tile) -> None:
+                         seq: int, tile: Tile, seat: int | None = None) -> None:
         await self._guarded(interaction, lambda: self._play(
             interaction, table_id, hand, seq,
-            lambda seat: Action(ActionKind.DISCARD, seat, tile)))
+            lambda seat: Action(ActionKind.DISCARD, seat, tile), seat))
 
     async def _play(self, interaction: discord.Interaction, table_id: int, hand: int,
-                    seq: int, make: Callable[[int], Action]) -> None:
+                    seq: int, make: Callable[[int], Action], owner: int | None) -> None:
         """Check the seat, play, then take the buttons off the message clicked (the
-        next decision arrives as a new DM)."""
+        next decision arrives as a new DM). ``owner``: the seat the button was made for
+        (the move is made for it, so the service refuses anyone else's press as not
+        theirs); None for an id from before it was carried: the presser's seat."""
         info = await self.service.table_info(table_id)
         seat = _seat_of(info, interaction.user.id)
         if seat is None:
+            if owner is not None:
+                raise Refused(E.NOT_YOURS, "that button is for another player; you do not "
+                                           "sit at this table", seat=owner + 1,
+                              name=info.names[owner])
             raise Refused(E.NOT_SEATED, "you do not sit at this table")
         CAUSE.set((interaction.id, interaction.user.id))
-        action = make(seat)
+        action = make(seat if owner is None else owner)
         await self._run(interaction, self.service.act(
             table_id, interaction.user.id, action, step=seq, hand_number=hand))
         message = interaction.message

@@ -8,15 +8,18 @@ is remembered per message: each ``custom_id`` carries all it needs, and one
 
 The scheme (every number is a non-negative decimal without leading zeros, ≤ 100 chars):
 
-``mj:mv:{table}:{hand}:{seq}:{move}``
+``mj:mv:{table}:{hand}:{seq}:{move}:s{seat}``
     A move button. ``seq`` is the number of actions applied so far in hand ``hand``
     (the step the DM was made for: anything else is stale). ``move`` encodes the
-    action without its seat (the clicking user's seat is implied): a kind letter
-    then the tiles in compact notation —
+    action without its seat: a kind letter then the tiles in compact notation —
     ``w`` win, ``x`` pass, ``c46m`` chi with 4m 6m, ``p55m`` pong, ``k555m`` exposed
     kong, ``a5m`` add 5m to a pong, ``g1111m`` concealed kong, ``d5m`` discard.
-``mj:dc:{table}:{hand}:{seq}``
+    ``seat`` (0–3) is the seat the button was made for, so that another player
+    pressing it is told it is not theirs (and can never answer for that seat). Ids
+    sent before the seat was added end at ``{move}``: the presser's seat is implied.
+``mj:dc:{table}:{hand}:{seq}:s{seat}``
     The discard menu; the chosen option's value is the tile notation (``"5m"``).
+    ``:s{seat}`` as for a move (absent in older ids).
 ``mj:lobby:{table}:{what}``
     A lobby button, ``what`` ∈ join, leave, addbot, start.
 ``mj:pref:{table}:{name}:{on|off}``
@@ -59,10 +62,11 @@ PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_dra
 _NUM = r"(?:0|[1-9][0-9]{0,18})"
 _TILES = r"(?:[1-9]+[mpsz])+"
 _MOVE = rf"(?:[wx]|[a-z]{_TILES})"
+_SEAT = r"(?::s(?P<seat>[0-3]))?"
 
 MOVE_TEMPLATE = (rf"mj:mv:(?P<table>{_NUM}):(?P<hand>{_NUM}):(?P<seq>{_NUM})"
-                 rf":(?P<move>{_MOVE})")
-DISCARD_TEMPLATE = rf"mj:dc:(?P<table>{_NUM}):(?P<hand>{_NUM}):(?P<seq>{_NUM})"
+                 rf":(?P<move>{_MOVE}){_SEAT}")
+DISCARD_TEMPLATE = rf"mj:dc:(?P<table>{_NUM}):(?P<hand>{_NUM}):(?P<seq>{_NUM}){_SEAT}"
 LOBBY_TEMPLATE = rf"mj:lobby:(?P<table>{_NUM}):(?P<what>{'|'.join(LOBBY_ACTIONS)})"
 PREF_TEMPLATE = (rf"mj:pref:(?P<table>{_NUM}):(?P<name>{'|'.join(PREFERENCES)})"
                  r":(?P<value>on|off)")
@@ -141,6 +145,8 @@ class MoveId:
     hand: int
     seq: int
     move: MoveCode
+    seat: int | None = None
+    """The seat the button is for (None in ids made before it was carried)."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,7 @@ class DiscardId:
     table: int
     hand: int
     seq: int
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,17 +189,27 @@ def _nonneg(**numbers: int) -> None:
             raise BadCustomId(f"{name} must be a whole number ≥ 0, not {value!r}")
 
 
-def move_id(table: int, hand: int, seq: int, move: MoveCode | Action) -> str:
-    """The custom_id of a move button."""
+def move_id(table: int, hand: int, seq: int, move: MoveCode | Action,
+            seat: int | None = None) -> str:
+    """The custom_id of a move button (for ``seat``, when given)."""
     _nonneg(table=table, hand=hand, seq=seq)
     code = move if isinstance(move, MoveCode) else MoveCode.of(move)
-    return _formatted(_MOVE_RE, f"{PREFIX}:mv:{table}:{hand}:{seq}:{code.encode()}")
+    return _formatted(_MOVE_RE, f"{PREFIX}:mv:{table}:{hand}:{seq}:{code.encode()}"
+                                + _seat_suffix(seat))
 
 
-def discard_id(table: int, hand: int, seq: int) -> str:
-    """The custom_id of the discard menu."""
+def discard_id(table: int, hand: int, seq: int, seat: int | None = None) -> str:
+    """The custom_id of the discard menu (for ``seat``, when given)."""
     _nonneg(table=table, hand=hand, seq=seq)
-    return _formatted(_DISCARD_RE, f"{PREFIX}:dc:{table}:{hand}:{seq}")
+    return _formatted(_DISCARD_RE, f"{PREFIX}:dc:{table}:{hand}:{seq}" + _seat_suffix(seat))
+
+
+def _seat_suffix(seat: int | None) -> str:
+    return "" if seat is None else f":s{seat}"
+
+
+def _seat_of(match: re.Match[str]) -> int | None:
+    return None if match["seat"] is None else int(match["seat"])
 
 
 def lobby_id(table: int, what: LobbyWhat) -> str:
@@ -253,11 +270,12 @@ def preference_from_match(match: re.Match[str]) -> PreferenceId:
 
 def move_from_match(match: re.Match[str]) -> MoveId:
     return MoveId(int(match["table"]), int(match["hand"]), int(match["seq"]),
-                  MoveCode.decode(match["move"]))
+                  MoveCode.decode(match["move"]), _seat_of(match))
 
 
 def discard_from_match(match: re.Match[str]) -> DiscardId:
-    return DiscardId(int(match["table"]), int(match["hand"]), int(match["seq"]))
+    return DiscardId(int(match["table"]), int(match["hand"]), int(match["seq"]),
+                     _seat_of(match))
 
 
 def lobby_from_match(match: re.Match[str]) -> LobbyId:
@@ -290,13 +308,15 @@ class InteractionHandler(Protocol):
     """
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
-                      seq: int, choice: MoveCode) -> None:
-        """A move button: ``choice.action(seat)`` is the engine action for the user."""
+                      seq: int, choice: MoveCode, seat: int | None = None) -> None:
+        """A move button: ``choice.action(seat)`` is the engine action; ``seat`` is the
+        seat the button was made for (None: an older id, the user's own seat)."""
         ...
 
     async def on_discard(self, interaction: discord.Interaction, table_id: int, hand: int,
-                         seq: int, tile: Tile) -> None:
-        """The discard menu: ``tile`` is the parsed, non-flower tile chosen."""
+                         seq: int, tile: Tile, seat: int | None = None) -> None:
+        """The discard menu: ``tile`` is the parsed, non-flower tile chosen; ``seat`` as
+        for `on_move`."""
         ...
 
     async def on_lobby(self, interaction: discord.Interaction, table_id: int,
@@ -335,14 +355,16 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
 
     def __init__(self, table: int, hand: int, seq: int, move: MoveCode | None, *,
                  label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 row: int | None = None, custom_id: str | None = None) -> None:
+                 row: int | None = None, custom_id: str | None = None,
+                 seat: int | None = None) -> None:
         if custom_id is None:
             if move is None:
                 raise BadCustomId("a move button needs a move")
-            custom_id = move_id(table, hand, seq, move)
+            custom_id = move_id(table, hand, seq, move, seat)
         super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
                                            custom_id=custom_id))
         self.table, self.hand, self.seq, self.move = table, hand, seq, move
+        self.seat = seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
@@ -355,7 +377,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
             move: MoveCode | None = MoveCode.decode(match["move"])
         except BadCustomId:
             move = None
-        return cls(table, hand, seq, move, custom_id=match.string)
+        return cls(table, hand, seq, move, custom_id=match.string, seat=_seat_of(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = handler_of(interaction)
@@ -365,7 +387,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
         if self.move is None:
             await _refuse(interaction, "error.bad_component")
             return
-        await handler.on_move(interaction, self.table, self.hand, self.seq, self.move)
+        await handler.on_move(interaction, self.table, self.hand, self.seq, self.move,
+                              seat=self.seat)
 
 
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -374,13 +397,13 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table: int, hand: int, seq: int, *,
                  options: list[discord.SelectOption] | None = None, placeholder: str = "",
-                 row: int | None = None) -> None:
+                 row: int | None = None, seat: int | None = None) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=discard_id(table, hand, seq), placeholder=placeholder or None,
+            custom_id=discard_id(table, hand, seq, seat), placeholder=placeholder or None,
             min_values=1, max_values=1,
             options=options or [discord.SelectOption(label="-", value="-")], row=row)
         super().__init__(select)
-        self.table, self.hand, self.seq = table, hand, seq
+        self.table, self.hand, self.seq, self.seat = table, hand, seq, seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
@@ -388,7 +411,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> DiscardSelect:
         parsed = discard_from_match(match)
         options = list(getattr(item, "options", ()) or ()) or None
-        return cls(parsed.table, parsed.hand, parsed.seq, options=options)
+        return cls(parsed.table, parsed.hand, parsed.seq, options=options, seat=parsed.seat)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = handler_of(interaction)
@@ -401,7 +424,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         except BadCustomId:
             await _refuse(interaction, "error.bad_component")
             return
-        await handler.on_discard(interaction, self.table, self.hand, self.seq, tile)
+        await handler.on_discard(interaction, self.table, self.hand, self.seq, tile,
+                                 seat=self.seat)
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):

@@ -1,5 +1,6 @@
 """Message texts: tiles and values in words, what happened (from engine events), the
-DM above a seat's picture and buttons, channel pings, refusals, the rules summary.
+DM above a seat's picture and buttons, channel pings, the rules summary (refusals:
+refusals.py).
 
 Pure functions in the reader's locale. Channel texts never hold a concealed tile; the
 DM texts are for their seat only. Every text fits Discord's 2000-character content.
@@ -301,15 +302,6 @@ def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
 def dm_closed_text(mention: str, locale: LocaleLike) -> str:
     """Posted in the channel when a DM is refused (50007): reveals nothing."""
     return t("dm.closed", locale, mention=mention)
-
-
-def refusal_text(code: str, reason: str, locale: LocaleLike) -> str:
-    """A refusal from the service in the user's language, its English reason kept."""
-    key = f"refused.{code}"
-    try:
-        return clip(t(key, locale, reason=reason), MAX_CONTENT)
-    except KeyError:
-        return clip(t("refused.wrap", locale, reason=reason), MAX_CONTENT)
 
 
 # ---------------------------------------------------------------------------

@@ -1,20 +1,28 @@
 """Why the service said no. One exception type, with a stable code for the adapter to
-translate and a reason a player may read (never holding anyone else's tiles)."""
+translate, the values its sentence needs, and an English reason for logs and tests
+(never holding anyone else's tiles)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
 
 
 class Refused(Exception):
     """A command that was not carried out; nothing was changed.
 
-    ``code`` is stable (for translations and tests); ``reason`` is plain English text
-    meant only for the person who tried it.
+    ``code`` is stable and names one sentence the adapter says in the reader's language;
+    ``params`` are that sentence's values (seat numbers 1–4, names, …; for ``ILLEGAL``
+    the engine's ``why`` code and English ``detail``); ``reason`` is the same in plain
+    English, for logs and tests — players read the adapter's sentence, not this.
     """
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, /, **params: Any) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.params: Mapping[str, Any] = MappingProxyType(params)
 
     def __repr__(self) -> str:
         return f"Refused({self.code!r}, {self.reason!r})"
@@ -31,10 +39,20 @@ ALREADY_SEATED = "already_seated"
 SEAT_TAKEN = "seat_taken"
 NO_SUCH_SEAT = "no_such_seat"
 NOT_SEATED = "not_seated"
+NOT_MEMBER = "not_member"
+"""Only players at the table, its creator or a server manager may do that."""
+NOT_YOURS = "not_yours"
+"""A stranger pressed a seated player's button (params: seat, name)."""
 NOT_ALLOWED = "not_allowed"
 EMPTY_SEATS = "empty_seats"
 NOT_A_COMPUTER = "not_a_computer"
 WRONG_SEAT = "wrong_seat"
+"""A seated player pressed another seat's button (params: seat, name)."""
 NO_HAND = "no_hand"
 STALE = "stale"
+"""The button is for a decision that has passed."""
+STALE_HAND = "stale_hand"
+"""The button is from an earlier hand."""
+RACED = "raced"
+"""Another move landed first (two clicks at once)."""
 ILLEGAL = "illegal"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -126,6 +126,19 @@ class HandInfo:
 
 
 @dataclass(frozen=True)
+class HandHistory:
+    """The last finished hand of a table, as the channel may read it: its public events
+    in order (no draw, no dealt tiles: nothing private to a seat) and its revealed wall."""
+
+    table_id: int
+    number: int
+    names: tuple[str, ...]
+    events: tuple[Event, ...]
+    wall: str
+    salt: str
+
+
+@dataclass(frozen=True)
 class RecoveryReport:
     live_tables: int
     rebuilt: int
@@ -140,13 +153,16 @@ class TableService:
     def __init__(self, store: Store, notifier: Notifier, *, clock: Clock | None = None,
                  computer_pause: float = 2.0, grace: float = 120.0,
                  notify_computer_hands: bool = False,
-                 deal: Callable[[str, int], Deal] | None = None) -> None:
+                 deal: Callable[[str, int], Deal] | None = None,
+                 computer_name: ComputerNamer | None = None) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
         ``computer_pause``). ``notify_computer_hands``: also send
         private notices for computer seats (the offline demo shows them). ``deal``
-        replaces the `secrets` shuffle (tests stack walls with it; never in the bot)."""
+        replaces the `secrets` shuffle (tests stack walls with it; never in the bot).
+        ``computer_name`` names a computer seat when it sits down (the adapter's, in the
+        server's language; see `ComputerNamer`)."""
         self.store = store
         self.notifier = notifier
         self.clock: Clock = clock or SystemClock()
@@ -154,6 +170,7 @@ class TableService:
         self.grace = grace
         self.notify_computer_hands = notify_computer_hands
         self._deal = deal or (lambda rules, _dealer: shuffle(rulesets.get(rules).has_flowers))
+        self.computer_name: ComputerNamer = computer_name or default_computer_name
         self.scheduler = Scheduler(self.clock, self._fire)
         self._tables: dict[int, LiveTable] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -203,7 +220,8 @@ class TableService:
                 row = await self.store.sit(table_id, seat, user_id=user_id, display_name=name,
                                            at=self.clock.now())
             except SeatTaken:
-                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken") from None
+                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
+                              seat=seat + 1) from None
             except AlreadySeated:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
@@ -220,10 +238,12 @@ class TableService:
             self._need_member(live, user_id, is_manager)
             seat = self._free_seat(live, seat)
             try:
-                row = await self.store.sit_computer(table_id, seat, at=self.clock.now(),
-                                                    display_name=f"电脑 Bot {seat + 1}")
+                row = await self.store.sit_computer(
+                    table_id, seat, at=self.clock.now(),
+                    display_name=self.computer_name(live.ref, seat, None))
             except SeatTaken:
-                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken") from None
+                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
+                              seat=seat + 1) from None
             live.set_seat(row)
             info = self._info(live)
         await self._tell("lobby", LobbyNotice(info, "computer_added", seat))
@@ -237,7 +257,8 @@ class TableService:
             self._need_member(live, user_id, is_manager)
             row = live.seats[seat] if 0 <= seat < SEATS else None
             if row is None or not row.is_computer:
-                raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player")
+                raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
+                              seat=seat + 1)
             await self.store.leave(table_id, seat)
             live.seats[seat] = None
             info = self._info(live)
@@ -273,7 +294,8 @@ class TableService:
             empty = [i + 1 for i, s in enumerate(live.seats) if s is None]
             if empty:
                 raise Refused(E.EMPTY_SEATS, f"seat(s) {', '.join(map(str, empty))} are empty: "
-                                             "wait for players or add computer players")
+                                             "wait for players or add computer players",
+                              seats=tuple(empty))
             try:
                 live.row = await self.store.set_table_status(table_id, "playing",
                                                              expected="lobby")
@@ -343,9 +365,10 @@ class TableService:
             move = _parse_action(action)
             if move.seat != seat:
                 raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
-                                            f"seat {move.seat + 1}")
+                                            f"seat {move.seat + 1}", seat=move.seat + 1,
+                              name=_name(live, move.seat))
             if hand_number is not None and hand_number != live.hand_number:
-                raise Refused(E.STALE, "that button is from an earlier hand")
+                raise Refused(E.STALE_HAND, "that button is from an earlier hand")
             current = step_of(hand.state, seat)
             if step is not None and step != current:
                 raise Refused(E.STALE, "that button is for a decision that has passed")
@@ -408,6 +431,32 @@ class TableService:
         live = await self._live(table_id)
         hand = self._need_hand(live)
         return spectator_view(hand.state, live.hand_number)
+
+    async def hand_history(self, table_id: int) -> HandHistory | None:
+        """The last finished hand, replayed from its wall and log (None: none yet).
+
+        Public whoever asks: private events are left out, and the adapter's public lines
+        never spell a concealed kong; the wall itself is public once the hand is over.
+        """
+        row = await self.store.get_table(table_id)
+        if row is None:
+            raise Refused(E.NO_TABLE, "there is no such table")
+        ended = [h for m in await self.store.matches(table_id)
+                 for h in await self.store.hands(m.id) if h.status == "ended"]
+        if not ended:
+            return None
+        hand = ended[-1]
+        state, events = new_hand(row.rules, self._options(row), parse_wall(hand.wall),
+                                 hand.dealer, hand.dice, streak=hand.streak,
+                                 huangfan=hand.huangfan > 0)
+        told = list(events)
+        for action in await self.store.actions(hand.id):
+            state, events = apply(state, Action.from_json(action.payload))
+            told += events
+        names = (await self.table_info(table_id)).names
+        return HandHistory(table_id, hand.number, names,
+                           tuple(e for e in told if e.private_to is None), hand.wall,
+                           hand.salt)
 
     async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
         return await self.store.leaderboard(channel_id, limit=limit)
@@ -629,7 +678,7 @@ class TableService:
         try:
             new, events = apply(old, action)
         except IllegalAction as exc:
-            raise Refused(E.ILLEGAL, exc.reason) from None
+            raise _illegal(exc, live.names) from None
         now = self.clock.now()
         row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
                         source, now)
@@ -972,7 +1021,7 @@ class TableService:
                                    points=amount)
                   for s, amount in charged.items()]
         live.set_seat(await self.store.replace_by_computer(
-            live.id, seat, display_name=f"电脑 Bot {seat + 1} ({old.display_name})",
+            live.id, seat, display_name=self.computer_name(live.ref, seat, old.display_name),
             match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
             at=self.clock.now()))
         live.match = match_leave(live.match, seat, penalty)
@@ -1101,7 +1150,7 @@ class TableService:
     @staticmethod
     def _need_member(live: LiveTable, user_id: int, is_manager: bool) -> None:
         if not is_manager and user_id != live.row.creator_id and live.seat_of(user_id) is None:
-            raise Refused(E.NOT_SEATED, "only players at this table, its creator or a server "
+            raise Refused(E.NOT_MEMBER, "only players at this table, its creator or a server "
                                         "manager can do that")
 
     @staticmethod
@@ -1121,19 +1170,37 @@ class TableService:
 # ---------------------------------------------------------------------- helpers
 
 
+ComputerNamer = Callable[[TableRef, int, str | None], str]
+"""The name a computer seat gets when it sits down: (table, seat 0–3, the name of the
+player it replaces mid-match or None). The name is stored with the seat, so every place
+that shows it (lobby, pictures, settlement, leaderboard) shows the same words."""
+
+
+def default_computer_name(ref: TableRef, seat: int, replaces: str | None) -> str:
+    """Without an adapter's namer (the demo, tests): both languages at once."""
+    name = f"电脑 Bot {seat + 1}"
+    return name if replaces is None else f"{name} ({replaces})"
+
+
 def _parse_action(action: Action | Mapping[str, Any]) -> Action:
     if isinstance(action, Action):
         return action
     try:
         return Action.from_json(action)
     except IllegalAction as exc:
-        raise Refused(E.ILLEGAL, exc.reason) from None
+        raise _illegal(exc) from None
+
+
+def _illegal(exc: IllegalAction, names: Sequence[str] = ()) -> Refused:
+    """The engine's refusal: its kind (``why``) and English reason (``detail``) for the
+    adapter to say in the reader's language; ``names`` for the seats it mentions."""
+    return Refused(E.ILLEGAL, exc.reason, why=exc.code, detail=exc.reason, names=tuple(names))
 
 
 def _stale(exc: StoreError) -> Refused:
     if isinstance(exc, StaleAction):
-        return Refused(E.STALE, "another move landed first; look at the table again")
-    return Refused(E.STALE, "the table changed meanwhile; look at it again")
+        return Refused(E.RACED, "another move landed first; look at the table again")
+    return Refused(E.RACED, "the table changed meanwhile; look at it again")
 
 
 def _outcome(state: HandState) -> HandOutcome:
@@ -1180,5 +1247,5 @@ def _name(live: LiveTable, seat: int) -> str:
     return live.names[seat]
 
 
-__all__ = ["ActResult", "HandInfo", "RecoveryReport", "SeatInfo", "TableRef",
+__all__ = ["ActResult", "HandHistory", "HandInfo", "RecoveryReport", "SeatInfo", "TableRef",
            "TableService"]

@@ -68,11 +68,13 @@ def offered_actions(flat: list[dict[str, Any]], seat: int, seq: int) -> list[Act
         if c["type"] == 2:
             assert re.fullmatch(MOVE_TEMPLATE, c["custom_id"])
             parsed = parse_move_id(c["custom_id"])
-            assert (parsed.table, parsed.hand, parsed.seq) == (TABLE, HAND, seq)
+            assert (parsed.table, parsed.hand, parsed.seq, parsed.seat) == (TABLE, HAND, seq,
+                                                                            seat)
             out.append(parsed.move.action(seat))
         else:
             assert re.fullmatch(DISCARD_TEMPLATE, c["custom_id"])
             assert parse_discard_id(c["custom_id"]).seq == seq
+            assert parse_discard_id(c["custom_id"]).seat == seat  # whose menu it is
             out += [Action(ActionKind.DISCARD, seat, parse_discard_value(o["value"]))
                     for o in c["options"]]
     return out
@@ -207,7 +209,7 @@ def test_lobby_view_and_embed() -> None:
     assert "2 seat(s) free" in embed.description
     assert "Seat 1 (East): <@1>" in embed.fields[0].value
     assert "Seat 2 (South): empty" in embed.fields[0].value
-    assert "Computer 1 (computer)" in embed.fields[0].value
+    assert "🤖 Computer 1" in embed.fields[0].value
     assert "财神: flip" in embed.fields[1].value
     zh = lobby_embed(table_id=3, rules="shanghai", options={}, seats=seats, locale="zh-CN",
                      status="playing", hand=2, hands=8, dealer=2)

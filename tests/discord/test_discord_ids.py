@@ -146,14 +146,17 @@ class FakeResponse:
 @dataclass
 class RecordingHandler:
     calls: list[tuple[Any, ...]] = field(default_factory=list)
+    seats: list[int | None] = field(default_factory=list)
 
     async def on_move(self, interaction: Any, table_id: int, hand: int, seq: int,
-                      choice: MoveCode) -> None:
+                      choice: MoveCode, seat: int | None = None) -> None:
         self.calls.append(("move", table_id, hand, seq, choice))
+        self.seats.append(seat)
 
     async def on_discard(self, interaction: Any, table_id: int, hand: int, seq: int,
-                         tile: Tile) -> None:
+                         tile: Tile, seat: int | None = None) -> None:
         self.calls.append(("discard", table_id, hand, seq, tile))
+        self.seats.append(seat)
 
     async def on_lobby(self, interaction: Any, table_id: int, what: str) -> None:
         self.calls.append(("lobby", table_id, what))
@@ -244,3 +247,26 @@ def test_preference_and_back_ids_round_trip_and_reach_the_handler() -> None:
     for bad in ("mj:pref:3:pass_claims:maybe", "mj:pref:3:pass:on", "mj:back:x"):
         with pytest.raises(BadCustomId):
             (parse_back_id if "back" in bad else parse_preference_id)(bad)
+
+
+async def test_move_and_discard_ids_carry_the_seat_they_were_made_for() -> None:
+    pong = ACTIONS[4]
+    assert move_id(12, 3, 45, pong, 3) == "mj:mv:12:3:45:p99s:s3"
+    assert parse_move_id("mj:mv:12:3:45:p99s:s3").seat == 3
+    assert parse_discard_id(discard_id(12, 3, 45, 0)).seat == 0
+    # ids sent before the seat was carried still parse: the presser's seat is implied
+    assert parse_move_id("mj:mv:12:3:45:p99s").seat is None
+    assert parse_discard_id("mj:dc:12:3:45").seat is None
+    for bad in ("mj:mv:12:3:45:p99s:s4", "mj:mv:12:3:45:p99s:3", "mj:dc:1:1:1:s"):
+        with pytest.raises(BadCustomId):
+            (parse_move_id if ":mv:" in bad else parse_discard_id)(bad)
+    handler = RecordingHandler()
+    inter = FakeInteraction(FakeClient(handler))
+    button = await _rebuilt(MoveButton, move_id(5, 2, 17, pong, 2), inter)
+    await button.callback(inter)
+    select = await _rebuilt(DiscardSelect, discard_id(5, 2, 18, 1), inter)
+    select.item._values = ["9p"]
+    await select.callback(inter)
+    old = await _rebuilt(MoveButton, move_id(5, 2, 17, pong), inter)
+    await old.callback(inter)
+    assert handler.seats == [2, 1, None]

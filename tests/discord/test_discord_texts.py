@@ -15,7 +15,6 @@ from bot.discord.texts import (
     dm_text,
     fit,
     leaderboard_text,
-    refusal_text,
     reveal_text,
     rules_summary,
     score_text,
@@ -71,9 +70,6 @@ def test_channel_texts_never_hold_tiles_and_carry_the_deadline() -> None:
     assert "<@5>" in ping and "<t:1900000000:R>" in ping and "/mahjong hand" in ping
     assert not re.search(r"\d[mpsz]\b", ping)
     assert "/mahjong hand" in dm_closed_text("<@5>", "zh-CN")
-    assert refusal_text("stale", "hand 2 step 4 has passed", "zh-CN") \
-        == "这个按钮已经过时了。（hand 2 step 4 has passed）"
-    assert refusal_text("brand_new_code", "why", "en") == "Not done: why"
 
 
 def test_a_settlement_tells_each_win_and_who_pays_whom() -> None:

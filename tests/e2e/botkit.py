@@ -51,11 +51,12 @@ class World:
     outsider: FakeUser
 
 
-def make_world(fake: FakeDiscord, count: int = 4, *, locales: Iterable[str] = ()) -> World:
+def make_world(fake: FakeDiscord, count: int = 4, *, locales: Iterable[str] = (),
+               guild_locale: str = "en-US") -> World:
     langs = list(locales) + ["en-US"] * count
     players = [fake.add_user(PLAYER_IDS[i], f"p{i + 1}", locale=langs[i]) for i in range(count)]
     outsider = fake.add_user(999, "stranger")
-    guild = fake.add_guild(900, "Club", members=[*players, outsider])
+    guild = fake.add_guild(900, "Club", members=[*players, outsider], locale=guild_locale)
     return World(fake, guild, fake.channel(guild, "general"), players, outsider)
 
 
@@ -94,14 +95,15 @@ def _disabled(fake: FakeDiscord, message: FakeMessage, custom_id: str) -> bool:
     return any(c.custom_id == custom_id and c.disabled for c in fake.components(message))
 
 
-def choose(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str] | None] | None:
-    """A legal move on the message: Win, else Pass, else the suggested discard (⭐),
-    else the first offered."""
+def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
+           ) -> tuple[str, list[str] | None] | None:
+    """A legal move on the message: Win (unless ``win`` is False), else Pass, else the
+    suggested discard (⭐), else the first offered."""
     items = fake.components(message)
     moves = [c for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
-    for suffix in (":w", ":x"):
+    for wanted in ("w", "x") if win else ("x",):
         for c in moves:
-            if c.custom_id.endswith(suffix):  # type: ignore[union-attr]
+            if (c.custom_id or "").split(":")[5] == wanted:  # mj:mv:t:h:seq:move[:s]
                 return c.custom_id, None  # type: ignore[return-value]
     for c in items:
         if c.custom_id and c.custom_id.startswith("mj:dc:") and c.options:
@@ -128,6 +130,8 @@ class Driver:
     clicks: int = 0
     refusals: list[str] = field(default_factory=list)
     on_click: Callable[[InteractionHandle], Any] | None = None
+    win: bool = True
+    """False: never press Win (the hand runs to its end, drawn)."""
 
     def pending(self, user: FakeUser) -> FakeMessage | None:
         fake = self.world.fake
@@ -141,7 +145,7 @@ class Driver:
     async def click(self, user: FakeUser, message: FakeMessage) -> bool:
         fake = self.world.fake
         self.clicked.add(message.id)
-        move = choose(fake, message)
+        move = choose(fake, message, win=self.win)
         if move is None:
             return False
         custom_id, values = move
@@ -163,7 +167,7 @@ class Driver:
         if not response.ephemeral:
             return False
         message = handle.original
-        if message is None or choose(self.world.fake, message) is None:
+        if message is None or choose(self.world.fake, message, win=self.win) is None:
             return False
         return await self.click(user, message)
 

@@ -79,7 +79,7 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     handle = await forged_click(fake, world.outsider, message, select.custom_id,
                                 [select.options[0]])
     refused = await handle.response()
-    assert refused.ephemeral and "seat" in (refused.content or "")
+    assert refused.ephemeral and "don't sit" in (refused.content or "")
     # another player at the table pressing it (the move is not theirs)
     other = next(p for p in world.players if p.id != user.id)
     handle = await forged_click(fake, other, message, select.custom_id, [select.options[0]])

@@ -79,14 +79,14 @@ async def test_leave_in_the_lobby_empties_the_seat(world: World) -> None:
 async def test_computers_are_added_and_removed_by_members_only(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await refused("not_seated", svc.add_computer(table, EVE))
+    await refused("not_member", svc.add_computer(table, EVE))
     info = await svc.add_computer(table, BOB)
     assert info.seats[2] is not None and info.seats[2].is_computer
     info = await svc.add_computer(table, EVE, is_manager=True)
     assert info.empty_seats == ()
     await refused("table_full", svc.add_computer(table, ANN))
     await refused("not_a_computer", svc.remove_computer(table, ANN, 1))
-    await refused("not_seated", svc.remove_computer(table, EVE, 2))
+    await refused("not_member", svc.remove_computer(table, EVE, 2))
     info = await svc.remove_computer(table, ANN, 2)
     assert info.seats[2] is None
 

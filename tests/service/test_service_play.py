@@ -82,7 +82,7 @@ async def test_stale_step_and_duplicate_click_are_refused(pong: tuple[World, int
     await svc.act(table, ANN, D(0, "9m"), step=1)
     await refused("stale", svc.act(table, ANN, D(0, "9m"), step=1))   # duplicate click
     await refused("stale", svc.act(table, CID, P(2), step=1))         # an old button
-    await refused("stale", svc.act(table, CID, P(2), step=2, hand_number=2))
+    await refused("stale_hand", svc.act(table, CID, P(2), step=2, hand_number=2))
     await svc.act(table, CID, P(2), step=2)
     await refused("stale", svc.act(table, CID, P(2), step=2))         # answered already
     assert await log_of(world.store, table) == [(1, 0, "discard"), (2, 2, "pass")]

@@ -1,0 +1,268 @@
+"""The words players read, through the real bot: public posts in the server's language,
+private answers in the reader's, refusals as one sentence, computer players' names,
+the history of a hand."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from botkit import (
+    Driver,
+    channel_files,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    slash,
+    texts,
+)
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+
+
+async def test_the_table_command_posts_in_the_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, locales=["zh-CN"], guild_locale="en-US")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    zh = world.players[0]
+    await open_table(world)
+    await quiet(bots)
+    table = await (await slash(world, zh, "table")).response()
+    assert not table.ephemeral
+    assert "table #1" in (table.content or "") and "第 1 桌" not in (table.content or "")
+    # a private answer to the same player speaks their language
+    private = await (await slash(world, zh, "join")).response()
+    assert private.ephemeral and "不再接受入座" in (private.content or "")
+
+
+async def test_a_chinese_server_sees_its_table_in_chinese_whoever_asks(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, guild_locale="zh-CN")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    await quiet(bots)
+    table = await (await slash(world, world.players[1], "table")).response()
+    assert not table.ephemeral and "第 1 桌" in (table.content or "")
+
+
+COMPONENT = 3
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A message as it was when taken (the bot later takes the buttons off a played
+    decision's DM; a client that did not refresh still shows them)."""
+
+    id: int
+    channel_id: int
+    data: dict[str, Any]
+
+    @classmethod
+    def of(cls, fake: FakeDiscord, message: FakeMessage) -> Snapshot:
+        return cls(message.id, message.channel_id,
+                   copy.deepcopy(message.payload(fake.state.base_url)))
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        return self.data
+
+
+async def _press(fake: FakeDiscord, user: FakeUser, message: FakeMessage | Snapshot,
+                 custom_id: str,
+                 values: list[str] | None, locale: str) -> str:
+    """``user`` presses a component of ``message`` (one they may not see: as a modified
+    client could), in ``locale``; the private answer's text."""
+    channel = fake.state.channels[message.channel_id]
+    data: dict[str, object] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data.update(component_type=3, values=values)
+    handle = await fake._interact(COMPONENT, fake.state.users[user.id], channel, data, locale,
+                                  source=message)
+    response = await handle.response()
+    assert response.ephemeral, response
+    return response.content or ""
+
+
+async def _decision(fake: FakeDiscord, driver: Driver, bots: BotLauncher, hand: int
+                    ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
+    """A player with a discard menu in hand ``hand``: (player, DM, menu id, a value)."""
+    for _ in range(400):
+        for user in driver.world.players:
+            message = driver.pending(user)
+            if message is None:
+                continue
+            for c in fake.components(message):
+                if c.custom_id.startswith(f"mj:dc:1:{hand}:") and c.options:
+                    return user, message, c.custom_id, [c.options[0]]
+        if not await driver.step():
+            await quiet(bots)
+    raise AssertionError(f"nobody has a discard to make in hand {hand}")
+
+
+async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world, hands=2)
+    driver = Driver(world)
+    owner, message, menu, value = await _decision(fake, driver, bots, 1)
+    name = owner.name
+    other = next(p for p in world.players if p.id != owner.id)
+
+    # a stranger presses a seated player's menu
+    assert await _press(fake, world.outsider, message, menu, value, "en-US") == \
+        f"That button is for {name}; you don't sit at this table."
+    assert await _press(fake, world.outsider, message, menu, value, "zh-CN") == \
+        f"这个按钮是给 {name} 的；你不在这张牌桌上。"
+    # a seated player presses another seat's current menu: not theirs, not stale
+    assert await _press(fake, other, message, menu, value, "en-US") == \
+        f"That button is for {name}, not for you."
+    assert await _press(fake, other, message, menu, value, "zh-CN") == \
+        f"这个按钮是给 {name} 的，不是给你的。"
+    # the owner asks for a tile they do not hold (a forged menu value): the engine's
+    # reason, in the reader's language
+    options = next(c.options for c in fake.components(message) if c.custom_id == menu)
+    absent = next(f"{n}{suit}" for suit in "mpsz" for n in range(1, 8)
+                  if f"{n}{suit}" not in options)
+    assert await _press(fake, owner, message, menu, [absent], "en-US") == \
+        f"That move isn't allowed: you do not hold {absent}."
+    assert await _press(fake, owner, message, menu, [absent], "zh-CN") == \
+        f"这一步不能走：你手里没有 {absent}。"
+    # the owner plays the decision through /mahjong hand: the DM's menu is stale
+    hand = await slash(world, owner, "hand")
+    assert (await hand.response()).ephemeral and hand.original is not None
+    played = await fake.select(owner, hand.original, menu, value)
+    assert (await played.response()).type == 7
+    assert await _press(fake, owner, message, menu, value, "en-US") == \
+        "That button is for a decision that has passed."
+    assert await _press(fake, owner, message, menu, value, "zh-CN") == \
+        "这个按钮对应的决定已经过去了。"
+
+    # a button of hand 1 pressed during hand 2
+    driver.clicked.add(message.id)
+    old_owner, message, old_menu, old_value = await _decision(fake, driver, bots, 1)
+    old_message = Snapshot.of(fake, message)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
+                            idle=lambda: quiet(bots))
+    await _decision(fake, driver, bots, 2)
+    assert await _press(fake, old_owner, old_message, old_menu, old_value, "en-US") == \
+        "That button is from an earlier hand."
+    assert await _press(fake, old_owner, old_message, old_menu, old_value, "zh-CN") == \
+        "这个按钮来自之前的一局。"
+    assert not driver.refusals
+
+
+def _channel_text(fake: FakeDiscord, world: Any) -> str:
+    """Everything the channel was shown in words, every version of every message."""
+    return "\n".join(texts(m) + "".join(json.dumps(v, ensure_ascii=False) for v in m.versions)
+                     for m in fake.messages(world.channel))
+
+
+async def _two_computers(world: Any, fake: FakeDiscord, bots: BotLauncher) -> None:
+    """p1 opens a one-hand table, p2 joins, p1 seats two computers and starts; the
+    match is played to its leaderboard."""
+    await (await slash(world, world.players[0], "new", rules="shanghai", hands=1)).response()
+    await (await slash(world, world.players[1], "join")).response()
+    for _ in range(2):
+        await (await slash(world, world.players[0], "addbot")).response()
+    await (await slash(world, world.players[0], "start")).response()
+    driver = Driver(world)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "leaderboard-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+
+
+async def test_computer_players_are_named_in_an_english_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, count=2, guild_locale="en-US")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await _two_computers(world, fake, bots)
+    shown = _channel_text(fake, world)
+    assert "Computer 3" in shown and "Computer 4" in shown
+    assert "电脑" not in shown
+    board = await (await slash(world, world.players[1], "leaderboard")).response()
+    assert "电脑" not in (board.content or "")
+    seats = await bots.running[-1].client.store.seats(1)
+    assert [s.display_name for s in seats][2:] == ["Computer 3", "Computer 4"]
+
+
+async def test_computer_players_are_named_in_a_chinese_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, count=2, guild_locale="zh-CN")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await _two_computers(world, fake, bots)
+    shown = _channel_text(fake, world)
+    assert "电脑 3" in shown and "Computer" not in shown and "Bot" not in shown
+
+
+async def test_a_computer_taking_over_mid_match_is_named_for_the_player_it_replaces(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, guild_locale="en-US")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    await quiet(bots)
+    left = await (await slash(world, world.players[3], "leave")).response()
+    assert left.ephemeral
+    await quiet(bots)
+    lobby = next(m for m in fake.messages(world.channel) if m.embeds)
+    assert "Computer 4 (for p4)" in texts(lobby) and "电脑" not in texts(lobby)
+
+
+async def _played_hand(world: Any, fake: FakeDiscord, bots: BotLauncher, *,
+                       win: bool = True) -> None:
+    await open_table(world)
+    driver = Driver(world, win=win)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "leaderboard-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+
+
+def _history(response: Any) -> tuple[str, str]:
+    """(the message's text, the attached whole hand's text or "")."""
+    files = {f.filename: f.data.decode("utf-8") for f in response.files}
+    assert set(files) <= {"history-1-1.txt"}, files
+    return response.content or "", files.get("history-1-1.txt", "")
+
+
+async def test_history_reads_like_the_channels_lines_and_attaches_a_long_hand(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, guild_locale="en-US")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await _played_hand(world, fake, bots, win=False)  # nobody wins: a whole wall
+    store = bots.running[-1].client.store
+    hand = (await store.hands((await store.matches(1))[-1].id))[-1]
+    moves = [a.kind for a in await store.actions(hand.id)]
+    response = await (await slash(world, world.players[2], "history")).response()
+    assert not response.ephemeral
+    content, whole = _history(response)
+    assert len(content) <= 2000 and content.startswith("**Table #1: hand 1**")
+    assert "Wall of hand 1" in content and hand.wall in content
+    # a whole hand of discards is too long for one message: the file holds all of it
+    assert whole, content
+    lines = whole.splitlines()
+    assert lines[1] == f"Hand 1 begins; {['p1', 'p2', 'p3', 'p4'][hand.dealer]} deals."
+    assert sum(1 for x in lines if " discarded " in x) == moves.count("discard")
+    assert lines[-2].endswith(("wins!", "The hand is drawn: nobody won."))
+    assert hand.wall in lines[-1]
+    assert "attached" in content
+    # the public lines only: no internal words, no draws, nobody's concealed tiles
+    for text in (content, whole):
+        assert not re.search(r"\b(concealed_kong|added_kong|pass)\b", text)
+        assert not re.search(r"^\d+\. p\d: ", text, re.M)
+        assert "You drew" not in text and "Your tiles" not in text
+        assert "declared a concealed kong:" not in text
+
+
+async def test_history_speaks_a_chinese_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, guild_locale="zh-CN")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await _played_hand(world, fake, bots)
+    response = await (await slash(world, world.players[0], "history")).response()
+    content, whole = _history(response)
+    assert content.startswith("**第 1 桌：第 1 局**") and "第 1 局牌墙" in content
+    told = content + whole
+    assert "打出" in told and "discarded" not in told and "begins" not in told
