@@ -33,12 +33,19 @@ class NoLibraryDebug(logging.Filter):
         return record.levelno >= logging.INFO or not _from_talkative(record.name)
 
 
+class BotHandler(logging.StreamHandler):  # type: ignore[type-arg]  # generic only in stubs
+    """The handler `configure_logging` adds: known by its class, so configuring again
+    replaces it instead of writing every line twice (or to a stream closed meanwhile)."""
+
+
 def configure_logging(level: int, stream: TextIO | None = None) -> logging.Handler:
     """Log at ``level`` to ``stream`` (stdout by default); returns the handler added."""
-    handler = logging.StreamHandler(stream or sys.stdout)
+    handler = BotHandler(stream or sys.stdout)
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.addFilter(NoLibraryDebug())
     root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, BotHandler)]:
+        root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
     for name in TALKATIVE:

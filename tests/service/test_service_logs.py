@@ -50,3 +50,25 @@ def test_library_debug_stays_out_even_if_a_logger_is_lowered_again() -> None:
     text = out.getvalue()
     assert "Your hand" not in text and "wall" not in text
     assert "has connected" in text and "table 1: a move" in text
+
+
+def test_configuring_again_replaces_the_bots_handler() -> None:
+    """``main()`` run twice in one process (tests do) must not write each line twice,
+    nor to the stream the first run was given and which may be closed since."""
+    import io
+
+    from bot.logs import BotHandler, configure_logging
+
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    first, second = io.StringIO(), io.StringIO()
+    try:
+        configure_logging(logging.INFO, first)
+        configure_logging(logging.INFO, second)
+        first.close()
+        logging.getLogger("bot.service").warning("table 1: one line")
+        assert second.getvalue().count("table 1: one line") == 1
+        assert sum(isinstance(h, BotHandler) for h in root.handlers) == 1
+    finally:
+        root.handlers[:] = before
+        root.setLevel(level)
