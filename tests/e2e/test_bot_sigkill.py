@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from bot.service import commitment, parse_wall
 from bot.store import Store
 from engine.game import Action, Phase, replay
+from tests.crashkit import record_commits
 
 CHILD = Path(__file__).with_name("crash_bot.py")
 HANDS = 4
@@ -82,12 +83,7 @@ async def test_a_match_survives_sigkill_with_every_announcement_once(
     kills = 0
     while True:
         lines = await run_child(fake, world, db, kill_moment(rng) if kills < KILLS else None)
-        for line in lines:
-            if line.startswith("C "):
-                _, hand, seq, payload = line.split(" ", 3)
-                key = (int(hand), int(seq))
-                assert key not in committed, f"action {key} committed twice (seed {seed})"
-                committed[key] = payload
+        record_commits(lines, committed, seed)
         if "DONE" in lines:
             break
         kills += 1

@@ -8,32 +8,14 @@ commit returned ("C hand_id seq payload"), so whatever it printed must survive a
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import NullNotifier, SystemClock, TableService  # noqa: E402
-from bot.store import ActionRow, HandRow, NewAction, Store  # noqa: E402
-
-
-class PrintingStore(Store):
-    async def append_action(self, hand_id: int, expected_seq: int, *args: Any,
-                            **kwargs: Any) -> ActionRow:
-        row = await super().append_action(hand_id, expected_seq, *args, **kwargs)
-        print(f"C {hand_id} {row.seq} {json.dumps(row.payload)}", flush=True)
-        return row
-
-    async def finish_hand(self, hand_id: int, final: NewAction | None, **kwargs: Any
-                          ) -> HandRow:
-        row = await super().finish_hand(hand_id, final, **kwargs)
-        if final is not None:
-            print(f"C {hand_id} {final.expected_seq} {json.dumps(final.payload)}", flush=True)
-        print(f"E {hand_id}", flush=True)
-        return row
+from tests.crashkit import PrintingStore  # noqa: E402
 
 
 async def main(db: str, hands: int) -> int:

@@ -15,6 +15,7 @@ from pathlib import Path
 from bot.service import commitment, parse_wall
 from bot.store import Store
 from engine.game import Action, Phase, replay
+from tests.crashkit import record_commits
 
 CHILD = Path(__file__).with_name("crash_child.py")
 HANDS = 32
@@ -46,12 +47,7 @@ async def test_sigkill_at_random_moments_loses_nothing_committed(tmp_path: Path)
     kills = 0
     for _ in range(KILLS):
         lines = run_child(db, rng.uniform(0.25, 0.9))
-        for line in lines:
-            if line.startswith("C "):
-                _, hand, seq, payload = line.split(" ", 3)
-                key = (int(hand), int(seq))
-                assert key not in committed, f"action {key} committed twice (seed {seed})"
-                committed[key] = payload
+        record_commits(lines, committed, seed)
         if "DONE" in lines:
             break
         kills += 1

@@ -1,0 +1,37 @@
+"""What the SIGKILL tests share: the store their child processes use, which prints each
+action only after its commit returned ("C hand_id seq payload"; "E hand_id" when a hand
+is finished), and the parent's reading of those lines."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store import ActionRow, HandRow, NewAction, Store
+
+
+class PrintingStore(Store):
+    async def append_action(self, hand_id: int, expected_seq: int, *args: Any,
+                            **kwargs: Any) -> ActionRow:
+        row = await super().append_action(hand_id, expected_seq, *args, **kwargs)
+        print(f"C {hand_id} {row.seq} {json.dumps(row.payload)}", flush=True)
+        return row
+
+    async def finish_hand(self, hand_id: int, final: NewAction | None, **kwargs: Any
+                          ) -> HandRow:
+        row = await super().finish_hand(hand_id, final, **kwargs)
+        if final is not None:
+            print(f"C {hand_id} {final.expected_seq} {json.dumps(final.payload)}", flush=True)
+        print(f"E {hand_id}", flush=True)
+        return row
+
+
+def record_commits(lines: list[str], committed: dict[tuple[int, int], str], seed: int
+                   ) -> None:
+    """Add a child's printed commits to ``committed``: none may have been made twice."""
+    for line in lines:
+        if line.startswith("C "):
+            _, hand, seq, payload = line.split(" ", 3)
+            key = (int(hand), int(seq))
+            assert key not in committed, f"action {key} committed twice (seed {seed})"
+            committed[key] = payload
