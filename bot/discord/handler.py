@@ -243,7 +243,7 @@ class MahjongHandler:
     async def _cmd_leaderboard(self, interaction: discord.Interaction, args: dict[str, Any]
                                ) -> None:
         rows = await self.service.leaderboard(interaction.channel_id or 0)
-        locale = interaction.locale
+        locale = self._public(interaction)
         png = await asyncio.to_thread(board_png, rows, locale)
         await self._say(interaction, leaderboard_text(rows, locale), ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
@@ -275,7 +275,7 @@ class MahjongHandler:
         totals = info.totals or (0, 0, 0, 0)
         await self._say(interaction, score_text(
             table_id, info.names, totals, info.hands_played, info.hands_in_match
-            or int(info.options.get("hands", 8)), interaction.locale), ephemeral=False,
+            or int(info.options.get("hands", 8)), self._public(interaction)), ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none())
 
     async def _cmd_history(self, interaction: discord.Interaction, args: dict[str, Any]

@@ -266,3 +266,20 @@ async def test_history_speaks_a_chinese_servers_language(
     assert content.startswith("**第 1 桌：第 1 局**") and "第 1 局牌墙" in content
     told = content + whole
     assert "打出" in told and "discarded" not in told and "begins" not in told
+
+
+async def test_the_leaderboard_and_the_match_score_post_in_the_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """Both answers are public: the whole channel reads them in the server's language,
+    whoever asked (their own private replies keep the asker's)."""
+    world = make_world(fake, locales=["zh-CN"], guild_locale="en-US")
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    zh = world.players[0]
+    await open_table(world)
+    await quiet(bots)
+    board = await (await slash(world, zh, "leaderboard")).response()
+    assert not board.ephemeral
+    assert "No hand has been settled" in (board.content or ""), board.content
+    score = await (await slash(world, zh, "score")).response()
+    assert not score.ephemeral
+    assert "Table #1: after 0 of" in (score.content or ""), score.content
