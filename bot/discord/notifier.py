@@ -329,14 +329,13 @@ class DiscordNotifier:
                             hands=info.hands_in_match)
         view = lobby_view(ref.table_id, locale, free_seats=len(info.empty_seats),
                           status=info.status)
-        if st.lobby_message is not None and await self._edit(ref, st.lobby_message,
-                                                             embed=embed, view=view):
-            return
-        message = await self._send(ref, embed=embed, view=view)
-        if message is not None:
-            st.lobby_message = message.id
-            await self.store.set_lobby_message(ref.table_id, message.id)
-        if info.status in ("finished", "cancelled"):
+        if st.lobby_message is None or not await self._edit(ref, st.lobby_message,
+                                                            embed=embed, view=view):
+            message = await self._send(ref, embed=embed, view=view)
+            if message is not None:
+                st.lobby_message = message.id
+                await self.store.set_lobby_message(ref.table_id, message.id)
+        if info.status in ("finished", "cancelled"):  # edited or posted anew alike
             await self._forget(ref)
 
     async def _forget(self, ref: TableRef) -> None:

@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botkit import Driver, assert_secrecy, channel_files, make_bot, make_world, open_table, quiet
+from botkit import (
+    Driver,
+    assert_secrecy,
+    channel_files,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    slash,
+)
 from fakediscord import BotLauncher, FakeDiscord
 
 
@@ -95,3 +104,19 @@ async def test_a_language_used_before_taking_a_seat_survives_a_restart(
     after = [m for m in fake.dms(zh) if m.id > before]
     assert after, "the Chinese player was never written to after the restart"
     assert all("你的手牌" in m.content and "Your hand" not in m.content for m in after)
+
+
+async def test_cancelling_a_table_takes_its_standing_mention_away(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """The lobby message is edited to say the table is cancelled; the mention of a turn
+    nobody will play must go too (it went only when the lobby was posted anew)."""
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    await open_table(world, mentions="every_turn")
+    await quiet(bots)
+    (standing,) = _pings(fake, world)
+    cancelled = await (await slash(world, world.players[0], "cancel")).response()
+    assert not cancelled.ephemeral
+    await quiet(bots)
+    assert _pings(fake, world) == []
+    assert standing.id in [m.id for m in _pings(fake, world, deleted=True)]
