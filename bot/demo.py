@@ -248,9 +248,28 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--hands must be between 1 and 64")
     logging.basicConfig(level=logging.WARNING)
     if args.db is not None:
-        asyncio.run(run_demo(args.rules, args.hands, args.out, args.db, args.pause))
-        return 0
+        return _on_named_database(args)
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(run_demo(args.rules, args.hands, args.out, Path(tmp) / "demo.sqlite3",
                              args.pause))
+    return 0
+
+
+def _on_named_database(args: argparse.Namespace) -> int:
+    """A database of the user's: one line, not a traceback, when it cannot be used, and
+    never while a bot (or another demo) is playing on it — as `mahjong-bot` itself."""
+    from bot.store import ProcessLock, StoreError
+
+    try:
+        lock = ProcessLock.acquire(args.db)
+    except StoreError as exc:
+        sys.stderr.write(f"mahjong-bot demo: {exc}\n")
+        return 2
+    try:
+        asyncio.run(run_demo(args.rules, args.hands, args.out, args.db, args.pause))
+    except StoreError as exc:
+        sys.stderr.write(f"mahjong-bot demo: {exc}\n")
+        return 2
+    finally:
+        lock.release()
     return 0

@@ -125,6 +125,34 @@ def test_mahjong_bot_demo_command(tmp_path: Path) -> None:
     assert "match over after 1 hand(s)" in done.stdout and db.exists()
 
 
+def test_the_demo_on_an_unusable_database_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.demo import main
+
+    db = tmp_path / "not-a-database.sqlite3"
+    db.write_text("these are not the pages of a SQLite database " * 40)
+    assert main(["--hands", "1", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mahjong-bot demo: ") and str(db) in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_the_demo_will_not_share_a_database_with_a_running_bot(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.demo import main
+    from bot.store import ProcessLock
+
+    db = tmp_path / "bot.sqlite3"
+    lock = ProcessLock.acquire(db)   # as a running mahjong-bot holds it
+    try:
+        assert main(["--hands", "1", "--db", str(db)]) == 2
+    finally:
+        lock.release()
+    err = capsys.readouterr().err
+    assert "already running" in err and err.count("\n") == 1, err
+    assert not db.exists()
+
+
 async def test_the_abandon_penalty_survives_a_restart(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world()
