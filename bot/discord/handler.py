@@ -16,7 +16,6 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -367,13 +366,8 @@ class MahjongHandler:
 
     async def _preference(self, interaction: discord.Interaction, table_id: int,
                           name: Preference, on: bool) -> None:
-        info = await self.service.table_info(table_id)
-        seat = _seat_of(info, interaction.user.id)
-        if seat is None or info.seats[seat] is None:
-            raise Refused(E.NOT_SEATED, "you do not sit at this table")
-        current = info.seats[seat].choices  # type: ignore[union-attr]
-        await self._run(interaction, self.service.set_choices(
-            table_id, interaction.user.id, replace(current, **{name: on})))
+        await self._run(interaction, self.service.set_choice(
+            table_id, interaction.user.id, name, on))
         label = t(f"btn.pref.{name}", interaction.locale)
         if on:
             label = t("btn.pref.on", interaction.locale, label=label)

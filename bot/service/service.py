@@ -340,6 +340,22 @@ class TableService:
             await self._replan(live)
             return self._info(live)
 
+    async def set_choice(self, table_id: int, user_id: int, name: str, on: bool
+                         ) -> TableInfo:
+        """Turn one standing choice on or off, keeping the others as they are *now*:
+        read and written under the table's lock, so two quick toggles both count."""
+        if name not in StandingChoices.__dataclass_fields__:
+            raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
+        live = await self._live(table_id)
+        async with live.lock:
+            seat = self._need_seat(live, user_id)
+            row = live.seats[seat]
+            assert row is not None
+            choices = replace(row.choices, **{name: on})
+            live.set_seat(await self.store.set_choices(table_id, seat, choices))
+            await self._replan(live)
+            return self._info(live)
+
     async def back(self, table_id: int, user_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""
         live = await self._live(table_id)

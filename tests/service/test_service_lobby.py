@@ -161,3 +161,22 @@ async def test_choices_back_and_queries_refuse_outside_their_place(world: World)
     await refused("not_playing", svc.act(table, ANN, {"kind": "pass", "seat": 0}))
     assert [t.ref.table_id for t in await svc.tables_in_channel(CHANNEL)] == [table]
     assert await svc.leaderboard(CHANNEL) == []
+
+
+async def test_one_standing_choice_at_a_time_keeps_the_others(world: World) -> None:
+    import asyncio
+
+    table = await world.table((ANN, BOB), start=False)
+    svc = world.service
+    await asyncio.gather(svc.set_choice(table, BOB, "always_win", True),
+                         svc.set_choice(table, BOB, "pass_claims", True))
+    info = await svc.set_choice(table, BOB, "discard_drawn_when_away", True)
+    choices = info.seats[1].choices
+    assert choices.always_win and choices.pass_claims and choices.discard_drawn_when_away
+    info = await svc.set_choice(table, BOB, "always_win", False)
+    assert not info.seats[1].choices.always_win and info.seats[1].choices.pass_claims
+    await refused("not_seated", svc.set_choice(table, EVE, "always_win", True))
+    with pytest.raises(ValueError, match="no standing choice 'win_always'"):
+        await svc.set_choice(table, BOB, "win_always", True)
+    (bob,) = [s for s in await world.store.seats(table) if s.user_id == BOB]
+    assert bob.choices == info.seats[1].choices      # the store holds what was said
