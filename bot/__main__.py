@@ -110,7 +110,8 @@ async def _serve(config: Config, store: Store) -> int:
 
     from bot.discord.client import MahjongBot
 
-    bot = MahjongBot(store=store, dev_guild_id=config.dev_guild_id)
+    bot = MahjongBot(store=store, dev_guild_id=config.dev_guild_id,
+                     sync_commands=config.sync_commands)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -31,6 +31,9 @@ class Config:
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    sync_commands: str = "changed"
+    """When a start syncs the slash commands: "changed" (the tree differs from the last
+    sync to that scope), "always", or "never"."""
 
     @property
     def log_level_number(self) -> int:
@@ -52,7 +55,8 @@ class Config:
         return cls(discord_token=_text(values, "DISCORD_TOKEN"),
                    database_path=_database_path(values),
                    dev_guild_id=_guild_id(values),
-                   log_level=_log_level(values))
+                   log_level=_log_level(values),
+                   sync_commands=_sync_commands(values))
 
 
 def _merged(environ: Mapping[str, str], env_file: str | Path | None) -> dict[str, str]:
@@ -98,3 +102,15 @@ def _log_level(values: Mapping[str, str]) -> str:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
     return level
+
+
+SYNC_CHOICES = ("changed", "always", "never")
+
+
+def _sync_commands(values: Mapping[str, str]) -> str:
+    raw = _text(values, "SYNC_COMMANDS")
+    if raw is None:
+        return "changed"
+    if raw.lower() not in SYNC_CHOICES:
+        raise ConfigError(f"SYNC_COMMANDS must be changed, always or never, not {raw!r}")
+    return raw.lower()

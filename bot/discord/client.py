@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +49,7 @@ class MahjongBot(discord.Client):
 
     def __init__(self, *, database_path: Path | str | None = None, store: Store | None = None,
                  clock: Clock | None = None, computer_pause: float = 2.0,
-                 dev_guild_id: int | None = None, sync_commands: bool = True,
+                 dev_guild_id: int | None = None, sync_commands: bool | str = True,
                  table_interval: float = 2.0, repost_after: float = 3600.0,
                  service_options: dict[str, Any] | None = None,
                  picture_processes: int = 1) -> None:
@@ -59,7 +62,9 @@ class MahjongBot(discord.Client):
         self.clock = clock
         self.computer_pause = computer_pause
         self.dev_guild_id = dev_guild_id
-        self.sync_commands = sync_commands
+        # True/False (tests, tools) or the SYNC_COMMANDS setting: changed, always, never
+        self.sync_commands = sync_commands if isinstance(sync_commands, str) else \
+            "changed" if sync_commands else "never"
         self.table_interval = table_interval
         self.repost_after = repost_after
         self.service_options = service_options or {}
@@ -89,20 +94,33 @@ class MahjongBot(discord.Client):
         self._tasks = [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
                        asyncio.create_task(self.service.warm(), name="mahjong-warm")]
         self.mahjong_handler = MahjongHandler(self)
-        if self.sync_commands:
-            await self.sync()
+        if self.sync_commands != "never":
+            await self.sync(force=self.sync_commands == "always")
 
-    async def sync(self) -> None:
+    async def sync(self, *, force: bool = False) -> None:
         """Instant sync to DEV_GUILD_ID while developing; global otherwise (Discord may
-        take up to an hour to show global changes)."""
-        if self.dev_guild_id is not None:
-            guild = discord.Object(self.dev_guild_id)
+        take up to an hour to show global changes). Only when the tree (as Discord would
+        receive it, translations included) differs from the last sync to that scope:
+        Discord limits how often an application may overwrite its commands."""
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id is not None else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %s command(s) to guild %s", len(synced), self.dev_guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %s command(s) globally", len(synced))
+        scope = f"guild:{guild.id}" if guild is not None else "global"
+        key, fingerprint = f"commands:{scope}", await self._fingerprint(guild)
+        if not force and await self.store.setting(key) == fingerprint:
+            log.info("commands unchanged since the last sync (%s): not synced", scope)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_setting(key, fingerprint, at=time.time())
+        log.info("synced %s command(s) (%s)", len(synced), scope)
+
+    async def _fingerprint(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of the commands' payload as `CommandTree.sync` would send it."""
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s server(s)", self.user, len(self.guilds))

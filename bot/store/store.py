@@ -357,6 +357,17 @@ class Store:
                 (user_id, locale, at))
             return count > 0
 
+    async def setting(self, key: str) -> str | None:
+        """One of the bot's own settings (see migration 0006), or None if never set."""
+        row = await self._read_one("SELECT value FROM bot_settings WHERE key = ?", (key,))
+        return row["value"] if row is not None else None
+
+    async def set_setting(self, key: str, value: str, *, at: float) -> None:
+        async with self._write() as db:
+            await _run(db, "INSERT INTO bot_settings (key, value, updated_at) VALUES (?, ?, ?)"
+                           " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
+                           " updated_at = excluded.updated_at", (key, value, at))
+
     async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The remembered locale of each of these people who has one."""
         wanted = sorted(set(user_ids))

@@ -29,10 +29,17 @@ def test_values_are_parsed() -> None:
     assert (config.log_level, config.log_level_number) == ("DEBUG", logging.DEBUG)
 
 
+def test_sync_commands_says_when_slash_commands_are_synced() -> None:
+    assert Config.from_env({}, env_file=None).sync_commands == "changed"
+    for value in ("changed", "ALWAYS", " never "):
+        config = Config.from_env({"SYNC_COMMANDS": value}, env_file=None)
+        assert config.sync_commands == value.strip().lower()
+
+
 def test_blank_values_mean_unset() -> None:
     """.env.example ships with blank DISCORD_TOKEN= and DEV_GUILD_ID= lines."""
     config = Config.from_env({"DISCORD_TOKEN": "", "DEV_GUILD_ID": " ", "DATABASE_PATH": "",
-                              "LOG_LEVEL": ""}, env_file=None)
+                              "LOG_LEVEL": "", "SYNC_COMMANDS": ""}, env_file=None)
     assert config == Config()
 
 
@@ -56,6 +63,7 @@ def test_example_env_file_is_valid() -> None:
     ("DEV_GUILD_ID", "-5", "DEV_GUILD_ID must be a server id"),
     ("DEV_GUILD_ID", "0", "DEV_GUILD_ID must be a server id"),
     ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of DEBUG, INFO"),
+    ("SYNC_COMMANDS", "sometimes", "SYNC_COMMANDS must be changed, always or never"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as info:
