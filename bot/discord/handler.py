@@ -371,7 +371,7 @@ class MahjongHandler:
         seat = _seat_of(info, interaction.user.id)
         if seat is None or info.seats[seat] is None:
             raise Refused(E.NOT_SEATED, "you do not sit at this table")
-        current = info.seats[seat].choices  # type: ignore[union-attr]
+        current = info.seats[seat].choices
         await self._run(interaction, self.service.set_choices(
             table_id, interaction.user.id, replace(current, **{name: on})))
         label = t(f"btn.pref.{name}", interaction.locale)
