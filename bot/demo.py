@@ -217,7 +217,8 @@ async def run_demo(rules: str, hands: int, out: Path | None, db: Path,
             await service.start(table_id, DEMO_HOST)
         runner = asyncio.create_task(service.run())
         while not notifier.finished.is_set():
-            if (await store.get_table(table_id)).status != "playing":  # type: ignore[union-attr]
+            row = await store.get_table(table_id)
+            if row is None or row.status != "playing":
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(notifier.finished.wait(), 0.5)

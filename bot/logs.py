@@ -33,7 +33,7 @@ class NoLibraryDebug(logging.Filter):
         return record.levelno >= logging.INFO or not _from_talkative(record.name)
 
 
-class BotHandler(logging.StreamHandler):  # type: ignore[type-arg]  # generic only in stubs
+class BotHandler(logging.StreamHandler[TextIO]):
     """The handler `configure_logging` adds: known by its class, so configuring again
     replaces it instead of writing every line twice (or to a stream closed meanwhile)."""
 

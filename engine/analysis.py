@@ -13,7 +13,7 @@ the number of jokers; no substitution search ever happens.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -117,7 +117,8 @@ def _solve(key: tuple[int, ...], need_pair: bool, honors: bool,
     return best
 
 
-def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool):
+def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
+           ) -> Iterator[tuple[tuple[int, ...], int, bool]]:
     """Every group that can take the lowest tile ``i``: (remaining key, jokers, is_pair).
 
     Yields also the group's description for readings via `_described_moves`.
@@ -126,7 +127,8 @@ def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool):
         yield rest, jokers, kind is GroupKind.PAIR
 
 
-def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool):
+def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
+                     ) -> Iterator[tuple[tuple[int, ...], int, GroupKind, int]]:
     c = key[i]
     lst = list(key)
     for real in range(1, min(c, 3) + 1):

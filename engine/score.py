@@ -11,7 +11,8 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from enum import Enum
+from typing import Any, TypeVar
 
 from engine import rules
 from engine.melds import Meld, MeldKind
@@ -33,6 +34,10 @@ FIELDS = frozenset((
     "name", "rules", "options", "dealer", "streak", "huangfan", "winner", "win", "from",
     "hand", "win_tile", "melds", "flowers", "replacement", "first_go_round", "chain",
     "claims", "expect"))
+
+T = TypeVar("T")
+D = TypeVar("D")
+E = TypeVar("E", bound=Enum)
 
 
 class CaseError(ValueError):
@@ -106,21 +111,21 @@ def _check_rule_fields(ruleset: rules.RuleSet, ctx: WinContext) -> None:
         raise CaseError("'huangfan' is a Shanghai field")
 
 
-def _get(case: Mapping[str, Any], key: str, kind: type, default: Any) -> Any:
+def _get(case: Mapping[str, Any], key: str, kind: type[T], default: D) -> T | D:
     if key not in case:
         return default
+    return _need(case, key, kind)
+
+
+def _need(case: Mapping[str, Any], key: str, kind: type[T]) -> T:
+    if key not in case:
+        raise CaseError(f"missing field {key!r}")
     value = case[key]
     if kind is int and isinstance(value, bool):
         raise CaseError(f"{key!r} must be a whole number, not {value!r}")
     if not isinstance(value, kind):
         raise CaseError(f"{key!r} must be a {kind.__name__}, not {value!r}")
     return value
-
-
-def _need(case: Mapping[str, Any], key: str, kind: type) -> Any:
-    if key not in case:
-        raise CaseError(f"missing field {key!r}")
-    return _get(case, key, kind, None)
 
 
 def _seat(case: Mapping[str, Any], key: str) -> int:
@@ -130,7 +135,7 @@ def _seat(case: Mapping[str, Any], key: str) -> int:
     return seat
 
 
-def _enum(kind: type, value: str, key: str) -> Any:
+def _enum(kind: type[E], value: str, key: str) -> E:
     try:
         return kind(value)
     except ValueError:
@@ -166,7 +171,7 @@ def _meld(data: Any, wild: Any) -> Meld:
 def _claims(case: Mapping[str, Any], winner: int, melds: tuple[Meld, ...]
             ) -> tuple[tuple[int, ...], ...]:
     if "claims" in case:
-        rows = _get(case, "claims", list, None)
+        rows = _need(case, "claims", list)
         if len(rows) != SEATS or any(not isinstance(r, list) or len(r) != SEATS for r in rows):
             raise CaseError("'claims' must be a 4×4 list of counts")
         return tuple(tuple(row) for row in rows)

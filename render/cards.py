@@ -183,8 +183,8 @@ def _draw_group(pen: _Pen, win: SettlementView, what: object, xy: tuple[int, int
         for i, tile in enumerate(win.flowers):
             paste_tile(canvas, tile, (x + i * (fw + 1), base - fh), FLOWER_W)
     else:
-        draw_meld(canvas, what, win.winner, (x, base), TILE_W,  # type: ignore[arg-type]
-                  public=False, caishen=caishen)
+        draw_meld(canvas, what,  # type: ignore[arg-type]  # the groups not named above are melds
+                  win.winner, (x, base), TILE_W, public=False, caishen=caishen)
 
 
 def _patterns(pen: _Pen, win: SettlementView, y: int) -> int:

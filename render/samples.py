@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from engine.melds import MeldKind
 from engine.tiles import Tile, parse_tiles
@@ -54,7 +55,7 @@ def table(seats: tuple[SeatView, ...], *, rules: str = "shanghai", dealer: int =
         wall_left=62, caishen=caishen, turned=turned, seats=seats, phase="turn",
         turn=turn, deciding=deciding)
     args.update(kw)
-    return TableView(**args)  # type: ignore[arg-type]
+    return TableView(**args)  # type: ignore[arg-type]  # a sample: any field may be overridden
 
 
 def _quiet_seats(me: SeatView, dealer: int = 0) -> tuple[SeatView, ...]:
@@ -281,7 +282,7 @@ def leaderboard_rows(n: int = 20) -> list[LeaderboardRow]:
 HANDS: dict[str, Callable[[], PlayerView]] = {
     "hand_14": hand_14,
     "hand_ready": hand_ready,
-    **{f"hand_melds_{n}": (lambda n=n: hand_melds(n)) for n in range(5)},
+    **{f"hand_melds_{n}": partial(hand_melds, n) for n in range(5)},
     "hand_four_kongs": hand_four_kongs,
     "hand_eight_flowers": hand_eight_flowers,
     "hand_caishen_fixed": hand_caishen_fixed,

@@ -220,7 +220,8 @@ def _ink_mask(text: str) -> Image.Image:
     """
     f = font(_INK_SIZE)
     left, top, right, bottom = f.getbbox(text)
-    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    # Whole pixels for this font, though the stubs allow any layout's fractions.
+    mask = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, font=f, fill=255)
     return mask.crop(mask.getbbox() or (0, 0, 1, 1))
 
@@ -301,8 +302,8 @@ _STICKS: dict[int, tuple[float, list[tuple[float, float, float, bool]]]] = {
     5: (0.42, [(0.18, 0.25, 0, _G), (0.82, 0.25, 0, _G), (0.5, 0.5, 0, _R),
                (0.18, 0.75, 0, _G), (0.82, 0.75, 0, _G)]),
     6: (0.42, [(x, y, 0, _G) for y in (0.25, 0.75) for x in (0.18, 0.5, 0.82)]),
-    7: (0.29, [(0.5, 0.16, 0, _R)]
-        + [(x, y, 0, _G) for y in (0.5, 0.84) for x in (0.18, 0.5, 0.82)]),
+    7: (0.29, [(0.5, 0.16, 0, _R),
+               *[(x, y, 0, _G) for y in (0.5, 0.84) for x in (0.18, 0.5, 0.82)]]),
     8: (0.4, [(0.08, 0.25, 0, _G), (0.36, 0.25, 18, _G), (0.64, 0.25, -18, _G),
               (0.92, 0.25, 0, _G), (0.08, 0.75, 0, _G), (0.36, 0.75, -18, _G),
               (0.64, 0.75, 18, _G), (0.92, 0.75, 0, _G)]),
@@ -346,7 +347,8 @@ def _stick(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    red, green, blue = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return red, green, blue
 
 
 def _bird(draw: ImageDraw.ImageDraw, box: Box) -> None:

@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 import logging
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# Hypothesis keeps failing examples in a database under `.hypothesis/` in the working
+# directory. The tests leave no files in the checkout, and every test using Hypothesis
+# runs derandomized, so a failure replays without one.
+settings.register_profile("no-files", database=None)
+settings.load_profile("no-files")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis also caches what it reads from the code under `.hypothesis/` (it starts
+    as the test modules are collected): give it a folder of its own for the run."""
+    home = Path(tempfile.mkdtemp(prefix="mahjong-tests-hypothesis-"))
+    set_hypothesis_home_dir(home)
+    config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_CASES = ROOT.parent / "shared" / "cases"

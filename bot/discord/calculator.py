@@ -70,13 +70,13 @@ def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
     """The case to score, from a JSON ``case`` or from the separate fields."""
     if args.get("case"):
         try:
-            case = json.loads(args["case"])
+            given = json.loads(args["case"])
         except json.JSONDecodeError as exc:
             raise CaseInputError("reply.score.bad_case", line=exc.lineno,
                                  column=exc.colno) from None
-        if not isinstance(case, dict):
+        if not isinstance(given, dict):
             raise CaseInputError("reply.score.not_object")
-        return case
+        return given
     win = args.get("win") or "self_draw"
     case: dict[str, Any] = {
         "name": "discord", "rules": args.get("rules") or "shanghai",

@@ -57,7 +57,7 @@ class MahjongBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(build_group())
         self.database_path = database_path
-        self.store: Store = store  # type: ignore[assignment]
+        self.store: Store = store  # type: ignore[assignment]  # None until setup_hook opens it
         self._own_store = store is None
         self.clock = clock
         self.computer_pause = computer_pause
@@ -69,8 +69,8 @@ class MahjongBot(discord.Client):
         self.repost_after = repost_after
         self.service_options = service_options or {}
         self.pictures = Pictures(picture_processes)
-        self.service: TableService = None  # type: ignore[assignment]
-        self.notifier: DiscordNotifier = None  # type: ignore[assignment]
+        self.service: TableService = None  # type: ignore[assignment]  # built in setup_hook
+        self.notifier: DiscordNotifier = None  # type: ignore[assignment]  # built in setup_hook
         self._tasks: list[asyncio.Task[Any]] = []
         self._shut = False
 

@@ -34,6 +34,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -250,7 +251,7 @@ class DiscordNotifier:
             except discord.HTTPException:
                 log.warning("table %s: channel %s is gone", ref.table_id, ref.channel_id)
                 return None
-        return channel  # type: ignore[return-value]
+        return channel  # type: ignore[return-value]  # a table's channel takes messages
 
     async def _send(self, ref: TableRef, **kwargs: Any) -> discord.Message | None:
         """A channel message; a missing permission is reported, never raised."""
@@ -272,7 +273,7 @@ class DiscordNotifier:
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
         try:
-            await channel.get_partial_message(message_id).edit(**kwargs)  # type: ignore[union-attr]
+            await channel.get_partial_message(message_id).edit(**kwargs)
             return True
         except discord.NotFound:
             return False
@@ -307,7 +308,7 @@ class DiscordNotifier:
         """Send a DM (the DM channel is opened once per user); raises on failure."""
         channel = self._dm_channels.get(user_id)
         if channel is None:
-            channel = await self.client.create_dm(discord.Object(user_id))  # type: ignore[arg-type]
+            channel = await self.client.create_dm(discord.Object(user_id))
             self._dm_channels[user_id] = channel
         return await channel.send(**kwargs)
 
@@ -364,8 +365,9 @@ class DiscordNotifier:
         st.latest = notice
         for event in notice.events:
             if isinstance(event, ClaimWindowOpened):
-                self._chan(notice.ref, lambda e=event: self._claim_ping(
-                    notice.ref, notice.hand_number, notice.seq + 1, e.from_seat))
+                self._chan(notice.ref, partial(self._claim_ping, notice.ref,
+                                               notice.hand_number, notice.seq + 1,
+                                               event.from_seat))
         if st.scheduled:
             return
         st.scheduled = True
@@ -512,7 +514,8 @@ class DiscordNotifier:
         if old is None or old == message.id:
             return
         try:
-            await message.channel.get_partial_message(old).edit(view=None)  # type: ignore[union-attr]
+            dm = message.channel
+            await dm.get_partial_message(old).edit(view=None)  # type: ignore[union-attr]  # a DM
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 
@@ -640,7 +643,7 @@ class DiscordNotifier:
         if channel is None or not hasattr(channel, "get_partial_message"):
             return
         try:
-            await channel.get_partial_message(message_id).delete()  # type: ignore[union-attr]
+            await channel.get_partial_message(message_id).delete()
         except discord.HTTPException as exc:
             log.info("table %s: old message not deleted (%s)", ref.table_id, exc.status)
 

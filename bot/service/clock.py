@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Clock(Protocol):
@@ -76,8 +76,9 @@ class FakeClock:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((when, fut))
         waiter = asyncio.ensure_future(wake.wait())
+        racers: set[asyncio.Future[Any]] = {fut, waiter}  # their results are not read
         try:
-            await asyncio.wait({fut, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(racers, return_when=asyncio.FIRST_COMPLETED)
         finally:
             waiter.cancel()
             if not fut.done():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from bot.store import LeaderboardRow, StandingChoices
+from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
 from engine.game import (
     ClaimWindowClosed,
     ClaimWindowOpened,
@@ -54,7 +54,7 @@ class Receipt:
     id: int
     key: str
     unsure: bool = False
-    _mark: Callable[[int, str], Awaitable[None]] | None = field(
+    _mark: Callable[[int, AnnouncementStatus], Awaitable[None]] | None = field(
         default=None, repr=False, compare=False)
 
     async def sending(self) -> None:
@@ -181,6 +181,9 @@ class PrivateNotice:
         return view(self._state, self.seat, self.hand_number)
 
 
+MoveKind = Literal["turn", "claim"]
+
+
 @dataclass(frozen=True)
 class MoveNotice:
     """Private ping: a decision awaits this seat (or, ``reminder``, half its time is gone)."""
@@ -190,7 +193,7 @@ class MoveNotice:
     user_id: int | None
     hand_number: int
     step: int
-    kind: Literal["turn", "claim"]
+    kind: MoveKind
     deadline: float
     reminder: bool = False
 

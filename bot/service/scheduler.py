@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -113,7 +113,7 @@ class Scheduler:
 
 
 @contextlib.asynccontextmanager
-async def running(scheduler: Scheduler):  # type: ignore[no-untyped-def]
+async def running(scheduler: Scheduler) -> AsyncIterator[asyncio.Task[None]]:
     """Run the scheduler in the background for the length of a block."""
     task = asyncio.create_task(scheduler.run())
     try:

@@ -32,6 +32,7 @@ from bot.service.notices import (
     LeaderboardNotice,
     LobbyNotice,
     MatchEndNotice,
+    MoveKind,
     MoveNotice,
     PrivateNotice,
     Receipt,
@@ -50,6 +51,7 @@ from bot.store import (
     ActionSource,
     AlreadySeated,
     AnnouncementRow,
+    AnnouncementStatus,
     HandRow,
     LeaderboardDelta,
     LeaderboardRow,
@@ -67,6 +69,7 @@ from bot.store import (
     StoreError,
     TableRow,
     best_hand_key,
+    is_rules,
     player_key,
 )
 from engine import rules as rulesets
@@ -95,6 +98,7 @@ from engine.match import (
 )
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS, OptionError, TableOptions
+from engine.rules.hangzhou import Options as HangzhouOptions
 from engine.rules.hangzhou import abandon_penalty
 from engine.view import PlayerView, TableView, spectator_view, view, visible_deciding
 
@@ -189,6 +193,9 @@ class TableService:
         try:
             ruleset = rulesets.get(rules)
             ruleset.options(options)
+            stored = ruleset.name
+            if not is_rules(stored):  # a rule set newer than the tables' CHECK
+                raise OptionError(f"tables cannot hold rules {stored!r} yet")
         except OptionError as exc:
             raise Refused(E.BAD_OPTIONS, str(exc)) from None
         if await self.store.tables_in_channel(channel_id, live_only=True):
@@ -197,7 +204,7 @@ class TableService:
         now = self.clock.now()
         row = await self.store.create_table(
             guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
-            rules=ruleset.name, at=now, options=dict(options or {}))  # type: ignore[arg-type]
+            rules=stored, at=now, options=dict(options or {}))
         live = LiveTable(row, empty_seats())
         if sit:
             live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
@@ -846,8 +853,8 @@ class TableService:
                                 view.result, _fraction_tuple(facts["totals"]),
                                 caishen=view.caishen, receipt=receipt)
 
-    async def _mark(self, announcement_id: int, status: str) -> None:
-        await self.store.mark_announcement(announcement_id, status,  # type: ignore[arg-type]
+    async def _mark(self, announcement_id: int, status: AnnouncementStatus) -> None:
+        await self.store.mark_announcement(announcement_id, status,
                                            self.clock.now())
         if status == "delivered":
             self._handed.discard(announcement_id)
@@ -955,7 +962,7 @@ class TableService:
             return
         live.pending[p.seat] = replace(p, reminded=True)
         seat_row = live.seats[p.seat]
-        kind = "turn" if p.kind == "turn" else "claim"
+        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
         await self._tell("reminder", MoveNotice(
             live.ref, p.seat, seat_row.user_id if seat_row else None, live.hand_number,
             p.step, kind, p.due_at, reminder=True))
@@ -1046,15 +1053,18 @@ class TableService:
 
     def _abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
         hand = live.hand
-        if live.row.rules != "hangzhou" or hand is None or hand.state.phase is Phase.ENDED:
+        if hand is None or hand.state.phase is Phase.ENDED:
             return None
         state = hand.state
+        options = state.options
+        if not isinstance(options, HangzhouOptions):  # only Hangzhou charges for leaving
+            return None
         waiting = False
         if state.zhua_da is not None:
             s = state.seats[state.zhua_da]
             waiting = bool(HandAnalysis(s.hand, s.melds, state.wildcards,
                                         state.ruleset.shapes).waits())
-        return abandon_penalty(state.options, seat, state.zhua_da, waiting)  # type: ignore[arg-type]
+        return abandon_penalty(options, seat, state.zhua_da, waiting)
 
     # ------------------------------------------------------------------ internals: telling
 
@@ -1088,7 +1098,7 @@ class TableService:
             row = live.seats[seat]
             if p is None or p.kind == "computer" or row is None or row.is_computer:
                 continue
-            kind = "turn" if p.kind == "turn" else "claim"
+            kind: MoveKind = "turn" if p.kind == "turn" else "claim"
             await self._tell("your_move", MoveNotice(live.ref, seat, row.user_id,
                                                      live.hand_number, p.step, kind,
                                                      p.due_at))

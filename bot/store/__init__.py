@@ -49,6 +49,7 @@ from bot.store.rows import (
     TableStatus,
     announcement_key,
     best_hand_key,
+    is_rules,
     player_key,
 )
 from bot.store.store import Store
@@ -98,6 +99,7 @@ __all__ = [
     "apply_migrations",
     "best_hand_key",
     "connect",
+    "is_rules",
     "load_migrations",
     "player_key",
     "schema_version",

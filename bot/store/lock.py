@@ -21,7 +21,7 @@ from bot.store.errors import DatabaseInUse, DatabaseUnusable
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no locking where fcntl is missing
 
 log = logging.getLogger(__name__)
 

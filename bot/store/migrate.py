@@ -187,7 +187,7 @@ async def _apply_one(conn: aiosqlite.Connection, migration: Migration, now: floa
 
 async def _check_foreign_keys(conn: aiosqlite.Connection, migration: Migration) -> None:
     async with conn.execute("PRAGMA foreign_key_check") as cur:
-        broken = await cur.fetchall()
+        broken = list(await cur.fetchall())  # typed as an Iterable; a list in fact
     if broken:
         table = broken[0][0]
         raise MigrationError(f"migration {migration.name} left {len(broken)} row(s) with "

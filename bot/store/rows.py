@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, get_args
 
 Rules = Literal["shanghai", "hangzhou"]
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -24,6 +24,11 @@ AnnouncementKind = Literal["hand_started", "settlement", "reveal", "leaderboard"
 AnnouncementStatus = Literal["pending", "sending", "delivered"]
 
 LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+
+
+def is_rules(name: str) -> TypeGuard[Rules]:
+    """Whether a table row may hold rule set ``name`` (the tables' CHECK constraint)."""
+    return name in get_args(Rules)
 
 
 @dataclass(frozen=True)

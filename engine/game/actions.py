@@ -58,22 +58,20 @@ class Action:
             kind = ActionKind(data.get("kind"))
         except ValueError:
             raise MalformedAction(f"unknown action kind {data.get('kind')!r}") from None
-        seat = data.get("seat")
+        seat = data.get("seat")  # refused after bad tiles, as `checked` refuses it
         try:
             tile = tile_from_notation(data["tile"]) if "tile" in data else None
             tiles = tuple(parse_tiles(data["tiles"])) if "tiles" in data else ()
         except NotationError as exc:
             raise MalformedAction(str(exc)) from None
-        return checked(cls(kind, seat, tile, tiles))
+        return checked(cls(kind, _seat(seat), tile, tiles))
 
 
 def checked(action: Action) -> Action:
     """Refuse an action whose seat or payload does not fit its kind (MalformedAction)."""
     if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
         raise MalformedAction(f"not an action: {action!r}")
-    seat = action.seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise MalformedAction(f"seat must be 0–3, not {seat!r}")
+    _seat(action.seat)  # a dataclass does not check its field types
     given = action.tiles if action.tile is None else (*action.tiles, action.tile)
     if not all(isinstance(t, Tile) for t in given):
         raise MalformedAction("tiles must be Tile values")
@@ -86,6 +84,13 @@ def checked(action: Action) -> Action:
         raise MalformedAction(f"a {action.kind.value} takes {size} tile(s) from the hand, "
                               f"not {len(action.tiles)}")
     return action
+
+
+def _seat(seat: object) -> int:
+    """``seat`` as a seat number; anything but a whole number 0–3 is MalformedAction."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise MalformedAction(f"seat must be 0–3, not {seat!r}")
+    return seat
 
 
 def discard(seat: int, tile: Tile) -> Action:

@@ -45,19 +45,19 @@ def new_hand(ruleset_name: str, options: Mapping[str, Any] | TableOptions | None
              ) -> tuple[HandState, tuple[Event, ...]]:
     """Deal a hand from ``wall`` (drawn from the front; replacements from the back)."""
     ruleset = rules.get(ruleset_name)
-    opts = options if isinstance(options, ruleset.options_type) else \
-        ruleset.options(options)  # type: ignore[arg-type]
+    opts = _options(ruleset, options)
     wall = tuple(wall)
     _check_start(ruleset, wall, dealer, dice, streak)
+    dice = (dice[0], dice[1])  # a caller's list becomes the record's pair
     hands: list[list[Tile]] = [[] for _ in range(SEATS)]
     for tile, seat in zip(wall, deal_order(dealer), strict=False):
         hands[seat].append(tile)
     state = HandState(
-        rules=ruleset.name, options=opts, wall=wall, dealer=dealer, dice=tuple(dice),
+        rules=ruleset.name, options=opts, wall=wall, dealer=dealer, dice=dice,
         streak=streak, huangfan=huangfan and ruleset.has_flowers,
         seats=tuple(SeatState(hand=tuple(sorted(h))) for h in hands),
         front=DEALT, turn=dealer)
-    events: list[Event] = [HandStarted(ruleset.name, dealer, tuple(dice), streak,
+    events: list[Event] = [HandStarted(ruleset.name, dealer, dice, streak,
                                        state.huangfan, len(wall))]
     events += [TilesDealt(s, tuple(hands[s])) for s in _from_dealer(dealer)]
     if ruleset.has_flowers:
@@ -69,6 +69,15 @@ def new_hand(ruleset_name: str, options: Mapping[str, Any] | TableOptions | None
 
 def _from_dealer(dealer: int) -> list[int]:
     return [(dealer + i) % SEATS for i in range(SEATS)]
+
+
+def _options(ruleset: rules.RuleSet, options: Mapping[str, Any] | TableOptions | None
+             ) -> TableOptions:
+    if isinstance(options, ruleset.options_type):
+        return options
+    if isinstance(options, TableOptions):
+        raise TypeError(f"{type(options).__name__} are not options for {ruleset.name}")
+    return ruleset.options(options)
 
 
 def _check_start(ruleset: rules.RuleSet, wall: tuple[Tile, ...], dealer: int,

@@ -144,7 +144,8 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
     fits = [i for i, m in enumerate(melds) if m.kind is MeldKind.PONG
             and _try_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state) is not None]
     same = [i for i in fits if state.wildcards.plays_as(tile) is melds[i].face]
-    return (same or fits or [None])[0]
+    chosen = same or fits
+    return chosen[0] if chosen else None
 
 
 def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
@@ -164,7 +165,7 @@ def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     hand = Counter(state.seats[seat].hand)
     wild = state.wildcards
     jokers = [t for t in hand if wild.is_joker(t)]
-    faces = {wild.plays_as(t) for t in hand} - {None}
+    faces = {natural for t in hand if (natural := wild.plays_as(t)) is not None}
     seen: set[tuple[Tile, ...]] = set()
     # Four 财神 alone are found under any face: a hand that can kong holds five tiles.
     for face in sorted(faces):

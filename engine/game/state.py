@@ -6,12 +6,13 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine import rules
 from engine.analysis import Wildcards
 from engine.game.actions import Action
 from engine.melds import Meld, MeldKind
+from engine.rules import RuleSet
 from engine.rules.common import (
     SEATS,
     ChainStep,
@@ -24,11 +25,13 @@ from engine.rules.common import (
 )
 from engine.tiles import Tile
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 _FIELDS: dict[type, frozenset[str]] = {}
 _WILDCARD_INPUTS = frozenset(("rules", "options", "flipped"))
 
-
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def replace(record: T, **changes: object) -> T:
@@ -39,7 +42,7 @@ def replace(record: T, **changes: object) -> T:
     cls = type(record)
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
     unknown = set(changes) - names
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
@@ -203,7 +206,7 @@ class HandState:
     """How many actions have been applied."""
 
     @property
-    def ruleset(self) -> rules.RuleSet:
+    def ruleset(self) -> RuleSet:  # (`rules` here is the field, not the module)
         return rules.get(self.rules)
 
     @cached_property

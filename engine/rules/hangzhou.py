@@ -185,7 +185,7 @@ def settle(ctx: WinContext, factor: int, options: Options
     payments = [Fraction(0)] * SEATS
     for seat, amount in owed.items():
         payments[seat] -= amount
-    payments[w] = -sum(payments)
+    payments[w] = -sum(payments, Fraction(0))
     if note:
         lines.append(note)
     found = _charges(ctx, factor, options, [s for s in payers if s is not None])

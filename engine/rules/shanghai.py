@@ -259,7 +259,7 @@ def settle(ctx: WinContext, value: int, options: Options
         payments[seat] -= n * share
         lines.append(f"seat {seat} pays {number(n * share)} ({number(n)} share"
                      f"{'' if n == 1 else 's'})")
-    payments[ctx.winner] = -sum(payments)
+    payments[ctx.winner] = -sum(payments, Fraction(0))
     if note:
         lines.append(note)
     return tuple(payments), lines, note, charges(ctx, value, options, owed)

@@ -174,12 +174,11 @@ def test_format_unsorted_keeps_order(tiles):
         assert parse_tiles(format_tiles(tiles, sort=False)) == tiles
 
 
-@PROPS
-@given(st.sampled_from(list(Tile)))
-def test_single_tile_notation(tile):
-    assert tile_from_notation(tile.notation) is tile
-    assert str(tile) == tile.notation
-    assert format_tiles([tile]) == tile.notation
+def test_single_tile_notation():
+    for tile in Tile:  # every one of them, not a sample
+        assert tile_from_notation(tile.notation) is tile
+        assert str(tile) == tile.notation
+        assert format_tiles([tile]) == tile.notation
 
 
 def test_counts_round_trip():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import rules
 from engine.game import (
     DEALT,
     ActionKind,
@@ -48,6 +49,19 @@ def test_new_hand_refuses_bad_input(bad: dict) -> None:
     with pytest.raises(ValueError):
         new_hand("hangzhou", {}, wall, bad.get("dealer", 0), bad.get("dice", (1, 1)),
                  streak=bad.get("streak", 1))
+
+
+def test_new_hand_refuses_another_rule_sets_options() -> None:
+    with pytest.raises(TypeError, match="not options for hangzhou"):
+        new_hand("hangzhou", rules.SHANGHAI.options(), full_set(False), 0, (1, 1))
+
+
+def test_new_hand_takes_its_own_options_and_dice_as_a_list() -> None:
+    options = rules.HANGZHOU.options({"base": 2})
+    dice = [3, 4]  # as JSON gives them
+    state, events = new_hand("hangzhou", options, full_set(False), 0, dice)  # type: ignore[arg-type]
+    assert state.options is options
+    assert state.dice == (3, 4) and type(state.dice) is tuple and events[0].dice == (3, 4)
 
 
 def test_shanghai_flowers_are_replaced_from_the_back_dealer_first() -> None:

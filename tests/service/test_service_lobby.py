@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import Refused
+from engine import rules as rulesets
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World
 
 
@@ -38,6 +39,27 @@ async def test_create_refuses_bad_rules_and_options_and_writes_nothing(
         guild_id=GUILD, channel_id=CHANNEL, creator_id=ANN, creator_name="Ann",
         rules=rules, options=options))
     assert words in exc.reason
+    assert await world.store.tables_in_channel(CHANNEL) == []
+
+
+class _Renamed:
+    """A rule set under another name (whatever shape the rule set objects have)."""
+
+    def __init__(self, name: str, ruleset: object) -> None:
+        self.name, self._ruleset = name, ruleset
+
+    def __getattr__(self, attr: str) -> object:
+        return getattr(self._ruleset, attr)
+
+
+async def test_create_refuses_rules_the_tables_cannot_hold_yet(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule set added to the engine before a migration lets a table row hold it."""
+    monkeypatch.setitem(rulesets.RULESETS, "riichi", _Renamed("riichi", rulesets.SHANGHAI))
+    exc = await refused("bad_options", world.service.create_table(
+        guild_id=GUILD, channel_id=CHANNEL, creator_id=ANN, creator_name="Ann",
+        rules="riichi"))
+    assert "riichi" in exc.reason
     assert await world.store.tables_in_channel(CHANNEL) == []
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -11,12 +11,15 @@ from bot.store import (
     AlreadySeated,
     ConstraintError,
     NotFound,
+    Rules,
     SeatTaken,
     StaleStatus,
     StandingChoices,
     Store,
     TableRow,
+    is_rules,
 )
+from engine import rules as rulesets
 
 
 async def make_table(store: Store, channel_id: int = 10, *, rules: str = "shanghai",
@@ -153,3 +156,9 @@ async def test_seats_of_user(store: Store) -> None:
     assert [(s.table_id, s.seat) for s in await store.seats_of_user(42)] == [(live.id, 0)]
     everywhere = await store.seats_of_user(42, live_only=False)
     assert [(s.table_id, s.seat) for s in everywhere] == [(live.id, 0), (over.id, 3)]
+
+
+def test_table_rows_hold_exactly_the_engines_rule_sets() -> None:
+    assert set(get_args(Rules)) == set(rulesets.RULESETS)
+    assert all(is_rules(name) for name in rulesets.RULESETS)
+    assert not is_rules("riichi") and not is_rules("Shanghai")
