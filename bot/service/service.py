@@ -71,7 +71,6 @@ from bot.store import (
 )
 from engine import rules as rulesets
 from engine.ai import choose_action
-from engine.analysis import HandAnalysis
 from engine.game import (
     Action,
     ActionKind,
@@ -95,7 +94,6 @@ from engine.match import (
 )
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS, OptionError, TableOptions
-from engine.rules.hangzhou import abandon_penalty
 from engine.view import PlayerView, TableView, spectator_view, view, visible_deciding
 
 log = logging.getLogger(__name__)
@@ -1030,15 +1028,9 @@ class TableService:
 
     def _abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
         hand = live.hand
-        if live.row.rules != "hangzhou" or hand is None or hand.state.phase is Phase.ENDED:
+        if hand is None or hand.state.phase is Phase.ENDED:
             return None
-        state = hand.state
-        waiting = False
-        if state.zhua_da is not None:
-            s = state.seats[state.zhua_da]
-            waiting = bool(HandAnalysis(s.hand, s.melds, state.wildcards,
-                                        state.ruleset.shapes).waits())
-        return abandon_penalty(state.options, seat, state.zhua_da, waiting)  # type: ignore[arg-type]
+        return hand.state.ruleset.abandon_penalty(hand.state, seat)
 
     # ------------------------------------------------------------------ internals: telling
 
