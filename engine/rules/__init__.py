@@ -13,6 +13,8 @@ SHANGHAI: RuleSet = Shanghai()
 HANGZHOU: RuleSet = Hangzhou()
 RULESETS: dict[str, RuleSet] = {r.name: r for r in (SHANGHAI, HANGZHOU)}
 """Every rule set by its name, in the order players are offered them."""
+DEFAULT: RuleSet = SHANGHAI
+"""The rule set a command assumes when none is given."""
 
 
 def get(name: str) -> RuleSet:
@@ -23,5 +25,12 @@ def get(name: str) -> RuleSet:
                           + " or ".join(repr(n) for n in RULESETS)) from None
 
 
+def label(name: str) -> str:
+    """A rule set's name in both languages ("上海 Shanghai"), for pictures read by all;
+    an unknown name as it is."""
+    ruleset = RULESETS.get(name)
+    return f"{ruleset.zh} {ruleset.en}" if ruleset is not None else name
+
+
 __all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "RuleError", "RuleSet",
-           "Settlement", "WinContext", "get"]
+           "Settlement", "WinContext", "get", "label"]

@@ -442,6 +442,7 @@ class Hangzhou(RuleSet):
     value_unit = "×"
     has_flowers = False
     counts_chain = True
+    counts_streak = True
     max_streak = MAX_STREAK
     multiple_winners = False
     """One winner only: the first in turn order from the discarder."""

@@ -54,6 +54,8 @@ class RuleSet(ABC):
     """A self-draw is judged with the turn's 飘/杠 chain (暴头, 杠开 chains)."""
     needs_qualifying_pattern: bool = False
     """A win needs one of a set of patterns (起和); the computer player aims for one."""
+    counts_streak: bool = False
+    """老庄: the dealer's streak counts in the settlement (and players are told it)."""
     max_streak: int = 10**6
     """The highest 老庄 streak a hand may start with (no cap by default)."""
 
