@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine import rules
+from engine.rules import RuleSet
 from engine.rules.common import SEATS, TableOptions
 
 
@@ -61,7 +62,7 @@ class MatchState:
     current: HandSetup | None = None
 
     @property
-    def ruleset(self) -> rules.RuleSet:
+    def ruleset(self) -> RuleSet:
         return rules.get(self.rules)
 
     @property
