@@ -433,6 +433,8 @@ def _zhua_da_allows(check: TurnCheck) -> bool:
 class Hangzhou(RuleSet):
     """杭州 (hangzhou.md)."""
 
+    __slots__ = ()
+
     name = NAME
     zh = "杭州"
     en = "Hangzhou"

@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # the hand state imports the rules; the rules only read it
 class RuleSet(ABC):
     """One rule set. Subclasses set the data below and override the hooks they need."""
 
+    __slots__ = ()  # no instance state: a rule set's data are class attributes, read-only
+
     name: str
     """The rule set's identifier, as tables store it ("shanghai")."""
     zh: str

@@ -355,6 +355,8 @@ def dice_huangfan(dice: tuple[int, int]) -> int:
 class Shanghai(RuleSet):
     """上海 (shanghai.md)."""
 
+    __slots__ = ()
+
     name = NAME
     zh = "上海"
     en = "Shanghai"
