@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine import rules
 from engine.ai import choose_action
 from engine.game import Action, apply, deciding_seats, legal_actions, new_hand
 from engine.game.state import HandState, Phase
 from engine.selfplay import selfplay
-from engine.tiles import full_set
 
 
 def emit(name: str, value: float, unit: str) -> None:
@@ -38,7 +38,7 @@ def recorded_hands(rules_name: str, count: int, seed: int
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        wall = full_set(rules_name == "shanghai")
+        wall = rules.get(rules_name).tile_set()
         rng.shuffle(wall)
         start, _ = new_hand(rules_name, {}, tuple(wall), rng.randrange(4), (2, 5))
         state, actions = start, []
@@ -89,7 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=200)
     args = parser.parse_args()
-    for rules_name in ("shanghai", "hangzhou"):
+    for rules_name in rules.RULESETS:
         summary = selfplay(rules_name, args.hands, seed=1, check_views=False)
         emit(f"selfplay_hands_per_second_{rules_name}", float(summary["hands_per_second"]),
              "hands/s")

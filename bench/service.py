@@ -39,6 +39,10 @@ from bot.service import NullNotifier, Refused, SystemClock, TableService
 from bot.service.live import step_of
 from bot.store import Store
 from engine.game import Phase, deciding_seats, timeout_action
+from engine.rules import RULESETS
+
+RULE_NAMES = list(RULESETS)
+"""The tables take the rule sets in turn."""
 
 OPTIONS = {"hands": 1, "turn_timer": 3600, "claim_timer": 3600}
 
@@ -63,7 +67,7 @@ async def open_tables(service: TableService, count: int, first_channel: int,
         users = [4 * (first_channel + k) + i + 1 for i in range(4)]
         info = await service.create_table(guild_id=1, channel_id=first_channel + k,
                                           creator_id=users[0], creator_name=f"P{users[0]}",
-                                          rules="hangzhou" if k % 2 else "shanghai",
+                                          rules=RULE_NAMES[k % len(RULE_NAMES)],
                                           options=options)
         for user in users[1:]:
             await service.join(info.ref.table_id, user, f"P{user}")

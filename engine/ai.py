@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine import rules
 from engine.analysis import (
     HandAnalysis,
     ShapeRules,
@@ -61,11 +62,16 @@ class Judge:
     wildcards: Wildcards
     shapes: ShapeRules
 
+    @functools.cached_property
+    def aims_for_patterns(self) -> bool:
+        """A win needs a qualifying pattern: play toward one of the targets."""
+        return rules.get(self.rules).needs_qualifying_pattern
+
     def split(self, tiles: Sequence[Tile]) -> tuple[list[int], int]:
         return self.wildcards.split(tiles)
 
     def targets(self, melds: Sequence[Meld]) -> tuple[Target, ...]:
-        if self.rules != "shanghai":
+        if not self.aims_for_patterns:
             return (_FREE,)
         return tuple(t for t in _SHANGHAI_TARGETS if _melds_fit(t, melds))
 
@@ -78,7 +84,7 @@ class Judge:
 
     def counts_shanten(self, counts: Sequence[int], jokers: int, melds: int,
                        targets: Sequence[Target]) -> int:
-        if self.rules != "shanghai":
+        if not self.aims_for_patterns:
             best = standard_shanten(counts, jokers, 4 - melds)
             if self.shapes.seven_pairs and not melds:
                 best = min(best, seven_pairs_shanten(counts, jokers))

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine import rules
+from engine.rules import RuleSet
 from engine.rules.common import SEATS, TableOptions
-from engine.rules.hangzhou import MAX_STREAK
 
 
 class MatchError(ValueError):
@@ -62,6 +62,10 @@ class MatchState:
     current: HandSetup | None = None
 
     @property
+    def ruleset(self) -> RuleSet:
+        return rules.get(self.rules)
+
+    @property
     def finished(self) -> bool:
         return self.current is None and self.hands_played >= self.options.hands
 
@@ -76,17 +80,10 @@ def new_match(rules_name: str, options: TableOptions, first_dealer: int,
     return MatchState(rules_name, options, first_dealer, computer=tuple(computer))
 
 
-def dice_huangfan(dice: tuple[int, int]) -> int:
-    """How much a Shanghai roll adds to the 荒番 counter: 1+1 or 4+4 add 2; another pair
-    with a 1 or a 4, or another double, adds 1."""
+def _check_dice(dice: tuple[int, int]) -> None:
     a, b = dice
     if not (1 <= a <= 6 and 1 <= b <= 6):
         raise MatchError(f"dice show 1–6, not {a}+{b}")
-    if (a, b) in ((1, 1), (4, 4)):
-        return 2
-    if a in (1, 4) or b in (1, 4) or a == b:
-        return 1
-    return 0
 
 
 def start_hand(match: MatchState, dice: tuple[int, int]) -> tuple[MatchState, HandSetup]:
@@ -94,9 +91,8 @@ def start_hand(match: MatchState, dice: tuple[int, int]) -> tuple[MatchState, Ha
         raise MatchError("a hand is already running")
     if match.finished:
         raise MatchError(f"the match is over after {match.options.hands} hands")
-    counter = match.huangfan
-    if match.rules == "shanghai":
-        counter += dice_huangfan(dice)
+    _check_dice(dice)
+    counter = match.ruleset.huangfan_after_dice(match.huangfan, dice)
     setup = HandSetup(match.hands_played + 1, match.dealer, dice, match.streak, counter > 0)
     return replace(match, huangfan=counter, current=setup), setup
 
@@ -109,35 +105,17 @@ def finish_hand(match: MatchState, outcome: HandOutcome) -> MatchState:
         raise MatchError("a hand's payments are four amounts that sum to zero")
     totals = tuple(t + p for t, p in zip(match.totals, outcome.payments, strict=True))
     wins = tuple(w + (1 if s in outcome.winners else 0) for s, w in enumerate(match.wins))
-    dealer, streak = _next_dealer(match, outcome)
-    counter = match.huangfan
-    if match.rules == "shanghai":
-        counter = counter + 1 if outcome.drawn else max(0, counter - 1)
+    dealer, streak = match.ruleset.next_dealer(match.dealer, match.streak, outcome.winners,
+                                               outcome.discarder)
+    counter = match.ruleset.huangfan_after_hand(match.huangfan, outcome.drawn)
     return replace(match, dealer=dealer, streak=streak, huangfan=counter, totals=totals,
                    wins=wins, hands_played=match.hands_played + 1, current=None)
 
 
-def _next_dealer(match: MatchState, outcome: HandOutcome) -> tuple[int, int]:
-    if match.rules == "shanghai" and outcome.drawn:
-        return match.dealer, 1  # Decision (shanghai.md): after a draw the dealer deals again
-    if outcome.drawn:
-        return match.dealer, min(match.streak + 1, MAX_STREAK)
-    if match.rules == "hangzhou":
-        (winner,) = outcome.winners[:1]
-        if winner == match.dealer:
-            return winner, min(match.streak + 1, MAX_STREAK)
-        return winner, 1
-    # Shanghai: the winner deals; with several winners on one discard, the one nearest
-    # the discarder in turn order.
-    start = outcome.discarder if outcome.discarder is not None else outcome.winners[0]
-    nearest = min(outcome.winners, key=lambda s: (s - start) % SEATS or SEATS)
-    return nearest, 1
-
-
 def leave(match: MatchState, seat: int, penalty: Sequence[Fraction] | None = None
           ) -> MatchState:
-    """A player leaves: the seat goes on as a computer player; a penalty (Hangzhou 逃跑,
-    from `hangzhou.abandon_penalty`) is added to the totals as it is."""
+    """A player leaves: the seat goes on as a computer player; a penalty (逃跑, from the
+    rule set's `abandon_penalty`) is added to the totals as it is."""
     if not 0 <= seat < SEATS:
         raise MatchError(f"no seat {seat}")
     if match.computer[seat]:

@@ -105,10 +105,9 @@ def read_case(case: Any) -> tuple[rules.RuleSet, Any, WinContext]:
 
 
 def _check_rule_fields(ruleset: rules.RuleSet, ctx: WinContext) -> None:
-    if ruleset is rules.SHANGHAI and (ctx.streak != 1 or ctx.chain):
-        raise CaseError("'streak' and 'chain' are Hangzhou fields")
-    if ruleset is rules.HANGZHOU and ctx.huangfan:
-        raise CaseError("'huangfan' is a Shanghai field")
+    foreign = ruleset.foreign_fields(ctx)
+    if foreign is not None:
+        raise CaseError(foreign)
 
 
 def _get(case: Mapping[str, Any], key: str, kind: type[T], default: D) -> T | D:

@@ -272,7 +272,7 @@ def settlement_view(state: HandState, record: WinRecord) -> SettlementView:
         melds=tuple(_meld(m, shown=True) for m in ctx.melds), flowers=ctx.flowers,
         patterns=tuple(PatternView(p, patterns[p].zh, patterns[p].en, patterns[p].value)
                        for p in result.patterns),
-        value=result.value, value_unit="花" if state.rules == "shanghai" else "×",
+        value=result.value, value_unit=state.ruleset.value_unit,
         payments=result.payments, liability=result.liability, breakdown=result.breakdown,
         charges=result.charges)
 

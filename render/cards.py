@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from PIL import Image, ImageDraw
 
+from engine.rules import label as rules_label
 from engine.tiles import Tile
 from engine.view import ResultView, SettlementView
 from render.draw import (
@@ -48,7 +49,6 @@ CARD_W = 1000
 PAD = 24
 TILE_W = 44
 FLOWER_W = 32
-RULES = {"shanghai": "上海 Shanghai", "hangzhou": "杭州 Hangzhou"}
 WIN_KINDS = {"self_draw": "自摸 Self-drawn", "discard": "点炮 On a discard",
              "rob_kong": "抢杠 Robbing a kong"}
 
@@ -93,7 +93,7 @@ def _settlement(canvas: Image.Image | None, view: ResultView, names: Sequence[st
     """Lay the card out, drawing when `canvas` is given; returns the height used."""
     pen = _Pen(canvas)
     title = "流局 Drawn hand" if view.drawn else "结算 Settlement"
-    y = pen.header(f"{title} · {RULES.get(rules, rules)}")
+    y = pen.header(f"{title} · {rules_label(rules)}")
     if view.drawn:
         pen.text((CARD_W // 2, y + 18), "流局", 54, MUTED, anchor="ma")
         pen.text((CARD_W // 2, y + 100), "Drawn hand: the wall ran out and nobody won.", 20,

@@ -16,7 +16,6 @@ from engine import rules
 from engine.ai import choose_action
 from engine.game import apply, deciding_seats, new_hand
 from engine.game.state import Phase
-from engine.tiles import Tile, full_set
 from engine.view import spectator_view, view
 from render import samples
 from render.cards import leaderboard_card, settlement_card
@@ -27,9 +26,9 @@ from render.table import table_image
 def game_pictures(seed: int = 7) -> dict[str, bytes]:
     """A seeded hand of each rule set, played by computer players, as players see it."""
     out: dict[str, bytes] = {}
-    for rules_name in ("shanghai", "hangzhou"):
+    for rules_name, ruleset in rules.RULESETS.items():
         rng = random.Random(seed)
-        wall = full_set(rules.get(rules_name).has_flowers)
+        wall = ruleset.tile_set()
         rng.shuffle(wall)
         state, _ = new_hand(rules_name, {}, tuple(wall), 0, (3, 5))
         snapshot = None
@@ -60,7 +59,8 @@ def pictures(seed: int = 7) -> dict[str, bytes]:
         out[name] = table_image(make_table(), samples.NAMES)
     out["table_late_from_seat_2"] = table_image(samples.table_late(), samples.NAMES, 2)
     for name, (make_result, rules_name) in samples.SETTLEMENTS.items():
-        caishen = Tile.WHITE if rules_name == "hangzhou" else None
+        ruleset = rules.get(rules_name)  # the samples play the default 财神, if any
+        caishen = ruleset.wildcards(ruleset.options()).joker
         out[name] = settlement_card(make_result(), samples.NAMES, rules_name, caishen=caishen)
     out["leaderboard_20"] = leaderboard_card(samples.leaderboard_rows(20),
                                              "Mahjong night · 上海 Shanghai")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from engine.rules import label as rules_label
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
 from engine.view import PlayerView
@@ -56,7 +57,6 @@ CHIP_PAD = 8
 CHIP_TILE_GAP = 2
 CHIP_GAP = 12
 WINDS = "東南西北"
-RULES = {"shanghai": "上海 Shanghai", "hangzhou": "杭州 Hangzhou"}
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,7 @@ def _place_chips(chips: Sequence[Chip], y: int, width: int
 
 def _header(draw: ImageDraw.ImageDraw, view: PlayerView, width: int) -> None:
     table, me = view.table, view.me
-    parts = [RULES.get(table.rules, table.rules),
+    parts = [rules_label(table.rules),
              f"第{table.hand_number}局 Hand {table.hand_number}",
              f"{WINDS[me.wind.rank - 1]} {me.wind.en.split()[0]}"]
     if me.dealer:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from engine.melds import MeldKind
+from engine.rules import label as rules_label
 from engine.tiles import Tile
 from engine.view import MeldView, SeatView, TableView
 from render.draw import (
@@ -56,7 +57,6 @@ GAP = 12
 PAD = 20
 SIDE_PAD = 16
 WINDS = "東南西北"
-RULES = {"shanghai": "上海 Shanghai", "hangzhou": "杭州 Hangzhou"}
 DEALER_RED = (230, 70, 60)
 
 Box = tuple[int, int, int, int]
@@ -146,7 +146,7 @@ def _centre(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView,
                            width=2)
     _winds(draw, view, layout)
     cx = (x0 + x1) // 2
-    draw_text(draw, (cx, y0 + 38), f"{RULES.get(view.rules, view.rules)} · 第{view.hand_number}局",
+    draw_text(draw, (cx, y0 + 38), f"{rules_label(view.rules)} · 第{view.hand_number}局",
               17, MUTED, anchor="ma")
     _dice(draw, view.dice, (cx - 37, y0 + 60), 30)
     end = draw_text(draw, (cx - 50, y0 + 96), f"剩 {view.wall_left}", 28, WHITE)

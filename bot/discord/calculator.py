@@ -20,6 +20,7 @@ from typing import Any
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.refusals import explain
 from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
+from engine.rules import DEFAULT, RULESETS
 from engine.score import score_case
 
 WINNER, OTHER, DISCARDER = 0, 1, 2
@@ -79,7 +80,7 @@ def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
         return given
     win = args.get("win") or "self_draw"
     case: dict[str, Any] = {
-        "name": "discord", "rules": args.get("rules") or "shanghai",
+        "name": "discord", "rules": args.get("rules") or DEFAULT.name,
         "dealer": WINNER if args.get("dealer") else OTHER, "winner": WINNER, "win": win,
         "hand": (args.get("hand") or "").strip(), "melds": melds_of(args.get("melds"))}
     if args.get("win_tile"):
@@ -99,9 +100,9 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     except CaseInputError as exc:
         return t(exc.key, locale, **exc.fields)
     result = score_case(case)
-    rules = str(case.get("rules") or "shanghai")
+    rules = str(case.get("rules") or DEFAULT.name)
     title = t("reply.score.calc_title", locale,
-              rules=rules_name(rules, locale) if rules in ("shanghai", "hangzhou") else rules)
+              rules=rules_name(rules, locale) if rules in RULESETS else rules)
     if not result.get("valid"):
         reason = explain(str(result.get("reason", "?")), "not_a_win", locale)
         return clip(f"{title}\n" + t("reply.score.invalid", locale, reason=reason),

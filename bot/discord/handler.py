@@ -38,6 +38,7 @@ from bot.service import Refused, TableInfo
 from bot.service import errors as E
 from bot.store import StoreError
 from engine.game.actions import Action
+from engine.rules import DEFAULT
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
 from render.hand import hand_image
@@ -256,7 +257,7 @@ class MahjongHandler:
                 info = await self.service.table_info(table_id)
                 rules, options = info.rules, info.options
             except Refused:
-                rules = "shanghai"
+                rules = DEFAULT.name
         await self._say(interaction, rules_summary(rules, options, interaction.locale))
 
     async def _cmd_score(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:

@@ -25,12 +25,9 @@ from discord import app_commands
 from bot.discord.i18n import LocaleLike, ls, t
 from engine.rules import RULESETS
 from engine.rules.common import TableOptions
-from engine.rules.hangzhou import Options as HangzhouOptions
-from engine.rules.shanghai import Options as ShanghaiOptions
 
-BOTH = frozenset(("shanghai", "hangzhou"))
-SHANGHAI = frozenset(("shanghai",))
-HANGZHOU = frozenset(("hangzhou",))
+BOTH = frozenset(RULESETS)
+"""Every rule set: the options all tables have."""
 
 TURN_TIMERS = (30, 60, 120, 300, 900, 1800, 3600, 2 * 3600, 4 * 3600, 8 * 3600,
                12 * 3600, 24 * 3600, 48 * 3600)
@@ -75,9 +72,23 @@ class OptionSpec:
     max_value: int | None = None
 
 
-def _ranged(name: str, rules: frozenset[str], opts: type[TableOptions]) -> OptionSpec:
+def _rules_with(name: str) -> frozenset[str]:
+    """The rule sets whose table options include ``name``: an option belongs where the
+    rule set's options type has it, so a new option is declared in one rule module."""
+    return frozenset(r.name for r in RULESETS.values()
+                     if name in r.options_type.__dataclass_fields__)
+
+
+def _options_with(name: str) -> type[TableOptions]:
+    return next(r.options_type for r in RULESETS.values()
+                if name in r.options_type.__dataclass_fields__)
+
+
+def _ranged(name: str) -> OptionSpec:
+    opts = _options_with(name)
     low, high = opts.RANGES[name]
-    return OptionSpec(name, "int", rules, _default(opts, name), min_value=low, max_value=high)
+    return OptionSpec(name, "int", _rules_with(name), _default(opts, name),
+                      min_value=low, max_value=high)
 
 
 def _default(opts: type[TableOptions], name: str) -> Any:
@@ -108,28 +119,30 @@ def _timer(name: str, values: tuple[int, ...]) -> OptionSpec:
 def _specs() -> tuple[OptionSpec, ...]:
     rules = OptionSpec("rules", "str", BOTH, None, tuple(
         Choice(name, f"choice.rules.{name}") for name in RULESETS))
-    caishen = OptionSpec("caishen", "str", HANGZHOU, "fixed", (
+    caishen = OptionSpec("caishen", "str", _rules_with("caishen"), "fixed", (
         Choice("fixed", "choice.caishen.fixed"), Choice("flip", "choice.caishen.flip")))
     base = OptionSpec("base", "int", BOTH, 1, min_value=1,
-                      max_value=ShanghaiOptions.RANGES["base"][1])
+                      max_value=max(r.options_type.RANGES["base"][1]
+                                    for r in RULESETS.values()
+                                    if "base" in r.options_type.RANGES))
     mentions = OptionSpec("mentions", "str", BOTH, _default(TableOptions, "mentions"), tuple(
         Choice(v, f"choice.mentions.{v}", default=v == _default(TableOptions, "mentions"))
         for v in TableOptions.CHOICES["mentions"]))
     return (
         rules,
-        _ranged("hands", BOTH, TableOptions),
+        _ranged("hands"),
         _timer("turn_timer", TURN_TIMERS),
         _timer("claim_timer", CLAIM_TIMERS),
-        _ranged("away_after", BOTH, TableOptions),
+        _ranged("away_after"),
         OptionSpec("away_leaves", "bool", BOTH, False),
         mentions,
         base,
-        _ranged("la_cap", SHANGHAI, ShanghaiOptions),
-        _ranged("huangfan_multiplier", SHANGHAI, ShanghaiOptions),
+        _ranged("la_cap"),
+        _ranged("huangfan_multiplier"),
         caishen,
-        OptionSpec("caishen_melds", "bool", HANGZHOU, True),
-        _ranged("discard_win_streak", HANGZHOU, HangzhouOptions),
-        OptionSpec("liability", "bool", HANGZHOU, True),
+        OptionSpec("caishen_melds", "bool", _rules_with("caishen_melds"), True),
+        _ranged("discard_win_streak"),
+        OptionSpec("liability", "bool", _rules_with("liability"), True),
     )
 
 

@@ -65,10 +65,18 @@ def tiles_text(tiles: Iterable[Tile]) -> str:
     return " ".join(x.notation for x in sorted(tiles))
 
 
+# Words for a hand's value by what the rule set says it counts (`RuleSet.value_unit`):
+# 花 added up (Shanghai H), or a multiplier (Hangzhou F).
+_UNIT_WORDS = {"花": "hua", "×": "times"}
+
+
 def value_text(rules: str, value: int, locale: LocaleLike) -> str:
-    """A win's worth: Shanghai H in 花, Hangzhou the multiplier."""
-    key = "value.hua" if rules == "shanghai" else "value.times"
-    return t(key, locale, value=value)
+    """A win's worth in the rule set's unit: "40 花", "×4"."""
+    return unit_value_text(RULESETS[rules].value_unit, value, locale)
+
+
+def unit_value_text(unit: str, value: int, locale: LocaleLike) -> str:
+    return t(f"value.{_UNIT_WORDS[unit]}", locale, value=value)
 
 
 def rules_name(rules: str, locale: LocaleLike) -> str:
@@ -359,7 +367,7 @@ def plain_number(value: Fraction | int) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def factor_text(factor: Factor, rules: str, locale: LocaleLike) -> str:
+def factor_text(factor: Factor, unit: str, locale: LocaleLike) -> str:
     """One factor of a payment in words: "2 (荒番 dead-hand round)", "(2+1+1) (承包 …)"."""
     value = plain_number(factor.value)
     if factor.kind is FactorKind.SHARED:
@@ -369,25 +377,24 @@ def factor_text(factor: Factor, rules: str, locale: LocaleLike) -> str:
         summed = f"({summed})" if len(factor.parts) > 1 else summed
         value = f"2 × {summed}" if factor.kind is FactorKind.REVERSE_LIABILITY else summed
     if factor.kind is FactorKind.HAND:
-        return t(f"factor.hand.{rules}", locale, value=value)
+        return t(f"factor.hand.{_UNIT_WORDS[unit]}", locale, value=value)
     return t(f"factor.{factor.kind.value}", locale, value=value,
              count=factor.value.denominator)
 
 
-def formula_text(charge: Charge, rules: str, locale: LocaleLike) -> str:
+def formula_text(charge: Charge, unit: str, locale: LocaleLike) -> str:
     """A payment as the product of its factors: "20 花 × 2 (荒番 dead-hand round)"."""
     shown = [f for f in charge.factors
              if f.kind is FactorKind.HAND or not (f.kind in _SILENT_WHEN_ONE and f.value == 1)]
-    return " × ".join(factor_text(f, rules, locale) for f in shown)
+    return " × ".join(factor_text(f, unit, locale) for f in shown)
 
 
 def charge_lines(win: SettlementView, names: Sequence[str], locale: LocaleLike) -> list[str]:
     """How each payer's payment comes from the hand's value, every multiplier shown; one
     line for the payers whose payments are made the same way."""
-    rules = "shanghai" if win.value_unit == "花" else "hangzhou"
     groups: dict[str, list[Charge]] = {}
     for charge in win.charges:
-        groups.setdefault(formula_text(charge, rules, locale), []).append(charge)
+        groups.setdefault(formula_text(charge, win.value_unit, locale), []).append(charge)
     lines = []
     for formula, charges in groups.items():
         who = join([names[c.payer] for c in charges], locale)
@@ -420,8 +427,8 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
                   value=pattern_value(p.value, locale)) for p in win.patterns]
     lines.append(t("settle.patterns", locale,
                    patterns=join(patterns, locale) or t("settle.no_patterns", locale)))
-    unit = "shanghai" if win.value_unit == "花" else "hangzhou"
-    lines.append(t("settle.value", locale, value=value_text(unit, win.value, locale)))
+    lines.append(t("settle.value", locale,
+                   value=unit_value_text(win.value_unit, win.value, locale)))
     if win.charges:  # 承包 and 吃三口包 show in them, in the reader's words
         lines.append(t("settle.how", locale))
         lines += ["· " + line for line in charge_lines(win, names, locale)]
@@ -473,7 +480,8 @@ def _old_best_hand(desc: str | None, value: int | None) -> BestHand | None:
     if desc is None or value is None:
         return None
     if desc == _OLD_PLAIN_WIN:
-        return BestHand("hangzhou", (), value)
+        plain = [r.name for r in RULESETS.values() if not r.needs_qualifying_pattern]
+        return BestHand(plain[0], (), value) if len(plain) == 1 else None
     for rules, ruleset in RULESETS.items():
         labels = sorted(((p.label(), p.id) for p in ruleset.patterns.values()),
                         key=lambda x: -len(x[0]))  # the longest label first
@@ -522,7 +530,7 @@ def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
     head = [t("caption.table", locale, rules=rules_name(table.rules, locale),
               table=table_id, hand=table.hand_number, left=table.wall_left),
             t("caption.dealer", locale, name=names[table.dealer])]
-    if table.rules == "hangzhou" and table.streak > 1:
+    if RULESETS[table.rules].counts_streak and table.streak > 1:
         head.append(t("caption.streak", locale, streak=table.streak))
     if table.huangfan:
         head.append(t("caption.huangfan", locale))

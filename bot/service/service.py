@@ -74,7 +74,6 @@ from bot.store import (
 )
 from engine import rules as rulesets
 from engine.ai import choose_action
-from engine.analysis import HandAnalysis
 from engine.game import (
     Action,
     ActionKind,
@@ -98,8 +97,6 @@ from engine.match import (
 )
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS, OptionError, TableOptions
-from engine.rules.hangzhou import Options as HangzhouOptions
-from engine.rules.hangzhou import abandon_penalty
 from engine.view import PlayerView, TableView, spectator_view, view, visible_deciding
 
 log = logging.getLogger(__name__)
@@ -1055,16 +1052,7 @@ class TableService:
         hand = live.hand
         if hand is None or hand.state.phase is Phase.ENDED:
             return None
-        state = hand.state
-        options = state.options
-        if not isinstance(options, HangzhouOptions):  # only Hangzhou charges for leaving
-            return None
-        waiting = False
-        if state.zhua_da is not None:
-            s = state.seats[state.zhua_da]
-            waiting = bool(HandAnalysis(s.hand, s.melds, state.wildcards,
-                                        state.ruleset.shapes).waits())
-        return abandon_penalty(options, seat, state.zhua_da, waiting)
+        return hand.state.ruleset.abandon_penalty(hand.state, seat)
 
     # ------------------------------------------------------------------ internals: telling
 

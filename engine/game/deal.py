@@ -20,8 +20,7 @@ from engine.game.hand import FLOWERS_FOR_BA_HUA, end
 from engine.game.settle import eight_flowers
 from engine.game.state import HandState, SeatState, replace
 from engine.rules.common import SEATS, TableOptions
-from engine.rules.hangzhou import MAX_STREAK
-from engine.tiles import Tile, full_set, parse_tiles
+from engine.tiles import Tile, parse_tiles
 
 DEALT = 13 * SEATS + 1
 """Tiles dealt from the front: 13 each and the dealer's 14th."""
@@ -54,7 +53,7 @@ def new_hand(ruleset_name: str, options: Mapping[str, Any] | TableOptions | None
         hands[seat].append(tile)
     state = HandState(
         rules=ruleset.name, options=opts, wall=wall, dealer=dealer, dice=dice,
-        streak=streak, huangfan=huangfan and ruleset.has_flowers,
+        streak=streak, huangfan=huangfan and ruleset.has_huangfan,
         seats=tuple(SeatState(hand=tuple(sorted(h))) for h in hands),
         front=DEALT, turn=dealer)
     events: list[Event] = [HandStarted(ruleset.name, dealer, dice, streak,
@@ -62,7 +61,7 @@ def new_hand(ruleset_name: str, options: Mapping[str, Any] | TableOptions | None
     events += [TilesDealt(s, tuple(hands[s])) for s in _from_dealer(dealer)]
     if ruleset.has_flowers:
         state = _deal_flowers(state, events)
-    if getattr(opts, "caishen", None) == "flip":
+    if ruleset.turns_wildcard(opts):
         state = _turn_wildcard(state, events)
     return state, tuple(events)
 
@@ -82,14 +81,15 @@ def _options(ruleset: rules.RuleSet, options: Mapping[str, Any] | TableOptions |
 
 def _check_start(ruleset: rules.RuleSet, wall: tuple[Tile, ...], dealer: int,
                  dice: tuple[int, int], streak: int) -> None:
-    if Counter(wall) != Counter(full_set(ruleset.has_flowers)):
-        size = 144 if ruleset.has_flowers else 136
+    full = ruleset.tile_set()
+    if Counter(wall) != Counter(full):
+        size = len(full)
         raise ValueError(f"the wall must be a full set of {size} tiles for {ruleset.name}")
     if dealer not in range(SEATS):
         raise ValueError(f"dealer must be a seat 0–3, not {dealer!r}")
     if len(dice) != 2 or any(d not in range(1, 7) for d in dice):
         raise ValueError(f"dice must be two numbers 1–6, not {dice!r}")
-    top = MAX_STREAK if ruleset.name == "hangzhou" else 10**6
+    top = ruleset.max_streak
     if not 1 <= streak <= top:
         raise ValueError(f"streak must be 1–{top}, not {streak!r}")
 
@@ -148,7 +148,7 @@ def stack_wall(ruleset_name: str, hands: Mapping[int, str | Sequence[Tile]], dea
             raise ValueError(f"seat {s} must be dealt {want} tiles, not {len(tiles)}")
     front = [dealt[s].pop(0) for s in deal_order(dealer)] + list(_tiles(draws))
     tail = list(_tiles(back))
-    rest = Counter(full_set(ruleset.has_flowers))
+    rest = Counter(ruleset.tile_set())
     rest.subtract(Counter(front + tail))
     if any(n < 0 for n in rest.values()):
         extra = sorted(t for t, n in rest.items() if n < 0)

@@ -18,7 +18,6 @@ from engine.game.events import (
     TileDrawn,
 )
 from engine.game.legal import added_kong_target, claim_options, validate
-from engine.game.play import play_rules
 from engine.game.settle import eight_flowers, judge, self_draw
 from engine.game.state import (
     ClaimWindow,
@@ -115,7 +114,7 @@ def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandS
 def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
     """The replacement after a kong, then (Hangzhou) the tiles that leave unseen."""
     state = draw(state, seat, ev, replacement=Replacement.KONG)
-    for _ in range(play_rules(state.rules).KONG_BURNS):
+    for _ in range(state.ruleset.kong_burns):
         if state.phase is Phase.ENDED or state.wall_remaining == 0:
             break
         tile = state.wall[-1 - state.back]
@@ -139,7 +138,7 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     if wild:
         state = replace(state, zhua_da=seat)  # 抓打 starts, or passes to this seat
     ev.append(TileDiscarded(seat, tile))
-    limit = play_rules(state.rules).LAST_WINDOW_TILES
+    limit = state.ruleset.last_window_tiles
     last = limit is not None and state.wall_remaining <= limit
     return open_window(state, seat, tile, ev, last=last)
 
@@ -165,7 +164,7 @@ def _added_kong(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> Han
     melds = (*s.melds[:index], kong, *s.melds[index + 1:])
     state = state.with_seat(seat, melds=melds)
     ev.append(MeldDeclared(seat, kong))
-    if play_rules(state.rules).ROB_ADDED_KONG:
+    if state.ruleset.rob_added_kong:
         return open_window(state, seat, tile, ev, rob=True)
     return kong_replacement(state, seat, ev)
 
@@ -206,7 +205,7 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     window = replace(window, answers=tuple(answers))
     state = replace(state, window=window)
     ev.append(ClaimAnswered(action))
-    outcome = resolve(window, play_rules(state.rules).MULTIPLE_WINNERS)
+    outcome = resolve(window, state.ruleset.multiple_winners)
     return state if outcome is None else _close(state, outcome, ev)
 
 
@@ -214,7 +213,7 @@ def _note_passed(state: HandState, action: Action) -> HandState:
     """漏胡 / 漏碰: declining a win (or a pong, by passing or chi) binds until one's draw."""
     window = state.window
     assert window is not None
-    if not play_rules(state.rules).PASSED_CLAIMS_BIND or state.phase is Phase.ROB_KONG:
+    if not state.ruleset.passed_claims_bind or state.phase is Phase.ROB_KONG:
         return state
     kinds = {a.kind for a in window.options[action.seat]}
     face = state.wildcards.plays_as(window.tile) or window.tile

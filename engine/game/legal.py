@@ -20,7 +20,6 @@ from engine.game.errors import (
     TileNotHeld,
     WrongPhase,
 )
-from engine.game.play import play_rules
 from engine.game.settle import completes, judge, self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
@@ -122,7 +121,7 @@ def _rule_refusal_on_turn(state: HandState, action: Action) -> None:
         kind=action.kind, seat=action.seat, wildcards=state.wildcards, tile=action.tile,
         meld_tiles=action.tiles if action.tile is None else (action.tile,), drawn=s.drawn,
         after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
-    reason = play_rules(state.rules).turn_refusal(check, state.options)
+    reason = state.ruleset.turn_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
 
@@ -212,7 +211,7 @@ def check_claim(state: HandState, action: Action) -> None:
         raise TileNotHeld(f"you do not hold {''.join(t.notation for t in action.tiles)}")
     if action.kind in _CLAIM_MELD:
         _meld_or_refuse(_CLAIM_MELD[action.kind], (*action.tiles, window.tile), state)
-    reason = play_rules(state.rules).claim_refusal(_claim_check(state, action), state.options)
+    reason = state.ruleset.claim_refusal(_claim_check(state, action), state.options)
     if reason:
         raise Restricted(reason)
     if action.kind is ActionKind.WIN:

@@ -22,16 +22,16 @@ def judge(state: HandState, seat: int, win: WinKind, win_tile: Tile | None,
     concealed = s.hand
     if self_draw and win_tile is not None:
         concealed = s.without(win_tile)
-    hangzhou = state.ruleset.name == "hangzhou"
+    chain = state.ruleset.counts_chain and self_draw
     ctx = WinContext(
         winner=seat, dealer=state.dealer, win=win, concealed=concealed, win_tile=win_tile,
         melds=s.melds, from_seat=from_seat, flowers=s.flowers,
         replacement=_replacement(state, self_draw, win_tile),
         first_go_round=state.first_go_round,
-        chain=s.chain if self_draw and hangzhou else (),
-        claimed_turn=s.claimed_turn if self_draw and hangzhou else False,
+        chain=s.chain if chain else (),
+        claimed_turn=s.claimed_turn if chain else False,
         claims=state.claims, streak=state.streak,
-        huangfan=state.huangfan and not hangzhou, flipped=state.flipped)
+        huangfan=state.huangfan and state.ruleset.has_huangfan, flipped=state.flipped)
     settlement = state.ruleset.score(ctx, state.options)
     return WinRecord(seat, win, from_seat, win_tile, ctx, settlement)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.analysis import (
     HandAnalysis,
@@ -35,7 +36,11 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
+from engine.rules.ruleset import RuleSet
 from engine.tiles import Tile
+
+if TYPE_CHECKING:
+    from engine.game.state import HandState
 
 NAME = "hangzhou"
 SHAPES = ShapeRules(seven_pairs=True)
@@ -320,17 +325,6 @@ def abandon_penalty(options: Options, leaver: int, zhua_da_discarder: int | None
 # ---------------------------------------------------------------------------
 # Play (engine.game asks these)
 
-MULTIPLE_WINNERS = False
-"""One winner only: the first in turn order from the discarder."""
-ROB_ADDED_KONG = False
-"""Hangzhou has no 抢杠."""
-KONG_BURNS = 1
-"""A: 杠了之后摸一张牌，牌桌上的剩余牌数额外减少１张."""
-LAST_WINDOW_TILES: int | None = 20
-"""流局: at 20 or fewer tiles left, the discard then in play gets a last, win-only window."""
-PASSED_CLAIMS_BIND = True
-"""Whether a passed win/pong binds the player until its next draw (漏胡/漏碰)."""
-HAS_FLOWERS = False
 MAX_TAN = 2
 MAX_CHIS_WITHOUT_LIABILITY = 2
 
@@ -434,3 +428,66 @@ def _zhua_da_allows(check: TurnCheck) -> bool:
     if check.kind in (ActionKind.WIN, ActionKind.CONCEALED_KONG):
         return True
     return check.kind is ActionKind.DISCARD and check.tile is check.drawn
+
+
+class Hangzhou(RuleSet):
+    """杭州 (hangzhou.md)."""
+
+    __slots__ = ()
+
+    name = NAME
+    zh = "杭州"
+    en = "Hangzhou"
+    options_type = Options
+    patterns = PATTERNS
+    shapes = SHAPES
+    value_unit = "×"
+    has_flowers = False
+    counts_chain = True
+    counts_streak = True
+    max_streak = MAX_STREAK
+    multiple_winners = False
+    """One winner only: the first in turn order from the discarder."""
+    rob_added_kong = False
+    """Hangzhou has no 抢杠."""
+    kong_burns = 1
+    """A: 杠了之后摸一张牌，牌桌上的剩余牌数额外减少１张."""
+    last_window_tiles = 20
+    """流局: at 20 or fewer tiles left, the discard then in play gets a last, win-only
+    window."""
+    passed_claims_bind = True
+
+    def _score(self, ctx: WinContext, options: Options) -> Settlement:
+        return score(ctx, options)
+
+    def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
+        assert isinstance(options, Options)
+        return wildcards(options, flipped)
+
+    def turns_wildcard(self, options: TableOptions) -> bool:
+        return isinstance(options, Options) and options.caishen == "flip"
+
+    def claim_refusal(self, check: ClaimCheck, options: Options) -> str | None:
+        return claim_refusal(check, options)
+
+    def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
+        return turn_refusal(check, options)
+
+    def next_dealer(self, dealer: int, streak: int, winners: Sequence[int],
+                    discarder: int | None) -> tuple[int, int]:
+        """A draw or the dealer's win: the dealer deals again, one streak higher (up to
+        3); another's win: the winner deals at streak 1."""
+        if not winners or winners[0] == dealer:
+            return dealer, min(streak + 1, MAX_STREAK)
+        return winners[0], 1
+
+    def abandon_penalty(self, state: HandState, leaver: int) -> tuple[Fraction, ...]:
+        waiting = False
+        if state.zhua_da is not None:
+            s = state.seats[state.zhua_da]
+            waiting = bool(HandAnalysis(s.hand, s.melds, state.wildcards, SHAPES).waits())
+        assert isinstance(state.options, Options)
+        return abandon_penalty(state.options, leaver, state.zhua_da, waiting)
+
+    def foreign_fields(self, ctx: WinContext) -> str | None:
+        return "'huangfan' is a Shanghai field" if ctx.huangfan else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -13,6 +14,7 @@ from engine.analysis import (
     Reading,
     Shape,
     ShapeRules,
+    Wildcards,
 )
 from engine.melds import Meld, MeldKind
 from engine.rules.common import (
@@ -33,6 +35,7 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
+from engine.rules.ruleset import RuleSet
 from engine.tiles import Tile
 
 NAME = "shanghai"
@@ -328,19 +331,6 @@ def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
 # ---------------------------------------------------------------------------
 # Play (engine.game asks these)
 
-MULTIPLE_WINNERS = True
-"""一炮多响: every player who wins on a discard settles with the discarder."""
-ROB_ADDED_KONG = True
-"""抢杠 on an added kong is allowed (not on exposed or concealed kongs)."""
-KONG_BURNS = 0
-"""Tiles that leave the back of the wall unseen after a kong's replacement."""
-LAST_WINDOW_TILES: int | None = None
-"""Shanghai plays the wall out: the hand is drawn only when a draw finds it empty."""
-PASSED_CLAIMS_BIND = False
-"""Whether a passed win/pong binds the player until its next draw (漏胡/漏碰)."""
-HAS_FLOWERS = True
-
-
 def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
     """Shanghai restricts no claim beyond its shape (chi from the upper player only)."""
     return None
@@ -349,3 +339,74 @@ def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
 def turn_refusal(check: TurnCheck, options: Options) -> str | None:
     """Shanghai restricts nothing on one's own turn beyond a valid hand for a win."""
     return None
+
+
+def dice_huangfan(dice: tuple[int, int]) -> int:
+    """How much a roll adds to the 荒番 counter: 1+1 or 4+4 add 2; another pair with a
+    1 or a 4, or another double, adds 1. The match checks the dice are 1–6."""
+    a, b = dice
+    if (a, b) in ((1, 1), (4, 4)):
+        return 2
+    if a in (1, 4) or b in (1, 4) or a == b:
+        return 1
+    return 0
+
+
+class Shanghai(RuleSet):
+    """上海 (shanghai.md)."""
+
+    __slots__ = ()
+
+    name = NAME
+    zh = "上海"
+    en = "Shanghai"
+    options_type = Options
+    patterns = PATTERNS
+    shapes = SHAPES
+    value_unit = "花"
+    has_flowers = True
+    has_huangfan = True
+    needs_qualifying_pattern = True
+    multiple_winners = True
+    """一炮多响: every player who wins on a discard settles with the discarder."""
+    rob_added_kong = True
+    """抢杠 on an added kong is allowed (not on exposed or concealed kongs)."""
+    kong_burns = 0
+    last_window_tiles = None
+    """Shanghai plays the wall out: the hand is drawn only when a draw finds it empty."""
+    passed_claims_bind = False
+
+    def _score(self, ctx: WinContext, options: Options) -> Settlement:
+        return score(ctx, options)
+
+    def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
+        if flipped is not None:
+            raise RuleError("Shanghai has no 财神: 'flipped' is a Hangzhou flip-mode setting")
+        return WILDCARDS
+
+    def claim_refusal(self, check: ClaimCheck, options: Options) -> str | None:
+        return claim_refusal(check, options)
+
+    def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
+        return turn_refusal(check, options)
+
+    def huangfan_after_dice(self, counter: int, dice: tuple[int, int]) -> int:
+        return counter + dice_huangfan(dice)
+
+    def huangfan_after_hand(self, counter: int, drawn: bool) -> int:
+        """A draw adds one; a win takes one off (never below zero)."""
+        return counter + 1 if drawn else max(0, counter - 1)
+
+    def next_dealer(self, dealer: int, streak: int, winners: Sequence[int],
+                    discarder: int | None) -> tuple[int, int]:
+        if not winners:
+            return dealer, 1  # Decision (shanghai.md): after a draw the dealer deals again
+        # The winner deals; with several winners on one discard, the one nearest the
+        # discarder in turn order.
+        start = discarder if discarder is not None else winners[0]
+        return min(winners, key=lambda s: (s - start) % SEATS or SEATS), 1
+
+    def foreign_fields(self, ctx: WinContext) -> str | None:
+        if ctx.streak != 1 or ctx.chain:
+            return "'streak' and 'chain' are Hangzhou fields"
+        return None

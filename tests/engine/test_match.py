@@ -10,13 +10,13 @@ from engine import rules
 from engine.match import (
     HandOutcome,
     MatchError,
-    dice_huangfan,
     finish_hand,
     leave,
     new_match,
     start_hand,
 )
 from engine.rules import hangzhou
+from engine.rules.shanghai import dice_huangfan
 
 F = Fraction
 
@@ -108,8 +108,11 @@ def test_match_refusals() -> None:
         finish_hand(m, HandOutcome((1,), None, (F(1), F(0), F(0), F(0))))
     with pytest.raises(MatchError, match="not shanghai options"):
         new_match("shanghai", rules.HANGZHOU.options(), 0)
-    with pytest.raises(MatchError, match="dice"):
-        dice_huangfan((0, 7))
+    for bad in ((0, 7), (3, 7)):
+        for ruleset in (rules.SHANGHAI, rules.HANGZHOU):
+            fresh = new_match(ruleset.name, ruleset.options(), 0)
+            with pytest.raises(MatchError, match="dice"):
+                start_hand(fresh, bad)
 
 
 def test_leaving_costs_the_abandon_penalty_and_a_computer_takes_over() -> None:

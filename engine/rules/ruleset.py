@@ -1,0 +1,134 @@
+"""What a rule set is to the rest of the program: one object with data and hooks.
+
+Each rule set is a subclass of `RuleSet` in its own module (``shanghai.py``,
+``hangzhou.py``) and `engine.rules.RULESETS` holds one instance of each. The deal, the
+state machine, the match, the views, the service and the Discord words ask the object
+(``state.ruleset.kong_burns``, ``ruleset.next_dealer(...)``, ``ruleset.value_unit``)
+and never compare a rule set's name, so a rule change touches that rule set's module
+only. The defaults here are "the rule set has no such rule"; a subclass overrides what
+its rule page says.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards
+from engine.rules.common import (
+    ClaimCheck,
+    Pattern,
+    RuleError,
+    Settlement,
+    TableOptions,
+    TurnCheck,
+    WinContext,
+)
+from engine.tiles import Tile, full_set
+
+if TYPE_CHECKING:  # the hand state imports the rules; the rules only read it
+    from engine.game.state import HandState
+
+
+class RuleSet(ABC):
+    """One rule set. Subclasses set the data below and override the hooks they need."""
+
+    __slots__ = ()  # no instance state: a rule set's data are class attributes, read-only
+
+    name: str
+    """The rule set's identifier, as tables store it ("shanghai")."""
+    zh: str
+    """Its name for players reading Chinese ("上海")."""
+    en: str
+    """Its name for players reading English ("Shanghai")."""
+    options_type: type[TableOptions]
+    patterns: Mapping[str, Pattern]
+    shapes: ShapeRules
+    value_unit: str
+    """What a hand's value counts: "花" (added up) or "×" (a multiplier)."""
+    has_flowers: bool
+    """The set has the eight flowers (144 tiles, 补花), else 136 tiles."""
+    has_huangfan: bool = False
+    """荒番: a match counter (dice and draws) that doubles settlements while it runs."""
+    counts_chain: bool = False
+    """A self-draw is judged with the turn's 飘/杠 chain (暴头, 杠开 chains)."""
+    needs_qualifying_pattern: bool = False
+    """A win needs one of a set of patterns (起和); the computer player aims for one."""
+    counts_streak: bool = False
+    """老庄: the dealer's streak counts in the settlement (and players are told it)."""
+    max_streak: int = 10**6
+    """The highest 老庄 streak a hand may start with (no cap by default)."""
+
+    # The state machine's questions
+    multiple_winners: bool
+    """一炮多响: every player who wins on one discard settles, else only the first."""
+    rob_added_kong: bool
+    """抢杠 on an added kong is allowed."""
+    kong_burns: int
+    """Tiles that leave the back of the wall unseen after a kong's replacement."""
+    last_window_tiles: int | None
+    """At this many tiles left or fewer the discard then in play gets a last, win-only
+    window and the hand is drawn; None: the wall is played out."""
+    passed_claims_bind: bool
+    """A passed win/pong binds the player until its next draw (漏胡/漏碰)."""
+
+    def options(self, data: Mapping[str, Any] | None = None) -> TableOptions:
+        """Validated options; unknown names and bad values raise OptionError."""
+        return self.options_type.from_dict(data)
+
+    def score(self, ctx: WinContext, options: TableOptions | None = None) -> Settlement:
+        return self._score(ctx, options or self.options_type())
+
+    @abstractmethod
+    def _score(self, ctx: WinContext, options: Any) -> Settlement:
+        """Judge and settle one win under the table's options."""
+
+    def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
+        """The hand's wildcards; ``flipped`` is the tile turned at the deal, if any."""
+        if flipped is not None:
+            raise RuleError(f"{self.en} has no 财神: 'flipped' is a flip-mode setting")
+        return NO_WILDCARDS
+
+    def tile_set(self) -> list[Tile]:
+        """Every tile of a full set, as the wall is shuffled from."""
+        return full_set(self.has_flowers)
+
+    def turns_wildcard(self, options: TableOptions) -> bool:
+        """Whether the deal turns a tile from the back to name the wildcards (翻财神)."""
+        return False
+
+    def claim_refusal(self, check: ClaimCheck, options: Any) -> str | None:
+        """Why a claim the shape allows is refused here, or None."""
+        return None
+
+    def turn_refusal(self, check: TurnCheck, options: Any) -> str | None:
+        """Why a move on one's own turn is refused here, or None."""
+        return None
+
+    def huangfan_after_dice(self, counter: int, dice: tuple[int, int]) -> int:
+        """The 荒番 counter once the hand's dice are rolled."""
+        return counter
+
+    def huangfan_after_hand(self, counter: int, drawn: bool) -> int:
+        """The 荒番 counter once a hand ended (drawn or won)."""
+        return counter
+
+    @abstractmethod
+    def next_dealer(self, dealer: int, streak: int, winners: Sequence[int],
+                    discarder: int | None) -> tuple[int, int]:
+        """Who deals the next hand and its 老庄 streak, after a hand won by ``winners``
+        (none: drawn), on ``discarder``'s discard or (None) by self-draw."""
+
+    def abandon_penalty(self, state: HandState, leaver: int) -> tuple[Fraction, ...] | None:
+        """What leaving the running hand ``state`` costs each seat (逃跑), or None when
+        leaving costs nothing."""
+        return None
+
+    def foreign_fields(self, ctx: WinContext) -> str | None:
+        """Why a calculator case sets a field this rule set does not have, or None."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<rule set {self.name}>"
