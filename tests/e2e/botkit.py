@@ -34,6 +34,14 @@ async def quiet(bots: Any) -> None:
     raise TimeoutError("the bot kept delivering")
 
 
+async def tick(clock: Any, seconds: float, service: Any, bots: Any) -> None:
+    """Move a fake clock on and let the bot do what came due (and send what it queued)."""
+    clock.advance(seconds)
+    await asyncio.sleep(0.02)  # the scheduler wakes
+    await service.scheduler.drain()
+    await quiet(bots)
+
+
 def make_bot(db: Path, **kwargs: Any) -> MahjongBot:
     """The real bot, fast: no computer pause, table picture coalesced over 0.05 s."""
     options: dict[str, Any] = {"database_path": db, "computer_pause": 0.0,

@@ -6,14 +6,13 @@ they may claim or not."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from botkit import Driver, World, make_bot, make_world, open_table, quiet
+from botkit import Driver, World, make_bot, make_world, open_table, quiet, tick
 from fakediscord import BotLauncher, FakeDiscord
 
 from bot.service import FakeClock
@@ -68,13 +67,6 @@ async def test_a_player_with_closed_dms_is_still_mentioned(
     world = await _play(fake, bots, tmp_path, 12, closed={closed})
     pings = turn_pings(fake, world)
     assert pings and all(f"<@{closed}>" in p for p in pings)
-
-
-async def tick(clock: FakeClock, seconds: float, service: Any, bots: BotLauncher) -> None:
-    clock.advance(seconds)
-    await asyncio.sleep(0.02)  # the scheduler wakes
-    await service.scheduler.drain()
-    await quiet(bots)
 
 
 async def test_the_half_time_reminder_mentions_the_player(

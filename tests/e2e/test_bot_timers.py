@@ -3,24 +3,14 @@ once, and a decision left to its deadline is played by default (the game goes on
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
-from botkit import make_bot, make_world, open_table, quiet
+from botkit import make_bot, make_world, open_table, quiet, tick
 from fakediscord import BotLauncher, FakeDiscord
 
 from bot.service import FakeClock
 
 TURN = 12 * 3600  # the default turn timer
-
-
-async def tick(clock: FakeClock, seconds: float, service: Any, bots: BotLauncher) -> None:
-    """Move time on and let the bot do what came due (and send what it queued)."""
-    clock.advance(seconds)
-    await asyncio.sleep(0.02)  # the scheduler wakes
-    await service.scheduler.drain()
-    await quiet(bots)
 
 
 async def test_a_reminder_then_the_default_move(
