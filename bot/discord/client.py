@@ -31,6 +31,7 @@ from bot.discord.ids import DYNAMIC_ITEMS
 from bot.discord.names import computer_name
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pictures import Pictures
+from bot.discord.tree_errors import on_app_command_error
 from bot.service import Clock, TableService
 from bot.store import Store
 
@@ -56,6 +57,7 @@ class MahjongBot(discord.Client):
         super().__init__(intents=intents())
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(build_group())
+        self.tree.error(on_app_command_error)
         self.database_path = database_path
         self.store: Store = store  # type: ignore[assignment]  # None until setup_hook opens it
         self._own_store = store is None

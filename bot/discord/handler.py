@@ -4,8 +4,10 @@ Both `commands.CommandHandler` and `ids.InteractionHandler`: found by discord.py
 side as ``client.mahjong_handler``. Every interaction is answered within Discord's 3
 seconds: the service commits in milliseconds and the notifier only queues, so the
 answer is normally the direct reply; a call that is still running after
-``DEFER_AFTER`` seconds is deferred and answered by a followup instead. Refusals
-(stale button, stranger, illegal move, …) are always private and in the user's locale.
+``DEFER_AFTER`` seconds is deferred and answered by a followup instead. An answer that
+uploads a picture (hand, table, leaderboard) is deferred first, before anything is
+read or drawn: drawing may take longer than the window. Refusals (stale button,
+stranger, illegal move, …) are always private and in the user's locale.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class MahjongHandler:
         self.bot = bot
         self.inflight: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self._public_deferrals: set[int] = set()
+        """Interactions deferred publicly whose answer is not said yet."""
 
     @property
     def service(self) -> Any:
@@ -98,9 +102,25 @@ class MahjongHandler:
                 await interaction.response.defer(ephemeral=ephemeral)
             return await task
 
+    async def _defer(self, interaction: discord.Interaction, *, ephemeral: bool) -> None:
+        """Acknowledge now ("thinking…"); the answer follows. ``ephemeral``: whether the
+        answer is private (a deferral fixes that for its first followup)."""
+        if interaction.response.is_done():
+            return
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        if not ephemeral:
+            self._public_deferrals.add(interaction.id)
+
     async def _say(self, interaction: discord.Interaction, content: str, *,
                    ephemeral: bool = True, **kwargs: Any) -> None:
-        """Reply, or follow up when the interaction was already answered (deferred)."""
+        """Reply, or follow up when the interaction was already answered (deferred).
+        A private answer after a public deferral (a refusal, "no game here") first takes
+        the channel's "thinking…" away: its first followup would be public."""
+        public_deferral = interaction.id in self._public_deferrals
+        self._public_deferrals.discard(interaction.id)
+        if public_deferral and ephemeral:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
         else:
@@ -128,6 +148,8 @@ class MahjongHandler:
             log.exception("interaction failed")
             with contextlib.suppress(discord.HTTPException):
                 await self._say(interaction, t("error.unexpected", interaction.locale))
+        finally:
+            self._public_deferrals.discard(interaction.id)
 
     async def _table_id(self, interaction: discord.Interaction, given: int | None) -> int:
         """The table a command means: the one given, else the channel's live table
@@ -215,6 +237,7 @@ class MahjongHandler:
 
     async def _cmd_hand(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         """The private way to play: the same picture and buttons as the DM."""
+        await self._defer(interaction, ephemeral=True)
         table_id = await self._table_id(interaction, args.get("table"))
         info = await self._run(interaction, self.service.hand(table_id, interaction.user.id))
         table = await self.service.table_info(table_id)
@@ -227,6 +250,7 @@ class MahjongHandler:
         await self._say(interaction, text, file=hand_file(table_id, info.seat, png), view=ui)
 
     async def _cmd_table(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
+        await self._defer(interaction, ephemeral=False)
         table_id = await self._table_id(interaction, args.get("table"))
         info = await self.service.table_info(table_id)
         if info.status != "playing":
@@ -242,6 +266,7 @@ class MahjongHandler:
 
     async def _cmd_leaderboard(self, interaction: discord.Interaction, args: dict[str, Any]
                                ) -> None:
+        await self._defer(interaction, ephemeral=False)
         rows = await self.service.leaderboard(interaction.channel_id or 0)
         locale = self._public(interaction)
         png = await asyncio.to_thread(board_png, rows, locale)

@@ -232,6 +232,8 @@ _EN: dict[str, str] = {
     "why.kind.options": "one of the options does not fit these rules",
     "refused.option_not_for_rules": "Option {option} is not part of {rules} rules.",
     "error.unexpected": "Something went wrong on my side; please try again.",
+    "error.check": "You can't use that command here.",
+    "error.bad_value": "One of the values you gave doesn't fit that command.",
     "error.bad_component": "That button is out of date. Use /mahjong hand for fresh ones.",
     # -- replies to commands and buttons (ephemeral unless said otherwise)
     "reply.created": "Table #{table} is open: press Join to take a seat.",
@@ -539,6 +541,8 @@ _ZH: dict[str, str] = {
     "why.kind.options": "有一个选项不符合这套规则",
     "refused.option_not_for_rules": "选项 {option} 不属于{rules}规则。",
     "error.unexpected": "出了点问题，请再试一次。",
+    "error.check": "你不能在这里使用这个命令。",
+    "error.bad_value": "你填写的某个值不适合这个命令。",
     "error.bad_component": "这个按钮已经过时。请用 /mahjong hand 获取新的按钮。",
     "reply.created": "第 {table} 桌已开：按「加入」入座。",
     "reply.joined": "{name} 坐到了 {seat} 号座位。",

@@ -122,6 +122,18 @@ def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
     return None
 
 
+async def answer(handle: InteractionHandle) -> FakeMessage:
+    """The bot's answer as the user finally sees it: the message of a direct reply, or
+    after a deferral (callback type 5) the followup that replaced "thinking…" (or, when
+    the thinking message was taken away, the followup sent instead)."""
+    response = await handle.response()
+    if response.type != 5:
+        assert response.message is not None, response
+        return response.message
+    (*_, last) = await handle.wait_followups()
+    return last
+
+
 def channel_files(fake: FakeDiscord, channel: Any, prefix: str) -> list[FakeMessage]:
     return [m for m in fake.messages(channel)
             if any(a.filename.startswith(prefix) for a in m.attachments)]
@@ -171,10 +183,9 @@ class Driver:
 
     async def via_command(self, user: FakeUser) -> bool:
         handle = await slash(self.world, user, "hand")
-        response = await handle.response()
-        if not response.ephemeral:
+        message = await answer(handle)
+        if not message.ephemeral:
             return False
-        message = handle.original
         if message is None or choose(self.world.fake, message, win=self.win) is None:
             return False
         return await self.click(user, message)

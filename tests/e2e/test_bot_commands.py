@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
+from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
 MANAGE_GUILD = 1 << 5
@@ -49,8 +49,9 @@ async def test_table_history_and_cancel(
                             idle=lambda: quiet(bots))
     await quiet(bots)
     table = await slash(world, world.players[3], "table")
-    response = await table.response()
-    assert not response.ephemeral and [f.filename for f in response.files] == ["table-1.png"]
+    response = await answer(table)
+    assert not response.ephemeral
+    assert [a.filename for a in response.attachments] == ["table-1.png"]
     history = await (await slash(world, world.players[2], "history")).response()
     text = history.content or ""
     assert "Wall of hand 1" in text and "salt" in text and "discard" in text

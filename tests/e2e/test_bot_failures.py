@@ -7,6 +7,7 @@ from pathlib import Path
 from botkit import (
     Driver,
     World,
+    answer,
     assert_secrecy,
     channel_files,
     make_bot,
@@ -62,9 +63,14 @@ async def test_closed_dms_play_through_the_hand_command(
     assert [s.dm_closed for s in seats] == [False, False, True, False]
     assert assert_secrecy(fake, world) > 0
     # the hand command answered privately with the picture of the seat's own hand
-    private = [r for r in fake.interaction_responses()
-               if any(f.filename == "hand-1-2.png" for f in r.files)]
-    assert private and all(r.ephemeral for r in private)
+    # (deferred privately first; the picture came in the followup)
+    private = [m for m in fake.state.messages.values()
+               if any(a.filename == "hand-1-2.png" for a in m.attachments)]
+    assert private and all(m.ephemeral and m.interaction_id for m in private)
+    shown = {m.id for m in private}
+    asked = [r.responses[0] for r in fake.state.interactions.values()
+             if r.type == 2 and r.original_id in shown]  # 2: the slash command
+    assert asked and all(r.type == 5 and r.ephemeral for r in asked)
 
 
 async def test_strangers_and_stale_buttons_are_refused_privately(
@@ -86,7 +92,7 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     assert (await handle.response()).ephemeral
     # the owner plays the same decision through /mahjong hand, then the DM is stale
     hand = await slash(world, user, "hand")
-    assert (await hand.response()).ephemeral
+    assert (await answer(hand)).ephemeral
     assert hand.original is not None
     played = await fake.select(user, hand.original, select.custom_id, [select.options[0]])
     assert (await played.response()).type == 7

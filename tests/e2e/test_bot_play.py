@@ -8,6 +8,7 @@ from pathlib import Path
 
 from botkit import (
     Driver,
+    answer,
     assert_secrecy,
     channel_files,
     make_bot,
@@ -55,7 +56,7 @@ async def test_four_players_play_a_hand_by_dm_to_its_settlement(
             assert not [c for c in fake.custom_ids(m) if c.startswith(("mj:mv", "mj:dc"))]
     # the leaderboard command shows the same totals
     handle = await slash(world, world.players[1], "leaderboard")
-    response = await handle.response()
+    response = await answer(handle)
     assert not response.ephemeral and response.content == board.content
     assert texts(board)
     assert running.client.is_ready()

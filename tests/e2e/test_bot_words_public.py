@@ -13,6 +13,7 @@ from typing import Any
 
 from botkit import (
     Driver,
+    answer,
     channel_files,
     make_bot,
     make_world,
@@ -31,7 +32,7 @@ async def test_the_table_command_posts_in_the_servers_language(
     zh = world.players[0]
     await open_table(world)
     await quiet(bots)
-    table = await (await slash(world, zh, "table")).response()
+    table = await answer(await slash(world, zh, "table"))
     assert not table.ephemeral
     assert "table #1" in (table.content or "") and "第 1 桌" not in (table.content or "")
     # a private answer to the same player speaks their language
@@ -45,7 +46,7 @@ async def test_a_chinese_server_sees_its_table_in_chinese_whoever_asks(
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await open_table(world)
     await quiet(bots)
-    table = await (await slash(world, world.players[1], "table")).response()
+    table = await answer(await slash(world, world.players[1], "table"))
     assert not table.ephemeral and "第 1 桌" in (table.content or "")
 
 
@@ -133,7 +134,7 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
         f"这一步不能走：你手里没有 {absent}。"
     # the owner plays the decision through /mahjong hand: the DM's menu is stale
     hand = await slash(world, owner, "hand")
-    assert (await hand.response()).ephemeral and hand.original is not None
+    assert (await answer(hand)).ephemeral and hand.original is not None
     played = await fake.select(owner, hand.original, menu, value)
     assert (await played.response()).type == 7
     assert await _press(fake, owner, message, menu, value, "en-US") == \
@@ -183,7 +184,7 @@ async def test_computer_players_are_named_in_an_english_servers_language(
     shown = _channel_text(fake, world)
     assert "Computer 3" in shown and "Computer 4" in shown
     assert "电脑" not in shown
-    board = await (await slash(world, world.players[1], "leaderboard")).response()
+    board = await answer(await slash(world, world.players[1], "leaderboard"))
     assert "电脑" not in (board.content or "")
     seats = await bots.running[-1].client.store.seats(1)
     assert [s.display_name for s in seats][2:] == ["Computer 3", "Computer 4"]
@@ -277,7 +278,7 @@ async def test_the_leaderboard_and_the_match_score_post_in_the_servers_language(
     zh = world.players[0]
     await open_table(world)
     await quiet(bots)
-    board = await (await slash(world, zh, "leaderboard")).response()
+    board = await answer(await slash(world, zh, "leaderboard"))
     assert not board.ephemeral
     assert "No hand has been settled" in (board.content or ""), board.content
     score = await (await slash(world, zh, "score")).response()

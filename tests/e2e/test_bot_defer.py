@@ -1,0 +1,71 @@
+"""Every answer that uploads a picture is deferred first (callback type 5), so a slow
+picture never misses Discord's 3 seconds; the picture comes in the followup, which
+keeps the deferral's privacy. A private answer to a publicly deferred command (no table
+here) takes the public "thinking" message away and says it privately."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
+from fakediscord import BotLauncher, FakeDiscord
+
+DEFERRED = 5
+
+
+async def test_picture_answers_are_deferred_first(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world, hands=1)
+    await quiet(bots)
+    owner = world.players[0]
+
+    hand = await slash(world, owner, "hand")
+    first = await hand.response()
+    assert first.type == DEFERRED and first.ephemeral
+    shown = await answer(hand)
+    assert shown.ephemeral and [a.filename for a in shown.attachments] == ["hand-1-0.png"]
+    assert shown.components  # the buttons to play with
+
+    table = await slash(world, world.players[1], "table")
+    first = await table.response()
+    assert first.type == DEFERRED and not first.ephemeral
+    shown = await answer(table)
+    assert not shown.ephemeral and [a.filename for a in shown.attachments] == ["table-1.png"]
+    assert "table #1" in shown.content
+
+    driver = Driver(world)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "leaderboard-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    board = await slash(world, world.players[2], "leaderboard")
+    first = await board.response()
+    assert first.type == DEFERRED and not first.ephemeral
+    shown = await answer(board)
+    assert not shown.ephemeral
+    assert [a.filename for a in shown.attachments] == ["leaderboard.png"]
+
+
+async def test_a_private_answer_to_a_picture_command_stays_private(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, locales=["zh-CN"])
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    # no table in the channel: /mahjong table is deferred publicly, the refusal is private
+    table = await slash(world, world.players[1], "table")
+    assert (await table.response()).type == DEFERRED
+    said = await answer(table)
+    assert said.ephemeral and "/mahjong new" in said.content
+    assert table.original is None or table.original.deleted
+    assert [m for m in fake.messages(world.channel) if not m.deleted and not m.ephemeral] == []
+    # someone not seated asks for a hand: deferred privately, refused privately, in 中文
+    await open_table(world)
+    await quiet(bots)
+    hand = await slash(world, world.outsider, "hand")
+    first = await hand.response()
+    assert first.type == DEFERRED and first.ephemeral
+    said = await answer(hand)
+    assert said.ephemeral and said.attachments == [] and said.content
+    zh = await slash(world, world.players[0], "table")
+    assert (await zh.response()).type == DEFERRED
+    assert not (await answer(zh)).ephemeral
