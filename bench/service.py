@@ -16,6 +16,10 @@ Prints ``NAME VALUE UNIT`` lines:
   ``service_restart_full_s_<N>_tables``: `recover(eager=True)` replaying every log.
   Goal ≤ 2 s.
 - ``service_db_bytes_per_hand``: database growth per finished hand (after checkpoint).
+- ``service_scheduler_entries_after_<A>_actions_<N>_tables`` / ``…_heap_…`` /
+  ``…_deciding_seats_…``: after A moves in all spread over N tables (their hands still
+  running), the scheduler's live entries, its heap (dead entries included) and the
+  seats deciding; goal entries ≤ 2 × deciding seats (a due moment and a reminder each).
 
 The moves are the engine's timer defaults (cheap to choose), played by four people, so
 that the figures measure the service and the store rather than the computer player. The
@@ -155,11 +159,29 @@ async def bench_bytes(folder: Path, hands: int) -> None:
     emit("service_db_bytes_per_hand", (os.path.getsize(path) - empty) / hands, "bytes")
 
 
+async def bench_scheduler(folder: Path, tables: int, per_table: int) -> None:
+    service = await new_service(folder / f"scheduler-{tables}.sqlite3")
+    ids = await open_tables(service, tables, 300_000, options={**OPTIONS, "hands": 8})
+    sink: list[float] = []
+    moves = sum(await asyncio.gather(*(play(service, t, sink, limit=per_table)
+                                       for t in ids)))
+    deciding = sum(len(live.pending) for live in service._tables.values())
+    suffix = f"after_{moves}_actions_{tables}_tables"
+    emit(f"service_scheduler_entries_{suffix}", len(service.scheduler), "entries")
+    # the bench's peek at the heap itself (dead entries included)
+    emit(f"service_scheduler_heap_{suffix}", len(service.scheduler._heap), "entries")
+    emit(f"service_scheduler_deciding_seats_{suffix}", deciding, "seats")
+    await service.store.close()
+
+
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/service.py")
     parser.add_argument("--actions-tables", default="1,10,200")
     parser.add_argument("--restart-tables", type=int, default=1000)
     parser.add_argument("--bytes-hands", type=int, default=50)
+    parser.add_argument("--scheduler-tables", type=int, default=200)
+    parser.add_argument("--scheduler-moves", type=int, default=40,
+                        help="moves per table before the scheduler is measured")
     parser.add_argument("--sync-full-tables", default="1,200",
                         help="also measure these with PRAGMA synchronous = FULL")
     args = parser.parse_args(argv)
@@ -170,6 +192,8 @@ async def main(argv: list[str] | None = None) -> int:
         for n in (int(x) for x in args.sync_full_tables.split(",") if x):
             await bench_actions(folder, n, sync_full=True)
         await bench_bytes(folder, args.bytes_hands)
+        if args.scheduler_tables:
+            await bench_scheduler(folder, args.scheduler_tables, args.scheduler_moves)
         await bench_restart(folder, args.restart_tables)
     return 0
 

@@ -1,9 +1,14 @@
 """One scheduler for every table: it sleeps until the earliest pending moment (a
 deadline, a half-time reminder, a computer's move) and hands it to the service.
 
-Entries are never removed when a decision is made; the service checks each one
-against the table's live state when it comes due and drops it if it is stale, which
-keeps pushing cheap (a heap) and makes a duplicate harmless.
+Entries are kept per (table, seat): the service replaces a seat's entries when its
+decision changes and forgets them when it is answered or superseded (the move landed,
+the window closed, the hand ended, the table was cancelled or finished), so with
+12-hour timers memory holds only the decisions still open. A forgotten entry stays in
+the heap until it surfaces or the heap is compacted (lazy deletion: forgetting costs no
+heap surgery), but it never fires; compaction keeps the heap within a small multiple
+of the live entries. The service still checks each firing against the table's live
+state (a recovered deadline may belong to a table that changed since).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,35 +39,85 @@ class Wake:
     what: Literal["due", "remind"] = "due"
 
 
+COMPACT_SLACK = 16
+"""Dead heap entries tolerated beyond as many as there are live ones: compaction runs
+when the heap exceeds twice the live entries plus this, so it stays amortised O(1)."""
+
+
 class Scheduler:
     def __init__(self, clock: Clock, fire: Callable[[Wake], Awaitable[None]], *,
                  concurrency: int = 32) -> None:
         self._clock = clock
         self._fire = fire
         self._heap: list[Wake] = []
+        # the live entries, table -> seat -> wakes: a heap entry not in here is dead
+        self._live: dict[int, dict[int, set[Wake]]] = {}
+        self._count = 0
         self._wake = asyncio.Event()
         self._limit = asyncio.Semaphore(concurrency)
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
 
     def __len__(self) -> int:
+        """The live entries (what may still fire)."""
+        return self._count
+
+    @property
+    def heap_size(self) -> int:
+        """Entries in the heap, dead ones included (for tests and the bench)."""
         return len(self._heap)
 
+    def entries(self) -> frozenset[Wake]:
+        """The live entries (for tests and the bench)."""
+        return frozenset(w for table in self._live.values() for wakes in table.values()
+                         for w in wakes)
+
     def push(self, wake: Wake) -> None:
-        earliest = self._heap[0].when if self._heap else None
+        """Add an entry beside the seat's others (a pushed duplicate is one entry)."""
+        wakes = self._live.setdefault(wake.table_id, {}).setdefault(wake.seat, set())
+        if wake in wakes:
+            return
+        wakes.add(wake)
+        self._count += 1
+        earliest = self.earliest()
         heapq.heappush(self._heap, wake)
         if earliest is None or wake.when < earliest:
             self._wake.set()
 
+    def replace(self, table_id: int, seat: int, wakes: Iterable[Wake]) -> None:
+        """The seat's decision changed: its old entries go, these come."""
+        self.forget(table_id, (seat,))
+        for wake in wakes:
+            self.push(wake)
+
+    def forget(self, table_id: int, seats: Iterable[int] | None = None) -> None:
+        """Drop the entries of these seats (all the table's when None): their decision
+        was answered or superseded."""
+        table = self._live.get(table_id)
+        if table is None:
+            return
+        for seat in list(table) if seats is None else seats:
+            self._count -= len(table.pop(seat, ()))
+        if not table:
+            del self._live[table_id]
+        self._compact()
+
+    def keep(self, table_id: int, seats: Iterable[int]) -> None:
+        """Drop the entries of the table's seats other than these."""
+        table = self._live.get(table_id)
+        if table is not None:
+            self.forget(table_id, set(table) - set(seats))
+
     def earliest(self) -> float | None:
+        self._drop_dead_head()
         return self._heap[0].when if self._heap else None
 
     async def run_due(self) -> int:
         """Fire everything due now, one after another, including what those firings
         make due (a chain of computer moves with no pause); return how many fired."""
         fired = 0
-        while self._heap and self._heap[0].when <= self._clock.now():
-            await self._safe_fire(heapq.heappop(self._heap))
+        while (when := self.earliest()) is not None and when <= self._clock.now():
+            await self._safe_fire(self._pop())
             fired += 1
         return fired
 
@@ -73,13 +128,14 @@ class Scheduler:
         try:
             while self._running:
                 self._wake.clear()
-                if not self._heap:
+                when = self.earliest()
+                if when is None:
                     await self._wake.wait()
                     continue
-                if self._heap[0].when > self._clock.now():
-                    await self._clock.sleep_until(self._heap[0].when, self._wake)
+                if when > self._clock.now():
+                    await self._clock.sleep_until(when, self._wake)
                     continue
-                wake = heapq.heappop(self._heap)
+                wake = self._pop()
                 await self._limit.acquire()
                 task = asyncio.create_task(self._fire_released(wake))
                 self._tasks.add(task)
@@ -95,6 +151,35 @@ class Scheduler:
     def stop(self) -> None:
         self._running = False
         self._wake.set()
+
+    def _is_live(self, wake: Wake) -> bool:
+        return wake in self._live.get(wake.table_id, {}).get(wake.seat, ())
+
+    def _drop_dead_head(self) -> None:
+        while self._heap and not self._is_live(self._heap[0]):
+            heapq.heappop(self._heap)
+
+    def _pop(self) -> Wake:
+        """Take the earliest live entry (the caller checked there is one): it leaves
+        the live entries as it fires."""
+        self._drop_dead_head()
+        wake = heapq.heappop(self._heap)
+        table = self._live[wake.table_id]
+        wakes = table[wake.seat]
+        wakes.discard(wake)
+        self._count -= 1
+        if not wakes:
+            del table[wake.seat]
+            if not table:
+                del self._live[wake.table_id]
+        return wake
+
+    def _compact(self) -> None:
+        """Rebuild the heap from the live entries once dead ones outnumber them."""
+        if self._count and len(self._heap) <= 2 * self._count + COMPACT_SLACK:
+            return
+        self._heap = list(self.entries())
+        heapq.heapify(self._heap)
 
     async def _fire_released(self, wake: Wake) -> None:
         try:

@@ -330,6 +330,7 @@ class TableService:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
             self._tables.pop(table_id, None)
             live.pending = {}
+            self.scheduler.forget(table_id)
             info = self._info(live)
         await self._deliver(live)
         return info
@@ -655,6 +656,7 @@ class TableService:
             live.row = await self.store.set_table_status(live.id, "finished",
                                                          expected="playing")
         self._tables.pop(live.id, None)
+        self.scheduler.forget(live.id)
 
     # ------------------------------------------------------------------ internals: hands
 
@@ -676,6 +678,7 @@ class TableService:
         live.match = match
         live.hand = LiveHand(row, state)
         live.pending = {}
+        self.scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
         await self._tell("lobby", LobbyNotice(
             self._info(live), "started" if setup.number == 1 else "hand_started"))
@@ -750,6 +753,7 @@ class TableService:
         hand.state = state
         live.match = match
         live.pending = {}
+        self.scheduler.forget(live.id)
         await self._announce(live, old, state, events, set())
         if match.finished:
             live.row = replace(live.row, status="finished")  # written with the last hand
@@ -860,6 +864,7 @@ class TableService:
         """The store disagreed with memory (another writer): rebuild from the log."""
         self._tables.pop(live.id, None)
         live.pending = {}
+        self.scheduler.forget(live.id)
         try:
             await self._rebuild(live.id)
         except Exception:
@@ -915,13 +920,17 @@ class TableService:
         await self._ping(live, fresh)
 
     def _schedule(self, live: LiveTable, pendings: Any) -> None:
+        """After ``live.pending`` changed: seats no longer deciding lose their entries
+        (answered, or the window closed), ``pendings`` (the new decisions) replace
+        theirs; the others keep theirs."""
         assert live.hand is not None
         hand_id = live.hand.row.id
+        self.scheduler.keep(live.id, live.pending)
         for p in pendings:
-            self.scheduler.push(Wake(p.due_at, live.id, hand_id, p.seat, p.step))
+            wakes = [Wake(p.due_at, live.id, hand_id, p.seat, p.step)]
             if p.reminds:
-                self.scheduler.push(Wake(p.half_at, live.id, hand_id, p.seat, p.step,
-                                         "remind"))
+                wakes.append(Wake(p.half_at, live.id, hand_id, p.seat, p.step, "remind"))
+            self.scheduler.replace(live.id, p.seat, wakes)
 
     async def _fire(self, wake: Wake) -> None:
         """A scheduled moment: check it still stands, then remind or play the default
