@@ -342,9 +342,8 @@ class DiscordNotifier:
     async def _forget(self, ref: TableRef) -> None:
         """The table is over: its last ping goes, and its state is dropped."""
         st = self._tables.pop(ref.table_id, None)
-        if st is not None and st.ping_message is not None:
-            await self._delete(ref, st.ping_message)
-            await self.store.set_ping_message(ref.table_id, None)
+        if st is not None:
+            await self._drop_ping(ref, st)
 
     # ------------------------------------------------------------------ the table
 
@@ -632,6 +631,13 @@ class DiscordNotifier:
         st.ping_message = message.id if message is not None else None
         await self._keep_ping(ref, old, st.ping_message)
 
+    async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
+        """The standing mention goes (the hand or the table is over)."""
+        old, st.ping_message = st.ping_message, None
+        if old is not None:
+            await self._delete(ref, old)
+            await self._keep_ping(ref, old, None)
+
     async def _keep_ping(self, ref: TableRef, old: int | None, new: int | None) -> None:
         """The standing mention's id is kept in the store, so that after a restart it
         is still deleted when the next one is posted or the hand ends."""
@@ -683,11 +689,8 @@ class DiscordNotifier:
                           name: str) -> discord.Message | None:
         await self._table(n.ref, last)  # the hand's final table first, whatever the
         # coalescing (the next hand may already have begun meanwhile)
-        st = self._state(n.ref.table_id)
-        if st.ping_message is not None:  # nobody is to move in this hand any more
-            old, st.ping_message = st.ping_message, None
-            await self._delete(n.ref, old)
-            await self._keep_ping(n.ref, old, None)
+        await self._drop_ping(n.ref, self._state(n.ref.table_id))  # nobody is to move
+        # in this hand any more
         caishen = last.view().caishen if last is not None else n.caishen
         locale = self.channel_locale(n.ref)
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,
