@@ -456,8 +456,9 @@ class TableService:
     async def hand_history(self, table_id: int) -> HandHistory | None:
         """The last finished hand, replayed from its wall and log (None: none yet).
 
-        Public whoever asks: private events are left out, and the adapter's public lines
-        never spell a concealed kong; the wall itself is public once the hand is over.
+        Public whoever asks: the events are the channel's (`public_events`: nothing
+        private to a seat, a concealed kong without its tiles); the wall itself is public
+        once the hand is over.
         """
         row = await self.store.get_table(table_id)
         if row is None:
@@ -476,8 +477,7 @@ class TableService:
             told += events
         names = (await self.table_info(table_id)).names
         return HandHistory(table_id, hand.number, names,
-                           tuple(e for e in told if e.private_to is None), hand.wall,
-                           hand.salt)
+                           public_events(told), hand.wall, hand.salt)
 
     async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
         return await self.store.leaderboard(channel_id, limit=limit)
