@@ -328,9 +328,8 @@ class TableService:
                     table_id, at=self.clock.now(), announcements=self._void(live))
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
-            self._tables.pop(table_id, None)
+            self._drop(live)
             live.pending = {}
-            self.scheduler.forget(table_id)
             info = self._info(live)
         await self._deliver(live)
         return info
@@ -652,9 +651,15 @@ class TableService:
         self._schedule(live, pending.values())
 
     async def _close_finished(self, live: LiveTable) -> None:
+        """Mend a table whose last match ended in a database written before the last
+        hand finished its table in its own transaction."""
         with contextlib.suppress(StaleStatus):
             live.row = await self.store.set_table_status(live.id, "finished",
                                                          expected="playing")
+        self._drop(live)
+
+    def _drop(self, live: LiveTable) -> None:
+        """The table is over: out of memory and out of the scheduler."""
         self._tables.pop(live.id, None)
         self.scheduler.forget(live.id)
 
@@ -757,7 +762,7 @@ class TableService:
         await self._announce(live, old, state, events, set())
         if match.finished:
             live.row = replace(live.row, status="finished")  # written with the last hand
-            await self._close_finished(live)
+            self._drop(live)
             live.hand = None
         await self._deliver(live, {hand.row.id: state})
         if not match.finished:
@@ -862,9 +867,8 @@ class TableService:
 
     async def _reload(self, live: LiveTable) -> None:
         """The store disagreed with memory (another writer): rebuild from the log."""
-        self._tables.pop(live.id, None)
+        self._drop(live)
         live.pending = {}
-        self.scheduler.forget(live.id)
         try:
             await self._rebuild(live.id)
         except Exception:
