@@ -29,6 +29,7 @@ from bot.service import (
     LobbyNotice,
     MatchEndNotice,
     MoveNotice,
+    Notice,
     PrivateNotice,
     RevealNotice,
     SettlementNotice,
@@ -93,6 +94,29 @@ class DemoNotifier:
 
     # -- the Notifier protocol ----------------------------------------------------
 
+    async def publish(self, notice: Notice) -> None:
+        match notice:
+            case LobbyNotice():
+                await self.lobby(notice)
+            case HandStartNotice():
+                await self.hand_started(notice)
+            case TableNotice():
+                self.table(notice)
+            case PrivateNotice():
+                self.private_hand(notice)
+            case AwayNotice():
+                self.say(f"   {notice.name} is {'away' if notice.away else 'back'}")
+            case SettlementNotice():
+                await self.settlement(notice)
+            case RevealNotice():
+                await self.reveal(notice)
+            case LeaderboardNotice():
+                await self.leaderboard(notice)
+            case MatchEndNotice():
+                await self.match_ended(notice)
+            case MoveNotice():
+                pass  # computer seats are never pinged
+
     async def lobby(self, notice: LobbyNotice) -> None:
         self._rules = notice.table.rules
         seats = ", ".join(notice.table.names)
@@ -108,7 +132,7 @@ class DemoNotifier:
         self.say(f"   wall commitment sha256(salt+wall) = {notice.commitment}")
         await self._told(notice)
 
-    async def table(self, notice: TableNotice) -> None:
+    def table(self, notice: TableNotice) -> None:
         for line in notice.lines:
             self.say(f"   {line}")
         melded = any(" pong " in f" {x} " or "kong" in x or " chi " in f" {x} "
@@ -118,20 +142,11 @@ class DemoNotifier:
             self._save(f"h{notice.hand_number:02d}_{notice.seq:03d}_table.png",
                        lambda: _table_png(notice))
 
-    async def private_hand(self, notice: PrivateNotice) -> None:
+    def private_hand(self, notice: PrivateNotice) -> None:
         if notice.step is None:
             return  # the adapter would edit the DM quietly; the demo keeps decisions only
         self._save(f"h{notice.hand_number:02d}_{notice.step:03d}_seat{notice.seat + 1}.png",
                    lambda: _hand_png(notice))
-
-    async def your_move(self, notice: MoveNotice) -> None:
-        pass  # computer seats are never pinged
-
-    async def reminder(self, notice: MoveNotice) -> None:
-        pass
-
-    async def away(self, notice: AwayNotice) -> None:
-        self.say(f"   {notice.name} is {'away' if notice.away else 'back'}")
 
     async def settlement(self, notice: SettlementNotice) -> None:
         result = notice.result

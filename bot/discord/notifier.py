@@ -65,6 +65,7 @@ from bot.service import (
     LobbyNotice,
     MatchEndNotice,
     MoveNotice,
+    Notice,
     PrivateNotice,
     Receipt,
     RevealNotice,
@@ -311,6 +312,33 @@ class DiscordNotifier:
             channel = await self.client.create_dm(discord.Object(user_id))
             self._dm_channels[user_id] = channel
         return await channel.send(**kwargs)
+
+    # ------------------------------------------------------------------ the door
+
+    async def publish(self, notice: Notice) -> None:
+        match notice:
+            case LobbyNotice():
+                await self.lobby(notice)
+            case HandStartNotice():
+                await self.hand_started(notice)
+            case TableNotice():
+                await self.table(notice)
+            case PrivateNotice():
+                await self.private_hand(notice)
+            case MoveNotice() if notice.reminder:
+                await self.reminder(notice)
+            case MoveNotice():
+                await self.your_move(notice)
+            case AwayNotice():
+                await self.away(notice)
+            case SettlementNotice():
+                await self.settlement(notice)
+            case RevealNotice():
+                await self.reveal(notice)
+            case LeaderboardNotice():
+                await self.leaderboard(notice)
+            case MatchEndNotice():
+                await self.match_ended(notice)
 
     # ------------------------------------------------------------------ lobby
 
@@ -564,7 +592,7 @@ class DiscordNotifier:
         ``mentions`` option says so. A claim is never mentioned for its claimant: that
         would tell the channel who may claim (`_claim_ping` instead)."""
         st = await self._load(n.ref)
-        if n.kind == "claim":
+        if n.move == "claim":
             return
         if not (n.reminder or n.seat in (st.dm_closed or {})
                 or await self._every_turn(n.ref.table_id)):
@@ -572,7 +600,7 @@ class DiscordNotifier:
         if n.reminder and not await self._still_due(n):
             return  # played meanwhile: nothing to remind of
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
-                              hand=n.hand_number, kind=n.kind, deadline=n.deadline,
+                              hand=n.hand_number, kind=n.move, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder)
         await self._post_ping(n.ref, st, text)
 
@@ -658,7 +686,7 @@ class DiscordNotifier:
             return
         self.outbox.put(("dm", notice.ref.table_id, notice.seat),
                         lambda: self._reminder(notice))
-        if notice.kind == "claim":
+        if notice.move == "claim":
             self._chan(notice.ref, lambda: self._claim_ping(
                 notice.ref, notice.hand_number, notice.step, None, reminder=True))
         else:

@@ -9,6 +9,7 @@
     await service.act(info.ref.table_id, user_id, action, step=step)
 """
 
+from bot.service.cause import Cause
 from bot.service.clock import Clock, FakeClock, SystemClock
 from bot.service.errors import Refused
 from bot.service.fairness import commitment, parse_wall, wall_text
@@ -20,6 +21,7 @@ from bot.service.notices import (
     LobbyNotice,
     MatchEndNotice,
     MoveNotice,
+    Notice,
     PrivateNotice,
     Receipt,
     RevealNotice,
@@ -34,8 +36,8 @@ from bot.service.scheduler import Scheduler, Wake
 from bot.service.service import ActResult, HandInfo, RecoveryReport, TableService
 
 __all__ = [
-    "ActResult", "AwayNotice", "Clock", "FakeClock", "HandInfo", "HandStartNotice",
-    "LeaderboardNotice", "LobbyNotice", "MatchEndNotice", "MoveNotice", "Notifier",
+    "ActResult", "AwayNotice", "Cause", "Clock", "FakeClock", "HandInfo", "HandStartNotice",
+    "LeaderboardNotice", "LobbyNotice", "MatchEndNotice", "MoveNotice", "Notice", "Notifier",
     "NullNotifier", "PrivateNotice", "Receipt", "RecordingNotifier", "RecoveryReport", "Refused",
     "RevealNotice", "Scheduler", "SeatInfo", "SettlementNotice", "SystemClock",
     "TableInfo", "TableNotice", "TableRef", "TableService", "Wake", "commitment",

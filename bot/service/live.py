@@ -64,7 +64,8 @@ class LiveTable:
 
     @property
     def ref(self) -> TableRef:
-        return TableRef(self.row.id, self.row.guild_id, self.row.channel_id)
+        return TableRef(self.row.id, self.row.guild_id, self.row.channel_id,
+                        self.row.creator_id)
 
     @property
     def seat_infos(self) -> tuple[SeatInfo | None, ...]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
+from bot.service.cause import Cause
 from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
 from engine.game import (
     ClaimWindowClosed,
@@ -40,6 +41,8 @@ class TableRef:
     table_id: int
     guild_id: int
     channel_id: int
+    creator_id: int | None = field(default=None, compare=False)
+    """Who opened the table (told once if the bot lacks a channel permission)."""
 
 
 @dataclass(frozen=True)
@@ -119,16 +122,21 @@ class LobbyNotice:
     (a player left mid-match, the computer took over).
     """
 
+    kind: ClassVar[str] = "lobby"
+
     table: TableInfo
     what: str
     seat: int | None = None
     receipt: Receipt | None = field(default=None, compare=False)
     """Set when the store recorded it (the table finished or was cancelled)."""
+    cause: Cause | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
 class HandStartNotice:
     """Public: a hand begins. ``commitment`` is SHA-256(salt + wall), revealed later."""
+
+    kind: ClassVar[str] = "hand_started"
 
     ref: TableRef
     names: tuple[str, ...]
@@ -146,6 +154,8 @@ class HandStartNotice:
 class TableNotice:
     """Public: the table changed. ``lines`` say what happened, without hidden tiles."""
 
+    kind: ClassVar[str] = "table"
+
     ref: TableRef
     names: tuple[str, ...]
     hand_number: int
@@ -158,6 +168,10 @@ class TableNotice:
     """The public engine events behind ``lines``, for an adapter to word in the reader's
     language (none is private to a seat)."""
     _state: HandState = field(repr=False, compare=False)
+    seats: tuple[SeatInfo | None, ...] = ()
+    """Who sits where now (names, user ids for mentions, away flags)."""
+    cause: Cause | None = field(default=None, compare=False)
+    """The person's request that made this change (None: a timer or the computer)."""
 
     def view(self) -> TableView:
         return spectator_view(self._state, self.hand_number)
@@ -168,6 +182,8 @@ class PrivateNotice:
     """Private to one seat's person: their hand changed or a decision is in front of
     them. ``step`` is what the buttons carry (None: nothing to decide now)."""
 
+    kind: ClassVar[str] = "private_hand"
+
     ref: TableRef
     seat: int
     user_id: int | None
@@ -176,12 +192,25 @@ class PrivateNotice:
     step: int | None
     deadline: float | None
     _state: HandState = field(repr=False, compare=False)
+    choices: StandingChoices = field(default_factory=StandingChoices)
+    """The seat's standing choices now (its DM shows them as toggles)."""
+    away: bool = False
+    """The computer plays the seat until its person is back."""
+    locale: str | None = None
+    """The language the person last used with the bot (None: not known)."""
+    news: tuple[Event, ...] = ()
+    """The public events of the change this notice reports (a presenter that merges
+    unsent notices for a seat concatenates them)."""
+    cause: Cause | None = field(default=None, compare=False)
+    reminder: bool = False
+    """Sent once when half the decision's time has passed."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)
 
 
 MoveKind = Literal["turn", "claim"]
+Mentions = Literal["when_needed", "every_turn"]
 
 
 @dataclass(frozen=True)
@@ -193,9 +222,19 @@ class MoveNotice:
     user_id: int | None
     hand_number: int
     step: int
-    kind: MoveKind
+    move: MoveKind
     deadline: float
     reminder: bool = False
+    seats: tuple[SeatInfo | None, ...] = ()
+    """Who sits where (a claim window's mention names every closed-DM seat)."""
+    mentions: Mentions = "when_needed"
+    """The table's ``mentions`` option."""
+    discarder: int | None = None
+    """For a claim: the seat whose tile may be claimed (never mentioned)."""
+
+    @property
+    def kind(self) -> str:
+        return "reminder" if self.reminder else "your_move"
 
 
 @dataclass(frozen=True)
@@ -206,6 +245,8 @@ class AwayNotice:
     the computer keeps the seat for the rest of the match, and ``penalty`` is what the
     leaver was charged for it (0 where the rule set has no penalty).
     """
+
+    kind: ClassVar[str] = "away"
 
     ref: TableRef
     seat: int
@@ -219,6 +260,8 @@ class AwayNotice:
 @dataclass(frozen=True)
 class SettlementNotice:
     """Public: how the hand ended, every pattern and who pays whom."""
+
+    kind: ClassVar[str] = "settlement"
 
     ref: TableRef
     names: tuple[str, ...]
@@ -236,6 +279,8 @@ class SettlementNotice:
 class RevealNotice:
     """Public: the wall and salt of a finished hand; sha256(salt + wall) == commitment."""
 
+    kind: ClassVar[str] = "reveal"
+
     ref: TableRef
     hand_number: int
     wall: str
@@ -246,6 +291,8 @@ class RevealNotice:
 
 @dataclass(frozen=True)
 class LeaderboardNotice:
+    kind: ClassVar[str] = "leaderboard"
+
     ref: TableRef
     rows: tuple[LeaderboardRow, ...]
     hand_number: int = 0
@@ -255,12 +302,24 @@ class LeaderboardNotice:
 
 @dataclass(frozen=True)
 class MatchEndNotice:
+    kind: ClassVar[str] = "match_ended"
+
     ref: TableRef
     names: tuple[str, ...]
     totals: tuple[Fraction, ...]
     hands_played: int
     cancelled: bool = False
     receipt: Receipt | None = field(default=None, compare=False)
+
+
+Notice = (LobbyNotice | HandStartNotice | TableNotice | PrivateNotice | MoveNotice
+          | AwayNotice | SettlementNotice | RevealNotice | LeaderboardNotice
+          | MatchEndNotice)
+"""Everything the service tells the outside world, through `Notifier.publish`."""
+
+Announcement = (LobbyNotice | HandStartNotice | SettlementNotice | RevealNotice
+                | LeaderboardNotice | MatchEndNotice)
+"""The notices that may carry a `Receipt` (recorded in the store's outbox)."""
 
 
 # ---------------------------------------------------------------------------

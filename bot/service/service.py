@@ -27,6 +27,7 @@ from bot.service.errors import Refused
 from bot.service.fairness import Deal, first_dealer, parse_wall, roll_dice, shuffle
 from bot.service.live import LiveHand, LiveTable, Pending, auto_reason, empty_seats, step_of
 from bot.service.notices import (
+    Announcement,
     AwayNotice,
     HandStartNotice,
     LeaderboardNotice,
@@ -34,6 +35,7 @@ from bot.service.notices import (
     MatchEndNotice,
     MoveKind,
     MoveNotice,
+    Notice,
     PrivateNotice,
     Receipt,
     RevealNotice,
@@ -208,7 +210,7 @@ class TableService:
                                                display_name=creator_name, at=now))
         self._tables[row.id] = live
         info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, "created", 0 if sit else None))
+        await self._publish(LobbyNotice(info, "created", 0 if sit else None))
         return info
 
     async def join(self, table_id: int, user_id: int, name: str,
@@ -230,7 +232,7 @@ class TableService:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
             info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, "joined", seat))
+        await self._publish(LobbyNotice(info, "joined", seat))
         return info
 
     async def add_computer(self, table_id: int, user_id: int, seat: int | None = None, *,
@@ -250,7 +252,7 @@ class TableService:
                               seat=seat + 1) from None
             live.set_seat(row)
             info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, "computer_added", seat))
+        await self._publish(LobbyNotice(info, "computer_added", seat))
         return info
 
     async def remove_computer(self, table_id: int, user_id: int, seat: int, *,
@@ -266,7 +268,7 @@ class TableService:
             await self.store.leave(table_id, seat)
             live.seats[seat] = None
             info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, "computer_removed", seat))
+        await self._publish(LobbyNotice(info, "computer_removed", seat))
         return info
 
     async def leave(self, table_id: int, user_id: int) -> TableInfo:
@@ -283,7 +285,7 @@ class TableService:
                 await self._replace_by_computer(live, seat)
                 what = "replaced"
             info = self._info(live)
-        await self._tell("lobby", LobbyNotice(info, what, seat))
+        await self._publish(LobbyNotice(info, what, seat))
         return info
 
     async def start(self, table_id: int, user_id: int, *, is_manager: bool = False
@@ -685,7 +687,7 @@ class TableService:
         live.pending = {}
         self.scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
-        await self._tell("lobby", LobbyNotice(
+        await self._publish(LobbyNotice(
             self._info(live), "started" if setup.number == 1 else "hand_started"))
         await self._deliver(live)
         if state.phase is Phase.ENDED:  # 八花 on the deal
@@ -805,7 +807,7 @@ class TableService:
             table = await self.store.get_table(table_id)
             if table is None:
                 continue
-            ref = TableRef(table.id, table.guild_id, table.channel_id)
+            ref = TableRef(table.id, table.guild_id, table.channel_id, table.creator_id)
             log.info("table %s: delivering %s announcement(s) left by a restart", table_id,
                      len(rows))
             await self._hand_over(ref, rows, None, {})
@@ -819,10 +821,10 @@ class TableService:
             except Exception:
                 log.exception("announcement %s could not be worded", row.key)
                 continue
-            await self._tell(row.kind, notice)
+            await self._publish(notice)
 
     async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
-                         states: Mapping[int, HandState]) -> Any:
+                         states: Mapping[int, HandState]) -> Announcement:
         """Rebuild an announcement from its row: the hand's record (and for the
         settlement its replay, hands being deterministic) plus the row's facts."""
         receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
@@ -973,7 +975,7 @@ class TableService:
         live.pending[p.seat] = replace(p, reminded=True)
         seat_row = live.seats[p.seat]
         kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-        await self._tell("reminder", MoveNotice(
+        await self._publish(MoveNotice(
             live.ref, p.seat, seat_row.user_id if seat_row else None, live.hand_number,
             p.step, kind, p.due_at, reminder=True))
 
@@ -1015,7 +1017,7 @@ class TableService:
                 await self._remove_away(live, seat)
                 return
             live.set_seat(await self.store.set_away(live.id, seat, True))
-            await self._tell("away", AwayNotice(live.ref, seat, row.user_id, row.display_name,
+            await self._publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 True))
             await self._replan(live)
 
@@ -1027,7 +1029,7 @@ class TableService:
             row = await self.store.reset_timeouts(live.id, seat)
         if row.away:
             row = await self.store.set_away(live.id, seat, False)
-            await self._tell("away", AwayNotice(live.ref, seat, row.user_id, row.display_name,
+            await self._publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 False))
         live.set_seat(row)
 
@@ -1036,10 +1038,10 @@ class TableService:
         row = live.seats[seat]
         assert row is not None
         penalty = await self._replace_by_computer(live, seat)
-        await self._tell("away", AwayNotice(live.ref, seat, row.user_id, row.display_name,
+        await self._publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                             True, removed=True,
                                             penalty=-penalty[seat] if penalty else Fraction(0)))
-        await self._tell("lobby", LobbyNotice(self._info(live), "replaced", seat))
+        await self._publish(LobbyNotice(self._info(live), "replaced", seat))
 
     async def _replace_by_computer(self, live: LiveTable, seat: int
                                    ) -> tuple[Fraction, ...] | None:
@@ -1076,7 +1078,7 @@ class TableService:
         assert live.hand is not None
         number = live.hand.row.number
         names = live.names
-        await self._tell("table", TableNotice(live.ref, names, number, new.seq,
+        await self._publish(TableNotice(live.ref, names, number, new.seq,
                                               public_lines(events, names),
                                               visible_deciding(new), public_events(events),
                                               new))
@@ -1088,7 +1090,7 @@ class TableService:
             if old is not None and old.seats[seat] is new.seats[seat] \
                     and step_of(old, seat) == step and seat not in fresh:
                 continue
-            await self._tell("private_hand", PrivateNotice(
+            await self._publish(PrivateNotice(
                 live.ref, seat, row.user_id, names, number, step,
                 self._deadline(live.pending.get(seat)), new))
         await self._ping(live, fresh)
@@ -1100,18 +1102,18 @@ class TableService:
             if p is None or p.kind == "computer" or row is None or row.is_computer:
                 continue
             kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-            await self._tell("your_move", MoveNotice(live.ref, seat, row.user_id,
+            await self._publish(MoveNotice(live.ref, seat, row.user_id,
                                                      live.hand_number, p.step, kind,
                                                      p.due_at))
 
-    async def _tell(self, method: str, notice: Any) -> None:
+    async def _publish(self, notice: Notice) -> None:
         """Notifier errors are logged, never raised: the move is already committed."""
         try:
-            await getattr(self.notifier, method)(notice)
+            await self.notifier.publish(notice)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("notifier %s failed", method)
+            log.exception("notifier failed on a %s notice", notice.kind)
 
     # ------------------------------------------------------------------ internals: small
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo import run_demo
-from bot.service import FakeClock, RecordingNotifier
+from bot.service import FakeClock, Notice, RecordingNotifier
 from bot.store import Store
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, World
 
@@ -42,8 +42,10 @@ async def test_leaving_a_hangzhou_hand_costs_the_abandon_penalty(world: World) -
 
 
 class Broken(RecordingNotifier):
-    async def table(self, notice: object) -> None:
-        raise RuntimeError("discord is down")
+    async def publish(self, notice: Notice) -> None:
+        if notice.kind == "table":
+            raise RuntimeError("discord is down")
+        await super().publish(notice)
 
 
 async def test_a_failing_notifier_never_undoes_or_blocks_a_move(

@@ -6,11 +6,10 @@ once."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, commitment
+from bot.service import FakeClock, Notice, RecordingNotifier, commitment
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -27,10 +26,12 @@ class DyingNotifier(RecordingNotifier):
 
     def __init__(self, kind: str) -> None:
         super().__init__()
+        self.dies_at = kind
 
-        async def die(_notice: Any) -> None:
-            raise Died(kind)
-        setattr(self, kind, die)
+    async def publish(self, notice: Notice) -> None:
+        if notice.kind == self.dies_at:
+            raise Died(self.dies_at)
+        await super().publish(notice)
 
 
 async def crash_then_restart(make_world: MakeWorld, world: World) -> World:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.service import RecordingNotifier, Refused, TableNotice, commitment
+from bot.service import Notice, RecordingNotifier, Refused, TableNotice, commitment
 from bot.store import Store
 from tests.service.helpers import (
     ANN,
@@ -58,7 +58,7 @@ async def test_a_move_lands_and_the_claim_window_asks_only_the_claimer(
     assert info.deciding == ()  # who may claim is not public
     assert (await world.service.hand(table, CID)).step == 2
     pings = world.notes.of("your_move")
-    assert [(p.user_id, p.kind, p.step) for p in pings] == [(ANN, "turn", 1), (CID, "claim", 2)]
+    assert [(p.user_id, p.move, p.step) for p in pings] == [(ANN, "turn", 1), (CID, "claim", 2)]
 
 
 async def test_out_of_turn_wrong_seat_and_stranger_are_refused_without_change(
@@ -117,12 +117,13 @@ class CommitFirst(RecordingNotifier):
         self.store = store
         self.checked = 0
 
-    async def table(self, notice: TableNotice) -> None:
-        hand = await self.store.live_hand(notice.ref.table_id)
-        if hand is not None and hand.number == notice.hand_number:
-            assert await self.store.next_seq(hand.id) == notice.seq + 1
-            self.checked += 1
-        await super().table(notice)
+    async def publish(self, notice: Notice) -> None:
+        if isinstance(notice, TableNotice):
+            hand = await self.store.live_hand(notice.ref.table_id)
+            if hand is not None and hand.number == notice.hand_number:
+                assert await self.store.next_seq(hand.id) == notice.seq + 1
+                self.checked += 1
+        await super().publish(notice)
 
 
 async def test_every_move_is_committed_before_it_is_told(

@@ -32,7 +32,7 @@ async def test_turn_timer_plays_the_default_and_reminds_once_at_half_time(
     assert world.notes.of("reminder") == []
     await world.advance(1)
     (reminder,) = world.notes.of("reminder")
-    assert (reminder.user_id, reminder.kind, reminder.step) == (ANN, "turn", 1)
+    assert (reminder.user_id, reminder.move, reminder.step) == (ANN, "turn", 1)
     assert (await world.store.deadlines())[0].reminded_at is not None
     await world.advance(29.5)
     assert await sources(world.store, table) == []
