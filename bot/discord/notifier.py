@@ -324,6 +324,8 @@ class DiscordNotifier:
                 await self.hand_started(notice)
             case TableNotice():
                 await self.table(notice)
+            case PrivateNotice() if notice.reminder:
+                pass  # the reminder's DM is sent for the MoveNotice that follows it
             case PrivateNotice():
                 await self.private_hand(notice)
             case MoveNotice() if notice.reminder:

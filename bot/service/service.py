@@ -34,6 +34,7 @@ from bot.service.notices import (
     LeaderboardNotice,
     LobbyNotice,
     MatchEndNotice,
+    Mentions,
     MoveKind,
     MoveNotice,
     Notice,
@@ -237,7 +238,7 @@ class TableService:
                                                display_name=creator_name, at=now))
         self._tables[row.id] = live
         info = self._info(live)
-        await self._publish(LobbyNotice(info, "created", 0 if sit else None))
+        await self._publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
 
     async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
@@ -261,7 +262,7 @@ class TableService:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "joined", seat))
+        await self._publish(LobbyNotice(info, "joined", seat, cause=cause))
         return Seated(info, seat)
 
     async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
@@ -282,7 +283,7 @@ class TableService:
                               seat=seat + 1) from None
             live.set_seat(row)
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "computer_added", seat))
+        await self._publish(LobbyNotice(info, "computer_added", seat, cause=cause))
         return Seated(info, seat)
 
     async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
@@ -298,7 +299,7 @@ class TableService:
             await self.store.leave(table_id, seat)
             live.seats[seat] = None
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "computer_removed", seat))
+        await self._publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
         return info
 
     async def leave(self, cause: Cause, table_id: int) -> TableInfo:
@@ -316,7 +317,7 @@ class TableService:
                 await self._replace_by_computer(live, seat)
                 what = "replaced"
             info = self._info(live)
-        await self._publish(LobbyNotice(info, what, seat))
+        await self._publish(LobbyNotice(info, what, seat, cause=cause))
         return info
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
@@ -344,7 +345,7 @@ class TableService:
             live.match_id = match_row.id
             live.match = new_match(live.row.rules, self._options(live.row), dealer,
                                    self._computers(live))
-            await self._start_hand(live)  # tells the lobby, with the hand's number
+            await self._start_hand(live, cause)  # tells the lobby, with the hand's number
             return self._info(live)
 
     async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
@@ -364,7 +365,7 @@ class TableService:
             self._drop(live)
             live.pending = {}
             info = self._info(live)
-        await self._deliver(live)
+        await self._deliver(live, cause=cause)
         return info
 
     async def set_choices(self, cause: Cause, table_id: int,
@@ -435,7 +436,7 @@ class TableService:
             current = step_of(hand.state, seat)
             if step is not None and step != current:
                 raise Refused(E.STALE, "that button is for a decision that has passed")
-            return await self._commit(live, move, "player")
+            return await self._commit(live, move, "player", cause)
 
     async def seen(self, cause: Cause) -> None:
         """Any interaction, even one that changes nothing: remember the person's
@@ -748,7 +749,7 @@ class TableService:
 
     # ------------------------------------------------------------------ internals: hands
 
-    async def _start_hand(self, live: LiveTable) -> None:
+    async def _start_hand(self, live: LiveTable, cause: Cause | None = None) -> None:
         """Deal the next hand: a wall shuffled with `secrets`, its commitment shown."""
         assert live.match is not None and live.match_id is not None
         dice = roll_dice()
@@ -769,19 +770,20 @@ class TableService:
         self.scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
         await self._publish(LobbyNotice(
-            self._info(live), "started" if setup.number == 1 else "hand_started"))
-        await self._deliver(live)
+            self._info(live), "started" if setup.number == 1 else "hand_started",
+            cause=cause))
+        await self._deliver(live, cause=cause)
         if state.phase is Phase.ENDED:  # 八花 on the deal
-            await self._end_hand(live, state, events, None)
+            await self._end_hand(live, state, events, None, cause)
             return
         pending = self._plan(live, state, now)
         await self.store.replace_deadlines(row.id, _deadline_rows(pending))
         live.pending = pending
         self._schedule(live, pending.values())
-        await self._announce(live, None, state, events, set(pending))
+        await self._announce(live, None, state, events, set(pending), cause)
 
-    async def _commit(self, live: LiveTable, action: Action, source: ActionSource
-                      ) -> ActResult:
+    async def _commit(self, live: LiveTable, action: Action, source: ActionSource,
+                      cause: Cause | None = None) -> ActResult:
         """The one path of every move (see the module docstring)."""
         hand = live.hand
         assert hand is not None
@@ -794,7 +796,7 @@ class TableService:
         row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
                         source, now)
         if new.phase is Phase.ENDED:
-            await self._end_hand(live, new, events, row)
+            await self._end_hand(live, new, events, row, cause)
             await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished, action.seat)
@@ -811,11 +813,11 @@ class TableService:
         live.pending = pending
         self._schedule(live, (pending[s] for s in fresh))
         await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
-        await self._announce(live, old, new, events, fresh)
+        await self._announce(live, old, new, events, fresh, cause)
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
 
     async def _end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
-                        final: NewAction | None) -> None:
+                        final: NewAction | None, cause: Cause | None = None) -> None:
         """Settle: final action, settlements, standings (and match totals) in one
         transaction; then tell; then deal the next hand unless the match is over."""
         assert live.hand is not None and live.match is not None and state.result is not None
@@ -842,14 +844,14 @@ class TableService:
         live.match = match
         live.pending = {}
         self.scheduler.forget(live.id)
-        await self._announce(live, old, state, events, set())
+        await self._announce(live, old, state, events, set(), cause)
         if match.finished:
             live.row = replace(live.row, status="finished")  # written with the last hand
             self._drop(live)
             live.hand = None
-        await self._deliver(live, {hand.row.id: state})
+        await self._deliver(live, {hand.row.id: state}, cause)
         if not match.finished:
-            await self._start_hand(live)
+            await self._start_hand(live, cause)
 
     def _void(self, live: LiveTable) -> list[NewAnnouncement]:
         """What a cancelled table tells the channel (recorded with the cancellation):
@@ -869,7 +871,8 @@ class TableService:
     # ------------------------------------------------------------------ internals: outbox
 
     async def _deliver(self, live: LiveTable,
-                       states: Mapping[int, HandState] | None = None) -> None:
+                       states: Mapping[int, HandState] | None = None,
+                       cause: Cause | None = None) -> None:
         """Hand the table's undelivered announcements to the notifier, oldest first.
 
         They were written with the changes they announce; each goes to the notifier
@@ -877,7 +880,7 @@ class TableService:
         whatever a crash left undelivered. ``states``: hands already in memory (no
         replay needed to word their settlement)."""
         rows = [r for r in await self.store.undelivered(live.id) if r.id not in self._handed]
-        await self._hand_over(live.ref, rows, live, states or {})
+        await self._hand_over(live.ref, rows, live, states or {}, cause)
 
     async def _redeliver(self) -> None:
         """Start-up: every announcement a crash left undelivered, in order per table."""
@@ -894,18 +897,20 @@ class TableService:
             await self._hand_over(ref, rows, None, {})
 
     async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
-                         live: LiveTable | None, states: Mapping[int, HandState]) -> None:
+                         live: LiveTable | None, states: Mapping[int, HandState],
+                         cause: Cause | None = None) -> None:
         self._handed.update(r.id for r in rows)
         for row in rows:
             try:
-                notice = await self._notice_of(row, ref, live, states)
+                notice = await self._notice_of(row, ref, live, states, cause)
             except Exception:
                 log.exception("announcement %s could not be worded", row.key)
                 continue
             await self._publish(notice)
 
     async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
-                         states: Mapping[int, HandState]) -> Announcement:
+                         states: Mapping[int, HandState], cause: Cause | None = None
+                         ) -> Announcement:
         """Rebuild an announcement from its row: the hand's record (and for the
         settlement its replay, hands being deterministic) plus the row's facts."""
         receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
@@ -913,7 +918,7 @@ class TableService:
         if row.kind == "lobby":
             info = self._info(live) if live is not None else \
                 await self.table_info(ref.table_id)
-            return LobbyNotice(info, facts["what"], receipt=receipt)
+            return LobbyNotice(info, facts["what"], receipt=receipt, cause=cause)
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)
@@ -1055,10 +1060,12 @@ class TableService:
             return
         live.pending[p.seat] = replace(p, reminded=True)
         seat_row = live.seats[p.seat]
-        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-        await self._publish(MoveNotice(
-            live.ref, p.seat, seat_row.user_id if seat_row else None, live.hand_number,
-            p.step, kind, p.due_at, reminder=True))
+        if seat_row is None:
+            return
+        # The DM again (with the state it shows), then the channel's part of it.
+        await self._publish(self._private(live, p.seat, seat_row, live.hand.state, (),
+                                          reminder=True))
+        await self._publish(self._move(live, p, seat_row, reminder=True))
 
     def _auto_action(self, live: LiveTable, p: Pending) -> tuple[Action, ActionSource]:
         assert live.hand is not None
@@ -1153,16 +1160,17 @@ class TableService:
     # ------------------------------------------------------------------ internals: telling
 
     async def _announce(self, live: LiveTable, old: HandState | None, new: HandState,
-                        events: tuple[Event, ...], fresh: set[int]) -> None:
+                        events: tuple[Event, ...], fresh: set[int],
+                        cause: Cause | None = None) -> None:
         """The public table; each person whose hand or decision changed; a ping for
         each fresh decision of a person."""
         assert live.hand is not None
         number = live.hand.row.number
         names = live.names
+        news = public_events(events)
         await self._publish(TableNotice(live.ref, names, number, new.seq,
-                                              public_lines(events, names),
-                                              visible_deciding(new), public_events(events),
-                                              new))
+                                        public_lines(events, names), visible_deciding(new),
+                                        news, new, live.seat_infos, cause))
         for seat in range(SEATS):
             row = live.seats[seat]
             if row is None or (row.is_computer and not self.notify_computer_hands):
@@ -1171,10 +1179,20 @@ class TableService:
             if old is not None and old.seats[seat] is new.seats[seat] \
                     and step_of(old, seat) == step and seat not in fresh:
                 continue
-            await self._publish(PrivateNotice(
-                live.ref, seat, row.user_id, names, number, step,
-                self._deadline(live.pending.get(seat)), new))
+            await self._publish(self._private(live, seat, row, new, news, cause=cause))
         await self._ping(live, fresh)
+
+    def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
+                 news: tuple[Event, ...], *, cause: Cause | None = None,
+                 reminder: bool = False) -> PrivateNotice:
+        """What one seat's person is shown of ``state``, with everything needed to show
+        it: their choices, away flag, language, and the public news of the change."""
+        assert live.hand is not None
+        return PrivateNotice(
+            live.ref, seat, row.user_id, live.names, live.hand.row.number, step_of(state, seat),
+            self._deadline(live.pending.get(seat)), state, row.choices, row.away,
+            self._locales.get(row.user_id) if row.user_id is not None else None,
+            news, cause, reminder)
 
     async def _ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):
@@ -1182,10 +1200,20 @@ class TableService:
             row = live.seats[seat]
             if p is None or p.kind == "computer" or row is None or row.is_computer:
                 continue
-            kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-            await self._publish(MoveNotice(live.ref, seat, row.user_id,
-                                                     live.hand_number, p.step, kind,
-                                                     p.due_at))
+            await self._publish(self._move(live, p, row))
+
+    def _move(self, live: LiveTable, p: Pending, row: SeatRow, *, reminder: bool = False
+              ) -> MoveNotice:
+        """The ping of a person's decision: whose, which, until when; for a claim the
+        seat whose tile it is (never mentioned with the others)."""
+        assert live.hand is not None and live.match is not None
+        state = live.hand.state
+        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
+        discarder = state.window.from_seat if kind == "claim" and state.window else None
+        mentions: Mentions = "every_turn" if live.match.options.mentions == "every_turn" \
+            else "when_needed"
+        return MoveNotice(live.ref, p.seat, row.user_id, live.hand_number, p.step, kind,
+                          p.due_at, reminder, live.seat_infos, mentions, discarder)
 
     async def _publish(self, notice: Notice) -> None:
         """Notifier errors are logged, never raised: the move is already committed."""
