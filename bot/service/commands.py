@@ -190,7 +190,7 @@ class Commands(Part):
                                              "can cancel it")
             try:
                 live.row = await self.store.cancel_table(
-                    table_id, at=self.clock.now(), announcements=self.moves._void(live))
+                    table_id, at=self.clock.now(), announcements=self.moves.void(live))
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
             self.recovery.drop(live)

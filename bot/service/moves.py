@@ -149,7 +149,7 @@ class Moves(Part):
         if not match.finished:
             await self.start_hand(live, cause)
 
-    def _void(self, live: LiveTable) -> list[NewAnnouncement]:
+    def void(self, live: LiveTable) -> list[NewAnnouncement]:
         """What a cancelled table tells the channel (recorded with the cancellation):
         the running hand is void (no settlement) and its wall revealed; the match is
         abandoned."""

@@ -106,79 +106,100 @@ class TableService:
     async def create_table(self, cause: Cause, *, guild_id: int, channel_id: int, rules: str,
                            options: Mapping[str, Any] | None = None,
                            sit: bool = True) -> TableInfo:
+        """A new table in the channel's lobby; its creator sits in seat 1 when ``sit``."""
         return await self.commands.create_table(cause, guild_id=guild_id,
                                                 channel_id=channel_id, rules=rules,
                                                 options=options, sit=sit)
 
     async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
+        """Sit down in the lobby: the first empty seat unless one is named."""
         return await self.commands.join(cause, table_id, seat)
 
     async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
                            ) -> Seated:
+        """Seat a computer player (asked by a player, the creator or a manager)."""
         return await self.commands.add_computer(cause, table_id, seat)
 
     async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
+        """Take a computer player out of the lobby."""
         return await self.commands.remove_computer(cause, table_id, seat)
 
     async def leave(self, cause: Cause, table_id: int) -> TableInfo:
+        """Leave: the seat empties in the lobby; during a match the computer takes it."""
         return await self.commands.leave(cause, table_id)
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
+        """Start the match (the creator or a manager), every seat filled."""
         return await self.commands.start(cause, table_id)
 
     async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
+        """Cancel the table (the creator or a manager): the running hand is void."""
         return await self.commands.cancel(cause, table_id)
 
     async def set_choices(self, cause: Cause, table_id: int, choices: StandingChoices
                           ) -> StandingChoices:
+        """Replace the seat's standing choices; returns them."""
         return await self.commands.set_choices(cause, table_id, choices)
 
     async def set_choice(self, cause: Cause, table_id: int, name: str, on: bool
                          ) -> StandingChoices:
+        """Turn one standing choice on or off, the others kept; returns the choices."""
         return await self.commands.set_choice(cause, table_id, name, on)
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
+        """An away player is back: their timers run again."""
         return await self.commands.back(cause, table_id)
 
     async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
                   step: int | None = None, hand_number: int | None = None) -> ActResult:
+        """Play one of the seat's legal actions (a stranger's press: ``not_yours``)."""
         return await self.commands.act(cause, table_id, action, step=step,
                                        hand_number=hand_number)
 
     async def seen(self, cause: Cause) -> None:
+        """Any interaction: remember the person's language."""
         await self.commands.seen(cause)
 
     # ------------------------------------------------------------------ queries
 
     async def table_info(self, table_id: int) -> TableInfo:
+        """A table as anyone may see it (also once over)."""
         return await self.queries.table_info(table_id)
 
     async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
                                 ) -> list[TableInfo]:
+        """The channel's (live) tables, oldest first."""
         return await self.queries.tables_in_channel(channel_id, live_only=live_only)
 
     async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
                          ) -> int:
+        """The table a command means: ``given``, the channel's live one, or its last."""
         return await self.queries.find_table(cause, channel_id, given)
 
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
+        """The person's own hand and decision (private)."""
         return await self.queries.hand(cause, table_id)
 
     async def table_picture(self, table_id: int) -> TablePicture:
+        """The public picture's input; ``not_playing`` between matches."""
         return await self.queries.table_picture(table_id)
 
     async def hand_history(self, table_id: int) -> HandHistory | None:
+        """The last finished hand as the channel may read it (None: none yet)."""
         return await self.queries.hand_history(table_id)
 
     async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
+        """The channel's standings."""
         return await self.queries.leaderboard(channel_id, limit=limit)
 
     # ------------------------------------------------------------------ running
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
+        """Start-up: serving again at once (see `Recovery.recover`)."""
         return await self.recovery.recover(eager=eager)
 
     async def warm(self) -> int:
+        """Replay the live tables `recover` left for later; how many."""
         return await self.recovery.warm()
 
     async def run(self) -> None:

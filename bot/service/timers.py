@@ -12,9 +12,9 @@ leaving the match) after ``away_after``; a person's own move brings them back.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 from bot.service.errors import Refused
 from bot.service.live import LiveTable, Pending, auto_reason, deadline_rows, info_of, step_of
@@ -78,7 +78,7 @@ class Timers(Part):
         self.schedule(live, (pending[s] for s in fresh))
         await self.announcer.ping(live, fresh)
 
-    def schedule(self, live: LiveTable, pendings: Any) -> None:
+    def schedule(self, live: LiveTable, pendings: Iterable[Pending]) -> None:
         """After ``live.pending`` changed: seats no longer deciding lose their entries
         (answered, or the window closed), ``pendings`` (the new decisions) replace
         theirs; the others keep theirs."""
