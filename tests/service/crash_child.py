@@ -23,17 +23,20 @@ async def main(db: str, hands: int) -> int:
     service = TableService(store, NullNotifier(), clock=SystemClock(), computer_pause=0.0,
                            grace=0.0)
     await service.recover()
+    host = Cause(1, "Host")
     tables = await store.tables_in_channel(1)
-    if not tables:
-        host = Cause(1, "Host")
+    if tables:
+        table_id = tables[0].id
+    else:
         info = await service.create_table(host, guild_id=1, channel_id=1, rules="hangzhou",
                                           options={"hands": hands}, sit=False)
-        for _ in range(4):
-            await service.add_computer(host, info.ref.table_id)
-        await service.start(host, info.ref.table_id)
         table_id = info.ref.table_id
-    else:
-        table_id = tables[0].id
+    # A kill may have come during the setup: finish it (seat the computers, start).
+    info = await service.table_info(table_id)
+    if info.status == "lobby":
+        for _ in info.empty_seats:
+            await service.add_computer(host, table_id)
+        await service.start(host, table_id)
     runner = asyncio.create_task(service.run())
     while (await store.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
         await asyncio.sleep(0.02)
