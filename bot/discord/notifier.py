@@ -71,6 +71,7 @@ from bot.service import (
     MoveNotice,
     Notice,
     PrivateNotice,
+    Receipt,
     RevealNotice,
     SeatInfo,
     SettlementNotice,
@@ -189,7 +190,7 @@ class DiscordNotifier:
         if cause is not None:
             self.post.learn(cause.user_id, cause.locale)
 
-    def _announce(self, ref: TableRef, receipt: Any, text: str) -> None:
+    def _announce(self, ref: TableRef, receipt: Receipt | None, text: str) -> None:
         """A text announcement, exactly once (found again by its text)."""
         self._chan(ref, lambda: self.post.once(ref, receipt, same_text(text), lambda: (
             self.post.send(ref, content=text,
