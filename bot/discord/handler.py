@@ -36,7 +36,7 @@ from bot.discord.texts import (
     score_text,
     table_caption,
 )
-from bot.service import Refused, TableInfo
+from bot.service import Cause, Refused, TableInfo
 from bot.service import errors as E
 from bot.store import StoreError
 from engine.game.actions import Action
@@ -154,20 +154,15 @@ class MahjongHandler:
             self._public_deferrals.discard(interaction.id)
 
     async def _table_id(self, interaction: discord.Interaction, given: int | None) -> int:
-        """The table a command means: the one given, else the channel's live table
-        (the user's own first when there are several)."""
-        if given is not None:
-            return given
-        channel_id = interaction.channel_id or 0
-        tables: list[TableInfo] = await self.service.tables_in_channel(channel_id)
-        if not tables:
-            tables = await self.service.tables_in_channel(channel_id, live_only=False)
-            tables = tables[-1:]
-        if not tables:
-            raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
-                                      "/mahjong new")
-        mine = [x for x in tables if _seat_of(x, interaction.user.id) is not None]
-        return (mine or tables)[-1].ref.table_id
+        """The table a command means (the service's `find_table`)."""
+        table_id: int = await self.service.find_table(self._cause(interaction),
+                                                      interaction.channel_id or 0, given)
+        return table_id
+
+    def _cause(self, interaction: discord.Interaction) -> Cause:
+        """Who asks, as the service takes it."""
+        return Cause(interaction.user.id, interaction.user.display_name,
+                     interaction.locale.value, self._is_manager(interaction), interaction.id)
 
     @staticmethod
     def _public(interaction: discord.Interaction) -> LocaleLike:
@@ -191,49 +186,44 @@ class MahjongHandler:
 
     async def _cmd_new(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         info = await self._run(interaction, self.service.create_table(
-            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-            creator_id=interaction.user.id, creator_name=interaction.user.display_name,
+            self._cause(interaction), guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
             rules=args["rules"], options=args.get("options") or {}))
         await self._say(interaction, t("reply.created", interaction.locale,
                                        table=info.ref.table_id))
 
     async def _cmd_join(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         table_id = await self._table_id(interaction, args.get("table"))
-        info = await self._run(interaction, self.service.join(
-            table_id, interaction.user.id, interaction.user.display_name))
-        seat = _seat_of(info, interaction.user.id)
+        seated = await self._run(interaction, self.service.join(
+            self._cause(interaction), table_id))
         await self._say(interaction, t("reply.joined", interaction.locale,
                                        name=interaction.user.display_name,
-                                       seat=(seat or 0) + 1))
+                                       seat=seated.seat + 1))
 
     async def _cmd_leave(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         table_id = await self._table_id(interaction, args.get("table"))
-        await self._run(interaction, self.service.leave(table_id, interaction.user.id))
+        await self._run(interaction, self.service.leave(self._cause(interaction), table_id))
         await self._say(interaction, t("reply.left", interaction.locale,
                                        name=interaction.user.display_name))
 
     async def _cmd_addbot(self, interaction: discord.Interaction, args: dict[str, Any]
                           ) -> None:
         table_id = await self._table_id(interaction, args.get("table"))
-        before = await self.service.table_info(table_id)
-        info = await self._run(interaction, self.service.add_computer(
-            table_id, interaction.user.id, is_manager=self._is_manager(interaction)))
-        added = [i for i in before.empty_seats if i not in info.empty_seats]
+        seated = await self._run(interaction, self.service.add_computer(
+            self._cause(interaction), table_id))
         await self._say(interaction, t("reply.computer_added", interaction.locale,
-                                       seat=(added[0] if added else 0) + 1))
+                                       seat=seated.seat + 1))
 
     async def _cmd_start(self, interaction: discord.Interaction, args: dict[str, Any]) -> None:
         table_id = await self._table_id(interaction, args.get("table"))
-        await self._run(interaction, self.service.start(
-            table_id, interaction.user.id, is_manager=self._is_manager(interaction)))
+        await self._run(interaction, self.service.start(self._cause(interaction), table_id))
         await self._say(interaction, t("reply.started", interaction.locale, table=table_id))
 
     async def _cmd_cancel(self, interaction: discord.Interaction, args: dict[str, Any]
                           ) -> None:
         table_id = await self._table_id(interaction, args.get("table"))
-        await self._run(interaction, self.service.cancel(
-            table_id, interaction.user.id, is_manager=self._is_manager(interaction)),
-            ephemeral=False)
+        await self._run(interaction, self.service.cancel(self._cause(interaction), table_id),
+                        ephemeral=False)
         await self._say(interaction, t("reply.cancelled", self._public(interaction),
                                        table=table_id), ephemeral=False)
 
@@ -241,7 +231,8 @@ class MahjongHandler:
         """The private way to play: the same picture and buttons as the DM."""
         await self._defer(interaction, ephemeral=True)
         table_id = await self._table_id(interaction, args.get("table"))
-        info = await self._run(interaction, self.service.hand(table_id, interaction.user.id))
+        info = await self._run(interaction, self.service.hand(self._cause(interaction),
+                                                              table_id))
         table = await self.service.table_info(table_id)
         seat = table.seats[info.seat]
         png = await asyncio.to_thread(hand_image, info.view)
@@ -259,7 +250,7 @@ class MahjongHandler:
             await self._say(interaction, t("reply.table.none", interaction.locale,
                                            table=table_id))
             return
-        view = await self.service.table_view(table_id)
+        view = (await self.service.table_picture(table_id)).view
         png = await asyncio.to_thread(table_image, view, info.names)
         caption = table_caption(view, table_id=table_id, names=info.names,
                                 locale=self._public(interaction))
@@ -352,7 +343,7 @@ class MahjongHandler:
             raise Refused(E.NOT_SEATED, "you do not sit at this table")
         action = make(seat if owner is None else owner)
         await self._run(interaction, self.service.act(
-            table_id, interaction.user.id, action, step=seq, hand_number=hand))
+            self._cause(interaction), table_id, action, step=seq, hand_number=hand))
         message = interaction.message
         before = message.content if message is not None else ""
         self.bot.notifier.clicked(table_id, seat, message.id if message is not None else None)
@@ -373,14 +364,12 @@ class MahjongHandler:
                      what: LobbyWhat) -> None:
         """The lobby message is edited by the notifier; the click itself is only
         acknowledged (a refusal is said privately)."""
-        user = interaction.user
-        manager = self._is_manager(interaction)
+        cause = self._cause(interaction)
         calls = {
-            "join": lambda: self.service.join(table_id, user.id, user.display_name),
-            "leave": lambda: self.service.leave(table_id, user.id),
-            "addbot": lambda: self.service.add_computer(table_id, user.id,
-                                                        is_manager=manager),
-            "start": lambda: self.service.start(table_id, user.id, is_manager=manager),
+            "join": lambda: self.service.join(cause, table_id),
+            "leave": lambda: self.service.leave(cause, table_id),
+            "addbot": lambda: self.service.add_computer(cause, table_id),
+            "start": lambda: self.service.start(cause, table_id),
         }
         await self._run(interaction, calls[what]())
         if not interaction.response.is_done():
@@ -394,7 +383,7 @@ class MahjongHandler:
     async def _preference(self, interaction: discord.Interaction, table_id: int,
                           name: Preference, on: bool) -> None:
         await self._run(interaction, self.service.set_choice(
-            table_id, interaction.user.id, name, on))
+            self._cause(interaction), table_id, name, on))
         label = t(f"btn.pref.{name}", interaction.locale)
         if on:
             label = t("btn.pref.on", interaction.locale, label=label)
@@ -402,7 +391,7 @@ class MahjongHandler:
 
     async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
         async def body() -> None:
-            await self._run(interaction, self.service.back(table_id, interaction.user.id))
+            await self._run(interaction, self.service.back(self._cause(interaction), table_id))
             await self._say(interaction, t("reply.back", interaction.locale))
 
         await self._guarded(interaction, body)

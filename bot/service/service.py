@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.service import errors as E
+from bot.service.cause import Cause
 from bot.service.clock import Clock, SystemClock
 from bot.service.errors import Refused
 from bot.service.fairness import Deal, first_dealer, parse_wall, roll_dice, shuffle
@@ -33,6 +34,7 @@ from bot.service.notices import (
     LeaderboardNotice,
     LobbyNotice,
     MatchEndNotice,
+    Mentions,
     MoveKind,
     MoveNotice,
     Notice,
@@ -113,6 +115,24 @@ class ActResult:
     seq: int
     hand_ended: bool
     match_ended: bool
+    seat: int
+    """The seat that moved."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Someone (a person or a computer) sat down: the table now, and the seat taken."""
+
+    table: TableInfo
+    seat: int
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    """The public picture's input: the table (names, hand) and the spectator view."""
+
+    info: TableInfo
+    view: TableView
 
 
 @dataclass(frozen=True)
@@ -126,6 +146,11 @@ class HandInfo:
     view: PlayerView
     step: int | None
     deadline: float | None
+    names: tuple[str, ...]
+    choices: StandingChoices
+    """The seat's standing choices now."""
+    away: bool
+    """The computer plays the seat until its person is back."""
 
 
 @dataclass(frozen=True)
@@ -179,16 +204,19 @@ class TableService:
         self._loading: dict[int, asyncio.Lock] = {}
         self._handed: set[int] = set()
         """Announcements handed to the notifier by this process and not yet delivered."""
+        self._locales: dict[int, str] = {}
+        """The language each person last used (as far as this process knows)."""
 
     # ------------------------------------------------------------------ lobby
 
-    async def create_table(self, *, guild_id: int, channel_id: int, creator_id: int,
-                           creator_name: str, rules: str,
+    async def create_table(self, cause: Cause, *, guild_id: int, channel_id: int, rules: str,
                            options: Mapping[str, Any] | None = None,
                            sit: bool = True) -> TableInfo:
-        """A new table in the channel's lobby; the creator sits in seat 1 unless
-        ``sit`` is False. Options are validated by the rule set before anything is
-        written; a channel holds one live table at a time."""
+        """A new table in the channel's lobby, opened by ``cause``'s person, who sits in
+        seat 1 unless ``sit`` is False. Options are validated by the rule set before
+        anything is written; a channel holds one live table at a time."""
+        await self.seen(cause)
+        creator_id, creator_name = cause.user_id, cause.name
         try:
             ruleset = rulesets.get(rules)
             ruleset.options(options)
@@ -210,12 +238,14 @@ class TableService:
                                                display_name=creator_name, at=now))
         self._tables[row.id] = live
         info = self._info(live)
-        await self._publish(LobbyNotice(info, "created", 0 if sit else None))
+        await self._publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
 
-    async def join(self, table_id: int, user_id: int, name: str,
-                   seat: int | None = None) -> TableInfo:
-        """Sit down in the lobby (the first empty seat unless one is named)."""
+    async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
+        """Sit down in the lobby (the first empty seat unless one is named), under
+        ``cause.name``."""
+        await self.seen(cause)
+        user_id, name = cause.user_id, cause.name
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
@@ -232,16 +262,17 @@ class TableService:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "joined", seat))
-        return info
+        await self._publish(LobbyNotice(info, "joined", seat, cause=cause))
+        return Seated(info, seat)
 
-    async def add_computer(self, table_id: int, user_id: int, seat: int | None = None, *,
-                           is_manager: bool = False) -> TableInfo:
+    async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
+                           ) -> Seated:
         """Seat a computer player (asked by someone seated, the creator or a manager)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            self._need_member(live, user_id, is_manager)
+            self._need_member(live, cause)
             seat = self._free_seat(live, seat)
             try:
                 row = await self.store.sit_computer(
@@ -252,15 +283,15 @@ class TableService:
                               seat=seat + 1) from None
             live.set_seat(row)
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "computer_added", seat))
-        return info
+        await self._publish(LobbyNotice(info, "computer_added", seat, cause=cause))
+        return Seated(info, seat)
 
-    async def remove_computer(self, table_id: int, user_id: int, seat: int, *,
-                              is_manager: bool = False) -> TableInfo:
+    async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            self._need_member(live, user_id, is_manager)
+            self._need_member(live, cause)
             row = live.seats[seat] if 0 <= seat < SEATS else None
             if row is None or not row.is_computer:
                 raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
@@ -268,15 +299,16 @@ class TableService:
             await self.store.leave(table_id, seat)
             live.seats[seat] = None
             info = self._info(live)
-        await self._publish(LobbyNotice(info, "computer_removed", seat))
+        await self._publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
         return info
 
-    async def leave(self, table_id: int, user_id: int) -> TableInfo:
+    async def leave(self, cause: Cause, table_id: int) -> TableInfo:
         """Leave a table: in the lobby the seat empties; during a match the computer
         takes the seat over (Hangzhou charges the 逃跑 penalty if a hand is running)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             if live.row.status == "lobby":
                 await self.store.leave(table_id, seat)
                 live.seats[seat] = None
@@ -285,16 +317,16 @@ class TableService:
                 await self._replace_by_computer(live, seat)
                 what = "replaced"
             info = self._info(live)
-        await self._publish(LobbyNotice(info, what, seat))
+        await self._publish(LobbyNotice(info, what, seat, cause=cause))
         return info
 
-    async def start(self, table_id: int, user_id: int, *, is_manager: bool = False
-                    ) -> TableInfo:
+    async def start(self, cause: Cause, table_id: int) -> TableInfo:
         """Start the match (the creator or a manager), with every seat filled."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            if user_id != live.row.creator_id and not is_manager:
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can start it")
             empty = [i + 1 for i, s in enumerate(live.seats) if s is None]
@@ -313,16 +345,16 @@ class TableService:
             live.match_id = match_row.id
             live.match = new_match(live.row.rules, self._options(live.row), dealer,
                                    self._computers(live))
-            await self._start_hand(live)  # tells the lobby, with the hand's number
+            await self._start_hand(live, cause)  # tells the lobby, with the hand's number
             return self._info(live)
 
-    async def cancel(self, table_id: int, user_id: int, *, is_manager: bool = False
-                     ) -> TableInfo:
+    async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
         """Cancel a table (its creator or a server manager): the running hand is void
         (no settlement) and its wall revealed; the match is recorded as abandoned."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            if user_id != live.row.creator_id and not is_manager:
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:
@@ -333,58 +365,68 @@ class TableService:
             self._drop(live)
             live.pending = {}
             info = self._info(live)
-        await self._deliver(live)
+        await self._deliver(live, cause=cause)
         return info
 
-    async def set_choices(self, table_id: int, user_id: int,
-                          choices: StandingChoices) -> TableInfo:
-        """A seat's standing choices, applied from its next decision on (or this one)."""
+    async def set_choices(self, cause: Cause, table_id: int,
+                          choices: StandingChoices) -> StandingChoices:
+        """A seat's standing choices, applied from its next decision on (or this one);
+        returns the seat's choices now."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
-            live.set_seat(await self.store.set_choices(table_id, seat, choices))
+            seat = self._need_seat(live, cause.user_id)
+            row = await self.store.set_choices(table_id, seat, choices)
+            live.set_seat(row)
             await self._replan(live)
-            return self._info(live)
+            return row.choices
 
-    async def set_choice(self, table_id: int, user_id: int, name: str, on: bool
-                         ) -> TableInfo:
+    async def set_choice(self, cause: Cause, table_id: int, name: str, on: bool
+                         ) -> StandingChoices:
         """Turn one standing choice on or off, keeping the others as they are *now*:
         read and written under the table's lock, so two quick toggles both count."""
         if name not in StandingChoices.__dataclass_fields__:
             raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             row = live.seats[seat]
             assert row is not None
-            choices = replace(row.choices, **{name: on})
-            live.set_seat(await self.store.set_choices(table_id, seat, choices))
+            row = await self.store.set_choices(table_id, seat,
+                                               replace(row.choices, **{name: on}))
+            live.set_seat(row)
             await self._replan(live)
-            return self._info(live)
+            return row.choices
 
-    async def back(self, table_id: int, user_id: int) -> TableInfo:
+    async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             await self._mark_present(live, seat)
             await self._replan(live)
             return self._info(live)
 
     # ------------------------------------------------------------------ play
 
-    async def act(self, table_id: int, user_id: int, action: Action | Mapping[str, Any], *,
+    async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
                   step: int | None = None, hand_number: int | None = None) -> ActResult:
-        """Play one of the seat's legal actions.
+        """Play one of the seat's legal actions, for ``cause``'s person.
 
-        ``step`` (and ``hand_number``), from the button, make a click for an earlier
-        decision stale: refused, nothing changed. A duplicate click is such a click.
+        Pressing a button of a seat held by someone else is refused: ``not_yours`` for
+        someone who does not sit at the table, ``wrong_seat`` for a player of another
+        seat. ``step`` (and ``hand_number``), from the button, make a click for an
+        earlier decision stale: refused, nothing changed. A duplicate click is such a
+        click.
         """
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             hand = self._need_hand(live)
-            seat = self._need_seat(live, user_id)
             move = _parse_action(action)
+            seat = self._need_player(live, cause.user_id, move.seat)
             if move.seat != seat:
                 raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
                                             f"seat {move.seat + 1}", seat=move.seat + 1,
@@ -394,7 +436,19 @@ class TableService:
             current = step_of(hand.state, seat)
             if step is not None and step != current:
                 raise Refused(E.STALE, "that button is for a decision that has passed")
-            return await self._commit(live, move, "player")
+            return await self._commit(live, move, "player", cause)
+
+    async def seen(self, cause: Cause) -> None:
+        """Any interaction, even one that changes nothing: remember the person's
+        language (their private notices speak it), written only when it changed."""
+        locale = cause.locale
+        if not locale or self._locales.get(cause.user_id) == locale:
+            return
+        self._locales[cause.user_id] = locale
+        try:
+            await self.store.set_user_locale(cause.user_id, locale, self.clock.now())
+        except StoreError as exc:  # only a language preference: never worth a failure
+            log.info("locale of user %s not saved: %s", cause.user_id, exc)
 
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime."""
@@ -437,22 +491,42 @@ class TableService:
         rows = await self.store.tables_in_channel(channel_id, live_only=live_only)
         return [await self.table_info(r.id) for r in rows]
 
-    async def hand(self, table_id: int, user_id: int) -> HandInfo:
-        """The player's own hand, for `/mahjong hand` (private)."""
+    async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
+                         ) -> int:
+        """The table a command means: ``given``, else the channel's live table (the
+        person's own first when there are several), else the channel's last table."""
+        if given is not None:
+            return given
+        tables = await self.tables_in_channel(channel_id)
+        if not tables:
+            tables = (await self.tables_in_channel(channel_id, live_only=False))[-1:]
+        if not tables:
+            raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
+                                      "/mahjong new")
+        mine = [x for x in tables
+                if any(s is not None and s.user_id == cause.user_id for s in x.seats)]
+        return (mine or tables)[-1].ref.table_id
+
+    async def hand(self, cause: Cause, table_id: int) -> HandInfo:
+        """The person's own hand, for `/mahjong hand` (private)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             hand = self._need_hand(live)
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             pending = live.pending.get(seat)
+            row = live.seats[seat]
+            assert row is not None
             return HandInfo(table_id, seat, live.hand_number,
                             view(hand.state, seat, live.hand_number),
-                            step_of(hand.state, seat), self._deadline(pending))
+                            step_of(hand.state, seat), self._deadline(pending),
+                            live.names, row.choices, row.away)
 
-    async def table_view(self, table_id: int) -> TableView:
-        """The public table picture's input."""
+    async def table_picture(self, table_id: int) -> TablePicture:
+        """The public table picture's input: the table and the spectator view."""
         live = await self._live(table_id)
         hand = self._need_hand(live)
-        return spectator_view(hand.state, live.hand_number)
+        return TablePicture(self._info(live), spectator_view(hand.state, live.hand_number))
 
     async def hand_history(self, table_id: int) -> HandHistory | None:
         """The last finished hand, replayed from its wall and log (None: none yet).
@@ -572,6 +646,7 @@ class TableService:
             seats[s.seat] = s
         live = LiveTable(row, seats)
         self._tables[table_id] = live
+        await self._load_locales(live)
         if row.status == "playing":
             async with live.lock:
                 await self._rebuild_match(live)
@@ -623,6 +698,13 @@ class TableService:
         else:
             await self._restore_deadlines(live)
 
+    async def _load_locales(self, live: LiveTable) -> None:
+        """The languages of the table's people, remembered from before a restart."""
+        users = [s.user_id for s in live.seats if s is not None and s.user_id is not None
+                 and s.user_id not in self._locales]
+        for user, locale in (await self.store.user_locales(users)).items():
+            self._locales.setdefault(user, locale)
+
     async def _replay(self, row: TableRow, options: TableOptions, hand: HandRow) -> HandState:
         actions = [Action.from_json(a.payload) for a in await self.store.actions(hand.id)]
         return replay(row.rules, options, parse_wall(hand.wall), hand.dice, hand.dealer,
@@ -667,7 +749,7 @@ class TableService:
 
     # ------------------------------------------------------------------ internals: hands
 
-    async def _start_hand(self, live: LiveTable) -> None:
+    async def _start_hand(self, live: LiveTable, cause: Cause | None = None) -> None:
         """Deal the next hand: a wall shuffled with `secrets`, its commitment shown."""
         assert live.match is not None and live.match_id is not None
         dice = roll_dice()
@@ -688,19 +770,20 @@ class TableService:
         self.scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
         await self._publish(LobbyNotice(
-            self._info(live), "started" if setup.number == 1 else "hand_started"))
-        await self._deliver(live)
+            self._info(live), "started" if setup.number == 1 else "hand_started",
+            cause=cause))
+        await self._deliver(live, cause=cause)
         if state.phase is Phase.ENDED:  # 八花 on the deal
-            await self._end_hand(live, state, events, None)
+            await self._end_hand(live, state, events, None, cause)
             return
         pending = self._plan(live, state, now)
         await self.store.replace_deadlines(row.id, _deadline_rows(pending))
         live.pending = pending
         self._schedule(live, pending.values())
-        await self._announce(live, None, state, events, set(pending))
+        await self._announce(live, None, state, events, set(pending), cause)
 
-    async def _commit(self, live: LiveTable, action: Action, source: ActionSource
-                      ) -> ActResult:
+    async def _commit(self, live: LiveTable, action: Action, source: ActionSource,
+                      cause: Cause | None = None) -> ActResult:
         """The one path of every move (see the module docstring)."""
         hand = live.hand
         assert hand is not None
@@ -713,10 +796,10 @@ class TableService:
         row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
                         source, now)
         if new.phase is Phase.ENDED:
-            await self._end_hand(live, new, events, row)
+            await self._end_hand(live, new, events, row, cause)
             await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
-                             live.match is None or live.match.finished)
+                             live.match is None or live.match.finished, action.seat)
         pending = self._plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         try:
@@ -730,11 +813,11 @@ class TableService:
         live.pending = pending
         self._schedule(live, (pending[s] for s in fresh))
         await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
-        await self._announce(live, old, new, events, fresh)
-        return ActResult(live.id, hand.row.number, row.expected_seq, False, False)
+        await self._announce(live, old, new, events, fresh, cause)
+        return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
 
     async def _end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
-                        final: NewAction | None) -> None:
+                        final: NewAction | None, cause: Cause | None = None) -> None:
         """Settle: final action, settlements, standings (and match totals) in one
         transaction; then tell; then deal the next hand unless the match is over."""
         assert live.hand is not None and live.match is not None and state.result is not None
@@ -761,14 +844,14 @@ class TableService:
         live.match = match
         live.pending = {}
         self.scheduler.forget(live.id)
-        await self._announce(live, old, state, events, set())
+        await self._announce(live, old, state, events, set(), cause)
         if match.finished:
             live.row = replace(live.row, status="finished")  # written with the last hand
             self._drop(live)
             live.hand = None
-        await self._deliver(live, {hand.row.id: state})
+        await self._deliver(live, {hand.row.id: state}, cause)
         if not match.finished:
-            await self._start_hand(live)
+            await self._start_hand(live, cause)
 
     def _void(self, live: LiveTable) -> list[NewAnnouncement]:
         """What a cancelled table tells the channel (recorded with the cancellation):
@@ -788,7 +871,8 @@ class TableService:
     # ------------------------------------------------------------------ internals: outbox
 
     async def _deliver(self, live: LiveTable,
-                       states: Mapping[int, HandState] | None = None) -> None:
+                       states: Mapping[int, HandState] | None = None,
+                       cause: Cause | None = None) -> None:
         """Hand the table's undelivered announcements to the notifier, oldest first.
 
         They were written with the changes they announce; each goes to the notifier
@@ -796,7 +880,7 @@ class TableService:
         whatever a crash left undelivered. ``states``: hands already in memory (no
         replay needed to word their settlement)."""
         rows = [r for r in await self.store.undelivered(live.id) if r.id not in self._handed]
-        await self._hand_over(live.ref, rows, live, states or {})
+        await self._hand_over(live.ref, rows, live, states or {}, cause)
 
     async def _redeliver(self) -> None:
         """Start-up: every announcement a crash left undelivered, in order per table."""
@@ -813,18 +897,20 @@ class TableService:
             await self._hand_over(ref, rows, None, {})
 
     async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
-                         live: LiveTable | None, states: Mapping[int, HandState]) -> None:
+                         live: LiveTable | None, states: Mapping[int, HandState],
+                         cause: Cause | None = None) -> None:
         self._handed.update(r.id for r in rows)
         for row in rows:
             try:
-                notice = await self._notice_of(row, ref, live, states)
+                notice = await self._notice_of(row, ref, live, states, cause)
             except Exception:
                 log.exception("announcement %s could not be worded", row.key)
                 continue
             await self._publish(notice)
 
     async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
-                         states: Mapping[int, HandState]) -> Announcement:
+                         states: Mapping[int, HandState], cause: Cause | None = None
+                         ) -> Announcement:
         """Rebuild an announcement from its row: the hand's record (and for the
         settlement its replay, hands being deterministic) plus the row's facts."""
         receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
@@ -832,7 +918,7 @@ class TableService:
         if row.kind == "lobby":
             info = self._info(live) if live is not None else \
                 await self.table_info(ref.table_id)
-            return LobbyNotice(info, facts["what"], receipt=receipt)
+            return LobbyNotice(info, facts["what"], receipt=receipt, cause=cause)
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)
@@ -974,10 +1060,12 @@ class TableService:
             return
         live.pending[p.seat] = replace(p, reminded=True)
         seat_row = live.seats[p.seat]
-        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-        await self._publish(MoveNotice(
-            live.ref, p.seat, seat_row.user_id if seat_row else None, live.hand_number,
-            p.step, kind, p.due_at, reminder=True))
+        if seat_row is None:
+            return
+        # The DM again (with the state it shows), then the channel's part of it.
+        await self._publish(self._private(live, p.seat, seat_row, live.hand.state, (),
+                                          reminder=True))
+        await self._publish(self._move(live, p, seat_row, reminder=True))
 
     def _auto_action(self, live: LiveTable, p: Pending) -> tuple[Action, ActionSource]:
         assert live.hand is not None
@@ -1072,16 +1160,17 @@ class TableService:
     # ------------------------------------------------------------------ internals: telling
 
     async def _announce(self, live: LiveTable, old: HandState | None, new: HandState,
-                        events: tuple[Event, ...], fresh: set[int]) -> None:
+                        events: tuple[Event, ...], fresh: set[int],
+                        cause: Cause | None = None) -> None:
         """The public table; each person whose hand or decision changed; a ping for
         each fresh decision of a person."""
         assert live.hand is not None
         number = live.hand.row.number
         names = live.names
+        news = public_events(events)
         await self._publish(TableNotice(live.ref, names, number, new.seq,
-                                              public_lines(events, names),
-                                              visible_deciding(new), public_events(events),
-                                              new))
+                                        public_lines(events, names), visible_deciding(new),
+                                        news, new, live.seat_infos, cause))
         for seat in range(SEATS):
             row = live.seats[seat]
             if row is None or (row.is_computer and not self.notify_computer_hands):
@@ -1090,10 +1179,20 @@ class TableService:
             if old is not None and old.seats[seat] is new.seats[seat] \
                     and step_of(old, seat) == step and seat not in fresh:
                 continue
-            await self._publish(PrivateNotice(
-                live.ref, seat, row.user_id, names, number, step,
-                self._deadline(live.pending.get(seat)), new))
+            await self._publish(self._private(live, seat, row, new, news, cause=cause))
         await self._ping(live, fresh)
+
+    def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
+                 news: tuple[Event, ...], *, cause: Cause | None = None,
+                 reminder: bool = False) -> PrivateNotice:
+        """What one seat's person is shown of ``state``, with everything needed to show
+        it: their choices, away flag, language, and the public news of the change."""
+        assert live.hand is not None
+        return PrivateNotice(
+            live.ref, seat, row.user_id, live.names, live.hand.row.number, step_of(state, seat),
+            self._deadline(live.pending.get(seat)), state, row.choices, row.away,
+            self._locales.get(row.user_id) if row.user_id is not None else None,
+            news, cause, reminder)
 
     async def _ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):
@@ -1101,10 +1200,20 @@ class TableService:
             row = live.seats[seat]
             if p is None or p.kind == "computer" or row is None or row.is_computer:
                 continue
-            kind: MoveKind = "turn" if p.kind == "turn" else "claim"
-            await self._publish(MoveNotice(live.ref, seat, row.user_id,
-                                                     live.hand_number, p.step, kind,
-                                                     p.due_at))
+            await self._publish(self._move(live, p, row))
+
+    def _move(self, live: LiveTable, p: Pending, row: SeatRow, *, reminder: bool = False
+              ) -> MoveNotice:
+        """The ping of a person's decision: whose, which, until when; for a claim the
+        seat whose tile it is (never mentioned with the others)."""
+        assert live.hand is not None and live.match is not None
+        state = live.hand.state
+        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
+        discarder = state.window.from_seat if kind == "claim" and state.window else None
+        mentions: Mentions = "every_turn" if live.match.options.mentions == "every_turn" \
+            else "when_needed"
+        return MoveNotice(live.ref, p.seat, row.user_id, live.hand_number, p.step, kind,
+                          p.due_at, reminder, live.seat_infos, mentions, discarder)
 
     async def _publish(self, notice: Notice) -> None:
         """Notifier errors are logged, never raised: the move is already committed."""
@@ -1177,8 +1286,22 @@ class TableService:
         return seat
 
     @staticmethod
-    def _need_member(live: LiveTable, user_id: int, is_manager: bool) -> None:
-        if not is_manager and user_id != live.row.creator_id and live.seat_of(user_id) is None:
+    def _need_player(live: LiveTable, user_id: int, seat: int) -> int:
+        """The presser's seat; a stranger pressing a person's button is told whose it is."""
+        mine = live.seat_of(user_id)
+        if mine is not None:
+            return mine
+        row = live.seats[seat] if 0 <= seat < SEATS else None
+        if row is not None and not row.is_computer:
+            raise Refused(E.NOT_YOURS, "that button is for another player; you do not sit "
+                                       "at this table", seat=seat + 1, name=_name(live, seat))
+        raise Refused(E.NOT_SEATED, "you do not sit at this table")
+
+    @staticmethod
+    def _need_member(live: LiveTable, cause: Cause) -> None:
+        user_id = cause.user_id
+        if not cause.is_manager and user_id != live.row.creator_id \
+                and live.seat_of(user_id) is None:
             raise Refused(E.NOT_MEMBER, "only players at this table, its creator or a server "
                                         "manager can do that")
 
@@ -1276,5 +1399,5 @@ def _name(live: LiveTable, seat: int) -> str:
     return live.names[seat]
 
 
-__all__ = ["ActResult", "HandHistory", "HandInfo", "RecoveryReport", "SeatInfo", "TableRef",
-           "TableService"]
+__all__ = ["ActResult", "HandHistory", "HandInfo", "RecoveryReport", "SeatInfo", "Seated",
+           "TablePicture", "TableRef", "TableService"]
