@@ -6,7 +6,7 @@ change and the request behind it. Nothing is asked of the service.
 
 - One DM queue per seat (`Outbox`): an unsent DM is replaced by a newer one (its
   buttons would be stale anyway), their news concatenated.
-- The player whose own click caused a notice with nothing left to decide is not DMed
+- The player whose own answer to a decision left them nothing to decide is not DMed
   its echo: the answer to the click already updated the message they clicked.
 - A half-time reminder (``reminder``) is the DM again with its reminder line; one a
   newer notice overtook before it went out is not sent.
@@ -71,6 +71,17 @@ def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, 
     return view, hand_image(view)
 
 
+def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
+    """The notice only echoes its person's own answer to the decision that was in front
+    of them (``before``: the seat's previous (hand, step)): the answer to their click
+    already updated the message they clicked. A notice they caused otherwise (the
+    hand they started, say) is news to them."""
+    cause = notice.cause
+    return (notice.step is None and cause is not None and cause.user_id == notice.user_id
+            and before is not None and before[0] == notice.hand_number
+            and before[1] is not None)
+
+
 class DmPresenter:
     def __init__(self, poster: Poster, tables: Tables, outbox: Outbox) -> None:
         self.poster = poster
@@ -88,12 +99,13 @@ class DmPresenter:
     def private(self, notice: PrivateNotice) -> None:
         """Queue the seat's DM (or fold the notice into the one already queued)."""
         key = (notice.ref.table_id, notice.seat)
-        self.tables.get(key[0]).due[notice.seat] = (notice.hand_number, notice.step)
+        due = self.tables.get(key[0]).due
+        before = due.get(notice.seat)
+        due[notice.seat] = (notice.hand_number, notice.step)
         if notice.user_id is None:
             return
         self.poster.learn(notice.user_id, notice.locale)
-        cause = notice.cause
-        if notice.step is None and cause is not None and cause.user_id == notice.user_id:
+        if _echo(notice, before):
             self._pending.pop(key, None)  # an unsent older state is stale too
             return
         queued = self._pending.get(key)

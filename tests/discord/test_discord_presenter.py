@@ -47,13 +47,33 @@ def _discarded() -> HandState:
 async def test_the_clicking_player_is_not_dmed_the_echo_of_their_own_move() -> None:
     client = FakeClient()
     notifier = presenter(client)
+    await notifier.publish(private(dealt(), 0))  # the dealer's decision: DMed
+    await notifier.publish(private(dealt(), 1))
+    await settle(notifier)
     after = _discarded()
     own = Cause(USERS[0], "Ann", interaction_id=42)
-    await notifier.publish(private(after, 0, cause=own))  # nothing left to decide
+    await notifier.publish(private(after, 0, cause=own))  # their move, nothing to decide
     await notifier.publish(private(after, 1, cause=own))  # someone else's move: told
     await settle(notifier)
-    assert client.dms(USERS[0]) == []
+    assert len(client.dms(USERS[0])) == 1
+    assert len(client.dms(USERS[1])) == 2
+
+
+async def test_the_player_who_started_the_hand_is_dmed_their_dealt_hand() -> None:
+    """Their own request, but no move of theirs: the new hand is news to them. Only the
+    answer to a decision that was in front of them is an echo."""
+    client = FakeClient()
+    notifier = presenter(client)
+    start = Cause(USERS[1], "Bo", interaction_id=41)
+    await notifier.publish(private(dealt(), 1, cause=start))  # not the dealer: no decision
+    await settle(notifier)
     assert len(client.dms(USERS[1])) == 1
+    # caused by them again, but no decision of theirs ended: not an echo either
+    toggled = Cause(USERS[1], "Bo", interaction_id=43)
+    await notifier.publish(private(dealt(), 1, cause=toggled,
+                                   choices=StandingChoices(pass_claims=True)))
+    await settle(notifier)
+    assert len(client.dms(USERS[1])) == 2
 
 
 async def test_a_dm_reports_the_interaction_that_caused_it() -> None:
