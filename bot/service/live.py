@@ -1,19 +1,23 @@
 """The in-memory state of one table: its rows, its match, its hand (the replay of the
-log) and its pending decisions. Only the service touches it, under ``lock``."""
+log) and its pending decisions. Only the service touches it, under ``lock``; the small
+functions below read it (the table as anyone may see it, a decision's deadline, …)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.service.notices import SeatInfo, TableRef, names_of
-from bot.store import DeadlineKind, HandRow, SeatRow, TableRow
+from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
+from bot.store import DeadlineKind, HandRow, NewDeadline, SeatRow, TableRow
+from engine import rules as rulesets
 from engine.game import ActionKind, HandState, Phase, deciding_seats, legal_actions
 from engine.match import MatchState
-from engine.rules.common import SEATS
+from engine.rules.common import SEATS, TableOptions
+from engine.view import visible_deciding
 
 AutoReason = Literal["computer", "away", "always_win", "pass_claims"]
 
@@ -125,3 +129,39 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoRe
     if ActionKind.WIN in kinds:
         return "always_win" if choices.always_win else None
     return "pass_claims" if choices.pass_claims else None
+
+
+def deadline_of(p: Pending | None) -> float | None:
+    """The deadline a person is shown (none for a computer's or an automatic move)."""
+    return p.due_at if p is not None and p.kind != "computer" else None
+
+
+def options_of(row: TableRow) -> TableOptions:
+    return rulesets.get(row.rules).options(row.options)
+
+
+def computers_of(live: LiveTable) -> tuple[bool, ...]:
+    return tuple(s is None or s.is_computer for s in live.seats)
+
+
+def info_of(live: LiveTable) -> TableInfo:
+    """The table as anyone may see it (whose turn, but nobody during a claim window)."""
+    match = live.match
+    hand = live.hand
+    return TableInfo(
+        live.ref, live.row.creator_id, live.row.rules, dict(live.row.options),
+        live.row.status, live.seat_infos,
+        hand_number=live.hand_number or None,
+        hands_in_match=match.options.hands if match else None,
+        deciding=visible_deciding(hand.state) if hand else (),
+        totals=match.totals if match else None,
+        hands_played=match.hands_played if match else 0)
+
+
+def deadline_rows(pending: Mapping[int, Pending]) -> list[NewDeadline]:
+    return [NewDeadline(p.seat, p.step, p.kind, p.set_at, p.due_at)
+            for p in pending.values()]
+
+
+def user_of(row: SeatRow | None) -> int | None:
+    return row.user_id if row is not None else None

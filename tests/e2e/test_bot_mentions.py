@@ -100,8 +100,8 @@ DEE_PONGS = {0: DEALER, 1: QUIET[1], 2: QUIET[2], 3: "258m799p369s2347z"}
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ann (seat 1) deals with the same dice at every table."""
-    monkeypatch.setattr("bot.service.service.first_dealer", lambda: 0)
-    monkeypatch.setattr("bot.service.service.roll_dice", lambda: (2, 3))
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (2, 3))
 
 
 def _normalised(text: str) -> str:

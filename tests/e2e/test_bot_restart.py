@@ -83,7 +83,7 @@ async def test_the_standing_mention_is_deleted_after_a_restart(
 async def test_a_language_used_before_taking_a_seat_survives_a_restart(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.service.service.first_dealer", lambda: 0)
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
     db = tmp_path / "db.sqlite3"
     world = make_world(fake, locales=["en-US", "zh-CN"])
     zh = world.players[1]   # seat 2; their only interaction: pressing Join

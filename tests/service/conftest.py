@@ -21,7 +21,7 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def dealer_zero(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fix the first dealer at seat 0 (stacked walls are written for it)."""
-    monkeypatch.setattr("bot.service.service.first_dealer", lambda: 0)
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.usefixtures("dealer_zero")
 @pytest.fixture(autouse=True)
 def same_dice(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dice are public: the scenes compared below roll the same."""
-    monkeypatch.setattr("bot.service.service.roll_dice", lambda: (2, 3))
+    monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (2, 3))
 
 DEALER = QUIET[0] + "9p"
 """The dealer (Ann, seat 0) discards 9p in every scene below; only who may claim it

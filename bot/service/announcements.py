@@ -1,0 +1,224 @@
+"""`Announcer`: everything the service tells, through one `Notifier.publish`.
+
+Each notice is built here with the whole snapshot a presenter needs (seats, choices,
+away flag, the person's language, the change's public news, the cause), so a notifier
+never calls back. A move's notices (`announce`): the public table, each person whose
+hand or decision changed, a ping for each fresh decision (`ping`). The outbox
+(`deliver`, `redeliver`): announcements recorded in the store with their change are
+rebuilt from their rows and handed over once per process, each with a `Receipt`.
+
+To add a notice: its frozen dataclass in notices.py (added to the `Notice` union), a
+method here that builds and publishes it, and its case in each notifier.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from bot.service.cause import Cause
+from bot.service.live import LiveTable, Pending, deadline_of, info_of, options_of, step_of
+from bot.service.notices import (
+    Announcement,
+    HandStartNotice,
+    LeaderboardNotice,
+    LobbyNotice,
+    MatchEndNotice,
+    Mentions,
+    MoveKind,
+    MoveNotice,
+    Notice,
+    PrivateNotice,
+    Receipt,
+    RevealNotice,
+    SettlementNotice,
+    TableNotice,
+    TableRef,
+    public_events,
+    public_lines,
+)
+from bot.service.part import Part
+from bot.store import AnnouncementRow, AnnouncementStatus, SeatRow
+from engine.game import Event, HandState
+from engine.rules.common import SEATS
+from engine.view import spectator_view, visible_deciding
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+class Announcer(Part):
+    """Builds every notice from memory or the outbox and publishes it."""
+
+    def __init__(self, service: TableService) -> None:
+        super().__init__(service)
+        self.handed: set[int] = set()
+        """Announcements handed to the notifier by this process and not yet delivered."""
+
+    async def deliver(self, live: LiveTable,
+                      states: Mapping[int, HandState] | None = None,
+                      cause: Cause | None = None) -> None:
+        """Hand the table's undelivered announcements to the notifier, oldest first.
+
+        They were written with the changes they announce; each goes to the notifier
+        once per process (it marks them delivered), and `recover` hands over again
+        whatever a crash left undelivered. ``states``: hands already in memory (no
+        replay needed to word their settlement)."""
+        rows = [r for r in await self.store.undelivered(live.id) if r.id not in self.handed]
+        await self._hand_over(live.ref, rows, live, states or {}, cause)
+
+    async def redeliver(self) -> None:
+        """Start-up: every announcement a crash left undelivered, in order per table."""
+        by_table: dict[int, list[AnnouncementRow]] = {}
+        for row in await self.store.undelivered():
+            by_table.setdefault(row.table_id, []).append(row)
+        for table_id, rows in by_table.items():
+            table = await self.store.get_table(table_id)
+            if table is None:
+                continue
+            ref = TableRef(table.id, table.guild_id, table.channel_id, table.creator_id)
+            log.info("table %s: delivering %s announcement(s) left by a restart", table_id,
+                     len(rows))
+            await self._hand_over(ref, rows, None, {})
+
+    async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
+                         live: LiveTable | None, states: Mapping[int, HandState],
+                         cause: Cause | None = None) -> None:
+        self.handed.update(r.id for r in rows)
+        for row in rows:
+            try:
+                notice = await self._notice_of(row, ref, live, states, cause)
+            except Exception:
+                log.exception("announcement %s could not be worded", row.key)
+                continue
+            await self.publish(notice)
+
+    async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
+                         states: Mapping[int, HandState], cause: Cause | None = None
+                         ) -> Announcement:
+        """Rebuild an announcement from its row: the hand's record (and for the
+        settlement its replay, hands being deterministic) plus the row's facts."""
+        receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
+        facts = row.facts
+        if row.kind == "lobby":
+            info = info_of(live) if live is not None else \
+                await self.queries.table_info(ref.table_id)
+            return LobbyNotice(info, facts["what"], receipt=receipt, cause=cause)
+        if row.kind == "match_ended":
+            return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
+                                  facts["hands_played"], facts["cancelled"], receipt=receipt)
+        hand = await self.store.get_hand(row.hand_id or 0)
+        assert hand is not None, row.key
+        if row.kind == "hand_started":
+            return HandStartNotice(ref, tuple(facts["names"]), hand.number, facts["hands"],
+                                   hand.dealer, hand.dice, hand.streak, facts["huangfan"],
+                                   hand.commitment, receipt=receipt)
+        if row.kind == "reveal":
+            return RevealNotice(ref, hand.number, hand.wall, hand.salt, hand.commitment,
+                                receipt=receipt)
+        if row.kind == "leaderboard":
+            table = await self.store.get_table(ref.table_id)
+            assert table is not None
+            rows = await self.store.leaderboard(table.channel_id)
+            return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
+        state = states.get(hand.id)
+        if state is None:
+            table = await self.store.get_table(ref.table_id)
+            assert table is not None
+            state = await self.recovery.replay(table, options_of(table), hand)
+        view = spectator_view(state, hand.number)
+        assert view.result is not None, row.key
+        return SettlementNotice(ref, tuple(facts["names"]), state.ruleset.name, hand.number,
+                                view.result, _fraction_tuple(facts["totals"]),
+                                caishen=view.caishen, receipt=receipt)
+
+    async def _mark(self, announcement_id: int, status: AnnouncementStatus) -> None:
+        await self.store.mark_announcement(announcement_id, status,
+                                           self.clock.now())
+        if status == "delivered":
+            self.handed.discard(announcement_id)
+
+    async def announce(self, live: LiveTable, old: HandState | None, new: HandState,
+                       events: tuple[Event, ...], fresh: set[int],
+                       cause: Cause | None = None) -> None:
+        """The public table; each person whose hand or decision changed; a ping for
+        each fresh decision of a person."""
+        assert live.hand is not None
+        number = live.hand.row.number
+        names = live.names
+        news = public_events(events)
+        await self.publish(TableNotice(live.ref, names, number, new.seq,
+                                        public_lines(events, names), visible_deciding(new),
+                                        news, new, live.seat_infos, cause))
+        for seat in range(SEATS):
+            row = live.seats[seat]
+            if row is None or (row.is_computer and not self.service.notify_computer_hands):
+                continue
+            step = step_of(new, seat)
+            if old is not None and old.seats[seat] is new.seats[seat] \
+                    and step_of(old, seat) == step and seat not in fresh:
+                continue
+            await self.publish(self._private(live, seat, row, new, news, cause=cause))
+        await self.ping(live, fresh)
+
+    async def remind(self, live: LiveTable, p: Pending) -> None:
+        """Half a person's time is gone: their DM again (with the state it shows), then
+        the channel's part of the reminder."""
+        row = live.seats[p.seat]
+        assert live.hand is not None
+        if row is None:
+            return
+        await self.publish(self._private(live, p.seat, row, live.hand.state, (),
+                                         reminder=True))
+        await self.publish(self._move(live, p, row, reminder=True))
+
+    def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
+                 news: tuple[Event, ...], *, cause: Cause | None = None,
+                 reminder: bool = False) -> PrivateNotice:
+        """What one seat's person is shown of ``state``, with everything needed to show
+        it: their choices, away flag, language, and the public news of the change."""
+        assert live.hand is not None
+        return PrivateNotice(
+            live.ref, seat, row.user_id, live.names, live.hand.row.number, step_of(state, seat),
+            deadline_of(live.pending.get(seat)), state, row.choices, row.away,
+            self.locales.get(row.user_id) if row.user_id is not None else None,
+            news, cause, reminder)
+
+    async def ping(self, live: LiveTable, seats: set[int]) -> None:
+        for seat in sorted(seats):
+            p = live.pending.get(seat)
+            row = live.seats[seat]
+            if p is None or p.kind == "computer" or row is None or row.is_computer:
+                continue
+            await self.publish(self._move(live, p, row))
+
+    def _move(self, live: LiveTable, p: Pending, row: SeatRow, *, reminder: bool = False
+              ) -> MoveNotice:
+        """The ping of a person's decision: whose, which, until when; for a claim the
+        seat whose tile it is (never mentioned with the others)."""
+        assert live.hand is not None and live.match is not None
+        state = live.hand.state
+        kind: MoveKind = "turn" if p.kind == "turn" else "claim"
+        discarder = state.window.from_seat if kind == "claim" and state.window else None
+        mentions: Mentions = "every_turn" if live.match.options.mentions == "every_turn" \
+            else "when_needed"
+        return MoveNotice(live.ref, p.seat, row.user_id, live.hand_number, p.step, kind,
+                          p.due_at, reminder, live.seat_infos, mentions, discarder)
+
+    async def publish(self, notice: Notice) -> None:
+        """Notifier errors are logged, never raised: the move is already committed."""
+        try:
+            await self.service.notifier.publish(notice)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("notifier failed on a %s notice", notice.kind)
+
+
+def _fraction_tuple(values: list[str]) -> tuple[Fraction, ...]:
+    return tuple(Fraction(v) for v in values)

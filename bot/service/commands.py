@@ -1,0 +1,280 @@
+"""`Commands`: what a person asks of a table, each taking the `Cause` first.
+
+Lobby (create, join, computer players, leave, start, cancel), play (`act`), a seat's
+standing choices and `back`, and `seen` (any interaction: the language is kept). Each
+command checks who asks (`guards`), changes the store and memory under the table's
+lock, and tells through the `Announcer` (its notices carry the cause). Moves go through
+`Moves.commit`, the one path of every move.
+
+To add a command: a method here taking ``cause`` first (call ``self.seen(cause)``),
+one line in `TableService` (service.py) that delegates to it, and its refusal codes in
+errors.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.service import errors as E
+from bot.service import fairness
+from bot.service.cause import Cause
+from bot.service.errors import Refused
+from bot.service.guards import free_seat, need_hand, need_lobby, need_member, need_player, need_seat
+from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
+from bot.service.moves import parse_action
+from bot.service.notices import LobbyNotice, TableInfo
+from bot.service.part import Part
+from bot.service.results import ActResult, Seated
+from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError, is_rules
+from engine import rules as rulesets
+from engine.game import Action
+from engine.match import new_match
+from engine.rules.common import SEATS, OptionError
+
+log = logging.getLogger(__name__)
+
+
+class Commands(Part):
+    """A person's requests: lobby, play, standing choices, language."""
+
+    async def create_table(self, cause: Cause, *, guild_id: int, channel_id: int, rules: str,
+                           options: Mapping[str, Any] | None = None,
+                           sit: bool = True) -> TableInfo:
+        """A new table in the channel's lobby, opened by ``cause``'s person, who sits in
+        seat 1 unless ``sit`` is False. Options are validated by the rule set before
+        anything is written; a channel holds one live table at a time."""
+        await self.seen(cause)
+        creator_id, creator_name = cause.user_id, cause.name
+        try:
+            ruleset = rulesets.get(rules)
+            ruleset.options(options)
+            stored = ruleset.name
+            if not is_rules(stored):  # a rule set newer than the tables' CHECK
+                raise OptionError(f"tables cannot hold rules {stored!r} yet")
+        except OptionError as exc:
+            raise Refused(E.BAD_OPTIONS, str(exc)) from None
+        if await self.store.tables_in_channel(channel_id, live_only=True):
+            raise Refused(E.CHANNEL_BUSY, "this channel already has a table; finish or "
+                                          "cancel it first")
+        now = self.clock.now()
+        row = await self.store.create_table(
+            guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
+            rules=stored, at=now, options=dict(options or {}))
+        live = LiveTable(row, empty_seats())
+        if sit:
+            live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
+                                               display_name=creator_name, at=now))
+        self.tables[row.id] = live
+        info = info_of(live)
+        await self.announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
+        return info
+
+    async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
+        """Sit down in the lobby (the first empty seat unless one is named), under
+        ``cause.name``."""
+        await self.seen(cause)
+        user_id, name = cause.user_id, cause.name
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            need_lobby(live)
+            if live.seat_of(user_id) is not None:
+                raise Refused(E.ALREADY_SEATED, "you already sit at this table")
+            seat = free_seat(live, seat)
+            try:
+                row = await self.store.sit(table_id, seat, user_id=user_id, display_name=name,
+                                           at=self.clock.now())
+            except SeatTaken:
+                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
+                              seat=seat + 1) from None
+            except AlreadySeated:
+                raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
+            live.set_seat(row)
+            info = info_of(live)
+        await self.announcer.publish(LobbyNotice(info, "joined", seat, cause=cause))
+        return Seated(info, seat)
+
+    async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
+                           ) -> Seated:
+        """Seat a computer player (asked by someone seated, the creator or a manager)."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            need_lobby(live)
+            need_member(live, cause)
+            seat = free_seat(live, seat)
+            try:
+                row = await self.store.sit_computer(
+                    table_id, seat, at=self.clock.now(),
+                    display_name=self.service.computer_name(live.ref, seat, None))
+            except SeatTaken:
+                raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
+                              seat=seat + 1) from None
+            live.set_seat(row)
+            info = info_of(live)
+        await self.announcer.publish(LobbyNotice(info, "computer_added", seat, cause=cause))
+        return Seated(info, seat)
+
+    async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            need_lobby(live)
+            need_member(live, cause)
+            row = live.seats[seat] if 0 <= seat < SEATS else None
+            if row is None or not row.is_computer:
+                raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
+                              seat=seat + 1)
+            await self.store.leave(table_id, seat)
+            live.seats[seat] = None
+            info = info_of(live)
+        await self.announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
+        return info
+
+    async def leave(self, cause: Cause, table_id: int) -> TableInfo:
+        """Leave a table: in the lobby the seat empties; during a match the computer
+        takes the seat over (Hangzhou charges the 逃跑 penalty if a hand is running)."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            seat = need_seat(live, cause.user_id)
+            if live.row.status == "lobby":
+                await self.store.leave(table_id, seat)
+                live.seats[seat] = None
+                what = "left"
+            else:
+                await self.moves.replace_by_computer(live, seat)
+                what = "replaced"
+            info = info_of(live)
+        await self.announcer.publish(LobbyNotice(info, what, seat, cause=cause))
+        return info
+
+    async def start(self, cause: Cause, table_id: int) -> TableInfo:
+        """Start the match (the creator or a manager), with every seat filled."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            need_lobby(live)
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
+                raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
+                                             "can start it")
+            empty = [i + 1 for i, s in enumerate(live.seats) if s is None]
+            if empty:
+                raise Refused(E.EMPTY_SEATS, f"seat(s) {', '.join(map(str, empty))} are empty: "
+                                             "wait for players or add computer players",
+                              seats=tuple(empty))
+            try:
+                live.row = await self.store.set_table_status(table_id, "playing",
+                                                             expected="lobby")
+            except StaleStatus:
+                raise Refused(E.NOT_IN_LOBBY, "the table has already started") from None
+            dealer = fairness.first_dealer()
+            match_row = await self.store.create_match(table_id, first_dealer=dealer,
+                                                      at=self.clock.now())
+            live.match_id = match_row.id
+            live.match = new_match(live.row.rules, options_of(live.row), dealer,
+                                   computers_of(live))
+            await self.moves.start_hand(live, cause)  # tells the lobby, with the hand's number
+            return info_of(live)
+
+    async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
+        """Cancel a table (its creator or a server manager): the running hand is void
+        (no settlement) and its wall revealed; the match is recorded as abandoned."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
+                raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
+                                             "can cancel it")
+            try:
+                live.row = await self.store.cancel_table(
+                    table_id, at=self.clock.now(), announcements=self.moves._void(live))
+            except StaleStatus:
+                raise Refused(E.NOT_PLAYING, "the table is already over") from None
+            self.recovery.drop(live)
+            live.pending = {}
+            info = info_of(live)
+        await self.announcer.deliver(live, cause=cause)
+        return info
+
+    async def set_choices(self, cause: Cause, table_id: int,
+                          choices: StandingChoices) -> StandingChoices:
+        """A seat's standing choices, applied from its next decision on (or this one);
+        returns the seat's choices now."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            seat = need_seat(live, cause.user_id)
+            row = await self.store.set_choices(table_id, seat, choices)
+            live.set_seat(row)
+            await self.timers.replan(live)
+            return row.choices
+
+    async def set_choice(self, cause: Cause, table_id: int, name: str, on: bool
+                         ) -> StandingChoices:
+        """Turn one standing choice on or off, keeping the others as they are *now*:
+        read and written under the table's lock, so two quick toggles both count."""
+        if name not in StandingChoices.__dataclass_fields__:
+            raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            seat = need_seat(live, cause.user_id)
+            row = live.seats[seat]
+            assert row is not None
+            row = await self.store.set_choices(table_id, seat,
+                                               replace(row.choices, **{name: on}))
+            live.set_seat(row)
+            await self.timers.replan(live)
+            return row.choices
+
+    async def back(self, cause: Cause, table_id: int) -> TableInfo:
+        """An away player is back: their timers run again instead of the computer."""
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            seat = need_seat(live, cause.user_id)
+            await self.timers.mark_present(live, seat)
+            await self.timers.replan(live)
+            return info_of(live)
+
+    async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
+                  step: int | None = None, hand_number: int | None = None) -> ActResult:
+        """Play one of the seat's legal actions, for ``cause``'s person.
+
+        Pressing a button of a seat held by someone else is refused: ``not_yours`` for
+        someone who does not sit at the table, ``wrong_seat`` for a player of another
+        seat. ``step`` (and ``hand_number``), from the button, make a click for an
+        earlier decision stale: refused, nothing changed. A duplicate click is such a
+        click.
+        """
+        await self.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            hand = need_hand(live)
+            move = parse_action(action)
+            seat = need_player(live, cause.user_id, move.seat)
+            if move.seat != seat:
+                raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
+                                            f"seat {move.seat + 1}", seat=move.seat + 1,
+                              name=live.names[move.seat])
+            if hand_number is not None and hand_number != live.hand_number:
+                raise Refused(E.STALE_HAND, "that button is from an earlier hand")
+            current = step_of(hand.state, seat)
+            if step is not None and step != current:
+                raise Refused(E.STALE, "that button is for a decision that has passed")
+            return await self.moves.commit(live, move, "player", cause)
+
+    async def seen(self, cause: Cause) -> None:
+        """Any interaction, even one that changes nothing: remember the person's
+        language (their private notices speak it), written only when it changed."""
+        locale = cause.locale
+        if not locale or self.locales.get(cause.user_id) == locale:
+            return
+        self.locales[cause.user_id] = locale
+        try:
+            await self.store.set_user_locale(cause.user_id, locale, self.clock.now())
+        except StoreError as exc:  # only a language preference: never worth a failure
+            log.info("locale of user %s not saved: %s", cause.user_id, exc)

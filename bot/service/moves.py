@@ -1,0 +1,257 @@
+"""`Moves`: the one path of every move, and the hands it starts and ends.
+
+Whether a person clicked, a timer ran out or the computer played: the table's lock
+(held by the caller) → `engine.apply` on the in-memory state → `Store.append_action`
+(compare-and-set on the next seq, with the next deadlines in the same transaction) →
+the new state replaces the old → the `Announcer` tells. The last move of a hand goes
+through `Store.finish_hand` with settlements, leaderboard deltas, match totals and the
+hand's announcements (`end_hand`), then the next hand is dealt (`start_hand`). A seat
+given to the computer mid-match (`replace_by_computer`) is charged the rule set's
+penalty here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from bot.service import errors as E
+from bot.service import fairness
+from bot.service.cause import Cause
+from bot.service.errors import Refused
+from bot.service.live import LiveHand, LiveTable, deadline_rows, info_of, user_of
+from bot.service.notices import LobbyNotice
+from bot.service.part import Part
+from bot.service.results import ActResult
+from bot.store import (
+    ActionSource,
+    LeaderboardDelta,
+    NewAction,
+    NewAnnouncement,
+    Settlement,
+    StaleAction,
+    StoreError,
+    best_hand_key,
+    player_key,
+)
+from engine.game import Action, Event, HandState, IllegalAction, Phase, apply, new_hand
+from engine.match import HandOutcome, MatchState, finish_hand, start_hand
+from engine.match import leave as match_leave
+from engine.rules.common import SEATS
+
+
+class Moves(Part):
+    """Commit moves; deal, settle and void hands; seats taken over."""
+
+    async def start_hand(self, live: LiveTable, cause: Cause | None = None) -> None:
+        """Deal the next hand: a wall shuffled with `secrets`, its commitment shown."""
+        assert live.match is not None and live.match_id is not None
+        dice = fairness.roll_dice()
+        match, setup = start_hand(live.match, dice)
+        deal = self.service.deal(live.row.rules, setup.dealer)
+        state, events = new_hand(live.row.rules, match.options, deal.wall, setup.dealer, dice,
+                                 streak=setup.streak, huangfan=setup.huangfan)
+        now = self.clock.now()
+        row = await self.store.create_hand(
+            live.match_id, wall=deal.wall_text, salt=deal.salt, commitment=deal.commitment,
+            dice=dice, dealer=setup.dealer, streak=setup.streak, huangfan=match.huangfan,
+            at=now, announcements=[NewAnnouncement("hand_started", facts={
+                "names": list(live.names), "hands": match.options.hands,
+                "huangfan": setup.huangfan})])
+        live.match = match
+        live.hand = LiveHand(row, state)
+        live.pending = {}
+        self.scheduler.forget(live.id)
+        # The lobby message says which hand is being played: each deal updates it.
+        await self.announcer.publish(LobbyNotice(
+            info_of(live), "started" if setup.number == 1 else "hand_started",
+            cause=cause))
+        await self.announcer.deliver(live, cause=cause)
+        if state.phase is Phase.ENDED:  # 八花 on the deal
+            await self.end_hand(live, state, events, None, cause)
+            return
+        pending = self.timers.plan(live, state, now)
+        await self.store.replace_deadlines(row.id, deadline_rows(pending))
+        live.pending = pending
+        self.timers.schedule(live, pending.values())
+        await self.announcer.announce(live, None, state, events, set(pending), cause)
+
+    async def commit(self, live: LiveTable, action: Action, source: ActionSource,
+                     cause: Cause | None = None) -> ActResult:
+        """The one path of every move (see the module docstring)."""
+        hand = live.hand
+        assert hand is not None
+        old = hand.state
+        try:
+            new, events = apply(old, action)
+        except IllegalAction as exc:
+            raise _illegal(exc, live.names) from None
+        now = self.clock.now()
+        row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
+                        source, now)
+        if new.phase is Phase.ENDED:
+            await self.end_hand(live, new, events, row, cause)
+            await self.timers.after_move(live, action.seat, source, old.phase is not Phase.TURN)
+            return ActResult(live.id, hand.row.number, row.expected_seq, True,
+                             live.match is None or live.match.finished, action.seat)
+        pending = self.timers.plan(live, new, now)
+        fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
+        try:
+            await self.store.append_action(
+                hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
+                deadlines=deadline_rows(pending) if fresh else None)
+        except StoreError as exc:
+            await self.recovery.reload(live)
+            raise _stale(exc) from None
+        hand.state = new
+        live.pending = pending
+        self.timers.schedule(live, (pending[s] for s in fresh))
+        await self.timers.after_move(live, action.seat, source, old.phase is not Phase.TURN)
+        await self.announcer.announce(live, old, new, events, fresh, cause)
+        return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
+
+    async def end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
+                       final: NewAction | None, cause: Cause | None = None) -> None:
+        """Settle: final action, settlements, standings (and match totals) in one
+        transaction; then tell; then deal the next hand unless the match is over."""
+        assert live.hand is not None and live.match is not None and state.result is not None
+        hand = live.hand
+        match = finish_hand(live.match, outcome(state))
+        now = self.clock.now()
+        told = [NewAnnouncement("settlement", facts={
+                    "names": list(live.names), "totals": _fractions(match.totals)}),
+                NewAnnouncement("reveal"), NewAnnouncement("leaderboard")]
+        if match.finished:
+            told += [NewAnnouncement("lobby", facts={"what": "finished"}),
+                     NewAnnouncement("match_ended", facts=_end_facts(live, match))]
+        try:
+            await self.store.finish_hand(
+                hand.row.id, final, settlements=_settlements(state),
+                deltas=self._deltas(live, state, match.finished), at=now,
+                match_totals=dict(enumerate(match.totals)) if match.finished else None,
+                announcements=told)
+        except StoreError as exc:
+            await self.recovery.reload(live)
+            raise _stale(exc) from None
+        old = hand.state
+        hand.state = state
+        live.match = match
+        live.pending = {}
+        self.scheduler.forget(live.id)
+        await self.announcer.announce(live, old, state, events, set(), cause)
+        if match.finished:
+            live.row = replace(live.row, status="finished")  # written with the last hand
+            self.recovery.drop(live)
+            live.hand = None
+        await self.announcer.deliver(live, {hand.row.id: state}, cause)
+        if not match.finished:
+            await self.start_hand(live, cause)
+
+    def _void(self, live: LiveTable) -> list[NewAnnouncement]:
+        """What a cancelled table tells the channel (recorded with the cancellation):
+        the running hand is void (no settlement) and its wall revealed; the match is
+        abandoned."""
+        hand = live.hand
+        number = live.hand_number
+        told = []
+        if hand is not None and hand.state.phase is not Phase.ENDED:
+            told.append(NewAnnouncement("reveal", hand.row.id, hand.row.number))
+        told.append(NewAnnouncement("lobby", None, number, {"what": "cancelled"}))
+        if live.match is not None:
+            told.append(NewAnnouncement("match_ended", None, number,
+                                        _end_facts(live, live.match, cancelled=True)))
+        return told
+
+    async def replace_by_computer(self, live: LiveTable, seat: int
+                                  ) -> tuple[Fraction, ...] | None:
+        """The computer takes the seat for good; returns the 逃跑 penalty charged."""
+        old = live.seats[seat]
+        assert old is not None and live.match is not None
+        penalty = self._abandon_penalty(live, seat)
+        charged = {s: a for s, a in enumerate(penalty or ()) if a}
+        deltas = [LeaderboardDelta(player_key(old.user_id if s == seat else
+                                              user_of(live.seats[s]), s),
+                                   old.display_name if s == seat else live.names[s],
+                                   points=amount)
+                  for s, amount in charged.items()]
+        live.set_seat(await self.store.replace_by_computer(
+            live.id, seat,
+            display_name=self.service.computer_name(live.ref, seat, old.display_name),
+            match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
+            at=self.clock.now()))
+        live.match = match_leave(live.match, seat, penalty)
+        await self.timers.replan(live)
+        return penalty
+
+    def _abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
+        hand = live.hand
+        if hand is None or hand.state.phase is Phase.ENDED:
+            return None
+        return hand.state.ruleset.abandon_penalty(hand.state, seat)
+
+    def _deltas(self, live: LiveTable, state: HandState, match_over: bool
+                ) -> list[LeaderboardDelta]:
+        assert state.result is not None
+        wins = {w.winner: w for w in state.result.wins}
+        out = []
+        for seat in range(SEATS):
+            row = live.seats[seat]
+            record = wins.get(seat)
+            # Kept as data (rule set and pattern ids): each reader gets it in their words.
+            desc = best_hand_key(state.rules, record.settlement.patterns) if record else None
+            out.append(LeaderboardDelta(
+                player_key(user_of(row), seat), live.names[seat],
+                points=state.result.payments[seat], hands_won=1 if record else 0,
+                hands_played=1, matches_played=1 if match_over else 0,
+                hand_value=record.settlement.value if record else None, hand_desc=desc))
+        return out
+
+
+def parse_action(action: Action | Mapping[str, Any]) -> Action:
+    if isinstance(action, Action):
+        return action
+    try:
+        return Action.from_json(action)
+    except IllegalAction as exc:
+        raise _illegal(exc) from None
+
+
+def _illegal(exc: IllegalAction, names: Sequence[str] = ()) -> Refused:
+    """The engine's refusal: its kind (``why``) and English reason (``detail``) for the
+    adapter to say in the reader's language; ``names`` for the seats it mentions."""
+    return Refused(E.ILLEGAL, exc.reason, why=exc.code, detail=exc.reason, names=tuple(names))
+
+
+def _stale(exc: StoreError) -> Refused:
+    if isinstance(exc, StaleAction):
+        return Refused(E.RACED, "another move landed first; look at the table again")
+    return Refused(E.RACED, "the table changed meanwhile; look at it again")
+
+
+def outcome(state: HandState) -> HandOutcome:
+    result = state.result
+    assert result is not None
+    discarder = result.wins[0].from_seat if result.wins else None
+    return HandOutcome(tuple(w.winner for w in result.wins), discarder, result.payments)
+
+
+def _settlements(state: HandState) -> list[Settlement]:
+    assert state.result is not None
+    wins = {w.winner: w.settlement for w in state.result.wins}
+    return [Settlement(seat, state.result.payments[seat],
+                       list(wins[seat].patterns) if seat in wins else [],
+                       wins[seat].value if seat in wins else 0)
+            for seat in range(SEATS)]
+
+
+def _fractions(values: tuple[Fraction, ...]) -> list[str]:
+    return [str(v) for v in values]
+
+
+def _end_facts(live: LiveTable, match: MatchState, *, cancelled: bool = False
+               ) -> dict[str, Any]:
+    """What the match-end message says that the log does not keep."""
+    return {"names": list(live.names), "totals": _fractions(match.totals),
+            "hands_played": match.hands_played, "cancelled": cancelled}

@@ -1,0 +1,123 @@
+"""`Queries`: what anyone may read of tables, changing nothing (but the language
+`hand` remembers): a table's info, the channel's tables, the table a command means,
+one seat's hand (private), the public picture's input, the last hand's history and the
+leaderboard."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.service import errors as E
+from bot.service.cause import Cause
+from bot.service.errors import Refused
+from bot.service.fairness import parse_wall
+from bot.service.guards import need_hand, need_seat
+from bot.service.live import LiveTable, deadline_of, empty_seats, info_of, options_of, step_of
+from bot.service.notices import TableInfo, public_events
+from bot.service.part import Part
+from bot.service.results import HandHistory, HandInfo, TablePicture
+from bot.store import LeaderboardRow
+from engine.game import Action, apply, new_hand
+from engine.rules.common import SEATS
+from engine.view import spectator_view, view
+
+
+class Queries(Part):
+    """Reads: table info, hands, pictures, history, standings."""
+
+    async def table_info(self, table_id: int) -> TableInfo:
+        live = self.tables.get(table_id)
+        if live is None:
+            try:
+                live = await self.recovery.live(table_id)
+            except Refused:
+                row = await self.store.get_table(table_id)
+                if row is None:
+                    raise
+                seats = empty_seats()
+                for s in await self.store.seats(table_id):
+                    seats[s.seat] = s
+                info = info_of(LiveTable(row, seats))
+                info = replace(info, hands_in_match=options_of(row).hands)
+                matches = await self.store.matches(table_id)
+                if matches:
+                    # A settled hand has a settlement row per seat (a drawn one too); a
+                    # hand voided by cancelling has none and was not played.
+                    settled = await self.store.match_settlements(matches[-1].id)
+                    info = replace(info, hands_played=len({s.hand_id for s in settled}))
+                if matches and matches[-1].totals is not None:
+                    totals = matches[-1].totals
+                    info = replace(info, totals=tuple(totals[s] for s in range(SEATS)))
+                return info
+        return info_of(live)
+
+    async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
+                                ) -> list[TableInfo]:
+        rows = await self.store.tables_in_channel(channel_id, live_only=live_only)
+        return [await self.table_info(r.id) for r in rows]
+
+    async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
+                         ) -> int:
+        """The table a command means: ``given``, else the channel's live table (the
+        person's own first when there are several), else the channel's last table."""
+        if given is not None:
+            return given
+        tables = await self.tables_in_channel(channel_id)
+        if not tables:
+            tables = (await self.tables_in_channel(channel_id, live_only=False))[-1:]
+        if not tables:
+            raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
+                                      "/mahjong new")
+        mine = [x for x in tables
+                if any(s is not None and s.user_id == cause.user_id for s in x.seats)]
+        return (mine or tables)[-1].ref.table_id
+
+    async def hand(self, cause: Cause, table_id: int) -> HandInfo:
+        """The person's own hand, for `/mahjong hand` (private)."""
+        await self.commands.seen(cause)
+        live = await self.recovery.live(table_id)
+        async with live.lock:
+            hand = need_hand(live)
+            seat = need_seat(live, cause.user_id)
+            pending = live.pending.get(seat)
+            row = live.seats[seat]
+            assert row is not None
+            return HandInfo(table_id, seat, live.hand_number,
+                            view(hand.state, seat, live.hand_number),
+                            step_of(hand.state, seat), deadline_of(pending),
+                            live.names, row.choices, row.away)
+
+    async def table_picture(self, table_id: int) -> TablePicture:
+        """The public table picture's input: the table and the spectator view."""
+        live = await self.recovery.live(table_id)
+        hand = need_hand(live)
+        return TablePicture(info_of(live), spectator_view(hand.state, live.hand_number))
+
+    async def hand_history(self, table_id: int) -> HandHistory | None:
+        """The last finished hand, replayed from its wall and log (None: none yet).
+
+        Public whoever asks: the events are the channel's (`public_events`: nothing
+        private to a seat, a concealed kong without its tiles); the wall itself is public
+        once the hand is over.
+        """
+        row = await self.store.get_table(table_id)
+        if row is None:
+            raise Refused(E.NO_TABLE, "there is no such table")
+        ended = [h for m in await self.store.matches(table_id)
+                 for h in await self.store.hands(m.id) if h.status == "ended"]
+        if not ended:
+            return None
+        hand = ended[-1]
+        state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
+                                 hand.dealer, hand.dice, streak=hand.streak,
+                                 huangfan=hand.huangfan > 0)
+        told = list(events)
+        for action in await self.store.actions(hand.id):
+            state, events = apply(state, Action.from_json(action.payload))
+            told += events
+        names = (await self.table_info(table_id)).names
+        return HandHistory(table_id, hand.number, names,
+                           public_events(told), hand.wall, hand.salt)
+
+    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
+        return await self.store.leaderboard(channel_id, limit=limit)

@@ -1,0 +1,79 @@
+"""What the service's commands and queries return: frozen values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.notices import TableInfo
+from bot.store import StandingChoices
+from engine.game import Event
+from engine.view import PlayerView, TableView
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """A move that landed: it is committed as action ``seq`` of hand ``hand_number``."""
+
+    table_id: int
+    hand_number: int
+    seq: int
+    hand_ended: bool
+    match_ended: bool
+    seat: int
+    """The seat that moved."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Someone (a person or a computer) sat down: the table now, and the seat taken."""
+
+    table: TableInfo
+    seat: int
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    """The public picture's input: the table (names, hand) and the spectator view."""
+
+    info: TableInfo
+    view: TableView
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    """What `/mahjong hand` shows one player: their view and the decision in front of
+    them (``step`` for the buttons, ``deadline`` when a timer runs)."""
+
+    table_id: int
+    seat: int
+    hand_number: int
+    view: PlayerView
+    step: int | None
+    deadline: float | None
+    names: tuple[str, ...]
+    choices: StandingChoices
+    """The seat's standing choices now."""
+    away: bool
+    """The computer plays the seat until its person is back."""
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """The last finished hand of a table, as the channel may read it: its public events
+    in order (no draw, no dealt tiles: nothing private to a seat) and its revealed wall."""
+
+    table_id: int
+    number: int
+    names: tuple[str, ...]
+    events: tuple[Event, ...]
+    wall: str
+    salt: str
+
+
+@dataclass(frozen=True)
+class RecoveryReport:
+    live_tables: int
+    rebuilt: int
+    deadlines: int
+    deferred: int
+    failed: tuple[int, ...] = ()
