@@ -33,7 +33,7 @@ from bot.discord.notifier import DiscordNotifier
 from bot.discord.pictures import Pictures
 from bot.discord.tree_errors import on_app_command_error
 from bot.service import Clock, TableService
-from bot.store import Store
+from bot.store import Store, StoreMemory
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,8 @@ class MahjongBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.store is None:
             self.store = await Store.open(self.database_path or "mahjong.sqlite3")
-        self.notifier = DiscordNotifier(self, self.store, table_interval=self.table_interval,
+        self.notifier = DiscordNotifier(self, StoreMemory(self.store),
+                                        table_interval=self.table_interval,
                                         repost_after=self.repost_after,
                                         pictures=self.pictures)
         notifier = self.notifier
@@ -89,7 +90,6 @@ class MahjongBot(discord.Client):
             notifier.channel_locale(ref), seat, replaces), **self.service_options}
         self.service = TableService(self.store, self.notifier, clock=self.clock,
                                     computer_pause=self.computer_pause, **options)
-        self.notifier.service = self.service
         report = await self.service.recover()
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",
                  report.live_tables, report.deadlines, report.deferred)

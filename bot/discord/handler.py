@@ -26,7 +26,7 @@ from bot.discord.calculator import score_reply
 from bot.discord.history import history_text
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.ids import LobbyWhat, MoveCode, Preference
-from bot.discord.notifier import CAUSE, board_png, hand_file, private_message
+from bot.discord.notifier import board_png, hand_file, private_message
 from bot.discord.refusals import refusal_text
 from bot.discord.texts import (
     MAX_CONTENT,
@@ -62,6 +62,8 @@ class MahjongHandler:
         self.closing = False
         self._public_deferrals: set[int] = set()
         """Interactions deferred publicly whose answer is not said yet."""
+        self._locales: dict[int, str] = {}
+        """The locale each user last used, as last saved (saved again only when changed)."""
 
     @property
     def service(self) -> Any:
@@ -74,8 +76,8 @@ class MahjongHandler:
         store per user, seated or not, so a restart does not forget it; written only
         when it changed)."""
         user, locale = interaction.user.id, interaction.locale.value
-        if self.bot.notifier.locales.get(user) != locale:
-            self.bot.notifier.locales[user] = locale
+        if self._locales.get(user) != locale:
+            self._locales[user] = locale
             task = asyncio.ensure_future(self._save_locale(user, locale))
             self.inflight.add(task)
             task.add_done_callback(self.inflight.discard)
@@ -339,7 +341,6 @@ class MahjongHandler:
                                            "sit at this table", seat=owner + 1,
                               name=info.names[owner])
             raise Refused(E.NOT_SEATED, "you do not sit at this table")
-        CAUSE.set((interaction.id, interaction.user.id))
         action = make(seat if owner is None else owner)
         await self._run(interaction, self.service.act(
             self._cause(interaction), table_id, action, step=seq, hand_number=hand))

@@ -22,6 +22,7 @@ from bot.store.errors import (
 )
 from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
+from bot.store.presenter_memory import StoreMemory, TableMemoryRow
 from bot.store.rows import (
     ActionRow,
     ActionSource,
@@ -93,6 +94,8 @@ __all__ = [
     "StandingChoices",
     "Store",
     "StoreError",
+    "StoreMemory",
+    "TableMemoryRow",
     "TableRow",
     "TableStatus",
     "announcement_key",

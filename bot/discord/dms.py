@@ -1,0 +1,203 @@
+"""`DmPresenter`: a seat's private notices as DMs with its hand picture and buttons.
+
+Everything a DM shows comes with its `PrivateNotice`: the state to draw, the names, the
+seat's standing choices and away flag, the person's language, the public news of the
+change and the request behind it. Nothing is asked of the service.
+
+- One DM queue per seat (`Outbox`): an unsent DM is replaced by a newer one (its
+  buttons would be stale anyway), their news concatenated.
+- The player whose own answer to a decision left them nothing to decide is not DMed
+  its echo: the answer to the click already updated the message they clicked.
+- A half-time reminder (``reminder``) is the DM again with its reminder line; one a
+  newer notice overtook before it went out is not sent.
+- A DM refused with 50007 marks the seat's DMs closed (remembered across restarts) and
+  says so in the channel once, without a tile, and not when the refused DM asked to
+  claim (that would tell who may claim). Closed DMs are tried again from the next hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.discord.components import add_preferences, move_view
+from bot.discord.i18n import LocaleLike
+from bot.discord.outbox import Outbox
+from bot.discord.posting import Poster
+from bot.discord.table_state import Tables, channel_queue
+from bot.discord.texts import describe_events, dm_closed_text, dm_text
+from bot.service import PrivateNotice, TableRef
+from engine.game.events import Event
+from engine.view import PlayerView
+from render.hand import hand_image
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+
+Key = tuple[int, int]
+"""(table, seat)"""
+
+
+def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
+    """The only picture that shows concealed tiles; its name says whose they are."""
+    return discord.File(io.BytesIO(png), filename=f"hand-{table_id}-{seat}.png")
+
+
+def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | None,
+                    names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
+                    choices: Any = None, away: bool = False, reminder: bool = False,
+                    happened: Sequence[str] = ()) -> tuple[str, discord.ui.View]:
+    """The text and components of a seat's DM or ``/mahjong hand`` reply."""
+    text = dm_text(view, table_id=table_id, names=names, locale=locale, deadline=deadline,
+                   reminder=reminder, happened=happened)
+    ui = move_view(view, table_id, hand, step, locale) if view.moves and step is not None \
+        else discord.ui.View(timeout=None)
+    if choices is not None:
+        add_preferences(ui, table_id, choices, locale, away=away)
+    return text, ui
+
+
+def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, bytes]:
+    """Off the event loop: the seat's view (its analysis and suggestion take a few ms)
+    and its picture. In a thread, not the picture process: a hand is quick to draw,
+    and queueing hands behind table pictures in one process made DMs slower."""
+    view = make_view()
+    return view, hand_image(view)
+
+
+def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
+    """The notice only echoes its person's own answer to the decision that was in front
+    of them (``before``: the seat's previous (hand, step)): the answer to their click
+    already updated the message they clicked. A notice they caused otherwise (the
+    hand they started, say) is news to them."""
+    cause = notice.cause
+    return (notice.step is None and cause is not None and cause.user_id == notice.user_id
+            and before is not None and before[0] == notice.hand_number
+            and before[1] is not None)
+
+
+class DmPresenter:
+    def __init__(self, poster: Poster, tables: Tables, outbox: Outbox) -> None:
+        self.poster = poster
+        self.tables = tables
+        self.memory = tables.memory
+        self.outbox = outbox
+        self.on_dm_sent: Callable[[int, int, int | None], None] | None = None
+        """Called with (table, seat, interaction id of the cause) after each hand DM
+        went out (benchmarks: the latency from a click to its DMs)."""
+        self._pending: dict[Key, tuple[PrivateNotice, tuple[Event, ...]]] = {}
+        """The unsent notice of each seat with the news of every notice it replaced."""
+        self._move_dms: dict[Key, int] = {}
+        """(table, seat) → the newest DM still showing move buttons."""
+
+    def private(self, notice: PrivateNotice) -> None:
+        """Queue the seat's DM (or fold the notice into the one already queued)."""
+        key = (notice.ref.table_id, notice.seat)
+        due = self.tables.get(key[0]).due
+        before = due.get(notice.seat)
+        due[notice.seat] = (notice.hand_number, notice.step)
+        if notice.user_id is None:
+            return
+        self.poster.learn(notice.user_id, notice.locale)
+        if _echo(notice, before):
+            self._pending.pop(key, None)  # an unsent older state is stale too
+            return
+        queued = self._pending.get(key)
+        news = (queued[1] if queued is not None else ()) + notice.news
+        self._pending[key] = (notice, news)
+        if queued is None:
+            self.outbox.put(("dm", *key), lambda: self._deliver(key))
+
+    async def _deliver(self, key: Key) -> None:
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return
+        notice, news = pending
+        assert notice.user_id is not None  # never queued otherwise
+        st = await self.tables.load(notice.ref.table_id)
+        if st.dm_blocked(notice.seat, notice.hand_number):
+            return
+        if await self._send(notice, notice.user_id, news) and self.on_dm_sent is not None:
+            cause = notice.cause.interaction_id if notice.cause is not None else None
+            self.on_dm_sent(notice.ref.table_id, notice.seat, cause)
+
+    async def _send(self, n: PrivateNotice, user_id: int, news: Sequence[Event]) -> bool:
+        """DM the seat its hand; False when Discord refused it (handled here). ``news``:
+        the public events since its last DM, worded in the reader's language."""
+        ref, seat = n.ref, n.seat
+        locale = n.locale or self.poster.user_locale(user_id, ref)
+        view, png = await asyncio.to_thread(_view_and_picture, n.view)
+        text, ui = private_message(
+            view, table_id=ref.table_id, hand=n.hand_number, step=n.step, names=n.names,
+            locale=locale, deadline=n.deadline, choices=n.choices, away=n.away,
+            reminder=n.reminder,
+            happened=describe_events(news, n.names, seat, locale, n.hand_number))
+        try:
+            message = await self.poster.dm(user_id, content=text,
+                                           file=hand_file(ref.table_id, seat, png), view=ui)
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                # Told now, the refusal of a DM asking to claim would tell who may claim.
+                claim = view.table.phase in ("claim", "rob_kong") and bool(view.moves)
+                await self._closed(ref, seat, user_id, n.hand_number, say=not claim)
+            else:
+                log.warning("table %s: DM to seat %s forbidden (%s)", ref.table_id, seat,
+                            exc.code)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
+            return False
+        await self._supersede((ref.table_id, seat), message, has_moves=bool(view.moves))
+        await self._opened(ref, seat)
+        return True
+
+    async def _supersede(self, key: Key, message: discord.Message, *,
+                         has_moves: bool) -> None:
+        """A DM's move buttons stop being offered once a newer DM replaces them (the
+        click on them would be refused as stale anyway); a clicked DM lost them already."""
+        old = self._move_dms.pop(key, None)
+        if has_moves:
+            self._move_dms[key] = message.id
+        if old is None or old == message.id:
+            return
+        try:
+            dm = message.channel
+            await dm.get_partial_message(old).edit(view=None)  # type: ignore[union-attr]  # a DM
+        except discord.HTTPException as exc:
+            log.info("an old DM kept its buttons (%s)", exc.status)
+
+    def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
+        """The adapter took the buttons off ``message_id`` (a move was played on it)."""
+        if self._move_dms.get((table_id, seat)) == message_id:
+            del self._move_dms[(table_id, seat)]
+
+    async def _closed(self, ref: TableRef, seat: int, user_id: int, hand: int,
+                      say: bool = True) -> None:
+        """Remember it (even after a restart) and tell the channel, once per hand (not
+        when ``say`` is False: the seat's turns are mentioned from now on anyway)."""
+        st = await self.tables.load(ref.table_id)
+        known = seat in st.dm_closed
+        if st.dm_closed.get(seat, -1) >= hand:
+            return
+        st.dm_closed[seat] = hand
+        if not known:
+            await self.memory.set_dm_closed(ref.table_id, seat, True)
+        if not say:
+            return
+        text = dm_closed_text(f"<@{user_id}>", self.poster.channel_locale(ref))
+        self.outbox.put(channel_queue(ref.table_id), lambda: self._say(ref, text))
+
+    async def _say(self, ref: TableRef, text: str) -> None:
+        await self.poster.send(ref, content=text)
+
+    async def _opened(self, ref: TableRef, seat: int) -> None:
+        """A DM went through to a seat marked closed: its player opened them again."""
+        st = await self.tables.load(ref.table_id)
+        if st.dm_closed.pop(seat, None) is not None:
+            await self.memory.set_dm_closed(ref.table_id, seat, False)

@@ -1,0 +1,98 @@
+"""What the presenter remembers of each table, and the one interface it goes through.
+
+The presenter (`bot.discord.notifier`) keeps, per table, the ids of the messages it
+posted (the lobby, the table picture and when it was posted, the standing mention),
+the seats whose DMs Discord refused, and whether a missing permission was already
+reported. A restart must not forget them (an old picture would stay, a closed DM be
+tried and announced again), so they are kept by a `PresenterMemory`: the bot's is
+`bot.store.StoreMemory` (the SQL stays in bot/store); `InMemory` here serves tests.
+
+The presenter reads a table's memory once (`recall`, the first time it shows the
+table after a start) and then writes each change through; it never reads it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+
+class Remembered(Protocol):
+    """A table's memory as read back: what the presenter posted and learnt."""
+
+    @property
+    def lobby_message(self) -> int | None: ...
+    @property
+    def table_message(self) -> int | None: ...
+    @property
+    def table_posted(self) -> float:
+        """When the table picture was (re-)posted (0: never)."""
+    @property
+    def ping_message(self) -> int | None:
+        """The standing "your turn" mention (None: none stands)."""
+    @property
+    def dm_closed(self) -> frozenset[int]:
+        """Seats whose DMs Discord refused."""
+    @property
+    def permission_error_reported(self) -> bool: ...
+
+
+class PresenterMemory(Protocol):
+    async def recall(self, table_id: int) -> Remembered:
+        """The table's memory (all empty for a table it knows nothing of)."""
+
+    async def set_lobby_message(self, table_id: int, message_id: int) -> None: ...
+
+    async def set_table_message(self, table_id: int, message_id: int,
+                                posted_at: float) -> None: ...
+
+    async def set_ping_message(self, table_id: int, message_id: int | None) -> None: ...
+
+    async def set_dm_closed(self, table_id: int, seat: int, closed: bool) -> None: ...
+
+    async def set_permission_error_reported(self, table_id: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class TableMemory:
+    """`Remembered` as plain values."""
+
+    lobby_message: int | None = None
+    table_message: int | None = None
+    table_posted: float = 0.0
+    ping_message: int | None = None
+    dm_closed: frozenset[int] = frozenset()
+    permission_error_reported: bool = False
+
+
+@dataclass
+class InMemory:
+    """A `PresenterMemory` in a dict: forgotten with the process (tests; a restart is
+    simulated by handing the same object to a new presenter)."""
+
+    tables: dict[int, TableMemory] = field(default_factory=dict)
+
+    async def recall(self, table_id: int) -> TableMemory:
+        return self.tables.get(table_id, TableMemory())
+
+    async def set_lobby_message(self, table_id: int, message_id: int) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id),
+                                        lobby_message=message_id)
+
+    async def set_table_message(self, table_id: int, message_id: int,
+                                posted_at: float) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id),
+                                        table_message=message_id, table_posted=posted_at)
+
+    async def set_ping_message(self, table_id: int, message_id: int | None) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id),
+                                        ping_message=message_id)
+
+    async def set_dm_closed(self, table_id: int, seat: int, closed: bool) -> None:
+        old = await self.recall(table_id)
+        seats = old.dm_closed | {seat} if closed else old.dm_closed - {seat}
+        self.tables[table_id] = replace(old, dm_closed=seats)
+
+    async def set_permission_error_reported(self, table_id: int) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id),
+                                        permission_error_reported=True)

@@ -1,0 +1,176 @@
+"""`Poster`: the presenter's hands on Discord, with every failure handled here.
+
+A channel message, an edit, a deletion or a DM either goes through or its failure is
+dealt with where it happens: a missing channel permission (50013/50001) is told once,
+by DM, to the table's creator; a vanished channel or message is logged. Nothing here
+raises into a delivery queue except a refused DM (the caller decides what a closed DM
+means). Announcements go through `once`: sent so that they appear exactly once, crash
+or not (see `Receipt`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.discord.i18n import LocaleLike, t
+from bot.discord.memory import PresenterMemory
+from bot.service import Receipt, TableRef
+
+log = logging.getLogger(__name__)
+
+NO_PERMISSION = (50013, 50001)
+RECENT = 100
+"""How many of a channel's newest messages are searched for an announcement that a
+crash left unsure (one history request)."""
+
+
+class Poster:
+    def __init__(self, client: discord.Client, memory: PresenterMemory) -> None:
+        self.client = client
+        self.memory = memory
+        self.languages: dict[int, str] = {}
+        """The language each person last used, as far as the notices told: the
+        creator's permission DM speaks it (their game DMs carry their own)."""
+        self._reported: set[int] = set()
+        self._dm_channels: dict[int, discord.abc.Messageable] = {}
+
+    def channel_locale(self, ref: TableRef) -> LocaleLike:
+        guild = self.client.get_guild(ref.guild_id)
+        return guild.preferred_locale if guild is not None else None
+
+    def user_locale(self, user_id: int | None, ref: TableRef) -> LocaleLike:
+        return self.languages.get(user_id or 0) or self.channel_locale(ref)
+
+    def learn(self, user_id: int | None, locale: str | None) -> None:
+        if user_id is not None and locale:
+            self.languages[user_id] = locale
+
+    async def channel(self, ref: TableRef) -> discord.abc.Messageable | None:
+        channel = self.client.get_channel(ref.channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(ref.channel_id)
+            except discord.HTTPException:
+                log.warning("table %s: channel %s is gone", ref.table_id, ref.channel_id)
+                return None
+        return channel  # type: ignore[return-value]  # a table's channel takes messages
+
+    async def send(self, ref: TableRef, **kwargs: Any) -> discord.Message | None:
+        """A channel message; a missing permission is reported, never raised."""
+        channel = await self.channel(ref)
+        if channel is None:
+            return None
+        try:
+            return await channel.send(**kwargs)
+        except discord.Forbidden as exc:
+            await self.permission_error(ref, exc)
+        except discord.HTTPException as exc:
+            log.warning("table %s: channel send failed: %s %s", ref.table_id, exc.status,
+                        exc.code)
+        return None
+
+    async def edit(self, ref: TableRef, message_id: int, **kwargs: Any) -> bool:
+        """Edit a channel message; False when it is gone (post a new one instead)."""
+        channel = await self.channel(ref)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return False
+        try:
+            await channel.get_partial_message(message_id).edit(**kwargs)
+            return True
+        except discord.NotFound:
+            return False
+        except discord.Forbidden as exc:
+            await self.permission_error(ref, exc)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("table %s: edit failed: %s %s", ref.table_id, exc.status, exc.code)
+            return True
+
+    async def delete(self, ref: TableRef, message_id: int) -> None:
+        channel = await self.channel(ref)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("table %s: old message not deleted (%s)", ref.table_id, exc.status)
+
+    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message:
+        """Send a DM (the DM channel is opened once per user); raises on failure."""
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            self._dm_channels[user_id] = channel
+        return await channel.send(**kwargs)
+
+    async def permission_error(self, ref: TableRef, exc: discord.Forbidden) -> None:
+        """Say it once to whoever opened the table (by DM), then stay quiet."""
+        if exc.code not in NO_PERMISSION:
+            log.warning("table %s: forbidden %s", ref.table_id, exc.code)
+            return
+        if ref.table_id in self._reported:
+            return
+        self._reported.add(ref.table_id)
+        if (await self.memory.recall(ref.table_id)).permission_error_reported:
+            return  # told before a restart
+        await self.memory.set_permission_error_reported(ref.table_id)
+        log.warning("table %s: missing permission in channel %s (%s)", ref.table_id,
+                    ref.channel_id, exc.code)
+        if ref.creator_id is None:
+            return
+        what = "Send Messages / Attach Files" if exc.code == 50013 else "View Channel"
+        text = t("perm.missing", self.user_locale(ref.creator_id, ref), table=ref.table_id,
+                 channel=ref.channel_id, what=what)
+        try:
+            await self.dm(ref.creator_id, content=text)
+        except discord.HTTPException as exc:
+            log.warning("table %s: the creator could not be told (%s)", ref.table_id,
+                        exc.code)
+
+    # ------------------------------------------------------------------ exactly once
+
+    async def once(self, ref: TableRef, receipt: Receipt | None,
+                   mark: Callable[[discord.Message], bool],
+                   send: Callable[[], Awaitable[discord.Message | None]]) -> None:
+        """Send an announcement so that it appears once, crash or not.
+
+        The receipt is marked ``sending`` before the send and ``delivered`` after
+        Discord accepted it. One a crash left ``sending`` (``unsure``) may be in the
+        channel already: it is looked for there (``mark``) before it is sent again.
+        A send Discord refused stays ``sending``, tried again at the next start."""
+        if receipt is None:
+            await send()
+            return
+        if receipt.unsure and await self._posted(ref, mark):
+            await receipt.delivered()
+            return
+        await receipt.sending()
+        if await send() is not None:
+            await receipt.delivered()
+
+    async def _posted(self, ref: TableRef, mark: Callable[[discord.Message], bool]) -> bool:
+        """Whether one of the channel's newest messages is the bot's and ``mark``s."""
+        channel = await self.channel(ref)
+        me = self.client.user
+        if channel is None or me is None or not hasattr(channel, "history"):
+            return False
+        try:
+            async for message in channel.history(limit=RECENT):
+                if message.author.id == me.id and mark(message):
+                    return True
+        except discord.HTTPException as exc:  # e.g. no Read Message History: send again
+            log.warning("table %s: recent messages unreadable (%s %s)", ref.table_id,
+                        exc.status, exc.code)
+        return False
+
+
+def has_file(name: str) -> Callable[[discord.Message], bool]:
+    return lambda message: any(a.filename == name for a in message.attachments)
+
+
+def same_text(text: str) -> Callable[[discord.Message], bool]:
+    return lambda message: message.content.strip() == text.strip()

@@ -1,0 +1,90 @@
+"""What the presenter knows of each table while it shows it.
+
+Part of it is remembered across restarts through the `PresenterMemory` (message ids,
+the picture's time, closed DMs): read once per table, on first use. The rest lives only
+here: the newest table notice and the one shown (the picture's coalescing), the claim
+windows already mentioned, and the newest decision seen for each seat (`due`), from
+which a reminder that came too late is dropped without asking anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.discord.memory import PresenterMemory
+from bot.service import TableNotice
+
+
+def channel_queue(table_id: int) -> tuple[str, int]:
+    """The `Outbox` key of a table's channel messages (each seat's DMs have their own)."""
+    return ("chan", table_id)
+
+
+@dataclass
+class TableState:
+    latest: TableNotice | None = None
+    shown: TableNotice | None = None
+    scheduled: bool = False
+    last_edit: float = 0.0
+    lobby_message: int | None = None
+    table_message: int | None = None
+    table_posted: float = 0.0
+    ping_message: int | None = None
+    dm_closed: dict[int, int] = field(default_factory=dict)
+    """Seats whose DMs Discord refused → the hand it happened in (0: before a restart)."""
+    claim_pings: set[tuple[int, int, bool]] = field(default_factory=set)
+    """(hand, step, reminder) of the claim windows already mentioned."""
+    due: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    """Seat → (hand, step) of the newest private notice seen for it: the decision in
+    front of it now (step None: none)."""
+    loaded: bool = False
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def is_due(self, seat: int, hand: int, step: int) -> bool:
+        """Whether the decision (hand, step) is still the newest one seen for ``seat``."""
+        return self.due.get(seat) == (hand, step)
+
+    def dm_blocked(self, seat: int, hand: int) -> bool:
+        """Closed DMs are tried again once a new hand starts, so a player who opened
+        them meanwhile is written to again; within the hand they stay closed."""
+        if seat not in self.dm_closed:
+            return False
+        if self.dm_closed[seat] == 0:
+            self.dm_closed[seat] = hand  # known from the memory only: closed as of this hand
+        return self.dm_closed[seat] >= hand
+
+
+class Tables:
+    """Each table's `TableState`, its remembered part loaded once."""
+
+    def __init__(self, memory: PresenterMemory) -> None:
+        self.memory = memory
+        self._states: dict[int, TableState] = {}
+
+    def get(self, table_id: int) -> TableState:
+        """The state as known so far (not loaded: for what is kept in memory only)."""
+        return self._states.setdefault(table_id, TableState())
+
+    async def load(self, table_id: int) -> TableState:
+        """The state with what the memory remembers (after a restart) read in."""
+        st = self.get(table_id)
+        if st.loaded:
+            return st
+        # the channel's and each seat's queues run at once: none may go on before the
+        # load has finished (a mention or a DM would miss what it remembers)
+        async with st.loading:
+            if st.loaded:
+                return st
+            mem = await self.memory.recall(table_id)
+            st.lobby_message = st.lobby_message or mem.lobby_message
+            st.table_message = st.table_message or mem.table_message
+            st.table_posted = st.table_posted or mem.table_posted
+            st.ping_message = st.ping_message or mem.ping_message
+            for seat in mem.dm_closed:
+                st.dm_closed.setdefault(seat, 0)
+            st.loaded = True
+        return st
+
+    def forget(self, table_id: int) -> TableState | None:
+        return self._states.pop(table_id, None)

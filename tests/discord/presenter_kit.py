@@ -1,0 +1,169 @@
+"""A small fake discord.py client for the presenter's unit tests, and constructed notices.
+
+Only what `DiscordNotifier` touches: a guild (its locale), one text channel, DM
+channels that can refuse (50007), messages that can be edited and deleted. Every send
+is recorded in order. The end-to-end tests run the real client against the fake Discord
+(tests/e2e); these read the presenter alone, on notices built by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bot.discord.memory import InMemory
+from bot.discord.notifier import DiscordNotifier
+from bot.service import Cause, MoveNotice, PrivateNotice, SeatInfo, TableNotice, TableRef
+from bot.service.live import step_of
+from bot.store import StandingChoices
+from engine import rules
+from engine.game import Event, HandState, apply, legal_actions, new_hand
+from engine.game.state import Phase
+from engine.rules.common import ActionKind
+from engine.tiles import full_set
+
+GUILD, CHANNEL, TABLE = 900, 901, 7
+CREATOR = 100
+USERS = (100, 101, 102, 103)
+NAMES = ("Ann", "Bo", "Cid", "Dee")
+REF = TableRef(TABLE, GUILD, CHANNEL, creator_id=CREATOR)
+_ids = itertools.count(5000)
+
+
+def forbidden(code: int) -> discord.Forbidden:
+    response = SimpleNamespace(status=403, reason="Forbidden")
+    return discord.Forbidden(response, {"code": code, "message": "refused"})
+
+
+@dataclass
+class Sent:
+    """One message as the fake received it (``where``: "channel" or the DMed user)."""
+
+    where: str | int
+    id: int
+    content: str | None
+    kwargs: dict[str, Any]
+    deleted: bool = False
+    edits: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def filenames(self) -> list[str]:
+        files = [self.kwargs.get("file"), *(self.kwargs.get("attachments") or [])]
+        return [f.filename for f in files if f is not None]
+
+
+class FakeChannel:
+    def __init__(self, client: FakeClient, where: str | int) -> None:
+        self.client = client
+        self.where = where
+
+    async def send(self, **kwargs: Any) -> Any:
+        refusal = self.client.refuse.get(self.where)
+        if refusal is not None:
+            raise forbidden(refusal)
+        sent = Sent(self.where, next(_ids), kwargs.get("content"), kwargs)
+        self.client.sent.append(sent)
+        return SimpleNamespace(id=sent.id, channel=self)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        sent = next(s for s in self.client.sent if s.id == message_id)
+
+        async def edit(**kwargs: Any) -> None:
+            sent.edits.append(kwargs)
+
+        async def delete() -> None:
+            sent.deleted = True
+
+        return SimpleNamespace(edit=edit, delete=delete)
+
+
+class FakeClient:
+    def __init__(self, guild_locale: str = "en-US") -> None:
+        self.sent: list[Sent] = []
+        self.refuse: dict[str | int, int] = {}
+        """Where a send is refused, with the error code (50007 for a user's DMs)."""
+        self.guild = SimpleNamespace(preferred_locale=discord.Locale(guild_locale))
+        self.channel = FakeChannel(self, "channel")
+        self.user = SimpleNamespace(id=1)
+
+    def get_guild(self, guild_id: int) -> Any:
+        return self.guild if guild_id == GUILD else None
+
+    def get_channel(self, channel_id: int) -> Any:
+        return self.channel if channel_id == CHANNEL else None
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> FakeChannel:
+        return FakeChannel(self, user.id)
+
+    def dms(self, user: int) -> list[Sent]:
+        return [s for s in self.sent if s.where == user]
+
+    def in_channel(self) -> list[Sent]:
+        return [s for s in self.sent if s.where == "channel"]
+
+
+def presenter(client: FakeClient, memory: InMemory | None = None) -> DiscordNotifier:
+    return DiscordNotifier(client, memory or InMemory(),
+                           table_interval=0.0)
+
+
+async def settle(notifier: DiscordNotifier) -> None:
+    """Until every queued delivery (and the picture's coalescing timer) has run."""
+    for _ in range(50):
+        await asyncio.sleep(0)
+        await notifier.outbox.drain()
+        if not notifier.outbox.busy():
+            await asyncio.sleep(0)
+            if not notifier.outbox.busy():
+                return
+
+
+def dealt(seed: int | None = None) -> HandState:
+    """A Shanghai hand dealt by seat 0 (its turn), from a wall in order or shuffled."""
+    wall = list(full_set(rules.get("shanghai").has_flowers))
+    if seed is not None:
+        random.Random(seed).shuffle(wall)
+    state, _ = new_hand("shanghai", None, tuple(wall), 0, (2, 5))
+    return state
+
+
+def discarded(state: HandState, *, claimable: bool = False) -> tuple[HandState, tuple[Event, ...]]:
+    """After seat 0's first discard (one that opens a claim window if ``claimable``)."""
+    for action in legal_actions(state, 0):
+        if action.kind is ActionKind.DISCARD:
+            after, events = apply(state, action)
+            if (after.phase is not Phase.TURN) == claimable:
+                return after, events
+    raise AssertionError("no such discard in this deal")
+
+
+def seats(*, computer: int | None = None) -> tuple[SeatInfo, ...]:
+    return tuple(SeatInfo(i, USERS[i] if i != computer else None, NAMES[i], i == computer)
+                 for i in range(4))
+
+
+def private(state: HandState, seat: int, *, hand: int = 1, cause: Cause | None = None,
+            locale: str | None = None, reminder: bool = False,
+            choices: StandingChoices | None = None, away: bool = False) -> PrivateNotice:
+    return PrivateNotice(REF, seat, USERS[seat], NAMES, hand, step_of(state, seat), 1e9,
+                         state, choices=choices or StandingChoices(), away=away,
+                         locale=locale, cause=cause, reminder=reminder)
+
+
+def move(seat: int, step: int, *, hand: int = 1, kind: str = "turn", reminder: bool = False,
+         mentions: str = "when_needed", discarder: int | None = None) -> MoveNotice:
+    return MoveNotice(REF, seat, USERS[seat], hand, step, kind, 1e9,
+                      reminder=reminder, seats=seats(), mentions=mentions,
+                      discarder=discarder)
+
+
+def table(state: HandState, *, events: tuple[Any, ...] = (), hand: int = 1,
+          table_seats: tuple[SeatInfo, ...] | None = None) -> TableNotice:
+    return TableNotice(REF, NAMES, hand, state.seq, (), (), events, state,
+                       seats=seats() if table_seats is None else table_seats)

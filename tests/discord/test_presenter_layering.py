@@ -1,0 +1,29 @@
+"""The presenter reads its notices and its memory, nothing else: no store, no table
+service to call back, no ambient context carried through the service."""
+
+from __future__ import annotations
+
+import ast
+
+from tests.conftest import ROOT
+
+PRESENTER = ("notifier.py", "dms.py", "posting.py", "table_state.py", "memory.py")
+
+
+def _imports(name: str) -> set[str]:
+    tree = ast.parse((ROOT / "bot" / "discord" / name).read_text("utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return found
+
+
+def test_the_presenter_imports_no_store_no_service_and_no_context_variable() -> None:
+    for name in PRESENTER:
+        imported = _imports(name)
+        assert not {m for m in imported if m.startswith("bot.store")}, name
+        assert "bot.service.TableService" not in imported, name
+        assert "contextvars" not in imported, name
