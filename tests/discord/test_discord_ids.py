@@ -203,7 +203,7 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
                                    {"step": 17, "hand_number": 2})
     assert inter.client.notifier.clicks == [(5, 2, 777)]
-    ((text, private, extras),) = inter.said
+    ((text, _, extras),) = inter.said
     assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
     assert inter.events == ["edit"]
 
