@@ -162,11 +162,10 @@ class Answer:
             await self.interaction.response.defer()
 
     async def __aenter__(self) -> Answer:
+        """Tell the service who is here, without waiting: the answer (a deferral first)
+        must not wait on it, and what it remembers (a language) is never worth a failure."""
         with contextlib.suppress(NotServing):
-            try:
-                await self.in_flight.track(self.service.seen(self.cause))
-            except Exception as exc:  # only their language: never worth a failure
-                log.info("could not note who is here: %s", type(exc).__name__)
+            self.in_flight.track(self.service.seen(self.cause)).add_done_callback(_noted)
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
@@ -187,6 +186,11 @@ class Answer:
         except discord.HTTPException as failed:
             log.warning("answering an interaction failed: %s %s", failed.status, failed.code)
         return True
+
+
+def _noted(seen: asyncio.Future[None]) -> None:
+    if not seen.cancelled() and seen.exception() is not None:
+        log.info("could not note who is here: %s", type(seen.exception()).__name__)
 
 
 def answering(interaction: discord.Interaction) -> Answer:

@@ -5,6 +5,7 @@ tests/e2e). The service records every call with its arguments and answers from
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -33,7 +34,17 @@ class FakeService:
         return call
 
     def names(self) -> list[str]:
-        return [name for name, _, _ in self.calls]
+        """The commands and queries called, in order (`seen` runs beside them)."""
+        return [name for name, _, _ in self.calls if name != "seen"]
+
+    def seen_causes(self) -> list[Any]:
+        """The causes `seen` was told, once the interactions' calls are done."""
+        return [args[0] for name, args, _ in self.calls if name == "seen"]
+
+    async def settled(self, inter: Any) -> FakeService:
+        """Wait for what the interaction left running (`seen`)."""
+        await asyncio.gather(*inter.client.in_flight.tasks)
+        return self
 
     def last(self, name: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
         found = [(args, kwargs) for n, args, kwargs in self.calls if n == name]

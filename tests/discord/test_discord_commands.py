@@ -45,7 +45,8 @@ async def test_table_commands_find_the_table_then_call_the_service_with_the_caus
         service = FakeService({"find_table": 7, method: SimpleNamespace(seat=2)})
         inter = interaction(service)
         await run(name, inter, table=None)
-        assert service.names() == ["seen", "find_table", method]
+        assert service.names() == ["find_table", method]
+        assert (await service.settled(inter)).seen_causes() == [ANN]
         assert service.last("find_table") == ((ANN, 42, None), {})
         assert service.last(method) == ((ANN, 7), {})
         assert len(inter.said) == 1
@@ -71,7 +72,8 @@ async def test_an_option_of_the_other_rules_is_refused_before_the_service() -> N
     service = FakeService()
     inter = interaction(service, locale=discord.Locale.chinese)
     await run("new", inter, rules="shanghai", liability=False)
-    assert service.names() == ["seen"]
+    assert service.names() == []
+    assert len((await service.settled(inter)).seen_causes()) == 1  # still seen
     ((text, private, _),) = inter.said
     assert private and "liability" in text and "上海" in text
 
@@ -174,4 +176,5 @@ async def test_shutdown_waits_for_a_call_in_flight_then_starts_nothing_new() -> 
     later.client = inter.client
     await run("join", later, table=None)
     assert later.said == [("Something went wrong on my side; please try again.", True, {})]
-    assert service.names() == ["seen", "find_table"]
+    assert service.names() == ["find_table"]
+    assert len(service.seen_causes()) == 1  # the first interaction only

@@ -197,9 +197,9 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     pong = ACTIONS[4]
     button = await read(MoveButton, move_id(5, 2, 17, pong, 2), inter)
     await button.callback(inter)
-    assert service.names() == ["seen", "act"]
+    assert service.names() == ["act"]
     cause = Cause(101, "Ann", "zh-CN", True, 555)
-    assert service.last("seen") == ((cause,), {})
+    assert (await service.settled(inter)).seen_causes() == [cause]
     assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
                                    {"step": 17, "hand_number": 2})
     assert inter.client.notifier.clicks == [(5, 2, 777)]
@@ -267,7 +267,7 @@ async def test_a_lobby_button_calls_the_service_and_only_acknowledges(what: str)
     inter = interaction(service)
     await (await read(LobbyButton, f"mj:lobby:5:{what}", inter)).callback(inter)
     called = {"join": "join", "leave": "leave", "addbot": "add_computer", "start": "start"}
-    assert service.names() == ["seen", called[what]]
+    assert service.names() == [called[what]]
     assert service.last(called[what]) == ((Cause(101, "Ann", "en-US", False, 555), 5), {})
     assert inter.events == ["defer ephemeral=False"] and inter.said == []
 
