@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
@@ -82,7 +82,7 @@ class Answer:
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
         self.cause = cause_of(interaction)
-        self._bot: MahjongBot = interaction.client  # type: ignore[assignment]  # the only client
+        self._bot = cast("MahjongBot", interaction.client)  # the only client there is
         self._public_deferral = False
         """Deferred publicly and not answered yet (see `say`)."""
 
