@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import NullNotifier, Refused, SystemClock, TableService
+from bot.service import Cause, NullNotifier, Refused, SystemClock, TableService
 from bot.service.live import step_of
 from bot.store import Store
 from engine.game import Phase, deciding_seats, timeout_action
@@ -69,14 +69,13 @@ async def open_tables(service: TableService, count: int, first_channel: int,
     ids = []
     for k in range(count):
         users = [4 * (first_channel + k) + i + 1 for i in range(4)]
-        info = await service.create_table(guild_id=1, channel_id=first_channel + k,
-                                          creator_id=users[0], creator_name=f"P{users[0]}",
-                                          rules=RULE_NAMES[k % len(RULE_NAMES)],
-                                          options=options)
+        info = await service.create_table(Cause(users[0], f"P{users[0]}"), guild_id=1,
+                                          channel_id=first_channel + k,
+                                          rules=RULE_NAMES[k % len(RULE_NAMES)], options=options)
         for user in users[1:]:
-            await service.join(info.ref.table_id, user, f"P{user}")
+            await service.join(Cause(user, f"P{user}"), info.ref.table_id)
         if start:
-            await service.start(info.ref.table_id, users[0])
+            await service.start(Cause(users[0]), info.ref.table_id)
         ids.append(info.ref.table_id)
     return ids
 
@@ -95,7 +94,7 @@ async def play(service: TableService, table_id: int, latencies: list[float],
         action = timeout_action(state, seat)
         t0 = time.perf_counter()
         try:
-            result = await service.act(table_id, users[seat], action,
+            result = await service.act(Cause(users[seat]), table_id, action,
                                        step=step_of(state, seat))
         except Refused:
             continue

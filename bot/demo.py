@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from bot.service import (
     AwayNotice,
+    Cause,
     HandStartNotice,
     LeaderboardNotice,
     LobbyNotice,
@@ -222,14 +223,13 @@ async def run_demo(rules: str, hands: int, out: Path | None, db: Path,
             notifier.say(f"resuming table {live[0].id} from {db}")
             table_id = live[0].id
         else:
-            info = await service.create_table(guild_id=DEMO_GUILD, channel_id=DEMO_CHANNEL,
-                                              creator_id=DEMO_HOST, creator_name="Host",
-                                              rules=rules, options={"hands": hands},
-                                              sit=False)
+            info = await service.create_table(Cause(DEMO_HOST, "Host"), guild_id=DEMO_GUILD,
+                                              channel_id=DEMO_CHANNEL, rules=rules,
+                                              options={"hands": hands}, sit=False)
             table_id = info.ref.table_id
             for _ in range(4):
-                await service.add_computer(table_id, DEMO_HOST)
-            await service.start(table_id, DEMO_HOST)
+                await service.add_computer(Cause(DEMO_HOST), table_id)
+            await service.start(Cause(DEMO_HOST), table_id)
         runner = asyncio.create_task(service.run())
         while not notifier.finished.is_set():
             row = await store.get_table(table_id)

@@ -60,6 +60,7 @@ from bot.discord.texts import (
 )
 from bot.service import (
     AwayNotice,
+    Cause,
     HandStartNotice,
     LeaderboardNotice,
     LobbyNotice,
@@ -617,7 +618,7 @@ class DiscordNotifier:
         if discarder is None:
             if self.service is None:
                 return
-            view = await self.service.table_view(ref.table_id)
+            view = (await self.service.table_picture(ref.table_id)).view
             if view.phase not in ("claim", "rob_kong"):
                 return
             discarder = view.turn
@@ -635,7 +636,7 @@ class DiscordNotifier:
         if self.service is None or n.user_id is None:
             return False
         try:
-            return (await self.service.hand(n.ref.table_id, n.user_id)).step == n.step
+            return (await self.service.hand(Cause(n.user_id), n.ref.table_id)).step == n.step
         except Exception:
             return False
 
@@ -697,7 +698,7 @@ class DiscordNotifier:
         assert self.service is not None and notice.user_id is not None
         if self._dm_blocked(st, notice.seat, notice.hand_number):
             return
-        info = await self.service.hand(notice.ref.table_id, notice.user_id)
+        info = await self.service.hand(Cause(notice.user_id), notice.ref.table_id)
         if info.step != notice.step:
             return
         names = (await self.service.table_info(notice.ref.table_id)).names

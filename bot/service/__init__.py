@@ -4,9 +4,9 @@
     await service.recover()                  # after start-up: serving again at once
     asyncio.create_task(service.warm())      # replay the other live tables meanwhile
     asyncio.create_task(service.run())       # the timers
-    info = await service.create_table(guild_id=…, channel_id=…, creator_id=…,
-                                      creator_name="Ann", rules="shanghai")
-    await service.act(info.ref.table_id, user_id, action, step=step)
+    ann = Cause(user_id, "Ann", locale="en-US")   # who asks: every command takes one
+    info = await service.create_table(ann, guild_id=…, channel_id=…, rules="shanghai")
+    await service.act(ann, info.ref.table_id, action, step=step)
 """
 
 from bot.service.cause import Cause
@@ -33,13 +33,21 @@ from bot.service.notices import (
 )
 from bot.service.notifier import Notifier, NullNotifier, RecordingNotifier
 from bot.service.scheduler import Scheduler, Wake
-from bot.service.service import ActResult, HandInfo, RecoveryReport, TableService
+from bot.service.service import (
+    ActResult,
+    HandHistory,
+    HandInfo,
+    RecoveryReport,
+    Seated,
+    TablePicture,
+    TableService,
+)
 
 __all__ = [
-    "ActResult", "AwayNotice", "Cause", "Clock", "FakeClock", "HandInfo", "HandStartNotice",
-    "LeaderboardNotice", "LobbyNotice", "MatchEndNotice", "MoveNotice", "Notice", "Notifier",
-    "NullNotifier", "PrivateNotice", "Receipt", "RecordingNotifier", "RecoveryReport", "Refused",
-    "RevealNotice", "Scheduler", "SeatInfo", "SettlementNotice", "SystemClock",
-    "TableInfo", "TableNotice", "TableRef", "TableService", "Wake", "commitment",
-    "parse_wall", "step_of", "wall_text",
+    "ActResult", "AwayNotice", "Cause", "Clock", "FakeClock", "HandHistory", "HandInfo",
+    "HandStartNotice", "LeaderboardNotice", "LobbyNotice", "MatchEndNotice", "MoveNotice",
+    "Notice", "Notifier", "NullNotifier", "PrivateNotice", "Receipt", "RecordingNotifier",
+    "RecoveryReport", "Refused", "RevealNotice", "Scheduler", "SeatInfo", "Seated",
+    "SettlementNotice", "SystemClock", "TableInfo", "TableNotice", "TablePicture", "TableRef",
+    "TableService", "Wake", "commitment", "parse_wall", "step_of", "wall_text",
 ]

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.service import errors as E
+from bot.service.cause import Cause
 from bot.service.clock import Clock, SystemClock
 from bot.service.errors import Refused
 from bot.service.fairness import Deal, first_dealer, parse_wall, roll_dice, shuffle
@@ -113,6 +114,24 @@ class ActResult:
     seq: int
     hand_ended: bool
     match_ended: bool
+    seat: int
+    """The seat that moved."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Someone (a person or a computer) sat down: the table now, and the seat taken."""
+
+    table: TableInfo
+    seat: int
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    """The public picture's input: the table (names, hand) and the spectator view."""
+
+    info: TableInfo
+    view: TableView
 
 
 @dataclass(frozen=True)
@@ -126,6 +145,11 @@ class HandInfo:
     view: PlayerView
     step: int | None
     deadline: float | None
+    names: tuple[str, ...]
+    choices: StandingChoices
+    """The seat's standing choices now."""
+    away: bool
+    """The computer plays the seat until its person is back."""
 
 
 @dataclass(frozen=True)
@@ -179,16 +203,19 @@ class TableService:
         self._loading: dict[int, asyncio.Lock] = {}
         self._handed: set[int] = set()
         """Announcements handed to the notifier by this process and not yet delivered."""
+        self._locales: dict[int, str] = {}
+        """The language each person last used (as far as this process knows)."""
 
     # ------------------------------------------------------------------ lobby
 
-    async def create_table(self, *, guild_id: int, channel_id: int, creator_id: int,
-                           creator_name: str, rules: str,
+    async def create_table(self, cause: Cause, *, guild_id: int, channel_id: int, rules: str,
                            options: Mapping[str, Any] | None = None,
                            sit: bool = True) -> TableInfo:
-        """A new table in the channel's lobby; the creator sits in seat 1 unless
-        ``sit`` is False. Options are validated by the rule set before anything is
-        written; a channel holds one live table at a time."""
+        """A new table in the channel's lobby, opened by ``cause``'s person, who sits in
+        seat 1 unless ``sit`` is False. Options are validated by the rule set before
+        anything is written; a channel holds one live table at a time."""
+        await self.seen(cause)
+        creator_id, creator_name = cause.user_id, cause.name
         try:
             ruleset = rulesets.get(rules)
             ruleset.options(options)
@@ -213,9 +240,11 @@ class TableService:
         await self._publish(LobbyNotice(info, "created", 0 if sit else None))
         return info
 
-    async def join(self, table_id: int, user_id: int, name: str,
-                   seat: int | None = None) -> TableInfo:
-        """Sit down in the lobby (the first empty seat unless one is named)."""
+    async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
+        """Sit down in the lobby (the first empty seat unless one is named), under
+        ``cause.name``."""
+        await self.seen(cause)
+        user_id, name = cause.user_id, cause.name
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
@@ -233,15 +262,16 @@ class TableService:
             live.set_seat(row)
             info = self._info(live)
         await self._publish(LobbyNotice(info, "joined", seat))
-        return info
+        return Seated(info, seat)
 
-    async def add_computer(self, table_id: int, user_id: int, seat: int | None = None, *,
-                           is_manager: bool = False) -> TableInfo:
+    async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
+                           ) -> Seated:
         """Seat a computer player (asked by someone seated, the creator or a manager)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            self._need_member(live, user_id, is_manager)
+            self._need_member(live, cause)
             seat = self._free_seat(live, seat)
             try:
                 row = await self.store.sit_computer(
@@ -253,14 +283,14 @@ class TableService:
             live.set_seat(row)
             info = self._info(live)
         await self._publish(LobbyNotice(info, "computer_added", seat))
-        return info
+        return Seated(info, seat)
 
-    async def remove_computer(self, table_id: int, user_id: int, seat: int, *,
-                              is_manager: bool = False) -> TableInfo:
+    async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            self._need_member(live, user_id, is_manager)
+            self._need_member(live, cause)
             row = live.seats[seat] if 0 <= seat < SEATS else None
             if row is None or not row.is_computer:
                 raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
@@ -271,12 +301,13 @@ class TableService:
         await self._publish(LobbyNotice(info, "computer_removed", seat))
         return info
 
-    async def leave(self, table_id: int, user_id: int) -> TableInfo:
+    async def leave(self, cause: Cause, table_id: int) -> TableInfo:
         """Leave a table: in the lobby the seat empties; during a match the computer
         takes the seat over (Hangzhou charges the 逃跑 penalty if a hand is running)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             if live.row.status == "lobby":
                 await self.store.leave(table_id, seat)
                 live.seats[seat] = None
@@ -288,13 +319,13 @@ class TableService:
         await self._publish(LobbyNotice(info, what, seat))
         return info
 
-    async def start(self, table_id: int, user_id: int, *, is_manager: bool = False
-                    ) -> TableInfo:
+    async def start(self, cause: Cause, table_id: int) -> TableInfo:
         """Start the match (the creator or a manager), with every seat filled."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             self._need_lobby(live)
-            if user_id != live.row.creator_id and not is_manager:
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can start it")
             empty = [i + 1 for i, s in enumerate(live.seats) if s is None]
@@ -316,13 +347,13 @@ class TableService:
             await self._start_hand(live)  # tells the lobby, with the hand's number
             return self._info(live)
 
-    async def cancel(self, table_id: int, user_id: int, *, is_manager: bool = False
-                     ) -> TableInfo:
+    async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
         """Cancel a table (its creator or a server manager): the running hand is void
         (no settlement) and its wall revealed; the match is recorded as abandoned."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            if user_id != live.row.creator_id and not is_manager:
+            if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:
@@ -336,55 +367,65 @@ class TableService:
         await self._deliver(live)
         return info
 
-    async def set_choices(self, table_id: int, user_id: int,
-                          choices: StandingChoices) -> TableInfo:
-        """A seat's standing choices, applied from its next decision on (or this one)."""
+    async def set_choices(self, cause: Cause, table_id: int,
+                          choices: StandingChoices) -> StandingChoices:
+        """A seat's standing choices, applied from its next decision on (or this one);
+        returns the seat's choices now."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
-            live.set_seat(await self.store.set_choices(table_id, seat, choices))
+            seat = self._need_seat(live, cause.user_id)
+            row = await self.store.set_choices(table_id, seat, choices)
+            live.set_seat(row)
             await self._replan(live)
-            return self._info(live)
+            return row.choices
 
-    async def set_choice(self, table_id: int, user_id: int, name: str, on: bool
-                         ) -> TableInfo:
+    async def set_choice(self, cause: Cause, table_id: int, name: str, on: bool
+                         ) -> StandingChoices:
         """Turn one standing choice on or off, keeping the others as they are *now*:
         read and written under the table's lock, so two quick toggles both count."""
         if name not in StandingChoices.__dataclass_fields__:
             raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             row = live.seats[seat]
             assert row is not None
-            choices = replace(row.choices, **{name: on})
-            live.set_seat(await self.store.set_choices(table_id, seat, choices))
+            row = await self.store.set_choices(table_id, seat,
+                                               replace(row.choices, **{name: on}))
+            live.set_seat(row)
             await self._replan(live)
-            return self._info(live)
+            return row.choices
 
-    async def back(self, table_id: int, user_id: int) -> TableInfo:
+    async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             await self._mark_present(live, seat)
             await self._replan(live)
             return self._info(live)
 
     # ------------------------------------------------------------------ play
 
-    async def act(self, table_id: int, user_id: int, action: Action | Mapping[str, Any], *,
+    async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
                   step: int | None = None, hand_number: int | None = None) -> ActResult:
-        """Play one of the seat's legal actions.
+        """Play one of the seat's legal actions, for ``cause``'s person.
 
-        ``step`` (and ``hand_number``), from the button, make a click for an earlier
-        decision stale: refused, nothing changed. A duplicate click is such a click.
+        Pressing a button of a seat held by someone else is refused: ``not_yours`` for
+        someone who does not sit at the table, ``wrong_seat`` for a player of another
+        seat. ``step`` (and ``hand_number``), from the button, make a click for an
+        earlier decision stale: refused, nothing changed. A duplicate click is such a
+        click.
         """
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             hand = self._need_hand(live)
-            seat = self._need_seat(live, user_id)
             move = _parse_action(action)
+            seat = self._need_player(live, cause.user_id, move.seat)
             if move.seat != seat:
                 raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
                                             f"seat {move.seat + 1}", seat=move.seat + 1,
@@ -395,6 +436,18 @@ class TableService:
             if step is not None and step != current:
                 raise Refused(E.STALE, "that button is for a decision that has passed")
             return await self._commit(live, move, "player")
+
+    async def seen(self, cause: Cause) -> None:
+        """Any interaction, even one that changes nothing: remember the person's
+        language (their private notices speak it), written only when it changed."""
+        locale = cause.locale
+        if not locale or self._locales.get(cause.user_id) == locale:
+            return
+        self._locales[cause.user_id] = locale
+        try:
+            await self.store.set_user_locale(cause.user_id, locale, self.clock.now())
+        except StoreError as exc:  # only a language preference: never worth a failure
+            log.info("locale of user %s not saved: %s", cause.user_id, exc)
 
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime."""
@@ -437,22 +490,42 @@ class TableService:
         rows = await self.store.tables_in_channel(channel_id, live_only=live_only)
         return [await self.table_info(r.id) for r in rows]
 
-    async def hand(self, table_id: int, user_id: int) -> HandInfo:
-        """The player's own hand, for `/mahjong hand` (private)."""
+    async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
+                         ) -> int:
+        """The table a command means: ``given``, else the channel's live table (the
+        person's own first when there are several), else the channel's last table."""
+        if given is not None:
+            return given
+        tables = await self.tables_in_channel(channel_id)
+        if not tables:
+            tables = (await self.tables_in_channel(channel_id, live_only=False))[-1:]
+        if not tables:
+            raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
+                                      "/mahjong new")
+        mine = [x for x in tables
+                if any(s is not None and s.user_id == cause.user_id for s in x.seats)]
+        return (mine or tables)[-1].ref.table_id
+
+    async def hand(self, cause: Cause, table_id: int) -> HandInfo:
+        """The person's own hand, for `/mahjong hand` (private)."""
+        await self.seen(cause)
         live = await self._live(table_id)
         async with live.lock:
             hand = self._need_hand(live)
-            seat = self._need_seat(live, user_id)
+            seat = self._need_seat(live, cause.user_id)
             pending = live.pending.get(seat)
+            row = live.seats[seat]
+            assert row is not None
             return HandInfo(table_id, seat, live.hand_number,
                             view(hand.state, seat, live.hand_number),
-                            step_of(hand.state, seat), self._deadline(pending))
+                            step_of(hand.state, seat), self._deadline(pending),
+                            live.names, row.choices, row.away)
 
-    async def table_view(self, table_id: int) -> TableView:
-        """The public table picture's input."""
+    async def table_picture(self, table_id: int) -> TablePicture:
+        """The public table picture's input: the table and the spectator view."""
         live = await self._live(table_id)
         hand = self._need_hand(live)
-        return spectator_view(hand.state, live.hand_number)
+        return TablePicture(self._info(live), spectator_view(hand.state, live.hand_number))
 
     async def hand_history(self, table_id: int) -> HandHistory | None:
         """The last finished hand, replayed from its wall and log (None: none yet).
@@ -572,6 +645,7 @@ class TableService:
             seats[s.seat] = s
         live = LiveTable(row, seats)
         self._tables[table_id] = live
+        await self._load_locales(live)
         if row.status == "playing":
             async with live.lock:
                 await self._rebuild_match(live)
@@ -622,6 +696,13 @@ class TableService:
             await self._end_hand(live, state, (), None)
         else:
             await self._restore_deadlines(live)
+
+    async def _load_locales(self, live: LiveTable) -> None:
+        """The languages of the table's people, remembered from before a restart."""
+        users = [s.user_id for s in live.seats if s is not None and s.user_id is not None
+                 and s.user_id not in self._locales]
+        for user, locale in (await self.store.user_locales(users)).items():
+            self._locales.setdefault(user, locale)
 
     async def _replay(self, row: TableRow, options: TableOptions, hand: HandRow) -> HandState:
         actions = [Action.from_json(a.payload) for a in await self.store.actions(hand.id)]
@@ -716,7 +797,7 @@ class TableService:
             await self._end_hand(live, new, events, row)
             await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
-                             live.match is None or live.match.finished)
+                             live.match is None or live.match.finished, action.seat)
         pending = self._plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         try:
@@ -731,7 +812,7 @@ class TableService:
         self._schedule(live, (pending[s] for s in fresh))
         await self._after_move(live, action.seat, source, old.phase is not Phase.TURN)
         await self._announce(live, old, new, events, fresh)
-        return ActResult(live.id, hand.row.number, row.expected_seq, False, False)
+        return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
 
     async def _end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
                         final: NewAction | None) -> None:
@@ -1177,8 +1258,22 @@ class TableService:
         return seat
 
     @staticmethod
-    def _need_member(live: LiveTable, user_id: int, is_manager: bool) -> None:
-        if not is_manager and user_id != live.row.creator_id and live.seat_of(user_id) is None:
+    def _need_player(live: LiveTable, user_id: int, seat: int) -> int:
+        """The presser's seat; a stranger pressing a person's button is told whose it is."""
+        mine = live.seat_of(user_id)
+        if mine is not None:
+            return mine
+        row = live.seats[seat] if 0 <= seat < SEATS else None
+        if row is not None and not row.is_computer:
+            raise Refused(E.NOT_YOURS, "that button is for another player; you do not sit "
+                                       "at this table", seat=seat + 1, name=_name(live, seat))
+        raise Refused(E.NOT_SEATED, "you do not sit at this table")
+
+    @staticmethod
+    def _need_member(live: LiveTable, cause: Cause) -> None:
+        user_id = cause.user_id
+        if not cause.is_manager and user_id != live.row.creator_id \
+                and live.seat_of(user_id) is None:
             raise Refused(E.NOT_MEMBER, "only players at this table, its creator or a server "
                                         "manager can do that")
 
@@ -1276,5 +1371,5 @@ def _name(live: LiveTable, seat: int) -> str:
     return live.names[seat]
 
 
-__all__ = ["ActResult", "HandHistory", "HandInfo", "RecoveryReport", "SeatInfo", "TableRef",
-           "TableService"]
+__all__ = ["ActResult", "HandHistory", "HandInfo", "RecoveryReport", "SeatInfo", "Seated",
+           "TablePicture", "TableRef", "TableService"]

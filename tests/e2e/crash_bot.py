@@ -21,7 +21,7 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.discord.client import MahjongBot  # noqa: E402
-from bot.service import TableService  # noqa: E402
+from bot.service import Cause, TableService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.crashkit import PrintingStore  # noqa: E402
 
@@ -33,16 +33,14 @@ async def seat_computers(service: TableService, store: Store, guild: int, channe
     if tables:
         table = tables[0].id
     else:
-        info = await service.create_table(guild_id=guild, channel_id=channel,
-                                          creator_id=host, creator_name="host",
-                                          rules="shanghai", options={"hands": hands},
-                                          sit=False)
+        info = await service.create_table(Cause(host, "host"), guild_id=guild, channel_id=channel,
+                                          rules="shanghai", options={"hands": hands}, sit=False)
         table = info.ref.table_id
     info = await service.table_info(table)
     if info.status == "lobby":
         for seat in info.empty_seats:
-            await service.add_computer(table, host, seat)
-        await service.start(table, host)
+            await service.add_computer(Cause(host), table, seat)
+        await service.start(Cause(host), table)
     return table
 
 

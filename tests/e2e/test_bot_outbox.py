@@ -11,7 +11,7 @@ import pytest
 from botkit import make_bot, make_world, quiet
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.service import Receipt
+from bot.service import Cause, Receipt
 from bot.store import Store
 
 
@@ -62,13 +62,13 @@ async def computers_play_a_match(client: Any, world: Any) -> int:
     """A one-hand table of four computer players, started at once."""
     service = client.service
     host = world.players[0].id
-    info = await service.create_table(guild_id=world.guild.id, channel_id=world.channel.id,
-                                      creator_id=host, creator_name="p1", rules="shanghai",
+    info = await service.create_table(Cause(host, "p1"), guild_id=world.guild.id,
+                                      channel_id=world.channel.id, rules="shanghai",
                                       options={"hands": 1}, sit=False)
     table: int = info.ref.table_id
     for _ in range(4):
-        await service.add_computer(table, host)
-    await service.start(table, host)
+        await service.add_computer(Cause(host), table)
+    await service.start(Cause(host), table)
     return table
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.service import NullNotifier, SystemClock, TableService  # noqa: E402
+from bot.service import Cause, NullNotifier, SystemClock, TableService  # noqa: E402
 from tests.crashkit import PrintingStore  # noqa: E402
 
 
@@ -25,12 +25,12 @@ async def main(db: str, hands: int) -> int:
     await service.recover()
     tables = await store.tables_in_channel(1)
     if not tables:
-        info = await service.create_table(guild_id=1, channel_id=1, creator_id=1,
-                                          creator_name="Host", rules="hangzhou",
+        host = Cause(1, "Host")
+        info = await service.create_table(host, guild_id=1, channel_id=1, rules="hangzhou",
                                           options={"hands": hands}, sit=False)
         for _ in range(4):
-            await service.add_computer(info.ref.table_id, 1)
-        await service.start(info.ref.table_id, 1)
+            await service.add_computer(host, info.ref.table_id)
+        await service.start(host, info.ref.table_id)
         table_id = info.ref.table_id
     else:
         table_id = tables[0].id

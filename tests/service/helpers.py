@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service import Cause, FakeClock, RecordingNotifier, TableService
 from bot.service.fairness import Deal, deal_of, shuffle
 from bot.store import Store
 from engine.game import Action, ActionKind, stack_wall
@@ -30,6 +30,14 @@ def stacked(hands: Mapping[int, str], rules: str = "shanghai") -> Callable[[str,
             return shuffle(rules == "shanghai")
         return deal_of(stack_wall(rules, hands, dealer))
     return deal
+
+
+def by(user_id: int, name: str | None = None, *, manager: bool = False,
+       locale: str | None = None) -> Cause:
+    """The cause of a test's command: the user (named as in NAMES unless ``name``),
+    a server manager or not, asking in ``locale``."""
+    return Cause(user_id, NAMES.get(user_id, f"U{user_id}") if name is None else name,
+                 locale, manager)
 
 
 def D(seat: int, tile: str) -> Action:
@@ -58,17 +66,16 @@ class World:
                     computers: int = 0, start: bool = True, channel: int = CHANNEL) -> int:
         """A table created by the first user, the others joined, ``computers`` added."""
         svc = self.service
-        info = await svc.create_table(guild_id=GUILD, channel_id=channel,
-                                      creator_id=users[0],
-                                      creator_name=NAMES.get(users[0], f"U{users[0]}"),
-                                      rules=rules, options=dict(options or {}))
+        info = await svc.create_table(by(users[0]),
+                                      guild_id=GUILD, channel_id=channel, rules=rules,
+                                      options=dict(options or {}))
         table_id = info.ref.table_id
         for user in users[1:]:
-            await svc.join(table_id, user, NAMES.get(user, f"U{user}"))
+            await svc.join(by(user), table_id)
         for _ in range(computers):
-            await svc.add_computer(table_id, users[0])
+            await svc.add_computer(by(users[0]), table_id)
         if start:
-            await svc.start(table_id, users[0])
+            await svc.start(by(users[0]), table_id)
         return table_id
 
     async def settle(self, limit: int = 100_000) -> int:

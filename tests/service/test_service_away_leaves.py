@@ -12,7 +12,7 @@ import pytest
 from bot.service import FakeClock, Refused
 from bot.service.fairness import Deal, deal_of
 from engine.game import stack_wall
-from tests.service.helpers import ANN, CHANNEL, QUIET, World
+from tests.service.helpers import ANN, CHANNEL, QUIET, World, by
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 2}
@@ -49,7 +49,7 @@ async def test_with_away_leaves_the_timeouts_remove_the_seat_and_charge_the_pena
     assert (entry.points if entry else 0) == -penalty
     # Ann is gone: back is refused, and the match goes on with the computer in her seat.
     with pytest.raises(Refused, match="do not sit at this table"):
-        await world.service.back(table, ANN)
+        await world.service.back(by(ANN), table)
     await world.until("settlement", step=5)
     assert world.notes.of("away") == [notice]
 
@@ -79,5 +79,5 @@ async def test_by_default_an_away_seat_stays_and_pays_nothing(
     assert info.totals == (0, 0, 0, 0)
     assert await world.store.leaderboard_entry(CHANNEL, f"user:{ANN}") is None
     assert "replaced" not in [n.what for n in world.notes.of("lobby")]
-    await world.service.back(table, ANN)
+    await world.service.back(by(ANN), table)
     assert not (await world.service.table_info(table)).seats[0].away

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.store import BestHand
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, stacked
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -18,9 +18,9 @@ async def test_the_best_hand_is_kept_as_its_patterns_and_value(
     world = await make_world(deal=stacked(SCENE_TWO))
     table = await world.table()
     svc = world.service
-    await svc.act(table, ANN, D(0, "5p"), step=1)
-    await svc.act(table, CID, W(2), step=2)
-    await svc.act(table, BOB, P(1), step=2)
+    await svc.act(by(ANN), table, D(0, "5p"), step=1)
+    await svc.act(by(CID), table, W(2), step=2)
+    await svc.act(by(BOB), table, P(1), step=2)
     (settled,) = world.notes.of("settlement")
     (win,) = settled.result.settlements
     rows = {r.player_key: r for r in await svc.leaderboard(CHANNEL)}

@@ -6,7 +6,7 @@ import pytest
 
 from bot.service import Refused
 from engine import rules as rulesets
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by
 
 
 async def refused(code: str, coro: object) -> Refused:
@@ -17,8 +17,7 @@ async def refused(code: str, coro: object) -> Refused:
 
 
 async def test_create_seats_the_creator_and_announces_the_lobby(world: World) -> None:
-    info = await world.service.create_table(guild_id=GUILD, channel_id=CHANNEL,
-                                            creator_id=ANN, creator_name="Ann",
+    info = await world.service.create_table(by(ANN, "Ann"), guild_id=GUILD, channel_id=CHANNEL,
                                             rules="hangzhou", options={"base": 2})
     assert info.status == "lobby" and info.rules == "hangzhou"
     assert info.seats[0] is not None and info.seats[0].user_id == ANN
@@ -35,9 +34,9 @@ async def test_create_seats_the_creator_and_announces_the_lobby(world: World) ->
 ])
 async def test_create_refuses_bad_rules_and_options_and_writes_nothing(
         world: World, rules: str, options: dict[str, object], words: str) -> None:
-    exc = await refused("bad_options", world.service.create_table(
-        guild_id=GUILD, channel_id=CHANNEL, creator_id=ANN, creator_name="Ann",
-        rules=rules, options=options))
+    exc = await refused("bad_options", world.service.create_table(by(ANN, "Ann"), guild_id=GUILD,
+                                                                  channel_id=CHANNEL, rules=rules,
+                                                                  options=options))
     assert words in exc.reason
     assert await world.store.tables_in_channel(CHANNEL) == []
 
@@ -56,20 +55,18 @@ async def test_create_refuses_rules_the_tables_cannot_hold_yet(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rule set added to the engine before a migration lets a table row hold it."""
     monkeypatch.setitem(rulesets.RULESETS, "riichi", _Renamed("riichi", rulesets.SHANGHAI))
-    exc = await refused("bad_options", world.service.create_table(
-        guild_id=GUILD, channel_id=CHANNEL, creator_id=ANN, creator_name="Ann",
-        rules="riichi"))
+    exc = await refused("bad_options", world.service.create_table(by(ANN, "Ann"), guild_id=GUILD,
+                                                                  channel_id=CHANNEL,
+                                                                  rules="riichi"))
     assert "riichi" in exc.reason
     assert await world.store.tables_in_channel(CHANNEL) == []
 
 
 async def test_one_live_table_per_channel(world: World) -> None:
     await world.table(start=False)
-    await refused("channel_busy", world.service.create_table(
-        guild_id=GUILD, channel_id=CHANNEL, creator_id=EVE, creator_name="Eve",
-        rules="shanghai"))
-    other = await world.service.create_table(guild_id=GUILD, channel_id=CHANNEL + 1,
-                                             creator_id=EVE, creator_name="Eve",
+    await refused("channel_busy", world.service.create_table(by(EVE, "Eve"), guild_id=GUILD,
+                                                             channel_id=CHANNEL, rules="shanghai"))
+    other = await world.service.create_table(by(EVE, "Eve"), guild_id=GUILD, channel_id=CHANNEL + 1,
                                              rules="shanghai")
     assert other.status == "lobby"
 
@@ -78,71 +75,74 @@ async def test_join_fills_seats_in_order_and_refuses_full_seated_and_taken(
         world: World) -> None:
     table = await world.table((ANN,), start=False)
     svc = world.service
-    info = await svc.join(table, BOB, "Bob")
-    assert info.seats[1] is not None and info.seats[1].user_id == BOB
-    await refused("already_seated", svc.join(table, BOB, "Bob"))
-    await refused("seat_taken", svc.join(table, CID, "Cid", seat=0))
-    await refused("no_such_seat", svc.join(table, CID, "Cid", seat=4))
-    await svc.join(table, CID, "Cid", seat=3)
-    info = await svc.join(table, DEE, "Dee")
-    assert [s.user_id for s in info.seats if s] == [ANN, BOB, DEE, CID]
-    await refused("table_full", svc.join(table, EVE, "Eve"))
+    seated = await svc.join(by(BOB, "Bob"), table)
+    assert seated.seat == 1
+    assert seated.table.seats[1] is not None and seated.table.seats[1].user_id == BOB
+    await refused("already_seated", svc.join(by(BOB, "Bob"), table))
+    await refused("seat_taken", svc.join(by(CID, "Cid"), table, 0))
+    await refused("no_such_seat", svc.join(by(CID, "Cid"), table, 4))
+    assert (await svc.join(by(CID, "Cid"), table, 3)).seat == 3
+    seated = await svc.join(by(DEE, "Dee"), table)
+    assert seated.seat == 2
+    assert [s.user_id for s in seated.table.seats if s] == [ANN, BOB, DEE, CID]
+    await refused("table_full", svc.join(by(EVE, "Eve"), table))
     assert len(await world.store.seats(table)) == 4
 
 
 async def test_leave_in_the_lobby_empties_the_seat(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
-    info = await world.service.leave(table, BOB)
+    info = await world.service.leave(by(BOB), table)
     assert info.seats[1] is None
-    await refused("not_seated", world.service.leave(table, BOB))
+    await refused("not_seated", world.service.leave(by(BOB), table))
     assert world.notes.of("lobby")[-1].what == "left"
 
 
 async def test_computers_are_added_and_removed_by_members_only(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await refused("not_member", svc.add_computer(table, EVE))
-    info = await svc.add_computer(table, BOB)
-    assert info.seats[2] is not None and info.seats[2].is_computer
-    info = await svc.add_computer(table, EVE, is_manager=True)
-    assert info.empty_seats == ()
-    await refused("table_full", svc.add_computer(table, ANN))
-    await refused("not_a_computer", svc.remove_computer(table, ANN, 1))
-    await refused("not_member", svc.remove_computer(table, EVE, 2))
-    info = await svc.remove_computer(table, ANN, 2)
+    await refused("not_member", svc.add_computer(by(EVE), table))
+    seated = await svc.add_computer(by(BOB), table)
+    assert seated.seat == 2
+    assert seated.table.seats[2] is not None and seated.table.seats[2].is_computer
+    seated = await svc.add_computer(by(EVE, manager=True), table)
+    assert seated.seat == 3 and seated.table.empty_seats == ()
+    await refused("table_full", svc.add_computer(by(ANN), table))
+    await refused("not_a_computer", svc.remove_computer(by(ANN), table, 1))
+    await refused("not_member", svc.remove_computer(by(EVE), table, 2))
+    info = await svc.remove_computer(by(ANN), table, 2)
     assert info.seats[2] is None
 
 
 async def test_start_refuses_non_creator_and_empty_seats(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await refused("not_allowed", svc.start(table, BOB))
-    exc = await refused("empty_seats", svc.start(table, ANN))
+    await refused("not_allowed", svc.start(by(BOB), table))
+    exc = await refused("empty_seats", svc.start(by(ANN), table))
     assert "add computer players" in exc.reason and "3, 4" in exc.reason
-    await svc.add_computer(table, ANN)
-    await svc.add_computer(table, ANN)
-    info = await svc.start(table, ANN)
+    await svc.add_computer(by(ANN), table)
+    await svc.add_computer(by(ANN), table)
+    info = await svc.start(by(ANN), table)
     assert info.status == "playing" and info.hand_number == 1
-    await refused("not_in_lobby", svc.start(table, ANN))
-    await refused("not_in_lobby", svc.join(table, EVE, "Eve"))
-    await refused("not_in_lobby", svc.add_computer(table, ANN))
+    await refused("not_in_lobby", svc.start(by(ANN), table))
+    await refused("not_in_lobby", svc.join(by(EVE, "Eve"), table))
+    await refused("not_in_lobby", svc.add_computer(by(ANN), table))
 
 
 async def test_a_manager_may_start_someone_elses_table(world: World) -> None:
     table = await world.table((ANN,), computers=3, start=False)
-    info = await world.service.start(table, EVE, is_manager=True)
+    info = await world.service.start(by(EVE, manager=True), table)
     assert info.status == "playing"
 
 
 async def test_cancel_by_creator_or_manager_only(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await refused("not_allowed", svc.cancel(table, BOB))
-    await refused("not_allowed", svc.cancel(table, EVE))
-    info = await svc.cancel(table, EVE, is_manager=True)
+    await refused("not_allowed", svc.cancel(by(BOB), table))
+    await refused("not_allowed", svc.cancel(by(EVE), table))
+    info = await svc.cancel(by(EVE, manager=True), table)
     assert info.status == "cancelled"
-    await refused("not_playing", svc.cancel(table, ANN))
-    await refused("not_playing", svc.join(table, EVE, "Eve"))
+    await refused("not_playing", svc.cancel(by(ANN), table))
+    await refused("not_playing", svc.join(by(EVE, "Eve"), table))
     assert (await world.store.get_table(table)).status == "cancelled"
 
 
@@ -150,7 +150,7 @@ async def test_cancel_during_play_voids_the_hand_and_reveals_the_wall(world: Wor
     table = await world.table()
     hand = await world.store.live_hand(table)
     assert hand is not None
-    info = await world.service.cancel(table, ANN)
+    info = await world.service.cancel(by(ANN), table)
     assert info.status == "cancelled"
     (reveal,) = world.notes.of("reveal")
     assert reveal.wall == hand.wall and reveal.commitment == hand.commitment
@@ -165,8 +165,8 @@ async def test_cancel_during_play_voids_the_hand_and_reveals_the_wall(world: Wor
 
 
 async def test_unknown_table_is_refused(world: World) -> None:
-    await refused("no_table", world.service.join(12345, ANN, "Ann"))
-    await refused("no_table", world.service.act(12345, ANN, {"kind": "pass", "seat": 0}))
+    await refused("no_table", world.service.join(by(ANN, "Ann"), 12345))
+    await refused("no_table", world.service.act(by(ANN), 12345, {"kind": "pass", "seat": 0}))
 
 
 async def test_choices_back_and_queries_refuse_outside_their_place(world: World) -> None:
@@ -174,13 +174,14 @@ async def test_choices_back_and_queries_refuse_outside_their_place(world: World)
 
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await refused("not_seated", svc.set_choices(table, EVE, StandingChoices(True)))
-    info = await svc.set_choices(table, BOB, StandingChoices(pass_claims=True))
-    assert info.seats[1].choices.pass_claims
-    await refused("not_seated", svc.back(table, EVE))
-    await refused("not_playing", svc.hand(table, ANN))
-    await refused("not_playing", svc.table_view(table))
-    await refused("not_playing", svc.act(table, ANN, {"kind": "pass", "seat": 0}))
+    await refused("not_seated", svc.set_choices(by(EVE), table, StandingChoices(True)))
+    choices = await svc.set_choices(by(BOB), table, StandingChoices(pass_claims=True))
+    assert choices == StandingChoices(pass_claims=True)
+    assert (await svc.table_info(table)).seats[1].choices == choices
+    await refused("not_seated", svc.back(by(EVE), table))
+    await refused("not_playing", svc.hand(by(ANN), table))
+    await refused("not_playing", svc.table_picture(table))
+    await refused("not_playing", svc.act(by(ANN), table, {"kind": "pass", "seat": 0}))
     assert [t.ref.table_id for t in await svc.tables_in_channel(CHANNEL)] == [table]
     assert await svc.leaderboard(CHANNEL) == []
 
@@ -190,15 +191,14 @@ async def test_one_standing_choice_at_a_time_keeps_the_others(world: World) -> N
 
     table = await world.table((ANN, BOB), start=False)
     svc = world.service
-    await asyncio.gather(svc.set_choice(table, BOB, "always_win", True),
-                         svc.set_choice(table, BOB, "pass_claims", True))
-    info = await svc.set_choice(table, BOB, "discard_drawn_when_away", True)
-    choices = info.seats[1].choices
+    await asyncio.gather(svc.set_choice(by(BOB), table, "always_win", True),
+                         svc.set_choice(by(BOB), table, "pass_claims", True))
+    choices = await svc.set_choice(by(BOB), table, "discard_drawn_when_away", True)
     assert choices.always_win and choices.pass_claims and choices.discard_drawn_when_away
-    info = await svc.set_choice(table, BOB, "always_win", False)
-    assert not info.seats[1].choices.always_win and info.seats[1].choices.pass_claims
-    await refused("not_seated", svc.set_choice(table, EVE, "always_win", True))
+    choices = await svc.set_choice(by(BOB), table, "always_win", False)
+    assert not choices.always_win and choices.pass_claims
+    await refused("not_seated", svc.set_choice(by(EVE), table, "always_win", True))
     with pytest.raises(ValueError, match="no standing choice 'win_always'"):
-        await svc.set_choice(table, BOB, "win_always", True)
+        await svc.set_choice(by(BOB), table, "win_always", True)
     (bob,) = [s for s in await world.store.seats(table) if s.user_id == BOB]
-    assert bob.choices == info.seats[1].choices      # the store holds what was said
+    assert bob.choices == choices      # the store holds what was said

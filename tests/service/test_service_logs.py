@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from bot.discord.texts import tiles_text
 from engine.tiles import format_tiles
 from tests.logcapture import debug_logs, leaks
-from tests.service.helpers import ANN, EVE, World
+from tests.service.helpers import ANN, EVE, World, by
 
 
 async def test_a_match_logged_at_debug_holds_no_wall_salt_or_concealed_tile(
@@ -17,9 +17,9 @@ async def test_a_match_logged_at_debug_holds_no_wall_salt_or_concealed_tile(
     with debug_logs() as out:
         world = await make_world(notify_computer_hands=True)
         table = await world.table((ANN,), computers=3, options={"hands": 2}, start=False)
-        await world.service.leave(table, ANN)
-        await world.service.add_computer(table, EVE, is_manager=True)
-        await world.service.start(table, ANN)
+        await world.service.leave(by(ANN), table)
+        await world.service.add_computer(by(EVE, manager=True), table)
+        await world.service.start(by(ANN), table)
         await world.advance(1)
         logging.getLogger("bot.test").debug("the bot's own DEBUG records come through")
     text = out.getvalue()

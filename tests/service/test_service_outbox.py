@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.service import FakeClock, Notice, RecordingNotifier, commitment
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, stacked
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 MakeWorld = Callable[..., Awaitable[World]]
@@ -44,9 +44,9 @@ async def crash_then_restart(make_world: MakeWorld, world: World) -> World:
 
 async def win_first_hand(world: World, table: int) -> None:
     """Ann discards 5p, Cid wins on it (Bob passes): hand 1 ends."""
-    await world.service.act(table, ANN, D(0, "5p"), step=1)
-    await world.service.act(table, CID, W(2), step=2)
-    await world.service.act(table, BOB, P(1), step=2)
+    await world.service.act(by(ANN), table, D(0, "5p"), step=1)
+    await world.service.act(by(CID), table, W(2), step=2)
+    await world.service.act(by(BOB), table, P(1), step=2)
 
 
 def told(notes: RecordingNotifier) -> list[tuple[str, int | None]]:
@@ -119,9 +119,9 @@ async def test_a_cancelled_tables_reveal_survives_a_crash(make_world: MakeWorld)
     world = await make_world(deal=stacked(SCENE_TWO))
     world.service.notifier = world.notes = DyingNotifier("reveal")
     table = await world.table(options={"hands": 2})
-    await world.service.act(table, ANN, D(0, "5p"), step=1)
+    await world.service.act(by(ANN), table, D(0, "5p"), step=1)
     with pytest.raises(Died):
-        await world.service.cancel(table, ANN)
+        await world.service.cancel(by(ANN), table)
     world = await crash_then_restart(make_world, world)
     assert told(world.notes) == [("reveal", 1), ("lobby", None), ("match_ended", None)]
     (end,) = world.notes.of("match_ended")

@@ -22,6 +22,7 @@ from tests.service.helpers import (
     D,
     P,
     World,
+    by,
     stacked,
 )
 
@@ -51,12 +52,12 @@ async def log_of(store: Store, table: int) -> list[tuple[int, int, str]]:
 async def test_a_move_lands_and_the_claim_window_asks_only_the_claimer(
         pong: tuple[World, int]) -> None:
     world, table = pong
-    result = await world.service.act(table, ANN, D(0, "9m"), step=1, hand_number=1)
+    result = await world.service.act(by(ANN), table, D(0, "9m"), step=1, hand_number=1)
     assert (result.seq, result.hand_ended) == (1, False)
     assert await log_of(world.store, table) == [(1, 0, "discard")]
     info = await world.service.table_info(table)
     assert info.deciding == ()  # who may claim is not public
-    assert (await world.service.hand(table, CID)).step == 2
+    assert (await world.service.hand(by(CID), table)).step == 2
     pings = world.notes.of("your_move")
     assert [(p.user_id, p.move, p.step) for p in pings] == [(ANN, "turn", 1), (CID, "claim", 2)]
 
@@ -65,26 +66,35 @@ async def test_out_of_turn_wrong_seat_and_stranger_are_refused_without_change(
         pong: tuple[World, int]) -> None:
     world, table = pong
     svc = world.service
-    exc = await refused("illegal", svc.act(table, BOB, D(1, "2m")))
+    exc = await refused("illegal", svc.act(by(BOB), table, D(1, "2m")))
     assert "turn" in exc.reason
-    await refused("wrong_seat", svc.act(table, BOB, D(0, "9m")))
-    await refused("not_seated", svc.act(table, EVE, D(0, "9m")))
-    await refused("illegal", svc.act(table, ANN, D(0, "5m")))   # a tile not held
-    await refused("illegal", svc.act(table, ANN, {"kind": "discard", "seat": 0}))
-    await refused("illegal", svc.act(table, ANN, {"kind": "dance", "seat": 0}))
+    await refused("wrong_seat", svc.act(by(BOB), table, D(0, "9m")))
+    # a stranger pressing a person's button is told whose it is
+    exc = await refused("not_yours", svc.act(by(EVE), table, D(0, "9m")))
+    assert exc.params == {"seat": 1, "name": "Ann"}
+    await refused("illegal", svc.act(by(ANN), table, D(0, "5m")))   # a tile not held
+    await refused("illegal", svc.act(by(ANN), table, {"kind": "discard", "seat": 0}))
+    await refused("illegal", svc.act(by(ANN), table, {"kind": "dance", "seat": 0}))
     assert await log_of(world.store, table) == []
-    assert (await svc.hand(table, ANN)).step == 1
+    assert (await svc.hand(by(ANN), table)).step == 1
+
+
+async def test_a_stranger_pressing_a_computers_move_is_not_seated(world: World) -> None:
+    table = await world.table((ANN,), computers=3)
+    exc = await refused("not_seated", world.service.act(by(EVE), table, D(1, "9m")))
+    assert exc.params == {}
+    assert await log_of(world.store, table) == []
 
 
 async def test_stale_step_and_duplicate_click_are_refused(pong: tuple[World, int]) -> None:
     world, table = pong
     svc = world.service
-    await svc.act(table, ANN, D(0, "9m"), step=1)
-    await refused("stale", svc.act(table, ANN, D(0, "9m"), step=1))   # duplicate click
-    await refused("stale", svc.act(table, CID, P(2), step=1))         # an old button
-    await refused("stale_hand", svc.act(table, CID, P(2), step=2, hand_number=2))
-    await svc.act(table, CID, P(2), step=2)
-    await refused("stale", svc.act(table, CID, P(2), step=2))         # answered already
+    await svc.act(by(ANN), table, D(0, "9m"), step=1)
+    await refused("stale", svc.act(by(ANN), table, D(0, "9m"), step=1))   # duplicate click
+    await refused("stale", svc.act(by(CID), table, P(2), step=1))         # an old button
+    await refused("stale_hand", svc.act(by(CID), table, P(2), step=2, hand_number=2))
+    await svc.act(by(CID), table, P(2), step=2)
+    await refused("stale", svc.act(by(CID), table, P(2), step=2))         # answered already
     assert await log_of(world.store, table) == [(1, 0, "discard"), (2, 2, "pass")]
 
 
@@ -92,8 +102,8 @@ async def test_two_racing_clicks_for_one_step_land_exactly_once(
         pong: tuple[World, int]) -> None:
     world, table = pong
     svc = world.service
-    results = await asyncio.gather(svc.act(table, ANN, D(0, "9m"), step=1),
-                                   svc.act(table, ANN, D(0, "1z"), step=1),
+    results = await asyncio.gather(svc.act(by(ANN), table, D(0, "9m"), step=1),
+                                   svc.act(by(ANN), table, D(0, "1z"), step=1),
                                    return_exceptions=True)
     landed = [r for r in results if not isinstance(r, BaseException)]
     lost = [r for r in results if isinstance(r, Refused)]
@@ -103,10 +113,10 @@ async def test_two_racing_clicks_for_one_step_land_exactly_once(
 
 async def test_hand_query_is_private_and_refuses_strangers(pong: tuple[World, int]) -> None:
     world, table = pong
-    hand = await world.service.hand(table, ANN)
+    hand = await world.service.hand(by(ANN), table)
     assert hand.seat == 0 and hand.step == 1 and hand.deadline is not None
     assert len(hand.view.concealed) == 14
-    await refused("not_seated", world.service.hand(table, EVE))
+    await refused("not_seated", world.service.hand(by(EVE), table))
 
 
 class CommitFirst(RecordingNotifier):
@@ -162,9 +172,9 @@ async def test_public_notices_never_show_a_concealed_tile(
 
 async def test_a_match_of_computers_runs_to_the_leaderboard(world: World) -> None:
     table = await world.table((ANN,), computers=3, options={"hands": 2}, start=False)
-    await world.service.leave(table, ANN)
-    await world.service.add_computer(table, EVE, is_manager=True)
-    await world.service.start(table, ANN)
+    await world.service.leave(by(ANN), table)
+    await world.service.add_computer(by(EVE, manager=True), table)
+    await world.service.start(by(ANN), table)
     await world.advance(1)
     info = await world.service.table_info(table)
     assert info.status == "finished"
@@ -195,19 +205,19 @@ async def test_step_of_claim_window_survives_another_seats_answer(
     world = await make_world(deal=stacked(SCENE_TWO))
     table = await world.table()
     svc = world.service
-    await svc.act(table, ANN, D(0, "5p"), step=1)
-    bob, cid = await svc.hand(table, BOB), await svc.hand(table, CID)
+    await svc.act(by(ANN), table, D(0, "5p"), step=1)
+    bob, cid = await svc.hand(by(BOB), table), await svc.hand(by(CID), table)
     assert bob.step == cid.step == 2
-    await svc.act(table, CID, W(2), step=2)
-    result = await svc.act(table, BOB, P(1), step=2)     # Bob's button is still good
+    await svc.act(by(CID), table, W(2), step=2)
+    result = await svc.act(by(BOB), table, P(1), step=2)     # Bob's button is still good
     assert result.hand_ended
     (settled,) = world.notes.of("settlement")
     assert [w.winner for w in settled.result.settlements] == [2]
     assert world.notes.of("hand_started")[-1].hand_number == 2
-    view = await svc.table_view(table)
+    view = (await svc.table_picture(table)).view
     assert view.hand_number == 2 and view.phase == "turn" and view.deciding == (view.dealer,)
     dealer_user = (ANN, BOB, CID, DEE)[view.dealer]
-    assert (await svc.hand(table, dealer_user)).step == 1
+    assert (await svc.hand(by(dealer_user), table)).step == 1
 
 
 async def test_two_processes_racing_for_one_seq_land_exactly_once(
@@ -218,13 +228,14 @@ async def test_two_processes_racing_for_one_seq_land_exactly_once(
     table = await first.table()
     second = await make_world(first.clock, deal=stacked(SCENE_PONG))
     await second.service.recover()
-    results = await asyncio.gather(first.service.act(table, ANN, D(0, "9m"), step=1),
-                                   second.service.act(table, ANN, D(0, "1z"), step=1),
+    results = await asyncio.gather(first.service.act(by(ANN), table, D(0, "9m"), step=1),
+                                   second.service.act(by(ANN), table, D(0, "1z"), step=1),
                                    return_exceptions=True)
     refusals = [r for r in results if isinstance(r, Refused)]
     assert len(refusals) == 1 and refusals[0].code == "stale", results
     assert len(await log_of(first.store, table)) == 1
-    assert await first.service.table_view(table) == await second.service.table_view(table)
+    assert (await first.service.table_picture(table)).view \
+        == (await second.service.table_picture(table)).view
 
 
 async def test_a_concealed_kong_is_told_without_its_tiles(
@@ -238,14 +249,14 @@ async def test_a_concealed_kong_is_told_without_its_tiles(
     table = await world.table()
     kong = Action(ActionKind.CONCEALED_KONG, 0, tiles=(Tile.M4,) * 4)
     world.notes.clear()
-    await world.service.act(table, ANN, kong, step=1)
+    await world.service.act(by(ANN), table, kong, step=1)
     (notice,) = world.notes.of("table")
     assert notice.lines[0] == "Ann declares a concealed kong"
     assert not any("4m" in line for line in notice.lines)   # the rest: flowers replaced
     (meld,) = notice.view().seats[0].melds
     assert meld.tiles == (None,) * 4
-    bob = await world.service.hand(table, BOB)
+    bob = await world.service.hand(by(BOB), table)
     assert bob.view.table.seats[0].melds[0].tiles == (None,) * 4
-    ann = await world.service.hand(table, ANN)
+    ann = await world.service.hand(by(ANN), table)
     assert ann.view.table.seats[0].melds[0].tiles == (Tile.M4,) * 4
     assert [n.user_id for n in world.notes.of("private_hand")] == [ANN]

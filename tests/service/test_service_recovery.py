@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import FakeClock
 from bot.store import StandingChoices
-from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, stacked
+from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 3}
@@ -28,14 +28,14 @@ async def test_a_restart_rebuilds_the_hand_and_defers_passed_deadlines(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    await world.service.act(table, ANN, D(0, "9m"))
-    before = await world.service.table_view(table)
-    cid_before = await world.service.hand(table, CID)
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    before = (await world.service.table_picture(table)).view
+    cid_before = await world.service.hand(by(CID), table)
     world = await restart(make_world, world)
     report = await world.service.recover(eager=True)
     assert (report.live_tables, report.rebuilt, report.deferred) == (1, 1, 1)
-    assert await world.service.table_view(table) == before
-    cid = await world.service.hand(table, CID)
+    assert (await world.service.table_picture(table)).view == before
+    cid = await world.service.hand(by(CID), table)
     assert cid.view == cid_before.view and cid.step == 2
     assert cid.deadline == world.clock.now() + 30.0        # grace, not fired at once
     await world.settle()                                    # only the reminder, now late
@@ -167,8 +167,8 @@ async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    await world.service.set_choices(table, CID, StandingChoices(pass_claims=True))
-    await world.service.act(table, ANN, D(0, "9m"))   # Cid's pass is owed at once...
+    await world.service.set_choices(by(CID), table, StandingChoices(pass_claims=True))
+    await world.service.act(by(ANN), table, D(0, "9m"))   # Cid's pass is owed at once...
     (owed,) = await world.store.deadlines()
     assert (owed.seat, owed.kind) == (2, "computer")
     hand = await world.store.live_hand(table)

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.service import Refused
-from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, stacked
+from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -26,15 +26,15 @@ async def test_refusals_carry_their_sentences_values(
     svc = world.service
     names = (await svc.table_info(table)).names
     # another seat's button: whose it is, seats numbered as players see them (1–4)
-    wrong = await _refusal(svc.act(table, BOB, D(0, "9m"), step=1))
+    wrong = await _refusal(svc.act(by(BOB), table, D(0, "9m"), step=1))
     assert (wrong.code, dict(wrong.params)) == ("wrong_seat", {"seat": 1, "name": names[0]})
     # the engine's refusal: its kind and its English reason, with the names of the seats
-    illegal = await _refusal(svc.act(table, ANN, D(0, "5m"), step=1))
+    illegal = await _refusal(svc.act(by(ANN), table, D(0, "5m"), step=1))
     assert illegal.code == "illegal" and illegal.params["why"] == "tile_not_held"
     assert illegal.params["detail"] == "you do not hold 5m"
     assert tuple(illegal.params["names"]) == tuple(names)
     # a button of an earlier hand and one of a passed decision are told apart
-    await svc.act(table, ANN, D(0, "9m"), step=1)
-    assert (await _refusal(svc.act(table, CID, P(2), step=2, hand_number=2))).code \
+    await svc.act(by(ANN), table, D(0, "9m"), step=1)
+    assert (await _refusal(svc.act(by(CID), table, P(2), step=2, hand_number=2))).code \
         == "stale_hand"
-    assert (await _refusal(svc.act(table, ANN, D(0, "9m"), step=1))).code == "stale"
+    assert (await _refusal(svc.act(by(ANN), table, D(0, "9m"), step=1))).code == "stale"

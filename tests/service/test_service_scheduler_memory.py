@@ -13,7 +13,7 @@ from bot.service import FakeClock, TableService
 from bot.service.scheduler import COMPACT_SLACK, Wake
 from bot.store import StandingChoices
 from engine.game import timeout_action
-from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, stacked
+from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 2}
@@ -61,10 +61,10 @@ async def test_each_answered_decision_leaves_the_scheduler(
     table = await world.table(options=TIMERS)
     scheduler = world.service.scheduler
     assert len(scheduler) == 2 and {w.seat for w in scheduler.entries()} == {0}
-    await world.service.act(table, ANN, D(0, "9m"))      # the move landed
+    await world.service.act(by(ANN), table, D(0, "9m"))      # the move landed
     assert_only_open(world)
     assert {w.seat for w in scheduler.entries()} == {2}  # only Cid may claim
-    await world.service.act(table, CID, P(2))            # the window closed
+    await world.service.act(by(CID), table, P(2))            # the window closed
     assert_only_open(world)
     assert {w.seat for w in scheduler.entries()} == {1} and len(scheduler) == 2
     await world.advance(30)                              # Bob's reminder fired
@@ -79,9 +79,9 @@ async def test_a_changed_standing_choice_replaces_the_seats_entries(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG), computer_pause=5.0)
     table = await world.table(options=TIMERS)
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     before = world.service.scheduler.entries()
-    await world.service.set_choice(table, CID, "pass_claims", True)
+    await world.service.set_choice(by(CID), table, "pass_claims", True)
     assert_only_open(world)
     after = world.service.scheduler.entries()
     assert len(after) == 1 and not after & before        # Cid's timer went, a pass came
@@ -93,12 +93,12 @@ async def test_a_superseded_entry_never_fires(
     table = await world.table(options=TIMERS)
     fired = record_firings(world)
     superseded = set(world.service.scheduler.entries())   # Ann's turn
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     superseded |= world.service.scheduler.entries()       # Cid's claim window
-    await world.service.act(table, CID, P(2))
+    await world.service.act(by(CID), table, P(2))
     superseded |= world.service.scheduler.entries()       # Bob's turn, not reminded yet
     state = world.service._tables[table].hand.state  # type: ignore[union-attr]
-    await world.service.act(table, BOB, timeout_action(state, 1))
+    await world.service.act(by(BOB), table, timeout_action(state, 1))
     await world.advance(200)
     assert fired and not superseded & set(fired)
     # what did fire was live: each firing's decision was still the seat's then
@@ -110,7 +110,7 @@ async def test_the_hand_end_a_cancel_and_a_finished_match_leave_nothing(
     world = await make_world(computer_pause=1.0)
     table = await world.table((ANN,), computers=3, options={**TIMERS, "hands": 1})
     other = await world.table((BOB,), computers=3, options=TIMERS, channel=71)
-    await world.service.cancel(other, BOB)
+    await world.service.cancel(by(BOB), other)
     assert {w.table_id for w in world.service.scheduler.entries()} == {table}
     assert_only_open(world)
     await world.until("match_ended", 2, step=30)     # the cancel told one already
@@ -148,12 +148,12 @@ async def test_a_restart_does_not_double_the_entries_when_the_table_is_rebuilt(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     await world.store.close()
     world = await make_world(FakeClock(world.clock.now() + 86_400.0), grace=30.0,
                              deal=stacked(SCENE_PONG))
     await world.service.recover(eager=False)
     assert len(world.service.scheduler) == 2                 # Cid's due and reminder
-    await world.service.set_choices(table, CID, StandingChoices())  # rebuilt on use
+    await world.service.set_choices(by(CID), table, StandingChoices())  # rebuilt on use
     assert_only_open(world)
     assert len(world.service.scheduler) == 2

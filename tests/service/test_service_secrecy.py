@@ -30,7 +30,7 @@ from engine.game import (
 from engine.melds import MeldKind
 from engine.tiles import parse_tiles
 from render.table import table_image
-from tests.service.helpers import ANN, BOB, QUIET, SCENE_PONG, D, P, World, stacked
+from tests.service.helpers import ANN, BOB, QUIET, SCENE_PONG, D, P, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -74,7 +74,7 @@ async def _world(path: Path, deal: Callable[[str, int], Deal]) -> World:
 async def _discarded(path: Path, hands: Mapping[int, str]) -> tuple[World, int]:
     world = await _world(path, stacked({0: DEALER, **hands}))
     table = await world.table()
-    await world.service.act(table, ANN, D(0, "9p"), step=1, hand_number=1)
+    await world.service.act(by(ANN), table, D(0, "9p"), step=1, hand_number=1)
     return world, table
 
 
@@ -84,11 +84,11 @@ async def _public(world: World, table: int) -> dict[str, object]:
     view = notice.view()
     mention = {s: f"<@{s + 1}>" for s in range(4)}
     info = await world.service.table_info(table)
-    ann = await world.service.hand(table, ANN)
+    ann = await world.service.hand(by(ANN), table)
     return {
         "lines": notice.lines, "deciding": notice.deciding,
         "events": [e.to_json() for e in notice.events],
-        "view": view, "service view": await world.service.table_view(table),
+        "view": view, "service view": (await world.service.table_picture(table)).view,
         "caption": [table_caption(view, table_id=table, names=notice.names, locale=loc,
                                   happened=notice.lines, mention=mention)
                     for loc in ("en-US", "zh-CN")],
@@ -137,7 +137,7 @@ async def test_an_answer_that_leaves_the_window_open_changes_nothing_public(
     hands, _ = CLAIM_SCENES["Bob chis and Dee pongs"]
     world, table = await _discarded(tmp_path / "db.sqlite3", hands)
     before = await _public(world, table)
-    await world.service.act(table, BOB, P(1), step=2, hand_number=1)
+    await world.service.act(by(BOB), table, P(1), step=2, hand_number=1)
     after = await _public(world, table)
     for key in before:  # the caption's "what happened" lines come with events only
         assert after[key] == before[key] or key in ("lines", "events", "caption"), key
@@ -166,7 +166,7 @@ async def test_a_concealed_kong_leaves_the_service_without_its_tiles(
     table = await world.table()
     world.notes.clear()
     kong = Action(ActionKind.CONCEALED_KONG, 0, tiles=tuple(parse_tiles("1111m")))
-    await world.service.act(table, ANN, kong, step=1, hand_number=1)
+    await world.service.act(by(ANN), table, kong, step=1, hand_number=1)
     notices = world.notes.of("table")
     assert notices
     for notice in notices:
@@ -179,7 +179,7 @@ async def test_a_concealed_kong_leaves_the_service_without_its_tiles(
     told = [e for n in notices for e in n.events if e.name == "concealed_kong_declared"]
     assert [e.to_json()["seat"] for e in told] == [0]
     # the owner still sees their own kong, face up, in their hand
-    mine = (await world.service.hand(table, ANN)).view
+    mine = (await world.service.hand(by(ANN), table)).view
     assert mine.me.melds[0].tiles == tuple(parse_tiles("1111m"))
 
 
@@ -189,7 +189,7 @@ async def test_a_silent_claimant_is_not_announced_away_at_the_claim_deadline(
     been asked; only turns (everyone's to see) count towards being away."""
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options={"claim_timer": 20, "away_after": 1})
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     await world.advance(20)                      # Cid's claim timer: a pass for them
     assert (await world.service.table_info(table)).deciding == (1,)  # Bob's turn now
     assert world.notes.of("away") == []

@@ -12,7 +12,7 @@ from bot.service import parse_wall
 from bot.service.scheduler import running
 from bot.store import StandingChoices, Store
 from engine.game import Action, apply, new_hand
-from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, SCENE_TWO, D, World, stacked
+from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, SCENE_TWO, D, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 2}
@@ -50,7 +50,7 @@ async def test_claim_timer_passes_for_a_silent_claimer(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     assert await world.advance(19) == 1          # Cid's half-time reminder only
     assert world.notes.of("reminder")[-1].user_id == CID
     await world.advance(1)
@@ -78,6 +78,7 @@ async def test_away_after_n_timeouts_then_the_computer_plays_until_back(
     assert (away.seat, away.user_id, away.away) == (0, ANN, True)
     seat = (await world.store.seats(table))[0]
     assert seat.away and seat.consecutive_timeouts == 2
+    assert (await world.service.hand(by(ANN), table)).away
     timeouts = [s for s in await match_actions(world.store, table) if s[2] == "timeout"]
     assert len(timeouts) == 2 and {s[0] for s in timeouts} == {0}
     # from now on Ann's decisions are played by the computer, without waiting
@@ -87,7 +88,7 @@ async def test_away_after_n_timeouts_then_the_computer_plays_until_back(
     after = await match_actions(world.store, table)
     ann = [src for seat_, _, src in after[before:] if seat_ == 0]
     assert ann and set(ann) == {"computer"}
-    info = await world.service.back(table, ANN)
+    info = await world.service.back(by(ANN), table)
     assert not info.seats[0].away
     assert world.notes.of("away")[-1].away is False
     assert (await world.store.seats(table))[0].consecutive_timeouts == 0
@@ -100,12 +101,12 @@ async def test_a_players_own_move_resets_the_count_of_timeouts(
     await world.advance(60)                       # Ann times out: 1
     assert (await world.store.seats(table))[0].consecutive_timeouts == 1
     for _ in range(20):                           # the others time out until Ann decides
-        hand = await world.service.hand(table, ANN)
+        hand = await world.service.hand(by(ANN), table)
         if hand.step is not None:
             break
         await world.advance(20)
     assert hand.step is not None and hand.view.moves
-    await world.service.act(table, ANN, hand.view.moves[0].action, step=hand.step)
+    await world.service.act(by(ANN), table, hand.view.moves[0].action, step=hand.step)
     assert (await world.store.seats(table))[0].consecutive_timeouts == 0
 
 
@@ -113,7 +114,7 @@ async def test_computer_players_wait_their_pause(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG), computer_pause=3.0)
     table = await world.table((ANN,), computers=3, options=TIMERS)
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     assert await world.advance(2.9) == 0
     assert len(await sources(world.store, table)) == 1
     assert await world.advance(0.1) == 1
@@ -128,8 +129,8 @@ async def test_standing_choice_pass_every_claim(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    await world.service.set_choices(table, CID, StandingChoices(pass_claims=True))
-    await world.service.act(table, ANN, D(0, "9m"))
+    await world.service.set_choices(by(CID), table, StandingChoices(pass_claims=True))
+    await world.service.act(by(ANN), table, D(0, "9m"))
     await world.settle()
     assert await sources(world.store, table) == [(0, "discard", "player"),
                                                  (2, "pass", "computer")]
@@ -140,8 +141,8 @@ async def test_standing_choice_always_win_and_a_second_winner_timing_out(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_TWO))
     table = await world.table(options=TIMERS)
-    await world.service.set_choices(table, CID, StandingChoices(always_win=True))
-    await world.service.act(table, ANN, D(0, "5p"))
+    await world.service.set_choices(by(CID), table, StandingChoices(always_win=True))
+    await world.service.act(by(ANN), table, D(0, "5p"))
     await world.settle()
     hand = await world.store.live_hand(table)
     assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
@@ -155,8 +156,7 @@ async def test_discard_the_drawn_tile_when_away(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG), computer_pause=5.0)
     table = await world.table((ANN,), computers=3, options={**TIMERS, "away_after": 1})
-    await world.service.set_choices(table, ANN,
-                                    StandingChoices(discard_drawn_when_away=True))
+    await world.service.set_choices(by(ANN), table, StandingChoices(discard_drawn_when_away=True))
     await world.advance(60)                                   # away after one timeout
     assert (await world.store.seats(table))[0].away
     for _ in range(40):

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.service import TableRef
 from engine.game.events import HandEnded, HandStarted, TileDiscarded, TileDrawn, TilesDealt
-from tests.service.helpers import ANN, BOB, EVE, World
+from tests.service.helpers import ANN, BOB, EVE, World, by
 
 
 async def test_the_history_of_a_hand_holds_only_public_events(world: World) -> None:
@@ -42,7 +42,7 @@ async def test_computer_seats_are_named_by_the_namer_when_they_sit_down(
 
     world = await make_world(computer_name=namer)
     table = await world.table((ANN, BOB), computers=2)
-    await world.service.leave(table, BOB)
+    await world.service.leave(by(BOB), table)
     names = (await world.service.table_info(table)).names
     assert names == ("Ann", "Robot 2 for Bob", "Robot 3", "Robot 4")
     assert asked == [(table, 2, None), (table, 3, None), (table, 1, "Bob")]
