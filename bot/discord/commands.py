@@ -6,6 +6,14 @@ answers inside ``async with answering(interaction) as answer:`` (`bot.discord.an
 refusals become a private sentence in the reader's language, slow work is deferred.
 Register with ``tree.add_command(MahjongCommands())`` after
 ``await tree.set_translator(MahjongTranslator())``.
+
+To add a command: a method here, where it should be listed, decorated with
+``@command("name")`` (and ``@table_param`` or ``app_commands.rename/describe`` for its
+arguments), its body inside ``async with answering(interaction) as answer:`` calling
+``answer.service``; its name, description, argument names and replies in
+`bot.discord.i18n` (its entry in the command table, English and 简体中文, which
+`COMMANDS` lists in the same order). The bot syncs the changed tree by itself at
+start (client.py's fingerprint).
 """
 
 from __future__ import annotations

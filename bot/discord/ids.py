@@ -29,13 +29,20 @@ The scheme (every number is a non-negative decimal without leading zeros, ≤ 10
     "I'm back": an away player takes their seat back from the computer.
 
 Each kind of component is one `discord.ui.DynamicItem` class below, as in discord.py's
-own examples: its template (the pattern of its ids), its ``__init__`` (the id made from
-the values: ``LobbyButton(7, "join").custom_id``), its ``from_custom_id`` (the values
-read back: ``LobbyButton.parse("mj:lobby:7:join").what``) and its ``callback``, which
-calls the table service (`bot.discord.answering` does the answering). ``@persistent``
-registers a class for the client. The service checks everything a click claims (the
-seat, the step, that the move is legal); a malformed id never reaches it: the presser
-is told privately that the button is out of date.
+own examples: its template (the pattern of its ids, in the class statement), its
+``__init__`` (the id made from the values: ``LobbyButton(7, "join").custom_id`` is
+``"mj:lobby:7:join"``; a value outside the template raises `BadCustomId` at once), its
+``from_custom_id`` (the values read back from a click's id; it never raises, or
+discord.py would leave the click unanswered) and its ``callback``, which calls the
+table service inside `bot.discord.answering.answering`. ``@persistent`` registers the
+class for the client (`DYNAMIC_ITEMS`). The service checks everything a click claims
+(the seat, the step, that the move is legal); an id that fits a template but means
+nothing (``p555m``) never reaches it: the presser is told privately that the button is
+out of date.
+
+To add a button: a class here (template, ``__init__``, ``from_custom_id``, ``callback``,
+``@persistent``), the line of `bot.discord.components` that places it, and its label
+(and reply) in `bot.discord.i18n`, in English and 简体中文.
 """
 
 from __future__ import annotations
