@@ -293,3 +293,39 @@ async def test_before_the_service_is_there_a_click_gets_a_private_apology() -> N
     await (await read(LobbyButton, "mj:lobby:5:join", inter)).callback(inter)
     ((text, private, _),) = inter.said
     assert private and text == "Something went wrong on my side; please try again."
+
+
+async def test_a_new_button_is_one_class_calling_the_service(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recipe: template, __init__, from_custom_id, callback, @persistent — nothing
+    else to register (the view builder places it, i18n words it)."""
+    from bot.discord import ids
+    from bot.discord.answering import answering
+
+    monkeypatch.setattr(ids, "DYNAMIC_ITEMS", [])
+
+    @ids.persistent
+    class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=rf"mj:rules:(?P<table>{ids.NUM})"):
+        def __init__(self, table: int) -> None:
+            super().__init__(discord.ui.Button(
+                custom_id=ids.own_id(RulesButton, f"mj:rules:{table}")))
+            self.table = table
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction,
+                                 item: discord.ui.Item[Any], match: re.Match[str], /
+                                 ) -> RulesButton:
+            return cls(int(match["table"]))
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            async with answering(interaction) as answer:
+                info = await answer.service.table_info(self.table)
+                await answer.say(info.rules)
+
+    assert len(ids.DYNAMIC_ITEMS) == 1 and ids.DYNAMIC_ITEMS[0] is RulesButton
+    service = FakeService({"table_info": SimpleNamespace(rules="shanghai")})
+    inter = interaction(service)
+    await (await read(RulesButton, RulesButton(8).custom_id, inter)).callback(inter)
+    assert service.last("table_info") == ((8,), {})
+    assert inter.said == [("shanghai", True, {})]
