@@ -24,8 +24,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.commands import build_group
-from bot.discord.handler import MahjongHandler
+from bot.discord.answering import InFlight
+from bot.discord.commands import MahjongCommands
 from bot.discord.i18n import MahjongTranslator
 from bot.discord.ids import DYNAMIC_ITEMS
 from bot.discord.names import computer_name
@@ -56,7 +56,7 @@ class MahjongBot(discord.Client):
                  picture_processes: int = 1) -> None:
         super().__init__(intents=intents())
         self.tree = app_commands.CommandTree(self)
-        self.tree.add_command(build_group())
+        self.tree.add_command(MahjongCommands())
         self.tree.error(on_app_command_error)
         self.database_path = database_path
         self.store: Store = store  # type: ignore[assignment]  # None until setup_hook opens it
@@ -73,6 +73,8 @@ class MahjongBot(discord.Client):
         self.pictures = Pictures(picture_processes)
         self.service: TableService = None  # type: ignore[assignment]  # built in setup_hook
         self.notifier: DiscordNotifier = None  # type: ignore[assignment]  # built in setup_hook
+        self.in_flight = InFlight()
+        """The interactions' service calls: shutdown waits for them."""
         self._tasks: list[asyncio.Task[Any]] = []
         self._shut = False
 
@@ -95,7 +97,6 @@ class MahjongBot(discord.Client):
                  report.live_tables, report.deadlines, report.deferred)
         self._tasks = [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
                        asyncio.create_task(self.service.warm(), name="mahjong-warm")]
-        self.mahjong_handler = MahjongHandler(self)
         if self.sync_commands != "never":
             await self.sync(force=self.sync_commands == "always")
 
@@ -133,9 +134,7 @@ class MahjongBot(discord.Client):
         if self._shut:
             return
         self._shut = True
-        handler = getattr(self, "mahjong_handler", None)
-        if handler is not None:
-            await handler.close(timeout)
+        await self.in_flight.close(timeout)
         if self.service is not None:
             self.service.scheduler.stop()
             await self.service.scheduler.drain()

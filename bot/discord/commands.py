@@ -1,20 +1,35 @@
-"""The ``/mahjong`` command group, localised, delegating every command to a handler.
+"""The ``/mahjong`` commands: one typed method per subcommand, calling the table service.
 
-The group only shapes Discord's side (names, descriptions, options, choices, ranges,
-all translated by `MahjongTranslator`) and turns the arguments into plain values; what a
-command does is up to the handler on the client, the same object as for components:
-``interaction.client.mahjong_handler`` implementing `CommandHandler`. Register with
-``tree.add_command(build_group())`` after ``await tree.set_translator(MahjongTranslator())``.
+Names, descriptions, option names and choices are `ls(...)` keys that
+`MahjongTranslator` says in English and 简体中文 (`bot/discord/i18n.py`). Each command
+answers inside ``async with answering(interaction) as answer:`` (`bot.discord.answering`):
+refusals become a private sentence in the reader's language, slow work is deferred.
+Register with ``tree.add_command(MahjongCommands())`` after
+``await tree.set_translator(MahjongTranslator())``.
+
+To add a command: a method here, where it should be listed, decorated with
+``@command("name")`` (and ``@table_param`` or ``app_commands.rename/describe`` for its
+arguments), its body inside ``async with answering(interaction) as answer:`` calling
+``answer.service``; its name, description, argument names and replies in
+`bot.discord.i18n` (its entry in the command table, English and 简体中文, which
+`COMMANDS` lists in the same order). The bot syncs the changed tree by itself at
+start (client.py's fingerprint).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+import asyncio
+import io
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.discord.answering import answering
+from bot.discord.calculator import score_reply
+from bot.discord.history import history_text
 from bot.discord.i18n import ls, t
+from bot.discord.notifier import board_png, hand_file, private_message
 from bot.discord.options import (
     OptionNotForRules,
     choices_kwargs,
@@ -22,73 +37,43 @@ from bot.discord.options import (
     rename_kwargs,
     table_options,
 )
+from bot.discord.texts import leaderboard_text, rules_summary, score_text, table_caption
+from bot.service import Refused
+from bot.service import errors as E
+from engine.rules import DEFAULT
+from render.hand import hand_image
+from render.table import table_image
 
 TableArg = app_commands.Range[int, 1, 2**53]
 """The optional ``table`` argument: needed only when a channel has several tables."""
 
-
-@runtime_checkable
-class CommandHandler(Protocol):
-    """What the commands call; found as ``interaction.client.mahjong_handler``.
-
-    ``command`` is the English subcommand name (new, join, leave, addbot, start, hand,
-    table, leaderboard, rules, score, cancel, history). ``args``: for ``new``,
-    ``{"rules": str, "options": dict}`` with only the options the user set (already
-    checked to belong to that rule set; the service validates values); for ``rules``,
-    ``{"rules": str | None, "table": int | None}``; for ``leaderboard`` nothing; for the
-    ``score``
-    ``{"table", "rules", "hand", "win_tile", "win", "melds", "flowers", "dealer", "case"}``
-    (each None when not given); for the others ``{"table": int | None}``. The handler
-    answers within 3 seconds (or defers).
-    """
-
-    async def on_command(self, interaction: discord.Interaction, command: str,
-                         args: dict[str, Any]) -> None: ...
+WIN_KINDS = ("self_draw", "discard", "rob_kong")
+SCORE_PARAMS = ("rules", "hand", "win_tile", "win", "melds", "flowers", "dealer", "case",
+                "table")
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def handler_of(interaction: discord.Interaction) -> CommandHandler | None:
-    handler = getattr(interaction.client, "mahjong_handler", None)
-    return handler if isinstance(handler, CommandHandler) else None
+def command(name: str) -> Any:
+    """``@app_commands.command`` with the subcommand's translated name and description."""
+    return app_commands.command(name=ls(f"cmd.{name}.name"), description=ls(f"cmd.{name}.desc"))
 
 
-async def dispatch(interaction: discord.Interaction, command: str,
-                   args: dict[str, Any]) -> None:
-    """Hand the command over, or say privately that the bot is not ready."""
-    handler = handler_of(interaction)
-    if handler is None:
-        await interaction.response.send_message(t("error.unexpected", interaction.locale),
-                                                ephemeral=True)
-        return
-    await handler.on_command(interaction, command, args)
+def table_param(func: Any) -> Any:
+    """Translate the ``table`` argument's name and description."""
+    func = app_commands.rename(table=ls("param.table.name"))(func)
+    return app_commands.describe(table=ls("param.table.desc"))(func)
 
 
-def _sub(group: app_commands.Group, name: str) -> Any:
-    return group.command(name=ls(f"cmd.{name}.name"), description=ls(f"cmd.{name}.desc"))
+class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
+                      description=ls("cmd.group.desc"), guild_only=True):
+    """``/mahjong``: guild only, a table lives in a channel. Discord lists the
+    subcommands in the order they are defined here."""
 
-
-_TABLE_PARAM = {"rename": {"table": ls("param.table.name")},
-                "describe": {"table": ls("param.table.desc")}}
-
-
-def _with_table(group: app_commands.Group, name: str) -> None:
-    """A subcommand whose only argument is the optional table number."""
-
-    async def command(interaction: discord.Interaction, table: TableArg | None = None
-                      ) -> None:
-        await dispatch(interaction, name, {"table": table})
-
-    command.__name__ = command.__qualname__ = f"mahjong_{name}"
-    command = app_commands.rename(**_TABLE_PARAM["rename"])(command)
-    command = app_commands.describe(**_TABLE_PARAM["describe"])(command)
-    _sub(group, name)(command)
-
-
-def _add_new(group: app_commands.Group) -> None:
-    @_sub(group, "new")
+    @command("new")
     @app_commands.rename(**rename_kwargs())
     @app_commands.describe(**describe_kwargs())
     @app_commands.choices(**choices_kwargs())
-    async def new(interaction: discord.Interaction, rules: str,
+    async def new(self, interaction: discord.Interaction, rules: str,
                   hands: app_commands.Range[int, 1, 64] | None = None,
                   turn_timer: int | None = None, claim_timer: int | None = None,
                   away_after: app_commands.Range[int, 1, 10] | None = None,
@@ -104,65 +89,178 @@ def _add_new(group: app_commands.Group) -> None:
                  "huangfan_multiplier": huangfan_multiplier, "caishen": caishen,
                  "caishen_melds": caishen_melds, "discard_win_streak": discard_win_streak,
                  "liability": liability, "away_leaves": away_leaves}
+        # Read before answering: a fault here is tree.on_error's to report.
         try:
             options = table_options(rules, given)
         except OptionNotForRules as exc:
-            await interaction.response.send_message(exc.text(interaction.locale),
-                                                    ephemeral=True)
+            async with answering(interaction) as answer:
+                await answer.say(exc.text(answer.locale))
             return
-        await dispatch(interaction, "new", {"rules": rules, "options": options})
+        async with answering(interaction) as answer:
+            info = await answer.run(answer.service.create_table(
+                answer.cause, guild_id=interaction.guild_id or 0,
+                channel_id=answer.channel_id, rules=rules, options=options))
+            await answer.say(t("reply.created", answer.locale, table=info.ref.table_id))
 
+    @command("join")
+    @table_param
+    async def join(self, interaction: discord.Interaction, table: TableArg | None = None
+                   ) -> None:
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            seated = await answer.run(answer.service.join(answer.cause, table_id))
+            await answer.say(t("reply.joined", answer.locale, name=answer.cause.name,
+                               seat=seated.seat + 1))
 
-def _add_rules(group: app_commands.Group) -> None:
-    @_sub(group, "rules")
+    @command("leave")
+    @table_param
+    async def leave(self, interaction: discord.Interaction, table: TableArg | None = None
+                    ) -> None:
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            await answer.run(answer.service.leave(answer.cause, table_id))
+            await answer.say(t("reply.left", answer.locale, name=answer.cause.name))
+
+    @command("addbot")
+    @table_param
+    async def addbot(self, interaction: discord.Interaction, table: TableArg | None = None
+                     ) -> None:
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            seated = await answer.run(answer.service.add_computer(answer.cause, table_id))
+            await answer.say(t("reply.computer_added", answer.locale, seat=seated.seat + 1))
+
+    @command("start")
+    @table_param
+    async def start(self, interaction: discord.Interaction, table: TableArg | None = None
+                    ) -> None:
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            await answer.run(answer.service.start(answer.cause, table_id))
+            await answer.say(t("reply.started", answer.locale, table=table_id))
+
+    @command("hand")
+    @table_param
+    async def hand(self, interaction: discord.Interaction, table: TableArg | None = None
+                   ) -> None:
+        """The private way to play: the same picture and buttons as the DM."""
+        async with answering(interaction) as answer:
+            await answer.defer(ephemeral=True)
+            table_id = await answer.table_id(table)
+            info = await answer.run(answer.service.hand(answer.cause, table_id))
+            png = await asyncio.to_thread(hand_image, info.view)
+            text, ui = private_message(
+                info.view, table_id=table_id, hand=info.hand_number, step=info.step,
+                names=info.names, locale=answer.locale, deadline=info.deadline,
+                choices=info.choices, away=info.away)
+            await answer.say(text, file=hand_file(table_id, info.seat, png), view=ui)
+
+    @command("table")
+    @table_param
+    async def table(self, interaction: discord.Interaction, table: TableArg | None = None
+                    ) -> None:
+        """The table as everyone sees it, posted in the channel."""
+        async with answering(interaction) as answer:
+            await answer.defer(ephemeral=False)
+            table_id = await answer.table_id(table)
+            try:
+                picture = await answer.service.table_picture(table_id)
+            except Refused as exc:
+                if exc.code != E.NOT_PLAYING:
+                    raise
+                await answer.say(t("reply.table.none", answer.locale, table=table_id))
+                return
+            names = picture.info.names
+            png = await asyncio.to_thread(table_image, picture.view, names)
+            caption = table_caption(picture.view, table_id=table_id, names=names,
+                                    locale=answer.public_locale)
+            await answer.say(caption, ephemeral=False, file=discord.File(
+                io.BytesIO(png), filename=f"table-{table_id}.png"))
+
+    @command("leaderboard")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction) as answer:
+            await answer.defer(ephemeral=False)
+            rows = await answer.service.leaderboard(answer.channel_id)
+            locale = answer.public_locale
+            png = await asyncio.to_thread(board_png, rows, locale)
+            await answer.say(leaderboard_text(rows, locale), ephemeral=False,
+                             file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+                             allowed_mentions=NO_MENTIONS)
+
+    @command("rules")
     @app_commands.rename(rules=ls("param.rules.name"), table=ls("param.table.name"))
     @app_commands.describe(rules=ls("param.rules.desc"), table=ls("param.table.desc"))
     @app_commands.choices(rules=choices_kwargs()["rules"])
-    async def rules(interaction: discord.Interaction, rules: str | None = None,
+    async def rules(self, interaction: discord.Interaction, rules: str | None = None,
                     table: TableArg | None = None) -> None:
-        await dispatch(interaction, "rules", {"rules": rules, "table": table})
+        """A rule set's summary; without one, the options of the channel's table."""
+        async with answering(interaction) as answer:
+            options = None
+            if rules is None:
+                try:
+                    info = await answer.service.table_info(await answer.table_id(table))
+                    rules, options = info.rules, info.options
+                except Refused:
+                    rules = DEFAULT.name
+            await answer.say(rules_summary(rules, options, answer.locale))
 
-
-WIN_KINDS = ("self_draw", "discard", "rob_kong")
-
-
-def _add_score(group: app_commands.Group) -> None:
-    """The calculator (a hand in notation, or a JSON case → its breakdown); without a
-    hand or case, the match totals at the channel's table."""
-    names = ("rules", "hand", "win_tile", "win", "melds", "flowers", "dealer", "case", "table")
-
-    @_sub(group, "score")
-    @app_commands.rename(**{n: ls(f"param.{n}.name") for n in names})
-    @app_commands.describe(**{n: ls(f"param.{n}.desc") for n in names})
+    @command("score")
+    @app_commands.rename(**{n: ls(f"param.{n}.name") for n in SCORE_PARAMS})
+    @app_commands.describe(**{n: ls(f"param.{n}.desc") for n in SCORE_PARAMS})
     @app_commands.choices(rules=choices_kwargs()["rules"],
                           win=[app_commands.Choice(name=ls(f"choice.win.{k}"), value=k)
                                for k in WIN_KINDS])
-    async def score(interaction: discord.Interaction, hand: str | None = None,
+    async def score(self, interaction: discord.Interaction, hand: str | None = None,
                     win_tile: str | None = None, rules: str | None = None,
                     win: str | None = None, melds: str | None = None,
                     flowers: str | None = None, dealer: bool | None = None,
                     case: str | None = None, table: TableArg | None = None) -> None:
-        await dispatch(interaction, "score", {
-            "table": table, "rules": rules, "hand": hand, "win_tile": win_tile, "win": win,
-            "melds": melds, "flowers": flowers, "dealer": dealer, "case": case})
+        """With a hand or a case: the calculator. Alone: the match totals here."""
+        async with answering(interaction) as answer:
+            if hand or case:
+                asked = {"rules": rules, "hand": hand, "win_tile": win_tile, "win": win,
+                         "melds": melds, "flowers": flowers, "dealer": dealer, "case": case}
+                await answer.say(score_reply(asked, answer.public_locale), ephemeral=False)
+                return
+            try:
+                table_id = await answer.table_id(table)
+            except Refused:
+                await answer.say(t("reply.score.no_table", answer.locale))
+                return
+            info = await answer.service.table_info(table_id)
+            hands = info.hands_in_match or int(info.options.get("hands", 8))
+            await answer.say(score_text(table_id, info.names, info.totals or (0, 0, 0, 0),
+                                        info.hands_played, hands, answer.public_locale),
+                             ephemeral=False, allowed_mentions=NO_MENTIONS)
 
+    @command("cancel")
+    @table_param
+    async def cancel(self, interaction: discord.Interaction, table: TableArg | None = None
+                     ) -> None:
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            await answer.run(answer.service.cancel(answer.cause, table_id), ephemeral=False)
+            await answer.say(t("reply.cancelled", answer.public_locale, table=table_id),
+                             ephemeral=False)
 
-def _add_leaderboard(group: app_commands.Group) -> None:
-    @_sub(group, "leaderboard")
-    async def leaderboard(interaction: discord.Interaction) -> None:
-        await dispatch(interaction, "leaderboard", {})
-
-
-def build_group() -> app_commands.Group:
-    """A fresh ``/mahjong`` group (guild only: a table lives in a channel)."""
-    group = app_commands.Group(name=ls("cmd.group.name"), description=ls("cmd.group.desc"),
-                               guild_only=True)
-    _add_new(group)
-    for name in ("join", "leave", "addbot", "start", "hand", "table"):
-        _with_table(group, name)
-    _add_leaderboard(group)
-    _add_rules(group)
-    _add_score(group)
-    for name in ("cancel", "history"):
-        _with_table(group, name)
-    return group
+    @command("history")
+    @table_param
+    async def history(self, interaction: discord.Interaction, table: TableArg | None = None
+                      ) -> None:
+        """The last finished hand in the channel's words, and its wall and salt (public
+        by then); the whole hand as a text file when it does not fit a message."""
+        async with answering(interaction) as answer:
+            table_id = await answer.table_id(table)
+            past = await answer.service.hand_history(table_id)
+            locale = answer.public_locale
+            if past is None:
+                await answer.say(t("reply.history.empty", locale), ephemeral=False)
+                return
+            told = history_text(past, locale)
+            extra: dict[str, Any] = {}
+            if told.whole is not None:
+                extra["file"] = discord.File(io.BytesIO(told.whole.encode("utf-8")),
+                                             filename=told.filename)
+            await answer.say(told.content, ephemeral=False, allowed_mentions=NO_MENTIONS,
+                             **extra)

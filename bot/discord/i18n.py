@@ -733,7 +733,8 @@ _ZH: dict[str, str] = {
 }
 
 
-# The adapter's own replies and channel notices (bot/discord/handler.py, notifier.py).
+# The adapter's own replies and channel notices (bot/discord/commands.py, ids.py,
+# notifier.py).
 _EN.update({
     "choice.win.self_draw": "Self-draw 自摸",
     "choice.win.discard": "On a discard 点炮",

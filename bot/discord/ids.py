@@ -28,24 +28,38 @@ The scheme (every number is a non-negative decimal without leading zeros, ≤ 10
 ``mj:back:{table}``
     "I'm back": an away player takes their seat back from the computer.
 
-The contract with the rest of the bot: the client object (``interaction.client``) has
-an attribute ``mahjong_handler`` implementing `InteractionHandler`. The dynamic items
-parse and validate the id, then await the matching handler method; the handler must
-acknowledge the interaction within Discord's 3 seconds (reply or defer) and check that
-the user is seated, that the step is current, and that the move is legal (the service
-does). A malformed id never reaches the handler: it gets a private "out of date" reply.
+Each kind of component is one `discord.ui.DynamicItem` class below, as in discord.py's
+own examples: its template (the pattern of its ids, in the class statement), its
+``__init__`` (the id made from the values: ``LobbyButton(7, "join").custom_id`` is
+``"mj:lobby:7:join"``; a value outside the template raises `BadCustomId` at once), its
+``from_custom_id`` (the values read back from a click's id; it never raises, or
+discord.py would leave the click unanswered) and its ``callback``, which calls the
+table service inside `bot.discord.answering.answering`. ``@persistent`` registers the
+class for the client (`DYNAMIC_ITEMS`). The service checks everything a click claims
+(the seat, the step, that the move is legal); an id that fits a template but means
+nothing (``p555m``) never reaches it: the presser is told privately that the button is
+out of date.
+
+To add a button: a class here (template, ``__init__``, ``from_custom_id``, ``callback``,
+``@persistent``), the line of `bot.discord.components` that places it, and its label
+(and reply) in `bot.discord.i18n`, in English and 简体中文.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot.discord.i18n import t
+from bot.discord.answering import Answer, answering
+from bot.discord.i18n import LocaleLike, t
+from bot.discord.texts import MAX_CONTENT, clip
+from bot.service import Refused
+from bot.service import errors as E
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import NotationError, Tile, format_tiles, parse_tiles, tile_from_notation
@@ -53,30 +67,17 @@ from engine.tiles import NotationError, Tile, format_tiles, parse_tiles, tile_fr
 MAX_CUSTOM_ID = 100
 """Discord's limit on a component's custom_id."""
 
-PREFIX = "mj"
 LobbyWhat = Literal["join", "leave", "addbot", "start"]
 LOBBY_ACTIONS: tuple[LobbyWhat, ...] = ("join", "leave", "addbot", "start")
 Preference = Literal["always_win", "pass_claims", "discard_drawn_when_away"]
 PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_drawn_when_away")
 
-_NUM = r"(?:0|[1-9][0-9]{0,18})"
-_TILES = r"(?:[1-9]+[mpsz])+"
-_MOVE = rf"(?:[wx]|[a-z]{_TILES})"
-_SEAT = r"(?::s(?P<seat>[0-3]))?"
-
-MOVE_TEMPLATE = (rf"mj:mv:(?P<table>{_NUM}):(?P<hand>{_NUM}):(?P<seq>{_NUM})"
-                 rf":(?P<move>{_MOVE}){_SEAT}")
-DISCARD_TEMPLATE = rf"mj:dc:(?P<table>{_NUM}):(?P<hand>{_NUM}):(?P<seq>{_NUM}){_SEAT}"
-LOBBY_TEMPLATE = rf"mj:lobby:(?P<table>{_NUM}):(?P<what>{'|'.join(LOBBY_ACTIONS)})"
-PREF_TEMPLATE = (rf"mj:pref:(?P<table>{_NUM}):(?P<name>{'|'.join(PREFERENCES)})"
-                 r":(?P<value>on|off)")
-BACK_TEMPLATE = rf"mj:back:(?P<table>{_NUM})"
-
-_MOVE_RE = re.compile(MOVE_TEMPLATE)
-_DISCARD_RE = re.compile(DISCARD_TEMPLATE)
-_LOBBY_RE = re.compile(LOBBY_TEMPLATE)
-_PREF_RE = re.compile(PREF_TEMPLATE)
-_BACK_RE = re.compile(BACK_TEMPLATE)
+# The pieces of the templates.
+NUM = r"(?:0|[1-9][0-9]{0,18})"
+TILES = r"(?:[1-9]+[mpsz])+"
+MOVE = rf"(?:[wx]|[a-z]{TILES})"
+SEAT = r"(?::s(?P<seat>[0-3]))?"
+"""The seat a move is for; absent in ids made before it was carried."""
 
 _KIND_LETTER: dict[ActionKind, str] = {
     ActionKind.WIN: "w", ActionKind.PASS: "x", ActionKind.CHI: "c", ActionKind.PONG: "p",
@@ -135,154 +136,6 @@ class MoveCode:
         return cls(kind, tiles=tuple(sorted(tiles)))
 
 
-# ---------------------------------------------------------------------------
-# Format and parse
-
-
-@dataclass(frozen=True)
-class MoveId:
-    table: int
-    hand: int
-    seq: int
-    move: MoveCode
-    seat: int | None = None
-    """The seat the button is for (None in ids made before it was carried)."""
-
-
-@dataclass(frozen=True)
-class DiscardId:
-    table: int
-    hand: int
-    seq: int
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class LobbyId:
-    table: int
-    what: LobbyWhat
-
-
-@dataclass(frozen=True)
-class PreferenceId:
-    table: int
-    name: Preference
-    on: bool
-
-
-def _checked(custom_id: str) -> str:
-    if len(custom_id) > MAX_CUSTOM_ID:
-        raise BadCustomId(f"custom_id longer than {MAX_CUSTOM_ID}: {custom_id[:40]!r}…")
-    return custom_id
-
-
-def _formatted(pattern: re.Pattern[str], custom_id: str) -> str:
-    """Every id made here parses back: a value out of the scheme fails at once."""
-    if pattern.fullmatch(_checked(custom_id)) is None:
-        raise BadCustomId(f"cannot encode {custom_id!r}")
-    return custom_id
-
-
-def _nonneg(**numbers: int) -> None:
-    for name, value in numbers.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise BadCustomId(f"{name} must be a whole number ≥ 0, not {value!r}")
-
-
-def move_id(table: int, hand: int, seq: int, move: MoveCode | Action,
-            seat: int | None = None) -> str:
-    """The custom_id of a move button (for ``seat``, when given)."""
-    _nonneg(table=table, hand=hand, seq=seq)
-    code = move if isinstance(move, MoveCode) else MoveCode.of(move)
-    return _formatted(_MOVE_RE, f"{PREFIX}:mv:{table}:{hand}:{seq}:{code.encode()}"
-                                + _seat_suffix(seat))
-
-
-def discard_id(table: int, hand: int, seq: int, seat: int | None = None) -> str:
-    """The custom_id of the discard menu (for ``seat``, when given)."""
-    _nonneg(table=table, hand=hand, seq=seq)
-    return _formatted(_DISCARD_RE, f"{PREFIX}:dc:{table}:{hand}:{seq}" + _seat_suffix(seat))
-
-
-def _seat_suffix(seat: int | None) -> str:
-    return "" if seat is None else f":s{seat}"
-
-
-def _seat_of(match: re.Match[str]) -> int | None:
-    return None if match["seat"] is None else int(match["seat"])
-
-
-def lobby_id(table: int, what: LobbyWhat) -> str:
-    """The custom_id of a lobby button."""
-    _nonneg(table=table)
-    if what not in LOBBY_ACTIONS:
-        raise BadCustomId(f"unknown lobby action {what!r}")
-    return _formatted(_LOBBY_RE, f"{PREFIX}:lobby:{table}:{what}")
-
-
-def preference_id(table: int, name: Preference, on: bool) -> str:
-    """The custom_id of a standing-choice button: pressing it sets ``name`` to ``on``."""
-    _nonneg(table=table)
-    if name not in PREFERENCES:
-        raise BadCustomId(f"unknown standing choice {name!r}")
-    return _formatted(_PREF_RE, f"{PREFIX}:pref:{table}:{name}:{'on' if on else 'off'}")
-
-
-def back_id(table: int) -> str:
-    """The custom_id of the "I'm back" button."""
-    _nonneg(table=table)
-    return _formatted(_BACK_RE, f"{PREFIX}:back:{table}")
-
-
-def _match(pattern: re.Pattern[str], custom_id: str) -> re.Match[str]:
-    if not isinstance(custom_id, str):
-        raise BadCustomId(f"a custom_id is text, not {type(custom_id).__name__}")
-    match = pattern.fullmatch(_checked(custom_id))
-    if match is None:
-        raise BadCustomId(f"not a custom_id of this kind: {custom_id!r}")
-    return match
-
-
-def parse_move_id(custom_id: str) -> MoveId:
-    return move_from_match(_match(_MOVE_RE, custom_id))
-
-
-def parse_discard_id(custom_id: str) -> DiscardId:
-    return discard_from_match(_match(_DISCARD_RE, custom_id))
-
-
-def parse_lobby_id(custom_id: str) -> LobbyId:
-    return lobby_from_match(_match(_LOBBY_RE, custom_id))
-
-
-def parse_preference_id(custom_id: str) -> PreferenceId:
-    return preference_from_match(_match(_PREF_RE, custom_id))
-
-
-def parse_back_id(custom_id: str) -> int:
-    return int(_match(_BACK_RE, custom_id)["table"])
-
-
-def preference_from_match(match: re.Match[str]) -> PreferenceId:
-    name: Any = match["name"]
-    return PreferenceId(int(match["table"]), name, match["value"] == "on")
-
-
-def move_from_match(match: re.Match[str]) -> MoveId:
-    return MoveId(int(match["table"]), int(match["hand"]), int(match["seq"]),
-                  MoveCode.decode(match["move"]), _seat_of(match))
-
-
-def discard_from_match(match: re.Match[str]) -> DiscardId:
-    return DiscardId(int(match["table"]), int(match["hand"]), int(match["seq"]),
-                     _seat_of(match))
-
-
-def lobby_from_match(match: re.Match[str]) -> LobbyId:
-    what: Any = match["what"]
-    return LobbyId(int(match["table"]), what)
-
-
 def parse_discard_value(value: str) -> Tile:
     """The tile chosen in the discard menu; a flower or anything malformed is refused."""
     try:
@@ -295,72 +148,64 @@ def parse_discard_value(value: str) -> Tile:
 
 
 # ---------------------------------------------------------------------------
-# The handler contract
+# What the items share
+
+Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
+DYNAMIC_ITEMS: list[type[discord.ui.DynamicItem[Any]]] = []
+"""Every kind of component, registered once: ``client.add_dynamic_items(*DYNAMIC_ITEMS)``."""
 
 
-@runtime_checkable
-class InteractionHandler(Protocol):
-    """What the dynamic items call; found as ``interaction.client.mahjong_handler``.
-
-    Each method must respond to the interaction (send, edit or defer) within 3 seconds,
-    and never trust the id: the user may not be seated, the step may be stale, the move
-    may have become illegal. Refusals are private (ephemeral) and in the user's locale.
-    """
-
-    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
-                      seq: int, choice: MoveCode, seat: int | None = None) -> None:
-        """A move button: ``choice.action(seat)`` is the engine action; ``seat`` is the
-        seat the button was made for (None: an older id, the user's own seat)."""
-        ...
-
-    async def on_discard(self, interaction: discord.Interaction, table_id: int, hand: int,
-                         seq: int, tile: Tile, seat: int | None = None) -> None:
-        """The discard menu: ``tile`` is the parsed, non-flower tile chosen; ``seat`` as
-        for `on_move`."""
-        ...
-
-    async def on_lobby(self, interaction: discord.Interaction, table_id: int,
-                       what: LobbyWhat) -> None:
-        """A lobby button: join, leave, addbot or start."""
-        ...
-
-    async def on_preference(self, interaction: discord.Interaction, table_id: int,
-                            name: Preference, on: bool) -> None:
-        """Set one standing choice of the user's seat (then refresh the DM's buttons)."""
-        ...
-
-    async def on_back(self, interaction: discord.Interaction, table_id: int) -> None:
-        """The user is back: the computer stops playing for their seat."""
-        ...
+def persistent(cls: Item) -> Item:
+    """Register a dynamic item: its buttons keep working after a restart."""
+    DYNAMIC_ITEMS.append(cls)
+    return cls
 
 
-def handler_of(interaction: discord.Interaction) -> InteractionHandler | None:
-    """The client's handler, or None while the bot is not wired (or shutting down)."""
-    handler = getattr(interaction.client, "mahjong_handler", None)
-    return handler if isinstance(handler, InteractionHandler) else None
+def own_id(cls: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
+    """``custom_id`` if it fits ``cls``'s template (and Discord's length): every id made
+    here parses back, so a value out of the scheme fails at once, not on a click."""
+    if len(custom_id) > MAX_CUSTOM_ID:
+        raise BadCustomId(f"custom_id longer than {MAX_CUSTOM_ID}: {custom_id[:40]!r}…")
+    if cls.__discord_ui_compiled_template__.fullmatch(custom_id) is None:
+        raise BadCustomId(f"cannot encode {custom_id!r} as a {cls.__name__}")
+    return custom_id
 
 
-async def _refuse(interaction: discord.Interaction, key: str) -> None:
-    """A private reply for a component nobody can act on; never raises."""
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.response.send_message(t(key, interaction.locale), ephemeral=True)
+def seat_suffix(seat: int | None) -> str:
+    return "" if seat is None else f":s{seat}"
+
+
+def seat_in(match: re.Match[str]) -> int | None:
+    return None if match["seat"] is None else int(match["seat"])
+
+
+async def out_of_date(interaction: discord.Interaction) -> None:
+    """The private answer to a component whose id reads but means nothing."""
+    async with answering(interaction) as answer:
+        await answer.say(t("error.bad_component", answer.locale))
 
 
 # ---------------------------------------------------------------------------
-# Dynamic items
+# A move: the buttons and the discard menu of a seat's DM
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_TEMPLATE):
+@persistent
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=rf"mj:mv:(?P<table>{NUM}):(?P<hand>{NUM}):(?P<seq>{NUM})"
+                          rf":(?P<move>{MOVE}){SEAT}"):
     """A move button; built by `components.move_view`, rebuilt from its id on click."""
 
     def __init__(self, table: int, hand: int, seq: int, move: MoveCode | None, *,
                  label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 row: int | None = None, custom_id: str | None = None,
-                 seat: int | None = None) -> None:
+                 row: int | None = None, seat: int | None = None,
+                 custom_id: str | None = None) -> None:
+        """``custom_id`` only when rebuilt from a click (``move`` None: it reads as no
+        move, and the click is refused)."""
         if custom_id is None:
             if move is None:
                 raise BadCustomId("a move button needs a move")
-            custom_id = move_id(table, hand, seq, move, seat)
+            custom_id = own_id(MoveButton, f"mj:mv:{table}:{hand}:{seq}:{move.encode()}"
+                                           + seat_suffix(seat))
         super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
                                            custom_id=custom_id))
         self.table, self.hand, self.seq, self.move = table, hand, seq, move
@@ -372,35 +217,31 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MOVE_T
                              ) -> MoveButton:
         """Never raises (discord.py would drop the click unanswered): a move that fits
         the template but not the rules of notation becomes None, refused on callback."""
-        table, hand, seq = int(match["table"]), int(match["hand"]), int(match["seq"])
         try:
             move: MoveCode | None = MoveCode.decode(match["move"])
         except BadCustomId:
             move = None
-        return cls(table, hand, seq, move, custom_id=match.string, seat=_seat_of(match))
+        return cls(int(match["table"]), int(match["hand"]), int(match["seq"]), move,
+                   seat=seat_in(match), custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = handler_of(interaction)
-        if handler is None:
-            await _refuse(interaction, "error.unexpected")
-            return
         if self.move is None:
-            await _refuse(interaction, "error.bad_component")
+            await out_of_date(interaction)
             return
-        await handler.on_move(interaction, self.table, self.hand, self.seq, self.move,
-                              seat=self.seat)
+        await play(interaction, self.table, self.hand, self.seq, self.move, self.seat)
 
 
+@persistent
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                    template=DISCARD_TEMPLATE):
+                    template=rf"mj:dc:(?P<table>{NUM}):(?P<hand>{NUM}):(?P<seq>{NUM}){SEAT}"):
     """The discard menu; the chosen value is a tile's notation."""
 
     def __init__(self, table: int, hand: int, seq: int, *,
                  options: list[discord.SelectOption] | None = None, placeholder: str = "",
                  row: int | None = None, seat: int | None = None) -> None:
+        custom_id = own_id(DiscardSelect, f"mj:dc:{table}:{hand}:{seq}" + seat_suffix(seat))
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=discard_id(table, hand, seq, seat), placeholder=placeholder or None,
-            min_values=1, max_values=1,
+            custom_id=custom_id, placeholder=placeholder or None, min_values=1, max_values=1,
             options=options or [discord.SelectOption(label="-", value="-")], row=row)
         super().__init__(select)
         self.table, self.hand, self.seq, self.seat = table, hand, seq, seat
@@ -409,84 +250,153 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> DiscardSelect:
-        parsed = discard_from_match(match)
         options = list(getattr(item, "options", ()) or ()) or None
-        return cls(parsed.table, parsed.hand, parsed.seq, options=options, seat=parsed.seat)
+        return cls(int(match["table"]), int(match["hand"]), int(match["seq"]),
+                   options=options, seat=seat_in(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = handler_of(interaction)
         values = self.item.values
-        if handler is None or len(values) != 1:
-            await _refuse(interaction, "error.unexpected")
-            return
         try:
+            if len(values) != 1:
+                raise BadCustomId(f"one tile is chosen, not {len(values)}")
             tile = parse_discard_value(values[0])
         except BadCustomId:
-            await _refuse(interaction, "error.bad_component")
+            await out_of_date(interaction)
             return
-        await handler.on_discard(interaction, self.table, self.hand, self.seq, tile,
-                                 seat=self.seat)
+        await play(interaction, self.table, self.hand, self.seq,
+                   MoveCode(ActionKind.DISCARD, tile), self.seat)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
-    """A lobby button (join, leave, add computer, start)."""
+async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: int,
+               move: MoveCode, owner: int | None) -> None:
+    """Play ``move``, then take the buttons off the message clicked (the next decision
+    arrives as a new DM). ``owner``: the seat the button was made for (the move is made
+    for it, so the service refuses anyone else's press); None for an id from before it
+    was carried: the presser's own seat."""
+    async with answering(interaction) as answer:
+        seat = owner if owner is not None else await _own_seat(answer, table_id)
+        action = move.action(seat)
+        played = await answer.run(answer.service.act(answer.cause, table_id, action,
+                                                     step=seq, hand_number=hand))
+        message = interaction.message
+        answer.notifier.clicked(table_id, played.seat,
+                                message.id if message is not None else None)
+        before = message.content if message is not None else ""
+        content = clip(f"{before}\n✓ " + t("reply.move_taken", answer.locale,
+                                             move=move_text(action, answer.locale)),
+                       MAX_CONTENT)
+        if interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(content=content, view=None)
+            return
+        await interaction.response.edit_message(content=content, view=None)
+
+
+async def _own_seat(answer: Answer, table_id: int) -> int:
+    """The presser's seat, for an id that does not say which seat it is for."""
+    info = await answer.service.table_info(table_id)
+    for seat in info.seats:
+        if seat is not None and not seat.is_computer and seat.user_id == answer.cause.user_id:
+            return seat.seat
+    raise Refused(E.NOT_SEATED, "you do not sit at this table")
+
+
+_MOVE_KEYS = {ActionKind.WIN: "btn.win", ActionKind.PASS: "btn.pass",
+              ActionKind.DISCARD: "btn.discard", ActionKind.CHI: "btn.chi",
+              ActionKind.PONG: "btn.pong", ActionKind.KONG: "btn.kong",
+              ActionKind.ADDED_KONG: "btn.added_kong",
+              ActionKind.CONCEALED_KONG: "btn.concealed_kong"}
+
+
+def move_text(action: Action, locale: LocaleLike) -> str:
+    """The move just played, as its button said it ("打 Discard 5m")."""
+    tiles = (action.tile,) if action.tile is not None else action.tiles
+    return t(_MOVE_KEYS[action.kind], locale, tiles=" ".join(x.notation for x in tiles))
+
+
+# ---------------------------------------------------------------------------
+# The lobby
+
+
+@persistent
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=rf"mj:lobby:(?P<table>{NUM}):(?P<what>{'|'.join(LOBBY_ACTIONS)})"):
+    """A lobby button (join, leave, add computer, start). The lobby message is edited
+    by the notifier; the click itself is only acknowledged (a refusal said privately)."""
 
     def __init__(self, table: int, what: LobbyWhat, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
-                                           disabled=disabled, custom_id=lobby_id(table, what)))
+        super().__init__(discord.ui.Button(
+            label=label or None, style=style, row=row, disabled=disabled,
+            custom_id=own_id(LobbyButton, f"mj:lobby:{table}:{what}")))
         self.table, self.what = table, what
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> LobbyButton:
-        parsed = lobby_from_match(match)
-        return cls(parsed.table, parsed.what)
+        what: Any = match["what"]
+        return cls(int(match["table"]), what)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = handler_of(interaction)
-        if handler is None:
-            await _refuse(interaction, "error.unexpected")
-            return
-        await handler.on_lobby(interaction, self.table, self.what)
+        async with answering(interaction) as answer:
+            service, cause, table = answer.service, answer.cause, self.table
+            calls: dict[LobbyWhat, Callable[[], Any]] = {
+                "join": lambda: service.join(cause, table),
+                "leave": lambda: service.leave(cause, table),
+                "addbot": lambda: service.add_computer(cause, table),
+                "start": lambda: service.start(cause, table),
+            }
+            await answer.run(calls[self.what]())
+            await answer.acknowledge()
 
 
+# ---------------------------------------------------------------------------
+# Standing choices and "I'm back" (DESIGN: asynchronous play)
+
+
+@persistent
 class PreferenceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                       template=PREF_TEMPLATE):
+                       template=rf"mj:pref:(?P<table>{NUM}):(?P<name>{'|'.join(PREFERENCES)})"
+                                r":(?P<value>on|off)"):
     """A standing-choice toggle: its id says the value it sets, not "toggle", so a
     double click or a stale message cannot flip the choice the wrong way."""
 
     def __init__(self, table: int, name: Preference, on: bool, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  row: int | None = None) -> None:
+        custom_id = f"mj:pref:{table}:{name}:{'on' if on else 'off'}"
         super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
-                                           custom_id=preference_id(table, name, on)))
+                                           custom_id=own_id(PreferenceButton, custom_id)))
         self.table, self.name, self.on = table, name, on
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> PreferenceButton:
-        parsed = preference_from_match(match)
-        return cls(parsed.table, parsed.name, parsed.on)
+        name: Any = match["name"]
+        return cls(int(match["table"]), name, match["value"] == "on")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = handler_of(interaction)
-        if handler is None:
-            await _refuse(interaction, "error.unexpected")
-            return
-        await handler.on_preference(interaction, self.table, self.name, self.on)
+        async with answering(interaction) as answer:
+            await answer.run(answer.service.set_choice(answer.cause, self.table, self.name,
+                                                       self.on))
+            label = t(f"btn.pref.{self.name}", answer.locale)
+            if self.on:
+                label = t("btn.pref.on", answer.locale, label=label)
+            await answer.say(t("reply.pref_saved", answer.locale, label=label))
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BACK_TEMPLATE):
-    """"I'm back", shown to a seat marked away."""
+@persistent
+class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=rf"mj:back:(?P<table>{NUM})"):
+    """"I'm back", shown to a seat marked away: the computer stops playing for it."""
 
     def __init__(self, table: int, *, label: str = "", row: int | None = None) -> None:
         super().__init__(discord.ui.Button(label=label or None, row=row,
                                            style=discord.ButtonStyle.success,
-                                           custom_id=back_id(table)))
+                                           custom_id=own_id(BackButton, f"mj:back:{table}")))
         self.table = table
 
     @classmethod
@@ -496,13 +406,6 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BACK_T
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = handler_of(interaction)
-        if handler is None:
-            await _refuse(interaction, "error.unexpected")
-            return
-        await handler.on_back(interaction, self.table)
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton)
-"""Register once: ``client.add_dynamic_items(*DYNAMIC_ITEMS)``."""
+        async with answering(interaction) as answer:
+            await answer.run(answer.service.back(answer.cause, self.table))
+            await answer.say(t("reply.back", answer.locale))

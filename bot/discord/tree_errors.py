@@ -1,12 +1,13 @@
-"""``tree.on_error``: what an app-command error that escapes the handler becomes.
+"""``tree.on_error``: what an app-command error that escapes a command becomes.
 
-The handler guards every command it runs (`MahjongHandler._guarded`), so only what
-happens before it reaches the tree: a check that failed, an argument discord.py could
-not convert, an exception in a command's own callback (reading the options of
-``/mahjong new``), a command Discord knows but this process does not. The user gets one
-private sentence in their language instead of "The application did not respond"; the
-log gets the traceback with the exceptions' types and frames but not their messages,
-which may quote what the exception was about (a hand's tiles).
+Every command answers inside `bot.discord.answering.answering`, which says refusals and
+apologises for the unexpected itself, so only what happens before it reaches the tree:
+a check that failed, an argument discord.py could not convert, an exception in a
+command's own callback before it answers (reading the options of ``/mahjong new``), a
+command Discord knows but this process does not. The user gets one private sentence in
+their language instead of "The application did not respond"; the log gets the
+traceback with the exceptions' types and frames but not their messages, which may
+quote what the exception was about (a hand's tiles).
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ exactly the legal moves are offered, each id parsing back to its action."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 import discord
@@ -12,13 +11,13 @@ import pytest
 
 from bot.discord.components import LobbySeat, lobby_embed, lobby_view, move_view
 from bot.discord.ids import (
-    DISCARD_TEMPLATE,
-    LOBBY_TEMPLATE,
-    MOVE_TEMPLATE,
-    parse_discard_id,
+    BackButton,
+    DiscardSelect,
+    LobbyButton,
+    MoveButton,
+    MoveCode,
+    PreferenceButton,
     parse_discard_value,
-    parse_lobby_id,
-    parse_move_id,
 )
 from bot.discord.texts import dm_text
 from engine.game import HandState, apply, deciding_seats, legal_actions, new_hand
@@ -61,20 +60,27 @@ def check_limits(ui: discord.ui.View) -> list[dict[str, Any]]:
     return flat
 
 
+def id_fields(cls: Any, custom_id: str) -> dict[str, Any]:
+    """What the id says, read by the template of the item that will rebuild it."""
+    match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None, custom_id
+    return {k: int(v) if v is not None and v.isdigit() else v
+            for k, v in match.groupdict().items()}
+
+
 def offered_actions(flat: list[dict[str, Any]], seat: int, seq: int) -> list[Action]:
     """The actions a seat could send with these components, via the parsers."""
     out = []
     for c in flat:
         if c["type"] == 2:
-            assert re.fullmatch(MOVE_TEMPLATE, c["custom_id"])
-            parsed = parse_move_id(c["custom_id"])
-            assert (parsed.table, parsed.hand, parsed.seq, parsed.seat) == (TABLE, HAND, seq,
-                                                                            seat)
-            out.append(parsed.move.action(seat))
+            parsed = id_fields(MoveButton, c["custom_id"])
+            assert (parsed["table"], parsed["hand"], parsed["seq"], parsed["seat"]) == (
+                TABLE, HAND, seq, seat)
+            out.append(MoveCode.decode(parsed["move"]).action(seat))
         else:
-            assert re.fullmatch(DISCARD_TEMPLATE, c["custom_id"])
-            assert parse_discard_id(c["custom_id"]).seq == seq
-            assert parse_discard_id(c["custom_id"]).seat == seat  # whose menu it is
+            parsed = id_fields(DiscardSelect, c["custom_id"])
+            assert parsed["seq"] == seq
+            assert parsed["seat"] == seat  # whose menu it is
             out += [Action(ActionKind.DISCARD, seat, parse_discard_value(o["value"]))
                     for o in c["options"]]
     return out
@@ -194,8 +200,7 @@ def test_lobby_view_and_embed() -> None:
     assert [c["label"] for c in flat] == ["Join", "Leave", "Add computer", "Start"]
     assert [c.get("disabled", False) for c in flat] == [False, False, False, True]
     for c in flat:
-        assert re.fullmatch(LOBBY_TEMPLATE, c["custom_id"])
-        assert parse_lobby_id(c["custom_id"]).table == TABLE
+        assert id_fields(LobbyButton, c["custom_id"])["table"] == TABLE
     full = check_limits(lobby_view(TABLE, "zh-CN", free_seats=0))
     assert [c["label"] for c in full] == ["加入", "离开", "加电脑", "开始"]
     assert [c.get("disabled", False) for c in full] == [True, False, True, False]
@@ -228,7 +233,6 @@ def test_a_caishen_in_a_meld_is_marked_on_its_button() -> None:
 
 def test_standing_choices_row_sets_explicit_values() -> None:
     from bot.discord.components import add_preferences
-    from bot.discord.ids import BACK_TEMPLATE, PREF_TEMPLATE, parse_back_id, parse_preference_id
     from bot.store import StandingChoices
 
     state, _ = start("shanghai", SCENE_P)
@@ -240,12 +244,10 @@ def test_standing_choices_row_sets_explicit_values() -> None:
     assert [c["label"] for c in extra] == [
         "I'm back", "✓ Always win when allowed", "Pass every chi/pong/kong",
         "When away, discard the drawn tile"]
-    assert re.fullmatch(BACK_TEMPLATE, extra[0]["custom_id"])
-    assert parse_back_id(extra[0]["custom_id"]) == TABLE
-    prefs = [parse_preference_id(c["custom_id"]) for c in extra[1:]]
-    assert all(re.fullmatch(PREF_TEMPLATE, c["custom_id"]) for c in extra[1:])
-    assert [(p.name, p.on) for p in prefs] == [
-        ("always_win", False), ("pass_claims", True), ("discard_drawn_when_away", True)]
+    assert id_fields(BackButton, extra[0]["custom_id"])["table"] == TABLE
+    prefs = [id_fields(PreferenceButton, c["custom_id"]) for c in extra[1:]]
+    assert [(p["name"], p["value"]) for p in prefs] == [
+        ("always_win", "off"), ("pass_claims", "on"), ("discard_drawn_when_away", "on")]
     zh = discord.ui.View(timeout=None)
     assert add_preferences(zh, 1, StandingChoices(), "zh-CN")
     assert [c["label"] for c in check_limits(zh)] == [

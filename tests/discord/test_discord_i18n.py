@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.commands import build_group
+from bot.discord.commands import MahjongCommands
 from bot.discord.i18n import (
     COMMANDS,
     PARAMS,
@@ -128,7 +128,7 @@ async def test_the_translated_command_payload_fits_discord() -> None:
     tree = app_commands.CommandTree(client)
     translator = MahjongTranslator()
     await tree.set_translator(translator)
-    payload = await build_group().get_translated_payload(tree, translator)
+    payload = await MahjongCommands().get_translated_payload(tree, translator)
     assert payload["name"] == "mahjong"
     assert payload["name_localizations"] == {"zh-CN": "麻将", "zh-TW": "麻将"}
     subs = {o["name"]: o for o in payload["options"]}

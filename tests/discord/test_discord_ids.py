@@ -1,42 +1,37 @@
-"""custom_ids: they round-trip, stay under 100 characters, match the dynamic items'
-templates, refuse anything else; the items delegate to the client's handler."""
+"""custom_ids: each dynamic item makes its ids, reads them back (the formats of the
+messages already in Discord, older ids without the seat included), stays under 100
+characters, refuses anything else; its callback calls the table service."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
 from bot.discord.ids import (
-    BACK_TEMPLATE,
-    DISCARD_TEMPLATE,
+    DYNAMIC_ITEMS,
     LOBBY_ACTIONS,
-    LOBBY_TEMPLATE,
     MAX_CUSTOM_ID,
-    MOVE_TEMPLATE,
-    PREF_TEMPLATE,
+    PREFERENCES,
     BackButton,
     BadCustomId,
     DiscardSelect,
-    InteractionHandler,
     LobbyButton,
     MoveButton,
     MoveCode,
     PreferenceButton,
-    discard_id,
-    lobby_id,
-    move_id,
-    parse_discard_id,
     parse_discard_value,
-    parse_lobby_id,
-    parse_move_id,
 )
+from bot.service import Cause, Refused
+from bot.service import errors as E
+from bot.store import StandingChoices
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import Tile, parse_tiles
+from tests.discord.fakes import FakeService, interaction
 
 BIG = 10**18  # the largest ids the scheme must carry (SQLite row ids, snowflakes)
 
@@ -57,13 +52,36 @@ ACTIONS = [
 ]
 
 
+
+ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton)
+
+
+def template(cls: Any) -> re.Pattern[str]:
+    return cls.__discord_ui_compiled_template__
+
+
+async def read(cls: Any, custom_id: str, inter: Any = None) -> Any:
+    """The item a click on ``custom_id`` rebuilds, as discord.py does; BadCustomId when
+    the id does not fit (discord.py would not route it) or says no move."""
+    match = template(cls).fullmatch(custom_id)
+    if match is None:
+        raise BadCustomId(custom_id)
+    item = await cls.from_custom_id(inter or interaction(), None, match)
+    if getattr(item, "move", True) is None:
+        raise BadCustomId(custom_id)
+    return item
+
+
+def move_id(table: int, hand: int, seq: int, action: Action, seat: int | None = None) -> str:
+    return MoveButton(table, hand, seq, MoveCode.of(action), seat=seat).custom_id
+
+
 @pytest.mark.parametrize("action", ACTIONS, ids=str)
-def test_move_ids_round_trip_to_the_same_action(action: Action) -> None:
+async def test_move_ids_round_trip_to_the_same_action(action: Action) -> None:
     for table, hand, seq in ((1, 1, 0), (BIG, 999, 99999)):
         custom_id = move_id(table, hand, seq, action)
         assert len(custom_id) <= MAX_CUSTOM_ID
-        assert re.fullmatch(MOVE_TEMPLATE, custom_id)
-        parsed = parse_move_id(custom_id)
+        parsed = await read(MoveButton, custom_id)
         assert (parsed.table, parsed.hand, parsed.seq) == (table, hand, seq)
         assert parsed.move.action(action.seat) == action
 
@@ -74,15 +92,14 @@ def test_move_codes_are_short_and_readable() -> None:
     assert move_id(12, 3, 45, ACTIONS[7]) == "mj:mv:12:3:45:g5555z"
 
 
-def test_discard_and_lobby_ids_round_trip() -> None:
-    custom_id = discard_id(BIG, 8, 101)
-    assert re.fullmatch(DISCARD_TEMPLATE, custom_id) and len(custom_id) <= MAX_CUSTOM_ID
-    assert parse_discard_id(custom_id).seq == 101
+async def test_discard_and_lobby_ids_round_trip() -> None:
+    custom_id = DiscardSelect(BIG, 8, 101).custom_id
+    assert custom_id == f"mj:dc:{BIG}:8:101" and len(custom_id) <= MAX_CUSTOM_ID
+    assert (await read(DiscardSelect, custom_id)).seq == 101
     for what in LOBBY_ACTIONS:
-        custom_id = lobby_id(7, what)
-        assert re.fullmatch(LOBBY_TEMPLATE, custom_id)
-        assert parse_lobby_id(custom_id).what == what
-    assert lobby_id(7, "addbot") == "mj:lobby:7:addbot"
+        custom_id = LobbyButton(7, what).custom_id
+        assert (await read(LobbyButton, custom_id)).what == what
+    assert LobbyButton(7, "addbot").custom_id == "mj:lobby:7:addbot"
 
 
 @pytest.mark.parametrize("bad", [
@@ -91,25 +108,28 @@ def test_discard_and_lobby_ids_round_trip() -> None:
     "mj:mv:1:1:1:c1f2f", "mj:mv:1:1:1:d0m", "mj:mv:1:1:1:w ", "xmj:mv:1:1:1:w",
     "mj:mv:1:1:1:w:extra", "mj:mv:1:1:1:x" + "1" * 100 + "m",
 ])
-def test_malformed_move_ids_are_refused(bad: str) -> None:
+async def test_malformed_move_ids_are_refused(bad: str) -> None:
     with pytest.raises(BadCustomId):
-        parse_move_id(bad)
+        await read(MoveButton, bad)
 
 
 @pytest.mark.parametrize("bad", ["mj:dc:1:1", "mj:dc:1:1:1:2", "mj:dc:a:1:1",
                                  "mj:lobby:1:kick", "mj:lobby:1:join:2", "mj:lobby::join"])
-def test_malformed_discard_and_lobby_ids_are_refused(bad: str) -> None:
-    parse = parse_discard_id if bad.startswith("mj:dc") else parse_lobby_id
+async def test_malformed_discard_and_lobby_ids_are_refused(bad: str) -> None:
     with pytest.raises(BadCustomId):
-        parse(bad)
+        await read(DiscardSelect if bad.startswith("mj:dc") else LobbyButton, bad)
 
 
-def test_formatting_refuses_values_outside_the_scheme() -> None:
+def test_making_an_id_refuses_values_outside_the_scheme() -> None:
     for args in ((-1, 1, 1), (1, True, 1), (10**19 * 10, 1, 1)):
         with pytest.raises(BadCustomId):
-            discard_id(*args)  # type: ignore[arg-type]
+            DiscardSelect(*args)
     with pytest.raises(BadCustomId):
-        lobby_id(1, "kick")  # type: ignore[arg-type]
+        LobbyButton(1, "kick")  # type: ignore[arg-type]
+    with pytest.raises(BadCustomId):
+        PreferenceButton(1, "sometimes", True)  # type: ignore[arg-type]
+    with pytest.raises(BadCustomId):
+        MoveButton(1, 1, 1, None)
 
 
 def test_discard_values_are_tiles_but_never_flowers() -> None:
@@ -119,154 +139,193 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
             parse_discard_value(bad)
 
 
-def test_templates_do_not_overlap() -> None:
-    ids = [move_id(1, 1, 1, ACTIONS[0]), discard_id(1, 1, 1), lobby_id(1, "join")]
-    ids += ["mj:pref:1:always_win:on", "mj:back:1"]
-    templates = [MOVE_TEMPLATE, DISCARD_TEMPLATE, LOBBY_TEMPLATE, PREF_TEMPLATE, BACK_TEMPLATE]
+def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
+    ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
+           "mj:pref:1:always_win:on", "mj:back:1"]
     for i, custom_id in enumerate(ids):
-        matching = [j for j, tpl in enumerate(templates) if re.fullmatch(tpl, custom_id)]
+        matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
-    for cls, tpl in ((MoveButton, MOVE_TEMPLATE), (DiscardSelect, DISCARD_TEMPLATE),
-                     (LobbyButton, LOBBY_TEMPLATE)):
-        assert cls.__discord_ui_compiled_template__.pattern == tpl
+    assert set(DYNAMIC_ITEMS) == set(ITEMS) and len(DYNAMIC_ITEMS) == len(ITEMS)
 
 
-# ---------------------------------------------------------------------------
-# The dynamic items and the handler contract
-
-
-@dataclass
-class FakeResponse:
-    sent: list[tuple[str, bool]] = field(default_factory=list)
-
-    async def send_message(self, content: str, *, ephemeral: bool = False) -> None:
-        self.sent.append((content, ephemeral))
-
-
-@dataclass
-class RecordingHandler:
-    calls: list[tuple[Any, ...]] = field(default_factory=list)
-    seats: list[int | None] = field(default_factory=list)
-
-    async def on_move(self, interaction: Any, table_id: int, hand: int, seq: int,
-                      choice: MoveCode, seat: int | None = None) -> None:
-        self.calls.append(("move", table_id, hand, seq, choice))
-        self.seats.append(seat)
-
-    async def on_discard(self, interaction: Any, table_id: int, hand: int, seq: int,
-                         tile: Tile, seat: int | None = None) -> None:
-        self.calls.append(("discard", table_id, hand, seq, tile))
-        self.seats.append(seat)
-
-    async def on_lobby(self, interaction: Any, table_id: int, what: str) -> None:
-        self.calls.append(("lobby", table_id, what))
-
-    async def on_preference(self, interaction: Any, table_id: int, name: str,
-                            on: bool) -> None:
-        self.calls.append(("pref", table_id, name, on))
-
-    async def on_back(self, interaction: Any, table_id: int) -> None:
-        self.calls.append(("back", table_id))
-
-
-@dataclass
-class FakeClient:
-    mahjong_handler: Any = None
-
-
-@dataclass
-class FakeInteraction:
-    client: FakeClient
-    locale: discord.Locale = discord.Locale.american_english
-    response: FakeResponse = field(default_factory=FakeResponse)
-
-
-async def _rebuilt(cls: Any, custom_id: str, interaction: Any) -> Any:
-    match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-    assert match is not None
-    return await cls.from_custom_id(interaction, None, match)
-
-
-async def test_items_parse_their_id_and_call_the_handler() -> None:
-    handler = RecordingHandler()
-    assert isinstance(handler, InteractionHandler)
-    inter = FakeInteraction(FakeClient(handler))
-    pong = ACTIONS[4]
-    button = await _rebuilt(MoveButton, move_id(5, 2, 17, pong), inter)
-    await button.callback(inter)
-    assert handler.calls[-1] == ("move", 5, 2, 17, MoveCode.of(pong))
-    assert handler.calls[-1][4].action(3) == pong
-    lobby = await _rebuilt(LobbyButton, lobby_id(5, "start"), inter)
-    await lobby.callback(inter)
-    assert handler.calls[-1] == ("lobby", 5, "start")
-    select = await _rebuilt(DiscardSelect, discard_id(5, 2, 18), inter)
-    select.item._values = ["9p"]
-    await select.callback(inter)
-    assert handler.calls[-1] == ("discard", 5, 2, 18, Tile.P9)
-    pref = await _rebuilt(PreferenceButton, "mj:pref:5:always_win:off", inter)
-    await pref.callback(inter)
-    assert handler.calls[-1] == ("pref", 5, "always_win", False)
-    back = await _rebuilt(BackButton, "mj:back:5", inter)
-    await back.callback(inter)
-    assert handler.calls[-1] == ("back", 5)
-    assert inter.response.sent == []
-
-
-async def test_a_bad_move_or_a_missing_handler_gets_a_private_answer() -> None:
-    handler = RecordingHandler()
-    inter = FakeInteraction(FakeClient(handler), locale=discord.Locale.chinese)
-    # Fits the template, fails notation (a pong of three): refused, not dropped.
-    button = await _rebuilt(MoveButton, "mj:mv:5:2:17:p555m", inter)
-    await button.callback(inter)
-    select = await _rebuilt(DiscardSelect, discard_id(5, 2, 18), inter)
-    select.item._values = ["1f"]
-    await select.callback(inter)
-    assert handler.calls == []
-    assert [e for _, e in inter.response.sent] == [True, True]
-    assert "过时" in inter.response.sent[0][0]
-    unwired = FakeInteraction(FakeClient(None))
-    lobby = await _rebuilt(LobbyButton, lobby_id(5, "join"), unwired)
-    await lobby.callback(unwired)
-    assert unwired.response.sent and unwired.response.sent[0][1] is True
-
-
-def test_preference_and_back_ids_round_trip_and_reach_the_handler() -> None:
-    from bot.discord.ids import (
-        PREFERENCES,
-        parse_back_id,
-        parse_preference_id,
-        preference_id,
-    )
-
+async def test_preference_and_back_ids_round_trip() -> None:
     for name in PREFERENCES:
         for on in (True, False):
-            parsed = parse_preference_id(preference_id(BIG, name, on))
+            parsed = await read(PreferenceButton, PreferenceButton(BIG, name, on).custom_id)
             assert (parsed.table, parsed.name, parsed.on) == (BIG, name, on)
-    assert preference_id(3, "pass_claims", True) == "mj:pref:3:pass_claims:on"
-    assert parse_back_id("mj:back:3") == 3
+    assert PreferenceButton(3, "pass_claims", True).custom_id == "mj:pref:3:pass_claims:on"
+    assert BackButton(3).custom_id == "mj:back:3"
+    assert (await read(BackButton, "mj:back:3")).table == 3
     for bad in ("mj:pref:3:pass_claims:maybe", "mj:pref:3:pass:on", "mj:back:x"):
         with pytest.raises(BadCustomId):
-            (parse_back_id if "back" in bad else parse_preference_id)(bad)
+            await read(BackButton if "back" in bad else PreferenceButton, bad)
 
 
 async def test_move_and_discard_ids_carry_the_seat_they_were_made_for() -> None:
     pong = ACTIONS[4]
     assert move_id(12, 3, 45, pong, 3) == "mj:mv:12:3:45:p99s:s3"
-    assert parse_move_id("mj:mv:12:3:45:p99s:s3").seat == 3
-    assert parse_discard_id(discard_id(12, 3, 45, 0)).seat == 0
-    # ids sent before the seat was carried still parse: the presser's seat is implied
-    assert parse_move_id("mj:mv:12:3:45:p99s").seat is None
-    assert parse_discard_id("mj:dc:12:3:45").seat is None
+    assert (await read(MoveButton, "mj:mv:12:3:45:p99s:s3")).seat == 3
+    assert DiscardSelect(12, 3, 45, seat=0).custom_id == "mj:dc:12:3:45:s0"
+    assert (await read(DiscardSelect, "mj:dc:12:3:45:s0")).seat == 0
+    # ids sent before the seat was carried still read: the presser's seat is implied
+    assert (await read(MoveButton, "mj:mv:12:3:45:p99s")).seat is None
+    assert (await read(DiscardSelect, "mj:dc:12:3:45")).seat is None
     for bad in ("mj:mv:12:3:45:p99s:s4", "mj:mv:12:3:45:p99s:3", "mj:dc:1:1:1:s"):
         with pytest.raises(BadCustomId):
-            (parse_move_id if ":mv:" in bad else parse_discard_id)(bad)
-    handler = RecordingHandler()
-    inter = FakeInteraction(FakeClient(handler))
-    button = await _rebuilt(MoveButton, move_id(5, 2, 17, pong, 2), inter)
+            await read(MoveButton if ":mv:" in bad else DiscardSelect, bad)
+
+
+# ---------------------------------------------------------------------------
+# The callbacks call the service
+
+
+def seated(*user_ids: int | None) -> Any:
+    """A TableInfo-like table with people (or computers, None) in seats 0…"""
+    seats = tuple(SimpleNamespace(seat=i, user_id=u, is_computer=u is None, name=f"p{i + 1}")
+                  for i, u in enumerate(user_ids))
+    return SimpleNamespace(seats=seats)
+
+
+def clicked_message() -> Any:
+    return SimpleNamespace(id=777, content="Your turn.")
+
+
+async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> None:
+    service = FakeService({"act": SimpleNamespace(seat=2)})
+    inter = interaction(service, message=clicked_message(), manager=True,
+                        locale=discord.Locale.chinese)
+    pong = ACTIONS[4]
+    button = await read(MoveButton, move_id(5, 2, 17, pong, 2), inter)
     await button.callback(inter)
-    select = await _rebuilt(DiscardSelect, discard_id(5, 2, 18, 1), inter)
+    assert service.names() == ["act"]
+    cause = Cause(101, "Ann", "zh-CN", True, 555)
+    assert (await service.settled(inter)).seen_causes() == [cause]
+    assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
+                                   {"step": 17, "hand_number": 2})
+    assert inter.client.notifier.clicks == [(5, 2, 777)]
+    ((text, _, extras),) = inter.said
+    assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
+    assert inter.events == ["edit"]
+
+
+async def test_the_discard_menu_discards_the_chosen_tile() -> None:
+    service = FakeService({"act": SimpleNamespace(seat=1)})
+    inter = interaction(service, message=clicked_message())
+    select = await read(DiscardSelect, "mj:dc:5:2:18:s1", inter)
     select.item._values = ["9p"]
     await select.callback(inter)
-    old = await _rebuilt(MoveButton, move_id(5, 2, 17, pong), inter)
-    await old.callback(inter)
-    assert handler.seats == [2, 1, None]
+    args, kwargs = service.last("act")
+    assert args[1:] == (5, Action(ActionKind.DISCARD, 1, Tile.P9))
+    assert kwargs == {"step": 18, "hand_number": 2}
+    assert "Done: 打 Discard 9p." in inter.said[0][0]
+
+
+async def test_an_old_id_plays_for_the_pressers_own_seat() -> None:
+    service = FakeService({"table_info": seated(None, 303, 101, 404),
+                           "act": SimpleNamespace(seat=2)})
+    inter = interaction(service, message=clicked_message())
+    button = await read(MoveButton, "mj:mv:5:2:17:x", inter)
+    await button.callback(inter)
+    assert service.last("act")[0][2] == Action(ActionKind.PASS, 2)
+    stranger = interaction(FakeService({"table_info": seated(None, 303, 404, 505)}),
+                           locale=discord.Locale.chinese)
+    await (await read(MoveButton, "mj:mv:5:2:17:x", stranger)).callback(stranger)
+    assert "act" not in stranger.client.service.names()
+    ((text, private, _),) = stranger.said
+    assert private and text == "你不在这张牌桌上。"
+
+
+async def test_a_refused_move_is_said_privately_in_the_readers_language() -> None:
+    refusal = Refused(E.NOT_YOURS, "not yours", seat=3, name="Bo")
+    service = FakeService({"act": refusal})
+    inter = interaction(service, message=clicked_message(), locale=discord.Locale.chinese)
+    await (await read(MoveButton, "mj:mv:5:2:17:x:s2", inter)).callback(inter)
+    ((text, private, _),) = inter.said
+    assert private and text == "这个按钮是给 Bo 的；你不在这张牌桌上。"
+    assert inter.client.notifier.clicks == []
+
+
+async def test_a_bad_move_or_tile_is_out_of_date_and_never_played() -> None:
+    service = FakeService()
+    inter = interaction(service, locale=discord.Locale.chinese)
+    # Fits the template, fails notation (a pong of three): refused, not dropped.
+    match = template(MoveButton).fullmatch("mj:mv:5:2:17:p555m")
+    assert match is not None
+    button = await MoveButton.from_custom_id(inter, None, match)
+    await button.callback(inter)
+    select = await read(DiscardSelect, "mj:dc:5:2:18", inter)
+    select.item._values = ["1f"]
+    await select.callback(inter)
+    assert "act" not in service.names()
+    assert [private for _, private, _ in inter.said] == [True, True]
+    assert all("过时" in text for text, _, _ in inter.said)
+
+
+@pytest.mark.parametrize("what", LOBBY_ACTIONS)
+async def test_a_lobby_button_calls_the_service_and_only_acknowledges(what: str) -> None:
+    service = FakeService()
+    inter = interaction(service)
+    await (await read(LobbyButton, f"mj:lobby:5:{what}", inter)).callback(inter)
+    called = {"join": "join", "leave": "leave", "addbot": "add_computer", "start": "start"}
+    assert service.names() == [called[what]]
+    assert service.last(called[what]) == ((Cause(101, "Ann", "en-US", False, 555), 5), {})
+    assert inter.events == ["defer ephemeral=False"] and inter.said == []
+
+
+async def test_a_standing_choice_is_set_to_the_value_its_id_says() -> None:
+    service = FakeService({"set_choice": StandingChoices(always_win=True)})
+    inter = interaction(service)
+    await (await read(PreferenceButton, "mj:pref:5:always_win:on", inter)).callback(inter)
+    assert service.last("set_choice")[0][1:] == (5, "always_win", True)
+    assert inter.said == [("Saved: ✓ Always win when allowed.", True, {})]
+
+
+async def test_back_gives_the_seat_back() -> None:
+    service = FakeService()
+    inter = interaction(service, locale=discord.Locale.chinese)
+    await (await read(BackButton, "mj:back:5", inter)).callback(inter)
+    assert service.last("back")[0][1:] == (5,)
+    assert inter.said[0][1] is True
+
+
+async def test_before_the_service_is_there_a_click_gets_a_private_apology() -> None:
+    inter = interaction(None)
+    await (await read(LobbyButton, "mj:lobby:5:join", inter)).callback(inter)
+    ((text, private, _),) = inter.said
+    assert private and text == "Something went wrong on my side; please try again."
+
+
+async def test_a_new_button_is_one_class_calling_the_service(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recipe: template, __init__, from_custom_id, callback, @persistent — nothing
+    else to register (the view builder places it, i18n words it)."""
+    from bot.discord import ids
+    from bot.discord.answering import answering
+
+    monkeypatch.setattr(ids, "DYNAMIC_ITEMS", [])
+
+    @ids.persistent
+    class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=rf"mj:rules:(?P<table>{ids.NUM})"):
+        def __init__(self, table: int) -> None:
+            super().__init__(discord.ui.Button(
+                custom_id=ids.own_id(RulesButton, f"mj:rules:{table}")))
+            self.table = table
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction,
+                                 item: discord.ui.Item[Any], match: re.Match[str], /
+                                 ) -> RulesButton:
+            return cls(int(match["table"]))
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            async with answering(interaction) as answer:
+                info = await answer.service.table_info(self.table)
+                await answer.say(info.rules)
+
+    assert len(ids.DYNAMIC_ITEMS) == 1 and ids.DYNAMIC_ITEMS[0] is RulesButton
+    service = FakeService({"table_info": SimpleNamespace(rules="shanghai")})
+    inter = interaction(service)
+    await (await read(RulesButton, RulesButton(8).custom_id, inter)).callback(inter)
+    assert service.last("table_info") == ((8,), {})
+    assert inter.said == [("shanghai", True, {})]

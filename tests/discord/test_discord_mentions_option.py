@@ -3,14 +3,15 @@ set's options, shown by ``/mahjong rules`` in English and 简体中文."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from bot.discord.commands import build_group
 from bot.discord.options import SPECS, choices_kwargs
 from bot.discord.texts import rules_summary
 from engine.rules import RULESETS, OptionError
-from tests.discord.test_discord_commands import Recorder
-from tests.discord.test_discord_ids import FakeClient, FakeInteraction
+from tests.discord.fakes import FakeService, interaction
+from tests.discord.test_discord_commands import run
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
@@ -32,14 +33,10 @@ def test_new_offers_both_choices_the_default_marked() -> None:
     assert when_needed.name("zh-CN").endswith("（默认）")
 
 
-async def test_new_passes_it_to_the_handler() -> None:
-    handler = Recorder()
-    new = build_group().get_command("new")
-    assert new is not None
-    await new.callback(FakeInteraction(FakeClient(handler)), rules="shanghai",  # type: ignore[call-arg]
-                       mentions="every_turn")
-    assert handler.calls == [("new", {"rules": "shanghai",
-                                      "options": {"mentions": "every_turn"}})]
+async def test_new_passes_it_to_the_service() -> None:
+    service = FakeService({"create_table": SimpleNamespace(ref=SimpleNamespace(table_id=1))})
+    await run("new", interaction(service), rules="shanghai", mentions="every_turn")
+    assert service.last("create_table")[1]["options"] == {"mentions": "every_turn"}
 
 
 def test_rules_shows_it_in_both_languages() -> None:

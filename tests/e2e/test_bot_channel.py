@@ -9,7 +9,7 @@ import pytest
 from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
-import bot.discord.handler as handler_module
+import bot.discord.answering as answering
 
 
 async def test_an_old_table_picture_is_reposted_and_only_one_stays(
@@ -33,7 +33,7 @@ async def test_an_old_table_picture_is_reposted_and_only_one_stays(
 async def test_slow_work_is_deferred_then_answered(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(handler_module, "DEFER_AFTER", 0.0)
+    monkeypatch.setattr(answering, "DEFER_AFTER", 0.0)
     world = make_world(fake)
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     created = await slash(world, world.players[0], "new", rules="hangzhou")

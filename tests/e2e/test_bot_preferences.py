@@ -8,7 +8,7 @@ from pathlib import Path
 from botkit import make_bot, make_world, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.discord.ids import preference_id
+from bot.discord.ids import PreferenceButton
 from bot.store import Store
 
 
@@ -24,8 +24,8 @@ async def test_two_quick_toggles_both_count(
     ann = world.players[0]
     dm = fake.dms(ann)[-1]
     handles = await asyncio.gather(
-        fake.click(ann, dm, preference_id(1, "always_win", True)),
-        fake.click(ann, dm, preference_id(1, "pass_claims", True)))
+        fake.click(ann, dm, PreferenceButton(1, "always_win", True).custom_id),
+        fake.click(ann, dm, PreferenceButton(1, "pass_claims", True).custom_id))
     for handle in handles:
         await handle.response()
     await quiet(bots)

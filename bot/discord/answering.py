@@ -1,0 +1,198 @@
+"""How every interaction is answered: the plumbing the ``/mahjong`` commands
+(`bot.discord.commands`) and the buttons (`bot.discord.ids`) share.
+
+    async with answering(interaction) as answer:
+        table_id = await answer.service.find_table(answer.cause, channel_id, table)
+        seated = await answer.run(answer.service.join(answer.cause, table_id))
+        await answer.say(t("reply.joined", answer.locale, ...))
+
+- Discord wants an answer within 3 seconds. The service commits in milliseconds, so the
+  answer is normally the reply itself; a call passed to `Answer.run` that is still
+  running after `DEFER_AFTER` seconds is deferred and answered by a followup. A reply
+  that uploads a picture calls `Answer.defer` first, before anything is read or drawn.
+- `Refused` becomes a private sentence in the reader's language (`refusal_text`);
+  anything unexpected a private apology (and a log line); a bot not yet ready or
+  shutting down, the same apology, and no service call.
+- Every interaction tells the service who is here (`service.seen`: their language).
+- The calls in flight are tracked (`InFlight`): shutdown waits for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import discord
+
+from bot.discord.i18n import LocaleLike, t
+from bot.discord.refusals import refusal_text
+from bot.service import Cause, Refused
+
+if TYPE_CHECKING:
+    from bot.discord.client import MahjongBot
+    from bot.discord.notifier import DiscordNotifier
+    from bot.service import TableService
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+DEFER_AFTER = 2.0
+"""Seconds a call may run before the interaction is deferred (Discord allows 3)."""
+
+
+class NotServing(Exception):
+    """The bot is not ready yet, or shutting down: nothing new is started."""
+
+
+class InFlight:
+    """The service calls interactions are waiting for (one per bot)."""
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+
+    def track(self, work: Awaitable[T]) -> asyncio.Future[T]:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Refuse new work; let the calls in flight finish (under their table locks)."""
+        self.closing = True
+        if self.tasks:
+            await asyncio.wait(set(self.tasks), timeout=timeout)
+
+
+def cause_of(interaction: discord.Interaction) -> Cause:
+    """Who asks, as the service knows people."""
+    permissions = interaction.permissions
+    return Cause(user_id=interaction.user.id, name=interaction.user.display_name,
+                 locale=interaction.locale.value,
+                 is_manager=bool(permissions is not None and permissions.manage_guild),
+                 interaction_id=interaction.id)
+
+
+class Answer:
+    """One interaction being answered; made by `answering`."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.cause = cause_of(interaction)
+        self._bot = cast("MahjongBot", interaction.client)  # the only client there is
+        self._public_deferral = False
+        """Deferred publicly and not answered yet (see `say`)."""
+
+    @property
+    def locale(self) -> discord.Locale:
+        """The reader's language: private answers speak it."""
+        return self.interaction.locale
+
+    @property
+    def public_locale(self) -> LocaleLike:
+        """The channel's language, for what everyone there reads (the server's locale,
+        the user's when Discord does not say)."""
+        return self.interaction.guild_locale or self.interaction.locale
+
+    @property
+    def channel_id(self) -> int:
+        return self.interaction.channel_id or 0
+
+    @property
+    def in_flight(self) -> InFlight:
+        return self._bot.in_flight
+
+    @property
+    def service(self) -> TableService:
+        """The table service; raises `NotServing` before it is built and once the bot
+        is shutting down, so no new work starts then."""
+        service = getattr(self._bot, "service", None)
+        if service is None or self.in_flight.closing:
+            raise NotServing
+        return service
+
+    @property
+    def notifier(self) -> DiscordNotifier:
+        return self._bot.notifier
+
+    async def table_id(self, given: int | None) -> int:
+        """The table a command means (``given``, else the channel's; `find_table`)."""
+        return await self.service.find_table(self.cause, self.channel_id, given)
+
+    async def run(self, work: Awaitable[T], *, ephemeral: bool = True) -> T:
+        """Await a service call as a tracked task (shutdown waits for it), deferring the
+        interaction if it takes longer than ``DEFER_AFTER`` (``ephemeral``: whether the
+        answer to come is private; a click's deferral is a silent update)."""
+        task = self.in_flight.track(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), DEFER_AFTER)
+        except TimeoutError:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer(ephemeral=ephemeral)
+            return await task
+
+    async def defer(self, *, ephemeral: bool) -> None:
+        """Acknowledge now ("thinking…"), before slow work (a picture); the answer
+        follows. ``ephemeral``: whether it will be private (a deferral fixes that)."""
+        if self.interaction.response.is_done():
+            return
+        await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        self._public_deferral = not ephemeral
+
+    async def say(self, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
+        """Reply, or follow up when the interaction was already answered (deferred).
+        A private answer after a public deferral (a refusal, "no game here") first takes
+        the channel's "thinking…" away: its first followup would be public."""
+        response = self.interaction.response
+        if self._public_deferral and ephemeral:
+            with contextlib.suppress(discord.HTTPException):
+                await self.interaction.delete_original_response()
+        self._public_deferral = False
+        if response.is_done():
+            await self.interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        else:
+            await response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+    async def acknowledge(self) -> None:
+        """A click whose result shows elsewhere (an edited message): nothing to say."""
+        if not self.interaction.response.is_done():
+            await self.interaction.response.defer()
+
+    async def __aenter__(self) -> Answer:
+        """Tell the service who is here, without waiting: the answer (a deferral first)
+        must not wait on it, and what it remembers (a language) is never worth a failure."""
+        with contextlib.suppress(NotServing):
+            self.in_flight.track(self.service.seen(self.cause)).add_done_callback(_noted)
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> bool:
+        """Say what went wrong, privately, and swallow it (the interaction is answered);
+        a cancellation or an exit goes on."""
+        if exc is None or not isinstance(exc, Exception):
+            return False
+        try:
+            if isinstance(exc, Refused):
+                await self.say(refusal_text(exc.code, exc.reason, self.locale, exc.params))
+            elif isinstance(exc, discord.HTTPException):
+                log.warning("answering an interaction failed: %s %s", exc.status, exc.code)
+            else:
+                if not isinstance(exc, NotServing):
+                    log.error("interaction failed", exc_info=exc)
+                await self.say(t("error.unexpected", self.locale))
+        except discord.HTTPException as failed:
+            log.warning("answering an interaction failed: %s %s", failed.status, failed.code)
+        return True
+
+
+def _noted(seen: asyncio.Future[None]) -> None:
+    if not seen.cancelled() and seen.exception() is not None:
+        log.info("could not note who is here: %s", type(seen.exception()).__name__)
+
+
+def answering(interaction: discord.Interaction) -> Answer:
+    """``async with answering(interaction) as answer:`` — see the module's docstring."""
+    return Answer(interaction)
