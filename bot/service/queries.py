@@ -103,11 +103,9 @@ class Queries(Part):
         row = await self.store.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
-        ended = [h for m in await self.store.matches(table_id)
-                 for h in await self.store.hands(m.id) if h.status == "ended"]
-        if not ended:
+        hand = await self.store.last_ended_hand(table_id)
+        if hand is None:
             return None
-        hand = ended[-1]
         state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
                                  hand.dealer, hand.dice, streak=hand.streak,
                                  huangfan=hand.huangfan > 0)

@@ -501,6 +501,13 @@ class Store:
         row = await self._read_one(f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
         return HandRow.of(row) if row else None
 
+    async def last_ended_hand(self, table_id: int) -> HandRow | None:
+        """The table's most recently ended hand, over all its matches (one read)."""
+        row = await self._read_one(
+            f"{_HAND_SELECT} WHERE m.table_id = ? AND h.status = 'ended'"
+            " ORDER BY m.number DESC, h.number DESC LIMIT 1", (table_id,))
+        return HandRow.of(row) if row else None
+
     async def live_hand(self, table_id: int) -> HandRow | None:
         """The hand being played at a table, if any."""
         row = await self._read_one(

@@ -97,3 +97,20 @@ async def test_hand_needs_a_match_in_play(store: Store, new_game: NewGame) -> No
     with pytest.raises(NotFound):
         await store.create_hand(9999, wall=WALL, salt=SALT, commitment=COMMITMENT,
                                 dice=(3, 3), dealer=0, streak=0, huangfan=0, at=160.0)
+
+
+async def test_the_last_ended_hand_is_found_over_every_match(store: Store,
+                                                             new_game: NewGame) -> None:
+    game = await new_game()
+    args = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(1, 1), dealer=1, streak=0,
+                huangfan=0, at=300.0)
+    assert await store.last_ended_hand(game.table.id) is None  # the first is still live
+    first = await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=299.0)
+    second = await store.create_hand(game.match.id, **args)  # type: ignore[arg-type]  # dict of mixed values
+    assert await store.last_ended_hand(game.table.id) == first
+    ended = await store.finish_hand(second.id, None, settlements=[], deltas=[], at=301.0)
+    await store.finish_match(game.match.id, totals=None, at=302.0, status="abandoned")
+    again = await store.create_match(game.table.id, first_dealer=0, at=303.0)
+    await store.create_hand(again.id, **args)  # type: ignore[arg-type]  # dict of mixed values
+    assert await store.last_ended_hand(game.table.id) == ended  # a live hand is not ended
+    assert await store.last_ended_hand(9999) is None
