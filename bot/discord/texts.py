@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.discord.i18n import LocaleLike, join, lang, t
 from bot.discord.options import NEW_OPTIONS, option_value_text
-from bot.store import BestHand, LeaderboardRow
+from bot.service import BestHand, LeaderboardRow
 from engine.game.events import (
     ClaimWindowOpened,
     ConcealedKongDeclared,

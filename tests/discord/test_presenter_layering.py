@@ -27,3 +27,13 @@ def test_the_presenter_imports_no_store_no_service_and_no_context_variable() -> 
         assert not {m for m in imported if m.startswith("bot.store")}, name
         assert "bot.service.TableService" not in imported, name
         assert "contextvars" not in imported, name
+
+
+def test_only_the_client_wiring_imports_the_store() -> None:
+    """The adapter talks to the service (and the presenter to its memory): only the
+    client, which opens the store and builds the memory over it, may import it."""
+    for path in sorted((ROOT / "bot" / "discord").glob("*.py")):
+        if path.name == "client.py":
+            continue
+        imported = _imports(path.name)
+        assert not {m for m in imported if m.startswith("bot.store")}, path.name
