@@ -14,10 +14,12 @@ the number of jokers; no substitution search ever happens.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 
 from engine.melds import Meld
+from engine.memo import bounded
 from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
 
 _INF = 99
@@ -99,21 +101,15 @@ def _first(key: tuple[int, ...]) -> int:
     return -1
 
 
-def _solve(key: tuple[int, ...], need_pair: bool, honors: bool,
-           memo: dict[tuple[tuple[int, ...], bool], int]) -> int:
+@bounded(maxsize=1 << 16)
+def _solve(key: tuple[int, ...], need_pair: bool, honors: bool) -> int:
     """Fewest jokers that turn all of ``key`` into melds (and one pair if asked)."""
-    got = memo.get((key, need_pair))
-    if got is not None:
-        return got
     i = _first(key)
     if i < 0:
-        best = 2 if need_pair else 0
-    else:
-        best = _INF
-        for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
-            cost = jokers + _solve(rest, need_pair and not pair_done, honors, memo)
-            best = min(best, cost)
-    memo[(key, need_pair)] = best
+        return 2 if need_pair else 0
+    best = _INF
+    for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
+        best = min(best, jokers + _solve(rest, need_pair and not pair_done, honors))
     return best
 
 
@@ -160,34 +156,30 @@ def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
                 lst[p] += 1
 
 
-_SUIT_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_HONOR_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_SUIT_COST: dict[tuple[int, ...], tuple[int, int]] = {}
-_HONOR_COST: dict[tuple[int, ...], tuple[int, int]] = {}
+@bounded(maxsize=1 << 15)
+def _group_cost(key: tuple[int, ...], honors: bool) -> tuple[int, int]:
+    """A group's cost without and with the pair."""
+    return (_solve(key, False, honors), _solve(key, True, honors))
 
 
-def _suit_cost(key: tuple[int, ...]) -> tuple[int, int]:
-    got = _SUIT_COST.get(key)
-    if got is None:
-        got = (_solve(key, False, False, _SUIT_MEMO), _solve(key, True, False, _SUIT_MEMO))
-        _SUIT_COST[key] = got
-    return got
-
-
-def _honor_cost(key: tuple[int, ...]) -> tuple[int, int]:
-    got = _HONOR_COST.get(key)
-    if got is None:
-        got = (_solve(key, False, True, _HONOR_MEMO), _solve(key, True, True, _HONOR_MEMO))
-        _HONOR_COST[key] = got
-    return got
+@bounded(maxsize=1 << 14)
+def _costs_plus_one(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
+    """The group's cost with one more tile of each of its kinds (for the waits)."""
+    out = []
+    lst = list(key)
+    for k in range(len(key)):
+        lst[k] += 1
+        out.append(_group_cost(tuple(lst), honors))
+        lst[k] -= 1
+    return tuple(out)
 
 
 def _group_costs(counts: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return (
-        _suit_cost(tuple(counts[0:9])),
-        _suit_cost(tuple(counts[9:18])),
-        _suit_cost(tuple(counts[18:27])),
-        _honor_cost(tuple(counts[27:34])),
+        _group_cost(tuple(counts[0:9]), False),
+        _group_cost(tuple(counts[9:18]), False),
+        _group_cost(tuple(counts[18:27]), False),
+        _group_cost(tuple(counts[27:34]), True),
     )
 
 
@@ -406,10 +398,10 @@ class HandAnalysis:
     melds: tuple[Meld, ...] = ()
     wildcards: Wildcards = NO_WILDCARDS
     shapes: ShapeRules = STANDARD_ONLY
-    _split: tuple[list[int], int] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_split", self.wildcards.split(self.concealed))
+    @cached_property
+    def _split(self) -> tuple[list[int], int]:
+        return self.wildcards.split(self.concealed)
 
     @property
     def counts(self) -> list[int]:
@@ -465,25 +457,7 @@ class HandAnalysis:
         """
         if len(self.concealed) != self.target - 1:
             return frozenset()
-        held = [0] * NUM_KINDS
-        for tile in (*self.concealed, *(t for m in self.melds for t in m.tiles)):
-            held[tile] += 1
-        counts, jokers = self._split
-        natural = _natural_waits(counts, jokers, self.shapes.seven_pairs and not self.melds)
-        jumble = self._jumble_possible() and all(t.is_honor for t in self.concealed)
-        out: set[Tile] = set()
-        for tile in PLAYING_TILES:
-            plays = self.wildcards.plays_as(tile)
-            copies = self.wildcards.jokers_in_set if plays is None else 4
-            if held[tile] >= copies:
-                continue
-            if plays is None:
-                if _completes_with_joker(counts, jokers, self.shapes.seven_pairs
-                                         and not self.melds):
-                    out.add(tile)
-            elif plays in natural or (jumble and tile.is_honor):
-                out.add(tile)
-        return frozenset(out)
+        return _waits(tuple(sorted(self.concealed)), self.melds, self.wildcards, self.shapes)
 
     def is_bao_tou(self) -> bool:
         """暴头: one short of complete, and complete already with one 财神 taken out
@@ -528,6 +502,32 @@ class HandAnalysis:
         return False
 
 
+@bounded(maxsize=1 << 13)
+def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
+           shapes: ShapeRules) -> frozenset[Tile]:
+    """`HandAnalysis.waits` of a hand one short of complete (memoised: the views ask it
+    of every seat after every move, and three seats of four have not moved)."""
+    hand = HandAnalysis(concealed, melds, wildcards, shapes)
+    held = [0] * NUM_KINDS
+    for tile in (*concealed, *(t for m in melds for t in m.tiles)):
+        held[tile] += 1
+    counts, jokers = hand._split
+    natural = _natural_waits(counts, jokers, shapes.seven_pairs and not melds)
+    jumble = hand._jumble_possible() and all(t.is_honor for t in concealed)
+    out: set[Tile] = set()
+    for tile in PLAYING_TILES:
+        plays = wildcards.plays_as(tile)
+        copies = wildcards.jokers_in_set if plays is None else 4
+        if held[tile] >= copies:
+            continue
+        if plays is None:
+            if _completes_with_joker(counts, jokers, shapes.seven_pairs and not melds):
+                out.add(tile)
+        elif plays in natural or (jumble and tile.is_honor):
+            out.add(tile)
+    return frozenset(out)
+
+
 def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
     """Natural kinds whose addition completes the hand, touching one group per kind."""
     costs = list(_group_costs(counts))
@@ -535,13 +535,10 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int
     out: set[int] = set()
     for g, (start, end, honors) in enumerate(_GROUP_SLICES):
         others_pair = min((costs[h][1] - costs[h][0] for h in range(4) if h != g), default=_INF)
-        key = list(counts[start:end])
-        cost_fn = _honor_cost if honors else _suit_cost
-        for k in range(end - start):
-            key[k] += 1
-            no_pair, with_pair = cost_fn(tuple(key))
-            key[k] -= 1
-            rest = base - costs[g][0] + no_pair
+        others = base - costs[g][0]
+        plus_one = _costs_plus_one(tuple(counts[start:end]), honors)
+        for k, (no_pair, with_pair) in enumerate(plus_one):
+            rest = others + no_pair
             need = min(rest + 2, rest - no_pair + with_pair, rest + others_pair)
             if need <= jokers:
                 out.add(start + k)
@@ -564,14 +561,9 @@ def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> 
 # Shanten
 
 
-_SHAPE_MEMO: dict[tuple[tuple[int, ...], bool], frozenset[tuple[int, int, int]]] = {}
-
-
+@bounded(maxsize=1 << 15)
 def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
     """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
-    got = _SHAPE_MEMO.get((key, honors))
-    if got is not None:
-        return got
     i = _first(key)
     if i < 0:
         result = frozenset({(0, 0, 0)})
@@ -603,7 +595,6 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
             if i + 2 < n and key[i + 2]:
                 take((i, i + 2), 0, 1, 0)
         result = frozenset(_pareto(options))
-    _SHAPE_MEMO[(key, honors)] = result
     return result
 
 
@@ -618,20 +609,11 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
     """Shanten of the standard shape on natural counts: ``blocks`` melds still to make
     (4 minus the melds laid down). With ``sequences`` off only pungs count (the computer
     player's all-pungs target)."""
-    key = (tuple(counts), jokers, blocks, sequences)
-    got = _SHANTEN_MEMO.get(key)
-    if got is None:
-        if len(_SHANTEN_MEMO) >= _SHANTEN_MEMO_LIMIT:
-            _SHANTEN_MEMO.clear()  # a crude bound: the computer player re-fills it fast
-        got = _SHANTEN_MEMO[key] = _standard_shanten(counts, jokers, blocks, sequences)
-    return got
+    return _standard_shanten(tuple(counts), jokers, blocks, sequences)
 
 
-_SHANTEN_MEMO: dict[tuple[tuple[int, ...], int, int, bool], int] = {}
-_SHANTEN_MEMO_LIMIT = 200_000
-
-
-def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int,
+@bounded(maxsize=1 << 16)
+def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
                       sequences: bool) -> int:
     natural = sum(counts)
     best_needed = _INF

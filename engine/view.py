@@ -16,8 +16,9 @@ from engine.analysis import HandAnalysis
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions
 from engine.game.settle import eight_flowers, judge, self_draw
-from engine.game.state import HandState, Phase, WinRecord
+from engine.game.state import HandState, Phase, SeatState, WinRecord
 from engine.melds import Meld, MeldKind
+from engine.memo import IdentityMemo
 from engine.rules.common import ActionKind, Charge, WinKind
 from engine.tiles import Tile, format_tiles
 
@@ -230,12 +231,22 @@ def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, 
 def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
     s = state.seats[i]
     has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
+    shown = viewer == i or state.phase is Phase.ENDED
+    # A seat that did not move is the same record in the next state and in the other
+    # viewers' tables: its view is built once (the secrecy checks build twenty a move).
+    return _SEAT_VIEWS.get(s, (i, state.dealer, has_drawn, shown),
+                           lambda: _seat_view(s, i, state.dealer, has_drawn, shown))
+
+
+_SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 4096)
+
+
+def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
     return SeatView(
-        seat=i, wind=seat_wind(i, state.dealer), dealer=i == state.dealer,
+        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
         concealed_count=len(s.hand), has_drawn=has_drawn,
         discards=tuple(DiscardView(d.tile, d.claimed_by) for d in s.discards),
-        melds=tuple(_meld(m, shown=viewer == i or state.phase is Phase.ENDED)
-                    for m in s.melds),
+        melds=tuple(_meld(m, shown=shown) for m in s.melds),
         flowers=s.flowers)
 
 
