@@ -27,6 +27,7 @@ from engine.game.legal import legal_actions
 from engine.game.settle import self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
+from engine.memo import bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
 from engine.tiles import NUM_KINDS, Suit, Tile
 
@@ -118,7 +119,7 @@ def _keep(target: Target, kind: int) -> bool:
     return True
 
 
-@functools.cache
+@bounded(maxsize=16)
 def _mask(target: Target) -> tuple[bool, ...]:
     return tuple(_keep(target, k) for k in range(NUM_KINDS))
 
@@ -132,8 +133,22 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - _on_target(target, counts) - 1)
-    kept = [n if keep else 0 for n, keep in zip(counts, _mask(target), strict=True)]
-    return standard_shanten(kept, 0, 4 - melds, sequences=target.sequences)
+    return standard_shanten(_kept(target, counts), 0, 4 - melds, sequences=target.sequences)
+
+
+_NO_SUIT = (0,) * 9
+
+
+def _kept(target: Target, counts: Sequence[int]) -> tuple[int, ...]:
+    """The counts of the kinds the target keeps, the others zero (by whole suits: the
+    same as masking kind by kind, in a fraction of the time)."""
+    counts = tuple(counts)
+    if target.suit is None:
+        return counts
+    suits = tuple(counts[r.start:r.stop] if s is target.suit else _NO_SUIT
+                  for s, r in _SUIT_RANGE.items())
+    honours = counts[27:] if target.honours else (0,) * 7
+    return suits[0] + suits[1] + suits[2] + honours
 
 
 # ---------------------------------------------------------------------------
@@ -148,9 +163,20 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
                    allowed: Sequence[Tile] | None = None) -> Tile:
     """The discard that leaves the hand nearest a win, then with the most tiles that
     would bring it nearer (``unseen``: copies of each kind not yet in sight)."""
-    candidates = sorted(set(allowed if allowed is not None else tiles))
+    candidates = tuple(sorted(set(allowed if allowed is not None else tiles)))
     if len(candidates) == 1:
         return candidates[0]
+    # The judgement is memoised (the player's view suggests the very discard the
+    # computer then makes); only the final draw among equals uses ``rng``.
+    return rng.choice(_best_discards(judge, tuple(sorted(tiles)), tuple(melds),
+                                     None if unseen is None else tuple(unseen), candidates))
+
+
+@bounded(maxsize=1 << 10)
+def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...],
+                   unseen: tuple[int, ...] | None, candidates: tuple[Tile, ...]
+                   ) -> tuple[Tile, ...]:
+    """The discards `choose_discard` draws from: all equally good by its measures."""
     target = judge.best_target(tiles, melds)
     scored: list[tuple[int, Tile]] = []
     for tile in candidates:
@@ -159,7 +185,7 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
             continue  # keep the 财神: it completes anything
         scored.append((judge.shanten(rest, melds, target), tile))
     if not scored:
-        return rng.choice(candidates)
+        return candidates
     best = min(s for s, _ in scored)
     tied = [t for s, t in scored if s == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
@@ -173,9 +199,8 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
     tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
-    top = [t for t in tied if (_isolation(tiles, t), -_edge(t)) ==
-           (_isolation(tiles, tied[0]), -_edge(tied[0]))]
-    return rng.choice(top)
+    return tuple(t for t in tied if (_isolation(tiles, t), -_edge(t)) ==
+                 (_isolation(tiles, tied[0]), -_edge(tied[0])))
 
 
 def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],

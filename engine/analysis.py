@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 
 from engine.melds import Meld
 from engine.memo import bounded
@@ -615,28 +615,45 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
 @bounded(maxsize=1 << 16)
 def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
                       sequences: bool) -> int:
-    natural = sum(counts)
-    best_needed = _INF
-    combos: set[tuple[int, int, int]] = {(0, 0, 0)}
+    combos = _NOTHING_YET
     for start, end, honors in _GROUP_SLICES:
-        group = _partials(tuple(counts[start:end]), honors or not sequences)
-        if len(group) == 1 and (0, 0, 0) in group:
-            continue  # an empty group adds nothing
-        # Structures beyond the blocks needed count as loose tiles anyway, so clamping
-        # while merging gives the same answer from far fewer combinations.
-        merged: set[tuple[int, int, int]] = set()
-        for m, t, p in combos:
-            for gm, gt, gp in group:
-                if p + gp <= 1:
-                    mm = min(m + gm, blocks)
-                    merged.add((mm, min(t + gt, blocks - mm), p + gp))
-        combos = merged
+        group = _partials(counts[start:end], honors or not sequences)
+        if group != _NOTHING_YET:  # an empty group adds nothing
+            combos = _merge(combos, group, blocks)
+    return max(-1, _fewest_needed(combos, sum(counts), blocks) - jokers - 1)
+
+
+_NOTHING_YET = frozenset({(0, 0, 0)})
+
+
+@bounded(maxsize=1 << 14)
+def _merge(combos: frozenset[tuple[int, int, int]], group: frozenset[tuple[int, int, int]],
+           blocks: int) -> frozenset[tuple[int, int, int]]:
+    """The (melds, partials, pair) the groups so far and one more can hold at once.
+
+    Structures beyond the blocks needed count as loose tiles anyway, so clamping
+    while merging gives the same answer from far fewer combinations. (Both sets are
+    memoised values, whose hashes Python keeps: a hit costs one look-up.)"""
+    merged: set[tuple[int, int, int]] = set()
+    for m, t, p in combos:
+        for gm, gt, gp in group:
+            if p + gp <= 1:
+                mm = min(m + gm, blocks)
+                merged.add((mm, min(t + gt, blocks - mm), p + gp))
+    return frozenset(merged)
+
+
+@bounded(maxsize=1 << 14)
+def _fewest_needed(combos: frozenset[tuple[int, int, int]], natural: int, blocks: int
+                   ) -> int:
+    """Fewest tiles still needed over the structures the hand can hold at once."""
+    best_needed = _INF
     for m, t, p in combos:
         empty = blocks - m - t
         loose = natural - 3 * m - 2 * t - 2 * p
         needed = t + 3 * empty + (0 if p else 2) - max(0, min(loose, empty + 1 - p))
         best_needed = min(best_needed, needed)
-    return max(-1, best_needed - jokers - 1)
+    return best_needed
 
 
 def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
