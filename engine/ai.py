@@ -247,6 +247,10 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
     counts, jokers = judge.split(rest)
     targets = (target,)
     keep = _mask(target)
+    # A pattern target's shanten reads only the kinds it keeps, and ``kind`` is one of
+    # them: adding it to the kept counts is adding it to the hand, without re-masking.
+    by_kept = judge.aims_for_patterns and not target.honours_only
+    kept = list(_kept(target, counts)) if by_kept else counts
     total = 0
     for kind in _near(counts):
         if not keep[kind]:
@@ -254,10 +258,14 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
         left = 4 - counts[kind] if unseen is None else unseen[kind]
         if left <= 0:
             continue
-        counts[kind] += 1
-        if judge.counts_shanten(counts, jokers, len(melds), targets) < now:
+        kept[kind] += 1
+        if by_kept:
+            after = standard_shanten(kept, 0, 4 - len(melds), sequences=target.sequences)
+        else:
+            after = judge.counts_shanten(kept, jokers, len(melds), targets)
+        if after < now:
             total += left
-        counts[kind] -= 1
+        kept[kind] -= 1
     return total
 
 

@@ -515,9 +515,7 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     natural = _natural_waits(counts, jokers, shapes.seven_pairs and not melds)
     jumble = hand._jumble_possible() and all(t.is_honor for t in concealed)
     out: set[Tile] = set()
-    for tile in PLAYING_TILES:
-        plays = wildcards.plays_as(tile)
-        copies = wildcards.jokers_in_set if plays is None else 4
+    for tile, plays, copies in _arrivals(wildcards):
         if held[tile] >= copies:
             continue
         if plays is None:
@@ -528,26 +526,35 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     return frozenset(out)
 
 
+@bounded(maxsize=64)
+def _arrivals(wildcards: Wildcards) -> tuple[tuple[Tile, Tile | None, int], ...]:
+    """Each physical tile, the kind it plays as (None: a joker), and its copies."""
+    out = []
+    for tile in PLAYING_TILES:
+        plays = wildcards.plays_as(tile)
+        out.append((tile, plays, wildcards.jokers_in_set if plays is None else 4))
+    return tuple(out)
+
+
 def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
     """Natural kinds whose addition completes the hand, touching one group per kind."""
-    costs = list(_group_costs(counts))
-    base = sum(c[0] for c in costs)
+    costs = _group_costs(counts)
+    base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
     out: set[int] = set()
     for g, (start, end, honors) in enumerate(_GROUP_SLICES):
-        others_pair = min((costs[h][1] - costs[h][0] for h in range(4) if h != g), default=_INF)
+        # The pair of jokers (2), or in another group, or in this one.
+        others_pair = min(2, *pair_extra[:g], *pair_extra[g + 1:])
         others = base - costs[g][0]
         plus_one = _costs_plus_one(tuple(counts[start:end]), honors)
         for k, (no_pair, with_pair) in enumerate(plus_one):
-            rest = others + no_pair
-            need = min(rest + 2, rest - no_pair + with_pair, rest + others_pair)
-            if need <= jokers:
+            if min(others + no_pair + others_pair, others + with_pair) <= jokers:
                 out.add(start + k)
-    if seven_pairs:
-        for k in range(NUM_KINDS):
-            counts[k] += 1
-            if seven_pairs_luxury(counts, jokers) is not None:
-                out.add(k)
-            counts[k] -= 1
+    if seven_pairs and sum(counts) + 1 + jokers == 14:
+        # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
+        odd = sum(1 for n in counts if n & 1)
+        out.update(k for k in range(NUM_KINDS)
+                   if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
     return out
 
 

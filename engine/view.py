@@ -193,7 +193,6 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     table = _table(state, seat, hand_number)
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
     judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
     moves = tuple(_move(state, seat, a) for a in legal_actions(state, seat))
     suggested = None
@@ -201,8 +200,19 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     if discards:
         suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
                                    random.Random(0), [t for t in discards if t is not None])
-    return PlayerView(table, seat, concealed, drawn, moves, hand.waits(),
-                      judge.shanten(s.hand, s.melds), suggested)
+    waits, shanten = _OWN_HAND.get(s, (state.rules, state.wildcards),
+                                   lambda: _own_hand(state, s, judge))
+    return PlayerView(table, seat, concealed, drawn, moves, waits, shanten, suggested)
+
+
+def _own_hand(state: HandState, s: SeatState, judge: Judge) -> tuple[frozenset[Tile], int]:
+    """What a seat's hand waits on and its distance from a win."""
+    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
+    return hand.waits(), judge.shanten(s.hand, s.melds)
+
+
+# Three seats of four have not moved since the last view of them: same record, same answer.
+_OWN_HAND: IdentityMemo[tuple[frozenset[Tile], int]] = IdentityMemo("engine.view.own_hand", 1024)
 
 
 def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:

@@ -52,7 +52,7 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return ()
-        return tuple(a for a in _turn_candidates(state, seat) if _accepts(state, a))
+        return tuple(a for a in _turn_candidates(state, seat) if _turn_allowed(state, a))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -81,9 +81,15 @@ def validate(state: HandState, action: Action) -> None:
         _validate_answer(state, action)
 
 
-def _accepts(state: HandState, action: Action) -> bool:
+def _turn_allowed(state: HandState, candidate: Action) -> bool:
+    """`validate` of a turn candidate. A candidate is well formed, the seat's own and
+    made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
+    refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
+    the offers and `apply` to each other)."""
     try:
-        validate(state, action)
+        _rule_refusal_on_turn(state, candidate)
+        if candidate.kind is ActionKind.WIN:
+            _check_self_draw(state, candidate.seat)
     except IllegalAction:
         return False
     return True
@@ -149,14 +155,23 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
 
 def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
     s = state.seats[seat]
-    for tile in sorted(set(s.hand)):
-        yield Action(ActionKind.DISCARD, seat, tile)
+    kinds = sorted(set(s.hand))
+    discards = _DISCARDS[seat]
+    for tile in kinds:
+        yield discards[tile]
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
-    for tile in sorted(set(s.hand)):
-        if added_kong_target(state, seat, tile) is not None:
-            yield Action(ActionKind.ADDED_KONG, seat, tile)
-    yield Action(ActionKind.WIN, seat)
+    if any(m.kind is MeldKind.PONG for m in s.melds):  # else no tile can add to one
+        for tile in kinds:
+            if added_kong_target(state, seat, tile) is not None:
+                yield Action(ActionKind.ADDED_KONG, seat, tile)
+    yield _WINS[seat]
+
+
+# Actions are values: the ones offered on every turn are made once.
+_DISCARDS = tuple({tile: Action(ActionKind.DISCARD, seat, tile) for tile in Tile}
+                  for seat in range(SEATS))
+_WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
@@ -169,7 +184,8 @@ def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     # Four 财神 alone are found under any face: a hand that can kong holds five tiles.
     for face in sorted(faces):
         kinds = [t for t in hand if wild.plays_as(t) is face] + jokers
-        seen.update(_multisets(hand, kinds, 4))
+        if sum(hand[t] for t in kinds) >= 4:  # else the hand holds no four of them
+            seen.update(_multisets(hand, kinds, 4))
     yield from sorted(s for s in seen if _try_meld(MeldKind.CONCEALED_KONG, s, state))
 
 
