@@ -422,15 +422,7 @@ class HandAnalysis:
 
     def is_winning(self) -> bool:
         """Whether these concealed tiles (the winning tile included) complete."""
-        counts, jokers = self._split
-        if len(self.concealed) != self.target:
-            return False
-        if is_complete(counts, jokers):
-            return True
-        if self.shapes.seven_pairs and not self.melds and \
-                seven_pairs_luxury(counts, jokers) is not None:
-            return True
-        return self._jumble_possible() and all(t.is_honor for t in self.concealed)
+        return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
 
     def readings(self) -> list[Reading]:
         """Every way the hand completes; empty when it does not."""
@@ -502,6 +494,21 @@ class HandAnalysis:
         return False
 
 
+def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
+               shapes: ShapeRules) -> bool:
+    """`HandAnalysis.is_winning` without building the analysis (every claim window asks
+    it of every seat)."""
+    if len(concealed) != 14 - 3 * len(melds):
+        return False
+    counts, jokers = wildcards.split(concealed)
+    if is_complete(counts, jokers):
+        return True
+    if shapes.seven_pairs and not melds and seven_pairs_luxury(counts, jokers) is not None:
+        return True
+    return shapes.honours_jumble and all(all(t.is_honor for t in m.tiles) for m in melds) \
+        and all(t.is_honor for t in concealed)
+
+
 @bounded(maxsize=1 << 13)
 def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
            shapes: ShapeRules) -> frozenset[Tile]:
@@ -514,26 +521,43 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     counts, jokers = hand._split
     natural = _natural_waits(counts, jokers, shapes.seven_pairs and not melds)
     jumble = hand._jumble_possible() and all(t.is_honor for t in concealed)
-    out: set[Tile] = set()
-    for tile, plays, copies in _arrivals(wildcards):
-        if held[tile] >= copies:
-            continue
-        if plays is None:
-            if _completes_with_joker(counts, jokers, shapes.seven_pairs and not melds):
-                out.add(tile)
-        elif plays in natural or (jumble and tile.is_honor):
-            out.add(tile)
-    return frozenset(out)
+    arrivals = _arrivals(wildcards)
+    # A tile waits when it can still arrive (the player holds fewer than all its
+    # copies) and completes: as the natural kind it plays as, as a joker, or as an
+    # honour in an honours jumble.
+    candidates = [arrival for kind in natural for arrival in arrivals.playing_as[kind]]
+    if jumble:
+        candidates.extend(arrivals.honours)
+    if arrivals.jokers and _completes_with_joker(counts, jokers,
+                                                 shapes.seven_pairs and not melds):
+        candidates.extend(arrivals.jokers)
+    return frozenset(tile for tile, copies in candidates if held[tile] < copies)
+
+
+@dataclass(frozen=True)
+class _Arrivals:
+    """The physical tiles (with their copies in the set) by what they play as."""
+
+    playing_as: tuple[tuple[tuple[Tile, int], ...], ...]
+    """For each natural kind, the physical tiles that play as it."""
+    honours: tuple[tuple[Tile, int], ...]
+    """The honour tiles that are not jokers."""
+    jokers: tuple[tuple[Tile, int], ...]
 
 
 @bounded(maxsize=64)
-def _arrivals(wildcards: Wildcards) -> tuple[tuple[Tile, Tile | None, int], ...]:
-    """Each physical tile, the kind it plays as (None: a joker), and its copies."""
-    out = []
+def _arrivals(wildcards: Wildcards) -> _Arrivals:
+    playing_as: list[list[tuple[Tile, int]]] = [[] for _ in range(NUM_KINDS)]
+    honours, jokers = [], []
     for tile in PLAYING_TILES:
         plays = wildcards.plays_as(tile)
-        out.append((tile, plays, wildcards.jokers_in_set if plays is None else 4))
-    return tuple(out)
+        if plays is None:
+            jokers.append((tile, wildcards.jokers_in_set))
+            continue
+        playing_as[plays].append((tile, 4))
+        if tile.is_honor:
+            honours.append((tile, 4))
+    return _Arrivals(tuple(tuple(p) for p in playing_as), tuple(honours), tuple(jokers))
 
 
 def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
@@ -545,17 +569,25 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int
     for g, (start, end, honors) in enumerate(_GROUP_SLICES):
         # The pair of jokers (2), or in another group, or in this one.
         others_pair = min(2, *pair_extra[:g], *pair_extra[g + 1:])
-        others = base - costs[g][0]
-        plus_one = _costs_plus_one(tuple(counts[start:end]), honors)
-        for k, (no_pair, with_pair) in enumerate(plus_one):
-            if min(others + no_pair + others_pair, others + with_pair) <= jokers:
-                out.add(start + k)
+        budget = jokers - (base - costs[g][0])
+        out.update(start + k for k in _group_waits(tuple(counts[start:end]), honors,
+                                                   others_pair, budget))
     if seven_pairs and sum(counts) + 1 + jokers == 14:
         # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
         odd = sum(1 for n in counts if n & 1)
         out.update(k for k in range(NUM_KINDS)
                    if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
     return out
+
+
+@bounded(maxsize=1 << 14)
+def _group_waits(key: tuple[int, ...], honors: bool, others_pair: int, budget: int
+                 ) -> tuple[int, ...]:
+    """The kinds of a group whose one more tile leaves the whole hand complete with
+    ``budget`` jokers to spare for this group (the others' melds paid for), the pair
+    made here or elsewhere for ``others_pair`` jokers."""
+    return tuple(k for k, (no_pair, with_pair) in enumerate(_costs_plus_one(key, honors))
+                 if min(no_pair + others_pair, with_pair) <= budget)
 
 
 def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> bool:

@@ -22,7 +22,7 @@ from engine.game.errors import (
 )
 from engine.game.settle import completes, judge, self_draw
 from engine.game.state import HandState, Phase
-from engine.melds import Meld, MeldKind
+from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -30,6 +30,7 @@ from engine.rules.common import (
     RuleError,
     TurnCheck,
     WinKind,
+    is_meld,
     make_meld,
 )
 from engine.tiles import Tile
@@ -147,7 +148,7 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
     (a 财神) the oldest pong it fits."""
     melds = state.seats[seat].melds
     fits = [i for i, m in enumerate(melds) if m.kind is MeldKind.PONG
-            and _try_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state) is not None]
+            and _is_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state)]
     same = [i for i in fits if state.wildcards.plays_as(tile) is melds[i].face]
     chosen = same or fits
     return chosen[0] if chosen else None
@@ -186,7 +187,7 @@ def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
         kinds = [t for t in hand if wild.plays_as(t) is face] + jokers
         if sum(hand[t] for t in kinds) >= 4:  # else the hand holds no four of them
             seen.update(_multisets(hand, kinds, 4))
-    yield from sorted(s for s in seen if _try_meld(MeldKind.CONCEALED_KONG, s, state))
+    yield from sorted(s for s in seen if _is_meld(MeldKind.CONCEALED_KONG, s, state))
 
 
 # ---------------------------------------------------------------------------
@@ -301,13 +302,17 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     hand = Counter(held)
     jokers = [t for t in hand if wild.is_joker(t)]
     same = [t for t in hand if wild.plays_as(t) is face] + jokers
+    # Tiles that make no meld with the discard are left out here: `check_claim` would
+    # refuse them, only later and at the price of its message.
     for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
         for tiles in sorted(_multisets(hand, same, size)):
-            yield Action(kind, seat, tiles=tiles)
+            if is_meld(_CLAIM_MELD[kind], (*tiles, window.tile), wild):
+                yield Action(kind, seat, tiles=tiles)
     if may_chi:
         near = [t for t in hand if _near(wild.plays_as(t), face)] + jokers
         for tiles in sorted(_multisets(hand, near, 2)):
-            yield Action(ActionKind.CHI, seat, tiles=tiles)
+            if is_meld(MeldKind.CHI, (*tiles, window.tile), wild):
+                yield Action(ActionKind.CHI, seat, tiles=tiles)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
@@ -327,11 +332,8 @@ def _multisets(hand: Counter[Tile], kinds: list[Tile], size: int) -> set[tuple[T
     return out
 
 
-def _try_meld(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> Meld | None:
-    try:
-        return make_meld(kind, tiles, None, state.wildcards)
-    except RuleError:
-        return None
+def _is_meld(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> bool:
+    return is_meld(kind, tiles, state.wildcards)
 
 
 def _meld_or_refuse(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> None:
