@@ -20,6 +20,7 @@ from engine.analysis import (
     ShapeRules,
     Wildcards,
     seven_pairs_shanten,
+    shanten_plus_each,
     standard_shanten,
 )
 from engine.game.actions import Action
@@ -190,17 +191,17 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
     tied = [t for s, t in scored if s == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(judge, tiles, melds, tied)
+    loneliness = {t: (_isolation(tiles, t), -_edge(t)) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
-        tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
+        tied.sort(key=loneliness.__getitem__, reverse=True)
         tied = tied[:USEFUL_CANDIDATES]
         useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
                   for t in tied}
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
-    tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
-    return tuple(t for t in tied if (_isolation(tiles, t), -_edge(t)) ==
-                 (_isolation(tiles, tied[0]), -_edge(tied[0])))
+    tied.sort(key=loneliness.__getitem__, reverse=True)
+    return tuple(t for t in tied if loneliness[t] == loneliness[tied[0]])
 
 
 def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
@@ -245,28 +246,36 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
             now: int, unseen: Sequence[int] | None) -> int:
     """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
     counts, jokers = judge.split(rest)
-    targets = (target,)
     keep = _mask(target)
-    # A pattern target's shanten reads only the kinds it keeps, and ``kind`` is one of
-    # them: adding it to the kept counts is adding it to the hand, without re-masking.
-    by_kept = judge.aims_for_patterns and not target.honours_only
-    kept = list(_kept(target, counts)) if by_kept else counts
-    total = 0
-    for kind in _near(counts):
-        if not keep[kind]:
-            continue  # a tile off the target never brings it nearer
-        left = 4 - counts[kind] if unseen is None else unseen[kind]
-        if left <= 0:
-            continue
-        kept[kind] += 1
-        if by_kept:
-            after = standard_shanten(kept, 0, 4 - len(melds), sequences=target.sequences)
-        else:
-            after = judge.counts_shanten(kept, jokers, len(melds), targets)
-        if after < now:
-            total += left
-        kept[kind] -= 1
-    return total
+    left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
+            for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
+    kinds = [kind for kind, n in left.items() if n > 0]
+    return sum(left[kind] for kind, after in _shanten_with_each(
+        judge, counts, jokers, len(melds), target, kinds).items() if after < now)
+
+
+def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
+                       target: Target, kinds: list[int]) -> dict[int, int]:
+    """`Judge.counts_shanten` towards ``target`` with one more tile of each kind."""
+    if judge.aims_for_patterns and not target.honours_only:
+        # A pattern target's shanten reads only the kinds it keeps, and these kinds are
+        # among them: adding one to the kept counts is adding it to the hand.
+        return shanten_plus_each(_kept(target, counts), 0, 4 - melds, kinds,
+                                 sequences=target.sequences)
+    if not judge.aims_for_patterns:
+        out = shanten_plus_each(counts, jokers, 4 - melds, kinds)
+        if judge.shapes.seven_pairs and not melds:
+            for kind in kinds:
+                counts[kind] += 1
+                out[kind] = min(out[kind], seven_pairs_shanten(counts, jokers))
+                counts[kind] -= 1
+        return out
+    out = {}
+    for kind in kinds:
+        counts[kind] += 1
+        out[kind] = judge.counts_shanten(counts, jokers, melds, (target,))
+        counts[kind] -= 1
+    return out
 
 
 def _near(counts: Sequence[int]) -> list[int]:

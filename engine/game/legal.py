@@ -288,24 +288,28 @@ def _claim_ok(state: HandState, action: Action) -> bool:
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     window = state.window
     assert window is not None
-    yield Action(ActionKind.WIN, seat)
+    yield _WINS[seat]
     if state.phase is Phase.ROB_KONG:
         return
     wild = state.wildcards
     face = wild.plays_as(window.tile)
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
-    held = state.seats[seat].hand
-    may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited
-    if not may_chi and sum(1 for t in held if wild.plays_as(t) in (face, None)) < 2:
-        return  # most seats, most discards: no pong possible, skip the enumeration
-    hand = Counter(held)
+    # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
+    # place), so the enumerations below are skipped.
+    plays = [wild.plays_as(t) for t in state.seats[seat].hand]
+    may_pong = sum(1 for p in plays if p is None or p is face) >= 2
+    may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
+        sum(1 for p in plays if p is None or _near(p, face)) >= 2
+    if not may_pong and not may_chi:
+        return
+    hand = Counter(state.seats[seat].hand)
     jokers = [t for t in hand if wild.is_joker(t)]
     same = [t for t in hand if wild.plays_as(t) is face] + jokers
     # Tiles that make no meld with the discard are left out here: `check_claim` would
     # refuse them, only later and at the price of its message.
     for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
-        for tiles in sorted(_multisets(hand, same, size)):
+        for tiles in sorted(_multisets(hand, same, size)) if may_pong else ():
             if is_meld(_CLAIM_MELD[kind], (*tiles, window.tile), wild):
                 yield Action(kind, seat, tiles=tiles)
     if may_chi:
