@@ -216,7 +216,11 @@ _OWN_HAND: IdentityMemo[tuple[frozenset[Tile], int]] = IdentityMemo("engine.view
 
 
 def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
-    seats = tuple(_seat(state, i, viewer) for i in range(len(state.seats)))
+    # Every viewer sees the others' seats exactly as the public does: the same values.
+    public = _PUBLIC_SEATS.get(state, None, lambda: tuple(
+        _seat(state, i, None) for i in range(len(state.seats))))
+    seats = tuple(_seat(state, i, viewer) if i == viewer else public[i]
+                  for i in range(len(state.seats)))
     return TableView(
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
@@ -249,6 +253,7 @@ def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
 
 
 _SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 4096)
+_PUBLIC_SEATS: IdentityMemo[tuple[SeatView, ...]] = IdentityMemo("engine.view.public_seats", 64)
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:

@@ -180,11 +180,15 @@ def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     hand = Counter(state.seats[seat].hand)
     wild = state.wildcards
     jokers = [t for t in hand if wild.is_joker(t)]
-    faces = {natural for t in hand if (natural := wild.plays_as(t)) is not None}
+    playing_as: dict[Tile, list[Tile]] = {}
+    for t in hand:
+        natural = wild.plays_as(t)
+        if natural is not None:
+            playing_as.setdefault(natural, []).append(t)
     seen: set[tuple[Tile, ...]] = set()
     # Four 财神 alone are found under any face: a hand that can kong holds five tiles.
-    for face in sorted(faces):
-        kinds = [t for t in hand if wild.plays_as(t) is face] + jokers
+    for face in sorted(playing_as):
+        kinds = playing_as[face] + jokers
         if sum(hand[t] for t in kinds) >= 4:  # else the hand holds no four of them
             seen.update(_multisets(hand, kinds, 4))
     yield from sorted(s for s in seen if _is_meld(MeldKind.CONCEALED_KONG, s, state))
