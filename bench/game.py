@@ -31,6 +31,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,6 +140,27 @@ def measure(hands: int) -> None:
         short = cache.name.removeprefix("engine.")
         emit(f"memo_{short}_entries", cache.size, f"of_{cache.maxsize}")
         emit(f"memo_{short}_hit_rate", cache.hit_rate, "ratio")
+    memo_memory(memo)
+
+
+def memo_memory(memo: Any) -> None:
+    """What the memos hold: traced from empty through 20 hands of each rule set with
+    views, and that per entry times every memo's bound (the most they can ever hold)."""
+    memo.clear()
+    gc.collect()
+    tracemalloc.start()
+    for rules_name in rules.RULESETS:
+        selfplay(rules_name, 20, seed=5, check_views=True)
+    gc.collect()
+    filled = tracemalloc.get_traced_memory()[0]
+    entries = sum(cache.size for cache in memo.stats())
+    memo.clear()
+    gc.collect()
+    held = filled - tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    bound = sum(cache.maxsize for cache in memo.stats())
+    emit("memo_memory_kb", held / 1024, "KB")
+    emit("memo_memory_at_bounds_mb_estimate", held / max(entries, 1) * bound / 2**20, "MB")
 
 
 def side_by_side(rev: str, hands: int) -> None:

@@ -173,7 +173,7 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
                                      None if unseen is None else tuple(unseen), candidates))
 
 
-@bounded(maxsize=1 << 10)
+@bounded(maxsize=256)
 def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...],
                    unseen: tuple[int, ...] | None, candidates: tuple[Tile, ...]
                    ) -> tuple[Tile, ...]:

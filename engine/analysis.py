@@ -101,7 +101,7 @@ def _first(key: tuple[int, ...]) -> int:
     return -1
 
 
-@bounded(maxsize=1 << 16)
+@bounded(maxsize=1 << 14)
 def _solve(key: tuple[int, ...], need_pair: bool, honors: bool) -> int:
     """Fewest jokers that turn all of ``key`` into melds (and one pair if asked)."""
     i = _first(key)
@@ -156,13 +156,13 @@ def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
                 lst[p] += 1
 
 
-@bounded(maxsize=1 << 15)
+@bounded(maxsize=1 << 14)
 def _group_cost(key: tuple[int, ...], honors: bool) -> tuple[int, int]:
     """A group's cost without and with the pair."""
     return (_solve(key, False, honors), _solve(key, True, honors))
 
 
-@bounded(maxsize=1 << 14)
+@bounded(maxsize=1 << 13)
 def _costs_plus_one(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """The group's cost with one more tile of each of its kinds (for the waits)."""
     out = []
@@ -509,7 +509,7 @@ def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wild
         and all(t.is_honor for t in concealed)
 
 
-@bounded(maxsize=1 << 13)
+@bounded(maxsize=1 << 12)
 def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
            shapes: ShapeRules) -> frozenset[Tile]:
     """`HandAnalysis.waits` of a hand one short of complete (memoised: the views ask it
@@ -580,7 +580,7 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int
     return out
 
 
-@bounded(maxsize=1 << 14)
+@bounded(maxsize=1 << 13)
 def _group_waits(key: tuple[int, ...], honors: bool, others_pair: int, budget: int
                  ) -> tuple[int, ...]:
     """The kinds of a group whose one more tile leaves the whole hand complete with
@@ -600,7 +600,7 @@ def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> 
 # Shanten
 
 
-@bounded(maxsize=1 << 15)
+@bounded(maxsize=1 << 14)
 def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
     """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
     i = _first(key)
@@ -651,7 +651,7 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
     return _standard_shanten(tuple(counts), jokers, blocks, sequences)
 
 
-@bounded(maxsize=1 << 16)
+@bounded(maxsize=1 << 12)
 def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
                       sequences: bool) -> int:
     combos = _NOTHING_YET
@@ -691,7 +691,7 @@ def shanten_plus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: It
     return out
 
 
-@bounded(maxsize=1 << 14)
+@bounded(maxsize=1 << 13)
 def _merge(combos: frozenset[tuple[int, int, int]], group: frozenset[tuple[int, int, int]],
            blocks: int) -> frozenset[tuple[int, int, int]]:
     """The (melds, partials, pair) the groups so far and one more can hold at once.
@@ -708,7 +708,7 @@ def _merge(combos: frozenset[tuple[int, int, int]], group: frozenset[tuple[int, 
     return frozenset(merged)
 
 
-@bounded(maxsize=1 << 14)
+@bounded(maxsize=1 << 12)
 def _fewest_needed(combos: frozenset[tuple[int, int, int]], natural: int, blocks: int
                    ) -> int:
     """Fewest tiles still needed over the structures the hand can hold at once."""

@@ -252,7 +252,7 @@ def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
                            lambda: _seat_view(s, i, state.dealer, has_drawn, shown))
 
 
-_SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 4096)
+_SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 1024)
 _PUBLIC_SEATS: IdentityMemo[tuple[SeatView, ...]] = IdentityMemo("engine.view.public_seats", 64)
 
 

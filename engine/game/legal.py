@@ -21,7 +21,7 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.settle import completes, judge, self_draw
-from engine.game.state import HandState, Phase
+from engine.game.state import HandState, Phase, replace
 from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
@@ -53,7 +53,9 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return ()
-        return tuple(a for a in _turn_candidates(state, seat) if _turn_allowed(state, a))
+        situation = _turn_situation(state, seat)
+        return tuple(a for a in _turn_candidates(state, seat)
+                     if _turn_allowed(state, a, situation))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -82,13 +84,13 @@ def validate(state: HandState, action: Action) -> None:
         _validate_answer(state, action)
 
 
-def _turn_allowed(state: HandState, candidate: Action) -> bool:
+def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
     """`validate` of a turn candidate. A candidate is well formed, the seat's own and
     made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
     refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
     the offers and `apply` to each other)."""
     try:
-        _rule_refusal_on_turn(state, candidate)
+        _rule_refusal_on_turn(state, candidate, situation)
         if candidate.kind is ActionKind.WIN:
             _check_self_draw(state, candidate.seat)
     except IllegalAction:
@@ -122,12 +124,21 @@ def _validate_turn(state: HandState, action: Action) -> None:
         _check_self_draw(state, seat)
 
 
-def _rule_refusal_on_turn(state: HandState, action: Action) -> None:
-    s = state.seats[action.seat]
-    check = TurnCheck(
-        kind=action.kind, seat=action.seat, wildcards=state.wildcards, tile=action.tile,
-        meld_tiles=action.tiles if action.tile is None else (action.tile,), drawn=s.drawn,
+def _turn_situation(state: HandState, seat: int) -> TurnCheck:
+    """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
+    the same for every decision the turn offers."""
+    s = state.seats[seat]
+    return TurnCheck(
+        kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, drawn=s.drawn,
         after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
+
+
+def _rule_refusal_on_turn(state: HandState, action: Action,
+                          situation: TurnCheck | None = None) -> None:
+    if situation is None:
+        situation = _turn_situation(state, action.seat)
+    check = replace(situation, kind=action.kind, tile=action.tile,
+                    meld_tiles=action.tiles if action.tile is None else (action.tile,))
     reason = state.ruleset.turn_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
