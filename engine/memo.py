@@ -9,6 +9,7 @@ and bench/game.py print them).
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -65,12 +66,14 @@ class IdentityMemo(Generic[V]):
     derived from immutable records that are costly to hash and are shared from one
     state to the next (a seat that did not move is the same `SeatState` object).
     Each entry keeps its object alive, so an ``id`` is never mistaken for another
-    object's; the oldest entry goes first when the memo is full."""
+    object's; the oldest entry goes first when the memo is full. Safe to share between
+    threads (the hit and miss counts are then approximate)."""
 
     def __init__(self, name: str, maxsize: int) -> None:
         self.maxsize = maxsize
         self.hits = self.misses = 0
         self._entries: dict[tuple[int, Hashable], tuple[object, V]] = {}
+        self._lock = threading.Lock()
         _CACHES[name] = self
 
     def get(self, obj: object, detail: Hashable, make: Callable[[], V]) -> V:
@@ -81,16 +84,18 @@ class IdentityMemo(Generic[V]):
             return entry[1]
         self.misses += 1
         value = make()
-        if len(self._entries) >= self.maxsize:
-            del self._entries[next(iter(self._entries))]
-        self._entries[key] = (obj, value)
+        with self._lock:  # views are also built in worker threads (the notifier's)
+            if len(self._entries) >= self.maxsize:
+                self._entries.pop(next(iter(self._entries)), None)
+            self._entries[key] = (obj, value)
         return value
 
     def stats(self, name: str) -> CacheStats:
         return CacheStats(name, len(self._entries), self.maxsize, self.hits, self.misses)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
         self.hits = self.misses = 0
 
 
