@@ -132,10 +132,9 @@ def measure(hands: int) -> None:
     held, pickled = max(state_memory(s, a) for s, a in recorded[:20])
     emit("hand_state_memory_kb", held / 1024, "KB")
     emit("hand_state_pickled_kb", pickled / 1024, "KB")
-    try:
-        from engine import memo
-    except ImportError:  # a baseline from before the memos were bounded
-        return
+    if not (_engine_root() / "engine" / "memo.py").exists():
+        return  # a baseline from before the memos were bounded
+    from engine import memo
     for cache in memo.stats():
         short = cache.name.removeprefix("engine.")
         emit(f"memo_{short}_entries", cache.size, f"of_{cache.maxsize}")
