@@ -20,6 +20,7 @@ from engine.analysis import (
     ShapeRules,
     Wildcards,
     seven_pairs_shanten,
+    seven_pairs_shanten_plus_each,
     shanten_plus_each,
     standard_shanten,
 )
@@ -265,10 +266,8 @@ def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
     if not judge.aims_for_patterns:
         out = shanten_plus_each(counts, jokers, 4 - melds, kinds)
         if judge.shapes.seven_pairs and not melds:
-            for kind in kinds:
-                counts[kind] += 1
-                out[kind] = min(out[kind], seven_pairs_shanten(counts, jokers))
-                counts[kind] -= 1
+            pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
+            out = {kind: min(out[kind], pairs[kind]) for kind in kinds}
         return out
     out = {}
     for kind in kinds:

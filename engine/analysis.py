@@ -723,8 +723,22 @@ def _fewest_needed(combos: frozenset[tuple[int, int, int]], natural: int, blocks
 
 def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
     """Shanten of seven pairs (four alike counting as two pairs)."""
-    pairs = min(7, sum(n // 2 for n in counts))
+    return _seven_pairs_shanten(sum(n // 2 for n in counts), sum(1 for n in counts if n & 1),
+                                jokers)
+
+
+def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Iterable[int]
+                                  ) -> dict[int, int]:
+    """`seven_pairs_shanten` with one more tile of each of ``kinds``: a kind held an odd
+    number of times makes one more pair, any other one more single."""
+    pairs = sum(n // 2 for n in counts)
     singles = sum(1 for n in counts if n & 1)
+    return {kind: _seven_pairs_shanten(pairs + 1, singles - 1, jokers) if counts[kind] & 1
+            else _seven_pairs_shanten(pairs, singles + 1, jokers) for kind in kinds}
+
+
+def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:
+    pairs = min(7, pairs)
     missing = 7 - pairs
     needed = min(singles, missing) + 2 * max(0, missing - singles)
     return max(-1, needed - jokers - 1)
