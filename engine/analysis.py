@@ -78,6 +78,12 @@ class Wildcards:
         counts = [0] * NUM_KINDS
         jokers = 0
         joker = self.joker
+        if not self.stand_in:  # the common case: count every tile, then take the jokers out
+            for tile in tiles:
+                counts[tile] += 1
+            if joker is not None:
+                jokers, counts[joker] = counts[joker], 0
+            return counts, jokers
         stand = dict(self.stand_in)
         for tile in tiles:
             if tile == joker:
