@@ -188,8 +188,11 @@ _WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     """Every distinct four-tile concealed kong in the hand (财神 may fill places)."""
-    hand = Counter(state.seats[seat].hand)
     wild = state.wildcards
+    counts, joker_count = wild.split(state.seats[seat].hand)
+    if max(counts) + joker_count < 4:
+        return  # most turns: no face held four times, even with every 财神
+    hand = Counter(state.seats[seat].hand)
     jokers = [t for t in hand if wild.is_joker(t)]
     playing_as: dict[Tile, list[Tile]] = {}
     for t in hand:
