@@ -13,6 +13,9 @@ Prints ``NAME VALUE UNIT`` lines:
 - ``memo_<name>_entries`` / ``…_hit_rate``: every engine memo (`engine.memo`), its size
   against its bound, after all of the above.
 
+Times are CPU time of the bench's own process (thread), so that other work on the
+shared machine does not count; self-play is hands per CPU second on one core.
+
 With ``--baseline REV`` the same measurements are first run on the engine of git
 revision REV (exported to a temporary directory), and the figures are printed side by
 side: ``NAME BEFORE NOW UNIT``, in one run on the same machine state.
@@ -80,7 +83,7 @@ def time_engine_calls(hands: list[tuple[HandState, list[Action]]]) -> tuple[list
     """Microseconds of each `legal_actions` of the seat about to move, and of its move."""
     applies: list[float] = []
     legals: list[float] = []
-    clock = time.perf_counter_ns
+    clock = time.thread_time_ns
     for start, actions in hands:
         state = start
         for action in actions:
@@ -119,10 +122,12 @@ def p90(values: list[float]) -> float:
 def measure(hands: int) -> None:
     for rules_name in rules.RULESETS:
         for checked in (True, False):
+            cpu = time.process_time()
             summary = selfplay(rules_name, hands, seed=11, check_views=checked)
+            cpu = time.process_time() - cpu
             label = "checked_" if checked else ""
-            emit(f"selfplay_{label}hands_per_second_{rules_name}",
-                 float(summary["hands_per_second"]), "hands/s")
+            emit(f"selfplay_{label}hands_per_second_{rules_name}", summary["hands"] / cpu,
+                 "hands/s")
     recorded = recorded_hands("hangzhou", 40, 2) + recorded_hands("shanghai", 40, 2)
     applies, legals = time_engine_calls(recorded)
     emit("apply_median_us", statistics.median(applies), "us")
