@@ -1,10 +1,24 @@
 """Benchmark of the hand state machine and the computer player (never a timed test).
 
-    python bench/game.py [--hands N]
+    python bench/game.py [--hands N] [--baseline REV]
 
-Prints ``NAME VALUE UNIT`` lines: self-play speed per rule set on one core (goal ≥ 20
-hands/s), the median cost of `apply` and `legal_actions` over real hands, and the
-memory one live hand state holds (goal ≤ 100 KB).
+Prints ``NAME VALUE UNIT`` lines:
+- ``selfplay_checked_hands_per_second_<rules>``: `python -m engine.selfplay --rules
+  <rules> --hands N --seed 11` with its secrecy checks (every view after every move);
+  ``selfplay_hands_per_second_<rules>`` the same without them. Goal ≥ 100 hands/s each.
+- ``apply_median_us`` / ``legal_actions_median_us`` (and p90): over every move of 80
+  recorded hands, half of each rule set. Goal ≤ 10 µs median each.
+- ``hand_state_memory_kb`` / ``hand_state_pickled_kb``: what one live hand state holds
+  (goal ≤ 100 KB).
+- ``memo_<name>_entries`` / ``…_hit_rate``: every engine memo (`engine.memo`), its size
+  against its bound, after all of the above.
+
+Times are CPU time of the bench's own process (thread), so that other work on the
+shared machine does not count; self-play is hands per CPU second on one core.
+
+With ``--baseline REV`` the same measurements are first run on the engine of git
+revision REV (exported to a temporary directory), and the figures are printed side by
+side: ``NAME BEFORE NOW UNIT``, in one run on the same machine state.
 """
 
 from __future__ import annotations
@@ -14,22 +28,36 @@ import gc
 import pickle
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
 
-from engine import rules
-from engine.ai import choose_action
-from engine.game import Action, apply, deciding_seats, legal_actions, new_hand
-from engine.game.state import HandState, Phase
-from engine.selfplay import selfplay
+
+def _engine_root() -> Path:
+    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
+    if "--engine-root" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--engine-root") + 1])
+    return ROOT
+
+
+sys.path.insert(0, str(_engine_root()))
+
+from engine import rules  # noqa: E402
+from engine.ai import choose_action  # noqa: E402
+from engine.game import Action, apply, deciding_seats, legal_actions, new_hand  # noqa: E402
+from engine.game.state import HandState, Phase  # noqa: E402
+from engine.selfplay import selfplay  # noqa: E402
 
 
 def emit(name: str, value: float, unit: str) -> None:
-    print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}")
+    print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}",
+          flush=True)
 
 
 def recorded_hands(rules_name: str, count: int, seed: int
@@ -52,16 +80,18 @@ def recorded_hands(rules_name: str, count: int, seed: int
 
 def time_engine_calls(hands: list[tuple[HandState, list[Action]]]) -> tuple[list[float],
                                                                            list[float]]:
+    """Microseconds of each `legal_actions` of the seat about to move, and of its move."""
     applies: list[float] = []
     legals: list[float] = []
+    clock = time.thread_time_ns
     for start, actions in hands:
         state = start
         for action in actions:
-            t0 = time.perf_counter_ns()
+            t0 = clock()
             legal_actions(state, action.seat)
-            t1 = time.perf_counter_ns()
+            t1 = clock()
             state, _ = apply(state, action)
-            t2 = time.perf_counter_ns()
+            t2 = clock()
             legals.append((t1 - t0) / 1000)
             applies.append((t2 - t1) / 1000)
     return applies, legals
@@ -85,23 +115,92 @@ def state_memory(start: HandState, actions: list[Action]) -> tuple[int, int]:
     return held, len(pickle.dumps(state))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=200)
-    args = parser.parse_args()
+def p90(values: list[float]) -> float:
+    return sorted(values)[int(0.9 * len(values))]
+
+
+def measure(hands: int) -> None:
     for rules_name in rules.RULESETS:
-        summary = selfplay(rules_name, args.hands, seed=1, check_views=False)
-        emit(f"selfplay_hands_per_second_{rules_name}", float(summary["hands_per_second"]),
-             "hands/s")
-        emit(f"selfplay_actions_per_hand_{rules_name}", summary["actions"] / summary["hands"],
-             "actions")
-    hands = recorded_hands("hangzhou", 40, 2) + recorded_hands("shanghai", 40, 2)
-    applies, legals = time_engine_calls(hands)
+        for checked in (True, False):
+            cpu = time.process_time()
+            summary = selfplay(rules_name, hands, seed=11, check_views=checked)
+            cpu = time.process_time() - cpu
+            label = "checked_" if checked else ""
+            emit(f"selfplay_{label}hands_per_second_{rules_name}", summary["hands"] / cpu,
+                 "hands/s")
+    recorded = recorded_hands("hangzhou", 40, 2) + recorded_hands("shanghai", 40, 2)
+    applies, legals = time_engine_calls(recorded)
     emit("apply_median_us", statistics.median(applies), "us")
+    emit("apply_p90_us", p90(applies), "us")
     emit("legal_actions_median_us", statistics.median(legals), "us")
-    held, pickled = max(state_memory(s, a) for s, a in hands[:20])
+    emit("legal_actions_p90_us", p90(legals), "us")
+    held, pickled = max(state_memory(s, a) for s, a in recorded[:20])
     emit("hand_state_memory_kb", held / 1024, "KB")
     emit("hand_state_pickled_kb", pickled / 1024, "KB")
+    if not (_engine_root() / "engine" / "memo.py").exists():
+        return  # a baseline from before the memos were bounded
+    from engine import memo
+    for cache in memo.stats():
+        short = cache.name.removeprefix("engine.")
+        emit(f"memo_{short}_entries", cache.size, f"of_{cache.maxsize}")
+        emit(f"memo_{short}_hit_rate", cache.hit_rate, "ratio")
+    memo_memory(memo)
+
+
+def memo_memory(memo: Any) -> None:
+    """What the memos hold: traced from empty through 20 hands of each rule set with
+    views, and that per entry times every memo's bound (the most they can ever hold)."""
+    memo.clear()
+    gc.collect()
+    tracemalloc.start()
+    for rules_name in rules.RULESETS:
+        selfplay(rules_name, 20, seed=5, check_views=True)
+    gc.collect()
+    filled = tracemalloc.get_traced_memory()[0]
+    entries = sum(cache.size for cache in memo.stats())
+    memo.clear()
+    gc.collect()
+    held = filled - tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    bound = sum(cache.maxsize for cache in memo.stats())
+    emit("memo_memory_kb", held / 1024, "KB")
+    emit("memo_memory_at_bounds_mb_estimate", held / max(entries, 1) * bound / 2**20, "MB")
+
+
+def side_by_side(rev: str, hands: int) -> None:
+    """Run the measurements on ``rev``'s engine, then on this one; print both."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        before = _run(["--engine-root", tmp, "--hands", str(hands)])
+    now = _run(["--hands", str(hands)])
+    print(f"{'figure':48} {'before':>10} {'now':>10} unit")
+    for name, (value, unit) in now.items():
+        old = before.get(name, ("-", unit))[0]
+        print(f"{name:48} {old:>10} {value:>10} {unit}")
+
+
+def _run(args: list[str]) -> dict[str, tuple[str, str]]:
+    out = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True,
+                         text=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        name, value, unit = line.split()
+        figures[name] = (value, unit)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--baseline", help="a git revision to measure first, side by side")
+    parser.add_argument("--engine-root", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.hands)
+    else:
+        measure(args.hands)
 
 
 if __name__ == "__main__":

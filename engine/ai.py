@@ -20,6 +20,8 @@ from engine.analysis import (
     ShapeRules,
     Wildcards,
     seven_pairs_shanten,
+    seven_pairs_shanten_plus_each,
+    shanten_plus_each,
     standard_shanten,
 )
 from engine.game.actions import Action
@@ -27,6 +29,7 @@ from engine.game.legal import legal_actions
 from engine.game.settle import self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
+from engine.memo import bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
 from engine.tiles import NUM_KINDS, Suit, Tile
 
@@ -118,7 +121,7 @@ def _keep(target: Target, kind: int) -> bool:
     return True
 
 
-@functools.cache
+@bounded(maxsize=16)
 def _mask(target: Target) -> tuple[bool, ...]:
     return tuple(_keep(target, k) for k in range(NUM_KINDS))
 
@@ -132,8 +135,22 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - _on_target(target, counts) - 1)
-    kept = [n if keep else 0 for n, keep in zip(counts, _mask(target), strict=True)]
-    return standard_shanten(kept, 0, 4 - melds, sequences=target.sequences)
+    return standard_shanten(_kept(target, counts), 0, 4 - melds, sequences=target.sequences)
+
+
+_NO_SUIT = (0,) * 9
+
+
+def _kept(target: Target, counts: Sequence[int]) -> tuple[int, ...]:
+    """The counts of the kinds the target keeps, the others zero (by whole suits: the
+    same as masking kind by kind, in a fraction of the time)."""
+    counts = tuple(counts)
+    if target.suit is None:
+        return counts
+    suits = tuple(counts[r.start:r.stop] if s is target.suit else _NO_SUIT
+                  for s, r in _SUIT_RANGE.items())
+    honours = counts[27:] if target.honours else (0,) * 7
+    return suits[0] + suits[1] + suits[2] + honours
 
 
 # ---------------------------------------------------------------------------
@@ -148,9 +165,20 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
                    allowed: Sequence[Tile] | None = None) -> Tile:
     """The discard that leaves the hand nearest a win, then with the most tiles that
     would bring it nearer (``unseen``: copies of each kind not yet in sight)."""
-    candidates = sorted(set(allowed if allowed is not None else tiles))
+    candidates = tuple(sorted(set(allowed if allowed is not None else tiles)))
     if len(candidates) == 1:
         return candidates[0]
+    # The judgement is memoised (the player's view suggests the very discard the
+    # computer then makes); only the final draw among equals uses ``rng``.
+    return rng.choice(_best_discards(judge, tuple(sorted(tiles)), tuple(melds),
+                                     None if unseen is None else tuple(unseen), candidates))
+
+
+@bounded(maxsize=256)
+def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...],
+                   unseen: tuple[int, ...] | None, candidates: tuple[Tile, ...]
+                   ) -> tuple[Tile, ...]:
+    """The discards `choose_discard` draws from: all equally good by its measures."""
     target = judge.best_target(tiles, melds)
     scored: list[tuple[int, Tile]] = []
     for tile in candidates:
@@ -159,23 +187,22 @@ def choose_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
             continue  # keep the 财神: it completes anything
         scored.append((judge.shanten(rest, melds, target), tile))
     if not scored:
-        return rng.choice(candidates)
+        return candidates
     best = min(s for s, _ in scored)
     tied = [t for s, t in scored if s == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(judge, tiles, melds, tied)
+    loneliness = {t: (_isolation(tiles, t), -_edge(t)) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
-        tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
+        tied.sort(key=loneliness.__getitem__, reverse=True)
         tied = tied[:USEFUL_CANDIDATES]
         useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
                   for t in tied}
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
-    tied.sort(key=lambda t: (_isolation(tiles, t), -_edge(t)), reverse=True)
-    top = [t for t in tied if (_isolation(tiles, t), -_edge(t)) ==
-           (_isolation(tiles, tied[0]), -_edge(tied[0]))]
-    return rng.choice(top)
+    tied.sort(key=loneliness.__getitem__, reverse=True)
+    return tuple(t for t in tied if loneliness[t] == loneliness[tied[0]])
 
 
 def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
@@ -220,20 +247,34 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
             now: int, unseen: Sequence[int] | None) -> int:
     """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
     counts, jokers = judge.split(rest)
-    targets = (target,)
     keep = _mask(target)
-    total = 0
-    for kind in _near(counts):
-        if not keep[kind]:
-            continue  # a tile off the target never brings it nearer
-        left = 4 - counts[kind] if unseen is None else unseen[kind]
-        if left <= 0:
-            continue
+    left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
+            for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
+    kinds = [kind for kind, n in left.items() if n > 0]
+    return sum(left[kind] for kind, after in _shanten_with_each(
+        judge, counts, jokers, len(melds), target, kinds).items() if after < now)
+
+
+def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
+                       target: Target, kinds: list[int]) -> dict[int, int]:
+    """`Judge.counts_shanten` towards ``target`` with one more tile of each kind."""
+    if judge.aims_for_patterns and not target.honours_only:
+        # A pattern target's shanten reads only the kinds it keeps, and these kinds are
+        # among them: adding one to the kept counts is adding it to the hand.
+        return shanten_plus_each(_kept(target, counts), 0, 4 - melds, kinds,
+                                 sequences=target.sequences)
+    if not judge.aims_for_patterns:
+        out = shanten_plus_each(counts, jokers, 4 - melds, kinds)
+        if judge.shapes.seven_pairs and not melds:
+            pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
+            out = {kind: min(out[kind], pairs[kind]) for kind in kinds}
+        return out
+    out = {}
+    for kind in kinds:
         counts[kind] += 1
-        if judge.counts_shanten(counts, jokers, len(melds), targets) < now:
-            total += left
+        out[kind] = judge.counts_shanten(counts, jokers, melds, (target,))
         counts[kind] -= 1
-    return total
+    return out
 
 
 def _near(counts: Sequence[int]) -> list[int]:

@@ -14,10 +14,12 @@ the number of jokers; no substitution search ever happens.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from engine.melds import Meld
+from engine.memo import bounded
 from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
 
 _INF = 99
@@ -76,6 +78,12 @@ class Wildcards:
         counts = [0] * NUM_KINDS
         jokers = 0
         joker = self.joker
+        if not self.stand_in:  # the common case: count every tile, then take the jokers out
+            for tile in tiles:
+                counts[tile] += 1
+            if joker is not None:
+                jokers, counts[joker] = counts[joker], 0
+            return counts, jokers
         stand = dict(self.stand_in)
         for tile in tiles:
             if tile == joker:
@@ -99,21 +107,15 @@ def _first(key: tuple[int, ...]) -> int:
     return -1
 
 
-def _solve(key: tuple[int, ...], need_pair: bool, honors: bool,
-           memo: dict[tuple[tuple[int, ...], bool], int]) -> int:
+@bounded(maxsize=1 << 14)
+def _solve(key: tuple[int, ...], need_pair: bool, honors: bool) -> int:
     """Fewest jokers that turn all of ``key`` into melds (and one pair if asked)."""
-    got = memo.get((key, need_pair))
-    if got is not None:
-        return got
     i = _first(key)
     if i < 0:
-        best = 2 if need_pair else 0
-    else:
-        best = _INF
-        for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
-            cost = jokers + _solve(rest, need_pair and not pair_done, honors, memo)
-            best = min(best, cost)
-    memo[(key, need_pair)] = best
+        return 2 if need_pair else 0
+    best = _INF
+    for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
+        best = min(best, jokers + _solve(rest, need_pair and not pair_done, honors))
     return best
 
 
@@ -160,34 +162,30 @@ def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
                 lst[p] += 1
 
 
-_SUIT_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_HONOR_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_SUIT_COST: dict[tuple[int, ...], tuple[int, int]] = {}
-_HONOR_COST: dict[tuple[int, ...], tuple[int, int]] = {}
+@bounded(maxsize=1 << 14)
+def _group_cost(key: tuple[int, ...], honors: bool) -> tuple[int, int]:
+    """A group's cost without and with the pair."""
+    return (_solve(key, False, honors), _solve(key, True, honors))
 
 
-def _suit_cost(key: tuple[int, ...]) -> tuple[int, int]:
-    got = _SUIT_COST.get(key)
-    if got is None:
-        got = (_solve(key, False, False, _SUIT_MEMO), _solve(key, True, False, _SUIT_MEMO))
-        _SUIT_COST[key] = got
-    return got
-
-
-def _honor_cost(key: tuple[int, ...]) -> tuple[int, int]:
-    got = _HONOR_COST.get(key)
-    if got is None:
-        got = (_solve(key, False, True, _HONOR_MEMO), _solve(key, True, True, _HONOR_MEMO))
-        _HONOR_COST[key] = got
-    return got
+@bounded(maxsize=1 << 13)
+def _costs_plus_one(key: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
+    """The group's cost with one more tile of each of its kinds (for the waits)."""
+    out = []
+    lst = list(key)
+    for k in range(len(key)):
+        lst[k] += 1
+        out.append(_group_cost(tuple(lst), honors))
+        lst[k] -= 1
+    return tuple(out)
 
 
 def _group_costs(counts: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return (
-        _suit_cost(tuple(counts[0:9])),
-        _suit_cost(tuple(counts[9:18])),
-        _suit_cost(tuple(counts[18:27])),
-        _honor_cost(tuple(counts[27:34])),
+        _group_cost(tuple(counts[0:9]), False),
+        _group_cost(tuple(counts[9:18]), False),
+        _group_cost(tuple(counts[18:27]), False),
+        _group_cost(tuple(counts[27:34]), True),
     )
 
 
@@ -406,10 +404,10 @@ class HandAnalysis:
     melds: tuple[Meld, ...] = ()
     wildcards: Wildcards = NO_WILDCARDS
     shapes: ShapeRules = STANDARD_ONLY
-    _split: tuple[list[int], int] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_split", self.wildcards.split(self.concealed))
+    @cached_property
+    def _split(self) -> tuple[list[int], int]:
+        return self.wildcards.split(self.concealed)
 
     @property
     def counts(self) -> list[int]:
@@ -430,15 +428,7 @@ class HandAnalysis:
 
     def is_winning(self) -> bool:
         """Whether these concealed tiles (the winning tile included) complete."""
-        counts, jokers = self._split
-        if len(self.concealed) != self.target:
-            return False
-        if is_complete(counts, jokers):
-            return True
-        if self.shapes.seven_pairs and not self.melds and \
-                seven_pairs_luxury(counts, jokers) is not None:
-            return True
-        return self._jumble_possible() and all(t.is_honor for t in self.concealed)
+        return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
 
     def readings(self) -> list[Reading]:
         """Every way the hand completes; empty when it does not."""
@@ -465,25 +455,7 @@ class HandAnalysis:
         """
         if len(self.concealed) != self.target - 1:
             return frozenset()
-        held = [0] * NUM_KINDS
-        for tile in (*self.concealed, *(t for m in self.melds for t in m.tiles)):
-            held[tile] += 1
-        counts, jokers = self._split
-        natural = _natural_waits(counts, jokers, self.shapes.seven_pairs and not self.melds)
-        jumble = self._jumble_possible() and all(t.is_honor for t in self.concealed)
-        out: set[Tile] = set()
-        for tile in PLAYING_TILES:
-            plays = self.wildcards.plays_as(tile)
-            copies = self.wildcards.jokers_in_set if plays is None else 4
-            if held[tile] >= copies:
-                continue
-            if plays is None:
-                if _completes_with_joker(counts, jokers, self.shapes.seven_pairs
-                                         and not self.melds):
-                    out.add(tile)
-            elif plays in natural or (jumble and tile.is_honor):
-                out.add(tile)
-        return frozenset(out)
+        return _waits(tuple(sorted(self.concealed)), self.melds, self.wildcards, self.shapes)
 
     def is_bao_tou(self) -> bool:
         """暴头: one short of complete, and complete already with one 财神 taken out
@@ -528,30 +500,100 @@ class HandAnalysis:
         return False
 
 
+def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
+               shapes: ShapeRules) -> bool:
+    """`HandAnalysis.is_winning` without building the analysis (every claim window asks
+    it of every seat)."""
+    if len(concealed) != 14 - 3 * len(melds):
+        return False
+    counts, jokers = wildcards.split(concealed)
+    if is_complete(counts, jokers):
+        return True
+    if shapes.seven_pairs and not melds and seven_pairs_luxury(counts, jokers) is not None:
+        return True
+    return shapes.honours_jumble and all(all(t.is_honor for t in m.tiles) for m in melds) \
+        and all(t.is_honor for t in concealed)
+
+
+@bounded(maxsize=1 << 12)
+def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
+           shapes: ShapeRules) -> frozenset[Tile]:
+    """`HandAnalysis.waits` of a hand one short of complete (memoised: the views ask it
+    of every seat after every move, and three seats of four have not moved)."""
+    hand = HandAnalysis(concealed, melds, wildcards, shapes)
+    held = [0] * NUM_KINDS
+    for tile in (*concealed, *(t for m in melds for t in m.tiles)):
+        held[tile] += 1
+    counts, jokers = hand._split
+    natural = _natural_waits(counts, jokers, shapes.seven_pairs and not melds)
+    jumble = hand._jumble_possible() and all(t.is_honor for t in concealed)
+    arrivals = _arrivals(wildcards)
+    # A tile waits when it can still arrive (the player holds fewer than all its
+    # copies) and completes: as the natural kind it plays as, as a joker, or as an
+    # honour in an honours jumble.
+    candidates = [arrival for kind in natural for arrival in arrivals.playing_as[kind]]
+    if jumble:
+        candidates.extend(arrivals.honours)
+    if arrivals.jokers and _completes_with_joker(counts, jokers,
+                                                 shapes.seven_pairs and not melds):
+        candidates.extend(arrivals.jokers)
+    return frozenset(tile for tile, copies in candidates if held[tile] < copies)
+
+
+@dataclass(frozen=True)
+class _Arrivals:
+    """The physical tiles (with their copies in the set) by what they play as."""
+
+    playing_as: tuple[tuple[tuple[Tile, int], ...], ...]
+    """For each natural kind, the physical tiles that play as it."""
+    honours: tuple[tuple[Tile, int], ...]
+    """The honour tiles that are not jokers."""
+    jokers: tuple[tuple[Tile, int], ...]
+
+
+@bounded(maxsize=64)
+def _arrivals(wildcards: Wildcards) -> _Arrivals:
+    playing_as: list[list[tuple[Tile, int]]] = [[] for _ in range(NUM_KINDS)]
+    honours, jokers = [], []
+    for tile in PLAYING_TILES:
+        plays = wildcards.plays_as(tile)
+        if plays is None:
+            jokers.append((tile, wildcards.jokers_in_set))
+            continue
+        playing_as[plays].append((tile, 4))
+        if tile.is_honor:
+            honours.append((tile, 4))
+    return _Arrivals(tuple(tuple(p) for p in playing_as), tuple(honours), tuple(jokers))
+
+
 def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
     """Natural kinds whose addition completes the hand, touching one group per kind."""
-    costs = list(_group_costs(counts))
-    base = sum(c[0] for c in costs)
+    costs = _group_costs(counts)
+    base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
     out: set[int] = set()
     for g, (start, end, honors) in enumerate(_GROUP_SLICES):
-        others_pair = min((costs[h][1] - costs[h][0] for h in range(4) if h != g), default=_INF)
-        key = list(counts[start:end])
-        cost_fn = _honor_cost if honors else _suit_cost
-        for k in range(end - start):
-            key[k] += 1
-            no_pair, with_pair = cost_fn(tuple(key))
-            key[k] -= 1
-            rest = base - costs[g][0] + no_pair
-            need = min(rest + 2, rest - no_pair + with_pair, rest + others_pair)
-            if need <= jokers:
-                out.add(start + k)
-    if seven_pairs:
-        for k in range(NUM_KINDS):
-            counts[k] += 1
-            if seven_pairs_luxury(counts, jokers) is not None:
-                out.add(k)
-            counts[k] -= 1
+        # The pair of jokers (2), or in another group, or in this one.
+        others_pair = min(2, *pair_extra[:g], *pair_extra[g + 1:])
+        budget = jokers - (base - costs[g][0])
+        out.update(start + k for k in _group_waits(tuple(counts[start:end]), honors,
+                                                   others_pair, budget))
+    if seven_pairs and sum(counts) + 1 + jokers == 14:
+        # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
+        odd = sum(1 for n in counts if n & 1)
+        out.update(k for k in range(NUM_KINDS)
+                   if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
     return out
+
+
+@bounded(maxsize=1 << 13)
+def _group_waits(key: tuple[int, ...], honors: bool, others_pair: int, budget: int
+                 ) -> tuple[int, ...]:
+    """The kinds of a group whose one more tile leaves the whole hand complete with
+    ``budget`` jokers to spare for this group (the others' melds paid for), the pair
+    made here or elsewhere for ``others_pair`` jokers."""
+    return tuple(k for k, (no_pair, with_pair) in enumerate(_costs_plus_one(key, honors))
+                 if min(no_pair + others_pair, with_pair) <= budget)
 
 
 def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> bool:
@@ -564,14 +606,9 @@ def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> 
 # Shanten
 
 
-_SHAPE_MEMO: dict[tuple[tuple[int, ...], bool], frozenset[tuple[int, int, int]]] = {}
-
-
+@bounded(maxsize=1 << 14)
 def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
     """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
-    got = _SHAPE_MEMO.get((key, honors))
-    if got is not None:
-        return got
     i = _first(key)
     if i < 0:
         result = frozenset({(0, 0, 0)})
@@ -603,7 +640,6 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
             if i + 2 < n and key[i + 2]:
                 take((i, i + 2), 0, 1, 0)
         result = frozenset(_pareto(options))
-    _SHAPE_MEMO[(key, honors)] = result
     return result
 
 
@@ -618,49 +654,97 @@ def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
     """Shanten of the standard shape on natural counts: ``blocks`` melds still to make
     (4 minus the melds laid down). With ``sequences`` off only pungs count (the computer
     player's all-pungs target)."""
-    key = (tuple(counts), jokers, blocks, sequences)
-    got = _SHANTEN_MEMO.get(key)
-    if got is None:
-        if len(_SHANTEN_MEMO) >= _SHANTEN_MEMO_LIMIT:
-            _SHANTEN_MEMO.clear()  # a crude bound: the computer player re-fills it fast
-        got = _SHANTEN_MEMO[key] = _standard_shanten(counts, jokers, blocks, sequences)
-    return got
+    return _standard_shanten(tuple(counts), jokers, blocks, sequences)
 
 
-_SHANTEN_MEMO: dict[tuple[tuple[int, ...], int, int, bool], int] = {}
-_SHANTEN_MEMO_LIMIT = 200_000
-
-
-def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int,
+@bounded(maxsize=1 << 12)
+def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
                       sequences: bool) -> int:
-    natural = sum(counts)
-    best_needed = _INF
-    combos: set[tuple[int, int, int]] = {(0, 0, 0)}
+    combos = _NOTHING_YET
     for start, end, honors in _GROUP_SLICES:
-        group = _partials(tuple(counts[start:end]), honors or not sequences)
-        if len(group) == 1 and (0, 0, 0) in group:
-            continue  # an empty group adds nothing
-        # Structures beyond the blocks needed count as loose tiles anyway, so clamping
-        # while merging gives the same answer from far fewer combinations.
-        merged: set[tuple[int, int, int]] = set()
-        for m, t, p in combos:
-            for gm, gt, gp in group:
-                if p + gp <= 1:
-                    mm = min(m + gm, blocks)
-                    merged.add((mm, min(t + gt, blocks - mm), p + gp))
-        combos = merged
+        group = _partials(counts[start:end], honors or not sequences)
+        if group != _NOTHING_YET:  # an empty group adds nothing
+            combos = _merge(combos, group, blocks)
+    return max(-1, _fewest_needed(combos, sum(counts), blocks) - jokers - 1)
+
+
+_NOTHING_YET = frozenset({(0, 0, 0)})
+
+
+def shanten_plus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: Iterable[int],
+                      *, sequences: bool = True) -> dict[int, int]:
+    """`standard_shanten` of ``counts`` with one more tile of each of ``kinds`` (the
+    computer player's count of useful tiles). The groups before the kind's are merged
+    once for all kinds: the same merges, in the same order, as `standard_shanten`."""
+    counts = tuple(counts)
+    groups = [_partials(counts[start:end], honors or not sequences)
+              for start, end, honors in _GROUP_SLICES]
+    before = [_NOTHING_YET]
+    for group in groups[:-1]:
+        before.append(before[-1] if group == _NOTHING_YET else _merge(before[-1], group, blocks))
+    natural = sum(counts) + 1
+    out: dict[int, int] = {}
+    for kind in kinds:
+        g = kind // 9 if kind < 27 else 3
+        start, end, honors = _GROUP_SLICES[g]
+        key = list(counts[start:end])
+        key[kind - start] += 1
+        combos = _merge(before[g], _partials(tuple(key), honors or not sequences), blocks)
+        for later in groups[g + 1:]:
+            if later != _NOTHING_YET:
+                combos = _merge(combos, later, blocks)
+        out[kind] = max(-1, _fewest_needed(combos, natural, blocks) - jokers - 1)
+    return out
+
+
+@bounded(maxsize=1 << 13)
+def _merge(combos: frozenset[tuple[int, int, int]], group: frozenset[tuple[int, int, int]],
+           blocks: int) -> frozenset[tuple[int, int, int]]:
+    """The (melds, partials, pair) the groups so far and one more can hold at once.
+
+    Structures beyond the blocks needed count as loose tiles anyway, so clamping
+    while merging gives the same answer from far fewer combinations. (Both sets are
+    memoised values, whose hashes Python keeps: a hit costs one look-up.)"""
+    merged: set[tuple[int, int, int]] = set()
+    for m, t, p in combos:
+        for gm, gt, gp in group:
+            if p + gp <= 1:
+                mm = min(m + gm, blocks)
+                merged.add((mm, min(t + gt, blocks - mm), p + gp))
+    return frozenset(merged)
+
+
+@bounded(maxsize=1 << 12)
+def _fewest_needed(combos: frozenset[tuple[int, int, int]], natural: int, blocks: int
+                   ) -> int:
+    """Fewest tiles still needed over the structures the hand can hold at once."""
+    best_needed = _INF
     for m, t, p in combos:
         empty = blocks - m - t
         loose = natural - 3 * m - 2 * t - 2 * p
         needed = t + 3 * empty + (0 if p else 2) - max(0, min(loose, empty + 1 - p))
         best_needed = min(best_needed, needed)
-    return max(-1, best_needed - jokers - 1)
+    return best_needed
 
 
 def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
     """Shanten of seven pairs (four alike counting as two pairs)."""
-    pairs = min(7, sum(n // 2 for n in counts))
+    return _seven_pairs_shanten(sum(n // 2 for n in counts), sum(1 for n in counts if n & 1),
+                                jokers)
+
+
+def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Iterable[int]
+                                  ) -> dict[int, int]:
+    """`seven_pairs_shanten` with one more tile of each of ``kinds``: a kind held an odd
+    number of times makes one more pair, any other one more single."""
+    pairs = sum(n // 2 for n in counts)
     singles = sum(1 for n in counts if n & 1)
+    return {kind: _seven_pairs_shanten(pairs + 1, singles - 1, jokers) if counts[kind] & 1
+            else _seven_pairs_shanten(pairs, singles + 1, jokers) for kind in kinds}
+
+
+def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:
+    pairs = min(7, pairs)
     missing = 7 - pairs
     needed = min(singles, missing) + 2 * max(0, missing - singles)
     return max(-1, needed - jokers - 1)

@@ -16,8 +16,9 @@ from engine.analysis import HandAnalysis
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions
 from engine.game.settle import eight_flowers, judge, self_draw
-from engine.game.state import HandState, Phase, WinRecord
+from engine.game.state import HandState, Phase, SeatState, WinRecord
 from engine.melds import Meld, MeldKind
+from engine.memo import IdentityMemo
 from engine.rules.common import ActionKind, Charge, WinKind
 from engine.tiles import Tile, format_tiles
 
@@ -192,7 +193,6 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     table = _table(state, seat, hand_number)
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
     judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
     moves = tuple(_move(state, seat, a) for a in legal_actions(state, seat))
     suggested = None
@@ -200,12 +200,27 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     if discards:
         suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
                                    random.Random(0), [t for t in discards if t is not None])
-    return PlayerView(table, seat, concealed, drawn, moves, hand.waits(),
-                      judge.shanten(s.hand, s.melds), suggested)
+    waits, shanten = _OWN_HAND.get(s, (state.rules, state.wildcards),
+                                   lambda: _own_hand(state, s, judge))
+    return PlayerView(table, seat, concealed, drawn, moves, waits, shanten, suggested)
+
+
+def _own_hand(state: HandState, s: SeatState, judge: Judge) -> tuple[frozenset[Tile], int]:
+    """What a seat's hand waits on and its distance from a win."""
+    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
+    return hand.waits(), judge.shanten(s.hand, s.melds)
+
+
+# Three seats of four have not moved since the last view of them: same record, same answer.
+_OWN_HAND: IdentityMemo[tuple[frozenset[Tile], int]] = IdentityMemo("engine.view.own_hand", 1024)
 
 
 def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
-    seats = tuple(_seat(state, i, viewer) for i in range(len(state.seats)))
+    # Every viewer sees the others' seats exactly as the public does: the same values.
+    public = _PUBLIC_SEATS.get(state, None, lambda: tuple(
+        _seat(state, i, None) for i in range(len(state.seats))))
+    seats = tuple(_seat(state, i, viewer) if i == viewer else public[i]
+                  for i in range(len(state.seats)))
     return TableView(
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
@@ -230,12 +245,23 @@ def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, 
 def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
     s = state.seats[i]
     has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
+    shown = viewer == i or state.phase is Phase.ENDED
+    # A seat that did not move is the same record in the next state and in the other
+    # viewers' tables: its view is built once (the secrecy checks build twenty a move).
+    return _SEAT_VIEWS.get(s, (i, state.dealer, has_drawn, shown),
+                           lambda: _seat_view(s, i, state.dealer, has_drawn, shown))
+
+
+_SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 1024)
+_PUBLIC_SEATS: IdentityMemo[tuple[SeatView, ...]] = IdentityMemo("engine.view.public_seats", 64)
+
+
+def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
     return SeatView(
-        seat=i, wind=seat_wind(i, state.dealer), dealer=i == state.dealer,
+        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
         concealed_count=len(s.hand), has_drawn=has_drawn,
         discards=tuple(DiscardView(d.tile, d.claimed_by) for d in s.discards),
-        melds=tuple(_meld(m, shown=viewer == i or state.phase is Phase.ENDED)
-                    for m in s.melds),
+        melds=tuple(_meld(m, shown=shown) for m in s.melds),
         flowers=s.flowers)
 
 

@@ -92,9 +92,11 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
 def _drawer_released(state: HandState, seat: int, from_back: bool) -> HandState:
     """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
     plain draw by the dealer ends the first go-round."""
-    state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
-    if not from_back:
-        state = state.with_seat(seat, claimed_turn=False)  # a plain draw starts a turn
+    if from_back:
+        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
+    else:  # a plain draw starts a turn
+        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset(),
+                                claimed_turn=False)
     if state.zhua_da == seat:
         state = replace(state, zhua_da=None)
     if seat == state.dealer and not from_back:

@@ -21,8 +21,8 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.settle import completes, judge, self_draw
-from engine.game.state import HandState, Phase
-from engine.melds import Meld, MeldKind
+from engine.game.state import HandState, Phase, replace
+from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -30,6 +30,7 @@ from engine.rules.common import (
     RuleError,
     TurnCheck,
     WinKind,
+    is_meld,
     make_meld,
 )
 from engine.tiles import Tile
@@ -52,7 +53,9 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return ()
-        return tuple(a for a in _turn_candidates(state, seat) if _accepts(state, a))
+        situation = _turn_situation(state, seat)
+        return tuple(a for a in _turn_candidates(state, seat)
+                     if _turn_allowed(state, a, situation))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -81,9 +84,15 @@ def validate(state: HandState, action: Action) -> None:
         _validate_answer(state, action)
 
 
-def _accepts(state: HandState, action: Action) -> bool:
+def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
+    """`validate` of a turn candidate. A candidate is well formed, the seat's own and
+    made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
+    refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
+    the offers and `apply` to each other)."""
     try:
-        validate(state, action)
+        _rule_refusal_on_turn(state, candidate, situation)
+        if candidate.kind is ActionKind.WIN:
+            _check_self_draw(state, candidate.seat)
     except IllegalAction:
         return False
     return True
@@ -115,12 +124,21 @@ def _validate_turn(state: HandState, action: Action) -> None:
         _check_self_draw(state, seat)
 
 
-def _rule_refusal_on_turn(state: HandState, action: Action) -> None:
-    s = state.seats[action.seat]
-    check = TurnCheck(
-        kind=action.kind, seat=action.seat, wildcards=state.wildcards, tile=action.tile,
-        meld_tiles=action.tiles if action.tile is None else (action.tile,), drawn=s.drawn,
+def _turn_situation(state: HandState, seat: int) -> TurnCheck:
+    """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
+    the same for every decision the turn offers."""
+    s = state.seats[seat]
+    return TurnCheck(
+        kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, drawn=s.drawn,
         after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
+
+
+def _rule_refusal_on_turn(state: HandState, action: Action,
+                          situation: TurnCheck | None = None) -> None:
+    if situation is None:
+        situation = _turn_situation(state, action.seat)
+    check = replace(situation, kind=action.kind, tile=action.tile,
+                    meld_tiles=action.tiles if action.tile is None else (action.tile,))
     reason = state.ruleset.turn_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
@@ -141,7 +159,7 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
     (a 财神) the oldest pong it fits."""
     melds = state.seats[seat].melds
     fits = [i for i, m in enumerate(melds) if m.kind is MeldKind.PONG
-            and _try_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state) is not None]
+            and _is_meld(MeldKind.ADDED_KONG, (*m.tiles, tile), state)]
     same = [i for i in fits if state.wildcards.plays_as(tile) is melds[i].face]
     chosen = same or fits
     return chosen[0] if chosen else None
@@ -149,28 +167,45 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
 
 def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
     s = state.seats[seat]
-    for tile in sorted(set(s.hand)):
-        yield Action(ActionKind.DISCARD, seat, tile)
+    kinds = sorted(set(s.hand))
+    discards = _DISCARDS[seat]
+    for tile in kinds:
+        yield discards[tile]
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
-    for tile in sorted(set(s.hand)):
-        if added_kong_target(state, seat, tile) is not None:
-            yield Action(ActionKind.ADDED_KONG, seat, tile)
-    yield Action(ActionKind.WIN, seat)
+    if any(m.kind is MeldKind.PONG for m in s.melds):  # else no tile can add to one
+        for tile in kinds:
+            if added_kong_target(state, seat, tile) is not None:
+                yield Action(ActionKind.ADDED_KONG, seat, tile)
+    yield _WINS[seat]
+
+
+# Actions are values: the ones offered on every turn are made once.
+_DISCARDS = tuple({tile: Action(ActionKind.DISCARD, seat, tile) for tile in Tile}
+                  for seat in range(SEATS))
+_WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     """Every distinct four-tile concealed kong in the hand (财神 may fill places)."""
-    hand = Counter(state.seats[seat].hand)
     wild = state.wildcards
+    counts, joker_count = wild.split(state.seats[seat].hand)
+    if max(counts) + joker_count < 4:
+        return  # most turns: no face held four times, even with every 财神
+    hand = Counter(state.seats[seat].hand)
     jokers = [t for t in hand if wild.is_joker(t)]
-    faces = {natural for t in hand if (natural := wild.plays_as(t)) is not None}
+    playing_as: dict[Tile, list[Tile]] = {}
+    for t in hand:
+        natural = wild.plays_as(t)
+        if natural is not None:
+            playing_as.setdefault(natural, []).append(t)
     seen: set[tuple[Tile, ...]] = set()
     # Four 财神 alone are found under any face: a hand that can kong holds five tiles.
-    for face in sorted(faces):
-        kinds = [t for t in hand if wild.plays_as(t) is face] + jokers
-        seen.update(_multisets(hand, kinds, 4))
-    yield from sorted(s for s in seen if _try_meld(MeldKind.CONCEALED_KONG, s, state))
+    for face in sorted(playing_as):
+        kinds = playing_as[face] + jokers
+        if sum(hand[t] for t in kinds) >= 4:  # else the hand holds no four of them
+            seen.update(_multisets(hand, kinds, 4))
+    yield from sorted(s for s in seen if _is_meld(MeldKind.CONCEALED_KONG, s, state))
 
 
 # ---------------------------------------------------------------------------
@@ -271,27 +306,35 @@ def _claim_ok(state: HandState, action: Action) -> bool:
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     window = state.window
     assert window is not None
-    yield Action(ActionKind.WIN, seat)
+    yield _WINS[seat]
     if state.phase is Phase.ROB_KONG:
         return
     wild = state.wildcards
     face = wild.plays_as(window.tile)
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
-    held = state.seats[seat].hand
-    may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited
-    if not may_chi and sum(1 for t in held if wild.plays_as(t) in (face, None)) < 2:
-        return  # most seats, most discards: no pong possible, skip the enumeration
-    hand = Counter(held)
+    # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
+    # place), so the enumerations below are skipped.
+    plays = [wild.plays_as(t) for t in state.seats[seat].hand]
+    may_pong = sum(1 for p in plays if p is None or p is face) >= 2
+    may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
+        sum(1 for p in plays if p is None or _near(p, face)) >= 2
+    if not may_pong and not may_chi:
+        return
+    hand = Counter(state.seats[seat].hand)
     jokers = [t for t in hand if wild.is_joker(t)]
     same = [t for t in hand if wild.plays_as(t) is face] + jokers
+    # Tiles that make no meld with the discard are left out here: `check_claim` would
+    # refuse them, only later and at the price of its message.
     for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
-        for tiles in sorted(_multisets(hand, same, size)):
-            yield Action(kind, seat, tiles=tiles)
+        for tiles in sorted(_multisets(hand, same, size)) if may_pong else ():
+            if is_meld(_CLAIM_MELD[kind], (*tiles, window.tile), wild):
+                yield Action(kind, seat, tiles=tiles)
     if may_chi:
         near = [t for t in hand if _near(wild.plays_as(t), face)] + jokers
         for tiles in sorted(_multisets(hand, near, 2)):
-            yield Action(ActionKind.CHI, seat, tiles=tiles)
+            if is_meld(MeldKind.CHI, (*tiles, window.tile), wild):
+                yield Action(ActionKind.CHI, seat, tiles=tiles)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
@@ -311,11 +354,8 @@ def _multisets(hand: Counter[Tile], kinds: list[Tile], size: int) -> set[tuple[T
     return out
 
 
-def _try_meld(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> Meld | None:
-    try:
-        return make_meld(kind, tiles, None, state.wildcards)
-    except RuleError:
-        return None
+def _is_meld(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> bool:
+    return is_meld(kind, tiles, state.wildcards)
 
 
 def _meld_or_refuse(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -> None:

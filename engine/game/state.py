@@ -43,9 +43,9 @@ def replace(record: T, **changes: object) -> T:
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
-    unknown = set(changes) - names
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    if not names.issuperset(changes):
+        unknown = sorted(set(changes) - names)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
     values = dict(record.__dict__)
     values.update(changes)
     if not _WILDCARD_INPUTS.isdisjoint(changes):

@@ -345,16 +345,26 @@ def make_meld(kind: MeldKind, tiles: Sequence[Tile], from_seat: int | None,
     if len(tiles) != size:
         raise RuleError(f"a {kind.value} has {size} tiles, not {len(tiles)}: "
                         f"{format_tiles(tiles)}")
-    natural = [wildcards.plays_as(t) for t in tiles]
-    real = sorted(t for t in natural if t is not None)
     if any(t.is_flower for t in tiles):
         raise RuleError("flowers never form melds")
-    # Made of wildcards alone, a meld stands for anything; show it by its own face.
-    face = _meld_face(kind, real) if real else tiles[0]
+    face = _face_of(kind, tiles, wildcards)
     if face is None:
         what = "three tiles in a row of one suit" if kind is MeldKind.CHI else "identical tiles"
         raise RuleError(f"{format_tiles(tiles)} is not a {kind.value}: it needs {what}")
     return Meld(kind, tuple(tiles), face, from_seat)
+
+
+def is_meld(kind: MeldKind, tiles: Sequence[Tile], wildcards: Wildcards = NO_WILDCARDS
+            ) -> bool:
+    """Whether `make_meld` accepts these tiles (asked of many candidates: no message)."""
+    return len(tiles) == kind.size and not any(t.is_flower for t in tiles) and \
+        _face_of(kind, tiles, wildcards) is not None
+
+
+def _face_of(kind: MeldKind, tiles: Sequence[Tile], wildcards: Wildcards) -> Tile | None:
+    real = sorted(t for t in map(wildcards.plays_as, tiles) if t is not None)
+    # Made of wildcards alone, a meld stands for anything; show it by its own face.
+    return _meld_face(kind, real) if real else tiles[0]
 
 
 def _meld_face(kind: MeldKind, real: list[Tile]) -> Tile | None:

@@ -1,0 +1,110 @@
+"""Bounded memo caches for the engine's pure functions, and their figures.
+
+Every memo in the engine is bounded: a `functools.lru_cache` with a ``maxsize`` made
+through `bounded`, or an `IdentityMemo`. No cache grows without limit in a
+long-running bot, and `stats` reports each one's size and hit rate (bench/engine.py
+and bench/game.py print them).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    name: str
+    size: int
+    maxsize: int
+    hits: int
+    misses: int
+
+    @property
+    def hit_rate(self) -> float:
+        calls = self.hits + self.misses
+        return self.hits / calls if calls else 0.0
+
+
+class _Memo(Protocol):
+    def stats(self, name: str) -> CacheStats: ...
+    def clear(self) -> None: ...
+
+
+_CACHES: dict[str, _Memo] = {}
+
+
+class _LruMemo:
+    def __init__(self, cached: Any) -> None:
+        self._cached = cached
+
+    def stats(self, name: str) -> CacheStats:
+        info = self._cached.cache_info()
+        return CacheStats(name, info.currsize, info.maxsize, info.hits, info.misses)
+
+    def clear(self) -> None:
+        self._cached.cache_clear()
+
+
+def bounded(maxsize: int) -> Callable[[F], F]:
+    """`functools.lru_cache(maxsize)`, registered under the function's qualified name."""
+    def wrap(fn: F) -> F:
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        _CACHES[f"{fn.__module__}.{fn.__qualname__}"] = _LruMemo(cached)
+        return cached  # type: ignore[return-value]  # lru_cache keeps the call signature
+    return wrap
+
+
+class IdentityMemo(Generic[V]):
+    """A bounded memo keyed by *which* object (plus a hashable detail), for values
+    derived from immutable records that are costly to hash and are shared from one
+    state to the next (a seat that did not move is the same `SeatState` object).
+    Each entry keeps its object alive, so an ``id`` is never mistaken for another
+    object's; the oldest entry goes first when the memo is full. Safe to share between
+    threads (the hit and miss counts are then approximate)."""
+
+    def __init__(self, name: str, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.hits = self.misses = 0
+        self._entries: dict[tuple[int, Hashable], tuple[object, V]] = {}
+        self._lock = threading.Lock()
+        _CACHES[name] = self
+
+    def get(self, obj: object, detail: Hashable, make: Callable[[], V]) -> V:
+        key = (id(obj), detail)
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is obj:
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        value = make()
+        with self._lock:  # views are also built in worker threads (the notifier's)
+            if len(self._entries) >= self.maxsize:
+                self._entries.pop(next(iter(self._entries)), None)
+            self._entries[key] = (obj, value)
+        return value
+
+    def stats(self, name: str) -> CacheStats:
+        return CacheStats(name, len(self._entries), self.maxsize, self.hits, self.misses)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+        self.hits = self.misses = 0
+
+
+def stats() -> list[CacheStats]:
+    """Size and hits of every engine memo, by name."""
+    return [memo.stats(name) for name, memo in sorted(_CACHES.items())]
+
+
+def clear() -> None:
+    """Empty every engine memo (benchmarks measure a cold start with this)."""
+    for memo in _CACHES.values():
+        memo.clear()

@@ -1,0 +1,46 @@
+"""The engine's memos stay within their bounds and report what they hold."""
+
+from __future__ import annotations
+
+from engine import memo
+from engine.memo import IdentityMemo, bounded
+
+
+def test_a_bounded_memo_keeps_at_most_its_bound_and_counts_hits() -> None:
+    calls = []
+
+    @bounded(maxsize=4)
+    def square(n: int) -> int:
+        calls.append(n)
+        return n * n
+
+    for n in (*range(10), 9, 9):
+        assert square(n) == n * n
+    figures = {s.name: s for s in memo.stats()}[f"{__name__}.{square.__qualname__}"]
+    assert (figures.size, figures.maxsize, figures.hits, figures.misses) == (4, 4, 2, 10)
+    assert calls == list(range(10))
+
+
+def test_an_identity_memo_tells_equal_objects_apart_and_forgets_the_oldest() -> None:
+    remembered: IdentityMemo[str] = IdentityMemo("tests.identity", 2)
+    first, second, third = [1, 2], [1, 2], [3]
+    assert remembered.get(first, "a", lambda: "first") == "first"
+    assert remembered.get(second, "a", lambda: "second") == "second"  # equal, not the same
+    assert remembered.get(first, "a", lambda: "again") == "first"
+    assert remembered.get(first, "b", lambda: "other detail") == "other detail"
+    assert remembered.get(third, "a", lambda: "third") == "third"  # the bound is 2
+    assert remembered.get(second, "a", lambda: "rebuilt") == "rebuilt"
+    figures = remembered.stats("tests.identity")
+    assert (figures.size, figures.maxsize, figures.hits) == (2, 2, 1)
+    remembered.clear()
+    assert remembered.stats("tests.identity").size == 0
+
+
+def test_every_engine_memo_is_bounded() -> None:
+    # The memos register when their modules load.
+    import engine.ai
+    import engine.view  # noqa: F401
+
+    engine_memos = [s for s in memo.stats() if s.name.startswith("engine.")]
+    assert len(engine_memos) >= 10
+    assert all(0 < s.maxsize <= 1 << 14 for s in engine_memos)

@@ -1,0 +1,93 @@
+"""A fingerprint of seeded self-play: every legal-action list, every computer move, every
+event, the final state and its settlement, and (for some hands) every view, folded into
+one SHA-256. A faster engine must reproduce the fingerprint recorded before it.
+
+    python -m tests.play.sameness     # prints the fingerprints of the recorded runs
+
+The encoding is canonical (sets sorted, enums by name, dataclasses field by field), so
+it does not depend on the process's hash seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from engine import rules
+from engine.ai import choose_action
+from engine.game import apply, deciding_seats, legal_actions, new_hand
+from engine.game.state import HandState, Phase
+from engine.view import spectator_view, view
+
+RUNS: dict[str, tuple[str, dict[str, Any], int, int, int]] = {
+    # name: (rules, options, seed, hands, every how many hands the views are included)
+    "shanghai": ("shanghai", {}, 101, 1000, 40),
+    "hangzhou_fixed": ("hangzhou", {}, 202, 1000, 40),
+    "hangzhou_flip": ("hangzhou", {"caishen": "flip"}, 303, 400, 40),
+}
+
+
+def canon(value: Any) -> Any:
+    """A value with the same content in a form whose repr is stable."""
+    if isinstance(value, Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,
+                tuple((f.name, canon(getattr(value, f.name)))
+                      for f in dataclasses.fields(value)))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(repr(canon(v)) for v in value)))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((repr(canon(k)), canon(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return tuple(canon(v) for v in value)
+    return value
+
+
+def fingerprint(rules_name: str, options: dict[str, Any], seed: int, hands: int,
+                view_every: int) -> str:
+    digest = hashlib.sha256()
+
+    def feed(value: Any) -> None:
+        digest.update(repr(canon(value)).encode())
+
+    rng = random.Random(seed)
+    ruleset = rules.get(rules_name)
+    for number in range(hands):
+        wall = ruleset.tile_set()
+        rng.shuffle(wall)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        state, events = new_hand(rules_name, options, tuple(wall), rng.randrange(4), dice,
+                                 streak=1 + number % 3, huangfan=number % 5 == 0)
+        feed(events)
+        with_views = number % view_every == 0
+        while state.phase is not Phase.ENDED:
+            if with_views:
+                _feed_views(feed, state)
+            seat = deciding_seats(state)[0]
+            feed(legal_actions(state, seat))
+            action = choose_action(state, seat, rng)
+            feed(action)
+            state, events = apply(state, action)
+            feed(events)
+        if with_views:
+            _feed_views(feed, state)
+        feed(state)
+    return digest.hexdigest()
+
+
+def _feed_views(feed: Any, state: HandState) -> None:
+    feed(spectator_view(state))
+    for seat in range(len(state.seats)):
+        feed(view(state, seat))
+
+
+if __name__ == "__main__":
+    for name, run in RUNS.items():
+        print(f"{name} {fingerprint(*run)}")
