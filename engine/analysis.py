@@ -520,13 +520,73 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
            shapes: ShapeRules) -> frozenset[Tile]:
     """`HandAnalysis.waits` of a hand one short of complete (memoised: the views ask it
     of every seat after every move, and three seats of four have not moved)."""
-    hand = HandAnalysis(concealed, melds, wildcards, shapes)
-    held = [0] * NUM_KINDS
-    for tile in (*concealed, *(t for m in melds for t in m.tiles)):
+    counts, jokers = wildcards.split(concealed)
+    jumble = _jumble_melds(melds, shapes) and all(t.is_honor for t in concealed)
+    return _waits_of(counts, jokers, _held(concealed, melds), _group_costs(counts), wildcards,
+                     shapes.seven_pairs and not melds, jumble)
+
+
+def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
+                  shapes: ShapeRules) -> dict[Tile, frozenset[Tile]]:
+    """The waits (`HandAnalysis.waits`) of the hand each distinct discard leaves, for a
+    hand of complete size (14 concealed tiles less 3 a meld; else every discard's
+    waits are empty, as `HandAnalysis.waits` says of a wrongly sized hand).
+
+    One pass: the hand is split, its held copies and its groups' costs counted once,
+    and a discard changes only the group of its own kind (the view offers about
+    fourteen discards after every draw, each with its waits)."""
+    out: dict[Tile, frozenset[Tile]] = {}
+    if len(concealed) != 14 - 3 * len(melds):
+        return dict.fromkeys(concealed, frozenset())
+    counts, jokers = wildcards.split(concealed)
+    held = _held(concealed, melds)
+    costs = _group_costs(counts)
+    seven = shapes.seven_pairs and not melds
+    jumble_melds = _jumble_melds(melds, shapes)
+    suited = sum(1 for t in concealed if not t.is_honor)
+    for tile in sorted(set(concealed)):
+        plays = wildcards.plays_as(tile)
+        held[tile] -= 1
+        jumble = jumble_melds and suited - (0 if tile.is_honor else 1) == 0
+        if plays is None:
+            out[tile] = _waits_of(counts, jokers - 1, held, costs, wildcards, seven, jumble)
+        else:
+            counts[plays] -= 1
+            g = _group_of(plays)
+            start, end, honors = _GROUP_SLICES[g]
+            left = (*costs[:g], _group_cost(tuple(counts[start:end]), honors), *costs[g + 1:])
+            out[tile] = _waits_of(counts, jokers, held, left, wildcards, seven, jumble)
+            counts[plays] += 1
         held[tile] += 1
-    counts, jokers = hand._split
-    natural = _natural_waits(counts, jokers, shapes.seven_pairs and not melds)
-    jumble = hand._jumble_possible() and all(t.is_honor for t in concealed)
+    return out
+
+
+def _group_of(kind: int) -> int:
+    return kind // 9 if kind < 27 else 3
+
+
+def _held(concealed: Iterable[Tile], melds: Iterable[Meld]) -> list[int]:
+    """Physical copies of each tile the player holds, in hand and in melds."""
+    held = [0] * NUM_KINDS
+    for tile in concealed:
+        held[tile] += 1
+    for meld in melds:
+        for tile in meld.tiles:
+            held[tile] += 1
+    return held
+
+
+def _jumble_melds(melds: Iterable[Meld], shapes: ShapeRules) -> bool:
+    """An honours jumble is still possible with these melds (`_jumble_possible`)."""
+    return shapes.honours_jumble and all(all(t.is_honor for t in m.tiles) for m in melds)
+
+
+def _waits_of(counts: list[int], jokers: int, held: Sequence[int],
+              costs: Sequence[tuple[int, int]], wildcards: Wildcards, seven_pairs: bool,
+              jumble: bool) -> frozenset[Tile]:
+    """The waits of a hand one short of complete, from its natural counts, jokers,
+    held copies and group costs (``jumble``: an honours jumble is possible)."""
+    natural = _natural_waits(counts, jokers, seven_pairs, costs)
     arrivals = _arrivals(wildcards)
     # A tile waits when it can still arrive (the player holds fewer than all its
     # copies) and completes: as the natural kind it plays as, as a joker, or as an
@@ -534,8 +594,7 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     candidates = [arrival for kind in natural for arrival in arrivals.playing_as[kind]]
     if jumble:
         candidates.extend(arrivals.honours)
-    if arrivals.jokers and _completes_with_joker(counts, jokers,
-                                                 shapes.seven_pairs and not melds):
+    if arrivals.jokers and _completes_with_joker(counts, jokers, seven_pairs):
         candidates.extend(arrivals.jokers)
     return frozenset(tile for tile, copies in candidates if held[tile] < copies)
 
@@ -566,9 +625,10 @@ def _arrivals(wildcards: Wildcards) -> _Arrivals:
     return _Arrivals(tuple(tuple(p) for p in playing_as), tuple(honours), tuple(jokers))
 
 
-def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool) -> set[int]:
-    """Natural kinds whose addition completes the hand, touching one group per kind."""
-    costs = _group_costs(counts)
+def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool,
+                   costs: Sequence[tuple[int, int]]) -> set[int]:
+    """Natural kinds whose addition completes the hand, touching one group per kind
+    (``costs``: the hand's `_group_costs`)."""
     base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
     pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
     out: set[int] = set()

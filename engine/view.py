@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.ai import Judge, choose_discard, unseen_counts
-from engine.analysis import HandAnalysis
+from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions
 from engine.game.settle import eight_flowers, judge, self_draw
@@ -194,7 +194,11 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
     judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
-    moves = tuple(_move(state, seat, a) for a in legal_actions(state, seat))
+    actions = legal_actions(state, seat)
+    # The waits of every discard offered, from one pass over the hand.
+    after_discard = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
+        if any(a.kind is ActionKind.DISCARD for a in actions) else {}
+    moves = tuple(_move(state, seat, a, after_discard) for a in actions)
     suggested = None
     discards = [m.action.tile for m in moves if m.action.kind is ActionKind.DISCARD]
     if discards:
@@ -311,15 +315,15 @@ _LABELS = {
 }
 
 
-def _move(state: HandState, seat: int, action: Action) -> MoveView:
+def _move(state: HandState, seat: int, action: Action,
+          after_discard: dict[Tile, frozenset[Tile]]) -> MoveView:
+    """``after_discard``: the waits each discard leaves (`discard_waits`)."""
     label = _LABELS[action.kind]
-    s = state.seats[seat]
     waits: frozenset[Tile] = frozenset()
     value = None
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         label += f" {action.tile.notation}"
-        waits = HandAnalysis(s.without(action.tile), s.melds, state.wildcards,
-                             state.ruleset.shapes).waits()
+        waits = after_discard[action.tile]
     elif action.kind is ActionKind.WIN:
         record = _win_record(state, seat)
         value = record.settlement.value if record is not None else None

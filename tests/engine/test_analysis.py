@@ -28,6 +28,7 @@ from engine.analysis import (
     ShapeRules,
     Wildcards,
     analyse,
+    discard_waits,
     is_all_melds,
     is_complete,
     is_six_pairs,
@@ -1062,6 +1063,43 @@ def test_waits_with_melds_match_brute_force(args):
     h = HandAnalysis(physical, melds, FIXED)
     assert h.waits() == bf_waits(physical, bf_mode("fixed"), melds)
     assert h.is_bao_tou() == bf_bao_tou(physical, bf_mode("fixed"), melds)
+
+
+HONOUR_KINDS = [k for k in EVERY_KIND if k >= 27 and k != Tile.WHITE]
+
+
+@FAST
+@given(st.integers(0, 2).flatmap(lambda m: st.tuples(st.one_of(
+           complete_with_jokers(max_jokers=2, melds=4 - m, kinds=tuple(NATURAL_KINDS)),
+           near_complete(max_jokers=2, melds=4 - m, kinds=tuple(NATURAL_KINDS)),
+           random_counts(14 - 3 * m, max_jokers=2, kinds=tuple(NATURAL_KINDS)),
+           random_counts(14 - 3 * m, max_jokers=1, kinds=tuple(HONOUR_KINDS))), st.just(m))),
+       st.one_of(st.just(("none", None)), MODES),
+       st.sampled_from([STANDARD_ONLY, SEVEN, JUMBLE]))
+def test_discard_waits_match_brute_force_for_every_discard(args, mode, shapes):
+    """The one-pass waits of every discard of a 14-tile hand (the view's moves) are each
+    discard's brute-force waits: with 财神, flip mode's stand-in, seven pairs, the
+    honours jumble (without 财神) and melds."""
+    (c, j), m = args
+    if mode[0] == "none":
+        assume(j == 0)
+    # The honours jumble is Shanghai's, which has no 财神.
+    assume(shapes is not JUMBLE or mode[0] == "none")
+    assume(fits_mode(c, j, *mode))
+    physical = physical_from(c, j, *mode)
+    melds = (pong("777z"), pong("666z"))[:m] if shapes is JUMBLE else \
+        (pong("111p"), chi("123s"))[:m]
+    found = discard_waits(physical, melds, engine_mode(*mode), shapes)
+    assert set(found) == set(physical)
+    for tile in set(physical):
+        rest = list(physical)
+        rest.remove(tile)
+        assert found[tile] == bf_waits(tuple(rest), bf_mode(*mode), melds, shapes), tile
+
+
+def test_discard_waits_of_a_wrongly_sized_hand_are_empty():
+    assert discard_waits(parse_tiles("123m456p789s11z"), (), FIXED, SEVEN) == \
+        dict.fromkeys(parse_tiles("123m456p789s11z"), frozenset())
 
 
 @FAST
