@@ -21,6 +21,7 @@ from engine.analysis import (
     Wildcards,
     seven_pairs_shanten,
     seven_pairs_shanten_plus_each,
+    shanten_minus_each,
     shanten_plus_each,
     standard_shanten,
 )
@@ -180,12 +181,10 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
                    ) -> tuple[Tile, ...]:
     """The discards `choose_discard` draws from: all equally good by its measures."""
     target = judge.best_target(tiles, melds)
-    scored: list[tuple[int, Tile]] = []
-    for tile in candidates:
-        rest = _without(tiles, tile)
-        if judge.wildcards.is_joker(tile):
-            continue  # keep the 财神: it completes anything
-        scored.append((judge.shanten(rest, melds, target), tile))
+    # Keep the 财神: it completes anything.
+    kept = [t for t in candidates if not judge.wildcards.is_joker(t)]
+    after = _shanten_without_each(judge, tiles, melds, target, kept)
+    scored = [(after[tile], tile) for tile in kept]
     if not scored:
         return candidates
     best = min(s for s, _ in scored)
@@ -203,6 +202,39 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
         tied = [t for t in tied if useful[t] == most]
     tied.sort(key=loneliness.__getitem__, reverse=True)
     return tuple(t for t in tied if loneliness[t] == loneliness[tied[0]])
+
+
+def _shanten_without_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                          target: Target, discards: Sequence[Tile]) -> dict[Tile, int]:
+    """`Judge.shanten` towards ``target`` of the hand left by each of ``discards`` (held,
+    none a 财神): the hand's groups merged once, each discard changing its own group."""
+    counts, jokers = judge.split(tiles)
+    kinds = {tile: judge.wildcards.plays_as(tile) for tile in discards}
+    natural = sorted({k for k in kinds.values() if k is not None})
+    blocks = 4 - len(melds)
+    by_kind: dict[int, int]
+    if not judge.aims_for_patterns:
+        by_kind = shanten_minus_each(counts, jokers, blocks, natural)
+        if judge.shapes.seven_pairs and not melds:
+            for kind in natural:
+                counts[kind] -= 1
+                by_kind[kind] = min(by_kind[kind], seven_pairs_shanten(counts, jokers))
+                counts[kind] += 1
+    elif target.honours_only:
+        by_kind = {}
+        for kind in natural:
+            counts[kind] -= 1
+            by_kind[kind] = _target_shanten(target, counts, len(melds))
+            counts[kind] += 1
+    else:
+        # A pattern target reads only the kinds it keeps: a discard of another kind
+        # leaves its shanten as it is.
+        kept, keep = _kept(target, counts), _mask(target)
+        by_kind = shanten_minus_each(kept, 0, blocks, [k for k in natural if keep[k]],
+                                     sequences=target.sequences)
+        unchanged = standard_shanten(kept, 0, blocks, sequences=target.sequences)
+        by_kind.update((k, unchanged) for k in natural if not keep[k])
+    return {tile: by_kind[kind] for tile, kind in kinds.items() if kind is not None}
 
 
 def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],

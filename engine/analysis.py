@@ -734,21 +734,34 @@ _NOTHING_YET = frozenset({(0, 0, 0)})
 def shanten_plus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: Iterable[int],
                       *, sequences: bool = True) -> dict[int, int]:
     """`standard_shanten` of ``counts`` with one more tile of each of ``kinds`` (the
-    computer player's count of useful tiles). The groups before the kind's are merged
-    once for all kinds: the same merges, in the same order, as `standard_shanten`."""
-    counts = tuple(counts)
+    computer player's count of useful tiles)."""
+    return _shanten_each(tuple(counts), jokers, blocks, kinds, 1, sequences)
+
+
+def shanten_minus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: Iterable[int],
+                       *, sequences: bool = True) -> dict[int, int]:
+    """`standard_shanten` of ``counts`` with one tile fewer of each of ``kinds`` (each
+    held at least once: the computer player weighing its discards)."""
+    return _shanten_each(tuple(counts), jokers, blocks, kinds, -1, sequences)
+
+
+def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iterable[int],
+                  delta: int, sequences: bool) -> dict[int, int]:
+    """`standard_shanten` with ``delta`` tiles more of each kind. The groups before the
+    kind's are merged once for all kinds: the same merges, in the same order, as
+    `standard_shanten` (a group left empty adds nothing: its merge changes nothing)."""
     groups = [_partials(counts[start:end], honors or not sequences)
               for start, end, honors in _GROUP_SLICES]
     before = [_NOTHING_YET]
     for group in groups[:-1]:
         before.append(before[-1] if group == _NOTHING_YET else _merge(before[-1], group, blocks))
-    natural = sum(counts) + 1
+    natural = sum(counts) + delta
     out: dict[int, int] = {}
     for kind in kinds:
         g = kind // 9 if kind < 27 else 3
         start, end, honors = _GROUP_SLICES[g]
         key = list(counts[start:end])
-        key[kind - start] += 1
+        key[kind - start] += delta
         combos = _merge(before[g], _partials(tuple(key), honors or not sequences), blocks)
         for later in groups[g + 1:]:
             if later != _NOTHING_YET:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import rules
-from engine.ai import Judge, choose_discard, claim_helps, kong_helps
+from engine.ai import Judge, _shanten_without_each, choose_discard, claim_helps, kong_helps
 from engine.analysis import NO_WILDCARDS, Wildcards
 from engine.melds import MeldKind
 from engine.rules.common import make_meld
@@ -83,3 +83,41 @@ def test_kong_of_a_spare_pung() -> None:
                           parse_tiles("1m234p567s789s"),
                           [make_meld(MeldKind.CONCEALED_KONG, parse_tiles("5555z"), None)],
                           parse_tiles("5555z"))
+
+
+def _random_hands(rng: random.Random, wall: list[Tile], count: int
+                  ) -> list[tuple[list[Tile], list]]:
+    """Hands of 14 tiles less three a meld, the melds pongs of tiles not in the hand."""
+    out = []
+    for _ in range(count):
+        tiles = rng.sample(wall, 14)
+        melds = []
+        for _ in range(rng.randrange(3)):
+            face = tiles.pop()
+            tiles.pop(), tiles.pop()
+            melds.append(make_meld(MeldKind.PONG, (face,) * 3, 1, NO_WILDCARDS))
+        out.append((tiles, melds))
+    return out
+
+
+def test_the_shanten_of_each_discard_in_one_pass_is_each_discards_shanten() -> None:
+    """`_shanten_without_each` (the discards' shanten sharing the hand's merged groups)
+    equals `Judge.shanten` of the hand each discard leaves: Shanghai towards every
+    target, Hangzhou with fixed and flip-mode 财神 (the White Dragon a stand-in)."""
+    rng = random.Random(7)
+    judges = [(SH, rules.SHANGHAI.tile_set()), (HZ, rules.HANGZHOU.tile_set()),
+              (Judge("hangzhou", Wildcards.flip(Tile.P5), rules.HANGZHOU.shapes),
+               rules.HANGZHOU.tile_set())]
+    checked = 0
+    for judge, wall in judges:
+        wall = [t for t in wall if not t.is_flower]
+        for tiles, melds in _random_hands(rng, wall, 150):
+            discards = sorted({t for t in tiles if not judge.wildcards.is_joker(t)})
+            for target in (*judge.targets(melds), judge.best_target(tiles, melds)):
+                found = _shanten_without_each(judge, tiles, melds, target, discards)
+                for tile in discards:
+                    rest = list(tiles)
+                    rest.remove(tile)
+                    assert found[tile] == judge.shanten(rest, melds, target), (tiles, tile)
+                    checked += 1
+    assert checked > 5000

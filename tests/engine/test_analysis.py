@@ -34,7 +34,9 @@ from engine.analysis import (
     is_six_pairs,
     seven_pairs_luxury,
     seven_pairs_reading,
+    shanten_minus_each,
     standard_readings,
+    standard_shanten,
 )
 from engine.melds import Meld, MeldKind
 from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile, counts_of, parse_tiles
@@ -1199,3 +1201,17 @@ def test_shanten_matches_the_mahjong_package(hand_counts):
     c, _ = hand_counts
     theirs = shanten_mod.Shanten().calculate_shanten_for_regular_hand(c)
     assert HandAnalysis(tuple(Tile(k) for k in as_list(c))).shanten() == theirs
+
+
+@FAST
+@given(st.integers(0, 3).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)),
+       st.booleans())
+def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts, sequences):
+    c, j = hand_counts
+    blocks = 4 - (14 - sum(c) - j) // 3
+    held = [k for k in range(NUM_KINDS) if c[k]]
+    found = shanten_minus_each(c, j, blocks, held, sequences=sequences)
+    for kind in held:
+        rest = list(c)
+        rest[kind] -= 1
+        assert found[kind] == standard_shanten(rest, j, blocks, sequences=sequences), kind
