@@ -16,7 +16,7 @@ from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions
 from engine.game.settle import eight_flowers, judge, self_draw
-from engine.game.state import HandState, Phase, SeatState, WinRecord
+from engine.game.state import HandState, Phase, SeatState, WinRecord, replace
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo
 from engine.rules.common import ActionKind, Charge, WinKind
@@ -220,16 +220,22 @@ _OWN_HAND: IdentityMemo[tuple[frozenset[Tile], int]] = IdentityMemo("engine.view
 
 
 def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
-    # Every viewer sees the others' seats exactly as the public does: the same values.
-    public = _PUBLIC_SEATS.get(state, None, lambda: tuple(
-        _seat(state, i, None) for i in range(len(state.seats))))
-    seats = tuple(_seat(state, i, viewer) if i == viewer else public[i]
-                  for i in range(len(state.seats)))
+    # Every viewer sees the public table but for its own seat and its own decision:
+    # the public one is built once a state, each viewer's a copy with those two changed.
+    public = _PUBLIC_TABLES.get(state, hand_number, lambda: _public_table(state, hand_number))
+    if viewer is None:
+        return public
+    seats = (*public.seats[:viewer], _seat(state, viewer, viewer), *public.seats[viewer + 1:])
+    return replace(public, seats=seats, deciding=visible_deciding(state, viewer))
+
+
+def _public_table(state: HandState, hand_number: int) -> TableView:
     return TableView(
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
-        caishen=state.wildcards.joker, turned=state.flipped, seats=seats,
-        phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, viewer),
+        caishen=state.wildcards.joker, turned=state.flipped,
+        seats=tuple(_seat(state, i, None) for i in range(len(state.seats))),
+        phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, None),
         last_discard=_last_discard(state), result=_result(state))
 
 
@@ -257,7 +263,7 @@ def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
 
 
 _SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 1024)
-_PUBLIC_SEATS: IdentityMemo[tuple[SeatView, ...]] = IdentityMemo("engine.view.public_seats", 64)
+_PUBLIC_TABLES: IdentityMemo[TableView] = IdentityMemo("engine.view.public_tables", 64)
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
