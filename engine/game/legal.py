@@ -314,11 +314,12 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
     # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
-    # place), so the enumerations below are skipped.
-    plays = [wild.plays_as(t) for t in state.seats[seat].hand]
-    may_pong = sum(1 for p in plays if p is None or p is face) >= 2
+    # place), so the enumerations below are skipped. Counted on the natural kinds the
+    # tiles play as (`Wildcards.split`).
+    counts, jokers_held = wild.split(state.seats[seat].hand)
+    may_pong = counts[face] + jokers_held >= 2
     may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
-        sum(1 for p in plays if p is None or _near(p, face)) >= 2
+        jokers_held + _neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
     hand = Counter(state.seats[seat].hand)
@@ -335,6 +336,13 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         for tiles in sorted(_multisets(hand, near, 2)):
             if is_meld(MeldKind.CHI, (*tiles, window.tile), wild):
                 yield Action(ActionKind.CHI, seat, tiles=tiles)
+
+
+def _neighbours(counts: list[int], face: Tile) -> int:
+    """Tiles of a suited ``face``'s suit one or two ranks from it (`_near`)."""
+    suit_start = face - face % 9
+    return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
+               if k != face)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
