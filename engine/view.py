@@ -255,7 +255,10 @@ def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, 
 def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
     s = state.seats[i]
     has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
-    shown = viewer == i or state.phase is Phase.ENDED
+    # Shown or not differs only for a concealed kong: without one, the owner's view of
+    # the seat is the public one.
+    shown = (viewer == i or state.phase is Phase.ENDED) and \
+        any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
     # A seat that did not move is the same record in the next state and in the other
     # viewers' tables: its view is built once (the secrecy checks build twenty a move).
     return _SEAT_VIEWS.get(s, (i, state.dealer, has_drawn, shown),
@@ -270,9 +273,14 @@ def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) 
     return SeatView(
         seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
         concealed_count=len(s.hand), has_drawn=has_drawn,
-        discards=tuple(DiscardView(d.tile, d.claimed_by) for d in s.discards),
+        discards=tuple(_DISCARD_VIEWS[d.tile, d.claimed_by] for d in s.discards),
         melds=tuple(_meld(m, shown=shown) for m in s.melds),
         flowers=s.flowers)
+
+
+# Every discard as anyone sees it: a value of its tile and claimer, made once.
+_DISCARD_VIEWS = {(tile, by): DiscardView(tile, by)
+                  for tile in Tile for by in (None, *range(len(SEAT_WINDS)))}
 
 
 def _meld(meld: Meld, shown: bool) -> MeldView:
