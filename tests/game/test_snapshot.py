@@ -137,9 +137,7 @@ def test_a_snapshot_of_another_hand_is_refused() -> None:
 
 
 def test_an_ended_hand_is_not_snapshotted() -> None:
-    for state, _, actions in seeded_hand(7, "shanghai", {}):
-        pass
-    last = state
+    *_, (last, _, actions) = seeded_hand(7, "shanghai", {})
     for action in legal_actions(last, deciding_seats(last)[0]):
         after, _ = apply(last, action)
         if after.phase is Phase.ENDED:
