@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -103,7 +103,7 @@ def _tile_text(tile: Tile | None) -> str | None:
     return None if tile is None else tile.notation
 
 
-def _tiles_text(tiles: Sequence[Tile] | frozenset[Tile]) -> str:
+def _tiles_text(tiles: Iterable[Tile]) -> str:
     return "".join(t.notation for t in tiles)
 
 
