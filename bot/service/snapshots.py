@@ -29,9 +29,9 @@ from engine.game import Action, HandState, IllegalAction, Phase, apply
 from engine.game.snapshot import SNAPSHOT_FORMAT, SnapshotError, decode, encode
 from engine.rules.common import TableOptions
 
-SNAPSHOT_EVERY = 8
-"""A snapshot every this many actions: a rebuild replays at most 7 actions of a hand
-(a move costs one encoding every 8, about 1/8 of a move's time; see bench/service.py)."""
+SNAPSHOT_EVERY = 4
+"""A snapshot every this many actions: a rebuild replays at most 3 actions of a hand,
+and a move pays for one encoding (and a few KB written) every 4 (bench/service.py)."""
 
 
 class UnusableSnapshot(Exception):
