@@ -10,7 +10,9 @@ Prints ``NAME VALUE UNIT`` lines:
   fsync at every commit (durable against a power cut). Goal ≥ 500/s at 200 tables.
 - ``service_action_p50_ms`` / ``_p99_ms`` per table count: latency of one `act` call
   (at 200 tables it includes waiting for the event loop behind the other 199).
-  Goal p99 ≤ 20 ms.
+  Goal p99 ≤ 20 ms. ``…_snapshot_every_<K>`` (``--snapshot-every``, default 0): the
+  same with a state snapshot every K actions instead of the service's default (0:
+  none), the cost of snapshots on the move path.
 - ``service_restart_ready_s_<N>_tables``: `recover(eager=False)` with N live tables (the
   service is serving again; tables replay their log on first use); and
   ``service_restart_full_s_<N>_tables``: `recover(eager=True)` rebuilding every live
@@ -133,9 +135,13 @@ async def play(service: TableService, table_id: int, latencies: list[float],
     return moves
 
 
-async def bench_actions(folder: Path, tables: int, sync_full: bool = False) -> None:
+async def bench_actions(folder: Path, tables: int, sync_full: bool = False,
+                        snapshot_every: int | None = None) -> None:
     suffix = "_sync_full" if sync_full else ""
-    service = await new_service(folder / f"actions-{tables}{suffix}.sqlite3", sync_full)
+    if snapshot_every is not None:
+        suffix += f"_snapshot_every_{snapshot_every}"
+    service = await new_service(folder / f"actions-{tables}{suffix}.sqlite3", sync_full,
+                                snapshot_every=snapshot_every)
     ids = await open_tables(service, tables, 1)
     latencies: list[float] = []
     t0 = time.perf_counter()
@@ -230,6 +236,9 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scheduler-tables", type=int, default=200)
     parser.add_argument("--scheduler-moves", type=int, default=40,
                         help="moves per table before the scheduler is measured")
+    parser.add_argument("--snapshot-every", default="0",
+                        help="also measure the moves with a snapshot every N actions "
+                             "(0: none), beside the service's default")
     parser.add_argument("--sync-full-tables", default="1,200",
                         help="also measure these with PRAGMA synchronous = FULL")
     args = parser.parse_args(argv)
@@ -237,12 +246,16 @@ async def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         for n in (int(x) for x in args.actions_tables.split(",") if x):
             await bench_actions(folder, n)
+            for every in (int(x) for x in args.snapshot_every.split(",") if x):
+                await bench_actions(folder, n, snapshot_every=every)
         for n in (int(x) for x in args.sync_full_tables.split(",") if x):
             await bench_actions(folder, n, sync_full=True)
-        await bench_bytes(folder, args.bytes_hands)
+        if args.bytes_hands:
+            await bench_bytes(folder, args.bytes_hands)
         if args.scheduler_tables:
             await bench_scheduler(folder, args.scheduler_tables, args.scheduler_moves)
-        await bench_restart(folder, args.restart_tables)
+        if args.restart_tables:
+            await bench_restart(folder, args.restart_tables)
     return 0
 
 

@@ -20,3 +20,10 @@ CREATE TABLE hand_snapshots (
                                          AND state_digest NOT GLOB '*[^0-9a-f]*'),
     PRIMARY KEY (hand_id, seq)
 ) WITHOUT ROWID;
+
+-- A hand keeps only its newest snapshot (only the newest is ever read): writing one
+-- deletes the older ones in the same statement, so a move pays for one statement.
+CREATE TRIGGER hand_snapshots_keep_newest AFTER INSERT ON hand_snapshots
+BEGIN
+    DELETE FROM hand_snapshots WHERE hand_id = NEW.hand_id AND seq < NEW.seq;
+END;

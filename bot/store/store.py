@@ -592,10 +592,9 @@ class Store:
                               " AND seq <= ? ORDER BY seq", (hand_id, snapshot.seq))
         if len(rows) != snapshot.seq:
             raise ConstraintError(f"hand {hand_id} has no action {snapshot.seq} to snapshot")
-        # only the newest is ever read: the older ones would be space for nothing
-        await _run(db, "DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
-        await _run(db, "INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
-                       " state_digest) VALUES (?, ?, ?, ?, ?, ?)",
+        # the older snapshots go in the same statement (a trigger, migration 0007)
+        await _run(db, "INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
+                       " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",
                    (hand_id, snapshot.seq, snapshot.version, log_digest(map(tuple, rows)),
                     snapshot.state, state_digest(snapshot.version, snapshot.state)))
 
