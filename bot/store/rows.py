@@ -369,8 +369,13 @@ def log_digest(actions: Iterable[tuple[int, int, str, str]]) -> str:
     was reached by, so it is used only on the log it came from."""
     h = hashlib.sha256()
     for seq, seat, kind, payload in actions:
-        h.update(f"{seq}\x1f{seat}\x1f{kind}\x1f{payload}\x1e".encode())
+        h.update(log_line(seq, seat, kind, payload))
     return h.hexdigest()
+
+
+def log_line(seq: int, seat: int, kind: str, payload: str) -> bytes:
+    """One action as `log_digest` hashes it."""
+    return f"{seq}\x1f{seat}\x1f{kind}\x1f{payload}\x1e".encode()
 
 
 def state_digest(version: str, state: str) -> str:

@@ -10,6 +10,7 @@ nothing. Constraint violations surface as `ConstraintError`, not sqlite3 errors.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import sqlite3
@@ -65,6 +66,7 @@ from bot.store.rows import (
     announcement_key,
     fraction_text,
     log_digest,
+    log_line,
     state_digest,
     totals_json,
 )
@@ -126,6 +128,11 @@ class Store:
         self._db = conn
         self.path = path
         self._lock = asyncio.Lock()
+        self._digests: dict[int, tuple[int, Any]] = {}
+        """Per live hand: the last seq this process appended and the running SHA-256 of
+        the log up to it (`log_digest`), so sealing a snapshot does not read the log
+        back; updated only after a commit, forgotten when the hand ends. A hand not
+        here (after a start) is read once."""
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -569,9 +576,11 @@ class Store:
             row = await self._append_in(db, hand_id, action)
             if deadlines is not None:
                 await self._replace_deadlines_in(db, hand_id, deadlines)
+            running = await self._running_digest(db, hand_id, action)
             if snapshot is not None:
-                await self._snapshot_in(db, hand_id, snapshot)
-            return row
+                await self._snapshot_in(db, hand_id, snapshot, running.hexdigest())
+        self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
+        return row
 
     async def save_snapshot(self, hand_id: int, snapshot: NewSnapshot) -> None:
         """Make ``snapshot`` the live hand's one snapshot (after its action landed);
@@ -586,16 +595,39 @@ class Store:
                                     " ORDER BY seq", (hand_id,))
         return [SnapshotRow.of(r) for r in rows]
 
-    async def _snapshot_in(self, db: aiosqlite.Connection, hand_id: int,
-                           snapshot: NewSnapshot) -> None:
+    async def _running_digest(self, db: aiosqlite.Connection, hand_id: int,
+                              action: NewAction) -> Any:
+        """The running digest of the log up to ``action`` (just appended, not yet
+        committed): the cached one extended by it, else the log read back."""
+        cached = self._digests.get(hand_id)
+        if cached is not None and cached[0] == action.expected_seq - 1:
+            running = cached[1].copy()
+            running.update(log_line(action.expected_seq, action.seat, action.kind,
+                                    _json(action.payload)))
+            return running
         rows = await _all(db, "SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
-                              " AND seq <= ? ORDER BY seq", (hand_id, snapshot.seq))
-        if len(rows) != snapshot.seq:
-            raise ConstraintError(f"hand {hand_id} has no action {snapshot.seq} to snapshot")
+                              " AND seq <= ? ORDER BY seq", (hand_id, action.expected_seq))
+        running = hashlib.sha256()
+        for r in rows:
+            running.update(log_line(r["seq"], r["seat"], r["kind"], r["payload"]))
+        return running
+
+    async def _snapshot_in(self, db: aiosqlite.Connection, hand_id: int,
+                           snapshot: NewSnapshot, digest: str | None = None) -> None:
+        """Write the hand's snapshot sealed with ``digest`` (the log's up to it), read
+        back from the log when not given."""
+        if digest is None:
+            rows = await _all(db, "SELECT seq, seat, kind, payload FROM actions WHERE"
+                                  " hand_id = ? AND seq <= ? ORDER BY seq",
+                              (hand_id, snapshot.seq))
+            if len(rows) != snapshot.seq:
+                raise ConstraintError(f"hand {hand_id} has no action {snapshot.seq} to "
+                                      "snapshot")
+            digest = log_digest(map(tuple, rows))
         # the older snapshots go in the same statement (a trigger, migration 0007)
         await _run(db, "INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
                        " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",
-                   (hand_id, snapshot.seq, snapshot.version, log_digest(map(tuple, rows)),
+                   (hand_id, snapshot.seq, snapshot.version, digest,
                     snapshot.state, state_digest(snapshot.version, snapshot.state)))
 
     async def actions(self, hand_id: int, *, after: int = 0) -> list[ActionRow]:
@@ -756,6 +788,7 @@ class Store:
                        (at, hand_id))
             await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
             await _run(db, "DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
+            self._digests.pop(hand_id, None)
             table = await self._table_in(db, hand.table_id)
             await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
             if match_totals is not None:
@@ -785,6 +818,7 @@ class Store:
                            (at, live["id"]))
                 await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
                 await _run(db, "DELETE FROM hand_snapshots WHERE hand_id = ?", (live["id"],))
+                self._digests.pop(live["id"], None)
             await _run(db, "UPDATE matches SET status = 'abandoned', finished_at = ?"
                            " WHERE table_id = ? AND status = 'playing'", (at, table_id))
             await self._announce_in(db, table_id, announcements, at)

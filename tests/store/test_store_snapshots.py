@@ -3,6 +3,8 @@ log's digest, one per live hand, gone when the hand ends; read back in batches."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.store import (
@@ -136,3 +138,26 @@ async def test_table_loads_hold_totals_deadlines_and_locales(
     assert dict(load.locales) == {1: "zh-CN"}
     assert [(d.seat, d.seq) for d in load.deadlines] == [(1, 1)]
     assert load.settlements == () and dict(load.penalties) == {}
+
+
+async def test_the_seal_is_the_log_s_digest_whether_or_not_the_store_was_reopened(
+        store: Store, new_game: NewGame, db_path: Path) -> None:
+    game = await new_game()
+    for seq in range(1, 6):
+        await append(store, game, seq)
+    again = await Store.open(db_path)  # a restart: this store has not seen the hand
+    try:
+        for seq in range(6, 13):
+            await append(again, game, seq, snapshot="{}" if seq in (7, 12) else None)
+            [snap] = await again.snapshots(game.hand.id) if seq >= 7 else [None]
+            if snap is not None:
+                rows = await again.actions(game.hand.id, after=0)
+                assert snap.log_digest == log_digest(
+                    (a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}')
+                    for a in rows[:snap.seq])
+    finally:
+        await again.close()
+    loads = await store.table_loads([game.table.id])
+    log = loads[game.table.id].log
+    assert log is not None and log.snapshot is not None and log.snapshot.seq == 12
+    assert log.digest_at_snapshot == log.snapshot.log_digest
