@@ -93,16 +93,7 @@ class Recovery(Part):
             if r.kind != "computer" and r.reminded_at is None:
                 self.scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
-        failed = []
-        loads = await self._hold_and_load(todo)
-        for table_id in todo:
-            try:
-                await self.live(table_id, loads)
-            except Refused:
-                pass  # mended and over: its last hand had ended the match (no longer live)
-            except Exception:
-                log.exception("table %s could not be rebuilt", table_id)
-                failed.append(table_id)
+        failed = await self._rebuild_batch(todo)
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
                               tuple(failed))
 
@@ -123,27 +114,38 @@ class Recovery(Part):
             await asyncio.sleep(0)
         return rebuilt
 
-    async def _hold_and_load(self, table_ids: list[int]) -> dict[int, TableLoad]:
-        """Read what rebuilding these tables needs, in one batch, holding their loading
-        locks from before the read: a first use meanwhile waits for the batch rather
-        than loading (and changing) a table the batch has read."""
-        held = {t: self.loading.setdefault(t, asyncio.Lock()) for t in table_ids
-                if t not in self.tables}
-        acquired = []
-        try:
-            for lock in held.values():
-                await lock.acquire()
-                acquired.append(lock)
-            loads = await self.store.table_loads(held, snapshots=self.use_snapshots)
-        finally:
-            for lock in acquired:
-                lock.release()
-        return loads
+    async def _rebuild_batch(self, table_ids: list[int]) -> list[int]:
+        """Rebuild these tables from one batch of reads; return those that failed.
 
-    async def live(self, table_id: int, loads: dict[int, TableLoad] | None = None
-                   ) -> LiveTable:
-        """The live table, rebuilt from the store on first use (from ``loads`` when it
-        holds the table: read in a batch under this table's loading lock)."""
+        Each table's loading lock is held from before the read until the table is in
+        memory: a first use meanwhile waits, then finds it, and never loads (or changes,
+        or ends) a table between the batch's read and its rebuild."""
+        held: dict[int, asyncio.Lock] = {}
+        failed = []
+        try:
+            for table_id in table_ids:
+                if table_id not in self.tables and table_id not in held:
+                    lock = self.loading.setdefault(table_id, asyncio.Lock())
+                    await lock.acquire()
+                    held[table_id] = lock
+            loads = await self.store.table_loads(held, snapshots=self.use_snapshots)
+            for table_id in list(held):
+                try:
+                    if table_id not in self.tables:
+                        await self.rebuild(table_id, loads.pop(table_id, None))
+                except Exception:
+                    log.exception("table %s could not be rebuilt", table_id)
+                    failed.append(table_id)
+                finally:
+                    held.pop(table_id).release()
+                    self.loading.pop(table_id, None)
+        finally:
+            for lock in held.values():
+                lock.release()
+        return failed
+
+    async def live(self, table_id: int) -> LiveTable:
+        """The live table, rebuilt from the store on first use."""
         live = self.tables.get(table_id)
         if live is not None:
             return live
@@ -151,8 +153,7 @@ class Recovery(Part):
         async with lock:
             live = self.tables.get(table_id)
             if live is None:
-                load = loads.pop(table_id, None) if loads is not None else None
-                live = await self.rebuild(table_id, load)
+                live = await self.rebuild(table_id)
         self.loading.pop(table_id, None)
         if live is None:
             row = await self.store.get_table(table_id)

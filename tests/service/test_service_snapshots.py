@@ -4,6 +4,7 @@ rebuilt is always the log's replay."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -200,3 +201,33 @@ def test_the_engine_version_is_the_format_and_a_fingerprint_of_the_engine_code()
     version = engine_version()
     assert version.startswith("1-") and len(version) == 2 + 24
     assert version == engine_version()
+
+
+async def test_a_first_use_during_the_eager_batch_waits_for_it_and_loads_nothing(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    world, table = await one_table(make_world, 6)
+    world = await restart(make_world, world)
+    store = world.store
+    reads: list[list[int]] = []
+    entered, release = asyncio.Event(), asyncio.Event()
+    real = store.table_loads
+
+    async def slow(ids: Any, **kwargs: Any) -> Any:
+        reads.append(sorted(ids))
+        entered.set()
+        await release.wait()
+        return await real(ids, **kwargs)
+
+    monkeypatch.setattr(store, "table_loads", slow)
+    recovering = asyncio.create_task(world.service.recover(eager=True))
+    await entered.wait()  # the batch has its locks and is reading
+    using = asyncio.create_task(world.service.table_info(table))
+    for _ in range(20):  # no I/O before the lock: a few turns of the loop reach it
+        await asyncio.sleep(0)
+    assert not using.done() and reads == [[table]]  # waiting for the batch, not reading
+    release.set()
+    report = await recovering
+    info = await using
+    assert report.rebuilt == 1 and reads == [[table]]
+    assert info.hand_number == 1
+    assert state_of(world, table) == await truth(world, table)
