@@ -582,13 +582,6 @@ class Store:
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row
 
-    async def save_snapshot(self, hand_id: int, snapshot: NewSnapshot) -> None:
-        """Make ``snapshot`` the live hand's one snapshot (after its action landed);
-        `ConstraintError` if the log has no action ``snapshot.seq``."""
-        async with self._write() as db:
-            await self._live_hand_in(db, hand_id)
-            await self._snapshot_in(db, hand_id, snapshot)
-
     async def snapshots(self, hand_id: int) -> list[SnapshotRow]:
         """A hand's snapshots, oldest first (a live hand keeps at most one)."""
         rows = await self._read_all("SELECT * FROM hand_snapshots WHERE hand_id = ?"
@@ -613,17 +606,8 @@ class Store:
         return running
 
     async def _snapshot_in(self, db: aiosqlite.Connection, hand_id: int,
-                           snapshot: NewSnapshot, digest: str | None = None) -> None:
-        """Write the hand's snapshot sealed with ``digest`` (the log's up to it), read
-        back from the log when not given."""
-        if digest is None:
-            rows = await _all(db, "SELECT seq, seat, kind, payload FROM actions WHERE"
-                                  " hand_id = ? AND seq <= ? ORDER BY seq",
-                              (hand_id, snapshot.seq))
-            if len(rows) != snapshot.seq:
-                raise ConstraintError(f"hand {hand_id} has no action {snapshot.seq} to "
-                                      "snapshot")
-            digest = log_digest(map(tuple, rows))
+                           snapshot: NewSnapshot, digest: str) -> None:
+        """Write the hand's snapshot sealed with ``digest`` (the log's up to it)."""
         # the older snapshots go in the same statement (a trigger, migration 0007)
         await _run(db, "INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
                        " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",

@@ -64,16 +64,6 @@ async def test_a_snapshot_lands_only_with_its_action(store: Store, new_game: New
     assert await store.snapshots(game.hand.id) == []
 
 
-async def test_a_snapshot_saved_afterwards_needs_its_action_in_the_log(
-        store: Store, new_game: NewGame) -> None:
-    game = await new_game()
-    await append(store, game, 1)
-    with pytest.raises(ConstraintError):
-        await store.save_snapshot(game.hand.id, NewSnapshot(2, VERSION, "{}"))
-    await store.save_snapshot(game.hand.id, NewSnapshot(1, VERSION, "{}"))
-    assert [s.seq for s in await store.snapshots(game.hand.id)] == [1]
-
-
 async def test_the_end_of_a_hand_deletes_its_snapshot(store: Store, new_game: NewGame) -> None:
     game = await new_game()
     await append(store, game, 1, snapshot="{}")
