@@ -101,7 +101,8 @@ class Moves(Part):
         try:
             await self.store.append_action(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
-                deadlines=deadline_rows(pending) if fresh else None)
+                deadlines=deadline_rows(pending) if fresh else None,
+                snapshot=self.recovery.snapshot_of(new))
         except StoreError as exc:
             await self.recovery.reload(live)
             raise _stale(exc) from None

@@ -6,6 +6,12 @@ at start-up (undelivered announcements first, overdue deadlines deferred, every
 deadline scheduled, broken tables mended now); `warm` replays the rest in the
 background; `reload` rebuilds a table the store disagreed with; `drop` forgets one that
 is over. Each person's language is loaded with their table.
+
+What a rebuild reads comes in one `TableLoad` (`Store.table_loads`): a dozen
+statements for a whole batch of tables (an eager `recover` reads every live table at
+once) instead of a dozen per table. A live hand resumes from its newest state snapshot
+and the actions after it when the snapshot checks out against the log (snapshots.py),
+else its whole log is replayed.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from bot.service.moves import outcome
 from bot.service.part import Part
 from bot.service.results import RecoveryReport
 from bot.service.scheduler import Wake
-from bot.store import HandRow, StaleStatus, TableRow
+from bot.service.snapshots import UnusableSnapshot, resume, snapshot_of
+from bot.store import DeadlineRow, HandLog, HandRow, NewSnapshot, StaleStatus, TableLoad, TableRow
 from engine.game import Action, HandState, Phase, deciding_seats, replay
 from engine.match import HandSetup, MatchState, finish_hand, new_match
 from engine.rules.common import SEATS, TableOptions
@@ -44,6 +51,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+WARM_BATCH = 50
+"""Tables `warm` reads at once: a first use of one of them waits for its batch (a few
+tens of milliseconds), and the reads are a dozen statements a batch, not a table."""
+
 
 class Recovery(Part):
     """The live tables: loaded on first use, rebuilt after a restart."""
@@ -52,6 +63,10 @@ class Recovery(Part):
         super().__init__(service)
         self.loading: dict[int, asyncio.Lock] = {}
         """A lock per table being loaded, so two first uses load it once."""
+        self.snapshot_every = service.snapshot_every
+        self.use_snapshots = service.use_snapshots
+        self.resumed = 0
+        """Hands rebuilt from a snapshot (the others replayed their whole log)."""
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
         """Bring every live table back after a start-up.
@@ -82,34 +97,52 @@ class Recovery(Part):
             if r.kind != "computer" and r.reminded_at is None:
                 self.scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
-        failed = []
-        for table_id in todo:
-            try:
-                await self.live(table_id)
-            except Refused:
-                pass  # mended and over: its last hand had ended the match (no longer live)
-            except Exception:
-                log.exception("table %s could not be rebuilt", table_id)
-                failed.append(table_id)
+        failed = await self._rebuild_batch(todo)
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
                               tuple(failed))
 
     async def warm(self) -> int:
-        """Rebuild, one after another, the live tables a lazy `recover` left for later
-        (run it as a background task); return how many were rebuilt."""
+        """Rebuild, a batch of `WARM_BATCH` at a time, the live tables a lazy `recover`
+        left for later (run it as a background task); return how many were rebuilt."""
+        todo = [row.id for row in await self.store.live_tables() if row.id not in self.tables]
         rebuilt = 0
-        for row in await self.store.live_tables():
-            if row.id in self.tables:
-                continue
-            try:
-                await self.live(row.id)
-                rebuilt += 1
-            except Refused:
-                pass
-            except Exception:
-                log.exception("table %s could not be rebuilt", row.id)
-            await asyncio.sleep(0)
+        for start in range(0, len(todo), WARM_BATCH):
+            batch = todo[start:start + WARM_BATCH]
+            fresh = [t for t in batch if t not in self.tables]
+            failed = set(await self._rebuild_batch(fresh))
+            rebuilt += sum(1 for t in fresh if t in self.tables and t not in failed)
+            await asyncio.sleep(0)  # commands go first between batches
         return rebuilt
+
+    async def _rebuild_batch(self, table_ids: list[int]) -> list[int]:
+        """Rebuild these tables from one batch of reads; return those that failed.
+
+        Each table's loading lock is held from before the read until the table is in
+        memory: a first use meanwhile waits, then finds it, and never loads (or changes,
+        or ends) a table between the batch's read and its rebuild."""
+        held: dict[int, asyncio.Lock] = {}
+        failed = []
+        try:
+            for table_id in table_ids:
+                if table_id not in self.tables and table_id not in held:
+                    lock = self.loading.setdefault(table_id, asyncio.Lock())
+                    await lock.acquire()
+                    held[table_id] = lock
+            loads = await self.store.table_loads(held, snapshots=self.use_snapshots)
+            for table_id in list(held):
+                try:
+                    if table_id not in self.tables:
+                        await self.rebuild(table_id, loads.pop(table_id, None))
+                except Exception:
+                    log.exception("table %s could not be rebuilt", table_id)
+                    failed.append(table_id)
+                finally:
+                    held.pop(table_id).release()
+                    self.loading.pop(table_id, None)
+        finally:
+            for lock in held.values():
+                lock.release()
+        return failed
 
     async def live(self, table_id: int) -> LiveTable:
         """The live table, rebuilt from the store on first use."""
@@ -129,49 +162,54 @@ class Recovery(Part):
             raise Refused(E.NO_TABLE, "there is no such table")
         return live
 
-    async def rebuild(self, table_id: int) -> LiveTable | None:
-        row = await self.store.get_table(table_id)
-        if row is None or not row.is_live:
+    async def rebuild(self, table_id: int, load: TableLoad | None = None
+                      ) -> LiveTable | None:
+        if load is None:
+            load = (await self.store.table_loads([table_id],
+                                                 snapshots=self.use_snapshots)).get(table_id)
+        if load is None or not load.table.is_live:
             return None
+        row = load.table
         seats = empty_seats()
-        for s in await self.store.seats(table_id):
+        for s in load.seats:
             seats[s.seat] = s
         live = LiveTable(row, seats)
         self.tables[table_id] = live
-        await self._load_locales(live)
+        for user, locale in load.locales.items():
+            self.locales.setdefault(user, locale)  # what this process heard since wins
         if row.status == "playing":
             async with live.lock:
-                await self._rebuild_match(live)
+                await self._rebuild_match(live, load)
         return self.tables.get(table_id)
 
-    async def _rebuild_match(self, live: LiveTable) -> None:
+    async def _rebuild_match(self, live: LiveTable, load: TableLoad) -> None:
         """Rebuild the match and hand from the log, finishing whatever a crash cut short
         between two writes (a match without its first hand, a hand ended without the
         next one started, a deal that ended at once)."""
-        match_row = await self.store.live_match(live.id)
+        match_row = load.match
         options = options_of(live.row)
+        hands = list(load.hands)
         if match_row is None:
             if await self.store.matches(live.id):  # the last match ended: so did the table
                 await self._close_finished(live)
                 return
             match_row = await self.store.create_match(live.id, first_dealer=fairness.first_dealer(),
                                                       at=self.clock.now())
+            hands = []
         live.match_id = match_row.id
-        hands = await self.store.hands(match_row.id)
         if not hands:
             live.match = new_match(live.row.rules, options, match_row.first_dealer,
                                    computers_of(live))
             await self.moves.start_hand(live)
             return
         last = hands[-1]
-        settled = await self.store.match_settlements(match_row.id)
         totals = [Fraction(0)] * SEATS
         wins = [0] * SEATS
-        for s in settled:
+        for s in load.settlements:
             if s.hand_id != last.id:
                 totals[s.seat] += s.amount
                 wins[s.seat] += 1 if s.value > 0 and s.amount > 0 else 0
-        for seat, amount in (await self.store.penalty_totals(match_row.id)).items():
+        for seat, amount in load.penalties.items():
             totals[seat] += amount
         live.match = MatchState(
             live.row.rules, options, dealer=last.dealer, hands_played=last.number - 1,
@@ -179,7 +217,10 @@ class Recovery(Part):
             wins=tuple(wins), computer=computers_of(live),
             current=HandSetup(last.number, last.dealer, last.dice, last.streak,
                               last.huangfan > 0))
-        state = await self.replay(live.row, options, last)
+        if load.log is not None and load.log.hand_id == last.id:
+            state = await self.hand_state(live.row, options, last, load.log)
+        else:  # an ended hand (the next one not dealt): its whole log
+            state = await self.replay(live.row, options, last)
         live.hand = LiveHand(last, state)
         if last.status == "ended":
             live.match = finish_hand(live.match, outcome(state))
@@ -188,26 +229,42 @@ class Recovery(Part):
         elif state.phase is Phase.ENDED:
             await self.moves.end_hand(live, state, (), None)
         else:
-            await self._restore_deadlines(live)
+            await self._restore_deadlines(live, load.deadlines)
 
-    async def _load_locales(self, live: LiveTable) -> None:
-        """The languages of the table's people, remembered from before a restart."""
-        users = [s.user_id for s in live.seats if s is not None and s.user_id is not None
-                 and s.user_id not in self.locales]
-        for user, locale in (await self.store.user_locales(users)).items():
-            self.locales.setdefault(user, locale)
+    async def hand_state(self, row: TableRow, options: TableOptions, hand: HandRow,
+                         hand_log: HandLog) -> HandState:
+        """A live hand's state: from its snapshot when that checks out against the log
+        (snapshots.py), else the replay of its whole log."""
+        if hand_log.snapshot is not None:
+            try:
+                state = resume(row.rules, options, hand, hand_log)
+            except UnusableSnapshot as exc:
+                log.warning("hand %s: snapshot at action %s not used (%s); replaying the "
+                             "log", hand.id, hand_log.snapshot.seq, exc)
+            else:
+                self.resumed += 1
+                return state
+            return await self.replay(row, options, hand)
+        actions = [Action.from_json(a.payload) for a in hand_log.actions]
+        return replay(row.rules, options, parse_wall(hand.wall), hand.dice, hand.dealer,
+                      actions, streak=hand.streak, huangfan=hand.huangfan > 0)
+
+    def snapshot_of(self, state: HandState) -> NewSnapshot | None:
+        """The snapshot to write with the action that reached ``state``, if one is due."""
+        return snapshot_of(state, self.snapshot_every)
 
     async def replay(self, row: TableRow, options: TableOptions, hand: HandRow) -> HandState:
         actions = [Action.from_json(a.payload) for a in await self.store.actions(hand.id)]
         return replay(row.rules, options, parse_wall(hand.wall), hand.dice, hand.dealer,
                       actions, streak=hand.streak, huangfan=hand.huangfan > 0)
 
-    async def _restore_deadlines(self, live: LiveTable) -> None:
+    async def _restore_deadlines(self, live: LiveTable, stored: tuple[DeadlineRow, ...]
+                                 ) -> None:
         """Take the stored deadlines that still fit the replayed state; make new ones
         for any decision that has none."""
         assert live.hand is not None
         state = live.hand.state
-        rows = {r.seat: r for r in await self.store.deadlines(live.hand.row.id)}
+        rows = {r.seat: r for r in stored}
         now = self.clock.now()
         pending: dict[int, Pending] = {}
         fresh = False

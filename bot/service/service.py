@@ -44,6 +44,7 @@ from bot.service.results import (
     TablePicture,
 )
 from bot.service.scheduler import Scheduler
+from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.timers import Timers
 from bot.store import LeaderboardRow, StandingChoices, Store
 from engine import rules as rulesets
@@ -68,7 +69,8 @@ class TableService:
                  computer_pause: float = 2.0, grace: float = 120.0,
                  notify_computer_hands: bool = False,
                  deal: Callable[[str, int], Deal] | None = None,
-                 computer_name: ComputerNamer | None = None) -> None:
+                 computer_name: ComputerNamer | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
@@ -76,7 +78,9 @@ class TableService:
         private notices for computer seats (the offline demo shows them). ``deal``
         replaces the `secrets` shuffle (tests stack walls with it; never in the bot).
         ``computer_name`` names a computer seat when it sits down (the adapter's, in the
-        server's language; see `ComputerNamer`)."""
+        server's language; see `ComputerNamer`). ``snapshot_every``: a live hand's state
+        is saved with every this many actions (0: never); ``use_snapshots`` False
+        rebuilds hands from their whole log (the bench's old path; see snapshots.py)."""
         self.store = store
         self.notifier = notifier
         self.clock: Clock = clock or SystemClock()
@@ -86,6 +90,8 @@ class TableService:
         self.deal: Callable[[str, int], Deal] = deal or (
             lambda rules, _dealer: shuffle(rulesets.get(rules).has_flowers))
         self.computer_name: ComputerNamer = computer_name or default_computer_name
+        self.snapshot_every = snapshot_every
+        self.use_snapshots = use_snapshots
         self.tables: dict[int, LiveTable] = {}
         self.locales: dict[int, str] = {}
         self.scheduler = Scheduler(self.clock, lambda wake: self.timers.fire(wake))

@@ -6,9 +6,10 @@ contents are the caller's to leave alone); exact amounts come back as `Fraction`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, TypeGuard, get_args
@@ -357,3 +358,82 @@ class AnnouncementRow:
 
 def announcement_key(kind: str, table_id: int, hand_number: int) -> str:
     return f"{kind}-{table_id}-{hand_number}"
+
+
+# ---- snapshots and recovery (migration 0007) ---------------------------------------------
+
+
+def log_digest(actions: Iterable[tuple[int, int, str, str]]) -> str:
+    """SHA-256 (hex) of a hand's log: each action as ``seq␟seat␟kind␟payload␞``, the
+    payload as the JSON text stored. A snapshot carries the digest of the actions it
+    was reached by, so it is used only on the log it came from."""
+    h = hashlib.sha256()
+    for seq, seat, kind, payload in actions:
+        h.update(log_line(seq, seat, kind, payload))
+    return h.hexdigest()
+
+
+def log_line(seq: int, seat: int, kind: str, payload: str) -> bytes:
+    """One action as `log_digest` hashes it."""
+    return f"{seq}\x1f{seat}\x1f{kind}\x1f{payload}\x1e".encode()
+
+
+def state_digest(version: str, state: str) -> str:
+    """SHA-256 (hex) of a snapshot's version and state text: a damaged text is ignored."""
+    return hashlib.sha256(f"{version}\x1f{state}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class NewSnapshot:
+    """A hand's state after its action ``seq`` (the engine's text), written with it."""
+
+    seq: int
+    version: str
+    state: str
+
+
+@dataclass(frozen=True)
+class SnapshotRow:
+    hand_id: int
+    seq: int
+    version: str
+    log_digest: str
+    state: str
+    state_digest: str
+
+    @classmethod
+    def of(cls, r: sqlite3.Row) -> SnapshotRow:
+        return cls(r["hand_id"], r["seq"], r["version"], r["log_digest"], r["state"],
+                   r["state_digest"])
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """What rebuilding a live hand reads: its newest snapshot (if any) and the actions
+    after it (all of them without one). ``digest_at_snapshot`` is the digest of the
+    log's actions 1..snapshot.seq as read now (None without a snapshot, or when the log
+    is shorter): the snapshot is the log's only if it equals ``snapshot.log_digest``."""
+
+    hand_id: int
+    snapshot: SnapshotRow | None
+    digest_at_snapshot: str | None
+    actions: tuple[ActionRow, ...]
+    last_seq: int
+
+
+@dataclass(frozen=True)
+class TableLoad:
+    """Everything rebuilding one live table reads, read in one go for many tables:
+    its row and seats, its people's languages, its match in play (None if none), that
+    match's hands, settlements and penalties, and its last hand's log and deadlines
+    when that hand is live."""
+
+    table: TableRow
+    seats: tuple[SeatRow, ...]
+    locales: Mapping[int, str]
+    match: MatchRow | None
+    hands: tuple[HandRow, ...]
+    settlements: tuple[SettlementRow, ...]
+    penalties: Mapping[int, Fraction]
+    log: HandLog | None
+    deadlines: tuple[DeadlineRow, ...]

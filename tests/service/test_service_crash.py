@@ -1,6 +1,8 @@
 """Crash safety: a match in a subprocess is killed with SIGKILL at random moments and
 restarted; every action it reported as committed must survive, none may be applied
-twice, and the match must finish with settlements that sum to zero."""
+twice, and the match must finish with settlements that sum to zero. Each restart
+resumes the live hand from its state snapshot (written with every 4th action), so a
+snapshot that did not match its log would show as settlements the log does not give."""
 
 from __future__ import annotations
 
@@ -73,6 +75,7 @@ async def check_database(db: Path, committed: dict[tuple[int, int], str], seed: 
         totals = [0] * 4
         for hand in hands:
             assert hand.status == "ended"
+            assert await store.snapshots(hand.id) == []  # an ended hand keeps none
             assert commitment(hand.salt, hand.wall) == hand.commitment
             actions = await store.actions(hand.id)
             assert [a.seq for a in actions] == list(range(1, len(actions) + 1))

@@ -1,0 +1,147 @@
+"""Snapshots of a hand in play (engine/game/snapshot.py): a restored state is the
+replayed one, on thousands of seeded positions; anything else is refused."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import rules as rulesets
+from engine.game import Action, HandState, Phase, apply, deciding_seats, legal_actions, new_hand
+from engine.game.snapshot import SNAPSHOT_FORMAT, SnapshotError, covered_fields, decode, encode
+from engine.tiles import Tile
+
+SETUPS = [("shanghai", {}), ("hangzhou", {}), ("hangzhou", {"caishen": "flip"})]
+
+
+def seeded_hand(seed: int, rules: str, options: dict[str, object]
+                ) -> Iterator[tuple[HandState, tuple[Tile, ...], list[Action]]]:
+    """Every position of one hand played with seeded random legal moves (chi, pong,
+    kongs and passes as often as discards), with the wall and the actions so far."""
+    rng = random.Random(seed)
+    wall = list(rulesets.get(rules).tile_set())
+    rng.shuffle(wall)
+    dealer, dice = rng.randrange(4), (rng.randint(1, 6), rng.randint(1, 6))
+    state, _ = new_hand(rules, options, wall, dealer, dice, streak=1 + seed % 3,
+                        huangfan=seed % 2 == 0)
+    actions: list[Action] = []
+    while state.phase is not Phase.ENDED:
+        yield state, tuple(wall), actions
+        seat = rng.choice(deciding_seats(state))
+        action = rng.choice(legal_actions(state, seat))
+        actions.append(action)
+        state, _ = apply(state, action)
+
+
+def restored(text: str, state: HandState) -> HandState:
+    return decode(text, state.rules, state.options, state.wall, state.dealer, state.dice,
+                  state.streak, state.huangfan)
+
+
+@pytest.mark.parametrize(("rules", "options"), SETUPS)
+def test_a_restored_state_is_the_replayed_one_on_thousands_of_seeded_positions(
+        rules: str, options: dict[str, object]) -> None:
+    positions = windows = melds = 0
+    for seed in range(60):
+        last = None
+        for state, _wall, _actions in seeded_hand(seed, rules, options):
+            again = restored(encode(state), state)
+            assert again == state, (seed, state.seq)
+            assert encode(again) == encode(state)
+            positions += 1
+            windows += state.window is not None
+            melds += any(s.melds for s in state.seats)
+            last = state
+        assert last is not None
+    # the seeded play reaches the interesting states, not only discards
+    assert positions > 2000 and windows > 300 and melds > 300
+
+
+@pytest.mark.parametrize(("rules", "options"), SETUPS)
+def test_play_goes_on_from_a_restored_state_exactly_as_from_the_replayed_one(
+        rules: str, options: dict[str, object]) -> None:
+    for seed in range(100, 130):
+        positions = list(seeded_hand(seed, rules, options))
+        middle, _wall, _ = positions[len(positions) // 2]
+        _, _, actions = positions[-1]
+        state = restored(encode(middle), middle)
+        direct = middle
+        for action in actions[middle.seq:]:
+            state, events = apply(state, action)
+            direct, direct_events = apply(direct, action)
+            assert (state, events) == (direct, direct_events)
+        assert state.seq == len(actions)
+
+
+def test_the_encoding_covers_every_field_of_the_records_it_encodes() -> None:
+    for record, (names, covered) in covered_fields().items():
+        assert names == covered, record
+
+
+def first_position_with(pred: object) -> HandState:
+    for seed in range(50):
+        for state, _, _ in seeded_hand(seed, "shanghai", {}):
+            if pred(state):  # type: ignore[operator]
+                return state
+    raise AssertionError("no such position")
+
+
+def tamper(text: str, change: object) -> str:
+    data = json.loads(text)
+    change(data)  # type: ignore[operator]
+    return json.dumps(data)
+
+
+TAMPERING = {
+    "format": lambda d: d.update(format=SNAPSHOT_FORMAT + 1),
+    "a tile that was never drawn": lambda d: d["seats"][0].update(
+        hand=d["seats"][0]["hand"][2:] + ("1m" if d["seats"][0]["hand"][:2] != "1m" else "2m")),
+    "a tile lost": lambda d: d["seats"][1].update(hand=d["seats"][1]["hand"][2:]),
+    "front moved": lambda d: d.update(front=d["front"] + 1),
+    "a seat missing": lambda d: d["seats"].pop(),
+    "a bad tile": lambda d: d["seats"][2].update(flowers="9f"),
+    "a bad phase": lambda d: d.update(phase="sleeping"),
+    "ended": lambda d: d.update(phase="ended"),
+    "a string for a number": lambda d: d.update(turn="1"),
+    "a bool for a number": lambda d: d.update(turn=True),
+    "a bad action": lambda d: d["window"]["options"][1].append({"kind": "fly", "seat": 1}),
+    "a drawn tile not held": lambda d: d["seats"][d["turn"]].update(drawn="9z"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(TAMPERING))
+def test_a_tampered_snapshot_is_refused(what: str) -> None:
+    state = first_position_with(lambda s: s.window is not None and s.seq > 8)
+    if what == "a drawn tile not held":
+        state = first_position_with(lambda s: s.phase is Phase.TURN and s.seq > 8)
+    text = tamper(encode(state), TAMPERING[what])
+    with pytest.raises(SnapshotError):
+        restored(text, state)
+
+
+@pytest.mark.parametrize("text", ["", "nonsense", "[]", "null", '{"format": 1}', "{}"])
+def test_text_that_is_no_snapshot_is_refused(text: str) -> None:
+    state = first_position_with(lambda s: s.seq > 3)
+    with pytest.raises(SnapshotError):
+        restored(text, state)
+
+
+def test_a_snapshot_of_another_hand_is_refused() -> None:
+    state = first_position_with(lambda s: s.seq > 10)
+    other = first_position_with(lambda s: s.seq > 10 and s.wall != state.wall)
+    with pytest.raises(SnapshotError):
+        restored(encode(state), other)
+
+
+def test_an_ended_hand_is_not_snapshotted() -> None:
+    *_, (last, _, actions) = seeded_hand(7, "shanghai", {})
+    for action in legal_actions(last, deciding_seats(last)[0]):
+        after, _ = apply(last, action)
+        if after.phase is Phase.ENDED:
+            with pytest.raises(SnapshotError):
+                encode(after)
+            return
+    raise AssertionError(f"the last position did not end the hand ({len(actions)} actions)")

@@ -1,0 +1,153 @@
+"""Snapshots in the store (migration 0007): written with their action, sealed with the
+log's digest, one per live hand, gone when the hand ends; read back in batches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ConstraintError,
+    NewAction,
+    NewSnapshot,
+    StaleAction,
+    Store,
+    log_digest,
+    state_digest,
+)
+from tests.store.helpers import Game, NewGame
+
+VERSION = "1-test"
+
+
+async def append(store: Store, game: Game, seq: int, snapshot: str | None = None) -> None:
+    await store.append_action(game.hand.id, seq, seq % 4, "discard", {"tile": f"{seq % 9 + 1}m"},
+                              "player", 200.0 + seq,
+                              snapshot=None if snapshot is None else
+                              NewSnapshot(seq, VERSION, snapshot))
+
+
+async def test_a_snapshot_is_written_with_its_action_and_sealed_with_the_log(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    for seq in range(1, 4):
+        await append(store, game, seq)
+    await append(store, game, 4, snapshot='{"at":4}')
+    [snap] = await store.snapshots(game.hand.id)
+    actions = await store.actions(game.hand.id)
+    assert (snap.seq, snap.version, snap.state) == (4, VERSION, '{"at":4}')
+    assert snap.log_digest == log_digest(
+        (a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}') for a in actions)
+    assert snap.state_digest == state_digest(VERSION, '{"at":4}')
+
+
+async def test_a_hand_keeps_only_its_newest_snapshot(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    for seq in range(1, 9):
+        await append(store, game, seq, snapshot=f'{{"at":{seq}}}' if seq % 4 == 0 else None)
+    assert [s.seq for s in await store.snapshots(game.hand.id)] == [8]
+
+
+async def test_a_snapshot_lands_only_with_its_action(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await append(store, game, 1)
+    with pytest.raises(StaleAction):  # the compare-and-set refuses: nothing written
+        await append(store, game, 1, snapshot="{}")
+    with pytest.raises(ConstraintError):  # a snapshot of another action
+        await store.append_action(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
+                                  snapshot=NewSnapshot(3, VERSION, "{}"))
+    with pytest.raises(ConstraintError):  # the snapshot fails: so does its action
+        await store.append_action(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
+                                  snapshot=NewSnapshot(2, "", "{}"))
+    assert [a.seq for a in await store.actions(game.hand.id)] == [1]
+    assert await store.snapshots(game.hand.id) == []
+
+
+async def test_the_end_of_a_hand_deletes_its_snapshot(store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await append(store, game, 1, snapshot="{}")
+    await store.finish_hand(game.hand.id, NewAction(2, 0, "win", {}, "player", 300.0),
+                            settlements=[], deltas=[], at=300.0)
+    assert await store.snapshots(game.hand.id) == []
+
+
+async def test_cancelling_a_table_deletes_its_live_hand_s_snapshot(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await append(store, game, 1, snapshot="{}")
+    await store.cancel_table(game.table.id, at=300.0)
+    assert await store.snapshots(game.hand.id) == []
+
+
+async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_after_it(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    other = await new_game(channel_id=999, users=(5, 6, 7))
+    for seq in range(1, 7):
+        await append(store, game, seq, snapshot="{}" if seq == 4 else None)
+    await append(store, other, 1)
+    loads = await store.table_loads([game.table.id, other.table.id, 12345])
+    assert set(loads) == {game.table.id, other.table.id}
+    load = loads[game.table.id]
+    assert (load.table, load.match, load.hands) == (game.table, game.match, (game.hand,))
+    assert [s.seat for s in load.seats] == [0, 1, 2, 3]
+    log = load.log
+    assert log is not None and log.snapshot is not None
+    assert log.digest_at_snapshot == log.snapshot.log_digest
+    assert [a.seq for a in log.actions] == [5, 6] and log.last_seq == 6
+    assert loads[other.table.id].log is not None
+    assert [a.seq for a in loads[other.table.id].log.actions] == [1]  # type: ignore[union-attr]
+    whole = (await store.table_loads([game.table.id], snapshots=False))[game.table.id].log
+    assert whole is not None and whole.snapshot is None
+    assert [a.seq for a in whole.actions] == [1, 2, 3, 4, 5, 6]
+    assert whole.actions == tuple(await store.actions(game.hand.id))
+
+
+async def test_table_loads_tell_a_snapshot_whose_log_changed(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    for seq in range(1, 5):
+        await append(store, game, seq, snapshot="{}" if seq == 4 else None)
+    # another writer's log (a backup restored over part of it, say)
+    await store._db.execute("UPDATE actions SET payload = '{\"tile\":\"9p\"}' WHERE seq = 2")
+    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    assert log is not None and log.snapshot is not None
+    assert log.digest_at_snapshot != log.snapshot.log_digest
+    await store._db.execute("DELETE FROM actions WHERE seq >= 3")
+    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    assert log is not None and log.digest_at_snapshot is None  # the log is shorter
+
+
+async def test_table_loads_hold_totals_deadlines_and_locales(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.set_user_locale(1, "zh-CN", at=1.0)
+    await store.set_deadline(game.hand.id, 1, seq=1, kind="turn", set_at=1.0, due_at=9.0)
+    load = (await store.table_loads([game.table.id]))[game.table.id]
+    assert dict(load.locales) == {1: "zh-CN"}
+    assert [(d.seat, d.seq) for d in load.deadlines] == [(1, 1)]
+    assert load.settlements == () and dict(load.penalties) == {}
+
+
+async def test_the_seal_is_the_log_s_digest_whether_or_not_the_store_was_reopened(
+        store: Store, new_game: NewGame, db_path: Path) -> None:
+    game = await new_game()
+    for seq in range(1, 6):
+        await append(store, game, seq)
+    again = await Store.open(db_path)  # a restart: this store has not seen the hand
+    try:
+        for seq in range(6, 13):
+            await append(again, game, seq, snapshot="{}" if seq in (7, 12) else None)
+            [snap] = await again.snapshots(game.hand.id) if seq >= 7 else [None]
+            if snap is not None:
+                rows = await again.actions(game.hand.id, after=0)
+                assert snap.log_digest == log_digest(
+                    (a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}')
+                    for a in rows[:snap.seq])
+    finally:
+        await again.close()
+    loads = await store.table_loads([game.table.id])
+    log = loads[game.table.id].log
+    assert log is not None and log.snapshot is not None and log.snapshot.seq == 12
+    assert log.digest_at_snapshot == log.snapshot.log_digest
