@@ -61,6 +61,8 @@ from fakediscord.runner import GUILD_READY_TIMEOUT  # noqa: E402
 
 SETUP_BATCH = 10
 """Tables opened at once while setting up (all 200 at once time out in the fake)."""
+RESULTS_LIMIT = 1 << 26
+"""Bytes of the players' one-line results (every click's timing) the pipe may carry."""
 IDLE_END = 10.0
 """A table's players stop after this long without anything to click."""
 
@@ -248,7 +250,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--role", "players", "--tables", str(tables),
         "--clicks", str(clicks), "--think", str(think),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+        limit=RESULTS_LIMIT)
     assert child.stdin is not None and child.stdout is not None
     lines, say = child.stdout, child.stdin
 
