@@ -10,11 +10,14 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
-- with ``--split``: ``bot_cpu_ms_per_click`` (the bot process's CPU, its threads
+- ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
+  seconds (the opening burst: every table's dealer clicks at once);
+- with ``--mode split``: ``bot_cpu_ms_per_click`` (the bot process's CPU, its threads
   included, over the play, per click), ``pictures_cpu_ms_per_click`` (the picture
-  process), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
+  processes), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
   ``bot_capacity_clicks_per_s`` (1 s of one core ÷ the bot's CPU per click: what the
-  bot alone could serve if it had a core to itself).
+  bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
+  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included).
 
 Modes (``--mode``):
 
@@ -63,6 +66,10 @@ SETUP_BATCH = 10
 """Tables opened at once while setting up (all 200 at once time out in the fake)."""
 RESULTS_LIMIT = 1 << 26
 """Bytes of the players' one-line results (every click's timing) the pipe may carry."""
+OPENING = 2.0
+"""Seconds of play after which ``click_response_p99_after_opening_ms`` counts: at the
+start every table's dealer clicks at the same instant (one burst of ``--tables``
+clicks, answered one after the other); afterwards the tables drift apart."""
 IDLE_END = 10.0
 """A table's players stop after this long without anything to click."""
 
@@ -85,6 +92,9 @@ class Players:
         self.tables = tables
         self.budget = clicks
         self.responses: list[float] = []
+        self.sent: list[float] = []
+        """When each answered click was sent, in seconds from the start of play."""
+        self.began = 0.0
         self.started: dict[int, float] = {}
         """Interaction id → when it was sent (``time.monotonic``: one clock for both
         processes)."""
@@ -140,6 +150,7 @@ class Players:
         self.started[handle.id] = t0
         await handle.response(timeout=30)
         self.responses.append(time.monotonic() - t0)
+        self.sent.append(t0 - self.began)
 
     async def play(self, index: int, world: World) -> None:
         """One table's players, clicking their newest DM's components."""
@@ -167,13 +178,13 @@ class Players:
                     return
 
     async def play_all(self, worlds: list[World]) -> float:
-        start = time.monotonic()
+        self.began = time.monotonic()
         await asyncio.gather(*(self.play(i, w) for i, w in enumerate(worlds)))
-        return time.monotonic() - start
+        return time.monotonic() - self.began
 
 
-def figures(responses: list[float], dms: list[float], wall: float, tables: int,
-            think: float) -> dict[str, tuple[float, str]]:
+def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
+            tables: int, think: float) -> dict[str, tuple[float, str]]:
     out: dict[str, tuple[float, str]] = {
         "tables": (tables, "count"), "think_s": (think, "s"),
         "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
@@ -181,6 +192,10 @@ def figures(responses: list[float], dms: list[float], wall: float, tables: int,
     if responses:
         out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
         out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
+        later = [r for r, at in zip(responses, sent, strict=True) if at >= OPENING]
+        if later:
+            out["click_response_p99_after_opening_ms"] = (percentile(later, 0.99) * 1000,
+                                                          "ms")
     if dms:
         out["click_dms_median_ms"] = (statistics.median(dms) * 1000, "ms")
         out["click_dms_p99_ms"] = (percentile(dms, 0.99) * 1000, "ms")
@@ -220,8 +235,8 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         wall = await players.play_all(worlds)
         await launcher.stop_all()
     await fake.stop()
-    return figures(players.responses, _latencies(players.started, dm_done), wall, tables,
-                   think)
+    return figures(players.responses, players.sent, _latencies(players.started, dm_done),
+                   wall, tables, think)
 
 
 def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
@@ -279,6 +294,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         bot.notifier.on_dm_sent = _recorder(dm_done)
         me, pictures = os.getpid(), bot.pictures.pids()
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        drawn0 = dict(bot.pictures.drawn)
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
@@ -288,12 +304,14 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.disable()
             profiler.dump_stats(profile)
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
         await bot.close()
         await asyncio.wait_for(connection, 10)
     await tell("STOP")
     await child.wait()
     started = {int(k): v for k, v in result["started"].items()}
-    out = figures(result["responses"], _latencies(started, dm_done), result["wall"],
+    out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
+                  result["wall"],
                   tables, think)
     n = max(1, len(result["responses"]))
     bot_cpu = (cpu1[0] - cpu0[0]) * 1000 / n
@@ -301,6 +319,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["pictures_cpu_ms_per_click"] = ((cpu1[1] - cpu0[1]) * 1000 / n, "ms")
     out["players_cpu_ms_per_click"] = ((cpu1[2] - cpu0[2]) * 1000 / n, "ms")
     out["bot_capacity_clicks_per_s"] = (1000 / bot_cpu if bot_cpu else 0.0, "1/s")
+    out["table_pictures_per_click"] = (drawn["public"] / n, "1")
+    out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
     return out
 
 
@@ -323,7 +343,8 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     await fake.settle(quiet=1.0, timeout=120)
     print("PLAY", flush=True)
     wall = await players.play_all(worlds)
-    print("DONE", json.dumps({"responses": players.responses, "started": players.started,
+    print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
+                              "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)
     await fake.stop()

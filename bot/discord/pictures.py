@@ -30,6 +30,8 @@ class Pictures:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
         self._pools: dict[str, ProcessPoolExecutor] = {}
+        self.drawn: dict[str, int] = {"public": 0, "hands": 0}
+        """How many pictures each pool drew (benchmarks: pictures per click)."""
 
     def _executor(self, which: str) -> ProcessPoolExecutor | None:
         if self.processes <= 0:
@@ -50,6 +52,7 @@ class Pictures:
         return await self._run("hands", functools.partial(draw, *args))
 
     async def _run(self, which: str, call: Callable[[], T]) -> T:
+        self.drawn[which] += 1
         pool = self._executor(which)
         if pool is not None:
             try:

@@ -38,6 +38,7 @@ async def test_a_dm_drawn_in_the_hands_process_shows_the_seats_hand() -> None:
         await notifier.publish(private(dealt(), 0))
         await settle(notifier)
         assert pictures.pids(), "the DM was not drawn in a worker process"
+        assert pictures.drawn == {"public": 0, "hands": 1}
     finally:
         pictures.close()
     (dm,) = client.dms(USERS[0])
