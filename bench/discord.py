@@ -233,6 +233,7 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         await launcher.idle(timeout=120)
         bot.notifier.on_dm_sent = _recorder(dm_done)
         wall = await players.play_all(worlds)
+        await bot.notifier.outbox.drain(120)  # the last clicks' DMs, before stopping
         await launcher.stop_all()
     await fake.stop()
     return figures(players.responses, players.sent, _latencies(players.started, dm_done),

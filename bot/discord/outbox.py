@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Hashable
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
-YIELD_LIMIT = 0.05
+YIELD_LIMIT = 0.01
 """Seconds a delivery waits at most for the interactions being answered (`yield_to`):
 answers first, but a stream of clicks never starves the DMs."""
 

@@ -6,7 +6,8 @@ and every hand-off to the SQLite thread waits for the GIL too (a click's dozen s
 round trips each lost up to a switch interval, 5 ms, to a drawing thread: ~400 ms p99
 in `bench/discord.py`). In separate processes they run beside the loop, on the
 machine's other core. Two pools, so that a seat's DM never queues behind table
-pictures (`draw` for the public pictures, `draw_hand` for the DMs). The views and
+pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' has two
+workers per ``processes``, `WORKERS`). The views and
 states are small frozen dataclasses, cheap to pickle. With ``processes=0`` (or a
 broken pool) everything is drawn in threads.
 """
@@ -24,6 +25,9 @@ from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+WORKERS = {"public": 1, "hands": 2}
+"""Worker processes per pool, per ``processes``: a discard asks up to three seats at
+once, and their DMs are drawn side by side rather than one after the other."""
 
 
 class Pictures:
@@ -40,7 +44,7 @@ class Pictures:
         if pool is None:
             # spawn, not fork: the bot has threads (SQLite, rendering) that fork would copy
             pool = self._pools[which] = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"))
+                self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"))
         return pool
 
     async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
