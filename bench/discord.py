@@ -1,33 +1,52 @@
-"""``python bench/discord.py``: the real bot against the fake Discord, 20 tables at once.
+"""``python bench/discord.py``: the real bot against the fake Discord, tables playing at once.
 
-Twenty tables of four people each play concurrently; every player clicks the
-components of their newest DM after a think time (``--think``, default 0.5 s on
-average, jittered ×0.5–1.5: quicker than people are). ``--think 0`` clicks the instant
-a DM arrives: a saturation test, whose latencies are then queueing (the whole process
-— bot, fake and 80 players — handles about 80–100 clicks a second on this machine).
-Printed, one ``NAME VALUE UNIT`` line each:
+Every table's four people click the components of their newest DM after a think time
+(``--think``, default 0.5 s on average, jittered ×0.5–1.5: quicker than people are).
+``--think 0`` clicks the instant a DM arrives: a saturation test, whose latencies are
+then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 
 - ``click_response_{median,p99}_ms``: from the click being sent to the bot to its
-  interaction response reaching Discord (goal p99 ≤ 150 ms);
+  interaction response reaching Discord (goal p99 ≤ 50 ms at 200 tables);
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
-  accepted by Discord (goal p99 ≤ 500 ms);
-- ``clicks``, ``tables``, ``wall_s``.
+  accepted by Discord;
+- ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
+- ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
+  seconds (the opening burst: every table's dealer clicks at once);
+- with ``--mode split``: ``bot_cpu_ms_per_click`` (the bot process's CPU, its threads
+  included, over the play, per click), ``pictures_cpu_ms_per_click`` (the picture
+  processes), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
+  ``bot_capacity_clicks_per_s`` (1 s of one core ÷ the bot's CPU per click: what the
+  bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
+  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included).
 
-The fake, the 80 players and the bot share one process and one event loop on this
-2-core machine, so the figures include the fake's own work: real Discord adds network
-latency, but the bot's share is what is measured here.
+Modes (``--mode``):
+
+- ``inproc`` (the old one, the default): the fake, the players and the bot share one
+  process and one event loop, so the figures include the fake's own work;
+- ``split``: the fake Discord and the players run in a child process, the bot alone in
+  this one (talking over 127.0.0.1 as it would to Discord); the bot's CPU is measured
+  on its own;
+- ``both``: ``inproc`` then ``split``, their lines prefixed ``inproc.`` and ``split.``.
+
+``--profile FILE`` (split): the bot process's play under cProfile, saved to FILE
+(``python -m pstats FILE``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import json
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -35,11 +54,24 @@ ROOT = HERE.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 
+import discord  # noqa: E402
 import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
 import yarl  # noqa: E402
 from botkit import World, choose, make_bot, open_table  # noqa: E402
 from fakediscord import BotLauncher, ErrorLog, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
+from fakediscord.runner import GUILD_READY_TIMEOUT  # noqa: E402
+
+SETUP_BATCH = 10
+"""Tables opened at once while setting up (all 200 at once time out in the fake)."""
+RESULTS_LIMIT = 1 << 26
+"""Bytes of the players' one-line results (every click's timing) the pipe may carry."""
+OPENING = 2.0
+"""Seconds of play after which ``click_response_p99_after_opening_ms`` counts: at the
+start every table's dealer clicks at the same instant (one burst of ``--tables``
+clicks, answered one after the other); afterwards the tables drift apart."""
+IDLE_END = 10.0
+"""A table's players stop after this long without anything to click."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -47,7 +79,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-class Bench:
+class Players:
+    """The fake's world and its people: each clicks the newest DM it was sent.
+
+    New messages are seen as the fake creates them (a hook on its state), so a table's
+    players wake only when one of them got something: no scan of every message."""
+
     def __init__(self, fake: FakeDiscord, tables: int, clicks: int, think: float) -> None:
         self.fake = fake
         self.think = think
@@ -55,15 +92,34 @@ class Bench:
         self.tables = tables
         self.budget = clicks
         self.responses: list[float] = []
+        self.sent: list[float] = []
+        """When each answered click was sent, in seconds from the start of play."""
+        self.began = 0.0
         self.started: dict[int, float] = {}
-        self.dm_done: dict[int, float] = {}
-        self.seen = 0
-        self.dm_user: dict[int, int] = {}
+        """Interaction id → when it was sent (``time.monotonic``: one clock for both
+        processes)."""
         self.newest: dict[int, FakeMessage] = {}
+        self.table_of: dict[int, int] = {}
+        self.woken: list[asyncio.Event] = [asyncio.Event() for _ in range(tables)]
+        self._dm_user: dict[int, int] = {}
+        created = fake.state.create_message
 
-    def dm_sent(self, table: int, seat: int, cause: int | None) -> None:
-        if cause is not None:
-            self.dm_done[cause] = time.perf_counter()
+        def create_message(*args: Any, **kwargs: Any) -> FakeMessage:
+            message = created(*args, **kwargs)
+            self._arrived(message)
+            return message
+
+        fake.state.create_message = create_message  # type: ignore[method-assign]  # a hook
+
+    def _arrived(self, message: FakeMessage) -> None:
+        user = self._dm_user.get(message.channel_id)
+        if user is None:
+            self._dm_user = {c: u for u, c in self.fake.state.dm_channels.items()}
+            user = self._dm_user.get(message.channel_id)
+        if user is None or user not in self.table_of:
+            return
+        self.newest[user] = message
+        self.woken[self.table_of[user]].set()
 
     def worlds(self) -> list[World]:
         fake = self.fake
@@ -71,48 +127,38 @@ class Bench:
         outsider = fake.add_user(999, "stranger")
         guild = fake.add_guild(900, "Club", members=[*users, outsider],
                                channels=[f"t{i}" for i in range(self.tables)])
+        for i, user in enumerate(users):
+            self.table_of[user.id] = i // 4
         return [World(fake, guild, fake.channel(guild, f"t{i}"), users[4 * i:4 * i + 4],
                       outsider) for i in range(self.tables)]
+
+    async def open(self, worlds: list[World]) -> None:
+        for i in range(0, len(worlds), SETUP_BATCH):
+            await asyncio.gather(*(open_table(w, hands=16)
+                                   for w in worlds[i:i + SETUP_BATCH]))
 
     async def click(self, user: FakeUser, message: FakeMessage) -> None:
         move = choose(self.fake, message)
         if move is None:
             return
         custom_id, values = move
-        t0 = time.perf_counter()
+        t0 = time.monotonic()
         if values is None:
             handle = await self.fake.click(user, message, custom_id)
         else:
             handle = await self.fake.select(user, message, custom_id, values)
         self.started[handle.id] = t0
         await handle.response(timeout=30)
-        self.responses.append(time.perf_counter() - t0)
+        self.responses.append(time.monotonic() - t0)
+        self.sent.append(t0 - self.began)
 
-    def scan(self) -> None:
-        """Index the messages sent since the last scan: each user's newest DM (the
-        fake keeps every message in one dict, in order)."""
-        messages = self.fake.state.messages
-        if len(messages) == self.seen:
-            return
-        fresh = list(messages.values())[self.seen:]
-        self.seen = len(messages)
-        for m in fresh:
-            user = self.dm_user.get(m.channel_id)
-            if user is None:
-                user = next((u for u, c in self.fake.state.dm_channels.items()
-                             if c == m.channel_id), None)
-                if user is None:
-                    continue
-                self.dm_user[m.channel_id] = user
-            self.newest[user] = m
-
-    async def play(self, world: World) -> None:
+    async def play(self, index: int, world: World) -> None:
         """One table's players, clicking their newest DM's components."""
         done: set[int] = set()
         clicks = 0
-        idle_since = time.perf_counter()
-        while clicks < self.budget and time.perf_counter() - idle_since < 10:
-            self.scan()
+        woken = self.woken[index]
+        while clicks < self.budget:
+            woken.clear()
             moved = False
             for user in world.players:
                 message = self.newest.get(user.id)
@@ -125,43 +171,197 @@ class Bench:
                     await self.click(user, message)
                     clicks += 1
                     moved = True
-            if moved:
-                idle_since = time.perf_counter()
-            else:
-                await asyncio.sleep(0.005)
+            if not moved:
+                try:
+                    await asyncio.wait_for(woken.wait(), IDLE_END)
+                except TimeoutError:
+                    return
 
-    def dm_latencies(self) -> list[float]:
-        return [self.dm_done[i] - t0 for i, t0 in self.started.items() if i in self.dm_done]
+    async def play_all(self, worlds: list[World]) -> float:
+        self.began = time.monotonic()
+        await asyncio.gather(*(self.play(i, w) for i, w in enumerate(worlds)))
+        return time.monotonic() - self.began
 
 
-async def main(tables: int, clicks: int, think: float = 0.5) -> None:
+def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
+            tables: int, think: float) -> dict[str, tuple[float, str]]:
+    out: dict[str, tuple[float, str]] = {
+        "tables": (tables, "count"), "think_s": (think, "s"),
+        "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
+        "clicks_per_s": (len(responses) / wall if wall else 0.0, "1/s")}
+    if responses:
+        out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
+        out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
+        later = [r for r, at in zip(responses, sent, strict=True) if at >= OPENING]
+        if later:
+            out["click_response_p99_after_opening_ms"] = (percentile(later, 0.99) * 1000,
+                                                          "ms")
+    if dms:
+        out["click_dms_median_ms"] = (statistics.median(dms) * 1000, "ms")
+        out["click_dms_p99_ms"] = (percentile(dms, 0.99) * 1000, "ms")
+    return out
+
+
+def show(found: dict[str, tuple[float, str]], prefix: str = "") -> None:
+    for name, (value, unit) in found.items():
+        text = f"{value:.0f}" if unit == "count" else f"{value:.1f}"
+        print(f"{prefix}{name} {text} {unit}", flush=True)
+
+
+def point_at(fake_api: str, fake_gateway: str) -> None:
+    """discord.py talks to the fake instead of Discord."""
+    discord.http.Route.BASE = fake_api  # type: ignore[misc]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake_gateway)
+
+
+# ---------------------------------------------------------------------------- inproc
+
+
+async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[float, str]]:
+    """Bot, fake and players in this process, on one event loop (the old mode)."""
     fake = FakeDiscord()
     await fake.start()
-    discord.http.Route.BASE = fake.api_url  # type: ignore[misc]
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
-    bench = Bench(fake, tables, clicks, think)
-    worlds = bench.worlds()
+    point_at(fake.api_url, fake.gateway_url)
+    players = Players(fake, tables, clicks, think)
+    worlds = players.worlds()
     launcher = BotLauncher(fake, ErrorLog())
+    dm_done: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         bot = make_bot(Path(tmp) / "bench.sqlite3", table_interval=2.0, picture_processes=1)
         await launcher.start(bot)
-        await asyncio.gather(*(open_table(w, hands=16) for w in worlds))
-        await launcher.idle(timeout=60)
-        bot.notifier.on_dm_sent = bench.dm_sent
-        start = time.perf_counter()
-        await asyncio.gather(*(bench.play(w) for w in worlds))
-        wall = time.perf_counter() - start
+        await players.open(worlds)
+        await launcher.idle(timeout=120)
+        bot.notifier.on_dm_sent = _recorder(dm_done)
+        wall = await players.play_all(worlds)
+        await bot.notifier.outbox.drain(120)  # the last clicks' DMs, before stopping
         await launcher.stop_all()
     await fake.stop()
-    dms = bench.dm_latencies()
-    print(f"tables {tables} count")
-    print(f"think_s {think} s")
-    print(f"clicks {len(bench.responses)} count")
-    print(f"wall_s {wall:.1f} s")
-    print(f"click_response_median_ms {statistics.median(bench.responses) * 1000:.1f} ms")
-    print(f"click_response_p99_ms {percentile(bench.responses, 0.99) * 1000:.1f} ms")
-    print(f"click_dms_median_ms {statistics.median(dms) * 1000:.1f} ms")
-    print(f"click_dms_p99_ms {percentile(dms, 0.99) * 1000:.1f} ms")
+    return figures(players.responses, players.sent, _latencies(players.started, dm_done),
+                   wall, tables, think)
+
+
+def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
+    def dm_sent(table: int, seat: int, cause: int | None) -> None:
+        if cause is not None:
+            into[cause] = time.monotonic()
+    return dm_sent
+
+
+def _latencies(started: dict[int, float], done: dict[int, float]) -> list[float]:
+    return [done[i] - t0 for i, t0 in started.items() if i in done]
+
+
+# ---------------------------------------------------------------------------- split
+
+
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def split(tables: int, clicks: int, think: float, profile: str | None
+                ) -> dict[str, tuple[float, str]]:
+    """The bot in this process; the fake and the players in a child (`players_main`)."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--role", "players", "--tables", str(tables),
+        "--clicks", str(clicks), "--think", str(think),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+        limit=RESULTS_LIMIT)
+    assert child.stdin is not None and child.stdout is not None
+    lines, say = child.stdout, child.stdin
+
+    async def hear(expected: str) -> list[str]:
+        words = (await lines.readline()).decode().split(maxsplit=1)
+        if not words or words[0] != expected:
+            raise RuntimeError(f"the players' process said {words!r}, not {expected}")
+        return words[1:]
+
+    async def tell(word: str) -> None:
+        say.write(f"{word}\n".encode())
+        await say.drain()
+
+    api, gateway = (await hear("URLS"))[0].split()
+    point_at(api, gateway)
+    dm_done: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = make_bot(Path(tmp) / "bench.sqlite3", table_interval=2.0, picture_processes=1)
+        bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
+        await bot.login("fake-token")
+        connection = asyncio.create_task(bot.connect(reconnect=False))
+        await asyncio.wait_for(bot.wait_until_ready(), 30)
+        await tell("READY")
+        await hear("PLAY")
+        bot.notifier.on_dm_sent = _recorder(dm_done)
+        me, pictures = os.getpid(), bot.pictures.pids()
+        cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        drawn0 = dict(bot.pictures.drawn)
+        profiler = cProfile.Profile() if profile else None
+        if profiler is not None:
+            profiler.enable()
+        result = json.loads((await hear("DONE"))[0])
+        await bot.notifier.outbox.drain(30)  # the last clicks' DMs
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
+        cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
+        await bot.close()
+        await asyncio.wait_for(connection, 10)
+    await tell("STOP")
+    await child.wait()
+    started = {int(k): v for k, v in result["started"].items()}
+    out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
+                  result["wall"],
+                  tables, think)
+    n = max(1, len(result["responses"]))
+    bot_cpu = (cpu1[0] - cpu0[0]) * 1000 / n
+    out["bot_cpu_ms_per_click"] = (bot_cpu, "ms")
+    out["pictures_cpu_ms_per_click"] = ((cpu1[1] - cpu0[1]) * 1000 / n, "ms")
+    out["players_cpu_ms_per_click"] = ((cpu1[2] - cpu0[2]) * 1000 / n, "ms")
+    out["bot_capacity_clicks_per_s"] = (1000 / bot_cpu if bot_cpu else 0.0, "1/s")
+    out["table_pictures_per_click"] = (drawn["public"] / n, "1")
+    out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    return out
+
+
+async def players_main(tables: int, clicks: int, think: float) -> None:
+    """The child of `split`: the fake Discord and the players; one word a line on
+    stdout (URLS, PLAY, DONE with the results), waiting on stdin for READY and STOP."""
+    loop = asyncio.get_running_loop()
+
+    async def hear() -> str:
+        return (await loop.run_in_executor(None, sys.stdin.readline)).strip()
+
+    fake = FakeDiscord()
+    await fake.start()
+    players = Players(fake, tables, clicks, think)
+    worlds = players.worlds()
+    print("URLS", fake.api_url, fake.gateway_url, flush=True)
+    if await hear() != "READY":
+        return
+    await players.open(worlds)
+    await fake.settle(quiet=1.0, timeout=120)
+    print("PLAY", flush=True)
+    wall = await players.play_all(worlds)
+    print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
+                              "started": players.started,
+                              "wall": wall}), flush=True)
+    await hear()  # STOP: the bot has shut down (its last sends needed the fake)
+    await fake.stop()
+
+
+async def main(args: argparse.Namespace) -> None:
+    if args.role == "players":
+        await players_main(args.tables, args.clicks, args.think)
+        return
+    modes = ["inproc", "split"] if args.mode == "both" else [args.mode]
+    for mode in modes:
+        prefix = f"{mode}." if args.mode == "both" else ""
+        run: Awaitable[dict[str, tuple[float, str]]] = (
+            inproc(args.tables, args.clicks, args.think) if mode == "inproc"
+            else split(args.tables, args.clicks, args.think, args.profile))
+        show(await run, prefix)
 
 
 if __name__ == "__main__":
@@ -170,5 +370,8 @@ if __name__ == "__main__":
     parser.add_argument("--clicks", type=int, default=60, help="clicks per table")
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a player takes to click (0: at once)")
-    args = parser.parse_args()
-    asyncio.run(main(args.tables, args.clicks, args.think))
+    parser.add_argument("--mode", choices=("inproc", "split", "both"), default="inproc")
+    parser.add_argument("--profile", default=None, help="split: cProfile the bot to FILE")
+    parser.add_argument("--role", choices=("bot", "players"), default="bot",
+                        help=argparse.SUPPRESS)
+    asyncio.run(main(parser.parse_args()))

@@ -53,6 +53,21 @@ class InFlight:
     def __init__(self) -> None:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.answering = 0
+        """Interactions between arriving and being answered."""
+        self.answered = asyncio.Event()
+        """Set while none is (`Outbox.yield_to`: deliveries let the answers go first)."""
+        self.answered.set()
+
+    def begin(self) -> None:
+        self.answering += 1
+        self.answered.clear()
+
+    def end(self) -> None:
+        self.answering -= 1
+        if self.answering <= 0:
+            self.answering = 0
+            self.answered.set()
 
     def track(self, work: Awaitable[T]) -> asyncio.Future[T]:
         task = asyncio.ensure_future(work)
@@ -164,6 +179,7 @@ class Answer:
     async def __aenter__(self) -> Answer:
         """Tell the service who is here, without waiting: the answer (a deferral first)
         must not wait on it, and what it remembers (a language) is never worth a failure."""
+        self.in_flight.begin()
         with contextlib.suppress(NotServing):
             self.in_flight.track(self.service.seen(self.cause)).add_done_callback(_noted)
         return self
@@ -172,6 +188,12 @@ class Answer:
                         tb: TracebackType | None) -> bool:
         """Say what went wrong, privately, and swallow it (the interaction is answered);
         a cancellation or an exit goes on."""
+        try:
+            return await self._exit(exc)
+        finally:
+            self.in_flight.end()
+
+    async def _exit(self, exc: BaseException | None) -> bool:
         if exc is None or not isinstance(exc, Exception):
             return False
         try:

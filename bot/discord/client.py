@@ -87,6 +87,8 @@ class MahjongBot(discord.Client):
                                         table_interval=self.table_interval,
                                         repost_after=self.repost_after,
                                         pictures=self.pictures)
+        # a click's answer first, its DMs and pictures right after (see Outbox.yield_to)
+        self.notifier.outbox.yield_to = self.in_flight.answered
         notifier = self.notifier
         options = {"computer_name": lambda ref, seat, replaces: computer_name(
             notifier.channel_locale(ref), seat, replaces), **self.service_options}

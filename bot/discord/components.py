@@ -111,9 +111,12 @@ def discard_moves(view: PlayerView) -> list[MoveView]:
     return out
 
 
-def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike
+def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike,
+                   numbered: Mapping[Tile, tuple[int, ...]] | None = None
                    ) -> discord.SelectOption:
-    """One menu entry: the tile by name; drawn / suggested / what it would wait on."""
+    """One menu entry: the tile by name; drawn / suggested / what it would wait on.
+    ``numbered``: the view's `tile_numbers`, when the caller already has them (they
+    are the same for every entry of a menu)."""
     tile = move.action.tile
     assert tile is not None
     notes = []
@@ -128,7 +131,9 @@ def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike
     if tile == view.table.caishen:
         label += f" ({CAISHEN})"  # discarding a wildcard is legal, and rarely meant
     # The numbers under this tile in the hand picture, so the two can be matched.
-    numbers = ",".join(map(str, tile_numbers(view).get(tile, ())))
+    if numbered is None:
+        numbered = tile_numbers(view)
+    numbers = ",".join(map(str, numbered.get(tile, ())))
     if numbers:
         label = t("discard.numbered", locale, numbers=numbers, label=label)
     return discord.SelectOption(
@@ -145,7 +150,8 @@ def discard_options(view: PlayerView, locale: LocaleLike) -> list[discord.Select
         kept = [m for m in moves if m.action.tile in keep]
         rest = [m for m in moves if m.action.tile not in keep]
         moves = [m for m in moves if m in kept or m in rest[: MAX_OPTIONS - len(kept)]]
-    return [discard_option(m, view, locale) for m in moves]
+    numbered = tile_numbers(view)  # once per menu, not once per entry
+    return [discard_option(m, view, locale, numbered) for m in moves]
 
 
 def button_moves(view: PlayerView, capacity: int) -> list[MoveView]:

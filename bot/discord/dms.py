@@ -17,7 +17,6 @@ change and the request behind it. Nothing is asked of the service.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Callable, Sequence
@@ -28,6 +27,7 @@ import discord
 from bot.discord.components import add_preferences, move_view
 from bot.discord.i18n import LocaleLike
 from bot.discord.outbox import Outbox
+from bot.discord.pictures import Pictures
 from bot.discord.posting import Poster
 from bot.discord.table_state import Tables, channel_queue
 from bot.discord.texts import describe_events, dm_closed_text, dm_text
@@ -64,9 +64,9 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
 
 
 def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, bytes]:
-    """Off the event loop: the seat's view (its analysis and suggestion take a few ms)
-    and its picture. In a thread, not the picture process: a hand is quick to draw,
-    and queueing hands behind table pictures in one process made DMs slower."""
+    """Off the event loop and off its GIL: the seat's view (its analysis and suggestion
+    take a few ms) and its picture, in the hands' picture process (`Pictures.draw_hand`;
+    ``make_view`` is the notice's bound ``view``, pickled with its state)."""
     view = make_view()
     return view, hand_image(view)
 
@@ -83,8 +83,10 @@ def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
 
 
 class DmPresenter:
-    def __init__(self, poster: Poster, tables: Tables, outbox: Outbox) -> None:
+    def __init__(self, poster: Poster, tables: Tables, outbox: Outbox,
+                 pictures: Pictures) -> None:
         self.poster = poster
+        self.pictures = pictures
         self.tables = tables
         self.memory = tables.memory
         self.outbox = outbox
@@ -132,7 +134,7 @@ class DmPresenter:
         the public events since its last DM, worded in the reader's language."""
         ref, seat = n.ref, n.seat
         locale = n.locale or self.poster.user_locale(user_id, ref)
-        view, png = await asyncio.to_thread(_view_and_picture, n.view)
+        view, png = await self.pictures.draw_hand(_view_and_picture, n.view)
         text, ui = private_message(
             view, table_id=ref.table_id, hand=n.hand_number, step=n.step, names=n.names,
             locale=locale, deadline=n.deadline, choices=n.choices, away=n.away,

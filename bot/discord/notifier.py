@@ -124,7 +124,7 @@ class DiscordNotifier:
         self.now = now
         self.post = Poster(client, memory)
         self.tables = Tables(memory)
-        self.dms = DmPresenter(self.post, self.tables, self.outbox)
+        self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
 
     # ------------------------------------------------------------------ the door
 

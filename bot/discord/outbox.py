@@ -19,6 +19,9 @@ from collections.abc import Awaitable, Callable, Hashable
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+YIELD_LIMIT = 0.01
+"""Seconds a delivery waits at most for the interactions being answered (`yield_to`):
+answers first, but a stream of clicks never starves the DMs."""
 
 
 class Outbox:
@@ -28,6 +31,10 @@ class Outbox:
         self._idle = asyncio.Event()
         self._idle.set()
         self.closed = False
+        self.yield_to: asyncio.Event | None = None
+        """Set when no interaction is being answered (the bot's `InFlight.answered`):
+        each job waits for it (up to `YIELD_LIMIT`), so a click's answer never queues
+        behind the DMs and pictures of the clicks before it."""
 
     def put(self, key: Hashable, job: Job) -> None:
         """Queue ``job`` after the other jobs of ``key``; start a worker if none runs."""
@@ -38,6 +45,13 @@ class Outbox:
             self._idle.clear()
             self._workers[key] = asyncio.create_task(self._work(key), name=f"outbox-{key}")
 
+    async def _yield(self) -> None:
+        answered = self.yield_to
+        if answered is None or answered.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(answered.wait(), YIELD_LIMIT)
+
     def busy(self) -> bool:
         return bool(self._workers)
 
@@ -45,6 +59,7 @@ class Outbox:
         queue = self._queues[key]
         try:
             while queue:
+                await self._yield()
                 job = queue.popleft()
                 try:
                     await job()

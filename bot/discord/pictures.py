@@ -1,11 +1,15 @@
-"""Where the public pictures are drawn: a worker process, off the bot's event loop.
+"""Where pictures are drawn: worker processes, off the bot's event loop.
 
-A table picture takes ~25 ms of pure Python/Pillow work. Drawn in a thread it still
-holds the GIL, and with twenty tables playing the event loop stalls behind it (the
-slowest clicks waited ~300 ms in `bench/discord.py`); in a separate process it runs on
-the machine's other core. The views are small frozen dataclasses, cheap to pickle.
-Hand pictures stay in a thread (quick, and queued behind table pictures in one process
-they were slower). With ``processes=0`` (or a broken pool) all are drawn in threads.
+A table picture takes ~25 ms of pure Python/Pillow work, a seat's view and hand picture
+~10 ms. Drawn in a thread either still holds the GIL: the event loop stalls behind it,
+and every hand-off to the SQLite thread waits for the GIL too (a click's dozen store
+round trips each lost up to a switch interval, 5 ms, to a drawing thread: ~400 ms p99
+in `bench/discord.py`). In separate processes they run beside the loop, on the
+machine's other core. Two pools, so that a seat's DM never queues behind table
+pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' has two
+workers per ``processes``, `WORKERS`). The views and
+states are small frozen dataclasses, cheap to pickle. With ``processes=0`` (or a
+broken pool) everything is drawn in threads.
 """
 
 from __future__ import annotations
@@ -17,38 +21,58 @@ import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+WORKERS = {"public": 1, "hands": 2}
+"""Worker processes per pool, per ``processes``: a discard asks up to three seats at
+once, and their DMs are drawn side by side rather than one after the other."""
 
 
 class Pictures:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: dict[str, ProcessPoolExecutor] = {}
+        self.drawn: dict[str, int] = {"public": 0, "hands": 0}
+        """How many pictures each pool drew (benchmarks: pictures per click)."""
 
-    def _executor(self) -> ProcessPoolExecutor | None:
+    def _executor(self, which: str) -> ProcessPoolExecutor | None:
         if self.processes <= 0:
             return None
-        if self._pool is None:
+        pool = self._pools.get(which)
+        if pool is None:
             # spawn, not fork: the bot has threads (SQLite, rendering) that fork would copy
-            self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context("spawn"))
-        return self._pool
+            pool = self._pools[which] = ProcessPoolExecutor(
+                self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"))
+        return pool
 
     async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
-        """``draw(*args, **kwargs)`` in the worker process (or a thread)."""
-        call = functools.partial(draw, *args, **kwargs)
-        pool = self._executor()
+        """``draw(*args, **kwargs)`` in the public pictures' worker (or a thread)."""
+        return await self._run("public", functools.partial(draw, *args, **kwargs))
+
+    async def draw_hand(self, draw: Callable[..., T], *args: Any) -> T:
+        """``draw(*args)`` in the hands' worker (or a thread): a seat's DM."""
+        return await self._run("hands", functools.partial(draw, *args))
+
+    async def _run(self, which: str, call: Callable[[], T]) -> T:
+        self.drawn[which] += 1
+        pool = self._executor(which)
         if pool is not None:
             try:
                 return await asyncio.get_running_loop().run_in_executor(pool, call)
             except BrokenProcessPool:
-                log.warning("the picture process died; drawing in threads from now on")
-                self.processes, self._pool = 0, None
+                log.warning("a picture process died; drawing in threads from now on")
+                self.processes = 0
+                self._pools.pop(which, None)
         return await asyncio.to_thread(call)
 
+    def pids(self) -> list[int]:
+        """The worker processes' ids (benchmarks measure their CPU)."""
+        return [pid for pool in self._pools.values()
+                for pid in (getattr(pool, "_processes", None) or {})]
+
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -72,6 +72,7 @@ from bot.store.rows import (
 )
 
 Params = Sequence[Any]
+T = TypeVar("T")
 
 _WALL = re.compile(r"(?:[1-9][mpszf])+")
 _LIVE = "(" + ", ".join(f"'{s}'" for s in LIVE_TABLE_STATUSES) + ")"
@@ -80,20 +81,27 @@ _DEADLINE_SELECT = ("SELECT d.*, m.table_id FROM deadlines d "
                     "JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id")
 
 
+# Each await on the connection is a round trip to its thread (a queue, a future, a
+# wake-up of the event loop): a query, its fetch and its cursor's close were three, and
+# a move's transaction a dozen or more. One round trip each instead: the statement is
+# run and read in the thread (`execute_fetchall`), a write's cursor left to be freed
+# (its statement is complete; SQLite resets it then).
+
+
 async def _one(db: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
-    async with db.execute(sql, params) as cur:
-        return await cur.fetchone()
+    """The first row of a query of one row (by key, or LIMIT 1)."""
+    rows = list(await db.execute_fetchall(sql, params))
+    return rows[0] if rows else None
 
 
 async def _all(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-    async with db.execute(sql, params) as cur:
-        return list(await cur.fetchall())
+    return list(await db.execute_fetchall(sql, params))
 
 
 async def _run(db: aiosqlite.Connection, sql: str, params: Params = ()) -> tuple[int, int]:
     """Execute a write; return (rowcount, lastrowid)."""
-    async with db.execute(sql, params) as cur:
-        return cur.rowcount, cur.lastrowid or 0
+    cur = await db.execute(sql, params)
+    return cur.rowcount, cur.lastrowid or 0
 
 
 _CHUNK = 500
@@ -118,6 +126,75 @@ def _grouped(items: Iterable[V], key: Callable[[V], K]) -> dict[K, list[V]]:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _transaction(conn: sqlite3.Connection, work: Callable[..., T], args: Sequence[Any]) -> T:
+    """In the connection's thread: BEGIN IMMEDIATE, ``work``, COMMIT (or ROLLBACK)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(conn, *args)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _append_now(conn: sqlite3.Connection, hand_id: int, action: NewAction,
+                deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
+                cached: tuple[int, Any] | None) -> tuple[ActionRow, Any]:
+    """`Store.append_action`'s transaction, in the connection's thread: the hand is
+    live, ``action`` carries the next seq (compare-and-set), the deadlines replaced,
+    the snapshot (if any) sealed with the log's digest. Returns the action's row and
+    the running digest of the log up to it (``cached``: the one up to the seq before,
+    if this process knows it; else the log is read back)."""
+    row = conn.execute(
+        "SELECT status, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?)"
+        " FROM hands WHERE id = ?", (hand_id, hand_id)).fetchone()
+    if row is None:
+        raise NotFound(f"no hand {hand_id}")
+    if row[0] != "live":
+        raise HandEnded(f"hand {hand_id} has ended")
+    next_seq = int(row[1])
+    if action.expected_seq != next_seq:
+        raise StaleAction(hand_id, action.expected_seq, next_seq)
+    payload = _json(action.payload)
+    conn.execute("INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (hand_id, action.expected_seq, action.seat, action.kind, payload,
+                  action.source, action.at))
+    if deadlines is not None:
+        # delete then insert: two deadlines for one seat break the primary key
+        conn.execute("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+        conn.executemany("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?)",
+                         [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
+                          for d in deadlines])
+    running = _running_digest_now(conn, hand_id, action, payload, cached)
+    if snapshot is not None:
+        # the older snapshots go in the same statement (a trigger, migration 0007)
+        conn.execute("INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
+                     " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",
+                     (hand_id, snapshot.seq, snapshot.version, running.hexdigest(),
+                      snapshot.state, state_digest(snapshot.version, snapshot.state)))
+    return (ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
+                      json.loads(payload), action.source, float(action.at)), running)
+
+
+def _running_digest_now(conn: sqlite3.Connection, hand_id: int, action: NewAction,
+                        payload: str, cached: tuple[int, Any] | None) -> Any:
+    """The running digest of the log up to ``action`` (just inserted, not committed):
+    the cached one extended by it, else the log read back."""
+    if cached is not None and cached[0] == action.expected_seq - 1:
+        running = cached[1].copy()
+        running.update(log_line(action.expected_seq, action.seat, action.kind, payload))
+        return running
+    running = hashlib.sha256()
+    for r in conn.execute("SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
+                          " AND seq <= ? ORDER BY seq", (hand_id, action.expected_seq)):
+        running.update(log_line(r[0], r[1], r[2], r[3]))
+    return running
 
 
 class Store:
@@ -180,6 +257,24 @@ class Store:
             except BaseException:
                 await self._rollback()
                 raise
+
+    async def _write_at_once(self, work: Callable[..., T], *args: Any) -> T:
+        """One write transaction run whole in the connection's thread: ``work(conn,
+        *args)`` on the plain sqlite3 connection between BEGIN IMMEDIATE and COMMIT
+        (rolled back if it raises), errors as in `_write`.
+
+        Every await on the connection is a round trip to its thread, and on a busy
+        machine each costs a thread wake-up (~0.5 ms measured in `bench/discord.py`):
+        a move's transaction statement by statement was eight of them, on every click's
+        path. This is one. aiosqlite has no public call for "run this in your thread",
+        hence its ``_execute`` and ``_conn``."""
+        async with self._lock:
+            try:
+                return await self._db._execute(_transaction, self._db._conn, work, args)
+            except sqlite3.IntegrityError as exc:
+                raise ConstraintError(str(exc)) from exc
+            except sqlite3.Error as exc:  # e.g. still locked by another process
+                raise StoreError(f"database write failed: {exc}") from exc
 
     async def _rollback(self) -> None:
         if self._db.in_transaction:
@@ -578,14 +673,8 @@ class Store:
         if snapshot is not None and snapshot.seq != expected_seq:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
-        async with self._write() as db:
-            await self._live_hand_in(db, hand_id)
-            row = await self._append_in(db, hand_id, action)
-            if deadlines is not None:
-                await self._replace_deadlines_in(db, hand_id, deadlines)
-            running = await self._running_digest(db, hand_id, action)
-            if snapshot is not None:
-                await self._snapshot_in(db, hand_id, snapshot, running.hexdigest())
+        row, running = await self._write_at_once(_append_now, hand_id, action, deadlines,
+                                                 snapshot, self._digests.get(hand_id))
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row
 
@@ -594,32 +683,6 @@ class Store:
         rows = await self._read_all("SELECT * FROM hand_snapshots WHERE hand_id = ?"
                                     " ORDER BY seq", (hand_id,))
         return [SnapshotRow.of(r) for r in rows]
-
-    async def _running_digest(self, db: aiosqlite.Connection, hand_id: int,
-                              action: NewAction) -> Any:
-        """The running digest of the log up to ``action`` (just appended, not yet
-        committed): the cached one extended by it, else the log read back."""
-        cached = self._digests.get(hand_id)
-        if cached is not None and cached[0] == action.expected_seq - 1:
-            running = cached[1].copy()
-            running.update(log_line(action.expected_seq, action.seat, action.kind,
-                                    _json(action.payload)))
-            return running
-        rows = await _all(db, "SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
-                              " AND seq <= ? ORDER BY seq", (hand_id, action.expected_seq))
-        running = hashlib.sha256()
-        for r in rows:
-            running.update(log_line(r["seq"], r["seat"], r["kind"], r["payload"]))
-        return running
-
-    async def _snapshot_in(self, db: aiosqlite.Connection, hand_id: int,
-                           snapshot: NewSnapshot, digest: str) -> None:
-        """Write the hand's snapshot sealed with ``digest`` (the log's up to it)."""
-        # the older snapshots go in the same statement (a trigger, migration 0007)
-        await _run(db, "INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
-                       " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",
-                   (hand_id, snapshot.seq, snapshot.version, digest,
-                    snapshot.state, state_digest(snapshot.version, snapshot.state)))
 
     async def actions(self, hand_id: int, *, after: int = 0) -> list[ActionRow]:
         """The hand's log in seq order (from ``after + 1``): replayed to rebuild state."""

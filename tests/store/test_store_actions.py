@@ -115,3 +115,30 @@ async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: New
         await store.append_action(hand.id, 2, 1, "pass", {}, "player", 111.0, deadlines=bad)
     assert await store.next_seq(hand.id) == 2  # the action did not land either
     assert len(await store.deadlines(hand.id)) == 2
+
+
+async def test_a_move_is_one_round_trip_to_the_database_thread(
+        store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On every click's path: the whole transaction (checks, the action, its deadlines)
+    is handed to the connection's thread at once, not statement by statement."""
+    hand = (await new_game()).hand
+    connection = store._db
+    calls = []
+    handed = connection._execute
+
+    async def counted(fn: object, *args: object, **kwargs: object) -> object:
+        calls.append(fn)
+        return await handed(fn, *args, **kwargs)
+
+    monkeypatch.setattr(connection, "_execute", counted)
+    claims = [NewDeadline(1, 2, "claim", 110.0, 170.0), NewDeadline(2, 2, "claim", 110.0,
+                                                                    170.0)]
+    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
+                              deadlines=claims)
+    assert len(calls) == 1
+    with pytest.raises(StaleAction):
+        await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    assert len(calls) == 2
+    monkeypatch.undo()
+    assert await store.next_seq(hand.id) == 2
+    assert [d.seat for d in await store.deadlines(hand.id)] == [1, 2]
