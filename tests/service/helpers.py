@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from bot.service import Cause, FakeClock, RecordingNotifier, TableService
+import pytest
+
+from bot.service import Cause, FakeClock, RecordingNotifier, Refused, TableService
 from bot.service.fairness import Deal, deal_of, shuffle
 from bot.store import Store
 from engine.game import Action, ActionKind, stack_wall
@@ -30,6 +32,14 @@ def stacked(hands: Mapping[int, str], rules: str = "shanghai") -> Callable[[str,
             return shuffle(rules == "shanghai")
         return deal_of(stack_wall(rules, hands, dealer))
     return deal
+
+
+async def refused(code: str, coro: Awaitable[object]) -> Refused:
+    """Await ``coro`` and check the service refused it with ``code``."""
+    with pytest.raises(Refused) as info:
+        await coro
+    assert info.value.code == code, info.value
+    return info.value
 
 
 def by(user_id: int, name: str | None = None, *, manager: bool = False,

@@ -3,24 +3,17 @@ needs; `find_table` picks the table a command means; `seen` keeps the language."
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from typing import Any
 
 import pytest
 
-from bot.service import Refused, Seated, TablePicture
+from bot.service import Seated, TablePicture
 from bot.store import StandingChoices, Store
 from engine.game import ActionKind
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by, refused
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
-
-async def refused(code: str, coro: Awaitable[object]) -> Refused:
-    with pytest.raises(Refused) as info:
-        await coro
-    assert info.value.code == code, info.value
-    return info.value
 
 
 def count_locale_writes(store: Store) -> list[tuple[int, str]]:

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import Refused
 from engine import rules as rulesets
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by
-
-
-async def refused(code: str, coro: object) -> Refused:
-    with pytest.raises(Refused) as info:
-        await coro  # type: ignore[misc]
-    assert info.value.code == code, info.value
-    return info.value
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by, refused
 
 
 async def test_create_seats_the_creator_and_announces_the_lobby(world: World) -> None:

@@ -23,17 +23,12 @@ from tests.service.helpers import (
     P,
     World,
     by,
+    refused,
     stacked,
 )
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
-
-async def refused(code: str, coro: Awaitable[object]) -> Refused:
-    with pytest.raises(Refused) as info:
-        await coro
-    assert info.value.code == code, info.value
-    return info.value
 
 
 @pytest.fixture
