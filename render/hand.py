@@ -113,7 +113,7 @@ def hand_image(view: PlayerView, *, highlight_waits: bool = True,
                highlight_suggested: bool = True) -> bytes:
     """The PNG of `view`'s own hand (see the module doc for the layout)."""
     return png(render_hand(view, highlight_waits=highlight_waits,
-                           highlight_suggested=highlight_suggested))
+                           highlight_suggested=highlight_suggested), shared=True)
 
 
 def render_hand(view: PlayerView, *, highlight_waits: bool = True,

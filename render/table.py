@@ -85,7 +85,7 @@ class TableLayout:
 
 def table_image(view: TableView, names: Sequence[str], bottom_seat: int = 0) -> bytes:
     """The PNG of the public table as seen from `bottom_seat`."""
-    return png(render_table(view, names, bottom_seat)[0])
+    return png(render_table(view, names, bottom_seat)[0], shared=True)
 
 
 def render_table(view: TableView, names: Sequence[str], bottom_seat: int = 0

@@ -835,8 +835,21 @@ def lang(locale: LocaleLike) -> Lang:
     """Chinese for any zh locale (zh-CN; zh-TW falls back to it), English otherwise."""
     if locale is None:
         return "en"
-    value = locale.value if isinstance(locale, discord.Locale) else str(locale)
-    return "zh" if value.lower().startswith("zh") else "en"
+    found = _LANGS.get(locale)
+    if found is None:
+        value = locale.value if isinstance(locale, discord.Locale) else str(locale)
+        found = "zh" if value.lower().startswith("zh") else "en"
+        if len(_LANGS) < MAX_LOCALES:
+            _LANGS[locale] = found
+    return found
+
+
+MAX_LOCALES = 256
+"""Locales whose language `lang` remembers (Discord has about 30; the bound keeps a
+stream of made-up locale strings from growing it)."""
+_LANGS: dict[LocaleLike, Lang] = {}
+"""Each text a message needs asks for its language: a dict look-up instead of an
+enum check and a string test each time (a DM asks ~50 times)."""
 
 
 def t(key: str, locale: LocaleLike = None, /, **kw: Any) -> str:

@@ -6,6 +6,14 @@ notifier only enqueues a job here and returns. Jobs with the same key (a table's
 channel, or one seat's DMs) run in the order they were put; different keys run
 concurrently. A job that fails is logged and the queue goes on: a Discord error never
 reaches the table.
+
+Few jobs run at once (`SLOTS`): a delivery is mostly event-loop work (composing a
+message, discord.py's HTTP and parsing), and hundreds of them interleaved would put a
+click's answer behind all of them at every ``await`` of its path (the loop serves its
+ready callbacks first come, first served). The queues wait instead, where a DM still
+unsent is replaced by a newer one (`DmPresenter`) and a table picture is coalesced. A
+job that still runs after `SLOT_HOLD` (waiting on Discord: a rate limit, a slow
+upload) gives its slot back, so a slow send never holds up the other keys.
 """
 
 from __future__ import annotations
@@ -22,12 +30,36 @@ Job = Callable[[], Awaitable[None]]
 YIELD_LIMIT = 0.01
 """Seconds a delivery waits at most for the interactions being answered (`yield_to`):
 answers first, but a stream of clicks never starves the DMs."""
+SLOTS = 8
+"""Jobs running at once, all keys together: enough to keep the picture processes
+busy (a DM's job mostly waits for its picture), few enough that the event loop's
+queue stays short for the answers."""
+SLOT_HOLD = 0.25
+"""Seconds after which a job still running gives its slot back (it is waiting on
+Discord, not working): the slots bound the loop's work, never the deliveries."""
+
+
+class _Slot:
+    """One of the `Outbox`'s slots, given back once: when its job ends, or after
+    `SLOT_HOLD` if the job is still waiting on Discord then."""
+
+    def __init__(self, slots: asyncio.Semaphore) -> None:
+        self._slots = slots
+        self._held = True
+        self._timer = asyncio.get_running_loop().call_later(SLOT_HOLD, self.release)
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self._timer.cancel()
+            self._slots.release()
 
 
 class Outbox:
-    def __init__(self) -> None:
+    def __init__(self, slots: int = SLOTS) -> None:
         self._queues: dict[Hashable, deque[Job]] = {}
         self._workers: dict[Hashable, asyncio.Task[None]] = {}
+        self._slots = asyncio.Semaphore(slots)
         self._idle = asyncio.Event()
         self._idle.set()
         self.closed = False
@@ -59,14 +91,20 @@ class Outbox:
         queue = self._queues[key]
         try:
             while queue:
-                await self._yield()
-                job = queue.popleft()
+                await self._slots.acquire()
+                slot = _Slot(self._slots)
                 try:
+                    await self._yield()
+                    # taken only now: a job put while this one waited for its slot may
+                    # have replaced it (a DM folds into the one queued)
+                    job = queue.popleft()
                     await job()
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("delivery for %s failed", key)
+                finally:
+                    slot.release()
         finally:
             self._workers.pop(key, None)
             if not queue:

@@ -10,6 +10,10 @@ pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' ha
 workers per ``processes``, `WORKERS`). The views and
 states are small frozen dataclasses, cheap to pickle. With ``processes=0`` (or a
 broken pool) everything is drawn in threads.
+
+The workers run at a lower CPU priority (`NICENESS`): on a busy machine a picture can
+wait, a click's answer cannot, and the drawing (most of a click's CPU) would otherwise
+take the core the event loop needs.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,6 +33,17 @@ T = TypeVar("T")
 WORKERS = {"public": 1, "hands": 2}
 """Worker processes per pool, per ``processes``: a discard asks up to three seats at
 once, and their DMs are drawn side by side rather than one after the other."""
+NICENESS = 10
+"""Added to the picture processes' niceness (Unix): they get what the bot leaves."""
+
+
+def _lower_priority() -> None:
+    """A picture process's initializer: yield the CPU to the bot's event loop."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(NICENESS)
+        except OSError:
+            log.info("the picture process keeps its priority")
 
 
 class Pictures:
@@ -44,7 +60,8 @@ class Pictures:
         if pool is None:
             # spawn, not fork: the bot has threads (SQLite, rendering) that fork would copy
             pool = self._pools[which] = ProcessPoolExecutor(
-                self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"))
+                self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority)
         return pool
 
     async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
