@@ -1,13 +1,14 @@
 """The presenter's delivery queues let the interactions being answered go first: a
 click's answer never queues behind the DMs and pictures of the clicks before it, and a
-stream of clicks never starves the deliveries."""
+stream of clicks never starves the deliveries. Only a few deliveries run at once, and
+one waiting long on Discord does not hold the others up."""
 
 from __future__ import annotations
 
 import asyncio
 
 from bot.discord.answering import InFlight
-from bot.discord.outbox import Outbox
+from bot.discord.outbox import SLOT_HOLD, Outbox
 
 
 async def _turns(n: int = 20) -> None:
@@ -57,3 +58,73 @@ async def test_interactions_are_counted_until_the_last_is_answered() -> None:
     assert not in_flight.answered.is_set()
     in_flight.end()
     assert in_flight.answered.is_set()
+
+
+async def test_only_a_few_deliveries_run_at_once_and_every_queue_keeps_its_order() -> None:
+    outbox = Outbox(slots=3)
+    running: list[str] = []
+    most = 0
+    done: list[tuple[str, int]] = []
+
+    async def job(key: str, n: int) -> None:
+        nonlocal most
+        running.append(key)
+        most = max(most, len(running))
+        await asyncio.sleep(0.001)
+        running.remove(key)
+        done.append((key, n))
+
+    for n in range(4):
+        for key in "abcdefgh":
+            outbox.put(key, lambda key=key, n=n: job(key, n))
+    assert await outbox.drain(5)
+    assert most == 3
+    assert len(done) == 32
+    for key in "abcdefgh":
+        assert [n for k, n in done if k == key] == [0, 1, 2, 3]
+
+
+async def test_a_delivery_waiting_on_discord_gives_its_slot_back() -> None:
+    """A rate-limited send (seconds) must not stop every other queue."""
+    outbox = Outbox(slots=1)
+    slow = asyncio.Event()
+    done: list[str] = []
+
+    async def stuck() -> None:
+        await slow.wait()
+        done.append("slow")
+
+    async def quick() -> None:
+        done.append("quick")
+
+    outbox.put("slow", stuck)
+    await _turns()
+    outbox.put("quick", quick)
+    await asyncio.sleep(SLOT_HOLD / 2)
+    assert done == []  # the one slot is still the slow job's
+    await asyncio.sleep(SLOT_HOLD)
+    assert done == ["quick"]
+    slow.set()
+    assert await outbox.drain(5)
+    assert done == ["quick", "slow"]
+
+
+async def test_a_job_put_while_its_queue_waits_for_a_slot_is_still_delivered_in_order() -> None:
+    outbox = Outbox(slots=1)
+    gate = asyncio.Event()
+    done: list[int] = []
+
+    async def first() -> None:
+        await gate.wait()
+
+    async def job(n: int) -> None:
+        done.append(n)
+
+    outbox.put("busy", first)
+    await _turns()
+    outbox.put("dm", lambda: job(1))
+    await _turns()
+    outbox.put("dm", lambda: job(2))
+    gate.set()
+    assert await outbox.drain(5)
+    assert done == [1, 2]

@@ -9,7 +9,7 @@ import os
 
 from bot.discord.memory import InMemory
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.pictures import Pictures
+from bot.discord.pictures import NICENESS, Pictures
 from tests.discord.presenter_kit import USERS, FakeClient, dealt, private, settle
 
 
@@ -20,6 +20,22 @@ async def test_a_hand_is_drawn_in_another_process_when_there_are_processes() -> 
         assert pictures.pids()
         assert await pictures.draw(os.getpid) not in (os.getpid(),
                                                       await pictures.draw_hand(os.getpid))
+    finally:
+        pictures.close()
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+async def test_the_picture_processes_run_at_a_lower_priority_than_the_bot() -> None:
+    """A click's answer must not wait for the CPU behind a drawing."""
+    pictures = Pictures(1)
+    try:
+        mine = _niceness()
+        assert await pictures.draw_hand(_niceness) == min(19, mine + NICENESS)
+        assert await pictures.draw(_niceness) == min(19, mine + NICENESS)
+        assert _niceness() == mine
     finally:
         pictures.close()
 
