@@ -7,6 +7,7 @@ Everything here works on an RGB canvas the caller owns. Sprites come from
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -123,7 +124,24 @@ def safe(text: str) -> str:
 
 def text_width(text: str, size: int) -> int:
     text = safe(text)
-    return round(_face(text)(size).getlength(text))
+    return round(_length(text, size))
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
+    """How far `text` (already `safe`) advances in its face at `size` px."""
+    return _face(text)(size).getlength(text)
+
+
+@lru_cache(maxsize=4096)
+def _mask(text: str, size: int, anchor: str, start: tuple[float, float]
+          ) -> tuple[Image.Image, tuple[int, int]]:
+    """`text`'s anti-aliased coverage as Pillow's ``text`` would draw it (``start``: the
+    position's fractions), with its offset from the anchor point. A picture draws the
+    same words and numbers again and again (seat names, tile numbers, labels), and
+    rendering a glyph run through FreeType costs more than filling it in."""
+    mask, offset = _face(text)(size).getmask2(text, "L", anchor=anchor, start=start)
+    return Image.frombytes("L", mask.size, bytes(mask)), offset
 
 
 def fit(text: str, size: int, max_width: int) -> str:
@@ -140,9 +158,13 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, siz
               fill: RGB | tuple[int, int, int, int] = WHITE, anchor: str = "la") -> int:
     """Draw `text` in the bundled font; returns the x just after it (for "l" anchors)."""
     text = safe(text)
-    face = _face(text)(size)
-    draw.text(xy, text, font=face, fill=fill, anchor=anchor)
-    return round(xy[0] + face.getlength(text))
+    if draw.fontmode != "L" or "\n" in text:
+        draw.text(xy, text, font=_face(text)(size), fill=fill, anchor=anchor)
+    else:  # the same pixels as draw.text, its glyphs rendered once (`_mask`)
+        x, y = xy
+        mask, (dx, dy) = _mask(text, size, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=fill)
+    return round(xy[0] + _length(text, size))
 
 
 def number(value: Fraction | float | int, signed: bool = False) -> str:
