@@ -6,7 +6,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import render.draw as draw
 from engine.melds import MeldKind
@@ -119,3 +119,20 @@ def test_chinese_names_draw_with_the_names_font_and_emoji_fall_back() -> None:
     assert safe("陈伟 Chen") == "陈伟 Chen"
     assert safe("王小明🀄") == "王小明?"
     assert text_width("陈伟", 20) > text_width("?", 20) * 2
+
+
+@pytest.mark.parametrize(("text", "anchor", "xy"), [
+    ("12", "mt", (40, 10)), ("Ann", "la", (3.5, 7.25)), ("李雷 +12.5", "rm", (190.75, 30)),
+    ("東 Dealer", "lm", (10, 40.5)), ("Zoë 🀄", "mm", (100, 50))])
+def test_text_is_drawn_exactly_as_pillow_draws_it(text: str, anchor: str,
+                                                  xy: tuple[float, float]) -> None:
+    """`draw_text` reuses each text's rendered glyphs: the pixels must not change."""
+    ours, theirs = (Image.new("RGB", (200, 64), (20, 90, 60)) for _ in range(2))
+    for _ in range(2):  # the second time from the cache
+        end = draw.draw_text(ImageDraw.Draw(ours), xy, text, 18, draw.GOLD, anchor=anchor)
+    shown = draw.safe(text)
+    face = draw._face(shown)(18)
+    ImageDraw.Draw(theirs).text(xy, shown, font=face, fill=draw.GOLD, anchor=anchor)
+    ImageDraw.Draw(theirs).text(xy, shown, font=face, fill=draw.GOLD, anchor=anchor)
+    assert ours.tobytes() == theirs.tobytes()
+    assert end == round(xy[0] + face.getlength(shown))
