@@ -40,19 +40,18 @@ Discord, not working): the slots bound the loop's work, never the deliveries."""
 
 
 class _Slot:
-    """One of the `Outbox`'s slots, given back once: when its job ends, or after
-    `SLOT_HOLD` if the job is still waiting on Discord then."""
+    """One of the `Outbox`'s slots, given back once (``give_back``): when its job ends,
+    or after `SLOT_HOLD` if the job is still waiting on Discord then."""
 
-    def __init__(self, slots: asyncio.Semaphore) -> None:
-        self._slots = slots
-        self._held = True
+    def __init__(self, give_back: Callable[[], None]) -> None:
+        self._give_back: Callable[[], None] | None = give_back
         self._timer = asyncio.get_running_loop().call_later(SLOT_HOLD, self.release)
 
     def release(self) -> None:
-        if self._held:
-            self._held = False
+        if self._give_back is not None:
+            give_back, self._give_back = self._give_back, None
             self._timer.cancel()
-            self._slots.release()
+            give_back()
 
 
 class Outbox:
@@ -60,6 +59,7 @@ class Outbox:
         self._queues: dict[Hashable, deque[Job]] = {}
         self._workers: dict[Hashable, asyncio.Task[None]] = {}
         self._slots = asyncio.Semaphore(slots)
+        self._taken = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self.closed = False
@@ -87,14 +87,24 @@ class Outbox:
     def busy(self) -> bool:
         return bool(self._workers)
 
+    def slots_taken(self) -> int:
+        """Slots held now: jobs running that have not given theirs back."""
+        return self._taken
+
+    def _give_back(self) -> None:
+        self._taken -= 1
+        self._slots.release()
+
     async def _work(self, key: Hashable) -> None:
         queue = self._queues[key]
         try:
             while queue:
+                # the answers first, then a slot: a job waiting for them holds none
+                await self._yield()
                 await self._slots.acquire()
-                slot = _Slot(self._slots)
+                self._taken += 1
+                slot = _Slot(self._give_back)
                 try:
-                    await self._yield()
                     # taken only now: a job put while this one waited for its slot may
                     # have replaced it (a DM folds into the one queued)
                     job = queue.popleft()

@@ -128,3 +128,55 @@ async def test_a_job_put_while_its_queue_waits_for_a_slot_is_still_delivered_in_
     gate.set()
     assert await outbox.drain(5)
     assert done == [1, 2]
+
+
+async def test_deliveries_waiting_for_the_answers_hold_no_slot() -> None:
+    """Waiting for the answers happens before a slot is taken: a few waiting jobs
+    never keep every other queue from its slot."""
+    in_flight = InFlight()
+    outbox = Outbox(slots=2)
+    outbox.yield_to = in_flight.answered
+    done: list[str] = []
+
+    async def job(key: str) -> None:
+        done.append(key)
+
+    in_flight.begin()
+    for key in "abcd":
+        outbox.put(key, lambda key=key: job(key))
+    await _turns()
+    assert done == [] and outbox.slots_taken() == 0
+    in_flight.end()
+    assert await outbox.drain(5)
+    assert sorted(done) == list("abcd") and outbox.slots_taken() == 0
+
+
+async def test_a_slot_given_back_early_is_not_given_back_twice() -> None:
+    outbox = Outbox(slots=1)
+    slow = asyncio.Event()
+
+    async def stuck() -> None:
+        await slow.wait()
+
+    outbox.put("slow", stuck)
+    await _turns()
+    assert outbox.slots_taken() == 1
+    await asyncio.sleep(SLOT_HOLD * 1.5)
+    assert outbox.slots_taken() == 0  # waiting on Discord: given back
+    slow.set()
+    assert await outbox.drain(5)
+    assert outbox.slots_taken() == 0
+    gate = asyncio.Event()
+    started: list[str] = []
+
+    async def blocked(key: str) -> None:
+        started.append(key)
+        await gate.wait()
+
+    outbox.put("x", lambda: blocked("x"))
+    outbox.put("y", lambda: blocked("y"))
+    await _turns()
+    assert len(started) == 1 and outbox.slots_taken() == 1  # still one slot, not two
+    gate.set()
+    assert await outbox.drain(5)
+    assert sorted(started) == ["x", "y"]
