@@ -27,6 +27,8 @@ USAGE = """\
 usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
        mahjong-bot demo     play a match of computer players offline (no Discord)
                             [--rules R] [--hands N] [--out DIR] [--db PATH]
+       mahjong-bot copy-database --from SQLITE_FILE --to postgresql://… [--replace]
+                            copy the SQLite database into PostgreSQL (bot stopped)
 
 Settings come from the environment or a .env file (see .env.example):
   DISCORD_TOKEN   the bot's token (required to run the bot)
@@ -66,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.demo import main as demo
 
         return demo(args[1:])
+    if args and args[0] == "copy-database":
+        from bot.copy_database import main as copy_database
+
+        return copy_database(args[1:])
     if args:
         sys.stdout.write(USAGE)
         return 0 if args[0] in ("-h", "--help", "help") else 2
