@@ -1,6 +1,13 @@
-"""Benchmark of the table service over the real SQLite store (never a timed test).
+"""Benchmark of the table service over the real store (never a timed test).
 
     python bench/service.py [--actions-tables 1,10,200] [--restart-tables 1000]
+                            [--postgres | --database-url postgresql://…]
+
+SQLite by default (files in a temporary folder). ``--postgres`` runs the same on a
+PostgreSQL cluster started for the run (PostgreSQL's durable defaults: an fsync at
+every commit, like SQLite's ``…_sync_full``); ``--database-url`` on a server where the
+bench may create (and drop) databases. On PostgreSQL every name ends in ``_postgres``
+and the SQLite-only figures (synchronous = FULL, file bytes) are left out.
 
 Prints ``NAME VALUE UNIT`` lines:
 - ``service_actions_per_s_<N>_tables``: moves through `TableService.act` (engine
@@ -55,8 +62,10 @@ from bot.service.live import step_of
 from bot.service.notices import Notice
 from bot.service.notifier import Notifier
 from bot.store import Store
+from bot.store.sqlite import SqliteDatabase
 from engine.game import Phase, deciding_seats, timeout_action
 from engine.rules import RULESETS
+from tests.pgcluster import Cluster, create_database, drop_database, fresh_name
 
 RULE_NAMES = list(RULESETS)
 """The tables take the rule sets in turn."""
@@ -64,9 +73,36 @@ RULE_NAMES = list(RULESETS)
 OPTIONS = {"hands": 1, "turn_timer": 3600, "claim_timer": 3600}
 
 
+SUFFIX = ""
+"""``_postgres`` when the bench runs on PostgreSQL: added to every name printed."""
+
+
 def emit(name: str, value: float, unit: str) -> None:
+    name += SUFFIX
     print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}",
           flush=True)
+
+
+class Databases:
+    """Where the bench's databases go: SQLite files in a temporary folder, or new
+    databases on a PostgreSQL server (dropped at the end)."""
+
+    def __init__(self, folder: Path, server: str | None) -> None:
+        self.folder = folder
+        self.server = server
+        self._made: list[str] = []
+
+    async def new(self, name: str) -> Path | str:
+        if self.server is None:
+            return self.folder / f"{name}.sqlite3"
+        database = fresh_name("bench")
+        self._made.append(database)
+        return await create_database(self.server, database)
+
+    async def drop_all(self) -> None:
+        if self.server is not None:
+            for database in self._made:
+                await drop_database(self.server, database)
 
 
 class DeliveringNotifier:
@@ -81,12 +117,13 @@ class DeliveringNotifier:
             await receipt.delivered()
 
 
-async def new_service(path: Path, sync_full: bool = False, *, snapshot_every: int | None = None,
-                      use_snapshots: bool = True, notifier: Notifier | None = None
-                      ) -> TableService:
+async def new_service(path: Path | str, sync_full: bool = False, *,
+                      snapshot_every: int | None = None, use_snapshots: bool = True,
+                      notifier: Notifier | None = None) -> TableService:
     store = await Store.open(path)
-    if sync_full:  # fsync at every commit: durable against a power cut too
-        await store._db.execute("PRAGMA synchronous = FULL")
+    if sync_full and isinstance(store._db, SqliteDatabase):
+        # fsync at every commit: durable against a power cut too
+        await store._db.connection.execute("PRAGMA synchronous = FULL")
     every = {} if snapshot_every is None else {"snapshot_every": snapshot_every}
     return TableService(store, notifier or NullNotifier(), clock=SystemClock(), computer_pause=0.0,
                         use_snapshots=use_snapshots, **every)
@@ -135,12 +172,12 @@ async def play(service: TableService, table_id: int, latencies: list[float],
     return moves
 
 
-async def bench_actions(folder: Path, tables: int, sync_full: bool = False,
+async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
                         snapshot_every: int | None = None) -> None:
     suffix = "_sync_full" if sync_full else ""
     if snapshot_every is not None:
         suffix += f"_snapshot_every_{snapshot_every}"
-    service = await new_service(folder / f"actions-{tables}{suffix}.sqlite3", sync_full,
+    service = await new_service(await dbs.new(f"actions-{tables}{suffix}"), sync_full,
                                 snapshot_every=snapshot_every)
     ids = await open_tables(service, tables, 1)
     latencies: list[float] = []
@@ -157,8 +194,8 @@ async def bench_actions(folder: Path, tables: int, sync_full: bool = False,
     await service.store.close()
 
 
-async def bench_restart(folder: Path, tables: int) -> None:
-    path = folder / "restart.sqlite3"
+async def bench_restart(dbs: Databases, tables: int) -> None:
+    path = await dbs.new("restart")
     service = await new_service(path, notifier=DeliveringNotifier())
     # several hands each: a table whose first hand ends early must stay live
     ids = await open_tables(service, tables, 100_000, options={**OPTIONS, "hands": 8})
@@ -213,8 +250,8 @@ async def bench_bytes(folder: Path, hands: int) -> None:
             emit("service_db_bytes_per_live_hand_snapshot", sum(sizes) / len(sizes), "bytes")
 
 
-async def bench_scheduler(folder: Path, tables: int, per_table: int) -> None:
-    service = await new_service(folder / f"scheduler-{tables}.sqlite3")
+async def bench_scheduler(dbs: Databases, tables: int, per_table: int) -> None:
+    service = await new_service(await dbs.new(f"scheduler-{tables}"))
     ids = await open_tables(service, tables, 300_000, options={**OPTIONS, "hands": 8})
     sink: list[float] = []
     moves = sum(await asyncio.gather(*(play(service, t, sink, limit=per_table)
@@ -241,22 +278,44 @@ async def main(argv: list[str] | None = None) -> int:
                              "(0: none), beside the service's default")
     parser.add_argument("--sync-full-tables", default="1,200",
                         help="also measure these with PRAGMA synchronous = FULL")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--postgres", action="store_true",
+                       help="run on a PostgreSQL cluster started for the run")
+    where.add_argument("--database-url", default=None,
+                       help="run on this PostgreSQL server (the bench creates databases)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        for n in (int(x) for x in args.actions_tables.split(",") if x):
-            await bench_actions(folder, n)
-            for every in (int(x) for x in args.snapshot_every.split(",") if x):
-                await bench_actions(folder, n, snapshot_every=every)
-        for n in (int(x) for x in args.sync_full_tables.split(",") if x):
-            await bench_actions(folder, n, sync_full=True)
-        if args.bytes_hands:
-            await bench_bytes(folder, args.bytes_hands)
-        if args.scheduler_tables:
-            await bench_scheduler(folder, args.scheduler_tables, args.scheduler_moves)
-        if args.restart_tables:
-            await bench_restart(folder, args.restart_tables)
+    cluster = Cluster.start(durable=True) if args.postgres else None
+    server = cluster.url if cluster is not None else args.database_url
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            dbs = Databases(Path(tmp), server)
+            try:
+                await run(args, dbs)
+            finally:
+                await dbs.drop_all()
+    finally:
+        if cluster is not None:
+            cluster.stop()
     return 0
+
+
+async def run(args: argparse.Namespace, dbs: Databases) -> None:
+    global SUFFIX
+    on_sqlite = dbs.server is None
+    SUFFIX = "" if on_sqlite else "_postgres"
+    for n in (int(x) for x in args.actions_tables.split(",") if x):
+        await bench_actions(dbs, n)
+        for every in (int(x) for x in args.snapshot_every.split(",") if x):
+            await bench_actions(dbs, n, snapshot_every=every)
+    if on_sqlite:  # PRAGMA synchronous and file sizes are SQLite's
+        for n in (int(x) for x in args.sync_full_tables.split(",") if x):
+            await bench_actions(dbs, n, sync_full=True)
+        if args.bytes_hands:
+            await bench_bytes(dbs.folder, args.bytes_hands)
+    if args.scheduler_tables:
+        await bench_scheduler(dbs, args.scheduler_tables, args.scheduler_moves)
+    if args.restart_tables:
+        await bench_restart(dbs, args.restart_tables)
 
 
 if __name__ == "__main__":

@@ -87,3 +87,22 @@ def test_reads_os_environ_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     monkeypatch.setenv("LOG_LEVEL", "warning")
     monkeypatch.chdir(tmp_path)  # no .env here
     assert Config.from_env().log_level == "WARNING"
+
+
+def test_database_url_picks_postgres_and_never_shows_its_password() -> None:
+    url = "postgresql://bot:hunter2@db.example:5432/mahjong"
+    config = Config.from_env({"DATABASE_URL": url}, env_file=None)
+    assert config.database == url and config.database_url == url
+    assert "hunter2" not in repr(config)
+
+
+def test_database_url_may_name_a_sqlite_file(tmp_path: Path) -> None:
+    config = Config.from_env({"DATABASE_URL": f"sqlite:///{tmp_path}/m.sqlite3"},
+                             env_file=None)
+    assert config.database == tmp_path / "m.sqlite3" and config.database_url is None
+    assert Config.from_env({}, env_file=None).database == Path("mahjong.sqlite3")
+
+
+def test_an_unknown_database_url_is_refused() -> None:
+    with pytest.raises(ConfigError, match="DATABASE_URL must start with postgresql://"):
+        Config.from_env({"DATABASE_URL": "mysql://bot:pw@db/mahjong"}, env_file=None)
