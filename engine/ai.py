@@ -26,8 +26,7 @@ from engine.analysis import (
     standard_shanten,
 )
 from engine.game.actions import Action
-from engine.game.legal import legal_actions
-from engine.game.settle import self_draw
+from engine.game.legal import legal_actions, remembered_self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
 from engine.memo import bounded
@@ -403,7 +402,7 @@ def _float_or_win(state: HandState, seat: int, legal: Sequence[Action], judge: J
     s = state.seats[seat]
     floats = sum(1 for step in s.chain if step is ChainStep.PIAO)
     better = burst_head_discard(judge, s.hand, s.melds, floats, not s.claimed_turn)
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     if better is None or record is None or better[1] <= record.settlement.value:
         return None
     action = Action(ActionKind.DISCARD, seat, better[0])

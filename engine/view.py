@@ -14,8 +14,8 @@ from fractions import Fraction
 from engine.ai import Judge, choose_discard, unseen_counts
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
-from engine.game.legal import deciding_seats, legal_actions
-from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
+from engine.game.settle import eight_flowers, judge
 from engine.game.state import HandState, Phase, SeatState, WinRecord, replace
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo
@@ -351,7 +351,7 @@ def _win_record(state: HandState, seat: int) -> WinRecord | None:
     if state.phase is Phase.TURN:
         if len(state.seats[seat].flowers) == 8:
             return eight_flowers(state, seat)
-        return self_draw(state, seat)
+        return remembered_self_draw(state, seat)
     window = state.window
     if window is None:
         return None

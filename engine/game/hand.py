@@ -3,7 +3,7 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
-from engine.game.actions import Action
+from engine.game.actions import Action, checked
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
     ClaimAnswered,
@@ -17,8 +17,14 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
-from engine.game.legal import added_kong_target, claim_options, validate
-from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.legal import (
+    added_kong_target,
+    claim_options,
+    known_legal,
+    remembered_self_draw,
+    validate,
+)
+from engine.game.settle import eight_flowers, judge
 from engine.game.state import (
     ClaimWindow,
     Discard,
@@ -40,7 +46,8 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
-    validate(state, action)
+    if not known_legal(state, checked(action)):
+        validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
     if state.phase is Phase.TURN:
         new = _turn(state, action, events)
@@ -59,7 +66,7 @@ def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
     if action.kind is ActionKind.ADDED_KONG:
         assert action.tile is not None
         return _added_kong(state, seat, action.tile, ev)
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     assert record is not None
     return end(state, (record,), ev)
 
@@ -78,30 +85,31 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
         return end(state, (), ev)
     from_back = replacement is not None
     tile = state.wall[-1 - state.back] if from_back else state.wall[state.front]
-    state = replace(state, back=state.back + 1) if from_back else \
-        replace(state, front=state.front + 1)
-    state = _drawer_released(state, seat, from_back)
+    changes: dict[str, object] = {"back": state.back + 1} if from_back else \
+        {"front": state.front + 1}
+    mine = _drawer_released(state, seat, from_back, changes)
     if tile.is_flower:
-        return _flower(state, seat, tile, ev)
+        return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
     ev.append(TileDrawn(seat, tile, from_back))
-    s = state.seats[seat]
-    state = state.with_seat(seat, hand=s.with_tile(tile), drawn=tile)
-    return replace(state, phase=Phase.TURN, turn=seat, window=None, replacement=replacement)
+    mine.update(hand=state.seats[seat].with_tile(tile), drawn=tile)
+    # The seat's record and the state's are each copied once a draw (a move's hot path).
+    return state.changed(seat, mine, phase=Phase.TURN, turn=seat, window=None,
+                         replacement=replacement, **changes)
 
 
-def _drawer_released(state: HandState, seat: int, from_back: bool) -> HandState:
+def _drawer_released(state: HandState, seat: int, from_back: bool,
+                     changes: dict[str, object]) -> dict[str, object]:
     """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
-    plain draw by the dealer ends the first go-round."""
-    if from_back:
-        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
-    else:  # a plain draw starts a turn
-        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset(),
-                                claimed_turn=False)
+    plain draw by the dealer ends the first go-round: the state's changes are added to
+    ``changes``, the seat's returned."""
+    mine: dict[str, object] = {"passed_wins": frozenset(), "passed_pongs": frozenset()}
+    if not from_back:  # a plain draw starts a turn
+        mine["claimed_turn"] = False
     if state.zhua_da == seat:
-        state = replace(state, zhua_da=None)
+        changes["zhua_da"] = None
     if seat == state.dealer and not from_back:
-        state = replace(state, first_go_round=False)
-    return state
+        changes["first_go_round"] = False
+    return mine
 
 
 def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandState:
@@ -247,7 +255,8 @@ def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
 
 def _no_claim(state: HandState, seat: int, rob: bool, last: bool,
               ev: list[Event]) -> HandState:
-    state = replace(state, window=None, phase=Phase.TURN)
+    if state.window is not None or state.phase is not Phase.TURN:
+        state = replace(state, window=None, phase=Phase.TURN)
     if rob:
         return kong_replacement(state, seat, ev)
     if last:

@@ -21,7 +21,7 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.settle import completes, judge, self_draw
-from engine.game.state import HandState, Phase, replace
+from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
@@ -53,9 +53,8 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return ()
-        situation = _turn_situation(state, seat)
-        return tuple(a for a in _turn_candidates(state, seat)
-                     if _turn_allowed(state, a, situation))
+        # Asked by every view and by the player before its move: worked out once a state.
+        return state.remembered((_LEGAL, seat), lambda: _turn_actions(state, seat))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -84,18 +83,51 @@ def validate(state: HandState, action: Action) -> None:
         _validate_answer(state, action)
 
 
+def known_legal(state: HandState, action: Action) -> bool:
+    """Whether ``action`` is among the legal actions already worked out for this state
+    (`legal_actions` asked before the move, as every player does): then `validate`
+    would accept it, since the offers are exactly what it accepts."""
+    if state.phase is not Phase.TURN:
+        window = state.window
+        return window is not None and window.answers[action.seat] is None and \
+            (action in window.options[action.seat] or
+             (action.kind is ActionKind.PASS and bool(window.options[action.seat])))
+    offered = state.remembered_answer((_LEGAL, action.seat))
+    return offered is not None and action in offered
+
+
+_LEGAL = "legal_actions"
+
+
+def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
+    situation = _turn_situation(state, seat)
+    # Most turns no rule refuses a discard: the rule set says so once for all of them.
+    free = not state.ruleset.restricts_discards(situation, state.options)
+    return tuple(a for a in _turn_candidates(state, seat)
+                 if (free and a.kind is ActionKind.DISCARD) or
+                 _turn_allowed(state, a, situation))
+
+
 def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
     """`validate` of a turn candidate. A candidate is well formed, the seat's own and
     made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
     refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
     the offers and `apply` to each other)."""
+    if candidate.kind is ActionKind.WIN and not _may_self_draw(state, candidate.seat):
+        return False  # most turns: asked first, as it spares the rule set's question
     try:
         _rule_refusal_on_turn(state, candidate, situation)
-        if candidate.kind is ActionKind.WIN:
-            _check_self_draw(state, candidate.seat)
     except IllegalAction:
         return False
     return True
+
+
+def _may_self_draw(state: HandState, seat: int) -> bool:
+    """`_check_self_draw` without its reasons."""
+    if state.seats[seat].drawn is None and not state.opening:
+        return False
+    record = remembered_self_draw(state, seat)
+    return record is not None and record.settlement.valid
 
 
 # ---------------------------------------------------------------------------
@@ -128,9 +160,10 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
     the same for every decision the turn offers."""
     s = state.seats[seat]
-    return TurnCheck(
-        kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, drawn=s.drawn,
-        after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
+    return make(
+        TurnCheck, kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, tile=None,
+        meld_tiles=(), drawn=s.drawn, after_claim=s.drawn is None and not state.opening,
+        zhua_da=state.zhua_da)
 
 
 def _rule_refusal_on_turn(state: HandState, action: Action,
@@ -147,11 +180,20 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
 def _check_self_draw(state: HandState, seat: int) -> None:
     if state.seats[seat].drawn is None and not state.opening:
         raise NotAWin("no tile has been drawn this turn: a self-draw needs one")
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     if record is None:
         raise NotAWin("the tiles do not form a complete hand")
     if not record.settlement.valid:
         raise NotAWin(record.settlement.reason or "not a valid win")
+
+
+def remembered_self_draw(state: HandState, seat: int) -> WinRecord | None:
+    """`self_draw`, judged once a state (the offer, the view's value, the computer's
+    choice and the move itself all ask it)."""
+    return state.remembered((_SELF_DRAW, seat), lambda: self_draw(state, seat))
+
+
+_SELF_DRAW = "self_draw"
 
 
 def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
@@ -173,9 +215,15 @@ def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
         yield discards[tile]
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
-    if any(m.kind is MeldKind.PONG for m in s.melds):  # else no tile can add to one
+    pongs = [m for m in s.melds if m.kind is MeldKind.PONG]
+    if pongs:  # else no tile can add to one
+        wild = state.wildcards
+        # A natural tile adds only to a pong of what it plays as (or of 财神 alone).
+        faces = {wild.plays_as(t) for m in pongs for t in m.tiles}
         for tile in kinds:
-            if added_kong_target(state, seat, tile) is not None:
+            plays = wild.plays_as(tile)
+            if (plays is None or plays in faces or None in faces) and \
+                    added_kong_target(state, seat, tile) is not None:
                 yield Action(ActionKind.ADDED_KONG, seat, tile)
     yield _WINS[seat]
 
