@@ -311,14 +311,21 @@ def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
 def _near(counts: Sequence[int]) -> list[int]:
     """Kinds that could connect with the hand: held ones and suit neighbours (±2)."""
     near: set[int] = set()
-    for kind in range(NUM_KINDS):
-        if not counts[kind]:
-            continue
-        near.add(kind)
-        if kind < 27:
-            base = kind - kind % 9
-            near.update(k for k in range(kind - 2, kind + 3) if base <= k < base + 9)
+    for kind, n in enumerate(counts):
+        if n:
+            near.update(_NEIGHBOURS[kind])
     return sorted(near)
+
+
+def _neighbours(kind: int) -> tuple[int, ...]:
+    """A kind and, in a suit, the kinds one or two ranks from it."""
+    if kind >= 27:
+        return (kind,)
+    base = kind - kind % 9
+    return tuple(k for k in range(kind - 2, kind + 3) if base <= k < base + 9)
+
+
+_NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
 
 
 def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:
@@ -428,7 +435,7 @@ def _turn_move(state: HandState, seat: int, legal: Sequence[Action], judge: Judg
                                     (action.tile,)):
                 return action
     allowed = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
-    tile = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat), rng, allowed)
+    tile = choose_discard(judge, s.hand, s.melds, remembered_unseen(state, seat), rng, allowed)
     return Action(ActionKind.DISCARD, seat, tile)
 
 
@@ -464,6 +471,11 @@ def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Jud
                            must_discard=kind is not ActionKind.KONG):
                 return action
     return Action(ActionKind.PASS, seat)
+
+
+def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:
+    """`unseen_counts`, counted once a state (the view's suggestion and the move)."""
+    return state.remembered(("unseen", seat), lambda: tuple(unseen_counts(state, seat)))
 
 
 def unseen_counts(state: HandState, seat: int) -> list[int]:

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.ai import Judge, choose_discard, unseen_counts
+from engine.ai import Judge, choose_discard, remembered_unseen
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
@@ -202,7 +202,7 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     suggested = None
     discards = [m.action.tile for m in moves if m.action.kind is ActionKind.DISCARD]
     if discards:
-        suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
+        suggested = choose_discard(judge, s.hand, s.melds, remembered_unseen(state, seat),
                                    random.Random(0), [t for t in discards if t is not None])
     waits, shanten = _OWN_HAND.get(s, (state.rules, state.wildcards),
                                    lambda: _own_hand(state, s, judge))

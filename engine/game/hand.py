@@ -53,7 +53,11 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
         new = _turn(state, action, events)
     else:
         new = _answer(state, action, events)
-    return replace(new, seq=state.seq + 1), tuple(events)
+    # ``new`` was made by this call and nobody has seen it yet: count the action in it
+    # rather than copy it once more.
+    assert new is not state
+    new.__dict__["seq"] = state.seq + 1
+    return new, tuple(events)
 
 
 def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
+from engine.analysis import is_winning_with
 from engine.game.actions import Action, checked
 from engine.game.errors import (
     AlreadyAnswered,
@@ -93,7 +94,7 @@ def known_legal(state: HandState, action: Action) -> bool:
             (action in window.options[action.seat] or
              (action.kind is ActionKind.PASS and bool(window.options[action.seat])))
     offered = state.remembered_answer((_LEGAL, action.seat))
-    return offered is not None and action in offered
+    return isinstance(offered, tuple) and action in offered
 
 
 _LEGAL = "legal_actions"
@@ -331,16 +332,7 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat)
-                 if _worth_checking(state, seat, a) and _claim_ok(state, a))
-
-
-def _worth_checking(state: HandState, seat: int, action: Action) -> bool:
-    """A win candidate on a tile that does not complete the hand would be refused by
-    `check_claim` anyway; the shape test is cheap, the rest of the checks are not."""
-    window = state.window
-    assert window is not None
-    return action.kind is not ActionKind.WIN or completes(state, seat, window.tile)
+    return tuple(a for a in _claim_candidates(state, seat) if _claim_ok(state, a))
 
 
 def _claim_ok(state: HandState, action: Action) -> bool:
@@ -354,17 +346,22 @@ def _claim_ok(state: HandState, action: Action) -> bool:
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     window = state.window
     assert window is not None
-    yield _WINS[seat]
+    s = state.seats[seat]
+    wild = state.wildcards
+    # Counted once, on the natural kinds the tiles play as (`Wildcards.split`).
+    split = wild.split(s.hand)
+    # A win on a tile that does not complete the hand would be refused by `check_claim`
+    # anyway; the shape test is cheap, the rest of the checks are not.
+    if is_winning_with(s.hand, window.tile, split, s.melds, wild, state.ruleset.shapes):
+        yield _WINS[seat]
     if state.phase is Phase.ROB_KONG:
         return
-    wild = state.wildcards
     face = wild.plays_as(window.tile)
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
     # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
-    # place), so the enumerations below are skipped. Counted on the natural kinds the
-    # tiles play as (`Wildcards.split`).
-    counts, jokers_held = wild.split(state.seats[seat].hand)
+    # place), so the enumerations below are skipped.
+    counts, jokers_held = split
     may_pong = counts[face] + jokers_held >= 2
     may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
         jokers_held + _neighbours(counts, face) >= 2
