@@ -330,8 +330,10 @@ _NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
 
 def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:
     """Higher for a tile with fewer friends nearby: the first to let go of."""
-    friends = sum(1 for t in tiles if t != tile and t.suit is tile.suit and
-                  tile.is_suited and abs(t - tile) <= 2)
+    friends = 0
+    if tile.is_suited:  # tiles of its suit one or two ranks away (`_NEIGHBOURS`)
+        near = _NEIGHBOURS[tile]
+        friends = sum(1 for t in tiles if t != tile and t in near)
     same = sum(1 for t in tiles if t == tile) - 1
     return -(friends + 2 * same)
 
