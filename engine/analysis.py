@@ -617,7 +617,7 @@ def _waits_of(counts: list[int], jokers: int, held: Sequence[int],
     candidates = [arrival for kind in natural for arrival in arrivals.playing_as[kind]]
     if jumble:
         candidates.extend(arrivals.honours)
-    if arrivals.jokers and _completes_with_joker(counts, jokers, seven_pairs):
+    if arrivals.jokers and _completes_with_joker(counts, jokers, seven_pairs, costs):
         candidates.extend(arrivals.jokers)
     return frozenset(tile for tile, copies in candidates if held[tile] < copies)
 
@@ -652,9 +652,24 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool,
                    costs: Sequence[tuple[int, int]]) -> set[int]:
     """Natural kinds whose addition completes the hand, touching one group per kind
     (``costs``: the hand's `_group_costs`)."""
+    out: set[int] = set()
+    if _min_jokers(costs) <= jokers + 1:
+        _standard_waits(counts, jokers, costs, out)
+    if seven_pairs and sum(counts) + 1 + jokers == 14:
+        # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
+        odd = sum(1 for n in counts if n & 1)
+        out.update(k for k in range(NUM_KINDS)
+                   if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
+    return out
+
+
+def _standard_waits(counts: list[int], jokers: int, costs: Sequence[tuple[int, int]],
+                    out: set[int]) -> None:
+    """`_natural_waits`' four melds and a pair, added to ``out``. Asked only when the
+    hand is at most one joker short: a tile that completes it would complete it as one
+    more joker too, so a hand further away has no such wait (most hands, most turns)."""
     base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
     pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
-    out: set[int] = set()
     for g, (start, end, honors) in enumerate(_GROUP_SLICES):
         # The pair of jokers (2), or in another group, or in this one.
         others_pair = 2
@@ -665,12 +680,6 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool,
         waits = _group_waits(tuple(counts[start:end]), honors, others_pair, budget)
         if waits:
             out.update(_OFFSET[start][k] for k in waits)
-    if seven_pairs and sum(counts) + 1 + jokers == 14:
-        # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
-        odd = sum(1 for n in counts if n & 1)
-        out.update(k for k in range(NUM_KINDS)
-                   if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
-    return out
 
 
 _OFFSET = {start: tuple(range(start, end)) for start, end, _ in _GROUP_SLICES}
@@ -686,8 +695,10 @@ def _group_waits(key: tuple[int, ...], honors: bool, others_pair: int, budget: i
                  if min(no_pair + others_pair, with_pair) <= budget)
 
 
-def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> bool:
-    if is_complete(counts, jokers + 1):
+def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool,
+                          costs: Sequence[tuple[int, int]]) -> bool:
+    # `is_complete(counts, jokers + 1)`, on the group costs already counted.
+    if (sum(counts) + jokers + 1) % 3 == 2 and _min_jokers(costs) <= jokers + 1:
         return True
     return seven_pairs and seven_pairs_luxury(counts, jokers + 1) is not None
 
@@ -785,18 +796,23 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
     # A merge clamps sums, so merging is associative and commutative: the groups other
     # than the kind's are merged once per group (``others``), whatever the order.
     others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
+    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     natural = sum(counts) + delta
+    spare = jokers + 1
     out: dict[int, int] = {}
     for kind in kinds:
-        g = kind // 9 if kind < 27 else 3
+        g = _GROUP_OF[kind]
         rest = others[g]
         if rest is None:
             rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks)
-        start, end, honors = _GROUP_SLICES[g]
-        changed = _partials_changed(counts[start:end], honors or not sequences, kind - start,
-                                    delta)
-        out[kind] = max(-1, _needed_with(rest, changed, natural, blocks) - jokers - 1)
+        key, honors = keys[g]
+        changed = _partials_changed(key, honors, kind - 9 * g, delta)
+        needed = _needed_with(rest, changed, natural, blocks) - spare
+        out[kind] = needed if needed > -1 else -1
     return out
+
+
+_GROUP_OF = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
 
 
 @bounded(maxsize=1 << 14)
@@ -866,8 +882,10 @@ def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Ite
     number of times makes one more pair, any other one more single."""
     pairs = sum(n // 2 for n in counts)
     singles = sum(1 for n in counts if n & 1)
-    return {kind: _seven_pairs_shanten(pairs + 1, singles - 1, jokers) if counts[kind] & 1
-            else _seven_pairs_shanten(pairs, singles + 1, jokers) for kind in kinds}
+    # Only two answers are possible: work each out once.
+    odd = _seven_pairs_shanten(pairs + 1, singles - 1, jokers)
+    even = _seven_pairs_shanten(pairs, singles + 1, jokers)
+    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
 
 
 def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:
