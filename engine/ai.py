@@ -385,7 +385,7 @@ def choose_action(state: HandState, seat: int, rng: random.Random) -> Action:
     legal = legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make")
-    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    judge = remembered_judge(state)
     win = Action(ActionKind.WIN, seat)
     if win in legal:
         return _float_or_win(state, seat, legal, judge) or win
@@ -473,6 +473,12 @@ def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Jud
                            must_discard=kind is not ActionKind.KONG):
                 return action
     return Action(ActionKind.PASS, seat)
+
+
+def remembered_judge(state: HandState) -> Judge:
+    """The `Judge` of this hand's rule set and 财神, made once a state."""
+    return state.remembered("judge", lambda: Judge(state.rules, state.wildcards,
+                                                   state.ruleset.shapes))
 
 
 def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:

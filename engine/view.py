@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.ai import Judge, choose_discard, remembered_unseen
+from engine.ai import Judge, choose_discard, remembered_judge, remembered_unseen
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
@@ -193,7 +193,7 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     table = _table(state, seat, hand_number)
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    judge = remembered_judge(state)
     actions = legal_actions(state, seat)
     # The waits of every discard offered, from one pass over the hand.
     after_discard = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \

@@ -32,6 +32,7 @@ from engine.game.state import (
     HandState,
     Phase,
     WinRecord,
+    make,
     replace,
 )
 from engine.melds import MeldKind
@@ -148,13 +149,17 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     state = state.with_seat(seat, hand=s.without(tile), drawn=None, chain=chain,
-                            discards=(*s.discards, Discard(tile)))
+                            discards=(*s.discards, _UNCLAIMED[tile]))
     if wild:
         state = replace(state, zhua_da=seat)  # 抓打 starts, or passes to this seat
     ev.append(TileDiscarded(seat, tile))
     limit = state.ruleset.last_window_tiles
     last = limit is not None and state.wall_remaining <= limit
     return open_window(state, seat, tile, ev, last=last)
+
+
+# A discard nobody claimed is a value of its tile alone: made once per tile.
+_UNCLAIMED = {tile: Discard(tile) for tile in Tile}
 
 
 def _concealed_kong(state: HandState, seat: int, tiles: tuple[Tile, ...],
@@ -199,7 +204,8 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
     """Ask only the seats with a legal claim; with none, move straight on."""
     phase = Phase.ROB_KONG if rob else Phase.CLAIM
     empty = ((),) * SEATS
-    window = ClaimWindow(tile, seat, empty, last=last, opened_at=state.seq + 1)
+    window = make(ClaimWindow, tile=tile, from_seat=seat, options=empty,
+                  answers=(None,) * SEATS, last=last, opened_at=state.seq + 1)
     probe = replace(state, phase=phase, window=window)
     options = tuple(claim_options(probe, s) for s in range(SEATS))
     if not any(options):

@@ -5,7 +5,7 @@ never disagree."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement
 
 from engine.analysis import is_winning_with
@@ -306,9 +306,9 @@ def _claim_check(state: HandState, action: Action) -> ClaimCheck:
     window = state.window
     assert window is not None
     s = state.seats[action.seat]
-    return ClaimCheck(
-        kind=action.kind, claimer=action.seat, discarder=window.from_seat, tile=window.tile,
-        dealer=state.dealer, streak=state.streak, claims=state.claims,
+    return make(
+        ClaimCheck, kind=action.kind, claimer=action.seat, discarder=window.from_seat,
+        tile=window.tile, dealer=state.dealer, streak=state.streak, claims=state.claims,
         wildcards=state.wildcards, meld_tiles=action.tiles, chis=s.chis,
         passed_wins=s.passed_wins, passed_pongs=s.passed_pongs, zhua_da=state.zhua_da,
         last_window=window.last)
@@ -383,7 +383,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
                 yield Action(ActionKind.CHI, seat, tiles=tiles)
 
 
-def _neighbours(counts: list[int], face: Tile) -> int:
+def _neighbours(counts: Sequence[int], face: Tile) -> int:
     """Tiles of a suited ``face``'s suit one or two ranks from it (`_near`)."""
     suit_start = face - face % 9
     return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
