@@ -26,8 +26,7 @@ from engine.analysis import (
     standard_shanten,
 )
 from engine.game.actions import Action
-from engine.game.legal import legal_actions
-from engine.game.settle import self_draw
+from engine.game.legal import legal_actions, remembered_self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
 from engine.memo import bounded
@@ -312,20 +311,29 @@ def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
 def _near(counts: Sequence[int]) -> list[int]:
     """Kinds that could connect with the hand: held ones and suit neighbours (±2)."""
     near: set[int] = set()
-    for kind in range(NUM_KINDS):
-        if not counts[kind]:
-            continue
-        near.add(kind)
-        if kind < 27:
-            base = kind - kind % 9
-            near.update(k for k in range(kind - 2, kind + 3) if base <= k < base + 9)
+    for kind, n in enumerate(counts):
+        if n:
+            near.update(_NEIGHBOURS[kind])
     return sorted(near)
+
+
+def _neighbours(kind: int) -> tuple[int, ...]:
+    """A kind and, in a suit, the kinds one or two ranks from it."""
+    if kind >= 27:
+        return (kind,)
+    base = kind - kind % 9
+    return tuple(k for k in range(kind - 2, kind + 3) if base <= k < base + 9)
+
+
+_NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
 
 
 def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:
     """Higher for a tile with fewer friends nearby: the first to let go of."""
-    friends = sum(1 for t in tiles if t != tile and t.suit is tile.suit and
-                  tile.is_suited and abs(t - tile) <= 2)
+    friends = 0
+    if tile.is_suited:  # tiles of its suit one or two ranks away (`_NEIGHBOURS`)
+        near = _NEIGHBOURS[tile]
+        friends = sum(1 for t in tiles if t != tile and t in near)
     same = sum(1 for t in tiles if t == tile) - 1
     return -(friends + 2 * same)
 
@@ -377,7 +385,7 @@ def choose_action(state: HandState, seat: int, rng: random.Random) -> Action:
     legal = legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make")
-    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    judge = remembered_judge(state)
     win = Action(ActionKind.WIN, seat)
     if win in legal:
         return _float_or_win(state, seat, legal, judge) or win
@@ -403,7 +411,7 @@ def _float_or_win(state: HandState, seat: int, legal: Sequence[Action], judge: J
     s = state.seats[seat]
     floats = sum(1 for step in s.chain if step is ChainStep.PIAO)
     better = burst_head_discard(judge, s.hand, s.melds, floats, not s.claimed_turn)
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     if better is None or record is None or better[1] <= record.settlement.value:
         return None
     action = Action(ActionKind.DISCARD, seat, better[0])
@@ -429,7 +437,7 @@ def _turn_move(state: HandState, seat: int, legal: Sequence[Action], judge: Judg
                                     (action.tile,)):
                 return action
     allowed = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
-    tile = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat), rng, allowed)
+    tile = choose_discard(judge, s.hand, s.melds, remembered_unseen(state, seat), rng, allowed)
     return Action(ActionKind.DISCARD, seat, tile)
 
 
@@ -465,6 +473,17 @@ def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Jud
                            must_discard=kind is not ActionKind.KONG):
                 return action
     return Action(ActionKind.PASS, seat)
+
+
+def remembered_judge(state: HandState) -> Judge:
+    """The `Judge` of this hand's rule set and 财神, made once a state."""
+    return state.remembered("judge", lambda: Judge(state.rules, state.wildcards,
+                                                   state.ruleset.shapes))
+
+
+def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:
+    """`unseen_counts`, counted once a state (the view's suggestion and the move)."""
+    return state.remembered(("unseen", seat), lambda: tuple(unseen_counts(state, seat)))
 
 
 def unseen_counts(state: HandState, seat: int) -> list[int]:

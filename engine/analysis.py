@@ -507,6 +507,28 @@ def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wild
     if len(concealed) != 14 - 3 * len(melds):
         return False
     counts, jokers = wildcards.split(concealed)
+    return _winning_split(counts, jokers, concealed, melds, shapes)
+
+
+def is_winning_with(concealed: Sequence[Tile], extra: Tile, split: tuple[list[int], int],
+                    melds: Sequence[Meld], wildcards: Wildcards, shapes: ShapeRules) -> bool:
+    """`is_winning` of ``concealed`` and ``extra``, given ``concealed``'s split (which is
+    left as it was): a claim window asks it of each seat that also counts its tiles."""
+    if len(concealed) + 1 != 14 - 3 * len(melds):
+        return False
+    counts, jokers = split
+    plays = wildcards.plays_as(extra)
+    if plays is None:
+        return _winning_split(counts, jokers + 1, (*concealed, extra), melds, shapes)
+    counts[plays] += 1
+    try:
+        return _winning_split(counts, jokers, (*concealed, extra), melds, shapes)
+    finally:
+        counts[plays] -= 1
+
+
+def _winning_split(counts: list[int], jokers: int, concealed: Sequence[Tile],
+                   melds: Sequence[Meld], shapes: ShapeRules) -> bool:
     if is_complete(counts, jokers):
         return True
     if shapes.seven_pairs and not melds and seven_pairs_luxury(counts, jokers) is not None:
@@ -522,8 +544,8 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     of every seat after every move, and three seats of four have not moved)."""
     counts, jokers = wildcards.split(concealed)
     jumble = _jumble_melds(melds, shapes) and all(t.is_honor for t in concealed)
-    return _waits_of(counts, jokers, _held(concealed, melds), _group_costs(counts), wildcards,
-                     shapes.seven_pairs and not melds, jumble)
+    return _waits_of(counts, jokers, _held(concealed, melds), _group_costs(counts),
+                     _arrivals(wildcards), shapes.seven_pairs and not melds, jumble)
 
 
 def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
@@ -544,18 +566,19 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
     seven = shapes.seven_pairs and not melds
     jumble_melds = _jumble_melds(melds, shapes)
     suited = sum(1 for t in concealed if not t.is_honor)
+    arrivals = _arrivals(wildcards)
     for tile in sorted(set(concealed)):
         plays = wildcards.plays_as(tile)
         held[tile] -= 1
         jumble = jumble_melds and suited - (0 if tile.is_honor else 1) == 0
         if plays is None:
-            out[tile] = _waits_of(counts, jokers - 1, held, costs, wildcards, seven, jumble)
+            out[tile] = _waits_of(counts, jokers - 1, held, costs, arrivals, seven, jumble)
         else:
             counts[plays] -= 1
             g = _group_of(plays)
             start, end, honors = _GROUP_SLICES[g]
             left = (*costs[:g], _group_cost(tuple(counts[start:end]), honors), *costs[g + 1:])
-            out[tile] = _waits_of(counts, jokers, held, left, wildcards, seven, jumble)
+            out[tile] = _waits_of(counts, jokers, held, left, arrivals, seven, jumble)
             counts[plays] += 1
         held[tile] += 1
     return out
@@ -582,19 +605,19 @@ def _jumble_melds(melds: Iterable[Meld], shapes: ShapeRules) -> bool:
 
 
 def _waits_of(counts: list[int], jokers: int, held: Sequence[int],
-              costs: Sequence[tuple[int, int]], wildcards: Wildcards, seven_pairs: bool,
+              costs: Sequence[tuple[int, int]], arrivals: _Arrivals, seven_pairs: bool,
               jumble: bool) -> frozenset[Tile]:
     """The waits of a hand one short of complete, from its natural counts, jokers,
-    held copies and group costs (``jumble``: an honours jumble is possible)."""
+    held copies and group costs (``jumble``: an honours jumble is possible;
+    ``arrivals``: the hand's `_arrivals`)."""
     natural = _natural_waits(counts, jokers, seven_pairs, costs)
-    arrivals = _arrivals(wildcards)
     # A tile waits when it can still arrive (the player holds fewer than all its
     # copies) and completes: as the natural kind it plays as, as a joker, or as an
     # honour in an honours jumble.
     candidates = [arrival for kind in natural for arrival in arrivals.playing_as[kind]]
     if jumble:
         candidates.extend(arrivals.honours)
-    if arrivals.jokers and _completes_with_joker(counts, jokers, seven_pairs):
+    if arrivals.jokers and _completes_with_joker(counts, jokers, seven_pairs, costs):
         candidates.extend(arrivals.jokers)
     return frozenset(tile for tile, copies in candidates if held[tile] < copies)
 
@@ -629,21 +652,37 @@ def _natural_waits(counts: list[int], jokers: int, seven_pairs: bool,
                    costs: Sequence[tuple[int, int]]) -> set[int]:
     """Natural kinds whose addition completes the hand, touching one group per kind
     (``costs``: the hand's `_group_costs`)."""
-    base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
-    pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
     out: set[int] = set()
-    for g, (start, end, honors) in enumerate(_GROUP_SLICES):
-        # The pair of jokers (2), or in another group, or in this one.
-        others_pair = min(2, *pair_extra[:g], *pair_extra[g + 1:])
-        budget = jokers - (base - costs[g][0])
-        out.update(start + k for k in _group_waits(tuple(counts[start:end]), honors,
-                                                   others_pair, budget))
+    if _min_jokers(costs) <= jokers + 1:
+        _standard_waits(counts, jokers, costs, out)
     if seven_pairs and sum(counts) + 1 + jokers == 14:
         # Seven pairs: jokers mend the odd counts (`seven_pairs_luxury`).
         odd = sum(1 for n in counts if n & 1)
         out.update(k for k in range(NUM_KINDS)
                    if (odd - 1 if counts[k] & 1 else odd + 1) <= jokers)
     return out
+
+
+def _standard_waits(counts: list[int], jokers: int, costs: Sequence[tuple[int, int]],
+                    out: set[int]) -> None:
+    """`_natural_waits`' four melds and a pair, added to ``out``. Asked only when the
+    hand is at most one joker short: a tile that completes it would complete it as one
+    more joker too, so a hand further away has no such wait (most hands, most turns)."""
+    base = costs[0][0] + costs[1][0] + costs[2][0] + costs[3][0]
+    pair_extra = [with_pair - no_pair for no_pair, with_pair in costs]
+    for g, (start, end, honors) in enumerate(_GROUP_SLICES):
+        # The pair of jokers (2), or in another group, or in this one.
+        others_pair = 2
+        for h in range(4):
+            if h != g and pair_extra[h] < others_pair:
+                others_pair = pair_extra[h]
+        budget = jokers - (base - costs[g][0])
+        waits = _group_waits(tuple(counts[start:end]), honors, others_pair, budget)
+        if waits:
+            out.update(_OFFSET[start][k] for k in waits)
+
+
+_OFFSET = {start: tuple(range(start, end)) for start, end, _ in _GROUP_SLICES}
 
 
 @bounded(maxsize=1 << 13)
@@ -656,8 +695,10 @@ def _group_waits(key: tuple[int, ...], honors: bool, others_pair: int, budget: i
                  if min(no_pair + others_pair, with_pair) <= budget)
 
 
-def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool) -> bool:
-    if is_complete(counts, jokers + 1):
+def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool,
+                          costs: Sequence[tuple[int, int]]) -> bool:
+    # `is_complete(counts, jokers + 1)`, on the group costs already counted.
+    if (sum(counts) + jokers + 1) % 3 == 2 and _min_jokers(costs) <= jokers + 1:
         return True
     return seven_pairs and seven_pairs_luxury(counts, jokers + 1) is not None
 
@@ -747,27 +788,56 @@ def shanten_minus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: I
 
 def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iterable[int],
                   delta: int, sequences: bool) -> dict[int, int]:
-    """`standard_shanten` with ``delta`` tiles more of each kind. The groups before the
-    kind's are merged once for all kinds: the same merges, in the same order, as
-    `standard_shanten` (a group left empty adds nothing: its merge changes nothing)."""
+    """`standard_shanten` with ``delta`` tiles more of each kind: the same structures as
+    `standard_shanten` merges, with the kind's group merged last (a group left empty
+    adds nothing: its merge changes nothing)."""
     groups = [_partials(counts[start:end], honors or not sequences)
               for start, end, honors in _GROUP_SLICES]
-    before = [_NOTHING_YET]
-    for group in groups[:-1]:
-        before.append(before[-1] if group == _NOTHING_YET else _merge(before[-1], group, blocks))
+    # A merge clamps sums, so merging is associative and commutative: the groups other
+    # than the kind's are merged once per group (``others``), whatever the order.
+    others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
+    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     natural = sum(counts) + delta
+    spare = jokers + 1
     out: dict[int, int] = {}
     for kind in kinds:
-        g = kind // 9 if kind < 27 else 3
-        start, end, honors = _GROUP_SLICES[g]
-        key = list(counts[start:end])
-        key[kind - start] += delta
-        combos = _merge(before[g], _partials(tuple(key), honors or not sequences), blocks)
-        for later in groups[g + 1:]:
-            if later != _NOTHING_YET:
-                combos = _merge(combos, later, blocks)
-        out[kind] = max(-1, _fewest_needed(combos, natural, blocks) - jokers - 1)
+        g = _GROUP_OF[kind]
+        rest = others[g]
+        if rest is None:
+            rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks)
+        key, honors = keys[g]
+        changed = _partials_changed(key, honors, kind - 9 * g, delta)
+        needed = _needed_with(rest, changed, natural, blocks) - spare
+        out[kind] = needed if needed > -1 else -1
     return out
+
+
+_GROUP_OF = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
+
+
+@bounded(maxsize=1 << 14)
+def _partials_changed(key: tuple[int, ...], honors: bool, index: int, delta: int
+                      ) -> frozenset[tuple[int, int, int]]:
+    """`_partials` of a group with ``delta`` more tiles of its ``index``-th kind."""
+    changed = list(key)
+    changed[index] += delta
+    return _partials(tuple(changed), honors)
+
+
+@bounded(maxsize=1 << 14)
+def _needed_with(rest: frozenset[tuple[int, int, int]], group: frozenset[tuple[int, int, int]],
+                 natural: int, blocks: int) -> int:
+    """`_fewest_needed` of the other groups' structures merged with one more group's."""
+    return _fewest_needed(_merge(rest, group, blocks), natural, blocks)
+
+
+def _merged(groups: Iterable[frozenset[tuple[int, int, int]]], blocks: int
+            ) -> frozenset[tuple[int, int, int]]:
+    combos = _NOTHING_YET
+    for group in groups:
+        if group != _NOTHING_YET:  # an empty group adds nothing
+            combos = _merge(combos, group, blocks)
+    return combos
 
 
 @bounded(maxsize=1 << 13)
@@ -812,8 +882,10 @@ def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Ite
     number of times makes one more pair, any other one more single."""
     pairs = sum(n // 2 for n in counts)
     singles = sum(1 for n in counts if n & 1)
-    return {kind: _seven_pairs_shanten(pairs + 1, singles - 1, jokers) if counts[kind] & 1
-            else _seven_pairs_shanten(pairs, singles + 1, jokers) for kind in kinds}
+    # Only two answers are possible: work each out once.
+    odd = _seven_pairs_shanten(pairs + 1, singles - 1, jokers)
+    even = _seven_pairs_shanten(pairs, singles + 1, jokers)
+    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
 
 
 def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:

@@ -11,11 +11,11 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.ai import Judge, choose_discard, unseen_counts
+from engine.ai import Judge, choose_discard, remembered_judge, remembered_unseen
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
-from engine.game.legal import deciding_seats, legal_actions
-from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
+from engine.game.settle import eight_flowers, judge
 from engine.game.state import HandState, Phase, SeatState, WinRecord, replace
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo
@@ -193,7 +193,7 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     table = _table(state, seat, hand_number)
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    judge = Judge(state.rules, state.wildcards, state.ruleset.shapes)
+    judge = remembered_judge(state)
     actions = legal_actions(state, seat)
     # The waits of every discard offered, from one pass over the hand.
     after_discard = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
@@ -202,7 +202,7 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     suggested = None
     discards = [m.action.tile for m in moves if m.action.kind is ActionKind.DISCARD]
     if discards:
-        suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
+        suggested = choose_discard(judge, s.hand, s.melds, remembered_unseen(state, seat),
                                    random.Random(0), [t for t in discards if t is not None])
     waits, shanten = _OWN_HAND.get(s, (state.rules, state.wildcards),
                                    lambda: _own_hand(state, s, judge))
@@ -351,7 +351,7 @@ def _win_record(state: HandState, seat: int) -> WinRecord | None:
     if state.phase is Phase.TURN:
         if len(state.seats[seat].flowers) == 8:
             return eight_flowers(state, seat)
-        return self_draw(state, seat)
+        return remembered_self_draw(state, seat)
     window = state.window
     if window is None:
         return None

@@ -3,7 +3,7 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
-from engine.game.actions import Action
+from engine.game.actions import Action, checked
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
     ClaimAnswered,
@@ -17,8 +17,14 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
-from engine.game.legal import added_kong_target, claim_options, validate
-from engine.game.settle import eight_flowers, judge, self_draw
+from engine.game.legal import (
+    added_kong_target,
+    claim_options,
+    known_legal,
+    remembered_self_draw,
+    validate,
+)
+from engine.game.settle import eight_flowers, judge
 from engine.game.state import (
     ClaimWindow,
     Discard,
@@ -26,6 +32,7 @@ from engine.game.state import (
     HandState,
     Phase,
     WinRecord,
+    make,
     replace,
 )
 from engine.melds import MeldKind
@@ -40,13 +47,18 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
-    validate(state, action)
+    if not known_legal(state, checked(action)):
+        validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
     if state.phase is Phase.TURN:
         new = _turn(state, action, events)
     else:
         new = _answer(state, action, events)
-    return replace(new, seq=state.seq + 1), tuple(events)
+    # ``new`` was made by this call and nobody has seen it yet: count the action in it
+    # rather than copy it once more.
+    assert new is not state
+    new.__dict__["seq"] = state.seq + 1
+    return new, tuple(events)
 
 
 def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
@@ -59,7 +71,7 @@ def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
     if action.kind is ActionKind.ADDED_KONG:
         assert action.tile is not None
         return _added_kong(state, seat, action.tile, ev)
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     assert record is not None
     return end(state, (record,), ev)
 
@@ -78,30 +90,31 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
         return end(state, (), ev)
     from_back = replacement is not None
     tile = state.wall[-1 - state.back] if from_back else state.wall[state.front]
-    state = replace(state, back=state.back + 1) if from_back else \
-        replace(state, front=state.front + 1)
-    state = _drawer_released(state, seat, from_back)
+    changes: dict[str, object] = {"back": state.back + 1} if from_back else \
+        {"front": state.front + 1}
+    mine = _drawer_released(state, seat, from_back, changes)
     if tile.is_flower:
-        return _flower(state, seat, tile, ev)
+        return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
     ev.append(TileDrawn(seat, tile, from_back))
-    s = state.seats[seat]
-    state = state.with_seat(seat, hand=s.with_tile(tile), drawn=tile)
-    return replace(state, phase=Phase.TURN, turn=seat, window=None, replacement=replacement)
+    mine.update(hand=state.seats[seat].with_tile(tile), drawn=tile)
+    # The seat's record and the state's are each copied once a draw (a move's hot path).
+    return state.changed(seat, mine, phase=Phase.TURN, turn=seat, window=None,
+                         replacement=replacement, **changes)
 
 
-def _drawer_released(state: HandState, seat: int, from_back: bool) -> HandState:
+def _drawer_released(state: HandState, seat: int, from_back: bool,
+                     changes: dict[str, object]) -> dict[str, object]:
     """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
-    plain draw by the dealer ends the first go-round."""
-    if from_back:
-        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset())
-    else:  # a plain draw starts a turn
-        state = state.with_seat(seat, passed_wins=frozenset(), passed_pongs=frozenset(),
-                                claimed_turn=False)
+    plain draw by the dealer ends the first go-round: the state's changes are added to
+    ``changes``, the seat's returned."""
+    mine: dict[str, object] = {"passed_wins": frozenset(), "passed_pongs": frozenset()}
+    if not from_back:  # a plain draw starts a turn
+        mine["claimed_turn"] = False
     if state.zhua_da == seat:
-        state = replace(state, zhua_da=None)
+        changes["zhua_da"] = None
     if seat == state.dealer and not from_back:
-        state = replace(state, first_go_round=False)
-    return state
+        changes["first_go_round"] = False
+    return mine
 
 
 def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandState:
@@ -136,13 +149,17 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     state = state.with_seat(seat, hand=s.without(tile), drawn=None, chain=chain,
-                            discards=(*s.discards, Discard(tile)))
+                            discards=(*s.discards, _UNCLAIMED[tile]))
     if wild:
         state = replace(state, zhua_da=seat)  # 抓打 starts, or passes to this seat
     ev.append(TileDiscarded(seat, tile))
     limit = state.ruleset.last_window_tiles
     last = limit is not None and state.wall_remaining <= limit
     return open_window(state, seat, tile, ev, last=last)
+
+
+# A discard nobody claimed is a value of its tile alone: made once per tile.
+_UNCLAIMED = {tile: Discard(tile) for tile in Tile}
 
 
 def _concealed_kong(state: HandState, seat: int, tiles: tuple[Tile, ...],
@@ -187,7 +204,8 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
     """Ask only the seats with a legal claim; with none, move straight on."""
     phase = Phase.ROB_KONG if rob else Phase.CLAIM
     empty = ((),) * SEATS
-    window = ClaimWindow(tile, seat, empty, last=last, opened_at=state.seq + 1)
+    window = make(ClaimWindow, tile=tile, from_seat=seat, options=empty,
+                  answers=(None,) * SEATS, last=last, opened_at=state.seq + 1)
     probe = replace(state, phase=phase, window=window)
     options = tuple(claim_options(probe, s) for s in range(SEATS))
     if not any(options):
@@ -247,7 +265,8 @@ def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
 
 def _no_claim(state: HandState, seat: int, rob: bool, last: bool,
               ev: list[Event]) -> HandState:
-    state = replace(state, window=None, phase=Phase.TURN)
+    if state.window is not None or state.phase is not Phase.TURN:
+        state = replace(state, window=None, phase=Phase.TURN)
     if rob:
         return kong_replacement(state, seat, ev)
     if last:

@@ -5,9 +5,10 @@ never disagree."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement
 
+from engine.analysis import is_winning_with
 from engine.game.actions import Action, checked
 from engine.game.errors import (
     AlreadyAnswered,
@@ -21,7 +22,7 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.settle import completes, judge, self_draw
-from engine.game.state import HandState, Phase, replace
+from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
@@ -53,9 +54,8 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return ()
-        situation = _turn_situation(state, seat)
-        return tuple(a for a in _turn_candidates(state, seat)
-                     if _turn_allowed(state, a, situation))
+        # Asked by every view and by the player before its move: worked out once a state.
+        return state.remembered((_LEGAL, seat), lambda: _turn_actions(state, seat))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -84,18 +84,51 @@ def validate(state: HandState, action: Action) -> None:
         _validate_answer(state, action)
 
 
+def known_legal(state: HandState, action: Action) -> bool:
+    """Whether ``action`` is among the legal actions already worked out for this state
+    (`legal_actions` asked before the move, as every player does): then `validate`
+    would accept it, since the offers are exactly what it accepts."""
+    if state.phase is not Phase.TURN:
+        window = state.window
+        return window is not None and window.answers[action.seat] is None and \
+            (action in window.options[action.seat] or
+             (action.kind is ActionKind.PASS and bool(window.options[action.seat])))
+    offered = state.remembered_answer((_LEGAL, action.seat))
+    return isinstance(offered, tuple) and action in offered
+
+
+_LEGAL = "legal_actions"
+
+
+def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
+    situation = _turn_situation(state, seat)
+    # Most turns no rule refuses a discard: the rule set says so once for all of them.
+    free = not state.ruleset.restricts_discards(situation, state.options)
+    return tuple(a for a in _turn_candidates(state, seat)
+                 if (free and a.kind is ActionKind.DISCARD) or
+                 _turn_allowed(state, a, situation))
+
+
 def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
     """`validate` of a turn candidate. A candidate is well formed, the seat's own and
     made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
     refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
     the offers and `apply` to each other)."""
+    if candidate.kind is ActionKind.WIN and not _may_self_draw(state, candidate.seat):
+        return False  # most turns: asked first, as it spares the rule set's question
     try:
         _rule_refusal_on_turn(state, candidate, situation)
-        if candidate.kind is ActionKind.WIN:
-            _check_self_draw(state, candidate.seat)
     except IllegalAction:
         return False
     return True
+
+
+def _may_self_draw(state: HandState, seat: int) -> bool:
+    """`_check_self_draw` without its reasons."""
+    if state.seats[seat].drawn is None and not state.opening:
+        return False
+    record = remembered_self_draw(state, seat)
+    return record is not None and record.settlement.valid
 
 
 # ---------------------------------------------------------------------------
@@ -128,9 +161,10 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
     the same for every decision the turn offers."""
     s = state.seats[seat]
-    return TurnCheck(
-        kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, drawn=s.drawn,
-        after_claim=s.drawn is None and not state.opening, zhua_da=state.zhua_da)
+    return make(
+        TurnCheck, kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, tile=None,
+        meld_tiles=(), drawn=s.drawn, after_claim=s.drawn is None and not state.opening,
+        zhua_da=state.zhua_da)
 
 
 def _rule_refusal_on_turn(state: HandState, action: Action,
@@ -147,11 +181,20 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
 def _check_self_draw(state: HandState, seat: int) -> None:
     if state.seats[seat].drawn is None and not state.opening:
         raise NotAWin("no tile has been drawn this turn: a self-draw needs one")
-    record = self_draw(state, seat)
+    record = remembered_self_draw(state, seat)
     if record is None:
         raise NotAWin("the tiles do not form a complete hand")
     if not record.settlement.valid:
         raise NotAWin(record.settlement.reason or "not a valid win")
+
+
+def remembered_self_draw(state: HandState, seat: int) -> WinRecord | None:
+    """`self_draw`, judged once a state (the offer, the view's value, the computer's
+    choice and the move itself all ask it)."""
+    return state.remembered((_SELF_DRAW, seat), lambda: self_draw(state, seat))
+
+
+_SELF_DRAW = "self_draw"
 
 
 def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
@@ -173,9 +216,15 @@ def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
         yield discards[tile]
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
-    if any(m.kind is MeldKind.PONG for m in s.melds):  # else no tile can add to one
+    pongs = [m for m in s.melds if m.kind is MeldKind.PONG]
+    if pongs:  # else no tile can add to one
+        wild = state.wildcards
+        # A natural tile adds only to a pong of what it plays as (or of 财神 alone).
+        faces = {wild.plays_as(t) for m in pongs for t in m.tiles}
         for tile in kinds:
-            if added_kong_target(state, seat, tile) is not None:
+            plays = wild.plays_as(tile)
+            if (plays is None or plays in faces or None in faces) and \
+                    added_kong_target(state, seat, tile) is not None:
                 yield Action(ActionKind.ADDED_KONG, seat, tile)
     yield _WINS[seat]
 
@@ -257,9 +306,9 @@ def _claim_check(state: HandState, action: Action) -> ClaimCheck:
     window = state.window
     assert window is not None
     s = state.seats[action.seat]
-    return ClaimCheck(
-        kind=action.kind, claimer=action.seat, discarder=window.from_seat, tile=window.tile,
-        dealer=state.dealer, streak=state.streak, claims=state.claims,
+    return make(
+        ClaimCheck, kind=action.kind, claimer=action.seat, discarder=window.from_seat,
+        tile=window.tile, dealer=state.dealer, streak=state.streak, claims=state.claims,
         wildcards=state.wildcards, meld_tiles=action.tiles, chis=s.chis,
         passed_wins=s.passed_wins, passed_pongs=s.passed_pongs, zhua_da=state.zhua_da,
         last_window=window.last)
@@ -283,16 +332,7 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat)
-                 if _worth_checking(state, seat, a) and _claim_ok(state, a))
-
-
-def _worth_checking(state: HandState, seat: int, action: Action) -> bool:
-    """A win candidate on a tile that does not complete the hand would be refused by
-    `check_claim` anyway; the shape test is cheap, the rest of the checks are not."""
-    window = state.window
-    assert window is not None
-    return action.kind is not ActionKind.WIN or completes(state, seat, window.tile)
+    return tuple(a for a in _claim_candidates(state, seat) if _claim_ok(state, a))
 
 
 def _claim_ok(state: HandState, action: Action) -> bool:
@@ -306,17 +346,22 @@ def _claim_ok(state: HandState, action: Action) -> bool:
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     window = state.window
     assert window is not None
-    yield _WINS[seat]
+    s = state.seats[seat]
+    wild = state.wildcards
+    # Counted once, on the natural kinds the tiles play as (`Wildcards.split`).
+    split = wild.split(s.hand)
+    # A win on a tile that does not complete the hand would be refused by `check_claim`
+    # anyway; the shape test is cheap, the rest of the checks are not.
+    if is_winning_with(s.hand, window.tile, split, s.melds, wild, state.ruleset.shapes):
+        yield _WINS[seat]
     if state.phase is Phase.ROB_KONG:
         return
-    wild = state.wildcards
     face = wild.plays_as(window.tile)
     if face is None:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
     # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
-    # place), so the enumerations below are skipped. Counted on the natural kinds the
-    # tiles play as (`Wildcards.split`).
-    counts, jokers_held = wild.split(state.seats[seat].hand)
+    # place), so the enumerations below are skipped.
+    counts, jokers_held = split
     may_pong = counts[face] + jokers_held >= 2
     may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
         jokers_held + _neighbours(counts, face) >= 2
@@ -338,7 +383,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
                 yield Action(ActionKind.CHI, seat, tiles=tiles)
 
 
-def _neighbours(counts: list[int], face: Tile) -> int:
+def _neighbours(counts: Sequence[int], face: Tile) -> int:
     """Tiles of a suited ``face``'s suit one or two ranks from it (`_near`)."""
     suit_start = face - face % 9
     return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
@@ -30,8 +31,11 @@ if TYPE_CHECKING:
 
 _FIELDS: dict[type, frozenset[str]] = {}
 _WILDCARD_INPUTS = frozenset(("rules", "options", "flipped"))
+_ANSWERS = "_answers"
+"""Where a state keeps what was already asked of it (`HandState.remembered`)."""
 
 T = TypeVar("T", bound="DataclassInstance")
+V = TypeVar("V")
 
 
 def replace(record: T, **changes: object) -> T:
@@ -48,8 +52,23 @@ def replace(record: T, **changes: object) -> T:
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
     values = dict(record.__dict__)
     values.update(changes)
+    values.pop(_ANSWERS, None)  # answers about the old record, not the new one
     if not _WILDCARD_INPUTS.isdisjoint(changes):
         values.pop("wildcards", None)
+    new = object.__new__(cls)
+    new.__dict__.update(values)
+    return new
+
+
+def make(cls: type[T], **values: object) -> T:
+    """``cls(**values)`` for this package's frozen records (no ``__post_init__``) with
+    every field given, without the dataclass ``__init__``'s per-field ``setattr``: for
+    the few records built on every move's hot path."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    if names != values.keys():
+        raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
     new = object.__new__(cls)
     new.__dict__.update(values)
     return new
@@ -231,10 +250,41 @@ class HandState:
     def seat(self, seat: int) -> SeatState:
         return self.seats[seat]
 
+    def remembered(self, question: Hashable, answer: Callable[[], V]) -> V:
+        """``answer()``, computed once per state: a state never changes, and its legal
+        moves, self-draw and the like are asked several times a move (the views, the
+        computer player, `apply`). Kept with the state, so they go when it goes; never
+        copied to the next state (`replace`), compared or pickled."""
+        answers = self.__dict__.get(_ANSWERS)
+        if answers is None:
+            answers = self.__dict__[_ANSWERS] = {}
+        try:
+            return answers[question]  # type: ignore[no-any-return]  # keyed per question
+        except KeyError:
+            value = answers[question] = answer()
+            return value
+
+    def remembered_answer(self, question: Hashable) -> object | None:
+        """What `remembered` holds for ``question`` on this state, or None."""
+        answers = self.__dict__.get(_ANSWERS)
+        return None if answers is None else answers.get(question)
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop(_ANSWERS, None)
+        return state
+
     def with_seat(self, seat: int, **changes: object) -> HandState:
         seats = list(self.seats)
         seats[seat] = replace(seats[seat], **changes)
         return replace(self, seats=tuple(seats))
+
+    def changed(self, seat: int, seat_changes: dict[str, object], **changes: object
+                ) -> HandState:
+        """`with_seat` and `replace` in one copy of the state."""
+        seats = list(self.seats)
+        seats[seat] = replace(seats[seat], **seat_changes)
+        return replace(self, seats=tuple(seats), **changes)
 
     def tile_count(self) -> int:
         """Every physical tile, wherever it is: 136 (Hangzhou) or 144 (Shanghai)."""

@@ -473,6 +473,11 @@ class Hangzhou(RuleSet):
     def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
         return turn_refusal(check, options)
 
+    def restricts_discards(self, situation: TurnCheck, options: Options) -> bool:
+        # Only 抓打 refuses a discard (any but the tile just drawn).
+        x = situation.zhua_da
+        return x is not None and x != situation.seat
+
     def next_dealer(self, dealer: int, streak: int, winners: Sequence[int],
                     discarder: int | None) -> tuple[int, int]:
         """A draw or the dealer's win: the dealer deals again, one streak higher (up to

@@ -107,6 +107,14 @@ class RuleSet(ABC):
         """Why a move on one's own turn is refused here, or None."""
         return None
 
+    def restricts_discards(self, situation: TurnCheck, options: Any) -> bool:
+        """Whether `turn_refusal` may refuse some discard in this turn's ``situation``
+        (its ``kind``, ``tile`` and ``meld_tiles`` are not the decision's); False lets
+        the offers skip asking it of every discard. A rule set whose `turn_refusal`
+        refuses discards overrides this too (tests/engine/test_ruleset_hooks.py holds
+        the two together)."""
+        return False
+
     def huangfan_after_dice(self, counter: int, dice: tuple[int, int]) -> int:
         """The 荒番 counter once the hand's dice are rolled."""
         return counter

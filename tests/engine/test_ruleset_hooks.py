@@ -11,7 +11,7 @@ from engine.game import new_hand
 from engine.game.deal import stack_wall
 from engine.game.state import HandState
 from engine.rules import DEFAULT, HANGZHOU, RULESETS, SHANGHAI, RuleSet
-from engine.rules.common import WinContext, WinKind
+from engine.rules.common import ActionKind, TurnCheck, WinContext, WinKind
 from engine.tiles import Tile, parse_tiles
 
 
@@ -109,3 +109,33 @@ def test_each_rule_set_refuses_the_other_ones_calculator_fields() -> None:
     assert HANGZHOU.foreign_fields(base) is None
     assert "Hangzhou" in (SHANGHAI.foreign_fields(replace(base, streak=2)) or "")
     assert "Shanghai" in (HANGZHOU.foreign_fields(replace(base, huangfan=True)) or "")
+
+
+def _situations() -> list[TurnCheck]:
+    """Every turn situation that decides a discard's fate, for one 财神 setup."""
+    wild = HANGZHOU.wildcards(HANGZHOU.options(), None)
+    return [TurnCheck(ActionKind.DISCARD, seat, wild, drawn=drawn, after_claim=after,
+                      zhua_da=zhua_da)
+            for seat in range(4) for zhua_da in (None, 0, 1, 2, 3)
+            for drawn in (None, Tile.M5, Tile.WHITE) for after in (False, True)]
+
+
+@pytest.mark.parametrize("ruleset", list(RULESETS.values()), ids=list(RULESETS))
+def test_a_rule_set_that_says_no_discard_is_refused_refuses_none(ruleset: RuleSet) -> None:
+    options = ruleset.options()
+    for situation in _situations():
+        if ruleset.restricts_discards(situation, options):
+            continue
+        for tile in (Tile.M1, Tile.M5, Tile.P9, Tile.EAST, Tile.WHITE):
+            check = replace(situation, tile=tile, meld_tiles=(tile,))
+            assert ruleset.turn_refusal(check, options) is None, (situation, tile)
+
+
+def test_hangzhou_zhua_da_restricts_discards_and_refuses_one() -> None:
+    options = HANGZHOU.options()
+    situation = next(s for s in _situations() if s.zhua_da == 1 and s.seat == 2
+                     and s.drawn is Tile.M5)
+    assert HANGZHOU.restricts_discards(situation, options)
+    check = replace(situation, tile=Tile.P9, meld_tiles=(Tile.P9,))
+    assert "抓打" in (HANGZHOU.turn_refusal(check, options) or "")
+    assert not SHANGHAI.restricts_discards(situation, SHANGHAI.options())

@@ -19,6 +19,7 @@ from engine.game import (
     legal_actions,
     new_hand,
 )
+from engine.game.legal import validate
 from engine.rules.common import SEATS
 from engine.tiles import PLAYING_TILES, full_set
 
@@ -94,6 +95,8 @@ def _play(rules: str, options: dict, seed: int, streak: int, dealer: int) -> Han
         seat = rng.choice(deciding_seats(state))
         legal = legal_actions(state, seat)
         assert legal, (seat, state.phase)
+        for offered in legal:  # `apply` trusts an offer: `validate` must accept each one
+            validate(state, offered)
         action = _choose(rng, state, legal)
         if rng.random() < 0.1:
             _probe_illegal(rng, state)
