@@ -33,6 +33,8 @@ Settings come from the environment or a .env file (see .env.example):
   DATABASE_PATH   the SQLite file (default ./mahjong.sqlite3)
   DEV_GUILD_ID    a server id for instant command sync while developing
   LOG_LEVEL       DEBUG, INFO, WARNING or ERROR (default INFO)
+  SHARD_COUNT     Discord shards of the whole bot (unset: no sharding)
+  SHARD_IDS       the shards this process runs, such as 0,1 (default: all)
 """
 
 NO_TOKEN = """\
@@ -108,10 +110,11 @@ async def run(config: Config) -> int:
 async def _serve(config: Config, store: Store) -> int:
     import discord
 
-    from bot.discord.client import MahjongBot
+    from bot.discord.client import make_bot
 
-    bot = MahjongBot(store=store, dev_guild_id=config.dev_guild_id,
-                     sync_commands=config.sync_commands)
+    bot = make_bot(store=store, dev_guild_id=config.dev_guild_id,
+                   sync_commands=config.sync_commands, shard_count=config.shard_count,
+                   shard_ids=config.shard_ids)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -28,6 +28,7 @@ from .models import (
     InteractionResponse,
     RecordedRequest,
 )
+from .gateway import shard_of
 from .payloads import CommandLookupError
 from .runner import BotLauncher, ErrorLog, RunningBot
 from .server import FakeDiscord, InteractionHandle
@@ -49,4 +50,5 @@ __all__ = [
     "InteractionResponse",
     "RecordedRequest",
     "RunningBot",
+    "shard_of",
 ]
