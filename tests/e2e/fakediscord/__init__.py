@@ -17,6 +17,7 @@ See DESIGN.md, "Testing the Discord layer without Discord". Typical use, with th
 """
 
 from .components import ComponentInfo
+from .gateway import shard_of
 from .models import (
     EPHEMERAL,
     FakeAttachment,
@@ -28,7 +29,6 @@ from .models import (
     InteractionResponse,
     RecordedRequest,
 )
-from .gateway import shard_of
 from .payloads import CommandLookupError
 from .runner import BotLauncher, ErrorLog, RunningBot
 from .server import FakeDiscord, InteractionHandle
