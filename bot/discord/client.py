@@ -139,8 +139,8 @@ class MahjongBot(discord.Client):
         self._shut = True
         await self.in_flight.close(timeout)
         if self.service is not None:
-            self.service.scheduler.stop()
-            await self.service.scheduler.drain()
+            self.service.stop()
+            await self.service.drain()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
