@@ -58,6 +58,13 @@ mahjong-bot: Discord refused the token in DISCORD_TOKEN. Reset it in the develop
 portal (Applications → your app → Bot → Reset Token) and update .env or the environment.
 """
 
+SQLITE_ALONE = """\
+mahjong-bot: SHARD_IDS={ids} runs {ids} of SHARD_COUNT={count} shards, leaving the others
+to other bot processes; processes can only share a PostgreSQL database (DATABASE_URL).
+SQLite serves one process: unset SHARD_IDS to run every shard here, or move to
+PostgreSQL (see the README, "Several processes").
+"""
+
 log = logging.getLogger("bot")
 
 
@@ -88,6 +95,10 @@ async def run(config: Config) -> int:
     explained in one line (exit code 2) before anything connects to Discord."""
     from bot.store import ProcessLock, Store, StoreError
 
+    if config.shares_shards:
+        sys.stderr.write(SQLITE_ALONE.format(ids=",".join(map(str, config.own_shards)),
+                                             count=config.shard_count))
+        return 2
     try:
         lock = ProcessLock.acquire(config.database_path)
     except StoreError as exc:
