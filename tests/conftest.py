@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
+
+from tests.pgcluster import ClusterUnavailable, Server
 
 # Hypothesis keeps failing examples in a database under `.hypothesis/` in the working
 # directory. The tests leave no files in the checkout, and every test using Hypothesis
@@ -43,3 +45,25 @@ def _logging_as_it_was() -> Iterator[None]:
     root.setLevel(level)
     for name, lib_level in libs.items():
         logging.getLogger(name).setLevel(lib_level)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """The session's PostgreSQL server (`tests.pgcluster.Server`): the one named by
+    MAHJONG_TEST_POSTGRES, else a throwaway cluster; the test is skipped, saying why,
+    only when there is neither a URL nor PostgreSQL's server binaries."""
+    server = Server()
+    try:
+        server.url  # noqa: B018  # starts the cluster now, once
+    except ClusterUnavailable as exc:
+        pytest.skip(str(exc))
+    yield server
+    server.close()
+
+
+@pytest.fixture
+async def pg_url(pg_server: Server) -> AsyncIterator[str]:
+    """A fresh PostgreSQL database with every migration applied, dropped afterwards."""
+    url = await pg_server.database()
+    yield url
+    await pg_server.drop(url)

@@ -2,8 +2,10 @@
 
 The files live in the repository's top-level ``migrations/`` (the place people look),
 which is also installed as a small package of its own, so a bot installed without its
-repository reads the very same files. A database written by a newer bot is refused
-rather than run by code that does not know its schema.
+repository reads the very same files. SQLite's are ``migrations/NNNN_name.sql``;
+PostgreSQL's, the same numbers in its dialect, ``migrations/postgres/NNNN_name.sql``
+(applied by `bot.store.postgres.apply_migrations`). A database written by a newer bot
+is refused rather than run by code that does not know its schema.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Literal
 
 import aiosqlite
 
 from bot.store.errors import MigrationError, SchemaTooNew
 
 log = logging.getLogger(__name__)
+
+Dialect = Literal["sqlite", "postgres"]
 
 FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _COMMENTS = re.compile(r"--[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -44,7 +49,12 @@ class Migration:
     sql: str
 
 
-def repo_migrations_dir() -> Path | None:
+def _subfolder(dialect: Dialect) -> str | None:
+    """Where a dialect's files sit inside ``migrations/`` (SQLite's at its top)."""
+    return "postgres" if dialect == "postgres" else None
+
+
+def repo_migrations_dir(dialect: Dialect = "sqlite") -> Path | None:
     """The source checkout's ``migrations/``, or None when running from an install.
 
     The pyproject.toml beside it tells a checkout apart from some unrelated
@@ -52,23 +62,30 @@ def repo_migrations_dir() -> Path | None:
     """
     root = Path(__file__).resolve().parents[2]
     folder = root / "migrations"
+    sub = _subfolder(dialect)
+    if sub is not None:
+        folder = folder / sub
     if (root / "pyproject.toml").is_file() and folder.is_dir():
         return folder
     return None
 
 
-def bundled_migrations() -> Traversable:
+def bundled_migrations(dialect: Dialect = "sqlite") -> Traversable:
     """The installed ``migrations`` package (the same files as the checkout's folder)."""
-    return resources.files("migrations")
+    folder = resources.files("migrations")
+    sub = _subfolder(dialect)
+    return folder if sub is None else folder / sub
 
 
-def load_migrations(source: Path | Traversable | None = None) -> list[Migration]:
-    """Read every ``NNNN_name.sql`` of ``source`` (default: checkout, else package).
+def load_migrations(source: Path | Traversable | None = None, *,
+                    dialect: Dialect = "sqlite") -> list[Migration]:
+    """Read every ``NNNN_name.sql`` of ``source`` (default: the dialect's files, from
+    the checkout, else the package).
 
     Numbers must run 1, 2, 3… without gaps or repeats, so that "version N" always
     means the same set of files.
     """
-    folder = source or repo_migrations_dir() or bundled_migrations()
+    folder = source or repo_migrations_dir(dialect) or bundled_migrations(dialect)
     found = sorted((_read(entry) for entry in folder.iterdir() if _is_sql(entry)),
                    key=lambda m: m.version)
     if not found:
@@ -144,12 +161,8 @@ async def apply_migrations(conn: aiosqlite.Connection,
         raise MigrationError("no migrations to apply")
     if conn.in_transaction:
         raise MigrationError("apply_migrations needs a connection outside any transaction")
-    latest = todo[-1].version
     await conn.execute(_VERSION_TABLE)
-    current = await schema_version(conn)
-    if current > latest:
-        raise SchemaTooNew(current, latest)
-    pending = [m for m in todo if m.version > current]
+    pending = still_to_apply(todo, await schema_version(conn))
     if not pending:
         return []
     await conn.execute("PRAGMA foreign_keys = OFF")
@@ -157,6 +170,17 @@ async def apply_migrations(conn: aiosqlite.Connection,
         return [m.version for m in pending if await _apply_one(conn, m, clock())]
     finally:
         await conn.execute("PRAGMA foreign_keys = ON")
+
+
+def still_to_apply(todo: Sequence[Migration], current: int) -> list[Migration]:
+    """The migrations after version ``current``; `SchemaTooNew` if the database is
+    newer than the newest of them (both dialects)."""
+    if not todo:
+        raise MigrationError("no migrations to apply")
+    latest = todo[-1].version
+    if current > latest:
+        raise SchemaTooNew(current, latest)
+    return [m for m in todo if m.version > current]
 
 
 async def _apply_one(conn: aiosqlite.Connection, migration: Migration, now: float) -> bool:

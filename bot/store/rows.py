@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Any, Literal, Protocol, TypeGuard, get_args
+
+
+class Row(Protocol):
+    """A result row by column name or position: `sqlite3.Row` and `asyncpg.Record`."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
 
 Rules = Literal["shanghai", "hangzhou"]
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -75,7 +83,7 @@ class TableRow:
         return self.status in LIVE_TABLE_STATUSES
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> TableRow:
+    def of(cls, r: Row) -> TableRow:
         return cls(r["id"], r["guild_id"], r["channel_id"], r["creator_id"], r["rules"],
                    json.loads(r["options"]), r["status"], r["created_at"],
                    r["lobby_message_id"], r["table_message_id"],
@@ -100,7 +108,7 @@ class SeatRow:
     joined_at: float
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> SeatRow:
+    def of(cls, r: Row) -> SeatRow:
         return cls(r["table_id"], r["seat"], r["user_id"], bool(r["is_computer"]),
                    r["display_name"], bool(r["away"]), r["consecutive_timeouts"],
                    StandingChoices.from_json(r["choices"]), bool(r["dm_closed"]),
@@ -120,7 +128,7 @@ class MatchRow:
     """Each seat's exact total, once the match has finished."""
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> MatchRow:
+    def of(cls, r: Row) -> MatchRow:
         totals = None
         if r["totals"] is not None:
             totals = {int(k): Fraction(v) for k, v in json.loads(r["totals"]).items()}
@@ -152,7 +160,7 @@ class HandRow:
         return [self.wall[i:i + 2] for i in range(0, len(self.wall), 2)]
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> HandRow:
+    def of(cls, r: Row) -> HandRow:
         a, b = r["dice"].split("+")
         return cls(r["id"], r["match_id"], r["table_id"], r["number"], r["wall"], r["salt"],
                    r["commitment"], (int(a), int(b)), r["dealer"], r["streak"],
@@ -170,7 +178,7 @@ class ActionRow:
     at: float
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> ActionRow:
+    def of(cls, r: Row) -> ActionRow:
         return cls(r["hand_id"], r["seq"], r["seat"], r["kind"], json.loads(r["payload"]),
                    r["source"], r["at"])
 
@@ -205,7 +213,7 @@ class DeadlineRow:
         return self.set_at + (self.due_at - self.set_at) / 2
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> DeadlineRow:
+    def of(cls, r: Row) -> DeadlineRow:
         return cls(r["hand_id"], r["table_id"], r["seat"], r["seq"], r["kind"], r["set_at"],
                    r["due_at"], r["reminded_at"])
 
@@ -240,7 +248,7 @@ class SettlementRow:
     value: int
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> SettlementRow:
+    def of(cls, r: Row) -> SettlementRow:
         return cls(r["hand_id"], r["seat"], Fraction(r["amount"]), json.loads(r["patterns"]),
                    r["value"])
 
@@ -293,7 +301,7 @@ class LeaderboardRow:
     best_hand_desc: str | None
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> LeaderboardRow:
+    def of(cls, r: Row) -> LeaderboardRow:
         return cls(r["guild_id"], r["channel_id"], r["player_key"], r["display_name"],
                    Fraction(r["points"]), r["hands_won"], r["hands_played"],
                    r["matches_played"], r["best_hand_value"], r["best_hand_desc"])
@@ -354,7 +362,7 @@ class AnnouncementRow:
     delivered_at: float | None
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> AnnouncementRow:
+    def of(cls, r: Row) -> AnnouncementRow:
         return cls(r["id"], r["table_id"], r["hand_id"], r["kind"], r["key"],
                    json.loads(r["facts"]), r["status"], r["created_at"], r["delivered_at"])
 
@@ -405,7 +413,7 @@ class SnapshotRow:
     state_digest: str
 
     @classmethod
-    def of(cls, r: sqlite3.Row) -> SnapshotRow:
+    def of(cls, r: Row) -> SnapshotRow:
         return cls(r["hand_id"], r["seq"], r["version"], r["log_digest"], r["state"],
                    r["state_digest"])
 

@@ -1,28 +1,29 @@
 """`Store`: every SQL statement the table service needs, behind short typed methods.
 
-One aiosqlite connection per Store. Writes run in ``BEGIN IMMEDIATE`` transactions
-(the write lock is taken up front, so a racing writer waits instead of failing halfway)
-and an asyncio lock keeps two tasks of this process from interleaving statements on the
-shared connection. Any exception inside a write rolls it back: a failed write changes
-nothing. Constraint violations surface as `ConstraintError`, not sqlite3 errors.
+The SQL is written once, for both backends (`bot.store.database`): SQLite, the
+embedded default, and PostgreSQL, for several processes on one database. One
+connection per Store. Writes run in transactions where whatever a write reads before
+changing is locked first (SQLite: ``BEGIN IMMEDIATE`` takes the write lock up front;
+PostgreSQL: ``FOR UPDATE`` on the rows), so a racing writer waits instead of deciding on
+a stale read; an asyncio lock keeps two tasks of this process from interleaving
+statements on the shared connection. Any exception inside a write rolls it back: a
+failed write changes nothing. Constraint violations surface as `ConstraintError`, not
+the driver's errors.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
-import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
-from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect, file_problem, unusable
+from bot.store.database import Database, Params, Row, Session
+from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, file_problem, unusable
 from bot.store.errors import (
     AlreadySeated,
     Conflict,
@@ -36,6 +37,8 @@ from bot.store.errors import (
     StoreError,
 )
 from bot.store.migrate import Migration, apply_migrations
+from bot.store.postgres import is_postgres_url
+from bot.store.postgres import open_migrated as _open_postgres
 from bot.store.rows import (
     LIVE_TABLE_STATUSES,
     ActionRow,
@@ -70,9 +73,7 @@ from bot.store.rows import (
     state_digest,
     totals_json,
 )
-
-Params = Sequence[Any]
-T = TypeVar("T")
+from bot.store.sqlite import SqliteDatabase, sqlite_path
 
 _WALL = re.compile(r"(?:[1-9][mpszf])+")
 _LIVE = "(" + ", ".join(f"'{s}'" for s in LIVE_TABLE_STATUSES) + ")"
@@ -86,27 +87,11 @@ computed the same way) until it went out, then the deadline."""
 _CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
 
 
-# Each await on the connection is a round trip to its thread (a queue, a future, a
-# wake-up of the event loop): a query, its fetch and its cursor's close were three, and
-# a move's transaction a dozen or more. One round trip each instead: the statement is
-# run and read in the thread (`execute_fetchall`), a write's cursor left to be freed
-# (its statement is complete; SQLite resets it then).
-
-
-async def _one(db: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
-    """The first row of a query of one row (by key, or LIMIT 1)."""
-    rows = list(await db.execute_fetchall(sql, params))
-    return rows[0] if rows else None
-
-
-async def _all(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-    return list(await db.execute_fetchall(sql, params))
-
-
-async def _run(db: aiosqlite.Connection, sql: str, params: Params = ()) -> tuple[int, int]:
-    """Execute a write; return (rowcount, lastrowid)."""
-    cur = await db.execute(sql, params)
-    return cur.rowcount, cur.lastrowid or 0
+def _skip_locked(db: Session, table: str) -> str:
+    """Claims on PostgreSQL: lock the rows taken, skipping those another process's claim
+    holds right now (it may commit them as claimed); nothing on SQLite, whose write
+    transaction already holds the whole database."""
+    return f" FOR UPDATE OF {table} SKIP LOCKED" if db.for_update else ""
 
 
 _CHUNK = 500
@@ -129,66 +114,70 @@ def _grouped(items: Iterable[V], key: Callable[[V], K]) -> dict[K, list[V]]:
     return out
 
 
+def _lock(db: Session, lock: bool) -> str:
+    return db.for_update if lock else ""
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _transaction(conn: sqlite3.Connection, work: Callable[..., T], args: Sequence[Any]) -> T:
-    """In the connection's thread: BEGIN IMMEDIATE, ``work``, COMMIT (or ROLLBACK)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = work(conn, *args)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return result
-
-
-def _append_now(conn: sqlite3.Connection, hand_id: int, action: NewAction,
-                deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
-                cached: tuple[int, Any] | None) -> tuple[ActionRow, Any]:
-    """`Store.append_action`'s transaction, in the connection's thread: the hand is
-    live, ``action`` carries the next seq (compare-and-set), the deadlines replaced,
-    the snapshot (if any) sealed with the log's digest. Returns the action's row and
-    the running digest of the log up to it (``cached``: the one up to the seq before,
-    if this process knows it; else the log is read back)."""
-    row = conn.execute(
-        "SELECT status, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?)"
-        " FROM hands WHERE id = ?", (hand_id, hand_id)).fetchone()
-    if row is None:
-        raise NotFound(f"no hand {hand_id}")
-    if row[0] != "live":
-        raise HandEnded(f"hand {hand_id} has ended")
-    next_seq = int(row[1])
-    if action.expected_seq != next_seq:
-        raise StaleAction(hand_id, action.expected_seq, next_seq)
-    payload = _json(action.payload)
-    conn.execute("INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                 (hand_id, action.expected_seq, action.seat, action.kind, payload,
-                  action.source, action.at))
+async def _append_now(db: Session, hand_id: int, action: NewAction,
+                      deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
+                      cached: tuple[int, Any] | None) -> tuple[ActionRow, Any]:
+    """`Store.append_action`'s transaction, handed to the database whole
+    (`Database.write_at_once`): the hand is live, ``action`` carries the next seq
+    (compare-and-set), the deadlines replaced, the snapshot (if any) sealed with the
+    log's digest. Returns the action's row and the running digest of the log up to it
+    (``cached``: the one up to the seq before, if this process knows it; else the log
+    is read back)."""
+    await _lock_live_hand(db, hand_id)
+    payload = await _insert_next(db, hand_id, action)
     if deadlines is not None:
-        # delete then insert: two deadlines for one seat break the primary key
-        conn.execute("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
-        conn.executemany("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
-                         " VALUES (?, ?, ?, ?, ?, ?)",
-                         [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
-                          for d in deadlines])
-    running = _running_digest_now(conn, hand_id, action, payload, cached)
+        await _replace_deadlines_in(db, hand_id, deadlines)
+    running = await _running_digest_now(db, hand_id, action, payload, cached)
     if snapshot is not None:
         # the older snapshots go in the same statement (a trigger, migration 0007)
-        conn.execute("INSERT OR REPLACE INTO hand_snapshots (hand_id, seq, version,"
-                     " log_digest, state, state_digest) VALUES (?, ?, ?, ?, ?, ?)",
+        await db.run("INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
+                     " state_digest) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seq)"
+                     " DO UPDATE SET version = excluded.version, log_digest ="
+                     " excluded.log_digest, state = excluded.state, state_digest ="
+                     " excluded.state_digest",
                      (hand_id, snapshot.seq, snapshot.version, running.hexdigest(),
                       snapshot.state, state_digest(snapshot.version, snapshot.state)))
     return (ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
                       json.loads(payload), action.source, float(action.at)), running)
 
 
-def _running_digest_now(conn: sqlite3.Connection, hand_id: int, action: NewAction,
-                        payload: str, cached: tuple[int, Any] | None) -> Any:
+async def _lock_live_hand(db: Session, hand_id: int) -> None:
+    """Lock the hand's row (on PostgreSQL; SQLite's write lock already covers the whole
+    file), so what follows reads the log after any racing process's append committed;
+    `NotFound` or `HandEnded` unless the hand is live."""
+    hand = await db.one(f"SELECT status FROM hands WHERE id = ?{db.for_update}", (hand_id,))
+    if hand is None:
+        raise NotFound(f"no hand {hand_id}")
+    if hand[0] != "live":
+        raise HandEnded(f"hand {hand_id} has ended")
+
+
+async def _insert_next(db: Session, hand_id: int, action: NewAction) -> str:
+    """The log's compare-and-set (the hand locked first): ``action`` lands only as the
+    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text."""
+    row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
+                       (hand_id,))
+    next_seq = int(row[0]) if row else 1
+    if action.expected_seq != next_seq:
+        raise StaleAction(hand_id, action.expected_seq, next_seq)
+    payload = _json(action.payload)
+    await db.run("INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (hand_id, action.expected_seq, action.seat, action.kind, payload,
+                  action.source, action.at))
+    return payload
+
+
+async def _running_digest_now(db: Session, hand_id: int, action: NewAction,
+                              payload: str, cached: tuple[int, Any] | None) -> Any:
     """The running digest of the log up to ``action`` (just inserted, not committed):
     the cached one extended by it, else the log read back."""
     if cached is not None and cached[0] == action.expected_seq - 1:
@@ -196,20 +185,31 @@ def _running_digest_now(conn: sqlite3.Connection, hand_id: int, action: NewActio
         running.update(log_line(action.expected_seq, action.seat, action.kind, payload))
         return running
     running = hashlib.sha256()
-    for r in conn.execute("SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
+    for r in await db.all("SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
                           " AND seq <= ? ORDER BY seq", (hand_id, action.expected_seq)):
         running.update(log_line(r[0], r[1], r[2], r[3]))
     return running
 
 
+async def _replace_deadlines_in(db: Session, hand_id: int,
+                                deadlines: Sequence[NewDeadline]) -> None:
+    """Delete then insert: two deadlines for one seat break the primary key."""
+    await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+    if deadlines:
+        await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                          " VALUES (?, ?, ?, ?, ?, ?)",
+                          [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
+                           for d in deadlines])
+
+
 class Store:
     """The database of tables, seats, matches, hands, actions, deadlines and standings."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
-        """Use `Store.open`; this only wraps an already prepared connection."""
-        self._db = conn
-        self.path = path
-        self._lock = asyncio.Lock()
+    def __init__(self, db: Database, path: Path | str) -> None:
+        """Use `Store.open`; this only wraps an already prepared database."""
+        self._db = db
+        self.path = path if isinstance(db, SqliteDatabase) else db.target
+        """The SQLite file, or the PostgreSQL URL with its password masked."""
         self._digests: dict[int, tuple[int, Any]] = {}
         """Per live hand: the last seq this process appended and the running SHA-256 of
         the log up to it (`log_digest`), so sealing a snapshot does not read the log
@@ -219,25 +219,33 @@ class Store:
     # ---- lifecycle -------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path | str, *, migrations: Sequence[Migration] | None = None,
+    async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,
                    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
-        """Open or create the database and bring its schema up to date."""
-        conn = await connect(path, busy_timeout_ms=busy_timeout_ms)
+        """Open or create the database and bring its schema up to date: ``target`` is
+        a SQLite file (a path, or ``sqlite:///path``) or a ``postgresql://`` URL."""
+        if is_postgres_url(target):
+            return cls(await _open_postgres(str(target), migrations), str(target))
+        path = sqlite_path(target)
+        db = await SqliteDatabase.open(path, busy_timeout_ms=busy_timeout_ms)
         try:
-            await apply_migrations(conn, migrations)
+            await apply_migrations(db.connection, migrations)
         except BaseException as exc:
-            await conn.close()
+            await db.close()
             # the first reads and writes find a locked, damaged or read-only file too
             cause = exc.__cause__ if isinstance(exc, MigrationError) else exc
             if cause is not None and file_problem(cause):
                 raise unusable(path, cause, busy_timeout_ms) from exc
             raise
-        return cls(conn, path)
+        return cls(db, path)
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        return self._db.dialect
 
     async def close(self) -> None:
-        """Close the connection (checkpointing the WAL when it is the last one)."""
-        async with self._lock:
-            await self._db.close()
+        """Close the connection (on SQLite, checkpointing the WAL when it is the last)."""
+        await self._db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -245,56 +253,20 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+    def _write(self) -> AbstractAsyncContextManager[Session]:
         """One write transaction: committed if the block returns, rolled back if not."""
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                await self._db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                await self._rollback()
-                raise ConstraintError(str(exc)) from exc
-            except sqlite3.Error as exc:  # e.g. still locked by another process
-                await self._rollback()
-                raise StoreError(f"database write failed: {exc}") from exc
-            except BaseException:
-                await self._rollback()
-                raise
+        return self._db.write()
 
-    async def _write_at_once(self, work: Callable[..., T], *args: Any) -> T:
-        """One write transaction run whole in the connection's thread: ``work(conn,
-        *args)`` on the plain sqlite3 connection between BEGIN IMMEDIATE and COMMIT
-        (rolled back if it raises), errors as in `_write`.
+    async def _read_one(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._db.one(sql, params)
 
-        Every await on the connection is a round trip to its thread, and on a busy
-        machine each costs a thread wake-up (~0.5 ms measured in `bench/discord.py`):
-        a move's transaction statement by statement was eight of them, on every click's
-        path. This is one. aiosqlite has no public call for "run this in your thread",
-        hence its ``_execute`` and ``_conn``."""
-        async with self._lock:
-            try:
-                return await self._db._execute(_transaction, self._db._conn, work, args)
-            except sqlite3.IntegrityError as exc:
-                raise ConstraintError(str(exc)) from exc
-            except sqlite3.Error as exc:  # e.g. still locked by another process
-                raise StoreError(f"database write failed: {exc}") from exc
-
-    async def _rollback(self) -> None:
-        if self._db.in_transaction:
-            await self._db.execute("ROLLBACK")
-
-    async def _read_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        async with self._lock:
-            return await _one(self._db, sql, params)
-
-    async def _read_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return await _all(self._db, sql, params)
+    async def _read_all(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._db.all(sql, params)
 
     async def pragma(self, name: str) -> Any:
         """The value of a PRAGMA (for health checks and tests: is WAL really on?)."""
+        if self._db.dialect != "sqlite":
+            raise StoreError("PRAGMA is SQLite's; this store is on PostgreSQL")
         if not name.isidentifier():
             raise ValueError(f"not a pragma name: {name!r}")
         row = await self._read_one(f"PRAGMA {name}")
@@ -307,11 +279,12 @@ class Store:
                            options: Mapping[str, Any] | None = None) -> TableRow:
         """A new table in the lobby."""
         async with self._write() as db:
-            _, table_id = await _run(
-                db, "INSERT INTO game_tables (guild_id, channel_id, creator_id, rules, options,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            row = await db.one(
+                "INSERT INTO game_tables (guild_id, channel_id, creator_id, rules, options,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
                 (guild_id, channel_id, creator_id, rules, _json(dict(options or {})), at))
-            return await self._table_in(db, table_id)
+            assert row is not None  # an INSERT … RETURNING returns its row
+            return TableRow.of(row)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self._read_one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
@@ -341,11 +314,11 @@ class Store:
         """
         allowed = [expected] if isinstance(expected, str) else expected
         async with self._write() as db:
-            current = await self._table_in(db, table_id)
+            current = await self._table_in(db, table_id, lock=True)
             if allowed is not None and current.status not in allowed:
                 raise StaleStatus(f"table {table_id} is {current.status}, not "
                                   f"{' or '.join(allowed)}")
-            await _run(db, "UPDATE game_tables SET status = ? WHERE id = ?", (status, table_id))
+            await db.run("UPDATE game_tables SET status = ? WHERE id = ?", (status, table_id))
             return await self._table_in(db, table_id)
 
     async def set_table_options(self, table_id: int, options: Mapping[str, Any]) -> TableRow:
@@ -372,14 +345,16 @@ class Store:
 
     async def _update_table(self, table_id: int, assignments: str, params: Params) -> TableRow:
         async with self._write() as db:
-            count, _ = await _run(db, f"UPDATE game_tables SET {assignments} WHERE id = ?",
+            count = await db.run(f"UPDATE game_tables SET {assignments} WHERE id = ?",
                                   (*params, table_id))
             if count == 0:
                 raise NotFound(f"no table {table_id}")
             return await self._table_in(db, table_id)
 
-    async def _table_in(self, db: aiosqlite.Connection, table_id: int) -> TableRow:
-        row = await _one(db, "SELECT * FROM game_tables WHERE id = ?", (table_id,))
+    async def _table_in(self, db: Session, table_id: int, *, lock: bool = False) -> TableRow:
+        """The table's row; with ``lock``, locked for the rest of this write."""
+        row = await db.one(f"SELECT * FROM game_tables WHERE id = ?{_lock(db, lock)}",
+                           (table_id,))
         if row is None:
             raise NotFound(f"no table {table_id}")
         return TableRow.of(row)
@@ -399,15 +374,15 @@ class Store:
     async def _sit(self, table_id: int, seat: int, user_id: int | None, display_name: str,
                    at: float) -> SeatRow:
         async with self._write() as db:
-            await self._table_in(db, table_id)
-            if await _one(db, "SELECT 1 FROM seats WHERE table_id = ? AND seat = ?",
+            await self._table_in(db, table_id, lock=True)  # one seat change at a time
+            if await db.one("SELECT 1 FROM seats WHERE table_id = ? AND seat = ?",
                           (table_id, seat)):
                 raise SeatTaken(f"seat {seat} of table {table_id} is taken")
-            if user_id is not None and await _one(
-                    db, "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
+            if user_id is not None and await db.one(
+                    "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
                     (table_id, user_id)):
                 raise AlreadySeated(f"user {user_id} already sits at table {table_id}")
-            await _run(db, "INSERT INTO seats (table_id, seat, user_id, is_computer,"
+            await db.run("INSERT INTO seats (table_id, seat, user_id, is_computer,"
                            " display_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
                        (table_id, seat, user_id, int(user_id is None), display_name, at))
             return await self._seat_in(db, table_id, seat)
@@ -415,7 +390,7 @@ class Store:
     async def leave(self, table_id: int, seat: int) -> None:
         """Empty a seat (in the lobby; during play use `make_computer`)."""
         async with self._write() as db:
-            count, _ = await _run(db, "DELETE FROM seats WHERE table_id = ? AND seat = ?",
+            count = await db.run("DELETE FROM seats WHERE table_id = ? AND seat = ?",
                                   (table_id, seat))
             if count == 0:
                 raise NotFound(f"seat {seat} of table {table_id} is empty")
@@ -436,16 +411,16 @@ class Store:
         any penalty is recorded against the match, and the standings are charged."""
         async with self._write() as db:
             table = await self._table_in(db, table_id)
-            count, _ = await _run(
-                db, "UPDATE seats SET user_id = NULL, is_computer = 1, display_name = ?,"
-                    " away = 0, consecutive_timeouts = 0, dm_closed = 0"
-                    " WHERE table_id = ? AND seat = ?", (display_name, table_id, seat))
+            count = await db.run(
+                "UPDATE seats SET user_id = NULL, is_computer = 1, display_name = ?,"
+                " away = 0, consecutive_timeouts = 0, dm_closed = 0"
+                " WHERE table_id = ? AND seat = ?", (display_name, table_id, seat))
             if count == 0:
                 raise NotFound(f"seat {seat} of table {table_id} is empty")
             for s, amount in (penalties or {}).items():
                 if match_id is None:
                     raise ConstraintError("a penalty needs the match it belongs to")
-                await _run(db, "INSERT INTO penalties (match_id, seat, amount, reason, at)"
+                await db.run("INSERT INTO penalties (match_id, seat, amount, reason, at)"
                                " VALUES (?, ?, ?, ?, ?)",
                            (match_id, s, fraction_text(amount), reason, at))
             await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
@@ -483,11 +458,11 @@ class Store:
         """Remember the locale a person last used (whether or not they sit anywhere);
         True if it changed, False when it was already known (nothing written)."""
         async with self._write() as db:
-            count, _ = await _run(
-                db, "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
-                    " updated_at = excluded.updated_at WHERE locale <> excluded.locale",
-                (user_id, locale, at))
+            count = await db.run(
+                "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+                " updated_at = excluded.updated_at"
+                " WHERE user_locales.locale <> excluded.locale", (user_id, locale, at))
             return count > 0
 
     async def setting(self, key: str) -> str | None:
@@ -497,7 +472,7 @@ class Store:
 
     async def set_setting(self, key: str, value: str, *, at: float) -> None:
         async with self._write() as db:
-            await _run(db, "INSERT INTO bot_settings (key, value, updated_at) VALUES (?, ?, ?)"
+            await db.run("INSERT INTO bot_settings (key, value, updated_at) VALUES (?, ?, ?)"
                            " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
                            " updated_at = excluded.updated_at", (key, value, at))
 
@@ -533,15 +508,14 @@ class Store:
     async def _update_seat(self, table_id: int, seat: int, assignments: str,
                            params: Params) -> SeatRow:
         async with self._write() as db:
-            count, _ = await _run(
-                db, f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
+            count = await db.run(f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
                 (*params, table_id, seat))
             if count == 0:
                 raise NotFound(f"seat {seat} of table {table_id} is empty")
             return await self._seat_in(db, table_id, seat)
 
-    async def _seat_in(self, db: aiosqlite.Connection, table_id: int, seat: int) -> SeatRow:
-        row = await _one(db, "SELECT * FROM seats WHERE table_id = ? AND seat = ?",
+    async def _seat_in(self, db: Session, table_id: int, seat: int) -> SeatRow:
+        row = await db.one("SELECT * FROM seats WHERE table_id = ? AND seat = ?",
                          (table_id, seat))
         if row is None:
             raise NotFound(f"seat {seat} of table {table_id} is empty")
@@ -552,15 +526,16 @@ class Store:
     async def create_match(self, table_id: int, *, first_dealer: int, at: float) -> MatchRow:
         """The table's next match (numbered 1, 2, …); one in play at a time."""
         async with self._write() as db:
-            await self._table_in(db, table_id)
-            if await _one(db, "SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
+            await self._table_in(db, table_id, lock=True)  # one new match at a time
+            if await db.one("SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
                           (table_id,)):
                 raise Conflict(f"table {table_id} already has a match in play")
-            _, match_id = await _run(
-                db, "INSERT INTO matches (table_id, number, first_dealer, started_at)"
-                    " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM matches"
-                    " WHERE table_id = ?), ?, ?)", (table_id, table_id, first_dealer, at))
-            return await self._match_in(db, match_id)
+            row = await db.one(
+                "INSERT INTO matches (table_id, number, first_dealer, started_at)"
+                " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM matches"
+                " WHERE table_id = ?), ?, ?) RETURNING *", (table_id, table_id, first_dealer, at))
+            assert row is not None  # an INSERT … RETURNING returns its row
+            return MatchRow.of(row)
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         row = await self._read_one("SELECT * FROM matches WHERE id = ?", (match_id,))
@@ -583,18 +558,20 @@ class Store:
             await self._finish_match_in(db, match_id, totals, at, status)
             return await self._match_in(db, match_id)
 
-    async def _finish_match_in(self, db: aiosqlite.Connection, match_id: int,
+    async def _finish_match_in(self, db: Session, match_id: int,
                                totals: Mapping[int, Fraction] | None, at: float,
                                status: MatchStatus) -> None:
-        match = await self._match_in(db, match_id)
+        match = await self._match_in(db, match_id, lock=True)
         if match.status != "playing":
             raise StaleStatus(f"match {match_id} is already {match.status}")
-        await _run(db, "UPDATE matches SET status = ?, finished_at = ?, totals = ?"
+        await db.run("UPDATE matches SET status = ?, finished_at = ?, totals = ?"
                        " WHERE id = ?",
                    (status, at, totals_json(totals) if totals is not None else None, match_id))
 
-    async def _match_in(self, db: aiosqlite.Connection, match_id: int) -> MatchRow:
-        row = await _one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+    async def _match_in(self, db: Session, match_id: int, *, lock: bool = False) -> MatchRow:
+        """The match's row; with ``lock``, locked for the rest of this write."""
+        row = await db.one(f"SELECT * FROM matches WHERE id = ?{_lock(db, lock)}",
+                           (match_id,))
         if row is None:
             raise NotFound(f"no match {match_id}")
         return MatchRow.of(row)
@@ -614,19 +591,20 @@ class Store:
         if not _WALL.fullmatch(wall):
             raise ConstraintError("the wall must be 2-character tiles in order, like '1m5z2p'")
         async with self._write() as db:
-            match = await self._match_in(db, match_id)
+            match = await self._match_in(db, match_id, lock=True)  # one new hand at a time
             if match.status != "playing":
                 raise StaleStatus(f"match {match_id} is {match.status}")
-            if await _one(db, "SELECT 1 FROM hands WHERE match_id = ? AND status = 'live'",
+            if await db.one("SELECT 1 FROM hands WHERE match_id = ? AND status = 'live'",
                           (match_id,)):
                 raise Conflict(f"match {match_id} already has a live hand")
-            _, hand_id = await _run(
-                db, "INSERT INTO hands (match_id, number, wall, salt, commitment, dice, dealer,"
-                    " streak, huangfan, started_at) VALUES (?, (SELECT COALESCE(MAX(number), 0)"
-                    " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+            row = await db.one(
+                "INSERT INTO hands (match_id, number, wall, salt, commitment, dice, dealer,"
+                " streak, huangfan, started_at) VALUES (?, (SELECT COALESCE(MAX(number), 0)"
+                " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (match_id, match_id, wall, salt, commitment, f"{dice[0]}+{dice[1]}", dealer,
                  streak, huangfan, at))
-            hand = await self._hand_in(db, hand_id)
+            assert row is not None  # an INSERT … RETURNING returns its row
+            hand = await self._hand_in(db, row["id"])
             await self._announce_in(db, hand.table_id, announcements, at, hand)
             return hand
 
@@ -653,8 +631,8 @@ class Store:
                                     (match_id,))
         return [HandRow.of(r) for r in rows]
 
-    async def _hand_in(self, db: aiosqlite.Connection, hand_id: int) -> HandRow:
-        row = await _one(db, f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
+    async def _hand_in(self, db: Session, hand_id: int) -> HandRow:
+        row = await db.one(f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
         if row is None:
             raise NotFound(f"no hand {hand_id}")
         return HandRow.of(row)
@@ -678,8 +656,8 @@ class Store:
         if snapshot is not None and snapshot.seq != expected_seq:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
-        row, running = await self._write_at_once(_append_now, hand_id, action, deadlines,
-                                                 snapshot, self._digests.get(hand_id))
+        row, running = await self._db.write_at_once(_append_now, hand_id, action, deadlines,
+                                                    snapshot, self._digests.get(hand_id))
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row
 
@@ -701,25 +679,10 @@ class Store:
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?", (hand_id,))
         return int(row[0]) if row else 1
 
-    async def _append_in(self, db: aiosqlite.Connection, hand_id: int,
-                         action: NewAction) -> ActionRow:
-        row = await _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
-                         (hand_id,))
-        next_seq = int(row[0]) if row else 1
-        if action.expected_seq != next_seq:
-            raise StaleAction(hand_id, action.expected_seq, next_seq)
-        await _run(db, "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (hand_id, action.expected_seq, action.seat, action.kind,
-                    _json(action.payload), action.source, action.at))
-        return ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
-                         json.loads(_json(action.payload)), action.source, float(action.at))
-
-    async def _live_hand_in(self, db: aiosqlite.Connection, hand_id: int) -> HandRow:
-        hand = await self._hand_in(db, hand_id)
-        if hand.status != "live":
-            raise HandEnded(f"hand {hand_id} has ended")
-        return hand
+    async def _live_hand_in(self, db: Session, hand_id: int) -> HandRow:
+        """The hand, locked for this write; `HandEnded` unless it is live."""
+        await _lock_live_hand(db, hand_id)
+        return await self._hand_in(db, hand_id)
 
     # ---- rebuilding live tables --------------------------------------------------------
 
@@ -731,50 +694,46 @@ class Store:
         each live hand's whole log is read, as if it had none."""
         wanted = sorted(set(table_ids))
         out: dict[int, TableLoad] = {}
-        async with self._lock:
-            await self._db.execute("BEGIN")
-            try:
-                for start in range(0, len(wanted), _CHUNK):
-                    chunk = wanted[start:start + _CHUNK]
-                    out.update(await self._loads_in(self._db, chunk, snapshots))
-            finally:
-                await self._db.execute("COMMIT")
+        async with self._db.read() as db:
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start:start + _CHUNK]
+                out.update(await self._loads_in(db, chunk, snapshots))
         return out
 
-    async def _loads_in(self, db: aiosqlite.Connection, ids: list[int],
+    async def _loads_in(self, db: Session, ids: list[int],
                         snapshots: bool) -> dict[int, TableLoad]:
-        tables = [TableRow.of(r) for r in await _all(
-            db, f"SELECT * FROM game_tables WHERE id IN ({_marks(ids)})", ids)]
-        seats = _grouped((SeatRow.of(r) for r in await _all(
-            db, f"SELECT * FROM seats WHERE table_id IN ({_marks(ids)}) ORDER BY seat", ids)),
+        tables = [TableRow.of(r) for r in await db.all(
+            f"SELECT * FROM game_tables WHERE id IN ({_marks(ids)})", ids)]
+        seats = _grouped((SeatRow.of(r) for r in await db.all(
+            f"SELECT * FROM seats WHERE table_id IN ({_marks(ids)}) ORDER BY seat", ids)),
             lambda s: s.table_id)
-        matches = {m.table_id: m for m in (MatchRow.of(r) for r in await _all(
-            db, f"SELECT * FROM matches WHERE status = 'playing' AND table_id IN"
-                f" ({_marks(ids)})", ids))}
+        matches = {m.table_id: m for m in (MatchRow.of(r) for r in await db.all(
+            f"SELECT * FROM matches WHERE status = 'playing' AND table_id IN"
+            f" ({_marks(ids)})", ids))}
         match_ids = [m.id for m in matches.values()]
-        hands = _grouped((HandRow.of(r) for r in await _all(
-            db, f"{_HAND_SELECT} WHERE h.match_id IN ({_marks(match_ids)})"
-                " ORDER BY h.number", match_ids)), lambda h: h.match_id)
-        settled = await _all(
-            db, "SELECT s.*, h.match_id FROM settlements s JOIN hands h ON h.id = s.hand_id"
-                f" WHERE h.match_id IN ({_marks(match_ids)}) ORDER BY h.number, s.seat",
+        hands = _grouped((HandRow.of(r) for r in await db.all(
+            f"{_HAND_SELECT} WHERE h.match_id IN ({_marks(match_ids)})"
+            " ORDER BY h.number", match_ids)), lambda h: h.match_id)
+        settled = await db.all(
+            "SELECT s.*, h.match_id FROM settlements s JOIN hands h ON h.id = s.hand_id"
+            f" WHERE h.match_id IN ({_marks(match_ids)}) ORDER BY h.number, s.seat",
             match_ids)
         settlements = _grouped(((r["match_id"], SettlementRow.of(r)) for r in settled),
                                lambda pair: pair[0])
         penalties: dict[int, dict[int, Fraction]] = {}
-        for r in await _all(db, "SELECT match_id, seat, amount FROM penalties WHERE match_id"
-                                f" IN ({_marks(match_ids)})", match_ids):
+        for r in await db.all("SELECT match_id, seat, amount FROM penalties WHERE match_id"
+                              f" IN ({_marks(match_ids)})", match_ids):
             charged = penalties.setdefault(r["match_id"], {})
             charged[r["seat"]] = charged.get(r["seat"], Fraction(0)) + Fraction(r["amount"])
         live_hands = [hs[-1].id for hs in hands.values() if hs[-1].status == "live"]
         logs = await self._logs_in(db, live_hands, snapshots)
-        deadlines = _grouped((DeadlineRow.of(r) for r in await _all(
-            db, f"{_DEADLINE_SELECT} WHERE d.hand_id IN ({_marks(live_hands)})"
-                " ORDER BY d.seat", live_hands)), lambda d: d.hand_id)
+        deadlines = _grouped((DeadlineRow.of(r) for r in await db.all(
+            f"{_DEADLINE_SELECT} WHERE d.hand_id IN ({_marks(live_hands)})"
+            " ORDER BY d.seat", live_hands)), lambda d: d.hand_id)
         users = sorted({s.user_id for ss in seats.values() for s in ss
                         if s.user_id is not None})
-        locales = {r["user_id"]: r["locale"] for r in await _all(
-            db, f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({_marks(users)})",
+        locales = {r["user_id"]: r["locale"] for r in await db.all(
+            f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({_marks(users)})",
             users)}
         out = {}
         for t in tables:
@@ -793,16 +752,16 @@ class Store:
                 tuple(deadlines.get(last.id, [])) if last else ())
         return out
 
-    async def _logs_in(self, db: aiosqlite.Connection, hand_ids: list[int],
+    async def _logs_in(self, db: Session, hand_ids: list[int],
                        snapshots: bool) -> dict[int, HandLog]:
         """Each hand's newest snapshot, the digest of its log up to it, and the actions
         after it (all of them without a snapshot)."""
         newest: dict[int, SnapshotRow] = {}
         if snapshots:
-            for r in await _all(db, f"SELECT * FROM hand_snapshots WHERE hand_id IN"
+            for r in await db.all(f"SELECT * FROM hand_snapshots WHERE hand_id IN"
                                     f" ({_marks(hand_ids)}) ORDER BY seq", hand_ids):
                 newest[r["hand_id"]] = SnapshotRow.of(r)  # the last one read is the newest
-        rows = await _all(db, "SELECT * FROM actions WHERE hand_id IN"
+        rows = await db.all("SELECT * FROM actions WHERE hand_id IN"
                               f" ({_marks(hand_ids)}) ORDER BY hand_id, seq", hand_ids)
         logs: dict[int, HandLog] = {}
         for hand_id in hand_ids:
@@ -837,22 +796,22 @@ class Store:
         async with self._write() as db:
             hand = await self._live_hand_in(db, hand_id)
             if final is not None:
-                await self._append_in(db, hand_id, final)
+                await _insert_next(db, hand_id, final)
             for s in settlements:
-                await _run(db, "INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
+                await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
                                " VALUES (?, ?, ?, ?, ?)",
                            (hand_id, s.seat, fraction_text(s.amount), _json(s.patterns),
                             s.value))
-            await _run(db, "UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
+            await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                        (at, hand_id))
-            await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
-            await _run(db, "DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
+            await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+            await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
             self._digests.pop(hand_id, None)
             table = await self._table_in(db, hand.table_id)
             await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
             if match_totals is not None:
                 await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
-                await _run(db, "UPDATE game_tables SET status = 'finished'"
+                await db.run("UPDATE game_tables SET status = 'finished'"
                                " WHERE id = ? AND status = 'playing'", (hand.table_id,))
             await self._announce_in(db, hand.table_id, announcements, at, hand)
             return await self._hand_in(db, hand_id)
@@ -865,20 +824,20 @@ class Store:
 
         `StaleStatus` if the table is already over; nothing is written then."""
         async with self._write() as db:
-            table = await self._table_in(db, table_id)
+            table = await self._table_in(db, table_id, lock=True)
             if table.status not in LIVE_TABLE_STATUSES:
                 raise StaleStatus(f"table {table_id} is {table.status}, not lobby or playing")
-            await _run(db, "UPDATE game_tables SET status = 'cancelled' WHERE id = ?",
+            await db.run("UPDATE game_tables SET status = 'cancelled' WHERE id = ?",
                        (table_id,))
-            live = await _one(db, f"{_HAND_SELECT} WHERE m.table_id = ? AND h.status = 'live'",
+            live = await db.one(f"{_HAND_SELECT} WHERE m.table_id = ? AND h.status = 'live'",
                               (table_id,))
             if live is not None:
-                await _run(db, "UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
+                await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                            (at, live["id"]))
-                await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
-                await _run(db, "DELETE FROM hand_snapshots WHERE hand_id = ?", (live["id"],))
+                await db.run("DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
+                await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (live["id"],))
                 self._digests.pop(live["id"], None)
-            await _run(db, "UPDATE matches SET status = 'abandoned', finished_at = ?"
+            await db.run("UPDATE matches SET status = 'abandoned', finished_at = ?"
                            " WHERE table_id = ? AND status = 'playing'", (at, table_id))
             await self._announce_in(db, table_id, announcements, at)
             return await self._table_in(db, table_id)
@@ -897,7 +856,7 @@ class Store:
 
     # ---- announcements (the outbox) --------------------------------------------------
 
-    async def _announce_in(self, db: aiosqlite.Connection, table_id: int,
+    async def _announce_in(self, db: Session, table_id: int,
                            items: Sequence[NewAnnouncement], at: float,
                            hand: HandRow | None = None) -> None:
         """Record announcements inside the caller's transaction; those without a hand
@@ -906,7 +865,7 @@ class Store:
             hand_id, number = item.hand_id, item.hand_number
             if hand_id is None and hand is not None:
                 hand_id, number = hand.id, hand.number
-            await _run(db, "INSERT INTO announcements (table_id, hand_id, kind, key, facts,"
+            await db.run("INSERT INTO announcements (table_id, hand_id, kind, key, facts,"
                            " created_at) VALUES (?, ?, ?, ?, ?, ?)",
                        (table_id, hand_id, item.kind,
                         announcement_key(item.kind, table_id, number),
@@ -932,11 +891,11 @@ class Store:
         """``sending`` right before it is handed to Discord, ``delivered`` once Discord
         accepted it (a delivered row stays delivered)."""
         async with self._write() as db:
-            await _run(
-                db, "UPDATE announcements SET status = ?, delivered_at = ?"
+            await db.run(
+                "UPDATE announcements SET status = ?, delivered_at = ?"
                     " WHERE id = ? AND status <> 'delivered'",
                 (status, at if status == "delivered" else None, announcement_id))
-            row = await _one(db, "SELECT * FROM announcements WHERE id = ?",
+            row = await db.one("SELECT * FROM announcements WHERE id = ?",
                              (announcement_id,))
             if row is None:
                 raise NotFound(f"no announcement {announcement_id}")
@@ -958,29 +917,29 @@ class Store:
         """Make these the hand's only deadlines (e.g. a claim window opens)."""
         async with self._write() as db:
             await self._live_hand_in(db, hand_id)
-            await self._replace_deadlines_in(db, hand_id, deadlines)
+            await _replace_deadlines_in(db, hand_id, deadlines)
         return await self.deadlines(hand_id)
 
     async def clear_deadline(self, hand_id: int, seat: int) -> bool:
         """Drop a seat's deadline (it answered); False if it had none."""
         async with self._write() as db:
-            count, _ = await _run(db, "DELETE FROM deadlines WHERE hand_id = ? AND seat = ?",
+            count = await db.run("DELETE FROM deadlines WHERE hand_id = ? AND seat = ?",
                                   (hand_id, seat))
             return count > 0
 
     async def clear_deadlines(self, hand_id: int) -> int:
         """Drop all of a hand's deadlines; returns how many there were."""
         async with self._write() as db:
-            count, _ = await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+            count = await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
             return count
 
     async def mark_reminded(self, hand_id: int, seat: int, at: float) -> DeadlineRow:
         """The half-time reminder went out: never send it twice."""
         async with self._write() as db:
             # the claim of the reminder's moment ends: the deadline's own is the next one
-            count, _ = await _run(db, "UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
-                                      " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
-                                  (at, hand_id, seat))
+            count = await db.run("UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
+                                 " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
+                                 (at, hand_id, seat))
             if count == 0:
                 raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
             return await self._deadline_in(db, hand_id, seat)
@@ -995,12 +954,12 @@ class Store:
         """
         async with self._write() as db:
             if computer_until is None:
-                count, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?",
+                count = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?",
                                       (until, until))
                 return count
-            people, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+            people = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?"
                                        " AND kind <> 'computer'", (until, until))
-            computers, _ = await _run(db, "UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+            computers = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?"
                                           " AND kind = 'computer'",
                                       (computer_until, computer_until))
             return people + computers
@@ -1024,27 +983,18 @@ class Store:
                                     " d.seat", params)
         return [DeadlineRow.of(r) for r in rows]
 
-    async def _replace_deadlines_in(self, db: aiosqlite.Connection, hand_id: int,
-                                    deadlines: Sequence[NewDeadline]) -> None:
-        """Delete then insert: two deadlines for one seat break the primary key."""
-        await _run(db, "DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
-        for d in deadlines:
-            await _run(db, "INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
-                           " VALUES (?, ?, ?, ?, ?, ?)",
-                       (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
-
-    async def _upsert_deadline(self, db: aiosqlite.Connection, hand_id: int,
+    async def _upsert_deadline(self, db: Session, hand_id: int,
                                d: NewDeadline) -> None:
-        await _run(db, "INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+        await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
                        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
                        " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
                        " due_at = excluded.due_at, reminded_at = NULL, claimed_by = NULL,"
                        " claimed_until = NULL",
                    (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
 
-    async def _deadline_in(self, db: aiosqlite.Connection, hand_id: int,
+    async def _deadline_in(self, db: Session, hand_id: int,
                            seat: int) -> DeadlineRow:
-        row = await _one(db, f"{_DEADLINE_SELECT} WHERE d.hand_id = ? AND d.seat = ?",
+        row = await db.one(f"{_DEADLINE_SELECT} WHERE d.hand_id = ? AND d.seat = ?",
                          (hand_id, seat))
         if row is None:
             raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
@@ -1064,27 +1014,27 @@ class Store:
         The caller knows nobody else wrote between its read and this when the value is
         exactly one more than what it read."""
         async with self._write() as db:
-            count, _ = await _run(db, "UPDATE game_tables SET version = version + 1"
-                                      " WHERE id = ?", (table_id,))
-            if count == 0:
+            row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                               " RETURNING version", (table_id,))
+            if row is None:
                 raise NotFound(f"no table {table_id}")
-            row = await _one(db, "SELECT version FROM game_tables WHERE id = ?", (table_id,))
-            assert row is not None
             return int(row["version"])
 
     async def claim_deadlines(self, now: float, *, owner: str, until: float,
                               limit: int = 20) -> list[DeadlineRow]:
         """Claim for ``owner`` (until ``until``) the deadlines whose moment has come — the
         half-time reminder a person's owes, else the deadline itself — and that nobody
-        holds (or whose holder's lease ran out: a killed process). Soonest first."""
+        holds (or whose holder's lease ran out: a killed process). Soonest first. On
+        PostgreSQL the rows are taken ``FOR UPDATE SKIP LOCKED``: a process claiming at
+        the same moment neither waits for them nor gets them (SQLite's write lock
+        serialises the claims)."""
         async with self._write() as db:
-            rows = await _all(db, f"{_DEADLINE_SELECT} WHERE {_CLAIMABLE}"
-                                  " ORDER BY d.due_at, d.hand_id, d.seat LIMIT ?",
-                              (now, now, limit))
-            for r in rows:
-                await _run(db, "UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
-                               " WHERE hand_id = ? AND seat = ?",
-                           (owner, until, r["hand_id"], r["seat"]))
+            rows = await db.all(f"{_DEADLINE_SELECT} WHERE {_CLAIMABLE}"
+                                " ORDER BY d.due_at, d.hand_id, d.seat LIMIT ?"
+                                f"{_skip_locked(db, 'd')}", (now, now, limit))
+            await db.run_many("UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
+                              " WHERE hand_id = ? AND seat = ?",
+                              [(owner, until, r["hand_id"], r["seat"]) for r in rows])
             return [DeadlineRow.of(r) for r in rows]
 
     async def next_claimable(self) -> float | None:
@@ -1108,12 +1058,12 @@ class Store:
             where += " AND (claimed_by IS NOT NULL OR created_at < ?)"
             params = (*params, created_before)
         async with self._write() as db:
-            rows = await _all(db, "SELECT * FROM announcements WHERE status <> 'delivered'"
-                                  " AND (claimed_until IS NULL OR claimed_until < ?)"
-                                  f"{where} ORDER BY id", (now, *params))
-            for r in rows:
-                await _run(db, "UPDATE announcements SET claimed_by = ?, claimed_until = ?"
-                               " WHERE id = ?", (owner, until, r["id"]))
+            rows = await db.all("SELECT * FROM announcements WHERE status <> 'delivered'"
+                                " AND (claimed_until IS NULL OR claimed_until < ?)"
+                                f"{where} ORDER BY id{_skip_locked(db, 'announcements')}",
+                                (now, *params))
+            await db.run_many("UPDATE announcements SET claimed_by = ?, claimed_until = ?"
+                              " WHERE id = ?", [(owner, until, r["id"]) for r in rows])
             return [AnnouncementRow.of(r) for r in rows]
 
     # ---- leaderboard -----------------------------------------------------------------
@@ -1142,13 +1092,19 @@ class Store:
             (channel_id, player_key))
         return LeaderboardRow.of(row) if row else None
 
-    async def _apply_deltas_in(self, db: aiosqlite.Connection, guild_id: int, channel_id: int,
+    async def _apply_deltas_in(self, db: Session, guild_id: int, channel_id: int,
                                deltas: Sequence[LeaderboardDelta]) -> None:
+        line = f"SELECT points FROM leaderboard WHERE channel_id = ? AND player_key = ?" \
+               f"{db.for_update}"
         for d in deltas:
-            row = await _one(db, "SELECT points FROM leaderboard WHERE channel_id = ?"
-                                 " AND player_key = ?", (channel_id, d.player_key))
+            row = await db.one(line, (channel_id, d.player_key))
+            if row is None:  # a first line: made (or a racing process's waited for), locked
+                await db.run("INSERT INTO leaderboard (guild_id, channel_id, player_key,"
+                             " display_name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                             (guild_id, channel_id, d.player_key, d.display_name))
+                row = await db.one(line, (channel_id, d.player_key))
             points = (Fraction(row["points"]) if row else Fraction(0)) + d.points
-            await _run(db, _UPSERT_LEADERBOARD,
+            await db.run(_UPSERT_LEADERBOARD,
                        (guild_id, channel_id, d.player_key, d.display_name,
                         fraction_text(points), d.hands_won, d.hands_played, d.matches_played,
                         d.hand_value, d.hand_desc))
@@ -1161,15 +1117,19 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (channel_id, player_key) DO UPDATE SET
     display_name = excluded.display_name,
     points = excluded.points,
-    hands_won = hands_won + excluded.hands_won,
-    hands_played = hands_played + excluded.hands_played,
-    matches_played = matches_played + excluded.matches_played,
+    hands_won = leaderboard.hands_won + excluded.hands_won,
+    hands_played = leaderboard.hands_played + excluded.hands_played,
+    matches_played = leaderboard.matches_played + excluded.matches_played,
     best_hand_desc = CASE
         WHEN excluded.best_hand_value IS NOT NULL
-             AND (best_hand_value IS NULL OR excluded.best_hand_value > best_hand_value)
-        THEN excluded.best_hand_desc ELSE best_hand_desc END,
+             AND (leaderboard.best_hand_value IS NULL
+                  OR excluded.best_hand_value > leaderboard.best_hand_value)
+        THEN excluded.best_hand_desc ELSE leaderboard.best_hand_desc END,
     best_hand_value = CASE
         WHEN excluded.best_hand_value IS NOT NULL
-             AND (best_hand_value IS NULL OR excluded.best_hand_value > best_hand_value)
-        THEN excluded.best_hand_value ELSE best_hand_value END
+             AND (leaderboard.best_hand_value IS NULL
+                  OR excluded.best_hand_value > leaderboard.best_hand_value)
+        THEN excluded.best_hand_value ELSE leaderboard.best_hand_value END
 """
+"""Columns of the row already there are named with the table's name: PostgreSQL finds
+a bare name ambiguous beside ``excluded``."""

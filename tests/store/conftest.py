@@ -1,4 +1,7 @@
-"""Fixtures for the store tests: real SQLite files in tmp_path, never :memory:."""
+"""Fixtures for the store tests: every test that takes ``store`` (or ``database``) runs
+on both backends, a real SQLite file in tmp_path (never :memory:) and a fresh
+PostgreSQL database (see tests/pgcluster.py). Tests of SQLite's own file (pragmas,
+locks, damage) take ``db_path`` and run on SQLite only."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
+from tests.pgcluster import Server
 from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL, Game
 
 
@@ -16,9 +20,21 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "mahjong.sqlite3"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Path | str]:
+    """What `Store.open` takes: the SQLite file, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        yield db_path
+        return
+    server: Server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+    url = await server.database()
+    yield url
+    await server.drop(url)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path)
+async def store(database: Path | str) -> AsyncIterator[Store]:
+    s = await Store.open(database)
     yield s
     await s.close()
 

@@ -17,7 +17,7 @@ from bot.store import (
     Store,
     StoreError,
 )
-from tests.store.helpers import NewGame
+from tests.store.helpers import NewGame, sqlite_only
 
 
 async def test_first_action_is_one_and_seqs_follow(store: Store, new_game: NewGame) -> None:
@@ -65,10 +65,12 @@ async def test_racing_tasks_on_one_store(store: Store, new_game: NewGame) -> Non
     assert await store.actions(hand.id) == landed
 
 
-async def test_racing_connections(store: Store, db_path: Path, new_game: NewGame) -> None:
-    """Two processes' worth of connections: the write lock makes it a true CAS."""
+async def test_racing_connections(store: Store, database: Path | str,
+                                  new_game: NewGame) -> None:
+    """Two processes' worth of connections: the write lock (SQLite) or the hand's row
+    lock (PostgreSQL) makes it a true CAS."""
     hand = (await new_game()).hand
-    other = await Store.open(db_path)
+    other = await Store.open(database)
     try:
         for seq in (1, 2, 3):
             results = await asyncio.gather(
@@ -117,12 +119,13 @@ async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: New
     assert len(await store.deadlines(hand.id)) == 2
 
 
+@sqlite_only  # the thread hop it counts is aiosqlite's
 async def test_a_move_is_one_round_trip_to_the_database_thread(
         store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
     """On every click's path: the whole transaction (checks, the action, its deadlines)
     is handed to the connection's thread at once, not statement by statement."""
     hand = (await new_game()).hand
-    connection = store._db
+    connection = store._db.connection
     calls = []
     handed = connection._execute
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    ConstraintError,
     LeaderboardDelta,
     NewAction,
     NewDeadline,
@@ -18,7 +19,7 @@ from bot.store import (
     StoreError,
     connect,
 )
-from tests.store.helpers import NewGame
+from tests.store.helpers import NewGame, sqlite_only
 
 
 async def test_file_is_created_with_its_folder(db_path: Path) -> None:
@@ -28,6 +29,7 @@ async def test_file_is_created_with_its_folder(db_path: Path) -> None:
     assert db_path.is_file()
 
 
+@sqlite_only  # PRAGMAs are SQLite's
 async def test_pragmas_are_on(store: Store) -> None:
     assert await store.pragma("journal_mode") == "wal"
     assert await store.pragma("foreign_keys") == 1
@@ -37,7 +39,16 @@ async def test_pragmas_are_on(store: Store) -> None:
         await store.pragma("journal_mode = DELETE")
 
 
-async def test_foreign_keys_are_enforced(store: Store, db_path: Path) -> None:
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(ConstraintError, match=r"(?i)foreign key"):
+        await store._db.execute("INSERT INTO seats (table_id, seat, display_name, is_computer,"
+                                " joined_at) VALUES (999, 0, 'ghost', 1, 0)")
+
+
+@sqlite_only
+async def test_a_fresh_connection_enforces_foreign_keys_too(store: Store,
+                                                            db_path: Path) -> None:
+    """SQLite leaves them off per connection unless `connect` turns them on."""
     conn = await connect(db_path)
     try:
         with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
@@ -88,7 +99,7 @@ async def test_wal_refusal_is_a_store_error(tmp_path: Path,
         await connect(tmp_path / "x.sqlite3")
 
 
-async def test_restart_keeps_everything(store: Store, db_path: Path,
+async def test_restart_keeps_everything(store: Store, database: Path | str,
                                         new_game: NewGame) -> None:
     game = await new_game()
     t, h = game.table.id, game.hand.id
@@ -104,7 +115,7 @@ async def test_restart_keeps_everything(store: Store, db_path: Path,
     before = await snapshot(store, t, h, second.hand.id)
     await store.close()
 
-    reopened = await Store.open(db_path)
+    reopened = await Store.open(database)
     try:
         assert await snapshot(reopened, t, h, second.hand.id) == before
         assert await reopened.next_seq(h) == 2

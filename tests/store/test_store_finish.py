@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -17,7 +20,7 @@ from bot.store import (
     StaleAction,
     Store,
 )
-from bot.store import store as store_module
+from bot.store.database import Session
 from tests.store.helpers import CHANNEL, GUILD, Game, NewGame
 
 WIN = NewAction(2, 1, "win", {"tile": "5z"}, "player", 130.0)
@@ -104,14 +107,22 @@ async def test_a_crash_in_the_last_step_writes_nothing(store: Store, new_game: N
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail after the action, settlements, status and most standings are written."""
     game = await started(store, new_game)
-    real = store_module._run
+    real_write = store._db.write
 
-    async def crash_on_third_player(db, sql, params=()):  # type: ignore[no-untyped-def]
-        if "INTO leaderboard" in sql and params[2] == "user:3":
-            raise RuntimeError("power cut")
-        return await real(db, sql, params)
+    @asynccontextmanager
+    async def crash_on_third_player() -> AsyncIterator[Session]:
+        async with real_write() as session:
+            real_run = session.run
 
-    monkeypatch.setattr(store_module, "_run", crash_on_third_player)
+            async def run(sql: str, params: Sequence[Any] = ()) -> int:
+                if "INTO leaderboard" in sql and params[2] == "user:3":
+                    raise RuntimeError("power cut")
+                return await real_run(sql, params)
+
+            monkeypatch.setattr(session, "run", run)
+            yield session
+
+    monkeypatch.setattr(store._db, "write", crash_on_third_player)
     with pytest.raises(RuntimeError, match="power cut"):
         await store.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
                                 at=130.0)

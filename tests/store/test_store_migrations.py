@@ -62,13 +62,8 @@ async def test_empty_database_gets_every_migration(db_path: Path) -> None:
     assert (await version_rows(db_path))[0] == (1, "0001_init")
 
 
-async def test_every_table_of_the_design_exists(store: Store, db_path: Path) -> None:
-    conn = await connect(db_path)
-    try:
-        async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-            names = {r[0] for r in await cur.fetchall()}
-    finally:
-        await conn.close()
+async def test_every_table_of_the_design_exists(store: Store) -> None:
+    names = set(await table_columns(store))
     assert {"schema_version", "game_tables", "seats", "matches", "hands", "actions",
             "deadlines", "settlements", "leaderboard"} <= names
 
@@ -194,3 +189,39 @@ async def test_seat_locales_carry_over_to_the_per_user_table(db_path: Path) -> N
             assert [tuple(r) for r in await cur.fetchall()] == [(None,)]
     finally:
         await conn.close()
+
+
+async def table_columns(store: Store) -> dict[str, list[str]]:
+    """Each table's columns, in order, as the database itself tells them."""
+    if store.dialect == "sqlite":
+        sql = ("SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+               " WHERE m.type = 'table' ORDER BY m.name, p.cid")
+    else:
+        sql = ("SELECT table_name, column_name FROM information_schema.columns"
+               " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+    out: dict[str, list[str]] = {}
+    for table, column in await store._db.all(sql):
+        out.setdefault(table, []).append(column)
+    return out
+
+
+def test_both_dialects_have_the_same_migrations() -> None:
+    sqlite = [(m.version, m.name) for m in load_migrations()]
+    postgres = [(m.version, m.name) for m in load_migrations(dialect="postgres")]
+    assert sqlite == postgres
+
+
+async def test_both_dialects_give_the_same_tables_and_columns(db_path: Path,
+                                                              pg_url: str) -> None:
+    sqlite, postgres = await Store.open(db_path), await Store.open(pg_url)
+    try:
+        assert await table_columns(sqlite) == await table_columns(postgres)
+    finally:
+        await sqlite.close()
+        await postgres.close()
+
+
+def test_the_package_ships_the_postgres_dialect_too() -> None:
+    assert load_migrations(bundled_migrations("postgres"), dialect="postgres") == \
+        load_migrations(TOP_LEVEL / "postgres", dialect="postgres")
+    assert load_migrations(dialect="postgres") == load_migrations(TOP_LEVEL / "postgres")

@@ -8,13 +8,13 @@ from pathlib import Path
 from bot.store import Store
 
 
-async def test_a_setting_is_kept_across_a_reopen(store: Store, db_path: Path) -> None:
+async def test_a_setting_is_kept_across_a_reopen(store: Store, database: Path | str) -> None:
     assert await store.setting("commands:global") is None
     await store.set_setting("commands:global", "abc", at=1.0)
     await store.set_setting("commands:global", "def", at=2.0)   # replaced, not added
     await store.set_setting("commands:guild:7", "xyz", at=2.0)
     await store.close()
-    again = await Store.open(db_path)
+    again = await Store.open(database)
     try:
         assert await again.setting("commands:global") == "def"
         assert await again.setting("commands:guild:7") == "xyz"

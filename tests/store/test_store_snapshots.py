@@ -131,11 +131,11 @@ async def test_table_loads_hold_totals_deadlines_and_locales(
 
 
 async def test_the_seal_is_the_log_s_digest_whether_or_not_the_store_was_reopened(
-        store: Store, new_game: NewGame, db_path: Path) -> None:
+        store: Store, new_game: NewGame, database: Path | str) -> None:
     game = await new_game()
     for seq in range(1, 6):
         await append(store, game, seq)
-    again = await Store.open(db_path)  # a restart: this store has not seen the hand
+    again = await Store.open(database)  # a restart: this store has not seen the hand
     try:
         for seq in range(6, 13):
             await append(again, game, seq, snapshot="{}" if seq in (7, 12) else None)
