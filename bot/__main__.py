@@ -1,7 +1,7 @@
 """``mahjong-bot``: run the Discord bot; ``mahjong-bot demo`` plays offline.
 
-The bot reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the
-environment or ``.env`` (see ``.env.example``), logs to stdout, and on SIGTERM or
+The bot reads DISCORD_TOKEN, DATABASE_PATH or DATABASE_URL, DEV_GUILD_ID and LOG_LEVEL from
+the environment or ``.env`` (see ``.env.example``), logs to stdout, and on SIGTERM or
 SIGINT shuts down cleanly: the timers stop, moves in flight finish under their table
 locks, queued messages are delivered, and the store is closed — nothing half-written.
 A database file that cannot be used, or that another bot process already holds, is
@@ -27,10 +27,13 @@ USAGE = """\
 usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
        mahjong-bot demo     play a match of computer players offline (no Discord)
                             [--rules R] [--hands N] [--out DIR] [--db PATH]
+       mahjong-bot copy-database --from SQLITE_FILE --to postgresql://… [--replace]
+                            copy the SQLite database into PostgreSQL (bot stopped)
 
 Settings come from the environment or a .env file (see .env.example):
   DISCORD_TOKEN   the bot's token (required to run the bot)
   DATABASE_PATH   the SQLite file (default ./mahjong.sqlite3)
+  DATABASE_URL    postgresql://user:password@host/db to use PostgreSQL instead
   DEV_GUILD_ID    a server id for instant command sync while developing
   LOG_LEVEL       DEBUG, INFO, WARNING or ERROR (default INFO)
   SHARD_COUNT     Discord shards of the whole bot (unset: no sharding)
@@ -74,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.demo import main as demo
 
         return demo(args[1:])
+    if args and args[0] == "copy-database":
+        from bot.copy_database import main as copy_database
+
+        return copy_database(args[1:])
     if args:
         sys.stdout.write(USAGE)
         return 0 if args[0] in ("-h", "--help", "help") else 2
@@ -95,18 +102,20 @@ async def run(config: Config) -> int:
     explained in one line (exit code 2) before anything connects to Discord."""
     from bot.store import ProcessLock, Store, StoreError
 
-    if config.shares_shards:
+    if config.shares_shards and not config.shared_database:
         sys.stderr.write(SQLITE_ALONE.format(ids=",".join(map(str, config.own_shards)),
                                              count=config.shard_count))
         return 2
     try:
-        lock = ProcessLock.acquire(config.database_path)
+        # one process per SQLite file; processes sharing a PostgreSQL database coordinate
+        # through it instead
+        lock = None if config.database_url else ProcessLock.acquire(config.database_path)
     except StoreError as exc:
         sys.stderr.write(f"mahjong-bot: {exc}\n")
         return 2
     try:
         try:
-            store = await Store.open(config.database_path)
+            store = await Store.open(config.database)
         except StoreError as exc:
             sys.stderr.write(f"mahjong-bot: {exc}\n")
             return 2
@@ -115,7 +124,8 @@ async def run(config: Config) -> int:
         finally:
             await store.close()
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 async def _serve(config: Config, store: Store) -> int:
@@ -123,9 +133,11 @@ async def _serve(config: Config, store: Store) -> int:
 
     from bot.discord.client import make_bot
 
+    # on PostgreSQL other processes may serve the same tables: shared mode (README)
     bot = make_bot(store=store, dev_guild_id=config.dev_guild_id,
                    sync_commands=config.sync_commands, shard_count=config.shard_count,
-                   shard_ids=config.shard_ids)
+                   shard_ids=config.shard_ids,
+                   service_options={"shared": True} if config.shared_database else None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -34,10 +34,24 @@ class Config:
     sync_commands: str = "changed"
     """When a start syncs the slash commands: "changed" (the tree differs from the last
     sync to that scope), "always", or "never"."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL URL (``postgresql://…``), or None for SQLite at ``database_path``;
+    never in ``repr``: it may hold a password."""
+
     shard_count: int | None = None
     """Discord shards of the whole bot (``SHARD_COUNT``); None: one unsharded client."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHARD_IDS``); None with a count: all of them."""
+
+    @property
+    def database(self) -> Path | str:
+        """What `Store.open` takes: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def shared_database(self) -> bool:
+        """Whether other bot processes may use the database too (PostgreSQL)."""
+        return self.database_url is not None
 
     @property
     def sharded(self) -> bool:
@@ -73,8 +87,10 @@ class Config:
         """Read the settings from ``environ`` (default ``os.environ``) over ``env_file``."""
         values = _merged(os.environ if environ is None else environ, env_file)
         shard_count, shard_ids = _shards(values)
+        url = _database_url(values)
         return cls(discord_token=_text(values, "DISCORD_TOKEN"),
-                   database_path=_database_path(values),
+                   database_path=url if isinstance(url, Path) else _database_path(values),
+                   database_url=url if isinstance(url, str) else None,
                    dev_guild_id=_guild_id(values),
                    log_level=_log_level(values),
                    sync_commands=_sync_commands(values),
@@ -104,6 +120,21 @@ def _database_path(values: Mapping[str, str]) -> Path:
         raise ConfigError(f"DATABASE_PATH must name a file, but {raw!r} is a directory "
                           "(try adding /mahjong.sqlite3)")
     return path
+
+
+def _database_url(values: Mapping[str, str]) -> str | Path | None:
+    """DATABASE_URL: a PostgreSQL URL (kept as text), a ``sqlite:///path`` (as the path),
+    or None when unset."""
+    raw = _text(values, "DATABASE_URL")
+    if raw is None:
+        return None
+    if raw.startswith(("postgresql://", "postgres://")):
+        return raw
+    if raw.startswith("sqlite:///"):
+        return _database_path({"DATABASE_PATH": raw.removeprefix("sqlite:///")})
+    scheme = raw.split(":", 1)[0] if ":" in raw else raw[:20]
+    raise ConfigError(f"DATABASE_URL must start with postgresql:// or sqlite:///, not "
+                      f"{scheme!r}; leave it empty to use SQLite at DATABASE_PATH")
 
 
 def _guild_id(values: Mapping[str, str]) -> int | None:

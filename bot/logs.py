@@ -18,7 +18,7 @@ from typing import TextIO
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
-TALKATIVE = ("aiosqlite", "discord")
+TALKATIVE = ("aiosqlite", "asyncpg", "discord")
 """Libraries whose DEBUG records carry what the bot stores or sends."""
 
 

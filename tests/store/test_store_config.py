@@ -120,3 +120,20 @@ def test_shard_ids_name_this_process_s_part() -> None:
 def test_bad_shard_settings_are_refused_clearly(values: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
         Config.from_env(values, env_file=None)
+def test_database_url_picks_postgres_and_never_shows_its_password() -> None:
+    url = "postgresql://bot:hunter2@db.example:5432/mahjong"
+    config = Config.from_env({"DATABASE_URL": url}, env_file=None)
+    assert config.database == url and config.database_url == url
+    assert "hunter2" not in repr(config)
+
+
+def test_database_url_may_name_a_sqlite_file(tmp_path: Path) -> None:
+    config = Config.from_env({"DATABASE_URL": f"sqlite:///{tmp_path}/m.sqlite3"},
+                             env_file=None)
+    assert config.database == tmp_path / "m.sqlite3" and config.database_url is None
+    assert Config.from_env({}, env_file=None).database == Path("mahjong.sqlite3")
+
+
+def test_an_unknown_database_url_is_refused() -> None:
+    with pytest.raises(ConfigError, match="DATABASE_URL must start with postgresql://"):
+        Config.from_env({"DATABASE_URL": "mysql://bot:pw@db/mahjong"}, env_file=None)
