@@ -1,4 +1,5 @@
-"""Two bot processes, one shard each, on one database through the fake Discord.
+"""Two bot processes, one shard each, on one PostgreSQL database (a throwaway cluster,
+tests/pgcluster.py) through the fake Discord.
 
 The table lives in a guild of shard 1: its slash commands and channel buttons reach
 process 1, while every DM click reaches process 0 (Discord sends DMs to shard 0), so
@@ -125,8 +126,8 @@ async def open_table(world: World) -> None:
 
 
 async def test_two_processes_play_one_match_and_one_survives_a_kill(
-        fake: FakeDiscord, tmp_path: Path) -> None:
-    database = str(tmp_path / "shared.sqlite3")
+        fake: FakeDiscord, pg_url: str) -> None:
+    database = pg_url
     world = shard_world(fake)
     first = await Child.start(fake, database, 0)     # syncs the commands
     second = await Child.start(fake, database, 1)

@@ -1,4 +1,5 @@
-"""Shared mode: two table services (as two bot processes would be) on one database.
+"""Shared mode: two table services (as two bot processes would be) on one database,
+SQLite and PostgreSQL.
 
 Each has its own store connection, memory and notifier; both see one fake clock. A
 command on either acts on the table as it is in the store (the change counter, read
@@ -9,12 +10,14 @@ once its lease has passed."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, Refused
-from bot.store import StandingChoices
+from bot.service import FakeClock, RecordingNotifier, Refused, TableService
+from bot.store import StandingChoices, Store
 from tests.service.helpers import (
     ANN,
     BOB,
@@ -31,6 +34,30 @@ from tests.service.helpers import (
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 5}
 MakeWorld = Callable[..., Awaitable[World]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def make_world(request: pytest.FixtureRequest, db_path: Path
+                     ) -> AsyncIterator[MakeWorld]:
+    """Worlds (a store connection, a service, a notifier) on one database of each kind."""
+    database: Path | str = db_path
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+        database = await server.database()
+    stores: list[Store] = []
+
+    async def make(clock: FakeClock, **kwargs: Any) -> World:
+        store = await Store.open(database)
+        stores.append(store)
+        notes = RecordingNotifier()
+        service = TableService(store, notes, clock=clock, computer_pause=0.0, **kwargs)
+        return World(store, clock, notes, service)
+
+    yield make
+    for store in stores:
+        await store.close()
+    if request.param == "postgres":
+        await server.drop(str(database))
 
 
 async def two(make_world: MakeWorld, **kwargs: object) -> tuple[World, World]:

@@ -89,3 +89,36 @@ async def test_announcements_are_claimed_once_then_taken_over_after_the_lease(
     assert (again.id, again.status) == (row.id, "sending")
     await store.mark_announcement(row.id, "delivered", 302.0)
     assert await store.claim_announcements(500.0, owner="c", until=600.0) == []
+
+
+async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: str) -> None:
+    """Two processes claiming at once: the rows one has locked (mid-claim) are neither
+    waited for nor taken by the other (``FOR UPDATE … SKIP LOCKED``)."""
+    import asyncio
+
+    import asyncpg
+
+    from tests.store.helpers import COMMITMENT, SALT, WALL
+
+    store = await Store.open(pg_url)
+    other = await asyncpg.connect(pg_url)
+    try:
+        table = await store.create_table(guild_id=1, channel_id=2, creator_id=3,
+                                         rules="shanghai", at=1.0)
+        for seat in range(4):
+            await store.sit_computer(table.id, seat, display_name=f"B{seat}", at=1.0)
+        await store.set_table_status(table.id, "playing", expected="lobby")
+        match = await store.create_match(table.id, first_dealer=0, at=1.0)
+        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                       dice=(3, 5), dealer=0, streak=0, huangfan=1, at=1.0)
+        await store.replace_deadlines(hand.id, [NewDeadline(s, 1, "computer", 1.0, 2.0)
+                                                for s in (0, 1)])
+        async with other.transaction():  # the other process, between its SELECT and UPDATE
+            await other.execute("SELECT 1 FROM deadlines WHERE hand_id = $1 AND seat = 0"
+                                " FOR UPDATE", hand.id)
+            claimed = await asyncio.wait_for(
+                store.claim_deadlines(5.0, owner="b", until=9.0), 5)
+            assert [d.seat for d in claimed] == [1]
+    finally:
+        await other.close()
+        await store.close()
