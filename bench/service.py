@@ -31,8 +31,10 @@ Prints ``NAME VALUE UNIT`` lines:
   ``--processes`` 1,2): the same moves, in shared mode (bot/service/README.md), by P
   processes on one database, each playing N/P of the tables; the figure is all moves
   over the wall time from the moment every process is ready; ``…_p99_ms_…`` the worst
-  process's p99. ``_sqlite`` beside it (shared mode forced on one SQLite file, as the
-  tests do; the bot itself allows one process per SQLite file).
+  process's p99. ``_postgres``: on a fresh database of a PostgreSQL server (the one
+  ``MAHJONG_TEST_POSTGRES`` names, else a throwaway cluster, tests/pgcluster.py;
+  ``--no-postgres`` skips it); ``_sqlite`` beside it (shared mode forced on one SQLite
+  file, as the tests do; the bot itself allows one process per SQLite file).
 - ``service_scheduler_entries_after_<A>_actions_<N>_tables`` / ``…_heap_…`` /
   ``…_deciding_seats_…``: after A moves in all spread over N tables (their hands still
   running), the scheduler's live entries, its heap (dead entries included) and the
@@ -286,6 +288,24 @@ async def bench_processes(database: str, label: str, tables: int, processes: int
     emit(f"service_action_p99_ms_{name}", max(float(d[3]) for d in done), "ms")
 
 
+async def bench_processes_postgres(tables: int, counts: list[int]) -> None:
+    """The processes bench on PostgreSQL: a fresh database for each count."""
+    from tests.pgcluster import ClusterUnavailable, Server
+
+    server = Server()
+    try:
+        for p in counts:
+            url = await server.database()
+            try:
+                await bench_processes(url, "_postgres", tables, p)
+            finally:
+                await server.drop(url)
+    except ClusterUnavailable as exc:
+        print(f"# no PostgreSQL: {exc}", flush=True)
+    finally:
+        server.close()
+
+
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/service.py")
     parser.add_argument("--actions-tables", default="1,10,200")
@@ -303,13 +323,18 @@ async def main(argv: list[str] | None = None) -> int:
                         help="tables played by several processes in shared mode (0: skip)")
     parser.add_argument("--processes", default="1,2",
                         help="how many processes play --processes-tables")
+    parser.add_argument("--no-postgres", action="store_true",
+                        help="the processes bench on SQLite only")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for p in (int(x) for x in args.processes.split(",") if x) if \
-                args.processes_tables else ():
-            await bench_processes(str(folder / f"processes-{p}.sqlite3"), "_sqlite",
-                                  args.processes_tables, p)
+        if args.processes_tables:
+            counts = [int(x) for x in args.processes.split(",") if x]
+            if not args.no_postgres:
+                await bench_processes_postgres(args.processes_tables, counts)
+            for p in counts:
+                await bench_processes(str(folder / f"processes-{p}.sqlite3"), "_sqlite",
+                                      args.processes_tables, p)
         for n in (int(x) for x in args.actions_tables.split(",") if x):
             await bench_actions(folder, n)
             for every in (int(x) for x in args.snapshot_every.split(",") if x):
