@@ -135,8 +135,9 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
     try:
         await fake.wait_for(lambda: fake.state.global_commands, 10, "the commands synced")
         await open_table(world)
-        # p3 plays through /mahjong hand in the guild (shard 1), the others by DM (shard 0)
-        driver = Driver(world, closed={world.players[2].id})
+        # p3 plays through /mahjong hand in the guild (shard 1), the others by DM (shard
+        # 0); nobody wins before the kill and the computer's moves after it
+        driver = Driver(world, closed={world.players[2].id}, win=False)
 
         async def idle() -> None:
             await fake.settle(quiet=0.1, timeout=20)
@@ -147,6 +148,9 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
         assert not channel_files(fake, world.channel, "settlement-"), "the hand ended first"
         killed_at = len(committed_by(children))
         driver.closed = set()                        # the guild's shard is gone: DMs only
+        alone = first.commits
+        await driver.play_until(lambda: first.commits >= alone + 8, idle=idle)
+        driver.win = True
         await driver.play_until(
             lambda: bool(channel_files(fake, world.channel, "leaderboard-")), idle=idle)
         await fake.settle(quiet=0.3, timeout=20)
