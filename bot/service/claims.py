@@ -55,6 +55,7 @@ class Claims(Part):
         self._swept_at = float("-inf")
         self._running = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stopped = False
 
     def moment(self, row: DeadlineRow, now: float) -> Wake:
         """The moment of a claimed deadline: the reminder while a person's is owed."""
@@ -69,7 +70,7 @@ class Claims(Part):
             now = self.clock.now()
             rows = await self.store.claim_deadlines(now, owner=self.owner,
                                                     until=now + self.lease, limit=CLAIM_BATCH)
-            if not rows:
+            if not rows or self._stopped:  # stopped meanwhile: the lease hands them on
                 return fired
             tasks = {asyncio.create_task(self._fire(self.moment(r, now))) for r in rows}
             self._tasks |= tasks
@@ -111,7 +112,9 @@ class Claims(Part):
             self._running = False
 
     def stop(self) -> None:
+        """End `run`; nothing more is claimed and fired (shutdown)."""
         self._running = False
+        self._stopped = True
         self.scheduler.woken.set()
 
     async def announcements(self, table_id: int | None = None, *,
