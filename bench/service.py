@@ -1,6 +1,13 @@
-"""Benchmark of the table service over the real SQLite store (never a timed test).
+"""Benchmark of the table service over the real store (never a timed test).
 
     python bench/service.py [--actions-tables 1,10,200] [--restart-tables 1000]
+                            [--postgres | --database-url postgresql://…]
+
+SQLite by default (files in a temporary folder). ``--postgres`` runs the same on a
+PostgreSQL cluster started for the run (PostgreSQL's durable defaults: an fsync at
+every commit, like SQLite's ``…_sync_full``); ``--database-url`` on a server where the
+bench may create (and drop) databases. On PostgreSQL every name ends in ``_postgres``
+and the SQLite-only figures (synchronous = FULL, file bytes) are left out.
 
 Prints ``NAME VALUE UNIT`` lines:
 - ``service_actions_per_s_<N>_tables``: moves through `TableService.act` (engine
@@ -31,10 +38,9 @@ Prints ``NAME VALUE UNIT`` lines:
   ``--processes`` 1,2): the same moves, in shared mode (bot/service/README.md), by P
   processes on one database, each playing N/P of the tables; the figure is all moves
   over the wall time from the moment every process is ready; ``…_p99_ms_…`` the worst
-  process's p99. ``_postgres``: on a fresh database of a PostgreSQL server (the one
-  ``MAHJONG_TEST_POSTGRES`` names, else a throwaway cluster, tests/pgcluster.py;
-  ``--no-postgres`` skips it); ``_sqlite`` beside it (shared mode forced on one SQLite
-  file, as the tests do; the bot itself allows one process per SQLite file).
+  process's p99. On PostgreSQL (``--postgres``, ``--database-url``) the real thing;
+  on SQLite, shared mode forced on one file as the tests do (the bot itself allows
+  one process per SQLite file).
 - ``service_scheduler_entries_after_<A>_actions_<N>_tables`` / ``…_heap_…`` /
   ``…_deciding_seats_…``: after A moves in all spread over N tables (their hands still
   running), the scheduler's live entries, its heap (dead entries included) and the
@@ -63,8 +69,10 @@ from bot.service.live import step_of
 from bot.service.notices import Notice
 from bot.service.notifier import Notifier
 from bot.store import Store
+from bot.store.sqlite import SqliteDatabase
 from engine.game import Phase, deciding_seats, timeout_action
 from engine.rules import RULESETS
+from tests.pgcluster import Cluster, create_database, drop_database, fresh_name
 
 RULE_NAMES = list(RULESETS)
 """The tables take the rule sets in turn."""
@@ -72,9 +80,36 @@ RULE_NAMES = list(RULESETS)
 OPTIONS = {"hands": 1, "turn_timer": 3600, "claim_timer": 3600}
 
 
+SUFFIX = ""
+"""``_postgres`` when the bench runs on PostgreSQL: added to every name printed."""
+
+
 def emit(name: str, value: float, unit: str) -> None:
+    name += SUFFIX
     print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}",
           flush=True)
+
+
+class Databases:
+    """Where the bench's databases go: SQLite files in a temporary folder, or new
+    databases on a PostgreSQL server (dropped at the end)."""
+
+    def __init__(self, folder: Path, server: str | None) -> None:
+        self.folder = folder
+        self.server = server
+        self._made: list[str] = []
+
+    async def new(self, name: str) -> Path | str:
+        if self.server is None:
+            return self.folder / f"{name}.sqlite3"
+        database = fresh_name("bench")
+        self._made.append(database)
+        return await create_database(self.server, database)
+
+    async def drop_all(self) -> None:
+        if self.server is not None:
+            for database in self._made:
+                await drop_database(self.server, database)
 
 
 class DeliveringNotifier:
@@ -89,12 +124,13 @@ class DeliveringNotifier:
             await receipt.delivered()
 
 
-async def new_service(path: Path, sync_full: bool = False, *, snapshot_every: int | None = None,
-                      use_snapshots: bool = True, notifier: Notifier | None = None
-                      ) -> TableService:
+async def new_service(path: Path | str, sync_full: bool = False, *,
+                      snapshot_every: int | None = None, use_snapshots: bool = True,
+                      notifier: Notifier | None = None) -> TableService:
     store = await Store.open(path)
-    if sync_full:  # fsync at every commit: durable against a power cut too
-        await store._db.execute("PRAGMA synchronous = FULL")
+    if sync_full and isinstance(store._db, SqliteDatabase):
+        # fsync at every commit: durable against a power cut too
+        await store._db.connection.execute("PRAGMA synchronous = FULL")
     every = {} if snapshot_every is None else {"snapshot_every": snapshot_every}
     return TableService(store, notifier or NullNotifier(), clock=SystemClock(), computer_pause=0.0,
                         use_snapshots=use_snapshots, **every)
@@ -143,12 +179,12 @@ async def play(service: TableService, table_id: int, latencies: list[float],
     return moves
 
 
-async def bench_actions(folder: Path, tables: int, sync_full: bool = False,
+async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
                         snapshot_every: int | None = None) -> None:
     suffix = "_sync_full" if sync_full else ""
     if snapshot_every is not None:
         suffix += f"_snapshot_every_{snapshot_every}"
-    service = await new_service(folder / f"actions-{tables}{suffix}.sqlite3", sync_full,
+    service = await new_service(await dbs.new(f"actions-{tables}{suffix}"), sync_full,
                                 snapshot_every=snapshot_every)
     ids = await open_tables(service, tables, 1)
     latencies: list[float] = []
@@ -165,8 +201,8 @@ async def bench_actions(folder: Path, tables: int, sync_full: bool = False,
     await service.store.close()
 
 
-async def bench_restart(folder: Path, tables: int) -> None:
-    path = folder / "restart.sqlite3"
+async def bench_restart(dbs: Databases, tables: int) -> None:
+    path = await dbs.new("restart")
     service = await new_service(path, notifier=DeliveringNotifier())
     # several hands each: a table whose first hand ends early must stay live
     ids = await open_tables(service, tables, 100_000, options={**OPTIONS, "hands": 8})
@@ -221,8 +257,8 @@ async def bench_bytes(folder: Path, hands: int) -> None:
             emit("service_db_bytes_per_live_hand_snapshot", sum(sizes) / len(sizes), "bytes")
 
 
-async def bench_scheduler(folder: Path, tables: int, per_table: int) -> None:
-    service = await new_service(folder / f"scheduler-{tables}.sqlite3")
+async def bench_scheduler(dbs: Databases, tables: int, per_table: int) -> None:
+    service = await new_service(await dbs.new(f"scheduler-{tables}"))
     ids = await open_tables(service, tables, 300_000, options={**OPTIONS, "hands": 8})
     sink: list[float] = []
     moves = sum(await asyncio.gather(*(play(service, t, sink, limit=per_table)
@@ -259,7 +295,7 @@ async def worker(database: str, first_channel: int, tables: int) -> int:
     return 0
 
 
-async def bench_processes(database: str, label: str, tables: int, processes: int) -> None:
+async def bench_processes(database: str, tables: int, processes: int) -> None:
     """``tables`` tables played by ``processes`` worker processes on one database."""
     store = await open_store(database)  # migrated once, before the workers race to it
     await store.close()
@@ -283,27 +319,9 @@ async def bench_processes(database: str, label: str, tables: int, processes: int
         done.append((await proc.stdout.readline()).decode().split())
         await proc.wait()
     elapsed = time.perf_counter() - t0
-    name = f"{tables}_tables_{processes}_processes{label}"
+    name = f"{tables}_tables_{processes}_processes"
     emit(f"service_actions_per_s_{name}", sum(int(d[1]) for d in done) / elapsed, "actions/s")
     emit(f"service_action_p99_ms_{name}", max(float(d[3]) for d in done), "ms")
-
-
-async def bench_processes_postgres(tables: int, counts: list[int]) -> None:
-    """The processes bench on PostgreSQL: a fresh database for each count."""
-    from tests.pgcluster import ClusterUnavailable, Server
-
-    server = Server()
-    try:
-        for p in counts:
-            url = await server.database()
-            try:
-                await bench_processes(url, "_postgres", tables, p)
-            finally:
-                await server.drop(url)
-    except ClusterUnavailable as exc:
-        print(f"# no PostgreSQL: {exc}", flush=True)
-    finally:
-        server.close()
 
 
 async def main(argv: list[str] | None = None) -> int:
@@ -323,31 +341,48 @@ async def main(argv: list[str] | None = None) -> int:
                         help="tables played by several processes in shared mode (0: skip)")
     parser.add_argument("--processes", default="1,2",
                         help="how many processes play --processes-tables")
-    parser.add_argument("--no-postgres", action="store_true",
-                        help="the processes bench on SQLite only")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--postgres", action="store_true",
+                       help="run on a PostgreSQL cluster started for the run")
+    where.add_argument("--database-url", default=None,
+                       help="run on this PostgreSQL server (the bench creates databases)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        if args.processes_tables:
-            counts = [int(x) for x in args.processes.split(",") if x]
-            if not args.no_postgres:
-                await bench_processes_postgres(args.processes_tables, counts)
-            for p in counts:
-                await bench_processes(str(folder / f"processes-{p}.sqlite3"), "_sqlite",
-                                      args.processes_tables, p)
-        for n in (int(x) for x in args.actions_tables.split(",") if x):
-            await bench_actions(folder, n)
-            for every in (int(x) for x in args.snapshot_every.split(",") if x):
-                await bench_actions(folder, n, snapshot_every=every)
-        for n in (int(x) for x in args.sync_full_tables.split(",") if x):
-            await bench_actions(folder, n, sync_full=True)
-        if args.bytes_hands:
-            await bench_bytes(folder, args.bytes_hands)
-        if args.scheduler_tables:
-            await bench_scheduler(folder, args.scheduler_tables, args.scheduler_moves)
-        if args.restart_tables:
-            await bench_restart(folder, args.restart_tables)
+    cluster = Cluster.start(durable=True) if args.postgres else None
+    server = cluster.url if cluster is not None else args.database_url
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            dbs = Databases(Path(tmp), server)
+            try:
+                await run(args, dbs)
+            finally:
+                await dbs.drop_all()
+    finally:
+        if cluster is not None:
+            cluster.stop()
     return 0
+
+
+async def run(args: argparse.Namespace, dbs: Databases) -> None:
+    global SUFFIX
+    on_sqlite = dbs.server is None
+    SUFFIX = "" if on_sqlite else "_postgres"
+    for n in (int(x) for x in args.actions_tables.split(",") if x):
+        await bench_actions(dbs, n)
+        for every in (int(x) for x in args.snapshot_every.split(",") if x):
+            await bench_actions(dbs, n, snapshot_every=every)
+    if on_sqlite:  # PRAGMA synchronous and file sizes are SQLite's
+        for n in (int(x) for x in args.sync_full_tables.split(",") if x):
+            await bench_actions(dbs, n, sync_full=True)
+        if args.bytes_hands:
+            await bench_bytes(dbs.folder, args.bytes_hands)
+    if args.scheduler_tables:
+        await bench_scheduler(dbs, args.scheduler_tables, args.scheduler_moves)
+    if args.restart_tables:
+        await bench_restart(dbs, args.restart_tables)
+    if args.processes_tables:
+        for p in (int(x) for x in args.processes.split(",") if x):
+            await bench_processes(str(await dbs.new(f"processes-{p}")),
+                                  args.processes_tables, p)
 
 
 if __name__ == "__main__":

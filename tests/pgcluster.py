@@ -36,8 +36,9 @@ ENV_URL = "MAHJONG_TEST_POSTGRES"
 RUN_AS = "postgres"
 _BIN_DIRS = ("/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin",
              "/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/14/bin")
-_SETTINGS = ("fsync=off", "full_page_writes=off", "synchronous_commit=off",
-             "max_connections=200", "unix_socket_directories=")
+_SETTINGS = ("max_connections=200", "unix_socket_directories=")
+_THROWAWAY = ("fsync=off", "full_page_writes=off", "synchronous_commit=off")
+"""Nothing a test writes is worth an fsync; a bench's cluster (``durable``) keeps them."""
 
 
 class ClusterUnavailable(RuntimeError):
@@ -77,13 +78,14 @@ class Cluster:
     url: str
 
     @classmethod
-    def start(cls, folder: Path | None = None) -> Cluster:
-        """initdb + start in ``folder`` (a new temporary one by default)."""
+    def start(cls, folder: Path | None = None, *, durable: bool = False) -> Cluster:
+        """initdb + start in ``folder`` (a new temporary one by default); ``durable``
+        keeps PostgreSQL's default fsync at every commit (for benches)."""
         initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
         folder = Path(folder or tempfile.mkdtemp(prefix="mahjong-pg-"))
         folder.mkdir(parents=True, exist_ok=True)
         password = secrets.token_hex(12)
-        (folder / "pw").write_text(password + "\n")
+        _private(folder / "pw", password)
         if os.geteuid() == 0:
             user = pwd.getpwnam(RUN_AS)
             os.chown(folder, user.pw_uid, user.pw_gid)
@@ -93,11 +95,12 @@ class Cluster:
                         str(folder / "pw"), "--auth-local=trust",
                         "--auth-host=scram-sha-256", "-E", "UTF8", "--no-instructions"]))
         port = free_port()
-        options = " ".join(f"-c {s}" for s in _SETTINGS)
+        settings = _SETTINGS if durable else _SETTINGS + _THROWAWAY
+        options = " ".join(f"-c {s}" for s in settings)
         _run(_as_owner([pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
                         f"-p {port} -c listen_addresses=127.0.0.1 {options}", "start"]))
         url = f"postgresql://postgres:{password}@127.0.0.1:{port}/postgres"
-        (folder / "url").write_text(url + "\n")
+        _private(folder / "url", url)
         return cls(folder, url)
 
     def stop(self) -> None:
@@ -117,6 +120,13 @@ def stop(folder: Path) -> None:
         subprocess.run(_as_owner([pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
                                   "-w", "stop"]), capture_output=True, check=False)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (it holds the password)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text + "\n")
 
 
 def _run(argv: list[str]) -> None:

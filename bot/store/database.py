@@ -11,6 +11,7 @@ transaction is handed over at once (`Database.write_at_once`).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine, Iterable, Sequence
@@ -52,11 +53,17 @@ Work = Callable[..., Coroutine[Any, Any, T]]
 
 
 class Database(ABC):
-    """One connection to one database, used by one `Store`."""
+    """One connection to one database, used by one `Store`. An asyncio lock keeps two
+    tasks of this process from interleaving statements on it."""
 
     dialect: ClassVar[str]
     target: str
     """What to call it in messages: the SQLite file, or the URL with its password masked."""
+
+    def __init__(self, session: Session, target: str) -> None:
+        self._session = session
+        self._lock = asyncio.Lock()
+        self.target = target
 
     @abstractmethod
     def write(self) -> AbstractAsyncContextManager[Session]:
@@ -72,11 +79,14 @@ class Database(ABC):
         """``work(session, *args)`` as one write transaction, handed over whole: on
         SQLite in one trip to its connection's thread, instead of one a statement."""
 
-    @abstractmethod
-    async def one(self, sql: str, params: Params = ()) -> Row | None: ...
+    async def one(self, sql: str, params: Params = ()) -> Row | None:
+        """One query's first row, outside any write."""
+        async with self._lock:
+            return await self._session.one(sql, params)
 
-    @abstractmethod
-    async def all(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._lock:
+            return await self._session.all(sql, params)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One statement in a transaction of its own (tests, benches, maintenance)."""

@@ -13,8 +13,8 @@ import aiosqlite
 from bot.store.errors import DatabaseUnusable, StoreError
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
-MIN_SQLITE = (3, 24, 0)
-"""UPSERT (``ON CONFLICT … DO UPDATE``) arrived in SQLite 3.24."""
+MIN_SQLITE = (3, 35, 0)
+"""UPSERT (``ON CONFLICT … DO UPDATE``) arrived in SQLite 3.24, ``RETURNING`` in 3.35."""
 
 
 async def connect(path: str | Path, *,

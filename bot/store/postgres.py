@@ -94,10 +94,8 @@ class PostgresDatabase(Database):
     dialect = "postgres"
 
     def __init__(self, conn: asyncpg.Connection, url: str) -> None:
+        super().__init__(_Session(conn), masked(url))
         self._conn = conn
-        self.target = masked(url)
-        self._lock = asyncio.Lock()
-        self._session = _Session(conn)
 
     @classmethod
     async def open(cls, url: str, *, timeout_s: float = CONNECT_TIMEOUT_S
@@ -131,14 +129,6 @@ class PostgresDatabase(Database):
     async def write_at_once(self, work: Work[T], *args: Any) -> T:
         async with self.write() as session:
             return await work(session, *args)
-
-    async def one(self, sql: str, params: Params = ()) -> Row | None:
-        async with self._lock:
-            return await self._session.one(sql, params)
-
-    async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._lock:
-            return await self._session.all(sql, params)
 
     async def close(self) -> None:
         async with self._lock:

@@ -9,7 +9,6 @@ on the shared connection.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -84,11 +83,9 @@ class SqliteDatabase(Database):
     dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, path: Path | str) -> None:
+        super().__init__(_AsyncSession(conn), str(path))
         self._conn = conn
         self.path = path
-        self.target = str(path)
-        self._lock = asyncio.Lock()
-        self._session = _AsyncSession(conn)
 
     @classmethod
     async def open(cls, path: Path | str, *,
@@ -137,14 +134,6 @@ class SqliteDatabase(Database):
                 return await self._conn._execute(_in_thread, self._conn._conn, work, args)
             except sqlite3.Error as exc:
                 raise _told(exc) from exc
-
-    async def one(self, sql: str, params: Params = ()) -> Row | None:
-        async with self._lock:
-            return await self._session.one(sql, params)
-
-    async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._lock:
-            return await self._session.all(sql, params)
 
     async def close(self) -> None:
         """Close the connection (checkpointing the WAL when it is the last one)."""

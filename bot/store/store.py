@@ -162,17 +162,21 @@ async def _lock_live_hand(db: Session, hand_id: int) -> None:
 
 async def _insert_next(db: Session, hand_id: int, action: NewAction) -> str:
     """The log's compare-and-set (the hand locked first): ``action`` lands only as the
-    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text."""
-    row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
-                       (hand_id,))
-    next_seq = int(row[0]) if row else 1
-    if action.expected_seq != next_seq:
-        raise StaleAction(hand_id, action.expected_seq, next_seq)
+    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text.
+
+    The check and the insert are one statement (one round trip to a PostgreSQL server
+    on every move); the next seq is read on its own only to tell a stale one."""
     payload = _json(action.payload)
-    await db.run("INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                 (hand_id, action.expected_seq, action.seat, action.kind, payload,
-                  action.source, action.at))
+    landed = await db.run(
+        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
+        " SELECT ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
+        " FROM actions WHERE hand_id = ?)",
+        (hand_id, action.expected_seq, action.seat, action.kind, payload, action.source,
+         action.at, action.expected_seq, hand_id))
+    if not landed:
+        row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
+                           (hand_id,))
+        raise StaleAction(hand_id, action.expected_seq, int(row[0]) if row else 1)
     return payload
 
 
