@@ -80,3 +80,20 @@ async def test_with_every_shard_it_runs_them_all_in_one_process(
     assert sent == {0: [str(guilds[0].id)], 1: [str(guilds[1].id)]}
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, 15) == 0
+
+
+async def test_on_postgres_a_process_may_run_only_some_shards(
+        fake: FakeDiscord, pg_url: str) -> None:
+    """The other shards' process shares the database: this one runs shard 1 of 2, in
+    shared mode (several processes, bot/service/README.md)."""
+    fake.add_user(101, "ann")
+    guild = fake.add_guild(name="on 1", members=[101], shard=(1, 2))
+    config = Config(discord_token="fake-token", database_url=pg_url, sync_commands="never",
+                    shard_count=2, shard_ids=(1,))
+    task = asyncio.create_task(run(config))
+    await fake.wait_for(lambda: any(s.open for s in fake.gateway.sessions), 15)
+    (session,) = fake.gateway.sessions
+    assert session.shard == (1, 2)
+    assert [f["d"]["id"] for f in session.sent if f["t"] == "GUILD_CREATE"] == [str(guild.id)]
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(task, 15) == 0
