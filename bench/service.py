@@ -34,6 +34,13 @@ Prints ``NAME VALUE UNIT`` lines:
   deleted when it ends, so the difference is pages the churn leaves behind);
   ``service_db_bytes_per_live_hand_snapshot``: the size of one stored snapshot row's
   state text, on average.
+- ``service_actions_per_s_<N>_tables_<P>_processes`` (``--processes-tables``, with
+  ``--processes`` 1,2): the same moves, in shared mode (bot/service/README.md), by P
+  processes on one database, each playing N/P of the tables; the figure is all moves
+  over the wall time from the moment every process is ready; ``…_p99_ms_…`` the worst
+  process's p99. On PostgreSQL (``--postgres``, ``--database-url``) the real thing;
+  on SQLite, shared mode forced on one file as the tests do (the bot itself allows
+  one process per SQLite file).
 - ``service_scheduler_entries_after_<A>_actions_<N>_tables`` / ``…_heap_…`` /
   ``…_deciding_seats_…``: after A moves in all spread over N tables (their hands still
   running), the scheduler's live entries, its heap (dead entries included) and the
@@ -265,6 +272,58 @@ async def bench_scheduler(dbs: Databases, tables: int, per_table: int) -> None:
     await service.store.close()
 
 
+async def open_store(database: str) -> Store:
+    """The store of a SQLite file (or, with the PostgreSQL backend, a URL)."""
+    return await Store.open(database)
+
+
+async def worker(database: str, first_channel: int, tables: int) -> int:
+    """One process of the processes bench: its tables opened, it says READY, waits for a
+    line on stdin, plays them (shared mode) and prints ``DONE moves p50_ms p99_ms``."""
+    store = await open_store(database)
+    service = TableService(store, NullNotifier(), clock=SystemClock(), computer_pause=0.0,
+                           shared=True)
+    ids = await open_tables(service, tables, first_channel)
+    print("READY", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    latencies: list[float] = []
+    counts = await asyncio.gather(*(play(service, t, latencies) for t in ids))
+    latencies.sort()
+    print(f"DONE {sum(counts)} {statistics.median(latencies) * 1000:.3f} "
+          f"{latencies[int(len(latencies) * 0.99)] * 1000:.3f}", flush=True)
+    await store.close()
+    return 0
+
+
+async def bench_processes(database: str, tables: int, processes: int) -> None:
+    """``tables`` tables played by ``processes`` worker processes on one database."""
+    store = await open_store(database)  # migrated once, before the workers race to it
+    await store.close()
+    share = tables // processes
+    procs = [await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--worker", database, str(1 + k * share), str(share),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        for k in range(processes)]
+    for proc in procs:
+        assert proc.stdout is not None
+        line = (await proc.stdout.readline()).decode().strip()
+        assert line == "READY", line
+    t0 = time.perf_counter()
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write(b"go\n")
+        await proc.stdin.drain()
+    done = []
+    for proc in procs:
+        assert proc.stdout is not None
+        done.append((await proc.stdout.readline()).decode().split())
+        await proc.wait()
+    elapsed = time.perf_counter() - t0
+    name = f"{tables}_tables_{processes}_processes"
+    emit(f"service_actions_per_s_{name}", sum(int(d[1]) for d in done) / elapsed, "actions/s")
+    emit(f"service_action_p99_ms_{name}", max(float(d[3]) for d in done), "ms")
+
+
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/service.py")
     parser.add_argument("--actions-tables", default="1,10,200")
@@ -278,6 +337,10 @@ async def main(argv: list[str] | None = None) -> int:
                              "(0: none), beside the service's default")
     parser.add_argument("--sync-full-tables", default="1,200",
                         help="also measure these with PRAGMA synchronous = FULL")
+    parser.add_argument("--processes-tables", type=int, default=200,
+                        help="tables played by several processes in shared mode (0: skip)")
+    parser.add_argument("--processes", default="1,2",
+                        help="how many processes play --processes-tables")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--postgres", action="store_true",
                        help="run on a PostgreSQL cluster started for the run")
@@ -316,7 +379,14 @@ async def run(args: argparse.Namespace, dbs: Databases) -> None:
         await bench_scheduler(dbs, args.scheduler_tables, args.scheduler_moves)
     if args.restart_tables:
         await bench_restart(dbs, args.restart_tables)
+    if args.processes_tables:
+        for p in (int(x) for x in args.processes.split(",") if x):
+            await bench_processes(str(await dbs.new(f"processes-{p}")),
+                                  args.processes_tables, p)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        database, first, count = sys.argv[2:5]
+        raise SystemExit(asyncio.run(worker(database, int(first), int(count))))
     raise SystemExit(asyncio.run(main()))

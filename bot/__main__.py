@@ -36,6 +36,8 @@ Settings come from the environment or a .env file (see .env.example):
   DATABASE_URL    postgresql://user:password@host/db to use PostgreSQL instead
   DEV_GUILD_ID    a server id for instant command sync while developing
   LOG_LEVEL       DEBUG, INFO, WARNING or ERROR (default INFO)
+  SHARD_COUNT     Discord shards of the whole bot (unset: no sharding)
+  SHARD_IDS       the shards this process runs, such as 0,1 (default: all)
 """
 
 NO_TOKEN = """\
@@ -57,6 +59,13 @@ offline, through the same table service and database, and saves the pictures.
 LOGIN_FAILED = """\
 mahjong-bot: Discord refused the token in DISCORD_TOKEN. Reset it in the developer
 portal (Applications → your app → Bot → Reset Token) and update .env or the environment.
+"""
+
+SQLITE_ALONE = """\
+mahjong-bot: SHARD_IDS={ids} runs {ids} of SHARD_COUNT={count} shards, leaving the others
+to other bot processes; processes can only share a PostgreSQL database (DATABASE_URL).
+SQLite serves one process: unset SHARD_IDS to run every shard here, or move to
+PostgreSQL (see the README, "Several processes").
 """
 
 log = logging.getLogger("bot")
@@ -93,6 +102,10 @@ async def run(config: Config) -> int:
     explained in one line (exit code 2) before anything connects to Discord."""
     from bot.store import ProcessLock, Store, StoreError
 
+    if config.shares_shards and not config.shared_database:
+        sys.stderr.write(SQLITE_ALONE.format(ids=",".join(map(str, config.own_shards)),
+                                             count=config.shard_count))
+        return 2
     try:
         # one process per SQLite file; processes sharing a PostgreSQL database coordinate
         # through it instead
@@ -118,10 +131,13 @@ async def run(config: Config) -> int:
 async def _serve(config: Config, store: Store) -> int:
     import discord
 
-    from bot.discord.client import MahjongBot
+    from bot.discord.client import make_bot
 
-    bot = MahjongBot(store=store, dev_guild_id=config.dev_guild_id,
-                     sync_commands=config.sync_commands)
+    # on PostgreSQL other processes may serve the same tables: shared mode (README)
+    bot = make_bot(store=store, dev_guild_id=config.dev_guild_id,
+                   sync_commands=config.sync_commands, shard_count=config.shard_count,
+                   shard_ids=config.shard_ids,
+                   service_options={"shared": True} if config.shared_database else None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

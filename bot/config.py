@@ -38,10 +38,36 @@ class Config:
     """A PostgreSQL URL (``postgresql://…``), or None for SQLite at ``database_path``;
     never in ``repr``: it may hold a password."""
 
+    shard_count: int | None = None
+    """Discord shards of the whole bot (``SHARD_COUNT``); None: one unsharded client."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``SHARD_IDS``); None with a count: all of them."""
+
     @property
     def database(self) -> Path | str:
         """What `Store.open` takes: the PostgreSQL URL if set, else the SQLite file."""
         return self.database_url or self.database_path
+
+    @property
+    def shared_database(self) -> bool:
+        """Whether other bot processes may use the database too (PostgreSQL)."""
+        return self.database_url is not None
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        """The shards this process connects (all of them unless ``SHARD_IDS`` says)."""
+        if self.shard_count is None:
+            return ()
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    @property
+    def shares_shards(self) -> bool:
+        """Whether other processes run the bot's other shards (so they share a database)."""
+        return self.shard_count is not None and len(self.own_shards) < self.shard_count
 
     @property
     def log_level_number(self) -> int:
@@ -60,13 +86,15 @@ class Config:
                  env_file: str | Path | None = ".env") -> Config:
         """Read the settings from ``environ`` (default ``os.environ``) over ``env_file``."""
         values = _merged(os.environ if environ is None else environ, env_file)
+        shard_count, shard_ids = _shards(values)
         url = _database_url(values)
         return cls(discord_token=_text(values, "DISCORD_TOKEN"),
                    database_path=url if isinstance(url, Path) else _database_path(values),
                    database_url=url if isinstance(url, str) else None,
                    dev_guild_id=_guild_id(values),
                    log_level=_log_level(values),
-                   sync_commands=_sync_commands(values))
+                   sync_commands=_sync_commands(values),
+                   shard_count=shard_count, shard_ids=shard_ids)
 
 
 def _merged(environ: Mapping[str, str], env_file: str | Path | None) -> dict[str, str]:
@@ -139,3 +167,40 @@ def _sync_commands(values: Mapping[str, str]) -> str:
     if raw.lower() not in SYNC_CHOICES:
         raise ConfigError(f"SYNC_COMMANDS must be changed, always or never, not {raw!r}")
     return raw.lower()
+
+
+MAX_SHARDS = 4096
+"""Far beyond any bot this serves; a typo such as 20000 is caught at start-up."""
+
+
+def _whole(name: str, raw: str, low: int, high: int) -> int:
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
+    return int(raw)
+
+
+def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` (the bot's shards in all) and ``SHARD_IDS`` (this process's, comma
+    separated, each below the count); ids without a count mean nothing, so they are refused."""
+    raw_count, raw_ids = _text(values, "SHARD_COUNT"), _text(values, "SHARD_IDS")
+    if raw_count is None:
+        if raw_ids is not None:
+            raise ConfigError(f"SHARD_IDS={raw_ids!r} needs SHARD_COUNT (how many shards the "
+                              "whole bot has, across all its processes)")
+        return None, None
+    count = _whole("SHARD_COUNT", raw_count, 1, MAX_SHARDS)
+    if raw_ids is None:
+        return count, None
+    ids: list[int] = []
+    for part in raw_ids.split(","):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit()):
+            raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas "
+                              f"(such as 0,1), not {raw_ids!r}")
+        if int(part) >= count:
+            raise ConfigError(f"SHARD_IDS names shard {int(part)}, but SHARD_COUNT={count} "
+                              f"numbers the shards 0 to {count - 1}")
+        if int(part) in ids:
+            raise ConfigError(f"SHARD_IDS names shard {int(part)} twice")
+        ids.append(int(part))
+    return count, tuple(sorted(ids))

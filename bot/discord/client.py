@@ -53,8 +53,9 @@ class MahjongBot(discord.Client):
                  dev_guild_id: int | None = None, sync_commands: bool | str = True,
                  table_interval: float = 2.0, repost_after: float = 3600.0,
                  service_options: dict[str, Any] | None = None,
-                 picture_processes: int = 1) -> None:
-        super().__init__(intents=intents())
+                 picture_processes: int = 1, **client_options: Any) -> None:
+        # client_options: ShardedMahjongBot's shard_count and shard_ids
+        super().__init__(intents=intents(), **client_options)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(MahjongCommands())
         self.tree.error(on_app_command_error)
@@ -138,8 +139,8 @@ class MahjongBot(discord.Client):
         self._shut = True
         await self.in_flight.close(timeout)
         if self.service is not None:
-            self.service.scheduler.stop()
-            await self.service.scheduler.drain()
+            self.service.stop()
+            await self.service.drain()
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -154,3 +155,30 @@ class MahjongBot(discord.Client):
     async def close(self) -> None:
         await self.shutdown()
         await super().close()
+
+
+class ShardedMahjongBot(MahjongBot, discord.AutoShardedClient):
+    """The same bot on some of Discord's shards (``SHARD_COUNT``, ``SHARD_IDS``): one
+    gateway connection per shard, every shard's interactions answered by this process's
+    one table service. Another process may run the other shards on the same PostgreSQL
+    database; Discord sends every DM interaction to shard 0, whichever process runs the
+    table it is for, and the service reads the table fresh (see bot/service/README.md)."""
+
+    def __init__(self, *, shard_count: int, shard_ids: tuple[int, ...] | None = None,
+                 **options: Any) -> None:
+        super().__init__(shard_count=shard_count,
+                         shard_ids=list(shard_ids) if shard_ids is not None else None,
+                         **options)
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s on shard(s) %s of %s to %s server(s)", self.user,
+                 ",".join(map(str, sorted(self.shards))), self.shard_count, len(self.guilds))
+
+
+def make_bot(*, shard_count: int | None = None, shard_ids: tuple[int, ...] | None = None,
+             **options: Any) -> MahjongBot:
+    """The bot for a configuration: unsharded without ``shard_count`` (as ever), else the
+    sharded client running ``shard_ids`` (all shards when None)."""
+    if shard_count is None:
+        return MahjongBot(**options)
+    return ShardedMahjongBot(shard_count=shard_count, shard_ids=shard_ids, **options)

@@ -69,13 +69,22 @@ class Announcer(Part):
         once per process (it marks them delivered), and `recover` hands over again
         whatever a crash left undelivered. ``states``: hands already in memory (no
         replay needed to word their settlement)."""
-        rows = [r for r in await self.store.undelivered(live.id) if r.id not in self.handed]
+        rows = [r for r in await self._undelivered(live.id) if r.id not in self.handed]
         await self._hand_over(live.ref, rows, live, states or {}, cause)
 
-    async def redeliver(self) -> None:
-        """Start-up: every announcement a crash left undelivered, in order per table."""
+    async def _undelivered(self, table_id: int | None = None, *,
+                           created_before: float | None = None) -> list[AnnouncementRow]:
+        """The undelivered rows to hand over; in shared mode those this process claimed
+        (another process may be delivering the others: claims.py)."""
+        if not self.service.shared:
+            return await self.store.undelivered(table_id)
+        return await self.claims.announcements(table_id, created_before=created_before)
+
+    async def redeliver(self, *, created_before: float | None = None) -> None:
+        """Start-up: every announcement a crash left undelivered, in order per table
+        (shared mode: those nobody delivers; ``created_before``: see `Claims.sweep`)."""
         by_table: dict[int, list[AnnouncementRow]] = {}
-        for row in await self.store.undelivered():
+        for row in await self._undelivered(created_before=created_before):
             by_table.setdefault(row.table_id, []).append(row)
         for table_id, rows in by_table.items():
             table = await self.store.get_table(table_id)

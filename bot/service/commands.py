@@ -36,6 +36,10 @@ from engine.rules.common import SEATS, OptionError
 
 log = logging.getLogger(__name__)
 
+JUDGED = 3
+"""Shared mode: how often a click is judged against a table another process keeps
+moving (each lost compare-and-set reloads the table first)."""
+
 
 class Commands(Part):
     """A person's requests: lobby, play, standing choices, language."""
@@ -67,7 +71,10 @@ class Commands(Part):
         if sit:
             live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
                                                display_name=creator_name, at=now))
+        live.version = row.version
         self.tables[row.id] = live
+        if self.service.shared:
+            await self.recovery.sealed(live)
         info = info_of(live)
         await self.announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
@@ -77,8 +84,7 @@ class Commands(Part):
         ``cause.name``."""
         await self.seen(cause)
         user_id, name = cause.user_id, cause.name
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             need_lobby(live)
             if live.seat_of(user_id) is not None:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table")
@@ -100,8 +106,7 @@ class Commands(Part):
                            ) -> Seated:
         """Seat a computer player (asked by someone seated, the creator or a manager)."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             need_lobby(live)
             need_member(live, cause)
             seat = free_seat(live, seat)
@@ -119,8 +124,7 @@ class Commands(Part):
 
     async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             need_lobby(live)
             need_member(live, cause)
             row = live.seats[seat] if 0 <= seat < SEATS else None
@@ -137,8 +141,7 @@ class Commands(Part):
         """Leave a table: in the lobby the seat empties; during a match the computer
         takes the seat over (Hangzhou charges the 逃跑 penalty if a hand is running)."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             if live.row.status == "lobby":
                 await self.store.leave(table_id, seat)
@@ -154,8 +157,7 @@ class Commands(Part):
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
         """Start the match (the creator or a manager), with every seat filled."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             need_lobby(live)
             if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
@@ -183,8 +185,7 @@ class Commands(Part):
         """Cancel a table (its creator or a server manager): the running hand is void
         (no settlement) and its wall revealed; the match is recorded as abandoned."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             if cause.user_id != live.row.creator_id and not cause.is_manager:
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
@@ -204,8 +205,7 @@ class Commands(Part):
         """A seat's standing choices, applied from its next decision on (or this one);
         returns the seat's choices now."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             row = await self.store.set_choices(table_id, seat, choices)
             live.set_seat(row)
@@ -219,8 +219,7 @@ class Commands(Part):
         if name not in StandingChoices.__dataclass_fields__:
             raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             row = live.seats[seat]
             assert row is not None
@@ -233,8 +232,7 @@ class Commands(Part):
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             await self.timers.mark_present(live, seat)
             await self.timers.replan(live)
@@ -251,21 +249,33 @@ class Commands(Part):
         click.
         """
         await self.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
-            hand = need_hand(live)
-            move = parse_action(action)
-            seat = need_player(live, cause.user_id, move.seat)
-            if move.seat != seat:
-                raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
-                                            f"seat {move.seat + 1}", seat=move.seat + 1,
-                              name=live.names[move.seat])
-            if hand_number is not None and hand_number != live.hand_number:
-                raise Refused(E.STALE_HAND, "that button is from an earlier hand")
-            current = step_of(hand.state, seat)
-            if step is not None and step != current:
-                raise Refused(E.STALE, "that button is for a decision that has passed")
-            return await self.moves.commit(live, move, "player", cause)
+        async with self.recovery.locked(table_id) as live:
+            judged = 1
+            while True:
+                try:
+                    return await self._act(live, cause, action, step, hand_number)
+                except Refused as exc:
+                    # shared mode: another process's move landed first, and the table
+                    # was reloaded; the click is judged again against what it is now
+                    if exc.code != E.RACED or not self.service.shared or judged >= JUDGED:
+                        raise
+                    judged += 1
+
+    async def _act(self, live: LiveTable, cause: Cause, action: Action | Mapping[str, Any],
+                   step: int | None, hand_number: int | None) -> ActResult:
+        hand = need_hand(live)
+        move = parse_action(action)
+        seat = need_player(live, cause.user_id, move.seat)
+        if move.seat != seat:
+            raise Refused(E.WRONG_SEAT, f"you sit in seat {seat + 1}; that move is for "
+                                        f"seat {move.seat + 1}", seat=move.seat + 1,
+                          name=live.names[move.seat])
+        if hand_number is not None and hand_number != live.hand_number:
+            raise Refused(E.STALE_HAND, "that button is from an earlier hand")
+        current = step_of(hand.state, seat)
+        if step is not None and step != current:
+            raise Refused(E.STALE, "that button is for a decision that has passed")
+        return await self.moves.commit(live, move, "player", cause)
 
     async def seen(self, cause: Cause) -> None:
         """Any interaction, even one that changes nothing: remember the person's

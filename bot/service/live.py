@@ -61,6 +61,15 @@ class LiveTable:
     pending: dict[int, Pending] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    version: int | None = None
+    """Shared mode: the table's change counter this memory matches (None: unknown, so
+    the next command reloads the table); see `Recovery.locked`."""
+
+    def reset(self, row: TableRow, seats: list[SeatRow | None]) -> None:
+        """Forget everything but the lock (which a reloading command holds) and the rng:
+        the table is being rebuilt from the store in place."""
+        self.row, self.seats, self.version = row, seats, row.version
+        self.match_id, self.match, self.hand, self.pending = None, None, None, {}
 
     @property
     def id(self) -> int:

@@ -14,6 +14,7 @@ from bot.service.live import LiveTable
 
 if TYPE_CHECKING:
     from bot.service.announcements import Announcer
+    from bot.service.claims import Claims
     from bot.service.commands import Commands
     from bot.service.moves import Moves
     from bot.service.queries import Queries
@@ -56,3 +57,7 @@ class Part:
     @property
     def queries(self) -> Queries:
         return self.service.queries
+
+    @property
+    def claims(self) -> Claims:
+        return self.service.claims

@@ -27,9 +27,9 @@ class Queries(Part):
 
     async def table_info(self, table_id: int) -> TableInfo:
         live = self.tables.get(table_id)
-        if live is None:
+        if live is None or self.service.shared:
             try:
-                live = await self.recovery.live(table_id)
+                live = await self._read(table_id)
             except Refused:
                 row = await self.store.get_table(table_id)
                 if row is None:
@@ -50,6 +50,14 @@ class Queries(Part):
                     info = replace(info, totals=tuple(totals[s] for s in range(SEATS)))
                 return info
         return info_of(live)
+
+    async def _read(self, table_id: int) -> LiveTable:
+        """The live table to read: as it is in memory (one process), or checked fresh
+        against the store under its lock (shared mode: another process may have moved it)."""
+        if not self.service.shared:
+            return await self.recovery.live(table_id)
+        async with self.recovery.locked(table_id, writes=False) as live:
+            return live
 
     async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
                                 ) -> list[TableInfo]:
@@ -75,8 +83,7 @@ class Queries(Part):
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand, for `/mahjong hand` (private)."""
         await self.commands.seen(cause)
-        live = await self.recovery.live(table_id)
-        async with live.lock:
+        async with self.recovery.locked(table_id, writes=False) as live:
             hand = need_hand(live)
             seat = need_seat(live, cause.user_id)
             pending = live.pending.get(seat)
@@ -89,7 +96,7 @@ class Queries(Part):
 
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public table picture's input: the table and the spectator view."""
-        live = await self.recovery.live(table_id)
+        live = await self._read(table_id)
         hand = need_hand(live)
         return TablePicture(info_of(live), spectator_view(hand.state, live.hand_number))
 

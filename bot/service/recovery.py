@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,16 @@ from bot.service.part import Part
 from bot.service.results import RecoveryReport
 from bot.service.scheduler import Wake
 from bot.service.snapshots import UnusableSnapshot, resume, snapshot_of
-from bot.store import DeadlineRow, HandLog, HandRow, NewSnapshot, StaleStatus, TableLoad, TableRow
+from bot.store import (
+    DeadlineRow,
+    HandLog,
+    HandRow,
+    NewSnapshot,
+    NotFound,
+    StaleStatus,
+    TableLoad,
+    TableRow,
+)
 from engine.game import Action, HandState, Phase, deciding_seats, replay
 from engine.match import HandSetup, MatchState, finish_hand, new_match
 from engine.rules.common import SEATS, TableOptions
@@ -81,8 +91,10 @@ class Recovery(Part):
         """
         now = self.clock.now()
         await self.announcer.redeliver()
-        deferred = await self.store.defer_overdue(now + self.service.grace,
-                                                  computer_until=now + self.service.computer_pause)
+        # shared mode: other processes may be serving these deadlines right now, so
+        # nothing is deferred (grace is for a bot that was down, not one of several)
+        deferred = 0 if self.service.shared else await self.store.defer_overdue(
+            now + self.service.grace, computer_until=now + self.service.computer_pause)
         tables = await self.store.live_tables()
         live_ids = {t.id for t in tables}
         rows = [r for r in await self.store.deadlines() if r.table_id in live_ids]
@@ -162,8 +174,10 @@ class Recovery(Part):
             raise Refused(E.NO_TABLE, "there is no such table")
         return live
 
-    async def rebuild(self, table_id: int, load: TableLoad | None = None
-                      ) -> LiveTable | None:
+    async def rebuild(self, table_id: int, load: TableLoad | None = None, *,
+                      into: LiveTable | None = None) -> LiveTable | None:
+        """The table rebuilt from the store (None: it is not live). ``into``: rebuild
+        that live table in place, its lock held by the caller (`reload`)."""
         if load is None:
             load = (await self.store.table_loads([table_id],
                                                  snapshots=self.use_snapshots)).get(table_id)
@@ -173,13 +187,20 @@ class Recovery(Part):
         seats = empty_seats()
         for s in load.seats:
             seats[s.seat] = s
-        live = LiveTable(row, seats)
+        if into is None:
+            live = LiveTable(row, seats, version=row.version)
+        else:
+            live = into
+            live.reset(row, seats)
         self.tables[table_id] = live
         for user, locale in load.locales.items():
             self.locales.setdefault(user, locale)  # what this process heard since wins
         if row.status == "playing":
-            async with live.lock:
+            if into is not None:  # the caller holds the lock
                 await self._rebuild_match(live, load)
+            else:
+                async with live.lock:
+                    await self._rebuild_match(live, load)
         return self.tables.get(table_id)
 
     async def _rebuild_match(self, live: LiveTable, load: TableLoad) -> None:
@@ -297,10 +318,67 @@ class Recovery(Part):
         self.scheduler.forget(live.id)
 
     async def reload(self, live: LiveTable) -> None:
-        """The store disagreed with memory (another writer): rebuild from the log."""
-        self.drop(live)
+        """The store disagreed with memory (another writer): rebuild from the log, in
+        place (the caller holds the table's lock, and whoever waits for it finds the
+        rebuilt table); a table no longer live, or that fails to load, is dropped."""
+        self.scheduler.forget(live.id)
         live.pending = {}
         try:
-            await self.rebuild(live.id)
+            fresh = await self.rebuild(live.id, into=live)
         except Exception:
             log.exception("table %s could not be reloaded", live.id)
+            fresh = None
+        if fresh is None:
+            self.drop(live)
+            live.version = None
+
+    # ---- shared mode: several processes on one database --------------------------------
+
+    @contextlib.asynccontextmanager
+    async def locked(self, table_id: int, *, writes: bool = True
+                     ) -> AsyncIterator[LiveTable]:
+        """The live table under its lock, for a command, query or timer.
+
+        In shared mode (several processes on one database) memory may be stale: under
+        the lock the table's change counter is read, and the table reloaded if another
+        process moved it since; after a command that ``writes``, the counter goes one up
+        (memory stays trusted only if nobody else wrote meanwhile; else the next command
+        reloads). A refusal changes nothing, so it leaves the counter alone. Off (one
+        process) this is the lookup and the lock, nothing more."""
+        live = await self.live(table_id)
+        async with live.lock:
+            if not self.service.shared:
+                yield live
+                return
+            live = await self._fresh(live)
+            try:
+                yield live
+            except Refused:
+                raise
+            except BaseException:
+                live.version = None  # half done? the next command reloads
+                raise
+            if writes:
+                await self.sealed(live)
+
+    async def _fresh(self, live: LiveTable) -> LiveTable:
+        try:
+            version = await self.store.table_version(live.id)
+        except NotFound:
+            version = None
+        if version is None or version != live.version:
+            await self.reload(live)
+            if self.tables.get(live.id) is not live:  # over meanwhile: say how
+                await self.live(live.id)
+                raise Refused(E.NO_TABLE, "there is no such table")  # pragma: no cover
+        return live
+
+    async def sealed(self, live: LiveTable) -> None:
+        """Shared mode, after a change: one more on the table's counter."""
+        try:
+            version = await self.store.bump_version(live.id)
+        except NotFound:
+            live.version = None
+            return
+        known = live.version
+        live.version = version if known is not None and version == known + 1 else None

@@ -108,6 +108,17 @@ class Scheduler:
         if table is not None:
             self.forget(table_id, set(table) - set(seats))
 
+    @property
+    def woken(self) -> asyncio.Event:
+        """Set when an entry earlier than all the others arrives (or on `stop`)."""
+        return self._wake
+
+    def discard_due(self, now: float) -> None:
+        """Drop the entries due by ``now`` without firing them: in shared mode the
+        database's claims fire every deadline, these only say when to look."""
+        while (when := self.earliest()) is not None and when <= now:
+            self._pop()
+
     def earliest(self) -> float | None:
         self._drop_dead_head()
         return self._heap[0].when if self._heap else None

@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.service.announcements import Announcer
 from bot.service.cause import Cause
+from bot.service.claims import Claims
 from bot.service.clock import Clock, SystemClock
 from bot.service.commands import Commands
 from bot.service.fairness import Deal, shuffle
@@ -70,7 +71,9 @@ class TableService:
                  notify_computer_hands: bool = False,
                  deal: Callable[[str, int], Deal] | None = None,
                  computer_name: ComputerNamer | None = None,
-                 snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True,
+                 shared: bool = False, claim_lease: float = 15.0, claim_poll: float = 0.25,
+                 announce_lease: float = 120.0) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
@@ -80,7 +83,14 @@ class TableService:
         ``computer_name`` names a computer seat when it sits down (the adapter's, in the
         server's language; see `ComputerNamer`). ``snapshot_every``: a live hand's state
         is saved with every this many actions (0: never); ``use_snapshots`` False
-        rebuilds hands from their whole log (the bench's old path; see snapshots.py)."""
+        rebuilds hands from their whole log (the bench's old path; see snapshots.py).
+
+        ``shared``: other processes serve tables from the same database (PostgreSQL):
+        every command reads the table's change counter and reloads a stale table, and
+        deadlines and announcements are claimed from the database (claims.py) for
+        ``claim_lease`` / ``announce_lease`` seconds (what a killed process's claims
+        wait before another takes them), polled every ``claim_poll`` seconds. Off, one
+        process owns everything in memory, with no extra round trip."""
         self.store = store
         self.notifier = notifier
         self.clock: Clock = clock or SystemClock()
@@ -92,6 +102,10 @@ class TableService:
         self.computer_name: ComputerNamer = computer_name or default_computer_name
         self.snapshot_every = snapshot_every
         self.use_snapshots = use_snapshots
+        self.shared = shared
+        self.claim_lease = claim_lease
+        self.claim_poll = claim_poll
+        self.announce_lease = announce_lease
         self.tables: dict[int, LiveTable] = {}
         self.locales: dict[int, str] = {}
         self.scheduler = Scheduler(self.clock, lambda wake: self.timers.fire(wake))
@@ -101,6 +115,7 @@ class TableService:
         self.announcer = Announcer(self)
         self.commands = Commands(self)
         self.queries = Queries(self)
+        self.claims = Claims(self)
 
     @property
     def _tables(self) -> dict[int, LiveTable]:
@@ -209,11 +224,27 @@ class TableService:
         return await self.recovery.warm()
 
     async def run(self) -> None:
-        """The scheduler loop: run it as a background task for the bot's lifetime."""
-        await self.scheduler.run()
+        """The scheduler loop: run it as a background task for the bot's lifetime
+        (shared mode: the loop claiming due deadlines from the database)."""
+        if self.shared:
+            await self.claims.run()
+        else:
+            await self.scheduler.run()
+
+    def stop(self) -> None:
+        """End `run` (its firings in flight finish: `drain`)."""
+        self.claims.stop()
+        self.scheduler.stop()
+
+    async def drain(self) -> None:
+        """Wait for the firings already started."""
+        await self.scheduler.drain()
+        await self.claims.drain()
 
     async def run_due(self) -> int:
         """Play everything due now (tests with a fake clock; the demo's fast loop)."""
+        if self.shared:
+            return await self.claims.run_due()
         return await self.scheduler.run_due()
 
 

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from fractions import Fraction
 
+from bot.service import errors as E
+from bot.service.commands import JUDGED
 from bot.service.errors import Refused
 from bot.service.live import LiveTable, Pending, auto_reason, deadline_rows, info_of, step_of
 from bot.service.notices import AwayNotice, LobbyNotice
@@ -95,10 +97,13 @@ class Timers(Part):
         """A scheduled moment: check it still stands, then remind or play the default
         (timer), the computer's move or a standing choice, as any move is played."""
         try:
-            live = await self.recovery.live(wake.table_id)
+            async with self.recovery.locked(wake.table_id) as live:
+                await self._fire(live, wake)
         except Refused:
-            return
-        async with live.lock:
+            return  # the table is over (or was never there)
+
+    async def _fire(self, live: LiveTable, wake: Wake) -> None:
+        for judged in range(1, JUDGED + 1):
             hand = live.hand
             p = live.pending.get(wake.seat)
             if hand is None or hand.row.id != wake.hand_id or p is None \
@@ -112,10 +117,14 @@ class Timers(Part):
             action, source = self._auto_action(live, p)
             try:
                 await self.moves.commit(live, action, source)
+                return
             except Refused as exc:
+                if exc.code == E.RACED and self.service.shared and judged < JUDGED:
+                    continue  # another process moved the table (now reloaded): again
                 # the kind only: a log must not hold a concealed tile
                 log.warning("table %s: a %s %s was refused: %s", live.id, source,
                             action.kind.value, exc.code)
+                return
 
     async def _remind(self, live: LiveTable, p: Pending, wake: Wake) -> None:
         assert live.hand is not None

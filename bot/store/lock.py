@@ -62,7 +62,10 @@ class ProcessLock:
             who = f" (process {holder})" if holder else ""
             raise DatabaseInUse(database, f"another mahjong-bot{who} is already running on "
                                           f"the database {database}: stop it first, or "
-                                          "give this one its own DATABASE_PATH") from None
+                                          "give this one its own DATABASE_PATH (a SQLite "
+                                          "database serves one process; several bot "
+                                          "processes share a PostgreSQL one: "
+                                          "DATABASE_URL)") from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         return cls(path, fd)

@@ -75,6 +75,8 @@ class TableRow:
     permission_error_reported: bool
     ping_message_id: int | None = None
     """The channel's standing "your turn" mention, deleted when the next one is posted."""
+    version: int = 0
+    """The change counter processes sharing the database compare (0008)."""
 
     @property
     def is_live(self) -> bool:
@@ -88,7 +90,8 @@ class TableRow:
                    r["table_message_posted_at"], bool(r["permission_error_reported"]),
                    # added by 0005: absent when a Store runs over an older schema (a
                    # Row's ``in`` looks at values, hence keys())
-                   r["ping_message_id"] if "ping_message_id" in r.keys() else None)  # noqa: SIM118
+                   r["ping_message_id"] if "ping_message_id" in r.keys() else None,  # noqa: SIM118
+                   r["version"] if "version" in r.keys() else 0)  # noqa: SIM118
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,18 @@ _LIVE = "(" + ", ".join(f"'{s}'" for s in LIVE_TABLE_STATUSES) + ")"
 _HAND_SELECT = ("SELECT h.*, m.table_id FROM hands h JOIN matches m ON m.id = h.match_id")
 _DEADLINE_SELECT = ("SELECT d.*, m.table_id FROM deadlines d "
                     "JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id")
+_MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
+           " THEN d.set_at + (d.due_at - d.set_at) / 2 ELSE d.due_at END")
+"""A deadline's next moment: a person's reminder at half time (`DeadlineRow.half_at`,
+computed the same way) until it went out, then the deadline."""
+_CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
+
+
+def _skip_locked(db: Session, table: str) -> str:
+    """Claims on PostgreSQL: lock the rows taken, skipping those another process's claim
+    holds right now (it may commit them as claimed); nothing on SQLite, whose write
+    transaction already holds the whole database."""
+    return f" FOR UPDATE OF {table} SKIP LOCKED" if db.for_update else ""
 
 
 _CHUNK = 500
@@ -928,8 +940,10 @@ class Store:
     async def mark_reminded(self, hand_id: int, seat: int, at: float) -> DeadlineRow:
         """The half-time reminder went out: never send it twice."""
         async with self._write() as db:
-            count = await db.run("UPDATE deadlines SET reminded_at = ?"
-                                      " WHERE hand_id = ? AND seat = ?", (at, hand_id, seat))
+            # the claim of the reminder's moment ends: the deadline's own is the next one
+            count = await db.run("UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
+                                 " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
+                                 (at, hand_id, seat))
             if count == 0:
                 raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
             return await self._deadline_in(db, hand_id, seat)
@@ -978,7 +992,8 @@ class Store:
         await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
                        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
                        " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
-                       " due_at = excluded.due_at, reminded_at = NULL",
+                       " due_at = excluded.due_at, reminded_at = NULL, claimed_by = NULL,"
+                       " claimed_until = NULL",
                    (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
 
     async def _deadline_in(self, db: Session, hand_id: int,
@@ -988,6 +1003,72 @@ class Store:
         if row is None:
             raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
         return DeadlineRow.of(row)
+
+    # ---- several processes on one database (0008) -------------------------------------
+
+    async def table_version(self, table_id: int) -> int:
+        """The table's change counter (`bump_version`); `NotFound` if there is no table."""
+        row = await self._read_one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise NotFound(f"no table {table_id}")
+        return int(row["version"])
+
+    async def bump_version(self, table_id: int) -> int:
+        """A process changed the table: one more on its counter; returns the new value.
+        The caller knows nobody else wrote between its read and this when the value is
+        exactly one more than what it read."""
+        async with self._write() as db:
+            row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                               " RETURNING version", (table_id,))
+            if row is None:
+                raise NotFound(f"no table {table_id}")
+            return int(row["version"])
+
+    async def claim_deadlines(self, now: float, *, owner: str, until: float,
+                              limit: int = 20) -> list[DeadlineRow]:
+        """Claim for ``owner`` (until ``until``) the deadlines whose moment has come — the
+        half-time reminder a person's owes, else the deadline itself — and that nobody
+        holds (or whose holder's lease ran out: a killed process). Soonest first. On
+        PostgreSQL the rows are taken ``FOR UPDATE SKIP LOCKED``: a process claiming at
+        the same moment neither waits for them nor gets them (SQLite's write lock
+        serialises the claims)."""
+        async with self._write() as db:
+            rows = await db.all(f"{_DEADLINE_SELECT} WHERE {_CLAIMABLE}"
+                                " ORDER BY d.due_at, d.hand_id, d.seat LIMIT ?"
+                                f"{_skip_locked(db, 'd')}", (now, now, limit))
+            await db.run_many("UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
+                              " WHERE hand_id = ? AND seat = ?",
+                              [(owner, until, r["hand_id"], r["seat"]) for r in rows])
+            return [DeadlineRow.of(r) for r in rows]
+
+    async def next_claimable(self) -> float | None:
+        """The earliest moment a deadline nobody holds comes due (reminder or deadline)."""
+        row = await self._read_one(f"SELECT min({_MOMENT}) AS at FROM deadlines d"
+                                   " WHERE d.claimed_by IS NULL")
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    async def claim_announcements(self, now: float, *, owner: str, until: float,
+                                  table_id: int | None = None,
+                                  created_before: float | None = None
+                                  ) -> list[AnnouncementRow]:
+        """Claim for ``owner`` (until ``until``) the undelivered announcements (of one
+        table, or all) nobody is delivering (or whose deliverer's lease ran out), oldest
+        first: each is handed to one process's notifier. ``created_before``: of those
+        nobody ever claimed, only the ones written before then (a sweep leaves a fresh
+        row to the process that wrote it, which claims it right after its commit)."""
+        where, params = (" AND table_id = ?", (table_id,)) if table_id is not None \
+            else ("", ())
+        if created_before is not None:
+            where += " AND (claimed_by IS NOT NULL OR created_at < ?)"
+            params = (*params, created_before)
+        async with self._write() as db:
+            rows = await db.all("SELECT * FROM announcements WHERE status <> 'delivered'"
+                                " AND (claimed_until IS NULL OR claimed_until < ?)"
+                                f"{where} ORDER BY id{_skip_locked(db, 'announcements')}",
+                                (now, *params))
+            await db.run_many("UPDATE announcements SET claimed_by = ?, claimed_until = ?"
+                              " WHERE id = ?", [(owner, until, r["id"]) for r in rows])
+            return [AnnouncementRow.of(r) for r in rows]
 
     # ---- leaderboard -----------------------------------------------------------------
 

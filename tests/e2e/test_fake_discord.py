@@ -24,6 +24,7 @@ from fakediscord import (
     FakeDiscord,
     FakeGuild,
     FakeUser,
+    shard_of,
 )
 from PIL import Image
 
@@ -527,3 +528,38 @@ async def test_autocomplete_and_choices(
     with pytest.raises(CommandLookupError, match="not a choice"):
         await fake.slash(alice, guild, general, "demo", "table", "seat",
                          options={"player": bo, "wind": "north"})
+
+
+class ShardedDemo(commands.AutoShardedBot):
+    """Runs some shards of two; ``/where`` answers with the shards this process runs."""
+
+    def __init__(self, shard_ids: list[int]) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(),
+                         shard_count=2, shard_ids=shard_ids)
+
+        @self.tree.command(name="where", description="Which process answers")
+        async def where(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"shards {self.shard_ids}", ephemeral=True)
+
+
+async def test_shards_get_their_guilds_and_dms_go_to_shard_0(
+        fake: FakeDiscord, bots: BotLauncher) -> None:
+    """IDENTIFY's shard decides the guilds a session is told of and the interactions
+    it is sent: a guild's to the shard owning it ((id >> 22) % count), DMs to shard 0."""
+    alice = fake.add_user(101, "alice")
+    guilds = [fake.add_guild(name=f"on {n}", members=[alice], shard=(n, 2)) for n in (0, 1)]
+    assert [shard_of(g.id, 2) for g in guilds] == [0, 1]
+    first, second = ShardedDemo([0]), ShardedDemo([1])
+    await bots.start(first)
+    await bots.start(second)
+    await first.tree.sync()
+    assert [g.id for g in first.guilds] == [guilds[0].id]
+    assert [g.id for g in second.guilds] == [guilds[1].id]
+    answers = []
+    for guild in guilds:
+        handle = await fake.slash(alice, guild, fake.channel(guild, "general"), "where")
+        answers.append((await handle.response()).content)
+    in_dm = await fake.slash(alice, None, None, "where")
+    answers.append((await in_dm.response()).content)
+    assert answers == ["shards [0]", "shards [1]", "shards [0]"]
+    assert sorted(s.shard for s in fake.gateway.sessions) == [(0, 2), (1, 2)]

@@ -89,6 +89,37 @@ def test_reads_os_environ_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert Config.from_env().log_level == "WARNING"
 
 
+def test_shards_unset_mean_one_unsharded_client() -> None:
+    config = Config.from_env({}, env_file=None)
+    assert (config.shard_count, config.shard_ids, config.sharded) == (None, None, False)
+    assert config.own_shards == () and not config.shares_shards
+
+
+def test_shard_count_alone_runs_every_shard_in_this_process() -> None:
+    config = Config.from_env({"SHARD_COUNT": "3"}, env_file=None)
+    assert (config.shard_count, config.shard_ids) == (3, None)
+    assert config.own_shards == (0, 1, 2) and not config.shares_shards
+
+
+def test_shard_ids_name_this_process_s_part() -> None:
+    config = Config.from_env({"SHARD_COUNT": "4", "SHARD_IDS": " 3, 1 "}, env_file=None)
+    assert config.shard_ids == (1, 3) and config.own_shards == (1, 3)
+    assert config.shares_shards
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS='0' needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number from 1 to 4096, not '0'"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "names shard 2, but SHARD_COUNT=2 numbers the "
+                                             "shards 0 to 1"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "separated by commas"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "names shard 1 twice"),
+])
+def test_bad_shard_settings_are_refused_clearly(values: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
+        Config.from_env(values, env_file=None)
 def test_database_url_picks_postgres_and_never_shows_its_password() -> None:
     url = "postgresql://bot:hunter2@db.example:5432/mahjong"
     config = Config.from_env({"DATABASE_URL": url}, env_file=None)

@@ -143,7 +143,8 @@ def test_a_second_bot_on_the_same_file_is_refused(tmp_path: Path) -> None:
         done = run_bot(db)
     assert done.returncode == 2
     one_line(done.stderr, str(db), "another mahjong-bot", f"process {os.getpid()}",
-             "stop it first")
+             "stop it first", "a SQLite database serves one process",
+             "share a PostgreSQL one: DATABASE_URL")
     assert not db.exists()    # refused before the database was even opened
 
 

@@ -17,6 +17,7 @@ See DESIGN.md, "Testing the Discord layer without Discord". Typical use, with th
 """
 
 from .components import ComponentInfo
+from .gateway import shard_of
 from .models import (
     EPHEMERAL,
     FakeAttachment,
@@ -49,4 +50,5 @@ __all__ = [
     "InteractionResponse",
     "RecordedRequest",
     "RunningBot",
+    "shard_of",
 ]

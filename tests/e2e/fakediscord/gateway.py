@@ -1,5 +1,10 @@
 """The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME.
 
+Shards as Discord has them: IDENTIFY's ``shard: [id, count]`` makes the session that
+shard's; its READY and GUILD_CREATEs hold only the guilds it owns (``(guild_id >> 22) %
+count == id``), a guild's events go to the session of the shard owning it and DM
+events to shard 0. A client that sends no ``shard`` is shard 0 of 1 (every guild).
+
 Frames are sent as uncompressed text, which discord.py accepts whatever ``compress``
 it asked for in the query string.
 """
@@ -24,6 +29,11 @@ RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 7, 8, 9, 10,
 HEARTBEAT_INTERVAL_MS = 41_250
 
 
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard Discord sends a guild's events to; DMs go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
 @dataclass
 class Session:
     """One gateway connection and its (resumable) session."""
@@ -34,6 +44,13 @@ class Session:
     identified: bool = False
     heartbeats: int = 0
     sent: list[JsonDict] = field(default_factory=list)
+    shard: tuple[int, int] = (0, 1)
+    """(shard id, shard count) as IDENTIFY said."""
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord would send this guild's events (None: DMs) to this session."""
+        shard_id, count = self.shard
+        return shard_id == shard_of(guild_id, count)
 
     @property
     def open(self) -> bool:
@@ -95,7 +112,7 @@ class Gateway:
             session.heartbeats += 1
             await session.send(HEARTBEAT_ACK, None)
         elif op == IDENTIFY:
-            await self._identify(session)
+            await self._identify(session, data or {})
         elif op == RESUME:
             session = await self._resume(session, data or {})
         elif op == REQUEST_MEMBERS:
@@ -104,23 +121,26 @@ class Gateway:
             log.debug("fake gateway ignores op %s", op)
         return session
 
-    async def _identify(self, session: Session) -> None:
+    async def _identify(self, session: Session, data: JsonDict) -> None:
         state = self.state
+        shard = data.get("shard") or [0, 1]
+        session.shard = (int(shard[0]), int(shard[1]))
         session.identified = True
         self.sessions.append(session)
+        guilds = [g for g in list(state.guilds.values()) if session.owns(g.id)]
         ready = {
             "v": 10,
             "user": {**state.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in state.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": self.url,
             "application": {"id": str(state.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
-            "shard": [0, 1],
+            "shard": list(session.shard),
         }
         await session.send(DISPATCH, ready, "READY")
-        for guild in list(state.guilds.values()):
+        for guild in guilds:
             await session.send(DISPATCH, self.guild_create(guild), "GUILD_CREATE")
         state.notify()
 
@@ -162,11 +182,20 @@ class Gateway:
             "afk_timeout": 300, "system_channel_id": None, "system_channel_flags": 0,
         }
 
-    async def dispatch(self, event: str, data: JsonDict) -> Session:
-        """Send a dispatch to the current session (RuntimeError if none is open)."""
-        session = self.current()
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The newest open session of the shard owning the guild (None: DMs, shard 0)."""
+        live = [s for s in self.sessions if s.open and s.owns(guild_id)]
+        return live[-1] if live else None
+
+    async def dispatch(self, event: str, data: JsonDict, *, guild_id: int | None = None,
+                       routed: bool = False) -> Session:
+        """Send a dispatch to the current session (RuntimeError if none is open); when
+        ``routed``, to the session of the shard owning ``guild_id`` (DMs: shard 0)."""
+        session = self.session_for(guild_id) if routed else self.current()
         if session is None:
-            raise RuntimeError("fake discord: no bot is connected to the gateway")
+            where = f"the shard of guild {guild_id}" if guild_id is not None else "shard 0"
+            raise RuntimeError(f"fake discord: no bot is connected to the gateway on "
+                               f"{where if routed else 'any shard'}")
         await session.send(DISPATCH, data, event)
         return session
 

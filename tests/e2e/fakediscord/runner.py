@@ -11,9 +11,11 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
+from .gateway import shard_of
 from .server import FakeDiscord
 
 GUILD_READY_TIMEOUT = 0.05
@@ -102,7 +104,8 @@ class BotLauncher:
             if running.task in done:
                 running.task.result()  # raises why the connection ended
             raise TimeoutError(f"bot not ready in {START_TIMEOUT}s\n{self.fake.state.diagnose()}")
-        missing = [g for g in self.fake.state.guilds if running.client.get_guild(g) is None]
+        mine = [g for g in self.fake.state.guilds if _shard_sees(running.client, g)]
+        missing = [g for g in mine if running.client.get_guild(g) is None]
         assert not missing, f"guilds never became available: {missing}"
 
     async def idle(self, timeout: float = IDLE_TIMEOUT) -> None:
@@ -137,11 +140,11 @@ class BotLauncher:
         """
         sent = {s.session_id: s.sequence for s in self.fake.gateway.sessions if s.open}
         for running in self.running:
-            ws = running.client.ws
-            if ws is None or ws.socket.closed or ws.session_id not in sent:
-                continue
-            if (ws.sequence or 0) < sent[ws.session_id]:
-                return False
+            for ws in _websockets(running.client):
+                if ws is None or ws.socket.closed or ws.session_id not in sent:
+                    continue
+                if (ws.sequence or 0) < sent[ws.session_id]:
+                    return False
         return True
 
     async def restart(
@@ -162,3 +165,18 @@ class BotLauncher:
         await self.idle()
         for running in reversed(self.running):
             await running.stop()
+
+
+def _websockets(client: discord.Client) -> list[Any]:
+    """The client's gateway connections: one per shard it runs."""
+    if isinstance(client, discord.AutoShardedClient):
+        return [info._parent.ws for info in client.shards.values()]
+    return [client.ws]
+
+
+def _shard_sees(client: discord.Client, guild_id: int) -> bool:
+    """Whether the client runs the shard Discord sends this guild to."""
+    if not isinstance(client, discord.AutoShardedClient) or client.shard_count is None:
+        return True
+    ids = client.shard_ids if client.shard_ids is not None else range(client.shard_count)
+    return shard_of(guild_id, client.shard_count) in ids

@@ -13,7 +13,7 @@ from typing import Any
 from aiohttp import web
 
 from . import components as comp
-from .gateway import Gateway
+from .gateway import Gateway, shard_of
 from .models import (
     DEFAULT_PERMISSIONS,
     FakeAttachment,
@@ -39,6 +39,13 @@ UserLike = FakeUser | int
 GuildLike = FakeGuild | int
 ChannelLike = FakeChannel | int
 MessageLike = FakeMessage | int
+
+
+def guild_id_on(shard_id: int, count: int) -> int:
+    """A fresh snowflake whose guild would live on shard ``shard_id`` of ``count``."""
+    while shard_of(guild_id := snowflake(), count) != shard_id:
+        pass
+    return guild_id
 
 
 def _id(thing: Any) -> int:
@@ -172,12 +179,14 @@ class FakeDiscord:
         locale: str = "en-US",
         channels: Iterable[str] = ("general",),
         members: Iterable[UserLike] = (),
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A guild with an ``@everyone`` role, text channels and members (the bot joins).
+        """A guild with an ``@everyone`` role, text channels and members (the bot joins);
+        with ``shard`` = (id, count) and no ``id``, its id is one that shard owns.
 
         Add guilds before the bot connects; they arrive as GUILD_CREATE after READY.
         """
-        guild_id = id or snowflake()
+        guild_id = id or (snowflake() if shard is None else guild_id_on(*shard))
         owner_id = _id(owner) if owner is not None else self.state.bot.id
         guild = FakeGuild(guild_id, name, owner_id, locale)
         guild.roles.append(FakeRole(guild_id, "@everyone", DEFAULT_PERMISSIONS))
@@ -314,7 +323,7 @@ class FakeDiscord:
     async def announce_guild(self, guild: GuildLike) -> None:
         """Send GUILD_CREATE for a guild added after the bot connected."""
         payload = self.gateway.guild_create(self.state.guilds[_id(guild)])
-        await self.gateway.dispatch("GUILD_CREATE", payload)
+        await self.gateway.dispatch("GUILD_CREATE", payload, guild_id=_id(guild), routed=True)
 
     async def click(
         self,
@@ -421,7 +430,9 @@ class FakeDiscord:
         )
         self.state.interactions[interaction_id] = record
         self.state.interactions_by_token[token] = record
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        # Discord's routing: the guild's shard, and shard 0 for DMs
+        await self.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id,
+                                    routed=True)
         return InteractionHandle(self, record)
 
     # -- reading what the bot did --------------------------------------------------

@@ -1,0 +1,175 @@
+"""Shared mode: two table services (as two bot processes would be) on one database,
+SQLite and PostgreSQL.
+
+Each has its own store connection, memory and notifier; both see one fake clock. A
+command on either acts on the table as it is in the store (the change counter, read
+under the table's lock, reloads a stale table), a click both race lands once, and a
+deadline fires once: claimed from the database, a killed holder's claim taken over
+once its lease has passed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock, RecordingNotifier, Refused, TableService
+from bot.store import StandingChoices, Store
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CID,
+    SCENE_PONG,
+    D,
+    P,
+    World,
+    by,
+    refused,
+    stacked,
+)
+
+pytestmark = pytest.mark.usefixtures("dealer_zero")
+TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 5}
+MakeWorld = Callable[..., Awaitable[World]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def make_world(request: pytest.FixtureRequest, db_path: Path
+                     ) -> AsyncIterator[MakeWorld]:
+    """Worlds (a store connection, a service, a notifier) on one database of each kind."""
+    database: Path | str = db_path
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+        database = await server.database()
+    stores: list[Store] = []
+
+    async def make(clock: FakeClock, **kwargs: Any) -> World:
+        store = await Store.open(database)
+        stores.append(store)
+        notes = RecordingNotifier()
+        service = TableService(store, notes, clock=clock, computer_pause=0.0, **kwargs)
+        return World(store, clock, notes, service)
+
+    yield make
+    for store in stores:
+        await store.close()
+    if request.param == "postgres":
+        await server.drop(str(database))
+
+
+async def two(make_world: MakeWorld, **kwargs: object) -> tuple[World, World]:
+    """Two services in shared mode on one database and one clock."""
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, **kwargs}
+    return await make_world(clock, **options), await make_world(clock, **options)
+
+
+async def test_lobby_changes_made_by_one_process_are_seen_by_the_other(
+        make_world: MakeWorld) -> None:
+    a, b = await two(make_world)
+    table = (await a.service.create_table(by(ANN), guild_id=7, channel_id=70,
+                                          rules="shanghai")).ref.table_id
+    assert (await b.service.join(by(BOB), table)).seat == 1
+    # a's memory still has seat 2 free and Bob away from the table: it reloads first
+    assert (await a.service.join(by(CID), table)).seat == 2
+    await refused("already_seated", a.service.join(by(BOB), table))
+    await b.service.set_choice(by(BOB), table, "pass_claims", True)
+    await a.service.set_choice(by(BOB), table, "always_win", True)  # both toggles count
+    info = await b.service.table_info(table)
+    assert [s.user_id if s else None for s in info.seats] == [ANN, BOB, CID, None]
+    assert info.seats[1] is not None
+    assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
+
+
+async def test_clicks_on_either_process_play_one_hand(make_world: MakeWorld) -> None:
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)          # created and started on a
+    await b.service.act(by(ANN), table, D(0, "9m"), step=1)   # b loads it
+    # a's memory is a move behind: Cid's pong window is what it reads under the lock
+    await refused("stale", a.service.act(by(ANN), table, D(0, "9m"), step=1))
+    await a.service.act(by(CID), table, P(2), step=2)
+    hand = await b.service.hand(by(BOB), table)     # b reloads the pass a made
+    assert hand.step == 3
+    actions = await a.store.actions((await a.store.live_hand(table)).id)  # type: ignore[union-attr]
+    assert [(x.seq, x.seat, x.kind) for x in actions] == [(1, 0, "discard"), (2, 2, "pass")]
+
+
+async def test_one_click_raced_on_two_processes_lands_once(make_world: MakeWorld) -> None:
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.table_info(table)               # both have the table in memory
+    results = await asyncio.gather(a.service.act(by(ANN), table, D(0, "9m"), step=1),
+                                   b.service.act(by(ANN), table, D(0, "9m"), step=1),
+                                   return_exceptions=True)
+    landed = [r for r in results if not isinstance(r, BaseException)]
+    lost = [r for r in results if isinstance(r, Refused)]
+    assert len(landed) == 1 and len(lost) == 1, results
+    assert lost[0].code in ("stale", "raced")
+    hand = await a.store.live_hand(table)
+    assert hand is not None
+    assert [x.seq for x in await a.store.actions(hand.id)] == [1]
+
+
+async def test_a_deadline_fires_once_with_both_processes_polling(
+        make_world: MakeWorld) -> None:
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.table_info(table)
+    a.clock.advance(30)                              # half time: the reminder
+    fired = await asyncio.gather(a.service.run_due(), b.service.run_due())
+    assert sorted(fired) == [0, 1]
+    reminders = a.notes.of("reminder") + b.notes.of("reminder")
+    assert [(r.user_id, r.step) for r in reminders] == [(ANN, 1)]
+    a.clock.advance(30)                              # the turn timer
+    fired = await asyncio.gather(a.service.run_due(), b.service.run_due())
+    assert sum(fired) == 1
+    hand = await a.store.live_hand(table)
+    assert hand is not None
+    assert [(x.seat, x.source) for x in await a.store.actions(hand.id)] == [(0, "timeout")]
+    # the timer discards 4z (nobody may claim it): Bob's turn, pinged once by either
+    pings = [n for n in a.notes.of("your_move") + b.notes.of("your_move") if n.step == 2]
+    assert [n.user_id for n in pings] == [BOB]
+
+
+async def test_a_killed_process_s_claim_is_taken_over_after_its_lease(
+        make_world: MakeWorld) -> None:
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options={**TIMERS, "turn_timer": 10})
+    a.clock.advance(10)
+    now = a.clock.now()
+    # a claims the reminder and the deadline's moment, then is killed before firing
+    claimed = await a.store.claim_deadlines(now, owner="killed", until=now + 30)
+    assert [d.seat for d in claimed] == [0]
+    assert await b.service.run_due() == 0           # held by the dead process
+    b.clock.advance(29)
+    assert await b.service.run_due() == 0
+    b.clock.advance(2)                               # its lease is over
+    assert await b.service.run_due() >= 1
+    hand = await b.store.live_hand(table)
+    assert hand is not None
+    assert [x.source for x in await b.store.actions(hand.id)][:1] == ["timeout"]
+    assert len(b.notes.of("reminder")) == 1
+
+
+async def test_the_other_process_finishes_a_table_a_started(make_world: MakeWorld) -> None:
+    """Only computers and timers play: both poll; every action once, the match ends."""
+    a, b = await two(make_world)
+    table = await a.table((ANN,), computers=3, options={"hands": 1, "turn_timer": 10,
+                                                        "claim_timer": 10})
+    for _ in range(2000):
+        a.clock.advance(10)
+        await asyncio.gather(a.service.run_due(), b.service.run_due())
+        if (await a.store.get_table(table)).status == "finished":  # type: ignore[union-attr]
+            break
+    else:
+        raise AssertionError("the match never ended")
+    [hand] = await a.store.hands((await a.store.matches(table))[0].id)
+    seqs = [x.seq for x in await a.store.actions(hand.id)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    settled = await a.store.settlements(hand.id)
+    assert sum(s.amount for s in settled) == 0
+    ended = a.notes.of("match_ended") + b.notes.of("match_ended")
+    assert len(ended) == 1

@@ -1,0 +1,124 @@
+"""Several processes on one database (0008): the table's change counter, deadlines and
+announcements claimed by one owner until a lease ends (then anyone's again)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store import NewAnnouncement, NewDeadline, NotFound, Store
+from tests.store.helpers import NewGame
+
+
+async def test_the_change_counter_goes_up_by_one_per_bump(store: Store,
+                                                          new_game: NewGame) -> None:
+    game = await new_game()
+    assert await store.table_version(game.table.id) == 0
+    assert game.table.version == 0
+    assert await store.bump_version(game.table.id) == 1
+    assert await store.bump_version(game.table.id) == 2
+    assert (await store.get_table(game.table.id)).version == 2  # type: ignore[union-attr]
+    with pytest.raises(NotFound):
+        await store.table_version(9999)
+    with pytest.raises(NotFound):
+        await store.bump_version(9999)
+
+
+async def test_a_due_deadline_is_claimed_by_one_owner_until_its_lease_ends(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.replace_deadlines(game.hand.id, [
+        NewDeadline(0, 1, "computer", 100.0, 110.0),
+        NewDeadline(1, 1, "computer", 100.0, 300.0)])
+    assert await store.claim_deadlines(109.0, owner="a", until=200.0) == []
+    claimed = await store.claim_deadlines(110.0, owner="a", until=200.0)
+    assert [(d.seat, d.due_at) for d in claimed] == [(0, 110.0)]
+    assert await store.claim_deadlines(150.0, owner="b", until=250.0) == []  # a holds it
+    # a was killed: once its lease is over, b takes the deadline over
+    taken = await store.claim_deadlines(200.5, owner="b", until=260.0)
+    assert [d.seat for d in taken] == [0]
+    assert await store.next_claimable() == 300.0  # seat 1's; seat 0's is held
+
+
+async def test_a_person_s_reminder_comes_first_and_frees_the_claim(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.replace_deadlines(game.hand.id, [NewDeadline(0, 1, "turn", 100.0, 200.0)])
+    assert await store.next_claimable() == 150.0
+    [row] = await store.claim_deadlines(160.0, owner="a", until=170.0)
+    assert (row.half_at, row.reminded_at) == (150.0, None)  # the reminder's moment
+    assert await store.claim_deadlines(160.0, owner="b", until=170.0) == []
+    await store.mark_reminded(game.hand.id, 0, 161.0)
+    assert await store.claim_deadlines(199.0, owner="b", until=300.0) == []  # not yet due
+    [due] = await store.claim_deadlines(200.0, owner="b", until=300.0)
+    assert due.reminded_at == 161.0
+
+
+async def test_a_new_deadline_is_nobody_s(store: Store, new_game: NewGame) -> None:
+    """The move that replaces a seat's deadline ends the claim on the old one."""
+    game = await new_game()
+    await store.set_deadline(game.hand.id, 0, seq=1, kind="computer", set_at=1.0, due_at=2.0)
+    assert len(await store.claim_deadlines(5.0, owner="a", until=100.0)) == 1
+    await store.set_deadline(game.hand.id, 0, seq=2, kind="computer", set_at=5.0, due_at=6.0)
+    assert [d.seq for d in await store.claim_deadlines(6.0, owner="b", until=9.0)] == [2]
+    await store.append_action(game.hand.id, 1, 0, "discard", {"kind": "discard", "seat": 0},
+                              "computer", 7.0,
+                              deadlines=[NewDeadline(1, 2, "computer", 7.0, 8.0)])
+    assert [d.seat for d in await store.claim_deadlines(8.0, owner="c", until=9.0)] == [1]
+
+
+async def test_announcements_are_claimed_once_then_taken_over_after_the_lease(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                             at=1.0)
+    await store.cancel_table(game.table.id, at=200.0,
+                             announcements=[NewAnnouncement("lobby", None, 1,
+                                                            {"what": "cancelled"})])
+    [row] = await store.undelivered(game.table.id)
+    # a sweep leaves a row nobody claimed yet to its writer for a while
+    assert await store.claim_announcements(205.0, owner="b", until=300.0,
+                                           created_before=199.0) == []
+    claimed = await store.claim_announcements(205.0, owner="a", until=300.0,
+                                              table_id=game.table.id)
+    assert [r.id for r in claimed] == [row.id]
+    assert await store.claim_announcements(250.0, owner="b", until=350.0) == []
+    # a died while delivering it: after its lease, the sweep takes it (still unsure)
+    await store.mark_announcement(row.id, "sending", 251.0)
+    [again] = await store.claim_announcements(301.0, owner="b", until=400.0,
+                                              created_before=299.0)
+    assert (again.id, again.status) == (row.id, "sending")
+    await store.mark_announcement(row.id, "delivered", 302.0)
+    assert await store.claim_announcements(500.0, owner="c", until=600.0) == []
+
+
+async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: str) -> None:
+    """Two processes claiming at once: the rows one has locked (mid-claim) are neither
+    waited for nor taken by the other (``FOR UPDATE … SKIP LOCKED``)."""
+    import asyncio
+
+    import asyncpg
+
+    from tests.store.helpers import COMMITMENT, SALT, WALL
+
+    store = await Store.open(pg_url)
+    other = await asyncpg.connect(pg_url)
+    try:
+        table = await store.create_table(guild_id=1, channel_id=2, creator_id=3,
+                                         rules="shanghai", at=1.0)
+        for seat in range(4):
+            await store.sit_computer(table.id, seat, display_name=f"B{seat}", at=1.0)
+        await store.set_table_status(table.id, "playing", expected="lobby")
+        match = await store.create_match(table.id, first_dealer=0, at=1.0)
+        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                       dice=(3, 5), dealer=0, streak=0, huangfan=1, at=1.0)
+        await store.replace_deadlines(hand.id, [NewDeadline(s, 1, "computer", 1.0, 2.0)
+                                                for s in (0, 1)])
+        async with other.transaction():  # the other process, between its SELECT and UPDATE
+            await other.execute("SELECT 1 FROM deadlines WHERE hand_id = $1 AND seat = 0"
+                                " FOR UPDATE", hand.id)
+            claimed = await asyncio.wait_for(
+                store.claim_deadlines(5.0, owner="b", until=9.0), 5)
+            assert [d.seat for d in claimed] == [1]
+    finally:
+        await other.close()
+        await store.close()
