@@ -87,7 +87,8 @@ class MahjongBot(discord.Client):
         self.notifier = DiscordNotifier(self, StoreMemory(self.store),
                                         table_interval=self.table_interval,
                                         repost_after=self.repost_after,
-                                        pictures=self.pictures)
+                                        pictures=self.pictures,
+                                        shared=bool(self.service_options.get("shared")))
         # a click's answer first, its DMs and pictures right after (see Outbox.yield_to)
         self.notifier.outbox.yield_to = self.in_flight.answered
         notifier = self.notifier

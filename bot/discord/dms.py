@@ -13,6 +13,9 @@ change and the request behind it. Nothing is asked of the service.
 - A DM refused with 50007 marks the seat's DMs closed (remembered across restarts) and
   says so in the channel once, without a tile, and not when the refused DM asked to
   claim (that would tell who may claim). Closed DMs are tried again from the next hand.
+- A DM's move buttons are taken off once a newer DM replaces it. In shared mode the
+  seat's DM with buttons is kept in the memory and swapped (bot/discord/memory.py), so
+  the buttons go whichever process posted the older DM.
 """
 
 from __future__ import annotations
@@ -96,7 +99,11 @@ class DmPresenter:
         self._pending: dict[Key, tuple[PrivateNotice, tuple[Event, ...]]] = {}
         """The unsent notice of each seat with the news of every notice it replaced."""
         self._move_dms: dict[Key, int] = {}
-        """(table, seat) → the newest DM still showing move buttons."""
+        """(table, seat) → the newest DM still showing move buttons (one process; in
+        shared mode the memory keeps it)."""
+        self._clicked: dict[Key, int] = {}
+        """Shared mode: (table, seat) → the DM this process took the buttons off at a
+        click (not edited again when a newer DM replaces it)."""
 
     def private(self, notice: PrivateNotice) -> None:
         """Queue the seat's DM (or fold the notice into the one already queued)."""
@@ -122,7 +129,7 @@ class DmPresenter:
             return
         notice, news = pending
         assert notice.user_id is not None  # never queued otherwise
-        st = await self.tables.load(notice.ref.table_id)
+        st = await self.tables.fresh(notice.ref.table_id)
         if st.dm_blocked(notice.seat, notice.hand_number):
             return
         if await self._send(notice, notice.user_id, news) and self.on_dm_sent is not None:
@@ -163,9 +170,12 @@ class DmPresenter:
                          has_moves: bool) -> None:
         """A DM's move buttons stop being offered once a newer DM replaces them (the
         click on them would be refused as stale anyway); a clicked DM lost them already."""
-        old = self._move_dms.pop(key, None)
-        if has_moves:
-            self._move_dms[key] = message.id
+        if self.tables.shared:
+            old = await self._swap(key, message.id if has_moves else None)
+        else:
+            old = self._move_dms.pop(key, None)
+            if has_moves:
+                self._move_dms[key] = message.id
         if old is None or old == message.id:
             return
         try:
@@ -174,9 +184,30 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 
+    async def _swap(self, key: Key, new: int | None) -> int | None:
+        """Shared mode: ``new`` becomes the seat's DM with buttons; returns the one whose
+        buttons are to go (None: none, or this process's click took them off)."""
+        table_id, seat = key
+        stored = self.tables.get(table_id).dm_messages.get(seat)  # read by `_deliver`
+        if new is None and stored is None:
+            return None  # nothing to take off, nothing to keep: no write
+        old = await self.memory.swap_dm_message(table_id, seat, new)
+        if old is not None and self._clicked.get(key) == old:
+            del self._clicked[key]
+            return None
+        return old
+
+    def forget(self, table_id: int) -> None:
+        """The table is over: its seats' DMs are not edited any more."""
+        for held in (self._move_dms, self._clicked):
+            for key in [k for k in held if k[0] == table_id]:
+                del held[key]
+
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""
-        if self._move_dms.get((table_id, seat)) == message_id:
+        if self.tables.shared and message_id is not None:
+            self._clicked[(table_id, seat)] = message_id
+        elif self._move_dms.get((table_id, seat)) == message_id:
             del self._move_dms[(table_id, seat)]
 
     async def _closed(self, ref: TableRef, seat: int, user_id: int, hand: int,

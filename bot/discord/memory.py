@@ -7,14 +7,28 @@ reported. A restart must not forget them (an old picture would stay, a closed DM
 tried and announced again), so they are kept by a `PresenterMemory`: the bot's is
 `bot.store.StoreMemory` (the SQL stays in bot/store); `InMemory` here serves tests.
 
-The presenter reads a table's memory once (`recall`, the first time it shows the
-table after a start) and then writes each change through; it never reads it back.
+One process (the default): the presenter reads a table's memory once (`recall`, the
+first time it shows the table after a start) and then writes each change through; it
+never reads it back.
+
+Shared mode (several processes on one database, each drawing the changes it made): the
+memory is the truth, not what this process last saw. Before each delivery the
+presenter reads it again (`recall`, one query), and a message it posts is *swapped* in
+(`swap_message`, `swap_dm_message`): the new id is stored and the one it replaces is
+handed back in one atomic step, and the replacer deletes that message (or takes its
+buttons off). Every id ever stored is handed back to exactly one replacer, so however
+two processes race, the channel keeps one lobby message, one table picture and at most
+one mention, and a player one DM with move buttons: the one stored last.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Literal, Protocol
+
+ViewMessage = Literal["lobby", "table", "ping"]
+"""The table's channel messages the presenter keeps one of."""
 
 
 class Remembered(Protocol):
@@ -35,6 +49,9 @@ class Remembered(Protocol):
         """Seats whose DMs Discord refused."""
     @property
     def permission_error_reported(self) -> bool: ...
+    @property
+    def dm_messages(self) -> Mapping[int, int]:
+        """Seat → its DM still showing move buttons (kept in shared mode only)."""
 
 
 class PresenterMemory(Protocol):
@@ -52,6 +69,19 @@ class PresenterMemory(Protocol):
 
     async def set_permission_error_reported(self, table_id: int) -> None: ...
 
+    async def swap_message(self, table_id: int, which: ViewMessage, message_id: int | None,
+                           posted_at: float = 0.0) -> int | None:
+        """Store ``message_id`` as the table's ``which`` message (``posted_at``: the
+        picture's time) and return the id it replaced, in one atomic step."""
+
+    async def swap_dm_message(self, table_id: int, seat: int,
+                              message_id: int | None) -> int | None:
+        """Store the seat's DM with move buttons (None: none) and return the one it
+        replaced, in one atomic step."""
+
+    async def forget_dm_messages(self, table_id: int) -> None:
+        """The table is over: no seat's DM is kept any more."""
+
 
 @dataclass(frozen=True)
 class TableMemory:
@@ -63,6 +93,10 @@ class TableMemory:
     ping_message: int | None = None
     dm_closed: frozenset[int] = frozenset()
     permission_error_reported: bool = False
+    dm_messages: Mapping[int, int] = field(default_factory=dict)
+
+
+_FIELDS = {"lobby": "lobby_message", "table": "table_message", "ping": "ping_message"}
 
 
 @dataclass
@@ -96,3 +130,26 @@ class InMemory:
     async def set_permission_error_reported(self, table_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id),
                                         permission_error_reported=True)
+
+    async def swap_message(self, table_id: int, which: ViewMessage, message_id: int | None,
+                           posted_at: float = 0.0) -> int | None:
+        # no await between the read and the write: atomic on the event loop
+        old = self.tables.get(table_id, TableMemory())
+        changes: dict[str, object] = {_FIELDS[which]: message_id}
+        if which == "table":
+            changes["table_posted"] = posted_at
+        self.tables[table_id] = replace(old, **changes)  # type: ignore[arg-type]
+        replaced: int | None = getattr(old, _FIELDS[which])
+        return replaced
+
+    async def swap_dm_message(self, table_id: int, seat: int,
+                              message_id: int | None) -> int | None:
+        old = self.tables.get(table_id, TableMemory())
+        dms = {s: m for s, m in old.dm_messages.items() if s != seat}
+        if message_id is not None:
+            dms[seat] = message_id
+        self.tables[table_id] = replace(old, dm_messages=dms)
+        return old.dm_messages.get(seat)
+
+    async def forget_dm_messages(self, table_id: int) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id), dm_messages={})

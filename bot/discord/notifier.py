@@ -22,6 +22,10 @@ Discord `bot.discord.posting.Poster`'s.
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
 - A missing channel permission (50013/50001) is reported once, by DM, to the creator.
+- Shared mode (``shared``: other processes draw the same tables' changes): the message
+  ids are read from the memory before each delivery, and a new message is swapped in,
+  the one it replaces deleted (see bot/discord/memory.py): one lobby message, one
+  picture, at most one mention, whichever process posted them.
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
   ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
@@ -44,7 +48,7 @@ import discord
 from bot.discord.components import LobbySeat, lobby_embed, lobby_view
 from bot.discord.dms import DmPresenter, hand_file, private_message
 from bot.discord.i18n import LocaleLike, lang, t
-from bot.discord.memory import PresenterMemory
+from bot.discord.memory import PresenterMemory, ViewMessage
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.posting import Poster, has_file, same_text
@@ -114,8 +118,9 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client, memory: PresenterMemory, *,
                  table_interval: float = 2.0, repost_after: float = 3600.0,
                  now: Callable[[], float] = time.time,
-                 pictures: Pictures | None = None) -> None:
+                 pictures: Pictures | None = None, shared: bool = False) -> None:
         self.client = client
+        self.shared = shared
         self.pictures = pictures or Pictures(0)
         self.memory = memory
         self.outbox = Outbox()
@@ -123,7 +128,7 @@ class DiscordNotifier:
         self.repost_after = repost_after
         self.now = now
         self.post = Poster(client, memory)
-        self.tables = Tables(memory)
+        self.tables = Tables(memory, shared=shared)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
 
     # ------------------------------------------------------------------ the door
@@ -201,7 +206,7 @@ class DiscordNotifier:
     async def _lobby(self, notice: LobbyNotice) -> None:
         info = notice.table
         ref = info.ref
-        st = await self.tables.load(ref.table_id)
+        st = await self.tables.fresh(ref.table_id)
         locale = self.channel_locale(ref)
         embed = lobby_embed(table_id=ref.table_id, rules=info.rules, options=info.options,
                             seats=[LobbySeat.of(s) for s in info.seats], locale=locale,
@@ -214,15 +219,37 @@ class DiscordNotifier:
             message = await self.post.send(ref, embed=embed, view=view)
             if message is not None:
                 st.lobby_message = message.id
-                await self.memory.set_lobby_message(ref.table_id, message.id)
+                await self._keep(ref, "lobby", message.id)
         if info.status in ("finished", "cancelled"):  # edited or posted anew alike
             await self._forget(ref)
 
     async def _forget(self, ref: TableRef) -> None:
-        """The table is over: its last ping goes, and its state is dropped."""
+        """The table is over: its last ping goes, and its state is dropped (the seats'
+        DMs' too)."""
         st = self.tables.forget(ref.table_id)
-        if st is not None:
+        self.dms.forget(ref.table_id)
+        self.post.forget(ref.table_id)
+        if self.shared:  # whichever process posted the mention and the DMs
+            await self._drop_ping(ref, st or TableState())
+            await self.memory.forget_dm_messages(ref.table_id)
+        elif st is not None:
             await self._drop_ping(ref, st)
+
+    async def _keep(self, ref: TableRef, which: ViewMessage, message_id: int,
+                    posted_at: float = 0.0) -> None:
+        """Remember the table's new ``which`` message. One process: written through
+        (the message it replaces is dealt with by the caller, as this process knows
+        it). Shared mode: swapped in, and the message it replaced, whoever posted it,
+        deleted: two processes racing to post leave one."""
+        if not self.shared:
+            if which == "lobby":
+                await self.memory.set_lobby_message(ref.table_id, message_id)
+            else:
+                await self.memory.set_table_message(ref.table_id, message_id, posted_at)
+            return
+        old = await self.memory.swap_message(ref.table_id, which, message_id, posted_at)
+        if old is not None and old != message_id:
+            await self.post.delete(ref, old)
 
     # ------------------------------------------------------------------ the table
 
@@ -276,6 +303,7 @@ class DiscordNotifier:
                                            notice.hand_number)),
             mention={s: f"<@{u}>" for s, u in _people(notice.seats).items()})
         picture = discord.File(io.BytesIO(png), filename=f"table-{ref.table_id}.png")
+        await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
         fresh = self.now() - st.table_posted < self.repost_after
         if st.table_message is not None and fresh and await self.post.edit(
                 ref, st.table_message, content=caption, attachments=[picture]):
@@ -285,9 +313,9 @@ class DiscordNotifier:
                                        allowed_mentions=discord.AllowedMentions.none())
         if message is not None:
             old, st.table_message, st.table_posted = st.table_message, message.id, self.now()
-            await self.memory.set_table_message(ref.table_id, message.id, st.table_posted)
-            if old is not None:  # one live picture: the stale one goes
-                await self.post.delete(ref, old)
+            await self._keep(ref, "table", message.id, st.table_posted)
+            if old is not None and not self.shared:  # one live picture: the stale one
+                await self.post.delete(ref, old)  # goes (shared mode: `_keep` did)
 
     async def _away(self, notice: AwayNotice) -> None:
         key = "chan.away" if notice.away else "chan.back"
@@ -314,8 +342,10 @@ class DiscordNotifier:
                 await self._claim_ping(n.ref, n.hand_number, n.step, n.discarder,
                                        _people(n.seats), reminder=True)
             return
-        if not (n.reminder or n.seat in st.dm_closed or n.mentions == "every_turn"):
-            return
+        if not (n.reminder or n.mentions == "every_turn"):
+            st = await self.tables.fresh(n.ref.table_id)  # closed DMs, as any process saw
+            if n.seat not in st.dm_closed:
+                return
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.move, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder)
@@ -331,6 +361,7 @@ class DiscordNotifier:
         if (hand, step, reminder) in st.claim_pings:
             return
         st.claim_pings = {k for k in st.claim_pings if k[0] == hand} | {(hand, step, reminder)}
+        await self.tables.fresh(ref.table_id)  # closed DMs, as any process saw them
         closed = sorted(s for s in st.dm_closed if s != discarder and s in people)
         if not closed:
             return
@@ -342,6 +373,10 @@ class DiscordNotifier:
     async def _post_ping(self, ref: TableRef, st: TableState, text: str) -> None:
         """One ping message per table: the previous one is deleted, so the channel does
         not fill up with them."""
+        if self.shared:  # posted first, then swapped in: whoever posted the old one
+            message = await self.post.send(ref, content=text)
+            await self._swap_ping(ref, st, message.id if message is not None else None)
+            return
         old, st.ping_message = st.ping_message, None
         if old is not None:
             await self.post.delete(ref, old)
@@ -351,10 +386,21 @@ class DiscordNotifier:
 
     async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
         """The standing mention goes (the hand or the table is over)."""
+        if self.shared:
+            await self._swap_ping(ref, st, None)
+            return
         old, st.ping_message = st.ping_message, None
         if old is not None:
             await self.post.delete(ref, old)
             await self._keep_ping(ref, old, None)
+
+    async def _swap_ping(self, ref: TableRef, st: TableState, new: int | None) -> None:
+        """Shared mode: ``new`` becomes the standing mention and the one it replaced,
+        whichever process posted it, is deleted (two racing mentions leave one)."""
+        st.ping_message = new
+        old = await self.memory.swap_message(ref.table_id, "ping", new)
+        if old is not None and old != new:
+            await self.post.delete(ref, old)
 
     async def _keep_ping(self, ref: TableRef, old: int | None, new: int | None) -> None:
         """The standing mention's id is remembered, so that after a restart it is still

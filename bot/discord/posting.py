@@ -99,6 +99,10 @@ class Poster:
         except discord.HTTPException as exc:
             log.info("table %s: old message not deleted (%s)", ref.table_id, exc.status)
 
+    def forget(self, table_id: int) -> None:
+        """The table is over: its permission report is not needed any more."""
+        self._reported.discard(table_id)
+
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message:
         """Send a DM (the DM channel is opened once per user); raises on failure."""
         channel = self._dm_channels.get(user_id)

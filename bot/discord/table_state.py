@@ -5,6 +5,10 @@ the picture's time, closed DMs): read once per table, on first use. The rest liv
 here: the newest table notice and the one shown (the picture's coalescing), the claim
 windows already mentioned, and the newest decision seen for each seat (`due`), from
 which a reminder that came too late is dropped without asking anyone.
+
+In shared mode (several processes drawing the same tables) what the memory keeps is
+read again before each delivery (`Tables.fresh`): another process may have re-posted a
+message or seen a player's DMs close or open since.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class TableState:
     due: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     """Seat → (hand, step) of the newest private notice seen for it: the decision in
     front of it now (step None: none)."""
+    dm_messages: dict[int, int] = field(default_factory=dict)
+    """Shared mode: seat → its DM with move buttons, as the memory last said."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -58,8 +64,9 @@ class TableState:
 class Tables:
     """Each table's `TableState`, its remembered part loaded once."""
 
-    def __init__(self, memory: PresenterMemory) -> None:
+    def __init__(self, memory: PresenterMemory, *, shared: bool = False) -> None:
         self.memory = memory
+        self.shared = shared
         self._states: dict[int, TableState] = {}
 
     def get(self, table_id: int) -> TableState:
@@ -84,6 +91,23 @@ class Tables:
             for seat in mem.dm_closed:
                 st.dm_closed.setdefault(seat, 0)
             st.loaded = True
+        return st
+
+    async def fresh(self, table_id: int) -> TableState:
+        """`load`, and in shared mode the memory read again (one query): its message
+        ids, the picture's time, each seat's closed DMs and DM with buttons are what
+        they are now, whichever process wrote them. One process: `load` alone."""
+        st = await self.load(table_id)
+        if not self.shared:
+            return st
+        mem = await self.memory.recall(table_id)
+        st.lobby_message, st.table_message = mem.lobby_message, mem.table_message
+        st.table_posted, st.ping_message = mem.table_posted, mem.ping_message
+        for seat in set(st.dm_closed) - mem.dm_closed:  # opened, as another process saw
+            del st.dm_closed[seat]
+        for seat in mem.dm_closed:
+            st.dm_closed.setdefault(seat, 0)
+        st.dm_messages = dict(mem.dm_messages)
         return st
 
     def forget(self, table_id: int) -> TableState | None:

@@ -3,12 +3,15 @@
 It implements the presenter's `PresenterMemory` (bot/discord/memory.py) over columns
 the store already has: the table's message ids, picture time and permission flag
 (``game_tables``), and each seat's refused DMs (``seats.dm_closed``). The store does
-not import the adapter: the interface is met by shape.
+not import the adapter: the interface is met by shape. Each seat's DM with move buttons
+(``seats.dm_message_id``, 0009) and the atomic swaps are shared mode's
+(`bot.discord.memory`); `recall` reads it all in one query.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from bot.store.store import Store
 
@@ -23,6 +26,7 @@ class TableMemoryRow:
     ping_message: int | None = None
     dm_closed: frozenset[int] = frozenset()
     permission_error_reported: bool = False
+    dm_messages: Mapping[int, int] = field(default_factory=dict)
 
 
 class StoreMemory:
@@ -30,16 +34,19 @@ class StoreMemory:
         self.store = store
 
     async def recall(self, table_id: int) -> TableMemoryRow:
-        row = await self.store.get_table(table_id)
-        if row is None:
+        rows = await self.store.view_messages(table_id)
+        if not rows:
             return TableMemoryRow()
-        seats = await self.store.seats(table_id)
+        row = rows[0]
+        seats = [r for r in rows if r["seat"] is not None]
         return TableMemoryRow(
-            lobby_message=row.lobby_message_id, table_message=row.table_message_id,
-            table_posted=row.table_message_posted_at or 0.0,
-            ping_message=row.ping_message_id,
-            dm_closed=frozenset(s.seat for s in seats if s.dm_closed),
-            permission_error_reported=row.permission_error_reported)
+            lobby_message=row["lobby_message_id"], table_message=row["table_message_id"],
+            table_posted=row["table_message_posted_at"] or 0.0,
+            ping_message=row["ping_message_id"],
+            dm_closed=frozenset(r["seat"] for r in seats if r["dm_closed"]),
+            permission_error_reported=bool(row["permission_error_reported"]),
+            dm_messages={r["seat"]: r["dm_message_id"] for r in seats
+                         if r["dm_message_id"] is not None})
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self.store.set_lobby_message(table_id, message_id)
@@ -56,3 +63,14 @@ class StoreMemory:
 
     async def set_permission_error_reported(self, table_id: int) -> None:
         await self.store.set_permission_error_reported(table_id, True)
+
+    async def swap_message(self, table_id: int, which: str, message_id: int | None,
+                           posted_at: float = 0.0) -> int | None:
+        return await self.store.swap_view_message(table_id, which, message_id, posted_at)
+
+    async def swap_dm_message(self, table_id: int, seat: int,
+                              message_id: int | None) -> int | None:
+        return await self.store.swap_dm_message(table_id, seat, message_id)
+
+    async def forget_dm_messages(self, table_id: int) -> None:
+        await self.store.clear_dm_messages(table_id)

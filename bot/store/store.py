@@ -1114,6 +1114,73 @@ class Store:
                         d.hand_value, d.hand_desc))
 
 
+    # ---- the presenter's views, shared by processes (0009) ------------------------------
+    # Used by `StoreMemory` (bot/store/presenter_memory.py) in shared mode only: the
+    # message ids are read fresh before each delivery and a new one is *swapped* in,
+    # handing back the one it replaces in the same transaction, so that every message id
+    # ever stored is handed to exactly one replacer (which deletes it or takes its
+    # buttons off) however processes race.
+
+    async def view_messages(self, table_id: int) -> list[Row]:
+        """The table's presenter memory in one query: one row per seat (a table without
+        seats: one row, ``seat`` NULL), each with the table's lobby_message_id,
+        table_message_id, table_message_posted_at, ping_message_id and
+        permission_error_reported, and the seat's dm_closed and dm_message_id. No rows:
+        no such table."""
+        return await self._read_all(
+            "SELECT t.lobby_message_id, t.table_message_id, t.table_message_posted_at,"
+            " t.ping_message_id, t.permission_error_reported, s.seat, s.dm_closed,"
+            " s.dm_message_id FROM game_tables t LEFT JOIN seats s ON s.table_id = t.id"
+            " WHERE t.id = ? ORDER BY s.seat", (table_id,))
+
+    async def swap_view_message(self, table_id: int, which: str, message_id: int | None,
+                                posted_at: float | None = None) -> int | None:
+        """Store ``message_id`` as the table's ``which`` message ("lobby", "table" (with
+        ``posted_at``) or "ping") and return the id it replaced, atomically."""
+        column = _VIEW_COLUMNS.get(which)
+        if column is None:
+            raise ValueError(f"not a view message: {which!r}")
+        async with self._write() as db:
+            row = await db.one(f"SELECT {column} FROM game_tables WHERE id = ?"
+                               f"{db.for_update}", (table_id,))
+            if row is None:
+                raise NotFound(f"no table {table_id}")
+            if which == "table":
+                await db.run(f"UPDATE game_tables SET {column} = ?,"
+                             " table_message_posted_at = ? WHERE id = ?",
+                             (message_id, posted_at, table_id))
+            else:
+                await db.run(f"UPDATE game_tables SET {column} = ? WHERE id = ?",
+                             (message_id, table_id))
+            old = row[column]
+            return int(old) if old is not None else None
+
+    async def swap_dm_message(self, table_id: int, seat: int,
+                              message_id: int | None) -> int | None:
+        """Store ``message_id`` as the seat's DM with move buttons and return the id it
+        replaced, atomically (None, and nothing stored, when the seat is empty now)."""
+        async with self._write() as db:
+            row = await db.one("SELECT dm_message_id FROM seats WHERE table_id = ? AND"
+                               f" seat = ?{db.for_update}", (table_id, seat))
+            if row is None:
+                return None
+            await db.run("UPDATE seats SET dm_message_id = ? WHERE table_id = ? AND seat = ?",
+                         (message_id, table_id, seat))
+            old = row["dm_message_id"]
+            return int(old) if old is not None else None
+
+    async def clear_dm_messages(self, table_id: int) -> None:
+        """The table is over: no seat's DM is to be edited any more."""
+        async with self._write() as db:
+            await db.run("UPDATE seats SET dm_message_id = NULL WHERE table_id = ?",
+                         (table_id,))
+
+
+_VIEW_COLUMNS = {"lobby": "lobby_message_id", "table": "table_message_id",
+                 "ping": "ping_message_id"}
+"""`Store.swap_view_message`'s names for the table's message columns."""
+
+
 _UPSERT_LEADERBOARD = """
 INSERT INTO leaderboard (guild_id, channel_id, player_key, display_name, points, hands_won,
                          hands_played, matches_played, best_hand_value, best_hand_desc)
