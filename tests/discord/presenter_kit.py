@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.memory import InMemory
+from bot.discord.memory import InMemory, PresenterMemory
 from bot.discord.notifier import DiscordNotifier
 from bot.service import Cause, MoveNotice, PrivateNotice, SeatInfo, TableNotice, TableRef
 from bot.service.live import step_of
@@ -39,6 +39,11 @@ _ids = itertools.count(5000)
 def forbidden(code: int) -> discord.Forbidden:
     response = SimpleNamespace(status=403, reason="Forbidden")
     return discord.Forbidden(response, {"code": code, "message": "refused"})
+
+
+def not_found() -> discord.NotFound:
+    response = SimpleNamespace(status=404, reason="Not Found")
+    return discord.NotFound(response, {"code": 10008, "message": "Unknown Message"})
 
 
 @dataclass
@@ -67,6 +72,10 @@ class FakeChannel:
         refusal = self.client.refuse.get(self.where)
         if refusal is not None:
             raise forbidden(refusal)
+        gate = self.client.gate
+        if gate is not None:  # held, as a slow Discord would, till the test lets go
+            self.client.waiting += 1
+            await gate.wait()
         sent = Sent(self.where, next(_ids), kwargs.get("content"), kwargs)
         self.client.sent.append(sent)
         return SimpleNamespace(id=sent.id, channel=self)
@@ -75,6 +84,8 @@ class FakeChannel:
         sent = next(s for s in self.client.sent if s.id == message_id)
 
         async def edit(**kwargs: Any) -> None:
+            if sent.deleted:
+                raise not_found()
             sent.edits.append(kwargs)
 
         async def delete() -> None:
@@ -85,6 +96,10 @@ class FakeChannel:
 
 class FakeClient:
     def __init__(self, guild_locale: str = "en-US") -> None:
+        self.gate: asyncio.Event | None = None
+        """When set, every send waits for it (two processes' sends in flight at once)."""
+        self.waiting = 0
+        """How many sends reached the gate."""
         self.sent: list[Sent] = []
         self.refuse: dict[str | int, int] = {}
         """Where a send is refused, with the error code (50007 for a user's DMs)."""
@@ -108,9 +123,11 @@ class FakeClient:
         return [s for s in self.sent if s.where == "channel"]
 
 
-def presenter(client: FakeClient, memory: InMemory | None = None) -> DiscordNotifier:
-    return DiscordNotifier(client, memory or InMemory(),
-                           table_interval=0.0)
+def presenter(client: FakeClient, memory: PresenterMemory | None = None, *,
+              shared: bool = False, repost_after: float = 3600.0) -> DiscordNotifier:
+    """A presenter on ``client``; ``shared``: one of several processes on ``memory``."""
+    return DiscordNotifier(client, memory or InMemory(), table_interval=0.0,
+                           repost_after=repost_after, shared=shared)
 
 
 async def settle(notifier: DiscordNotifier) -> None:

@@ -1,14 +1,17 @@
 """The presenter's memory kept in the store: what one process wrote, the next reads
-back (a restart), and the in-memory twin the presenter's tests use behaves the same."""
+back (a restart), and the in-memory twin the presenter's tests use behaves the same.
+Shared mode's swaps (several processes): each hands back the id it replaced, also when
+two processes swap at once."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot.discord.memory import InMemory, PresenterMemory
-from bot.store import NotFound, Store, StoreMemory
+from bot.store import NotFound, Store, StoreMemory, TableMemoryRow
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 
 
@@ -73,3 +76,84 @@ async def test_in_memory_twin_reads_back_what_was_written() -> None:
     await _write(memory, 7)
     assert await _read(memory, 7) == WRITTEN
     assert await _read(memory, 8) == EMPTY
+
+
+# ---- shared mode (0009): swapped in, the replaced id handed back ----------------------
+
+
+async def test_a_swapped_view_message_hands_back_the_one_it_replaced(
+        store: Store, new_game: NewGame) -> None:
+    table = (await new_game()).table.id
+    memory = StoreMemory(store)
+    assert await memory.swap_message(table, "table", 21, 500.0) is None
+    assert await memory.swap_message(table, "table", 22, 600.0) == 21
+    assert await memory.swap_message(table, "lobby", 31) is None
+    assert await memory.swap_message(table, "ping", 41) is None
+    assert await memory.swap_message(table, "ping", None) == 41
+    got = await memory.recall(table)
+    assert (got.table_message, got.table_posted, got.lobby_message, got.ping_message) == \
+        (22, 600.0, 31, None)
+
+
+async def test_a_seats_dm_with_buttons_is_swapped_and_forgotten_with_the_table(
+        store: Store, new_game: NewGame) -> None:
+    table = (await new_game()).table.id
+    memory = StoreMemory(store)
+    assert await memory.swap_dm_message(table, 0, 51) is None
+    assert await memory.swap_dm_message(table, 1, 52) is None
+    assert await memory.swap_dm_message(table, 0, 53) == 51
+    assert (await memory.recall(table)).dm_messages == {0: 53, 1: 52}
+    assert await memory.swap_dm_message(table, 1, None) == 52
+    assert (await memory.recall(table)).dm_messages == {0: 53}
+    await memory.forget_dm_messages(table)
+    assert (await memory.recall(table)).dm_messages == {}
+
+
+async def test_a_bad_swap_changes_nothing(store: Store, new_game: NewGame) -> None:
+    table = (await new_game(users=(1, 2))).table.id
+    memory = StoreMemory(store)
+    with pytest.raises(ValueError, match="not a view message"):
+        await store.swap_view_message(table, "status", 1)
+    with pytest.raises(NotFound):
+        await memory.swap_message(404, "lobby", 1)
+    await store.leave(table, 1)
+    assert await memory.swap_dm_message(table, 1, 61) is None  # an empty seat keeps none
+    assert await _read(memory, table) == EMPTY
+
+
+async def test_racing_swaps_hand_every_id_back_exactly_once(
+        database: Path | str, store: Store, new_game: NewGame) -> None:
+    """Two processes (two connections) swapping at once: each id stored is handed back
+    to exactly one of them, so each message replaced is deleted once and one stays."""
+    table = (await new_game()).table.id
+    other = await Store.open(database)
+    try:
+        memories = (StoreMemory(store), StoreMemory(other))
+
+        async def swaps(memory: StoreMemory, first: int) -> list[int | None]:
+            return [await memory.swap_message(table, "table", first + i, 1.0)
+                    for i in range(20)]
+
+        handed = await asyncio.gather(swaps(memories[0], 100), swaps(memories[1], 200))
+        stored = (await memory_of(store, table)).table_message
+        back = [m for got in handed for m in got if m is not None]
+        assert sorted([*back, stored]) == [*range(100, 120), *range(200, 220)]
+    finally:
+        await other.close()
+
+
+async def memory_of(store: Store, table: int) -> TableMemoryRow:
+    return await StoreMemory(store).recall(table)
+
+
+async def test_in_memory_twin_swaps_the_same_way() -> None:
+    memory = InMemory()
+    assert await memory.swap_message(7, "table", 21, 500.0) is None
+    assert await memory.swap_message(7, "table", 22, 600.0) == 21
+    assert await memory.swap_dm_message(7, 0, 51) is None
+    assert await memory.swap_dm_message(7, 0, None) == 51
+    assert await memory.swap_dm_message(7, 1, 52) is None
+    got = await memory.recall(7)
+    assert (got.table_message, got.table_posted, got.dm_messages) == (22, 600.0, {1: 52})
+    await memory.forget_dm_messages(7)
+    assert (await memory.recall(7)).dm_messages == {}

@@ -1,0 +1,261 @@
+"""Two processes drawing one table (shared mode): two presenters on one Discord and one
+memory, each delivering the notices of the changes it made.
+
+Whichever process posted the table picture, the lobby message, the standing mention or
+a player's DM with buttons, the other acts on it as it is now: it edits the message the
+first one re-posted, deletes the mention the first one left, takes the buttons off the
+DM the first one sent; and two processes posting at once leave one message. The memory
+is the dict twin, or the store's on SQLite and on PostgreSQL. One process alone reads
+its memory once per table, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.discord.memory import InMemory, PresenterMemory, TableMemory
+from bot.discord.notifier import DiscordNotifier
+from bot.service import LobbyNotice, TableInfo
+from bot.store import Store, StoreMemory
+from tests.discord.presenter_kit import (
+    CHANNEL,
+    CREATOR,
+    GUILD,
+    NAMES,
+    REF,
+    TABLE,
+    USERS,
+    FakeClient,
+    Sent,
+    dealt,
+    discarded,
+    move,
+    presenter,
+    private,
+    seats,
+    settle,
+    table,
+)
+
+PICTURE = f"table-{TABLE}.png"
+
+
+@pytest.fixture(params=["dict", "sqlite", "postgres"])
+async def memory(request: pytest.FixtureRequest, tmp_path: Path
+                 ) -> AsyncIterator[PresenterMemory]:
+    """The processes' one memory: the dict twin, or the store's on either backend (a
+    table numbered TABLE, four people seated)."""
+    if request.param == "dict":
+        yield InMemory()
+        return
+    target: Path | str = tmp_path / "mahjong.sqlite3"
+    server = None
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+        target = await server.database()
+    store = await Store.open(target)
+    try:
+        while (await store.create_table(guild_id=GUILD, channel_id=CHANNEL,
+                                        creator_id=CREATOR, rules="shanghai",
+                                        at=1.0)).id < TABLE:
+            pass
+        for seat, user in enumerate(USERS):
+            await store.sit(TABLE, seat, user_id=user, display_name=NAMES[seat], at=2.0)
+        yield StoreMemory(store)
+    finally:
+        await store.close()
+        if server is not None:
+            await server.drop(str(target))
+
+
+def live(client: FakeClient, kind: str) -> list[Sent]:
+    """The channel's messages still there: pictures, lobby messages or mentions."""
+    def what(m: Sent) -> str:
+        if PICTURE in m.filenames:
+            return "picture"
+        return "lobby" if "embed" in m.kwargs else "mention"
+    return [m for m in client.in_channel() if not m.deleted and what(m) == kind]
+
+
+async def both_sending(client: FakeClient, *notifiers: DiscordNotifier) -> None:
+    """Let go of the gate once every notifier's send is in flight, then settle all."""
+    async with asyncio.timeout(10):
+        while client.waiting < len(notifiers):
+            await asyncio.sleep(0.001)
+    assert client.gate is not None
+    client.gate.set()
+    client.gate = None
+    for notifier in notifiers:
+        await settle(notifier)
+
+
+async def test_a_picture_reposted_by_one_process_is_the_one_the_other_edits(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first = presenter(client, memory, shared=True)
+    second = presenter(client, memory, shared=True, repost_after=0.0)  # always re-posts
+    state = dealt()
+    await first.publish(table(state))
+    await settle(first)
+    [old] = live(client, "picture")
+    await second.publish(table(state))
+    await settle(second)
+    [new] = live(client, "picture")
+    assert new.id != old.id and old.deleted
+    after, events = discarded(state)
+    await first.publish(table(after, events=events))  # first last saw `old`
+    await settle(first)
+    assert live(client, "picture") == [new] and len(new.edits) == 1
+    assert (await memory.recall(TABLE)).table_message == new.id
+
+
+async def test_two_processes_posting_the_first_picture_at_once_leave_one(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    client.gate = asyncio.Event()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    await first.publish(table(dealt()))
+    await second.publish(table(dealt()))
+    await both_sending(client, first, second)
+    [kept] = live(client, "picture")
+    assert len([m for m in client.in_channel() if PICTURE in m.filenames]) == 2
+    assert (await memory.recall(TABLE)).table_message == kept.id
+
+
+async def test_a_mention_left_by_one_process_is_deleted_by_the_other(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    await second.publish(move(3, 1))  # second knows the table before first's mention
+    await settle(second)
+    await first.publish(move(0, 2, mentions="every_turn"))
+    await settle(first)
+    [old] = live(client, "mention")
+    await second.publish(move(1, 3, mentions="every_turn"))
+    await settle(second)
+    [new] = live(client, "mention")
+    assert old.deleted and f"<@{USERS[1]}>" in (new.content or "")
+    client.gate = asyncio.Event()  # both mention at once: one stays
+    await first.publish(move(2, 4, mentions="every_turn"))
+    await second.publish(move(3, 5, mentions="every_turn"))
+    await both_sending(client, first, second)
+    [kept] = live(client, "mention")
+    assert (await memory.recall(TABLE)).ping_message == kept.id
+    await first.publish(LobbyNotice(_info("finished"), "finished", 0))  # the end
+    await settle(first)
+    assert live(client, "mention") == []
+
+
+def _info(status: str) -> TableInfo:
+    return TableInfo(REF, CREATOR, "shanghai", {}, status, seats())  # type: ignore[arg-type]
+
+
+async def test_a_lobby_reposted_by_one_process_is_the_one_the_other_edits(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    await first.publish(LobbyNotice(_info("lobby"), "created", 0))
+    await settle(first)
+    [gone] = live(client, "lobby")
+    gone.deleted = True  # someone deleted it: the next change posts it again
+    await second.publish(LobbyNotice(_info("lobby"), "joined", 1))
+    await settle(second)
+    [lobby] = live(client, "lobby")
+    await first.publish(LobbyNotice(_info("lobby"), "joined", 2))  # first last saw `gone`
+    await settle(first)
+    assert live(client, "lobby") == [lobby] and len(lobby.edits) == 1
+
+
+async def test_two_processes_posting_the_lobby_at_once_leave_one(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    client.gate = asyncio.Event()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    await first.publish(LobbyNotice(_info("lobby"), "created", 0))
+    await second.publish(LobbyNotice(_info("lobby"), "joined", 1))
+    await both_sending(client, first, second)
+    [lobby] = live(client, "lobby")
+    assert (await memory.recall(TABLE)).lobby_message == lobby.id
+
+
+async def test_an_old_dm_loses_its_buttons_whichever_process_sent_it(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    state = dealt()
+    for notifier in (first, second, first):
+        await notifier.publish(private(state, 0))  # the dealer's turn: move buttons
+        await settle(notifier)
+    one, two, three = client.dms(USERS[0])
+    assert one.edits == [{"view": None}] and two.edits == [{"view": None}]
+    assert three.edits == []
+    assert (await memory.recall(TABLE)).dm_messages == {0: three.id}
+    first.clicked(TABLE, 0, three.id)  # first served the click: the buttons are off
+    await first.publish(private(state, 0))
+    await settle(first)
+    assert three.edits == []  # not edited again
+    client.gate = asyncio.Event()  # both DM at once: one keeps its buttons
+    await first.publish(private(state, 0))
+    await second.publish(private(state, 0))
+    await both_sending(client, first, second)
+    *_, four, five, six = client.dms(USERS[0])
+    assert four.edits == [{"view": None}]
+    assert sorted(len(m.edits) for m in (five, six)) == [0, 1]
+
+
+async def test_a_finished_table_forgets_its_seats_dms(memory: PresenterMemory) -> None:
+    client = FakeClient()
+    alone, shared = presenter(client, memory), presenter(client, memory, shared=True)
+    for notifier in (alone, shared):
+        await notifier.publish(private(dealt(), 0))
+        await settle(notifier)
+    assert (TABLE, 0) in alone.dms._move_dms
+    assert (await memory.recall(TABLE)).dm_messages != {}
+    for notifier in (alone, shared):
+        notifier.clicked(TABLE, 1, 1)
+        await notifier.publish(LobbyNotice(_info("finished"), "finished", 0))
+        await settle(notifier)
+        assert not [k for k in (*notifier.dms._move_dms, *notifier.dms._clicked)
+                    if k[0] == TABLE]
+    assert (await memory.recall(TABLE)).dm_messages == {}
+
+
+@dataclass
+class Counting:
+    """A memory that counts its reads."""
+
+    inner: InMemory
+    recalls: int = 0
+
+    async def recall(self, table_id: int) -> TableMemory:
+        self.recalls += 1
+        return await self.inner.recall(table_id)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+async def _play(notifier: DiscordNotifier) -> None:
+    state = dealt()
+    after, events = discarded(state)
+    for notice in (LobbyNotice(_info("playing"), "started", 0), table(state),
+                   private(state, 0), move(0, 1, mentions="every_turn"),
+                   table(after, events=events), private(after, 1),
+                   move(1, 2, mentions="every_turn")):
+        await notifier.publish(notice)
+        await settle(notifier)
+
+
+async def test_one_process_reads_its_memory_once_shared_mode_each_delivery() -> None:
+    alone, shared = Counting(InMemory()), Counting(InMemory())
+    await _play(presenter(FakeClient(), alone))  # type: ignore[arg-type]
+    await _play(presenter(FakeClient(), shared, shared=True))  # type: ignore[arg-type]
+    assert alone.recalls == 1
+    # the first load, then one a delivery that edits or reads closed DMs: the lobby, 2
+    # pictures, 2 DMs (a mention on every turn is swapped in without a read)
+    assert shared.recalls == 6
