@@ -15,6 +15,12 @@ by both processes, the log's seqs run 1, 2, 3… without a gap or a repeat, the
 commitment, settlement, reveal, standings and match end were each posted once, and no
 player got two DMs for one decision (the DM prompts' custom ids, hand and step, are
 all different: a reminder would repeat one, and none is due at these timers).
+
+One view of each, whichever process drew it: the channel ends with one table picture
+(each re-post deleted the one before, whoever posted it), no mention left standing (each
+deleted the one before, whoever posted it, and the hand's end the last), and no DM
+still offering move buttons (each newer DM, from either process, took them off the one
+before).
 """
 
 from __future__ import annotations
@@ -106,9 +112,11 @@ def shard_world(fake: FakeDiscord) -> World:
 
 async def open_table(world: World) -> None:
     """p1 opens a one-hand table in the guild, p2 and p3 join, p1 adds a computer and
-    starts: all of it through shard 1."""
+    starts: all of it through shard 1. Every person's turn is mentioned in the channel,
+    by whichever process made the change before it."""
     fake = world.fake
-    await (await slash(world, world.players[0], "new", rules="shanghai", hands=1)).response()
+    await (await slash(world, world.players[0], "new", rules="shanghai", hands=1,
+                       mentions="every_turn")).response()
     lobby = await fake.wait_for(lambda: next(
         (m for m in fake.messages(world.channel)
          if any(":lobby:" in c for c in fake.custom_ids(m))), None), 10)
@@ -227,6 +235,18 @@ def check_channel(fake: FakeDiscord, world: World, table: int, hand: Any) -> Non
     assert count(lambda m: hand.salt in m.content) == 1
     assert count(has_file(f"leaderboard-{table}-1.png")) == 1
     assert count(lambda m: "is over" in m.content) == 1
+    live = fake.messages(world.channel)
+    assert sum(1 for m in live if has_file(f"table-{table}.png")(m)) == 1, "pictures"
+    mentions = [m.content for m in messages if any(w in m.content for w in MENTIONS)]
+    assert mentions, "no turn was mentioned"
+    # each mention deleted the one before, whichever process had posted it, and the
+    # hand's end the last one: none stays (two left by two processes would)
+    assert not [m for m in live if m.content in mentions], "a mention was left standing"
+
+
+MENTIONS = ("your turn at table", "you may claim a discard", "half of your time",
+            "may be claimed at table", "Half the time to claim")
+"""The channel's mentions (tests/e2e words: the guild speaks English)."""
 
 
 def check_dms(fake: FakeDiscord, world: World) -> None:
@@ -240,6 +260,9 @@ def check_dms(fake: FakeDiscord, world: World) -> None:
         assert prompts, f"{player.name} was never asked anything by DM"
         doubled = [k for k, n in prompts.items() if n > 1]
         assert not doubled, f"{player.name} was asked twice: {doubled}"
+        buttons = [m.id for m in fake.dms(player) if '"custom_id": "mj:mv:' in
+                   json.dumps(m.snapshot())]
+        assert not buttons, f"{player.name}'s old DMs kept their move buttons: {buttons}"
 
 
 def _custom_ids_ever(message: Any) -> set[str]:
