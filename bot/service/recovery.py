@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -192,6 +192,8 @@ class Recovery(Part):
         else:
             live = into
             live.reset(row, seats)
+            # shared mode: the command's bumps now count from the counter just read
+            self.store.rebase_bump(table_id, row.version)
         self.tables[table_id] = live
         for user, locale in load.locales.items():
             self.locales.setdefault(user, locale)  # what this process heard since wins
@@ -341,25 +343,38 @@ class Recovery(Part):
 
         In shared mode (several processes on one database) memory may be stale: under
         the lock the table's change counter is read, and the table reloaded if another
-        process moved it since; after a command that ``writes``, the counter goes one up
-        (memory stays trusted only if nobody else wrote meanwhile; else the next command
-        reloads). A refusal changes nothing, so it leaves the counter alone. Off (one
-        process) this is the lookup and the lock, nothing more."""
+        process moved it since; every write transaction made in the block adds one to
+        the counter as its last statement (`Store.bumping`: no transaction of its own),
+        and memory stays trusted only if each bump was exactly one more than the last
+        (nobody else wrote meanwhile; else the next command reloads). A refusal changes
+        nothing. ``writes`` is kept for the callers' sake: a query that writes bumps
+        too. Off (one process) this is the lookup and the lock, nothing more."""
         live = await self.live(table_id)
         async with live.lock:
             if not self.service.shared:
                 yield live
                 return
-            live = await self._fresh(live)
-            try:
+            with self.bumping(live):  # a reload that mends the table bumps too
+                live = await self._fresh(live)
                 yield live
+
+    @contextlib.contextmanager
+    def bumping(self, live: LiveTable) -> Iterator[None]:
+        """Shared mode: the block's writes bump the table's counter in their own
+        transactions (`Store.bumping`); afterwards memory keeps the counter only if
+        nobody else wrote meanwhile. A refusal changes nothing; any other exception
+        forgets the counter (half done? the next command reloads)."""
+        with self.store.bumping(live.id, live.version) as bump:
+            try:
+                yield
             except Refused:
+                live.version = bump.known
                 raise
             except BaseException:
-                live.version = None  # half done? the next command reloads
+                live.version = None
                 raise
-            if writes:
-                await self.sealed(live)
+        # dropped meanwhile (over, or failed to reload): nothing to trust
+        live.version = bump.known if self.tables.get(live.id) is live else None
 
     async def _fresh(self, live: LiveTable) -> LiveTable:
         try:
@@ -372,13 +387,3 @@ class Recovery(Part):
                 await self.live(live.id)
                 raise Refused(E.NO_TABLE, "there is no such table")  # pragma: no cover
         return live
-
-    async def sealed(self, live: LiveTable) -> None:
-        """Shared mode, after a change: one more on the table's counter."""
-        try:
-            version = await self.store.bump_version(live.id)
-        except NotFound:
-            live.version = None
-            return
-        known = live.version
-        live.version = version if known is not None and version == known + 1 else None

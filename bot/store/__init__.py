@@ -59,7 +59,7 @@ from bot.store.rows import (
     player_key,
     state_digest,
 )
-from bot.store.store import Store
+from bot.store.store import Store, TableBump
 
 __all__ = [
     "ActionRow",
@@ -104,6 +104,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreMemory",
+    "TableBump",
     "TableLoad",
     "TableMemoryRow",
     "TableRow",

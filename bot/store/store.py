@@ -13,11 +13,13 @@ the driver's errors.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
@@ -120,6 +122,48 @@ def _lock(db: Session, lock: bool) -> str:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class TableBump:
+    """Shared mode: a table whose change counter (``game_tables.version``, 0008) goes one
+    up inside every write transaction made while it is armed (`Store.bumping`), so a
+    command's changes and its bump commit together (no transaction of their own).
+
+    ``known``: the counter as this process last knew it to match its memory; after each
+    bump it is the returned value if that is exactly one more, else None (another
+    process wrote between: memory can no longer be trusted)."""
+
+    __slots__ = ("table_id", "known", "armed", "bumps")
+
+    def __init__(self, table_id: int, known: int | None) -> None:
+        self.table_id = table_id
+        self.known = known
+        self.armed = True
+        self.bumps = 0
+
+    def landed(self, version: int | None) -> None:
+        """A bump committed with this value (None: the table is gone)."""
+        self.bumps += 1
+        known = self.known
+        self.known = version if known is not None and version == known + 1 else None
+
+
+_BUMPING: ContextVar[TableBump | None] = ContextVar("table_bump", default=None)
+"""The table the current command bumps in its writes (unset: no bump, as off shared
+mode, where a write pays nothing for it but this lookup)."""
+
+
+async def _bump_in(db: Session, table_id: int) -> int | None:
+    row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                       " RETURNING version", (table_id,))
+    return None if row is None else int(row[0])
+
+
+async def _append_bumped(db: Session, table_id: int, *args: Any
+                         ) -> tuple[tuple[ActionRow, Any], int | None]:
+    """`_append_now` and the table's bump in the same transaction."""
+    done = await _append_now(db, *args)
+    return done, await _bump_in(db, table_id)
 
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
@@ -258,8 +302,41 @@ class Store:
         await self.close()
 
     def _write(self) -> AbstractAsyncContextManager[Session]:
-        """One write transaction: committed if the block returns, rolled back if not."""
-        return self._db.write()
+        """One write transaction: committed if the block returns, rolled back if not
+        (with the armed table's bump as its last statement: `bumping`)."""
+        bump = _BUMPING.get()
+        if bump is None or not bump.armed:
+            return self._db.write()
+        return self._bumped_write(bump)
+
+    @contextlib.asynccontextmanager
+    async def _bumped_write(self, bump: TableBump) -> AsyncIterator[Session]:
+        async with self._db.write() as db:
+            yield db
+            version = await _bump_in(db, bump.table_id)
+        bump.landed(version)  # committed
+
+    def rebase_bump(self, table_id: int, version: int) -> None:
+        """The armed bump of this table (if any) counts from ``version`` on: memory was
+        just rebuilt from a read of the table at that counter."""
+        bump = _BUMPING.get()
+        if bump is not None and bump.armed and bump.table_id == table_id:
+            bump.known = version
+
+    @contextlib.contextmanager
+    def bumping(self, table_id: int, known: int | None) -> Iterator[TableBump]:
+        """Shared mode: every write transaction of this task (and of tasks it starts
+        meanwhile) also adds one to the table's change counter, in the same transaction
+        — the command's changes and the news that the table changed commit together.
+        ``known``: the counter memory was built at (`TableBump.known` says, after the
+        block, whether memory is still trusted). Nested blocks bump their own table."""
+        bump = TableBump(table_id, known)
+        token = _BUMPING.set(bump)
+        try:
+            yield bump
+        finally:
+            bump.armed = False  # a task started in the block and writing later: no bump
+            _BUMPING.reset(token)
 
     async def _read_one(self, sql: str, params: Params = ()) -> Row | None:
         return await self._db.one(sql, params)
@@ -660,8 +737,15 @@ class Store:
         if snapshot is not None and snapshot.seq != expected_seq:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
-        row, running = await self._db.write_at_once(_append_now, hand_id, action, deadlines,
-                                                    snapshot, self._digests.get(hand_id))
+        cached = self._digests.get(hand_id)
+        bump = _BUMPING.get()
+        if bump is None or not bump.armed:
+            row, running = await self._db.write_at_once(_append_now, hand_id, action,
+                                                        deadlines, snapshot, cached)
+        else:  # shared mode: the table's bump in the same transaction
+            (row, running), version = await self._db.write_at_once(
+                _append_bumped, bump.table_id, hand_id, action, deadlines, snapshot, cached)
+            bump.landed(version)
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row
 
@@ -1007,22 +1091,11 @@ class Store:
     # ---- several processes on one database (0008) -------------------------------------
 
     async def table_version(self, table_id: int) -> int:
-        """The table's change counter (`bump_version`); `NotFound` if there is no table."""
+        """The table's change counter (`bumping`); `NotFound` if there is no table."""
         row = await self._read_one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         if row is None:
             raise NotFound(f"no table {table_id}")
         return int(row["version"])
-
-    async def bump_version(self, table_id: int) -> int:
-        """A process changed the table: one more on its counter; returns the new value.
-        The caller knows nobody else wrote between its read and this when the value is
-        exactly one more than what it read."""
-        async with self._write() as db:
-            row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
-                               " RETURNING version", (table_id,))
-            if row is None:
-                raise NotFound(f"no table {table_id}")
-            return int(row["version"])
 
     async def claim_deadlines(self, now: float, *, owner: str, until: float,
                               limit: int = 20) -> list[DeadlineRow]:

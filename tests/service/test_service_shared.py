@@ -173,3 +173,33 @@ async def test_the_other_process_finishes_a_table_a_started(make_world: MakeWorl
     assert sum(s.amount for s in settled) == 0
     ended = a.notes.of("match_ended") + b.notes.of("match_ended")
     assert len(ended) == 1
+
+
+async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_memory(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No transaction of its own for the bump: a's moves and lobby changes move the
+    counter in their own writes, so a trusts its memory from one command to the next;
+    one change by b, and a reloads once."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    reloads: list[int] = []
+    reload = a.service.recovery.reload
+
+    async def counted(live: Any) -> None:
+        reloads.append(live.id)
+        await reload(live)
+
+    monkeypatch.setattr(a.service.recovery, "reload", counted)
+    table = await a.table(options=TIMERS)            # created, joined, started on a
+    live = a.service.recovery.tables[table]
+    start = await a.store.table_version(table)
+    assert live.version == start > 0
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    await a.service.act(by(CID), table, P(2), step=2)
+    await a.service.set_choice(by(BOB), table, "pass_claims", True)
+    assert live.version == await a.store.table_version(table) == start + 3
+    assert reloads == []
+    await b.service.set_choice(by(BOB), table, "always_win", True)
+    info = await a.service.table_info(table)
+    assert reloads == [table]
+    assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
+    assert live.version == await a.store.table_version(table)

@@ -3,24 +3,65 @@ announcements claimed by one owner until a lease ends (then anyone's again)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.store import NewAnnouncement, NewDeadline, NotFound, Store
+from bot.store import (
+    NewAnnouncement,
+    NewDeadline,
+    NotFound,
+    StaleAction,
+    StandingChoices,
+    Store,
+)
 from tests.store.helpers import NewGame
 
 
-async def test_the_change_counter_goes_up_by_one_per_bump(store: Store,
-                                                          new_game: NewGame) -> None:
+async def test_each_write_made_while_bumping_moves_the_counter_in_its_own_transaction(
+        store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    assert await store.table_version(game.table.id) == 0
+    table = game.table.id
+    assert await store.table_version(table) == 0
     assert game.table.version == 0
-    assert await store.bump_version(game.table.id) == 1
-    assert await store.bump_version(game.table.id) == 2
-    assert (await store.get_table(game.table.id)).version == 2  # type: ignore[union-attr]
+    with store.bumping(table, 0) as bump:
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+        assert await store.table_version(table) == 1 and bump.known == 1
+        await store.set_choices(table, 1, StandingChoices(pass_claims=True))
+        assert await store.table_version(table) == 2 and bump.known == 2
+        with pytest.raises(StaleAction):  # rolled back: neither the action nor the bump
+            await store.append_action(game.hand.id, 1, 1, "discard", {"tile": "2m"},
+                                      "player", 105.0)
+        assert await store.table_version(table) == 2 and bump.bumps == 2
+    await store.set_choices(table, 1, StandingChoices())  # not armed: no bump
+    assert await store.table_version(table) == 2
+    assert (await store.get_table(table)).version == 2  # type: ignore[union-attr]
     with pytest.raises(NotFound):
         await store.table_version(9999)
-    with pytest.raises(NotFound):
-        await store.bump_version(9999)
+
+
+async def test_a_bump_after_another_writer_s_leaves_memory_untrusted(
+        database: Path | str, store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    other = await Store.open(database)  # another process
+    try:
+        with other.bumping(game.table.id, 0):
+            await other.set_away(game.table.id, 2, True)
+    finally:
+        await other.close()
+    with store.bumping(game.table.id, 0) as bump:  # read at 0, before the other's write
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+    assert bump.known is None  # 2 is not 0 + 1: the next command reloads
+    with store.bumping(game.table.id, 2) as bump:
+        store.rebase_bump(game.table.id, 1)  # rebuilt from a read at 1: count from there
+        store.rebase_bump(game.table.id + 1, 7)  # another table's: not this bump
+        await store.set_away(game.table.id, 2, False)
+    assert bump.known is None  # 3 is not 1 + 1
+    with store.bumping(game.table.id, 3) as bump:
+        await store.set_away(game.table.id, 2, True)
+    assert bump.known == 4
 
 
 async def test_a_due_deadline_is_claimed_by_one_owner_until_its_lease_ends(
