@@ -83,7 +83,8 @@ class Recovery(Part):
 
         Deadlines that passed while the bot was down move to now + grace (a person's) or
         now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
-        grace is for people); every deadline is scheduled again. Tables that need work
+        grace is for people) — in shared mode only when no other process was seen
+        alive lately (`Claims.alone`); every deadline is scheduled again. Tables that need work
         at once (playing but with no deadline: a crash between two writes) are rebuilt
         now; the others on first use (a command, a deadline) or by `warm`, so the bot
         serves again in milliseconds even with a thousand tables. With ``eager`` every
@@ -91,9 +92,12 @@ class Recovery(Part):
         """
         now = self.clock.now()
         await self.announcer.redeliver()
-        # shared mode: other processes may be serving these deadlines right now, so
-        # nothing is deferred (grace is for a bot that was down, not one of several)
-        deferred = 0 if self.service.shared else await self.store.defer_overdue(
+        # shared mode: another process alive may be serving these deadlines right now,
+        # so nothing is deferred; with none alive, all were down: the grace is owed
+        down = not self.service.shared or await self.claims.alone()
+        if self.service.shared:
+            await self.claims.beat()  # alive from now on, to the processes starting next
+        deferred = 0 if not down else await self.store.defer_overdue(
             now + self.service.grace, computer_until=now + self.service.computer_pause)
         tables = await self.store.live_tables()
         live_ids = {t.id for t in tables}

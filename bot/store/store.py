@@ -133,7 +133,7 @@ class TableBump:
     bump it is the returned value if that is exactly one more, else None (another
     process wrote between: memory can no longer be trusted)."""
 
-    __slots__ = ("table_id", "known", "armed", "bumps")
+    __slots__ = ("armed", "bumps", "known", "table_id")
 
     def __init__(self, table_id: int, known: int | None) -> None:
         self.table_id = table_id
@@ -1142,6 +1142,30 @@ class Store:
             await db.run_many("UPDATE announcements SET claimed_by = ?, claimed_until = ?"
                               " WHERE id = ?", [(owner, until, r["id"]) for r in rows])
             return [AnnouncementRow.of(r) for r in rows]
+
+    # ---- processes' heartbeats (0009) ----------------------------------------------
+
+    async def beat(self, owner: str, at: float, *, prune_before: float | None = None) -> None:
+        """Process ``owner`` is alive at ``at``; with ``prune_before``, the rows of
+        processes last seen before then (killed ones) go."""
+        async with self._write() as db:
+            await db.run("INSERT INTO process_heartbeats (owner, seen_at) VALUES (?, ?)"
+                         " ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at",
+                         (owner, at))
+            if prune_before is not None:
+                await db.run("DELETE FROM process_heartbeats WHERE seen_at < ?",
+                             (prune_before,))
+
+    async def processes_seen(self, since: float, *, besides: str) -> list[str]:
+        """The processes other than ``besides`` seen alive at or after ``since``."""
+        rows = await self._read_all("SELECT owner FROM process_heartbeats WHERE seen_at >= ?"
+                                    " AND owner <> ? ORDER BY owner", (since, besides))
+        return [str(r["owner"]) for r in rows]
+
+    async def forget_process(self, owner: str) -> None:
+        """Process ``owner`` stopped cleanly: it is no longer alive."""
+        async with self._write() as db:
+            await db.run("DELETE FROM process_heartbeats WHERE owner = ?", (owner,))
 
     # ---- leaderboard -----------------------------------------------------------------
 

@@ -203,3 +203,63 @@ async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_mem
     assert reloads == [table]
     assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
     assert live.version == await a.store.table_version(table)
+
+
+async def _hand_log(world: World, table: int) -> list[tuple[int, str]]:
+    hand = await world.store.live_hand(table)
+    assert hand is not None
+    return [(x.seat, x.source) for x in await world.store.actions(hand.id)]
+
+
+async def test_deadlines_that_came_due_while_every_process_was_down_get_the_grace(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()                        # alive: its heartbeat
+    table = await a.table(options=TIMERS)            # Ann's turn, 60 s
+    clock.advance(600)                               # a was killed; nothing ran since
+    b = await make_world(clock, **options)
+    report = await b.service.recover()               # a's heartbeat is 10 minutes old
+    assert report.deferred == 1
+    await b.service.run_due()                        # the reminder at most, no move
+    assert await _hand_log(b, table) == []
+    clock.advance(119)
+    await b.service.run_due()
+    assert await _hand_log(b, table) == []
+    clock.advance(1)                                 # the grace is over
+    await b.service.run_due()
+    assert await _hand_log(b, table) == [(0, "timeout")]
+
+
+async def test_with_another_process_alive_a_starting_one_gives_no_grace(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()
+    table = await a.table(options=TIMERS)
+    clock.advance(20)
+    await a.service.run_due()                        # a beats again (every 10 s)
+    clock.advance(50)                                # Ann's deadline passed 10 s ago
+    b = await make_world(clock, **options)
+    report = await b.service.recover()               # a was seen 50 s ago: alive
+    assert report.deferred == 0
+    await b.service.run_due()
+    assert await _hand_log(b, table) == [(0, "timeout")]
+
+
+async def test_a_process_that_stopped_cleanly_is_not_counted_alive(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()
+    table = await a.table(options=TIMERS)
+    clock.advance(70)                                # Ann's deadline passed, a stops
+    a.service.stop()
+    await a.service.drain()
+    b = await make_world(clock, **options)           # restarted at once
+    assert (await b.service.recover()).deferred == 1
+    await b.service.run_due()
+    assert await _hand_log(b, table) == []

@@ -163,3 +163,18 @@ async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: st
     finally:
         await other.close()
         await store.close()
+
+
+async def test_heartbeats_tell_which_other_processes_were_seen_lately(store: Store) -> None:
+    assert await store.processes_seen(0.0, besides="a") == []
+    await store.beat("a", 100.0)
+    await store.beat("b", 100.0)
+    await store.beat("b", 130.0)                      # refreshed, not a second row
+    assert await store.processes_seen(110.0, besides="a") == ["b"]
+    assert await store.processes_seen(100.0, besides="c") == ["a", "b"]
+    assert await store.processes_seen(131.0, besides="a") == []
+    await store.beat("c", 200.0, prune_before=120.0)  # a was killed long ago: pruned
+    assert await store.processes_seen(0.0, besides="x") == ["b", "c"]
+    await store.forget_process("b")                   # stopped cleanly
+    assert await store.processes_seen(0.0, besides="x") == ["c"]
+    await store.forget_process("nobody")              # nothing to forget: no error
