@@ -249,15 +249,21 @@ class Commands(Part):
         click.
         """
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self.recovery.locked(table_id, trusting=True) as live:
             judged = 1
             while True:
                 try:
                     return await self._act(live, cause, action, step, hand_number)
                 except Refused as exc:
-                    # shared mode: another process's move landed first, and the table
-                    # was reloaded; the click is judged again against what it is now
-                    if exc.code != E.RACED or not self.service.shared or judged >= JUDGED:
+                    # shared mode: another process's move landed first (the table was
+                    # reloaded), or memory judged the click without a fresh read and
+                    # is behind; either way it is judged again against what is stored
+                    if not self.service.shared or judged >= JUDGED:
+                        raise
+                    if exc.code != E.RACED and not await self.recovery.refresh(live):
+                        raise  # memory was current: the refusal stands
+                    if self.tables.get(table_id) is not live:  # over meanwhile: say how
+                        await self.recovery.live(table_id)
                         raise
                     judged += 1
 

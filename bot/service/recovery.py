@@ -341,7 +341,7 @@ class Recovery(Part):
     # ---- shared mode: several processes on one database --------------------------------
 
     @contextlib.asynccontextmanager
-    async def locked(self, table_id: int, *, writes: bool = True
+    async def locked(self, table_id: int, *, writes: bool = True, trusting: bool = False
                      ) -> AsyncIterator[LiveTable]:
         """The live table under its lock, for a command, query or timer.
 
@@ -352,23 +352,45 @@ class Recovery(Part):
         and memory stays trusted only if each bump was exactly one more than the last
         (nobody else wrote meanwhile; else the next command reloads). A refusal changes
         nothing. ``writes`` is kept for the callers' sake: a query that writes bumps
-        too. Off (one process) this is the lookup and the lock, nothing more."""
+        too. Off (one process) this is the lookup and the lock, nothing more.
+
+        ``trusting`` (a click): when memory is believed current, the counter is not
+        read first; the command's first write is a compare-and-set on it instead
+        (`Store.bumping` with ``expect``), so a table another process moved meanwhile
+        makes that write fail (`StaleTable`: reload, judge again) and a refusal is
+        checked with `refresh` before it stands."""
         live = await self.live(table_id)
         async with live.lock:
             if not self.service.shared:
                 yield live
                 return
-            with self.bumping(live):  # a reload that mends the table bumps too
-                live = await self._fresh(live)
+            trust = trusting and live.version is not None
+            with self.bumping(live, expect=trust):  # a reload that mends bumps too
+                if not trust:
+                    live = await self._fresh(live)
                 yield live
 
+    async def refresh(self, live: LiveTable) -> bool:
+        """Shared mode, under the table's lock, memory not read fresh (``trusting``):
+        reload the table if another process moved it; whether it did."""
+        if not self.service.shared:
+            return False
+        try:
+            version = await self.store.table_version(live.id)
+        except NotFound:
+            version = None
+        if version is not None and version == live.version:
+            return False
+        await self._fresh(live)
+        return True
+
     @contextlib.contextmanager
-    def bumping(self, live: LiveTable) -> Iterator[None]:
+    def bumping(self, live: LiveTable, *, expect: bool = False) -> Iterator[None]:
         """Shared mode: the block's writes bump the table's counter in their own
         transactions (`Store.bumping`); afterwards memory keeps the counter only if
         nobody else wrote meanwhile. A refusal changes nothing; any other exception
         forgets the counter (half done? the next command reloads)."""
-        with self.store.bumping(live.id, live.version) as bump:
+        with self.store.bumping(live.id, live.version, expect=expect) as bump:
             try:
                 yield
             except Refused:

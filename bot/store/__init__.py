@@ -18,6 +18,7 @@ from bot.store.errors import (
     SeatTaken,
     StaleAction,
     StaleStatus,
+    StaleTable,
     StoreError,
 )
 from bot.store.lock import ProcessLock
@@ -100,6 +101,7 @@ __all__ = [
     "SnapshotRow",
     "StaleAction",
     "StaleStatus",
+    "StaleTable",
     "StandingChoices",
     "Store",
     "StoreError",

@@ -36,6 +36,7 @@ from bot.store.errors import (
     SeatTaken,
     StaleAction,
     StaleStatus,
+    StaleTable,
     StoreError,
 )
 from bot.store.migrate import Migration, apply_migrations
@@ -133,17 +134,21 @@ class TableBump:
     bump it is the returned value if that is exactly one more, else None (another
     process wrote between: memory can no longer be trusted)."""
 
-    __slots__ = ("armed", "bumps", "known", "table_id")
+    __slots__ = ("armed", "bumps", "expect", "known", "table_id")
 
-    def __init__(self, table_id: int, known: int | None) -> None:
+    def __init__(self, table_id: int, known: int | None, expect: bool = False) -> None:
         self.table_id = table_id
         self.known = known
         self.armed = True
         self.bumps = 0
+        self.expect = expect and known is not None
+        """The next bump is a compare-and-set: it lands only on ``known``, else the
+        transaction rolls back with `StaleTable` (memory was not read fresh)."""
 
     def landed(self, version: int | None) -> None:
         """A bump committed with this value (None: the table is gone)."""
         self.bumps += 1
+        self.expect = False
         known = self.known
         self.known = version if known is not None and version == known + 1 else None
 
@@ -153,17 +158,25 @@ _BUMPING: ContextVar[TableBump | None] = ContextVar("table_bump", default=None)
 mode, where a write pays nothing for it but this lookup)."""
 
 
-async def _bump_in(db: Session, table_id: int) -> int | None:
+async def _bump_in(db: Session, table_id: int, expected: int | None) -> int | None:
+    """One more on the table's counter; with ``expected``, only from that value, else
+    `StaleTable` (the caller's transaction rolls back)."""
+    if expected is None:
+        row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                           " RETURNING version", (table_id,))
+        return None if row is None else int(row[0])
     row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
-                       " RETURNING version", (table_id,))
-    return None if row is None else int(row[0])
+                       " AND version = ? RETURNING version", (table_id, expected))
+    if row is None:
+        raise StaleTable(f"table {table_id} changed since version {expected}")
+    return int(row[0])
 
 
-async def _append_bumped(db: Session, table_id: int, *args: Any
+async def _append_bumped(db: Session, table_id: int, expected: int | None, *args: Any
                          ) -> tuple[tuple[ActionRow, Any], int | None]:
     """`_append_now` and the table's bump in the same transaction."""
     done = await _append_now(db, *args)
-    return done, await _bump_in(db, table_id)
+    return done, await _bump_in(db, table_id, expected)
 
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
@@ -313,7 +326,7 @@ class Store:
     async def _bumped_write(self, bump: TableBump) -> AsyncIterator[Session]:
         async with self._db.write() as db:
             yield db
-            version = await _bump_in(db, bump.table_id)
+            version = await _bump_in(db, bump.table_id, bump.known if bump.expect else None)
         bump.landed(version)  # committed
 
     def rebase_bump(self, table_id: int, version: int) -> None:
@@ -324,13 +337,17 @@ class Store:
             bump.known = version
 
     @contextlib.contextmanager
-    def bumping(self, table_id: int, known: int | None) -> Iterator[TableBump]:
+    def bumping(self, table_id: int, known: int | None, *,
+                expect: bool = False) -> Iterator[TableBump]:
         """Shared mode: every write transaction of this task (and of tasks it starts
         meanwhile) also adds one to the table's change counter, in the same transaction
         — the command's changes and the news that the table changed commit together.
         ``known``: the counter memory was built at (`TableBump.known` says, after the
-        block, whether memory is still trusted). Nested blocks bump their own table."""
-        bump = TableBump(table_id, known)
+        block, whether memory is still trusted). With ``expect``, the first bump is a
+        compare-and-set on ``known`` (`StaleTable` and nothing written if the counter
+        moved): memory not read fresh is checked by the write that relies on it.
+        Nested blocks bump their own table."""
+        bump = TableBump(table_id, known, expect)
         token = _BUMPING.set(bump)
         try:
             yield bump
@@ -744,7 +761,8 @@ class Store:
                                                         deadlines, snapshot, cached)
         else:  # shared mode: the table's bump in the same transaction
             (row, running), version = await self._db.write_at_once(
-                _append_bumped, bump.table_id, hand_id, action, deadlines, snapshot, cached)
+                _append_bumped, bump.table_id, bump.known if bump.expect else None,
+                hand_id, action, deadlines, snapshot, cached)
             bump.landed(version)
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row

@@ -263,3 +263,31 @@ async def test_a_process_that_stopped_cleanly_is_not_counted_alive(
     assert (await b.service.recover()).deferred == 1
     await b.service.run_due()
     assert await _hand_log(b, table) == []
+
+
+async def test_a_click_judged_on_memory_another_process_moved_on_is_judged_again(
+        make_world: MakeWorld) -> None:
+    """A click does not read the counter first: memory a move behind would refuse Cid's
+    pass (no decision of his there); the refusal is checked, the table reloaded, and
+    the pass lands."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.act(by(ANN), table, D(0, "9m"), step=1)
+    await a.service.act(by(CID), table, P(2), step=2)
+    assert await _hand_log(a, table) == [(0, "player"), (2, "player")]
+    await refused("stale", a.service.act(by(CID), table, P(2), step=2))  # it stands
+
+
+async def test_a_click_s_move_on_a_table_changed_elsewhere_fails_its_check_and_lands_after(
+        make_world: MakeWorld) -> None:
+    """Memory agrees with the click, but another process changed the table (a standing
+    choice): the move's compare-and-set on the counter fails, nothing is written, the
+    table is reloaded and the click lands on what is stored."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.set_choice(by(BOB), table, "pass_claims", True)
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    assert await _hand_log(a, table) == [(0, "player")]
+    live = a.service.recovery.tables[table]
+    assert live.seats[1] is not None and live.seats[1].choices.pass_claims
+    assert live.version == await a.store.table_version(table)

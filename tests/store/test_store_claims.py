@@ -12,6 +12,7 @@ from bot.store import (
     NewDeadline,
     NotFound,
     StaleAction,
+    StaleTable,
     StandingChoices,
     Store,
 )
@@ -178,3 +179,26 @@ async def test_heartbeats_tell_which_other_processes_were_seen_lately(store: Sto
     await store.forget_process("b")                   # stopped cleanly
     assert await store.processes_seen(0.0, besides="x") == ["c"]
     await store.forget_process("nobody")              # nothing to forget: no error
+
+
+async def test_an_expecting_bump_lands_only_on_the_counter_it_expects(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    table = game.table.id
+    await store.set_away(table, 2, True)              # not armed: still 0
+    with store.bumping(table, 0, expect=True) as bump:
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+        await store.set_away(table, 2, False)         # only the first bump checks
+    assert bump.known == 2
+    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
+        await store.append_action(game.hand.id, 2, 1, "discard", {"tile": "2m"}, "player",
+                                  105.0)
+    assert [a.seq for a in await store.actions(game.hand.id)] == [1]  # rolled back
+    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
+        await store.set_away(table, 2, True)
+    assert (await store.seats(table))[2].away is False
+    with store.bumping(table, 1, expect=True) as bump:
+        store.rebase_bump(table, 2)                   # reloaded: checks against 2 now
+        await store.set_away(table, 2, True)
+    assert bump.known == 3 and await store.table_version(table) == 3
