@@ -15,6 +15,11 @@ its commit (`deliver`), and a sweep here claims those whose deliverer died (leas
 passed) or that were never claimed (their writer died between its commit and its
 claim).
 
+Each process keeps a heartbeat row (`Store.beat`, every third of a lease, from the
+poll loop): at start-up, a process that sees no other alive knows that every process
+was down and gives the restart grace (`Recovery.recover`); a process that stops cleanly
+removes its row.
+
 The in-memory `Scheduler` still holds this process's own decisions: it never fires
 them here, it only tells the poll loop when to look next (so a computer's move made
 here is played on time, without waiting for the next poll).
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.part import Part
 from bot.service.scheduler import Wake
-from bot.store import AnnouncementRow, DeadlineRow
+from bot.store import AnnouncementRow, DeadlineRow, StoreError
 
 if TYPE_CHECKING:
     from bot.service.service import TableService
@@ -40,6 +45,13 @@ CLAIM_BATCH = 20
 """Deadlines claimed at once (fired concurrently, one table after another under its lock)."""
 SWEEP_EVERY = 5.0
 """Seconds between two sweeps of the outbox for announcements nobody delivers."""
+BEATS_PER_LEASE = 3
+"""Heartbeats a claim lease: a process refreshes its row every ``lease / 3`` seconds."""
+ALIVE_LEASES = 2
+"""A process not seen for this many leases (30 s by default: six missed beats) counts
+as down: a process starting then, with no other alive, gives the restart grace."""
+PRUNE_LEASES = 40
+"""Heartbeat rows older than this many leases (10 min) are removed: killed processes'."""
 
 
 class Claims(Part):
@@ -53,6 +65,7 @@ class Claims(Part):
         self.announce_lease = service.announce_lease
         self.poll = service.claim_poll
         self._swept_at = float("-inf")
+        self._beat_at = float("-inf")
         self._running = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopped = False
@@ -66,6 +79,8 @@ class Claims(Part):
     async def run_due(self) -> int:
         """Claim and fire what is due now, and what those firings make due; how many."""
         fired = 0
+        if self.clock.now() - self._beat_at >= self.lease / BEATS_PER_LEASE:
+            await self.beat()
         while True:
             now = self.clock.now()
             rows = await self.store.claim_deadlines(now, owner=self.owner,
@@ -79,10 +94,30 @@ class Claims(Part):
             fired += len(rows)
 
     async def drain(self) -> None:
-        """Wait for the firings already started (shutdown)."""
+        """Wait for the firings already started (shutdown); once stopped, this process
+        is no longer alive to the others (its heartbeat goes)."""
         while self._tasks:
             await asyncio.wait(set(self._tasks))
             self._tasks = {t for t in self._tasks if not t.done()}
+        if self._stopped and self._beat_at > float("-inf"):
+            try:
+                await self.store.forget_process(self.owner)
+            except StoreError as exc:  # it grows old instead: the others wait it out
+                log.warning("heartbeat of process %s not removed: %s", self.owner, exc)
+            self._beat_at = float("-inf")
+
+    async def beat(self) -> None:
+        """This process is alive: its heartbeat row now (and killed processes' old rows
+        pruned)."""
+        now = self.clock.now()
+        await self.store.beat(self.owner, now, prune_before=now - PRUNE_LEASES * self.lease)
+        self._beat_at = now
+
+    async def alone(self) -> bool:
+        """No other process was seen alive lately (within `ALIVE_LEASES` leases): every
+        process was down, so nobody served the deadlines that came due meanwhile."""
+        since = self.clock.now() - ALIVE_LEASES * self.lease
+        return not await self.store.processes_seen(since, besides=self.owner)
 
     async def _fire(self, wake: Wake) -> None:
         try:

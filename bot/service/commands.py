@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -67,14 +68,13 @@ class Commands(Part):
         row = await self.store.create_table(
             guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
             rules=stored, at=now, options=dict(options or {}))
-        live = LiveTable(row, empty_seats())
-        if sit:
-            live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
-                                               display_name=creator_name, at=now))
-        live.version = row.version
+        live = LiveTable(row, empty_seats(), version=row.version)
         self.tables[row.id] = live
-        if self.service.shared:
-            await self.recovery.sealed(live)
+        if sit:
+            # shared mode: another process may load the table before its creator sits
+            with self.recovery.bumping(live) if self.service.shared else nullcontext():
+                live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
+                                                   display_name=creator_name, at=now))
         info = info_of(live)
         await self.announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
@@ -249,15 +249,21 @@ class Commands(Part):
         click.
         """
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self.recovery.locked(table_id, trusting=True) as live:
             judged = 1
             while True:
                 try:
                     return await self._act(live, cause, action, step, hand_number)
                 except Refused as exc:
-                    # shared mode: another process's move landed first, and the table
-                    # was reloaded; the click is judged again against what it is now
-                    if exc.code != E.RACED or not self.service.shared or judged >= JUDGED:
+                    # shared mode: another process's move landed first (the table was
+                    # reloaded), or memory judged the click without a fresh read and
+                    # is behind; either way it is judged again against what is stored
+                    if not self.service.shared or judged >= JUDGED:
+                        raise
+                    if exc.code != E.RACED and not await self.recovery.refresh(live):
+                        raise  # memory was current: the refusal stands
+                    if self.tables.get(table_id) is not live:  # over meanwhile: say how
+                        await self.recovery.live(table_id)
                         raise
                     judged += 1
 

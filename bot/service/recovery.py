@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -83,7 +83,8 @@ class Recovery(Part):
 
         Deadlines that passed while the bot was down move to now + grace (a person's) or
         now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
-        grace is for people); every deadline is scheduled again. Tables that need work
+        grace is for people) — in shared mode only when no other process was seen
+        alive lately (`Claims.alone`); every deadline is scheduled again. Tables that need work
         at once (playing but with no deadline: a crash between two writes) are rebuilt
         now; the others on first use (a command, a deadline) or by `warm`, so the bot
         serves again in milliseconds even with a thousand tables. With ``eager`` every
@@ -91,9 +92,12 @@ class Recovery(Part):
         """
         now = self.clock.now()
         await self.announcer.redeliver()
-        # shared mode: other processes may be serving these deadlines right now, so
-        # nothing is deferred (grace is for a bot that was down, not one of several)
-        deferred = 0 if self.service.shared else await self.store.defer_overdue(
+        # shared mode: another process alive may be serving these deadlines right now,
+        # so nothing is deferred; with none alive, all were down: the grace is owed
+        down = not self.service.shared or await self.claims.alone()
+        if self.service.shared:
+            await self.claims.beat()  # alive from now on, to the processes starting next
+        deferred = 0 if not down else await self.store.defer_overdue(
             now + self.service.grace, computer_until=now + self.service.computer_pause)
         tables = await self.store.live_tables()
         live_ids = {t.id for t in tables}
@@ -192,6 +196,8 @@ class Recovery(Part):
         else:
             live = into
             live.reset(row, seats)
+            # shared mode: the command's bumps now count from the counter just read
+            self.store.rebase_bump(table_id, row.version)
         self.tables[table_id] = live
         for user, locale in load.locales.items():
             self.locales.setdefault(user, locale)  # what this process heard since wins
@@ -335,31 +341,66 @@ class Recovery(Part):
     # ---- shared mode: several processes on one database --------------------------------
 
     @contextlib.asynccontextmanager
-    async def locked(self, table_id: int, *, writes: bool = True
+    async def locked(self, table_id: int, *, writes: bool = True, trusting: bool = False
                      ) -> AsyncIterator[LiveTable]:
         """The live table under its lock, for a command, query or timer.
 
         In shared mode (several processes on one database) memory may be stale: under
         the lock the table's change counter is read, and the table reloaded if another
-        process moved it since; after a command that ``writes``, the counter goes one up
-        (memory stays trusted only if nobody else wrote meanwhile; else the next command
-        reloads). A refusal changes nothing, so it leaves the counter alone. Off (one
-        process) this is the lookup and the lock, nothing more."""
+        process moved it since; every write transaction made in the block adds one to
+        the counter as its last statement (`Store.bumping`: no transaction of its own),
+        and memory stays trusted only if each bump was exactly one more than the last
+        (nobody else wrote meanwhile; else the next command reloads). A refusal changes
+        nothing. ``writes`` is kept for the callers' sake: a query that writes bumps
+        too. Off (one process) this is the lookup and the lock, nothing more.
+
+        ``trusting`` (a click): when memory is believed current, the counter is not
+        read first; the command's first write is a compare-and-set on it instead
+        (`Store.bumping` with ``expect``), so a table another process moved meanwhile
+        makes that write fail (`StaleTable`: reload, judge again) and a refusal is
+        checked with `refresh` before it stands."""
         live = await self.live(table_id)
         async with live.lock:
             if not self.service.shared:
                 yield live
                 return
-            live = await self._fresh(live)
-            try:
+            trust = trusting and live.version is not None
+            with self.bumping(live, expect=trust):  # a reload that mends bumps too
+                if not trust:
+                    live = await self._fresh(live)
                 yield live
+
+    async def refresh(self, live: LiveTable) -> bool:
+        """Shared mode, under the table's lock, memory not read fresh (``trusting``):
+        reload the table if another process moved it; whether it did."""
+        if not self.service.shared:
+            return False
+        try:
+            version = await self.store.table_version(live.id)
+        except NotFound:
+            version = None
+        if version is not None and version == live.version:
+            return False
+        await self._fresh(live)
+        return True
+
+    @contextlib.contextmanager
+    def bumping(self, live: LiveTable, *, expect: bool = False) -> Iterator[None]:
+        """Shared mode: the block's writes bump the table's counter in their own
+        transactions (`Store.bumping`); afterwards memory keeps the counter only if
+        nobody else wrote meanwhile. A refusal changes nothing; any other exception
+        forgets the counter (half done? the next command reloads)."""
+        with self.store.bumping(live.id, live.version, expect=expect) as bump:
+            try:
+                yield
             except Refused:
+                live.version = bump.known
                 raise
             except BaseException:
-                live.version = None  # half done? the next command reloads
+                live.version = None
                 raise
-            if writes:
-                await self.sealed(live)
+        # dropped meanwhile (over, or failed to reload): nothing to trust
+        live.version = bump.known if self.tables.get(live.id) is live else None
 
     async def _fresh(self, live: LiveTable) -> LiveTable:
         try:
@@ -372,13 +413,3 @@ class Recovery(Part):
                 await self.live(live.id)
                 raise Refused(E.NO_TABLE, "there is no such table")  # pragma: no cover
         return live
-
-    async def sealed(self, live: LiveTable) -> None:
-        """Shared mode, after a change: one more on the table's counter."""
-        try:
-            version = await self.store.bump_version(live.id)
-        except NotFound:
-            live.version = None
-            return
-        known = live.version
-        live.version = version if known is not None and version == known + 1 else None

@@ -18,6 +18,7 @@ from bot.store.errors import (
     SeatTaken,
     StaleAction,
     StaleStatus,
+    StaleTable,
     StoreError,
 )
 from bot.store.lock import ProcessLock
@@ -59,7 +60,7 @@ from bot.store.rows import (
     player_key,
     state_digest,
 )
-from bot.store.store import Store
+from bot.store.store import Store, TableBump
 
 __all__ = [
     "ActionRow",
@@ -100,10 +101,12 @@ __all__ = [
     "SnapshotRow",
     "StaleAction",
     "StaleStatus",
+    "StaleTable",
     "StandingChoices",
     "Store",
     "StoreError",
     "StoreMemory",
+    "TableBump",
     "TableLoad",
     "TableMemoryRow",
     "TableRow",

@@ -34,6 +34,11 @@ class StaleStatus(Conflict):
     """A status change expected a status the row no longer has (e.g. two Start clicks)."""
 
 
+class StaleTable(Conflict):
+    """A write expected the table at a change counter it has moved on from (another
+    process wrote it since: shared mode)."""
+
+
 class SeatTaken(Conflict):
     """Someone already sits in that seat."""
 

@@ -13,11 +13,13 @@ the driver's errors.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,6 +36,7 @@ from bot.store.errors import (
     SeatTaken,
     StaleAction,
     StaleStatus,
+    StaleTable,
     StoreError,
 )
 from bot.store.migrate import Migration, apply_migrations
@@ -120,6 +123,60 @@ def _lock(db: Session, lock: bool) -> str:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class TableBump:
+    """Shared mode: a table whose change counter (``game_tables.version``, 0008) goes one
+    up inside every write transaction made while it is armed (`Store.bumping`), so a
+    command's changes and its bump commit together (no transaction of their own).
+
+    ``known``: the counter as this process last knew it to match its memory; after each
+    bump it is the returned value if that is exactly one more, else None (another
+    process wrote between: memory can no longer be trusted)."""
+
+    __slots__ = ("armed", "bumps", "expect", "known", "table_id")
+
+    def __init__(self, table_id: int, known: int | None, expect: bool = False) -> None:
+        self.table_id = table_id
+        self.known = known
+        self.armed = True
+        self.bumps = 0
+        self.expect = expect and known is not None
+        """The next bump is a compare-and-set: it lands only on ``known``, else the
+        transaction rolls back with `StaleTable` (memory was not read fresh)."""
+
+    def landed(self, version: int | None) -> None:
+        """A bump committed with this value (None: the table is gone)."""
+        self.bumps += 1
+        self.expect = False
+        known = self.known
+        self.known = version if known is not None and version == known + 1 else None
+
+
+_BUMPING: ContextVar[TableBump | None] = ContextVar("table_bump", default=None)
+"""The table the current command bumps in its writes (unset: no bump, as off shared
+mode, where a write pays nothing for it but this lookup)."""
+
+
+async def _bump_in(db: Session, table_id: int, expected: int | None) -> int | None:
+    """One more on the table's counter; with ``expected``, only from that value, else
+    `StaleTable` (the caller's transaction rolls back)."""
+    if expected is None:
+        row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                           " RETURNING version", (table_id,))
+        return None if row is None else int(row[0])
+    row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
+                       " AND version = ? RETURNING version", (table_id, expected))
+    if row is None:
+        raise StaleTable(f"table {table_id} changed since version {expected}")
+    return int(row[0])
+
+
+async def _append_bumped(db: Session, table_id: int, expected: int | None, *args: Any
+                         ) -> tuple[tuple[ActionRow, Any], int | None]:
+    """`_append_now` and the table's bump in the same transaction."""
+    done = await _append_now(db, *args)
+    return done, await _bump_in(db, table_id, expected)
 
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
@@ -258,8 +315,45 @@ class Store:
         await self.close()
 
     def _write(self) -> AbstractAsyncContextManager[Session]:
-        """One write transaction: committed if the block returns, rolled back if not."""
-        return self._db.write()
+        """One write transaction: committed if the block returns, rolled back if not
+        (with the armed table's bump as its last statement: `bumping`)."""
+        bump = _BUMPING.get()
+        if bump is None or not bump.armed:
+            return self._db.write()
+        return self._bumped_write(bump)
+
+    @contextlib.asynccontextmanager
+    async def _bumped_write(self, bump: TableBump) -> AsyncIterator[Session]:
+        async with self._db.write() as db:
+            yield db
+            version = await _bump_in(db, bump.table_id, bump.known if bump.expect else None)
+        bump.landed(version)  # committed
+
+    def rebase_bump(self, table_id: int, version: int) -> None:
+        """The armed bump of this table (if any) counts from ``version`` on: memory was
+        just rebuilt from a read of the table at that counter."""
+        bump = _BUMPING.get()
+        if bump is not None and bump.armed and bump.table_id == table_id:
+            bump.known = version
+
+    @contextlib.contextmanager
+    def bumping(self, table_id: int, known: int | None, *,
+                expect: bool = False) -> Iterator[TableBump]:
+        """Shared mode: every write transaction of this task (and of tasks it starts
+        meanwhile) also adds one to the table's change counter, in the same transaction
+        — the command's changes and the news that the table changed commit together.
+        ``known``: the counter memory was built at (`TableBump.known` says, after the
+        block, whether memory is still trusted). With ``expect``, the first bump is a
+        compare-and-set on ``known`` (`StaleTable` and nothing written if the counter
+        moved): memory not read fresh is checked by the write that relies on it.
+        Nested blocks bump their own table."""
+        bump = TableBump(table_id, known, expect)
+        token = _BUMPING.set(bump)
+        try:
+            yield bump
+        finally:
+            bump.armed = False  # a task started in the block and writing later: no bump
+            _BUMPING.reset(token)
 
     async def _read_one(self, sql: str, params: Params = ()) -> Row | None:
         return await self._db.one(sql, params)
@@ -660,8 +754,16 @@ class Store:
         if snapshot is not None and snapshot.seq != expected_seq:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
-        row, running = await self._db.write_at_once(_append_now, hand_id, action, deadlines,
-                                                    snapshot, self._digests.get(hand_id))
+        cached = self._digests.get(hand_id)
+        bump = _BUMPING.get()
+        if bump is None or not bump.armed:
+            row, running = await self._db.write_at_once(_append_now, hand_id, action,
+                                                        deadlines, snapshot, cached)
+        else:  # shared mode: the table's bump in the same transaction
+            (row, running), version = await self._db.write_at_once(
+                _append_bumped, bump.table_id, bump.known if bump.expect else None,
+                hand_id, action, deadlines, snapshot, cached)
+            bump.landed(version)
         self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
         return row
 
@@ -1007,22 +1109,11 @@ class Store:
     # ---- several processes on one database (0008) -------------------------------------
 
     async def table_version(self, table_id: int) -> int:
-        """The table's change counter (`bump_version`); `NotFound` if there is no table."""
+        """The table's change counter (`bumping`); `NotFound` if there is no table."""
         row = await self._read_one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         if row is None:
             raise NotFound(f"no table {table_id}")
         return int(row["version"])
-
-    async def bump_version(self, table_id: int) -> int:
-        """A process changed the table: one more on its counter; returns the new value.
-        The caller knows nobody else wrote between its read and this when the value is
-        exactly one more than what it read."""
-        async with self._write() as db:
-            row = await db.one("UPDATE game_tables SET version = version + 1 WHERE id = ?"
-                               " RETURNING version", (table_id,))
-            if row is None:
-                raise NotFound(f"no table {table_id}")
-            return int(row["version"])
 
     async def claim_deadlines(self, now: float, *, owner: str, until: float,
                               limit: int = 20) -> list[DeadlineRow]:
@@ -1069,6 +1160,30 @@ class Store:
             await db.run_many("UPDATE announcements SET claimed_by = ?, claimed_until = ?"
                               " WHERE id = ?", [(owner, until, r["id"]) for r in rows])
             return [AnnouncementRow.of(r) for r in rows]
+
+    # ---- processes' heartbeats (0009) ----------------------------------------------
+
+    async def beat(self, owner: str, at: float, *, prune_before: float | None = None) -> None:
+        """Process ``owner`` is alive at ``at``; with ``prune_before``, the rows of
+        processes last seen before then (killed ones) go."""
+        async with self._write() as db:
+            await db.run("INSERT INTO process_heartbeats (owner, seen_at) VALUES (?, ?)"
+                         " ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at",
+                         (owner, at))
+            if prune_before is not None:
+                await db.run("DELETE FROM process_heartbeats WHERE seen_at < ?",
+                             (prune_before,))
+
+    async def processes_seen(self, since: float, *, besides: str) -> list[str]:
+        """The processes other than ``besides`` seen alive at or after ``since``."""
+        rows = await self._read_all("SELECT owner FROM process_heartbeats WHERE seen_at >= ?"
+                                    " AND owner <> ? ORDER BY owner", (since, besides))
+        return [str(r["owner"]) for r in rows]
+
+    async def forget_process(self, owner: str) -> None:
+        """Process ``owner`` stopped cleanly: it is no longer alive."""
+        async with self._write() as db:
+            await db.run("DELETE FROM process_heartbeats WHERE owner = ?", (owner,))
 
     # ---- leaderboard -----------------------------------------------------------------
 

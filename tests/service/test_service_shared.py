@@ -173,3 +173,121 @@ async def test_the_other_process_finishes_a_table_a_started(make_world: MakeWorl
     assert sum(s.amount for s in settled) == 0
     ended = a.notes.of("match_ended") + b.notes.of("match_ended")
     assert len(ended) == 1
+
+
+async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_memory(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No transaction of its own for the bump: a's moves and lobby changes move the
+    counter in their own writes, so a trusts its memory from one command to the next;
+    one change by b, and a reloads once."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    reloads: list[int] = []
+    reload = a.service.recovery.reload
+
+    async def counted(live: Any) -> None:
+        reloads.append(live.id)
+        await reload(live)
+
+    monkeypatch.setattr(a.service.recovery, "reload", counted)
+    table = await a.table(options=TIMERS)            # created, joined, started on a
+    live = a.service.recovery.tables[table]
+    start = await a.store.table_version(table)
+    assert live.version == start > 0
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    await a.service.act(by(CID), table, P(2), step=2)
+    await a.service.set_choice(by(BOB), table, "pass_claims", True)
+    assert live.version == await a.store.table_version(table) == start + 3
+    assert reloads == []
+    await b.service.set_choice(by(BOB), table, "always_win", True)
+    info = await a.service.table_info(table)
+    assert reloads == [table]
+    assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
+    assert live.version == await a.store.table_version(table)
+
+
+async def _hand_log(world: World, table: int) -> list[tuple[int, str]]:
+    hand = await world.store.live_hand(table)
+    assert hand is not None
+    return [(x.seat, x.source) for x in await world.store.actions(hand.id)]
+
+
+async def test_deadlines_that_came_due_while_every_process_was_down_get_the_grace(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()                        # alive: its heartbeat
+    table = await a.table(options=TIMERS)            # Ann's turn, 60 s
+    clock.advance(600)                               # a was killed; nothing ran since
+    b = await make_world(clock, **options)
+    report = await b.service.recover()               # a's heartbeat is 10 minutes old
+    assert report.deferred == 1
+    await b.service.run_due()                        # the reminder at most, no move
+    assert await _hand_log(b, table) == []
+    clock.advance(119)
+    await b.service.run_due()
+    assert await _hand_log(b, table) == []
+    clock.advance(1)                                 # the grace is over
+    await b.service.run_due()
+    assert await _hand_log(b, table) == [(0, "timeout")]
+
+
+async def test_with_another_process_alive_a_starting_one_gives_no_grace(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()
+    table = await a.table(options=TIMERS)
+    clock.advance(20)
+    await a.service.run_due()                        # a beats again (every 10 s)
+    clock.advance(50)                                # Ann's deadline passed 10 s ago
+    b = await make_world(clock, **options)
+    report = await b.service.recover()               # a was seen 50 s ago: alive
+    assert report.deferred == 0
+    await b.service.run_due()
+    assert await _hand_log(b, table) == [(0, "timeout")]
+
+
+async def test_a_process_that_stopped_cleanly_is_not_counted_alive(
+        make_world: MakeWorld) -> None:
+    clock = FakeClock()
+    options = {"shared": True, "claim_lease": 30.0, "grace": 120.0}
+    a = await make_world(clock, **options)
+    await a.service.recover()
+    table = await a.table(options=TIMERS)
+    clock.advance(70)                                # Ann's deadline passed, a stops
+    a.service.stop()
+    await a.service.drain()
+    b = await make_world(clock, **options)           # restarted at once
+    assert (await b.service.recover()).deferred == 1
+    await b.service.run_due()
+    assert await _hand_log(b, table) == []
+
+
+async def test_a_click_judged_on_memory_another_process_moved_on_is_judged_again(
+        make_world: MakeWorld) -> None:
+    """A click does not read the counter first: memory a move behind would refuse Cid's
+    pass (no decision of his there); the refusal is checked, the table reloaded, and
+    the pass lands."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.act(by(ANN), table, D(0, "9m"), step=1)
+    await a.service.act(by(CID), table, P(2), step=2)
+    assert await _hand_log(a, table) == [(0, "player"), (2, "player")]
+    await refused("stale", a.service.act(by(CID), table, P(2), step=2))  # it stands
+
+
+async def test_a_click_s_move_on_a_table_changed_elsewhere_fails_its_check_and_lands_after(
+        make_world: MakeWorld) -> None:
+    """Memory agrees with the click, but another process changed the table (a standing
+    choice): the move's compare-and-set on the counter fails, nothing is written, the
+    table is reloaded and the click lands on what is stored."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.set_choice(by(BOB), table, "pass_claims", True)
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    assert await _hand_log(a, table) == [(0, "player")]
+    live = a.service.recovery.tables[table]
+    assert live.seats[1] is not None and live.seats[1].choices.pass_claims
+    assert live.version == await a.store.table_version(table)

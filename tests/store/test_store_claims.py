@@ -3,24 +3,66 @@ announcements claimed by one owner until a lease ends (then anyone's again)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.store import NewAnnouncement, NewDeadline, NotFound, Store
+from bot.store import (
+    NewAnnouncement,
+    NewDeadline,
+    NotFound,
+    StaleAction,
+    StaleTable,
+    StandingChoices,
+    Store,
+)
 from tests.store.helpers import NewGame
 
 
-async def test_the_change_counter_goes_up_by_one_per_bump(store: Store,
-                                                          new_game: NewGame) -> None:
+async def test_each_write_made_while_bumping_moves_the_counter_in_its_own_transaction(
+        store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    assert await store.table_version(game.table.id) == 0
+    table = game.table.id
+    assert await store.table_version(table) == 0
     assert game.table.version == 0
-    assert await store.bump_version(game.table.id) == 1
-    assert await store.bump_version(game.table.id) == 2
-    assert (await store.get_table(game.table.id)).version == 2  # type: ignore[union-attr]
+    with store.bumping(table, 0) as bump:
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+        assert await store.table_version(table) == 1 and bump.known == 1
+        await store.set_choices(table, 1, StandingChoices(pass_claims=True))
+        assert await store.table_version(table) == 2 and bump.known == 2
+        with pytest.raises(StaleAction):  # rolled back: neither the action nor the bump
+            await store.append_action(game.hand.id, 1, 1, "discard", {"tile": "2m"},
+                                      "player", 105.0)
+        assert await store.table_version(table) == 2 and bump.bumps == 2
+    await store.set_choices(table, 1, StandingChoices())  # not armed: no bump
+    assert await store.table_version(table) == 2
+    assert (await store.get_table(table)).version == 2  # type: ignore[union-attr]
     with pytest.raises(NotFound):
         await store.table_version(9999)
-    with pytest.raises(NotFound):
-        await store.bump_version(9999)
+
+
+async def test_a_bump_after_another_writer_s_leaves_memory_untrusted(
+        database: Path | str, store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    other = await Store.open(database)  # another process
+    try:
+        with other.bumping(game.table.id, 0):
+            await other.set_away(game.table.id, 2, True)
+    finally:
+        await other.close()
+    with store.bumping(game.table.id, 0) as bump:  # read at 0, before the other's write
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+    assert bump.known is None  # 2 is not 0 + 1: the next command reloads
+    with store.bumping(game.table.id, 2) as bump:
+        store.rebase_bump(game.table.id, 1)  # rebuilt from a read at 1: count from there
+        store.rebase_bump(game.table.id + 1, 7)  # another table's: not this bump
+        await store.set_away(game.table.id, 2, False)
+    assert bump.known is None  # 3 is not 1 + 1
+    with store.bumping(game.table.id, 3) as bump:
+        await store.set_away(game.table.id, 2, True)
+    assert bump.known == 4
 
 
 async def test_a_due_deadline_is_claimed_by_one_owner_until_its_lease_ends(
@@ -122,3 +164,41 @@ async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: st
     finally:
         await other.close()
         await store.close()
+
+
+async def test_heartbeats_tell_which_other_processes_were_seen_lately(store: Store) -> None:
+    assert await store.processes_seen(0.0, besides="a") == []
+    await store.beat("a", 100.0)
+    await store.beat("b", 100.0)
+    await store.beat("b", 130.0)                      # refreshed, not a second row
+    assert await store.processes_seen(110.0, besides="a") == ["b"]
+    assert await store.processes_seen(100.0, besides="c") == ["a", "b"]
+    assert await store.processes_seen(131.0, besides="a") == []
+    await store.beat("c", 200.0, prune_before=120.0)  # a was killed long ago: pruned
+    assert await store.processes_seen(0.0, besides="x") == ["b", "c"]
+    await store.forget_process("b")                   # stopped cleanly
+    assert await store.processes_seen(0.0, besides="x") == ["c"]
+    await store.forget_process("nobody")              # nothing to forget: no error
+
+
+async def test_an_expecting_bump_lands_only_on_the_counter_it_expects(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    table = game.table.id
+    await store.set_away(table, 2, True)              # not armed: still 0
+    with store.bumping(table, 0, expect=True) as bump:
+        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                  104.0)
+        await store.set_away(table, 2, False)         # only the first bump checks
+    assert bump.known == 2
+    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
+        await store.append_action(game.hand.id, 2, 1, "discard", {"tile": "2m"}, "player",
+                                  105.0)
+    assert [a.seq for a in await store.actions(game.hand.id)] == [1]  # rolled back
+    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
+        await store.set_away(table, 2, True)
+    assert (await store.seats(table))[2].away is False
+    with store.bumping(table, 1, expect=True) as bump:
+        store.rebase_bump(table, 2)                   # reloaded: checks against 2 now
+        await store.set_away(table, 2, True)
+    assert bump.known == 3 and await store.table_version(table) == 3
