@@ -1161,7 +1161,7 @@ class Store:
                               " WHERE id = ?", [(owner, until, r["id"]) for r in rows])
             return [AnnouncementRow.of(r) for r in rows]
 
-    # ---- processes' heartbeats (0009) ----------------------------------------------
+    # ---- processes' heartbeats (0010) ----------------------------------------------
 
     async def beat(self, owner: str, at: float, *, prune_before: float | None = None) -> None:
         """Process ``owner`` is alive at ``at``; with ``prune_before``, the rows of

@@ -1,4 +1,4 @@
--- 0009_process_heartbeats: each bot process in shared mode (several on one database)
+-- 0010_process_heartbeats: each bot process in shared mode (several on one database)
 -- keeps a row here, its random owner id and when it was last seen alive, refreshed by
 -- its deadline poller. At start-up a process that finds no other process seen lately
 -- knows every process was down: the deadlines that came due meanwhile get the restart
