@@ -19,13 +19,20 @@ async def test_a_hand_played_over_discord_logs_no_secret_at_debug(
         running = await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
         await open_table(world)
         driver = Driver(world)
-        await driver.play_until(lambda: driver.clicks >= 10, idle=lambda: quiet(bots))
+
+        def hands_dealt() -> set[str]:
+            return {line for p in world.players for line in concealed_lines(fake, p)
+                    if len(line) >= 11}  # four tiles or more: "1m 4m 7m 2p"
+
+        # played until eight hands were written to DMs, not for a number of clicks: a DM
+        # superseded before it was sent is never sent (the outbox keeps the newest)
+        await driver.play_until(lambda: driver.clicks >= 10 and len(hands_dealt()) >= 8,
+                                idle=lambda: quiet(bots))
         await quiet(bots)
         (table,) = await running.client.service.tables_in_channel(world.channel.id)
         hand = await running.client.store.live_hand(table.ref.table_id)
     assert hand is not None
-    hands = {line for p in world.players for line in concealed_lines(fake, p)
-             if len(line) >= 11}  # four tiles or more: "1m 4m 7m 2p"
+    hands = hands_dealt()
     assert len(hands) >= 8
     text = out.getvalue()
     assert "discord" in text  # the library's INFO records still come through
