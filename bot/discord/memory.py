@@ -135,10 +135,13 @@ class InMemory:
                            posted_at: float = 0.0) -> int | None:
         # no await between the read and the write: atomic on the event loop
         old = self.tables.get(table_id, TableMemory())
-        changes: dict[str, object] = {_FIELDS[which]: message_id}
         if which == "table":
-            changes["table_posted"] = posted_at
-        self.tables[table_id] = replace(old, **changes)  # type: ignore[arg-type]
+            new = replace(old, table_message=message_id, table_posted=posted_at)
+        elif which == "lobby":
+            new = replace(old, lobby_message=message_id)
+        else:
+            new = replace(old, ping_message=message_id)
+        self.tables[table_id] = new
         replaced: int | None = getattr(old, _FIELDS[which])
         return replaced
 
