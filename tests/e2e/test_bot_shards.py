@@ -150,8 +150,8 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
         async def idle() -> None:
             await fake.settle(quiet=0.1, timeout=20)
 
-        await driver.play_until(lambda: first.commits >= 3 and second.commits >= 3,
-                                idle=idle)
+        await explained(children, driver.play_until(
+            lambda: first.commits >= 3 and second.commits >= 3, idle=idle))
         # mid-hand, but not between a commit and the DMs it causes: a process killed in
         # that window leaves the next decision's DM unsent until its reminder (README,
         # "Several processes": a known limit), which this test's long timers never reach
@@ -180,6 +180,20 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
     assert "computer" in after, after
     check_channel(fake, world, table, hand)
     check_dms(fake, world)
+
+
+async def explained(children: list[Child], work: Any) -> None:
+    """``work``, and if it fails, the processes' own words with the failure (a stall
+    is otherwise silent: what the bots logged is in their stderr)."""
+    try:
+        await work
+    except AssertionError as exc:
+        words = []
+        for child in children:
+            await child.kill()
+            err = (await child._errors).decode()[-4000:]
+            words.append(f"--- shard {child.shard} printed {child.lines[-15:]}\n{err}")
+        raise AssertionError("\n".join([str(exc), *words])) from exc
 
 
 def committed_by(children: list[Child]) -> dict[tuple[int, int], str]:
@@ -261,8 +275,10 @@ def check_dms(fake: FakeDiscord, world: World) -> None:
     for player in world.players:
         prompts: Counter[tuple[str, ...]] = Counter()
         for m in fake.dms(player, deleted=True):
+            # a turn's prompt may be only the discard menu (mj:dc:), a claim's only
+            # buttons (mj:mv:); both name (table, hand, step) in the same places
             prompts.update({tuple(c.split(":")[2:5]) for c in _custom_ids_ever(m)
-                            if c.startswith("mj:mv:")})
+                            if c.startswith(("mj:mv:", "mj:dc:"))})
         assert prompts, f"{player.name} was never asked anything by DM"
         doubled = [k for k, n in prompts.items() if n > 1]
         assert not doubled, f"{player.name} was asked twice: {doubled}"
