@@ -162,21 +162,25 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
-        await self._supersede((ref.table_id, seat), message, has_moves=bool(view.moves))
+        order = None if n.step is None else (n.hand_number << 32) + n.step
+        await self._supersede((ref.table_id, seat), message, has_moves=bool(view.moves),
+                              order=order)
         await self._opened(ref, seat)
         return True
 
     async def _supersede(self, key: Key, message: discord.Message, *,
-                         has_moves: bool) -> None:
+                         has_moves: bool, order: int | None) -> None:
         """A DM's move buttons stop being offered once a newer DM replaces them (the
-        click on them would be refused as stale anyway); a clicked DM lost them already."""
+        click on them would be refused as stale anyway); a clicked DM lost them already.
+        Shared mode: a DM of an older step than the stored one (another process sent the
+        newer one first) comes back from the swap itself and loses its own buttons."""
         if self.tables.shared:
-            old = await self._swap(key, message.id if has_moves else None)
+            old = await self._swap(key, message.id if has_moves else None, order)
         else:
             old = self._move_dms.pop(key, None)
             if has_moves:
                 self._move_dms[key] = message.id
-        if old is None or old == message.id:
+        if old is None:
             return
         try:
             dm = message.channel
@@ -184,14 +188,14 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 
-    async def _swap(self, key: Key, new: int | None) -> int | None:
+    async def _swap(self, key: Key, new: int | None, order: int | None) -> int | None:
         """Shared mode: ``new`` becomes the seat's DM with buttons; returns the one whose
         buttons are to go (None: none, or this process's click took them off)."""
         table_id, seat = key
         stored = self.tables.get(table_id).dm_messages.get(seat)  # read by `_deliver`
         if new is None and stored is None:
             return None  # nothing to take off, nothing to keep: no write
-        old = await self.memory.swap_dm_message(table_id, seat, new)
+        old = await self.memory.swap_dm_message(table_id, seat, new, order)
         if old is not None and self._clicked.get(key) == old:
             del self._clicked[key]
             return None

@@ -74,10 +74,11 @@ class PresenterMemory(Protocol):
         """Store ``message_id`` as the table's ``which`` message (``posted_at``: the
         picture's time) and return the id it replaced, in one atomic step."""
 
-    async def swap_dm_message(self, table_id: int, seat: int,
-                              message_id: int | None) -> int | None:
+    async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                              order: int | None = None) -> int | None:
         """Store the seat's DM with move buttons (None: none) and return the one it
-        replaced, in one atomic step."""
+        replaced, in one atomic step. ``order`` (`dm_order`): the step the DM shows; a DM
+        older than the stored one is not stored and its own id comes back."""
 
     async def forget_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM is kept any more."""
@@ -105,6 +106,8 @@ class InMemory:
     simulated by handing the same object to a new presenter)."""
 
     tables: dict[int, TableMemory] = field(default_factory=dict)
+    dm_orders: dict[tuple[int, int], int | None] = field(default_factory=dict)
+    """(table, seat) → the order of the stored DM (`swap_dm_message`)."""
 
     async def recall(self, table_id: int) -> TableMemory:
         return self.tables.get(table_id, TableMemory())
@@ -145,9 +148,13 @@ class InMemory:
         replaced: int | None = getattr(old, _FIELDS[which])
         return replaced
 
-    async def swap_dm_message(self, table_id: int, seat: int,
-                              message_id: int | None) -> int | None:
+    async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                              order: int | None = None) -> int | None:
         old = self.tables.get(table_id, TableMemory())
+        stored = self.dm_orders.get((table_id, seat))
+        if order is not None and stored is not None and order < stored:
+            return message_id
+        self.dm_orders[(table_id, seat)] = order
         dms = {s: m for s, m in old.dm_messages.items() if s != seat}
         if message_id is not None:
             dms[seat] = message_id
@@ -156,3 +163,5 @@ class InMemory:
 
     async def forget_dm_messages(self, table_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id), dm_messages={})
+        for key in [k for k in self.dm_orders if k[0] == table_id]:
+            del self.dm_orders[key]

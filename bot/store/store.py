@@ -1270,24 +1270,30 @@ class Store:
             old = row[column]
             return int(old) if old is not None else None
 
-    async def swap_dm_message(self, table_id: int, seat: int,
-                              message_id: int | None) -> int | None:
+    async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                              order: int | None = None) -> int | None:
         """Store ``message_id`` as the seat's DM with move buttons and return the id it
-        replaced, atomically (None, and nothing stored, when the seat is empty now)."""
+        replaced, atomically (None, and nothing stored, when the seat is empty now).
+        ``order`` (`dm_order`, 0011): the step the DM shows; a DM older than the stored
+        one is not stored, and its own id comes back (its buttons are the stale ones)."""
         async with self._write() as db:
-            row = await db.one("SELECT dm_message_id FROM seats WHERE table_id = ? AND"
-                               f" seat = ?{db.for_update}", (table_id, seat))
+            row = await db.one("SELECT dm_message_id, dm_order FROM seats WHERE table_id = ?"
+                               f" AND seat = ?{db.for_update}", (table_id, seat))
             if row is None:
                 return None
-            await db.run("UPDATE seats SET dm_message_id = ? WHERE table_id = ? AND seat = ?",
-                         (message_id, table_id, seat))
+            if order is not None and row["dm_order"] is not None \
+                    and order < int(row["dm_order"]):
+                return message_id
+            await db.run("UPDATE seats SET dm_message_id = ?, dm_order = ? WHERE"
+                         " table_id = ? AND seat = ?", (message_id, order, table_id, seat))
             old = row["dm_message_id"]
             return int(old) if old is not None else None
 
     async def clear_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM is to be edited any more."""
         async with self._write() as db:
-            await db.run("UPDATE seats SET dm_message_id = NULL WHERE table_id = ?",
+            await db.run("UPDATE seats SET dm_message_id = NULL, dm_order = NULL"
+                         " WHERE table_id = ?",
                          (table_id,))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -206,6 +206,25 @@ async def test_an_old_dm_loses_its_buttons_whichever_process_sent_it(
     *_, four, five, six = client.dms(USERS[0])
     assert four.edits == [{"view": None}]
     assert sorted(len(m.edits) for m in (five, six)) == [0, 1]
+
+
+async def test_a_dm_of_an_older_step_sent_last_leaves_the_newer_its_buttons(
+        memory: PresenterMemory) -> None:
+    """One process drew the seat's DM for a step, another the next step's and sent it
+    first: the older one, arriving last, must not take the newer one's buttons off (the
+    player would be left with stale buttons only); it loses its own instead."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    older = private(dealt(), 0)
+    assert older.step is not None
+    newer = replace(older, step=older.step + 1)
+    await second.publish(newer)
+    await settle(second)
+    await first.publish(older)
+    await settle(first)
+    new_dm, old_dm = client.dms(USERS[0])
+    assert new_dm.edits == [] and old_dm.edits == [{"view": None}]
+    assert (await memory.recall(TABLE)).dm_messages == {0: new_dm.id}
 
 
 async def test_a_finished_table_forgets_its_seats_dms(memory: PresenterMemory) -> None:

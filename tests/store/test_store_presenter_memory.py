@@ -109,6 +109,25 @@ async def test_a_seats_dm_with_buttons_is_swapped_and_forgotten_with_the_table(
     assert (await memory.recall(table)).dm_messages == {}
 
 
+async def test_a_dm_of_an_older_step_is_not_swapped_in_and_comes_back(
+        store: Store, new_game: NewGame) -> None:
+    """Two processes posting one seat's DMs out of order: the older step's, arriving
+    last, is not stored; its own id comes back (its buttons are the stale ones). A DM
+    of no step (order None) swaps as before; the table's end forgets the order too."""
+    table = (await new_game()).table.id
+    memory = StoreMemory(store)
+    step = (1 << 32) + 5
+    assert await memory.swap_dm_message(table, 0, 71, step + 1) is None
+    assert await memory.swap_dm_message(table, 0, 70, step) == 70  # older, posted last
+    assert (await memory.recall(table)).dm_messages == {0: 71}
+    assert await memory.swap_dm_message(table, 0, 72, step + 1) == 71  # the same step
+    assert await memory.swap_dm_message(table, 0, None, step + 2) == 72
+    assert await memory.swap_dm_message(table, 0, 73, (2 << 32) + 1) is None  # next hand
+    assert await memory.swap_dm_message(table, 0, 74) == 73  # no order: as ever
+    await memory.forget_dm_messages(table)
+    assert await memory.swap_dm_message(table, 0, 75, step) is None  # forgotten order
+
+
 async def test_a_bad_swap_changes_nothing(store: Store, new_game: NewGame) -> None:
     table = (await new_game(users=(1, 2))).table.id
     memory = StoreMemory(store)
