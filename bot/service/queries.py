@@ -56,7 +56,7 @@ class Queries(Part):
         against the store under its lock (shared mode: another process may have moved it)."""
         if not self.service.shared:
             return await self.recovery.live(table_id)
-        async with self.recovery.locked(table_id, writes=False) as live:
+        async with self.recovery.locked(table_id) as live:
             return live
 
     async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
@@ -83,7 +83,7 @@ class Queries(Part):
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand, for `/mahjong hand` (private)."""
         await self.commands.seen(cause)
-        async with self.recovery.locked(table_id, writes=False) as live:
+        async with self.recovery.locked(table_id) as live:
             hand = need_hand(live)
             seat = need_seat(live, cause.user_id)
             pending = live.pending.get(seat)

@@ -341,7 +341,7 @@ class Recovery(Part):
     # ---- shared mode: several processes on one database --------------------------------
 
     @contextlib.asynccontextmanager
-    async def locked(self, table_id: int, *, writes: bool = True, trusting: bool = False
+    async def locked(self, table_id: int, *, trusting: bool = False
                      ) -> AsyncIterator[LiveTable]:
         """The live table under its lock, for a command, query or timer.
 
@@ -351,8 +351,8 @@ class Recovery(Part):
         the counter as its last statement (`Store.bumping`: no transaction of its own),
         and memory stays trusted only if each bump was exactly one more than the last
         (nobody else wrote meanwhile; else the next command reloads). A refusal changes
-        nothing. ``writes`` is kept for the callers' sake: a query that writes bumps
-        too. Off (one process) this is the lookup and the lock, nothing more.
+        nothing; a query that writes bumps too. Off (one process) this is the lookup
+        and the lock, nothing more.
 
         ``trusting`` (a click): when memory is believed current, the counter is not
         read first; the command's first write is a compare-and-set on it instead
