@@ -3,7 +3,7 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
-from engine.game.actions import Action, checked
+from engine.game.actions import Action
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
     ClaimAnswered,
@@ -20,6 +20,7 @@ from engine.game.events import (
 from engine.game.legal import (
     added_kong_target,
     claim_options,
+    could_claim,
     known_legal,
     remembered_self_draw,
     validate,
@@ -47,7 +48,7 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
-    if not known_legal(state, checked(action)):
+    if not known_legal(state, action):
         validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
     if state.phase is Phase.TURN:
@@ -95,11 +96,13 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     mine = _drawer_released(state, seat, from_back, changes)
     if tile.is_flower:
         return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
-    ev.append(TileDrawn(seat, tile, from_back))
-    mine.update(hand=state.seats[seat].with_tile(tile), drawn=tile)
+    ev.append(_DRAWN[seat][tile, from_back])
+    s = state.seats[seat]
+    seats = list(state.seats)
+    seats[seat] = s.after(tile, True, hand=s.with_tile(tile), drawn=tile, **mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
-    return state.changed(seat, mine, phase=Phase.TURN, turn=seat, window=None,
-                         replacement=replacement, **changes)
+    return replace(state, seats=tuple(seats), phase=Phase.TURN, turn=seat, window=None,
+                   replacement=replacement, **changes)
 
 
 def _drawer_released(state: HandState, seat: int, from_back: bool,
@@ -148,18 +151,24 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # The chain runs over consecutive turns that ended in a 财神 discard (飘); a turn
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
-    state = state.with_seat(seat, hand=s.without(tile), drawn=None, chain=chain,
-                            discards=(*s.discards, _UNCLAIMED[tile]))
-    if wild:
-        state = replace(state, zhua_da=seat)  # 抓打 starts, or passes to this seat
-    ev.append(TileDiscarded(seat, tile))
+    seats = list(state.seats)
+    seats[seat] = s.after(tile, False, hand=s.without(tile), drawn=None, chain=chain,
+                          discards=(*s.discards, _UNCLAIMED[tile]))
+    # 抓打 starts, or passes to this seat, with a 财神 discard.
+    zhua_da = seat if wild else state.zhua_da
+    state = replace(state, seats=tuple(seats), zhua_da=zhua_da)
+    ev.append(_DISCARDED[seat][tile])
     limit = state.ruleset.last_window_tiles
     last = limit is not None and state.wall_remaining <= limit
     return open_window(state, seat, tile, ev, last=last)
 
 
-# A discard nobody claimed is a value of its tile alone: made once per tile.
+# A discard nobody claimed is a value of its tile alone, and the events of discards
+# and draws values of their seat and tile: each made once.
 _UNCLAIMED = {tile: Discard(tile) for tile in Tile}
+_DISCARDED = tuple({tile: TileDiscarded(seat, tile) for tile in Tile} for seat in range(SEATS))
+_DRAWN = tuple({(tile, back): TileDrawn(seat, tile, back) for tile in Tile
+                for back in (False, True)} for seat in range(SEATS))
 
 
 def _concealed_kong(state: HandState, seat: int, tiles: tuple[Tile, ...],
@@ -202,12 +211,16 @@ def _kong_made(state: HandState, seat: int, meld_tiles: tuple[Tile, ...]) -> Han
 def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
                 last: bool = False, rob: bool = False) -> HandState:
     """Ask only the seats with a legal claim; with none, move straight on."""
+    # Most discards: no seat holds the tiles to claim this one, and no window is built.
+    could = could_claim(state, tile, seat, rob)
+    if not any(could):
+        return _no_claim(state, seat, rob, last, ev)
     phase = Phase.ROB_KONG if rob else Phase.CLAIM
     empty = ((),) * SEATS
     window = make(ClaimWindow, tile=tile, from_seat=seat, options=empty,
                   answers=(None,) * SEATS, last=last, opened_at=state.seq + 1)
     probe = replace(state, phase=phase, window=window)
-    options = tuple(claim_options(probe, s) for s in range(SEATS))
+    options = tuple(claim_options(probe, s) if could[s] else () for s in range(SEATS))
     if not any(options):
         return _no_claim(state, seat, rob, last, ev)
     window = replace(window, options=options)
@@ -221,20 +234,23 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
     answers = list(window.answers)
     answers[seat] = action
-    state = _note_passed(state, action)
     window = replace(window, answers=tuple(answers))
-    state = replace(state, window=window)
+    passed = _passed(state, action)
+    # The answer and what it binds the seat to, in one copy of the state.
+    state = replace(state, window=window) if passed is None else \
+        state.changed(seat, passed, window=window)
     ev.append(ClaimAnswered(action))
     outcome = resolve(window, state.ruleset.multiple_winners)
     return state if outcome is None else _close(state, outcome, ev)
 
 
-def _note_passed(state: HandState, action: Action) -> HandState:
-    """漏胡 / 漏碰: declining a win (or a pong, by passing or chi) binds until one's draw."""
+def _passed(state: HandState, action: Action) -> dict[str, object] | None:
+    """漏胡 / 漏碰: declining a win (or a pong, by passing or chi) binds until one's draw.
+    The seat's changes, or None when this answer binds it to nothing new."""
     window = state.window
     assert window is not None
     if not state.ruleset.passed_claims_bind or state.phase is Phase.ROB_KONG:
-        return state
+        return None
     kinds = {a.kind for a in window.options[action.seat]}
     face = state.wildcards.plays_as(window.tile) or window.tile
     s = state.seats[action.seat]
@@ -243,7 +259,9 @@ def _note_passed(state: HandState, action: Action) -> HandState:
         wins = wins | {face}
     if ActionKind.PONG in kinds and action.kind in (ActionKind.PASS, ActionKind.CHI):
         pongs = pongs | {face}
-    return state.with_seat(action.seat, passed_wins=wins, passed_pongs=pongs)
+    if wins == s.passed_wins and pongs == s.passed_pongs:
+        return None
+    return {"passed_wins": wins, "passed_pongs": pongs}
 
 
 def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
@@ -265,8 +283,8 @@ def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
 
 def _no_claim(state: HandState, seat: int, rob: bool, last: bool,
               ev: list[Event]) -> HandState:
-    if state.window is not None or state.phase is not Phase.TURN:
-        state = replace(state, window=None, phase=Phase.TURN)
+    """Nobody takes the tile: the next draw (or the end) closes the window, in the copy
+    of the state it makes anyway."""
     if rob:
         return kong_replacement(state, seat, ev)
     if last:

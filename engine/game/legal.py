@@ -5,10 +5,9 @@ never disagree."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
-from engine.analysis import is_winning_with
 from engine.game.actions import Action, checked
 from engine.game.errors import (
     AlreadyAnswered,
@@ -21,6 +20,7 @@ from engine.game.errors import (
     TileNotHeld,
     WrongPhase,
 )
+from engine.game.held import neighbours
 from engine.game.settle import completes, judge, self_draw
 from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
@@ -87,7 +87,14 @@ def validate(state: HandState, action: Action) -> None:
 def known_legal(state: HandState, action: Action) -> bool:
     """Whether ``action`` is among the legal actions already worked out for this state
     (`legal_actions` asked before the move, as every player does): then `validate`
-    would accept it, since the offers are exactly what it accepts."""
+    would accept it, since the offers are exactly what it accepts. Raises
+    `MalformedAction` (`checked`) for what is no action at all."""
+    if state.phase is Phase.TURN and isinstance(action, Action) and type(action.seat) is int:
+        offered = state.remembered_answer((_LEGAL, action.seat))
+        # The very action offered (the computer's choice, a button's): well formed.
+        if isinstance(offered, tuple) and any(a is action for a in offered):
+            return True
+    checked(action)
     if state.phase is not Phase.TURN:
         window = state.window
         return window is not None and window.answers[action.seat] is None and \
@@ -102,11 +109,16 @@ _LEGAL = "legal_actions"
 
 def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     situation = _turn_situation(state, seat)
+    kinds = sorted(set(state.seats[seat].hand))
+    discards = [_DISCARDS[seat][tile] for tile in kinds]
     # Most turns no rule refuses a discard: the rule set says so once for all of them.
-    free = not state.ruleset.restricts_discards(situation, state.options)
-    return tuple(a for a in _turn_candidates(state, seat)
-                 if (free and a.kind is ActionKind.DISCARD) or
-                 _turn_allowed(state, a, situation))
+    if state.ruleset.restricts_discards(situation, state.options):
+        discards = [a for a in discards if _turn_allowed(state, a, situation)]
+    others = [a for a in _meld_candidates(state, seat, kinds)
+              if _turn_allowed(state, a, situation)]
+    win = _WINS[seat]
+    return (*discards, *others, win) if _turn_allowed(state, win, situation) else \
+        (*discards, *others)
 
 
 def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
@@ -208,15 +220,11 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
     return chosen[0] if chosen else None
 
 
-def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
-    s = state.seats[seat]
-    kinds = sorted(set(s.hand))
-    discards = _DISCARDS[seat]
-    for tile in kinds:
-        yield discards[tile]
+def _meld_candidates(state: HandState, seat: int, kinds: list[Tile]) -> Iterator[Action]:
+    """The turn's concealed and added kongs; ``kinds``: the tiles held, in order."""
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
-    pongs = [m for m in s.melds if m.kind is MeldKind.PONG]
+    pongs = [m for m in state.seats[seat].melds if m.kind is MeldKind.PONG]
     if pongs:  # else no tile can add to one
         wild = state.wildcards
         # A natural tile adds only to a pong of what it plays as (or of 财神 alone).
@@ -226,7 +234,6 @@ def _turn_candidates(state: HandState, seat: int) -> Iterator[Action]:
             if (plays is None or plays in faces or None in faces) and \
                     added_kong_target(state, seat, tile) is not None:
                 yield Action(ActionKind.ADDED_KONG, seat, tile)
-    yield _WINS[seat]
 
 
 # Actions are values: the ones offered on every turn are made once.
@@ -238,7 +245,7 @@ _WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
     """Every distinct four-tile concealed kong in the hand (财神 may fill places)."""
     wild = state.wildcards
-    counts, joker_count = wild.split(state.seats[seat].hand)
+    counts, joker_count = state.seats[seat].held(wild, state.ruleset.shapes).split
     if max(counts) + joker_count < 4:
         return  # most turns: no face held four times, even with every 财神
     hand = Counter(state.seats[seat].hand)
@@ -343,16 +350,31 @@ def _claim_ok(state: HandState, action: Action) -> bool:
     return True
 
 
+def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
+                ) -> tuple[bool, ...]:
+    """For each seat, whether it has any candidate claim on ``tile`` given by
+    ``from_seat`` (on its tiles' shape alone, before any rule is asked): when not, its
+    `claim_options` are empty. Most discards nobody could claim, and their window is
+    never built."""
+    wild = state.wildcards
+    shapes = state.ruleset.shapes
+    face = None if rob else wild.plays_as(tile)  # a robbed kong is only won on
+    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
+    return tuple(seat != from_seat and s.held(wild, shapes).may_claim(tile, face, seat == upper)
+                 for seat, s in enumerate(state.seats))
+
+
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     window = state.window
     assert window is not None
     s = state.seats[seat]
     wild = state.wildcards
-    # Counted once, on the natural kinds the tiles play as (`Wildcards.split`).
-    split = wild.split(s.hand)
+    shapes = state.ruleset.shapes
+    # Counted once per hand, on the natural kinds the tiles play as (`HeldTiles`).
+    held = s.held(wild, shapes)
     # A win on a tile that does not complete the hand would be refused by `check_claim`
     # anyway; the shape test is cheap, the rest of the checks are not.
-    if is_winning_with(s.hand, window.tile, split, s.melds, wild, state.ruleset.shapes):
+    if held.wins_on(window.tile):
         yield _WINS[seat]
     if state.phase is Phase.ROB_KONG:
         return
@@ -361,10 +383,10 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         return  # a discarded 财神: nothing to meld it with (the rules refuse it anyway)
     # Most seats, most discards: fewer than two tiles to meld it with (jokers fill any
     # place), so the enumerations below are skipped.
-    counts, jokers_held = split
+    counts, jokers_held = held.split
     may_pong = counts[face] + jokers_held >= 2
     may_chi = seat == (window.from_seat + 1) % SEATS and face.is_suited and \
-        jokers_held + _neighbours(counts, face) >= 2
+        jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
     hand = Counter(state.seats[seat].hand)
@@ -381,13 +403,6 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         for tiles in sorted(_multisets(hand, near, 2)):
             if is_meld(MeldKind.CHI, (*tiles, window.tile), wild):
                 yield Action(ActionKind.CHI, seat, tiles=tiles)
-
-
-def _neighbours(counts: Sequence[int], face: Tile) -> int:
-    """Tiles of a suited ``face``'s suit one or two ranks from it (`_near`)."""
-    suit_start = face - face % 9
-    return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
-               if k != face)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:

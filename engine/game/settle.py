@@ -63,7 +63,8 @@ def self_draw(state: HandState, seat: int) -> WinRecord | None:
         candidates = tuple(sorted(set(s.hand)))
     else:
         return None
-    if not completes(state, seat, None):
+    # The shape test, on the seat's `HeldTiles`: most turns known from the draw itself.
+    if not s.held(state.wildcards, state.ruleset.shapes).complete:
         return None
     records = [judge(state, seat, WinKind.SELF_DRAW, t) for t in candidates]
     valid = [r for r in records if r.settlement.valid]

@@ -10,8 +10,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
 from engine import rules
-from engine.analysis import Wildcards
+from engine.analysis import ShapeRules, Wildcards
 from engine.game.actions import Action
+from engine.game.held import HeldTiles
 from engine.melds import Meld, MeldKind
 from engine.rules import RuleSet
 from engine.rules.common import (
@@ -30,9 +31,14 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _FIELDS: dict[type, frozenset[str]] = {}
-_WILDCARD_INPUTS = frozenset(("rules", "options", "flipped"))
 _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
+_HELD = "_held"
+"""Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
+_DERIVED = (("wildcards", frozenset(("rules", "options", "flipped"))),
+            (_HELD, frozenset(("hand", "melds"))))
+"""A record's derived values and the fields each is computed from: `replace` drops one
+when any of its fields changes (and keeps it otherwise, as the next state's)."""
 
 T = TypeVar("T", bound="DataclassInstance")
 V = TypeVar("V")
@@ -41,8 +47,9 @@ V = TypeVar("V")
 def replace(record: T, **changes: object) -> T:
     """`dataclasses.replace` for this package's frozen records, without re-running
     ``__init__``: none of them has a ``__post_init__``, and every move makes a dozen
-    copies (the standard one was a third of the cost of replaying a log). A state's
-    cached 财神 is dropped when what it is computed from changes."""
+    copies (the standard one was a third of the cost of replaying a log). A derived
+    value (a state's 财神, a seat's `HeldTiles`) is dropped when what it is computed
+    from changes."""
     cls = type(record)
     names = _FIELDS.get(cls)
     if names is None:
@@ -53,8 +60,9 @@ def replace(record: T, **changes: object) -> T:
     values = dict(record.__dict__)
     values.update(changes)
     values.pop(_ANSWERS, None)  # answers about the old record, not the new one
-    if not _WILDCARD_INPUTS.isdisjoint(changes):
-        values.pop("wildcards", None)
+    for derived, inputs in _DERIVED:
+        if not inputs.isdisjoint(changes):
+            values.pop(derived, None)
     new = object.__new__(cls)
     new.__dict__.update(values)
     return new
@@ -132,6 +140,32 @@ class SeatState:
 
     def with_tile(self, tile: Tile) -> tuple[Tile, ...]:
         return tuple(sorted((*self.hand, tile)))
+
+    def held(self, wildcards: Wildcards, shapes: ShapeRules) -> HeldTiles:
+        """The seat's concealed tiles counted under the hand's 财神, worked out once
+        per hand and melds: kept in the record until `replace` changes either (a
+        derived value, like a state's `wildcards`: never compared, stored or pickled)."""
+        held: HeldTiles | None = self.__dict__.get(_HELD)
+        if held is None or held.wildcards is not wildcards or held.shapes is not shapes:
+            held = self.__dict__[_HELD] = HeldTiles.of(self.hand, self.melds, wildcards,
+                                                       shapes)
+        return held
+
+    def after(self, tile: Tile, gained: bool, /, **changes: object) -> SeatState:
+        """`replace` for a draw (``gained``: the hand in ``changes`` gains ``tile``) or a
+        discard (loses it): the `HeldTiles` already worked out are brought up to date
+        from the old ones rather than counted again."""
+        new = replace(self, **changes)
+        held: HeldTiles | None = self.__dict__.get(_HELD)
+        if held is not None:
+            new.__dict__[_HELD] = held.plus(tile, new.hand) if gained else \
+                held.minus(tile, new.hand)
+        return new
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop(_HELD, None)
+        return state
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,160 @@
+"""What a seat's concealed tiles amount to under the hand's 财神: derived from the seat's
+hand and melds alone, kept with the seat record (`SeatState.held`) until its hand or
+melds change, and never stored. A claim window asks it of three seats per discard, and
+a seat that did not move is the same record from one state to the next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from engine.analysis import (
+    ShapeRules,
+    Wildcards,
+    is_complete,
+    is_winning,
+    is_winning_with,
+    seven_pairs_luxury,
+)
+from engine.melds import Meld
+from engine.tiles import Tile
+
+
+@dataclass(frozen=True, eq=False)
+class HeldTiles:
+    """A seat's concealed tiles counted on the natural kinds they play as.
+
+    ``split`` is `Wildcards.split` of the hand: the natural counts and the number of
+    财神. Its list is shared by every question asked of this seat and never left
+    changed (`engine.analysis.is_winning_with` puts back what it adds).
+    """
+
+    wildcards: Wildcards
+    shapes: ShapeRules
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    split: tuple[list[int], int]
+
+    @classmethod
+    def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
+           shapes: ShapeRules) -> HeldTiles:
+        return cls._made(wildcards, shapes, concealed, melds, wildcards.split(concealed))
+
+    @classmethod
+    def _made(cls, wildcards: Wildcards, shapes: ShapeRules, concealed: tuple[Tile, ...],
+              melds: tuple[Meld, ...], split: tuple[list[int], int]) -> HeldTiles:
+        """``cls(...)`` without the frozen ``__init__``'s per-field ``setattr``: one is
+        made per draw and per discard (`engine.game.state.make`, which this module
+        cannot import)."""
+        held = object.__new__(cls)
+        held.__dict__.update(wildcards=wildcards, shapes=shapes, concealed=concealed,
+                             melds=melds, split=split)
+        return held
+
+    def plus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
+        """The tiles after drawing ``tile`` (``concealed``: the hand with it), counted
+        from these ones; whether they are `complete` is known at once from these
+        ones' `completable` (most draws: not, with no shape test at all)."""
+        after = self._moved(tile, concealed, 1)
+        after.__dict__["_drawn_to"] = (self, tile)  # for `complete`, if it is asked
+        return after
+
+    def minus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
+        """The tiles after discarding ``tile`` (``concealed``: the hand without it),
+        counted from these ones."""
+        return self._moved(tile, concealed, -1)
+
+    def _moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
+        counts, jokers = self.split
+        counts = counts.copy()
+        face = self.wildcards.plays_as(tile)
+        if face is None:
+            jokers += step
+        else:
+            counts[face] += step
+        return self._made(self.wildcards, self.shapes, concealed, self.melds,
+                          (counts, jokers))
+
+    @cached_property
+    def complete(self) -> bool:
+        """Whether the tiles themselves are a winning shape (`is_winning`)."""
+        grown: tuple[HeldTiles, Tile] | None = self.__dict__.pop("_drawn_to", None)
+        if grown is None:
+            return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
+        # Drawn to (`plus`): `is_winning` of the hand with the tile drawn is
+        # `is_winning_with` of the hand before, and false when that one could not be
+        # completed at all (most draws: no shape test).
+        before, tile = grown
+        return before.completable and is_winning_with(
+            before.concealed, tile, before.split, before.melds, self.wildcards, self.shapes)
+
+    @cached_property
+    def completable(self) -> bool:
+        """Whether some tile could complete the hand: False means no discard or robbed
+        kong can be won on (`is_winning_with` is False for every tile).
+
+        Asked as if the tile were one more 财神, which may stand for any tile: a hand
+        that one tile completes is then complete too, in every shape (four melds and a
+        pair, seven pairs, the honours jumble). tests/game/test_held.py holds this
+        against `is_winning_with` of every tile.
+        """
+        if len(self.concealed) + 1 != 14 - 3 * len(self.melds):
+            return False
+        counts, jokers = self.split
+        if is_complete(counts, jokers + 1):
+            return True
+        shapes = self.shapes
+        if shapes.seven_pairs and not self.melds and \
+                seven_pairs_luxury(counts, jokers + 1) is not None:
+            return True
+        return shapes.honours_jumble and _all_honours(self.concealed, self.melds)
+
+    def wins_on(self, tile: Tile) -> bool:
+        """`is_winning_with` ``tile``: asked once a tile (the claim window's first
+        look, then its offers) and not at all when the hand is not `completable`."""
+        if not self.completable:
+            return False
+        wins: dict[Tile, bool] = self.__dict__.setdefault("_wins_on", {})
+        known = wins.get(tile)
+        if known is None:
+            known = wins[tile] = is_winning_with(self.concealed, tile, self.split, self.melds,
+                                                 self.wildcards, self.shapes)
+        return known
+
+    def may_claim(self, tile: Tile, face: Tile | None, chi: bool) -> bool:
+        """Whether the hand could claim ``tile``, which plays as ``face`` (None: it is a
+        财神, or a robbed kong, which only a win may take): a win on it, or two tiles to
+        pong it with, or with ``chi`` two to chi it with (财神 fill any place). False:
+        no claim on it is worth enumerating."""
+        if face is not None:
+            counts, jokers = self.split
+            if counts[face] + jokers >= 2:
+                return True
+            if chi and face.is_suited and _may_chi(counts, jokers, face):
+                return True
+        return self.wins_on(tile)
+
+
+def neighbours(counts: Sequence[int], face: Tile) -> int:
+    """Tiles of a suited ``face``'s suit one or two ranks from it."""
+    suit_start = face - face % 9
+    return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
+               if k != face)
+
+
+def _may_chi(counts: Sequence[int], jokers: int, face: Tile) -> bool:
+    """Whether a run of three with the suited ``face`` can be made of the hand's tiles,
+    财神 filling the ranks it lacks."""
+    rank = face % 9
+    for low in range(max(rank - 2, 0), min(rank, 6) + 1):  # the run's lowest rank
+        start = face - rank + low
+        missing = sum(1 for k in range(start, start + 3) if k != face and not counts[k])
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _all_honours(concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:
+    return all(t.is_honor for t in concealed) and \
+        all(t.is_honor for m in melds for t in m.tiles)

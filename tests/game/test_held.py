@@ -1,0 +1,140 @@
+"""`HeldTiles`, what a seat's concealed tiles amount to: its quick answers ("no tile can
+complete this hand", "nobody could claim this discard") never say no where the full
+tests say yes, its counts kept across draws and discards equal counting afresh, and it
+lives with the seat record only while the hand and melds it was counted on do."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards, is_winning, is_winning_with
+from engine.game.held import HeldTiles
+from engine.game.state import SeatState, replace
+from engine.melds import MeldKind
+from engine.rules.common import is_meld, make_meld
+from engine.rules.hangzhou import SHAPES as HANGZHOU_SHAPES
+from engine.rules.shanghai import SHAPES as SHANGHAI_SHAPES
+from engine.tiles import PLAYING_TILES, Tile
+
+CASES = 1500
+WILDCARDS = (NO_WILDCARDS, Wildcards.fixed(), Wildcards.flip(Tile.M5),
+             Wildcards.flip(Tile.EAST))
+SHAPES = (SHANGHAI_SHAPES, HANGZHOU_SHAPES)
+
+
+def _complete_hand(rng: random.Random) -> list[Tile]:
+    """Four melds and a pair (at most four of a kind), often near an honours hand."""
+    while True:
+        honours = rng.random() < 0.2
+        kinds = [t for t in PLAYING_TILES if t.is_honor] if honours else list(PLAYING_TILES)
+        pair = rng.choice(kinds)
+        tiles = [pair, pair]
+        for _ in range(4):
+            start = rng.choice(kinds)
+            if start.is_suited and start % 9 <= 6 and rng.random() < 0.5:
+                tiles += [start, Tile(start + 1), Tile(start + 2)]
+            else:
+                tiles += [start] * 3
+        if max(Counter(tiles).values()) <= 4:
+            return tiles
+
+
+def _thirteen(rng: random.Random, wild: Wildcards) -> list[Tile]:
+    """A hand one tile from complete (a tile taken from a complete one, a tile or two
+    turned into 财神), or any thirteen tiles."""
+    if rng.random() < 0.3:
+        return rng.sample([t for t in PLAYING_TILES for _ in range(4)], 13)
+    tiles = _complete_hand(rng)
+    tiles.remove(rng.choice(tiles))
+    if wild.joker is not None:
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            tiles[rng.randrange(13)] = wild.joker
+    return tiles
+
+
+def _cases() -> list[tuple[HeldTiles, Wildcards, ShapeRules]]:
+    rng = random.Random("held tiles")
+    out = []
+    for _ in range(CASES):
+        wild, shapes = rng.choice(WILDCARDS), rng.choice(SHAPES)
+        tiles = sorted(_thirteen(rng, wild))
+        melds: tuple = ()
+        if rng.random() < 0.3:  # three tiles of the hand laid down as a pong
+            face = Counter(tiles).most_common(1)[0][0]
+            if tiles.count(face) >= 3:
+                for _ in range(3):
+                    tiles.remove(face)
+                melds = (make_meld(MeldKind.PONG, (face,) * 3, 1, wild),)
+        out.append((HeldTiles.of(tuple(tiles), melds, wild, shapes), wild, shapes))
+    return out
+
+
+CASE_LIST = _cases()
+
+
+def test_a_hand_no_tile_completes_is_never_won_on() -> None:
+    won = 0
+    for held, wild, shapes in CASE_LIST:
+        for tile in PLAYING_TILES:
+            wins = is_winning_with(held.concealed, tile, wild.split(held.concealed),
+                                   held.melds, wild, shapes)
+            assert held.wins_on(tile) == wins
+            assert held.completable or not wins
+            won += wins
+    assert won > CASES  # the cases do hold many winning tiles
+
+
+def _could_meld(held: HeldTiles, tile: Tile, wild: Wildcards, chi: bool) -> bool:
+    """Any two tiles of the hand that make a pong, or (``chi``) a chi, with ``tile``."""
+    kinds = (MeldKind.PONG, MeldKind.CHI) if chi else (MeldKind.PONG,)
+    return any(is_meld(kind, (*pair, tile), wild)
+               for pair in combinations(held.concealed, 2) for kind in kinds)
+
+
+@pytest.mark.parametrize("chi", [False, True])
+def test_a_seat_said_unable_to_claim_has_no_win_and_no_meld(chi: bool) -> None:
+    refused = 0
+    for held, wild, _ in CASE_LIST[:600]:
+        for tile in PLAYING_TILES:
+            face = wild.plays_as(tile)
+            if not held.may_claim(tile, face, chi):
+                refused += 1
+                assert not held.wins_on(tile)
+                assert face is None or not _could_meld(held, tile, wild, chi)
+    assert refused > 600  # most tiles most hands cannot claim
+
+
+def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None:
+    rng = random.Random("draw and discard")
+    for held, wild, shapes in CASE_LIST[:500]:
+        drawn = rng.choice(PLAYING_TILES)
+        fourteen = tuple(sorted((*held.concealed, drawn)))
+        after_draw = held.plus(drawn, fourteen)
+        assert after_draw.split == wild.split(fourteen)
+        assert after_draw.complete == is_winning(fourteen, held.melds, wild, shapes)
+        thrown = rng.choice(fourteen)
+        rest = list(fourteen)
+        rest.remove(thrown)
+        after_discard = after_draw.minus(thrown, tuple(rest))
+        assert after_discard.split == wild.split(rest)
+        assert after_discard.completable == \
+            HeldTiles.of(tuple(rest), held.melds, wild, shapes).completable
+
+
+def test_a_seat_keeps_its_held_tiles_only_while_its_hand_and_melds_stay() -> None:
+    seat = SeatState(hand=(Tile.M1, Tile.M1, Tile.M2))
+    held = seat.held(NO_WILDCARDS, SHANGHAI_SHAPES)
+    assert seat.held(NO_WILDCARDS, SHANGHAI_SHAPES) is held
+    assert replace(seat, passed_wins=frozenset({Tile.M3})).held(
+        NO_WILDCARDS, SHANGHAI_SHAPES) is held
+    assert replace(seat, hand=(Tile.M1,)).held(NO_WILDCARDS, SHANGHAI_SHAPES).concealed == \
+        (Tile.M1,)
+    assert replace(seat, melds=()).held(NO_WILDCARDS, SHANGHAI_SHAPES) is not held
+    assert seat.held(Wildcards.fixed(), SHANGHAI_SHAPES) is not held  # other 财神
+    again = pickle.loads(pickle.dumps(seat))
+    assert again == seat and "_held" not in again.__dict__
