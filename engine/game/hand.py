@@ -299,21 +299,24 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     c, d, tile = action.seat, window.from_seat, window.tile
     meld = make_meld(_MELD_OF[action.kind], (*action.tiles, tile), d, state.wildcards)
     meld = replace(meld, claimed=tile)
-    giver = state.seats[d]
+    seats = list(state.seats)
+    giver = seats[d]
     last = replace(giver.discards[-1], claimed_by=c)
-    state = state.with_seat(d, discards=(*giver.discards[:-1], last))
-    s = state.seats[c]
+    seats[d] = replace(giver, discards=(*giver.discards[:-1], last))
+    s = seats[c]
     kong = action.kind is ActionKind.KONG
     # A turn that begins with a chi or pong stops the Hangzhou chain (its kongs are
     # kept, marked ``claimed_turn``, for a plain win's 杠开); a kong on a discard
     # extends the chain.
     chain = (*s.chain, ChainStep.GANG) if kong else ()
-    state = state.with_seat(c, hand=s.without(*action.tiles), melds=(*s.melds, meld),
-                            drawn=None, chain=chain, claimed_turn=not kong)
+    seats[c] = replace(s, hand=s.without(*action.tiles), melds=(*s.melds, meld), drawn=None,
+                       chain=chain, claimed_turn=not kong)
     claims = [list(row) for row in state.claims]
     claims[c][d] += 1
-    state = replace(state, claims=tuple(tuple(r) for r in claims), first_go_round=False,
-                    phase=Phase.TURN, turn=c, window=None, replacement=None)
+    # Both seats and the state in one copy of it.
+    state = replace(state, seats=tuple(seats), claims=tuple(tuple(r) for r in claims),
+                    first_go_round=False, phase=Phase.TURN, turn=c, window=None,
+                    replacement=None)
     ev.append(MeldDeclared(c, meld))
     return kong_replacement(state, c, ev) if kong else state
 

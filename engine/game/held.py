@@ -133,6 +133,13 @@ class HeldTiles:
                 return True
             if chi and face.is_suited and _may_chi(counts, jokers, face):
                 return True
+            # With no 财神, a tile that makes no pair and no run with a tile held joins
+            # no group of a complete hand (only the honours jumble takes any honour):
+            # no win on it, and no need to ask whether the hand is one from complete.
+            if not jokers and not counts[face] and \
+                    not (face.is_suited and neighbours(counts, face)) and \
+                    not (self.shapes.honours_jumble and face.is_honor):
+                return False
         return self.wins_on(tile)
 
 

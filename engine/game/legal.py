@@ -21,7 +21,7 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.held import neighbours
-from engine.game.settle import completes, judge, self_draw
+from engine.game.settle import judge, self_draw
 from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.rules.common import (
@@ -60,7 +60,7 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
         return ()
-    return (*window.options[seat], Action(ActionKind.PASS, seat))
+    return (*window.options[seat], _PASSES[seat])
 
 
 def deciding_seats(state: HandState) -> tuple[int, ...]:
@@ -86,22 +86,28 @@ def validate(state: HandState, action: Action) -> None:
 
 def known_legal(state: HandState, action: Action) -> bool:
     """Whether ``action`` is among the legal actions already worked out for this state
-    (`legal_actions` asked before the move, as every player does): then `validate`
-    would accept it, since the offers are exactly what it accepts. Raises
-    `MalformedAction` (`checked`) for what is no action at all."""
-    if state.phase is Phase.TURN and isinstance(action, Action) and type(action.seat) is int:
-        offered = state.remembered_answer((_LEGAL, action.seat))
+    (`legal_actions` asked before the move, as every player does, or a claim window's
+    options): then `validate` would accept it, since the offers are exactly what it
+    accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
+    if isinstance(action, Action) and type(action.seat) is int and 0 <= action.seat < SEATS:
+        offered = _known_offers(state, action.seat)
         # The very action offered (the computer's choice, a button's): well formed.
-        if isinstance(offered, tuple) and any(a is action for a in offered):
+        if offered is not None and any(a is action for a in offered):
             return True
-    checked(action)
-    if state.phase is not Phase.TURN:
-        window = state.window
-        return window is not None and window.answers[action.seat] is None and \
-            (action in window.options[action.seat] or
-             (action.kind is ActionKind.PASS and bool(window.options[action.seat])))
-    offered = state.remembered_answer((_LEGAL, action.seat))
-    return isinstance(offered, tuple) and action in offered
+    offered = _known_offers(state, checked(action).seat)
+    return offered is not None and action in offered
+
+
+def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
+    """`legal_actions` of ``seat`` when it is known without working it out: a claim
+    window's, or a turn's once asked."""
+    if state.phase is Phase.TURN:
+        offered = state.remembered_answer((_LEGAL, seat))
+        return offered if isinstance(offered, tuple) else None
+    window = state.window
+    if window is None or not window.options[seat] or window.answers[seat] is not None:
+        return None
+    return (*window.options[seat], _PASSES[seat])
 
 
 _LEGAL = "legal_actions"
@@ -240,6 +246,7 @@ def _meld_candidates(state: HandState, seat: int, kinds: list[Tile]) -> Iterator
 _DISCARDS = tuple({tile: Action(ActionKind.DISCARD, seat, tile) for tile in Tile}
                   for seat in range(SEATS))
 _WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
+_PASSES = tuple(Action(ActionKind.PASS, seat) for seat in range(SEATS))
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
@@ -324,7 +331,7 @@ def _claim_check(state: HandState, action: Action) -> ClaimCheck:
 def _check_claim_win(state: HandState, seat: int, rob: bool) -> None:
     window = state.window
     assert window is not None
-    if not completes(state, seat, window.tile):
+    if not state.seats[seat].held(state.wildcards, state.ruleset.shapes).wins_on(window.tile):
         raise NotAWin(f"{window.tile.notation} does not complete your hand")
     kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
     record = judge(state, seat, kind, window.tile, window.from_seat)
@@ -339,15 +346,23 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat) if _claim_ok(state, a))
+    return tuple(a for a in _claim_candidates(state, seat) if _claim_allowed(state, a))
 
 
-def _claim_ok(state: HandState, action: Action) -> bool:
-    try:
-        check_claim(state, action)
-    except IllegalAction:
+def _claim_allowed(state: HandState, candidate: Action) -> bool:
+    """`check_claim` of a candidate. A candidate claims the window's tile from the seat
+    it may (chi: the next seat), with tiles the seat holds that meld with it, or wins on
+    a tile that completes the hand; so of `check_claim`'s checks only the rule set's
+    refusals and the win's settlement can refuse it (tests/game/test_properties.py
+    holds the offers and `validate` to each other)."""
+    if state.ruleset.claim_refusal(_claim_check(state, candidate), state.options):
         return False
-    return True
+    if candidate.kind is not ActionKind.WIN:
+        return True
+    window = state.window
+    assert window is not None
+    kind = WinKind.ROB_KONG if state.phase is Phase.ROB_KONG else WinKind.DISCARD
+    return judge(state, candidate.seat, kind, window.tile, window.from_seat).settlement.valid
 
 
 def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool

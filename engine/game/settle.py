@@ -4,7 +4,6 @@ the rule set to score it."""
 
 from __future__ import annotations
 
-from engine.analysis import is_winning
 from engine.game.state import HandState, WinRecord
 from engine.rules.common import Replacement, WinContext, WinKind
 from engine.tiles import Tile
@@ -41,13 +40,6 @@ def _replacement(state: HandState, self_draw: bool, win_tile: Tile | None
     if not self_draw or win_tile is None:
         return None
     return state.replacement
-
-
-def completes(state: HandState, seat: int, extra: Tile | None) -> bool:
-    """Cheap shape test before scoring: the hand (plus ``extra``) is complete."""
-    s = state.seats[seat]
-    tiles = s.hand if extra is None else (*s.hand, extra)
-    return is_winning(tiles, s.melds, state.wildcards, state.ruleset.shapes)
 
 
 def self_draw(state: HandState, seat: int) -> WinRecord | None:

@@ -35,10 +35,9 @@ _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
 _HELD = "_held"
 """Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
-_DERIVED = (("wildcards", frozenset(("rules", "options", "flipped"))),
-            (_HELD, frozenset(("hand", "melds"))))
-"""A record's derived values and the fields each is computed from: `replace` drops one
-when any of its fields changes (and keeps it otherwise, as the next state's)."""
+_DERIVED: dict[type, tuple[tuple[str, frozenset[str]], ...]] = {}
+"""A record type's derived values and the fields each is computed from: `replace` drops
+one when any of its fields changes (and keeps it otherwise, as the next state's)."""
 
 T = TypeVar("T", bound="DataclassInstance")
 V = TypeVar("V")
@@ -60,7 +59,7 @@ def replace(record: T, **changes: object) -> T:
     values = dict(record.__dict__)
     values.update(changes)
     values.pop(_ANSWERS, None)  # answers about the old record, not the new one
-    for derived, inputs in _DERIVED:
+    for derived, inputs in _DERIVED.get(cls, ()):
         if not inputs.isdisjoint(changes):
             values.pop(derived, None)
     new = object.__new__(cls)
@@ -258,8 +257,9 @@ class HandState:
     seq: int = 0
     """How many actions have been applied."""
 
-    @property
+    @cached_property
     def ruleset(self) -> RuleSet:  # (`rules` here is the field, not the module)
+        # Asked a dozen times a move; kept, like `wildcards`, until `rules` changes.
         return rules.get(self.rules)
 
     @cached_property
@@ -306,6 +306,7 @@ class HandState:
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state.pop(_ANSWERS, None)
+        state.pop("ruleset", None)  # the registry's one, looked up again
         return state
 
     def with_seat(self, seat: int, **changes: object) -> HandState:
@@ -326,3 +327,8 @@ class HandState:
                        + sum(1 for d in s.discards if d.claimed_by is None)
                        for s in self.seats)
         return self.wall_remaining + len(self.set_aside) + in_seats
+
+
+_DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped"))),
+                       ("ruleset", frozenset(("rules",))))
+_DERIVED[SeatState] = ((_HELD, frozenset(("hand", "melds"))),)
