@@ -26,8 +26,7 @@ class HeldTiles:
     """A seat's concealed tiles counted on the natural kinds they play as.
 
     ``split`` is `Wildcards.split` of the hand: the natural counts and the number of
-    财神. Its list is shared by every question asked of this seat and never left
-    changed (`engine.analysis.is_winning_with` puts back what it adds).
+    财神. Its list is shared by every question asked of this seat and never changed.
     """
 
     wildcards: Wildcards
@@ -82,12 +81,10 @@ class HeldTiles:
         grown: tuple[HeldTiles, Tile] | None = self.__dict__.pop("_drawn_to", None)
         if grown is None:
             return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
-        # Drawn to (`plus`): `is_winning` of the hand with the tile drawn is
-        # `is_winning_with` of the hand before, and false when that one could not be
-        # completed at all (most draws: no shape test).
+        # Drawn to (`plus`): the hand before's `wins_on` the tile drawn, false without
+        # a shape test when that hand could not be completed at all (most draws).
         before, tile = grown
-        return before.completable and is_winning_with(
-            before.concealed, tile, before.split, before.melds, self.wildcards, self.shapes)
+        return before.wins_on(tile)
 
     @cached_property
     def completable(self) -> bool:
@@ -118,8 +115,11 @@ class HeldTiles:
         wins: dict[Tile, bool] = self.__dict__.setdefault("_wins_on", {})
         known = wins.get(tile)
         if known is None:
-            known = wins[tile] = is_winning_with(self.concealed, tile, self.split, self.melds,
-                                                 self.wildcards, self.shapes)
+            counts, jokers = self.split
+            # A copy: `is_winning_with` adds the tile to the counts it is given while it
+            # works, and this record's may be read by another thread meanwhile.
+            known = wins[tile] = is_winning_with(self.concealed, tile, (counts.copy(), jokers),
+                                                 self.melds, self.wildcards, self.shapes)
         return known
 
     def may_claim(self, tile: Tile, face: Tile | None, chi: bool) -> bool:
