@@ -194,17 +194,27 @@ def _seat_of(data: Any) -> SeatState:
         index, by = _list(pair, "claimed discard")
         i = _int(index, 0, len(discards) - 1)
         discards[i] = Discard(discards[i].tile, _int(by, 0, SEATS - 1))
+    melds = _list(data["melds"], "melds")
+    chain = _str(data["chain"])
     return SeatState(
         hand=_tiles(data["hand"]),
-        melds=tuple(_meld_of(m) for m in _list(data["melds"], "melds")),
+        melds=tuple([_meld_of(m) for m in melds]) if melds else (),
         discards=tuple(discards),
         flowers=_tiles(data["flowers"]),
         drawn=_opt_tile(data["drawn"]),
-        chain=tuple(ChainStep(c) for c in _str(data["chain"])),
+        chain=tuple([ChainStep(c) for c in chain]) if chain else (),
         claimed_turn=_bool(data["claimed_turn"]),
-        passed_wins=frozenset(_tiles(data["passed_wins"])),
-        passed_pongs=frozenset(_tiles(data["passed_pongs"])),
+        passed_wins=_tile_set(data["passed_wins"]),
+        passed_pongs=_tile_set(data["passed_pongs"]),
     )
+
+
+_NONE: frozenset[Tile] = frozenset()
+
+
+def _tile_set(text: Any) -> frozenset[Tile]:
+    tiles = _tiles(text)
+    return frozenset(tiles) if tiles else _NONE  # usually empty: one shared empty set
 
 
 def _meld_of(data: Any) -> Meld:
