@@ -1,6 +1,7 @@
 """Benchmark of the table service over the real store (never a timed test).
 
     python bench/service.py [--actions-tables 1,10,200] [--restart-tables 1000]
+                            [--restart-snapshot-every 2,1] [--baseline REV]
                             [--postgres | --database-url postgresql://…]
 
 SQLite by default (files in a temporary folder). ``--postgres`` runs the same on a
@@ -28,7 +29,17 @@ Prints ``NAME VALUE UNIT`` lines:
   others replay their log). Goal ≤ 1 s. Beside it, from the same database in the same
   run: ``…_whole_logs`` (snapshots ignored: the batch of reads, every log replayed) and
   ``…_old_path`` (snapshots ignored, each table read on its own, as `recover(eager=True)`
-  did before snapshots: `recover()` then `live(table)` for each).
+  did before snapshots: `recover()` then `live(table)` for each). Each figure also as
+  ``…_cpu_s_…``: the CPU time of the bench's process (SQLite's thread included), which
+  the load of a shared machine moves less than the wall time. The ready and full
+  figures are the median of ``--restart-repeats`` (3) restarts. The tables have played
+  28–31 moves (by table number), so the actions after the newest snapshot are spread
+  as a restart at any moment would find them. ``--restart-snapshot-every 2,1``: the
+  same again on databases written with a snapshot every 2 (every 1) actions, named
+  ``…_snapshot_every_<K>``.
+- ``--baseline REV``: before all that, the same bench (same options) on the code of git
+  revision REV, checked out in a temporary worktree, every name ending in
+  ``_before_<REV>``: the old figures and the new ones side by side from one run.
 - ``service_db_bytes_per_hand``: database growth per finished hand (after checkpoint),
   and ``…_without_snapshots`` the same with no snapshot written (a hand's snapshot is
   deleted when it ends, so the difference is pages the churn leaves behind);
@@ -63,16 +74,10 @@ import tempfile
 import time
 from pathlib import Path
 
-
-def code_root() -> Path:
-    """The checkout whose code is measured: this one, or ``--code DIR`` (how
-    ``--baseline`` measures an older revision's code with this very bench)."""
-    if "--code" in sys.argv[:-1]:
-        return Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
-    return Path(__file__).resolve().parents[1]
-
-
-sys.path.insert(0, str(code_root()))
+# the checkout whose code is measured: this one, or ``--code DIR`` (how ``--baseline``
+# measures an older revision's code with this very bench)
+sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+                       if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]))
 
 from bot.service import Cause, NullNotifier, Refused, SystemClock, TableService
 from bot.service.live import step_of
@@ -83,6 +88,9 @@ from bot.store.sqlite import SqliteDatabase
 from engine.game import Phase, deciding_seats, timeout_action
 from engine.rules import RULESETS
 from tests.pgcluster import Cluster, create_database, drop_database, fresh_name
+
+CODE_ROOT = sys.path[0]
+"""The checkout measured (inserted above): the processes bench's workers measure it too."""
 
 RULE_NAMES = list(RULESETS)
 """The tables take the rule sets in turn."""
@@ -219,7 +227,8 @@ snapshot (one every 4 by default) are spread over 0–3 rather than always the s
 
 async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,
                         snapshot_every: int | None = None) -> None:
-    path = await dbs.new("restart")
+    suffix = "" if snapshot_every is None else f"_snapshot_every_{snapshot_every}"
+    path = await dbs.new(f"restart{suffix}")
     service = await new_service(path, notifier=DeliveringNotifier(),
                                 snapshot_every=snapshot_every)
     # several hands each: a table whose first hand ends early must stay live
@@ -228,7 +237,6 @@ async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,
     for k, t in enumerate(ids):
         await play(service, t, sink, limit=RESTART_MOVES + k % 4)
     await service.store.close()
-    suffix = "" if snapshot_every is None else f"_snapshot_every_{snapshot_every}"
     states = {}
     for kind in ("ready", "full_old_path", "full_whole_logs", "full"):
         walls, cpus = [], []
@@ -328,7 +336,7 @@ async def bench_processes(database: str, tables: int, processes: int) -> None:
     share = tables // processes
     procs = [await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--worker", database, str(1 + k * share), str(share),
-        "--code", str(code_root()), stdin=asyncio.subprocess.PIPE,
+        "--code", CODE_ROOT, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE)
         for k in range(processes)]
     for proc in procs:
