@@ -283,10 +283,11 @@ async def bench_bytes(folder: Path, hands: int) -> None:
         sizes = []
         for t in ids:
             await play(service, t, sink, limit=40)
-            live = service._tables[t]
-            assert live.hand is not None
-            sizes += [len(s.state) for s in await service.store.snapshots(live.hand.row.id)]
-            await play(service, t, sink)
+            live = service._tables.get(t)
+            if live is not None and live.hand is not None:  # else it ended in under 40 moves
+                sizes += [len(s.state)
+                          for s in await service.store.snapshots(live.hand.row.id)]
+                await play(service, t, sink)
         await service.store.close()
         emit(f"service_db_bytes_per_hand{suffix}", (os.path.getsize(path) - empty) / hands,
              "bytes")
