@@ -255,8 +255,9 @@ async def _insert_chained(db: Session, hand_id: int, action: NewAction, payload:
         " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
         " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
         " WHERE hand_id = ? AND seq = ?), ?)",
-        (hand_id, seq, action.seat, action.kind, payload, action.source, action.at, digest,
-         seq, hand_id, previous, hand_id, seq - 1, previous))
+        (hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
+         bytes.fromhex(digest), seq, hand_id, bytes.fromhex(previous), hand_id, seq - 1,
+         bytes.fromhex(previous)))
     return digest if landed else None
 
 
@@ -277,7 +278,7 @@ async def _digest_upto(db: Session, hand_id: int, seq: int) -> str:
     row = await db.one("SELECT log_digest FROM actions WHERE hand_id = ? AND seq = ?",
                        (hand_id, seq))
     if row is not None and row[0] is not None:
-        return str(row[0])
+        return bytes(row[0]).hex()
     return log_digest((r[0], r[1], r[2], r[3]) for r in await db.all(
         "SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ? AND seq <= ?"
         " ORDER BY seq", (hand_id, seq)))
@@ -915,7 +916,8 @@ class Store:
             snap = newest.get(hand_id)
             digest = None
             if snap is not None and mine and mine[0]["seq"] == snap.seq:
-                digest = mine[0]["log_digest"]  # None: a log written before 0012
+                stored = mine[0]["log_digest"]  # None: a log written before 0012
+                digest = None if stored is None else bytes(stored).hex()
             upto = snap.seq if snap is not None else 0
             logs[hand_id] = HandLog(hand_id, snap, digest,
                                     tuple(ActionRow.of(r) for r in mine if r["seq"] > upto),

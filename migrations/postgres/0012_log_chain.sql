@@ -1,7 +1,7 @@
 -- 0012_log_chain (PostgreSQL): as ../0012_log_chain.sql (which tells what the digest
 -- is), the trigger in PL/pgSQL.
-ALTER TABLE actions ADD COLUMN log_digest TEXT
-    CHECK (log_digest IS NULL OR (length(log_digest) = 64 AND log_digest !~ '[^0-9a-f]'));
+ALTER TABLE actions ADD COLUMN log_digest BYTEA
+    CHECK (log_digest IS NULL OR octet_length(log_digest) = 32);
 
 CREATE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -149,7 +149,7 @@ def stored_text(a: ActionRow) -> tuple[int, int, str, str]:
 async def stored_digests(store: Store, hand_id: int) -> list[str | None]:
     rows = await store._db.all(  # the test's own look at the column
         "SELECT log_digest FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))
-    return [r[0] for r in rows]
+    return [None if r[0] is None else bytes(r[0]).hex() for r in rows]  # stored as 32 bytes
 
 
 async def test_each_action_carries_the_running_digest_of_the_log_up_to_it(
