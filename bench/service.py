@@ -1,6 +1,7 @@
 """Benchmark of the table service over the real store (never a timed test).
 
     python bench/service.py [--actions-tables 1,10,200] [--restart-tables 1000]
+                            [--restart-snapshot-every 2,1] [--baseline REV]
                             [--postgres | --database-url postgresql://…]
 
 SQLite by default (files in a temporary folder). ``--postgres`` runs the same on a
@@ -17,9 +18,11 @@ Prints ``NAME VALUE UNIT`` lines:
   fsync at every commit (durable against a power cut). Goal ≥ 500/s at 200 tables.
 - ``service_action_p50_ms`` / ``_p99_ms`` per table count: latency of one `act` call
   (at 200 tables it includes waiting for the event loop behind the other 199).
-  Goal p99 ≤ 20 ms. ``…_snapshot_every_<K>`` (``--snapshot-every``, default 0): the
-  same with a state snapshot every K actions instead of the service's default (0:
-  none), the cost of snapshots on the move path.
+  Goal p99 ≤ 20 ms. ``service_action_cpu_us_<N>_tables``: the bench process's CPU time
+  per move (the bench's own choice of moves included), which the load of a shared
+  machine moves less than the wall time. ``…_snapshot_every_<K>``
+  (``--snapshot-every``, default 0): the same with a state snapshot every K actions
+  instead of the service's default (0: none), the cost of snapshots on the move path.
 - ``service_restart_ready_s_<N>_tables``: `recover(eager=False)` with N live tables (the
   service is serving again; tables replay their log on first use); and
   ``service_restart_full_s_<N>_tables``: `recover(eager=True)` rebuilding every live
@@ -28,7 +31,17 @@ Prints ``NAME VALUE UNIT`` lines:
   others replay their log). Goal ≤ 1 s. Beside it, from the same database in the same
   run: ``…_whole_logs`` (snapshots ignored: the batch of reads, every log replayed) and
   ``…_old_path`` (snapshots ignored, each table read on its own, as `recover(eager=True)`
-  did before snapshots: `recover()` then `live(table)` for each).
+  did before snapshots: `recover()` then `live(table)` for each). Each figure also as
+  ``…_cpu_s_…``: the CPU time of the bench's process (SQLite's thread included), which
+  the load of a shared machine moves less than the wall time. The ready and full
+  figures are the median of ``--restart-repeats`` (3) restarts. The tables have played
+  28–31 moves (by table number), so the actions after the newest snapshot are spread
+  as a restart at any moment would find them. ``--restart-snapshot-every 2,1``: the
+  same again on databases written with a snapshot every 2 (every 1) actions, named
+  ``…_snapshot_every_<K>``.
+- ``--baseline REV``: before all that, the same bench (same options) on the code of git
+  revision REV, checked out in a temporary worktree, every name ending in
+  ``_before_<REV>``: the old figures and the new ones side by side from one run.
 - ``service_db_bytes_per_hand``: database growth per finished hand (after checkpoint),
   and ``…_without_snapshots`` the same with no snapshot written (a hand's snapshot is
   deleted when it ends, so the difference is pages the churn leaves behind);
@@ -57,12 +70,16 @@ import argparse
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the checkout whose code is measured: this one, or ``--code DIR`` (how ``--baseline``
+# measures an older revision's code with this very bench)
+sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+                       if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]))
 
 from bot.service import Cause, NullNotifier, Refused, SystemClock, TableService
 from bot.service.live import step_of
@@ -73,6 +90,9 @@ from bot.store.sqlite import SqliteDatabase
 from engine.game import Phase, deciding_seats, timeout_action
 from engine.rules import RULESETS
 from tests.pgcluster import Cluster, create_database, drop_database, fresh_name
+
+CODE_ROOT = sys.path[0]
+"""The checkout measured (inserted above): the processes bench's workers measure it too."""
 
 RULE_NAMES = list(RULESETS)
 """The tables take the rule sets in turn."""
@@ -188,11 +208,12 @@ async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
                                 snapshot_every=snapshot_every)
     ids = await open_tables(service, tables, 1)
     latencies: list[float] = []
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     counts = await asyncio.gather(*(play(service, t, latencies) for t in ids))
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     emit(f"service_actions_per_s_{tables}_tables{suffix}", sum(counts) / elapsed,
          "actions/s")
+    emit(f"service_action_cpu_us_{tables}_tables{suffix}", cpu / sum(counts) * 1e6, "µs")
     latencies.sort()
     emit(f"service_action_p50_ms_{tables}_tables{suffix}",
          statistics.median(latencies) * 1000, "ms")
@@ -201,35 +222,51 @@ async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
     await service.store.close()
 
 
-async def bench_restart(dbs: Databases, tables: int) -> None:
-    path = await dbs.new("restart")
-    service = await new_service(path, notifier=DeliveringNotifier())
+RESTART_MOVES = 28
+"""Moves per table before the restart bench's restart, plus the table's number modulo 4
+(28–31): a restart comes at any moment of a hand, so the actions after its newest
+snapshot (one every 4 by default) are spread over 0–3 rather than always the same."""
+
+
+async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,
+                        snapshot_every: int | None = None) -> None:
+    suffix = "" if snapshot_every is None else f"_snapshot_every_{snapshot_every}"
+    path = await dbs.new(f"restart{suffix}")
+    service = await new_service(path, notifier=DeliveringNotifier(),
+                                snapshot_every=snapshot_every)
     # several hands each: a table whose first hand ends early must stay live
     ids = await open_tables(service, tables, 100_000, options={**OPTIONS, "hands": 8})
     sink: list[float] = []
-    for t in ids:
-        await play(service, t, sink, limit=30)
+    for k, t in enumerate(ids):
+        await play(service, t, sink, limit=RESTART_MOVES + k % 4)
     await service.store.close()
     states = {}
     for kind in ("ready", "full_old_path", "full_whole_logs", "full"):
-        # each start from the same file: none of them writes (no deadline is overdue)
-        service = await new_service(path, use_snapshots=kind == "full",
-                                    notifier=DeliveringNotifier())
-        t0 = time.perf_counter()
-        report = await service.recover(eager=kind in ("full", "full_whole_logs"))
-        if kind == "full_old_path":
-            for row in await service.store.live_tables():
-                await service.recovery.live(row.id)
-        elapsed = time.perf_counter() - t0
-        assert report.live_tables == tables and not report.failed, report
-        emit(f"service_restart_{kind}_s_{tables}_tables", elapsed, "s")
-        if kind != "ready":
-            states[kind] = {t: live.hand.state for t, live in service._tables.items()
-                            if live.hand is not None}
+        walls, cpus = [], []
+        # the two figures of the goal are measured `repeats` times (median printed)
+        for _ in range(repeats if kind in ("ready", "full") else 1):
+            # each start from the same file: none of them writes (no deadline is overdue)
+            service = await new_service(path, use_snapshots=kind == "full",
+                                        notifier=DeliveringNotifier())
+            c0, t0 = time.process_time(), time.perf_counter()
+            report = await service.recover(eager=kind in ("full", "full_whole_logs"))
+            if kind == "full_old_path":
+                for row in await service.store.live_tables():
+                    await service.recovery.live(row.id)
+            walls.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)  # this process's CPU, SQLite's thread too
+            assert report.live_tables == tables and not report.failed, report
+            if kind != "ready":
+                states[kind] = {t: live.hand.state for t, live in service._tables.items()
+                                if live.hand is not None}
+            resumed = service.recovery.resumed
+            await service.store.close()
+        emit(f"service_restart_{kind}_s_{tables}_tables{suffix}", statistics.median(walls),
+             "s")
+        emit(f"service_restart_{kind}_cpu_s_{tables}_tables{suffix}", statistics.median(cpus),
+             "s")
         if kind == "full":
-            emit(f"service_restart_resumed_hands_{tables}_tables", service.recovery.resumed,
-                 "hands")
-        await service.store.close()
+            emit(f"service_restart_resumed_hands_{tables}_tables{suffix}", resumed, "hands")
     # the bench's own check that every way rebuilt the very same hands
     assert states["full"] == states["full_whole_logs"] == states["full_old_path"]
 
@@ -246,10 +283,11 @@ async def bench_bytes(folder: Path, hands: int) -> None:
         sizes = []
         for t in ids:
             await play(service, t, sink, limit=40)
-            live = service._tables[t]
-            assert live.hand is not None
-            sizes += [len(s.state) for s in await service.store.snapshots(live.hand.row.id)]
-            await play(service, t, sink)
+            live = service._tables.get(t)
+            if live is not None and live.hand is not None:  # else it ended in under 40 moves
+                sizes += [len(s.state)
+                          for s in await service.store.snapshots(live.hand.row.id)]
+                await play(service, t, sink)
         await service.store.close()
         emit(f"service_db_bytes_per_hand{suffix}", (os.path.getsize(path) - empty) / hands,
              "bytes")
@@ -302,7 +340,8 @@ async def bench_processes(database: str, tables: int, processes: int) -> None:
     share = tables // processes
     procs = [await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--worker", database, str(1 + k * share), str(share),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        "--code", CODE_ROOT, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE)
         for k in range(processes)]
     for proc in procs:
         assert proc.stdout is not None
@@ -328,6 +367,16 @@ async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/service.py")
     parser.add_argument("--actions-tables", default="1,10,200")
     parser.add_argument("--restart-tables", type=int, default=1000)
+    parser.add_argument("--restart-repeats", type=int, default=3,
+                        help="restarts measured per figure of the goal (median printed)")
+    parser.add_argument("--restart-snapshot-every", default="",
+                        help="also measure the restart with a snapshot every N actions "
+                             "(comma-separated), beside the service's default")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="first run the same bench on the code of git revision REV "
+                             "(a temporary worktree), its figures named …_before_REV")
+    parser.add_argument("--code", metavar="DIR", default=None,
+                        help="measure the code of the checkout DIR (used by --baseline)")
     parser.add_argument("--bytes-hands", type=int, default=50)
     parser.add_argument("--scheduler-tables", type=int, default=200)
     parser.add_argument("--scheduler-moves", type=int, default=40,
@@ -347,6 +396,8 @@ async def main(argv: list[str] | None = None) -> int:
     where.add_argument("--database-url", default=None,
                        help="run on this PostgreSQL server (the bench creates databases)")
     args = parser.parse_args(argv)
+    if args.baseline:
+        await run_baseline(args.baseline, sys.argv[1:] if argv is None else argv)
     cluster = Cluster.start(durable=True) if args.postgres else None
     server = cluster.url if cluster is not None else args.database_url
     try:
@@ -360,6 +411,42 @@ async def main(argv: list[str] | None = None) -> int:
         if cluster is not None:
             cluster.stop()
     return 0
+
+
+def without_baseline(argv: list[str]) -> list[str]:
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--baseline":
+            skip = True
+        elif not arg.startswith("--baseline="):
+            out.append(arg)
+    return out
+
+
+async def run_baseline(rev: str, argv: list[str]) -> None:
+    """This bench, with the same options, on the code of git revision ``rev`` checked
+    out in a temporary worktree (its own databases); each line printed with
+    ``_before_<rev>`` added to its name."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
+                        str(tree), rev], check=True)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()), *without_baseline(argv),
+                "--code", str(tree), stdout=asyncio.subprocess.PIPE)
+            assert proc.stdout is not None
+            async for line in proc.stdout:
+                name, *rest = line.decode().split()
+                print(" ".join([f"{name}_before_{rev}", *rest]), flush=True)
+            if await proc.wait():
+                raise SystemExit(f"the bench failed on {rev}")
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
+                            str(tree)], check=True)
 
 
 async def run(args: argparse.Namespace, dbs: Databases) -> None:
@@ -378,7 +465,9 @@ async def run(args: argparse.Namespace, dbs: Databases) -> None:
     if args.scheduler_tables:
         await bench_scheduler(dbs, args.scheduler_tables, args.scheduler_moves)
     if args.restart_tables:
-        await bench_restart(dbs, args.restart_tables)
+        await bench_restart(dbs, args.restart_tables, args.restart_repeats)
+        for every in (int(x) for x in args.restart_snapshot_every.split(",") if x):
+            await bench_restart(dbs, args.restart_tables, args.restart_repeats, every)
     if args.processes_tables:
         for p in (int(x) for x in args.processes.split(",") if x):
             await bench_processes(str(await dbs.new(f"processes-{p}")),

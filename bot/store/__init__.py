@@ -57,6 +57,7 @@ from bot.store.rows import (
     best_hand_key,
     is_rules,
     log_digest,
+    next_log_digest,
     player_key,
     state_digest,
 )
@@ -118,6 +119,7 @@ __all__ = [
     "is_rules",
     "load_migrations",
     "log_digest",
+    "next_log_digest",
     "player_key",
     "schema_version",
     "state_digest",

@@ -375,17 +375,24 @@ def announcement_key(kind: str, table_id: int, hand_number: int) -> str:
 
 
 def log_digest(actions: Iterable[tuple[int, int, str, str]]) -> str:
-    """SHA-256 (hex) of a hand's log: each action as ``seq␟seat␟kind␟payload␞``, the
-    payload as the JSON text stored. A snapshot carries the digest of the actions it
-    was reached by, so it is used only on the log it came from."""
-    h = hashlib.sha256()
+    """The running digest of a hand's log (`next_log_digest` from the first action on,
+    the payload as the JSON text stored): what its last action's ``log_digest`` column
+    holds (migration 0012), and what a snapshot written with it is sealed with."""
+    digest = ""
     for seq, seat, kind, payload in actions:
-        h.update(log_line(seq, seat, kind, payload))
-    return h.hexdigest()
+        digest = next_log_digest(digest, seq, seat, kind, payload)
+    return digest
+
+
+def next_log_digest(previous: str, seq: int, seat: int, kind: str, payload: str) -> str:
+    """SHA-256 (hex) of the previous action's running digest ("" before the first) and
+    this action as ``seq␟seat␟kind␟payload␞``: a chain, so the digest of the log up to
+    any action is stored with it and checking a snapshot needs no re-hash of the log."""
+    return hashlib.sha256(previous.encode() + log_line(seq, seat, kind, payload)).hexdigest()
 
 
 def log_line(seq: int, seat: int, kind: str, payload: str) -> bytes:
-    """One action as `log_digest` hashes it."""
+    """One action as `next_log_digest` hashes it."""
     return f"{seq}\x1f{seat}\x1f{kind}\x1f{payload}\x1e".encode()
 
 
@@ -421,9 +428,11 @@ class SnapshotRow:
 @dataclass(frozen=True)
 class HandLog:
     """What rebuilding a live hand reads: its newest snapshot (if any) and the actions
-    after it (all of them without one). ``digest_at_snapshot`` is the digest of the
-    log's actions 1..snapshot.seq as read now (None without a snapshot, or when the log
-    is shorter): the snapshot is the log's only if it equals ``snapshot.log_digest``."""
+    after it (all of them without one). ``digest_at_snapshot`` is the running digest of
+    the log's actions 1..snapshot.seq as stored now with action snapshot.seq (migration
+    0012; None without a snapshot, when the log is shorter, or for a log written before
+    0012): the snapshot is the log's only if it equals ``snapshot.log_digest``.
+    ``last_seq``: the seq of the last action read (0 if none was)."""
 
     hand_id: int
     snapshot: SnapshotRow | None

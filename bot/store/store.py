@@ -14,7 +14,6 @@ the driver's errors.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
@@ -72,7 +71,7 @@ from bot.store.rows import (
     announcement_key,
     fraction_text,
     log_digest,
-    log_line,
+    next_log_digest,
     state_digest,
     totals_json,
 )
@@ -181,18 +180,16 @@ async def _append_bumped(db: Session, table_id: int, expected: int | None, *args
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
                       deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
-                      cached: tuple[int, Any] | None) -> tuple[ActionRow, Any]:
+                      cached: tuple[int, str] | None) -> tuple[ActionRow, str]:
     """`Store.append_action`'s transaction, handed to the database whole
     (`Database.write_at_once`): the hand is live, ``action`` carries the next seq
-    (compare-and-set), the deadlines replaced, the snapshot (if any) sealed with the
-    log's digest. Returns the action's row and the running digest of the log up to it
-    (``cached``: the one up to the seq before, if this process knows it; else the log
-    is read back)."""
+    (compare-and-set) and the log's running digest up to it, the deadlines replaced, the
+    snapshot (if any) sealed with that digest. Returns the action's row and the digest
+    (``cached``: the one up to the seq before, if this process knows it)."""
     await _lock_live_hand(db, hand_id)
-    payload = await _insert_next(db, hand_id, action)
+    payload, digest = await _insert_next(db, hand_id, action, cached)
     if deadlines is not None:
         await _replace_deadlines_in(db, hand_id, deadlines)
-    running = await _running_digest_now(db, hand_id, action, payload, cached)
     if snapshot is not None:
         # the older snapshots go in the same statement (a trigger, migration 0007)
         await db.run("INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
@@ -200,10 +197,10 @@ async def _append_now(db: Session, hand_id: int, action: NewAction,
                      " DO UPDATE SET version = excluded.version, log_digest ="
                      " excluded.log_digest, state = excluded.state, state_digest ="
                      " excluded.state_digest",
-                     (hand_id, snapshot.seq, snapshot.version, running.hexdigest(),
+                     (hand_id, snapshot.seq, snapshot.version, digest,
                       snapshot.state, state_digest(snapshot.version, snapshot.state)))
     return (ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
-                      json.loads(payload), action.source, float(action.at)), running)
+                      json.loads(payload), action.source, float(action.at)), digest)
 
 
 async def _lock_live_hand(db: Session, hand_id: int) -> None:
@@ -217,39 +214,74 @@ async def _lock_live_hand(db: Session, hand_id: int) -> None:
         raise HandEnded(f"hand {hand_id} has ended")
 
 
-async def _insert_next(db: Session, hand_id: int, action: NewAction) -> str:
+async def _insert_next(db: Session, hand_id: int, action: NewAction,
+                       cached: tuple[int, str] | None) -> tuple[str, str]:
     """The log's compare-and-set (the hand locked first): ``action`` lands only as the
-    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text.
+    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text and the
+    log's running digest up to it (`next_log_digest`, stored with the action).
 
-    The check and the insert are one statement (one round trip to a PostgreSQL server
-    on every move); the next seq is read on its own only to tell a stale one."""
+    The digest is chained from the one stored with the action before: from ``cached``
+    (this process's last append to the hand) when the insert finds that one stored, so
+    the check, the chain and the insert are one statement (one round trip to a
+    PostgreSQL server on every move); else from the stored one, read first. The next
+    seq is read on its own only to tell a stale action."""
+    seq = action.expected_seq
     payload = _json(action.payload)
+    previous = "" if seq == 1 else cached[1] if cached and cached[0] == seq - 1 else None
+    if previous is not None:
+        digest = await _insert_chained(db, hand_id, action, payload, previous)
+        if digest is not None:
+            return payload, digest
+        await _refuse_stale(db, hand_id, seq)
+        # the seq is the next one, but this process's digest is not the stored one
+    digest = await _insert_chained(db, hand_id, action, payload,
+                                   await _digest_upto(db, hand_id, seq - 1))
+    if digest is None:
+        await _refuse_stale(db, hand_id, seq)
+        raise ConstraintError(f"action {seq} of hand {hand_id} does not follow its log")
+    return payload, digest
+
+
+async def _insert_chained(db: Session, hand_id: int, action: NewAction, payload: str,
+                          previous: str) -> str | None:
+    """Insert ``action`` with the digest chained from ``previous`` if its seq is the
+    next and ``previous`` is the digest stored with the action before it (none stored:
+    a log written before migration 0012, whose digest ``previous`` was worked out from
+    the rows); its digest, or None if nothing was written."""
+    seq = action.expected_seq
+    digest = next_log_digest(previous, seq, action.seat, action.kind, payload)
     landed = await db.run(
-        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at)"
-        " SELECT ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
-        " FROM actions WHERE hand_id = ?)",
-        (hand_id, action.expected_seq, action.seat, action.kind, payload, action.source,
-         action.at, action.expected_seq, hand_id))
-    if not landed:
-        row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
-                           (hand_id,))
-        raise StaleAction(hand_id, action.expected_seq, int(row[0]) if row else 1)
-    return payload
+        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest)"
+        " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
+        " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
+        " WHERE hand_id = ? AND seq = ?), ?)",
+        (hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
+         bytes.fromhex(digest), seq, hand_id, bytes.fromhex(previous), hand_id, seq - 1,
+         bytes.fromhex(previous)))
+    return digest if landed else None
 
 
-async def _running_digest_now(db: Session, hand_id: int, action: NewAction,
-                              payload: str, cached: tuple[int, Any] | None) -> Any:
-    """The running digest of the log up to ``action`` (just inserted, not committed):
-    the cached one extended by it, else the log read back."""
-    if cached is not None and cached[0] == action.expected_seq - 1:
-        running = cached[1].copy()
-        running.update(log_line(action.expected_seq, action.seat, action.kind, payload))
-        return running
-    running = hashlib.sha256()
-    for r in await db.all("SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ?"
-                          " AND seq <= ? ORDER BY seq", (hand_id, action.expected_seq)):
-        running.update(log_line(r[0], r[1], r[2], r[3]))
-    return running
+async def _refuse_stale(db: Session, hand_id: int, seq: int) -> None:
+    """`StaleAction` unless ``seq`` is the hand's next."""
+    row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
+                       (hand_id,))
+    next_seq = int(row[0]) if row else 1
+    if next_seq != seq:
+        raise StaleAction(hand_id, seq, next_seq)
+
+
+async def _digest_upto(db: Session, hand_id: int, seq: int) -> str:
+    """The running digest of the hand's log up to action ``seq`` as stored with it; for
+    a log written before migration 0012, worked out from the rows themselves."""
+    if seq == 0:
+        return ""
+    row = await db.one("SELECT log_digest FROM actions WHERE hand_id = ? AND seq = ?",
+                       (hand_id, seq))
+    if row is not None and row[0] is not None:
+        return bytes(row[0]).hex()
+    return log_digest((r[0], r[1], r[2], r[3]) for r in await db.all(
+        "SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ? AND seq <= ?"
+        " ORDER BY seq", (hand_id, seq)))
 
 
 async def _replace_deadlines_in(db: Session, hand_id: int,
@@ -271,11 +303,12 @@ class Store:
         self._db = db
         self.path = path if isinstance(db, SqliteDatabase) else db.target
         """The SQLite file, or the PostgreSQL URL with its password masked."""
-        self._digests: dict[int, tuple[int, Any]] = {}
-        """Per live hand: the last seq this process appended and the running SHA-256 of
-        the log up to it (`log_digest`), so sealing a snapshot does not read the log
-        back; updated only after a commit, forgotten when the hand ends. A hand not
-        here (after a start) is read once."""
+        self._digests: dict[int, tuple[int, str]] = {}
+        """Per live hand: the last seq this process appended and the running digest of
+        the log up to it (`log_digest`), so the next append chains from it in its one
+        insert; updated only after a commit, forgotten when the hand ends. A hand not
+        here (after a start), or whose stored digest is another (another process
+        appended), reads the stored one."""
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -860,29 +893,35 @@ class Store:
 
     async def _logs_in(self, db: Session, hand_ids: list[int],
                        snapshots: bool) -> dict[int, HandLog]:
-        """Each hand's newest snapshot, the digest of its log up to it, and the actions
-        after it (all of them without a snapshot)."""
+        """Each hand's newest snapshot, the running digest stored with the action it was
+        written with, and the actions after it (all of them without a snapshot): the
+        actions before a snapshot are not read at all (migration 0012)."""
         newest: dict[int, SnapshotRow] = {}
         if snapshots:
             for r in await db.all(f"SELECT * FROM hand_snapshots WHERE hand_id IN"
                                     f" ({_marks(hand_ids)}) ORDER BY seq", hand_ids):
                 newest[r["hand_id"]] = SnapshotRow.of(r)  # the last one read is the newest
-        rows = await db.all("SELECT * FROM actions WHERE hand_id IN"
-                              f" ({_marks(hand_ids)}) ORDER BY hand_id, seq", hand_ids)
+            # from each hand's newest snapshot's own action on (its stored digest)
+            rows = await db.all(
+                f"SELECT * FROM actions a WHERE hand_id IN ({_marks(hand_ids)}) AND seq >="
+                " COALESCE((SELECT MAX(s.seq) FROM hand_snapshots s WHERE s.hand_id ="
+                " a.hand_id), 0) ORDER BY hand_id, seq", hand_ids)
+        else:
+            rows = await db.all("SELECT * FROM actions WHERE hand_id IN"
+                                f" ({_marks(hand_ids)}) ORDER BY hand_id, seq", hand_ids)
+        by_hand = _grouped(rows, lambda r: r["hand_id"])
         logs: dict[int, HandLog] = {}
         for hand_id in hand_ids:
-            logs[hand_id] = HandLog(hand_id, newest.get(hand_id), None, (), 0)
-        by_hand = _grouped(rows, lambda r: r["hand_id"])
-        for hand_id, mine in by_hand.items():
+            mine = by_hand.get(hand_id, [])
             snap = newest.get(hand_id)
-            upto = snap.seq if snap is not None else 0
             digest = None
-            if snap is not None and len(mine) >= upto:
-                digest = log_digest((r["seq"], r["seat"], r["kind"], r["payload"])
-                                    for r in mine[:upto])
+            if snap is not None and mine and mine[0]["seq"] == snap.seq:
+                stored = mine[0]["log_digest"]  # None: a log written before 0012
+                digest = None if stored is None else bytes(stored).hex()
+            upto = snap.seq if snap is not None else 0
             logs[hand_id] = HandLog(hand_id, snap, digest,
-                                    tuple(ActionRow.of(r) for r in mine[upto:]),
-                                    mine[-1]["seq"])
+                                    tuple(ActionRow.of(r) for r in mine if r["seq"] > upto),
+                                    mine[-1]["seq"] if mine else 0)
         return logs
 
     # ---- the end of a hand -----------------------------------------------------------
@@ -902,7 +941,7 @@ class Store:
         async with self._write() as db:
             hand = await self._live_hand_in(db, hand_id)
             if final is not None:
-                await _insert_next(db, hand_id, final)
+                await _insert_next(db, hand_id, final, self._digests.get(hand_id))
             for s in settlements:
                 await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
                                " VALUES (?, ?, ?, ?, ?)",

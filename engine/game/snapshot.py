@@ -46,6 +46,12 @@ row): a test compares them with the records' fields, so a field added to the eng
 cannot be silently left out of snapshots."""
 
 _TILES = {t.notation: t for t in Tile}
+_NOTATION = [t.notation for t in Tile]
+"""Each tile's two characters, by its value: `Tile.notation` formats them anew at every
+call, and encoding (on every `snapshot_every`-th move) spells some 80 tiles."""
+_UNCLAIMED = {t: Discard(t) for t in Tile}
+"""One shared unclaimed discard of each tile (records are immutable and compared by
+value): decoding builds some 30 discards a state on every restart."""
 
 
 class SnapshotError(ValueError):
@@ -99,11 +105,11 @@ def decode(text: str, ruleset_name: str, options: Mapping[str, Any] | TableOptio
 
 
 def _tile_text(tile: Tile | None) -> str | None:
-    return None if tile is None else tile.notation
+    return None if tile is None else _NOTATION[tile]
 
 
 def _tiles_text(tiles: Iterable[Tile]) -> str:
-    return "".join(t.notation for t in tiles)
+    return "".join([_NOTATION[t] for t in tiles])
 
 
 def _seat(s: SeatState) -> dict[str, Any]:
@@ -123,13 +129,13 @@ def _seat(s: SeatState) -> dict[str, Any]:
 
 
 def _meld(m: Meld) -> list[Any]:
-    return [m.kind.value, _tiles_text(m.tiles), m.face.notation, m.from_seat,
+    return [m.kind.value, _tiles_text(m.tiles), _NOTATION[m.face], m.from_seat,
             _tile_text(m.claimed)]
 
 
 def _window(w: ClaimWindow) -> dict[str, Any]:
     return {
-        "tile": w.tile.notation,
+        "tile": _NOTATION[w.tile],
         "from": w.from_seat,
         "options": [[a.to_json() for a in seat] for seat in w.options],
         "answers": [None if a is None else a.to_json() for a in w.answers],
@@ -183,22 +189,32 @@ def _state(data: Any, ruleset_name: str, options: Mapping[str, Any] | TableOptio
 
 def _seat_of(data: Any) -> SeatState:
     data = _object(data, "seat")
-    discards = [Discard(t) for t in _tiles(data["discards"])]
+    discards = [_UNCLAIMED[t] for t in _tiles(data["discards"])]
     for pair in _list(data["claimed"], "claimed"):
         index, by = _list(pair, "claimed discard")
         i = _int(index, 0, len(discards) - 1)
         discards[i] = Discard(discards[i].tile, _int(by, 0, SEATS - 1))
+    melds = _list(data["melds"], "melds")
+    chain = _str(data["chain"])
     return SeatState(
         hand=_tiles(data["hand"]),
-        melds=tuple(_meld_of(m) for m in _list(data["melds"], "melds")),
+        melds=tuple([_meld_of(m) for m in melds]) if melds else (),
         discards=tuple(discards),
         flowers=_tiles(data["flowers"]),
         drawn=_opt_tile(data["drawn"]),
-        chain=tuple(ChainStep(c) for c in _str(data["chain"])),
+        chain=tuple([ChainStep(c) for c in chain]) if chain else (),
         claimed_turn=_bool(data["claimed_turn"]),
-        passed_wins=frozenset(_tiles(data["passed_wins"])),
-        passed_pongs=frozenset(_tiles(data["passed_pongs"])),
+        passed_wins=_tile_set(data["passed_wins"]),
+        passed_pongs=_tile_set(data["passed_pongs"]),
     )
+
+
+_NONE: frozenset[Tile] = frozenset()
+
+
+def _tile_set(text: Any) -> frozenset[Tile]:
+    tiles = _tiles(text)
+    return frozenset(tiles) if tiles else _NONE  # usually empty: one shared empty set
 
 
 def _meld_of(data: Any) -> Meld:
@@ -229,7 +245,9 @@ def _claims_row(data: Any) -> tuple[int, ...]:
     row = _list(data, "claims row")
     if len(row) != SEATS:
         raise SnapshotError("a claims row has 4 counts")
-    return tuple(_int(n, 0, 1000) for n in row)
+    if all(type(n) is int and 0 <= n <= 1000 for n in row):  # the usual case, at once
+        return tuple(row)
+    return tuple(_int(n, 0, 1000) for n in row)  # says which count is wrong
 
 
 def _object(data: Any, what: str) -> dict[str, Any]:
@@ -275,6 +293,8 @@ def _opt_tile(text: Any) -> Tile | None:
 
 def _tiles(text: Any) -> tuple[Tile, ...]:
     text = _str(text)
+    if not text:  # most of a seat's texts (flowers, passed tiles) are empty
+        return ()
     try:  # one lookup a tile: decoding is on the path of every restart
         return tuple([_TILES[text[i:i + 2]] for i in range(0, len(text), 2)])
     except KeyError:
@@ -284,9 +304,7 @@ def _tiles(text: Any) -> tuple[Tile, ...]:
 def _check_tiles(state: HandState) -> None:
     """Every tile taken from the wall (front and back) is in exactly one place."""
     wall = state.wall
-    counts = [0] * len(Tile)
-    for tile in (*wall[:state.front], *wall[len(wall) - state.back:]):
-        counts[tile] += 1
+    taken = [*wall[:state.front], *wall[len(wall) - state.back:]]
     held: list[Tile] = list(state.set_aside)
     for s in state.seats:
         held += s.hand
@@ -294,9 +312,8 @@ def _check_tiles(state: HandState) -> None:
         for m in s.melds:
             held += m.tiles
         held += [d.tile for d in s.discards if d.claimed_by is None]
-    for tile in held:
-        counts[tile] -= 1
-    if any(counts):
+    # the same tiles as often each: the same sorted lists (a sort of some 60 numbers)
+    if sorted(taken) != sorted(held):
         raise SnapshotError("the tiles in play are not the tiles taken from the wall")
     if any(s.drawn is not None and s.drawn not in s.hand for s in state.seats):
         raise SnapshotError("a drawn tile is not in its seat's hand")

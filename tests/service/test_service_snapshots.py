@@ -177,6 +177,25 @@ async def test_a_snapshot_ahead_of_the_log_falls_back_to_the_log(make_world: Mak
     assert state_of(world, table).seq == 6
 
 
+async def test_a_snapshot_on_a_log_without_digests_falls_back_to_the_log(
+        make_world: MakeWorld, caplog: pytest.LogCaptureFixture) -> None:
+    """Actions written before migration 0012 carry no running digest: nothing vouches
+    that such a log is the one a snapshot was sealed with, so the log is replayed."""
+    world, table = await one_table(make_world, 10)
+    hand = await world.store.live_hand(table)
+    columns = "hand_id, seq, seat, kind, payload, source, at"
+    for sql in (f"CREATE TEMP TABLE old_log AS SELECT {columns} FROM actions WHERE hand_id = ?",
+                "DELETE FROM actions WHERE hand_id = ?",
+                f"INSERT INTO actions ({columns}) SELECT {columns} FROM old_log WHERE hand_id = ?"):
+        await snapshot_sql(world, sql, hand.id)
+    world = await restart(make_world, world)
+    with caplog.at_level(logging.WARNING):
+        await world.service.recover(eager=True)
+    assert world.service.recovery.resumed == 0
+    assert "not used" in caplog.text
+    assert state_of(world, table) == await truth(world, table)
+
+
 async def test_moves_after_the_newest_snapshot_are_replayed_on_top_of_it(
         make_world: MakeWorld) -> None:
     """A crash after actions whose snapshot never came (written with every 4th action

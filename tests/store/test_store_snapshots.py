@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    ActionRow,
     ConstraintError,
     NewAction,
     NewSnapshot,
     StaleAction,
     Store,
     log_digest,
+    next_log_digest,
     state_digest,
 )
 from tests.store.helpers import Game, NewGame
@@ -109,14 +111,92 @@ async def test_table_loads_tell_a_snapshot_whose_log_changed(
     game = await new_game()
     for seq in range(1, 5):
         await append(store, game, seq, snapshot="{}" if seq == 4 else None)
-    # another writer's log (a backup restored over part of it, say)
-    await store._db.execute("UPDATE actions SET payload = '{\"tile\":\"9p\"}' WHERE seq = 2")
+    # another writer's log (a backup restored over part of it, say): actions 2… deleted
+    # and other ones appended in their place
+    await store._db.execute(f"DELETE FROM actions WHERE hand_id = {game.hand.id} AND seq >= 2")
+    await store.append_action(game.hand.id, 2, 1, "discard", {"tile": "9p"}, "player", 9.0)
+    for seq in range(3, 5):
+        await append(store, game, seq)
     log = (await store.table_loads([game.table.id]))[game.table.id].log
-    assert log is not None and log.snapshot is not None
+    assert log is not None and log.snapshot is not None and log.snapshot.seq == 4
+    assert log.digest_at_snapshot is not None
     assert log.digest_at_snapshot != log.snapshot.log_digest
     await store._db.execute("DELETE FROM actions WHERE seq >= 3")
     log = (await store.table_loads([game.table.id]))[game.table.id].log
     assert log is not None and log.digest_at_snapshot is None  # the log is shorter
+    assert log.actions == () and log.last_seq == 0
+
+
+async def test_a_stored_action_is_never_rewritten(store: Store, new_game: NewGame) -> None:
+    """The log is append-only (migration 0012): a digest stored beside a rewritten
+    payload would vouch for a log that is not there, so the database refuses."""
+    game = await new_game()
+    for seq in range(1, 5):
+        await append(store, game, seq, snapshot="{}" if seq == 4 else None)
+    for sql in ("UPDATE actions SET payload = '{\"tile\":\"9p\"}' WHERE seq = 2",
+                "UPDATE actions SET log_digest = NULL WHERE seq = 4"):
+        with pytest.raises(ConstraintError, match="append-only"):
+            await store._db.execute(sql)
+    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    assert log is not None and log.snapshot is not None
+    assert log.digest_at_snapshot == log.snapshot.log_digest
+
+
+def stored_text(a: ActionRow) -> tuple[int, int, str, str]:
+    return a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}'
+
+
+async def stored_digests(store: Store, hand_id: int) -> list[str | None]:
+    rows = await store._db.all(  # the test's own look at the column
+        "SELECT log_digest FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))
+    return [None if r[0] is None else bytes(r[0]).hex() for r in rows]  # stored as 32 bytes
+
+
+async def test_each_action_carries_the_running_digest_of_the_log_up_to_it(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    for seq in range(1, 7):
+        await append(store, game, seq)
+    actions = await store.actions(game.hand.id)
+    assert await stored_digests(store, game.hand.id) == [
+        log_digest(stored_text(a) for a in actions[:n]) for n in range(1, 7)]
+    assert log_digest(stored_text(a) for a in actions[:3]) == next_log_digest(
+        log_digest(stored_text(a) for a in actions[:2]), *stored_text(actions[2]))
+
+
+async def test_the_chain_follows_the_stored_log_not_a_process_s_wrong_memory(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    for seq in range(1, 4):
+        await append(store, game, seq)
+    store._digests[game.hand.id] = (3, "0" * 64)  # what it believes is not what is stored
+    await append(store, game, 4, snapshot="{}")
+    actions = await store.actions(game.hand.id)
+    truth = log_digest(stored_text(a) for a in actions)
+    assert (await stored_digests(store, game.hand.id))[-1] == truth
+    [snap] = await store.snapshots(game.hand.id)
+    assert snap.log_digest == truth
+
+
+async def test_a_log_written_before_the_chain_is_hashed_from_its_rows(
+        store: Store, new_game: NewGame) -> None:
+    """Actions written before migration 0012 carry no digest: the first append after
+    works it out from the rows; a snapshot on such an action is not vouched for."""
+    game = await new_game()
+    for seq in (1, 2):
+        await store._db.execute(
+            "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at) VALUES"
+            f" ({game.hand.id}, {seq}, {seq % 4}, 'discard', '{{\"tile\":\"{seq + 1}m\"}}',"
+            f" 'player', {200.0 + seq})")
+    load = (await store.table_loads([game.table.id]))[game.table.id]
+    assert load.log is not None and [a.seq for a in load.log.actions] == [1, 2]
+    await append(store, game, 3, snapshot="{}")
+    actions = await store.actions(game.hand.id)
+    [snap] = await store.snapshots(game.hand.id)
+    assert snap.log_digest == log_digest(stored_text(a) for a in actions)
+    assert await stored_digests(store, game.hand.id) == [None, None, snap.log_digest]
+    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    assert log is not None and log.digest_at_snapshot == snap.log_digest
 
 
 async def test_table_loads_hold_totals_deadlines_and_locales(
