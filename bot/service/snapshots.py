@@ -10,8 +10,10 @@ replayed as before:
 - its version is this engine's (`engine_version`: the format and a fingerprint of the
   engine's code, so a snapshot written by another engine is ignored, not reinterpreted);
 - its text still hashes to the digest written with it (not damaged);
-- the digest of the log's actions up to its seq, as read now, is the one written with
-  it (it belongs to this log, not to one rolled back or rewritten);
+- the running digest stored with the action at its seq (chained from the action
+  before it at every append, migration 0012; stored actions are never rewritten) is
+  the one written with it: it belongs to this log, not to one rolled back or appended
+  again. The actions before that one are not read at all;
 - it decodes to a state of this hand (tile by tile, see `engine.game.snapshot.decode`)
   whose seq is its own, and every action after it applies in order.
 """
