@@ -190,13 +190,13 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
     tied = [t for s, t in scored if s == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(judge, tiles, melds, tied)
-    loneliness = {t: (_isolation(tiles, t), -_edge(t)) for t in tied}
+    physical = _physical_counts(tiles)
+    loneliness = {t: (_isolation_in(physical, t), -_edge(t)) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
         tied.sort(key=loneliness.__getitem__, reverse=True)
         tied = tied[:USEFUL_CANDIDATES]
-        useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
-                  for t in tied}
+        useful = _useful_each(judge, tiles, melds, target, best, unseen, tied)
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
     tied.sort(key=loneliness.__getitem__, reverse=True)
@@ -278,12 +278,34 @@ def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: T
             now: int, unseen: Sequence[int] | None) -> int:
     """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
     counts, jokers = judge.split(rest)
+    return _useful_counts(judge, counts, jokers, len(melds), target, now, unseen)
+
+
+def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], target: Target,
+                 now: int, unseen: Sequence[int] | None, discards: Sequence[Tile]
+                 ) -> dict[Tile, int]:
+    """`_useful` of the hand each of ``discards`` (held, none a 财神) leaves: the hand is
+    split once, each discard taking one tile off the kind it plays as."""
+    counts, jokers = judge.split(tiles)
+    out = {}
+    for tile in discards:
+        kind = judge.wildcards.plays_as(tile)
+        assert kind is not None, "a 财神 is never weighed as a discard"
+        counts[kind] -= 1
+        out[tile] = _useful_counts(judge, counts, jokers, len(melds), target, now, unseen)
+        counts[kind] += 1
+    return out
+
+
+def _useful_counts(judge: Judge, counts: list[int], jokers: int, melds: int, target: Target,
+                   now: int, unseen: Sequence[int] | None) -> int:
+    """`_useful` on natural counts and jokers (``counts`` is left as it was)."""
     keep = _mask(target)
     left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
             for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
     kinds = [kind for kind, n in left.items() if n > 0]
     return sum(left[kind] for kind, after in _shanten_with_each(
-        judge, counts, jokers, len(melds), target, kinds).items() if after < now)
+        judge, counts, jokers, melds, target, kinds).items() if after < now)
 
 
 def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
@@ -326,6 +348,24 @@ def _neighbours(kind: int) -> tuple[int, ...]:
 
 
 _NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
+
+
+def _physical_counts(tiles: Sequence[Tile]) -> list[int]:
+    counts = [0] * len(Tile)
+    for tile in tiles:
+        counts[tile] += 1
+    return counts
+
+
+def _isolation_in(physical: Sequence[int], tile: Tile) -> int:
+    """`_isolation` from the hand's physical counts (`_physical_counts`), counted once."""
+    friends = 0
+    if tile < _FIRST_HONOUR:
+        friends = sum(physical[k] for k in _NEIGHBOURS[tile] if k != tile)
+    return -(friends + 2 * (physical[tile] - 1))
+
+
+_FIRST_HONOUR = Tile.EAST
 
 
 def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:

@@ -556,7 +556,9 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
 
     One pass: the hand is split, its held copies and its groups' costs counted once,
     and a discard changes only the group of its own kind (the view offers about
-    fourteen discards after every draw, each with its waits)."""
+    fourteen discards after every draw, each with its waits). Most discards leave a
+    hand too far from complete to wait on anything: that is told from the group costs
+    and the count of odd kinds alone (`_may_wait`), without looking for waits."""
     out: dict[Tile, frozenset[Tile]] = {}
     if len(concealed) != 14 - 3 * len(melds):
         return dict.fromkeys(concealed, frozenset())
@@ -564,28 +566,68 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
     held = _held(concealed, melds)
     costs = _group_costs(counts)
     seven = shapes.seven_pairs and not melds
+    odd = sum(1 for n in counts if n & 1) if seven else 0
     jumble_melds = _jumble_melds(melds, shapes)
     suited = sum(1 for t in concealed if not t.is_honor)
     arrivals = _arrivals(wildcards)
+    minus: list[tuple[tuple[int, int] | None, ...] | None] = [None] * len(_GROUP_SLICES)
     for tile in sorted(set(concealed)):
         plays = wildcards.plays_as(tile)
-        held[tile] -= 1
         jumble = jumble_melds and suited - (0 if tile.is_honor else 1) == 0
         if plays is None:
-            out[tile] = _waits_of(counts, jokers - 1, held, costs, arrivals, seven, jumble)
+            left, spare, odd_left = costs, jokers - 1, odd
         else:
-            counts[plays] -= 1
-            g = _group_of(plays)
+            g = _GROUP_OF[plays]
             start, end, honors = _GROUP_SLICES[g]
-            left = (*costs[:g], _group_cost(tuple(counts[start:end]), honors), *costs[g + 1:])
-            out[tile] = _waits_of(counts, jokers, held, left, arrivals, seven, jumble)
+            fewer = minus[g]
+            if fewer is None:
+                fewer = minus[g] = _costs_minus_one(tuple(counts[start:end]), honors)
+            cost = fewer[plays - start]
+            assert cost is not None  # the discard is held
+            left = (*costs[:g], cost, *costs[g + 1:])
+            spare = jokers
+            odd_left = odd - 1 if counts[plays] & 1 else odd + 1
+        if not (jumble or _may_wait(left, spare, seven, odd_left)):
+            out[tile] = _NO_WAITS
+            continue
+        held[tile] -= 1
+        if plays is not None:
+            counts[plays] -= 1
+        out[tile] = _waits_of(counts, spare, held, left, arrivals, seven, jumble)
+        if plays is not None:
             counts[plays] += 1
         held[tile] += 1
     return out
 
 
-def _group_of(kind: int) -> int:
-    return kind // 9 if kind < 27 else 3
+_NO_WAITS: frozenset[Tile] = frozenset()
+
+
+def _may_wait(costs: Sequence[tuple[int, int]], jokers: int, seven_pairs: bool, odd: int
+              ) -> bool:
+    """Whether a hand one short of complete (by its group ``costs``, ``jokers`` and, with
+    ``seven_pairs``, its number of ``odd`` kinds) can wait on anything but as an honours
+    jumble: four melds and a pair at most one joker away, or seven pairs with at most
+    one odd kind more than jokers. `_waits_of` finds no wait otherwise (its natural
+    waits, and its 财神 arrival, ask exactly these)."""
+    return _min_jokers(costs) <= jokers + 1 or (seven_pairs and odd - 1 <= jokers)
+
+
+@bounded(maxsize=1 << 13)
+def _costs_minus_one(key: tuple[int, ...], honors: bool
+                     ) -> tuple[tuple[int, int] | None, ...]:
+    """The group's costs (`_group_cost`) with one tile fewer of each of its kinds (None
+    for a kind it does not hold): a discard's group in `discard_waits`."""
+    out: list[tuple[int, int] | None] = []
+    lst = list(key)
+    for k, n in enumerate(key):
+        if not n:
+            out.append(None)
+            continue
+        lst[k] -= 1
+        out.append(_group_cost(tuple(lst), honors))
+        lst[k] += 1
+    return tuple(out)
 
 
 def _held(concealed: Iterable[Tile], melds: Iterable[Meld]) -> list[int]:
