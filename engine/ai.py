@@ -19,6 +19,7 @@ from engine.analysis import (
     HandAnalysis,
     ShapeRules,
     Wildcards,
+    groups_shanten,
     seven_pairs_shanten,
     seven_pairs_shanten_plus_each,
     shanten_minus_each,
@@ -135,7 +136,16 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - _on_target(target, counts) - 1)
-    return standard_shanten(_kept(target, counts), 0, 4 - melds, sequences=target.sequences)
+    pungs = not target.sequences
+    if target.suit is None:
+        groups = ((tuple(counts[0:9]), pungs), (tuple(counts[9:18]), pungs),
+                  (tuple(counts[18:27]), pungs), (tuple(counts[27:34]), True))
+    else:
+        kinds = _SUIT_RANGE[target.suit]
+        suit = (tuple(counts[kinds.start:kinds.stop]), pungs)
+        groups = (suit, (tuple(counts[27:34]), True)) if target.honours else (suit,)
+    # The same as `standard_shanten` of the `_kept` counts: a group not kept holds nothing.
+    return groups_shanten(groups, 0, 4 - melds)
 
 
 _NO_SUIT = (0,) * 9

@@ -814,6 +814,21 @@ def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
 _NOTHING_YET = frozenset({(0, 0, 0)})
 
 
+def groups_shanten(groups: Iterable[tuple[tuple[int, ...], bool]], jokers: int, blocks: int
+                   ) -> int:
+    """`standard_shanten` of a hand given group by group: each group's counts (nine of a
+    suit, or seven honours) and whether it makes no chows; a group not given holds
+    nothing. The computer player's targets keep a suit or two: no 34 counts to build."""
+    combos = _NOTHING_YET
+    natural = 0
+    for key, honors in groups:
+        group = _partials(key, honors)
+        if group != _NOTHING_YET:  # loose tiles alone add no structure
+            combos = _merge(combos, group, blocks)
+        natural += sum(key)
+    return max(-1, _fewest_needed(combos, natural, blocks) - jokers - 1)
+
+
 def shanten_plus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: Iterable[int],
                       *, sequences: bool = True) -> dict[int, int]:
     """`standard_shanten` of ``counts`` with one more tile of each of ``kinds`` (the

@@ -29,6 +29,7 @@ from engine.analysis import (
     Wildcards,
     analyse,
     discard_waits,
+    groups_shanten,
     is_all_melds,
     is_complete,
     is_six_pairs,
@@ -1215,3 +1216,22 @@ def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts, sequence
         rest = list(c)
         rest[kind] -= 1
         assert found[kind] == standard_shanten(rest, j, blocks, sequences=sequences), kind
+
+
+@FAST
+@given(st.integers(0, 3).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)),
+       st.booleans(), st.sampled_from([(0, 1, 2, 3), (0, 3), (1, 3), (2,), (3,), (2, 0, 1)]))
+def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts, sequences, kept):
+    """The computer player's target shanten, group by group, is `standard_shanten` of the
+    counts with every group not kept emptied (singles and all, in any order)."""
+    c, j = hand_counts
+    blocks = 4 - (14 - sum(c) - j) // 3
+    slices = ((0, 9), (9, 18), (18, 27), (27, 34))
+    masked = [0] * NUM_KINDS
+    groups = []
+    for g in kept:
+        start, end = slices[g]
+        masked[start:end] = c[start:end]
+        groups.append((tuple(c[start:end]), g == 3 or not sequences))
+    assert groups_shanten(groups, j, blocks) == \
+        standard_shanten(masked, j, blocks, sequences=sequences)
