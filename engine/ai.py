@@ -137,6 +137,7 @@ def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
         concealed = 14 - 3 * melds
         return max(-1, concealed - _on_target(target, counts) - 1)
     pungs = not target.sequences
+    groups: tuple[tuple[tuple[int, ...], bool], ...]
     if target.suit is None:
         groups = ((tuple(counts[0:9]), pungs), (tuple(counts[9:18]), pungs),
                   (tuple(counts[18:27]), pungs), (tuple(counts[27:34]), True))
