@@ -77,6 +77,8 @@ class Judge:
     def targets(self, melds: Sequence[Meld]) -> tuple[Target, ...]:
         if not self.aims_for_patterns:
             return (_FREE,)
+        if not melds:  # a closed hand may aim anywhere (most hands, most of the time)
+            return _SHANGHAI_TARGETS
         return tuple(t for t in _SHANGHAI_TARGETS if _melds_fit(t, melds))
 
     def shanten(self, tiles: Sequence[Tile], melds: Sequence[Meld],
@@ -93,12 +95,14 @@ class Judge:
             if self.shapes.seven_pairs and not melds:
                 best = min(best, seven_pairs_shanten(counts, jokers))
             return best
-        return min((_target_shanten(t, counts, melds) for t in targets), default=8)
+        keys = _group_keys(counts)
+        return min((_groups_target_shanten(t, keys, melds) for t in targets), default=8)
 
     def best_target(self, tiles: Sequence[Tile], melds: Sequence[Meld]) -> Target:
         counts, _ = self.split(tiles)
         options = self.targets(melds) or (_FREE,)
-        return min(options, key=lambda t: (_target_shanten(t, counts, len(melds)),
+        keys = _group_keys(counts)
+        return min(options, key=lambda t: (_groups_target_shanten(t, keys, len(melds)),
                                            -_on_target(t, counts)))
 
 
@@ -128,23 +132,44 @@ def _mask(target: Target) -> tuple[bool, ...]:
 
 
 def _on_target(target: Target, counts: Sequence[int]) -> int:
-    return sum(n for n, keep in zip(counts, _mask(target), strict=True) if keep)
+    """The tiles the target keeps (`_keep`), counted by whole suits."""
+    if target.honours_only:
+        return sum(counts[27:34])
+    if target.suit is None:
+        return sum(counts)
+    kinds = _SUIT_RANGE[target.suit]
+    return sum(counts[kinds.start:kinds.stop]) + (sum(counts[27:34]) if target.honours else 0)
 
 
 def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
+    return _groups_target_shanten(target, _group_keys(counts), melds)
+
+
+GroupKeys = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _group_keys(counts: Sequence[int]) -> GroupKeys:
+    """The counts of the three suits and the honours, each a tuple."""
+    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
+            tuple(counts[27:34]))
+
+
+_SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
+
+
+def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
+    """`_target_shanten` of a hand given by its `_group_keys` (made once for all targets)."""
     if target.honours_only:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
-        return max(-1, concealed - _on_target(target, counts) - 1)
+        return max(-1, concealed - sum(keys[3]) - 1)
     pungs = not target.sequences
     groups: tuple[tuple[tuple[int, ...], bool], ...]
     if target.suit is None:
-        groups = ((tuple(counts[0:9]), pungs), (tuple(counts[9:18]), pungs),
-                  (tuple(counts[18:27]), pungs), (tuple(counts[27:34]), True))
+        groups = ((keys[0], pungs), (keys[1], pungs), (keys[2], pungs), (keys[3], True))
     else:
-        kinds = _SUIT_RANGE[target.suit]
-        suit = (tuple(counts[kinds.start:kinds.stop]), pungs)
-        groups = (suit, (tuple(counts[27:34]), True)) if target.honours else (suit,)
+        suit = (keys[_SUIT_GROUP[target.suit]], pungs)
+        groups = (suit, (keys[3], True)) if target.honours else (suit,)
     # The same as `standard_shanten` of the `_kept` counts: a group not kept holds nothing.
     return groups_shanten(groups, 0, 4 - melds)
 

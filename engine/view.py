@@ -329,16 +329,19 @@ _LABELS = {
 }
 
 
+_DISCARD_LABELS = {tile: f"{_LABELS[ActionKind.DISCARD]} {tile.notation}" for tile in Tile}
+
+
 def _move(state: HandState, seat: int, action: Action,
           after_discard: dict[Tile, frozenset[Tile]]) -> MoveView:
     """``after_discard``: the waits each discard leaves (`discard_waits`)."""
+    if action.kind is ActionKind.DISCARD and action.tile is not None:
+        # Most moves are discards (about fourteen after every draw): labels made once.
+        return MoveView(action, _DISCARD_LABELS[action.tile], after_discard[action.tile])
     label = _LABELS[action.kind]
     waits: frozenset[Tile] = frozenset()
     value = None
-    if action.kind is ActionKind.DISCARD and action.tile is not None:
-        label += f" {action.tile.notation}"
-        waits = after_discard[action.tile]
-    elif action.kind is ActionKind.WIN:
+    if action.kind is ActionKind.WIN:
         record = _win_record(state, seat)
         value = record.settlement.value if record is not None else None
     elif action.tiles or action.tile is not None:
