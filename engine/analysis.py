@@ -114,19 +114,13 @@ def _solve(key: tuple[int, ...], need_pair: bool, honors: bool) -> int:
     if i < 0:
         return 2 if need_pair else 0
     best = _INF
-    for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
-        best = min(best, jokers + _solve(rest, need_pair and not pair_done, honors))
-    return best
-
-
-def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
-           ) -> Iterator[tuple[tuple[int, ...], int, bool]]:
-    """Every group that can take the lowest tile ``i``: (remaining key, jokers, is_pair).
-
-    Yields also the group's description for readings via `_described_moves`.
-    """
     for rest, jokers, kind, _face in _described_moves(key, i, need_pair, honors):
-        yield rest, jokers, kind is GroupKind.PAIR
+        if jokers >= best:
+            continue  # the rest costs nothing at best: no better than found already
+        cost = jokers + _solve(rest, need_pair and kind is not GroupKind.PAIR, honors)
+        if cost < best:
+            best = cost
+    return best
 
 
 def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
@@ -787,9 +781,18 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
-    return {o for o in options
-            if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
-                       for q in options)}
+    """The options no other option beats or equals in all three counts.
+
+    Of the options with the same melds and pair only the one with the most partials can
+    be kept, so those (a handful) are compared with one another, not every option with
+    every other (the per-suit tables fill a group at a time, and this is their cost)."""
+    most: dict[tuple[int, int], int] = {}
+    for m, t, p in options:
+        if most.get((m, p), -1) < t:
+            most[(m, p)] = t
+    return {(m, t, p) for (m, p), t in most.items()
+            if not any(m2 >= m and p2 >= p and t2 >= t and (m2, p2) != (m, p)
+                       for (m2, p2), t2 in most.items())}
 
 
 def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engine import analysis
 from engine.analysis import (
     NO_WILDCARDS,
     STANDARD_ONLY,
@@ -1235,3 +1236,14 @@ def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts, sequences
         groups.append((tuple(c[start:end]), g == 3 or not sequences))
     assert groups_shanten(groups, j, blocks) == \
         standard_shanten(masked, j, blocks, sequences=sequences)
+
+
+@FAST
+@given(st.sets(st.tuples(st.integers(0, 4), st.integers(0, 7), st.integers(0, 1)),
+               min_size=1, max_size=40))
+def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options):
+    """The partial sets' pruning, by (melds, pair) first, is the plain pairwise one."""
+    plain = {o for o in options
+             if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
+                        for q in options)}
+    assert analysis._pareto(set(options)) == plain
