@@ -310,17 +310,12 @@ def _without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
     return rest
 
 
-def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: Target,
-            now: int, unseen: Sequence[int] | None) -> int:
-    """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
-    counts, jokers = judge.split(rest)
-    return _useful_counts(judge, counts, jokers, len(melds), target, now, unseen)
-
-
 def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], target: Target,
                  now: int, unseen: Sequence[int] | None, discards: Sequence[Tile]
                  ) -> dict[Tile, int]:
-    """`_useful` of the hand each of ``discards`` (held, none a 财神) leaves: the hand is
+    """How many unseen tiles would lower the shanten (受入) of the hand each of
+    ``discards`` (held, none a 财神) leaves, toward ``target`` (``now``: that shanten,
+    ``unseen``: copies of each kind not yet in sight; None: all not held). The hand is
     split once, each discard taking one tile off the kind it plays as."""
     counts, jokers = judge.split(tiles)
     out = {}
@@ -335,13 +330,46 @@ def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], tar
 
 def _useful_counts(judge: Judge, counts: list[int], jokers: int, melds: int, target: Target,
                    now: int, unseen: Sequence[int] | None) -> int:
-    """`_useful` on natural counts and jokers (``counts`` is left as it was)."""
-    keep = _mask(target)
-    left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
-            for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
-    kinds = [kind for kind, n in left.items() if n > 0]
-    return sum(left[kind] for kind, after in _shanten_with_each(
-        judge, counts, jokers, melds, target, kinds).items() if after < now)
+    """`_useful_each` of one hand, on its natural counts and jokers (``counts`` is left
+    as it was)."""
+    if judge.aims_for_patterns and target.honours_only:
+        keep = _mask(target)
+        left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
+                for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
+        kinds = [kind for kind, n in left.items() if n > 0]
+        return sum(left[kind] for kind, after in _shanten_with_each(
+            judge, counts, jokers, melds, target, kinds).items() if after < now)
+    # A tile off the target never helps; the kinds near the kept tiles are exactly the
+    # kinds on the target near the hand's tiles (a neighbour is of the same suit).
+    if judge.aims_for_patterns:
+        shanten_after = _near_shanten(_kept(target, counts), 0, 4 - melds, target.sequences,
+                                      False)
+    else:
+        shanten_after = _near_shanten(tuple(counts), jokers, 4 - melds, True,
+                                      judge.shapes.seven_pairs and not melds)
+    useful = 0
+    for kind, after in shanten_after:
+        if after < now:
+            copies = 4 - counts[kind] if unseen is None else unseen[kind]
+            if copies > 0:
+                useful += copies
+    return useful
+
+
+@bounded(maxsize=1 << 11)
+def _near_shanten(counts: tuple[int, ...], jokers: int, blocks: int, sequences: bool,
+                  seven_pairs: bool) -> tuple[tuple[int, int], ...]:
+    """The standard shanten (with ``seven_pairs``, the lower of it and seven pairs') of
+    the hand with one more tile of each kind near it (`_near`), by kind. Memoised: a
+    hand weighed after one discard comes back on the next turn when the drawn tile is
+    let go at once, as it often is (a third of the hands weighed, measured in Shanghai
+    self-play)."""
+    kinds = _near(counts)
+    after = shanten_plus_each(counts, jokers, blocks, kinds, sequences=sequences)
+    if seven_pairs:
+        pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
+        return tuple((kind, min(after[kind], pairs[kind])) for kind in kinds)
+    return tuple((kind, after[kind]) for kind in kinds)
 
 
 def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
