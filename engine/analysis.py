@@ -748,36 +748,32 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
     """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
     i = _first(key)
     if i < 0:
-        result = frozenset({(0, 0, 0)})
-    else:
-        options: set[tuple[int, int, int]] = set()
-        lst = list(key)
-
-        def take(used: Sequence[int], dm: int, dt: int, dp: int) -> None:
-            for p in used:
-                lst[p] -= 1
-            for m, t, p in _partials(tuple(lst), honors):
-                if dp + p <= 1:
-                    options.add((m + dm, t + dt, p + dp))
-            for p in used:
-                lst[p] += 1
-
-        take((i,), 0, 0, 0)  # the tile stays a loose single
-        if key[i] >= 3:
-            take((i, i, i), 1, 0, 0)
-        if key[i] >= 2:
-            take((i, i), 0, 0, 1)
-            take((i, i), 0, 1, 0)
-        if not honors:
-            n = len(key)
-            if i + 2 < n and key[i + 1] and key[i + 2]:
-                take((i, i + 1, i + 2), 1, 0, 0)
-            if i + 1 < n and key[i + 1]:
-                take((i, i + 1), 0, 1, 0)
-            if i + 2 < n and key[i + 2]:
-                take((i, i + 2), 0, 1, 0)
-        result = frozenset(_pareto(options))
-    return result
+        return _NOTHING_YET
+    # Each way to use the lowest tile: (the rest of the group, melds, partials, pair).
+    c, zeros = key[i], key[:i]
+    ways = [((*zeros, c - 1, *key[i + 1:]), 0, 0, 0)]  # the tile stays a loose single
+    if c >= 3:
+        ways.append(((*zeros, c - 3, *key[i + 1:]), 1, 0, 0))
+    if c >= 2:
+        two = (*zeros, c - 2, *key[i + 1:])
+        ways.append((two, 0, 0, 1))
+        ways.append((two, 0, 1, 0))
+    if not honors:
+        n = len(key)
+        up = key[i + 1] if i + 1 < n else 0
+        up2 = key[i + 2] if i + 2 < n else 0
+        if up and up2:
+            ways.append(((*zeros, c - 1, up - 1, up2 - 1, *key[i + 3:]), 1, 0, 0))
+        if up:
+            ways.append(((*zeros, c - 1, up - 1, *key[i + 2:]), 0, 1, 0))
+        if up2:
+            ways.append(((*zeros, c - 1, up, up2 - 1, *key[i + 3:]), 0, 1, 0))
+    options: set[tuple[int, int, int]] = set()
+    for rest, dm, dt, dp in ways:
+        for m, t, p in _partials(rest, honors):
+            if dp + p <= 1:
+                options.add((m + dm, t + dt, p + dp))
+    return frozenset(_pareto(options))
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
