@@ -538,8 +538,16 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     of every seat after every move, and three seats of four have not moved)."""
     counts, jokers = wildcards.split(concealed)
     jumble = _jumble_melds(melds, shapes) and all(t.is_honor for t in concealed)
-    return _waits_of(counts, jokers, _held(concealed, melds), _group_costs(counts),
-                     _arrivals(wildcards), shapes.seven_pairs and not melds, jumble)
+    costs = _group_costs(counts)
+    seven = shapes.seven_pairs and not melds
+    if not (jumble or _may_wait(costs, jokers, seven, _odd_kinds(counts) if seven else 0)):
+        return _NO_WAITS
+    return _waits_of(counts, jokers, _held(concealed, melds), costs, _arrivals(wildcards),
+                     seven, jumble)
+
+
+def _odd_kinds(counts: Sequence[int]) -> int:
+    return sum(1 for n in counts if n & 1)
 
 
 def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
@@ -560,7 +568,7 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
     held = _held(concealed, melds)
     costs = _group_costs(counts)
     seven = shapes.seven_pairs and not melds
-    odd = sum(1 for n in counts if n & 1) if seven else 0
+    odd = _odd_kinds(counts) if seven else 0
     jumble_melds = _jumble_melds(melds, shapes)
     suited = sum(1 for t in concealed if not t.is_honor)
     arrivals = _arrivals(wildcards)
