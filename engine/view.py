@@ -225,8 +225,11 @@ def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
     public = _PUBLIC_TABLES.get(state, hand_number, lambda: _public_table(state, hand_number))
     if viewer is None:
         return public
-    seats = (*public.seats[:viewer], _seat(state, viewer, viewer), *public.seats[viewer + 1:])
-    return replace(public, seats=seats, deciding=visible_deciding(state, viewer))
+    own, deciding = _seat(state, viewer, viewer), visible_deciding(state, viewer)
+    if own is public.seats[viewer] and deciding == public.deciding:
+        return public  # on a turn, and with no concealed kong to show: the same values
+    seats = (*public.seats[:viewer], own, *public.seats[viewer + 1:])
+    return replace(public, seats=seats, deciding=deciding)
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
