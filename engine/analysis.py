@@ -855,22 +855,26 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
     """`standard_shanten` with ``delta`` tiles more of each kind: the same structures as
     `standard_shanten` merges, with the kind's group merged last (a group left empty
     adds nothing: its merge changes nothing)."""
-    groups = [_partials(counts[start:end], honors or not sequences)
-              for start, end, honors in _GROUP_SLICES]
+    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
+    groups = [_partials(key, honors) for key, honors in keys]
     # A merge clamps sums, so merging is associative and commutative: the groups other
     # than the kind's are merged once per group (``others``), whatever the order.
     others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
-    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     natural = sum(counts) + delta
     spare = jokers + 1
     out: dict[int, int] = {}
-    for kind in kinds:
+    group = -1
+    rest = _NOTHING_YET
+    key, honors, offset = keys[0][0], False, 0
+    for kind in kinds:  # sorted, as they mostly are, a group's kinds come together
         g = _GROUP_OF[kind]
-        rest = others[g]
-        if rest is None:
-            rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks)
-        key, honors = keys[g]
-        changed = _partials_changed(key, honors, kind - 9 * g, delta)
+        if g != group:
+            group, offset = g, 9 * g
+            key, honors = keys[g]
+            known = others[g]
+            rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks) \
+                if known is None else known
+        changed = _partials_changed(key, honors, kind - offset, delta)
         needed = _needed_with(rest, changed, natural, blocks) - spare
         out[kind] = needed if needed > -1 else -1
     return out

@@ -37,6 +37,7 @@ from engine.analysis import (
     seven_pairs_luxury,
     seven_pairs_reading,
     shanten_minus_each,
+    shanten_plus_each,
     standard_readings,
     standard_shanten,
 )
@@ -1247,3 +1248,21 @@ def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options):
              if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
                         for q in options)}
     assert analysis._pareto(set(options)) == plain
+
+
+@FAST
+@given(st.integers(0, 3).flatmap(lambda m: random_counts(13 - 3 * m, max_jokers=2)),
+       st.booleans(), st.booleans())
+def test_shanten_plus_each_is_the_shanten_with_each_tile_more(hand_counts, sequences,
+                                                              unsorted):
+    c, j = hand_counts
+    blocks = 4 - (13 - sum(c) - j) // 3
+    kinds = [k for k in range(NUM_KINDS) if c[k] < 4]
+    if unsorted:  # the kinds of one group need not come together
+        kinds.reverse()
+        kinds = kinds[::2] + kinds[1::2]
+    found = shanten_plus_each(c, j, blocks, kinds, sequences=sequences)
+    for kind in kinds:
+        more = list(c)
+        more[kind] += 1
+        assert found[kind] == standard_shanten(more, j, blocks, sequences=sequences), kind
