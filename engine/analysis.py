@@ -757,6 +757,9 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
     i = _first(key)
     if i < 0:
         return _NOTHING_YET
+    apart = _apart(key, i, honors)
+    if apart is not None:
+        return _joined(_partials(apart[0], honors), _partials(apart[1], honors))
     # Each way to use the lowest tile: (the rest of the group, melds, partials, pair).
     c, zeros = key[i], key[:i]
     ways = [((*zeros, c - 1, *key[i + 1:]), 0, 0, 0)]  # the tile stays a loose single
@@ -782,6 +785,41 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
             if dp + p <= 1:
                 options.add((m + dm, t + dt, p + dp))
     return frozenset(_pareto(options))
+
+
+def _apart(key: tuple[int, ...], i: int, honors: bool
+           ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The group's tiles in two parts no meld or partial can span, the lowest first (None
+    when they cannot be split): honours by kind, suits at two empty ranks in a row (a
+    chow or partial spans three ranks at most). Each part without its empty ends: a
+    part's structures do not depend on where in the suit it lies, so a new shape is
+    mostly made of parts already known."""
+    n = len(key)
+    if honors:
+        rest = i + 1
+        while rest < n and not key[rest]:
+            rest += 1
+        return ((key[i],), key[rest:]) if rest < n else None
+    j = i + 1
+    while j + 1 < n:
+        if not key[j] and not key[j + 1]:
+            rest = j + 2
+            while rest < n and not key[rest]:
+                rest += 1
+            if rest == n:
+                return None
+            end = j
+            return (key[i:end], key[rest:])
+        j += 1
+    return None
+
+
+@bounded(maxsize=1 << 13)
+def _joined(low: frozenset[tuple[int, int, int]], high: frozenset[tuple[int, int, int]]
+            ) -> frozenset[tuple[int, int, int]]:
+    """`_partials` of a group made of two parts no structure spans (`_apart`)."""
+    return frozenset(_pareto({(m + m2, t + t2, p + p2) for m, t, p in low
+                              for m2, t2, p2 in high if p + p2 <= 1}))
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
