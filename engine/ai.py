@@ -19,6 +19,7 @@ from engine.analysis import (
     HandAnalysis,
     ShapeRules,
     Wildcards,
+    groups_shanten,
     seven_pairs_shanten,
     seven_pairs_shanten_plus_each,
     shanten_minus_each,
@@ -76,6 +77,8 @@ class Judge:
     def targets(self, melds: Sequence[Meld]) -> tuple[Target, ...]:
         if not self.aims_for_patterns:
             return (_FREE,)
+        if not melds:  # a closed hand may aim anywhere (most hands, most of the time)
+            return _SHANGHAI_TARGETS
         return tuple(t for t in _SHANGHAI_TARGETS if _melds_fit(t, melds))
 
     def shanten(self, tiles: Sequence[Tile], melds: Sequence[Meld],
@@ -92,12 +95,14 @@ class Judge:
             if self.shapes.seven_pairs and not melds:
                 best = min(best, seven_pairs_shanten(counts, jokers))
             return best
-        return min((_target_shanten(t, counts, melds) for t in targets), default=8)
+        keys = _group_keys(counts)
+        return min((_groups_target_shanten(t, keys, melds) for t in targets), default=8)
 
     def best_target(self, tiles: Sequence[Tile], melds: Sequence[Meld]) -> Target:
         counts, _ = self.split(tiles)
         options = self.targets(melds) or (_FREE,)
-        return min(options, key=lambda t: (_target_shanten(t, counts, len(melds)),
+        keys = _group_keys(counts)
+        return min(options, key=lambda t: (_groups_target_shanten(t, keys, len(melds)),
                                            -_on_target(t, counts)))
 
 
@@ -127,15 +132,46 @@ def _mask(target: Target) -> tuple[bool, ...]:
 
 
 def _on_target(target: Target, counts: Sequence[int]) -> int:
-    return sum(n for n, keep in zip(counts, _mask(target), strict=True) if keep)
+    """The tiles the target keeps (`_keep`), counted by whole suits."""
+    if target.honours_only:
+        return sum(counts[27:34])
+    if target.suit is None:
+        return sum(counts)
+    kinds = _SUIT_RANGE[target.suit]
+    return sum(counts[kinds.start:kinds.stop]) + (sum(counts[27:34]) if target.honours else 0)
 
 
 def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
+    return _groups_target_shanten(target, _group_keys(counts), melds)
+
+
+GroupKeys = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _group_keys(counts: Sequence[int]) -> GroupKeys:
+    """The counts of the three suits and the honours, each a tuple."""
+    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
+            tuple(counts[27:34]))
+
+
+_SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
+
+
+def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
+    """`_target_shanten` of a hand given by its `_group_keys` (made once for all targets)."""
     if target.honours_only:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
-        return max(-1, concealed - _on_target(target, counts) - 1)
-    return standard_shanten(_kept(target, counts), 0, 4 - melds, sequences=target.sequences)
+        return max(-1, concealed - sum(keys[3]) - 1)
+    pungs = not target.sequences
+    groups: tuple[tuple[tuple[int, ...], bool], ...]
+    if target.suit is None:
+        groups = ((keys[0], pungs), (keys[1], pungs), (keys[2], pungs), (keys[3], True))
+    else:
+        suit = (keys[_SUIT_GROUP[target.suit]], pungs)
+        groups = (suit, (keys[3], True)) if target.honours else (suit,)
+    # The same as `standard_shanten` of the `_kept` counts: a group not kept holds nothing.
+    return groups_shanten(groups, 0, 4 - melds)
 
 
 _NO_SUIT = (0,) * 9
@@ -190,13 +226,13 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
     tied = [t for s, t in scored if s == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(judge, tiles, melds, tied)
-    loneliness = {t: (_isolation(tiles, t), -_edge(t)) for t in tied}
+    physical = _physical_counts(tiles)
+    loneliness = {t: (_isolation_in(physical, t), -_edge(t)) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
         tied.sort(key=loneliness.__getitem__, reverse=True)
         tied = tied[:USEFUL_CANDIDATES]
-        useful = {t: _useful(judge, _without(tiles, t), melds, target, best, unseen)
-                  for t in tied}
+        useful = _useful_each(judge, tiles, melds, target, best, unseen, tied)
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
     tied.sort(key=loneliness.__getitem__, reverse=True)
@@ -274,16 +310,66 @@ def _without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
     return rest
 
 
-def _useful(judge: Judge, rest: Sequence[Tile], melds: Sequence[Meld], target: Target,
-            now: int, unseen: Sequence[int] | None) -> int:
-    """How many unseen tiles would lower the shanten of ``rest`` (受入)."""
-    counts, jokers = judge.split(rest)
-    keep = _mask(target)
-    left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
-            for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
-    kinds = [kind for kind, n in left.items() if n > 0]
-    return sum(left[kind] for kind, after in _shanten_with_each(
-        judge, counts, jokers, len(melds), target, kinds).items() if after < now)
+def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], target: Target,
+                 now: int, unseen: Sequence[int] | None, discards: Sequence[Tile]
+                 ) -> dict[Tile, int]:
+    """How many unseen tiles would lower the shanten (受入) of the hand each of
+    ``discards`` (held, none a 财神) leaves, toward ``target`` (``now``: that shanten,
+    ``unseen``: copies of each kind not yet in sight; None: all not held). The hand is
+    split once, each discard taking one tile off the kind it plays as."""
+    counts, jokers = judge.split(tiles)
+    out = {}
+    for tile in discards:
+        kind = judge.wildcards.plays_as(tile)
+        assert kind is not None, "a 财神 is never weighed as a discard"
+        counts[kind] -= 1
+        out[tile] = _useful_counts(judge, counts, jokers, len(melds), target, now, unseen)
+        counts[kind] += 1
+    return out
+
+
+def _useful_counts(judge: Judge, counts: list[int], jokers: int, melds: int, target: Target,
+                   now: int, unseen: Sequence[int] | None) -> int:
+    """`_useful_each` of one hand, on its natural counts and jokers (``counts`` is left
+    as it was)."""
+    if judge.aims_for_patterns and target.honours_only:
+        keep = _mask(target)
+        left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
+                for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
+        kinds = [kind for kind, n in left.items() if n > 0]
+        return sum(left[kind] for kind, after in _shanten_with_each(
+            judge, counts, jokers, melds, target, kinds).items() if after < now)
+    # A tile off the target never helps; the kinds near the kept tiles are exactly the
+    # kinds on the target near the hand's tiles (a neighbour is of the same suit).
+    if judge.aims_for_patterns:
+        shanten_after = _near_shanten(_kept(target, counts), 0, 4 - melds, target.sequences,
+                                      False)
+    else:
+        shanten_after = _near_shanten(tuple(counts), jokers, 4 - melds, True,
+                                      judge.shapes.seven_pairs and not melds)
+    useful = 0
+    for kind, after in shanten_after:
+        if after < now:
+            copies = 4 - counts[kind] if unseen is None else unseen[kind]
+            if copies > 0:
+                useful += copies
+    return useful
+
+
+@bounded(maxsize=1 << 11)
+def _near_shanten(counts: tuple[int, ...], jokers: int, blocks: int, sequences: bool,
+                  seven_pairs: bool) -> tuple[tuple[int, int], ...]:
+    """The standard shanten (with ``seven_pairs``, the lower of it and seven pairs') of
+    the hand with one more tile of each kind near it (`_near`), by kind. Memoised: a
+    hand weighed after one discard comes back on the next turn when the drawn tile is
+    let go at once, as it often is (a third of the hands weighed, measured in Shanghai
+    self-play)."""
+    kinds = _near(counts)
+    after = shanten_plus_each(counts, jokers, blocks, kinds, sequences=sequences)
+    if seven_pairs:
+        pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
+        return tuple((kind, min(after[kind], pairs[kind])) for kind in kinds)
+    return tuple((kind, after[kind]) for kind in kinds)
 
 
 def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
@@ -326,6 +412,24 @@ def _neighbours(kind: int) -> tuple[int, ...]:
 
 
 _NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
+
+
+def _physical_counts(tiles: Sequence[Tile]) -> list[int]:
+    counts = [0] * len(Tile)
+    for tile in tiles:
+        counts[tile] += 1
+    return counts
+
+
+def _isolation_in(physical: Sequence[int], tile: Tile) -> int:
+    """`_isolation` from the hand's physical counts (`_physical_counts`), counted once."""
+    friends = 0
+    if tile < _FIRST_HONOUR:
+        friends = sum(physical[k] for k in _NEIGHBOURS[tile] if k != tile)
+    return -(friends + 2 * (physical[tile] - 1))
+
+
+_FIRST_HONOUR = Tile.EAST
 
 
 def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:

@@ -114,19 +114,13 @@ def _solve(key: tuple[int, ...], need_pair: bool, honors: bool) -> int:
     if i < 0:
         return 2 if need_pair else 0
     best = _INF
-    for rest, jokers, pair_done in _moves(key, i, need_pair, honors):
-        best = min(best, jokers + _solve(rest, need_pair and not pair_done, honors))
-    return best
-
-
-def _moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
-           ) -> Iterator[tuple[tuple[int, ...], int, bool]]:
-    """Every group that can take the lowest tile ``i``: (remaining key, jokers, is_pair).
-
-    Yields also the group's description for readings via `_described_moves`.
-    """
     for rest, jokers, kind, _face in _described_moves(key, i, need_pair, honors):
-        yield rest, jokers, kind is GroupKind.PAIR
+        if jokers >= best:
+            continue  # the rest costs nothing at best: no better than found already
+        cost = jokers + _solve(rest, need_pair and kind is not GroupKind.PAIR, honors)
+        if cost < best:
+            best = cost
+    return best
 
 
 def _described_moves(key: tuple[int, ...], i: int, need_pair: bool, honors: bool
@@ -544,8 +538,16 @@ def _waits(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wild
     of every seat after every move, and three seats of four have not moved)."""
     counts, jokers = wildcards.split(concealed)
     jumble = _jumble_melds(melds, shapes) and all(t.is_honor for t in concealed)
-    return _waits_of(counts, jokers, _held(concealed, melds), _group_costs(counts),
-                     _arrivals(wildcards), shapes.seven_pairs and not melds, jumble)
+    costs = _group_costs(counts)
+    seven = shapes.seven_pairs and not melds
+    if not (jumble or _may_wait(costs, jokers, seven, _odd_kinds(counts) if seven else 0)):
+        return _NO_WAITS
+    return _waits_of(counts, jokers, _held(concealed, melds), costs, _arrivals(wildcards),
+                     seven, jumble)
+
+
+def _odd_kinds(counts: Sequence[int]) -> int:
+    return sum(1 for n in counts if n & 1)
 
 
 def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: Wildcards,
@@ -556,7 +558,9 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
 
     One pass: the hand is split, its held copies and its groups' costs counted once,
     and a discard changes only the group of its own kind (the view offers about
-    fourteen discards after every draw, each with its waits)."""
+    fourteen discards after every draw, each with its waits). Most discards leave a
+    hand too far from complete to wait on anything: that is told from the group costs
+    and the count of odd kinds alone (`_may_wait`), without looking for waits."""
     out: dict[Tile, frozenset[Tile]] = {}
     if len(concealed) != 14 - 3 * len(melds):
         return dict.fromkeys(concealed, frozenset())
@@ -564,28 +568,68 @@ def discard_waits(concealed: Sequence[Tile], melds: Sequence[Meld], wildcards: W
     held = _held(concealed, melds)
     costs = _group_costs(counts)
     seven = shapes.seven_pairs and not melds
+    odd = _odd_kinds(counts) if seven else 0
     jumble_melds = _jumble_melds(melds, shapes)
     suited = sum(1 for t in concealed if not t.is_honor)
     arrivals = _arrivals(wildcards)
+    minus: list[tuple[tuple[int, int] | None, ...] | None] = [None] * len(_GROUP_SLICES)
     for tile in sorted(set(concealed)):
         plays = wildcards.plays_as(tile)
-        held[tile] -= 1
         jumble = jumble_melds and suited - (0 if tile.is_honor else 1) == 0
         if plays is None:
-            out[tile] = _waits_of(counts, jokers - 1, held, costs, arrivals, seven, jumble)
+            left, spare, odd_left = costs, jokers - 1, odd
         else:
-            counts[plays] -= 1
-            g = _group_of(plays)
+            g = _GROUP_OF[plays]
             start, end, honors = _GROUP_SLICES[g]
-            left = (*costs[:g], _group_cost(tuple(counts[start:end]), honors), *costs[g + 1:])
-            out[tile] = _waits_of(counts, jokers, held, left, arrivals, seven, jumble)
+            fewer = minus[g]
+            if fewer is None:
+                fewer = minus[g] = _costs_minus_one(tuple(counts[start:end]), honors)
+            cost = fewer[plays - start]
+            assert cost is not None  # the discard is held
+            left = (*costs[:g], cost, *costs[g + 1:])
+            spare = jokers
+            odd_left = odd - 1 if counts[plays] & 1 else odd + 1
+        if not (jumble or _may_wait(left, spare, seven, odd_left)):
+            out[tile] = _NO_WAITS
+            continue
+        held[tile] -= 1
+        if plays is not None:
+            counts[plays] -= 1
+        out[tile] = _waits_of(counts, spare, held, left, arrivals, seven, jumble)
+        if plays is not None:
             counts[plays] += 1
         held[tile] += 1
     return out
 
 
-def _group_of(kind: int) -> int:
-    return kind // 9 if kind < 27 else 3
+_NO_WAITS: frozenset[Tile] = frozenset()
+
+
+def _may_wait(costs: Sequence[tuple[int, int]], jokers: int, seven_pairs: bool, odd: int
+              ) -> bool:
+    """Whether a hand one short of complete (by its group ``costs``, ``jokers`` and, with
+    ``seven_pairs``, its number of ``odd`` kinds) can wait on anything but as an honours
+    jumble: four melds and a pair at most one joker away, or seven pairs with at most
+    one odd kind more than jokers. `_waits_of` finds no wait otherwise (its natural
+    waits, and its 财神 arrival, ask exactly these)."""
+    return _min_jokers(costs) <= jokers + 1 or (seven_pairs and odd - 1 <= jokers)
+
+
+@bounded(maxsize=1 << 13)
+def _costs_minus_one(key: tuple[int, ...], honors: bool
+                     ) -> tuple[tuple[int, int] | None, ...]:
+    """The group's costs (`_group_cost`) with one tile fewer of each of its kinds (None
+    for a kind it does not hold): a discard's group in `discard_waits`."""
+    out: list[tuple[int, int] | None] = []
+    lst = list(key)
+    for k, n in enumerate(key):
+        if not n:
+            out.append(None)
+            continue
+        lst[k] -= 1
+        out.append(_group_cost(tuple(lst), honors))
+        lst[k] += 1
+    return tuple(out)
 
 
 def _held(concealed: Iterable[Tile], melds: Iterable[Meld]) -> list[int]:
@@ -712,42 +756,85 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
     """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
     i = _first(key)
     if i < 0:
-        result = frozenset({(0, 0, 0)})
-    else:
-        options: set[tuple[int, int, int]] = set()
-        lst = list(key)
+        return _NOTHING_YET
+    apart = _apart(key, i, honors)
+    if apart is not None:
+        return _joined(_partials(apart[0], honors), _partials(apart[1], honors))
+    # Each way to use the lowest tile: (the rest of the group, melds, partials, pair).
+    c, zeros = key[i], key[:i]
+    ways = [((*zeros, c - 1, *key[i + 1:]), 0, 0, 0)]  # the tile stays a loose single
+    if c >= 3:
+        ways.append(((*zeros, c - 3, *key[i + 1:]), 1, 0, 0))
+    if c >= 2:
+        two = (*zeros, c - 2, *key[i + 1:])
+        ways.append((two, 0, 0, 1))
+        ways.append((two, 0, 1, 0))
+    if not honors:
+        n = len(key)
+        up = key[i + 1] if i + 1 < n else 0
+        up2 = key[i + 2] if i + 2 < n else 0
+        if up and up2:
+            ways.append(((*zeros, c - 1, up - 1, up2 - 1, *key[i + 3:]), 1, 0, 0))
+        if up:
+            ways.append(((*zeros, c - 1, up - 1, *key[i + 2:]), 0, 1, 0))
+        if up2:
+            ways.append(((*zeros, c - 1, up, up2 - 1, *key[i + 3:]), 0, 1, 0))
+    options: set[tuple[int, int, int]] = set()
+    for rest, dm, dt, dp in ways:
+        for m, t, p in _partials(rest, honors):
+            if dp + p <= 1:
+                options.add((m + dm, t + dt, p + dp))
+    return frozenset(_pareto(options))
 
-        def take(used: Sequence[int], dm: int, dt: int, dp: int) -> None:
-            for p in used:
-                lst[p] -= 1
-            for m, t, p in _partials(tuple(lst), honors):
-                if dp + p <= 1:
-                    options.add((m + dm, t + dt, p + dp))
-            for p in used:
-                lst[p] += 1
 
-        take((i,), 0, 0, 0)  # the tile stays a loose single
-        if key[i] >= 3:
-            take((i, i, i), 1, 0, 0)
-        if key[i] >= 2:
-            take((i, i), 0, 0, 1)
-            take((i, i), 0, 1, 0)
-        if not honors:
-            n = len(key)
-            if i + 2 < n and key[i + 1] and key[i + 2]:
-                take((i, i + 1, i + 2), 1, 0, 0)
-            if i + 1 < n and key[i + 1]:
-                take((i, i + 1), 0, 1, 0)
-            if i + 2 < n and key[i + 2]:
-                take((i, i + 2), 0, 1, 0)
-        result = frozenset(_pareto(options))
-    return result
+def _apart(key: tuple[int, ...], i: int, honors: bool
+           ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The group's tiles in two parts no meld or partial can span, the lowest first (None
+    when they cannot be split): honours by kind, suits at two empty ranks in a row (a
+    chow or partial spans three ranks at most). Each part without its empty ends: a
+    part's structures do not depend on where in the suit it lies, so a new shape is
+    mostly made of parts already known."""
+    n = len(key)
+    if honors:
+        rest = i + 1
+        while rest < n and not key[rest]:
+            rest += 1
+        return ((key[i],), key[rest:]) if rest < n else None
+    j = i + 1
+    while j + 1 < n:
+        if not key[j] and not key[j + 1]:
+            rest = j + 2
+            while rest < n and not key[rest]:
+                rest += 1
+            if rest == n:
+                return None
+            end = j
+            return (key[i:end], key[rest:])
+        j += 1
+    return None
+
+
+@bounded(maxsize=1 << 13)
+def _joined(low: frozenset[tuple[int, int, int]], high: frozenset[tuple[int, int, int]]
+            ) -> frozenset[tuple[int, int, int]]:
+    """`_partials` of a group made of two parts no structure spans (`_apart`)."""
+    return frozenset(_pareto({(m + m2, t + t2, p + p2) for m, t, p in low
+                              for m2, t2, p2 in high if p + p2 <= 1}))
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
-    return {o for o in options
-            if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
-                       for q in options)}
+    """The options no other option beats or equals in all three counts.
+
+    Of the options with the same melds and pair only the one with the most partials can
+    be kept, so those (a handful) are compared with one another, not every option with
+    every other (the per-suit tables fill a group at a time, and this is their cost)."""
+    most: dict[tuple[int, int], int] = {}
+    for m, t, p in options:
+        if most.get((m, p), -1) < t:
+            most[(m, p)] = t
+    return {(m, t, p) for (m, p), t in most.items()
+            if not any(m2 >= m and p2 >= p and t2 >= t and (m2, p2) != (m, p)
+                       for (m2, p2), t2 in most.items())}
 
 
 def standard_shanten(counts: Sequence[int], jokers: int = 0, blocks: int = 4, *,
@@ -772,6 +859,21 @@ def _standard_shanten(counts: tuple[int, ...], jokers: int, blocks: int,
 _NOTHING_YET = frozenset({(0, 0, 0)})
 
 
+def groups_shanten(groups: Iterable[tuple[tuple[int, ...], bool]], jokers: int, blocks: int
+                   ) -> int:
+    """`standard_shanten` of a hand given group by group: each group's counts (nine of a
+    suit, or seven honours) and whether it makes no chows; a group not given holds
+    nothing. The computer player's targets keep a suit or two: no 34 counts to build."""
+    combos = _NOTHING_YET
+    natural = 0
+    for key, honors in groups:
+        group = _partials(key, honors)
+        if group != _NOTHING_YET:  # loose tiles alone add no structure
+            combos = _merge(combos, group, blocks)
+        natural += sum(key)
+    return max(-1, _fewest_needed(combos, natural, blocks) - jokers - 1)
+
+
 def shanten_plus_each(counts: Sequence[int], jokers: int, blocks: int, kinds: Iterable[int],
                       *, sequences: bool = True) -> dict[int, int]:
     """`standard_shanten` of ``counts`` with one more tile of each of ``kinds`` (the
@@ -791,22 +893,26 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
     """`standard_shanten` with ``delta`` tiles more of each kind: the same structures as
     `standard_shanten` merges, with the kind's group merged last (a group left empty
     adds nothing: its merge changes nothing)."""
-    groups = [_partials(counts[start:end], honors or not sequences)
-              for start, end, honors in _GROUP_SLICES]
+    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
+    groups = [_partials(key, honors) for key, honors in keys]
     # A merge clamps sums, so merging is associative and commutative: the groups other
     # than the kind's are merged once per group (``others``), whatever the order.
     others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
-    keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     natural = sum(counts) + delta
     spare = jokers + 1
     out: dict[int, int] = {}
-    for kind in kinds:
+    group = -1
+    rest = _NOTHING_YET
+    key, honors, offset = keys[0][0], False, 0
+    for kind in kinds:  # sorted, as they mostly are, a group's kinds come together
         g = _GROUP_OF[kind]
-        rest = others[g]
-        if rest is None:
-            rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks)
-        key, honors = keys[g]
-        changed = _partials_changed(key, honors, kind - 9 * g, delta)
+        if g != group:
+            group, offset = g, 9 * g
+            key, honors = keys[g]
+            known = others[g]
+            rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks) \
+                if known is None else known
+        changed = _partials_changed(key, honors, kind - offset, delta)
         needed = _needed_with(rest, changed, natural, blocks) - spare
         out[kind] = needed if needed > -1 else -1
     return out

@@ -225,8 +225,11 @@ def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
     public = _PUBLIC_TABLES.get(state, hand_number, lambda: _public_table(state, hand_number))
     if viewer is None:
         return public
-    seats = (*public.seats[:viewer], _seat(state, viewer, viewer), *public.seats[viewer + 1:])
-    return replace(public, seats=seats, deciding=visible_deciding(state, viewer))
+    own, deciding = _seat(state, viewer, viewer), visible_deciding(state, viewer)
+    if own is public.seats[viewer] and deciding == public.deciding:
+        return public  # on a turn, and with no concealed kong to show: the same values
+    seats = (*public.seats[:viewer], own, *public.seats[viewer + 1:])
+    return replace(public, seats=seats, deciding=deciding)
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
@@ -329,16 +332,19 @@ _LABELS = {
 }
 
 
+_DISCARD_LABELS = {tile: f"{_LABELS[ActionKind.DISCARD]} {tile.notation}" for tile in Tile}
+
+
 def _move(state: HandState, seat: int, action: Action,
           after_discard: dict[Tile, frozenset[Tile]]) -> MoveView:
     """``after_discard``: the waits each discard leaves (`discard_waits`)."""
+    if action.kind is ActionKind.DISCARD and action.tile is not None:
+        # Most moves are discards (about fourteen after every draw): labels made once.
+        return MoveView(action, _DISCARD_LABELS[action.tile], after_discard[action.tile])
     label = _LABELS[action.kind]
     waits: frozenset[Tile] = frozenset()
     value = None
-    if action.kind is ActionKind.DISCARD and action.tile is not None:
-        label += f" {action.tile.notation}"
-        waits = after_discard[action.tile]
-    elif action.kind is ActionKind.WIN:
+    if action.kind is ActionKind.WIN:
         record = _win_record(state, seat)
         value = record.settlement.value if record is not None else None
     elif action.tiles or action.tile is not None:

@@ -5,11 +5,21 @@ from __future__ import annotations
 import random
 
 from engine import rules
-from engine.ai import Judge, _shanten_without_each, choose_discard, claim_helps, kong_helps
+from engine.ai import (
+    _NEIGHBOURS,
+    Judge,
+    Target,
+    _keep,
+    _shanten_without_each,
+    _useful_each,
+    choose_discard,
+    claim_helps,
+    kong_helps,
+)
 from engine.analysis import NO_WILDCARDS, Wildcards
-from engine.melds import MeldKind
+from engine.melds import Meld, MeldKind
 from engine.rules.common import make_meld
-from engine.tiles import Tile, parse_tiles
+from engine.tiles import NUM_KINDS, Tile, parse_tiles
 
 SH = Judge("shanghai", NO_WILDCARDS, rules.SHANGHAI.shapes)
 HZ = Judge("hangzhou", Wildcards.fixed(), rules.HANGZHOU.shapes)
@@ -121,3 +131,50 @@ def test_the_shanten_of_each_discard_in_one_pass_is_each_discards_shanten() -> N
                     assert found[tile] == judge.shanten(rest, melds, target), (tiles, tile)
                     checked += 1
     assert checked > 5000
+
+
+def _useful_as_first_written(judge: Judge, rest: list[Tile], melds: list[Meld],
+                             target: Target, now: int, unseen: list[int] | None) -> int:
+    """受入 of one hand, kind by kind, as the computer player first counted it: the
+    reference the shared, memoised `_useful_each` must match."""
+    counts, jokers = judge.split(rest)
+    keep = [_keep(target, k) for k in range(NUM_KINDS)]
+    near = sorted({n for k in range(NUM_KINDS) if counts[k] for n in _NEIGHBOURS[k]})
+    useful = 0
+    for kind in near:
+        left = 4 - counts[kind] if unseen is None else unseen[kind]
+        if not keep[kind] or left <= 0:
+            continue
+        counts[kind] += 1
+        after = judge.counts_shanten(counts, jokers, len(melds), (target,))
+        counts[kind] -= 1
+        useful += left if after < now else 0
+    return useful
+
+
+def test_useful_tiles_match_a_count_kind_by_kind_on_random_hands() -> None:
+    """1,500 random hands, Shanghai (every target, with melds) and Hangzhou (财神
+    in both modes, seven pairs): each discard's useful-tile count is the plain one."""
+    rng = random.Random(11)
+    flip = Judge("hangzhou", Wildcards.flip(Tile.P5), rules.HANGZHOU.shapes)
+    pong = make_meld(MeldKind.PONG, parse_tiles("777z"), 1)
+    chi = make_meld(MeldKind.CHI, parse_tiles("234m"), 2)
+    checked = 0
+    for number in range(1500):
+        judge = (SH, HZ, flip)[number % 3]
+        melds = [[], [pong], [chi], [pong, chi]][number // 3 % 4] if judge is SH else []
+        wall = [t for t in Tile if not t.is_flower for _ in range(4)]
+        rng.shuffle(wall)
+        tiles = wall[:14 - 3 * len(melds)]
+        unseen = None if number % 2 else [rng.randint(0, 4) for _ in range(NUM_KINDS)]
+        for target in (judge.targets(melds) or (judge.best_target(tiles, melds),)):
+            now = judge.shanten(tiles, melds, target)
+            discards = sorted({t for t in tiles if not judge.wildcards.is_joker(t)})
+            found = _useful_each(judge, tiles, melds, target, now, unseen, discards)
+            for tile in discards:
+                rest = list(tiles)
+                rest.remove(tile)
+                assert found[tile] == _useful_as_first_written(
+                    judge, rest, melds, target, now, unseen), (tiles, tile, target)
+                checked += 1
+    assert checked > 15000

@@ -11,6 +11,7 @@ is already held (in hand or in melds); a hand whose only wait is such a dead til
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from functools import cache
 
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engine import analysis
 from engine.analysis import (
     NO_WILDCARDS,
     STANDARD_ONLY,
@@ -29,12 +31,14 @@ from engine.analysis import (
     Wildcards,
     analyse,
     discard_waits,
+    groups_shanten,
     is_all_melds,
     is_complete,
     is_six_pairs,
     seven_pairs_luxury,
     seven_pairs_reading,
     shanten_minus_each,
+    shanten_plus_each,
     standard_readings,
     standard_shanten,
 )
@@ -1215,3 +1219,104 @@ def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts, sequence
         rest = list(c)
         rest[kind] -= 1
         assert found[kind] == standard_shanten(rest, j, blocks, sequences=sequences), kind
+
+
+@FAST
+@given(st.integers(0, 3).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)),
+       st.booleans(), st.sampled_from([(0, 1, 2, 3), (0, 3), (1, 3), (2,), (3,), (2, 0, 1)]))
+def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts, sequences, kept):
+    """The computer player's target shanten, group by group, is `standard_shanten` of the
+    counts with every group not kept emptied (singles and all, in any order)."""
+    c, j = hand_counts
+    blocks = 4 - (14 - sum(c) - j) // 3
+    slices = ((0, 9), (9, 18), (18, 27), (27, 34))
+    masked = [0] * NUM_KINDS
+    groups = []
+    for g in kept:
+        start, end = slices[g]
+        masked[start:end] = c[start:end]
+        groups.append((tuple(c[start:end]), g == 3 or not sequences))
+    assert groups_shanten(groups, j, blocks) == \
+        standard_shanten(masked, j, blocks, sequences=sequences)
+
+
+@FAST
+@given(st.sets(st.tuples(st.integers(0, 4), st.integers(0, 7), st.integers(0, 1)),
+               min_size=1, max_size=40))
+def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options):
+    """The partial sets' pruning, by (melds, pair) first, is the plain pairwise one."""
+    plain = {o for o in options
+             if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
+                        for q in options)}
+    assert analysis._pareto(set(options)) == plain
+
+
+@FAST
+@given(st.integers(0, 3).flatmap(lambda m: random_counts(13 - 3 * m, max_jokers=2)),
+       st.booleans(), st.booleans())
+def test_shanten_plus_each_is_the_shanten_with_each_tile_more(hand_counts, sequences,
+                                                              unsorted):
+    c, j = hand_counts
+    blocks = 4 - (13 - sum(c) - j) // 3
+    kinds = [k for k in range(NUM_KINDS) if c[k] < 4]
+    if unsorted:  # the kinds of one group need not come together
+        kinds.reverse()
+        kinds = kinds[::2] + kinds[1::2]
+    found = shanten_plus_each(c, j, blocks, kinds, sequences=sequences)
+    for kind in kinds:
+        more = list(c)
+        more[kind] += 1
+        assert found[kind] == standard_shanten(more, j, blocks, sequences=sequences), kind
+
+
+@cache
+def _partials_lowest_tile_first(key: tuple[int, ...], honors: bool
+                                ) -> frozenset[tuple[int, int, int]]:
+    """The per-group partial sets as first written: every way to use the lowest tile,
+    the rest recursively, the result pruned pairwise (the reference for the split into
+    parts no structure spans)."""
+    i = next((k for k, n in enumerate(key) if n), -1)
+    if i < 0:
+        return frozenset({(0, 0, 0)})
+    options = set()
+
+    def take(used: tuple[int, ...], dm: int, dt: int, dp: int) -> None:
+        rest = list(key)
+        for p in used:
+            rest[p] -= 1
+        for m, t, p in _partials_lowest_tile_first(tuple(rest), honors):
+            if dp + p <= 1:
+                options.add((m + dm, t + dt, p + dp))
+
+    take((i,), 0, 0, 0)
+    if key[i] >= 3:
+        take((i, i, i), 1, 0, 0)
+    if key[i] >= 2:
+        take((i, i), 0, 0, 1)
+        take((i, i), 0, 1, 0)
+    if not honors:
+        n = len(key)
+        if i + 2 < n and key[i + 1] and key[i + 2]:
+            take((i, i + 1, i + 2), 1, 0, 0)
+        if i + 1 < n and key[i + 1]:
+            take((i, i + 1), 0, 1, 0)
+        if i + 2 < n and key[i + 2]:
+            take((i, i + 2), 0, 1, 0)
+    return frozenset(o for o in options
+                     if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
+                                for q in options))
+
+
+def test_partial_sets_match_the_lowest_tile_recursion_on_every_small_shape():
+    """Every suit shape of up to six tiles, every honours shape of up to eight, and
+    5,000 random suit shapes of 7 to 14 tiles: split into parts or not, the same sets."""
+    shapes = [(key, False) for key in itertools.product(range(5), repeat=9) if sum(key) <= 6]
+    shapes += [(key, True) for key in itertools.product(range(5), repeat=7) if sum(key) <= 8]
+    rng = random.Random(5)
+    for _ in range(5000):
+        key = [0] * 9
+        for kind in rng.choices(range(9), k=rng.randint(7, 14)):
+            key[kind] = min(4, key[kind] + 1)
+        shapes.append((tuple(key), False))
+    for key, honors in shapes:
+        assert analysis._partials(key, honors) == _partials_lowest_tile_first(key, honors), key
