@@ -17,7 +17,10 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   processes), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
   ``bot_capacity_clicks_per_s`` (1 s of one core ÷ the bot's CPU per click: what the
   bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
-  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included).
+  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
+  garbage collections over the play (``gc_full_collections``; the longest pause and
+  the pauses in total of the full and of the young collections: a pause stops the
+  event loop, every answer with it).
 
 Modes (``--mode``):
 
@@ -37,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import json
 import os
 import random
@@ -254,6 +258,28 @@ def _latencies(started: dict[int, float], done: dict[int, float]) -> list[float]
 # ---------------------------------------------------------------------------- split
 
 
+class GcPauses:
+    """The garbage collector's pauses in this process (gc.callbacks), by generation."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+
+    def figures(self) -> dict[str, tuple[float, str]]:
+        young, full = self.pauses[0] + self.pauses[1], self.pauses[2]
+        return {"gc_full_collections": (len(full), "count"),
+                "gc_full_pause_max_ms": (max(full, default=0.0) * 1000, "ms"),
+                "gc_full_pause_total_ms": (sum(full) * 1000, "ms"),
+                "gc_young_pause_max_ms": (max(young, default=0.0) * 1000, "ms"),
+                "gc_young_pause_total_ms": (sum(young) * 1000, "ms")}
+
+
 def _cpu_of(pid: int) -> float:
     """CPU seconds (user + system) a process has used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -296,6 +322,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         me, pictures = os.getpid(), bot.pictures.pids()
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
         drawn0 = dict(bot.pictures.drawn)
+        pauses = GcPauses()
+        gc.callbacks.append(pauses)
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
@@ -305,6 +333,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.disable()
             profiler.dump_stats(profile)
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        gc.callbacks.remove(pauses)
         drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
         await bot.close()
         await asyncio.wait_for(connection, 10)
@@ -322,6 +351,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["bot_capacity_clicks_per_s"] = (1000 / bot_cpu if bot_cpu else 0.0, "1/s")
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    out.update(pauses.figures())
     return out
 
 

@@ -172,7 +172,8 @@ class Answer:
             await response.send_message(content, ephemeral=ephemeral, **kwargs)
 
     async def acknowledge(self) -> None:
-        """A click whose result shows elsewhere (an edited message): nothing to say."""
+        """A click whose result shows elsewhere or later (an edited message): nothing to
+        say now (a deferred update)."""
         if not self.interaction.response.is_done():
             await self.interaction.response.defer()
 

@@ -205,7 +205,37 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     assert inter.client.notifier.clicks == [(5, 2, 777)]
     ((text, _, extras),) = inter.said
     assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
-    assert inter.events == ["edit"]
+    assert inter.events == ["defer ephemeral=False", "edit"]  # acknowledged, then edited
+
+
+async def test_a_click_is_acknowledged_before_its_move_is_played() -> None:
+    """The answer waits for nothing: a deferred update before the service is asked, so
+    the click's answer never queues behind the move, its commit or other clicks."""
+    service = FakeService({"act": SimpleNamespace(seat=2)})
+    inter = interaction(service, message=clicked_message())
+    answered_before: list[list[str]] = []
+    act = service.act
+
+    async def watched_act(*args: Any, **kwargs: Any) -> Any:
+        answered_before.append(list(inter.events))
+        return await act(*args, **kwargs)
+
+    service.act = watched_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert answered_before == [["defer ephemeral=False"]]
+    assert inter.events == ["defer ephemeral=False", "edit"]
+
+
+async def test_a_refused_click_is_acknowledged_then_told_privately() -> None:
+    service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
+    inter = interaction(service, message=clicked_message())
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["defer ephemeral=False", "followup"]
+    ((text, ephemeral, _),) = inter.said
+    assert ephemeral and "passed" in text
+    assert inter.client.notifier.clicks == []  # the buttons stay: nothing was played
 
 
 async def test_the_discard_menu_discards_the_chosen_tile() -> None:
