@@ -11,7 +11,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
 - ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
-  seconds (the opening burst: every table's dealer clicks at once);
+  seconds (the opening burst: every table's dealer clicks at once), and
+  ``click_response_max_in_opening_ms`` the slowest answer of those seconds;
 - with ``--mode split``: ``bot_cpu_ms_per_click`` (the bot process's CPU, its threads
   included, over the play, per click), ``pictures_cpu_ms_per_click`` (the picture
   processes), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
@@ -20,7 +21,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
   garbage collections over the play (``gc_full_collections``; the longest pause and
   the pauses in total of the full and of the young collections: a pause stops the
-  event loop, every answer with it).
+  event loop, every answer with it) and the objects the collector tracks before and
+  after the play.
 
 Modes (``--mode``):
 
@@ -197,6 +199,9 @@ def figures(responses: list[float], sent: list[float], dms: list[float], wall: f
         out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
         out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
         later = [r for r, at in zip(responses, sent, strict=True) if at >= OPENING]
+        opening = [r for r, at in zip(responses, sent, strict=True) if at < OPENING]
+        if opening:
+            out["click_response_max_in_opening_ms"] = (max(opening) * 1000, "ms")
         if later:
             out["click_response_p99_after_opening_ms"] = (percentile(later, 0.99) * 1000,
                                                           "ms")
@@ -322,7 +327,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         me, pictures = os.getpid(), bot.pictures.pids()
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
         drawn0 = dict(bot.pictures.drawn)
-        pauses = GcPauses()
+        pauses, tracked0 = GcPauses(), len(gc.get_objects())
         gc.callbacks.append(pauses)
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
@@ -334,6 +339,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.dump_stats(profile)
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
         gc.callbacks.remove(pauses)
+        tracked = len(gc.get_objects())
         drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
         await bot.close()
         await asyncio.wait_for(connection, 10)
@@ -352,6 +358,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
     out.update(pauses.figures())
+    out["gc_tracked_objects_before"] = (tracked0, "count")
+    out["gc_tracked_objects_after"] = (tracked, "count")
     return out
 
 
