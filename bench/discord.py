@@ -7,6 +7,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 
 - ``click_response_{median,p99}_ms``: from the click being sent to the bot to its
   interaction response reaching Discord (goal p99 ≤ 50 ms at 200 tables);
+- ``gateway_response_{median,p99}_ms``: the same from the click written to the bot's
+  gateway connection (the players' process making and sending it left out);
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
@@ -98,6 +100,10 @@ class Players:
         self.tables = tables
         self.budget = clicks
         self.responses: list[float] = []
+        self.from_gateway: list[float] = []
+        """The same from the interaction written to the bot's gateway (the fake's own
+        making and sending of the click left out: at the opening, 200 of them queue in
+        the players' process before the bot can see them)."""
         self.sent: list[float] = []
         """When each answered click was sent, in seconds from the start of play."""
         self.began = 0.0
@@ -153,9 +159,12 @@ class Players:
             handle = await self.fake.click(user, message, custom_id)
         else:
             handle = await self.fake.select(user, message, custom_id, values)
+        t1 = time.monotonic()
         self.started[handle.id] = t0
         await handle.response(timeout=30)
-        self.responses.append(time.monotonic() - t0)
+        done = time.monotonic()
+        self.responses.append(done - t0)
+        self.from_gateway.append(done - t1)
         self.sent.append(t0 - self.began)
 
     async def play(self, index: int, world: World) -> None:
@@ -190,7 +199,8 @@ class Players:
 
 
 def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
-            tables: int, think: float) -> dict[str, tuple[float, str]]:
+            tables: int, think: float, from_gateway: list[float] | None = None
+            ) -> dict[str, tuple[float, str]]:
     out: dict[str, tuple[float, str]] = {
         "tables": (tables, "count"), "think_s": (think, "s"),
         "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
@@ -205,6 +215,9 @@ def figures(responses: list[float], sent: list[float], dms: list[float], wall: f
         if later:
             out["click_response_p99_after_opening_ms"] = (percentile(later, 0.99) * 1000,
                                                           "ms")
+    if from_gateway:
+        out["gateway_response_median_ms"] = (statistics.median(from_gateway) * 1000, "ms")
+        out["gateway_response_p99_ms"] = (percentile(from_gateway, 0.99) * 1000, "ms")
     if dms:
         out["click_dms_median_ms"] = (statistics.median(dms) * 1000, "ms")
         out["click_dms_p99_ms"] = (percentile(dms, 0.99) * 1000, "ms")
@@ -246,7 +259,7 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         await launcher.stop_all()
     await fake.stop()
     return figures(players.responses, players.sent, _latencies(players.started, dm_done),
-                   wall, tables, think)
+                   wall, tables, think, players.from_gateway)
 
 
 def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
@@ -347,8 +360,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     await child.wait()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
-                  result["wall"],
-                  tables, think)
+                  result["wall"], tables, think, result["from_gateway"])
     n = max(1, len(result["responses"]))
     bot_cpu = (cpu1[0] - cpu0[0]) * 1000 / n
     out["bot_cpu_ms_per_click"] = (bot_cpu, "ms")
@@ -383,6 +395,7 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     print("PLAY", flush=True)
     wall = await players.play_all(worlds)
     print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
+                              "from_gateway": players.from_gateway,
                               "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)
