@@ -280,7 +280,7 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
     instant). The message is edited once the move is committed; a refusal follows
     privately."""
     async with answering(interaction) as answer:
-        await answer.acknowledge()
+        await answer.acknowledge_first()
         seat = owner if owner is not None else await _own_seat(answer, table_id)
         action = move.action(seat)
         played = await answer.run(answer.service.act(answer.cause, table_id, action,
