@@ -9,6 +9,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   interaction response reaching Discord (goal p99 ≤ 50 ms at 200 tables);
 - ``gateway_response_{median,p99}_ms``: the same from the click written to the bot's
   gateway connection (the players' process making and sending it left out);
+- with ``--mode split``, ``bot_answer_{median,p99}_ms``: inside the bot, from discord.py
+  parsing the click to its first response leaving (the bot's own part of the above);
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
@@ -65,6 +67,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 import discord  # noqa: E402
 import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
+import discord.state  # noqa: E402
+import discord.webhook.async_  # noqa: E402
 import yarl  # noqa: E402
 from botkit import World, choose, make_bot, open_table  # noqa: E402
 from fakediscord import BotLauncher, ErrorLog, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
@@ -298,6 +302,51 @@ class GcPauses:
                 "gc_young_pause_total_ms": (sum(young) * 1000, "ms")}
 
 
+class BotSide:
+    """In the bot's process: when each interaction reached discord.py's parsing and when
+    its first response left (its callback request being made), so that the bot's own
+    part of an answer is told apart from the fake's (whose one loop, at the opening,
+    also makes the 200 clicks and takes their 200 answers)."""
+
+    def __init__(self) -> None:
+        self.arrived: dict[int, float] = {}
+        self.answered: dict[int, float] = {}
+        state = discord.state.ConnectionState
+        adapter = discord.webhook.async_.AsyncWebhookAdapter
+        self._originals = (state.parse_interaction_create,
+                           adapter.create_interaction_response)
+        parse, respond = self._originals
+        arrived, answered = self.arrived, self.answered
+
+        def parse_interaction_create(state: Any, data: Any) -> Any:
+            arrived[int(data["id"])] = time.monotonic()
+            return parse(state, data)
+
+        def create_interaction_response(adapter: Any, interaction_id: int, *args: Any,
+                                        **kwargs: Any) -> Any:
+            answered.setdefault(int(interaction_id), time.monotonic())
+            return respond(adapter, interaction_id, *args, **kwargs)
+
+        state.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+        adapter.create_interaction_response = (  # type: ignore[method-assign]
+            create_interaction_response)
+
+    def close(self) -> None:
+        state = discord.state.ConnectionState
+        adapter = discord.webhook.async_.AsyncWebhookAdapter
+        parse, respond = self._originals
+        state.parse_interaction_create = parse  # type: ignore[method-assign]
+        adapter.create_interaction_response = respond  # type: ignore[method-assign]
+
+    def figures(self, clicks: set[int]) -> dict[str, tuple[float, str]]:
+        spans = sorted((self.answered[i] - self.arrived[i]) * 1000 for i in clicks
+                       if i in self.answered and i in self.arrived)
+        if not spans:
+            return {}
+        return {"bot_answer_median_ms": (statistics.median(spans), "ms"),
+                "bot_answer_p99_ms": (percentile(spans, 0.99), "ms")}
+
+
 def _cpu_of(pid: int) -> float:
     """CPU seconds (user + system) a process has used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -325,6 +374,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         say.write(f"{word}\n".encode())
         await say.drain()
 
+    bot_side = BotSide()
     api, gateway = (await hear("URLS"))[0].split()
     point_at(api, gateway)
     dm_done: dict[int, float] = {}
@@ -358,6 +408,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         await asyncio.wait_for(connection, 10)
     await tell("STOP")
     await child.wait()
+    bot_side.close()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
                   result["wall"], tables, think, result["from_gateway"])
@@ -370,6 +421,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
     out.update(pauses.figures())
+    out.update(bot_side.figures(set(started)))
     out["gc_tracked_objects_before"] = (tracked0, "count")
     out["gc_tracked_objects_after"] = (tracked, "count")
     return out
