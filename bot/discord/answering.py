@@ -10,6 +10,9 @@
   answer is normally the reply itself; a call passed to `Answer.run` that is still
   running after `DEFER_AFTER` seconds is deferred and answered by a followup. A reply
   that uploads a picture calls `Answer.defer` first, before anything is read or drawn.
+  A move's click is acknowledged before the move is played (`Answer.acknowledge_first`:
+  its answer never waits behind moves, its own or those of the clicks that arrived
+  with it).
 - `Refused` becomes a private sentence in the reader's language (`refusal_text`);
   anything unexpected a private apology (and a log line); a bot not yet ready or
   shutting down, the same apology, and no service call.
