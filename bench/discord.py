@@ -182,6 +182,10 @@ class Players:
         if move is None:
             return
         custom_id, values = move
+        # The fake's loop serves the bot's requests between two clicks: at the opening a
+        # click's answer does not wait for the other 199 clicks to be made first (the
+        # players' one loop made them all in one go, ~3 ms each, before taking any answer).
+        await asyncio.sleep(0)
         t0 = time.monotonic()
         if values is None:
             handle = await self.fake.click(user, message, custom_id)
