@@ -7,17 +7,26 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 
 - ``click_response_{median,p99}_ms``: from the click being sent to the bot to its
   interaction response reaching Discord (goal p99 ≤ 50 ms at 200 tables);
+- ``gateway_response_{median,p99}_ms``: the same from the click written to the bot's
+  gateway connection (the players' process making and sending it left out);
+- with ``--mode split``, ``bot_answer_{median,p99}_ms``: inside the bot, from discord.py
+  parsing the click to its first response leaving (the bot's own part of the above);
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
 - ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
-  seconds (the opening burst: every table's dealer clicks at once);
+  seconds (the opening burst: every table's dealer clicks at once), and
+  ``click_response_max_in_opening_ms`` the slowest answer of those seconds;
 - with ``--mode split``: ``bot_cpu_ms_per_click`` (the bot process's CPU, its threads
   included, over the play, per click), ``pictures_cpu_ms_per_click`` (the picture
   processes), ``players_cpu_ms_per_click`` (the fake Discord and the players) and
   ``bot_capacity_clicks_per_s`` (1 s of one core ÷ the bot's CPU per click: what the
   bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
-  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included).
+  ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
+  garbage collections over the play (``gc_full_collections``; the longest pause and
+  the pauses in total of the full and of the young collections: a pause stops the
+  event loop, every answer with it) and the objects the collector tracks before and
+  after the play.
 
 Modes (``--mode``):
 
@@ -37,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import json
 import os
 import random
@@ -57,6 +67,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 import discord  # noqa: E402
 import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
+import discord.state  # noqa: E402
+import discord.webhook.async_  # noqa: E402
 import yarl  # noqa: E402
 from botkit import World, choose, make_bot, open_table  # noqa: E402
 from fakediscord import BotLauncher, ErrorLog, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
@@ -79,6 +91,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+class _Answers(list[Any]):
+    """An interaction's responses that wake its one waiter when the first arrives (the
+    fake's own `InteractionHandle.response` re-checks every waiter on every request:
+    with 200 clicks waiting at once, most of the players' process went there)."""
+
+    def __init__(self, done: asyncio.Future[None], *items: Any) -> None:
+        super().__init__(items)
+        self.done = done
+
+    def append(self, item: Any) -> None:
+        super().append(item)
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+async def answered(record: Any) -> None:
+    """Until the fake recorded a response to the interaction ``record``."""
+    if record.responses:
+        return
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    record.responses = _Answers(done)
+    await done
+
+
 class Players:
     """The fake's world and its people: each clicks the newest DM it was sent.
 
@@ -92,6 +128,10 @@ class Players:
         self.tables = tables
         self.budget = clicks
         self.responses: list[float] = []
+        self.from_gateway: list[float] = []
+        """The same from the interaction written to the bot's gateway (the fake's own
+        making and sending of the click left out: at the opening, 200 of them queue in
+        the players' process before the bot can see them)."""
         self.sent: list[float] = []
         """When each answered click was sent, in seconds from the start of play."""
         self.began = 0.0
@@ -113,7 +153,7 @@ class Players:
 
     def _arrived(self, message: FakeMessage) -> None:
         user = self._dm_user.get(message.channel_id)
-        if user is None:
+        if user is None and len(self._dm_user) != len(self.fake.state.dm_channels):
             self._dm_user = {c: u for u, c in self.fake.state.dm_channels.items()}
             user = self._dm_user.get(message.channel_id)
         if user is None or user not in self.table_of:
@@ -142,14 +182,21 @@ class Players:
         if move is None:
             return
         custom_id, values = move
+        # The fake's loop serves the bot's requests between two clicks: at the opening a
+        # click's answer does not wait for the other 199 clicks to be made first (the
+        # players' one loop made them all in one go, ~3 ms each, before taking any answer).
+        await asyncio.sleep(0)
         t0 = time.monotonic()
         if values is None:
             handle = await self.fake.click(user, message, custom_id)
         else:
             handle = await self.fake.select(user, message, custom_id, values)
+        t1 = time.monotonic()
         self.started[handle.id] = t0
-        await handle.response(timeout=30)
-        self.responses.append(time.monotonic() - t0)
+        await asyncio.wait_for(answered(handle.record), 30)
+        done = time.monotonic()
+        self.responses.append(done - t0)
+        self.from_gateway.append(done - t1)
         self.sent.append(t0 - self.began)
 
     async def play(self, index: int, world: World) -> None:
@@ -184,7 +231,8 @@ class Players:
 
 
 def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
-            tables: int, think: float) -> dict[str, tuple[float, str]]:
+            tables: int, think: float, from_gateway: list[float] | None = None
+            ) -> dict[str, tuple[float, str]]:
     out: dict[str, tuple[float, str]] = {
         "tables": (tables, "count"), "think_s": (think, "s"),
         "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
@@ -193,9 +241,15 @@ def figures(responses: list[float], sent: list[float], dms: list[float], wall: f
         out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
         out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
         later = [r for r, at in zip(responses, sent, strict=True) if at >= OPENING]
+        opening = [r for r, at in zip(responses, sent, strict=True) if at < OPENING]
+        if opening:
+            out["click_response_max_in_opening_ms"] = (max(opening) * 1000, "ms")
         if later:
             out["click_response_p99_after_opening_ms"] = (percentile(later, 0.99) * 1000,
                                                           "ms")
+    if from_gateway:
+        out["gateway_response_median_ms"] = (statistics.median(from_gateway) * 1000, "ms")
+        out["gateway_response_p99_ms"] = (percentile(from_gateway, 0.99) * 1000, "ms")
     if dms:
         out["click_dms_median_ms"] = (statistics.median(dms) * 1000, "ms")
         out["click_dms_p99_ms"] = (percentile(dms, 0.99) * 1000, "ms")
@@ -237,7 +291,7 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         await launcher.stop_all()
     await fake.stop()
     return figures(players.responses, players.sent, _latencies(players.started, dm_done),
-                   wall, tables, think)
+                   wall, tables, think, players.from_gateway)
 
 
 def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
@@ -252,6 +306,73 @@ def _latencies(started: dict[int, float], done: dict[int, float]) -> list[float]
 
 
 # ---------------------------------------------------------------------------- split
+
+
+class GcPauses:
+    """The garbage collector's pauses in this process (gc.callbacks), by generation."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+
+    def figures(self) -> dict[str, tuple[float, str]]:
+        young, full = self.pauses[0] + self.pauses[1], self.pauses[2]
+        return {"gc_full_collections": (len(full), "count"),
+                "gc_full_pause_max_ms": (max(full, default=0.0) * 1000, "ms"),
+                "gc_full_pause_total_ms": (sum(full) * 1000, "ms"),
+                "gc_young_pause_max_ms": (max(young, default=0.0) * 1000, "ms"),
+                "gc_young_pause_total_ms": (sum(young) * 1000, "ms")}
+
+
+class BotSide:
+    """In the bot's process: when each interaction reached discord.py's parsing and when
+    its first response left (its callback request being made), so that the bot's own
+    part of an answer is told apart from the fake's (whose one loop, at the opening,
+    also makes the 200 clicks and takes their 200 answers)."""
+
+    def __init__(self) -> None:
+        self.arrived: dict[int, float] = {}
+        self.answered: dict[int, float] = {}
+        state = discord.state.ConnectionState
+        adapter = discord.webhook.async_.AsyncWebhookAdapter
+        self._originals = (state.parse_interaction_create,
+                           adapter.create_interaction_response)
+        parse, respond = self._originals
+        arrived, answered = self.arrived, self.answered
+
+        def parse_interaction_create(state: Any, data: Any) -> Any:
+            arrived[int(data["id"])] = time.monotonic()
+            return parse(state, data)
+
+        def create_interaction_response(adapter: Any, interaction_id: int, *args: Any,
+                                        **kwargs: Any) -> Any:
+            answered.setdefault(int(interaction_id), time.monotonic())
+            return respond(adapter, interaction_id, *args, **kwargs)
+
+        state.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+        adapter.create_interaction_response = (  # type: ignore[method-assign]
+            create_interaction_response)
+
+    def close(self) -> None:
+        state = discord.state.ConnectionState
+        adapter = discord.webhook.async_.AsyncWebhookAdapter
+        parse, respond = self._originals
+        state.parse_interaction_create = parse  # type: ignore[method-assign]
+        adapter.create_interaction_response = respond  # type: ignore[method-assign]
+
+    def figures(self, clicks: set[int]) -> dict[str, tuple[float, str]]:
+        spans = sorted((self.answered[i] - self.arrived[i]) * 1000 for i in clicks
+                       if i in self.answered and i in self.arrived)
+        if not spans:
+            return {}
+        return {"bot_answer_median_ms": (statistics.median(spans), "ms"),
+                "bot_answer_p99_ms": (percentile(spans, 0.99), "ms")}
 
 
 def _cpu_of(pid: int) -> float:
@@ -281,6 +402,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         say.write(f"{word}\n".encode())
         await say.drain()
 
+    bot_side = BotSide()
     api, gateway = (await hear("URLS"))[0].split()
     point_at(api, gateway)
     dm_done: dict[int, float] = {}
@@ -296,6 +418,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         me, pictures = os.getpid(), bot.pictures.pids()
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
         drawn0 = dict(bot.pictures.drawn)
+        pauses, tracked0 = GcPauses(), len(gc.get_objects())
+        gc.callbacks.append(pauses)
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
@@ -305,15 +429,17 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.disable()
             profiler.dump_stats(profile)
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        gc.callbacks.remove(pauses)
+        tracked = len(gc.get_objects())
         drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
         await bot.close()
         await asyncio.wait_for(connection, 10)
     await tell("STOP")
     await child.wait()
+    bot_side.close()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
-                  result["wall"],
-                  tables, think)
+                  result["wall"], tables, think, result["from_gateway"])
     n = max(1, len(result["responses"]))
     bot_cpu = (cpu1[0] - cpu0[0]) * 1000 / n
     out["bot_cpu_ms_per_click"] = (bot_cpu, "ms")
@@ -322,6 +448,10 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["bot_capacity_clicks_per_s"] = (1000 / bot_cpu if bot_cpu else 0.0, "1/s")
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    out.update(pauses.figures())
+    out.update(bot_side.figures(set(started)))
+    out["gc_tracked_objects_before"] = (tracked0, "count")
+    out["gc_tracked_objects_after"] = (tracked, "count")
     return out
 
 
@@ -345,6 +475,7 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     print("PLAY", flush=True)
     wall = await players.play_all(worlds)
     print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
+                              "from_gateway": players.from_gateway,
                               "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)

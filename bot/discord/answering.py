@@ -10,6 +10,9 @@
   answer is normally the reply itself; a call passed to `Answer.run` that is still
   running after `DEFER_AFTER` seconds is deferred and answered by a followup. A reply
   that uploads a picture calls `Answer.defer` first, before anything is read or drawn.
+  A move's click is acknowledged before the move is played (`Answer.acknowledge_first`:
+  its answer never waits behind moves, its own or those of the clicks that arrived
+  with it).
 - `Refused` becomes a private sentence in the reader's language (`refusal_text`);
   anything unexpected a private apology (and a log line); a bot not yet ready or
   shutting down, the same apology, and no service call.
@@ -41,6 +44,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER = 2.0
 """Seconds a call may run before the interaction is deferred (Discord allows 3)."""
+ACKNOWLEDGE_WAIT = 0.05
+"""Seconds a click's move waits at most for the other interactions' first responses
+(`Answer.acknowledge_first`): their answers first, but a stream of clicks never
+stalls the moves."""
 
 
 class NotServing(Exception):
@@ -58,10 +65,24 @@ class InFlight:
         self.answered = asyncio.Event()
         """Set while none is (`Outbox.yield_to`: deliveries let the answers go first)."""
         self.answered.set()
+        self.unacknowledged = 0
+        """Interactions between arriving and their first response (a deferral, say)."""
+        self.acknowledged = asyncio.Event()
+        """Set while none is: a click's move waits for it (`Answer.acknowledge_first`)."""
+        self.acknowledged.set()
 
     def begin(self) -> None:
         self.answering += 1
         self.answered.clear()
+        self.unacknowledged += 1
+        self.acknowledged.clear()
+
+    def first_response(self) -> None:
+        """One interaction got its first response (or ended without one)."""
+        self.unacknowledged -= 1
+        if self.unacknowledged <= 0:
+            self.unacknowledged = 0
+            self.acknowledged.set()
 
     def end(self) -> None:
         self.answering -= 1
@@ -100,6 +121,8 @@ class Answer:
         self._bot = cast("MahjongBot", interaction.client)  # the only client there is
         self._public_deferral = False
         """Deferred publicly and not answered yet (see `say`)."""
+        self._counted = False
+        """Counted among the unacknowledged interactions (`InFlight.first_response`)."""
 
     @property
     def locale(self) -> discord.Locale:
@@ -147,6 +170,7 @@ class Answer:
         except TimeoutError:
             if not self.interaction.response.is_done():
                 await self.interaction.response.defer(ephemeral=ephemeral)
+                self._responded()
             return await task
 
     async def defer(self, *, ephemeral: bool) -> None:
@@ -156,6 +180,7 @@ class Answer:
             return
         await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
         self._public_deferral = not ephemeral
+        self._responded()
 
     async def say(self, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
         """Reply, or follow up when the interaction was already answered (deferred).
@@ -170,16 +195,34 @@ class Answer:
             await self.interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
         else:
             await response.send_message(content, ephemeral=ephemeral, **kwargs)
+        self._responded()
 
     async def acknowledge(self) -> None:
-        """A click whose result shows elsewhere (an edited message): nothing to say."""
+        """A click whose result shows elsewhere or later (an edited message): nothing to
+        say now (a deferred update)."""
         if not self.interaction.response.is_done():
             await self.interaction.response.defer()
+        self._responded()
+
+    async def acknowledge_first(self) -> None:
+        """Acknowledge this click, then let the other interactions that arrived with it
+        be acknowledged before its work goes on (up to `ACKNOWLEDGE_WAIT`): when many
+        arrive at once, every one is answered in the time of their parsing and
+        deferring, not behind the moves of the ones before."""
+        await self.acknowledge()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.in_flight.acknowledged.wait(), ACKNOWLEDGE_WAIT)
+
+    def _responded(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.in_flight.first_response()
 
     async def __aenter__(self) -> Answer:
         """Tell the service who is here, without waiting: the answer (a deferral first)
         must not wait on it, and what it remembers (a language) is never worth a failure."""
         self.in_flight.begin()
+        self._counted = True
         with contextlib.suppress(NotServing):
             self.in_flight.track(self.service.seen(self.cause)).add_done_callback(_noted)
         return self
@@ -191,6 +234,7 @@ class Answer:
         try:
             return await self._exit(exc)
         finally:
+            self._responded()
             self.in_flight.end()
 
     async def _exit(self, exc: BaseException | None) -> bool:

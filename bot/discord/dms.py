@@ -23,12 +23,14 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import discord
 
 from bot.discord.components import add_preferences, move_view
-from bot.discord.i18n import LocaleLike
+from bot.discord.i18n import Lang, LocaleLike, lang
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.posting import Poster
@@ -66,12 +68,50 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
     return text, ui
 
 
-def _view_and_picture(make_view: Callable[[], PlayerView]) -> tuple[PlayerView, bytes]:
-    """Off the event loop and off its GIL: the seat's view (its analysis and suggestion
-    take a few ms) and its picture, in the hands' picture process (`Pictures.draw_hand`;
-    ``make_view`` is the notice's bound ``view``, pickled with its state)."""
+@dataclass(frozen=True)
+class PreparedDm:
+    """A seat's DM as it will be sent, made in the hands' picture process: its text,
+    its components as Discord receives them, its picture, and what the presenter must
+    know of the view it showed."""
+
+    text: str
+    components: list[dict[str, Any]]
+    png: bytes
+    has_moves: bool
+    claim: bool
+    """A decision to claim (a refused DM must not say so in the channel)."""
+
+
+class ComposedView(discord.ui.View):
+    """A DM's components composed elsewhere (`PreparedDm`: a view does not pickle), sent
+    as they are. Nothing is dispatched to it: every component is a persistent item that
+    discord.py finds by its id (`bot.discord.ids`)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+
+def prepare_dm(make_view: Callable[[], PlayerView], news: Sequence[Event], lang: Lang, *,
+               table_id: int, hand: int, step: int | None, names: tuple[str, ...],
+               deadline: float | None, choices: Any, away: bool, reminder: bool
+               ) -> PreparedDm:
+    """Off the event loop and off its GIL, in the hands' picture process
+    (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
+    its picture, and the DM's words and components (the discard menu's entries, each
+    with its notes, are most of a DM's composing). ``make_view`` is the notice's bound
+    ``view``, pickled with its state; ``lang`` the reader's language (a locale does not
+    pickle)."""
     view = make_view()
-    return view, hand_image(view)
+    happened = describe_events(news, names, view.seat, lang, hand)
+    text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
+                               locale=lang, deadline=deadline, choices=choices, away=away,
+                               reminder=reminder, happened=happened)
+    return PreparedDm(text, ui.to_components(), hand_image(view), bool(view.moves),
+                      view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
 
 def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
@@ -140,21 +180,19 @@ class DmPresenter:
         """DM the seat its hand; False when Discord refused it (handled here). ``news``:
         the public events since its last DM, worded in the reader's language."""
         ref, seat = n.ref, n.seat
-        locale = n.locale or self.poster.user_locale(user_id, ref)
-        view, png = await self.pictures.draw_hand(_view_and_picture, n.view)
-        text, ui = private_message(
-            view, table_id=ref.table_id, hand=n.hand_number, step=n.step, names=n.names,
-            locale=locale, deadline=n.deadline, choices=n.choices, away=n.away,
-            reminder=n.reminder,
-            happened=describe_events(news, n.names, seat, locale, n.hand_number))
+        reader = lang(n.locale or self.poster.user_locale(user_id, ref))
+        dm = await self.pictures.draw_hand(
+            partial(prepare_dm, n.view, tuple(news), reader, table_id=ref.table_id,
+                    hand=n.hand_number, step=n.step, names=n.names, deadline=n.deadline,
+                    choices=n.choices, away=n.away, reminder=n.reminder))
         try:
-            message = await self.poster.dm(user_id, content=text,
-                                           file=hand_file(ref.table_id, seat, png), view=ui)
+            message = await self.poster.dm(user_id, content=dm.text,
+                                           file=hand_file(ref.table_id, seat, dm.png),
+                                           view=ComposedView(dm.components))
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 # Told now, the refusal of a DM asking to claim would tell who may claim.
-                claim = view.table.phase in ("claim", "rob_kong") and bool(view.moves)
-                await self._closed(ref, seat, user_id, n.hand_number, say=not claim)
+                await self._closed(ref, seat, user_id, n.hand_number, say=not dm.claim)
             else:
                 log.warning("table %s: DM to seat %s forbidden (%s)", ref.table_id, seat,
                             exc.code)
@@ -163,7 +201,7 @@ class DmPresenter:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
         order = None if n.step is None else (n.hand_number << 32) + n.step
-        await self._supersede((ref.table_id, seat), message, has_moves=bool(view.moves),
+        await self._supersede((ref.table_id, seat), message, has_moves=dm.has_moves,
                               order=order)
         await self._opened(ref, seat)
         return True

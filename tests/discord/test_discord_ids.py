@@ -4,6 +4,7 @@ characters, refuses anything else; its callback calls the table service."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -31,7 +32,7 @@ from bot.store import StandingChoices
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import Tile, parse_tiles
-from tests.discord.fakes import FakeService, interaction
+from tests.discord.fakes import FakeInteraction, FakeService, interaction
 
 BIG = 10**18  # the largest ids the scheme must carry (SQLite row ids, snowflakes)
 
@@ -205,7 +206,68 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     assert inter.client.notifier.clicks == [(5, 2, 777)]
     ((text, _, extras),) = inter.said
     assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
-    assert inter.events == ["edit"]
+    assert inter.events == ["defer ephemeral=False", "edit"]  # acknowledged, then edited
+
+
+async def test_a_click_is_acknowledged_before_its_move_is_played() -> None:
+    """The answer waits for nothing: a deferred update before the service is asked, so
+    the click's answer never queues behind the move, its commit or other clicks."""
+    service = FakeService({"act": SimpleNamespace(seat=2)})
+    inter = interaction(service, message=clicked_message())
+    answered_before: list[list[str]] = []
+    act = service.act
+
+    async def watched_act(*args: Any, **kwargs: Any) -> Any:
+        answered_before.append(list(inter.events))
+        return await act(*args, **kwargs)
+
+    service.act = watched_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert answered_before == [["defer ephemeral=False"]]
+    assert inter.events == ["defer ephemeral=False", "edit"]
+
+
+async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -> None:
+    """Many clicks at once (every table's dealer at the start): each one's move waits
+    until the others got their first response, so none is answered behind the moves."""
+    timeline: list[str] = []
+    service = FakeService({"act": SimpleNamespace(seat=2)})
+    first = interaction(service, message=clicked_message(), interaction_id=1)
+    second = FakeInteraction(first.client, message=clicked_message(), interaction_id=2)
+    act = service.act
+
+    async def watched_act(cause: Any, *args: Any, **kwargs: Any) -> Any:
+        timeline.append(f"act {cause.interaction_id}")
+        return await act(cause, *args, **kwargs)
+
+    for inter in (first, second):
+        def deferring(inter: FakeInteraction = inter) -> Any:
+            async def defer(**kwargs: Any) -> None:
+                for _ in range(inter.id * 5):  # a request to Discord, the second slower:
+                    await asyncio.sleep(0)  # other tasks run meanwhile
+                inter.response.done = True
+                timeline.append(f"acknowledged {inter.id}")
+            return defer
+        inter.response.defer = deferring()  # type: ignore[method-assign]
+    service.act = watched_act
+    buttons = [await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), i)
+               for i in (first, second)]
+    await asyncio.gather(buttons[0].callback(first), buttons[1].callback(second))
+    assert timeline[:2] == ["acknowledged 1", "acknowledged 2"]
+    assert sorted(timeline[2:]) == ["act 1", "act 2"]
+    assert first.client.in_flight.acknowledged.is_set()
+
+
+async def test_a_refused_click_is_acknowledged_then_told_privately() -> None:
+    service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
+    inter = interaction(service, message=clicked_message())
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["defer ephemeral=False", "followup"]
+    ((text, ephemeral, _),) = inter.said
+    assert ephemeral and "passed" in text
+    assert inter.client.notifier.clicks == []  # the buttons stay: nothing was played
 
 
 async def test_the_discard_menu_discards_the_chosen_tile() -> None:

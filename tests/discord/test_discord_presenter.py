@@ -104,11 +104,16 @@ async def test_a_dm_shows_the_notices_choices_and_away_flag() -> None:
     await notifier.publish(private(dealt(), 1, choices=StandingChoices(always_win=True),
                                    away=True))
     await settle(notifier)
-    items = client.dms(USERS[1])[0].kwargs["view"].children
-    assert any(isinstance(i, BackButton) for i in items)
-    toggles = {i.name: i.item.style for i in items if isinstance(i, PreferenceButton)}
-    assert toggles["always_win"] is discord.ButtonStyle.success
-    assert toggles["pass_claims"] is discord.ButtonStyle.secondary
+    # as Discord receives them (composed in the hands' picture process)
+    items = [c for row in client.dms(USERS[1])[0].kwargs["view"].to_components()
+             for c in row["components"]]
+    assert any(BackButton.__discord_ui_compiled_template__.fullmatch(i["custom_id"])
+               for i in items)
+    toggles = {match["name"]: i["style"] for i in items
+               if (match := PreferenceButton.__discord_ui_compiled_template__.fullmatch(
+                   i["custom_id"])) is not None}
+    assert toggles["always_win"] == discord.ButtonStyle.success.value
+    assert toggles["pass_claims"] == discord.ButtonStyle.secondary.value
 
 
 async def test_a_reminder_is_dmed_and_mentioned_while_its_decision_is_due() -> None:

@@ -134,6 +134,19 @@ async def answer(handle: InteractionHandle) -> FakeMessage:
     return last
 
 
+async def private_answer(handle: InteractionHandle) -> FakeMessage:
+    """What a click was told privately: the direct reply, or after its deferred update
+    (callback type 6: a move's click is acknowledged before it is played) the private
+    followup."""
+    response = await handle.response()
+    if response.type != 6:
+        assert response.message is not None and response.message.ephemeral, response
+        return response.message
+    (*_, last) = await handle.wait_followups()
+    assert last.ephemeral, last
+    return last
+
+
 def channel_files(fake: FakeDiscord, channel: Any, prefix: str) -> list[FakeMessage]:
     return [m for m in fake.messages(channel)
             if any(a.filename.startswith(prefix) for a in m.attachments)]

@@ -13,6 +13,7 @@ from botkit import (
     make_bot,
     make_world,
     open_table,
+    private_answer,
     quiet,
     slash,
 )
@@ -84,21 +85,21 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     # a stranger's click on a seated player's button
     handle = await forged_click(fake, world.outsider, message, select.custom_id,
                                 [select.options[0]])
-    refused = await handle.response()
-    assert refused.ephemeral and "don't sit" in (refused.content or "")
+    refused = await private_answer(handle)
+    assert "don't sit" in (refused.content or "")
     # another player at the table pressing it (the move is not theirs)
     other = next(p for p in world.players if p.id != user.id)
     handle = await forged_click(fake, other, message, select.custom_id, [select.options[0]])
-    assert (await handle.response()).ephemeral
+    assert "not for you" in ((await private_answer(handle)).content or "")
     # the owner plays the same decision through /mahjong hand, then the DM is stale
     hand = await slash(world, user, "hand")
     assert (await answer(hand)).ephemeral
     assert hand.original is not None
     played = await fake.select(user, hand.original, select.custom_id, [select.options[0]])
-    assert (await played.response()).type == 7
+    assert (await played.response()).type == 6  # acknowledged before the move…
+    await fake.wait_for(lambda: not fake.components(hand.original))  # …then edited
     stale = await fake.select(user, message, select.custom_id, [select.options[0]])
-    response = await stale.response()
-    assert response.ephemeral and "passed" in (response.content or "")
+    assert "passed" in ((await private_answer(stale)).content or "")
     # the lobby's Start is the creator's: a stranger is refused privately
     lobby = next(m for m in fake.messages(world.channel) if m.embeds)
     assert lobby.components == [] or all(

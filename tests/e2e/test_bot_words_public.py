@@ -18,6 +18,7 @@ from botkit import (
     make_bot,
     make_world,
     open_table,
+    private_answer,
     quiet,
     slash,
     texts,
@@ -82,9 +83,7 @@ async def _press(fake: FakeDiscord, user: FakeUser, message: FakeMessage | Snaps
         data.update(component_type=3, values=values)
     handle = await fake._interact(COMPONENT, fake.state.users[user.id], channel, data, locale,
                                   source=message)
-    response = await handle.response()
-    assert response.ephemeral, response
-    return response.content or ""
+    return (await private_answer(handle)).content or ""
 
 
 async def _decision(fake: FakeDiscord, driver: Driver, bots: BotLauncher, hand: int
@@ -136,7 +135,8 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     hand = await slash(world, owner, "hand")
     assert (await answer(hand)).ephemeral and hand.original is not None
     played = await fake.select(owner, hand.original, menu, value)
-    assert (await played.response()).type == 7
+    assert (await played.response()).type == 6  # acknowledged before the move…
+    await fake.wait_for(lambda: not fake.components(hand.original))  # …then edited
     assert await _press(fake, owner, message, menu, value, "en-US") == \
         "That button is for a decision that has passed."
     assert await _press(fake, owner, message, menu, value, "zh-CN") == \
