@@ -48,6 +48,7 @@ from bot.store import (
     HandRow,
     NewSnapshot,
     NotFound,
+    OwedDm,
     StaleStatus,
     TableLoad,
     TableRow,
@@ -114,8 +115,35 @@ class Recovery(Part):
                 self.scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
         failed = await self._rebuild_batch(todo)
+        if down:  # nobody else serves these tables: the DMs the crash lost, now
+            if self.service.shared:
+                await self.claims.bury()  # the dead processes' leftovers are all these
+            await self.resend()
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
                               tuple(failed))
+
+    async def resend(self, *, set_before: float | None = None) -> int:
+        """DM again each pending decision whose DM a crash lost: the store knows the
+        step each seat's DM shows (`Store.owed_dms`), so a table whose players were all
+        told is not touched, nor a seat whose DM is current. Run by `recover` (after a
+        crash of the one bot, or of every process) and, in shared mode, by the survivor
+        that takes a dead process over (`Claims.take_over`; ``set_before``: decisions set
+        while it may still have been writing). How many DMs were handed over."""
+        by_table: dict[int, list[OwedDm]] = {}
+        for owed in await self.store.owed_dms(set_before=set_before):
+            by_table.setdefault(owed.table_id, []).append(owed)
+        sent = 0
+        for table_id, owed_here in by_table.items():
+            try:
+                async with self.locked(table_id) as live:  # the table as it is now
+                    sent += await self.announcer.resend(live, owed_here)
+            except Refused:
+                continue  # over meanwhile: nothing is owed
+            except Exception:  # one table's failure must not keep the others' DMs
+                log.exception("table %s: the DMs a crash lost could not be sent", table_id)
+        if sent:
+            log.info("%s DM(s) a crash left unsent handed over again", sent)
+        return sent
 
     async def warm(self) -> int:
         """Rebuild, a batch of `WARM_BATCH` at a time, the live tables a lazy `recover`
