@@ -16,6 +16,9 @@ change and the request behind it. Nothing is asked of the service.
 - A DM's move buttons are taken off once a newer DM replaces it. In shared mode the
   seat's DM with buttons is kept in the memory and swapped (bot/discord/memory.py), so
   the buttons go whichever process posted the older DM.
+- The step each DM with a decision shows is stored once it went out (any mode): after
+  a crash the service DMs again the decisions whose DM never went out (``resent``
+  notices; in shared mode one whose step the stored DM already shows is not sent).
 """
 
 from __future__ import annotations

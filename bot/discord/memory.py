@@ -9,7 +9,9 @@ tried and announced again), so they are kept by a `PresenterMemory`: the bot's i
 
 One process (the default): the presenter reads a table's memory once (`recall`, the
 first time it shows the table after a start) and then writes each change through; it
-never reads it back.
+never reads it back. It stores the step each seat's DM with a decision shows
+(`swap_dm_message`'s ``order``) in every mode: after a crash the service DMs the
+decisions whose DM never went out (`bot.store.Store.owed_dms`).
 
 Shared mode (several processes on one database, each drawing the changes it made): the
 memory is the truth, not what this process last saw. Before each delivery the
