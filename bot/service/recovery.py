@@ -78,6 +78,8 @@ class Recovery(Part):
         self.use_snapshots = service.use_snapshots
         self.resumed = 0
         """Hands rebuilt from a snapshot (the others replayed their whole log)."""
+        self.all_were_down = False
+        """Set by `recover`: no other process was alive (always so for one bot)."""
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
         """Bring every live table back after a start-up.
@@ -115,12 +117,21 @@ class Recovery(Part):
                 self.scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
         failed = await self._rebuild_batch(todo)
-        if down:  # nobody else serves these tables: the DMs the crash lost, now
-            if self.service.shared:
-                await self.claims.bury()  # the dead processes' leftovers are all these
-            await self.resend()
+        self.all_were_down = down
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
                               tuple(failed))
+
+    async def resend_dms(self) -> int:
+        """Start-up, after `recover`: the DMs a crash left unsent (`resend`), when this
+        process is the one to send them: always for one bot; in shared mode only when
+        every process was down (the dead processes' rows are removed first, so nobody
+        takes them over again); with another alive, the dead one's DMs come from the
+        survivor that takes it over (`Claims.take_over`)."""
+        if not self.all_were_down:
+            return 0
+        if self.service.shared:
+            await self.claims.bury()
+        return await self.resend()
 
     async def resend(self, *, set_before: float | None = None) -> int:
         """DM again each pending decision whose DM a crash lost: the store knows the

@@ -47,6 +47,7 @@ async def test_a_restart_dms_the_decisions_a_crash_left_untold(make_world: MakeW
 
     b = await make_world(deal=stacked(SCENE_PONG))
     await b.service.recover()
+    await b.service.resend_dms()
 
     assert _decisions(b.notes, resent=True) == owed   # Cid's claim, once; Ann nothing
     assert _decisions(b.notes, resent=False) == set()
@@ -57,6 +58,7 @@ async def test_a_restart_dms_the_decisions_a_crash_left_untold(make_world: MakeW
     await delivered(b)
     c = await make_world(deal=stacked(SCENE_PONG))
     await c.service.recover()
+    await c.service.resend_dms()
     assert c.notes.of("private_hand") == [] and c.notes.of("table") == []
 
 
@@ -67,6 +69,7 @@ async def test_a_clean_restart_dms_nobody(make_world: MakeWorld) -> None:
     await delivered(a)
     b = await make_world(deal=stacked(SCENE_PONG))
     await b.service.recover(eager=True)
+    assert await b.service.resend_dms() == 0
     assert b.notes.of("private_hand") == [] and b.notes.of("table") == []
 
 
@@ -86,4 +89,5 @@ async def test_a_decision_taken_before_the_restart_is_not_dmed(make_world: MakeW
     await delivered(a)                               # Bob's turn reached him
     b = await make_world(deal=stacked(SCENE_PONG))
     await b.service.recover()
+    await b.service.resend_dms()
     assert b.notes.of("private_hand") == []

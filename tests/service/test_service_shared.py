@@ -324,3 +324,24 @@ async def test_a_survivor_dms_the_decisions_a_killed_process_left_untold(
     clock.advance(30)
     await b.service.run_due()                        # taken over once
     assert len(b.notes.of("private_hand")) == len(owed)
+
+
+async def test_after_every_process_was_down_the_first_to_start_dms_what_was_lost(
+        make_world: MakeWorld) -> None:
+    options = {"deal": stacked(SCENE_PONG), "claim_lease": 30.0}
+    clock = FakeClock()
+    a = await make_world(clock, shared=True, **options)
+    await a.service.recover()
+    table = await a.table(options={"turn_timer": 6000, "claim_timer": 6000})
+    lost = RecordingNotifier()
+    a.service.notifier = lost                        # a dies before telling anyone
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    owed = {(n.seat, n.step) for n in lost.of("private_hand") if n.step is not None}
+    clock.advance(600)                               # nobody ran meanwhile
+    b = await make_world(clock, shared=True, **options)
+    await b.service.recover()
+    assert await b.service.resend_dms() == len(owed)
+    assert {(n.seat, n.step) for n in b.notes.of("private_hand") if n.resent} == owed
+    clock.advance(10)
+    await b.service.run_due()                        # a's row is gone: not taken over again
+    assert len(b.notes.of("private_hand")) == len(owed)
