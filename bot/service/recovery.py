@@ -136,7 +136,7 @@ class Recovery(Part):
     async def resend(self, *, set_before: float | None = None) -> int:
         """DM again each pending decision whose DM a crash lost: the store knows the
         step each seat's DM shows (`Store.owed_dms`), so a table whose players were all
-        told is not touched, nor a seat whose DM is current. Run by `recover` (after a
+        told is not touched, nor a seat whose DM is current. Run by `resend_dms` (after a
         crash of the one bot, or of every process) and, in shared mode, by the survivor
         that takes a dead process over (`Claims.take_over`; ``set_before``: decisions set
         while it may still have been writing). How many DMs were handed over."""
