@@ -99,6 +99,7 @@ class MahjongBot(discord.Client):
         report = await self.service.recover()
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",
                  report.live_tables, report.deadlines, report.deferred)
+        await self.service.resend_dms()  # the decisions a crash left without their DMs
         self._tasks = [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
                        asyncio.create_task(self.service.warm(), name="mahjong-warm")]
         if self.sync_commands != "never":

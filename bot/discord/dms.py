@@ -16,6 +16,9 @@ change and the request behind it. Nothing is asked of the service.
 - A DM's move buttons are taken off once a newer DM replaces it. In shared mode the
   seat's DM with buttons is kept in the memory and swapped (bot/discord/memory.py), so
   the buttons go whichever process posted the older DM.
+- The step each DM with a decision shows is stored once it went out (any mode): after
+  a crash the service DMs again the decisions whose DM never went out (``resent``
+  notices; in shared mode one whose step the stored DM already shows is not sent).
 """
 
 from __future__ import annotations
@@ -114,6 +117,11 @@ def prepare_dm(make_view: Callable[[], PlayerView], news: Sequence[Event], lang:
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
 
+def _order(hand: int, step: int) -> int:
+    """What the memory keeps of the step a DM shows (``dm_order``): later is larger."""
+    return (hand << 32) + step
+
+
 def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
     """The notice only echoes its person's own answer to the decision that was in front
     of them (``before``: the seat's previous (hand, step)): the answer to their click
@@ -172,6 +180,9 @@ class DmPresenter:
         st = await self.tables.fresh(notice.ref.table_id)
         if st.dm_blocked(notice.seat, notice.hand_number):
             return
+        if notice.resent and notice.step is not None \
+                and st.dm_orders.get(notice.seat, -1) >= _order(notice.hand_number, notice.step):
+            return  # owed after a crash, but another process has sent it since
         if await self._send(notice, notice.user_id, news) and self.on_dm_sent is not None:
             cause = notice.cause.interaction_id if notice.cause is not None else None
             self.on_dm_sent(notice.ref.table_id, notice.seat, cause)
@@ -200,7 +211,7 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
-        order = None if n.step is None else (n.hand_number << 32) + n.step
+        order = None if n.step is None else _order(n.hand_number, n.step)
         await self._supersede((ref.table_id, seat), message, has_moves=dm.has_moves,
                               order=order)
         await self._opened(ref, seat)
@@ -218,6 +229,9 @@ class DmPresenter:
             old = self._move_dms.pop(key, None)
             if has_moves:
                 self._move_dms[key] = message.id
+            if order is not None:  # the step shown, kept for a restart (`owed_dms`)
+                await self.memory.swap_dm_message(*key, message.id if has_moves else None,
+                                                  order)
         if old is None:
             return
         try:

@@ -9,7 +9,9 @@ tried and announced again), so they are kept by a `PresenterMemory`: the bot's i
 
 One process (the default): the presenter reads a table's memory once (`recall`, the
 first time it shows the table after a start) and then writes each change through; it
-never reads it back.
+never reads it back. It stores the step each seat's DM with a decision shows
+(`swap_dm_message`'s ``order``) in every mode: after a crash the service DMs the
+decisions whose DM never went out (`bot.store.Store.owed_dms`).
 
 Shared mode (several processes on one database, each drawing the changes it made): the
 memory is the truth, not what this process last saw. Before each delivery the
@@ -52,6 +54,10 @@ class Remembered(Protocol):
     @property
     def dm_messages(self) -> Mapping[int, int]:
         """Seat → its DM still showing move buttons (kept in shared mode only)."""
+    @property
+    def dm_orders(self) -> Mapping[int, int]:
+        """Seat → the step its newest DM with a decision shows (`swap_dm_message`'s
+        ``order``)."""
 
 
 class PresenterMemory(Protocol):
@@ -95,6 +101,7 @@ class TableMemory:
     dm_closed: frozenset[int] = frozenset()
     permission_error_reported: bool = False
     dm_messages: Mapping[int, int] = field(default_factory=dict)
+    dm_orders: Mapping[int, int] = field(default_factory=dict)
 
 
 _FIELDS = {"lobby": "lobby_message", "table": "table_message", "ping": "ping_message"}
@@ -110,7 +117,9 @@ class InMemory:
     """(table, seat) → the order of the stored DM (`swap_dm_message`)."""
 
     async def recall(self, table_id: int) -> TableMemory:
-        return self.tables.get(table_id, TableMemory())
+        orders = {seat: order for (table, seat), order in self.dm_orders.items()
+                  if table == table_id and order is not None}
+        return replace(self.tables.get(table_id, TableMemory()), dm_orders=orders)
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id),
@@ -154,7 +163,8 @@ class InMemory:
         stored = self.dm_orders.get((table_id, seat))
         if order is not None and stored is not None and order < stored:
             return message_id
-        self.dm_orders[(table_id, seat)] = order
+        if order is not None:  # a DM without a decision keeps the last one's order
+            self.dm_orders[(table_id, seat)] = order
         dms = {s: m for s, m in old.dm_messages.items() if s != seat}
         if message_id is not None:
             dms[seat] = message_id

@@ -44,6 +44,9 @@ class TableState:
     front of it now (step None: none)."""
     dm_messages: dict[int, int] = field(default_factory=dict)
     """Shared mode: seat → its DM with move buttons, as the memory last said."""
+    dm_orders: dict[int, int] = field(default_factory=dict)
+    """Shared mode: seat → the step its newest DM with a decision shows, as the memory
+    last said (a DM owed after a crash is not sent twice)."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -108,6 +111,7 @@ class Tables:
         for seat in mem.dm_closed:
             st.dm_closed.setdefault(seat, 0)
         st.dm_messages = dict(mem.dm_messages)
+        st.dm_orders = dict(mem.dm_orders)
         return st
 
     def forget(self, table_id: int) -> TableState | None:

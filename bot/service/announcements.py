@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,7 @@ from bot.service.notices import (
     public_lines,
 )
 from bot.service.part import Part
-from bot.store import AnnouncementRow, AnnouncementStatus, SeatRow
+from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow
 from engine.game import Event, HandState
 from engine.rules.common import SEATS
 from engine.view import spectator_view, visible_deciding
@@ -186,9 +186,31 @@ class Announcer(Part):
                                          reminder=True))
         await self.publish(self._move(live, p, row, reminder=True))
 
+    async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
+        """A crash lost the DMs of these decisions (`Store.owed_dms`): each one still
+        pending is put to its person again (the DM with the current buttons, and the
+        mention the table's option asks for), after the table picture as it is now;
+        how many DMs. A decision taken since (or of an earlier hand) needs nothing."""
+        if live.hand is None:
+            return 0
+        state = live.hand.state
+        seats = sorted({o.seat for o in owed if o.hand_number == live.hand_number
+                        and (p := live.pending.get(o.seat)) is not None and p.step == o.step
+                        and p.kind != "computer" and live.seats[o.seat] is not None})
+        if not seats:
+            return 0
+        await self.publish(TableNotice(live.ref, live.names, live.hand_number, state.seq, (),
+                                       visible_deciding(state), (), state, live.seat_infos))
+        for seat in seats:
+            row = live.seats[seat]
+            assert row is not None
+            await self.publish(self._private(live, seat, row, state, (), resent=True))
+        await self.ping(live, set(seats))
+        return len(seats)
+
     def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
                  news: tuple[Event, ...], *, cause: Cause | None = None,
-                 reminder: bool = False) -> PrivateNotice:
+                 reminder: bool = False, resent: bool = False) -> PrivateNotice:
         """What one seat's person is shown of ``state``, with everything needed to show
         it: their choices, away flag, language, and the public news of the change."""
         assert live.hand is not None
@@ -196,7 +218,7 @@ class Announcer(Part):
             live.ref, seat, row.user_id, live.names, live.hand.row.number, step_of(state, seat),
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self.locales.get(row.user_id) if row.user_id is not None else None,
-            news, cause, reminder)
+            news, cause, reminder, resent)
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):

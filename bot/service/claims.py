@@ -18,7 +18,9 @@ claim).
 Each process keeps a heartbeat row (`Store.beat`, every third of a lease, from the
 poll loop): at start-up, a process that sees no other alive knows that every process
 was down and gives the restart grace (`Recovery.recover`); a process that stops cleanly
-removes its row.
+removes its row. A row not refreshed for two leases is a dead process: one survivor
+removes it and DMs the decisions the dead process committed but may not have told
+(`take_over`, `Recovery.resend`).
 
 The in-memory `Scheduler` still holds this process's own decisions: it never fires
 them here, it only tells the poll loop when to look next (so a computer's move made
@@ -81,6 +83,7 @@ class Claims(Part):
         fired = 0
         if self.clock.now() - self._beat_at >= self.lease / BEATS_PER_LEASE:
             await self.beat()
+            await self.take_over()
         while True:
             now = self.clock.now()
             rows = await self.store.claim_deadlines(now, owner=self.owner,
@@ -112,6 +115,30 @@ class Claims(Part):
         now = self.clock.now()
         await self.store.beat(self.owner, now, prune_before=now - PRUNE_LEASES * self.lease)
         self._beat_at = now
+
+    async def bury(self) -> list[tuple[str, float]]:
+        """The processes not seen for `ALIVE_LEASES` leases are dead: their heartbeat
+        rows are removed, each by one process (the one this returns them to)."""
+        since = self.clock.now() - ALIVE_LEASES * self.lease
+        return await self.store.take_dead_processes(since)
+
+    async def take_over(self) -> int:
+        """A process died (its heartbeat stopped): the DMs of decisions committed
+        while it lived and never delivered (it died between a move's commit and the
+        move's DMs) are sent from here, once: one survivor buries each dead process.
+        How many DMs."""
+        dead = await self.bury()
+        if not dead:
+            return 0
+        log.info("process(es) %s stopped beating: sending what they left undelivered",
+                 ", ".join(owner for owner, _ in dead))
+        # it may have written until its next beat was due: a lease after its last is safe
+        try:
+            return await self.recovery.resend(set_before=max(at for _, at in dead) + self.lease)
+        except StoreError:
+            log.exception("the DMs left by process(es) %s could not be looked for",
+                          ", ".join(owner for owner, _ in dead))
+            return 0
 
     async def alone(self) -> bool:
         """No other process was seen alive lately (within `ALIVE_LEASES` leases): every

@@ -204,6 +204,10 @@ class PrivateNotice:
     cause: Cause | None = field(default=None, compare=False)
     reminder: bool = False
     """Sent once when half the decision's time has passed."""
+    resent: bool = False
+    """The decision's DM is owed again: a crash (of this process or, in shared mode, of
+    another) came between its commit and its DM. A presenter sends it only where the
+    seat's DM does not already show ``step`` (another process may have sent it since)."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)

@@ -48,6 +48,7 @@ from bot.store import (
     HandRow,
     NewSnapshot,
     NotFound,
+    OwedDm,
     StaleStatus,
     TableLoad,
     TableRow,
@@ -77,6 +78,8 @@ class Recovery(Part):
         self.use_snapshots = service.use_snapshots
         self.resumed = 0
         """Hands rebuilt from a snapshot (the others replayed their whole log)."""
+        self.all_were_down = False
+        """Set by `recover`: no other process was alive (always so for one bot)."""
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
         """Bring every live table back after a start-up.
@@ -114,8 +117,44 @@ class Recovery(Part):
                 self.scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
         failed = await self._rebuild_batch(todo)
+        self.all_were_down = down
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
                               tuple(failed))
+
+    async def resend_dms(self) -> int:
+        """Start-up, after `recover`: the DMs a crash left unsent (`resend`), when this
+        process is the one to send them: always for one bot; in shared mode only when
+        every process was down (the dead processes' rows are removed first, so nobody
+        takes them over again); with another alive, the dead one's DMs come from the
+        survivor that takes it over (`Claims.take_over`)."""
+        if not self.all_were_down:
+            return 0
+        if self.service.shared:
+            await self.claims.bury()
+        return await self.resend()
+
+    async def resend(self, *, set_before: float | None = None) -> int:
+        """DM again each pending decision whose DM a crash lost: the store knows the
+        step each seat's DM shows (`Store.owed_dms`), so a table whose players were all
+        told is not touched, nor a seat whose DM is current. Run by `resend_dms` (after a
+        crash of the one bot, or of every process) and, in shared mode, by the survivor
+        that takes a dead process over (`Claims.take_over`; ``set_before``: decisions set
+        while it may still have been writing). How many DMs were handed over."""
+        by_table: dict[int, list[OwedDm]] = {}
+        for owed in await self.store.owed_dms(set_before=set_before):
+            by_table.setdefault(owed.table_id, []).append(owed)
+        sent = 0
+        for table_id, owed_here in by_table.items():
+            try:
+                async with self.locked(table_id) as live:  # the table as it is now
+                    sent += await self.announcer.resend(live, owed_here)
+            except Refused:
+                continue  # over meanwhile: nothing is owed
+            except Exception:  # one table's failure must not keep the others' DMs
+                log.exception("table %s: the DMs a crash lost could not be sent", table_id)
+        if sent:
+            log.info("%s DM(s) a crash left unsent handed over again", sent)
+        return sent
 
     async def warm(self) -> int:
         """Rebuild, a batch of `WARM_BATCH` at a time, the live tables a lazy `recover`

@@ -219,6 +219,11 @@ class TableService:
         """Start-up: serving again at once (see `Recovery.recover`)."""
         return await self.recovery.recover(eager=eager)
 
+    async def resend_dms(self) -> int:
+        """Start-up, after `recover`: DM again each decision a crash left untold (see
+        `Recovery.resend_dms`); how many DMs."""
+        return await self.recovery.resend_dms()
+
     async def warm(self) -> int:
         """Replay the live tables `recover` left for later; how many."""
         return await self.recovery.warm()

@@ -27,6 +27,7 @@ class TableMemoryRow:
     dm_closed: frozenset[int] = frozenset()
     permission_error_reported: bool = False
     dm_messages: Mapping[int, int] = field(default_factory=dict)
+    dm_orders: Mapping[int, int] = field(default_factory=dict)
 
 
 class StoreMemory:
@@ -46,7 +47,9 @@ class StoreMemory:
             dm_closed=frozenset(r["seat"] for r in seats if r["dm_closed"]),
             permission_error_reported=bool(row["permission_error_reported"]),
             dm_messages={r["seat"]: r["dm_message_id"] for r in seats
-                         if r["dm_message_id"] is not None})
+                         if r["dm_message_id"] is not None},
+            dm_orders={r["seat"]: int(r["dm_order"]) for r in seats
+                       if r["dm_order"] is not None})
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self.store.set_lobby_message(table_id, message_id)

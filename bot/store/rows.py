@@ -219,6 +219,18 @@ class DeadlineRow:
 
 
 @dataclass(frozen=True)
+class OwedDm:
+    """A person's pending decision that their stored DM does not show (`Store.owed_dms`):
+    a crash between the decision's commit and its DM lost the DM."""
+
+    table_id: int
+    seat: int
+    hand_number: int
+    step: int
+    """The decision's step (the deadline's seq), which the DM's buttons are to carry."""
+
+
+@dataclass(frozen=True)
 class NewDeadline:
     """A deadline to set for ``seat`` (replacing any it had in that hand)."""
 

@@ -59,6 +59,7 @@ from bot.store.rows import (
     NewAnnouncement,
     NewDeadline,
     NewSnapshot,
+    OwedDm,
     Rules,
     SeatRow,
     Settlement,
@@ -1219,6 +1220,15 @@ class Store:
                                     " AND owner <> ? ORDER BY owner", (since, besides))
         return [str(r["owner"]) for r in rows]
 
+    async def take_dead_processes(self, before: float) -> list[tuple[str, float]]:
+        """The processes last seen before ``before`` (killed), each as (owner, last
+        seen), their rows removed in the same statement: of the processes that ask, one
+        takes each dead one over."""
+        async with self._write() as db:
+            rows = await db.all("DELETE FROM process_heartbeats WHERE seen_at < ?"
+                                " RETURNING owner, seen_at", (before,))
+        return sorted((str(r["owner"]), float(r["seen_at"])) for r in rows)
+
     async def forget_process(self, owner: str) -> None:
         """Process ``owner`` stopped cleanly: it is no longer alive."""
         async with self._write() as db:
@@ -1279,12 +1289,13 @@ class Store:
         """The table's presenter memory in one query: one row per seat (a table without
         seats: one row, ``seat`` NULL), each with the table's lobby_message_id,
         table_message_id, table_message_posted_at, ping_message_id and
-        permission_error_reported, and the seat's dm_closed and dm_message_id. No rows:
+        permission_error_reported, and the seat's dm_closed, dm_message_id and dm_order. No rows:
         no such table."""
         return await self._read_all(
             "SELECT t.lobby_message_id, t.table_message_id, t.table_message_posted_at,"
             " t.ping_message_id, t.permission_error_reported, s.seat, s.dm_closed,"
-            " s.dm_message_id FROM game_tables t LEFT JOIN seats s ON s.table_id = t.id"
+            " s.dm_message_id, s.dm_order FROM game_tables t"
+            " LEFT JOIN seats s ON s.table_id = t.id"
             " WHERE t.id = ? ORDER BY s.seat", (table_id,))
 
     async def swap_view_message(self, table_id: int, which: str, message_id: int | None,
@@ -1323,8 +1334,11 @@ class Store:
             if order is not None and row["dm_order"] is not None \
                     and order < int(row["dm_order"]):
                 return message_id
-            await db.run("UPDATE seats SET dm_message_id = ?, dm_order = ? WHERE"
-                         " table_id = ? AND seat = ?", (message_id, order, table_id, seat))
+            # a DM showing no decision keeps the order of the last one that did: a
+            # decision pending is owed a DM (`owed_dms`) only if it is newer than that
+            await db.run("UPDATE seats SET dm_message_id = ?, dm_order = COALESCE(?,"
+                         " dm_order) WHERE table_id = ? AND seat = ?",
+                         (message_id, order, table_id, seat))
             old = row["dm_message_id"]
             return int(old) if old is not None else None
 
@@ -1334,6 +1348,25 @@ class Store:
             await db.run("UPDATE seats SET dm_message_id = NULL, dm_order = NULL"
                          " WHERE table_id = ?",
                          (table_id,))
+
+    async def owed_dms(self, *, set_before: float | None = None) -> list[OwedDm]:
+        """The people's pending decisions (turn and claim deadlines of live hands) that
+        the seat's stored DM does not show: its ``dm_order`` (0011: hand number x 2^32
+        + step; NULL: no decision DMed yet) is older than the decision. Seats whose DMs
+        are closed (the channel mentions them) or that are away (the computer plays
+        them) are left out. ``set_before``: only the decisions set at or before then."""
+        where, params = ("", ()) if set_before is None else (" AND d.set_at <= ?",
+                                                              (set_before,))
+        rows = await self._read_all(
+            "SELECT m.table_id, d.seat, h.number, d.seq FROM deadlines d"
+            " JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id"
+            " JOIN seats s ON s.table_id = m.table_id AND s.seat = d.seat"
+            " WHERE d.kind <> 'computer' AND h.status = 'live' AND s.user_id IS NOT NULL"
+            " AND s.dm_closed = 0 AND s.away = 0 AND (s.dm_order IS NULL"
+            " OR s.dm_order < h.number * 4294967296 + d.seq)"
+            f"{where} ORDER BY m.table_id, d.seat", params)
+        return [OwedDm(int(r["table_id"]), int(r["seat"]), int(r["number"]), int(r["seq"]))
+                for r in rows]
 
 
 _VIEW_COLUMNS = {"lobby": "lobby_message_id", "table": "table_message_id",

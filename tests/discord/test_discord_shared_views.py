@@ -278,3 +278,41 @@ async def test_one_process_reads_its_memory_once_shared_mode_each_delivery() -> 
     # the first load, then one a delivery that edits or reads closed DMs: the lobby, 2
     # pictures, 2 DMs (a mention on every turn is swapped in without a read)
     assert shared.recalls == 6
+
+
+async def test_a_dm_owed_after_a_crash_is_not_sent_where_another_process_sent_it(
+        memory: PresenterMemory) -> None:
+    """Two survivors may both find a dead process's decision untold: the DM goes out
+    once (the second finds the seat's stored DM showing the step already); a resent DM
+    of a step the seat's DM does not show yet goes out."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    owed = replace(private(dealt(), 0), resent=True)
+    assert owed.step is not None
+    await first.publish(owed)
+    await settle(first)
+    await second.publish(owed)
+    await settle(second)
+    assert len(client.dms(USERS[0])) == 1
+    await second.publish(replace(owed, step=owed.step + 1))
+    await settle(second)
+    assert len(client.dms(USERS[0])) == 2
+
+
+async def test_one_process_keeps_the_step_each_seat_s_dm_shows() -> None:
+    """Read at a restart (`Store.owed_dms`): a DM with a decision stores its step, one
+    without keeps the step of the last one that had one."""
+    client = FakeClient()
+    memory = InMemory()
+    notifier = presenter(client, memory)
+    state = dealt()
+    turn = private(state, 0)
+    assert turn.step is not None
+    await notifier.publish(turn)
+    await settle(notifier)
+    assert (await memory.recall(TABLE)).dm_orders == {0: (1 << 32) + turn.step}
+    after, _ = discarded(state)
+    await notifier.publish(private(after, 0))   # no decision for seat 0 now
+    await settle(notifier)
+    assert len(client.dms(USERS[0])) == 2
+    assert (await memory.recall(TABLE)).dm_orders == {0: (1 << 32) + turn.step}

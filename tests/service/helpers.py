@@ -111,3 +111,13 @@ class World:
                 return
             await self.advance(step)
         raise AssertionError(f"no {count} {kind} notice(s) after {limit} steps")
+
+
+async def delivered(world: World, notes: RecordingNotifier | None = None) -> None:
+    """Every decision DM ``notes`` (by default the world's) recorded reached its player:
+    the step it shows is stored as the Discord presenter stores it (a restart DMs only
+    the decisions whose DM is missing: `Recovery.resend`)."""
+    for i, n in enumerate((notes or world.notes).of("private_hand")):
+        if n.step is not None and n.user_id is not None:
+            await world.store.swap_dm_message(n.ref.table_id, n.seat, 5000 + i,
+                                              (n.hand_number << 32) + n.step)

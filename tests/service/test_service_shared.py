@@ -291,3 +291,57 @@ async def test_a_click_s_move_on_a_table_changed_elsewhere_fails_its_check_and_l
     live = a.service.recovery.tables[table]
     assert live.seats[1] is not None and live.seats[1].choices.pass_claims
     assert live.version == await a.store.table_version(table)
+
+
+async def test_a_survivor_dms_the_decisions_a_killed_process_left_untold(
+        make_world: MakeWorld) -> None:
+    """a commits a move and is killed before its DMs: once a's heartbeat has stopped for
+    two leases, b (one survivor, once) DMs the decision a left untold."""
+    options = {"deal": stacked(SCENE_PONG), "claim_lease": 30.0}
+    clock = FakeClock()
+    a = await make_world(clock, shared=True, **options)
+    b = await make_world(clock, shared=True, **options)
+    await a.service.recover()
+    await b.service.recover()
+    table = await a.table(options={"turn_timer": 600, "claim_timer": 600})
+    for i, n in enumerate(a.notes.of("private_hand")):  # Ann's turn reached her
+        if n.step is not None:
+            await a.store.swap_dm_message(table, n.seat, 100 + i, (1 << 32) + n.step)
+    lost = RecordingNotifier()
+    a.service.notifier = lost                        # a dies before telling anyone
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    owed = {(n.seat, n.step) for n in lost.of("private_hand") if n.step is not None}
+    assert owed
+    b.notes.clear()
+    clock.advance(40)
+    await b.service.run_due()                        # a seen 40 s ago: maybe alive
+    assert b.notes.of("private_hand") == []
+    clock.advance(30)
+    await b.service.run_due()                        # 70 s: a is dead, b takes over
+    resent = [n for n in b.notes.of("private_hand") if n.resent]
+    assert {(n.seat, n.step) for n in resent} == owed
+    assert len(resent) == len(owed)
+    clock.advance(30)
+    await b.service.run_due()                        # taken over once
+    assert len(b.notes.of("private_hand")) == len(owed)
+
+
+async def test_after_every_process_was_down_the_first_to_start_dms_what_was_lost(
+        make_world: MakeWorld) -> None:
+    options = {"deal": stacked(SCENE_PONG), "claim_lease": 30.0}
+    clock = FakeClock()
+    a = await make_world(clock, shared=True, **options)
+    await a.service.recover()
+    table = await a.table(options={"turn_timer": 6000, "claim_timer": 6000})
+    lost = RecordingNotifier()
+    a.service.notifier = lost                        # a dies before telling anyone
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    owed = {(n.seat, n.step) for n in lost.of("private_hand") if n.step is not None}
+    clock.advance(600)                               # nobody ran meanwhile
+    b = await make_world(clock, shared=True, **options)
+    await b.service.recover()
+    assert await b.service.resend_dms() == len(owed)
+    assert {(n.seat, n.step) for n in b.notes.of("private_hand") if n.resent} == owed
+    clock.advance(10)
+    await b.service.run_due()                        # a's row is gone: not taken over again
+    assert len(b.notes.of("private_hand")) == len(owed)
