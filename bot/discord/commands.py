@@ -230,8 +230,10 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 return
             info = await answer.service.table_info(table_id)
             hands = info.hands_in_match or int(info.options.get("hands", 8))
+            # No totals: no match was dealt (a lobby, or a table cancelled before it).
             await answer.say(score_text(table_id, info.names, info.totals or (0, 0, 0, 0),
-                                        info.hands_played, hands, answer.public_locale),
+                                        info.hands_played, hands, answer.public_locale,
+                                        cancelled=info.status == "cancelled"),
                              ephemeral=False, allowed_mentions=NO_MENTIONS)
 
     @command("cancel")

@@ -514,9 +514,11 @@ def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:
 
 
 def score_text(table_id: int, names: Sequence[str], totals: Sequence[Fraction | int],
-               played: int, hands: int, locale: LocaleLike) -> str:
-    """``/mahjong score``: the match totals at a table."""
-    lines = [f"**{t('reply.score.title', locale, table=table_id, played=played, hands=hands)}**"]
+               played: int, hands: int, locale: LocaleLike, *, cancelled: bool = False
+               ) -> str:
+    """``/mahjong score``: the match totals at a table (so far, if it was cancelled)."""
+    key = "reply.score.cancelled" if cancelled else "reply.score.title"
+    lines = [f"**{t(key, locale, table=table_id, played=played, hands=hands)}**"]
     lines += [t("reply.score.row", locale, name=n, points=amount_text(a))
               for n, a in zip(names, totals, strict=True)]
     return clip("\n".join(lines), MAX_CONTENT)
