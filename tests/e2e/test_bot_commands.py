@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
