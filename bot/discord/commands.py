@@ -26,10 +26,11 @@ import discord
 from discord import app_commands
 
 from bot.discord.answering import answering
+from bot.discord.boards import board_png
 from bot.discord.calculator import score_reply
 from bot.discord.history import history_text
 from bot.discord.i18n import ls, t
-from bot.discord.notifier import board_png, hand_file, private_message
+from bot.discord.notifier import hand_file, private_message
 from bot.discord.options import (
     OptionNotForRules,
     choices_kwargs,
@@ -178,13 +179,20 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 io.BytesIO(png), filename=f"table-{table_id}.png"))
 
     @command("leaderboard")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(rules=ls("param.rules.name"))
+    @app_commands.describe(rules=ls("param.rules.desc"))
+    @app_commands.choices(rules=choices_kwargs()["rules"])
+    async def leaderboard(self, interaction: discord.Interaction, rules: str | None = None
+                          ) -> None:
+        """One rule set's standings (its points in its own unit); without ``rules``, the
+        rule set the channel played last, and a word on its other boards."""
         async with answering(interaction) as answer:
             await answer.defer(ephemeral=False)
-            rows = await answer.service.leaderboard(answer.channel_id)
+            board = await answer.run(answer.service.leaderboard(answer.channel_id, rules))
             locale = answer.public_locale
-            png = await asyncio.to_thread(board_png, rows, locale)
-            await answer.say(leaderboard_text(rows, locale), ephemeral=False,
+            png = await asyncio.to_thread(board_png, board.rows, locale, board.rules)
+            text = leaderboard_text(board.rows, locale, rules=board.rules, others=board.others)
+            await answer.say(text, ephemeral=False,
                              file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                              allowed_mentions=NO_MENTIONS)
 

@@ -17,9 +17,10 @@ from bot.service.guards import need_hand, need_seat
 from bot.service.live import LiveTable, deadline_of, empty_seats, info_of, options_of, step_of
 from bot.service.notices import TableInfo, public_events
 from bot.service.part import Part
-from bot.service.results import HandHistory, HandInfo, TablePicture
-from bot.store import LeaderboardRow, SettlementRow
+from bot.service.results import HandHistory, HandInfo, Standings, TablePicture
+from bot.store import SettlementRow
 from engine.game import Action, apply, new_hand
+from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
 from engine.view import spectator_view, view
 
@@ -131,9 +132,19 @@ class Queries(Part):
         return HandHistory(table_id, hand.number, names,
                            public_events(told), hand.wall, hand.salt)
 
-    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        return await self.store.leaderboard(channel_id, limit=limit)
-
+    async def leaderboard(self, channel_id: int, rules: str | None = None, *,
+                          limit: int = 10) -> Standings:
+        """The channel's standings of ``rules``; without it, of the rule set the channel
+        played last among those it has standings in (else its last table's, else the
+        default), so a board never adds up two rule sets' units."""
+        if rules is not None and rules not in RULESETS:
+            raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}")
+        kept = await self.store.leaderboard_rules(channel_id)
+        if rules is None:
+            tables = await self.store.tables_in_channel(channel_id, live_only=False)
+            rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
+        rows = await self.store.leaderboard(channel_id, rules, limit=limit)
+        return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))
 
 def _summed(settled: Sequence[SettlementRow], penalties: Mapping[int, Fraction]
             ) -> tuple[Fraction, ...]:

@@ -140,7 +140,9 @@ async def test_the_translated_command_payload_fits_discord() -> None:
     assert payload["dm_permission"] is False  # guild only
     assert subs["rules"]["options"][0]["choices"][0]["name_localizations"]["zh-CN"] == "上海"
     assert subs["join"]["options"][0]["name_localizations"]["zh-CN"] == "桌号"
-    assert subs["leaderboard"].get("options", []) == []
+    (board_rules,) = subs["leaderboard"]["options"]  # optional: the channel's last by default
+    assert board_rules["name"] == "rules" and not board_rules["required"]
+    assert [c["value"] for c in board_rules["choices"]] == ["shanghai", "hangzhou"]
     for option in new["options"]:
         zh_name = option["name_localizations"]["zh-CN"]
         assert _valid_name(zh_name) and _valid_name(option["name"])

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
-from tests.service.helpers import ANN, CHANNEL, QUIET, W, World, by, stacked
+from tests.service.helpers import ANN, CHANNEL, QUIET, W, World, by, refused, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -47,14 +47,24 @@ async def test_each_rule_set_has_its_own_board(
 async def test_the_default_board_is_the_channels_last_played_rule_set(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world()
-    assert (await world.service.leaderboard(CHANNEL)).rows == ()
-    await _heavenly_win(world, "hangzhou")
+    empty = await world.service.leaderboard(CHANNEL)
+    assert (empty.rules, empty.rows, empty.others) == ("shanghai", (), ())
     await _heavenly_win(world, "shanghai")
-    board = await world.service.leaderboard(CHANNEL)
-    assert board.rules == "shanghai" and board.others == ("hangzhou",)
-    # A newer Hangzhou table with nothing settled yet does not hide the boards
+    # a new Hangzhou table with nothing settled yet does not hide the Shanghai board
     await world.table(rules="hangzhou", start=False)
     assert (await world.service.leaderboard(CHANNEL)).rules == "shanghai"
+    await world.service.cancel(by(ANN), 2)
+    await _heavenly_win(world, "hangzhou")
+    board = await world.service.leaderboard(CHANNEL)
+    assert board.rules == "hangzhou" and board.others == ("shanghai",)
+    await _heavenly_win(world, "shanghai")
+    assert (await world.service.leaderboard(CHANNEL)).rules == "shanghai"
+
+
+async def test_an_unknown_rule_set_is_refused(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    await refused("bad_options", world.service.leaderboard(CHANNEL, "riichi"))
 
 
 async def test_the_standings_posted_after_a_hand_are_its_rule_sets(
