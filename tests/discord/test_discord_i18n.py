@@ -183,3 +183,20 @@ def test_every_key_built_from_engine_and_service_values_exists() -> None:
         wanted += [f"rules.{rules}", f"rules.about.{rules}", f"choice.rules.{rules}"]
     wanted += [f"opt.{s.name}" for s in NEW_OPTIONS if s.name != "rules"]
     assert set(wanted) <= keys, set(wanted) - keys
+
+
+def test_every_key_is_said_somewhere() -> None:
+    """No dead words: each key is named in the bot's code (a dict entry defining it does
+    not count), or belongs to a family the code builds (``t(f"refused.{code}")``)."""
+    from pathlib import Path
+
+    import bot
+
+    code = "\n".join(p.read_text(encoding="utf-8")
+                     for p in Path(bot.__file__).parent.rglob("*.py"))
+    families = set(re.findall(r"""\bf["']([a-z_]+(?:\.[a-z_]+)*\.)\{""", code))
+    assert {"refused.", "why.", "cmd.", "param."} <= families
+    unused = [key for key in STRINGS["en"]
+              if not re.search(rf"""["']{re.escape(key)}["'](?!\s*:)""", code)
+              and not key.startswith(tuple(families))]
+    assert unused == []
