@@ -190,8 +190,10 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             await answer.defer(ephemeral=False)
             board = await answer.run(answer.service.leaderboard(answer.channel_id, rules))
             locale = answer.public_locale
-            png = await asyncio.to_thread(board_png, board.rows, locale, board.rules)
-            text = leaderboard_text(board.rows, locale, rules=board.rules, others=board.others)
+            # a channel with no standings at all, asked about none: no rule set to name
+            named = board.rules if rules or board.rows or board.others else None
+            png = await asyncio.to_thread(board_png, board.rows, locale, named)
+            text = leaderboard_text(board.rows, locale, rules=named, others=board.others)
             await answer.say(text, ephemeral=False,
                              file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                              allowed_mentions=NO_MENTIONS)
