@@ -205,7 +205,7 @@ def _settlement_png(notice: SettlementNotice) -> bytes:
 
 
 def _leaderboard_png(notice: LeaderboardNotice) -> bytes:
-    from bot.discord.notifier import board_png
+    from bot.discord.boards import board_png
     return board_png(notice.rows, "en")
 
 

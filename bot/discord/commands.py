@@ -26,10 +26,11 @@ import discord
 from discord import app_commands
 
 from bot.discord.answering import answering
+from bot.discord.boards import board_png
 from bot.discord.calculator import score_reply
 from bot.discord.history import history_text
 from bot.discord.i18n import ls, t
-from bot.discord.notifier import board_png, hand_file, private_message
+from bot.discord.notifier import hand_file, private_message
 from bot.discord.options import (
     OptionNotForRules,
     choices_kwargs,
@@ -178,13 +179,22 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 io.BytesIO(png), filename=f"table-{table_id}.png"))
 
     @command("leaderboard")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(rules=ls("param.rules.name"))
+    @app_commands.describe(rules=ls("param.rules.desc"))
+    @app_commands.choices(rules=choices_kwargs()["rules"])
+    async def leaderboard(self, interaction: discord.Interaction, rules: str | None = None
+                          ) -> None:
+        """One rule set's standings (its points in its own unit); without ``rules``, the
+        rule set the channel played last, and a word on its other boards."""
         async with answering(interaction) as answer:
             await answer.defer(ephemeral=False)
-            rows = await answer.service.leaderboard(answer.channel_id)
+            board = await answer.run(answer.service.leaderboard(answer.channel_id, rules))
             locale = answer.public_locale
-            png = await asyncio.to_thread(board_png, rows, locale)
-            await answer.say(leaderboard_text(rows, locale), ephemeral=False,
+            # a channel with no standings at all, asked about none: no rule set to name
+            named = board.rules if rules or board.rows or board.others else None
+            png = await asyncio.to_thread(board_png, board.rows, locale, named)
+            text = leaderboard_text(board.rows, locale, rules=named, others=board.others)
+            await answer.say(text, ephemeral=False,
                              file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                              allowed_mentions=NO_MENTIONS)
 
@@ -230,8 +240,10 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 return
             info = await answer.service.table_info(table_id)
             hands = info.hands_in_match or int(info.options.get("hands", 8))
+            # No totals: no match was dealt (a lobby, or a table cancelled before it).
             await answer.say(score_text(table_id, info.names, info.totals or (0, 0, 0, 0),
-                                        info.hands_played, hands, answer.public_locale),
+                                        info.hands_played, hands, answer.public_locale,
+                                        cancelled=info.status == "cancelled"),
                              ephemeral=False, allowed_mentions=NO_MENTIONS)
 
     @command("cancel")

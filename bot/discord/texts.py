@@ -498,25 +498,42 @@ def _old_best_hand(desc: str | None, value: int | None) -> BestHand | None:
     return None
 
 
-def leaderboard_text(rows: Sequence[Any], locale: LocaleLike) -> str:
+def board_title(rules: str, locale: LocaleLike) -> str:
+    """A leaderboard's title: its rule set, and the unit its points are in."""
+    return f"{t('board.title', locale, rules=rules_name(rules, locale))} · " \
+           f"{t(f'board.unit.{rules}', locale)}"
+
+
+def leaderboard_text(rows: Sequence[Any], locale: LocaleLike, *, rules: str | None = None,
+                     others: Sequence[str] = ()) -> str:
     """``/mahjong leaderboard``: rows with display_name, points, hands_won, hands_played
-    (the store's LeaderboardRow), best first as given."""
+    and rules (the store's LeaderboardRow), best first as given, all of one rule set
+    (``rules``, else the rows'); ``others``: the channel's other boards, named."""
+    rules = rules or (rows[0].rules if rows else None)
     if not rows:
-        return t("reply.leaderboard.empty", locale)
-    lines = [f"**{t('reply.leaderboard.title', locale)}**"]
+        empty = t("reply.leaderboard.empty", locale) if rules is None else \
+            t("reply.leaderboard.rules_empty", locale, rules=rules_name(rules, locale))
+        lines = [empty]
+    else:
+        assert rules is not None
+        lines = [f"**{board_title(rules, locale)}**"]
+    tail = [t("reply.leaderboard.others", locale,
+              boards=join([rules_name(r, locale) for r in others], locale))] if others else []
     for i, r in enumerate(rows):
         line = t("reply.leaderboard.row", locale, rank=i + 1, name=r.display_name,
                  points=amount_text(r.points), won=r.hands_won, hands=r.hands_played)
-        if sum(len(x) + 1 for x in lines) + len(line) > MAX_CONTENT:
+        if sum(len(x) + 1 for x in lines + tail) + len(line) > MAX_CONTENT:
             break  # the best rows come first: drop the tail
         lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(lines + tail)
 
 
 def score_text(table_id: int, names: Sequence[str], totals: Sequence[Fraction | int],
-               played: int, hands: int, locale: LocaleLike) -> str:
-    """``/mahjong score``: the match totals at a table."""
-    lines = [f"**{t('reply.score.title', locale, table=table_id, played=played, hands=hands)}**"]
+               played: int, hands: int, locale: LocaleLike, *, cancelled: bool = False
+               ) -> str:
+    """``/mahjong score``: the match totals at a table (so far, if it was cancelled)."""
+    key = "reply.score.cancelled" if cancelled else "reply.score.title"
+    lines = [f"**{t(key, locale, table=table_id, played=played, hands=hands)}**"]
     lines += [t("reply.score.row", locale, name=n, points=amount_text(a))
               for n, a in zip(names, totals, strict=True)]
     return clip("\n".join(lines), MAX_CONTENT)

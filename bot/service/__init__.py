@@ -32,6 +32,7 @@ from bot.service.notices import (
     TableRef,
 )
 from bot.service.notifier import Notifier, NullNotifier, RecordingNotifier
+from bot.service.results import Standings
 from bot.service.scheduler import Scheduler, Wake
 from bot.service.service import (
     ActResult,
@@ -73,6 +74,7 @@ __all__ = [
     "Seated",
     "SettlementNotice",
     "StandingChoices",
+    "Standings",
     "SystemClock",
     "TableInfo",
     "TableNotice",

@@ -133,7 +133,7 @@ class Announcer(Part):
         if row.kind == "leaderboard":
             table = await self.store.get_table(ref.table_id)
             assert table is not None
-            rows = await self.store.leaderboard(table.channel_id)
+            rows = await self.store.leaderboard(table.channel_id, table.rules)
             return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
         state = states.get(hand.id)
         if state is None:

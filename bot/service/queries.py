@@ -5,7 +5,9 @@ leaderboard."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from bot.service import errors as E
 from bot.service.cause import Cause
@@ -15,9 +17,10 @@ from bot.service.guards import need_hand, need_seat
 from bot.service.live import LiveTable, deadline_of, empty_seats, info_of, options_of, step_of
 from bot.service.notices import TableInfo, public_events
 from bot.service.part import Part
-from bot.service.results import HandHistory, HandInfo, TablePicture
-from bot.store import LeaderboardRow
+from bot.service.results import HandHistory, HandInfo, Standings, TablePicture
+from bot.store import SettlementRow
 from engine.game import Action, apply, new_hand
+from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
 from engine.view import spectator_view, view
 
@@ -31,25 +34,30 @@ class Queries(Part):
             try:
                 live = await self._read(table_id)
             except Refused:
-                row = await self.store.get_table(table_id)
-                if row is None:
-                    raise
-                seats = empty_seats()
-                for s in await self.store.seats(table_id):
-                    seats[s.seat] = s
-                info = info_of(LiveTable(row, seats))
-                info = replace(info, hands_in_match=options_of(row).hands)
-                matches = await self.store.matches(table_id)
-                if matches:
-                    # A settled hand has a settlement row per seat (a drawn one too); a
-                    # hand voided by cancelling has none and was not played.
-                    settled = await self.store.match_settlements(matches[-1].id)
-                    info = replace(info, hands_played=len({s.hand_id for s in settled}))
-                if matches and matches[-1].totals is not None:
-                    totals = matches[-1].totals
-                    info = replace(info, totals=tuple(totals[s] for s in range(SEATS)))
-                return info
+                return await self._stored_info(table_id)
         return info_of(live)
+
+    async def _stored_info(self, table_id: int) -> TableInfo:
+        """A table no longer in play (finished or cancelled), as the store has it."""
+        row = await self.store.get_table(table_id)
+        if row is None:
+            raise Refused(E.NO_TABLE, "there is no such table")
+        seats = empty_seats()
+        for s in await self.store.seats(table_id):
+            seats[s.seat] = s
+        info = replace(info_of(LiveTable(row, seats)), hands_in_match=options_of(row).hands)
+        matches = await self.store.matches(table_id)
+        if not matches:
+            return info
+        match = matches[-1]
+        # A settled hand has a settlement row per seat (a drawn one too); a hand voided
+        # by cancelling has none and was not played.
+        settled = await self.store.match_settlements(match.id)
+        if match.totals is not None:
+            totals = tuple(match.totals[s] for s in range(SEATS))
+        else:  # an abandoned match keeps no totals: its settled hands and penalties
+            totals = _summed(settled, await self.store.penalty_totals(match.id))
+        return replace(info, hands_played=len({s.hand_id for s in settled}), totals=totals)
 
     async def _read(self, table_id: int) -> LiveTable:
         """The live table to read: as it is in memory (one process), or checked fresh
@@ -124,5 +132,25 @@ class Queries(Part):
         return HandHistory(table_id, hand.number, names,
                            public_events(told), hand.wall, hand.salt)
 
-    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        return await self.store.leaderboard(channel_id, limit=limit)
+    async def leaderboard(self, channel_id: int, rules: str | None = None, *,
+                          limit: int = 10) -> Standings:
+        """The channel's standings of ``rules``; without it, of the rule set the channel
+        played last among those it has standings in (else its last table's, else the
+        default), so a board never adds up two rule sets' units."""
+        if rules is not None and rules not in RULESETS:
+            raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}")
+        kept = await self.store.leaderboard_rules(channel_id)
+        if rules is None:
+            tables = await self.store.tables_in_channel(channel_id, live_only=False)
+            rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
+        rows = await self.store.leaderboard(channel_id, rules, limit=limit)
+        return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))
+
+def _summed(settled: Sequence[SettlementRow], penalties: Mapping[int, Fraction]
+            ) -> tuple[Fraction, ...]:
+    """The match totals from its settlement rows and penalties (as a restart rebuilds
+    them), for a match that ended without storing its totals."""
+    totals = [penalties.get(seat, Fraction(0)) for seat in range(SEATS)]
+    for s in settled:
+        totals[s.seat] += s.amount
+    return tuple(totals)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.service.notices import TableInfo
-from bot.store import StandingChoices
+from bot.store import LeaderboardRow, StandingChoices
 from engine.game import Event
 from engine.view import PlayerView, TableView
 
@@ -77,3 +77,15 @@ class RecoveryReport:
     deadlines: int
     deferred: int
     failed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A channel's leaderboard of one rule set: points in that rule set's unit (Shanghai
+    花 × 底分, Hangzhou 底分 × 庄闲分 × multiplier), so never added across rule sets."""
+
+    rules: str
+    rows: tuple[LeaderboardRow, ...]
+    """Best first."""
+    others: tuple[str, ...] = ()
+    """The channel's other rule sets with standings, the last played first."""

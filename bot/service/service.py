@@ -42,12 +42,13 @@ from bot.service.results import (
     HandInfo,
     RecoveryReport,
     Seated,
+    Standings,
     TablePicture,
 )
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.timers import Timers
-from bot.store import LeaderboardRow, StandingChoices, Store
+from bot.store import StandingChoices, Store
 from engine import rules as rulesets
 from engine.game import Action
 
@@ -209,9 +210,11 @@ class TableService:
         """The last finished hand as the channel may read it (None: none yet)."""
         return await self.queries.hand_history(table_id)
 
-    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        """The channel's standings."""
-        return await self.queries.leaderboard(channel_id, limit=limit)
+    async def leaderboard(self, channel_id: int, rules: str | None = None, *,
+                          limit: int = 10) -> Standings:
+        """The channel's standings of one rule set (by default the one it played last);
+        ``bad_options`` for a rule set that does not exist."""
+        return await self.queries.leaderboard(channel_id, rules, limit=limit)
 
     # ------------------------------------------------------------------ running
 

@@ -311,12 +311,16 @@ class LeaderboardRow:
     matches_played: int
     best_hand_value: int | None
     best_hand_desc: str | None
+    rules: str
+    """The rule set of the tables that made this line (0014): its points are in that
+    rule set's unit (Shanghai 花 × 底分, Hangzhou 底分 × 庄闲分 × multiplier)."""
 
     @classmethod
     def of(cls, r: Row) -> LeaderboardRow:
         return cls(r["guild_id"], r["channel_id"], r["player_key"], r["display_name"],
                    Fraction(r["points"]), r["hands_won"], r["hands_played"],
-                   r["matches_played"], r["best_hand_value"], r["best_hand_desc"])
+                   r["matches_played"], r["best_hand_value"], r["best_hand_desc"],
+                   r["rules"])
 
     @property
     def best_hand(self) -> BestHand | None:

@@ -555,7 +555,8 @@ class Store:
                 await db.run("INSERT INTO penalties (match_id, seat, amount, reason, at)"
                                " VALUES (?, ?, ?, ?, ?)",
                            (match_id, s, fraction_text(amount), reason, at))
-            await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
+            await self._apply_deltas_in(db, table.guild_id, table.channel_id, table.rules,
+                                        deltas)
             return await self._seat_in(db, table_id, seat)
 
     async def penalty_totals(self, match_id: int) -> dict[int, Fraction]:
@@ -954,7 +955,8 @@ class Store:
             await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
             self._digests.pop(hand_id, None)
             table = await self._table_in(db, hand.table_id)
-            await self._apply_deltas_in(db, table.guild_id, table.channel_id, deltas)
+            await self._apply_deltas_in(db, table.guild_id, table.channel_id, table.rules,
+                                        deltas)
             if match_totals is not None:
                 await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
                 await db.run("UPDATE game_tables SET status = 'finished'"
@@ -1236,47 +1238,59 @@ class Store:
 
     # ---- leaderboard -----------------------------------------------------------------
 
-    async def apply_leaderboard(self, guild_id: int, channel_id: int,
+    async def apply_leaderboard(self, guild_id: int, channel_id: int, rules: str,
                                 deltas: Sequence[LeaderboardDelta]) -> None:
-        """Add to the channel's standings (outside a hand's end, e.g. a leaving penalty)."""
+        """Add to the channel's standings of ``rules`` (outside a hand's end, e.g. a
+        leaving penalty)."""
         async with self._write() as db:
-            await self._apply_deltas_in(db, guild_id, channel_id, deltas)
+            await self._apply_deltas_in(db, guild_id, channel_id, rules, deltas)
 
-    async def leaderboard(self, channel_id: int, *, limit: int = 10) -> list[LeaderboardRow]:
-        """The channel's top ``limit`` by exact points (then hands won, then name).
+    async def leaderboard(self, channel_id: int, rules: str, *, limit: int = 10
+                          ) -> list[LeaderboardRow]:
+        """The channel's top ``limit`` of rule set ``rules`` by exact points (then hands
+        won, then name): each rule set scores in its own unit, so each has its board.
 
         Points are exact fractions stored as text, so they are ordered here rather than
         in SQL; a channel has a few dozen players at most.
         """
-        rows = await self._read_all("SELECT * FROM leaderboard WHERE channel_id = ?",
-                                    (channel_id,))
+        rows = await self._read_all(
+            "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ?", (channel_id, rules))
         ranked = sorted((LeaderboardRow.of(r) for r in rows),
                         key=lambda e: (-e.points, -e.hands_won, e.display_name, e.player_key))
         return ranked[:limit]
 
-    async def leaderboard_entry(self, channel_id: int, player_key: str) -> LeaderboardRow | None:
+    async def leaderboard_rules(self, channel_id: int) -> list[str]:
+        """The rule sets the channel has standings in, the one it played last first."""
+        rows = await self._read_all(
+            "SELECT r.rules FROM (SELECT DISTINCT rules FROM leaderboard WHERE channel_id = ?) r"
+            " ORDER BY COALESCE((SELECT MAX(t.id) FROM game_tables t WHERE t.channel_id = ?"
+            " AND t.rules = r.rules), 0) DESC, r.rules", (channel_id, channel_id))
+        return [r["rules"] for r in rows]
+
+    async def leaderboard_entry(self, channel_id: int, rules: str, player_key: str
+                                ) -> LeaderboardRow | None:
         row = await self._read_one(
-            "SELECT * FROM leaderboard WHERE channel_id = ? AND player_key = ?",
-            (channel_id, player_key))
+            "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ? AND player_key = ?",
+            (channel_id, rules, player_key))
         return LeaderboardRow.of(row) if row else None
 
-    async def _apply_deltas_in(self, db: Session, guild_id: int, channel_id: int,
+    async def _apply_deltas_in(self, db: Session, guild_id: int, channel_id: int, rules: str,
                                deltas: Sequence[LeaderboardDelta]) -> None:
-        line = f"SELECT points FROM leaderboard WHERE channel_id = ? AND player_key = ?" \
-               f"{db.for_update}"
+        line = "SELECT points FROM leaderboard WHERE channel_id = ? AND rules = ?" \
+               f" AND player_key = ?{db.for_update}"
         for d in deltas:
-            row = await db.one(line, (channel_id, d.player_key))
+            key = (channel_id, rules, d.player_key)
+            row = await db.one(line, key)
             if row is None:  # a first line: made (or a racing process's waited for), locked
-                await db.run("INSERT INTO leaderboard (guild_id, channel_id, player_key,"
-                             " display_name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                             (guild_id, channel_id, d.player_key, d.display_name))
-                row = await db.one(line, (channel_id, d.player_key))
+                await db.run("INSERT INTO leaderboard (guild_id, channel_id, rules, player_key,"
+                             " display_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                             (guild_id, *key, d.display_name))
+                row = await db.one(line, key)
             points = (Fraction(row["points"]) if row else Fraction(0)) + d.points
             await db.run(_UPSERT_LEADERBOARD,
-                       (guild_id, channel_id, d.player_key, d.display_name,
+                       (guild_id, *key, d.display_name,
                         fraction_text(points), d.hands_won, d.hands_played, d.matches_played,
                         d.hand_value, d.hand_desc))
-
 
     # ---- the presenter's views, shared by processes (0009) ------------------------------
     # Used by `StoreMemory` (bot/store/presenter_memory.py) in shared mode only: the
@@ -1375,10 +1389,11 @@ _VIEW_COLUMNS = {"lobby": "lobby_message_id", "table": "table_message_id",
 
 
 _UPSERT_LEADERBOARD = """
-INSERT INTO leaderboard (guild_id, channel_id, player_key, display_name, points, hands_won,
-                         hands_played, matches_played, best_hand_value, best_hand_desc)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (channel_id, player_key) DO UPDATE SET
+INSERT INTO leaderboard (guild_id, channel_id, rules, player_key, display_name, points,
+                         hands_won, hands_played, matches_played, best_hand_value,
+                         best_hand_desc)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (channel_id, rules, player_key) DO UPDATE SET
     display_name = excluded.display_name,
     points = excluded.points,
     hands_won = leaderboard.hands_won + excluded.hands_won,

@@ -148,17 +148,27 @@ def test_dm_text_says_what_is_asked() -> None:
 
 
 def test_leaderboard_and_score() -> None:
-    rows = [LeaderboardRow(1, 2, "u:1", "Ann", Fraction(42), 3, 8, 1, None, None),
-            LeaderboardRow(1, 2, "u:2", "Bob", Fraction(-7, 2), 1, 8, 1, None, None)]
+    rows = [LeaderboardRow(1, 2, "u:1", "Ann", Fraction(42), 3, 8, 1, None, None, "shanghai"),
+            LeaderboardRow(1, 2, "u:2", "Bob", Fraction(-7, 2), 1, 8, 1, None, None,
+                           "shanghai")]
     assert leaderboard_text(rows, "en").splitlines() == [
-        "**Leaderboard of this channel**", "1. Ann: +42 (3 won of 8 hands)",
-        "2. Bob: −3.5 (1 won of 8 hands)"]
-    assert "2. Bob：−3.5（8 局胡 1 局）" in leaderboard_text(rows, "zh-CN")
+        "**Shanghai leaderboard of this channel · points: 花 × 底分**",
+        "1. Ann: +42 (3 won of 8 hands)", "2. Bob: −3.5 (1 won of 8 hands)"]
+    zh = leaderboard_text(rows, "zh-CN", others=["hangzhou"]).splitlines()
+    assert zh[0] == "**本频道上海排行榜 · 积分：花 × 底分**"
+    assert "2. Bob：−3.5（8 局胡 1 局）" in zh and "杭州" in zh[-1]
     assert leaderboard_text([], "zh-CN") == "本频道还没有结算过的牌局。"
+    assert leaderboard_text([], "en", rules="hangzhou", others=["shanghai"]).splitlines() == [
+        "No Hangzhou hand has been settled in this channel yet.",
+        "This channel keeps a Shanghai board too: `/mahjong leaderboard` with its rules."]
     many = rows * 200
     assert len(leaderboard_text(many, "en")) <= 2000
+    longer = leaderboard_text(many, "en", others=["hangzhou"])
+    assert len(longer) <= 2000 and longer.endswith("with its rules.")
     score = score_text(3, NAMES, [12, -4, -4, -4], 2, 8, "en")
     assert score.splitlines()[:2] == ["**Table #3: after 2 of 8 hands**", "Ann: +12"]
+    cancelled = score_text(3, NAMES, [12, -4, -4, -4], 2, 8, "zh-CN", cancelled=True)
+    assert cancelled.splitlines()[0] == "**第 3 桌已取消：共 8 局，取消前打了 2 局**"
 
 
 def test_reveal_fits() -> None:

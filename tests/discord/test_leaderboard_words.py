@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 import render.cards
+from bot.discord import boards
 from bot.discord.notifier import board_png
 from bot.discord.texts import best_hand_text
 from bot.store import LeaderboardRow, best_hand_key
 
 
-def row(desc: str | None, value: int | None) -> LeaderboardRow:
-    return LeaderboardRow(1, 2, "user:1", "Ann", Fraction(40), 1, 2, 1, value, desc)
+def row(desc: str | None, value: int | None, rules: str = "shanghai") -> LeaderboardRow:
+    return LeaderboardRow(1, 2, "user:1", "Ann", Fraction(40), 1, 2, 1, value, desc, rules)
 
 
 def test_best_hand_is_named_in_the_readers_language() -> None:
@@ -70,3 +71,20 @@ def test_en_card_has_english_columns(drawn: list[str]) -> None:
     drawn.clear()
     board_png([], "zh-CN")
     assert "本频道还没有结算过的牌局。" in drawn
+
+
+def test_the_card_names_its_rule_set_and_unit(drawn: list[str]) -> None:
+    boards.board_png([row(best_hand_key("hangzhou", ()), 2, "hangzhou")], "en-US")
+    assert drawn[0] == "Hangzhou leaderboard of this channel · points: multiples of 底分"
+    assert "平胡 Plain win · ×2" in drawn
+    drawn.clear()
+    boards.board_png([row(best_hand_key("shanghai", ("qing_yi_se",)), 20)], "zh-CN")
+    assert drawn[0] == "本频道上海排行榜 · 积分：花 × 底分"
+    assert {"玩家", "积分", "胡牌", "场次", "最佳牌型"} <= set(drawn)
+    english = [s for s in drawn if any(c.isascii() and c.isalpha() for c in s)
+               and s != "Ann"]
+    assert english == [], english
+    drawn.clear()
+    boards.board_png([], "en-US", "hangzhou")
+    assert drawn[0].startswith("Hangzhou leaderboard")
+    assert "No Hangzhou hand has been settled in this channel yet." in drawn

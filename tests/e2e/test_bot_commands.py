@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
+
+from tests.service.helpers import QUIET, stacked
 
 MANAGE_GUILD = 1 << 5
 
@@ -65,3 +68,32 @@ async def test_table_history_and_cancel(
     assert any("was cancelled" in m.content for m in fake.messages(world.channel))
     lobby = next(m for m in fake.messages(world.channel) if m.embeds)
     assert lobby.components == []  # a cancelled table has no buttons left
+
+
+
+async def test_score_after_cancel_shows_the_totals_so_far(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/mahjong score` at a cancelled table: the match's totals up to the cancel (the
+    ones the cancellation message told), and that the table was cancelled — not zeros."""
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    heavenly = {0: "123m456m789m123p55p", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0,
+                              service_options={"deal": stacked(heavenly)}))
+    await open_table(world, hands=2)
+    driver = Driver(world)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "leaderboard-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    cancelled = await (await slash(world, world.players[0], "cancel")).response()
+    assert "cancelled" in (cancelled.content or "")
+    await quiet(bots)
+    told = next(m.content for m in fake.messages(world.channel) if "was cancelled" in m.content)
+    so_far = told.split("Totals so far: ", 1)[1]
+    amounts = [part.rsplit(" ", 1)[1] for part in so_far.split(", ")]
+    assert any(a != "0" for a in amounts)  # the dealer's 天胡 was paid
+    score = (await (await slash(world, world.players[2], "score")).response()).content or ""
+    assert "cancelled" in score and "after 1 of 2 hands" in score
+    rows = [line.rsplit(": ", 1)[1] for line in score.splitlines()[1:]]
+    assert rows == amounts

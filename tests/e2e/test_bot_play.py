@@ -38,7 +38,7 @@ async def test_four_players_play_a_hand_by_dm_to_its_settlement(
     assert any("SHA-256" in m.content for m in channel)  # the wall's commitment
     assert any("salt" in m.content for m in channel)  # and its reveal
     board = channel_files(fake, world.channel, "leaderboard-")[-1]
-    assert "Leaderboard" in board.content
+    assert board.content.startswith("**Shanghai leaderboard of this channel")
     # the leaderboard shows the totals the settlement announced
     totals = re.search(r"Match totals: (.*)", settlement[0].content)
     assert totals is not None

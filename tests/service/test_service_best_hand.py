@@ -23,7 +23,7 @@ async def test_the_best_hand_is_kept_as_its_patterns_and_value(
     await svc.act(by(BOB), table, P(1), step=2)
     (settled,) = world.notes.of("settlement")
     (win,) = settled.result.settlements
-    rows = {r.player_key: r for r in await svc.leaderboard(CHANNEL)}
+    rows = {r.player_key: r for r in (await svc.leaderboard(CHANNEL)).rows}
     best = rows[f"user:{CID}"].best_hand
     assert best == BestHand("shanghai", tuple(p.id for p in win.patterns), win.value)
     assert best.patterns and rows[f"user:{BOB}"].best_hand is None

@@ -175,7 +175,7 @@ async def test_choices_back_and_queries_refuse_outside_their_place(world: World)
     await refused("not_playing", svc.table_picture(table))
     await refused("not_playing", svc.act(by(ANN), table, {"kind": "pass", "seat": 0}))
     assert [t.ref.table_id for t in await svc.tables_in_channel(CHANNEL)] == [table]
-    assert await svc.leaderboard(CHANNEL) == []
+    assert (await svc.leaderboard(CHANNEL)).rows == ()
 
 
 async def test_one_standing_choice_at_a_time_keeps_the_others(world: World) -> None:

@@ -37,7 +37,7 @@ async def test_leaving_a_hangzhou_hand_costs_the_abandon_penalty(world: World) -
     info = await world.service.leave(by(CID), table)
     assert info.totals is not None and info.totals[2] == Fraction(-8)
     assert sum(info.totals) == Fraction(-8)                # not redistributed
-    entry = await world.store.leaderboard_entry(CHANNEL, f"user:{CID}")
+    entry = await world.store.leaderboard_entry(CHANNEL, "hangzhou", f"user:{CID}")
     assert entry is not None and entry.points == -8
 
 

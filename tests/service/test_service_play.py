@@ -185,7 +185,7 @@ async def test_a_match_of_computers_runs_to_the_leaderboard(world: World) -> Non
     assert ended.totals == tuple(sum((s.result.payments[i] for s in settlements), Fraction(0))
                                  for i in range(4))
     assert info.totals == ended.totals
-    board = await world.service.leaderboard(CHANNEL)
+    board = list((await world.service.leaderboard(CHANNEL)).rows)
     assert len(board) == 4 and sum(r.points for r in board) == 0
     assert all(r.hands_played == 2 and r.matches_played == 1 for r in board)
     assert world.notes.of("leaderboard")[-1].rows == tuple(board)

@@ -127,5 +127,5 @@ async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int) -
     return (await store.get_table(table_id), await store.seats(table_id),
             await store.matches(table_id), await store.get_hand(hand_id),
             await store.actions(hand_id), await store.deadlines(),
-            await store.settlements(ended_hand), await store.leaderboard(222),
+            await store.settlements(ended_hand), await store.leaderboard(222, "shanghai"),
             await store.live_tables())

@@ -56,7 +56,8 @@ async def everything(store: Store) -> tuple[object, ...]:
             [await store.actions(h.id) for h in hands],
             [await store.settlements(h.id) for h in hands],
             [await store.announcements(t) for t in ids],
-            await store.leaderboard(DEMO_CHANNEL), await store.deadlines(),
+            await store.leaderboard(DEMO_CHANNEL, "shanghai"),
+            await store.leaderboard(DEMO_CHANNEL, "hangzhou"), await store.deadlines(),
             await store.user_locales([2**62]), await store.setting("commands:global"))
 
 

@@ -51,7 +51,7 @@ async def test_everything_is_written(store: Store, new_game: NewGame) -> None:
         SettlementRow(game.hand.id, s.seat, s.amount, list(s.patterns), s.value)
         for s in SETTLEMENTS]
     assert await store.deadlines(game.hand.id) == []
-    board = await store.leaderboard(CHANNEL)
+    board = await store.leaderboard(CHANNEL, "shanghai")
     assert [(e.player_key, e.points) for e in board[:2]] == [
         ("user:2", Fraction(21, 2)), ("computer:3", Fraction(-7, 2))]
     assert all((e.guild_id, e.channel_id) == (GUILD, CHANNEL) for e in board)
@@ -81,7 +81,7 @@ async def assert_untouched(store: Store, game: Game) -> None:
     assert [a.seq for a in await store.actions(game.hand.id)] == [1]
     assert await store.settlements(game.hand.id) == []
     assert len(await store.deadlines(game.hand.id)) == 1
-    assert await store.leaderboard(CHANNEL) == []
+    assert await store.leaderboard(CHANNEL, "shanghai") == []
     match = await store.get_match(game.match.id)
     assert match is not None and match.status == "playing"
 
@@ -115,7 +115,7 @@ async def test_a_crash_in_the_last_step_writes_nothing(store: Store, new_game: N
             real_run = session.run
 
             async def run(sql: str, params: Sequence[Any] = ()) -> int:
-                if "INTO leaderboard" in sql and params[2] == "user:3":
+                if "INTO leaderboard" in sql and "user:3" in params:
                     raise RuntimeError("power cut")
                 return await real_run(sql, params)
 
