@@ -45,6 +45,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.boards import board_png
 from bot.discord.components import LobbySeat, lobby_embed, lobby_view
 from bot.discord.dms import DmPresenter, hand_file, private_message
 from bot.discord.i18n import LocaleLike, lang, t
@@ -55,7 +56,6 @@ from bot.discord.posting import Poster, has_file, same_text
 from bot.discord.table_state import Tables, TableState, channel_queue
 from bot.discord.texts import (
     amounts_text,
-    best_hand_text,
     commitment_text,
     describe_events,
     how_paid_lines,
@@ -84,25 +84,12 @@ from bot.service import (
 )
 from engine.game.events import ClaimWindowOpened
 from engine.rules.common import number
-from render.cards import BoardWords, leaderboard_card, settlement_card
-from render.cards import LeaderboardRow as BoardRow
+from render.cards import settlement_card
 from render.table import table_image
 
 __all__ = ["DiscordNotifier", "board_png", "hand_file", "private_message"]
 
 log = logging.getLogger(__name__)
-
-
-def board_png(rows: Sequence[Any], locale: LocaleLike) -> bytes:
-    """The leaderboard card from the store's rows (best first, as given), every word
-    in the reader's language."""
-    words = BoardWords(t("board.name", locale), t("board.points", locale),
-                       t("board.won", locale), t("board.matches", locale),
-                       t("board.best", locale), t("reply.leaderboard.empty", locale))
-    return leaderboard_card([BoardRow(i + 1, r.display_name, r.points, r.hands_won,
-                                      r.matches_played, best_hand_text(r, locale))
-                             for i, r in enumerate(rows)],
-                            t("reply.leaderboard.title", locale), words)
 
 
 def _people(seats: Sequence[SeatInfo | None]) -> dict[int, int]:

@@ -11,7 +11,6 @@ import pytest
 
 import render.cards
 from bot.discord import boards
-from bot.discord.notifier import board_png
 from bot.discord.texts import best_hand_text
 from bot.store import LeaderboardRow, best_hand_key
 
@@ -53,8 +52,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_zh_card_has_chinese_columns_and_one_title(drawn: list[str]) -> None:
     rows = [row(best_hand_key("shanghai", ("qing_yi_se",)), 20)]
-    board_png(rows, "zh-CN")
-    assert drawn[0] == "本频道排行榜"  # the title, once
+    boards.board_png(rows, "zh-CN")
+    assert drawn[0] == "本频道上海排行榜 · 积分：花 × 底分"  # the title, once
     assert "排行榜" not in "".join(drawn[1:])
     assert {"玩家", "积分", "胡牌", "场次", "最佳牌型"} <= set(drawn)
     assert "清一色 · 20 花" in drawn
@@ -64,12 +63,12 @@ def test_zh_card_has_chinese_columns_and_one_title(drawn: list[str]) -> None:
 
 
 def test_en_card_has_english_columns(drawn: list[str]) -> None:
-    board_png([row(best_hand_key("shanghai", ("qing_yi_se",)), 20)], "en-US")
-    assert drawn[0] == "Leaderboard of this channel"
+    boards.board_png([row(best_hand_key("shanghai", ("qing_yi_se",)), 20)], "en-US")
+    assert drawn[0] == "Shanghai leaderboard of this channel · points: 花 × 底分"
     assert {"Name", "Points", "Won", "Matches", "Best hand"} <= set(drawn)
     assert "清一色 Full Flush · 20 花" in drawn
     drawn.clear()
-    board_png([], "zh-CN")
+    boards.board_png([], "zh-CN")
     assert "本频道还没有结算过的牌局。" in drawn
 
 
