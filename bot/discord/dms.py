@@ -213,18 +213,21 @@ class DmPresenter:
             return False
         order = None if n.step is None else _order(n.hand_number, n.step)
         await self._supersede((ref.table_id, seat), message, has_moves=dm.has_moves,
-                              order=order)
+                              order=order, shows=_order(n.hand_number, n.seq))
         await self._opened(ref, seat)
         return True
 
     async def _supersede(self, key: Key, message: discord.Message, *,
-                         has_moves: bool, order: int | None) -> None:
+                         has_moves: bool, order: int | None, shows: int | None = None
+                         ) -> None:
         """A DM's move buttons stop being offered once a newer DM replaces them (the
         click on them would be refused as stale anyway); a clicked DM lost them already.
         Shared mode: a DM of an older step than the stored one (another process sent the
-        newer one first) comes back from the swap itself and loses its own buttons."""
+        newer one first) comes back from the swap itself and loses its own buttons; a DM
+        without a decision (``shows``: the state it shows) older than the stored
+        decision takes nothing off it."""
         if self.tables.shared:
-            old = await self._swap(key, message.id if has_moves else None, order)
+            old = await self._swap(key, message.id if has_moves else None, order, shows)
         else:
             old = self._move_dms.pop(key, None)
             if has_moves:
@@ -240,14 +243,15 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 
-    async def _swap(self, key: Key, new: int | None, order: int | None) -> int | None:
+    async def _swap(self, key: Key, new: int | None, order: int | None,
+                    shows: int | None = None) -> int | None:
         """Shared mode: ``new`` becomes the seat's DM with buttons; returns the one whose
         buttons are to go (None: none, or this process's click took them off)."""
         table_id, seat = key
         stored = self.tables.get(table_id).dm_messages.get(seat)  # read by `_deliver`
         if new is None and stored is None:
             return None  # nothing to take off, nothing to keep: no write
-        old = await self.memory.swap_dm_message(table_id, seat, new, order)
+        old = await self.memory.swap_dm_message(table_id, seat, new, order, shows=shows)
         if old is not None and self._clicked.get(key) == old:
             del self._clicked[key]
             return None

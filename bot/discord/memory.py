@@ -81,10 +81,13 @@ class PresenterMemory(Protocol):
         picture's time) and return the id it replaced, in one atomic step."""
 
     async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
-                              order: int | None = None) -> int | None:
+                              order: int | None = None, *, shows: int | None = None
+                              ) -> int | None:
         """Store the seat's DM with move buttons (None: none) and return the one it
         replaced, in one atomic step. ``order`` (`dm_order`): the step the DM shows; a DM
-        older than the stored one is not stored and its own id comes back."""
+        older than the stored one is not stored and its own id comes back. ``shows``: a
+        DM without a decision, the state it shows (same numbering): older than the
+        stored decision, it changes nothing."""
 
     async def forget_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM is kept any more."""
@@ -158,10 +161,12 @@ class InMemory:
         return replaced
 
     async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
-                              order: int | None = None) -> int | None:
+                              order: int | None = None, *, shows: int | None = None
+                              ) -> int | None:
         old = self.tables.get(table_id, TableMemory())
         stored = self.dm_orders.get((table_id, seat))
-        if order is not None and stored is not None and order < stored:
+        mine = order if order is not None else shows
+        if stored is not None and mine is not None and mine < stored:
             return message_id
         if order is not None:  # a DM without a decision keeps the last one's order
             self.dm_orders[(table_id, seat)] = order

@@ -212,6 +212,11 @@ class PrivateNotice:
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)
 
+    @property
+    def seq(self) -> int:
+        """How many actions of the hand the notice's state follows (what it shows)."""
+        return self._state.seq
+
 
 MoveKind = Literal["turn", "claim"]
 Mentions = Literal["when_needed", "every_turn"]

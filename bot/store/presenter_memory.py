@@ -72,8 +72,10 @@ class StoreMemory:
         return await self.store.swap_view_message(table_id, which, message_id, posted_at)
 
     async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
-                              order: int | None = None) -> int | None:
-        return await self.store.swap_dm_message(table_id, seat, message_id, order)
+                              order: int | None = None, *, shows: int | None = None
+                              ) -> int | None:
+        return await self.store.swap_dm_message(table_id, seat, message_id, order,
+                                                shows=shows)
 
     async def forget_dm_messages(self, table_id: int) -> None:
         await self.store.clear_dm_messages(table_id)

@@ -1335,18 +1335,25 @@ class Store:
             return int(old) if old is not None else None
 
     async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
-                              order: int | None = None) -> int | None:
+                              order: int | None = None, *, shows: int | None = None
+                              ) -> int | None:
         """Store ``message_id`` as the seat's DM with move buttons and return the id it
         replaced, atomically (None, and nothing stored, when the seat is empty now).
         ``order`` (`dm_order`, 0011): the step the DM shows; a DM older than the stored
-        one is not stored, and its own id comes back (its buttons are the stale ones)."""
+        one is not stored, and its own id comes back (its buttons are the stale ones).
+        ``shows``: for a DM without a decision (no ``order``), the state it shows, in
+        the same numbering: one older than the stored decision (another process sent
+        that newer DM first) leaves it and its buttons alone."""
         async with self._write() as db:
             row = await db.one("SELECT dm_message_id, dm_order FROM seats WHERE table_id = ?"
                                f" AND seat = ?{db.for_update}", (table_id, seat))
             if row is None:
                 return None
-            if order is not None and row["dm_order"] is not None \
-                    and order < int(row["dm_order"]):
+            stored = row["dm_order"]
+            if stored is not None and order is not None and order < int(stored):
+                return message_id
+            if stored is not None and order is None and shows is not None \
+                    and shows < int(stored):
                 return message_id
             # a DM showing no decision keeps the order of the last one that did: a
             # decision pending is owed a DM (`owed_dms`) only if it is newer than that

@@ -128,6 +128,23 @@ async def test_a_dm_of_an_older_step_is_not_swapped_in_and_comes_back(
     assert await memory.swap_dm_message(table, 0, 75, step) is None  # forgotten order
 
 
+@pytest.mark.parametrize("kind", ["store", "dict"])
+async def test_an_older_dm_without_a_decision_leaves_the_newer_decision_alone(
+        store: Store, new_game: NewGame, kind: str) -> None:
+    """Shared mode: one process DMs a seat its hand at the deal (no decision), another
+    the seat's first decision, and the deal's DM arrives last. It must not take the
+    decision DM's buttons off (the player would be left with nothing to press: the
+    two-process test's stall); a DM without a decision showing a later state does."""
+    table = (await new_game()).table.id
+    memory: StoreMemory | InMemory = StoreMemory(store) if kind == "store" else InMemory()
+    hand = 1 << 32
+    assert await memory.swap_dm_message(table, 0, 81, hand + 2) is None  # turn, step 2
+    assert await memory.swap_dm_message(table, 0, None, shows=hand + 0) is None  # the deal
+    assert (await memory.recall(table)).dm_messages == {0: 81}
+    assert await memory.swap_dm_message(table, 0, None, shows=hand + 2) == 81  # answered
+    assert (await memory.recall(table)).dm_messages == {}
+
+
 async def test_a_bad_swap_changes_nothing(store: Store, new_game: NewGame) -> None:
     table = (await new_game(users=(1, 2))).table.id
     memory = StoreMemory(store)
