@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
-from bot.store import DeadlineKind, HandRow, NewDeadline, SeatRow, TableRow
+from bot.store import DeadlineKind, HandRow, NewDeadline, SeatRow, SettlementRow, TableRow
 from engine import rules as rulesets
 from engine.game import ActionKind, HandState, Phase, deciding_seats, legal_actions
 from engine.match import MatchState
@@ -174,3 +175,13 @@ def deadline_rows(pending: Mapping[int, Pending]) -> list[NewDeadline]:
 
 def user_of(row: SeatRow | None) -> int | None:
     return row.user_id if row is not None else None
+
+
+def match_totals(settled: Iterable[SettlementRow], penalties: Mapping[int, Fraction]
+                 ) -> tuple[Fraction, ...]:
+    """A match's totals from its hands' settlement rows and its penalties: what a
+    restart rebuilds, and what a match that ended without storing its totals shows."""
+    totals = [penalties.get(seat, Fraction(0)) for seat in range(SEATS)]
+    for s in settled:
+        totals[s.seat] += s.amount
+    return tuple(totals)

@@ -5,20 +5,25 @@ leaderboard."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from fractions import Fraction
 
 from bot.service import errors as E
 from bot.service.cause import Cause
 from bot.service.errors import Refused
 from bot.service.fairness import parse_wall
 from bot.service.guards import need_hand, need_seat
-from bot.service.live import LiveTable, deadline_of, empty_seats, info_of, options_of, step_of
+from bot.service.live import (
+    LiveTable,
+    deadline_of,
+    empty_seats,
+    info_of,
+    match_totals,
+    options_of,
+    step_of,
+)
 from bot.service.notices import TableInfo, public_events
 from bot.service.part import Part
 from bot.service.results import HandHistory, HandInfo, Standings, TablePicture
-from bot.store import SettlementRow
 from engine.game import Action, apply, new_hand
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
@@ -56,7 +61,7 @@ class Queries(Part):
         if match.totals is not None:
             totals = tuple(match.totals[s] for s in range(SEATS))
         else:  # an abandoned match keeps no totals: its settled hands and penalties
-            totals = _summed(settled, await self.store.penalty_totals(match.id))
+            totals = match_totals(settled, await self.store.penalty_totals(match.id))
         return replace(info, hands_played=len({s.hand_id for s in settled}), totals=totals)
 
     async def _read(self, table_id: int) -> LiveTable:
@@ -145,12 +150,3 @@ class Queries(Part):
             rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
         rows = await self.store.leaderboard(channel_id, rules, limit=limit)
         return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))
-
-def _summed(settled: Sequence[SettlementRow], penalties: Mapping[int, Fraction]
-            ) -> tuple[Fraction, ...]:
-    """The match totals from its settlement rows and penalties (as a restart rebuilds
-    them), for a match that ended without storing its totals."""
-    totals = [penalties.get(seat, Fraction(0)) for seat in range(SEATS)]
-    for s in settled:
-        totals[s.seat] += s.amount
-    return tuple(totals)

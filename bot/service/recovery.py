@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterator
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from bot.service import errors as E
@@ -34,6 +33,7 @@ from bot.service.live import (
     computers_of,
     deadline_rows,
     empty_seats,
+    match_totals,
     options_of,
     step_of,
 )
@@ -269,17 +269,14 @@ class Recovery(Part):
             await self.moves.start_hand(live)
             return
         last = hands[-1]
-        totals = [Fraction(0)] * SEATS
+        settled = [s for s in load.settlements if s.hand_id != last.id]
         wins = [0] * SEATS
-        for s in load.settlements:
-            if s.hand_id != last.id:
-                totals[s.seat] += s.amount
-                wins[s.seat] += 1 if s.value > 0 and s.amount > 0 else 0
-        for seat, amount in load.penalties.items():
-            totals[seat] += amount
+        for s in settled:
+            wins[s.seat] += 1 if s.value > 0 and s.amount > 0 else 0
         live.match = MatchState(
             live.row.rules, options, dealer=last.dealer, hands_played=last.number - 1,
-            streak=last.streak, huangfan=last.huangfan, totals=tuple(totals),
+            streak=last.streak, huangfan=last.huangfan,
+            totals=match_totals(settled, load.penalties),
             wins=tuple(wins), computer=computers_of(live),
             current=HandSetup(last.number, last.dealer, last.dice, last.streak,
                               last.huangfan > 0))

@@ -5,8 +5,18 @@ and redraws the table picture, and writes nothing to the players whose DM is cur
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from botkit import Driver, assert_secrecy, channel_files, make_bot, make_world, open_table, quiet
+from botkit import (
+    Driver,
+    World,
+    assert_secrecy,
+    channel_files,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+)
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 from bot.service import PrivateNotice, RecordingNotifier
@@ -21,15 +31,23 @@ def _step_of(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int] | None:
     return None
 
 
-async def test_a_decision_whose_dm_a_crash_lost_is_sent_at_the_restart(
-        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    db = tmp_path / "db.sqlite3"
+async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path
+                          ) -> tuple[World, Any, Driver]:
+    """A bot on ``db`` with the table `open_table` opens, five clicks into its first
+    hand, and quiet."""
     world = make_world(fake)
     running = await bots.start(make_bot(db))
     await open_table(world)
     driver = Driver(world)
     await driver.play_until(lambda: driver.clicks >= 5, idle=lambda: quiet(bots))
     await quiet(bots)
+    return world, running, driver
+
+
+async def test_a_decision_whose_dm_a_crash_lost_is_sent_at_the_restart(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    world, running, driver = await _five_clicks_in(fake, bots, db)
     # The crash: the next move commits, and everything it was to tell dies with the
     # process (nothing of it reaches the notifier).
     lost = RecordingNotifier()
@@ -60,12 +78,7 @@ async def test_a_decision_whose_dm_a_crash_lost_is_sent_at_the_restart(
 async def test_a_clean_restart_sends_no_dm(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
-    world = make_world(fake)
-    running = await bots.start(make_bot(db))
-    await open_table(world)
-    driver = Driver(world)
-    await driver.play_until(lambda: driver.clicks >= 5, idle=lambda: quiet(bots))
-    await quiet(bots)
+    world, running, driver = await _five_clicks_in(fake, bots, db)
     before = {p.id: len(fake.dms(p)) for p in world.players}
     messages = len(fake.messages(world.channel))
 
