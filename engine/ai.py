@@ -591,8 +591,9 @@ def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:
 
 
 def unseen_counts(state: HandState, seat: int) -> list[int]:
-    """Copies of each kind ``seat`` has not seen: not in its hand, any river or any
-    meld shown to it."""
+    """Copies of each kind ``seat`` has not seen: not in its hand, any river, any meld
+    shown to it, or the turned 财神 tile (the tiles a kong burns stay unseen, even one
+    of the turned tile's kind)."""
     seen = [0] * NUM_KINDS
     for other, s in enumerate(state.seats):
         for d in s.discards:
@@ -605,7 +606,6 @@ def unseen_counts(state: HandState, seat: int) -> list[int]:
                 seen[tile] += 1
     for tile in state.seats[seat].hand:
         seen[tile] += 1
-    for tile in state.set_aside:
-        if tile is state.flipped:
-            seen[tile] += 1
+    if state.flipped is not None:
+        seen[state.flipped] += 1
     return [max(0, 4 - n) for n in seen]

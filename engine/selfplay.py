@@ -3,8 +3,10 @@
     python -m engine.selfplay --rules hangzhou --hands 200 [--seed 7] [--options '{}']
 
 After every action: every tile is still somewhere (wall, hands, melds, rivers, flowers,
-set aside) and no seat's view holds another seat's concealed tile. After every hand:
-the payments sum to zero. The last line printed is one JSON object of totals.
+set aside), no seat's view holds another seat's concealed tile, each view's advice has
+nothing to work from but what its seat knows, and the computer player about to discard
+counts as unseen exactly what its view does not show. After every hand: the payments sum
+to zero. The last line printed is one JSON object of totals.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rules
-from engine.ai import choose_action
-from engine.game import apply, deciding_seats, new_hand
+from engine.ai import choose_action, remembered_judge, remembered_unseen
+from engine.game import apply, deciding_seats, legal_actions, new_hand
 from engine.game.state import HandState, Phase
 from engine.match import HandOutcome, MatchState, finish_hand, new_match, start_hand
 from engine.melds import MeldKind
+from engine.rules.common import ActionKind
 from engine.tiles import full_set
-from engine.view import spectator_view, view
+from engine.view import PlayerView, advice_inputs, spectator_view, unseen_in_view, view
 
 
 class SelfPlayError(AssertionError):
@@ -68,7 +71,9 @@ def play_hand(state: HandState, rng: random.Random, tally: Tally, *,
 
 
 def check_secrecy(state: HandState) -> None:
-    """No view shows a concealed tile to anyone but its owner."""
+    """No view shows a concealed tile to anyone but its owner, and no view's advice (its
+    moves' waits, suggested discard, own waits and shanten: worked out only when read)
+    could: `check_advice_inputs`."""
     public = spectator_view(state)
     for seat_view in public.seats:
         for meld in seat_view.melds:
@@ -83,6 +88,34 @@ def check_secrecy(state: HandState) -> None:
             raise SelfPlayError(f"seat {seat}'s view does not show exactly its own hand")
         if mine.table.seats != _others_public(public, mine, seat):
             raise SelfPlayError(f"seat {seat} sees more of another seat than the public")
+        check_advice_inputs(state, mine)
+
+
+def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
+    """A view's advice is worked out from the view and its `SeatKnowledge` alone: check
+    that the knowledge is the seat's own — the hand's judge (its rule set and 财神, both
+    public), the seat's own melds and legal moves, a win value only with a win offered —
+    and that the computer player about to discard counts as unseen exactly what its
+    view does not show (`unseen_in_view`; its choice is the view's suggestion)."""
+    seat = mine.seat
+    known = advice_inputs(mine)
+    if known is None:
+        raise SelfPlayError(f"seat {seat}'s view was built without its advice inputs")
+    # The very records of this state and seat (identity: a cheap test).
+    if known.judge is not remembered_judge(state) or \
+            known.judge.wildcards.joker != mine.table.caishen:
+        raise SelfPlayError(f"seat {seat}'s advice judges by another rule set or 财神")
+    if known.melds is not state.seats[seat].melds:
+        raise SelfPlayError(f"seat {seat}'s advice reads melds that are not its own")
+    if known.offered != legal_actions(state, seat) or \
+            any(a.seat != seat for a in known.offered):
+        raise SelfPlayError(f"seat {seat}'s advice reads moves that are not its own")
+    if known.win_value is not None and \
+            not any(a.kind is ActionKind.WIN for a in known.offered):
+        raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
+    if state.phase is Phase.TURN and state.turn == seat and \
+            unseen_in_view(mine) != remembered_unseen(state, seat):
+        raise SelfPlayError(f"seat {seat}'s computer player counts tiles it cannot see")
 
 
 def _others_public(public: Any, mine: Any, seat: int) -> tuple[Any, ...]:

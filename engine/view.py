@@ -8,19 +8,23 @@ else; a seat's concealed tiles appear only as a count outside its own `PlayerVie
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import InitVar, dataclass
 from fractions import Fraction
+from typing import Generic, TypeVar, overload
 
-from engine.ai import Judge, choose_discard, remembered_judge, remembered_unseen
+from engine.ai import Judge, choose_discard, remembered_judge
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
 from engine.game.settle import eight_flowers, judge
 from engine.game.state import HandState, Phase, SeatState, WinRecord, replace
 from engine.melds import Meld, MeldKind
-from engine.memo import IdentityMemo
+from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, Charge, WinKind
-from engine.tiles import Tile, format_tiles
+from engine.tiles import NUM_KINDS, Tile, format_tiles
+
+T = TypeVar("T")
 
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 
@@ -158,24 +162,157 @@ class MoveView:
 
 
 @dataclass(frozen=True)
+class SeatKnowledge:
+    """What a seat knows besides the tiles its view shows: its rule set and 财神 (both
+    public), its own melds, the moves it is offered and what a win offered would score.
+    A view's advice (its moves' waits, the suggested discard, its own waits and
+    shanten) is worked out from this and the view alone (`PlayerView`), so it cannot
+    show another seat's concealed tile; self-play checks each of these against the
+    view (`engine.selfplay.check_secrecy`)."""
+
+    judge: Judge
+    melds: tuple[Meld, ...]
+    offered: tuple[Action, ...]
+    win_value: int | None
+    """The value of the win offered (None: no win offered)."""
+
+
+_KNOWLEDGE = "_knowledge"
+
+
+class _Advice(Generic[T]):
+    """A `PlayerView` field worked out when first read, from the view and its seat's
+    `SeatKnowledge` only, then kept with the view. The secrecy checks read none of
+    them (the computer player's choice is its own), so views built for the checks
+    cost only what they show. Given to the constructor (a sample view), the value is
+    the one given; a view built without knowledge and without it has ``default``."""
+
+    def __init__(self, default: T, work: Callable[[PlayerView, SeatKnowledge], T]) -> None:
+        self.default = default
+        self.work = work
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _Advice[T]: ...
+
+    @overload
+    def __get__(self, obj: PlayerView, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: PlayerView | None, owner: type | None = None) -> T | _Advice[T]:
+        if obj is None:
+            return self  # the dataclass takes this as the field's default
+        values = obj.__dict__
+        if self.name in values:
+            return values[self.name]  # type: ignore[no-any-return]  # stored by __set__
+        knowledge = values.get(_KNOWLEDGE)
+        value = self.default if knowledge is None else self.work(obj, knowledge)
+        values[self.name] = value
+        return value
+
+    def __set__(self, obj: PlayerView, value: T | _Advice[T]) -> None:
+        if value is not self:  # left at its default: worked out when read
+            obj.__dict__[self.name] = value
+
+
+def _advised_moves(pv: PlayerView, known: SeatKnowledge) -> tuple[MoveView, ...]:
+    offered = known.offered
+    after_discard = discard_waits(pv.hand, known.melds, known.judge.wildcards,
+                                  known.judge.shapes) \
+        if any(a.kind is ActionKind.DISCARD for a in offered) else {}
+    return tuple(_move(a, after_discard, known.win_value) for a in offered)
+
+
+def _advised_suggestion(pv: PlayerView, known: SeatKnowledge) -> Tile | None:
+    discards = [a.tile for a in known.offered
+                if a.kind is ActionKind.DISCARD and a.tile is not None]
+    if not discards:
+        return None
+    return choose_discard(known.judge, pv.hand, known.melds, unseen_in_view(pv),
+                          random.Random(0), discards)
+
+
+def _advised_waits(pv: PlayerView, known: SeatKnowledge) -> frozenset[Tile]:
+    return _own_hand(known.judge, pv.hand, known.melds)[0]
+
+
+def _advised_shanten(pv: PlayerView, known: SeatKnowledge) -> int:
+    return _own_hand(known.judge, pv.hand, known.melds)[1]
+
+
+@bounded(maxsize=1024)
+def _own_hand(judge: Judge, hand: tuple[Tile, ...], melds: tuple[Meld, ...]
+              ) -> tuple[frozenset[Tile], int]:
+    """What a hand waits on and its distance from a win (a seat's views until it moves
+    ask the same: memoised)."""
+    analysis = HandAnalysis(hand, melds, judge.wildcards, judge.shapes)
+    return analysis.waits(), judge.shanten(hand, melds)
+
+
+@dataclass(frozen=True)
 class PlayerView:
-    """All one seat may see: the table plus its own concealed tiles and moves."""
+    """All one seat may see: the table plus its own concealed tiles and moves.
+
+    The moves, waits, shanten and suggested discard are advice: each is worked out when
+    first read, from this view and the seat's `SeatKnowledge` alone (`_Advice`)."""
 
     table: TableView
     seat: int
     concealed: tuple[Tile, ...]
     """Sorted, without the drawn tile."""
     drawn: Tile | None
-    moves: tuple[MoveView, ...]
-    waits: frozenset[Tile] = frozenset()
+    moves: _Advice[tuple[MoveView, ...]] = _Advice((), _advised_moves)
+    waits: _Advice[frozenset[Tile]] = _Advice(frozenset(), _advised_waits)
     """With 13 tiles (a kong counting 3): the tiles that would complete the hand."""
-    shanten: int = 8
-    suggested: Tile | None = None
+    shanten: _Advice[int] = _Advice(8, _advised_shanten)
+    suggested: _Advice[Tile | None] = _Advice(None, _advised_suggestion)
     """The discard the computer player would make, when a discard is due."""
+    knowledge: InitVar[SeatKnowledge | None] = None
+    """What the advice is worked out from (`advice_inputs`); not a field."""
+
+    def __post_init__(self, knowledge: SeatKnowledge | None) -> None:
+        if knowledge is not None:
+            self.__dict__[_KNOWLEDGE] = knowledge
 
     @property
     def me(self) -> SeatView:
         return self.table.seats[self.seat]
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """The seat's concealed tiles, the drawn one last."""
+        return self.concealed if self.drawn is None else (*self.concealed, self.drawn)
+
+
+def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
+    """The knowledge ``pv``'s advice is worked out from (None: a view given its advice)."""
+    knowledge = pv.__dict__.get(_KNOWLEDGE)
+    return knowledge if isinstance(knowledge, SeatKnowledge) else None
+
+
+def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
+    """Copies of each kind the seat has not seen, counted from its view alone: every
+    river's unclaimed discards, the melds shown to it (others' concealed kongs not
+    counted even when shown at the end, as `engine.ai.unseen_counts`), its own tiles
+    and the turned 财神 tile. The same as `unseen_counts` of the state (tested)."""
+    seen = [0] * NUM_KINDS
+    for seat in pv.table.seats:
+        for d in seat.discards:
+            if d.claimed_by is None:
+                seen[d.tile] += 1
+        for meld in seat.melds:
+            if meld.kind is MeldKind.CONCEALED_KONG and seat.seat != pv.seat:
+                continue
+            for tile in meld.tiles:
+                if tile is not None:
+                    seen[tile] += 1
+    for tile in pv.hand:
+        seen[tile] += 1
+    if pv.table.turned is not None:
+        seen[pv.table.turned] += 1
+    return tuple(max(0, 4 - n) for n in seen)
 
 
 # ---------------------------------------------------------------------------
@@ -188,35 +325,19 @@ def spectator_view(state: HandState, hand_number: int = 1) -> TableView:
 
 
 def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
-    """Everything ``seat`` may see now, with its legal moves and what they lead to."""
+    """Everything ``seat`` may see now, with its legal moves and what they lead to (the
+    advice worked out when read: `PlayerView`)."""
     s = state.seats[seat]
     table = _table(state, seat, hand_number)
     drawn = s.drawn if table.seats[seat].has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    judge = remembered_judge(state)
-    actions = legal_actions(state, seat)
-    # The waits of every discard offered, from one pass over the hand.
-    after_discard = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
-        if any(a.kind is ActionKind.DISCARD for a in actions) else {}
-    moves = tuple(_move(state, seat, a, after_discard) for a in actions)
-    suggested = None
-    discards = [m.action.tile for m in moves if m.action.kind is ActionKind.DISCARD]
-    if discards:
-        suggested = choose_discard(judge, s.hand, s.melds, remembered_unseen(state, seat),
-                                   random.Random(0), [t for t in discards if t is not None])
-    waits, shanten = _OWN_HAND.get(s, (state.rules, state.wildcards),
-                                   lambda: _own_hand(state, s, judge))
-    return PlayerView(table, seat, concealed, drawn, moves, waits, shanten, suggested)
-
-
-def _own_hand(state: HandState, s: SeatState, judge: Judge) -> tuple[frozenset[Tile], int]:
-    """What a seat's hand waits on and its distance from a win."""
-    hand = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
-    return hand.waits(), judge.shanten(s.hand, s.melds)
-
-
-# Three seats of four have not moved since the last view of them: same record, same answer.
-_OWN_HAND: IdentityMemo[tuple[frozenset[Tile], int]] = IdentityMemo("engine.view.own_hand", 1024)
+    offered = legal_actions(state, seat)
+    win_value = None
+    if any(a.kind is ActionKind.WIN for a in offered):
+        record = _win_record(state, seat)
+        win_value = record.settlement.value if record is not None else None
+    knowledge = SeatKnowledge(remembered_judge(state), s.melds, offered, win_value)
+    return PlayerView(table, seat, concealed, drawn, knowledge=knowledge)
 
 
 def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
@@ -335,22 +456,19 @@ _LABELS = {
 _DISCARD_LABELS = {tile: f"{_LABELS[ActionKind.DISCARD]} {tile.notation}" for tile in Tile}
 
 
-def _move(state: HandState, seat: int, action: Action,
-          after_discard: dict[Tile, frozenset[Tile]]) -> MoveView:
+def _move(action: Action, after_discard: dict[Tile, frozenset[Tile]],
+          win_value: int | None) -> MoveView:
     """``after_discard``: the waits each discard leaves (`discard_waits`)."""
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         # Most moves are discards (about fourteen after every draw): labels made once.
         return MoveView(action, _DISCARD_LABELS[action.tile], after_discard[action.tile])
     label = _LABELS[action.kind]
-    waits: frozenset[Tile] = frozenset()
-    value = None
     if action.kind is ActionKind.WIN:
-        record = _win_record(state, seat)
-        value = record.settlement.value if record is not None else None
-    elif action.tiles or action.tile is not None:
+        return MoveView(action, label, frozenset(), win_value)
+    if action.tiles or action.tile is not None:
         shown = action.tiles if action.tiles else (action.tile,)
         label += " " + format_tiles(t for t in shown if t is not None)
-    return MoveView(action, label, waits, value)
+    return MoveView(action, label)
 
 
 def _win_record(state: HandState, seat: int) -> WinRecord | None:

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
-from engine.game import Action, ActionKind, apply
+import pickle
+import random
+from collections.abc import Iterator
+from dataclasses import FrozenInstanceError
+from typing import Any
+
+import pytest
+
+from engine import rules
+from engine.ai import choose_action, choose_discard, remembered_judge, unseen_counts
+from engine.analysis import HandAnalysis, discard_waits
+from engine.game import Action, ActionKind, apply, deciding_seats, legal_actions, new_hand
+from engine.game.state import HandState, Phase, replace
 from engine.tiles import Tile, parse_tiles
-from engine.view import seat_wind, spectator_view, view
+from engine.view import (
+    PlayerView,
+    advice_inputs,
+    seat_wind,
+    spectator_view,
+    unseen_in_view,
+    view,
+)
 from tests.game.helpers import QUIET, start
 
 
-def _start(rules: str, hands: dict[int, str], back: str = ""):
-    state, _ = start(rules, hands, back=back)
+def _start(rules: str, hands: dict[int, str], back: str = "",
+           options: dict[str, str] | None = None):
+    state, _ = start(rules, hands, back=back, options=options)
     return state
 
 
@@ -69,3 +89,81 @@ def test_in_a_claim_window_each_seat_sees_only_its_own_decision() -> None:
     assert spectator_view(state).deciding == ()
     assert [view(state, seat).table.deciding for seat in range(4)] == [(), (1,), (), (3,)]
     assert spectator_view(state).phase == "claim"  # that it may be claimed is public
+
+
+def test_a_burned_tile_of_the_turned_kind_stays_unseen() -> None:
+    # Hangzhou burns a tile face down after each kong's replacement (`kong_burns`): the
+    # turned 财神 tile is seen by everyone, a burned copy of its kind by no one.
+    state = _start("hangzhou", {0: QUIET[0] + "9s", 1: QUIET[1], 2: QUIET[2],
+                                3: QUIET[3]}, back="5p", options={"caishen": "flip"})
+    assert state.flipped is Tile.P5
+    burned = replace(state, set_aside=(*state.set_aside, Tile.P5))
+    for seat in range(4):
+        assert unseen_counts(state, seat)[Tile.P5] == 3 - (seat == 0)  # seat 0 holds one
+        assert unseen_counts(burned, seat)[Tile.P5] == unseen_counts(state, seat)[Tile.P5]
+
+
+def _seeded_states(rules_name: str, options: dict[str, str], seed: int, hands: int
+                   ) -> Iterator[HandState]:
+    """Every state of ``hands`` seeded hands played by computer players."""
+    rng = random.Random(seed)
+    ruleset = rules.get(rules_name)
+    for _ in range(hands):
+        wall = ruleset.tile_set()
+        rng.shuffle(wall)
+        state, _ = new_hand(rules_name, options, tuple(wall), rng.randrange(4), (3, 4))
+        yield state
+        while state.phase is not Phase.ENDED:
+            state, _ = apply(state, choose_action(state, deciding_seats(state)[0], rng))
+            yield state
+
+
+def _eager_advice(state: HandState, seat: int) -> tuple[Any, ...]:
+    """The advice as `view` worked it out before it was worked out when read: from the
+    state's records of the seat (its hand in the state's order, `unseen_counts`)."""
+    s = state.seats[seat]
+    judge = remembered_judge(state)
+    offered = legal_actions(state, seat)
+    discards = [a.tile for a in offered if a.kind is ActionKind.DISCARD]
+    after = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
+        if discards else {}
+    move_waits = tuple(after.get(a.tile, frozenset()) if a.kind is ActionKind.DISCARD
+                       else frozenset() for a in offered)
+    suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
+                               random.Random(0), discards) if discards else None
+    analysis = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
+    return (move_waits, suggested, analysis.waits(), judge.shanten(s.hand, s.melds))
+
+
+@pytest.mark.parametrize(("rules_name", "options", "seed"), [
+    ("shanghai", {}, 41), ("hangzhou", {}, 42), ("hangzhou", {"caishen": "flip"}, 43)])
+def test_advice_worked_out_when_read_is_the_advice_worked_out_at_once(
+        rules_name: str, options: dict[str, str], seed: int) -> None:
+    # Every state of 30 seeded hands, every seat (about 9,000 views a rule set): the
+    # advice from the view alone is what the state's records gave, and the unseen tiles
+    # counted from the view are the computer player's.
+    for state in _seeded_states(rules_name, options, seed, 30):
+        for seat in range(4):
+            mine = view(state, seat)
+            assert unseen_in_view(mine) == tuple(unseen_counts(state, seat))
+            move_waits, suggested, waits, shanten = _eager_advice(state, seat)
+            assert tuple(m.waits for m in mine.moves) == move_waits
+            assert tuple(m.action for m in mine.moves) == legal_actions(state, seat)
+            assert (mine.suggested, mine.waits, mine.shanten) == (suggested, waits, shanten)
+
+
+def test_a_view_is_equal_hashable_and_pickles_with_its_advice() -> None:
+    state = _start("hangzhou", {0: "1112345678999m1z", 1: QUIET[1], 2: QUIET[2],
+                                3: QUIET[3]})
+    first, second = view(state, 0), view(state, 0)
+    assert advice_inputs(first) is not None and "suggested" not in first.__dict__
+    assert first == second and hash(first) == hash(second)
+    copy = pickle.loads(pickle.dumps(second))  # the picture process gets views so
+    assert copy == first and copy.suggested is Tile.EAST and copy.moves == first.moves
+    given = PlayerView(first.table, 0, first.concealed, first.drawn, first.moves,
+                       first.waits, first.shanten, first.suggested)
+    assert advice_inputs(given) is None and given == first and hash(given) == hash(first)
+    bare = PlayerView(first.table, 0, first.concealed, first.drawn)
+    assert (bare.moves, bare.waits, bare.shanten, bare.suggested) == ((), frozenset(), 8, None)
+    with pytest.raises(FrozenInstanceError):
+        first.suggested = Tile.S9  # type: ignore[misc]
