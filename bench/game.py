@@ -6,6 +6,7 @@ Prints ``NAME VALUE UNIT`` lines:
 - ``selfplay_checked_hands_per_second_<rules>``: `python -m engine.selfplay --rules
   <rules> --hands N --seed 11` with its secrecy checks (every view after every move);
   ``selfplay_hands_per_second_<rules>`` the same without them. Goal ≥ 100 hands/s each.
+  Each run starts from empty engine memos, as the command does.
 - ``apply_median_us`` / ``legal_actions_median_us`` (and p90): over every move of 80
   recorded hands, half of each rule set, each move's `legal_actions` asked first as a
   player's view does (a state remembers them, and `apply` then trusts an offered move).
@@ -145,6 +146,7 @@ def fastest(runs: list[list[float]]) -> list[float]:
 def measure(hands: int, best_of: int = 1) -> None:
     for rules_name in rules.RULESETS:
         for checked in (True, False):
+            _cold_memos()  # each run from empty caches, as the command line starts
             cpu = time.process_time()
             summary = selfplay(rules_name, hands, seed=11, check_views=checked)
             cpu = time.process_time() - cpu
@@ -172,6 +174,14 @@ def measure(hands: int, best_of: int = 1) -> None:
         emit(f"memo_{short}_entries", cache.size, f"of_{cache.maxsize}")
         emit(f"memo_{short}_hit_rate", cache.hit_rate, "ratio")
     memo_memory(memo)
+
+
+def _cold_memos() -> None:
+    """Empty the engine's memos (when it has them): the unchecked run plays the hands
+    the checked one just played, and would otherwise find its analysis already done."""
+    if (_engine_root() / "engine" / "memo.py").exists():
+        from engine import memo
+        memo.clear()
 
 
 def memo_memory(memo: Any) -> None:
