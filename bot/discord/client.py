@@ -80,6 +80,8 @@ class MahjongBot(discord.Client):
         self._shut = False
 
     async def setup_hook(self) -> None:
+        # the picture workers warm up beside the recovery, not on the first player's click
+        self._tasks = [asyncio.create_task(self.pictures.start(), name="mahjong-pictures")]
         await self.tree.set_translator(MahjongTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.store is None:
@@ -100,8 +102,8 @@ class MahjongBot(discord.Client):
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",
                  report.live_tables, report.deadlines, report.deferred)
         await self.service.resend_dms()  # the decisions a crash left without their DMs
-        self._tasks = [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
-                       asyncio.create_task(self.service.warm(), name="mahjong-warm")]
+        self._tasks += [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
+                        asyncio.create_task(self.service.warm(), name="mahjong-warm")]
         if self.sync_commands != "never":
             await self.sync(force=self.sync_commands == "always")
 

@@ -15,6 +15,11 @@ broken pool) everything is drawn in threads.
 The workers run at a lower CPU priority (`NICENESS`): on a busy machine a picture can
 wait, a click's answer cannot, and the drawing (most of a click's CPU) would otherwise
 take the core the event loop needs.
+
+The bot starts its workers as it starts (`Pictures.start`), and each draws once before
+its first job (`_prepare_worker`): otherwise the first player to ask would wait for a
+worker's start-up — importing Pillow, the engine and the fonts, about a second, and
+several on a busy machine at the workers' lower priority.
 """
 
 from __future__ import annotations
@@ -38,13 +43,33 @@ NICENESS = 10
 """Added to the picture processes' niceness (Unix): they get what the bot leaves."""
 
 
-def _lower_priority() -> None:
-    """A picture process's initializer: yield the CPU to the bot's event loop."""
+def _prepare_worker() -> None:
+    """A picture process's initializer: yield the CPU to the bot's event loop, then
+    draw a hand and a table once, so that the modules, fonts and glyph caches are
+    loaded before a player's picture is asked for."""
     if hasattr(os, "nice"):
         try:
             os.nice(NICENESS)
         except OSError:
             log.info("the picture process keeps its priority")
+    try:
+        _draw_samples()
+    except Exception:  # a worker that cannot warm up still draws, only slower at first
+        log.exception("a picture process could not draw its samples")
+
+
+def _draw_samples() -> None:
+    from bot.discord import dms  # noqa: F401  (a DM's words are composed here too)
+    from render import samples
+    from render.hand import hand_image
+    from render.table import table_image
+
+    hand_image(samples.hand_ready())
+    table_image(samples.table_start(), ("East", "South", "West", "North"))
+
+
+def _started() -> int:
+    return os.getpid()
 
 
 class Pictures:
@@ -62,8 +87,29 @@ class Pictures:
             # spawn, not fork: the bot has threads (SQLite, rendering) that fork would copy
             pool = self._pools[which] = ProcessPoolExecutor(
                 self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+                initializer=_prepare_worker)
         return pool
+
+    async def start(self) -> None:
+        """Start every worker now (each warms up as it starts): the bot calls this as
+        it starts, rather than leaving it to the first player who asks."""
+        if self.processes <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        jobs = []
+        for which, count in WORKERS.items():
+            pool = self._executor(which)
+            if pool is not None:
+                # one job per worker: an executor starts a worker per job it cannot
+                # hand to an idle one
+                jobs += [loop.run_in_executor(pool, _started)
+                         for _ in range(self.processes * count)]
+        try:
+            await asyncio.gather(*jobs)
+        except BrokenProcessPool:
+            log.warning("a picture process died as it started; drawing in threads")
+            self.processes = 0
+            self._pools.clear()
 
     async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
         """``draw(*args, **kwargs)`` in the public pictures' worker (or a thread)."""

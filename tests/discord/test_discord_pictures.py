@@ -9,7 +9,7 @@ import os
 
 from bot.discord.memory import InMemory
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.pictures import NICENESS, Pictures
+from bot.discord.pictures import NICENESS, WORKERS, Pictures
 from tests.discord.presenter_kit import USERS, FakeClient, dealt, private, settle
 
 
@@ -61,3 +61,33 @@ async def test_a_dm_drawn_in_the_hands_process_shows_the_seats_hand() -> None:
     assert dm.filenames == ["hand-7-0.png"]
     assert dm.kwargs["file"].fp.getvalue().startswith(b"\x89PNG")
     assert "Your hand:" in (dm.content or "")
+
+
+def _ready() -> tuple[int, bool]:
+    """Whether this worker drew before its first job: Pillow, the fonts and the glyph
+    cache loaded (nothing in this function imports them)."""
+    import sys
+    drawn = sys.modules.get("render.draw")
+    masks = getattr(drawn, "_mask", None)
+    return os.getpid(), masks is not None and masks.cache_info().currsize > 0
+
+
+async def test_started_picture_processes_are_warm_before_the_first_picture() -> None:
+    """A worker spawned on the first player's request would make that player wait for
+    its start-up (about a second, many on a busy machine at its lower priority)."""
+    pictures = Pictures(1)
+    try:
+        await pictures.start()
+        assert len(pictures.pids()) == sum(WORKERS.values())
+        assert pictures.drawn == {"public": 0, "hands": 0}
+        pid, warm = await pictures.draw_hand(_ready)
+        assert warm and pid in pictures.pids()
+        assert (await pictures.draw(_ready))[1]
+    finally:
+        pictures.close()
+
+
+async def test_starting_without_processes_does_nothing() -> None:
+    pictures = Pictures(0)
+    await pictures.start()
+    assert pictures.pids() == []
