@@ -131,23 +131,28 @@ class HeldTiles:
             counts, jokers = self.split
             if counts[face] + jokers >= 2:
                 return True
-            if chi and face.is_suited and _may_chi(counts, jokers, face):
+            suited = face < _HONOURS_START
+            if chi and suited and _may_chi(counts, jokers, face):
                 return True
             # With no 财神, a tile that makes no pair and no run with a tile held joins
             # no group of a complete hand (only the honours jumble takes any honour):
             # no win on it, and no need to ask whether the hand is one from complete.
             if not jokers and not counts[face] and \
-                    not (face.is_suited and neighbours(counts, face)) and \
-                    not (self.shapes.honours_jumble and face.is_honor):
+                    not (suited and neighbours(counts, face)) and \
+                    not (not suited and self.shapes.honours_jumble):
                 return False
         return self.wins_on(tile)
+
+
+_HONOURS_START = Tile.EAST
+"""The first kind that is no suit's (the suits' 27 kinds come first)."""
 
 
 def neighbours(counts: Sequence[int], face: Tile) -> int:
     """Tiles of a suited ``face``'s suit one or two ranks from it."""
     suit_start = face - face % 9
-    return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
-               if k != face)
+    return sum(counts[max(suit_start, face - 2):face]) + \
+        sum(counts[face + 1:min(suit_start + 9, face + 3)])
 
 
 def _may_chi(counts: Sequence[int], jokers: int, face: Tile) -> bool:

@@ -91,11 +91,29 @@ def known_legal(state: HandState, action: Action) -> bool:
     accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
     if isinstance(action, Action) and type(action.seat) is int and 0 <= action.seat < SEATS:
         offered = _known_offers(state, action.seat)
-        # The very action offered (the computer's choice, a button's): well formed.
-        if offered is not None and any(a is action for a in offered):
-            return True
+        # The very action offered (the computer's choice, a button's), or an equal
+        # discard, win or pass (its one offered value, `_interned`): well formed. Told
+        # by identity, as comparing records field by field costs more than the rest.
+        if offered is not None:
+            twin = _interned(action)
+            if any(a is action or a is twin for a in offered):
+                return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
+
+
+def _interned(action: Action) -> Action | None:
+    """The one value this package offers equal to ``action`` (a discard, a win or a
+    pass, made of exactly typed fields), or None."""
+    kind, seat = action.kind, action.seat
+    if action.tiles:
+        return None
+    if kind is ActionKind.DISCARD:
+        return _DISCARDS[seat].get(action.tile) if type(action.tile) is Tile else None
+    if action.tile is not None:
+        return None
+    return _WINS[seat] if kind is ActionKind.WIN else \
+        _PASSES[seat] if kind is ActionKind.PASS else None
 
 
 def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:

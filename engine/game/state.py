@@ -67,6 +67,21 @@ def replace(record: T, **changes: object) -> T:
     return new
 
 
+def renewed(record: T, changes: dict[str, object]) -> T:
+    """`replace` for the few copies on every move's hot path (a draw, a discard, a claim
+    answer), whose ``changes`` are fields no derived value is computed from (a state's
+    seats, phase, turn, wall position and window; `SeatState.after` keeps a seat's own):
+    no field-name check and no derived value to drop, so derived values carry over.
+    tests/game/test_fast_paths.py holds the moves made with it to those made with
+    `replace`."""
+    new = object.__new__(type(record))
+    values = new.__dict__
+    values.update(record.__dict__)
+    values.update(changes)
+    values.pop(_ANSWERS, None)  # answers about the old record, not the new one
+    return new
+
+
 def make(cls: type[T], **values: object) -> T:
     """``cls(**values)`` for this package's frozen records (no ``__post_init__``) with
     every field given, without the dataclass ``__init__``'s per-field ``setattr``: for
@@ -154,11 +169,16 @@ class SeatState:
         """`replace` for a draw (``gained``: the hand in ``changes`` gains ``tile``) or a
         discard (loses it): the `HeldTiles` already worked out are brought up to date
         from the old ones rather than counted again."""
-        new = replace(self, **changes)
+        # ``changes`` never hold the melds (only the hand, of what `held` depends on):
+        # a hot-path copy, its `HeldTiles` moved by the one tile.
+        assert "melds" not in changes
+        new = renewed(self, changes)
         held: HeldTiles | None = self.__dict__.get(_HELD)
         if held is not None:
             new.__dict__[_HELD] = held.plus(tile, new.hand) if gained else \
                 held.minus(tile, new.hand)
+        else:
+            new.__dict__.pop(_HELD, None)
         return new
 
     def __getstate__(self) -> dict[str, object]:
