@@ -98,13 +98,13 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     if tile.is_flower:
         state = _with(state, before)
         changes: dict[str, object] = {}
-        mine = _drawer_released(state, seat, from_back, changes, state.zhua_da)
+        mine = _drawer_released(state, seat, from_back, changes)
         return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
     changes = {} if before is None else dict(before)
-    seats = list(changes.pop("seats", state.seats))  # type: ignore[call-overload]
-    zhua_da = changes.get("zhua_da", state.zhua_da)
-    mine = _drawer_released(state, seat, from_back, changes, zhua_da)
+    mine = _drawer_released(state, seat, from_back, changes)
     ev.append(_DRAWN[seat][tile, from_back])
+    made = changes.get("seats")  # the seats as the move before the draw left them
+    seats = list(made if isinstance(made, tuple) else state.seats)
     s = seats[seat]
     seats[seat] = s.after(tile, True, hand=s.with_tile(tile), drawn=tile, **mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
@@ -114,21 +114,22 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
 
 
 def _with(state: HandState, changes: dict[str, object] | None) -> HandState:
-    return state if changes is None else replace(state, **changes)
+    return state if changes is None else renewed(state, changes)
 
 
 def _drawer_released(state: HandState, seat: int, from_back: bool,
-                     changes: dict[str, object], zhua_da: int | None) -> dict[str, object]:
-    """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打
-    (``zhua_da``: its seat now)), and a plain draw by the dealer ends the first
-    go-round: the state's changes are added to ``changes``, the seat's returned."""
+                     changes: dict[str, object]) -> dict[str, object]:
+    """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
+    plain draw by the dealer ends the first go-round: the state's changes are added to
+    ``changes`` (which may hold the changes of the move before the draw already), the
+    seat's returned."""
     mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
     if from_back:
         changes["back"] = state.back + 1
     else:  # a plain draw starts a turn
         changes["front"] = state.front + 1
         mine["claimed_turn"] = False
-    if zhua_da == seat:
+    if changes.get("zhua_da", state.zhua_da) == seat:
         changes["zhua_da"] = None
     if seat == state.dealer and not from_back:
         changes["first_go_round"] = False

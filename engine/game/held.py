@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from engine.analysis import (
     ShapeRules,
@@ -75,9 +74,17 @@ class HeldTiles:
         return self._made(self.wildcards, self.shapes, concealed, self.melds,
                           (counts, jokers))
 
-    @cached_property
+    @property
     def complete(self) -> bool:
         """Whether the tiles themselves are a winning shape (`is_winning`)."""
+        # Worked out once, kept in the record (`cached_property` would do the same
+        # behind a lock: asked on almost every turn, that lock was a third of the cost).
+        known: bool | None = self.__dict__.get("_complete")
+        if known is None:
+            known = self.__dict__["_complete"] = self._is_complete()
+        return known
+
+    def _is_complete(self) -> bool:
         grown: tuple[HeldTiles, Tile] | None = self.__dict__.pop("_drawn_to", None)
         if grown is None:
             return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
@@ -86,8 +93,15 @@ class HeldTiles:
         before, tile = grown
         return before.wins_on(tile)
 
-    @cached_property
+    @property
     def completable(self) -> bool:
+        """`_is_completable`, worked out once (as `complete`)."""
+        known: bool | None = self.__dict__.get("_completable")
+        if known is None:
+            known = self.__dict__["_completable"] = self._is_completable()
+        return known
+
+    def _is_completable(self) -> bool:
         """Whether some tile could complete the hand: False means no discard or robbed
         kong can be won on (`is_winning_with` is False for every tile).
 
