@@ -264,24 +264,29 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     answers[seat] = action
     window = renewed(window, {"answers": tuple(answers)})
     passed = _passed(state, action)
-    ev.append(ClaimAnswered(action))
+    # A pass (well formed: `validate` or an offer said so) is one value a seat.
+    ev.append(_PASS_ANSWERED[seat] if action.kind is ActionKind.PASS else
+              ClaimAnswered(action))
     outcome = resolve(window, state.ruleset.multiple_winners)
     changes: dict[str, object] = {"window": window}
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
         seats[seat] = replace(seats[seat], **passed)
         changes["seats"] = tuple(seats)
-    if outcome == _NOBODY and state.phase is Phase.CLAIM and not window.last:
+    if outcome is not None and not outcome.winners and outcome.claim is None and \
+            state.phase is Phase.CLAIM and not window.last:
         # Every asked seat passed a discard: the next draw is made in the same copy of
         # the state as the answer.
-        ev.append(ClaimWindowClosed())
+        ev.append(_UNCLAIMED_CLOSE)
         return draw(state, (window.from_seat + 1) % SEATS, ev, before=changes)
     # The answer and what it binds the seat to, in one copy of the state.
     state = renewed(state, changes)
     return state if outcome is None else _close(state, outcome, ev)
 
 
-_NOBODY = Resolution()
+# The events of a pass and of a window nobody claimed from, each made once a seat.
+_PASS_ANSWERED = tuple(ClaimAnswered(Action(ActionKind.PASS, seat)) for seat in range(SEATS))
+_UNCLAIMED_CLOSE = ClaimWindowClosed()
 
 
 def _passed(state: HandState, action: Action) -> dict[str, object] | None:
@@ -317,7 +322,7 @@ def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
     if outcome.claim is not None:
         ev.append(ClaimWindowClosed((outcome.claim.seat,)))
         return _take(state, outcome.claim, ev)
-    ev.append(ClaimWindowClosed())
+    ev.append(_UNCLAIMED_CLOSE)
     return _no_claim(state, window.from_seat, rob, window.last, ev)
 
 

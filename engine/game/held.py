@@ -173,12 +173,15 @@ def _may_chi(counts: Sequence[int], jokers: int, face: Tile) -> bool:
     """Whether a run of three with the suited ``face`` can be made of the hand's tiles,
     财神 filling the ranks it lacks."""
     rank = face % 9
-    for low in range(max(rank - 2, 0), min(rank, 6) + 1):  # the run's lowest rank
-        start = face - rank + low
-        missing = sum(1 for k in range(start, start + 3) if k != face and not counts[k])
-        if missing <= jokers:
-            return True
-    return False
+    # The ranks two below to two above held (a rank outside the suit never is), and
+    # the three runs with the face: below it, around it, above it (inside the suit).
+    b2 = rank >= 2 and counts[face - 2] > 0
+    b1 = rank >= 1 and counts[face - 1] > 0
+    a1 = rank <= 7 and counts[face + 1] > 0
+    a2 = rank <= 6 and counts[face + 2] > 0
+    return (rank >= 2 and 2 - b2 - b1 <= jokers) or \
+        (1 <= rank <= 7 and 2 - b1 - a1 <= jokers) or \
+        (rank <= 6 and 2 - a1 - a2 <= jokers)
 
 
 def _all_honours(concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:

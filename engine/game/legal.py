@@ -429,8 +429,12 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     shapes = state.ruleset.shapes
     face = None if rob else wild.plays_as(tile)  # a robbed kong is only won on
     upper = (from_seat + 1) % SEATS  # chi only from the seat just before
-    return tuple(seat != from_seat and s.held(wild, shapes).may_claim(tile, face, seat == upper)
-                 for seat, s in enumerate(state.seats))
+    seats = state.seats
+    # Written out for the four seats: asked on every discard (a move's hot path).
+    return (from_seat != 0 and seats[0].held(wild, shapes).may_claim(tile, face, upper == 0),
+            from_seat != 1 and seats[1].held(wild, shapes).may_claim(tile, face, upper == 1),
+            from_seat != 2 and seats[2].held(wild, shapes).may_claim(tile, face, upper == 2),
+            from_seat != 3 and seats[3].held(wild, shapes).may_claim(tile, face, upper == 3))
 
 
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
