@@ -296,13 +296,19 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     assert window is not None
     if not state.ruleset.passed_claims_bind or state.phase is Phase.ROB_KONG:
         return None
-    kinds = {a.kind for a in window.options[action.seat]}
+    offered = window.options[action.seat]
+    declined_win = action.kind is not ActionKind.WIN and \
+        any(a.kind is ActionKind.WIN for a in offered)
+    declined_pong = action.kind in (ActionKind.PASS, ActionKind.CHI) and \
+        any(a.kind is ActionKind.PONG for a in offered)
+    if not declined_win and not declined_pong:
+        return None  # most answers: a pass on a chi, or the claim taken
     face = state.wildcards.plays_as(window.tile) or window.tile
     s = state.seats[action.seat]
     wins, pongs = s.passed_wins, s.passed_pongs
-    if ActionKind.WIN in kinds and action.kind is not ActionKind.WIN:
+    if declined_win:
         wins = wins | {face}
-    if ActionKind.PONG in kinds and action.kind in (ActionKind.PASS, ActionKind.CHI):
+    if declined_pong:
         pongs = pongs | {face}
     if wins == s.passed_wins and pongs == s.passed_pongs:
         return None

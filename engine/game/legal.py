@@ -95,12 +95,16 @@ def known_legal(state: HandState, action: Action) -> bool:
         # The very action offered (the computer's choice, a button's), or an equal
         # discard, win or pass (its one offered value, `_interned`): well formed. Told
         # by identity, as comparing records field by field costs more than the rest.
-        if offered is not None:
-            twin = _interned(action)
-            if any(a is action or a is twin for a in offered):
-                return True
+        if offered is not None and (_among(action, offered) or
+                                    _among(_interned(action), offered)):
+            return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
+
+
+def _among(action: Action | None, offered: tuple[Action, ...]) -> bool:
+    # By identity, not `in`: that compares the action with every other offer.
+    return any(candidate is action for candidate in offered)
 
 
 def _interned(action: Action) -> Action | None:
