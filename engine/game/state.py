@@ -39,6 +39,9 @@ _DERIVED: dict[type, tuple[tuple[str, frozenset[str]], ...]] = {}
 """A record type's derived values and the fields each is computed from: `replace` drops
 one when any of its fields changes (and keeps it otherwise, as the next state's)."""
 
+_UNASKED = object()
+"""What `HandState.remembered` finds for a question not asked yet."""
+
 T = TypeVar("T", bound="DataclassInstance")
 V = TypeVar("V")
 
@@ -312,11 +315,12 @@ class HandState:
         answers = self.__dict__.get(_ANSWERS)
         if answers is None:
             answers = self.__dict__[_ANSWERS] = {}
-        try:
-            return answers[question]  # type: ignore[no-any-return]  # keyed per question
-        except KeyError:
-            value = answers[question] = answer()
-            return value
+        # `get`, not `try` (most questions are asked first on a new state, and a caught
+        # KeyError costs more than the look-up).
+        known = answers.get(question, _UNASKED)
+        if known is _UNASKED:
+            known = answers[question] = answer()
+        return known  # type: ignore[no-any-return]  # keyed per question
 
     def remembered_answer(self, question: Hashable) -> object | None:
         """What `remembered` holds for ``question`` on this state, or None."""
