@@ -25,6 +25,14 @@ class Suit(Enum):
     FLOWERS = "f"
 
 
+# Where the kinds' groups start (the values of EAST, WHITE, SPRING below): the tile
+# properties compare with these plain ints, as looking a member up on the enum class
+# costs more than the comparison (they are asked on every move's hot path).
+_HONOURS_FROM = 27
+_DRAGONS_FROM = 31
+_FLOWERS_FROM = 34
+
+
 class Tile(IntEnum):
     M1 = 0
     M2 = 1
@@ -80,23 +88,23 @@ class Tile(IntEnum):
 
     @property
     def is_suited(self) -> bool:
-        return self < Tile.EAST
+        return self < _HONOURS_FROM
 
     @property
     def is_honor(self) -> bool:
-        return Tile.EAST <= self <= Tile.RED
+        return _HONOURS_FROM <= self < _FLOWERS_FROM
 
     @property
     def is_wind(self) -> bool:
-        return Tile.EAST <= self <= Tile.NORTH
+        return _HONOURS_FROM <= self < _DRAGONS_FROM
 
     @property
     def is_dragon(self) -> bool:
-        return Tile.WHITE <= self <= Tile.RED
+        return _DRAGONS_FROM <= self < _FLOWERS_FROM
 
     @property
     def is_flower(self) -> bool:
-        return self >= Tile.SPRING
+        return self >= _FLOWERS_FROM
 
     @property
     def notation(self) -> str:

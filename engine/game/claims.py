@@ -31,6 +31,10 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
     d = window.from_seat
     chosen = [a for a in window.answers if a is not None and a.kind is not ActionKind.PASS]
     undecided = window.undecided
+    if not chosen:
+        # Only passes so far: an undecided seat may still claim (every claim ranks
+        # above nothing), else nobody takes the tile.
+        return None if undecided else _NO_CLAIM
     if multiple_winners:
         winners = [a.seat for a in chosen if a.kind is ActionKind.WIN]
         if winners:
@@ -46,6 +50,9 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
     if best.kind is ActionKind.WIN:
         return Resolution(winners=(best.seat,))
     return Resolution(claim=best)
+
+
+_NO_CLAIM = Resolution()
 
 
 def _may_win(window: ClaimWindow, seat: int) -> bool:

@@ -34,6 +34,7 @@ from engine.game.state import (
     Phase,
     WinRecord,
     make,
+    renewed,
     replace,
 )
 from engine.melds import MeldKind
@@ -82,42 +83,60 @@ def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
 
 
 def draw(state: HandState, seat: int, ev: list[Event], *,
-         replacement: Replacement | None = None) -> HandState:
+         replacement: Replacement | None = None,
+         before: dict[str, object] | None = None) -> HandState:
     """``seat`` draws (a replacement from the back), laying flowers aside as they come.
 
-    The hand is drawn (荒局) when a draw is needed and the wall is empty.
+    The hand is drawn (荒局) when a draw is needed and the wall is empty. ``before``:
+    the state's changes by the move that led to this draw (a discard nobody may claim,
+    the answer that closed a window), made in the same copy of the state as the draw.
     """
     if state.wall_remaining == 0:
-        return end(state, (), ev)
+        return end(_with(state, before), (), ev)
     from_back = replacement is not None
     tile = state.wall[-1 - state.back] if from_back else state.wall[state.front]
-    changes: dict[str, object] = {"back": state.back + 1} if from_back else \
-        {"front": state.front + 1}
-    mine = _drawer_released(state, seat, from_back, changes)
     if tile.is_flower:
+        state = _with(state, before)
+        changes: dict[str, object] = {}
+        mine = _drawer_released(state, seat, from_back, changes)
         return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
+    changes = {} if before is None else dict(before)
+    mine = _drawer_released(state, seat, from_back, changes)
     ev.append(_DRAWN[seat][tile, from_back])
-    s = state.seats[seat]
-    seats = list(state.seats)
+    made = changes.get("seats")  # the seats as the move before the draw left them
+    seats = list(made if isinstance(made, tuple) else state.seats)
+    s = seats[seat]
     seats[seat] = s.after(tile, True, hand=s.with_tile(tile), drawn=tile, **mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
-    return replace(state, seats=tuple(seats), phase=Phase.TURN, turn=seat, window=None,
-                   replacement=replacement, **changes)
+    changes.update(seats=tuple(seats), phase=Phase.TURN, turn=seat, window=None,
+                   replacement=replacement)
+    return renewed(state, changes)
+
+
+def _with(state: HandState, changes: dict[str, object] | None) -> HandState:
+    return state if changes is None else renewed(state, changes)
 
 
 def _drawer_released(state: HandState, seat: int, from_back: bool,
                      changes: dict[str, object]) -> dict[str, object]:
     """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
     plain draw by the dealer ends the first go-round: the state's changes are added to
-    ``changes``, the seat's returned."""
-    mine: dict[str, object] = {"passed_wins": frozenset(), "passed_pongs": frozenset()}
-    if not from_back:  # a plain draw starts a turn
+    ``changes`` (which may hold the changes of the move before the draw already), the
+    seat's returned."""
+    mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
+    if from_back:
+        changes["back"] = state.back + 1
+    else:  # a plain draw starts a turn
+        changes["front"] = state.front + 1
         mine["claimed_turn"] = False
-    if state.zhua_da == seat:
+    if changes.get("zhua_da", state.zhua_da) == seat:
         changes["zhua_da"] = None
     if seat == state.dealer and not from_back:
         changes["first_go_round"] = False
     return mine
+
+
+_NONE_PASSED: frozenset[Tile] = frozenset()
 
 
 def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandState:
@@ -155,12 +174,18 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     seats[seat] = s.after(tile, False, hand=s.without(tile), drawn=None, chain=chain,
                           discards=(*s.discards, _UNCLAIMED[tile]))
     # 抓打 starts, or passes to this seat, with a 财神 discard.
-    zhua_da = seat if wild else state.zhua_da
-    state = replace(state, seats=tuple(seats), zhua_da=zhua_da)
+    changes: dict[str, object] = {"seats": tuple(seats),
+                                  "zhua_da": seat if wild else state.zhua_da}
     ev.append(_DISCARDED[seat][tile])
     limit = state.ruleset.last_window_tiles
     last = limit is not None and state.wall_remaining <= limit
-    return open_window(state, seat, tile, ev, last=last)
+    # Who could claim it, asked of the seats before the discard (only the discarder's
+    # changed, and it is never asked). Most discards: nobody, and the next seat's draw
+    # is made in the same copy of the state as the discard.
+    could = could_claim(state, tile, seat, False)
+    if not last and not any(could):
+        return draw(state, (seat + 1) % SEATS, ev, before=changes)
+    return open_window(renewed(state, changes), seat, tile, ev, last=last, could=could)
 
 
 # A discard nobody claimed is a value of its tile alone, and the events of discards
@@ -209,10 +234,13 @@ def _kong_made(state: HandState, seat: int, meld_tiles: tuple[Tile, ...]) -> Han
 
 
 def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
-                last: bool = False, rob: bool = False) -> HandState:
-    """Ask only the seats with a legal claim; with none, move straight on."""
+                last: bool = False, rob: bool = False,
+                could: tuple[bool, ...] | None = None) -> HandState:
+    """Ask only the seats with a legal claim; with none, move straight on. ``could``:
+    `could_claim` of the tile, when the caller asked it already."""
     # Most discards: no seat holds the tiles to claim this one, and no window is built.
-    could = could_claim(state, tile, seat, rob)
+    if could is None:
+        could = could_claim(state, tile, seat, rob)
     if not any(could):
         return _no_claim(state, seat, rob, last, ev)
     phase = Phase.ROB_KONG if rob else Phase.CLAIM
@@ -234,14 +262,31 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
     answers = list(window.answers)
     answers[seat] = action
-    window = replace(window, answers=tuple(answers))
+    window = renewed(window, {"answers": tuple(answers)})
     passed = _passed(state, action)
-    # The answer and what it binds the seat to, in one copy of the state.
-    state = replace(state, window=window) if passed is None else \
-        state.changed(seat, passed, window=window)
-    ev.append(ClaimAnswered(action))
+    # A pass (well formed: `validate` or an offer said so) is one value a seat.
+    ev.append(_PASS_ANSWERED[seat] if action.kind is ActionKind.PASS else
+              ClaimAnswered(action))
     outcome = resolve(window, state.ruleset.multiple_winners)
+    changes: dict[str, object] = {"window": window}
+    if passed is not None:  # what the answer binds the seat to
+        seats = list(state.seats)
+        seats[seat] = replace(seats[seat], **passed)
+        changes["seats"] = tuple(seats)
+    if outcome is not None and not outcome.winners and outcome.claim is None and \
+            state.phase is Phase.CLAIM and not window.last:
+        # Every asked seat passed a discard: the next draw is made in the same copy of
+        # the state as the answer.
+        ev.append(_UNCLAIMED_CLOSE)
+        return draw(state, (window.from_seat + 1) % SEATS, ev, before=changes)
+    # The answer and what it binds the seat to, in one copy of the state.
+    state = renewed(state, changes)
     return state if outcome is None else _close(state, outcome, ev)
+
+
+# The events of a pass and of a window nobody claimed from, each made once a seat.
+_PASS_ANSWERED = tuple(ClaimAnswered(Action(ActionKind.PASS, seat)) for seat in range(SEATS))
+_UNCLAIMED_CLOSE = ClaimWindowClosed()
 
 
 def _passed(state: HandState, action: Action) -> dict[str, object] | None:
@@ -251,13 +296,19 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     assert window is not None
     if not state.ruleset.passed_claims_bind or state.phase is Phase.ROB_KONG:
         return None
-    kinds = {a.kind for a in window.options[action.seat]}
+    offered = window.options[action.seat]
+    declined_win = action.kind is not ActionKind.WIN and \
+        any(a.kind is ActionKind.WIN for a in offered)
+    declined_pong = action.kind in (ActionKind.PASS, ActionKind.CHI) and \
+        any(a.kind is ActionKind.PONG for a in offered)
+    if not declined_win and not declined_pong:
+        return None  # most answers: a pass on a chi, or the claim taken
     face = state.wildcards.plays_as(window.tile) or window.tile
     s = state.seats[action.seat]
     wins, pongs = s.passed_wins, s.passed_pongs
-    if ActionKind.WIN in kinds and action.kind is not ActionKind.WIN:
+    if declined_win:
         wins = wins | {face}
-    if ActionKind.PONG in kinds and action.kind in (ActionKind.PASS, ActionKind.CHI):
+    if declined_pong:
         pongs = pongs | {face}
     if wins == s.passed_wins and pongs == s.passed_pongs:
         return None
@@ -277,7 +328,7 @@ def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
     if outcome.claim is not None:
         ev.append(ClaimWindowClosed((outcome.claim.seat,)))
         return _take(state, outcome.claim, ev)
-    ev.append(ClaimWindowClosed())
+    ev.append(_UNCLAIMED_CLOSE)
     return _no_claim(state, window.from_seat, rob, window.last, ev)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from engine.analysis import (
     ShapeRules,
@@ -75,9 +74,17 @@ class HeldTiles:
         return self._made(self.wildcards, self.shapes, concealed, self.melds,
                           (counts, jokers))
 
-    @cached_property
+    @property
     def complete(self) -> bool:
         """Whether the tiles themselves are a winning shape (`is_winning`)."""
+        # Worked out once, kept in the record (`cached_property` would do the same
+        # behind a lock: asked on almost every turn, that lock was a third of the cost).
+        known: bool | None = self.__dict__.get("_complete")
+        if known is None:
+            known = self.__dict__["_complete"] = self._is_complete()
+        return known
+
+    def _is_complete(self) -> bool:
         grown: tuple[HeldTiles, Tile] | None = self.__dict__.pop("_drawn_to", None)
         if grown is None:
             return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
@@ -86,8 +93,15 @@ class HeldTiles:
         before, tile = grown
         return before.wins_on(tile)
 
-    @cached_property
+    @property
     def completable(self) -> bool:
+        """`_is_completable`, worked out once (as `complete`)."""
+        known: bool | None = self.__dict__.get("_completable")
+        if known is None:
+            known = self.__dict__["_completable"] = self._is_completable()
+        return known
+
+    def _is_completable(self) -> bool:
         """Whether some tile could complete the hand: False means no discard or robbed
         kong can be won on (`is_winning_with` is False for every tile).
 
@@ -131,35 +145,43 @@ class HeldTiles:
             counts, jokers = self.split
             if counts[face] + jokers >= 2:
                 return True
-            if chi and face.is_suited and _may_chi(counts, jokers, face):
+            suited = face < _HONOURS_START
+            if chi and suited and _may_chi(counts, jokers, face):
                 return True
             # With no 财神, a tile that makes no pair and no run with a tile held joins
             # no group of a complete hand (only the honours jumble takes any honour):
             # no win on it, and no need to ask whether the hand is one from complete.
             if not jokers and not counts[face] and \
-                    not (face.is_suited and neighbours(counts, face)) and \
-                    not (self.shapes.honours_jumble and face.is_honor):
+                    not (suited and neighbours(counts, face)) and \
+                    not (not suited and self.shapes.honours_jumble):
                 return False
         return self.wins_on(tile)
+
+
+_HONOURS_START = Tile.EAST
+"""The first kind that is no suit's (the suits' 27 kinds come first)."""
 
 
 def neighbours(counts: Sequence[int], face: Tile) -> int:
     """Tiles of a suited ``face``'s suit one or two ranks from it."""
     suit_start = face - face % 9
-    return sum(counts[k] for k in range(max(suit_start, face - 2), min(suit_start + 9, face + 3))
-               if k != face)
+    return sum(counts[max(suit_start, face - 2):face]) + \
+        sum(counts[face + 1:min(suit_start + 9, face + 3)])
 
 
 def _may_chi(counts: Sequence[int], jokers: int, face: Tile) -> bool:
     """Whether a run of three with the suited ``face`` can be made of the hand's tiles,
     财神 filling the ranks it lacks."""
     rank = face % 9
-    for low in range(max(rank - 2, 0), min(rank, 6) + 1):  # the run's lowest rank
-        start = face - rank + low
-        missing = sum(1 for k in range(start, start + 3) if k != face and not counts[k])
-        if missing <= jokers:
-            return True
-    return False
+    # The ranks two below to two above held (a rank outside the suit never is), and
+    # the three runs with the face: below it, around it, above it (inside the suit).
+    b2 = rank >= 2 and counts[face - 2] > 0
+    b1 = rank >= 1 and counts[face - 1] > 0
+    a1 = rank <= 7 and counts[face + 1] > 0
+    a2 = rank <= 6 and counts[face + 2] > 0
+    return (rank >= 2 and 2 - b2 - b1 <= jokers) or \
+        (1 <= rank <= 7 and 2 - b1 - a1 <= jokers) or \
+        (rank <= 6 and 2 - a1 - a2 <= jokers)
 
 
 def _all_honours(concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:

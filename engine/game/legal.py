@@ -24,6 +24,7 @@ from engine.game.held import neighbours
 from engine.game.settle import judge, self_draw
 from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
+from engine.memo import bounded
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -91,11 +92,30 @@ def known_legal(state: HandState, action: Action) -> bool:
     accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
     if isinstance(action, Action) and type(action.seat) is int and 0 <= action.seat < SEATS:
         offered = _known_offers(state, action.seat)
-        # The very action offered (the computer's choice, a button's): well formed.
-        if offered is not None and any(a is action for a in offered):
-            return True
+        # The very action offered (the computer's choice, a button's), or an equal
+        # discard, win or pass (its one offered value, `_interned`): well formed. Told
+        # by identity (the offers are alive in ``offered``, so their ids are theirs),
+        # as comparing records field by field costs more than all the rest.
+        if offered is not None:
+            ids = set(map(id, offered))
+            if id(action) in ids or id(_interned(action)) in ids:
+                return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
+
+
+def _interned(action: Action) -> Action | None:
+    """The one value this package offers equal to ``action`` (a discard, a win or a
+    pass, made of exactly typed fields), or None."""
+    kind, seat = action.kind, action.seat
+    if action.tiles:
+        return None
+    if kind is ActionKind.DISCARD:
+        return _DISCARDS[seat].get(action.tile) if type(action.tile) is Tile else None
+    if action.tile is not None:
+        return None
+    return _WINS[seat] if kind is ActionKind.WIN else \
+        _PASSES[seat] if kind is ActionKind.PASS else None
 
 
 def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
@@ -115,16 +135,45 @@ _LEGAL = "legal_actions"
 
 def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     situation = _turn_situation(state, seat)
-    kinds = sorted(set(state.seats[seat].hand))
-    discards = [_DISCARDS[seat][tile] for tile in kinds]
+    s = state.seats[seat]
+    discards = _discard_offers(seat, s.hand)
     # Most turns no rule refuses a discard: the rule set says so once for all of them.
     if state.ruleset.restricts_discards(situation, state.options):
-        discards = [a for a in discards if _turn_allowed(state, a, situation)]
-    others = [a for a in _meld_candidates(state, seat, kinds)
-              if _turn_allowed(state, a, situation)]
+        discards = tuple(a for a in discards if _turn_allowed(state, a, situation))
+    # Most turns: no kong (`_may_kong`) and no self-draw (`_may_self_draw`).
+    others: tuple[Action, ...] = ()
+    if _may_kong(state, seat):
+        others = tuple(a for a in _meld_candidates(state, seat, s.hand)
+                       if _turn_allowed(state, a, situation))
     win = _WINS[seat]
-    return (*discards, *others, win) if _turn_allowed(state, win, situation) else \
-        (*discards, *others)
+    if _turn_allowed(state, win, situation):
+        return (*discards, *others, win)
+    return (*discards, *others) if others else discards
+
+
+def _may_kong(state: HandState, seat: int) -> bool:
+    """False when `_meld_candidates` has nothing: no face held four times even with
+    every 财神 (no concealed kong), and no tile held that plays as a pong's face, no
+    财神 held and no 财神 in a pong (no added kong). Told from the counted tiles."""
+    s = state.seats[seat]
+    counts, jokers = s.held(state.wildcards, state.ruleset.shapes).split
+    if max(counts) + jokers >= 4:
+        return True
+    pongs = [m for m in s.melds if m.kind is MeldKind.PONG]
+    if not pongs:
+        return False
+    if jokers:
+        return True
+    wild = state.wildcards
+    faces = {wild.plays_as(t) for m in pongs for t in m.tiles}
+    return None in faces or any(counts[f] for f in faces if f is not None)
+
+
+@bounded(maxsize=1 << 12)
+def _discard_offers(seat: int, hand: tuple[Tile, ...]) -> tuple[Action, ...]:
+    """A discard of each kind in ``hand``, in tile order (one tuple per seat and hand:
+    a hand comes back often enough in play, and the tuple is shared, never changed)."""
+    return tuple(_DISCARDS[seat][tile] for tile in sorted(set(hand)))
 
 
 def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> bool:
@@ -143,7 +192,12 @@ def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> 
 
 def _may_self_draw(state: HandState, seat: int) -> bool:
     """`_check_self_draw` without its reasons."""
-    if state.seats[seat].drawn is None and not state.opening:
+    s = state.seats[seat]
+    if s.drawn is None and not state.opening:
+        return False
+    # Most turns: the drawn tile completes nothing (known from the draw, `HeldTiles`),
+    # and `self_draw` would say None.
+    if not s.held(state.wildcards, state.ruleset.shapes).complete:
         return False
     record = remembered_self_draw(state, seat)
     return record is not None and record.settlement.valid
@@ -226,8 +280,9 @@ def added_kong_target(state: HandState, seat: int, tile: Tile) -> int | None:
     return chosen[0] if chosen else None
 
 
-def _meld_candidates(state: HandState, seat: int, kinds: list[Tile]) -> Iterator[Action]:
-    """The turn's concealed and added kongs; ``kinds``: the tiles held, in order."""
+def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
+                     ) -> Iterator[Action]:
+    """The turn's concealed and added kongs; ``hand``: the seat's tiles, in order."""
     for tiles in _kong_sets(state, seat):
         yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
     pongs = [m for m in state.seats[seat].melds if m.kind is MeldKind.PONG]
@@ -235,7 +290,7 @@ def _meld_candidates(state: HandState, seat: int, kinds: list[Tile]) -> Iterator
         wild = state.wildcards
         # A natural tile adds only to a pong of what it plays as (or of 财神 alone).
         faces = {wild.plays_as(t) for m in pongs for t in m.tiles}
-        for tile in kinds:
+        for tile in sorted(set(hand)):
             plays = wild.plays_as(tile)
             if (plays is None or plays in faces or None in faces) and \
                     added_kong_target(state, seat, tile) is not None:
@@ -375,8 +430,12 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     shapes = state.ruleset.shapes
     face = None if rob else wild.plays_as(tile)  # a robbed kong is only won on
     upper = (from_seat + 1) % SEATS  # chi only from the seat just before
-    return tuple(seat != from_seat and s.held(wild, shapes).may_claim(tile, face, seat == upper)
-                 for seat, s in enumerate(state.seats))
+    seats = state.seats
+    # Written out for the four seats: asked on every discard (a move's hot path).
+    return (from_seat != 0 and seats[0].held(wild, shapes).may_claim(tile, face, upper == 0),
+            from_seat != 1 and seats[1].held(wild, shapes).may_claim(tile, face, upper == 1),
+            from_seat != 2 and seats[2].held(wild, shapes).may_claim(tile, face, upper == 2),
+            from_seat != 3 and seats[3].held(wild, shapes).may_claim(tile, face, upper == 3))
 
 
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:

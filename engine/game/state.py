@@ -39,6 +39,9 @@ _DERIVED: dict[type, tuple[tuple[str, frozenset[str]], ...]] = {}
 """A record type's derived values and the fields each is computed from: `replace` drops
 one when any of its fields changes (and keeps it otherwise, as the next state's)."""
 
+_UNASKED = object()
+"""What `HandState.remembered` finds for a question not asked yet."""
+
 T = TypeVar("T", bound="DataclassInstance")
 V = TypeVar("V")
 
@@ -64,6 +67,21 @@ def replace(record: T, **changes: object) -> T:
             values.pop(derived, None)
     new = object.__new__(cls)
     new.__dict__.update(values)
+    return new
+
+
+def renewed(record: T, changes: dict[str, object]) -> T:
+    """`replace` for the few copies on every move's hot path (a draw, a discard, a claim
+    answer), whose ``changes`` are fields no derived value is computed from (a state's
+    seats, phase, turn, wall position and window; `SeatState.after` keeps a seat's own):
+    no field-name check and no derived value to drop, so derived values carry over.
+    tests/game/test_fast_paths.py holds the moves made with it to those made with
+    `replace`."""
+    new = object.__new__(type(record))
+    values = new.__dict__
+    values.update(record.__dict__)
+    values.update(changes)
+    values.pop(_ANSWERS, None)  # answers about the old record, not the new one
     return new
 
 
@@ -154,11 +172,16 @@ class SeatState:
         """`replace` for a draw (``gained``: the hand in ``changes`` gains ``tile``) or a
         discard (loses it): the `HeldTiles` already worked out are brought up to date
         from the old ones rather than counted again."""
-        new = replace(self, **changes)
+        # ``changes`` never hold the melds (only the hand, of what `held` depends on):
+        # a hot-path copy, its `HeldTiles` moved by the one tile.
+        assert "melds" not in changes
+        new = renewed(self, changes)
         held: HeldTiles | None = self.__dict__.get(_HELD)
         if held is not None:
             new.__dict__[_HELD] = held.plus(tile, new.hand) if gained else \
                 held.minus(tile, new.hand)
+        else:
+            new.__dict__.pop(_HELD, None)
         return new
 
     def __getstate__(self) -> dict[str, object]:
@@ -292,11 +315,12 @@ class HandState:
         answers = self.__dict__.get(_ANSWERS)
         if answers is None:
             answers = self.__dict__[_ANSWERS] = {}
-        try:
-            return answers[question]  # type: ignore[no-any-return]  # keyed per question
-        except KeyError:
-            value = answers[question] = answer()
-            return value
+        # `get`, not `try` (most questions are asked first on a new state, and a caught
+        # KeyError costs more than the look-up).
+        known = answers.get(question, _UNASKED)
+        if known is _UNASKED:
+            known = answers[question] = answer()
+        return known  # type: ignore[no-any-return]  # keyed per question
 
     def remembered_answer(self, question: Hashable) -> object | None:
         """What `remembered` holds for ``question`` on this state, or None."""

@@ -244,3 +244,14 @@ def test_full_set_sizes():
     check_copies(flowers)
     assert len(PLAYING_TILES) == NUM_KINDS == 34
     assert len(FLOWERS) == 8
+
+
+def test_every_tile_s_group_properties_agree_with_its_suit_and_rank() -> None:
+    """The properties compare plain ints (speed): held to the suit and rank tables."""
+    for tile in Tile:
+        suit, rank = tile.suit, tile.rank
+        assert tile.is_suited is (suit in (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO))
+        assert tile.is_honor is (suit is Suit.HONORS)
+        assert tile.is_wind is (suit is Suit.HONORS and rank <= 4)
+        assert tile.is_dragon is (suit is Suit.HONORS and rank >= 5)
+        assert tile.is_flower is (suit is Suit.FLOWERS)

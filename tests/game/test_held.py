@@ -13,7 +13,7 @@ from itertools import combinations
 import pytest
 
 from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards, is_winning, is_winning_with
-from engine.game.held import HeldTiles
+from engine.game.held import HeldTiles, _may_chi
 from engine.game.state import SeatState, replace
 from engine.melds import MeldKind
 from engine.rules.common import is_meld, make_meld
@@ -138,3 +138,18 @@ def test_a_seat_keeps_its_held_tiles_only_while_its_hand_and_melds_stay() -> Non
     assert seat.held(Wildcards.fixed(), SHANGHAI_SHAPES) is not held  # other 财神
     again = pickle.loads(pickle.dumps(seat))
     assert again == seat and "_held" not in again.__dict__
+
+
+def test_may_chi_finds_a_run_exactly_when_one_can_be_made() -> None:
+    """`_may_chi` against every run of three through the face, tried one by one."""
+    rng = random.Random(17)
+    for _ in range(3000):
+        counts = [rng.choice((0, 0, 0, 1, 2)) for _ in range(34)]
+        jokers = rng.choice((0, 0, 1, 2))
+        face = Tile(rng.randrange(27))
+        rank = face % 9
+        runs = [range(face - rank + low, face - rank + low + 3)
+                for low in range(max(rank - 2, 0), min(rank, 6) + 1)]
+        expected = any(sum(1 for k in run if k != face and not counts[k]) <= jokers
+                       for run in runs)
+        assert _may_chi(counts, jokers, face) is expected

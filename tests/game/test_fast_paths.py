@@ -1,0 +1,144 @@
+"""The move path's shortcuts against the general path they replace, on 2,000 seeded
+random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by move:
+
+- a discard nobody may claim, and an answer that closes a window unclaimed, are made in
+  one copy of the state with the next draw (`draw`'s ``before``): the same state and
+  events as making the discard's state first and drawing from it;
+- the copies that skip `replace`'s checks (`renewed`, `SeatState.after`) keep no stale
+  derived value: every seat's kept `HeldTiles` equals counting its tiles afresh;
+- a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
+  equal every candidate enumerated and checked as before;
+- `known_legal` knows an offered move given as an equal value, as `validate` would.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import rules
+from engine.game import Action, MalformedAction, apply, deciding_seats, legal_actions, new_hand
+from engine.game import hand as hand_module
+from engine.game import legal as legal_module
+from engine.game.events import Event
+from engine.game.held import HeldTiles
+from engine.game.legal import known_legal, remembered_self_draw
+from engine.game.state import HandState, Phase, replace
+from engine.rules.common import ActionKind
+
+GAMES = {
+    # name: (rules, options, seed, hands)
+    "shanghai": ("shanghai", {}, 7, 800),
+    "hangzhou_fixed": ("hangzhou", {}, 8, 800),
+    "hangzhou_flip": ("hangzhou", {"caishen": "flip"}, 9, 400),
+}
+
+
+def _moves(rules_name: str, options: dict[str, Any], seed: int, hands: int,
+           step: Any) -> Iterator[None]:
+    """Random play (a win taken nine times in ten, else any offer): ``step(state,
+    action)`` applies each move and returns the next state."""
+    rng = random.Random(seed)
+    for _ in range(hands):
+        wall = list(rules.get(rules_name).tile_set())
+        rng.shuffle(wall)
+        state, _ = new_hand(rules_name, options, tuple(wall), rng.randrange(4),
+                            (rng.randint(1, 6), rng.randint(1, 6)))
+        while state.phase is not Phase.ENDED:
+            seat = rng.choice(deciding_seats(state))
+            offers = legal_actions(state, seat)
+            wins = [a for a in offers if a.kind is ActionKind.WIN]
+            action = wins[0] if wins and rng.random() < 0.9 else rng.choice(offers)
+            state = step(state, action)
+            yield
+
+
+def _general_draw(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Patch `draw` so that, while the returned flag is set, the changes made before a
+    draw go into a state of their own first (the general path, two copies)."""
+    general = [False]
+    one_copy = hand_module.draw
+
+    def draw(state: HandState, seat: int, ev: list[Event], *, replacement: Any = None,
+             before: dict[str, object] | None = None) -> HandState:
+        if general[0] and before is not None:
+            return one_copy(replace(state, **before), seat, ev, replacement=replacement)
+        return one_copy(state, seat, ev, replacement=replacement, before=before)
+
+    monkeypatch.setattr(hand_module, "draw", draw)
+    return general
+
+
+def _reference_turn_offers(state: HandState, seat: int,
+                           monkeypatch: pytest.MonkeyPatch) -> tuple[Action, ...]:
+    """The turn's offers with every candidate enumerated and checked (no shortcut)."""
+    fresh = replace(state, seq=state.seq)  # nothing remembered
+    with monkeypatch.context() as patch:
+        patch.setattr(legal_module, "_may_kong", lambda *_: True)
+        patch.setattr(legal_module, "_discard_offers",
+                      legal_module._discard_offers.__wrapped__)  # type: ignore[attr-defined]
+        patch.setattr(legal_module, "_may_self_draw", _may_self_draw_by_judging)
+        return legal_module._turn_actions(fresh, seat)
+
+
+def _may_self_draw_by_judging(state: HandState, seat: int) -> bool:
+    if state.seats[seat].drawn is None and not state.opening:
+        return False
+    record = remembered_self_draw(state, seat)
+    return record is not None and record.settlement.valid
+
+
+def _held_as_counted_afresh(state: HandState) -> None:
+    for s in state.seats:
+        kept = s.__dict__.get("_held")
+        if kept is None:
+            continue
+        fresh = HeldTiles.of(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
+        assert (kept.concealed, kept.melds, kept.split) == \
+            (fresh.concealed, fresh.melds, fresh.split)
+        assert kept.complete == fresh.complete
+
+
+def _value_copy(action: Action) -> Action:
+    return Action(action.kind, action.seat, action.tile, action.tiles)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_shortcuts_play_every_move_as_the_general_path(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    general = _general_draw(monkeypatch)
+    moves = {"one_copy_draws": 0, "turns": 0}
+
+    def step(state: HandState, action: Action) -> HandState:
+        if state.phase is Phase.TURN:
+            assert legal_actions(state, action.seat) == \
+                _reference_turn_offers(state, action.seat, monkeypatch)
+            moves["turns"] += 1
+        assert known_legal(state, _value_copy(action))
+        general[0] = True
+        slow: tuple[HandState, tuple[Event, ...]] = apply(replace(state, seq=state.seq),
+                                                          action)
+        general[0] = False
+        fast = apply(state, action)
+        assert fast == slow
+        if fast[0].seats != state.seats and fast[0].phase is Phase.TURN:
+            moves["one_copy_draws"] += 1
+        _held_as_counted_afresh(fast[0])
+        return fast[0]
+
+    rules_name, options, seed, hands = GAMES[name]
+    for _ in _moves(rules_name, options, seed, hands, step):
+        pass
+    assert moves["turns"] > 20 * hands and moves["one_copy_draws"] > 10 * hands
+
+
+def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:
+    state, _ = new_hand("shanghai", {}, tuple(rules.get("shanghai").tile_set()), 0, (1, 1))
+    offered = legal_actions(state, 0)[0]
+    int_tile = Action(offered.kind, 0, int(offered.tile))  # type: ignore[arg-type]
+    assert int_tile == offered  # an IntEnum equals its int
+    with pytest.raises(MalformedAction, match="Tile values"):
+        known_legal(state, int_tile)
