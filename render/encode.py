@@ -38,8 +38,11 @@ def palette_png(img: Image.Image) -> bytes:
     if img.mode != "P" or "transparency" in img.info:
         raise ValueError(f"palette_png takes an opaque palette image, not mode {img.mode}")
     width, height = img.size
-    raw = img.tobytes()
-    rows = b"".join(b"\x00" + raw[y:y + width] for y in range(0, width * height, width))
+    # each row after its filter byte (0): the picture one column to the right on a
+    # canvas whose first column is 0 (Pillow copies a palette picture's indices as they are)
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(img, (1, 0))
+    rows = framed.tobytes()
     palette = bytes(img.getpalette("RGB") or ())
     header = struct.pack(">IIBBBBB", width, height, 8, INDEXED, 0, 0, 0)
     return b"".join((SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
