@@ -14,6 +14,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
+- ``clicks_answered_with_move_pct``: the clicks whose first response was the clicked
+  message edited with the move (one response; the others were acknowledged first);
 - ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
   seconds (the opening burst: every table's dealer clicks at once), and
   ``click_response_max_in_opening_ms`` the slowest answer of those seconds;
@@ -122,6 +124,8 @@ OPENING = 2.0
 """Seconds of play after which ``click_response_p99_after_opening_ms`` counts: at the
 start every table's dealer clicks at the same instant (one burst of ``--tables``
 clicks, answered one after the other); afterwards the tables drift apart."""
+UPDATE_MESSAGE = 7
+"""The interaction response that edits the clicked message (answered with the move)."""
 IDLE_END = 10.0
 """A table's players stop after this long without anything to click."""
 
@@ -172,6 +176,9 @@ class Players:
         """The same from the interaction written to the bot's gateway (the fake's own
         making and sending of the click left out: at the opening, 200 of them queue in
         the players' process before the bot can see them)."""
+        self.first_types: list[int] = []
+        """Each answered click's first response type (7: the message edited with the
+        move, in one response; 6: acknowledged first, the edit to follow)."""
         self.sent: list[float] = []
         """When each answered click was sent, in seconds from the start of play."""
         self.began = 0.0
@@ -235,6 +242,7 @@ class Players:
         self.started[handle.id] = t0
         await asyncio.wait_for(answered(handle.record), 30)
         done = time.monotonic()
+        self.first_types.append(handle.record.responses[0].type)
         self.responses.append(done - t0)
         self.from_gateway.append(done - t1)
         self.sent.append(t0 - self.began)
@@ -271,12 +279,15 @@ class Players:
 
 
 def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
-            tables: int, think: float, from_gateway: list[float] | None = None
-            ) -> dict[str, tuple[float, str]]:
+            tables: int, think: float, from_gateway: list[float] | None = None,
+            first_types: list[int] | None = None) -> dict[str, tuple[float, str]]:
     out: dict[str, tuple[float, str]] = {
         "tables": (tables, "count"), "think_s": (think, "s"),
         "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
         "clicks_per_s": (len(responses) / wall if wall else 0.0, "1/s")}
+    if first_types:
+        out["clicks_answered_with_move_pct"] = (
+            100 * first_types.count(UPDATE_MESSAGE) / len(first_types), "%")
     if responses:
         out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
         out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
@@ -331,7 +342,7 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         await launcher.stop_all()
     await fake.stop()
     return figures(players.responses, players.sent, _latencies(players.started, dm_done),
-                   wall, tables, think, players.from_gateway)
+                   wall, tables, think, players.from_gateway, players.first_types)
 
 
 def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
@@ -479,7 +490,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     bot_side.close()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
-                  result["wall"], tables, think, result["from_gateway"])
+                  result["wall"], tables, think, result["from_gateway"],
+                  result["first_types"])
     n = max(1, len(result["responses"]))
     out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
@@ -529,6 +541,7 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     wall = await players.play_all(worlds)
     print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
                               "from_gateway": players.from_gateway,
+                              "first_types": players.first_types,
                               "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)
