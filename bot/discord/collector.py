@@ -19,8 +19,11 @@ So, once the bot has started (`tune`, from `MahjongBot.setup_hook`):
   start-up that are still alive, not the whole heap).
 
 Measured with `python bench/discord.py --mode split --tables 200 --think 0 --clicks 20
---baseline 0481d14` under load (with the other changes of that round): full collections
-5 (1,060 ms of pauses, the longest 344 ms) → 0; young pauses in all 1,615 → 856 ms.
+--baseline 0481d14`, two runs under load (with the other changes of that round): full
+collections 5 (1,060 and 607 ms of pauses, the longest 344 and 148 ms) → 0; young
+pauses in all 1,615 → 856 and 1,099 → 1,461 ms, the longest 67 → 131 and 21 → 193 ms
+(a middle-generation collection has more to go through: `YOUNG` is worth measuring
+lower on a quiet machine).
 """
 
 from __future__ import annotations
