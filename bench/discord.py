@@ -14,6 +14,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
 - ``click_dms_{median,p99}_ms``: from the click to the last DM it caused being
   accepted by Discord;
 - ``clicks_per_s`` (clicks answered per second of play), ``clicks``, ``tables``, ``wall_s``;
+- ``clicks_answered_with_move_pct``: the clicks whose first response was the clicked
+  message edited with the move (one response; the others were acknowledged first);
 - ``click_response_p99_after_opening_ms``: the same without the first ``OPENING``
   seconds (the opening burst: every table's dealer clicks at once), and
   ``click_response_max_in_opening_ms`` the slowest answer of those seconds;
@@ -39,6 +41,19 @@ Modes (``--mode``):
 
 ``--profile FILE`` (split): the bot process's play under cProfile, saved to FILE
 (``python -m pstats FILE``).
+
+``--baseline REV``: first the same run (same options, this bench's fake Discord and
+players) on the bot of git revision REV, checked out in a temporary worktree, its lines
+named ``NAME_before_REV``; then this checkout's. Libraries this checkout depends on and
+REV did not are hidden from REV's run.
+
+Whose CPU a click costs (split): ``service_cpu_ms_per_click`` is the bot's event loop and
+its picture processes together (what a real deployment pays per click);
+``players_cpu_ms_per_click`` the bench's own fake Discord and players (Discord's work in
+a deployment), ``bench_share_of_cpu_pct`` its share of the three; and
+``service_capacity_clicks_per_s`` what the bot could serve with this machine's two cores
+to itself (its loop on one core, so never above ``bot_capacity_clicks_per_s``, the
+pictures beside it).
 """
 
 from __future__ import annotations
@@ -47,22 +62,49 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import importlib.abc
 import json
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]).resolve() if "--code" in sys.argv[:-1] \
+    else ROOT
+"""The checkout whose bot is measured: this one, or ``--code DIR`` (how ``--baseline``
+measures an older revision's bot, with this bench's fake Discord and players)."""
+HIDDEN_ENV = "BENCH_HIDDEN_MODULES"
+"""Modules the measured checkout does not depend on, hidden from it (``--baseline``: a
+library that discord.py uses when it is installed, orjson, must not speed up the old
+code)."""
 # this file is named discord.py: its folder must not shadow the discord package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+sys.path[:0] = [str(CODE), str(ROOT / "tests" / "e2e")]
+
+
+class _Hidden(importlib.abc.MetaPathFinder):
+    """Refuses the modules named in `HIDDEN_ENV`, as if they were not installed."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> None:
+        if fullname.split(".")[0] in self.names:
+            raise ModuleNotFoundError(f"hidden by the bench: {fullname}", name=fullname)
+
+
+if os.environ.get(HIDDEN_ENV):
+    sys.meta_path.insert(0, _Hidden(set(os.environ[HIDDEN_ENV].split(","))))
 
 import discord  # noqa: E402
 import discord.gateway  # noqa: E402
@@ -82,6 +124,8 @@ OPENING = 2.0
 """Seconds of play after which ``click_response_p99_after_opening_ms`` counts: at the
 start every table's dealer clicks at the same instant (one burst of ``--tables``
 clicks, answered one after the other); afterwards the tables drift apart."""
+UPDATE_MESSAGE = 7
+"""The interaction response that edits the clicked message (answered with the move)."""
 IDLE_END = 10.0
 """A table's players stop after this long without anything to click."""
 
@@ -132,6 +176,9 @@ class Players:
         """The same from the interaction written to the bot's gateway (the fake's own
         making and sending of the click left out: at the opening, 200 of them queue in
         the players' process before the bot can see them)."""
+        self.first_types: list[int] = []
+        """Each answered click's first response type (7: the message edited with the
+        move, in one response; 6: acknowledged first, the edit to follow)."""
         self.sent: list[float] = []
         """When each answered click was sent, in seconds from the start of play."""
         self.began = 0.0
@@ -195,6 +242,7 @@ class Players:
         self.started[handle.id] = t0
         await asyncio.wait_for(answered(handle.record), 30)
         done = time.monotonic()
+        self.first_types.append(handle.record.responses[0].type)
         self.responses.append(done - t0)
         self.from_gateway.append(done - t1)
         self.sent.append(t0 - self.began)
@@ -231,12 +279,15 @@ class Players:
 
 
 def figures(responses: list[float], sent: list[float], dms: list[float], wall: float,
-            tables: int, think: float, from_gateway: list[float] | None = None
-            ) -> dict[str, tuple[float, str]]:
+            tables: int, think: float, from_gateway: list[float] | None = None,
+            first_types: list[int] | None = None) -> dict[str, tuple[float, str]]:
     out: dict[str, tuple[float, str]] = {
         "tables": (tables, "count"), "think_s": (think, "s"),
         "clicks": (len(responses), "count"), "wall_s": (wall, "s"),
         "clicks_per_s": (len(responses) / wall if wall else 0.0, "1/s")}
+    if first_types:
+        out["clicks_answered_with_move_pct"] = (
+            100 * first_types.count(UPDATE_MESSAGE) / len(first_types), "%")
     if responses:
         out["click_response_median_ms"] = (statistics.median(responses) * 1000, "ms")
         out["click_response_p99_ms"] = (percentile(responses, 0.99) * 1000, "ms")
@@ -291,7 +342,7 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
         await launcher.stop_all()
     await fake.stop()
     return figures(players.responses, players.sent, _latencies(players.started, dm_done),
-                   wall, tables, think, players.from_gateway)
+                   wall, tables, think, players.from_gateway, players.first_types)
 
 
 def _recorder(into: dict[int, float]) -> Callable[[int, int, int | None], None]:
@@ -386,7 +437,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     """The bot in this process; the fake and the players in a child (`players_main`)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--role", "players", "--tables", str(tables),
-        "--clicks", str(clicks), "--think", str(think),
+        "--clicks", str(clicks), "--think", str(think), "--code", str(CODE),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=ROOT,
         limit=RESULTS_LIMIT)
     assert child.stdin is not None and child.stdout is not None
@@ -439,13 +490,10 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     bot_side.close()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
-                  result["wall"], tables, think, result["from_gateway"])
+                  result["wall"], tables, think, result["from_gateway"],
+                  result["first_types"])
     n = max(1, len(result["responses"]))
-    bot_cpu = (cpu1[0] - cpu0[0]) * 1000 / n
-    out["bot_cpu_ms_per_click"] = (bot_cpu, "ms")
-    out["pictures_cpu_ms_per_click"] = ((cpu1[1] - cpu0[1]) * 1000 / n, "ms")
-    out["players_cpu_ms_per_click"] = ((cpu1[2] - cpu0[2]) * 1000 / n, "ms")
-    out["bot_capacity_clicks_per_s"] = (1000 / bot_cpu if bot_cpu else 0.0, "1/s")
+    out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
     out.update(pauses.figures())
@@ -453,6 +501,23 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out["gc_tracked_objects_before"] = (tracked0, "count")
     out["gc_tracked_objects_after"] = (tracked, "count")
     return out
+
+
+def cpu_shares(bot: float, pictures: float, players: float) -> dict[str, tuple[float, str]]:
+    """Whose CPU a click costs (ms each): the bot's event loop, its picture processes,
+    and the bench's own fake Discord and players, which a real deployment does not pay
+    (Discord does that work). ``service_*``: the bot and its pictures alone, the figure
+    "through the service" stands on."""
+    service = bot + pictures
+    total = service + players
+    capacity = min(1000 / bot, 2000 / service) if bot and service else 0.0
+    return {"bot_cpu_ms_per_click": (bot, "ms"),
+            "pictures_cpu_ms_per_click": (pictures, "ms"),
+            "players_cpu_ms_per_click": (players, "ms"),
+            "service_cpu_ms_per_click": (service, "ms"),
+            "bench_share_of_cpu_pct": (100 * players / total if total else 0.0, "%"),
+            "bot_capacity_clicks_per_s": (1000 / bot if bot else 0.0, "1/s"),
+            "service_capacity_clicks_per_s": (capacity, "1/s")}
 
 
 async def players_main(tables: int, clicks: int, think: float) -> None:
@@ -476,16 +541,67 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     wall = await players.play_all(worlds)
     print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
                               "from_gateway": players.from_gateway,
+                              "first_types": players.first_types,
                               "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)
     await fake.stop()
 
 
+def dependencies(pyproject: Path) -> set[str]:
+    """The import names of a checkout's dependencies (a distribution's name, lower case,
+    ``-`` as ``_``: right for those whose difference matters here)."""
+    project = tomllib.loads(pyproject.read_text())["project"]
+    names = [re.match(r"[A-Za-z0-9_.-]+", spec) for spec in project.get("dependencies", ())]
+    return {m.group(0).lower().replace("-", "_") for m in names if m is not None}
+
+
+def without(argv: list[str], option: str) -> list[str]:
+    """``argv`` less ``option`` and its value."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == option:
+            skip = True
+        elif not arg.startswith(f"{option}="):
+            out.append(arg)
+    return out
+
+
+def run_baseline(rev: str, argv: list[str]) -> None:
+    """This bench, with the same options and the same fake Discord and players, on the
+    bot of git revision ``rev`` checked out in a temporary worktree; each line printed
+    with ``_before_<rev>`` added to its name. The libraries this checkout depends on and
+    ``rev`` did not are hidden from it (`HIDDEN_ENV`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
+                        str(tree), rev], check=True)
+        try:
+            hidden = dependencies(ROOT / "pyproject.toml") - dependencies(
+                tree / "pyproject.toml")
+            env = {**os.environ, HIDDEN_ENV: ",".join(sorted(hidden))}
+            proc = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), *without(argv, "--baseline"),
+                 "--code", str(tree)], stdout=subprocess.PIPE, text=True, env=env)
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                name, *rest = line.split()
+                print(" ".join([f"{name}_before_{rev}", *rest]), flush=True)
+            if proc.wait():
+                raise SystemExit(f"the bench failed on {rev}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(tree)], check=True)
+
+
 async def main(args: argparse.Namespace) -> None:
     if args.role == "players":
         await players_main(args.tables, args.clicks, args.think)
         return
+    if args.baseline:
+        run_baseline(args.baseline, sys.argv[1:])
     modes = ["inproc", "split"] if args.mode == "both" else [args.mode]
     for mode in modes:
         prefix = f"{mode}." if args.mode == "both" else ""
@@ -503,6 +619,10 @@ if __name__ == "__main__":
                         help="mean seconds a player takes to click (0: at once)")
     parser.add_argument("--mode", choices=("inproc", "split", "both"), default="inproc")
     parser.add_argument("--profile", default=None, help="split: cProfile the bot to FILE")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="first the same bench on the bot of git revision REV")
+    parser.add_argument("--code", metavar="DIR", default=None,
+                        help="measure the bot of the checkout DIR (used by --baseline)")
     parser.add_argument("--role", choices=("bot", "players"), default="bot",
                         help=argparse.SUPPRESS)
     asyncio.run(main(parser.parse_args()))

@@ -6,22 +6,31 @@ leaderboard. Each is rendered once untimed (sprite and font caches warm, as in a
 running bot), then `RUNS` times; the median time and the PNG size are reported.
 
 Goals: hand <= 15 ms and <= 120 KB; table <= 40 ms and <= 300 KB.
+
+``NAME_cpu_median_ms`` is the same median in CPU time (this process's), which a loaded
+machine moves less than the wall clock. ``--baseline REV``: first the same cases on the
+pictures of git revision REV (a temporary worktree), their lines named
+``NAME_before_REV``; ``--code DIR`` measures the checkout DIR (how ``--baseline`` does it).
 """
 
 from __future__ import annotations
 
-import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+                       if "--code" in sys.argv[:-1] else ROOT))
 
-from render import samples
-from render.cards import leaderboard_card, settlement_card
-from render.hand import hand_image
-from render.table import table_image
+from render import samples  # noqa: E402
+from render.cards import leaderboard_card, settlement_card  # noqa: E402
+from render.hand import hand_image  # noqa: E402
+from render.table import table_image  # noqa: E402
 
 RUNS = 25
 
@@ -44,22 +53,44 @@ def _cases() -> None:
     _case("leaderboard_20", lambda: leaderboard_card(rows, "Leaderboard"))
 
 
-def measure(make: Callable[[], bytes]) -> tuple[float, int]:
-    """Median milliseconds over RUNS after one warm-up, and the PNG size in bytes."""
+def measure(make: Callable[[], bytes]) -> tuple[float, float, int]:
+    """Median milliseconds over RUNS after one warm-up (wall clock, then this process's
+    CPU time), and the PNG size in bytes."""
     data = make()
-    times = []
+    times, cpu = [], []
     for _ in range(RUNS):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         data = make()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000, len(data)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(times) * 1000, statistics.median(cpu) * 1000, len(data)
+
+
+def baseline(rev: str) -> None:
+    """This bench on the pictures of git revision ``rev``, its lines renamed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
+                        str(tree), rev], check=True)
+        try:
+            out = subprocess.run([sys.executable, __file__, "--code", str(tree)],
+                                 check=True, capture_output=True, text=True).stdout
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(tree)], check=True)
+    for line in out.splitlines():
+        name, *rest = line.split()
+        print(" ".join([f"{name}_before_{rev}", *rest]), flush=True)
 
 
 def main() -> None:
+    if "--baseline" in sys.argv[:-1]:
+        baseline(sys.argv[sys.argv.index("--baseline") + 1])
     _cases()
     for name, make in CASES.items():
-        ms, size = measure(make)
+        ms, cpu_ms, size = measure(make)
         print(f"{name}_median_ms {ms:.1f} ms")
+        print(f"{name}_cpu_median_ms {cpu_ms:.1f} ms")
         print(f"{name}_bytes {size} bytes")
 
 

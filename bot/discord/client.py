@@ -24,6 +24,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord import collector
 from bot.discord.answering import InFlight
 from bot.discord.commands import MahjongCommands
 from bot.discord.i18n import MahjongTranslator
@@ -106,6 +107,7 @@ class MahjongBot(discord.Client):
                         asyncio.create_task(self.service.warm(), name="mahjong-warm")]
         if self.sync_commands != "never":
             await self.sync(force=self.sync_commands == "always")
+        collector.tune()  # start-up's objects frozen, fewer collections from now on
 
     async def sync(self, *, force: bool = False) -> None:
         """Instant sync to DEV_GUILD_ID while developing; global otherwise (Discord may

@@ -274,17 +274,23 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
     for it, so the service refuses anyone else's press); None for an id from before it
     was carried: the presser's own seat.
 
-    The click is acknowledged first (a deferred update: nothing shown yet), before the
-    move is played: its answer then waits only for its own parsing, not for the move,
-    its commit, or the clicks before it (at 200 tables every dealer clicks in the same
-    instant). The message is edited once the move is committed; a refusal follows
-    privately."""
+    A click that arrives alone is answered with its move: the move is played at once,
+    and once committed (within `answering.MOVE_ANSWER_WAIT`) the click's one response
+    edits the message; a refusal is the click's private reply. A click that arrives
+    while others wait for their first response (at 200 tables every dealer clicks in the
+    same instant), or whose move takes longer, is acknowledged first (a deferred update:
+    nothing shown yet): its answer then waits only for its own parsing, not for the
+    move, its commit, or the clicks before it. The message is edited once the move is
+    committed; a refusal follows privately."""
     async with answering(interaction) as answer:
-        await answer.acknowledge_first()
+        alone = answer.alone()
+        if not alone:
+            await answer.acknowledge_first()
         seat = owner if owner is not None else await _own_seat(answer, table_id)
         action = move.action(seat)
-        played = await answer.run(answer.service.act(answer.cause, table_id, action,
-                                                     step=seq, hand_number=hand))
+        act = answer.service.act(answer.cause, table_id, action, step=seq,
+                                 hand_number=hand)
+        played = await (answer.answer_first(act) if alone else answer.run(act))
         message = interaction.message
         answer.notifier.clicked(table_id, played.seat,
                                 message.id if message is not None else None)
@@ -293,7 +299,7 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
                                              move=move_text(action, answer.locale)),
                        MAX_CONTENT)
         with contextlib.suppress(discord.HTTPException):  # the move stands: it is told
-            await interaction.edit_original_response(content=content, view=None)
+            await answer.update(content=content, view=None)
 
 
 async def _own_seat(answer: Answer, table_id: int) -> int:

@@ -91,7 +91,7 @@ class FakeResponse:
     async def edit_message(self, **kwargs: Any) -> None:
         assert not self.done
         self.done = True
-        self.events.append("edit")
+        self.events.append("update")  # the message edited in the first response
         self.said.append((kwargs["content"], False, kwargs))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.discord import answering
 from bot.discord.ids import (
     DYNAMIC_ITEMS,
     LOBBY_ACTIONS,
@@ -206,14 +207,38 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     assert inter.client.notifier.clicks == [(5, 2, 777)]
     ((text, _, extras),) = inter.said
     assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
-    assert inter.events == ["defer ephemeral=False", "edit"]  # acknowledged, then edited
+    assert inter.events == ["update"]  # alone: answered with its move, in one response
 
 
-async def test_a_click_is_acknowledged_before_its_move_is_played() -> None:
-    """The answer waits for nothing: a deferred update before the service is asked, so
-    the click's answer never queues behind the move, its commit or other clicks."""
+async def test_a_click_whose_move_is_slow_is_acknowledged_before_the_move_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click alone waits for its move at most `MOVE_ANSWER_WAIT`: a slower move gets
+    a deferred update first, then the message is edited."""
+    monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
     service = FakeService({"act": SimpleNamespace(seat=2)})
     inter = interaction(service, message=clicked_message())
+    act = service.act
+    answered_during: list[list[str]] = []
+
+    async def slow_act(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.05)
+        answered_during.append(list(inter.events))
+        return await act(*args, **kwargs)
+
+    service.act = slow_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert answered_during == [["defer ephemeral=False"]]
+    assert inter.events == ["defer ephemeral=False", "edit"]
+
+
+async def test_a_click_while_another_waits_for_its_answer_is_acknowledged_first() -> None:
+    """The answer waits for nothing when another interaction is still unanswered: a
+    deferred update before the service is asked, so the click's answer never queues
+    behind the move, its commit or other clicks."""
+    service = FakeService({"act": SimpleNamespace(seat=2)})
+    inter = interaction(service, message=clicked_message())
+    inter.client.in_flight.begin()  # another interaction, not answered yet
     answered_before: list[list[str]] = []
     act = service.act
 
@@ -229,12 +254,16 @@ async def test_a_click_is_acknowledged_before_its_move_is_played() -> None:
 
 
 async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -> None:
-    """Many clicks at once (every table's dealer at the start): each one's move waits
-    until the others got their first response, so none is answered behind the moves."""
+    """Many clicks at once (every table's dealer at the start): the ones that arrive
+    while another is unanswered (here one whose move is being played, `in_flight`) are
+    acknowledged first, and each one's move waits until the others got their first
+    response, so none is answered behind the moves."""
     timeline: list[str] = []
     service = FakeService({"act": SimpleNamespace(seat=2)})
     first = interaction(service, message=clicked_message(), interaction_id=1)
     second = FakeInteraction(first.client, message=clicked_message(), interaction_id=2)
+    in_flight = first.client.in_flight
+    in_flight.begin()  # the click before them, answered with its move in a moment
     act = service.act
 
     async def watched_act(cause: Any, *args: Any, **kwargs: Any) -> Any:
@@ -253,21 +282,35 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
     service.act = watched_act
     buttons = [await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), i)
                for i in (first, second)]
+    answered = asyncio.get_running_loop().call_later(0.02, in_flight.first_response)
     await asyncio.gather(buttons[0].callback(first), buttons[1].callback(second))
     assert timeline[:2] == ["acknowledged 1", "acknowledged 2"]
     assert sorted(timeline[2:]) == ["act 1", "act 2"]
-    assert first.client.in_flight.acknowledged.is_set()
+    assert answered.when() <= asyncio.get_running_loop().time()
+    assert in_flight.acknowledged.is_set()
 
 
-async def test_a_refused_click_is_acknowledged_then_told_privately() -> None:
+async def test_a_refused_click_alone_is_told_privately_in_its_one_response() -> None:
     service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
     inter = interaction(service, message=clicked_message())
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["reply"]
+    ((text, ephemeral, _),) = inter.said
+    assert ephemeral and "passed" in text
+    assert inter.client.notifier.clicks == []  # the buttons stay: nothing was played
+
+
+async def test_a_refused_click_acknowledged_first_is_told_privately_after() -> None:
+    service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
+    inter = interaction(service, message=clicked_message())
+    inter.client.in_flight.begin()  # another interaction, not answered yet
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert inter.events == ["defer ephemeral=False", "followup"]
     ((text, ephemeral, _),) = inter.said
     assert ephemeral and "passed" in text
-    assert inter.client.notifier.clicks == []  # the buttons stay: nothing was played
+    assert inter.client.notifier.clicks == []
 
 
 async def test_the_discard_menu_discards_the_chosen_tile() -> None:

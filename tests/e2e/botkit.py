@@ -136,8 +136,8 @@ async def answer(handle: InteractionHandle) -> FakeMessage:
 
 async def private_answer(handle: InteractionHandle) -> FakeMessage:
     """What a click was told privately: the direct reply, or after its deferred update
-    (callback type 6: a move's click is acknowledged before it is played) the private
-    followup."""
+    (callback type 6: a move's click that arrived while others were unanswered, or whose
+    move was slow, is acknowledged before it is played) the private followup."""
     response = await handle.response()
     if response.type != 6:
         assert response.message is not None and response.message.ephemeral, response
