@@ -6,6 +6,7 @@ contents are the caller's to leave alone); exact amounts come back as `Fraction`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -54,9 +55,17 @@ class StandingChoices:
 
     @classmethod
     def from_json(cls, text: str) -> StandingChoices:
-        data = json.loads(text)
-        return cls(bool(data.get("always_win", False)), bool(data.get("pass_claims", False)),
-                   bool(data.get("discard_drawn_when_away", False)))
+        return _choices_of(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _choices_of(text: str) -> StandingChoices:
+    """A seat row's stored choices: a handful of distinct texts, each read once (a
+    rebuild reads four seats a table)."""
+    data = json.loads(text)
+    return StandingChoices(bool(data.get("always_win", False)),
+                           bool(data.get("pass_claims", False)),
+                           bool(data.get("discard_drawn_when_away", False)))
 
 
 @dataclass(frozen=True)
