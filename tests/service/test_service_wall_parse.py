@@ -25,7 +25,8 @@ def test_walls_parse_back_tile_for_tile(flowers: bool) -> None:
         assert parse_wall(text) == tuple(tiles) == _one_at_a_time(text)
 
 
-@pytest.mark.parametrize("text", ["1m2", "1m9x", "0m1m", "1m 2p", "1m\n2", "m1"])
+@pytest.mark.parametrize("text", ["1m2", "1m9x", "0m1m", "1m 2p", "1m\n2", "m1", "1m五万",
+                                  "\x00\x00"])
 def test_a_bad_wall_is_refused_as_one_tile_is(text: str) -> None:
     with pytest.raises(NotationError):
         _one_at_a_time(text)
