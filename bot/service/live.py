@@ -76,6 +76,7 @@ class LiveTable:
     """Shared mode: the table's change counter this memory matches (None: unknown, so
     the next command reloads the table); see `Recovery.locked`."""
     _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
+    _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
 
     def reset(self, row: TableRow, seats: list[SeatRow | None]) -> None:
         """Forget everything but the lock (which a reloading command holds) and the rng:
@@ -89,8 +90,13 @@ class LiveTable:
 
     @property
     def ref(self) -> TableRef:
-        return TableRef(self.row.id, self.row.guild_id, self.row.channel_id,
-                        self.row.creator_id)
+        """The table's reference, made again only when its row changed."""
+        row = self.row
+        known = self._ref
+        if known is None or known[0] is not row:
+            known = self._ref = (row, TableRef(row.id, row.guild_id, row.channel_id,
+                                               row.creator_id))
+        return known[1]
 
     @property
     def seat_infos(self) -> tuple[SeatInfo | None, ...]:
@@ -140,6 +146,23 @@ def step_of(state: HandState, seat: int) -> int | None:
         return state.seq + 1
     assert state.window is not None
     return state.window.opened_at + 1
+
+
+def steps_of(state: HandState) -> tuple[int | None, ...]:
+    """`step_of` of every seat, the deciding seats worked out once (a move's notices
+    ask it of each seat, before and after)."""
+    deciding = deciding_seats(state)
+    if not deciding:
+        return _NO_STEPS
+    if state.phase is Phase.TURN:
+        step = state.seq + 1
+    else:
+        assert state.window is not None
+        step = state.window.opened_at + 1
+    return tuple(step if seat in deciding else None for seat in range(SEATS))
+
+
+_NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
 
 
 def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoReason | None:
