@@ -106,6 +106,27 @@ async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_afte
     assert whole.actions == tuple(await store.actions(game.hand.id))
 
 
+async def test_table_loads_of_many_hands_read_each_log_from_its_own_snapshot(
+        store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More hands than one statement takes (read in parts), each with its snapshot at
+    its own seq, or none: every log starts at its own snapshot's action."""
+    monkeypatch.setattr("bot.store.store._CHUNK", 4)
+    games = [await new_game(channel_id=700 + k, users=(10 + k,)) for k in range(7)]
+    for k, game in enumerate(games):
+        for seq in range(1, 3 + k):
+            await append(store, game, seq, snapshot="{}" if k % 3 and seq == k else None)
+    loads = await store.table_loads([g.table.id for g in games])
+    for k, game in enumerate(games):
+        log = loads[game.table.id].log
+        assert log is not None and log.last_seq == 2 + k
+        if k % 3:
+            assert log.snapshot is not None and log.snapshot.seq == k
+            assert log.digest_at_snapshot == log.snapshot.log_digest
+            assert [a.seq for a in log.actions] == list(range(k + 1, 3 + k))
+        else:
+            assert log.snapshot is None and [a.seq for a in log.actions] == list(range(1, 3 + k))
+
+
 async def test_table_loads_tell_a_snapshot_whose_log_changed(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
