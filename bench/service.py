@@ -58,6 +58,9 @@ Prints ``NAME VALUE UNIT`` lines:
   ``…_deciding_seats_…``: after A moves in all spread over N tables (their hands still
   running), the scheduler's live entries, its heap (dead entries included) and the
   seats deciding; goal entries ≤ 2 × deciding seats (a due moment and a reminder each).
+  ``service_engine_memo_entries_after_<A>_actions`` (unit ``of_<bounds>``): the
+  engine's memo caches in the bench's process then (every bench before it included),
+  against the sum of their bounds; ``…_fullest_…`` the fullest one.
 
 The moves are the engine's timer defaults (cheap to choose), played by four people, so
 that the figures measure the service and the store rather than the computer player. The
@@ -307,7 +310,23 @@ async def bench_scheduler(dbs: Databases, tables: int, per_table: int) -> None:
     # the bench's peek at the heap itself (dead entries included)
     emit(f"service_scheduler_heap_{suffix}", len(service.scheduler._heap), "entries")
     emit(f"service_scheduler_deciding_seats_{suffix}", deciding, "seats")
+    memo_figures(f"after_{moves}_actions")
     await service.store.close()
+
+
+def memo_figures(when: str) -> None:
+    """The engine's memo caches in this process (all bounded, `engine.memo`): their
+    entries in all against the sum of their bounds, and the fullest one."""
+    try:
+        from engine import memo
+    except ImportError:  # a baseline from before the memos were bounded
+        return
+    caches = memo.stats()
+    emit(f"service_engine_memo_entries_{when}", sum(c.size for c in caches),
+         f"of_{sum(c.maxsize for c in caches)}")
+    fullest = max(caches, key=lambda c: c.size / c.maxsize)
+    emit(f"service_engine_memo_fullest_{when}", fullest.size,
+         f"of_{fullest.maxsize}_{fullest.name.rsplit('.', 1)[-1]}")
 
 
 async def open_store(database: str) -> Store:

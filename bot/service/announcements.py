@@ -20,7 +20,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from bot.service.cause import Cause
-from bot.service.live import LiveTable, Pending, deadline_of, info_of, options_of, step_of
+from bot.service.live import (
+    LiveTable,
+    Pending,
+    deadline_of,
+    info_of,
+    options_of,
+    step_of,
+    steps_of,
+)
 from bot.service.notices import (
     Announcement,
     HandStartNotice,
@@ -164,15 +172,17 @@ class Announcer(Part):
         await self.publish(TableNotice(live.ref, names, number, new.seq,
                                         public_lines(events, names), visible_deciding(new),
                                         news, new, live.seat_infos, cause))
+        steps = steps_of(new)
+        before = steps_of(old) if old is not None else None
         for seat in range(SEATS):
             row = live.seats[seat]
             if row is None or (row.is_computer and not self.service.notify_computer_hands):
                 continue
-            step = step_of(new, seat)
-            if old is not None and old.seats[seat] is new.seats[seat] \
-                    and step_of(old, seat) == step and seat not in fresh:
+            step = steps[seat]
+            if old is not None and before is not None and old.seats[seat] is new.seats[seat] \
+                    and before[seat] == step and seat not in fresh:
                 continue
-            await self.publish(self._private(live, seat, row, new, news, cause=cause))
+            await self.publish(self._private(live, seat, row, new, news, step, cause=cause))
         await self.ping(live, fresh)
 
     async def remind(self, live: LiveTable, p: Pending) -> None:
@@ -182,7 +192,8 @@ class Announcer(Part):
         assert live.hand is not None
         if row is None:
             return
-        await self.publish(self._private(live, p.seat, row, live.hand.state, (),
+        state = live.hand.state
+        await self.publish(self._private(live, p.seat, row, state, (), step_of(state, p.seat),
                                          reminder=True))
         await self.publish(self._move(live, p, row, reminder=True))
 
@@ -204,18 +215,19 @@ class Announcer(Part):
         for seat in seats:
             row = live.seats[seat]
             assert row is not None
-            await self.publish(self._private(live, seat, row, state, (), resent=True))
+            await self.publish(self._private(live, seat, row, state, (),
+                                             step_of(state, seat), resent=True))
         await self.ping(live, set(seats))
         return len(seats)
 
     def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
-                 news: tuple[Event, ...], *, cause: Cause | None = None,
+                 news: tuple[Event, ...], step: int | None, *, cause: Cause | None = None,
                  reminder: bool = False, resent: bool = False) -> PrivateNotice:
         """What one seat's person is shown of ``state``, with everything needed to show
         it: their choices, away flag, language, and the public news of the change."""
         assert live.hand is not None
         return PrivateNotice(
-            live.ref, seat, row.user_id, live.names, live.hand.row.number, step_of(state, seat),
+            live.ref, seat, row.user_id, live.names, live.hand.row.number, step,
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self.locales.get(row.user_id) if row.user_id is not None else None,
             news, cause, reminder, resent)

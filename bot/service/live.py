@@ -5,12 +5,13 @@ functions below read it (the table as anyone may see it, a decision's deadline, 
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
 from bot.store import DeadlineKind, HandRow, NewDeadline, SeatRow, SettlementRow, TableRow
@@ -52,6 +53,15 @@ class LiveHand:
     state: HandState
 
 
+@dataclass(frozen=True)
+class _SeatsSeen:
+    """`LiveTable.seat_infos` and `names`, and the seat rows they were made from."""
+
+    rows: tuple[SeatRow | None, ...]
+    infos: tuple[SeatInfo | None, ...]
+    names: tuple[str, ...]
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -65,6 +75,8 @@ class LiveTable:
     version: int | None = None
     """Shared mode: the table's change counter this memory matches (None: unknown, so
     the next command reloads the table); see `Recovery.locked`."""
+    _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
+    _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
 
     def reset(self, row: TableRow, seats: list[SeatRow | None]) -> None:
         """Forget everything but the lock (which a reloading command holds) and the rng:
@@ -78,18 +90,33 @@ class LiveTable:
 
     @property
     def ref(self) -> TableRef:
-        return TableRef(self.row.id, self.row.guild_id, self.row.channel_id,
-                        self.row.creator_id)
+        """The table's reference, made again only when its row changed."""
+        row = self.row
+        known = self._ref
+        if known is None or known[0] is not row:
+            known = self._ref = (row, TableRef(row.id, row.guild_id, row.channel_id,
+                                               row.creator_id))
+        return known[1]
 
     @property
     def seat_infos(self) -> tuple[SeatInfo | None, ...]:
-        return tuple(None if s is None else SeatInfo(
-            s.seat, s.user_id, s.display_name, s.is_computer, s.away,
-            s.consecutive_timeouts, s.choices) for s in self.seats)
+        return self._seen().infos
 
     @property
     def names(self) -> tuple[str, ...]:
-        return names_of(self.seat_infos)
+        return self._seen().names
+
+    def _seen(self) -> _SeatsSeen:
+        """The seats as notices show them, made again only when a seat row changed (a
+        move's notices ask for them half a dozen times)."""
+        seats = tuple(self.seats)
+        seen = self._seats_seen
+        if seen is None or seen.rows != seats:  # the same rows: compared by identity first
+            infos = tuple(None if s is None else SeatInfo(
+                s.seat, s.user_id, s.display_name, s.is_computer, s.away,
+                s.consecutive_timeouts, s.choices) for s in seats)
+            seen = self._seats_seen = _SeatsSeen(seats, infos, names_of(infos))
+        return seen
 
     @property
     def hand_number(self) -> int:
@@ -121,6 +148,23 @@ def step_of(state: HandState, seat: int) -> int | None:
     return state.window.opened_at + 1
 
 
+def steps_of(state: HandState) -> tuple[int | None, ...]:
+    """`step_of` of every seat, the deciding seats worked out once (a move's notices
+    ask it of each seat, before and after)."""
+    deciding = deciding_seats(state)
+    if not deciding:
+        return _NO_STEPS
+    if state.phase is Phase.TURN:
+        step = state.seq + 1
+    else:
+        assert state.window is not None
+        step = state.window.opened_at + 1
+    return tuple(step if seat in deciding else None for seat in range(SEATS))
+
+
+_NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
+
+
 def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoReason | None:
     """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
     or a standing choice that fits this decision; None: ask the person."""
@@ -147,7 +191,21 @@ def deadline_of(p: Pending | None) -> float | None:
 
 
 def options_of(row: TableRow) -> TableOptions:
-    return rulesets.get(row.rules).options(row.options)
+    """The table's validated options (a bad stored option raises `OptionError`)."""
+    try:
+        # typed: 1 == True == 1.0, but only one of them may be an option's value
+        key = tuple((name, type(value), value) for name, value in sorted(row.options.items()))
+        hash(key)
+    except TypeError:  # a value that is no option's (a list): validated, and refused
+        return rulesets.get(row.rules).options(row.options)
+    return _options(row.rules, key)
+
+
+@functools.lru_cache(maxsize=256)
+def _options(rules: str, items: tuple[tuple[str, type, Any], ...]) -> TableOptions:
+    """Options are frozen, and tables share a few sets of them: each set is validated
+    once (a rebuild asks for every live table's)."""
+    return rulesets.get(rules).options({name: value for name, _, value in items})
 
 
 def computers_of(live: LiveTable) -> tuple[bool, ...]:

@@ -6,6 +6,7 @@ contents are the caller's to leave alone); exact amounts come back as `Fraction`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -54,9 +55,17 @@ class StandingChoices:
 
     @classmethod
     def from_json(cls, text: str) -> StandingChoices:
-        data = json.loads(text)
-        return cls(bool(data.get("always_win", False)), bool(data.get("pass_claims", False)),
-                   bool(data.get("discard_drawn_when_away", False)))
+        return _choices_of(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _choices_of(text: str) -> StandingChoices:
+    """A seat row's stored choices: a handful of distinct texts, each read once (a
+    rebuild reads four seats a table)."""
+    data = json.loads(text)
+    return StandingChoices(bool(data.get("always_win", False)),
+                           bool(data.get("pass_claims", False)),
+                           bool(data.get("discard_drawn_when_away", False)))
 
 
 @dataclass(frozen=True)
@@ -84,14 +93,15 @@ class TableRow:
 
     @classmethod
     def of(cls, r: Row) -> TableRow:
+        # added by 0005 and 0008: absent when a Store runs over an older schema (a Row's
+        # ``in`` looks at values, hence keys(), a list made at each call: made once)
+        names = r.keys()
         return cls(r["id"], r["guild_id"], r["channel_id"], r["creator_id"], r["rules"],
                    json.loads(r["options"]), r["status"], r["created_at"],
                    r["lobby_message_id"], r["table_message_id"],
                    r["table_message_posted_at"], bool(r["permission_error_reported"]),
-                   # added by 0005: absent when a Store runs over an older schema (a
-                   # Row's ``in`` looks at values, hence keys())
-                   r["ping_message_id"] if "ping_message_id" in r.keys() else None,  # noqa: SIM118
-                   r["version"] if "version" in r.keys() else 0)  # noqa: SIM118
+                   r["ping_message_id"] if "ping_message_id" in names else None,
+                   r["version"] if "version" in names else 0)
 
 
 @dataclass(frozen=True)

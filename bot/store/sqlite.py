@@ -128,12 +128,23 @@ class SqliteDatabase(Database):
         """aiosqlite has no public call for "run this in your thread", hence its
         ``_execute`` and ``_conn``: a move's transaction statement by statement was
         eight trips on every click's path (~0.5 ms each on a busy machine, measured in
-        `bench/discord.py`); this is one."""
+        `bench/discord.py`); this is one.
+
+        The lock is waited for only while a transaction of several trips (`write`,
+        `read`) holds it: otherwise the thread's queue, first in first out, already
+        keeps this one whole, and a burst of moves does not queue twice (at the lock,
+        then at the thread: a future and a wake-up per waiter)."""
+        if not self._lock.locked():
+            # nothing awaited before the job is queued: no transaction can start between
+            return await self._at_once(work, args)
         async with self._lock:
-            try:
-                return await self._conn._execute(_in_thread, self._conn._conn, work, args)
-            except sqlite3.Error as exc:
-                raise _told(exc) from exc
+            return await self._at_once(work, args)
+
+    async def _at_once(self, work: Work[T], args: tuple[Any, ...]) -> T:
+        try:
+            return await self._conn._execute(_in_thread, self._conn._conn, work, args)
+        except sqlite3.Error as exc:
+            raise _told(exc) from exc
 
     async def close(self) -> None:
         """Close the connection (checkpointing the WAL when it is the last one)."""

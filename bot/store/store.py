@@ -97,6 +97,10 @@ def _skip_locked(db: Session, table: str) -> str:
     return f" FOR UPDATE OF {table} SKIP LOCKED" if db.for_update else ""
 
 
+DIGESTS_KEPT = 10_000
+"""Live hands whose last digest a store remembers (`Store._remember`): one forgotten
+costs its next append one more read."""
+
 _CHUNK = 500
 """Tables read per statement by `Store.table_loads` (SQLite limits ``?`` per statement)."""
 
@@ -307,9 +311,9 @@ class Store:
         self._digests: dict[int, tuple[int, str]] = {}
         """Per live hand: the last seq this process appended and the running digest of
         the log up to it (`log_digest`), so the next append chains from it in its one
-        insert; updated only after a commit, forgotten when the hand ends. A hand not
-        here (after a start), or whose stored digest is another (another process
-        appended), reads the stored one."""
+        insert; updated only after a commit, forgotten when the hand ends (or, past
+        `DIGESTS_KEPT` hands, the oldest). A hand not here (after a start), or whose
+        stored digest is another (another process appended), reads the stored one."""
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -799,8 +803,18 @@ class Store:
                 _append_bumped, bump.table_id, bump.known if bump.expect else None,
                 hand_id, action, deadlines, snapshot, cached)
             bump.landed(version)
-        self._digests[hand_id] = (expected_seq, running)  # committed: the log has it
+        self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
+
+    def _remember(self, hand_id: int, seq: int, digest: str) -> None:
+        """Keep the hand's newest digest, newest hands last; past `DIGESTS_KEPT` hands
+        the one appended to longest ago goes (in shared mode another process may end a
+        hand this one appended to: its end is never seen here)."""
+        digests = self._digests
+        digests.pop(hand_id, None)
+        digests[hand_id] = (seq, digest)
+        if len(digests) > DIGESTS_KEPT:
+            del digests[next(iter(digests))]
 
     async def snapshots(self, hand_id: int) -> list[SnapshotRow]:
         """A hand's snapshots, oldest first (a live hand keeps at most one)."""
@@ -903,11 +917,18 @@ class Store:
             for r in await db.all(f"SELECT * FROM hand_snapshots WHERE hand_id IN"
                                     f" ({_marks(hand_ids)}) ORDER BY seq", hand_ids):
                 newest[r["hand_id"]] = SnapshotRow.of(r)  # the last one read is the newest
-            # from each hand's newest snapshot's own action on (its stored digest)
-            rows = await db.all(
-                f"SELECT * FROM actions a WHERE hand_id IN ({_marks(hand_ids)}) AND seq >="
-                " COALESCE((SELECT MAX(s.seq) FROM hand_snapshots s WHERE s.hand_id ="
-                " a.hand_id), 0) ORDER BY hand_id, seq", hand_ids)
+            # from each hand's newest snapshot's own action on (its stored digest); the
+            # snapshots' seqs joined once, not looked up again for every action row (a
+            # subquery per row was most of a 1,000-table rebuild's reading)
+            rows: list[Row] = []
+            for start in range(0, len(hand_ids), _CHUNK // 2):  # each hand's id twice
+                part = hand_ids[start:start + _CHUNK // 2]
+                rows += await db.all(
+                    "SELECT a.* FROM actions a LEFT JOIN (SELECT hand_id, MAX(seq) AS seq"
+                    f" FROM hand_snapshots WHERE hand_id IN ({_marks(part)}) GROUP BY"
+                    f" hand_id) s ON s.hand_id = a.hand_id WHERE a.hand_id IN"
+                    f" ({_marks(part)}) AND a.seq >= COALESCE(s.seq, 0)"
+                    " ORDER BY a.hand_id, a.seq", [*part, *part])
         else:
             rows = await db.all("SELECT * FROM actions WHERE hand_id IN"
                                 f" ({_marks(hand_ids)}) ORDER BY hand_id, seq", hand_ids)

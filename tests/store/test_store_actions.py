@@ -145,3 +145,38 @@ async def test_a_move_is_one_round_trip_to_the_database_thread(
     monkeypatch.undo()
     assert await store.next_seq(hand.id) == 2
     assert [d.seat for d in await store.deadlines(hand.id)] == [1, 2]
+
+
+@sqlite_only  # the queue to the connection's thread is aiosqlite's
+async def test_a_move_waits_for_a_transaction_of_several_trips(
+        store: Store, new_game: NewGame) -> None:
+    """A move handed over whole does not wait at the connection's lock when no other
+    transaction is open, but never lands inside one that is: it runs after the open
+    one ends (here rolled back, taking only its own write with it)."""
+    hand = (await new_game()).hand
+    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    move: asyncio.Task[ActionRow] | None = None
+
+    class Undone(Exception):
+        pass
+
+    with pytest.raises(Undone):
+        async with store._db.write() as db:
+            await db.run("UPDATE hands SET streak = streak + 5 WHERE id = ?", (hand.id,))
+            move = asyncio.create_task(store.append_action(
+                hand.id, 2, 1, "pass", {}, "player", 111.0))
+            for _ in range(20):
+                await asyncio.sleep(0.005)  # the thread would run it now, if queued
+            assert not move.done()
+            await db.run("UPDATE hands SET streak = streak + 5 WHERE id = ?", (hand.id,))
+            raise Undone
+    assert move is not None
+    landed = await move
+    assert [a.seq for a in await store.actions(hand.id)] == [1, 2] and landed.seq == 2
+    after = await store.get_hand(hand.id)
+    assert after is not None and after.streak == hand.streak
+    # with nothing open, moves on several hands at once all land, each whole
+    others = [(await new_game(c)).hand for c in range(900, 905)]
+    rows = await asyncio.gather(*(store.append_action(h.id, 1, 0, "discard", {"tile": "1m"},
+                                                      "player", 112.0) for h in others))
+    assert [r.hand_id for r in rows] == [h.id for h in others]

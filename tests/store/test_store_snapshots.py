@@ -106,6 +106,27 @@ async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_afte
     assert whole.actions == tuple(await store.actions(game.hand.id))
 
 
+async def test_table_loads_of_many_hands_read_each_log_from_its_own_snapshot(
+        store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More hands than one statement takes (read in parts), each with its snapshot at
+    its own seq, or none: every log starts at its own snapshot's action."""
+    monkeypatch.setattr("bot.store.store._CHUNK", 4)
+    games = [await new_game(channel_id=700 + k, users=(10 + k,)) for k in range(7)]
+    for k, game in enumerate(games):
+        for seq in range(1, 3 + k):
+            await append(store, game, seq, snapshot="{}" if k % 3 and seq == k else None)
+    loads = await store.table_loads([g.table.id for g in games])
+    for k, game in enumerate(games):
+        log = loads[game.table.id].log
+        assert log is not None and log.last_seq == 2 + k
+        if k % 3:
+            assert log.snapshot is not None and log.snapshot.seq == k
+            assert log.digest_at_snapshot == log.snapshot.log_digest
+            assert [a.seq for a in log.actions] == list(range(k + 1, 3 + k))
+        else:
+            assert log.snapshot is None and [a.seq for a in log.actions] == list(range(1, 3 + k))
+
+
 async def test_table_loads_tell_a_snapshot_whose_log_changed(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
@@ -231,3 +252,29 @@ async def test_the_seal_is_the_log_s_digest_whether_or_not_the_store_was_reopene
     log = loads[game.table.id].log
     assert log is not None and log.snapshot is not None and log.snapshot.seq == 12
     assert log.digest_at_snapshot == log.snapshot.log_digest
+
+
+async def test_what_a_store_remembers_of_hands_others_ended_is_bounded(
+        store: Store, database: Path | str, new_game: NewGame,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared mode: this process appends to hands that another process ends. Each
+    hand's last digest this store remembers is forgotten at the latest once more
+    hands than `DIGESTS_KEPT` came after it: memory stays bounded in a bot that runs
+    for months (the other process's end is never seen here)."""
+    monkeypatch.setattr("bot.store.store.DIGESTS_KEPT", 8)
+    other = await Store.open(database)
+    try:
+        for k in range(30):
+            hand = (await new_game(500 + k)).hand
+            await store.append_action(hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                      110.0)
+            await other.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
+            assert len(store._digests) <= 8
+        # the newest are still remembered, and a forgotten one is read back when needed
+        hand = (await new_game(600)).hand
+        for seq in range(1, 12):
+            await store.append_action(hand.id, seq, 0, "discard", {"tile": "1m"}, "player",
+                                      110.0 + seq)
+        assert store._digests[hand.id][0] == 11
+    finally:
+        await other.close()
