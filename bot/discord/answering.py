@@ -41,6 +41,7 @@ from bot.service import Cause, Refused
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
     from bot.discord.notifier import DiscordNotifier
+    from bot.discord.pictures import Pictures
     from bot.service import TableService
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,11 @@ class Answer:
     @property
     def in_flight(self) -> InFlight:
         return self._bot.in_flight
+
+    @property
+    def pictures(self) -> Pictures:
+        """Where this bot draws (its picture processes, warm from start-up)."""
+        return self._bot.pictures
 
     @property
     def service(self) -> TableService:

@@ -149,7 +149,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             await answer.defer(ephemeral=True)
             table_id = await answer.table_id(table)
             info = await answer.run(answer.service.hand(answer.cause, table_id))
-            png = await asyncio.to_thread(hand_image, info.view)
+            png = await answer.pictures.draw_hand(hand_image, info.view)
             text, ui = private_message(
                 info.view, table_id=table_id, hand=info.hand_number, step=info.step,
                 names=info.names, locale=answer.locale, deadline=info.deadline,
@@ -172,7 +172,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 await answer.say(t("reply.table.none", answer.locale, table=table_id))
                 return
             names = picture.info.names
-            png = await asyncio.to_thread(table_image, picture.view, names)
+            png = await answer.pictures.draw(table_image, picture.view, names)
             caption = table_caption(picture.view, table_id=table_id, names=names,
                                     locale=answer.public_locale)
             await answer.say(caption, ephemeral=False, file=discord.File(

@@ -68,6 +68,13 @@ def _draw_samples() -> None:
     table_image(samples.table_start(), ("East", "South", "West", "North"))
 
 
+def _warm_here() -> None:
+    try:
+        _draw_samples()
+    except Exception:
+        log.exception("could not draw the sample pictures")
+
+
 def _started() -> int:
     return os.getpid()
 
@@ -92,8 +99,11 @@ class Pictures:
 
     async def start(self) -> None:
         """Start every worker now (each warms up as it starts): the bot calls this as
-        it starts, rather than leaving it to the first player who asks."""
+        it starts, rather than leaving it to the first player who asks. Without
+        processes, the renderer of this process warms up in a thread."""
         if self.processes <= 0:
+            # drawing in threads: this process's renderer warms up now instead
+            await asyncio.to_thread(_warm_here)
             return
         loop = asyncio.get_running_loop()
         jobs = []

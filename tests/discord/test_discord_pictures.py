@@ -87,7 +87,10 @@ async def test_started_picture_processes_are_warm_before_the_first_picture() -> 
         pictures.close()
 
 
-async def test_starting_without_processes_does_nothing() -> None:
+async def test_starting_without_processes_warms_this_process() -> None:
+    from render import draw
+    draw._mask.cache_clear()  # as a fresh process has it
     pictures = Pictures(0)
     await pictures.start()
     assert pictures.pids() == []
+    assert _ready()[1]

@@ -122,6 +122,13 @@ def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
     return None
 
 
+FOLLOWUP_WAIT = 30.0
+"""How long a deferred answer may take to follow: as long as the other waits here. A
+machine busy with other work (two bot processes, PostgreSQL and other test runs on two
+cores) took over 5 s for a bot's first `/mahjong hand` in a shared-mode process, which
+rebuilds the table and fills its caches; a lost answer still fails the test."""
+
+
 async def answer(handle: InteractionHandle) -> FakeMessage:
     """The bot's answer as the user finally sees it: the message of a direct reply, or
     after a deferral (callback type 5) the followup that replaced "thinking…" (or, when
@@ -130,7 +137,7 @@ async def answer(handle: InteractionHandle) -> FakeMessage:
     if response.type != 5:
         assert response.message is not None, response
         return response.message
-    (*_, last) = await handle.wait_followups()
+    (*_, last) = await handle.wait_followups(timeout=FOLLOWUP_WAIT)
     return last
 
 

@@ -69,3 +69,24 @@ async def test_a_private_answer_to_a_picture_command_stays_private(
     zh = await slash(world, world.players[0], "table")
     assert (await zh.response()).type == DEFERRED
     assert not (await answer(zh)).ephemeral
+
+
+async def test_hand_and_table_commands_draw_in_the_picture_processes(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """`/mahjong hand` and `/mahjong table` draw where the DMs and the channel's table
+    are drawn, in the warm picture processes: a drawing thread in the bot's own process
+    would hold the event loop's GIL, and its first picture pays the renderer's start-up
+    (its shared palette alone takes most of a second) while every click waits."""
+    world = make_world(fake)
+    bot = make_bot(tmp_path / "db.sqlite3", picture_processes=1)
+    await bots.start(bot)
+    await open_table(world, hands=1)
+    await quiet(bots)
+    before = dict(bot.pictures.drawn)
+
+    shown = await answer(await slash(world, world.players[0], "hand"))
+    assert [a.filename for a in shown.attachments] == ["hand-1-0.png"]
+    assert bot.pictures.drawn["hands"] == before["hands"] + 1
+    shown = await answer(await slash(world, world.players[1], "table"))
+    assert [a.filename for a in shown.attachments] == ["table-1.png"]
+    assert bot.pictures.drawn["public"] == before["public"] + 1
