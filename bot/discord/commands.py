@@ -18,7 +18,6 @@ start (client.py's fingerprint).
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -29,7 +28,7 @@ from bot.discord.answering import answering
 from bot.discord.boards import board_png
 from bot.discord.calculator import score_reply
 from bot.discord.history import history_text
-from bot.discord.i18n import ls, t
+from bot.discord.i18n import lang, ls, t
 from bot.discord.notifier import hand_file, private_message
 from bot.discord.options import (
     OptionNotForRules,
@@ -192,7 +191,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             locale = answer.public_locale
             # a channel with no standings at all, asked about none: no rule set to name
             named = board.rules if rules or board.rows or board.others else None
-            png = await asyncio.to_thread(board_png, board.rows, locale, named)
+            png = await answer.pictures.draw(board_png, board.rows, lang(locale), named)
             text = leaderboard_text(board.rows, locale, rules=named, others=board.others)
             await answer.say(text, ephemeral=False,
                              file=discord.File(io.BytesIO(png), filename="leaderboard.png"),

@@ -71,9 +71,9 @@ async def test_a_private_answer_to_a_picture_command_stays_private(
     assert not (await answer(zh)).ephemeral
 
 
-async def test_hand_and_table_commands_draw_in_the_picture_processes(
+async def test_picture_commands_draw_in_the_picture_processes(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    """`/mahjong hand` and `/mahjong table` draw where the DMs and the channel's table
+    """`/mahjong hand`, `table` and `leaderboard` draw where the DMs and the channel's table
     are drawn, in the warm picture processes: a drawing thread in the bot's own process
     would hold the event loop's GIL, and its first picture pays the renderer's start-up
     (its shared palette alone takes most of a second) while every click waits."""
@@ -90,3 +90,6 @@ async def test_hand_and_table_commands_draw_in_the_picture_processes(
     shown = await answer(await slash(world, world.players[1], "table"))
     assert [a.filename for a in shown.attachments] == ["table-1.png"]
     assert bot.pictures.drawn["public"] == before["public"] + 1
+    shown = await answer(await slash(world, world.players[2], "leaderboard"))
+    assert [a.filename for a in shown.attachments] == ["leaderboard.png"]
+    assert bot.pictures.drawn["public"] == before["public"] + 2
