@@ -52,10 +52,16 @@ def _prepare_worker() -> None:
             os.nice(NICENESS)
         except OSError:
             log.info("the picture process keeps its priority")
+    _warm_up()
+
+
+def _warm_up() -> None:
+    """Draw the samples once; a renderer that cannot warm up still draws, only slower
+    at first."""
     try:
         _draw_samples()
-    except Exception:  # a worker that cannot warm up still draws, only slower at first
-        log.exception("a picture process could not draw its samples")
+    except Exception:
+        log.exception("could not draw the sample pictures")
 
 
 def _draw_samples() -> None:
@@ -66,13 +72,6 @@ def _draw_samples() -> None:
 
     hand_image(samples.hand_ready())
     table_image(samples.table_start(), ("East", "South", "West", "North"))
-
-
-def _warm_here() -> None:
-    try:
-        _draw_samples()
-    except Exception:
-        log.exception("could not draw the sample pictures")
 
 
 def _started() -> int:
@@ -103,7 +102,7 @@ class Pictures:
         processes, the renderer of this process warms up in a thread."""
         if self.processes <= 0:
             # drawing in threads: this process's renderer warms up now instead
-            await asyncio.to_thread(_warm_here)
+            await asyncio.to_thread(_warm_up)
             return
         loop = asyncio.get_running_loop()
         jobs = []

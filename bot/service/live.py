@@ -140,8 +140,11 @@ def step_of(state: HandState, seat: int) -> int | None:
     """The number a decision's buttons carry: the seq of the first action that can
     answer it. A turn's step is the next seq; a claim window's is the seq just after it
     opened, so one seat's answer does not make another's buttons stale."""
-    if seat not in deciding_seats(state):
-        return None
+    return _decision_step(state) if seat in deciding_seats(state) else None
+
+
+def _decision_step(state: HandState) -> int:
+    """The step of the decision in front of the deciding seats."""
     if state.phase is Phase.TURN:
         return state.seq + 1
     assert state.window is not None
@@ -154,11 +157,7 @@ def steps_of(state: HandState) -> tuple[int | None, ...]:
     deciding = deciding_seats(state)
     if not deciding:
         return _NO_STEPS
-    if state.phase is Phase.TURN:
-        step = state.seq + 1
-    else:
-        assert state.window is not None
-        step = state.window.opened_at + 1
+    step = _decision_step(state)
     return tuple(step if seat in deciding else None for seat in range(SEATS))
 
 
