@@ -32,6 +32,7 @@ from engine.game.state import (
     HandResult,
     HandState,
     Phase,
+    SeatState,
     WinRecord,
     make,
     renewed,
@@ -89,28 +90,39 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
 
     The hand is drawn (荒局) when a draw is needed and the wall is empty. ``before``:
     the state's changes by the move that led to this draw (a discard nobody may claim,
-    the answer that closed a window), made in the same copy of the state as the draw.
+    the answer that closed a window), made in the same copy of the state as the draw
+    (the caller's own dictionary, which the draw adds its changes to).
     """
-    if state.wall_remaining == 0:
+    wall = state.wall
+    if len(wall) == state.front + state.back:  # nothing left to draw
         return end(_with(state, before), (), ev)
     from_back = replacement is not None
-    tile = state.wall[-1 - state.back] if from_back else state.wall[state.front]
-    if tile.is_flower:
+    tile = wall[-1 - state.back] if from_back else wall[state.front]
+    if tile >= _FIRST_FLOWER:
         state = _with(state, before)
         changes: dict[str, object] = {}
         mine = _drawer_released(state, seat, from_back, changes)
         return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
-    changes = {} if before is None else dict(before)
+    changes = {} if before is None else before
     mine = _drawer_released(state, seat, from_back, changes)
-    ev.append(_DRAWN[seat][tile, from_back])
-    made = changes.get("seats")  # the seats as the move before the draw left them
-    seats = list(made if isinstance(made, tuple) else state.seats)
+    ev.append(_DRAWN[seat][from_back][tile])
+    # The seats as the move before the draw left them (a tuple of them, when it did).
+    made: tuple[SeatState, ...] | None = changes.get("seats")  # type: ignore[assignment]
+    seats = list(state.seats if made is None else made)
     s = seats[seat]
-    seats[seat] = s.after(tile, True, hand=s.with_tile(tile), drawn=tile, **mine)
+    mine["hand"] = s.with_tile(tile)
+    mine["drawn"] = tile
+    seats[seat] = s.after(tile, True, mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
-    changes.update(seats=tuple(seats), phase=Phase.TURN, turn=seat, window=None,
-                   replacement=replacement)
+    changes["seats"] = tuple(seats)
+    changes["phase"] = Phase.TURN
+    changes["turn"] = seat
+    changes["window"] = None
+    changes["replacement"] = replacement
     return renewed(state, changes)
+
+
+_FIRST_FLOWER = int(Tile.SPRING)  # a plain int: compared on every draw
 
 
 def _with(state: HandState, changes: dict[str, object] | None) -> HandState:
@@ -171,8 +183,8 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     seats = list(state.seats)
-    seats[seat] = s.after(tile, False, hand=s.without(tile), drawn=None, chain=chain,
-                          discards=(*s.discards, _UNCLAIMED[tile]))
+    seats[seat] = s.after(tile, False, {"hand": s.without(tile), "drawn": None, "chain": chain,
+                                        "discards": (*s.discards, _UNCLAIMED[tile])})
     # 抓打 starts, or passes to this seat, with a 财神 discard.
     changes: dict[str, object] = {"seats": tuple(seats),
                                   "zhua_da": seat if wild else state.zhua_da}
@@ -192,7 +204,7 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
 # and draws values of their seat and tile: each made once.
 _UNCLAIMED = {tile: Discard(tile) for tile in Tile}
 _DISCARDED = tuple({tile: TileDiscarded(seat, tile) for tile in Tile} for seat in range(SEATS))
-_DRAWN = tuple({(tile, back): TileDrawn(seat, tile, back) for tile in Tile
+_DRAWN = tuple({back: {tile: TileDrawn(seat, tile, back) for tile in Tile}
                 for back in (False, True)} for seat in range(SEATS))
 
 
@@ -245,8 +257,9 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
         return _no_claim(state, seat, rob, last, ev)
     phase = Phase.ROB_KONG if rob else Phase.CLAIM
     empty = ((),) * SEATS
-    window = make(ClaimWindow, tile=tile, from_seat=seat, options=empty,
-                  answers=(None,) * SEATS, last=last, opened_at=state.seq + 1)
+    window = make(ClaimWindow, {"tile": tile, "from_seat": seat, "options": empty,
+                                "answers": (None,) * SEATS, "last": last,
+                                "opened_at": state.seq + 1})
     probe = replace(state, phase=phase, window=window)
     options = tuple(claim_options(probe, s) if could[s] else () for s in range(SEATS))
     if not any(options):
@@ -260,28 +273,39 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     window = state.window
     assert window is not None
     seat = action.seat
-    answers = list(window.answers)
-    answers[seat] = action
-    window = renewed(window, {"answers": tuple(answers)})
     passed = _passed(state, action)
     # A pass (well formed: `validate` or an offer said so) is one value a seat.
     ev.append(_PASS_ANSWERED[seat] if action.kind is ActionKind.PASS else
               ClaimAnswered(action))
-    outcome = resolve(window, state.ruleset.multiple_winners)
-    changes: dict[str, object] = {"window": window}
+    changes: dict[str, object] = {}
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
         seats[seat] = replace(seats[seat], **passed)
         changes["seats"] = tuple(seats)
-    if outcome is not None and not outcome.winners and outcome.claim is None and \
-            state.phase is Phase.CLAIM and not window.last:
-        # Every asked seat passed a discard: the next draw is made in the same copy of
-        # the state as the answer.
+    if action.kind is ActionKind.PASS and state.phase is Phase.CLAIM and not window.last \
+            and _others_passed(window, seat):
+        # The last of the asked seats passed a discard (what `resolve` says nobody
+        # takes): the next draw is made in the same copy of the state as the answer.
         ev.append(_UNCLAIMED_CLOSE)
         return draw(state, (window.from_seat + 1) % SEATS, ev, before=changes)
+    answers = list(window.answers)
+    answers[seat] = action
+    window = changes["window"] = renewed(window, {"answers": tuple(answers)})
+    outcome = resolve(window, state.ruleset.multiple_winners)
     # The answer and what it binds the seat to, in one copy of the state.
     state = renewed(state, changes)
     return state if outcome is None else _close(state, outcome, ev)
+
+
+def _others_passed(window: ClaimWindow, seat: int) -> bool:
+    """Whether every seat asked on ``window`` but ``seat`` has answered with a pass."""
+    answers, options = window.answers, window.options
+    for other in range(SEATS):
+        if other != seat and options[other]:
+            answer = answers[other]
+            if answer is None or answer.kind is not ActionKind.PASS:
+                return False
+    return True
 
 
 # The events of a pass and of a window nobody claimed from, each made once a seat.

@@ -1,31 +1,121 @@
 """What a seat's concealed tiles amount to under the hand's 财神: derived from the seat's
 hand and melds alone, kept with the seat record (`SeatState.held`) until its hand or
 melds change, and never stored. A claim window asks it of three seats per discard, and
-a seat that did not move is the same record from one state to the next."""
+a seat that did not move is the same record from one state to the next.
+
+The shape questions ("complete?", "one tile from complete?", "won on this tile?") are
+answered from the cost of each of the hand's four groups (three suits, honours): the
+fewest 财神 that turn the group's tiles into melds, without and with the pair. A draw
+or a discard changes one group, so only that group's cost is looked up again; the
+answers are then a few additions (tests/game/test_held.py holds them against
+`engine.analysis`'s `is_winning` and `is_winning_with`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple, TypeVar
 
-from engine.analysis import (
-    ShapeRules,
-    Wildcards,
-    is_complete,
-    is_winning,
-    is_winning_with,
-    seven_pairs_luxury,
-)
+from engine.analysis import ShapeRules, Wildcards, is_all_melds, is_complete
 from engine.melds import Meld
-from engine.tiles import Tile
+from engine.memo import IdentityMemo, bounded
+from engine.tiles import NUM_KINDS, Tile
+
+_HONOURS_START = Tile.EAST
+"""The first kind that is no suit's (the suits' 27 kinds come first)."""
+_GROUPS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+"""Each group's kinds (from, to) and whether they are honours (no runs)."""
+_GROUP_OF = tuple(kind // 9 if kind < _HONOURS_START else 3 for kind in range(NUM_KINDS))
+
+V = TypeVar("V")
+Costs = tuple[tuple[int, int], ...]
+"""`group_cost` of each of a hand's four groups."""
+
+_PLACE = tuple(3 * (kind - _GROUPS[_GROUP_OF[kind]][0]) for kind in range(NUM_KINDS))
+"""Where a kind's count sits in its group's packed key: three bits a kind (a count
+never reaches eight)."""
+
+
+def packed(counts: Sequence[int], group: int) -> int:
+    """A group's counts as one int (`_PLACE`): a draw or a discard adds to it or takes
+    from it, and it is a cheap key to look the group's cost up by."""
+    lo, hi, _ = _GROUPS[group]
+    return sum(n << _PLACE[kind] for kind, n in enumerate(counts[lo:hi], lo))
+
+
+@bounded(maxsize=1 << 13)
+def group_cost(key: int, honours: bool) -> tuple[int, int]:
+    """The fewest 财神 that turn one group's tiles into melds, without and with the
+    pair. ``key``: the group's `packed` counts (a suit's nine kinds, or the seven
+    honours).
+
+    Asked of `is_all_melds` / `is_complete` with the group alone in the hand: a cost
+    is always the tiles' count short of a whole number of melds (and pair), so the
+    fewest 财神 they accept is the cost itself."""
+    counts = [0] * NUM_KINDS
+    start = _HONOURS_START if honours else 0
+    for place in range(NUM_KINDS - _HONOURS_START if honours else 9):
+        counts[start + place] = key >> 3 * place & 7
+    tiles = sum(counts)
+    # Each tile alone takes at most two 财神 to a pong, the pair at most two more.
+    melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(counts, j))
+    pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(counts, j))
+    return melds, pair
+
+
+def fewest_jokers(costs: Sequence[tuple[int, int]]) -> int:
+    """Fewest 财神 that make the whole hand melds and one pair: the pair in one of the
+    groups (its cost with the pair instead of without), or (two 财神) on its own."""
+    (m0, p0), (m1, p1), (m2, p2), (m3, p3) = costs
+    return m0 + m1 + m2 + m3 + min(p0 - m0, p1 - m1, p2 - m2, p3 - m3, 2)
 
 
 @dataclass(frozen=True, eq=False)
-class HeldTiles:
+class _Basis:
+    """What stays the same from one draw or discard to the next: the hand's 财神, shapes
+    and melds, and what follows from them."""
+
+    wildcards: Wildcards
+    shapes: ShapeRules
+    melds: tuple[Meld, ...]
+    plays: tuple[Tile | None, ...]
+    """What each tile plays as (`Wildcards.plays_as`), by tile."""
+    full: int
+    """Concealed tiles of a complete hand: 14 less three a meld."""
+    seven_pairs: bool
+    """Seven pairs may complete it (the rule set allows them, and no meld is laid)."""
+    jumble_melds: bool
+    """The melds leave an honours jumble possible (the rule set allows one, and every
+    meld is of honours)."""
+
+    @classmethod
+    def of(cls, wildcards: Wildcards, shapes: ShapeRules, melds: tuple[Meld, ...]
+           ) -> _Basis:
+        return cls(wildcards, shapes, melds, _PLAYS.get(wildcards, None, lambda: tuple(
+            wildcards.plays_as(tile) for tile in Tile)), 14 - 3 * len(melds),
+            shapes.seven_pairs and not melds,
+            shapes.honours_jumble and all(t.is_honor for m in melds for t in m.tiles))
+
+
+_PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
+
+
+class HeldTiles(NamedTuple):
     """A seat's concealed tiles counted on the natural kinds they play as.
 
     ``split`` is `Wildcards.split` of the hand: the natural counts and the number of
     财神. Its list is shared by every question asked of this seat and never changed.
+    ``keys``: each group's `packed` counts, and ``costs`` their `group_cost`;
+    ``odd``: the kinds counted an odd number of times (seven pairs); ``suited``: the
+    concealed tiles that are no honour (an honours jumble). ``complete``: the tiles
+    are a winning shape (`is_winning`); ``completable``: some tile would make them one
+    (`is_winning_with` of some tile; False: no discard or robbed kong can be won on).
+    Both are worked out as the record is made: a few additions and comparisons, asked
+    of every hand (three seats a discard, the drawer's self-draw).
+
+    A named tuple rather than a frozen dataclass: one is made per draw and per
+    discard, and it is never compared, stored or pickled (a seat's derived value), so
+    the cheapest immutable record serves.
     """
 
     wildcards: Wildcards
@@ -33,30 +123,28 @@ class HeldTiles:
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     split: tuple[list[int], int]
+    keys: tuple[int, ...]
+    costs: Costs
+    odd: int
+    suited: int
+    complete: bool
+    completable: bool
+    basis: _Basis
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
            shapes: ShapeRules) -> HeldTiles:
-        return cls._made(wildcards, shapes, concealed, melds, wildcards.split(concealed))
-
-    @classmethod
-    def _made(cls, wildcards: Wildcards, shapes: ShapeRules, concealed: tuple[Tile, ...],
-              melds: tuple[Meld, ...], split: tuple[list[int], int]) -> HeldTiles:
-        """``cls(...)`` without the frozen ``__init__``'s per-field ``setattr``: one is
-        made per draw and per discard (`engine.game.state.make`, which this module
-        cannot import)."""
-        held = object.__new__(cls)
-        held.__dict__.update(wildcards=wildcards, shapes=shapes, concealed=concealed,
-                             melds=melds, split=split)
-        return held
+        counts, jokers = wildcards.split(concealed)
+        keys = tuple(packed(counts, group) for group in range(len(_GROUPS)))
+        costs = tuple(group_cost(key, _GROUPS[group][2]) for group, key in enumerate(keys))
+        return _made(_Basis.of(wildcards, shapes, melds), concealed, counts, jokers, keys,
+                     costs, sum(1 for n in counts if n & 1),
+                     sum(1 for t in concealed if t < _HONOURS_START))
 
     def plus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
         """The tiles after drawing ``tile`` (``concealed``: the hand with it), counted
-        from these ones; whether they are `complete` is known at once from these
-        ones' `completable` (most draws: not, with no shape test at all)."""
-        after = self._moved(tile, concealed, 1)
-        after.__dict__["_drawn_to"] = (self, tile)  # for `complete`, if it is asked
-        return after
+        from these ones."""
+        return self._moved(tile, concealed, 1)
 
     def minus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
         """The tiles after discarding ``tile`` (``concealed``: the hand without it),
@@ -64,77 +152,45 @@ class HeldTiles:
         return self._moved(tile, concealed, -1)
 
     def _moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
+        """These tiles with ``step`` more (or fewer) ``tile``: its group's cost alone is
+        looked up again."""
         counts, jokers = self.split
         counts = counts.copy()
-        face = self.wildcards.plays_as(tile)
+        keys, costs, odd, suited, basis = self.keys, self.costs, self.odd, self.suited, \
+            self.basis
+        face = basis.plays[tile]
         if face is None:
             jokers += step
         else:
             counts[face] += step
-        return self._made(self.wildcards, self.shapes, concealed, self.melds,
-                          (counts, jokers))
-
-    @property
-    def complete(self) -> bool:
-        """Whether the tiles themselves are a winning shape (`is_winning`)."""
-        # Worked out once, kept in the record (`cached_property` would do the same
-        # behind a lock: asked on almost every turn, that lock was a third of the cost).
-        known: bool | None = self.__dict__.get("_complete")
-        if known is None:
-            known = self.__dict__["_complete"] = self._is_complete()
-        return known
-
-    def _is_complete(self) -> bool:
-        grown: tuple[HeldTiles, Tile] | None = self.__dict__.pop("_drawn_to", None)
-        if grown is None:
-            return is_winning(self.concealed, self.melds, self.wildcards, self.shapes)
-        # Drawn to (`plus`): the hand before's `wins_on` the tile drawn, false without
-        # a shape test when that hand could not be completed at all (most draws).
-        before, tile = grown
-        return before.wins_on(tile)
-
-    @property
-    def completable(self) -> bool:
-        """`_is_completable`, worked out once (as `complete`)."""
-        known: bool | None = self.__dict__.get("_completable")
-        if known is None:
-            known = self.__dict__["_completable"] = self._is_completable()
-        return known
-
-    def _is_completable(self) -> bool:
-        """Whether some tile could complete the hand: False means no discard or robbed
-        kong can be won on (`is_winning_with` is False for every tile).
-
-        Asked as if the tile were one more 财神, which may stand for any tile: a hand
-        that one tile completes is then complete too, in every shape (four melds and a
-        pair, seven pairs, the honours jumble). tests/game/test_held.py holds this
-        against `is_winning_with` of every tile.
-        """
-        if len(self.concealed) + 1 != 14 - 3 * len(self.melds):
-            return False
-        counts, jokers = self.split
-        if is_complete(counts, jokers + 1):
-            return True
-        shapes = self.shapes
-        if shapes.seven_pairs and not self.melds and \
-                seven_pairs_luxury(counts, jokers + 1) is not None:
-            return True
-        return shapes.honours_jumble and _all_honours(self.concealed, self.melds)
+            odd += 1 if counts[face] & 1 else -1
+            group = _GROUP_OF[face]
+            key = keys[group] + (step << _PLACE[face])
+            keys = _replaced(keys, group, key)
+            costs = _replaced(costs, group, group_cost(key, face >= _HONOURS_START))
+        if tile < _HONOURS_START:
+            suited += step
+        return _made(basis, concealed, counts, jokers, keys, costs, odd, suited)
 
     def wins_on(self, tile: Tile) -> bool:
-        """`is_winning_with` ``tile``: asked once a tile (the claim window's first
-        look, then its offers) and not at all when the hand is not `completable`."""
-        if not self.completable:
-            return False
-        wins: dict[Tile, bool] = self.__dict__.setdefault("_wins_on", {})
-        known = wins.get(tile)
-        if known is None:
-            counts, jokers = self.split
-            # A copy: `is_winning_with` adds the tile to the counts it is given while it
-            # works, and this record's may be read by another thread meanwhile.
-            known = wins[tile] = is_winning_with(self.concealed, tile, (counts.copy(), jokers),
-                                                 self.melds, self.wildcards, self.shapes)
-        return known
+        """`is_winning_with` ``tile``: false at once when the hand is not `completable`,
+        else told from the costs with the tile in its group."""
+        return self.completable and self._completed_by(tile)
+
+    def _completed_by(self, tile: Tile) -> bool:
+        basis = self.basis
+        if basis.jumble_melds and not self.suited and tile >= _HONOURS_START:
+            return True
+        jokers = self.split[1]
+        face = basis.plays[tile]
+        if face is None:  # one more 财神
+            return fewest_jokers(self.costs) <= jokers + 1 or \
+                (basis.seven_pairs and self.odd <= jokers + 1)
+        group = _GROUP_OF[face]
+        costs = _replaced(self.costs, group, group_cost(self.keys[group] + (1 << _PLACE[face]),
+                                                        face >= _HONOURS_START))
+        odd = self.odd - 1 if self.split[0][face] & 1 else self.odd + 1
+        return fewest_jokers(costs) <= jokers or (basis.seven_pairs and odd <= jokers)
 
     def may_claim(self, tile: Tile, face: Tile | None, chi: bool) -> bool:
         """Whether the hand could claim ``tile``, which plays as ``face`` (None: it is a
@@ -145,21 +201,34 @@ class HeldTiles:
             counts, jokers = self.split
             if counts[face] + jokers >= 2:
                 return True
-            suited = face < _HONOURS_START
-            if chi and suited and _may_chi(counts, jokers, face):
+            if chi and face < _HONOURS_START and _may_chi(counts, jokers, face):
                 return True
-            # With no 财神, a tile that makes no pair and no run with a tile held joins
-            # no group of a complete hand (only the honours jumble takes any honour):
-            # no win on it, and no need to ask whether the hand is one from complete.
-            if not jokers and not counts[face] and \
-                    not (suited and neighbours(counts, face)) and \
-                    not (not suited and self.shapes.honours_jumble):
-                return False
-        return self.wins_on(tile)
+        return self.completable and self._completed_by(tile)
 
 
-_HONOURS_START = Tile.EAST
-"""The first kind that is no suit's (the suits' 27 kinds come first)."""
+def _made(basis: _Basis, concealed: tuple[Tile, ...], counts: list[int], jokers: int,
+          keys: tuple[int, ...], costs: Costs, odd: int, suited: int) -> HeldTiles:
+    """The `HeldTiles` of these counts, with whether they are (or one tile would make
+    them) a winning shape: four melds and a pair, seven pairs or an honours jumble."""
+    short = basis.full - len(concealed)  # 0: a complete hand's size, 1: one tile short
+    shaped = False
+    if short == 0 or short == 1:
+        jokers_then = jokers + short  # the missing tile as one more 财神 (`completable`)
+        shaped = fewest_jokers(costs) <= jokers_then or \
+            (basis.seven_pairs and odd <= jokers_then) or \
+            (basis.jumble_melds and not suited)
+    return _tuple(HeldTiles, (basis.wildcards, basis.shapes, concealed, basis.melds,
+                              (counts, jokers), keys, costs, odd, suited,
+                              shaped and short == 0, shaped and short == 1, basis))
+
+
+def _replaced(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
+_tuple = tuple.__new__  # a named tuple made from its values, past its ``__new__``'s keywords
 
 
 def neighbours(counts: Sequence[int], face: Tile) -> int:
@@ -182,8 +251,3 @@ def _may_chi(counts: Sequence[int], jokers: int, face: Tile) -> bool:
     return (rank >= 2 and 2 - b2 - b1 <= jokers) or \
         (1 <= rank <= 7 and 2 - b1 - a1 <= jokers) or \
         (rank <= 6 and 2 - a1 - a2 <= jokers)
-
-
-def _all_honours(concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:
-    return all(t.is_honor for t in concealed) and \
-        all(t.is_honor for m in melds for t in m.tiles)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, repeat
+from operator import is_
 
 from engine.game.actions import Action, checked
 from engine.game.errors import (
@@ -20,7 +21,7 @@ from engine.game.errors import (
     TileNotHeld,
     WrongPhase,
 )
-from engine.game.held import neighbours
+from engine.game.held import HeldTiles, neighbours
 from engine.game.settle import judge, self_draw
 from engine.game.state import HandState, Phase, WinRecord, make, replace
 from engine.melds import MeldKind
@@ -50,13 +51,14 @@ _CLAIM_MELD = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
 
 def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     """Exactly the actions ``seat`` may take now (empty when it has nothing to decide)."""
-    if state.phase is Phase.ENDED or not 0 <= seat < SEATS:
+    phase = state.phase
+    if phase is Phase.ENDED or not 0 <= seat < SEATS:
         return ()
-    if state.phase is Phase.TURN:
+    if phase is Phase.TURN:
         if seat != state.turn:
             return ()
         # Asked by every view and by the player before its move: worked out once a state.
-        return state.remembered((_LEGAL, seat), lambda: _turn_actions(state, seat))
+        return state.remembered(_LEGAL[seat], lambda: _turn_actions(state, seat))
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
@@ -94,11 +96,12 @@ def known_legal(state: HandState, action: Action) -> bool:
         offered = _known_offers(state, action.seat)
         # The very action offered (the computer's choice, a button's), or an equal
         # discard, win or pass (its one offered value, `_interned`): well formed. Told
-        # by identity (the offers are alive in ``offered``, so their ids are theirs),
-        # as comparing records field by field costs more than all the rest.
+        # by identity, as comparing records field by field costs more than all the rest.
         if offered is not None:
-            ids = set(map(id, offered))
-            if id(action) in ids or id(_interned(action)) in ids:
+            if any(map(is_, offered, repeat(action))):
+                return True
+            interned = _interned(action)
+            if interned is not None and any(map(is_, offered, repeat(interned))):
                 return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
@@ -122,7 +125,7 @@ def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
     """`legal_actions` of ``seat`` when it is known without working it out: a claim
     window's, or a turn's once asked."""
     if state.phase is Phase.TURN:
-        offered = state.remembered_answer((_LEGAL, seat))
+        offered = state.remembered_answer(_LEGAL[seat])
         return offered if isinstance(offered, tuple) else None
     window = state.window
     if window is None or not window.options[seat] or window.answers[seat] is not None:
@@ -130,36 +133,43 @@ def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
     return (*window.options[seat], _PASSES[seat])
 
 
-_LEGAL = "legal_actions"
+_LEGAL = tuple(f"legal_actions {seat}" for seat in range(SEATS))
+"""The question `legal_actions` of a turn is remembered under, a seat's (a string's
+hash is kept with it, a tuple's is worked out on every look-up)."""
 
 
 def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     situation = _turn_situation(state, seat)
     s = state.seats[seat]
     discards = _discard_offers(seat, s.hand)
+    ruleset = state.ruleset
     # Most turns no rule refuses a discard: the rule set says so once for all of them.
-    if state.ruleset.restricts_discards(situation, state.options):
+    if ruleset.restricts_discards(situation, state.options):
         discards = tuple(a for a in discards if _turn_allowed(state, a, situation))
-    # Most turns: no kong (`_may_kong`) and no self-draw (`_may_self_draw`).
+    # Most turns: no kong (`_may_kong`) and no self-draw (`_may_self_draw`, asked
+    # first, as it spares the rule set's question).
+    held = s.held(state.wildcards, ruleset.shapes)
     others: tuple[Action, ...] = ()
-    if _may_kong(state, seat):
+    if _may_kong(state, seat, held):
         others = tuple(a for a in _meld_candidates(state, seat, s.hand)
                        if _turn_allowed(state, a, situation))
     win = _WINS[seat]
-    if _turn_allowed(state, win, situation):
+    if _may_self_draw(state, seat, held) and _turn_allowed(state, win, situation):
         return (*discards, *others, win)
     return (*discards, *others) if others else discards
 
 
-def _may_kong(state: HandState, seat: int) -> bool:
+def _may_kong(state: HandState, seat: int, held: HeldTiles) -> bool:
     """False when `_meld_candidates` has nothing: no face held four times even with
     every 财神 (no concealed kong), and no tile held that plays as a pong's face, no
     财神 held and no 财神 in a pong (no added kong). Told from the counted tiles."""
-    s = state.seats[seat]
-    counts, jokers = s.held(state.wildcards, state.ruleset.shapes).split
+    counts, jokers = held.split
     if max(counts) + jokers >= 4:
         return True
-    pongs = [m for m in s.melds if m.kind is MeldKind.PONG]
+    melds = held.melds
+    if not melds:
+        return False
+    pongs = [m for m in melds if m.kind is MeldKind.PONG]
     if not pongs:
         return False
     if jokers:
@@ -181,8 +191,6 @@ def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> 
     made of its own tiles and melds, so of `_validate_turn`'s checks only the rule set's
     refusals and the self-draw's can refuse it (tests/game/test_properties.py holds
     the offers and `apply` to each other)."""
-    if candidate.kind is ActionKind.WIN and not _may_self_draw(state, candidate.seat):
-        return False  # most turns: asked first, as it spares the rule set's question
     try:
         _rule_refusal_on_turn(state, candidate, situation)
     except IllegalAction:
@@ -190,14 +198,13 @@ def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> 
     return True
 
 
-def _may_self_draw(state: HandState, seat: int) -> bool:
-    """`_check_self_draw` without its reasons."""
-    s = state.seats[seat]
-    if s.drawn is None and not state.opening:
-        return False
-    # Most turns: the drawn tile completes nothing (known from the draw, `HeldTiles`),
+def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
+    """`_check_self_draw` without its reasons (``held``: the seat's `HeldTiles`)."""
+    # Most turns: the tiles are no winning shape (`HeldTiles.complete`, a few sums),
     # and `self_draw` would say None.
-    if not s.held(state.wildcards, state.ruleset.shapes).complete:
+    if not held.complete:
+        return False
+    if state.seats[seat].drawn is None and not state.opening:
         return False
     record = remembered_self_draw(state, seat)
     return record is not None and record.settlement.valid
@@ -233,10 +240,10 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
     the same for every decision the turn offers."""
     s = state.seats[seat]
-    return make(
-        TurnCheck, kind=ActionKind.DISCARD, seat=seat, wildcards=state.wildcards, tile=None,
-        meld_tiles=(), drawn=s.drawn, after_claim=s.drawn is None and not state.opening,
-        zhua_da=state.zhua_da)
+    return make(TurnCheck, {
+        "kind": ActionKind.DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
+        "meld_tiles": (), "drawn": s.drawn,
+        "after_claim": s.drawn is None and not state.opening, "zhua_da": state.zhua_da})
 
 
 def _rule_refusal_on_turn(state: HandState, action: Action,
@@ -375,12 +382,12 @@ def _claim_check(state: HandState, action: Action) -> ClaimCheck:
     window = state.window
     assert window is not None
     s = state.seats[action.seat]
-    return make(
-        ClaimCheck, kind=action.kind, claimer=action.seat, discarder=window.from_seat,
-        tile=window.tile, dealer=state.dealer, streak=state.streak, claims=state.claims,
-        wildcards=state.wildcards, meld_tiles=action.tiles, chis=s.chis,
-        passed_wins=s.passed_wins, passed_pongs=s.passed_pongs, zhua_da=state.zhua_da,
-        last_window=window.last)
+    return make(ClaimCheck, {
+        "kind": action.kind, "claimer": action.seat, "discarder": window.from_seat,
+        "tile": window.tile, "dealer": state.dealer, "streak": state.streak,
+        "claims": state.claims, "wildcards": state.wildcards, "meld_tiles": action.tiles,
+        "chis": s.chis, "passed_wins": s.passed_wins, "passed_pongs": s.passed_pongs,
+        "zhua_da": state.zhua_da, "last_window": window.last})
 
 
 def _check_claim_win(state: HandState, seat: int, rob: bool) -> None:

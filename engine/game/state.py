@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, fields
 from enum import Enum
@@ -59,15 +60,15 @@ def replace(record: T, **changes: object) -> T:
     if not names.issuperset(changes):
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    values = dict(record.__dict__)
-    values.update(changes)
-    values.pop(_ANSWERS, None)  # answers about the old record, not the new one
+    values = record.__dict__.copy()
+    for name, value in changes.items():
+        values[name] = value
+    if _ANSWERS in values:
+        values[_ANSWERS] = None  # answers about the old record, not the new one
     for derived, inputs in _DERIVED.get(cls, ()):
         if not inputs.isdisjoint(changes):
             values.pop(derived, None)
-    new = object.__new__(cls)
-    new.__dict__.update(values)
-    return new
+    return _record(cls, values)
 
 
 def renewed(record: T, changes: dict[str, object]) -> T:
@@ -77,26 +78,42 @@ def renewed(record: T, changes: dict[str, object]) -> T:
     no field-name check and no derived value to drop, so derived values carry over.
     tests/game/test_fast_paths.py holds the moves made with it to those made with
     `replace`."""
-    new = object.__new__(type(record))
-    values = new.__dict__
-    values.update(record.__dict__)
-    values.update(changes)
-    values.pop(_ANSWERS, None)  # answers about the old record, not the new one
-    return new
+    values = record.__dict__.copy()
+    # One by one: every name is already in the copy, and ``dict.update`` would first
+    # grow the copy (a full table) to room for them all.
+    for name, value in changes.items():
+        values[name] = value
+    if _ANSWERS in values:
+        # Answers about the old record, not the new one: emptied, not removed (a new
+        # key would regrow the copy's table when this record is asked in turn).
+        values[_ANSWERS] = None
+    return _record(type(record), values)
 
 
-def make(cls: type[T], **values: object) -> T:
+def make(cls: type[T], values: dict[str, object]) -> T:
     """``cls(**values)`` for this package's frozen records (no ``__post_init__``) with
     every field given, without the dataclass ``__init__``'s per-field ``setattr``: for
-    the few records built on every move's hot path."""
+    the few records built on every move's hot path. ``values`` is the caller's own
+    dictionary, which the record keeps."""
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
-    if names != values.keys():
+    if len(values) != len(names) or not names.issuperset(values):
         raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
-    new = object.__new__(cls)
-    new.__dict__.update(values)
+    return _record(cls, values)
+
+
+def _record(cls: type[T], values: dict[str, object]) -> T:
+    """A record of ``cls`` whose attributes are ``values`` (which it keeps: the caller
+    made it for this record). Setting the dictionary whole is several times cheaper
+    than filling the new record's own one (its ``update`` copies and regrows it)."""
+    new = _new(cls)
+    _set_attribute(new, "__dict__", values)
     return new
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
 
 
 class Phase(Enum):
@@ -156,7 +173,9 @@ class SeatState:
         return tuple(hand)
 
     def with_tile(self, tile: Tile) -> tuple[Tile, ...]:
-        return tuple(sorted((*self.hand, tile)))
+        hand = list(self.hand)
+        insort(hand, tile)  # the hand is kept sorted
+        return tuple(hand)
 
     def held(self, wildcards: Wildcards, shapes: ShapeRules) -> HeldTiles:
         """The seat's concealed tiles counted under the hand's 财神, worked out once
@@ -168,21 +187,21 @@ class SeatState:
                                                        shapes)
         return held
 
-    def after(self, tile: Tile, gained: bool, /, **changes: object) -> SeatState:
+    def after(self, tile: Tile, gained: bool, changes: dict[str, object]) -> SeatState:
         """`replace` for a draw (``gained``: the hand in ``changes`` gains ``tile``) or a
         discard (loses it): the `HeldTiles` already worked out are brought up to date
         from the old ones rather than counted again."""
         # ``changes`` never hold the melds (only the hand, of what `held` depends on):
-        # a hot-path copy, its `HeldTiles` moved by the one tile.
+        # a hot-path copy (`renewed`), its `HeldTiles` moved by the one tile.
         assert "melds" not in changes
-        new = renewed(self, changes)
-        held: HeldTiles | None = self.__dict__.get(_HELD)
+        values = self.__dict__.copy()
+        for name, value in changes.items():
+            values[name] = value
+        held: HeldTiles | None = values.get(_HELD)
         if held is not None:
-            new.__dict__[_HELD] = held.plus(tile, new.hand) if gained else \
-                held.minus(tile, new.hand)
-        else:
-            new.__dict__.pop(_HELD, None)
-        return new
+            hand: tuple[Tile, ...] = values["hand"]
+            values[_HELD] = held.plus(tile, hand) if gained else held.minus(tile, hand)
+        return _record(SeatState, values)
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

@@ -5,7 +5,9 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
   one copy of the state with the next draw (`draw`'s ``before``): the same state and
   events as making the discard's state first and drawing from it;
 - the copies that skip `replace`'s checks (`renewed`, `SeatState.after`) keep no stale
-  derived value: every seat's kept `HeldTiles` equals counting its tiles afresh;
+  derived value: every seat's kept `HeldTiles` (its counts, each group's key and cost
+  moved tile by tile, and the shape answers made from them) equals counting its tiles
+  afresh;
 - a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
   equal every candidate enumerated and checked as before;
 - `known_legal` knows an offered move given as an equal value, as `validate` would.
@@ -84,7 +86,7 @@ def _reference_turn_offers(state: HandState, seat: int,
         return legal_module._turn_actions(fresh, seat)
 
 
-def _may_self_draw_by_judging(state: HandState, seat: int) -> bool:
+def _may_self_draw_by_judging(state: HandState, seat: int, _held: object) -> bool:
     if state.seats[seat].drawn is None and not state.opening:
         return False
     record = remembered_self_draw(state, seat)
@@ -97,9 +99,9 @@ def _held_as_counted_afresh(state: HandState) -> None:
         if kept is None:
             continue
         fresh = HeldTiles.of(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
-        assert (kept.concealed, kept.melds, kept.split) == \
-            (fresh.concealed, fresh.melds, fresh.split)
-        assert kept.complete == fresh.complete
+        # Every count, group key and cost, and the shape answers made from them.
+        assert kept._replace(basis=None) == fresh._replace(basis=None)
+        assert kept.basis.plays == fresh.basis.plays
 
 
 def _value_copy(action: Action) -> Action:

@@ -153,3 +153,22 @@ def test_may_chi_finds_a_run_exactly_when_one_can_be_made() -> None:
         expected = any(sum(1 for k in run if k != face and not counts[k]) <= jokers
                        for run in runs)
         assert _may_chi(counts, jokers, face) is expected
+
+
+def test_a_hand_counted_at_once_is_complete_exactly_when_it_wins() -> None:
+    """`complete` of tiles counted afresh (`HeldTiles.of`, each group's cost looked up
+    once) against `is_winning`, on complete hands, seven pairs, honours and any tiles."""
+    rng = random.Random("complete at once")
+    wins = 0
+    for held, wild, shapes in CASE_LIST:
+        extra = rng.choice((*held.concealed, *PLAYING_TILES))
+        fourteen = tuple(sorted((*held.concealed, extra)))
+        counted = HeldTiles.of(fourteen, held.melds, wild, shapes)
+        expected = is_winning(fourteen, held.melds, wild, shapes)
+        assert counted.complete == expected
+        assert not counted.completable  # a complete hand's size is no tile short
+        wins += expected
+    pairs = tuple(sorted(Tile(k) for k in (0, 0, 4, 4, 9, 9, 13, 13, 20, 20, 27, 27, 33, 33)))
+    assert HeldTiles.of(pairs, (), NO_WILDCARDS, HANGZHOU_SHAPES).complete
+    assert not HeldTiles.of(pairs, (), NO_WILDCARDS, SHANGHAI_SHAPES).complete
+    assert wins > CASES // 10

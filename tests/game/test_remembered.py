@@ -9,8 +9,9 @@ import pickle
 import pytest
 
 from engine.game import Action, ActionKind, TileNotHeld, apply, legal_actions
+from engine.game import legal as legal_module
 from engine.game.legal import known_legal
-from engine.game.state import replace
+from engine.game.state import renewed, replace
 from tests.game.helpers import QUIET, start, tiles
 
 
@@ -30,9 +31,12 @@ def test_legal_moves_are_worked_out_once_a_state() -> None:
 def test_the_answers_are_never_copied_pickled_or_compared() -> None:
     state = _turn()
     legal_actions(state, 0)
-    assert replace(state, seq=state.seq).remembered_answer(("legal_actions", 0)) is None
+    question = legal_module._LEGAL[0]
+    assert state.remembered_answer(question) is legal_actions(state, 0)
+    assert replace(state, seq=state.seq).remembered_answer(question) is None
+    assert renewed(state, {"seq": state.seq}).remembered_answer(question) is None
     again = pickle.loads(pickle.dumps(state))
-    assert again.remembered_answer(("legal_actions", 0)) is None
+    assert again.remembered_answer(question) is None
     assert again == state and legal_actions(again, 0) == legal_actions(state, 0)
 
 
