@@ -178,7 +178,8 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 
 def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
     s = state.seats[seat]
-    wild = state.wildcards.is_joker(tile)
+    joker = state.wildcards.joker
+    wild = joker is not None and tile == joker  # a 财神 (`Wildcards.is_joker`)
     # The chain runs over consecutive turns that ended in a 财神 discard (飘); a turn
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
@@ -190,7 +191,7 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
                                   "zhua_da": seat if wild else state.zhua_da}
     ev.append(_DISCARDED[seat][tile])
     limit = state.ruleset.last_window_tiles
-    last = limit is not None and state.wall_remaining <= limit
+    last = limit is not None and len(state.wall) - state.front - state.back <= limit
     # Who could claim it, asked of the seats before the discard (only the discarder's
     # changed, and it is never asked). Most discards: nobody, and the next seat's draw
     # is made in the same copy of the state as the discard.

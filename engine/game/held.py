@@ -141,19 +141,9 @@ class HeldTiles(NamedTuple):
                      costs, sum(1 for n in counts if n & 1),
                      sum(1 for t in concealed if t < _HONOURS_START))
 
-    def plus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
-        """The tiles after drawing ``tile`` (``concealed``: the hand with it), counted
-        from these ones."""
-        return self._moved(tile, concealed, 1)
-
-    def minus(self, tile: Tile, concealed: tuple[Tile, ...]) -> HeldTiles:
-        """The tiles after discarding ``tile`` (``concealed``: the hand without it),
-        counted from these ones."""
-        return self._moved(tile, concealed, -1)
-
-    def _moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
-        """These tiles with ``step`` more (or fewer) ``tile``: its group's cost alone is
-        looked up again."""
+    def moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
+        """These tiles with ``step`` (1 or -1) more ``tile`` (``concealed``: the hand
+        then): its group's cost alone is looked up again."""
         counts, jokers = self.split
         counts = counts.copy()
         keys, costs, odd, suited, basis = self.keys, self.costs, self.odd, self.suited, \
@@ -166,8 +156,10 @@ class HeldTiles(NamedTuple):
             odd += 1 if counts[face] & 1 else -1
             group = _GROUP_OF[face]
             key = keys[group] + (step << _PLACE[face])
-            keys = _replaced(keys, group, key)
-            costs = _replaced(costs, group, group_cost(key, face >= _HONOURS_START))
+            changed_keys, changed_costs = list(keys), list(costs)
+            changed_keys[group] = key
+            changed_costs[group] = group_cost(key, face >= _HONOURS_START)
+            keys, costs = tuple(changed_keys), tuple(changed_costs)
         if tile < _HONOURS_START:
             suited += step
         return _made(basis, concealed, counts, jokers, keys, costs, odd, suited)

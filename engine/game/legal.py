@@ -94,14 +94,12 @@ def known_legal(state: HandState, action: Action) -> bool:
     accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
     if isinstance(action, Action) and type(action.seat) is int and 0 <= action.seat < SEATS:
         offered = _known_offers(state, action.seat)
-        # The very action offered (the computer's choice, a button's), or an equal
-        # discard, win or pass (its one offered value, `_interned`): well formed. Told
-        # by identity, as comparing records field by field costs more than all the rest.
+        # A discard, win or pass equal to the one value of it offered (`_interned`, what
+        # the offers are made of), or the very claim offered: well formed. Told by
+        # identity, as comparing records field by field costs more than all the rest.
         if offered is not None:
-            if any(map(is_, offered, repeat(action))):
-                return True
             interned = _interned(action)
-            if interned is not None and any(map(is_, offered, repeat(interned))):
+            if any(map(is_, offered, repeat(action if interned is None else interned))):
                 return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered

@@ -87,7 +87,9 @@ def renewed(record: T, changes: dict[str, object]) -> T:
         # Answers about the old record, not the new one: emptied, not removed (a new
         # key would regrow the copy's table when this record is asked in turn).
         values[_ANSWERS] = None
-    return _record(type(record), values)
+    new = _new(type(record))
+    _set_attribute(new, "__dict__", values)  # `_record`, written out: hot path
+    return new
 
 
 def make(cls: type[T], values: dict[str, object]) -> T:
@@ -200,8 +202,10 @@ class SeatState:
         held: HeldTiles | None = values.get(_HELD)
         if held is not None:
             hand: tuple[Tile, ...] = values["hand"]
-            values[_HELD] = held.plus(tile, hand) if gained else held.minus(tile, hand)
-        return _record(SeatState, values)
+            values[_HELD] = held.moved(tile, hand, 1 if gained else -1)
+        new = _new(SeatState)
+        _set_attribute(new, "__dict__", values)  # `_record`, written out: hot path
+        return new
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

@@ -114,13 +114,13 @@ def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None
     for held, wild, shapes in CASE_LIST[:500]:
         drawn = rng.choice(PLAYING_TILES)
         fourteen = tuple(sorted((*held.concealed, drawn)))
-        after_draw = held.plus(drawn, fourteen)
+        after_draw = held.moved(drawn, fourteen, 1)
         assert after_draw.split == wild.split(fourteen)
         assert after_draw.complete == is_winning(fourteen, held.melds, wild, shapes)
         thrown = rng.choice(fourteen)
         rest = list(fourteen)
         rest.remove(thrown)
-        after_discard = after_draw.minus(thrown, tuple(rest))
+        after_discard = after_draw.moved(thrown, tuple(rest), -1)
         assert after_discard.split == wild.split(rest)
         assert after_discard.completable == \
             HeldTiles.of(tuple(rest), held.melds, wild, shapes).completable
