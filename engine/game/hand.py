@@ -261,13 +261,14 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
     window = make(ClaimWindow, {"tile": tile, "from_seat": seat, "options": empty,
                                 "answers": (None,) * SEATS, "last": last,
                                 "opened_at": state.seq + 1})
-    probe = replace(state, phase=phase, window=window)
+    # Copies that change no field a derived value is computed from (`renewed`).
+    probe = renewed(state, {"phase": phase, "window": window})
     options = tuple(claim_options(probe, s) if could[s] else () for s in range(SEATS))
     if not any(options):
         return _no_claim(state, seat, rob, last, ev)
-    window = replace(window, options=options)
+    window = renewed(window, {"options": options})
     ev.append(ClaimWindowOpened(tile, seat, window.asked, rob, last))
-    return replace(probe, window=window)
+    return renewed(probe, {"window": window})
 
 
 def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:

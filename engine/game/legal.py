@@ -5,7 +5,7 @@ never disagree."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import combinations_with_replacement, repeat
 from operator import is_
 
@@ -23,7 +23,7 @@ from engine.game.errors import (
 )
 from engine.game.held import HeldTiles, neighbours
 from engine.game.settle import judge, self_draw
-from engine.game.state import HandState, Phase, WinRecord, make, replace
+from engine.game.state import HandState, Phase, WinRecord, make, renewed
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
@@ -248,8 +248,10 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
                           situation: TurnCheck | None = None) -> None:
     if situation is None:
         situation = _turn_situation(state, action.seat)
-    check = replace(situation, kind=action.kind, tile=action.tile,
-                    meld_tiles=action.tiles if action.tile is None else (action.tile,))
+    # A `TurnCheck` has no derived value: the hot path's copy (`renewed`) serves.
+    check = renewed(situation, {
+        "kind": action.kind, "tile": action.tile,
+        "meld_tiles": action.tiles if action.tile is None else (action.tile,)})
     reason = state.ruleset.turn_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
@@ -468,35 +470,49 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
-    hand = Counter(state.seats[seat].hand)
-    jokers = [t for t in hand if wild.is_joker(t)]
-    same = [t for t in hand if wild.plays_as(t) is face] + jokers
+    # Only the kinds that could meld with the discard are counted (the hand's distinct
+    # tiles, as `Counter` of them would give, without counting the rest).
+    tiles = s.hand
+    plays = held.basis.plays
+    kinds = set(tiles)
+    jokers = [t for t in kinds if plays[t] is None]
     # Tiles that make no meld with the discard are left out here: `check_claim` would
     # refuse them, only later and at the price of its message.
-    for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
-        for tiles in sorted(_multisets(hand, same, size)) if may_pong else ():
-            if is_meld(_CLAIM_MELD[kind], (*tiles, window.tile), wild):
-                yield Action(kind, seat, tiles=tiles)
+    if may_pong:
+        same = [t for t in kinds if plays[t] is face] + jokers
+        copies = {t: tiles.count(t) for t in same}
+        for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
+            for combo in sorted(_multisets(copies, same, size)):
+                if is_meld(_CLAIM_MELD[kind], (*combo, window.tile), wild):
+                    yield Action(kind, seat, tiles=combo)
     if may_chi:
-        near = [t for t in hand if _near(wild.plays_as(t), face)] + jokers
-        for tiles in sorted(_multisets(hand, near, 2)):
-            if is_meld(MeldKind.CHI, (*tiles, window.tile), wild):
-                yield Action(ActionKind.CHI, seat, tiles=tiles)
+        near = [t for t in kinds if _near(plays[t], face)] + jokers
+        copies = {t: tiles.count(t) for t in near}
+        for combo in sorted(_multisets(copies, near, 2)):
+            if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
+                yield Action(ActionKind.CHI, seat, tiles=combo)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
-    return tile is not None and tile.suit is face.suit and 0 < abs(tile - face) <= 2
+    """A kind one or two ranks from the suited ``face``, in its suit."""
+    return tile is not None and tile < _HONOURS and tile // 9 == face // 9 and \
+        0 < abs(tile - face) <= 2
+
+
+_HONOURS = int(Tile.EAST)  # the kinds before it are the suits' (a plain int: compared often)
 
 
 # ---------------------------------------------------------------------------
 # Melds
 
 
-def _multisets(hand: Counter[Tile], kinds: list[Tile], size: int) -> set[tuple[Tile, ...]]:
-    """Distinct ``size``-tile multisets of ``kinds`` that the hand holds."""
+def _multisets(hand: Mapping[Tile, int], kinds: list[Tile], size: int
+               ) -> set[tuple[Tile, ...]]:
+    """Distinct ``size``-tile multisets of ``kinds`` that the hand holds (``hand``: the
+    copies held of each of ``kinds``, at least)."""
     out: set[tuple[Tile, ...]] = set()
     for combo in combinations_with_replacement(sorted(set(kinds)), size):
-        if all(hand[t] >= n for t, n in Counter(combo).items()):
+        if all(hand[t] >= combo.count(t) for t in combo):
             out.add(combo)
     return out
 
