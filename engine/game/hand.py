@@ -106,8 +106,9 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     changes = {} if before is None else before
     mine = _drawer_released(state, seat, from_back, changes)
     ev.append(_DRAWN[seat][from_back][tile])
-    # The seats as the move before the draw left them (a tuple of them, when it did).
-    made: tuple[SeatState, ...] | None = changes.get("seats")  # type: ignore[assignment]
+    # The seats as the move before the draw left them (a tuple of them, when it did; the
+    # changes hold any field's values, so the type is said here).
+    made: tuple[SeatState, ...] | None = changes.get("seats")  # type: ignore[assignment]  # ↑
     seats = list(state.seats if made is None else made)
     s = seats[seat]
     mine["hand"] = s.with_tile(tile)
