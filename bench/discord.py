@@ -26,9 +26,12 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
   ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
   garbage collections over the play (``gc_full_collections``; the longest pause and
-  the pauses in total of the full and of the young collections: a pause stops the
-  event loop, every answer with it) and the objects the collector tracks before and
-  after the play.
+  the pauses in total of the full and of the young collections, ``gc_middle_*`` the
+  middle generation's among the young: a pause stops the event loop, every answer
+  with it) and the objects the collector tracks before and after the play;
+  ``requests_per_click`` (the bot's requests to the fake Discord from the start of
+  play until it stopped, per click) and ``requests_per_click.KIND`` of each kind
+  (`request_kind`).
 
 Modes (``--mode``):
 
@@ -402,11 +405,16 @@ class GcPauses:
 
     def figures(self) -> dict[str, tuple[float, str]]:
         young, full = self.pauses[0] + self.pauses[1], self.pauses[2]
+        middle = self.pauses[1]
         return {"gc_full_collections": (len(full), "count"),
                 "gc_full_pause_max_ms": (max(full, default=0.0) * 1000, "ms"),
                 "gc_full_pause_total_ms": (sum(full) * 1000, "ms"),
                 "gc_young_pause_max_ms": (max(young, default=0.0) * 1000, "ms"),
-                "gc_young_pause_total_ms": (sum(young) * 1000, "ms")}
+                "gc_young_pause_total_ms": (sum(young) * 1000, "ms"),
+                # of those, the middle generation's (`collector.MIDDLE`): the long ones
+                "gc_middle_collections": (len(middle), "count"),
+                "gc_middle_pause_max_ms": (max(middle, default=0.0) * 1000, "ms"),
+                "gc_middle_pause_total_ms": (sum(middle) * 1000, "ms")}
 
 
 class BotSide:
