@@ -104,3 +104,23 @@ async def test_closing_from_another_thread_stops_the_workers() -> None:
             os.waitpid(pid, os.WNOHANG)
     with pytest.raises(BrokenWorkers):
         await pool.run(_Job(1))
+
+
+class _Echo:
+    """A job of ``size`` bytes whose result is as big: more than a pipe holds at once."""
+
+    def __init__(self, size: int) -> None:
+        self.data = os.urandom(size)
+
+    def __call__(self) -> bytes:
+        return self.data[::-1]
+
+
+async def test_jobs_and_results_bigger_than_the_pipe_arrive_whole() -> None:
+    pool = WorkerPool(1)
+    try:
+        jobs = [_Echo(3 << 20), _Echo(10), _Echo(1 << 20)]
+        results = await asyncio.gather(*(pool.run(job) for job in jobs))
+        assert results == [job.data[::-1] for job in jobs]
+    finally:
+        pool.close()
