@@ -26,9 +26,12 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
   ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
   garbage collections over the play (``gc_full_collections``; the longest pause and
-  the pauses in total of the full and of the young collections: a pause stops the
-  event loop, every answer with it) and the objects the collector tracks before and
-  after the play.
+  the pauses in total of the full and of the young collections, ``gc_middle_*`` the
+  middle generation's among the young: a pause stops the event loop, every answer
+  with it) and the objects the collector tracks before and after the play;
+  ``requests_per_click`` (the bot's requests to the fake Discord from the start of
+  play until it stopped, per click) and ``requests_per_click.KIND`` of each kind
+  (`request_kind`).
 
 Modes (``--mode``):
 
@@ -307,6 +310,34 @@ def figures(responses: list[float], sent: list[float], dms: list[float], wall: f
     return out
 
 
+def request_kind(method: str, path: str, body: Any, files: int, dms: set[int]) -> str:
+    """A request the bot made to Discord, by what it does: ``callback_<type>`` (an
+    interaction's response), ``original_edit`` / ``followup`` (its later answers),
+    ``dm_send`` / ``dm_edit`` and ``channel_send`` / ``channel_edit`` /
+    ``channel_delete``; ``+file`` when it uploads a picture."""
+    parts = path.removeprefix("/api/v10").strip("/").split("/")
+    if parts[0] == "interactions":
+        kind = f"callback_{body.get('type') if isinstance(body, dict) else '?'}"
+    elif parts[0] == "webhooks":
+        kind = "followup" if len(parts) == 3 else f"original_{method.lower()}"
+    elif parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+        where = "dm" if int(parts[1]) in dms else "channel"
+        what = {"POST": "send", "PATCH": "edit", "DELETE": "delete"}.get(method, "get")
+        kind = f"{where}_{what}"
+    else:
+        kind = f"{method.lower()}_{parts[0]}"
+    return kind + ("+file" if files else "")
+
+
+def request_figures(kinds: dict[str, int], clicks: int) -> dict[str, tuple[float, str]]:
+    """The bot's requests to Discord per click, in all and of each kind."""
+    n = max(1, clicks)
+    out = {"requests_per_click": (sum(kinds.values()) / n, "1")}
+    for kind in sorted(kinds):
+        out[f"requests_per_click.{kind}"] = (kinds[kind] / n, "1")
+    return out
+
+
 def show(found: dict[str, tuple[float, str]], prefix: str = "") -> None:
     for name, (value, unit) in found.items():
         text = f"{value:.0f}" if unit == "count" else f"{value:.1f}"
@@ -374,11 +405,16 @@ class GcPauses:
 
     def figures(self) -> dict[str, tuple[float, str]]:
         young, full = self.pauses[0] + self.pauses[1], self.pauses[2]
+        middle = self.pauses[1]
         return {"gc_full_collections": (len(full), "count"),
                 "gc_full_pause_max_ms": (max(full, default=0.0) * 1000, "ms"),
                 "gc_full_pause_total_ms": (sum(full) * 1000, "ms"),
                 "gc_young_pause_max_ms": (max(young, default=0.0) * 1000, "ms"),
-                "gc_young_pause_total_ms": (sum(young) * 1000, "ms")}
+                "gc_young_pause_total_ms": (sum(young) * 1000, "ms"),
+                # of those, the middle generation's (`collector.MIDDLE`): the long ones
+                "gc_middle_collections": (len(middle), "count"),
+                "gc_middle_pause_max_ms": (max(middle, default=0.0) * 1000, "ms"),
+                "gc_middle_pause_total_ms": (sum(middle) * 1000, "ms")}
 
 
 class BotSide:
@@ -486,6 +522,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         await bot.close()
         await asyncio.wait_for(connection, 10)
     await tell("STOP")
+    kinds = json.loads((await hear("REQUESTS"))[0])
     await child.wait()
     bot_side.close()
     started = {int(k): v for k, v in result["started"].items()}
@@ -496,6 +533,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    out.update(request_figures(kinds, len(result["responses"])))
     out.update(pauses.figures())
     out.update(bot_side.figures(set(started)))
     out["gc_tracked_objects_before"] = (tracked0, "count")
@@ -538,6 +576,7 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
     await players.open(worlds)
     await fake.settle(quiet=1.0, timeout=120)
     print("PLAY", flush=True)
+    first_request = len(fake.state.requests)
     wall = await players.play_all(worlds)
     print("DONE", json.dumps({"responses": players.responses, "sent": players.sent,
                               "from_gateway": players.from_gateway,
@@ -545,6 +584,12 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
                               "started": players.started,
                               "wall": wall}), flush=True)
     await hear()  # STOP: the bot has shut down (its last sends needed the fake)
+    dms = set(fake.state.dm_channels.values())
+    kinds: dict[str, int] = {}
+    for r in fake.state.requests[first_request:]:
+        kind = request_kind(r.method, r.path, r.body, len(r.files), dms)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print("REQUESTS", json.dumps(kinds), flush=True)
     await fake.stop()
 
 

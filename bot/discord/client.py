@@ -55,7 +55,11 @@ class MahjongBot(discord.Client):
                  table_interval: float = 2.0, repost_after: float = 3600.0,
                  service_options: dict[str, Any] | None = None,
                  picture_processes: int = 1, **client_options: Any) -> None:
-        # client_options: ShardedMahjongBot's shard_count and shard_ids
+        # client_options: ShardedMahjongBot's shard_count and shard_ids. No message
+        # cache: the bot never reads one (a click carries its message), and every DM and
+        # answer of a click would pass through it, living long enough to be collected
+        # in the older generations
+        client_options.setdefault("max_messages", None)
         super().__init__(intents=intents(), **client_options)
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(MahjongCommands())

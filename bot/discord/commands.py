@@ -19,6 +19,7 @@ start (client.py's fingerprint).
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import Any
 
 import discord
@@ -27,9 +28,9 @@ from discord import app_commands
 from bot.discord.answering import answering
 from bot.discord.boards import board_png
 from bot.discord.calculator import score_reply
+from bot.discord.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.history import history_text
 from bot.discord.i18n import lang, ls, t
-from bot.discord.notifier import hand_file, private_message
 from bot.discord.options import (
     OptionNotForRules,
     choices_kwargs,
@@ -41,7 +42,6 @@ from bot.discord.texts import leaderboard_text, rules_summary, score_text, table
 from bot.service import Refused
 from bot.service import errors as E
 from engine.rules import DEFAULT
-from render.hand import hand_image
 from render.table import table_image
 
 TableArg = app_commands.Range[int, 1, 2**53]
@@ -148,12 +148,14 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             await answer.defer(ephemeral=True)
             table_id = await answer.table_id(table)
             info = await answer.run(answer.service.hand(answer.cause, table_id))
-            png = await answer.pictures.draw_hand(hand_image, info.view)
-            text, ui = private_message(
-                info.view, table_id=table_id, hand=info.hand_number, step=info.step,
-                names=info.names, locale=answer.locale, deadline=info.deadline,
-                choices=info.choices, away=info.away)
-            await answer.say(text, file=hand_file(table_id, info.seat, png), view=ui)
+            # words, buttons and picture made together in the hands' picture process,
+            # as a DM's are: the view's advice is worked out there, once
+            dm = await answer.pictures.draw_hand(partial(
+                prepare_dm, info.view, (), lang(answer.locale), table_id=table_id,
+                hand=info.hand_number, step=info.step, names=info.names,
+                deadline=info.deadline, choices=info.choices, away=info.away))
+            await answer.say(dm.text, file=hand_file(table_id, info.seat, dm.png),
+                             view=ComposedView(dm.components))
 
     @command("table")
     @table_param

@@ -98,17 +98,18 @@ class ComposedView(discord.ui.View):
         return self.components
 
 
-def prepare_dm(make_view: Callable[[], PlayerView], news: Sequence[Event], lang: Lang, *,
-               table_id: int, hand: int, step: int | None, names: tuple[str, ...],
-               deadline: float | None, choices: Any, away: bool, reminder: bool
-               ) -> PreparedDm:
+def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Event],
+               lang: Lang, *, table_id: int, hand: int, step: int | None,
+               names: tuple[str, ...], deadline: float | None, choices: Any, away: bool,
+               reminder: bool = False) -> PreparedDm:
     """Off the event loop and off its GIL, in the hands' picture process
     (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
     its picture, and the DM's words and components (the discard menu's entries, each
-    with its notes, are most of a DM's composing). ``make_view`` is the notice's bound
-    ``view``, pickled with its state; ``lang`` the reader's language (a locale does not
-    pickle)."""
-    view = make_view()
+    with its notes, are most of a DM's composing). ``shown`` is the view, or the
+    notice's bound ``view`` (pickled with its state, the view made there); ``lang`` the
+    reader's language (a locale does not pickle). `/mahjong hand` is composed here too:
+    its advice is then worked out once, where its picture reads it."""
+    view = shown if isinstance(shown, PlayerView) else shown()
     happened = describe_events(news, names, view.seat, lang, hand)
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
@@ -197,9 +198,9 @@ class DmPresenter:
                     hand=n.hand_number, step=n.step, names=n.names, deadline=n.deadline,
                     choices=n.choices, away=n.away, reminder=n.reminder))
         try:
-            message = await self.poster.dm(user_id, content=dm.text,
-                                           file=hand_file(ref.table_id, seat, dm.png),
-                                           view=ComposedView(dm.components))
+            message = await self.poster.dm_id(user_id, content=dm.text,
+                                              file=hand_file(ref.table_id, seat, dm.png),
+                                              view=ComposedView(dm.components))
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 # Told now, the refusal of a DM asking to claim would tell who may claim.
@@ -212,12 +213,13 @@ class DmPresenter:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
         order = None if n.step is None else _order(n.hand_number, n.step)
-        await self._supersede((ref.table_id, seat), message, has_moves=dm.has_moves,
-                              order=order, shows=_order(n.hand_number, n.seq))
+        await self._supersede((ref.table_id, seat), user_id, message,
+                              has_moves=dm.has_moves, order=order,
+                              shows=_order(n.hand_number, n.seq))
         await self._opened(ref, seat)
         return True
 
-    async def _supersede(self, key: Key, message: discord.Message, *,
+    async def _supersede(self, key: Key, user_id: int, message: int, *,
                          has_moves: bool, order: int | None, shows: int | None = None
                          ) -> None:
         """A DM's move buttons stop being offered once a newer DM replaces them (the
@@ -227,19 +229,19 @@ class DmPresenter:
         without a decision (``shows``: the state it shows) older than the stored
         decision takes nothing off it."""
         if self.tables.shared:
-            old = await self._swap(key, message.id if has_moves else None, order, shows)
+            old = await self._swap(key, message if has_moves else None, order, shows)
         else:
             old = self._move_dms.pop(key, None)
             if has_moves:
-                self._move_dms[key] = message.id
+                self._move_dms[key] = message
             if order is not None:  # the step shown, kept for a restart (`owed_dms`)
-                await self.memory.swap_dm_message(*key, message.id if has_moves else None,
+                await self.memory.swap_dm_message(*key, message if has_moves else None,
                                                   order)
         if old is None:
             return
         try:
-            dm = message.channel
-            await dm.get_partial_message(old).edit(view=None)  # type: ignore[union-attr]  # a DM
+            dm = await self.poster.dm_channel(user_id)
+            await dm.get_partial_message(old).edit(view=None)
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 

@@ -6,7 +6,8 @@ Drawn in a thread either still holds the GIL: the event loop stalls behind it,
 and every hand-off to the SQLite thread waits for the GIL too (a click's dozen store
 round trips each lost up to a switch interval, 5 ms, to a drawing thread: ~400 ms p99
 in `bench/discord.py`). In separate processes they run beside the loop, on the
-machine's other core. Two pools, so that a seat's DM never queues behind table
+machine's other core, served from the event loop with no thread in between
+(`bot.discord.workers`). Two pools, so that a seat's DM never queues behind table
 pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' has two
 workers per ``processes``, `WORKERS`). The views and
 states are small frozen dataclasses, cheap to pickle. With ``processes=0`` (or a
@@ -27,12 +28,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from bot.discord.workers import BrokenWorkers, WorkerPool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -74,26 +74,20 @@ def _draw_samples() -> None:
     table_image(samples.table_start(), ("East", "South", "West", "North"))
 
 
-def _started() -> int:
-    return os.getpid()
-
-
 class Pictures:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
-        self._pools: dict[str, ProcessPoolExecutor] = {}
+        self._pools: dict[str, WorkerPool] = {}
         self.drawn: dict[str, int] = {"public": 0, "hands": 0}
         """How many pictures each pool drew (benchmarks: pictures per click)."""
 
-    def _executor(self, which: str) -> ProcessPoolExecutor | None:
+    def _pool(self, which: str) -> WorkerPool | None:
         if self.processes <= 0:
             return None
         pool = self._pools.get(which)
         if pool is None:
-            # spawn, not fork: the bot has threads (SQLite, rendering) that fork would copy
-            pool = self._pools[which] = ProcessPoolExecutor(
-                self.processes * WORKERS[which], mp_context=multiprocessing.get_context("spawn"),
-                initializer=_prepare_worker)
+            pool = self._pools[which] = WorkerPool(self.processes * WORKERS[which],
+                                                   initializer=_prepare_worker)
         return pool
 
     async def start(self) -> None:
@@ -104,21 +98,12 @@ class Pictures:
             # drawing in threads: this process's renderer warms up now instead
             await asyncio.to_thread(_warm_up)
             return
-        loop = asyncio.get_running_loop()
-        jobs = []
-        for which, count in WORKERS.items():
-            pool = self._executor(which)
-            if pool is not None:
-                # one job per worker: an executor starts a worker per job it cannot
-                # hand to an idle one
-                jobs += [loop.run_in_executor(pool, _started)
-                         for _ in range(self.processes * count)]
+        pools = [p for p in map(self._pool, WORKERS) if p is not None]
         try:
-            await asyncio.gather(*jobs)
-        except BrokenProcessPool:
+            await asyncio.gather(*(pool.start() for pool in pools))
+        except BrokenWorkers:
             log.warning("a picture process died as it started; drawing in threads")
-            self.processes = 0
-            self._pools.clear()
+            self._fall_back()
 
     async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
         """``draw(*args, **kwargs)`` in the public pictures' worker (or a thread)."""
@@ -130,22 +115,25 @@ class Pictures:
 
     async def _run(self, which: str, call: Callable[[], T]) -> T:
         self.drawn[which] += 1
-        pool = self._executor(which)
+        pool = self._pool(which)
         if pool is not None:
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, call)
-            except BrokenProcessPool:
+                return await pool.run(call)
+            except BrokenWorkers:
                 log.warning("a picture process died; drawing in threads from now on")
-                self.processes = 0
-                self._pools.pop(which, None)
+                self._fall_back()
         return await asyncio.to_thread(call)
+
+    def _fall_back(self) -> None:
+        """Threads from now on; what is left of the processes is stopped."""
+        self.processes = 0
+        self.close()
 
     def pids(self) -> list[int]:
         """The worker processes' ids (benchmarks measure their CPU)."""
-        return [pid for pool in self._pools.values()
-                for pid in (getattr(pool, "_processes", None) or {})]
+        return [pid for pool in self._pools.values() for pid in pool.pids()]
 
     def close(self) -> None:
         pools, self._pools = list(self._pools.values()), {}
         for pool in pools:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.close()

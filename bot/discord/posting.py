@@ -11,10 +11,12 @@ or not (see `Receipt`).
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.memory import PresenterMemory
@@ -105,11 +107,28 @@ class Poster:
 
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message:
         """Send a DM (the DM channel is opened once per user); raises on failure."""
+        return await (await self.dm_channel(user_id)).send(**kwargs)
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The user's DM channel, opened once."""
         channel = self._dm_channels.get(user_id)
         if channel is None:
             channel = await self.client.create_dm(discord.Object(user_id))
             self._dm_channels[user_id] = channel
-        return await channel.send(**kwargs)
+        return channel  # type: ignore[return-value]  # create_dm's
+
+    async def dm_id(self, user_id: int, *, content: str, file: discord.File,
+                    view: discord.ui.View) -> int:
+        """Send a DM as `dm` does (the same request), and return only its id: the hand
+        DMs' answer is never read, and discord.py's `Message` made of it (its
+        components parsed back, the client's cache) was a tenth of the bot's time per
+        click. Raises on failure, as `dm`."""
+        channel = await self.dm_channel(user_id)
+        with handle_message_parameters(
+                content=content, file=file, view=view, nonce=secrets.randbits(64),
+                previous_allowed_mentions=self.client.allowed_mentions) as params:
+            data = await self.client.http.send_message(channel.id, params=params)
+        return int(data["id"])
 
     async def permission_error(self, ref: TableRef, exc: discord.Forbidden) -> None:
         """Say it once to whoever opened the table (by DM), then stay quiet."""

@@ -129,6 +129,26 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None,
+                   order: int | None, shows: int | None) -> int | None:
+    """`Store.swap_dm_message`'s transaction."""
+    row = await db.one("SELECT dm_message_id, dm_order FROM seats WHERE table_id = ?"
+                       f" AND seat = ?{db.for_update}", (table_id, seat))
+    if row is None:
+        return None
+    stored = row["dm_order"]
+    if stored is not None and order is not None and order < int(stored):
+        return message_id
+    if stored is not None and order is None and shows is not None and shows < int(stored):
+        return message_id
+    # a DM showing no decision keeps the order of the last one that did: a decision
+    # pending is owed a DM (`owed_dms`) only if it is newer than that
+    await db.run("UPDATE seats SET dm_message_id = ?, dm_order = COALESCE(?, dm_order)"
+                 " WHERE table_id = ? AND seat = ?", (message_id, order, table_id, seat))
+    old = row["dm_message_id"]
+    return int(old) if old is not None else None
+
+
 class TableBump:
     """Shared mode: a table whose change counter (``game_tables.version``, 0008) goes one
     up inside every write transaction made while it is armed (`Store.bumping`), so a
@@ -1365,24 +1385,14 @@ class Store:
         ``shows``: for a DM without a decision (no ``order``), the state it shows, in
         the same numbering: one older than the stored decision (another process sent
         that newer DM first) leaves it and its buttons alone."""
-        async with self._write() as db:
-            row = await db.one("SELECT dm_message_id, dm_order FROM seats WHERE table_id = ?"
-                               f" AND seat = ?{db.for_update}", (table_id, seat))
-            if row is None:
-                return None
-            stored = row["dm_order"]
-            if stored is not None and order is not None and order < int(stored):
-                return message_id
-            if stored is not None and order is None and shows is not None \
-                    and shows < int(stored):
-                return message_id
-            # a DM showing no decision keeps the order of the last one that did: a
-            # decision pending is owed a DM (`owed_dms`) only if it is newer than that
-            await db.run("UPDATE seats SET dm_message_id = ?, dm_order = COALESCE(?,"
-                         " dm_order) WHERE table_id = ? AND seat = ?",
-                         (message_id, order, table_id, seat))
-            old = row["dm_message_id"]
-            return int(old) if old is not None else None
+        bump = _BUMPING.get()
+        if bump is not None and bump.armed:  # its bump is a statement of the same write
+            async with self._write() as db:
+                return await _swap_dm(db, table_id, seat, message_id, order, shows)
+        # one trip to SQLite's thread (not four: BEGIN, SELECT, UPDATE, COMMIT, each
+        # holding the lock that every click's move then waits for): a DM per click
+        return await self._db.write_at_once(_swap_dm, table_id, seat, message_id, order,
+                                            shows)
 
     async def clear_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM is to be edited any more."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -67,6 +68,7 @@ class FakeChannel:
     def __init__(self, client: FakeClient, where: str | int) -> None:
         self.client = client
         self.where = where
+        self.id = CHANNEL if where == "channel" else where
 
     async def send(self, **kwargs: Any) -> Any:
         refusal = self.client.refuse.get(self.where)
@@ -94,8 +96,38 @@ class FakeChannel:
         return SimpleNamespace(edit=edit, delete=delete)
 
 
+class SentComponents:
+    """The components of a message sent as a request's payload (`FakeHttp`), read back
+    as a view's (``to_components``)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+
+class FakeHttp:
+    """discord.py's HTTP client, as far as the presenter calls it (a hand DM is sent as
+    one request, its answer's id alone read): recorded like a channel's ``send``."""
+
+    def __init__(self, client: FakeClient) -> None:
+        self.client = client
+
+    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
+        channel = FakeChannel(self.client, channel_id)
+        # with a file the payload travels as the form's ``payload_json`` part
+        payload = params.payload or json.loads(params.multipart[0]["value"])
+        sent = await channel.send(content=payload.get("content"),
+                                  file=params.files[0] if params.files else None,
+                                  view=SentComponents(payload.get("components", [])))
+        return {"id": str(sent.id), "channel_id": str(channel_id)}
+
+
 class FakeClient:
     def __init__(self, guild_locale: str = "en-US") -> None:
+        self.http = FakeHttp(self)
+        self.allowed_mentions: discord.AllowedMentions | None = None
         self.gate: asyncio.Event | None = None
         """When set, every send waits for it (two processes' sends in flight at once)."""
         self.waiting = 0

@@ -5,10 +5,15 @@ here) takes the public "thinking" message away and says it privately."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
+import pytest
 from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
+
+from engine.view import PlayerView
 
 DEFERRED = 5
 
@@ -93,3 +98,35 @@ async def test_picture_commands_draw_in_the_picture_processes(
     shown = await answer(await slash(world, world.players[2], "leaderboard"))
     assert [a.filename for a in shown.attachments] == ["leaderboard.png"]
     assert bot.pictures.drawn["public"] == before["public"] + 2
+
+
+async def test_the_hand_command_works_out_its_advice_once_in_the_picture_process(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/mahjong hand` is composed where its picture is drawn, as a DM is: the view's
+    advice (each discard's waits, the suggestion, shanten) is worked out there once,
+    not a second time on the event loop for the words and the menu. The reply shows the
+    seat's DM's buttons."""
+    world = make_world(fake)
+    bot = make_bot(tmp_path / "db.sqlite3", picture_processes=1)
+    await bots.start(bot)
+    await open_table(world, hands=1)
+    await quiet(bots)
+    worked: list[str] = []
+    for name in ("moves", "waits", "shanten", "suggested"):
+        advice = PlayerView.__dict__[name]
+        monkeypatch.setattr(advice, "work", partial(_counted, worked, name, advice.work))
+
+    dealer = world.players[0]
+    shown = await answer(await slash(world, dealer, "hand"))
+    assert [a.filename for a in shown.attachments] == ["hand-1-0.png"]
+    assert worked == []  # none of it on the bot's event loop
+    dm = fake.dms(dealer)[-1]
+    assert fake.custom_ids(shown) == fake.custom_ids(dm) != []
+    assert shown.components == dm.components  # the discard menu's notes too
+
+
+def _counted(worked: list[str], name: str, work: Callable[..., object], *args: object
+             ) -> object:
+    worked.append(name)
+    return work(*args)

@@ -1,0 +1,293 @@
+"""`WorkerPool`: worker processes served straight from the event loop, no thread between.
+
+`concurrent.futures.ProcessPoolExecutor` hands each job to two threads of the bot's
+process (its manager, and its call queue's feeder, which pickles the job) and each
+result back through a third hand-off (`call_soon_threadsafe`): every picture woke them
+and took the GIL turn by turn with the event loop. On a busy machine each of those
+wake-ups cost the loop about a millisecond (`bench/discord.py --profile`: the pool's
+`submit` was a third of the bot's time spent outside its own code). Here a job is
+pickled by the loop and written to an idle worker's pipe, and its result read when the
+pipe is readable (`loop.add_reader`): one process per worker, one job in flight each,
+the others queued here. The loop's end of each pipe never blocks: a result is read as
+it comes, and taken once whole (a worker runs at a lower priority, and may be stopped
+halfway through writing one), and a job too big for the pipe is written as it drains.
+
+A worker that dies fails its job and every queued one with `BrokenWorkers`; the pool
+then takes no more jobs (`Pictures` draws in threads from then on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import pickle
+import struct
+from collections import deque
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+STOP = b""
+"""Told to a worker instead of a job: it leaves its loop."""
+HEADER = struct.Struct("!Q")
+"""A message's length, before its bytes (both ways)."""
+READ_SIZE = 1 << 16
+"""Bytes read from a worker's pipe at a time."""
+JOIN_TIMEOUT = 5.0
+"""Seconds `WorkerPool.close` waits for a worker to leave before it is terminated."""
+
+
+class BrokenWorkers(RuntimeError):
+    """A worker process died (or could not start): the pool takes no more jobs."""
+
+
+def _serve(conn: Connection, initializer: Callable[[], object] | None) -> None:
+    """A worker's life: its initializer, then "ready" (its pid), then one job after the
+    other until `STOP`, each answered with (True, result) or (False, exception)."""
+    if initializer is not None:
+        initializer()
+    fd = conn.fileno()
+    _write_all(fd, _frame(pickle.dumps((True, os.getpid()))))
+    while (data := _read_frame(fd)) != STOP:
+        try:
+            answer: tuple[bool, object] = (True, pickle.loads(data)())
+            out = pickle.dumps(answer)
+        except BaseException as exc:  # told to the caller, never ends the worker
+            out = _failure(exc)
+        _write_all(fd, _frame(out))
+
+
+def _frame(data: bytes) -> bytes:
+    """A message as it travels: its length (`HEADER`), then its bytes, in one write, so
+    the loop's end never finds half of one (and never waits for the rest: it reads
+    without blocking, `_Worker.readable`)."""
+    return HEADER.pack(len(data)) + data
+
+
+def _read_frame(fd: int) -> bytes:
+    (size,) = HEADER.unpack(_read_exactly(fd, HEADER.size))
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            raise EOFError("the bot closed its end")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _failure(exc: BaseException) -> bytes:
+    try:
+        return pickle.dumps((False, exc))
+    except Exception:  # an exception that does not pickle is told by its text
+        return pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class _Worker:
+    """One process and the loop's end of its pipe (not blocking: the loop never waits on
+    a worker, however slowly it runs at its lower priority); ``job`` is the future of
+    the job in flight (at first, of its start: its pid)."""
+
+    def __init__(self, context: Any, initializer: Callable[[], object] | None,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        ours, theirs = context.Pipe(duplex=True)
+        self.process = context.Process(target=_serve, args=(theirs, initializer),
+                                       daemon=True)
+        self.process.start()
+        theirs.close()
+        self.conn: Connection = ours
+        self.fd = ours.fileno()
+        os.set_blocking(self.fd, False)
+        self.job: asyncio.Future[Any] | None = loop.create_future()
+        self.started: asyncio.Future[Any] = self.job
+        self._received = bytearray()
+        self._unsent = b""
+
+    def readable(self) -> list[bytes]:
+        """The whole messages that arrived (none while one is still coming in); raises
+        EOFError when the worker is gone."""
+        try:
+            while chunk := os.read(self.fd, READ_SIZE):
+                self._received += chunk
+            raise EOFError("the worker closed its end")
+        except BlockingIOError:
+            pass
+        messages = []
+        while len(self._received) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self._received)
+            end = HEADER.size + size
+            if len(self._received) < end:
+                break
+            messages.append(bytes(self._received[HEADER.size:end]))
+            del self._received[:end]
+        return messages
+
+    def send(self, data: bytes, loop: asyncio.AbstractEventLoop) -> None:
+        """One message to the worker; what its pipe cannot take now (a job bigger than
+        the pipe's buffer) follows when it can."""
+        self._unsent += _frame(data)
+        self.writable(loop)
+
+    def writable(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            sent = os.write(self.fd, self._unsent)
+        except BlockingIOError:
+            sent = 0
+        self._unsent = self._unsent[sent:]
+        if self._unsent:
+            loop.add_writer(self.fd, self.writable, loop)
+        else:
+            loop.remove_writer(self.fd)
+
+
+class WorkerPool:
+    """``size`` worker processes (spawned, each running ``initializer`` first)."""
+
+    def __init__(self, size: int, initializer: Callable[[], object] | None = None) -> None:
+        self.size = size
+        self.initializer = initializer
+        self.broken = False
+        self._workers: list[_Worker] = []
+        self._queue: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _spawn(self) -> None:
+        """One more worker (spawned, not forked: the bot has threads, SQLite's, that a
+        fork would copy)."""
+        loop = self._loop = asyncio.get_running_loop()
+        worker = _Worker(multiprocessing.get_context("spawn"), self.initializer, loop)
+        self._workers.append(worker)
+        loop.add_reader(worker.fd, self._readable, worker)
+
+    async def start(self) -> list[int]:
+        """Start every worker and wait until each is ready; their pids."""
+        if self.broken:
+            raise BrokenWorkers("a worker process died")
+        while len(self._workers) < self.size:
+            self._spawn()
+        return [await asyncio.shield(w.started) for w in self._workers]
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """``call()`` in a worker: pickled here, its result unpickled here. Without an
+        idle worker, one more is started (up to ``size``) unless `start` started all."""
+        if self.broken:
+            raise BrokenWorkers("a worker process died")
+        if len(self._workers) < self.size and all(w.job is not None for w in self._workers):
+            self._spawn()
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append((pickle.dumps(call), future))
+        self._dispatch()
+        return await future
+
+    def _dispatch(self) -> None:
+        for worker in self._workers:
+            if not self._queue:
+                return
+            if worker.job is None:
+                payload, future = self._queue.popleft()
+                if future.done():  # its caller gave up (cancelled) before it was sent
+                    continue
+                worker.job = future
+                self._send(worker, payload)
+
+    def _send(self, worker: _Worker, payload: bytes) -> None:
+        assert self._loop is not None
+        try:
+            worker.send(payload, self._loop)
+        except OSError:
+            self._break(worker)
+
+    def _readable(self, worker: _Worker) -> None:
+        if worker not in self._workers:  # closed: it left as told
+            assert self._loop is not None
+            _forget(self._loop, worker)
+            return
+        try:
+            messages = worker.readable()
+        except (EOFError, OSError):
+            self._break(worker)
+            return
+        for message in messages:  # one at most: one job in flight
+            ok, value = pickle.loads(message)
+            job, worker.job = worker.job, None
+            if job is not None and not job.done():
+                if ok:
+                    job.set_result(value)
+                else:
+                    job.set_exception(value)
+        if messages:
+            self._dispatch()
+
+    def _break(self, dead: _Worker) -> None:
+        """A worker died: its job and every queued one fail, and no new one is taken."""
+        log.warning("picture process %s died", dead.process.pid)
+        self.broken = True
+        failed = [w.job for w in self._workers if w.job is not None]
+        failed += [future for _, future in self._queue]
+        self._queue.clear()
+        for worker in self._workers:
+            worker.job = None
+        for future in failed:
+            if not future.done():
+                future.set_exception(BrokenWorkers("a picture process died"))
+        self._unwatch()
+
+    def _unwatch(self) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        for worker in self._workers:
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_reader(worker.fd)
+                loop.remove_writer(worker.fd)
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
+
+    def close(self) -> None:
+        """Stop the workers (each ends its job first, up to `JOIN_TIMEOUT`; one still
+        starting is terminated). From any thread: the loop's watch of their pipes is
+        ended on the loop."""
+        workers, self._workers = self._workers, []
+        self.broken = True
+        for worker in workers:
+            with contextlib.suppress(OSError):  # not blocking: tried once, else terminated
+                os.write(worker.fd, _frame(STOP))
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            for worker in workers:
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to end
+                    loop.call_soon_threadsafe(_forget, loop, worker)
+        for worker in workers:
+            if worker.started.done():  # still warming up: nothing of value to finish
+                worker.process.join(JOIN_TIMEOUT)
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join()
+
+
+def _forget(loop: asyncio.AbstractEventLoop, worker: _Worker) -> None:
+    """The loop stops watching a closed pool's worker (once)."""
+    if worker.conn.closed:
+        return
+    with contextlib.suppress(ValueError, OSError):
+        loop.remove_reader(worker.fd)
+        loop.remove_writer(worker.fd)
+    worker.conn.close()
+    if worker.job is not None and not worker.job.done():
+        worker.job.set_exception(BrokenWorkers("the picture processes were closed"))

@@ -1,0 +1,126 @@
+"""The picture processes' pool (`bot.discord.workers`): jobs answered in turn by
+processes served from the event loop; a job's error is its caller's, a dead worker
+fails what it had and `Pictures` draws in threads from then on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from bot.discord.pictures import Pictures
+from bot.discord.workers import BrokenWorkers, WorkerPool
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _fail() -> None:
+    raise ValueError("no such tile")
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def test_jobs_are_answered_each_with_its_own_result() -> None:
+    pool = WorkerPool(2)
+    try:
+        pids = await pool.start()
+        assert sorted(pids) == sorted(pool.pids()) and os.getpid() not in pids
+        results = await asyncio.gather(*(pool.run(_Job(n)) for n in range(30)))
+        assert results == [n * n for n in range(30)]
+    finally:
+        pool.close()
+
+
+class _Job:
+    """A picklable call (a lambda is not)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self) -> int:
+        return _square(self.n)
+
+
+async def test_a_jobs_error_is_raised_to_its_caller_and_the_worker_goes_on() -> None:
+    pool = WorkerPool(1)
+    try:
+        with pytest.raises(ValueError, match="no such tile"):
+            await pool.run(_fail)
+        assert await pool.run(_Job(7)) == 49
+    finally:
+        pool.close()
+
+
+async def test_a_dead_worker_fails_its_job_and_the_pool_takes_no_more() -> None:
+    pool = WorkerPool(1)
+    try:
+        await pool.start()
+        dying = asyncio.ensure_future(pool.run(_die))
+        queued = asyncio.ensure_future(pool.run(_Job(3)))  # waits behind it
+        for job in (dying, queued):
+            with pytest.raises(BrokenWorkers):
+                await job
+        with pytest.raises(BrokenWorkers):
+            await pool.run(_Job(2))
+    finally:
+        pool.close()
+
+
+async def test_pictures_draw_in_threads_once_a_process_died() -> None:
+    pictures = Pictures(1)
+    try:
+        await pictures.start()
+        assert await pictures.draw_hand(os.getpid) != os.getpid()
+        with pytest.raises(ProcessLookupError):  # the dying job ran in a thread instead
+            await pictures.draw_hand(_kill_worker, pictures.pids())
+        assert pictures.processes == 0 and pictures.pids() == []
+        assert await pictures.draw_hand(os.getpid) == os.getpid()
+    finally:
+        pictures.close()
+
+
+def _kill_worker(pids: list[int]) -> None:
+    """Kills the process it runs in if that is a picture worker; in the bot's own
+    process (a thread: the pool died) it fails instead, killing nobody."""
+    if os.getpid() in pids:
+        os.kill(os.getpid(), signal.SIGKILL)
+    raise ProcessLookupError("run in the bot's process")
+
+
+async def test_closing_from_another_thread_stops_the_workers() -> None:
+    pool = WorkerPool(2)
+    await pool.start()
+    pids = pool.pids()
+    await asyncio.to_thread(pool.close)
+    await asyncio.sleep(0)
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    with pytest.raises(BrokenWorkers):
+        await pool.run(_Job(1))
+
+
+class _Echo:
+    """A job of ``size`` bytes whose result is as big: more than a pipe holds at once."""
+
+    def __init__(self, size: int) -> None:
+        self.data = os.urandom(size)
+
+    def __call__(self) -> bytes:
+        return self.data[::-1]
+
+
+async def test_jobs_and_results_bigger_than_the_pipe_arrive_whole() -> None:
+    pool = WorkerPool(1)
+    try:
+        jobs = [_Echo(3 << 20), _Echo(10), _Echo(1 << 20)]
+        results = await asyncio.gather(*(pool.run(job) for job in jobs))
+        assert results == [job.data[::-1] for job in jobs]
+    finally:
+        pool.close()
