@@ -892,18 +892,20 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
                   delta: int, sequences: bool) -> dict[int, int]:
     """`standard_shanten` with ``delta`` tiles more of each kind: the same structures as
     `standard_shanten` merges, with the kind's group merged last (a group left empty
-    adds nothing: its merge changes nothing)."""
+    adds nothing: its merge changes nothing). Each group's kinds are answered together,
+    by one look-up of `_group_each`."""
     keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     groups = [_partials(key, honors) for key, honors in keys]
     # A merge clamps sums, so merging is associative and commutative: the groups other
     # than the kind's are merged once per group (``others``), whatever the order.
     others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
-    natural = sum(counts) + delta
+    natural = sum(counts)
     spare = jokers + 1
     out: dict[int, int] = {}
     group = -1
     rest = _NOTHING_YET
     key, honors, offset = keys[0][0], False, 0
+    table: tuple[int | None, ...] = ()
     for kind in kinds:  # sorted, as they mostly are, a group's kinds come together
         g = _GROUP_OF[kind]
         if g != group:
@@ -912,10 +914,96 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
             known = others[g]
             rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks) \
                 if known is None else known
-        changed = _partials_changed(key, honors, kind - offset, delta)
-        needed = _needed_with(rest, changed, natural, blocks) - spare
+            table = _group_each(key, honors, g == 3, rest, natural, blocks, delta)
+        needed = table[kind - offset]
+        if needed is None:  # a kind the table leaves out (far from the group's tiles)
+            changed = _partials_changed(key, honors, kind - offset, delta)
+            needed = _needed_with(rest, changed, natural + delta, blocks)
+        needed -= spare
         out[kind] = needed if needed > -1 else -1
     return out
+
+
+@bounded(maxsize=1 << 14)
+def _group_each(key: tuple[int, ...], honours: bool, honour_group: bool,
+                rest: frozenset[tuple[int, int, int]], natural: int, blocks: int, delta: int
+                ) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand of ``natural`` tiles with ``delta`` tiles more of each
+    kind of one group (``key``; ``rest``: the other groups merged), by the kind's place
+    in the group. With one tile fewer, the kinds held; with one more, the kinds near the
+    group's tiles (`_near_in_group`); None for the others. One look-up answers a group's
+    kinds at once, and it recurs more than the whole hand does: ``rest`` stands for
+    every hand whose other groups hold the same structures."""
+    wanted = tuple(n > 0 for n in key) if delta < 0 else _near_in_group(key, honour_group)
+    natural += delta
+    return tuple(_needed_with(rest, _partials_changed(key, honours, i, delta), natural, blocks)
+                 if want else None for i, want in enumerate(wanted))
+
+
+Structures = frozenset[tuple[int, int, int]]
+"""A group's (melds, partial melds, pair) options (`_partials`), or several groups'
+merged (`_merge`)."""
+
+
+def group_structures(key: tuple[int, ...], honours: bool) -> Structures:
+    """The (melds, partials, pair) options of one group's counts (``honours``: no chows)."""
+    return _partials(key, honours)
+
+
+def group_structures_without(key: tuple[int, ...], honours: bool, index: int) -> Structures:
+    """`group_structures` of the group with one tile fewer of its ``index``-th kind."""
+    return _partials_changed(key, honours, index, -1)
+
+
+def merged_structures(groups: Iterable[Structures], blocks: int) -> Structures:
+    """Several groups' structures merged, for a hand with ``blocks`` melds still to make."""
+    return _merged(groups, blocks)
+
+
+def needed_with_one_more(key: tuple[int, ...], honours: bool, honour_group: bool,
+                         rest: Structures, natural: int, blocks: int) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
+    groups but this one) with one more tile of each kind near this group's tiles, by the
+    kind's place in the group; None for the kinds not near (`_near_in_group`). The
+    standard shanten is this less the jokers and one, and at least -1."""
+    return _group_each(key, honours, honour_group, rest, natural, blocks, 1)
+
+
+def needed_without_each(key: tuple[int, ...], honours: bool, rest: Structures, natural: int,
+                        blocks: int) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
+    groups but this one) with one tile fewer of each kind this group holds, by the kind's
+    place in the group; None for the kinds not held."""
+    return _group_each(key, honours, False, rest, natural, blocks, -1)
+
+
+def needed_with(rest: Structures, group: Structures, natural: int, blocks: int) -> int:
+    """`_fewest_needed` of a hand of ``natural`` tiles whose groups' structures are
+    ``rest`` and ``group``: its standard shanten is this less the jokers and one (at
+    least -1)."""
+    return _needed_with(rest, group, natural, blocks)
+
+
+@bounded(maxsize=1 << 14)
+def improving_kinds(key: tuple[int, ...], honours: bool, honour_group: bool,
+                    rest: Structures, natural: int, blocks: int, below: int
+                    ) -> tuple[int, ...]:
+    """The places in the group of the kinds in `needed_with_one_more` whose one more
+    tile leaves the hand needing fewer than ``below`` tiles (a shanten below ``below``
+    less the jokers and one): the computer player's useful tiles, one group at a time."""
+    return tuple(i for i, needed in enumerate(
+        _group_each(key, honours, honour_group, rest, natural, blocks, 1))
+        if needed is not None and needed < below)
+
+
+@bounded(maxsize=1 << 13)
+def _near_in_group(key: tuple[int, ...], honour_group: bool) -> tuple[bool, ...]:
+    """Whether each kind of a group is held or, in a suit, one or two ranks from a held
+    one (the kinds the computer player asks about)."""
+    if honour_group:
+        return tuple(n > 0 for n in key)
+    held = [i for i, n in enumerate(key) if n]
+    return tuple(any(abs(i - h) <= 2 for h in held) for i in range(len(key)))
 
 
 _GROUP_OF = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
@@ -986,12 +1074,27 @@ def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Ite
                                   ) -> dict[int, int]:
     """`seven_pairs_shanten` with one more tile of each of ``kinds``: a kind held an odd
     number of times makes one more pair, any other one more single."""
+    # Only two answers are possible: work each out once.
+    odd, even = seven_pairs_shanten_plus_one(counts, jokers)
+    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
+
+
+def seven_pairs_shanten_minus_one(counts: Sequence[int], jokers: int) -> tuple[int, int]:
+    """`seven_pairs_shanten` with one tile fewer of a kind held an odd number of times,
+    and of a kind held an even number of times (at least twice)."""
     pairs = sum(n // 2 for n in counts)
     singles = sum(1 for n in counts if n & 1)
-    # Only two answers are possible: work each out once.
-    odd = _seven_pairs_shanten(pairs + 1, singles - 1, jokers)
-    even = _seven_pairs_shanten(pairs, singles + 1, jokers)
-    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
+    return (_seven_pairs_shanten(pairs, singles - 1, jokers),
+            _seven_pairs_shanten(pairs - 1, singles + 1, jokers))
+
+
+def seven_pairs_shanten_plus_one(counts: Sequence[int], jokers: int) -> tuple[int, int]:
+    """`seven_pairs_shanten` with one more tile of a kind held an odd number of times,
+    and of any other kind."""
+    pairs = sum(n // 2 for n in counts)
+    singles = sum(1 for n in counts if n & 1)
+    return (_seven_pairs_shanten(pairs + 1, singles - 1, jokers),
+            _seven_pairs_shanten(pairs, singles + 1, jokers))
 
 
 def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:
