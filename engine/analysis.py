@@ -753,13 +753,38 @@ def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool,
 
 @bounded(maxsize=1 << 14)
 def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
-    """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
+    """Every (melds, partial melds, pair) a group can hold at once (not only maximal):
+    the same for every group of one shape (`_shape`), worked out once a shape."""
+    return _shape_partials(_shape(key, honors), honors)
+
+
+def _shape(key: tuple[int, ...], honors: bool) -> tuple[int, ...]:
+    """A group's counts without what does not change its structures: with no chows
+    (honours, or a target of pungs) the order of the counts, and the kinds not held; in
+    a suit, the empty ranks at either end and the direction (a chow or partial read
+    backwards is one too). Many hands share a shape: the suits' shapes of at most 14
+    tiles are about a third as many as their counts."""
+    if honors:
+        return tuple(sorted(n for n in key if n))
+    low, high = 0, len(key)
+    while low < high and not key[low]:
+        low += 1
+    while high > low and not key[high - 1]:
+        high -= 1
+    part = key[low:high]
+    back = part[::-1]
+    return back if back < part else part
+
+
+@bounded(maxsize=1 << 14)
+def _shape_partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """`_partials` of a group given by its `_shape`."""
     i = _first(key)
     if i < 0:
         return _NOTHING_YET
     apart = _apart(key, i, honors)
     if apart is not None:
-        return _joined(_partials(apart[0], honors), _partials(apart[1], honors))
+        return _joined(_partials_of(apart[0], honors), _partials_of(apart[1], honors))
     # Each way to use the lowest tile: (the rest of the group, melds, partials, pair).
     c, zeros = key[i], key[:i]
     ways = [((*zeros, c - 1, *key[i + 1:]), 0, 0, 0)]  # the tile stays a loose single
@@ -781,10 +806,16 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
             ways.append(((*zeros, c - 1, up, up2 - 1, *key[i + 3:]), 0, 1, 0))
     options: set[tuple[int, int, int]] = set()
     for rest, dm, dt, dp in ways:
-        for m, t, p in _partials(rest, honors):
+        for m, t, p in _partials_of(rest, honors):
             if dp + p <= 1:
                 options.add((m + dm, t + dt, p + dp))
     return frozenset(_pareto(options))
+
+
+def _partials_of(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """`_partials` for the parts and remainders a shape is worked out from (by shape
+    only: they would crowd out whole groups' counts in `_partials`' memo)."""
+    return _shape_partials(_shape(key, honors), honors)
 
 
 def _apart(key: tuple[int, ...], i: int, honors: bool
@@ -934,10 +965,28 @@ def _group_each(key: tuple[int, ...], honours: bool, honour_group: bool,
     group's tiles (`_near_in_group`); None for the others. One look-up answers a group's
     kinds at once, and it recurs more than the whole hand does: ``rest`` stands for
     every hand whose other groups hold the same structures."""
-    wanted = tuple(n > 0 for n in key) if delta < 0 else _near_in_group(key, honour_group)
     natural += delta
-    return tuple(_needed_with(rest, _partials_changed(key, honours, i, delta), natural, blocks)
-                 if want else None for i, want in enumerate(wanted))
+    return tuple(None if changed is None else _needed_with(rest, changed, natural, blocks)
+                 for changed in _changed_structures(key, honours, honour_group, delta))
+
+
+@bounded(maxsize=1 << 14)
+def _changed_structures(key: tuple[int, ...], honours: bool, honour_group: bool, delta: int
+                        ) -> tuple[Structures | None, ...]:
+    """`_partials` of a group with ``delta`` tiles more of each kind, by the kind's place:
+    for `_group_each`, the kinds it answers (None for the others). A group's own, whatever
+    the rest of the hand: looked up far more often than worked out."""
+    wanted = tuple(n > 0 for n in key) if delta < 0 else _near_in_group(key, honour_group)
+    changed = list(key)
+    out: list[Structures | None] = []
+    for i, want in enumerate(wanted):
+        if not want:
+            out.append(None)
+            continue
+        changed[i] += delta
+        out.append(_partials_of(tuple(changed), honours))
+        changed[i] -= delta
+    return tuple(out)
 
 
 Structures = frozenset[tuple[int, int, int]]
@@ -951,8 +1000,10 @@ def group_structures(key: tuple[int, ...], honours: bool) -> Structures:
 
 
 def group_structures_without(key: tuple[int, ...], honours: bool, index: int) -> Structures:
-    """`group_structures` of the group with one tile fewer of its ``index``-th kind."""
-    return _partials_changed(key, honours, index, -1)
+    """`group_structures` of the group with one tile fewer of its ``index``-th kind (held)."""
+    changed = _changed_structures(key, honours, False, -1)[index]
+    assert changed is not None, "a kind held"
+    return changed
 
 
 def merged_structures(groups: Iterable[Structures], blocks: int) -> Structures:
