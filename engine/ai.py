@@ -25,12 +25,12 @@ from engine.analysis import (
     groups_shanten,
     improving_kinds,
     merged_structures,
+    merged_with,
     needed_with,
     needed_with_one_more,
     needed_without_each,
     seven_pairs_shanten,
-    seven_pairs_shanten_minus_one,
-    seven_pairs_shanten_plus_one,
+    seven_pairs_shanten_of,
     standard_shanten,
 )
 from engine.game.actions import Action
@@ -43,7 +43,6 @@ from engine.tiles import NUM_KINDS, Suit, Tile
 
 _SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 _SUIT_RANGE = {Suit.CHARACTERS: range(0, 9), Suit.DOTS: range(9, 18), Suit.BAMBOO: range(18, 27)}
-_HONOURS = range(27, 34)
 
 
 @dataclass(frozen=True)
@@ -177,10 +176,6 @@ def _on_target(target: Target, counts: Sequence[int]) -> int:
     return sum(counts[kinds.start:kinds.stop]) + (sum(counts[27:34]) if target.honours else 0)
 
 
-def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
-    return _groups_target_shanten(target, _group_keys(counts), melds)
-
-
 GroupKeys = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -194,7 +189,8 @@ _SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
 
 
 def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
-    """`_target_shanten` of a hand given by its `_group_keys` (made once for all targets)."""
+    """The shanten toward ``target`` of a hand given by its `_group_keys` (made once for
+    all targets)."""
     if target.honours_only:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
@@ -206,23 +202,9 @@ def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
     else:
         suit = (keys[_SUIT_GROUP[target.suit]], pungs)
         groups = (suit, (keys[3], True)) if target.honours else (suit,)
-    # The same as `standard_shanten` of the `_kept` counts: a group not kept holds nothing.
+    # The same as `standard_shanten` of the counts the target keeps: a group not kept
+    # holds nothing.
     return groups_shanten(groups, 0, 4 - melds)
-
-
-_NO_SUIT = (0,) * 9
-
-
-def _kept(target: Target, counts: Sequence[int]) -> tuple[int, ...]:
-    """The counts of the kinds the target keeps, the others zero (by whole suits: the
-    same as masking kind by kind, in a fraction of the time)."""
-    counts = tuple(counts)
-    if target.suit is None:
-        return counts
-    suits = tuple(counts[r.start:r.stop] if s is target.suit else _NO_SUIT
-                  for s, r in _SUIT_RANGE.items())
-    honours = counts[27:] if target.honours else (0,) * 7
-    return suits[0] + suits[1] + suits[2] + honours
 
 
 # ---------------------------------------------------------------------------
@@ -263,7 +245,9 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
     tied = [t for t, kind in kinds.items() if after[kind] == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
         tied = _keep_wildcards_free(weighing, kinds, tied)
-    physical = _physical_counts(tiles)
+    wild = judge.wildcards
+    # Without 财神 or stand-ins the natural counts are the physical ones.
+    physical = counts if wild.joker is None and not wild.stand_in else _physical_counts(tiles)
     loneliness = {t: (_isolation_in(physical, t), _CENTRAL[t]) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
@@ -362,21 +346,29 @@ class _Weighing:
         self.melds, self.blocks = melds, 4 - melds
         self.towards_honours = judge.aims_for_patterns and target.honours_only
         if judge.aims_for_patterns:
-            # A pattern target reads only the kinds it keeps: a tile off it never helps.
-            self.hand = _kept(target, counts)
+            # A pattern target reads only the groups it keeps: a tile off it
+            # never helps, and the groups off it count as empty.
             self.spare, pungs, self.seven = 1, not target.sequences, False
             self.groups = _target_groups(target)
         else:
-            self.hand = tuple(counts)
             self.spare, pungs = jokers + 1, False
             self.seven = judge.shapes.seven_pairs and not melds
             self.groups = (0, 1, 2, 3)
-        self.keys = [self.hand[start:start + (7 if honours else 9)] for start, honours in _PLACES]
-        self.no_chows = [honours or pungs for _, honours in _PLACES]
-        self.structures = [group_structures(self.keys[g], self.no_chows[g]) if g in self.groups
-                           else _NO_STRUCTURES for g in range(4)]
-        self.natural = sum(self.hand)
+        self.weighed = tuple(g in self.groups for g in range(4))
+        self.no_chows = _NO_CHOWS[pungs]
+        self.keys = list(_EMPTY_KEYS)
+        self.structures = [_NO_STRUCTURES] * 4
+        self.natural = 0
+        for g in self.groups:
+            start, end = _SPANS[g]
+            key = self.keys[g] = tuple(counts[start:end])
+            self.structures[g] = group_structures(key, self.no_chows[g])
+            self.natural += sum(key)
+        if self.seven:  # the hand's pairs and odd tiles, for seven pairs
+            self.pairs = sum(n >> 1 for n in counts)
+            self.singles = sum(n & 1 for n in counts)
         self._rests: dict[int, Structures] = {}
+        self._rests_but: dict[tuple[int, int], Structures] = {}
         self._without: dict[int, tuple[int | None, ...]] = {}
         self._useful: dict[int, int] = {}
 
@@ -388,14 +380,17 @@ class _Weighing:
                 [self.structures[h] for h in self.groups if h != g], self.blocks)
         return rest
 
+    def _needed_without_each(self, g: int) -> tuple[int | None, ...]:
+        """`needed_without_each` of group ``g`` in the weighed hand."""
+        table = self._without[g] = needed_without_each(
+            self.keys[g], self.no_chows[g], self._rest(g), self.natural, self.blocks)
+        return table
+
     def _needed_without(self, kind: int) -> int:
         """`_fewest_needed` of the weighed hand with one tile of ``kind`` (held) fewer."""
         g = _GROUP_OF_KIND[kind]
-        table = self._without.get(g)
-        if table is None:
-            table = self._without[g] = needed_without_each(
-                self.keys[g], self.no_chows[g], self._rest(g), self.natural, self.blocks)
-        needed = table[kind - _PLACES[g][0]]
+        table = self._without.get(g) or self._needed_without_each(g)
+        needed = table[kind - _SPANS[g][0]]
         assert needed is not None, "a discard is of a kind held"
         return needed
 
@@ -409,18 +404,31 @@ class _Weighing:
             for kind in kinds:  # only the honours count (`_groups_target_shanten`)
                 out[kind] = max(-1, concealed - (honours - (kind >= 27)) - 1)
             return out
-        pairs = seven_pairs_shanten_minus_one(self.counts, self.jokers) if self.seven else None
+        pairs = None
+        if self.seven:  # one tile fewer of a kind held an odd, or an even number of times
+            held, odd, jokers = self.pairs, self.singles, self.jokers
+            pairs = (seven_pairs_shanten_of(held, odd - 1, jokers),
+                     seven_pairs_shanten_of(held - 1, odd + 1, jokers))
+        counts, spare, weighed, tables = self.counts, self.spare, self.weighed, self._without
         unchanged: int | None = None
         for kind in kinds:
-            if not self.hand[kind]:  # off a pattern target: the shanten stays as it is
+            g = _GROUP_OF_KIND[kind]
+            if not weighed[g]:  # off a pattern target: the shanten stays as it is
                 if unchanged is None:
                     unchanged = max(-1, needed_with(self._rest(-1), _NO_STRUCTURES,
-                                                    self.natural, self.blocks) - self.spare)
+                                                    self.natural, self.blocks) - spare)
                 out[kind] = unchanged
                 continue
-            after = max(-1, self._needed_without(kind) - self.spare)
+            table = tables.get(g)
+            if table is None:
+                table = self._needed_without_each(g)
+            needed = table[kind - _SPANS[g][0]]
+            assert needed is not None, "a discard is of a kind held"
+            after = needed - spare
+            if after < -1:
+                after = -1
             if pairs is not None:
-                after = min(after, pairs[0 if self.counts[kind] & 1 else 1])
+                after = min(after, pairs[counts[kind] & 1 ^ 1])
             out[kind] = after
         return out
 
@@ -436,7 +444,7 @@ class _Weighing:
         if now < 0:
             return 0  # nothing is nearer than a complete hand
         # A discard off a pattern target leaves the hand weighed as it is.
-        known = kind if self.hand[kind] else -1
+        known = kind if self.weighed[_GROUP_OF_KIND[kind]] else -1
         useful = self._useful.get(known)
         if useful is None:
             self.counts[kind] -= 1
@@ -452,32 +460,33 @@ class _Weighing:
     def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
         """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
         ``self.counts`` already without it."""
-        keys, structures, natural = self.keys, self.structures, self.natural
+        keys, natural, changed, gone = self.keys, self.natural, _NO_STRUCTURES, -1
         if kind is not None:
-            g = _GROUP_OF_KIND[kind]
-            place = kind - _PLACES[g][0]
-            keys, structures = list(keys), list(structures)
-            keys[g] = (*keys[g][:place], keys[g][place] - 1, *keys[g][place + 1:])
-            structures[g] = group_structures_without(self.keys[g], self.no_chows[g], place)
+            gone = _GROUP_OF_KIND[kind]
+            place = kind - _PLACES[gone][0]
+            keys = list(keys)
+            keys[gone] = (*keys[gone][:place], keys[gone][place] - 1, *keys[gone][place + 1:])
+            changed = group_structures_without(self.keys[gone], self.no_chows[gone], place)
             natural -= 1
-        pairs = seven_pairs_shanten_plus_one(self.counts, self.jokers) if self.seven else None
+        pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
             pairs = None  # seven pairs lowers no shanten with one tile: only the standard can
-        counts = self.counts
+        counts, blocks, spare = self.counts, self.blocks, self.spare
         useful = 0
         for g in self.groups:
-            rest = merged_structures([structures[h] for h in self.groups if h != g],
-                                     self.blocks)
+            if gone < 0 or g == gone:
+                rest = self._rest(g)  # the other groups as they were
+            else:
+                rest = merged_with(self._rest_but(g, gone), changed, blocks)
             start = _PLACES[g][0]
             if pairs is None:
                 places: Iterable[int] = improving_kinds(
-                    keys[g], self.no_chows[g], g == 3, rest, natural, self.blocks,
-                    now + self.spare)
+                    keys[g], self.no_chows[g], g == 3, rest, natural, blocks, now + spare)
             else:
                 table = needed_with_one_more(keys[g], self.no_chows[g], g == 3, rest, natural,
-                                             self.blocks)
+                                             blocks)
                 places = [place for place, needed in enumerate(table) if needed is not None
-                          and min(max(-1, needed - self.spare),
+                          and min(max(-1, needed - spare),
                                   pairs[0 if counts[start + place] & 1 else 1]) < now]
             for place in places:
                 copies = 4 - counts[start + place] if unseen is None else unseen[start + place]
@@ -485,13 +494,37 @@ class _Weighing:
                     useful += copies
         return useful
 
+    def _rest_but(self, g: int, gone: int) -> Structures:
+        """The structures of the hand's groups other than ``g`` and ``gone``, merged."""
+        rest = self._rests_but.get((g, gone))
+        if rest is None:
+            rest = self._rests_but[g, gone] = merged_structures(
+                [self.structures[h] for h in self.groups if h != g and h != gone], self.blocks)
+        return rest
+
+    def _seven_pairs_plus_one(self, gone: int | None) -> tuple[int, int]:
+        """The seven pairs shanten once a tile of ``gone`` is gone and one more tile comes:
+        of a kind then held an odd number of times, or of any other."""
+        held, odd = self.pairs, self.singles
+        if gone is not None:
+            if self.counts[gone] & 1:  # ``self.counts`` is already without it: now even
+                held, odd = held - 1, odd + 1
+            else:
+                odd -= 1
+        return (seven_pairs_shanten_of(held + 1, odd - 1, self.jokers),
+                seven_pairs_shanten_of(held, odd + 1, self.jokers))
+
 
 _NO_STRUCTURES = group_structures((0,) * 9, False)
+_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY_KEYS = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+_NO_CHOWS = {False: (False, False, False, True), True: (True, True, True, True)}
+"""By whether the target is all pungs: which groups are read without chows."""
 _GROUP_OF_KIND = tuple(min(kind // 9, 3) for kind in range(NUM_KINDS))
 
 
 def _target_groups(target: Target) -> tuple[int, ...]:
-    """The groups a pattern target keeps (`_kept`), by index in `_PLACES`."""
+    """The groups a pattern target keeps (`_keep`), by index in `_PLACES`."""
     if target.suit is None:
         return (0, 1, 2, 3)
     suit = _SUIT_GROUP[target.suit]
@@ -535,8 +568,11 @@ def _neighbours(kind: int) -> tuple[int, ...]:
 _NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
 
 
+_TILE_KINDS = len(Tile)
+
+
 def _physical_counts(tiles: Sequence[Tile]) -> list[int]:
-    counts = [0] * len(Tile)
+    counts = [0] * _TILE_KINDS
     for tile in tiles:
         counts[tile] += 1
     return counts

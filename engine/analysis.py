@@ -1011,6 +1011,11 @@ def merged_structures(groups: Iterable[Structures], blocks: int) -> Structures:
     return _merged(groups, blocks)
 
 
+def merged_with(merged: Structures, group: Structures, blocks: int) -> Structures:
+    """`merged_structures` of groups already merged (``merged``) and one more."""
+    return merged if group == _NOTHING_YET else _merge(merged, group, blocks)
+
+
 def needed_with_one_more(key: tuple[int, ...], honours: bool, honour_group: bool,
                          rest: Structures, natural: int, blocks: int) -> tuple[int | None, ...]:
     """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
@@ -1121,31 +1126,10 @@ def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
                                 jokers)
 
 
-def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Iterable[int]
-                                  ) -> dict[int, int]:
-    """`seven_pairs_shanten` with one more tile of each of ``kinds``: a kind held an odd
-    number of times makes one more pair, any other one more single."""
-    # Only two answers are possible: work each out once.
-    odd, even = seven_pairs_shanten_plus_one(counts, jokers)
-    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
-
-
-def seven_pairs_shanten_minus_one(counts: Sequence[int], jokers: int) -> tuple[int, int]:
-    """`seven_pairs_shanten` with one tile fewer of a kind held an odd number of times,
-    and of a kind held an even number of times (at least twice)."""
-    pairs = sum(n // 2 for n in counts)
-    singles = sum(1 for n in counts if n & 1)
-    return (_seven_pairs_shanten(pairs, singles - 1, jokers),
-            _seven_pairs_shanten(pairs - 1, singles + 1, jokers))
-
-
-def seven_pairs_shanten_plus_one(counts: Sequence[int], jokers: int) -> tuple[int, int]:
-    """`seven_pairs_shanten` with one more tile of a kind held an odd number of times,
-    and of any other kind."""
-    pairs = sum(n // 2 for n in counts)
-    singles = sum(1 for n in counts if n & 1)
-    return (_seven_pairs_shanten(pairs + 1, singles - 1, jokers),
-            _seven_pairs_shanten(pairs, singles + 1, jokers))
+def seven_pairs_shanten_of(pairs: int, singles: int, jokers: int) -> int:
+    """`seven_pairs_shanten` of a hand holding ``pairs`` pairs and ``singles`` odd
+    tiles (its counts halved and their remainders, summed)."""
+    return _seven_pairs_shanten(pairs, singles, jokers)
 
 
 def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:
