@@ -762,8 +762,8 @@ def _shape(key: tuple[int, ...], honors: bool) -> tuple[int, ...]:
     """A group's counts without what does not change its structures: with no chows
     (honours, or a target of pungs) the order of the counts, and the kinds not held; in
     a suit, the empty ranks at either end and the direction (a chow or partial read
-    backwards is one too). Many hands share a shape: the suits' shapes of at most 14
-    tiles are about a third as many as their counts."""
+    backwards is one too). Many hands share a shape: the 405,350 counts of a suit of at
+    most 14 tiles have 133,682 shapes, the 43,130 of the honours 177."""
     if honors:
         return tuple(sorted(n for n in key if n))
     low, high = 0, len(key)
