@@ -11,32 +11,38 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import rules
 from engine.analysis import (
     HandAnalysis,
     ShapeRules,
+    Structures,
     Wildcards,
+    group_structures,
+    group_structures_without,
     groups_shanten,
+    improving_kinds,
+    merged_structures,
+    merged_with,
+    needed_with,
+    needed_with_one_more,
+    needed_without_each,
     seven_pairs_shanten,
-    seven_pairs_shanten_plus_each,
-    shanten_minus_each,
-    shanten_plus_each,
+    seven_pairs_shanten_of,
     standard_shanten,
 )
 from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
 from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
-from engine.memo import bounded
+from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
 from engine.tiles import NUM_KINDS, Suit, Tile
 
 _SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 _SUIT_RANGE = {Suit.CHARACTERS: range(0, 9), Suit.DOTS: range(9, 18), Suit.BAMBOO: range(18, 27)}
-_HONOURS = range(27, 34)
 
 
 @dataclass(frozen=True)
@@ -100,10 +106,39 @@ class Judge:
 
     def best_target(self, tiles: Sequence[Tile], melds: Sequence[Meld]) -> Target:
         counts, _ = self.split(tiles)
-        options = self.targets(melds) or (_FREE,)
-        keys = _group_keys(counts)
-        return min(options, key=lambda t: (_groups_target_shanten(t, keys, len(melds)),
-                                           -_on_target(t, counts)))
+        return self.best_target_of(counts, melds)
+
+    def best_target_of(self, counts: Sequence[int], melds: Sequence[Meld]) -> Target:
+        """`best_target` of a hand's natural counts: the target the hand is nearest, then
+        with the most tiles on it, the first of equals."""
+        if not self.aims_for_patterns:
+            return _FREE
+        fitting = _fitting_targets(melds) if melds else _ALL_TARGETS
+        return _best_target(fitting, _group_keys(counts), len(melds))
+
+
+_ALL_TARGETS = (1 << len(_SHANGHAI_TARGETS)) - 1
+_FITTING = IdentityMemo[int]("engine.ai.fitting_targets", maxsize=1 << 10)
+
+
+def _fitting_targets(melds: Sequence[Meld]) -> int:
+    """The targets the melds fit (`_melds_fit`), as a bit per `_SHANGHAI_TARGETS` entry;
+    worked out once a seat's melds (a seat's melds are one tuple until it melds again)."""
+    def fitting() -> int:
+        return sum(1 << i for i, t in enumerate(_SHANGHAI_TARGETS) if _melds_fit(t, melds))
+    # Only a tuple is known not to change while remembered.
+    return _FITTING.get(melds, None, fitting) if isinstance(melds, tuple) else fitting()
+
+
+@bounded(maxsize=1 << 12)
+def _best_target(fitting: int, keys: GroupKeys, melds: int) -> Target:
+    """`Judge.best_target_of` of a hand given by its `_group_keys`, among the targets
+    in ``fitting`` (none: no restriction)."""
+    options = tuple(t for i, t in enumerate(_SHANGHAI_TARGETS) if fitting >> i & 1) \
+        or (_FREE,)
+    counts = keys[0] + keys[1] + keys[2] + keys[3]
+    return min(options, key=lambda t: (_groups_target_shanten(t, keys, melds),
+                                       -_on_target(t, counts)))
 
 
 def _melds_fit(target: Target, melds: Sequence[Meld]) -> bool:
@@ -141,10 +176,6 @@ def _on_target(target: Target, counts: Sequence[int]) -> int:
     return sum(counts[kinds.start:kinds.stop]) + (sum(counts[27:34]) if target.honours else 0)
 
 
-def _target_shanten(target: Target, counts: Sequence[int], melds: int) -> int:
-    return _groups_target_shanten(target, _group_keys(counts), melds)
-
-
 GroupKeys = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -158,7 +189,8 @@ _SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
 
 
 def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
-    """`_target_shanten` of a hand given by its `_group_keys` (made once for all targets)."""
+    """The shanten toward ``target`` of a hand given by its `_group_keys` (made once for
+    all targets)."""
     if target.honours_only:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
@@ -170,23 +202,9 @@ def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
     else:
         suit = (keys[_SUIT_GROUP[target.suit]], pungs)
         groups = (suit, (keys[3], True)) if target.honours else (suit,)
-    # The same as `standard_shanten` of the `_kept` counts: a group not kept holds nothing.
+    # The same as `standard_shanten` of the counts the target keeps: a group not kept
+    # holds nothing.
     return groups_shanten(groups, 0, 4 - melds)
-
-
-_NO_SUIT = (0,) * 9
-
-
-def _kept(target: Target, counts: Sequence[int]) -> tuple[int, ...]:
-    """The counts of the kinds the target keeps, the others zero (by whole suits: the
-    same as masking kind by kind, in a fraction of the time)."""
-    counts = tuple(counts)
-    if target.suit is None:
-        return counts
-    suits = tuple(counts[r.start:r.stop] if s is target.suit else _NO_SUIT
-                  for s, r in _SUIT_RANGE.items())
-    honours = counts[27:] if target.honours else (0,) * 7
-    return suits[0] + suits[1] + suits[2] + honours
 
 
 # ---------------------------------------------------------------------------
@@ -215,28 +233,39 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
                    unseen: tuple[int, ...] | None, candidates: tuple[Tile, ...]
                    ) -> tuple[Tile, ...]:
     """The discards `choose_discard` draws from: all equally good by its measures."""
-    target = judge.best_target(tiles, melds)
+    counts, jokers = judge.split(tiles)
+    weighing = _Weighing(judge, counts, jokers, len(melds),
+                         judge.best_target_of(counts, melds))
     # Keep the 财神: it completes anything.
-    kept = [t for t in candidates if not judge.wildcards.is_joker(t)]
-    after = _shanten_without_each(judge, tiles, melds, target, kept)
-    scored = [(after[tile], tile) for tile in kept]
-    if not scored:
+    kinds = _kinds_of(judge.wildcards, candidates)
+    if not kinds:
         return candidates
-    best = min(s for s, _ in scored)
-    tied = [t for s, t in scored if s == best]
+    after = weighing.shanten_without(kinds.values())
+    best = min(after.values())
+    tied = [t for t, kind in kinds.items() if after[kind] == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
-        tied = _keep_wildcards_free(judge, tiles, melds, tied)
-    physical = _physical_counts(tiles)
-    loneliness = {t: (_isolation_in(physical, t), -_edge(t)) for t in tied}
+        tied = _keep_wildcards_free(weighing, kinds, tied)
+    wild = judge.wildcards
+    # Without 财神 or stand-ins the natural counts are the physical ones.
+    physical = counts if wild.joker is None and not wild.stand_in else _physical_counts(tiles)
+    loneliness = {t: (_isolation_in(physical, t), _CENTRAL[t]) for t in tied}
     if len(tied) > 1:
         # Counting useful tiles is the costly part: do it for the few loneliest only.
         tied.sort(key=loneliness.__getitem__, reverse=True)
         tied = tied[:USEFUL_CANDIDATES]
-        useful = _useful_each(judge, tiles, melds, target, best, unseen, tied)
+        useful = {t: weighing.useful_without(kinds[t], best, unseen) for t in tied}
         most = max(useful.values())
         tied = [t for t in tied if useful[t] == most]
     tied.sort(key=loneliness.__getitem__, reverse=True)
     return tuple(t for t in tied if loneliness[t] == loneliness[tied[0]])
+
+
+def _kinds_of(wildcards: Wildcards, tiles: Sequence[Tile]) -> dict[Tile, int]:
+    """The natural kind each tile plays as, the 财神 left out."""
+    if wildcards.joker is None and not wildcards.stand_in:
+        return {t: t for t in tiles}  # every tile plays as itself (Shanghai)
+    plays = wildcards.plays_as
+    return {t: kind for t in tiles if (kind := plays(t)) is not None}
 
 
 def _shanten_without_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
@@ -244,43 +273,17 @@ def _shanten_without_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[M
     """`Judge.shanten` towards ``target`` of the hand left by each of ``discards`` (held,
     none a 财神): the hand's groups merged once, each discard changing its own group."""
     counts, jokers = judge.split(tiles)
-    kinds = {tile: judge.wildcards.plays_as(tile) for tile in discards}
-    natural = sorted({k for k in kinds.values() if k is not None})
-    blocks = 4 - len(melds)
-    by_kind: dict[int, int]
-    if not judge.aims_for_patterns:
-        by_kind = shanten_minus_each(counts, jokers, blocks, natural)
-        if judge.shapes.seven_pairs and not melds:
-            for kind in natural:
-                counts[kind] -= 1
-                by_kind[kind] = min(by_kind[kind], seven_pairs_shanten(counts, jokers))
-                counts[kind] += 1
-    elif target.honours_only:
-        by_kind = {}
-        for kind in natural:
-            counts[kind] -= 1
-            by_kind[kind] = _target_shanten(target, counts, len(melds))
-            counts[kind] += 1
-    else:
-        # A pattern target reads only the kinds it keeps: a discard of another kind
-        # leaves its shanten as it is.
-        kept, keep = _kept(target, counts), _mask(target)
-        by_kind = shanten_minus_each(kept, 0, blocks, [k for k in natural if keep[k]],
-                                     sequences=target.sequences)
-        unchanged = standard_shanten(kept, 0, blocks, sequences=target.sequences)
-        by_kind.update((k, unchanged) for k in natural if not keep[k])
-    return {tile: by_kind[kind] for tile, kind in kinds.items() if kind is not None}
+    weighing = _Weighing(judge, counts, jokers, len(melds), target)
+    kinds = _kinds_of(judge.wildcards, discards)
+    after = weighing.shanten_without(kinds.values())
+    return {tile: after[kind] for tile, kind in kinds.items()}
 
 
-def _keep_wildcards_free(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
-                         tied: list[Tile]) -> list[Tile]:
+def _keep_wildcards_free(weighing: _Weighing, kinds: dict[Tile, int], tied: list[Tile]
+                         ) -> list[Tile]:
     """Among equal discards, keep the one whose natural tiles are nearest four melds on
     their own: a 财神 left free makes the hand 暴头 (worth double) instead of filling a gap."""
-    def natural(tile: Tile) -> int:
-        rest = [t for t in _without(tiles, tile) if not judge.wildcards.is_joker(t)]
-        counts, _ = judge.split(rest)
-        return standard_shanten(counts, 0, 4 - len(melds))
-    scores = {t: natural(t) for t in tied}
+    scores = {t: weighing.natural_shanten_without(kinds[t]) for t in tied}
     low = min(scores.values())
     return [t for t in tied if scores[t] == low]
 
@@ -315,83 +318,234 @@ def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], tar
                  ) -> dict[Tile, int]:
     """How many unseen tiles would lower the shanten (受入) of the hand each of
     ``discards`` (held, none a 财神) leaves, toward ``target`` (``now``: that shanten,
-    ``unseen``: copies of each kind not yet in sight; None: all not held). The hand is
-    split once, each discard taking one tile off the kind it plays as."""
+    ``unseen``: copies of each kind not yet in sight; None: all not held)."""
     counts, jokers = judge.split(tiles)
-    out = {}
-    for tile in discards:
-        kind = judge.wildcards.plays_as(tile)
-        assert kind is not None, "a 财神 is never weighed as a discard"
-        counts[kind] -= 1
-        out[tile] = _useful_counts(judge, counts, jokers, len(melds), target, now, unseen)
-        counts[kind] += 1
-    return out
+    weighing = _Weighing(judge, counts, jokers, len(melds), target)
+    kinds = _kinds_of(judge.wildcards, discards)
+    assert len(kinds) == len(discards), "a 财神 is never weighed as a discard"
+    return {tile: weighing.useful_without(kind, now, unseen) for tile, kind in kinds.items()}
 
 
-def _useful_counts(judge: Judge, counts: list[int], jokers: int, melds: int, target: Target,
-                   now: int, unseen: Sequence[int] | None) -> int:
-    """`_useful_each` of one hand, on its natural counts and jokers (``counts`` is left
-    as it was)."""
-    if judge.aims_for_patterns and target.honours_only:
-        keep = _mask(target)
-        left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
-                for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
-        kinds = [kind for kind, n in left.items() if n > 0]
-        return sum(left[kind] for kind, after in _shanten_with_each(
-            judge, counts, jokers, melds, target, kinds).items() if after < now)
-    # A tile off the target never helps; the kinds near the kept tiles are exactly the
-    # kinds on the target near the hand's tiles (a neighbour is of the same suit).
-    if judge.aims_for_patterns:
-        shanten_after = _near_shanten(_kept(target, counts), 0, 4 - melds, target.sequences,
-                                      False)
-    else:
-        shanten_after = _near_shanten(tuple(counts), jokers, 4 - melds, True,
-                                      judge.shapes.seven_pairs and not melds)
-    useful = 0
-    for kind, after in shanten_after:
-        if after < now:
-            copies = 4 - counts[kind] if unseen is None else unseen[kind]
-            if copies > 0:
-                useful += copies
-    return useful
+_PLACES = ((0, False), (9, False), (18, False), (27, True))
+"""Each group's first kind, and whether it is the honours."""
 
 
-@bounded(maxsize=1 << 11)
-def _near_shanten(counts: tuple[int, ...], jokers: int, blocks: int, sequences: bool,
-                  seven_pairs: bool) -> tuple[tuple[int, int], ...]:
-    """The standard shanten (with ``seven_pairs``, the lower of it and seven pairs') of
-    the hand with one more tile of each kind near it (`_near`), by kind. Memoised: a
-    hand weighed after one discard comes back on the next turn when the drawn tile is
-    let go at once, as it often is (a third of the hands weighed, measured in Shanghai
-    self-play)."""
-    kinds = _near(counts)
-    after = shanten_plus_each(counts, jokers, blocks, kinds, sequences=sequences)
-    if seven_pairs:
-        pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
-        return tuple((kind, min(after[kind], pairs[kind])) for kind in kinds)
-    return tuple((kind, after[kind]) for kind in kinds)
+class _Weighing:
+    """One hand (natural counts and jokers) weighed toward one target, group by group.
 
+    A tile connects only within its suit, so the shanten after a discard, and the kinds
+    that would lower it after that, are found one group at a time: a group's kinds by
+    one look-up (`engine.analysis.needed_without_each`, `improving_kinds`) given the
+    other groups' structures merged, and a discard changes its own group's structures
+    only. The same answers as asking kind by kind: `tests/engine/test_ai_judgement.py`
+    and `tests/engine/test_ai_weighing.py` hold the plain references."""
 
-def _shanten_with_each(judge: Judge, counts: list[int], jokers: int, melds: int,
-                       target: Target, kinds: list[int]) -> dict[int, int]:
-    """`Judge.counts_shanten` towards ``target`` with one more tile of each kind."""
-    if judge.aims_for_patterns and not target.honours_only:
-        # A pattern target's shanten reads only the kinds it keeps, and these kinds are
-        # among them: adding one to the kept counts is adding it to the hand.
-        return shanten_plus_each(_kept(target, counts), 0, 4 - melds, kinds,
-                                 sequences=target.sequences)
-    if not judge.aims_for_patterns:
-        out = shanten_plus_each(counts, jokers, 4 - melds, kinds)
-        if judge.shapes.seven_pairs and not melds:
-            pairs = seven_pairs_shanten_plus_each(counts, jokers, kinds)
-            out = {kind: min(out[kind], pairs[kind]) for kind in kinds}
+    def __init__(self, judge: Judge, counts: list[int], jokers: int, melds: int,
+                 target: Target) -> None:
+        self.judge, self.target, self.counts, self.jokers = judge, target, counts, jokers
+        self.melds, self.blocks = melds, 4 - melds
+        self.towards_honours = judge.aims_for_patterns and target.honours_only
+        if judge.aims_for_patterns:
+            # A pattern target reads only the groups it keeps: a tile off it
+            # never helps, and the groups off it count as empty.
+            self.spare, pungs, self.seven = 1, not target.sequences, False
+            self.groups = _target_groups(target)
+        else:
+            self.spare, pungs = jokers + 1, False
+            self.seven = judge.shapes.seven_pairs and not melds
+            self.groups = (0, 1, 2, 3)
+        self.weighed = tuple(g in self.groups for g in range(4))
+        self.no_chows = _NO_CHOWS[pungs]
+        self.keys = list(_EMPTY_KEYS)
+        self.structures = [_NO_STRUCTURES] * 4
+        self.natural = 0
+        for g in self.groups:
+            start, end = _SPANS[g]
+            key = self.keys[g] = tuple(counts[start:end])
+            self.structures[g] = group_structures(key, self.no_chows[g])
+            self.natural += sum(key)
+        if self.seven:  # the hand's pairs and odd tiles, for seven pairs
+            self.pairs = sum(n >> 1 for n in counts)
+            self.singles = sum(n & 1 for n in counts)
+        self._rests: dict[int, Structures] = {}
+        self._rests_but: dict[tuple[int, int], Structures] = {}
+        self._without: dict[int, tuple[int | None, ...]] = {}
+        self._useful: dict[int, int] = {}
+
+    def _rest(self, g: int) -> Structures:
+        """The structures of the hand's other groups, merged."""
+        rest = self._rests.get(g)
+        if rest is None:
+            rest = self._rests[g] = merged_structures(
+                [self.structures[h] for h in self.groups if h != g], self.blocks)
+        return rest
+
+    def _needed_without_each(self, g: int) -> tuple[int | None, ...]:
+        """`needed_without_each` of group ``g`` in the weighed hand."""
+        table = self._without[g] = needed_without_each(
+            self.keys[g], self.no_chows[g], self._rest(g), self.natural, self.blocks)
+        return table
+
+    def _needed_without(self, kind: int) -> int:
+        """`_fewest_needed` of the weighed hand with one tile of ``kind`` (held) fewer."""
+        g = _GROUP_OF_KIND[kind]
+        table = self._without.get(g) or self._needed_without_each(g)
+        needed = table[kind - _SPANS[g][0]]
+        assert needed is not None, "a discard is of a kind held"
+        return needed
+
+    def shanten_without(self, kinds: Iterable[int]) -> dict[int, int]:
+        """`Judge.shanten` towards the target of the hand left by a tile of each of
+        ``kinds`` (each held) gone."""
+        out: dict[int, int] = {}
+        if self.towards_honours:
+            honours = sum(self.counts[27:34])
+            concealed = 14 - 3 * self.melds
+            for kind in kinds:  # only the honours count (`_groups_target_shanten`)
+                out[kind] = max(-1, concealed - (honours - (kind >= 27)) - 1)
+            return out
+        pairs = None
+        if self.seven:  # one tile fewer of a kind held an odd, or an even number of times
+            held, odd, jokers = self.pairs, self.singles, self.jokers
+            pairs = (seven_pairs_shanten_of(held, odd - 1, jokers),
+                     seven_pairs_shanten_of(held - 1, odd + 1, jokers))
+        counts, spare, weighed, tables = self.counts, self.spare, self.weighed, self._without
+        unchanged: int | None = None
+        for kind in kinds:
+            g = _GROUP_OF_KIND[kind]
+            if not weighed[g]:  # off a pattern target: the shanten stays as it is
+                if unchanged is None:
+                    unchanged = max(-1, needed_with(self._rest(-1), _NO_STRUCTURES,
+                                                    self.natural, self.blocks) - spare)
+                out[kind] = unchanged
+                continue
+            table = tables.get(g)
+            if table is None:
+                table = self._needed_without_each(g)
+            needed = table[kind - _SPANS[g][0]]
+            assert needed is not None, "a discard is of a kind held"
+            after = needed - spare
+            if after < -1:
+                after = -1
+            if pairs is not None:
+                after = min(after, pairs[counts[kind] & 1 ^ 1])
+            out[kind] = after
         return out
-    out = {}
-    for kind in kinds:
+
+    def natural_shanten_without(self, kind: int) -> int:
+        """The standard shanten of the natural tiles alone (no 财神, no seven pairs) left
+        by a tile of ``kind`` gone (Hangzhou: the hand weighed is every natural tile)."""
+        assert not self.judge.aims_for_patterns, "every natural tile is weighed"
+        return max(-1, self._needed_without(kind) - 1)
+
+    def useful_without(self, kind: int, now: int, unseen: Sequence[int] | None) -> int:
+        """`_useful_each` of the hand a tile of ``kind`` (held) leaves, whose shanten
+        is ``now``."""
+        if now < 0:
+            return 0  # nothing is nearer than a complete hand
+        # A discard off a pattern target leaves the hand weighed as it is.
+        known = kind if self.weighed[_GROUP_OF_KIND[kind]] else -1
+        useful = self._useful.get(known)
+        if useful is None:
+            self.counts[kind] -= 1
+            if self.towards_honours:
+                useful = _useful_towards_honours(self.judge, self.counts, self.melds,
+                                                 self.target, now, unseen)
+            else:
+                useful = self._useful_count(kind if known >= 0 else None, now, unseen)
+            self.counts[kind] += 1
+            self._useful[known] = useful
+        return useful
+
+    def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
+        """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
+        ``self.counts`` already without it."""
+        keys, natural, changed, gone = self.keys, self.natural, _NO_STRUCTURES, -1
+        if kind is not None:
+            gone = _GROUP_OF_KIND[kind]
+            place = kind - _PLACES[gone][0]
+            keys = list(keys)
+            keys[gone] = (*keys[gone][:place], keys[gone][place] - 1, *keys[gone][place + 1:])
+            changed = group_structures_without(self.keys[gone], self.no_chows[gone], place)
+            natural -= 1
+        pairs = self._seven_pairs_plus_one(kind) if self.seven else None
+        if pairs is not None and min(pairs) >= now:
+            pairs = None  # seven pairs lowers no shanten with one tile: only the standard can
+        counts, blocks, spare = self.counts, self.blocks, self.spare
+        useful = 0
+        for g in self.groups:
+            if gone < 0 or g == gone:
+                rest = self._rest(g)  # the other groups as they were
+            else:
+                rest = merged_with(self._rest_but(g, gone), changed, blocks)
+            start = _PLACES[g][0]
+            if pairs is None:
+                places: Iterable[int] = improving_kinds(
+                    keys[g], self.no_chows[g], g == 3, rest, natural, blocks, now + spare)
+            else:
+                table = needed_with_one_more(keys[g], self.no_chows[g], g == 3, rest, natural,
+                                             blocks)
+                places = [place for place, needed in enumerate(table) if needed is not None
+                          and min(max(-1, needed - spare),
+                                  pairs[0 if counts[start + place] & 1 else 1]) < now]
+            for place in places:
+                copies = 4 - counts[start + place] if unseen is None else unseen[start + place]
+                if copies > 0:
+                    useful += copies
+        return useful
+
+    def _rest_but(self, g: int, gone: int) -> Structures:
+        """The structures of the hand's groups other than ``g`` and ``gone``, merged."""
+        rest = self._rests_but.get((g, gone))
+        if rest is None:
+            rest = self._rests_but[g, gone] = merged_structures(
+                [self.structures[h] for h in self.groups if h != g and h != gone], self.blocks)
+        return rest
+
+    def _seven_pairs_plus_one(self, gone: int | None) -> tuple[int, int]:
+        """The seven pairs shanten once a tile of ``gone`` is gone and one more tile comes:
+        of a kind then held an odd number of times, or of any other."""
+        held, odd = self.pairs, self.singles
+        if gone is not None:
+            if self.counts[gone] & 1:  # ``self.counts`` is already without it: now even
+                held, odd = held - 1, odd + 1
+            else:
+                odd -= 1
+        return (seven_pairs_shanten_of(held + 1, odd - 1, self.jokers),
+                seven_pairs_shanten_of(held, odd + 1, self.jokers))
+
+
+_NO_STRUCTURES = group_structures((0,) * 9, False)
+_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY_KEYS = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
+_NO_CHOWS = {False: (False, False, False, True), True: (True, True, True, True)}
+"""By whether the target is all pungs: which groups are read without chows."""
+_GROUP_OF_KIND = tuple(min(kind // 9, 3) for kind in range(NUM_KINDS))
+
+
+def _target_groups(target: Target) -> tuple[int, ...]:
+    """The groups a pattern target keeps (`_keep`), by index in `_PLACES`."""
+    if target.suit is None:
+        return (0, 1, 2, 3)
+    suit = _SUIT_GROUP[target.suit]
+    return (suit, 3) if target.honours else (suit,)
+
+
+def _useful_towards_honours(judge: Judge, counts: list[int], melds: int, target: Target,
+                            now: int, unseen: Sequence[int] | None) -> int:
+    """`_useful_each` of one hand toward all honours (``counts`` is left as it was)."""
+    keep = _mask(target)
+    left = {kind: 4 - counts[kind] if unseen is None else unseen[kind]
+            for kind in _near(counts) if keep[kind]}  # a tile off the target never helps
+    useful = 0
+    for kind, copies in left.items():
+        if copies <= 0:
+            continue
         counts[kind] += 1
-        out[kind] = judge.counts_shanten(counts, jokers, melds, (target,))
+        if judge.counts_shanten(counts, 0, melds, (target,)) < now:
+            useful += copies
         counts[kind] -= 1
-    return out
+    return useful
 
 
 def _near(counts: Sequence[int]) -> list[int]:
@@ -414,32 +568,27 @@ def _neighbours(kind: int) -> tuple[int, ...]:
 _NEIGHBOURS = tuple(_neighbours(kind) for kind in range(NUM_KINDS))
 
 
+_TILE_KINDS = len(Tile)
+
+
 def _physical_counts(tiles: Sequence[Tile]) -> list[int]:
-    counts = [0] * len(Tile)
+    counts = [0] * _TILE_KINDS
     for tile in tiles:
         counts[tile] += 1
     return counts
 
 
 def _isolation_in(physical: Sequence[int], tile: Tile) -> int:
-    """`_isolation` from the hand's physical counts (`_physical_counts`), counted once."""
+    """Higher for a tile with fewer friends nearby (the first to let go of): tiles of its
+    suit one or two ranks away (`_NEIGHBOURS`), and more copies of itself; ``physical``:
+    the hand's counts by physical kind (`_physical_counts`)."""
     friends = 0
-    if tile < _FIRST_HONOUR:
-        friends = sum(physical[k] for k in _NEIGHBOURS[tile] if k != tile)
+    for kind in _FRIENDS[tile]:
+        friends += physical[kind]
     return -(friends + 2 * (physical[tile] - 1))
 
 
-_FIRST_HONOUR = Tile.EAST
-
-
-def _isolation(tiles: Sequence[Tile], tile: Tile) -> int:
-    """Higher for a tile with fewer friends nearby: the first to let go of."""
-    friends = 0
-    if tile.is_suited:  # tiles of its suit one or two ranks away (`_NEIGHBOURS`)
-        near = _NEIGHBOURS[tile]
-        friends = sum(1 for t in tiles if t != tile and t in near)
-    same = sum(1 for t in tiles if t == tile) - 1
-    return -(friends + 2 * same)
+_FRIENDS = tuple(tuple(k for k in _NEIGHBOURS[kind] if k != kind) for kind in range(NUM_KINDS))
 
 
 def _edge(tile: Tile) -> int:
@@ -447,6 +596,10 @@ def _edge(tile: Tile) -> int:
     if tile.is_honor:
         return 0
     return min(tile.rank - 1, 9 - tile.rank)
+
+
+_CENTRAL = tuple(-_edge(Tile(kind)) for kind in range(NUM_KINDS))
+"""`_edge` negated, by kind: the second measure of loneliness."""
 
 
 def claim_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],

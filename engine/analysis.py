@@ -753,13 +753,38 @@ def _completes_with_joker(counts: list[int], jokers: int, seven_pairs: bool,
 
 @bounded(maxsize=1 << 14)
 def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
-    """Every (melds, partial melds, pair) a group can hold at once (not only maximal)."""
+    """Every (melds, partial melds, pair) a group can hold at once (not only maximal):
+    the same for every group of one shape (`_shape`), worked out once a shape."""
+    return _shape_partials(_shape(key, honors), honors)
+
+
+def _shape(key: tuple[int, ...], honors: bool) -> tuple[int, ...]:
+    """A group's counts without what does not change its structures: with no chows
+    (honours, or a target of pungs) the order of the counts, and the kinds not held; in
+    a suit, the empty ranks at either end and the direction (a chow or partial read
+    backwards is one too). Many hands share a shape: the 405,350 counts of a suit of at
+    most 14 tiles have 133,682 shapes, the 43,130 of the honours 177."""
+    if honors:
+        return tuple(sorted(n for n in key if n))
+    low, high = 0, len(key)
+    while low < high and not key[low]:
+        low += 1
+    while high > low and not key[high - 1]:
+        high -= 1
+    part = key[low:high]
+    back = part[::-1]
+    return back if back < part else part
+
+
+@bounded(maxsize=1 << 14)
+def _shape_partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """`_partials` of a group given by its `_shape`."""
     i = _first(key)
     if i < 0:
         return _NOTHING_YET
     apart = _apart(key, i, honors)
     if apart is not None:
-        return _joined(_partials(apart[0], honors), _partials(apart[1], honors))
+        return _joined(_partials_of(apart[0], honors), _partials_of(apart[1], honors))
     # Each way to use the lowest tile: (the rest of the group, melds, partials, pair).
     c, zeros = key[i], key[:i]
     ways = [((*zeros, c - 1, *key[i + 1:]), 0, 0, 0)]  # the tile stays a loose single
@@ -781,10 +806,16 @@ def _partials(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, i
             ways.append(((*zeros, c - 1, up, up2 - 1, *key[i + 3:]), 0, 1, 0))
     options: set[tuple[int, int, int]] = set()
     for rest, dm, dt, dp in ways:
-        for m, t, p in _partials(rest, honors):
+        for m, t, p in _partials_of(rest, honors):
             if dp + p <= 1:
                 options.add((m + dm, t + dt, p + dp))
     return frozenset(_pareto(options))
+
+
+def _partials_of(key: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int, int]]:
+    """`_partials` for the parts and remainders a shape is worked out from (by shape
+    only: they would crowd out whole groups' counts in `_partials`' memo)."""
+    return _shape_partials(_shape(key, honors), honors)
 
 
 def _apart(key: tuple[int, ...], i: int, honors: bool
@@ -892,18 +923,20 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
                   delta: int, sequences: bool) -> dict[int, int]:
     """`standard_shanten` with ``delta`` tiles more of each kind: the same structures as
     `standard_shanten` merges, with the kind's group merged last (a group left empty
-    adds nothing: its merge changes nothing)."""
+    adds nothing: its merge changes nothing). Each group's kinds are answered together,
+    by one look-up of `_group_each`."""
     keys = [(counts[start:end], honors or not sequences) for start, end, honors in _GROUP_SLICES]
     groups = [_partials(key, honors) for key, honors in keys]
     # A merge clamps sums, so merging is associative and commutative: the groups other
     # than the kind's are merged once per group (``others``), whatever the order.
     others: list[frozenset[tuple[int, int, int]] | None] = [None] * len(groups)
-    natural = sum(counts) + delta
+    natural = sum(counts)
     spare = jokers + 1
     out: dict[int, int] = {}
     group = -1
     rest = _NOTHING_YET
     key, honors, offset = keys[0][0], False, 0
+    table: tuple[int | None, ...] = ()
     for kind in kinds:  # sorted, as they mostly are, a group's kinds come together
         g = _GROUP_OF[kind]
         if g != group:
@@ -912,10 +945,121 @@ def _shanten_each(counts: tuple[int, ...], jokers: int, blocks: int, kinds: Iter
             known = others[g]
             rest = others[g] = _merged(groups[:g] + groups[g + 1:], blocks) \
                 if known is None else known
-        changed = _partials_changed(key, honors, kind - offset, delta)
-        needed = _needed_with(rest, changed, natural, blocks) - spare
+            table = _group_each(key, honors, g == 3, rest, natural, blocks, delta)
+        needed = table[kind - offset]
+        if needed is None:  # a kind the table leaves out (far from the group's tiles)
+            changed = _partials_changed(key, honors, kind - offset, delta)
+            needed = _needed_with(rest, changed, natural + delta, blocks)
+        needed -= spare
         out[kind] = needed if needed > -1 else -1
     return out
+
+
+@bounded(maxsize=1 << 14)
+def _group_each(key: tuple[int, ...], honours: bool, honour_group: bool,
+                rest: frozenset[tuple[int, int, int]], natural: int, blocks: int, delta: int
+                ) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand of ``natural`` tiles with ``delta`` tiles more of each
+    kind of one group (``key``; ``rest``: the other groups merged), by the kind's place
+    in the group. With one tile fewer, the kinds held; with one more, the kinds near the
+    group's tiles (`_near_in_group`); None for the others. One look-up answers a group's
+    kinds at once, and it recurs more than the whole hand does: ``rest`` stands for
+    every hand whose other groups hold the same structures."""
+    natural += delta
+    return tuple(None if changed is None else _needed_with(rest, changed, natural, blocks)
+                 for changed in _changed_structures(key, honours, honour_group, delta))
+
+
+@bounded(maxsize=1 << 14)
+def _changed_structures(key: tuple[int, ...], honours: bool, honour_group: bool, delta: int
+                        ) -> tuple[Structures | None, ...]:
+    """`_partials` of a group with ``delta`` tiles more of each kind, by the kind's place:
+    for `_group_each`, the kinds it answers (None for the others). A group's own, whatever
+    the rest of the hand: looked up far more often than worked out."""
+    wanted = tuple(n > 0 for n in key) if delta < 0 else _near_in_group(key, honour_group)
+    changed = list(key)
+    out: list[Structures | None] = []
+    for i, want in enumerate(wanted):
+        if not want:
+            out.append(None)
+            continue
+        changed[i] += delta
+        out.append(_partials_of(tuple(changed), honours))
+        changed[i] -= delta
+    return tuple(out)
+
+
+Structures = frozenset[tuple[int, int, int]]
+"""A group's (melds, partial melds, pair) options (`_partials`), or several groups'
+merged (`_merge`)."""
+
+
+def group_structures(key: tuple[int, ...], honours: bool) -> Structures:
+    """The (melds, partials, pair) options of one group's counts (``honours``: no chows)."""
+    return _partials(key, honours)
+
+
+def group_structures_without(key: tuple[int, ...], honours: bool, index: int) -> Structures:
+    """`group_structures` of the group with one tile fewer of its ``index``-th kind (held)."""
+    changed = _changed_structures(key, honours, False, -1)[index]
+    assert changed is not None, "a kind held"
+    return changed
+
+
+def merged_structures(groups: Iterable[Structures], blocks: int) -> Structures:
+    """Several groups' structures merged, for a hand with ``blocks`` melds still to make."""
+    return _merged(groups, blocks)
+
+
+def merged_with(merged: Structures, group: Structures, blocks: int) -> Structures:
+    """`merged_structures` of groups already merged (``merged``) and one more."""
+    return merged if group == _NOTHING_YET else _merge(merged, group, blocks)
+
+
+def needed_with_one_more(key: tuple[int, ...], honours: bool, honour_group: bool,
+                         rest: Structures, natural: int, blocks: int) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
+    groups but this one) with one more tile of each kind near this group's tiles, by the
+    kind's place in the group; None for the kinds not near (`_near_in_group`). The
+    standard shanten is this less the jokers and one, and at least -1."""
+    return _group_each(key, honours, honour_group, rest, natural, blocks, 1)
+
+
+def needed_without_each(key: tuple[int, ...], honours: bool, rest: Structures, natural: int,
+                        blocks: int) -> tuple[int | None, ...]:
+    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
+    groups but this one) with one tile fewer of each kind this group holds, by the kind's
+    place in the group; None for the kinds not held."""
+    return _group_each(key, honours, False, rest, natural, blocks, -1)
+
+
+def needed_with(rest: Structures, group: Structures, natural: int, blocks: int) -> int:
+    """`_fewest_needed` of a hand of ``natural`` tiles whose groups' structures are
+    ``rest`` and ``group``: its standard shanten is this less the jokers and one (at
+    least -1)."""
+    return _needed_with(rest, group, natural, blocks)
+
+
+@bounded(maxsize=1 << 14)
+def improving_kinds(key: tuple[int, ...], honours: bool, honour_group: bool,
+                    rest: Structures, natural: int, blocks: int, below: int
+                    ) -> tuple[int, ...]:
+    """The places in the group of the kinds in `needed_with_one_more` whose one more
+    tile leaves the hand needing fewer than ``below`` tiles (a shanten below ``below``
+    less the jokers and one): the computer player's useful tiles, one group at a time."""
+    return tuple(i for i, needed in enumerate(
+        _group_each(key, honours, honour_group, rest, natural, blocks, 1))
+        if needed is not None and needed < below)
+
+
+@bounded(maxsize=1 << 13)
+def _near_in_group(key: tuple[int, ...], honour_group: bool) -> tuple[bool, ...]:
+    """Whether each kind of a group is held or, in a suit, one or two ranks from a held
+    one (the kinds the computer player asks about)."""
+    if honour_group:
+        return tuple(n > 0 for n in key)
+    held = [i for i, n in enumerate(key) if n]
+    return tuple(any(abs(i - h) <= 2 for h in held) for i in range(len(key)))
 
 
 _GROUP_OF = tuple(kind // 9 if kind < 27 else 3 for kind in range(NUM_KINDS))
@@ -982,16 +1126,10 @@ def seven_pairs_shanten(counts: Sequence[int], jokers: int = 0) -> int:
                                 jokers)
 
 
-def seven_pairs_shanten_plus_each(counts: Sequence[int], jokers: int, kinds: Iterable[int]
-                                  ) -> dict[int, int]:
-    """`seven_pairs_shanten` with one more tile of each of ``kinds``: a kind held an odd
-    number of times makes one more pair, any other one more single."""
-    pairs = sum(n // 2 for n in counts)
-    singles = sum(1 for n in counts if n & 1)
-    # Only two answers are possible: work each out once.
-    odd = _seven_pairs_shanten(pairs + 1, singles - 1, jokers)
-    even = _seven_pairs_shanten(pairs, singles + 1, jokers)
-    return {kind: odd if counts[kind] & 1 else even for kind in kinds}
+def seven_pairs_shanten_of(pairs: int, singles: int, jokers: int) -> int:
+    """`seven_pairs_shanten` of a hand holding ``pairs`` pairs and ``singles`` odd
+    tiles (its counts halved and their remainders, summed)."""
+    return _seven_pairs_shanten(pairs, singles, jokers)
 
 
 def _seven_pairs_shanten(pairs: int, singles: int, jokers: int) -> int:

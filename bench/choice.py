@@ -1,0 +1,137 @@
+"""Benchmark of the computer player's choice of discard (never a timed test).
+
+    python bench/choice.py [--hands N] [--baseline REV] [--rounds N]
+
+Plays ``python -m engine.selfplay --rules <rules> --hands N --seed 11`` with its secrecy
+checks, from empty memos, for each rule set, timing every call of
+`engine.ai.choose_discard` (the computer's choice of a discard, as `choose_action` makes
+it) and every `choose_action` on a turn, and prints ``NAME VALUE UNIT`` lines:
+- ``choose_discard_median_us_<rules>`` (and p90, mean): one discard's choice;
+- ``turn_move_median_us_<rules>``: the whole turn's decision (kongs weighed too);
+- ``selfplay_checked_hands_per_second_<rules>``: the same run's hands per CPU second.
+
+Times are CPU time of the bench's own thread, so other work on the shared machine counts
+less. With ``--baseline REV`` the engine of git revision REV (exported to a temporary
+directory) and this one are measured in turn, ``--rounds`` times each (base, now, base,
+now, ...), and the figures printed side by side, ``NAME BEFORE NOW UNIT`` per round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _engine_root() -> Path:
+    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
+    if "--engine-root" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--engine-root") + 1])
+    return ROOT
+
+
+sys.path.insert(0, str(_engine_root()))
+
+import engine  # noqa: E402
+from engine import ai, memo  # noqa: E402
+from engine.game.state import Phase  # noqa: E402
+from engine.selfplay import selfplay  # noqa: E402
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(f"{name} {value:.3f} {unit}", flush=True)
+
+
+def p90(values: list[float]) -> float:
+    return sorted(values)[int(len(values) * 0.9)]
+
+
+def measure(hands: int) -> None:
+    # Which engine is measured (a baseline run must not import this checkout's).
+    print(f"# engine {Path(engine.__file__).parent}", file=sys.stderr)
+    clock = time.thread_time_ns
+    discards: list[float] = []
+    turns: list[float] = []
+    choose_discard, choose_action = ai.choose_discard, ai.choose_action
+
+    def timed_discard(*args: Any, **kwargs: Any) -> Any:
+        started = clock()
+        try:
+            return choose_discard(*args, **kwargs)
+        finally:
+            discards.append((clock() - started) / 1000)
+
+    def timed_action(state: Any, seat: int, rng: Any) -> Any:
+        if state.phase is not Phase.TURN:
+            return choose_action(state, seat, rng)
+        started = clock()
+        try:
+            return choose_action(state, seat, rng)
+        finally:
+            turns.append((clock() - started) / 1000)
+
+    ai.choose_discard = timed_discard  # type: ignore[assignment]
+    selfplay_module = sys.modules["engine.selfplay"]
+    selfplay_module.choose_action = timed_action  # type: ignore[attr-defined]
+    for rules_name in ("shanghai", "hangzhou"):
+        memo.clear()
+        discards.clear()
+        turns.clear()
+        cpu = time.process_time()
+        summary = selfplay(rules_name, hands, seed=11, check_views=True)
+        cpu = time.process_time() - cpu
+        emit(f"choose_discard_median_us_{rules_name}", statistics.median(discards), "us")
+        emit(f"choose_discard_p90_us_{rules_name}", p90(discards), "us")
+        emit(f"choose_discard_mean_us_{rules_name}", statistics.fmean(discards), "us")
+        emit(f"turn_move_median_us_{rules_name}", statistics.median(turns), "us")
+        emit(f"discards_{rules_name}", float(len(discards)), "calls")
+        emit(f"selfplay_checked_hands_per_second_{rules_name}", summary["hands"] / cpu,
+             "hands/s")
+
+
+def side_by_side(rev: str, hands: int, rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        for round_ in range(1, rounds + 1):
+            before = _run(["--engine-root", tmp, "--hands", str(hands)])
+            now = _run(["--hands", str(hands)])
+            print(f"round {round_}: {'figure':44} {'before':>10} {'now':>10} unit")
+            for name, (value, unit) in now.items():
+                old = before.get(name, ("-", unit))[0]
+                print(f"{name:53} {old:>10} {value:>10} {unit}", flush=True)
+
+
+def _run(args: list[str]) -> dict[str, tuple[str, str]]:
+    out = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True,
+                         text=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        name, value, unit = line.split()
+        figures[name] = (value, unit)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=60)
+    parser.add_argument("--baseline", help="a git revision to measure too, alternated")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--engine-root", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.hands, args.rounds)
+    else:
+        measure(args.hands)
+
+
+if __name__ == "__main__":
+    main()
