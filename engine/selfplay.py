@@ -17,19 +17,28 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from engine import rules
-from engine.ai import choose_action, remembered_judge, remembered_unseen
+from engine.ai import Judge, choose_action, remembered_judge, remembered_unseen
 from engine.game import apply, deciding_seats, legal_actions, new_hand
-from engine.game.state import HandState, Phase
+from engine.game.state import HandState, Phase, SeatState
 from engine.match import HandOutcome, MatchState, finish_hand, new_match, start_hand
 from engine.melds import MeldKind
+from engine.memo import IdentityMemo
 from engine.rules.common import ActionKind
 from engine.tiles import full_set
-from engine.view import PlayerView, advice_inputs, spectator_view, unseen_in_view, view
+from engine.view import (
+    PlayerView,
+    TableView,
+    advice_inputs,
+    spectator_view,
+    unseen_in_view,
+    view,
+)
 
 
 class SelfPlayError(AssertionError):
@@ -53,42 +62,89 @@ class Tally:
 
 def play_hand(state: HandState, rng: random.Random, tally: Tally, *,
               check_views: bool = True) -> HandState:
-    """Play ``state`` to its end with computer players, checking after every action."""
+    """Play ``state`` to its end with computer players, checking every state: the dealt
+    one, each one an action leads to, and the last."""
     total = len(state.wall)
     while state.phase is not Phase.ENDED:
         seats = deciding_seats(state)
         if not seats:
             raise SelfPlayError(f"nobody to act in phase {state.phase.value}")
         action = choose_action(state, seats[0], rng)
+        if check_views:
+            # Checked once the computer has chosen on it: the check then compares the
+            # very count of unseen tiles the computer chose by (a state remembers it).
+            check_secrecy(state)
         state, _events = apply(state, action)
         tally.actions += 1
-        if state.tile_count() != total:
+        if tiles_in_play(state) != total:
             raise SelfPlayError(f"{state.tile_count()} tiles in play, not {total}, "
                                 f"after {action}")
-        if check_views:
-            check_secrecy(state)
+    if check_views:
+        check_secrecy(state)
     return state
+
+
+def tiles_in_play(state: HandState) -> int:
+    """`HandState.tile_count`, each seat's share counted once per seat record (a seat
+    that did not move is the same record in the next state)."""
+    return state.wall_remaining + len(state.set_aside) + sum(
+        [_SEAT_TILES.get(s, None, _tile_counter(s)) for s in state.seats])
+
+
+def _tile_counter(s: SeatState) -> Callable[[], int]:
+    # The seat's share of `HandState.tile_count`: hand, flowers, melds, unclaimed discards.
+    return lambda: (len(s.hand) + len(s.flowers) + sum(len(m.tiles) for m in s.melds)
+                    + sum(1 for d in s.discards if d.claimed_by is None))
+
+
+_SEAT_TILES: IdentityMemo[int] = IdentityMemo("engine.selfplay.seat_tiles", 64)
+_SEAT_OF = attrgetter("seat")
 
 
 def check_secrecy(state: HandState) -> None:
     """No view shows a concealed tile to anyone but its owner, and no view's advice (its
     moves' waits, suggested discard, own waits and shanten: worked out only when read)
-    could: `check_advice_inputs`."""
+    could: `check_advice_inputs`.
+
+    Every view is checked in full each time. Views share their parts (a seat that did
+    not move shows the same `SeatView` and tiles, every seat's table is the public one
+    on a turn), so most comparisons end at an identity test."""
     public = spectator_view(state)
+    if state.phase is not Phase.ENDED:
+        _check_backs(public)
+    judge = remembered_judge(state)
+    for seat, own in enumerate(state.seats):
+        mine = view(state, seat)
+        _check_own_hand(own, mine)
+        _check_others_public(public, mine)
+        _check_advice_inputs(state, mine, judge)
+
+
+def _check_backs(public: TableView) -> None:
     for seat_view in public.seats:
         for meld in seat_view.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and state.phase is not Phase.ENDED and \
-                    any(t is not None for t in meld.tiles):
+            if meld.kind is MeldKind.CONCEALED_KONG and any(t is not None for t in meld.tiles):
                 raise SelfPlayError("a concealed kong shows its faces to spectators")
-    for seat in range(len(state.seats)):
-        mine = view(state, seat)
-        own = state.seats[seat]
-        if sorted((*mine.concealed, *([mine.drawn] if mine.drawn else []))) != \
-                sorted(own.hand):
-            raise SelfPlayError(f"seat {seat}'s view does not show exactly its own hand")
-        if mine.table.seats != _others_public(public, mine, seat):
-            raise SelfPlayError(f"seat {seat} sees more of another seat than the public")
-        check_advice_inputs(state, mine)
+
+
+def _check_own_hand(own: SeatState, mine: PlayerView) -> None:
+    # The same tiles, counted with their copies: equal tuples are (the quick test, as a
+    # seat's tiles are kept sorted), or the same tiles once both are sorted.
+    if (mine.drawn is not None or mine.concealed != own.hand) and \
+            sorted(mine.hand) != sorted(own.hand):
+        raise SelfPlayError(f"seat {mine.seat}'s view does not show exactly its own hand")
+
+
+def _check_others_public(public: TableView, mine: PlayerView) -> None:
+    # Others' seats must look exactly as a spectator sees them; only one's own differs.
+    # The seat views are shared, so this is mostly identity (tuple comparison tests it
+    # first); the very public table is the same seats.
+    if mine.table is public:
+        return
+    seat, theirs, spectators = mine.seat, mine.table.seats, public.seats
+    if len(theirs) != len(spectators) or theirs[:seat] != spectators[:seat] or \
+            theirs[seat + 1:] != spectators[seat + 1:]:
+        raise SelfPlayError(f"seat {seat} sees more of another seat than the public")
 
 
 def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
@@ -97,18 +153,22 @@ def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
     public), the seat's own melds and legal moves, a win value only with a win offered —
     and that the computer player about to discard counts as unseen exactly what its
     view does not show (`unseen_in_view`; its choice is the view's suggestion)."""
+    _check_advice_inputs(state, mine, remembered_judge(state))
+
+
+def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge) -> None:
     seat = mine.seat
     known = advice_inputs(mine)
     if known is None:
         raise SelfPlayError(f"seat {seat}'s view was built without its advice inputs")
     # The very records of this state and seat (identity: a cheap test).
-    if known.judge is not remembered_judge(state) or \
-            known.judge.wildcards.joker != mine.table.caishen:
+    if known.judge is not judge or judge.wildcards.joker != mine.table.caishen:
         raise SelfPlayError(f"seat {seat}'s advice judges by another rule set or 财神")
     if known.melds is not state.seats[seat].melds:
         raise SelfPlayError(f"seat {seat}'s advice reads melds that are not its own")
-    if known.offered != legal_actions(state, seat) or \
-            any(a.seat != seat for a in known.offered):
+    offered = legal_actions(state, seat)
+    if (known.offered is not offered and known.offered != offered) or \
+            (known.offered and set(map(_SEAT_OF, known.offered)) != {seat}):
         raise SelfPlayError(f"seat {seat}'s advice reads moves that are not its own")
     if known.win_value is not None and \
             not any(a.kind is ActionKind.WIN for a in known.offered):
@@ -116,12 +176,6 @@ def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
     if state.phase is Phase.TURN and state.turn == seat and \
             unseen_in_view(mine) != remembered_unseen(state, seat):
         raise SelfPlayError(f"seat {seat}'s computer player counts tiles it cannot see")
-
-
-def _others_public(public: Any, mine: Any, seat: int) -> tuple[Any, ...]:
-    # Others' seats must look exactly as a spectator sees them; only one's own differs.
-    return tuple(mine.table.seats[i] if i == seat else public.seats[i]
-                 for i in range(len(public.seats)))
 
 
 def play_match(rules_name: str, options: Any, rng: random.Random, tally: Tally,

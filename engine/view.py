@@ -11,20 +11,28 @@ import random
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar, overload
+from typing import Generic, NamedTuple, TypeVar, overload
 
 from engine.ai import Judge, choose_discard, remembered_judge
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
 from engine.game.settle import eight_flowers, judge
-from engine.game.state import HandState, Phase, SeatState, WinRecord, replace
+from engine.game.state import (
+    Discard,
+    HandState,
+    Phase,
+    SeatState,
+    WinRecord,
+    replace,
+)
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, Charge, WinKind
 from engine.tiles import NUM_KINDS, Tile, format_tiles
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 
@@ -286,6 +294,16 @@ class PlayerView:
         return self.concealed if self.drawn is None else (*self.concealed, self.drawn)
 
 
+def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
+             concealed: tuple[Tile, ...], drawn: Tile | None) -> PlayerView:
+    """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
+    constructor's per-field ``setattr`` (tested to be the same view)."""
+    pv = object.__new__(PlayerView)
+    pv.__dict__.update(table=table, seat=seat, concealed=concealed, drawn=drawn)
+    pv.__dict__[_KNOWLEDGE] = knowledge
+    return pv
+
+
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
     """The knowledge ``pv``'s advice is worked out from (None: a view given its advice)."""
     knowledge = pv.__dict__.get(_KNOWLEDGE)
@@ -297,22 +315,35 @@ def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
     river's unclaimed discards, the melds shown to it (others' concealed kongs not
     counted even when shown at the end, as `engine.ai.unseen_counts`), its own tiles
     and the turned 财神 tile. The same as `unseen_counts` of the state (tested)."""
-    seen = [0] * NUM_KINDS
-    for seat in pv.table.seats:
-        for d in seat.discards:
-            if d.claimed_by is None:
-                seen[d.tile] += 1
-        for meld in seat.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and seat.seat != pv.seat:
-                continue
-            for tile in meld.tiles:
-                if tile is not None:
-                    seen[tile] += 1
-    for tile in pv.hand:
-        seen[tile] += 1
+    # Counted one byte a kind in one int (`_SEEN_ONE`): a sum counts every kind at once,
+    # and each seat's share is counted once a seat view (memoised).
+    seen = sum(map(_SEEN_ONE.__getitem__, pv.hand)) + \
+        sum([_seen_in(seat, seat.seat == pv.seat) for seat in pv.table.seats])
     if pv.table.turned is not None:
-        seen[pv.table.turned] += 1
-    return tuple(max(0, 4 - n) for n in seen)
+        seen += _SEEN_ONE[pv.table.turned]
+    return tuple(map(_UNSEEN_AFTER.__getitem__, seen.to_bytes(NUM_KINDS, "little")))
+
+
+_SEEN_ONE = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
+"""One tile of each kind, as a count of one in that kind's byte. A kind is counted at
+most as often as there are tiles (144 < 256), so the bytes never carry into each other."""
+_UNSEEN_AFTER = tuple(max(0, 4 - n) for n in range(256))
+"""The copies of a kind unseen once ``n`` are seen."""
+
+
+def _seen_in(seat: SeatView, owner: bool) -> int:
+    """What ``seat``'s river and melds show its owner (``owner``) or the others, counted
+    as `unseen_in_view` adds it up: the same for a seat view that did not change."""
+    def count() -> int:
+        tiles = [d.tile for d in seat.discards if d.claimed_by is None]
+        for meld in seat.melds:
+            if meld.kind is not MeldKind.CONCEALED_KONG or owner:
+                tiles.extend(t for t in meld.tiles if t is not None)
+        return sum(map(_SEEN_ONE.__getitem__, tiles))
+    return _SEEN_IN.get(seat, owner, count)
+
+
+_SEEN_IN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_seat_views", 1024)
 
 
 # ---------------------------------------------------------------------------
@@ -321,44 +352,67 @@ def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
 
 def spectator_view(state: HandState, hand_number: int = 1) -> TableView:
     """The public table: no concealed tile of anyone."""
-    return _table(state, None, hand_number)
+    # Built once a state: every seat's view is this table but for its own seat.
+    return state.remembered((_PUBLIC, hand_number), lambda: _public_table(state, hand_number))
 
 
 def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     """Everything ``seat`` may see now, with its legal moves and what they lead to (the
     advice worked out when read: `PlayerView`)."""
-    s = state.seats[seat]
-    table = _table(state, seat, hand_number)
-    drawn = s.drawn if table.seats[seat].has_drawn else None
-    concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    offered = legal_actions(state, seat)
-    win_value = None
-    if any(a.kind is ActionKind.WIN for a in offered):
-        record = _win_record(state, seat)
-        win_value = record.settlement.value if record is not None else None
-    knowledge = SeatKnowledge(remembered_judge(state), s.melds, offered, win_value)
-    return PlayerView(table, seat, concealed, drawn, knowledge=knowledge)
+    if not 0 <= seat < len(state.seats):
+        raise IndexError(f"no seat {seat}")
+    return state.remembered((_VIEWS, hand_number), lambda: _views(state, hand_number))[seat]
 
 
-def _table(state: HandState, viewer: int | None, hand_number: int) -> TableView:
-    # Every viewer sees the public table but for its own seat and its own decision:
-    # the public one is built once a state, each viewer's a copy with those two changed.
-    public = _PUBLIC_TABLES.get(state, hand_number, lambda: _public_table(state, hand_number))
-    if viewer is None:
-        return public
-    own, deciding = _seat(state, viewer, viewer), visible_deciding(state, viewer)
-    if own is public.seats[viewer] and deciding == public.deciding:
-        return public  # on a turn, and with no concealed kong to show: the same values
+def _views(state: HandState, hand_number: int) -> tuple[PlayerView, ...]:
+    # Every seat's view at once, each the public table but for what is its own: made
+    # once a state (self-play's secrecy checks ask for all four after every action).
+    public = spectator_view(state, hand_number)
+    judge = remembered_judge(state)
+    on_turn = state.phase is Phase.TURN
+    deciding = deciding_seats(state)
+    views = []
+    for seat, shown in enumerate(_seats_shown(state)):
+        visible = _visible(deciding, on_turn, seat)
+        table = public if shown.own is shown.public and visible == public.deciding \
+            else _viewer_table(public, seat, shown.own, visible)
+        # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare).
+        offered = legal_actions(state, seat) if seat in deciding else ()
+        win_value = _win_value(state, seat) if offered and \
+            any(a.kind is ActionKind.WIN for a in offered) else None
+        knowledge = _made(SeatKnowledge, judge=judge, melds=state.seats[seat].melds,
+                          offered=offered, win_value=win_value)
+        views.append(_knowing(knowledge, table, seat, shown.concealed, shown.drawn))
+    return tuple(views)
+
+
+_VIEWS = "views"
+
+
+def _made(cls: type[R], **values: object) -> R:
+    """``cls(**values)`` for a view record given every field, without the dataclass
+    constructor's per-field ``object.__setattr__`` (the views of every action are
+    made for self-play's checks). Tested to be the constructor's record."""
+    new = object.__new__(cls)
+    new.__dict__.update(values)
+    return new
+
+
+def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple[int, ...]
+                  ) -> TableView:
+    """The public table but for the viewer's own seat (its concealed kongs face up)
+    and its own decision in a claim window."""
     seats = (*public.seats[:viewer], own, *public.seats[viewer + 1:])
     return replace(public, seats=seats, deciding=deciding)
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return TableView(
+    return _made(
+        TableView,
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
         caishen=state.wildcards.joker, turned=state.flipped,
-        seats=tuple(_seat(state, i, None) for i in range(len(state.seats))),
+        seats=tuple([shown.public for shown in _seats_shown(state)]),
         phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, None),
         last_discard=_last_discard(state), result=_result(state))
 
@@ -370,36 +424,78 @@ def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, 
     shown: who else is asked depends on what they hold (a seat asked only to win is
     waiting on that very tile), so the others learn only that the discard may be
     claimed, the same whoever may claim it and however."""
-    seats = deciding_seats(state)
-    if state.phase is Phase.TURN:
-        return seats
-    return (viewer,) if viewer in seats else ()
+    return _visible(deciding_seats(state), state.phase is Phase.TURN, viewer)
 
 
-def _seat(state: HandState, i: int, viewer: int | None) -> SeatView:
-    s = state.seats[i]
+def _visible(deciding: tuple[int, ...], on_turn: bool, viewer: int | None
+             ) -> tuple[int, ...]:
+    if on_turn:
+        return deciding
+    return (viewer,) if viewer in deciding else ()
+
+
+class _SeatShown(NamedTuple):
+    """What the views show of one seat: its `SeatView` as the others see it and as
+    it sees itself (the same but for its concealed kongs, face up), and its own
+    concealed tiles (sorted; the drawn tile apart while it is the seat's to play)."""
+
+    public: SeatView
+    own: SeatView
+    concealed: tuple[Tile, ...]
+    drawn: Tile | None
+
+
+def _seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
+    # Asked by the public table and by each seat's view: worked out once a state.
+    return state.remembered(_SHOWN, lambda: tuple(
+        [_seat_shown(state, i) for i in range(len(state.seats))]))
+
+
+_PUBLIC = "public table"
+_SHOWN = "seats shown"
+
+
+def _seat_shown(state: HandState, i: int) -> _SeatShown:
+    s, dealer = state.seats[i], state.dealer
     has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
-    # Shown or not differs only for a concealed kong: without one, the owner's view of
-    # the seat is the public one.
-    shown = (viewer == i or state.phase is Phase.ENDED) and \
-        any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
-    # A seat that did not move is the same record in the next state and in the other
-    # viewers' tables: its view is built once (the secrecy checks build twenty a move).
-    return _SEAT_VIEWS.get(s, (i, state.dealer, has_drawn, shown),
-                           lambda: _seat_view(s, i, state.dealer, has_drawn, shown))
+    ended = state.phase is Phase.ENDED
+
+    def build() -> _SeatShown:
+        kong = any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
+        public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)
+        own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended \
+            else public
+        drawn = s.drawn if has_drawn else None
+        concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
+        return _SeatShown(public, own, concealed, drawn)
+    # A seat that did not move is the same record in the next state: what it shows is
+    # worked out once (and the secrecy checks compare the very same objects).
+    return _SEATS_SHOWN.get(s, (i, dealer, has_drawn, ended), build)
 
 
-_SEAT_VIEWS: IdentityMemo[SeatView] = IdentityMemo("engine.view.seat_views", 1024)
-_PUBLIC_TABLES: IdentityMemo[TableView] = IdentityMemo("engine.view.public_tables", 64)
+_SEATS_SHOWN: IdentityMemo[_SeatShown] = IdentityMemo("engine.view.seats_shown", 1024)
+_RIVERS: IdentityMemo[tuple[DiscardView, ...]] = IdentityMemo("engine.view.rivers", 1024)
+_MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_rows", 1024)
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return SeatView(
-        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
+    return _made(
+        SeatView, seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
         concealed_count=len(s.hand), has_drawn=has_drawn,
-        discards=tuple(_DISCARD_VIEWS[d.tile, d.claimed_by] for d in s.discards),
-        melds=tuple(_meld(m, shown=shown) for m in s.melds),
-        flowers=s.flowers)
+        discards=_river(s.discards), melds=_meld_row(s.melds, shown), flowers=s.flowers)
+
+
+def _river(discards: tuple[Discard, ...]) -> tuple[DiscardView, ...]:
+    # A seat's discards are one tuple until it discards again (or one is claimed): a
+    # seat that only drew, or whose turn ended, shows the same river.
+    return _RIVERS.get(discards, None, lambda: tuple(
+        [_DISCARD_VIEWS[d.tile, d.claimed_by] for d in discards]))
+
+
+def _meld_row(melds: tuple[Meld, ...], shown: bool) -> tuple[MeldView, ...]:
+    if not melds:
+        return ()
+    return _MELD_ROWS.get(melds, shown, lambda: tuple([_meld(m, shown) for m in melds]))
 
 
 # Every discard as anyone sees it: a value of its tile and claimer, made once.
@@ -469,6 +565,11 @@ def _move(action: Action, after_discard: dict[Tile, frozenset[Tile]],
         shown = action.tiles if action.tiles else (action.tile,)
         label += " " + format_tiles(t for t in shown if t is not None)
     return MoveView(action, label)
+
+
+def _win_value(state: HandState, seat: int) -> int | None:
+    record = _win_record(state, seat)
+    return record.settlement.value if record is not None else None
 
 
 def _win_record(state: HandState, seat: int) -> WinRecord | None:

@@ -36,6 +36,16 @@ def test_an_identity_memo_tells_equal_objects_apart_and_forgets_the_oldest() -> 
     assert remembered.stats("tests.identity").size == 0
 
 
+def test_a_full_identity_memo_forgets_its_oldest_quarter_at_once() -> None:
+    remembered: IdentityMemo[int] = IdentityMemo("tests.identity_quarter", 8)
+    kept = [object() for _ in range(9)]
+    for n, obj in enumerate(kept):
+        remembered.get(obj, None, lambda n=n: n)  # type: ignore[misc]
+    assert remembered.stats("tests.identity_quarter").size == 7  # 8 - 2 + the ninth
+    assert [remembered.get(obj, None, lambda: -1) for obj in kept[2:]] == list(range(2, 9))
+    assert remembered.get(kept[0], None, lambda: -1) == -1  # the oldest two went
+
+
 def test_every_engine_memo_is_bounded() -> None:
     # The memos register when their modules load.
     import engine.ai

@@ -7,18 +7,20 @@ import json
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from engine import selfplay as selfplay_module
+from engine import view as view_module
 from engine.ai import choose_action, unseen_counts
 from engine.game import apply, deciding_seats, legal_actions, new_hand
 from engine.game.state import HandState, Phase, replace
 from engine.melds import MeldKind
 from engine.rules.common import make_meld
-from engine.selfplay import SelfPlayError, check_secrecy, selfplay
+from engine.selfplay import SelfPlayError, check_secrecy, selfplay, tiles_in_play
 from engine.tiles import Tile, full_set, parse_tiles
-from engine.view import PlayerView, advice_inputs, view
+from engine.view import MeldView, PlayerView, TableView, advice_inputs, spectator_view, view
 from tests.conftest import ROOT
 from tests.game.helpers import QUIET, start
 
@@ -129,3 +131,103 @@ def test_the_check_refuses_a_computer_player_counting_a_burned_tile_as_seen(
     check_secrecy(state)  # nothing burned: the same count
     with pytest.raises(SelfPlayError, match="counts tiles it cannot see"):
         check_secrecy(burned)
+
+
+def _checked_hand(rules_name: str, seed: int, actions: int) -> HandState:
+    """A hand ``actions`` moves in, every state on the way checked (the views' memos
+    and the seats' parts warm, as in self-play)."""
+    rng = random.Random(seed)
+    wall = full_set(rules_name == "shanghai")
+    rng.shuffle(wall)
+    state, _ = new_hand(rules_name, {}, tuple(wall), 0, (3, 4))
+    for _ in range(actions):
+        check_secrecy(state)
+        state, _ = apply(state, choose_action(state, deciding_seats(state)[0], rng))
+    check_secrecy(state)
+    return state
+
+
+def test_a_view_showing_another_seats_hand_is_caught_after_its_parts_were_checked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The parts a view is made of are shared between states and were checked before:
+    # a view made with the wrong part (here a neighbour's tiles) is still caught.
+    state = _checked_hand("shanghai", 7, 30)
+    neighbours = view_module._seat_shown
+
+    def shown_of_the_next_seat(state: HandState, i: int) -> Any:
+        return neighbours(state, (i + 1) % 4) if i == 2 else neighbours(state, i)
+
+    monkeypatch.setattr(view_module, "_seat_shown", shown_of_the_next_seat)
+    with pytest.raises(SelfPlayError, match="seat 2's view does not show exactly its own"):
+        check_secrecy(replace(state))  # a copy: nothing remembered of it
+
+
+def test_a_view_with_another_seats_face_up_kong_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _checked_hand("hangzhou", 8, 20)
+    kong = MeldView(MeldKind.CONCEALED_KONG, tuple(parse_tiles("5555m")))
+
+    def peeking(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
+        honest = view(state, seat, hand_number)
+        if seat != 1:
+            return honest
+        seats = list(honest.table.seats)
+        seats[3] = dataclasses.replace(seats[3], melds=(*seats[3].melds, kong))
+        table = dataclasses.replace(honest.table, seats=tuple(seats))
+        return PlayerView(table, seat, honest.concealed, honest.drawn,
+                          knowledge=advice_inputs(honest))
+
+    monkeypatch.setattr(selfplay_module, "view", peeking)
+    with pytest.raises(SelfPlayError, match="seat 1 sees more of another seat"):
+        check_secrecy(state)
+
+
+def test_a_spectator_table_with_a_face_up_concealed_kong_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _checked_hand("hangzhou", 9, 20)
+    kong = MeldView(MeldKind.CONCEALED_KONG, (None, None, Tile.M5, None))
+
+    def showing(state: HandState, hand_number: int = 1) -> TableView:
+        table = spectator_view(state, hand_number)
+        seats = (dataclasses.replace(table.seats[0], melds=(kong,)), *table.seats[1:])
+        return dataclasses.replace(table, seats=seats)
+
+    monkeypatch.setattr(selfplay_module, "spectator_view", showing)
+    with pytest.raises(SelfPlayError, match="shows its faces to spectators"):
+        check_secrecy(state)
+
+
+def test_advice_reading_another_seats_moves_is_caught(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    state = _checked_hand("shanghai", 10, 12)
+    turn = state.turn
+    theirs = legal_actions(state, turn)
+    assert state.phase is Phase.TURN and theirs
+
+    def borrowed_moves(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
+        honest = view(state, seat, hand_number)
+        known = advice_inputs(honest)
+        assert known is not None
+        if seat == turn:
+            return honest
+        return PlayerView(honest.table, seat, honest.concealed, honest.drawn,
+                          knowledge=dataclasses.replace(known, offered=theirs))
+
+    monkeypatch.setattr(selfplay_module, "view", borrowed_moves)
+    with pytest.raises(SelfPlayError, match="moves that are not its own"):
+        check_secrecy(state)
+
+
+@pytest.mark.parametrize("rules_name", ["shanghai", "hangzhou"])
+def test_tiles_in_play_counts_what_the_state_counts(rules_name: str) -> None:
+    rng = random.Random(12)
+    for _ in range(10):
+        wall = full_set(rules_name == "shanghai")
+        rng.shuffle(wall)
+        state, _ = new_hand(rules_name, {}, tuple(wall), rng.randrange(4), (2, 6))
+        while state.phase is not Phase.ENDED:
+            assert tiles_in_play(state) == state.tile_count() == len(wall)
+            state, _ = apply(state, choose_action(state, deciding_seats(state)[0], rng))
+        assert tiles_in_play(state) == state.tile_count()
+        broken = replace(state, set_aside=(*state.set_aside, Tile.M1))
+        assert tiles_in_play(broken) == len(wall) + 1

@@ -18,6 +18,9 @@ from engine.game.state import HandState, Phase, replace
 from engine.tiles import Tile, parse_tiles
 from engine.view import (
     PlayerView,
+    SeatKnowledge,
+    SeatView,
+    TableView,
     advice_inputs,
     seat_wind,
     spectator_view,
@@ -167,3 +170,44 @@ def test_a_view_is_equal_hashable_and_pickles_with_its_advice() -> None:
     assert (bare.moves, bare.waits, bare.shanten, bare.suggested) == ((), frozenset(), 8, None)
     with pytest.raises(FrozenInstanceError):
         first.suggested = Tile.S9  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("rules_name", "options", "seed"), [
+    ("shanghai", {}, 51), ("hangzhou", {"caishen": "flip"}, 52)])
+def test_views_made_from_shared_parts_are_the_views_made_afresh(
+        rules_name: str, options: dict[str, str], seed: int) -> None:
+    # A state's views reuse what each unchanged seat showed in the state before; a
+    # pickled copy (new records, nothing remembered or memoised for them) is viewed
+    # from scratch. Every state of 20 seeded hands, every seat: the same views.
+    for state in _seeded_states(rules_name, options, seed, 20):
+        afresh = pickle.loads(pickle.dumps(state))
+        assert spectator_view(state) == spectator_view(afresh)
+        for seat in range(4):
+            mine, theirs = view(state, seat), view(afresh, seat)
+            assert (mine.table, mine.seat, mine.concealed, mine.drawn) == \
+                (theirs.table, theirs.seat, theirs.concealed, theirs.drawn)
+            assert advice_inputs(mine) == advice_inputs(theirs)
+            assert unseen_in_view(mine) == unseen_in_view(theirs)
+
+
+def test_a_view_made_whole_is_the_view_its_constructor_makes() -> None:
+    state = _start("hangzhou", {0: "1112345678999m1z", 1: QUIET[1], 2: QUIET[2],
+                                3: QUIET[3]})
+    mine = view(state, 0)
+    known = advice_inputs(mine)
+    assert known is not None
+    built = PlayerView(mine.table, 0, mine.concealed, mine.drawn,
+                       knowledge=SeatKnowledge(known.judge, known.melds, known.offered,
+                                               known.win_value))
+    assert built.__dict__ == mine.__dict__ and built == mine
+    table = mine.table
+    assert TableView(**table.__dict__).__dict__ == table.__dict__
+    assert all(SeatView(**s.__dict__).__dict__ == s.__dict__ for s in table.seats)
+
+
+def test_a_seat_that_is_no_seat_has_no_view() -> None:
+    state = _start("shanghai", {0: QUIET[0] + "9p", 1: QUIET[1], 2: QUIET[2],
+                                3: QUIET[3]})
+    for seat in (-1, 4):
+        with pytest.raises(IndexError, match=f"no seat {seat}"):
+            view(state, seat)
