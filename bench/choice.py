@@ -20,24 +20,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from baseline import exported, run_figures, use_engine_root
 
-
-def _engine_root() -> Path:
-    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
-    if "--engine-root" in sys.argv:
-        return Path(sys.argv[sys.argv.index("--engine-root") + 1])
-    return ROOT
-
-
-sys.path.insert(0, str(_engine_root()))
+use_engine_root()
 
 import engine  # noqa: E402
 from engine import ai, memo  # noqa: E402
@@ -97,27 +87,14 @@ def measure(hands: int) -> None:
 
 
 def side_by_side(rev: str, hands: int, rounds: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    with exported(rev) as tmp:
         for round_ in range(1, rounds + 1):
-            before = _run(["--engine-root", tmp, "--hands", str(hands)])
-            now = _run(["--hands", str(hands)])
+            before = run_figures(__file__, ["--hands", str(hands)], engine=tmp)
+            now = run_figures(__file__, ["--hands", str(hands)])
             print(f"round {round_}: {'figure':44} {'before':>10} {'now':>10} unit")
             for name, (value, unit) in now.items():
                 old = before.get(name, ("-", unit))[0]
                 print(f"{name:53} {old:>10} {value:>10} {unit}", flush=True)
-
-
-def _run(args: list[str]) -> dict[str, tuple[str, str]]:
-    out = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True,
-                         text=True).stdout
-    figures = {}
-    for line in out.splitlines():
-        name, value, unit = line.split()
-        figures[name] = (value, unit)
-    return figures
 
 
 def main() -> None:

@@ -34,25 +34,13 @@ import gc
 import pickle
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from baseline import engine_root, exported, run_figures, use_engine_root
 
-
-def _engine_root() -> Path:
-    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
-    if "--engine-root" in sys.argv:
-        return Path(sys.argv[sys.argv.index("--engine-root") + 1])
-    return ROOT
-
-
-sys.path.insert(0, str(_engine_root()))
+use_engine_root()
 
 from engine import rules  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
@@ -166,7 +154,7 @@ def measure(hands: int, best_of: int = 1) -> None:
     held, pickled = max(state_memory(s, a) for s, a in recorded[:20])
     emit("hand_state_memory_kb", held / 1024, "KB")
     emit("hand_state_pickled_kb", pickled / 1024, "KB")
-    if not (_engine_root() / "engine" / "memo.py").exists():
+    if not (engine_root() / "engine" / "memo.py").exists():
         return  # a baseline from before the memos were bounded
     from engine import memo
     for cache in memo.stats():
@@ -179,7 +167,7 @@ def measure(hands: int, best_of: int = 1) -> None:
 def _cold_memos() -> None:
     """Empty the engine's memos (when it has them): the unchecked run plays the hands
     the checked one just played, and would otherwise find its analysis already done."""
-    if (_engine_root() / "engine" / "memo.py").exists():
+    if (engine_root() / "engine" / "memo.py").exists():
         from engine import memo
         memo.clear()
 
@@ -206,26 +194,14 @@ def memo_memory(memo: Any) -> None:
 
 def side_by_side(rev: str, hands: int, best_of: int) -> None:
     """Run the measurements on ``rev``'s engine, then on this one; print both."""
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        before = _run(["--engine-root", tmp, "--hands", str(hands), "--best-of", str(best_of)])
-    now = _run(["--hands", str(hands), "--best-of", str(best_of)])
+    with exported(rev) as tmp:
+        args = ["--hands", str(hands), "--best-of", str(best_of)]
+        before = run_figures(__file__, args, engine=tmp)
+    now = run_figures(__file__, args)
     print(f"{'figure':48} {'before':>10} {'now':>10} unit")
     for name, (value, unit) in now.items():
         old = before.get(name, ("-", unit))[0]
         print(f"{name:48} {old:>10} {value:>10} {unit}")
-
-
-def _run(args: list[str]) -> dict[str, tuple[str, str]]:
-    out = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True,
-                         text=True).stdout
-    figures = {}
-    for line in out.splitlines():
-        name, value, unit = line.split()
-        figures[name] = (value, unit)
-    return figures
 
 
 def main() -> None:

@@ -22,23 +22,11 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from baseline import exported, run_figures, use_engine_root
 
-
-def _engine_root() -> Path:
-    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
-    if "--engine-root" in sys.argv:
-        return Path(sys.argv[sys.argv.index("--engine-root") + 1])
-    return ROOT
-
-
-sys.path.insert(0, str(_engine_root()))
+use_engine_root()
 
 from engine import memo, rules  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
@@ -82,26 +70,13 @@ def measure(hands: int) -> None:
 
 
 def side_by_side(rev: str, hands: int, rounds: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    with exported(rev) as tmp:
         for round_number in range(1, rounds + 1):
-            before = _run(["--engine-root", tmp, "--hands", str(hands)])
-            now = _run(["--hands", str(hands)])
+            before = run_figures(__file__, ["--hands", str(hands)], engine=tmp)
+            now = run_figures(__file__, ["--hands", str(hands)])
             for name, (value, unit) in now.items():
                 old = before.get(name, ("-", unit))[0]
                 print(f"round{round_number} {name:42} {old:>8} {value:>8} {unit}", flush=True)
-
-
-def _run(args: list[str]) -> dict[str, tuple[str, str]]:
-    out = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True,
-                         text=True).stdout
-    figures = {}
-    for line in out.splitlines():
-        name, value, unit = line.split()
-        figures[name] = (value, unit)
-    return figures
 
 
 def main() -> None:

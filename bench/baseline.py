@@ -1,0 +1,54 @@
+"""What the engine benches (game, choice, secrecy) share to measure another revision's
+engine beside this one: the same bench script, run once per engine in a child process
+(so neither run inherits the other's warm memos), its ``NAME VALUE UNIT`` lines read
+back. Imported before `engine`, which `use_engine_root` decides."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE_ROOT_FLAG = "--engine-root"
+"""The hidden option a child run is told the engine's checkout by."""
+
+Figures = dict[str, tuple[str, str]]
+"""Figure name → (value, unit), as a bench printed them."""
+
+
+def engine_root() -> Path:
+    """The checkout whose engine is measured: ``--engine-root`` (a baseline) or this one."""
+    if ENGINE_ROOT_FLAG in sys.argv:
+        return Path(sys.argv[sys.argv.index(ENGINE_ROOT_FLAG) + 1])
+    return ROOT
+
+
+def use_engine_root() -> None:
+    """Make `import engine` take `engine_root`'s engine (call before importing it)."""
+    sys.path.insert(0, str(engine_root()))
+
+
+@contextmanager
+def exported(rev: str) -> Iterator[str]:
+    """Git revision ``rev`` exported to a temporary folder (no worktree left behind)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        yield tmp
+
+
+def run_figures(script: str, args: list[str], engine: str | None = None) -> Figures:
+    """``script`` run with ``args`` (on ``engine``'s checkout when given), its figures."""
+    where = [ENGINE_ROOT_FLAG, engine] if engine else []
+    out = subprocess.run([sys.executable, script, *where, *args], check=True,
+                         capture_output=True, text=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        name, value, unit = line.split()
+        figures[name] = (value, unit)
+    return figures
