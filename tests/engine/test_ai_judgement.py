@@ -6,10 +6,7 @@ import random
 
 from engine import rules
 from engine.ai import (
-    _NEIGHBOURS,
     Judge,
-    Target,
-    _keep,
     _shanten_without_each,
     _useful_each,
     choose_discard,
@@ -17,9 +14,10 @@ from engine.ai import (
     kong_helps,
 )
 from engine.analysis import NO_WILDCARDS, Wildcards
-from engine.melds import Meld, MeldKind
+from engine.melds import MeldKind
 from engine.rules.common import make_meld
 from engine.tiles import NUM_KINDS, Tile, parse_tiles
+from tests.engine.ai_reference import useful_as_first_written
 
 SH = Judge("shanghai", NO_WILDCARDS, rules.SHANGHAI.shapes)
 HZ = Judge("hangzhou", Wildcards.fixed(), rules.HANGZHOU.shapes)
@@ -133,25 +131,6 @@ def test_the_shanten_of_each_discard_in_one_pass_is_each_discards_shanten() -> N
     assert checked > 5000
 
 
-def _useful_as_first_written(judge: Judge, rest: list[Tile], melds: list[Meld],
-                             target: Target, now: int, unseen: list[int] | None) -> int:
-    """受入 of one hand, kind by kind, as the computer player first counted it: the
-    reference the shared, memoised `_useful_each` must match."""
-    counts, jokers = judge.split(rest)
-    keep = [_keep(target, k) for k in range(NUM_KINDS)]
-    near = sorted({n for k in range(NUM_KINDS) if counts[k] for n in _NEIGHBOURS[k]})
-    useful = 0
-    for kind in near:
-        left = 4 - counts[kind] if unseen is None else unseen[kind]
-        if not keep[kind] or left <= 0:
-            continue
-        counts[kind] += 1
-        after = judge.counts_shanten(counts, jokers, len(melds), (target,))
-        counts[kind] -= 1
-        useful += left if after < now else 0
-    return useful
-
-
 def test_useful_tiles_match_a_count_kind_by_kind_on_random_hands() -> None:
     """1,500 random hands, Shanghai (every target, with melds) and Hangzhou (财神
     in both modes, seven pairs): each discard's useful-tile count is the plain one."""
@@ -174,7 +153,7 @@ def test_useful_tiles_match_a_count_kind_by_kind_on_random_hands() -> None:
             for tile in discards:
                 rest = list(tiles)
                 rest.remove(tile)
-                assert found[tile] == _useful_as_first_written(
+                assert found[tile] == useful_as_first_written(
                     judge, rest, melds, target, now, unseen), (tiles, tile, target)
                 checked += 1
     assert checked > 15000
