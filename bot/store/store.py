@@ -23,7 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.store.database import Database, Params, Row, Session
+from bot.store.database import Database, Params, Row, Session, Work
 from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, file_problem, unusable
 from bot.store.errors import (
     AlreadySeated,
@@ -106,6 +106,7 @@ _CHUNK = 500
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 def _marks(values: Sequence[Any]) -> str:
@@ -196,10 +197,10 @@ async def _bump_in(db: Session, table_id: int, expected: int | None) -> int | No
     return int(row[0])
 
 
-async def _append_bumped(db: Session, table_id: int, expected: int | None, *args: Any
-                         ) -> tuple[tuple[ActionRow, Any], int | None]:
-    """`_append_now` and the table's bump in the same transaction."""
-    done = await _append_now(db, *args)
+async def _bumped(db: Session, work: Work[T], table_id: int, expected: int | None,
+                  *args: Any) -> tuple[T, int | None]:
+    """``work`` and the table's bump (`_bump_in`) in the same transaction."""
+    done = await work(db, *args)
     return done, await _bump_in(db, table_id, expected)
 
 
@@ -379,6 +380,18 @@ class Store:
         if bump is None or not bump.armed:
             return self._db.write()
         return self._bumped_write(bump)
+
+    async def _at_once(self, work: Work[T], *args: Any) -> T:
+        """``work`` as one transaction handed to the database whole
+        (`Database.write_at_once`), with the armed table's bump as its last statement,
+        as `_write` adds it."""
+        bump = _BUMPING.get()
+        if bump is None or not bump.armed:
+            return await self._db.write_at_once(work, *args)
+        done, version = await self._db.write_at_once(
+            _bumped, work, bump.table_id, bump.known if bump.expect else None, *args)
+        bump.landed(version)
+        return done
 
     @contextlib.asynccontextmanager
     async def _bumped_write(self, bump: TableBump) -> AsyncIterator[Session]:
@@ -814,15 +827,8 @@ class Store:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
         cached = self._digests.get(hand_id)
-        bump = _BUMPING.get()
-        if bump is None or not bump.armed:
-            row, running = await self._db.write_at_once(_append_now, hand_id, action,
-                                                        deadlines, snapshot, cached)
-        else:  # shared mode: the table's bump in the same transaction
-            (row, running), version = await self._db.write_at_once(
-                _append_bumped, bump.table_id, bump.known if bump.expect else None,
-                hand_id, action, deadlines, snapshot, cached)
-            bump.landed(version)
+        row, running = await self._at_once(_append_now, hand_id, action, deadlines,
+                                           snapshot, cached)
         self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
 
@@ -1385,14 +1391,9 @@ class Store:
         ``shows``: for a DM without a decision (no ``order``), the state it shows, in
         the same numbering: one older than the stored decision (another process sent
         that newer DM first) leaves it and its buttons alone."""
-        bump = _BUMPING.get()
-        if bump is not None and bump.armed:  # its bump is a statement of the same write
-            async with self._write() as db:
-                return await _swap_dm(db, table_id, seat, message_id, order, shows)
         # one trip to SQLite's thread (not four: BEGIN, SELECT, UPDATE, COMMIT, each
         # holding the lock that every click's move then waits for): a DM per click
-        return await self._db.write_at_once(_swap_dm, table_id, seat, message_id, order,
-                                            shows)
+        return await self._at_once(_swap_dm, table_id, seat, message_id, order, shows)
 
     async def clear_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM is to be edited any more."""
