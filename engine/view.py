@@ -24,6 +24,7 @@ from engine.game.state import (
     Phase,
     SeatState,
     WinRecord,
+    make,
     replace,
 )
 from engine.melds import Meld, MeldKind
@@ -32,7 +33,6 @@ from engine.rules.common import ActionKind, Charge, WinKind
 from engine.tiles import NUM_KINDS, Tile, format_tiles
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 
@@ -380,22 +380,13 @@ def _views(state: HandState, hand_number: int) -> tuple[PlayerView, ...]:
         offered = legal_actions(state, seat) if seat in deciding else ()
         win_value = _win_value(state, seat) if offered and \
             any(a.kind is ActionKind.WIN for a in offered) else None
-        knowledge = _made(SeatKnowledge, judge=judge, melds=state.seats[seat].melds,
-                          offered=offered, win_value=win_value)
+        knowledge = make(SeatKnowledge, dict(judge=judge, melds=state.seats[seat].melds,
+                                             offered=offered, win_value=win_value))
         views.append(_knowing(knowledge, table, seat, shown.concealed, shown.drawn))
     return tuple(views)
 
 
 _VIEWS = "views"
-
-
-def _made(cls: type[R], **values: object) -> R:
-    """``cls(**values)`` for a view record given every field, without the dataclass
-    constructor's per-field ``object.__setattr__`` (the views of every action are
-    made for self-play's checks). Tested to be the constructor's record."""
-    new = object.__new__(cls)
-    new.__dict__.update(values)
-    return new
 
 
 def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple[int, ...]
@@ -407,14 +398,13 @@ def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return _made(
-        TableView,
+    return make(TableView, dict(
         rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
         huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
         caishen=state.wildcards.joker, turned=state.flipped,
         seats=tuple([shown.public for shown in _seats_shown(state)]),
         phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, None),
-        last_discard=_last_discard(state), result=_result(state))
+        last_discard=_last_discard(state), result=_result(state)))
 
 
 def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, ...]:
@@ -479,10 +469,10 @@ _MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return _made(
-        SeatView, seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
+    return make(SeatView, dict(
+        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
         concealed_count=len(s.hand), has_drawn=has_drawn,
-        discards=_river(s.discards), melds=_meld_row(s.melds, shown), flowers=s.flowers)
+        discards=_river(s.discards), melds=_meld_row(s.melds, shown), flowers=s.flowers))
 
 
 def _river(discards: tuple[Discard, ...]) -> tuple[DiscardView, ...]:
