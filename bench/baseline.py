@@ -5,10 +5,11 @@ back. Imported before `engine`, which `use_engine_root` decides."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,3 +53,31 @@ def run_figures(script: str, args: list[str], engine: str | None = None) -> Figu
         name, value, unit = line.split()
         figures[name] = (value, unit)
     return figures
+
+
+def alternated(script: str, rev: str, args: list[str], rounds: int) -> None:
+    """``script`` on ``rev``'s engine, then on this one, ``rounds`` times in turn; each
+    round's figures printed side by side (``round<N> NAME BEFORE NOW UNIT``)."""
+    with exported(rev) as tmp:
+        for number in range(1, rounds + 1):
+            before = run_figures(script, args, engine=tmp)
+            now = run_figures(script, args)
+            for name, (value, unit) in now.items():
+                old = before.get(name, ("-", unit))[0]
+                print(f"round{number} {name:44} {old:>10} {value:>10} {unit}", flush=True)
+
+
+def hands_and_rounds_main(script: str, measure: Callable[[int], None],
+                          default_hands: int) -> None:
+    """The command line of a bench that plays ``--hands`` and may alternate with a
+    ``--baseline`` revision for ``--rounds``."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=default_hands)
+    parser.add_argument("--baseline", help="a git revision measured in turn with this one")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(ENGINE_ROOT_FLAG, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.baseline:
+        alternated(script, args.baseline, ["--hands", str(args.hands)], args.rounds)
+    else:
+        measure(args.hands)

@@ -13,19 +13,18 @@ it) and every `choose_action` on a turn, and prints ``NAME VALUE UNIT`` lines:
 Times are CPU time of the bench's own thread, so other work on the shared machine counts
 less. With ``--baseline REV`` the engine of git revision REV (exported to a temporary
 directory) and this one are measured in turn, ``--rounds`` times each (base, now, base,
-now, ...), and the figures printed side by side, ``NAME BEFORE NOW UNIT`` per round.
+now, ...), and the figures printed side by side, ``round<N> NAME BEFORE NOW UNIT``.
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from baseline import exported, run_figures, use_engine_root
+from baseline import hands_and_rounds_main, use_engine_root
 
 use_engine_root()
 
@@ -86,29 +85,5 @@ def measure(hands: int) -> None:
              "hands/s")
 
 
-def side_by_side(rev: str, hands: int, rounds: int) -> None:
-    with exported(rev) as tmp:
-        for round_ in range(1, rounds + 1):
-            before = run_figures(__file__, ["--hands", str(hands)], engine=tmp)
-            now = run_figures(__file__, ["--hands", str(hands)])
-            print(f"round {round_}: {'figure':44} {'before':>10} {'now':>10} unit")
-            for name, (value, unit) in now.items():
-                old = before.get(name, ("-", unit))[0]
-                print(f"{name:53} {old:>10} {value:>10} {unit}", flush=True)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=60)
-    parser.add_argument("--baseline", help="a git revision to measure too, alternated")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--engine-root", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.baseline:
-        side_by_side(args.baseline, args.hands, args.rounds)
-    else:
-        measure(args.hands)
-
-
 if __name__ == "__main__":
-    main()
+    hands_and_rounds_main(__file__, measure, default_hands=60)

@@ -13,18 +13,17 @@ Computer players play N seeded hands of each rule set; every state is checked wi
 
 Each pass starts from empty engine memos. With ``--baseline REV`` the engine of git
 revision REV (exported to a temporary directory) and this one are measured in turn,
-``--rounds`` times each, alternating, and printed side by side (``NAME BEFORE NOW
-UNIT``, one line a round): on a shared machine only alternated runs compare.
+``--rounds`` times each, alternating, and printed side by side (``round<N> NAME BEFORE NOW
+UNIT``, one line a figure a round): on a shared machine only alternated runs compare.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
 
-from baseline import exported, run_figures, use_engine_root
+from baseline import hands_and_rounds_main, use_engine_root
 
 use_engine_root()
 
@@ -69,28 +68,5 @@ def measure(hands: int) -> None:
         print(f"check_states_{rules_name} {len(times)} states", flush=True)
 
 
-def side_by_side(rev: str, hands: int, rounds: int) -> None:
-    with exported(rev) as tmp:
-        for round_number in range(1, rounds + 1):
-            before = run_figures(__file__, ["--hands", str(hands)], engine=tmp)
-            now = run_figures(__file__, ["--hands", str(hands)])
-            for name, (value, unit) in now.items():
-                old = before.get(name, ("-", unit))[0]
-                print(f"round{round_number} {name:42} {old:>8} {value:>8} {unit}", flush=True)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=30)
-    parser.add_argument("--baseline", help="a git revision measured in turn with this one")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--engine-root", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.baseline:
-        side_by_side(args.baseline, args.hands, args.rounds)
-    else:
-        measure(args.hands)
-
-
 if __name__ == "__main__":
-    main()
+    hands_and_rounds_main(__file__, measure, default_hands=30)
