@@ -615,8 +615,7 @@ def claim_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     now = judge.shanten(tiles, melds)
     if must_discard:
-        after = min(judge.shanten(_without(rest, t), melds_after) for t in set(rest))
-        return after < now
+        return _best_shanten_after_discard(judge, rest, melds_after) < now
     return judge.shanten(rest, melds_after) <= now
 
 
@@ -629,8 +628,32 @@ def kong_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     if not judge.targets(melds_after):
         return False
-    plain = min(judge.shanten(_without(tiles, t), melds) for t in set(tiles))
+    plain = _best_shanten_after_discard(judge, tiles, melds)
     return judge.shanten(rest, melds_after) <= plain
+
+
+_NO_SHANTEN = 99
+"""Above any shanten (a hand of fourteen tiles is at most thirteen away)."""
+
+
+def _best_shanten_after_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld]
+                                ) -> int:
+    """The lowest `Judge.shanten` of the hands a discard from ``tiles`` leaves: the
+    lowest over the targets of each target's discards weighed in one pass (`_Weighing`,
+    as the discard itself is chosen), not a whole hand's shanten per discard."""
+    counts, jokers = judge.split(tiles)
+    kinds = set(_kinds_of(judge.wildcards, tuple(set(tiles))).values())
+    targets = judge.targets(melds)
+    if not targets:
+        return 8  # `Judge.counts_shanten` of a hand no target fits
+    best = _NO_SHANTEN
+    for target in targets:
+        if jokers:  # a 财神 discarded: one joker fewer, the natural tiles as they are
+            best = min(best, judge.counts_shanten(counts, jokers - 1, len(melds), (target,)))
+        if kinds:
+            weighing = _Weighing(judge, counts, jokers, len(melds), target)
+            best = min(best, *weighing.shanten_without(kinds).values())
+    return best
 
 
 # ---------------------------------------------------------------------------

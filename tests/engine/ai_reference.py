@@ -129,3 +129,10 @@ def _without(tiles: Sequence[Tile], tile: Tile) -> list[Tile]:
     rest = list(tiles)
     rest.remove(tile)
     return rest
+
+
+def best_shanten_after_discard_as_first_written(judge: Judge, tiles: Sequence[Tile],
+                                                melds: Sequence[Meld]) -> int:
+    """The lowest `Judge.shanten` of the hands a discard leaves, a discard at a time (as
+    the claims and kongs were first judged)."""
+    return min(judge.shanten(_without(tiles, t), melds) for t in set(tiles))

@@ -11,13 +11,17 @@ from typing import Any
 import pytest
 
 from engine import ai, memo, rules
-from engine.ai import Judge, _best_discards
+from engine.ai import Judge, _best_discards, _best_shanten_after_discard
 from engine.analysis import NO_WILDCARDS, Wildcards, _partials, _shape
 from engine.melds import MeldKind
 from engine.rules.common import make_meld
 from engine.selfplay import selfplay
 from engine.tiles import NUM_KINDS, Tile
-from tests.engine.ai_reference import best_discards_as_first_written, partials_as_first_written
+from tests.engine.ai_reference import (
+    best_discards_as_first_written,
+    best_shanten_after_discard_as_first_written,
+    partials_as_first_written,
+)
 
 SH = Judge("shanghai", NO_WILDCARDS, rules.SHANGHAI.shapes)
 HZ = Judge("hangzhou", Wildcards.fixed(), rules.HANGZHOU.shapes)
@@ -103,6 +107,19 @@ def test_the_discards_weighed_are_the_plain_ones_on_random_hands() -> None:
             (judge.rules, judge.wildcards, tiles, melds, unseen, candidates)
 
 
+def test_the_best_shanten_after_a_discard_is_the_plain_one_on_random_hands() -> None:
+    """What a claim or a kong is measured against: on 3,000 random hands (the cases
+    above, and each hand less a tile, as a claim leaves it with melds that rule out some
+    targets) the lowest shanten over the discards is the one found a discard at a time."""
+    rng = random.Random(29)
+    for number in range(3000):
+        judge, hand, melds, _, _ = _random_case(rng, number)
+        for tiles in (hand, hand[1:]):
+            assert _best_shanten_after_discard(judge, tiles, melds) == \
+                best_shanten_after_discard_as_first_written(judge, tiles, melds), \
+                (judge.rules, judge.wildcards, tiles, melds)
+
+
 @pytest.mark.parametrize(("rules_name", "options", "hands"), [
     ("shanghai", {}, 40), ("hangzhou", {}, 30), ("hangzhou", {"caishen": "flip"}, 30)])
 def test_the_discards_weighed_are_the_plain_ones_in_self_play(
@@ -125,3 +142,25 @@ def test_the_discards_weighed_are_the_plain_ones_in_self_play(
         assert weigh.__wrapped__(judge, tiles, melds, unseen, candidates) == \
             best_discards_as_first_written(judge, tiles, melds, unseen, candidates), \
             (tiles, melds, unseen, candidates)
+
+
+@pytest.mark.parametrize(("rules_name", "options"), [
+    ("shanghai", {}), ("hangzhou", {}), ("hangzhou", {"caishen": "flip"})])
+def test_claims_and_kongs_weigh_the_plain_discards_in_self_play(
+        monkeypatch: pytest.MonkeyPatch, rules_name: str, options: dict[str, Any]) -> None:
+    """Every claim and kong seeded self-play weighs (hundreds) against the plain lowest
+    shanten after a discard."""
+    asked = []
+    weigh = ai._best_shanten_after_discard
+
+    def recorded(*args: Any) -> int:
+        asked.append(args)
+        return weigh(*args)
+
+    memo.clear()
+    monkeypatch.setattr(ai, "_best_shanten_after_discard", recorded)
+    selfplay(rules_name, 30, seed=19, options=options, check_views=False)
+    assert len(asked) > 200
+    for judge, tiles, melds in asked:
+        assert weigh(judge, tiles, melds) == \
+            best_shanten_after_discard_as_first_written(judge, tiles, melds), (tiles, melds)
