@@ -136,9 +136,26 @@ def _best_target(fitting: int, keys: GroupKeys, melds: int) -> Target:
     in ``fitting`` (none: no restriction)."""
     options = tuple(t for i, t in enumerate(_SHANGHAI_TARGETS) if fitting >> i & 1) \
         or (_FREE,)
+    sizes = (sum(keys[0]), sum(keys[1]), sum(keys[2]), sum(keys[3]))
+    # The honours' structures are shared by the flushes, so looked up once.
+    honours = group_structures(keys[3], True)
+    return min(options, key=lambda t: _target_distance(t, keys, sizes, honours, melds))
+
+
+def _target_distance(target: Target, keys: GroupKeys, sizes: tuple[int, ...],
+                     honours: Structures, melds: int) -> tuple[int, int]:
+    """`_best_target`'s measure of one target: its shanten (`_groups_target_shanten`),
+    then the tiles on it (`_on_target`) negated; ``sizes``: the tiles in each group,
+    ``honours``: the honours' structures."""
+    if target.suit is not None and target.honours and target.sequences:
+        # A flush with honours, as `_groups_target_shanten` measures it but with the two
+        # groups merged by one memoised look-up: most targets weighed are these.
+        g = _SUIT_GROUP[target.suit]
+        natural = sizes[g] + sizes[3]
+        needed = needed_with(group_structures(keys[g], False), honours, natural, 4 - melds)
+        return max(-1, needed - 1), -natural
     counts = keys[0] + keys[1] + keys[2] + keys[3]
-    return min(options, key=lambda t: (_groups_target_shanten(t, keys, melds),
-                                       -_on_target(t, counts)))
+    return _groups_target_shanten(target, keys, melds), -_on_target(target, counts)
 
 
 def _melds_fit(target: Target, melds: Sequence[Meld]) -> bool:

@@ -20,6 +20,7 @@ from engine.tiles import NUM_KINDS, Tile
 from tests.engine.ai_reference import (
     best_discards_as_first_written,
     best_shanten_after_discard_as_first_written,
+    best_target_as_first_written,
     partials_as_first_written,
 )
 
@@ -164,3 +165,15 @@ def test_claims_and_kongs_weigh_the_plain_discards_in_self_play(
     for judge, tiles, melds in asked:
         assert weigh(judge, tiles, melds) == \
             best_shanten_after_discard_as_first_written(judge, tiles, melds), (tiles, melds)
+
+
+def test_the_target_is_the_plain_one_on_random_hands() -> None:
+    """3,000 random hands (and each less a tile): the target the discards are weighed
+    towards is the one measured target by target on the whole hand."""
+    rng = random.Random(31)
+    memo.clear()
+    for number in range(3000):
+        judge, hand, melds, _, _ = _random_case(rng, number)
+        for tiles in (hand, hand[1:]):
+            assert judge.best_target(tiles, melds) == \
+                best_target_as_first_written(judge, tiles, melds), (tiles, melds)
