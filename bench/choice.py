@@ -8,7 +8,10 @@ checks, from empty memos, for each rule set, timing every call of
 it) and every `choose_action` on a turn, and prints ``NAME VALUE UNIT`` lines:
 - ``choose_discard_median_us_<rules>`` (and p90, mean): one discard's choice;
 - ``turn_move_median_us_<rules>``: the whole turn's decision (kongs weighed too);
-- ``selfplay_checked_hands_per_second_<rules>``: the same run's hands per CPU second.
+- ``selfplay_checked_hands_per_second_<rules>``: the same run's hands per CPU second;
+- ``weighing_warm_median_us_<rules>``: the run's discard decisions (`engine.ai._best_discards`
+  without its own memo) once the memos hold the run's shapes, each timed as its fastest
+  of `WARM_PASSES` passes: what a choice costs once nothing is left to fill.
 
 Times are CPU time of the bench's own thread, so other work on the shared machine counts
 less. With ``--baseline REV`` the engine of git revision REV (exported to a temporary
@@ -42,6 +45,21 @@ def p90(values: list[float]) -> float:
     return sorted(values)[int(len(values) * 0.9)]
 
 
+WARM_PASSES = 4
+
+
+def warm_median(weigh: Any, decisions: list[tuple[Any, ...]]) -> float:
+    """The median of each recorded decision's fastest of `WARM_PASSES` passes (µs)."""
+    clock = time.thread_time_ns
+    fastest = [float("inf")] * len(decisions)
+    for _ in range(WARM_PASSES):
+        for number, args in enumerate(decisions):
+            started = clock()
+            weigh(*args)
+            fastest[number] = min(fastest[number], (clock() - started) / 1000)
+    return statistics.median(fastest)
+
+
 def measure(hands: int) -> None:
     # Which engine is measured (a baseline run must not import this checkout's).
     print(f"# engine {Path(engine.__file__).parent}", file=sys.stderr)
@@ -66,13 +84,22 @@ def measure(hands: int) -> None:
         finally:
             turns.append((clock() - started) / 1000)
 
+    decisions: list[tuple[Any, ...]] = []
+    best_discards = ai._best_discards
+
+    def recorded(*args: Any) -> Any:
+        decisions.append(args)
+        return best_discards(*args)
+
     ai.choose_discard = timed_discard  # type: ignore[assignment]
+    ai._best_discards = recorded  # type: ignore[assignment]
     selfplay_module = sys.modules["engine.selfplay"]
     selfplay_module.choose_action = timed_action  # type: ignore[attr-defined]
     for rules_name in ("shanghai", "hangzhou"):
         memo.clear()
         discards.clear()
         turns.clear()
+        decisions.clear()
         cpu = time.process_time()
         summary = selfplay(rules_name, hands, seed=11, check_views=True)
         cpu = time.process_time() - cpu
@@ -83,6 +110,8 @@ def measure(hands: int) -> None:
         emit(f"discards_{rules_name}", float(len(discards)), "calls")
         emit(f"selfplay_checked_hands_per_second_{rules_name}", summary["hands"] / cpu,
              "hands/s")
+        warm = warm_median(best_discards.__wrapped__, decisions)
+        emit(f"weighing_warm_median_us_{rules_name}", warm, "us")
 
 
 if __name__ == "__main__":
