@@ -172,3 +172,20 @@ def test_a_hand_counted_at_once_is_complete_exactly_when_it_wins() -> None:
     assert HeldTiles.of(pairs, (), NO_WILDCARDS, HANGZHOU_SHAPES).complete
     assert not HeldTiles.of(pairs, (), NO_WILDCARDS, SHANGHAI_SHAPES).complete
     assert wins > CASES // 10
+
+
+@pytest.mark.parametrize("chi", [False, True])
+def test_tiles_counted_afresh_answer_a_claim_as_tiles_whose_shape_is_known(chi: bool) -> None:
+    """A seat restored from a snapshot counts its tiles (`HeldTiles.of`) and works their
+    shape out only when a question needs it: its answers equal those of tiles whose
+    shape was worked out at once, and a tile nobody could use leaves it unworked."""
+    left_unworked = 0
+    for held, wild, shapes in CASE_LIST[:400]:
+        known = HeldTiles.of(held.concealed, held.melds, wild, shapes)
+        assert not known.shaped and known.completable in (True, False) and known.shaped
+        for tile in PLAYING_TILES:
+            fresh = HeldTiles.of(held.concealed, held.melds, wild, shapes)
+            face = wild.plays_as(tile)
+            assert fresh.may_claim(tile, face, chi) == known.may_claim(tile, face, chi)
+            left_unworked += not fresh.shaped
+    assert left_unworked > 2000
