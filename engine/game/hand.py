@@ -338,11 +338,13 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     assert window is not None
     if not state.ruleset.passed_claims_bind or state.phase is _ROB_KONG:
         return None
-    offered = window.options[action.seat]
-    declined_win = action.kind is not _WIN and \
-        any(a.kind is _WIN for a in offered)
-    declined_pong = action.kind in (_PASS, _CHI) and \
-        any(a.kind is _PONG for a in offered)
+    kind = action.kind
+    declined_win = declined_pong = False
+    for offer in window.options[action.seat]:  # one loop, not two generators (every answer)
+        if offer.kind is _WIN:
+            declined_win = kind is not _WIN
+        elif offer.kind is _PONG:
+            declined_pong = kind is _PASS or kind is _CHI
     if not declined_win and not declined_pong:
         return None  # most answers: a pass on a chi, or the claim taken
     face = state.wildcards.plays_as(window.tile) or window.tile

@@ -13,7 +13,7 @@ answers are then a few additions (tests/game/test_held.py holds them against
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.analysis import ShapeRules, Wildcards, is_all_melds, is_complete
 from engine.melds import Meld
@@ -81,10 +81,11 @@ def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:
     return melds + min(min(pairs), 2)
 
 
-@dataclass(frozen=True, eq=False)
-class _Basis:
+class _Basis(NamedTuple):
     """What stays the same from one draw or discard to the next: the hand's 财神, shapes
-    and melds, and what follows from them."""
+    and melds, and what follows from them. (A named tuple: a restored seat makes one
+    when its tiles are first counted, and a frozen dataclass's ``__init__`` costs
+    several times as much.)"""
 
     wildcards: Wildcards
     shapes: ShapeRules
@@ -110,9 +111,8 @@ class _Basis:
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
-_SHAPE = frozenset(("keys", "melds_cost", "pairs", "odd", "suited", "complete",
-                    "completable"))
-"""`HeldTiles`' values worked out from the counts when first read (`__getattr__`)."""
+_SHAPE = ("keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+"""`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
 
 
 class HeldTiles:
@@ -130,16 +130,18 @@ class HeldTiles:
     Tiles moved by a draw or a discard (`moved`) from tiles whose shape is known get
     theirs at once, from their one changed group (a few additions, asked of three seats
     a discard and of the drawer); tiles counted afresh (`of`: a restored seat, a
-    claim) work it out when first read, so a seat restored from a snapshot and never
-    asked costs only its count.
+    claim) leave them unset until `worked_out` (which `may_claim` and `wins_on` ask
+    when they need them), so a seat restored from a snapshot and never asked costs
+    only its count. Read ``complete`` / ``completable`` of tiles from `worked_out`:
+    an unset value raises AttributeError rather than answer wrongly.
 
     A class with slots: one is made per draw and per discard, and it is never compared,
-    stored or pickled (a seat's derived value); an unset slot is what "not worked out
-    yet" is, and a set one reads at once.
+    stored or pickled (a seat's derived value). No ``__getattr__``: with one, every
+    attribute read of the class takes Python 3.11's slow path.
     """
 
     __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "shaped",
-                 *sorted(_SHAPE))
+                 *_SHAPE)
     wildcards: Wildcards
     shapes: ShapeRules
     concealed: tuple[Tile, ...]
@@ -159,7 +161,7 @@ class HeldTiles:
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
            shapes: ShapeRules) -> HeldTiles:
-        """The tiles counted afresh; their shape is worked out when first read."""
+        """The tiles counted afresh; their shape is left to `worked_out`."""
         held = _new(cls)
         held.wildcards, held.shapes, held.concealed, held.melds = \
             wildcards, shapes, concealed, melds
@@ -168,17 +170,17 @@ class HeldTiles:
         held.shaped = False
         return held
 
-    def __getattr__(self, name: str) -> object:
-        """A shape value not worked out yet (`_SHAPE`): all of them, from the counts."""
-        if name not in _SHAPE or self.shaped:
-            raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
-        counts, jokers = self.split
-        keys = _keys(counts)
-        costs = [group_cost(key) for key in keys]
-        _shaped(self, keys, sum(m for m, _ in costs), [p for _, p in costs],
-                sum(n & 1 for n in counts),
-                sum(1 for t in self.concealed if t < _HONOURS_START), jokers)
-        return getattr(self, name)
+    def worked_out(self) -> HeldTiles:
+        """These tiles with their shape's values set (`_SHAPE`): worked out from the
+        counts now if they were counted afresh and nothing asked them yet."""
+        if not self.shaped:
+            counts, jokers = self.split
+            keys = _keys(counts)
+            costs = [group_cost(key) for key in keys]
+            _shaped(self, keys, sum(m for m, _ in costs), [p for _, p in costs],
+                    sum(n & 1 for n in counts),
+                    sum(1 for t in self.concealed if t < _HONOURS_START), jokers)
+        return self
 
     def moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
         """These tiles with ``step`` (1 or -1) more ``tile`` (``concealed``: the hand
@@ -217,7 +219,7 @@ class HeldTiles:
     def wins_on(self, tile: Tile) -> bool:
         """`is_winning_with` ``tile``: false at once when the hand is not `completable`,
         else told from the costs with the tile in its group."""
-        return self.completable and self._completed_by(tile)
+        return self.worked_out().completable and self._completed_by(tile)
 
     def _completed_by(self, tile: Tile) -> bool:
         basis = self.basis
@@ -257,6 +259,8 @@ class HeldTiles:
                     not (suited and neighbours(counts, face)) and \
                     not (not suited and self.shapes.honours_jumble):
                 return False
+        if not self.shaped:
+            self.worked_out()
         return self.completable and self._completed_by(tile)
 
 

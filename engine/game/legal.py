@@ -213,7 +213,7 @@ def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
     """`_check_self_draw` without its reasons (``held``: the seat's `HeldTiles`)."""
     # Most turns: the tiles are no winning shape (`HeldTiles.complete`, a few sums),
     # and `self_draw` would say None.
-    if not held.complete:
+    if not held.worked_out().complete:
         return False
     if state.seats[seat].drawn is None and not state.opening:
         return False
@@ -448,9 +448,11 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     never built."""
     wild = state.wildcards
     shapes = state.ruleset.shapes
-    face = None if rob else wild.plays_as(tile)  # a robbed kong is only won on
-    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
     seats = state.seats
+    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
+    # What the tile plays as, read from the discarder's table of it (`Wildcards.plays_as`
+    # by tile, the same for every seat of the hand); a robbed kong is only won on.
+    face = None if rob else seats[from_seat].held(wild, shapes).basis.plays[tile]
     # Written out for the four seats: asked on every discard (a move's hot path).
     return (from_seat != 0 and seats[0].held(wild, shapes).may_claim(tile, face, upper == 0),
             from_seat != 1 and seats[1].held(wild, shapes).may_claim(tile, face, upper == 1),

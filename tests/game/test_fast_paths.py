@@ -106,7 +106,8 @@ def _held_as_counted_afresh(state: HandState) -> None:
 
 
 def _values(held: HeldTiles) -> dict[str, object]:
-    return {name: getattr(held, name) for name in sorted(_SHAPE)} | {
+    held.worked_out()
+    return {name: getattr(held, name) for name in _SHAPE} | {
         "concealed": held.concealed, "melds": held.melds, "split": held.split,
         "wildcards": held.wildcards, "shapes": held.shapes}
 
