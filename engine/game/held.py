@@ -212,8 +212,19 @@ class HeldTiles:
             if after[1] != before[1]:
                 pairs = pairs.copy()
                 pairs[group] = after[1]
-        _shaped(new, keys, melds_cost, pairs, odd,
-                self.suited + step if tile < _HONOURS_START else self.suited, jokers)
+        suited = self.suited + step if tile < _HONOURS_START else self.suited
+        # `_shaped`, written out: two records a move are made here.
+        new.keys, new.melds_cost, new.pairs, new.odd, new.suited = \
+            keys, melds_cost, pairs, odd, suited
+        short = basis.full - len(concealed)
+        shaped = False
+        if short == 0 or short == 1:
+            jokers += short
+            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+                (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
+        new.complete = shaped and short == 0
+        new.completable = shaped and short == 1
+        new.shaped = True
         return new
 
     def wins_on(self, tile: Tile) -> bool:
