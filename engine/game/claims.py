@@ -8,6 +8,10 @@ from engine.game.actions import Action
 from engine.game.state import ClaimWindow
 from engine.rules.common import ActionKind, claim_rank, turn_distance
 
+# Phases and action kinds as module names (read on every move; see engine/game/hand.py).
+_PASS = ActionKind.PASS
+_WIN = ActionKind.WIN
+
 _NOTHING = (0, -4)
 """Below every claim's rank: what a window with no claim chosen yet holds."""
 
@@ -29,14 +33,14 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
     only claim lower is not waited for.
     """
     d = window.from_seat
-    chosen = [a for a in window.answers if a is not None and a.kind is not ActionKind.PASS]
+    chosen = [a for a in window.answers if a is not None and a.kind is not _PASS]
     undecided = window.undecided
     if not chosen:
         # Only passes so far: an undecided seat may still claim (every claim ranks
         # above nothing), else nobody takes the tile.
         return None if undecided else _NO_CLAIM
     if multiple_winners:
-        winners = [a.seat for a in chosen if a.kind is ActionKind.WIN]
+        winners = [a.seat for a in chosen if a.kind is _WIN]
         if winners:
             if any(_may_win(window, u) for u in undecided):
                 return None
@@ -47,7 +51,7 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
         return None
     if best is None:
         return Resolution()
-    if best.kind is ActionKind.WIN:
+    if best.kind is _WIN:
         return Resolution(winners=(best.seat,))
     return Resolution(claim=best)
 
@@ -56,7 +60,7 @@ _NO_CLAIM = Resolution()
 
 
 def _may_win(window: ClaimWindow, seat: int) -> bool:
-    return any(a.kind is ActionKind.WIN for a in window.options[seat])
+    return any(a.kind is _WIN for a in window.options[seat])
 
 
 def _best_rank(window: ClaimWindow, seat: int) -> tuple[int, int]:

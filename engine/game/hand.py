@@ -42,8 +42,25 @@ from engine.melds import MeldKind
 from engine.rules.common import SEATS, ActionKind, ChainStep, Replacement, WinKind, make_meld
 from engine.tiles import Tile
 
-_MELD_OF = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
-            ActionKind.KONG: MeldKind.KONG}
+# Phases and action kinds read as module names: `apply` runs on every move, and on
+# Python 3.11 reading an enum member (``Phase.TURN``) goes through the enum type's own
+# attribute look-up, some ten times the cost of reading a module name. The same
+# members under a short name (``is`` holds): ``_TURN`` is ``Phase.TURN``.
+_TURN = Phase.TURN
+_CLAIM = Phase.CLAIM
+_ROB_KONG = Phase.ROB_KONG
+_ENDED = Phase.ENDED
+_ADDED_KONG = ActionKind.ADDED_KONG
+_CHI = ActionKind.CHI
+_CONCEALED_KONG = ActionKind.CONCEALED_KONG
+_DISCARD = ActionKind.DISCARD
+_KONG = ActionKind.KONG
+_PASS = ActionKind.PASS
+_PONG = ActionKind.PONG
+_WIN = ActionKind.WIN
+
+_MELD_OF = {_CHI: MeldKind.CHI, _PONG: MeldKind.PONG,
+            _KONG: MeldKind.KONG}
 FLOWERS_FOR_BA_HUA = 8
 
 
@@ -53,10 +70,8 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
     if not known_legal(state, action):
         validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
-    if state.phase is Phase.TURN:
-        new = _turn(state, action, events)
-    else:
-        new = _answer(state, action, events)
+    new = (_turn(state, action, events) if state.phase is _TURN
+           else _answer(state, action, events))
     # ``new`` was made by this call and nobody has seen it yet: count the action in it
     # rather than copy it once more.
     assert new is not state
@@ -66,12 +81,12 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
 
 def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
-    if action.kind is ActionKind.DISCARD:
+    if action.kind is _DISCARD:
         assert action.tile is not None
         return discard(state, seat, action.tile, ev)
-    if action.kind is ActionKind.CONCEALED_KONG:
+    if action.kind is _CONCEALED_KONG:
         return _concealed_kong(state, seat, action.tiles, ev)
-    if action.kind is ActionKind.ADDED_KONG:
+    if action.kind is _ADDED_KONG:
         assert action.tile is not None
         return _added_kong(state, seat, action.tile, ev)
     record = remembered_self_draw(state, seat)
@@ -116,7 +131,7 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     seats[seat] = s.after(tile, True, mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
     changes["seats"] = tuple(seats)
-    changes["phase"] = Phase.TURN
+    changes["phase"] = _TURN
     changes["turn"] = seat
     changes["window"] = None
     changes["replacement"] = replacement
@@ -165,7 +180,7 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
     """The replacement after a kong, then (Hangzhou) the tiles that leave unseen."""
     state = draw(state, seat, ev, replacement=Replacement.KONG)
     for _ in range(state.ruleset.kong_burns):
-        if state.phase is Phase.ENDED or state.wall_remaining == 0:
+        if state.phase is _ENDED or state.wall_remaining == 0:
             break
         tile = state.wall[-1 - state.back]
         state = replace(state, back=state.back + 1, set_aside=(*state.set_aside, tile))
@@ -257,7 +272,7 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
         could = could_claim(state, tile, seat, rob)
     if not any(could):
         return _no_claim(state, seat, rob, last, ev)
-    phase = Phase.ROB_KONG if rob else Phase.CLAIM
+    phase = _ROB_KONG if rob else _CLAIM
     empty = ((),) * SEATS
     window = make(ClaimWindow, {"tile": tile, "from_seat": seat, "options": empty,
                                 "answers": (None,) * SEATS, "last": last,
@@ -278,14 +293,14 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
     passed = _passed(state, action)
     # A pass (well formed: `validate` or an offer said so) is one value a seat.
-    ev.append(_PASS_ANSWERED[seat] if action.kind is ActionKind.PASS else
+    ev.append(_PASS_ANSWERED[seat] if action.kind is _PASS else
               ClaimAnswered(action))
     changes: dict[str, object] = {}
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
         seats[seat] = replace(seats[seat], **passed)
         changes["seats"] = tuple(seats)
-    if action.kind is ActionKind.PASS and state.phase is Phase.CLAIM and not window.last \
+    if action.kind is _PASS and state.phase is _CLAIM and not window.last \
             and _others_passed(window, seat):
         # The last of the asked seats passed a discard (what `resolve` says nobody
         # takes): the next draw is made in the same copy of the state as the answer.
@@ -306,13 +321,13 @@ def _others_passed(window: ClaimWindow, seat: int) -> bool:
     for other in range(SEATS):
         if other != seat and options[other]:
             answer = answers[other]
-            if answer is None or answer.kind is not ActionKind.PASS:
+            if answer is None or answer.kind is not _PASS:
                 return False
     return True
 
 
 # The events of a pass and of a window nobody claimed from, each made once a seat.
-_PASS_ANSWERED = tuple(ClaimAnswered(Action(ActionKind.PASS, seat)) for seat in range(SEATS))
+_PASS_ANSWERED = tuple(ClaimAnswered(Action(_PASS, seat)) for seat in range(SEATS))
 _UNCLAIMED_CLOSE = ClaimWindowClosed()
 
 
@@ -321,13 +336,15 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     The seat's changes, or None when this answer binds it to nothing new."""
     window = state.window
     assert window is not None
-    if not state.ruleset.passed_claims_bind or state.phase is Phase.ROB_KONG:
+    if not state.ruleset.passed_claims_bind or state.phase is _ROB_KONG:
         return None
-    offered = window.options[action.seat]
-    declined_win = action.kind is not ActionKind.WIN and \
-        any(a.kind is ActionKind.WIN for a in offered)
-    declined_pong = action.kind in (ActionKind.PASS, ActionKind.CHI) and \
-        any(a.kind is ActionKind.PONG for a in offered)
+    kind = action.kind
+    declined_win = declined_pong = False
+    for offer in window.options[action.seat]:  # one loop, not two generators (every answer)
+        if offer.kind is _WIN:
+            declined_win = kind is not _WIN
+        elif offer.kind is _PONG:
+            declined_pong = kind is _PASS or kind is _CHI
     if not declined_win and not declined_pong:
         return None  # most answers: a pass on a chi, or the claim taken
     face = state.wildcards.plays_as(window.tile) or window.tile
@@ -345,7 +362,7 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
 def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
     window = state.window
     assert window is not None
-    rob = state.phase is Phase.ROB_KONG
+    rob = state.phase is _ROB_KONG
     if outcome.winners:
         ev.append(ClaimWindowClosed(outcome.winners))
         kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
@@ -382,7 +399,7 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     last = replace(giver.discards[-1], claimed_by=c)
     seats[d] = replace(giver, discards=(*giver.discards[:-1], last))
     s = seats[c]
-    kong = action.kind is ActionKind.KONG
+    kong = action.kind is _KONG
     # A turn that begins with a chi or pong stops the Hangzhou chain (its kongs are
     # kept, marked ``claimed_turn``, for a plain win's 杠开); a kong on a discard
     # extends the chain.
@@ -393,7 +410,7 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     claims[c][d] += 1
     # Both seats and the state in one copy of it.
     state = replace(state, seats=tuple(seats), claims=tuple(tuple(r) for r in claims),
-                    first_go_round=False, phase=Phase.TURN, turn=c, window=None,
+                    first_go_round=False, phase=_TURN, turn=c, window=None,
                     replacement=None)
     ev.append(MeldDeclared(c, meld))
     return kong_replacement(state, c, ev) if kong else state
@@ -406,4 +423,4 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
 def end(state: HandState, wins: tuple[WinRecord, ...], ev: list[Event]) -> HandState:
     result = HandResult.of(wins)
     ev.append(HandEnded(result))
-    return replace(state, phase=Phase.ENDED, window=None, result=result)
+    return replace(state, phase=_ENDED, window=None, result=result)

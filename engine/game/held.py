@@ -13,8 +13,7 @@ answers are then a few additions (tests/game/test_held.py holds them against
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from engine.analysis import ShapeRules, Wildcards, is_all_melds, is_complete
 from engine.melds import Meld
@@ -27,31 +26,43 @@ _GROUPS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 """Each group's kinds (from, to) and whether they are honours (no runs)."""
 _GROUP_OF = tuple(kind // 9 if kind < _HONOURS_START else 3 for kind in range(NUM_KINDS))
 
-V = TypeVar("V")
-Costs = tuple[tuple[int, int], ...]
-"""`group_cost` of each of a hand's four groups."""
-
 _PLACE = tuple(3 * (kind - _GROUPS[_GROUP_OF[kind]][0]) for kind in range(NUM_KINDS))
 """Where a kind's count sits in its group's packed key: three bits a kind (a count
 never reaches eight)."""
+_HONOURS_KEY = 1 << 30
+"""Set in the honours group's key (above any count): the key alone then says which kind
+of group it is, and `group_cost` is looked up by one int (`functools.lru_cache` keys a
+single int argument by itself, where two arguments cost a tuple a call)."""
 
 
 def packed(counts: Sequence[int], group: int) -> int:
-    """A group's counts as one int (`_PLACE`): a draw or a discard adds to it or takes
-    from it, and it is a cheap key to look the group's cost up by."""
-    lo, hi, _ = _GROUPS[group]
-    return sum(n << _PLACE[kind] for kind, n in enumerate(counts[lo:hi], lo))
+    """A group's counts as one int (`_PLACE`, with `_HONOURS_KEY` for the honours): a
+    draw or a discard adds to it or takes from it, and it is a cheap key to look the
+    group's cost up by."""
+    lo, hi, honours = _GROUPS[group]
+    return sum(n << _PLACE[kind] for kind, n in enumerate(counts[lo:hi], lo)) | \
+        (_HONOURS_KEY if honours else 0)
+
+
+def _keys(counts: Sequence[int]) -> list[int]:
+    """`packed` of each of the four groups, in one pass over the held kinds."""
+    keys = [0, 0, 0, _HONOURS_KEY]
+    for kind, n in enumerate(counts):
+        if n:
+            keys[_GROUP_OF[kind]] += n << _PLACE[kind]
+    return keys
 
 
 @bounded(maxsize=1 << 13)
-def group_cost(key: int, honours: bool) -> tuple[int, int]:
-    """The fewest 财神 that turn one group's tiles into melds, without and with the
-    pair. ``key``: the group's `packed` counts (a suit's nine kinds, or the seven
-    honours).
+def group_cost(key: int) -> tuple[int, int]:
+    """The fewest 财神 that turn one group's tiles into melds, and how many more (or
+    fewer) it takes with the pair as well. ``key``: the group's `packed` counts (a
+    suit's nine kinds, or the seven honours, marked by `_HONOURS_KEY`).
 
     Asked of `is_all_melds` / `is_complete` with the group alone in the hand: a cost
     is always the tiles' count short of a whole number of melds (and pair), so the
     fewest 财神 they accept is the cost itself."""
+    honours = bool(key & _HONOURS_KEY)
     counts = [0] * NUM_KINDS
     start = _HONOURS_START if honours else 0
     for place in range(NUM_KINDS - _HONOURS_START if honours else 9):
@@ -60,20 +71,21 @@ def group_cost(key: int, honours: bool) -> tuple[int, int]:
     # Each tile alone takes at most two 财神 to a pong, the pair at most two more.
     melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(counts, j))
     pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(counts, j))
-    return melds, pair
+    return melds, pair - melds
 
 
-def fewest_jokers(costs: Sequence[tuple[int, int]]) -> int:
-    """Fewest 财神 that make the whole hand melds and one pair: the pair in one of the
-    groups (its cost with the pair instead of without), or (two 财神) on its own."""
-    (m0, p0), (m1, p1), (m2, p2), (m3, p3) = costs
-    return m0 + m1 + m2 + m3 + min(p0 - m0, p1 - m1, p2 - m2, p3 - m3, 2)
+def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:
+    """Fewest 财神 that make the whole hand melds and one pair: ``melds``, the groups'
+    costs as melds alone, added up, and the pair in one of the groups (its ``pairs``
+    extra) or (two 财神) on its own."""
+    return melds + min(min(pairs), 2)
 
 
-@dataclass(frozen=True, eq=False)
-class _Basis:
+class _Basis(NamedTuple):
     """What stays the same from one draw or discard to the next: the hand's 财神, shapes
-    and melds, and what follows from them."""
+    and melds, and what follows from them. (A named tuple: a restored seat makes one
+    when its tiles are first counted, and a frozen dataclass's ``__init__`` costs
+    several times as much.)"""
 
     wildcards: Wildcards
     shapes: ShapeRules
@@ -99,75 +111,126 @@ class _Basis:
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
+_SHAPE = ("keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+"""`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
 
-class HeldTiles(NamedTuple):
+
+class HeldTiles:
     """A seat's concealed tiles counted on the natural kinds they play as.
 
     ``split`` is `Wildcards.split` of the hand: the natural counts and the number of
     财神. Its list is shared by every question asked of this seat and never changed.
-    ``keys``: each group's `packed` counts, and ``costs`` their `group_cost`;
-    ``odd``: the kinds counted an odd number of times (seven pairs); ``suited``: the
-    concealed tiles that are no honour (an honours jumble). ``complete``: the tiles
+
+    The shape (`_SHAPE`): ``keys``, each group's `packed` counts; ``melds_cost``, their
+    `group_cost`s as melds alone added up, and ``pairs`` each group's extra for the
+    pair; ``odd``: the kinds counted an odd number of times (seven pairs); ``suited``:
+    the concealed tiles that are no honour (an honours jumble). ``complete``: the tiles
     are a winning shape (`is_winning`); ``completable``: some tile would make them one
     (`is_winning_with` of some tile; False: no discard or robbed kong can be won on).
-    Both are worked out as the record is made: a few additions and comparisons, asked
-    of every hand (three seats a discard, the drawer's self-draw).
+    Tiles moved by a draw or a discard (`moved`) from tiles whose shape is known get
+    theirs at once, from their one changed group (a few additions, asked of three seats
+    a discard and of the drawer); tiles counted afresh (`of`: a restored seat, a
+    claim) leave them unset until `worked_out` (which `may_claim` and `wins_on` ask
+    when they need them), so a seat restored from a snapshot and never asked costs
+    only its count. Read ``complete`` / ``completable`` of tiles from `worked_out`:
+    an unset value raises AttributeError rather than answer wrongly.
 
-    A named tuple rather than a frozen dataclass: one is made per draw and per
-    discard, and it is never compared, stored or pickled (a seat's derived value), so
-    the cheapest immutable record serves.
+    A class with slots: one is made per draw and per discard, and it is never compared,
+    stored or pickled (a seat's derived value). No ``__getattr__``: with one, every
+    attribute read of the class takes Python 3.11's slow path.
     """
 
+    __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "shaped",
+                 *_SHAPE)
     wildcards: Wildcards
     shapes: ShapeRules
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     split: tuple[list[int], int]
-    keys: tuple[int, ...]
-    costs: Costs
+    basis: _Basis
+    shaped: bool
+    """Whether the shape's values are set (else the first read works them out)."""
+    keys: list[int]
+    melds_cost: int
+    pairs: list[int]
     odd: int
     suited: int
     complete: bool
     completable: bool
-    basis: _Basis
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
            shapes: ShapeRules) -> HeldTiles:
-        counts, jokers = wildcards.split(concealed)
-        keys = tuple(packed(counts, group) for group in range(len(_GROUPS)))
-        costs = tuple(group_cost(key, _GROUPS[group][2]) for group, key in enumerate(keys))
-        return _made(_Basis.of(wildcards, shapes, melds), concealed, counts, jokers, keys,
-                     costs, sum(1 for n in counts if n & 1),
-                     sum(1 for t in concealed if t < _HONOURS_START))
+        """The tiles counted afresh; their shape is left to `worked_out`."""
+        held = _new(cls)
+        held.wildcards, held.shapes, held.concealed, held.melds = \
+            wildcards, shapes, concealed, melds
+        held.split = wildcards.split(concealed)
+        held.basis = _Basis.of(wildcards, shapes, melds)
+        held.shaped = False
+        return held
+
+    def worked_out(self) -> HeldTiles:
+        """These tiles with their shape's values set (`_SHAPE`): worked out from the
+        counts now if they were counted afresh and nothing asked them yet."""
+        if not self.shaped:
+            counts, jokers = self.split
+            keys = _keys(counts)
+            costs = [group_cost(key) for key in keys]
+            _shaped(self, keys, sum(m for m, _ in costs), [p for _, p in costs],
+                    sum(n & 1 for n in counts),
+                    sum(1 for t in self.concealed if t < _HONOURS_START), jokers)
+        return self
 
     def moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
         """These tiles with ``step`` (1 or -1) more ``tile`` (``concealed``: the hand
-        then): its group's cost alone is looked up again."""
+        then): when their shape is known, its group's cost alone is looked up again."""
         counts, jokers = self.split
-        counts = counts.copy()
-        keys, costs, odd, suited, basis = self.keys, self.costs, self.odd, self.suited, \
-            self.basis
+        basis = self.basis
+        new = _new(HeldTiles)
+        new.wildcards, new.shapes, new.concealed, new.melds, new.basis = \
+            basis.wildcards, basis.shapes, concealed, basis.melds, basis
         face = basis.plays[tile]
         if face is None:
             jokers += step
         else:
+            counts = counts.copy()
             counts[face] += step
+        new.split = (counts, jokers)
+        if not self.shaped:
+            new.shaped = False  # worked out when first read, from the counts
+            return new
+        keys, melds_cost, pairs, odd = self.keys, self.melds_cost, self.pairs, self.odd
+        if face is not None:
             odd += 1 if counts[face] & 1 else -1
             group = _GROUP_OF[face]
-            key = keys[group] + (step << _PLACE[face])
-            changed_keys, changed_costs = list(keys), list(costs)
-            changed_keys[group] = key
-            changed_costs[group] = group_cost(key, face >= _HONOURS_START)
-            keys, costs = tuple(changed_keys), tuple(changed_costs)
-        if tile < _HONOURS_START:
-            suited += step
-        return _made(basis, concealed, counts, jokers, keys, costs, odd, suited)
+            keys = keys.copy()
+            key = keys[group] = keys[group] + (step << _PLACE[face])
+            before = group_cost(self.keys[group])
+            after = group_cost(key)
+            melds_cost += after[0] - before[0]
+            if after[1] != before[1]:
+                pairs = pairs.copy()
+                pairs[group] = after[1]
+        suited = self.suited + step if tile < _HONOURS_START else self.suited
+        # `_shaped`, written out: two records a move are made here.
+        new.keys, new.melds_cost, new.pairs, new.odd, new.suited = \
+            keys, melds_cost, pairs, odd, suited
+        short = basis.full - len(concealed)
+        shaped = False
+        if short == 0 or short == 1:
+            jokers += short
+            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+                (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
+        new.complete = shaped and short == 0
+        new.completable = shaped and short == 1
+        new.shaped = True
+        return new
 
     def wins_on(self, tile: Tile) -> bool:
         """`is_winning_with` ``tile``: false at once when the hand is not `completable`,
         else told from the costs with the tile in its group."""
-        return self.completable and self._completed_by(tile)
+        return self.worked_out().completable and self._completed_by(tile)
 
     def _completed_by(self, tile: Tile) -> bool:
         basis = self.basis
@@ -176,13 +239,16 @@ class HeldTiles(NamedTuple):
         jokers = self.split[1]
         face = basis.plays[tile]
         if face is None:  # one more 财神
-            return fewest_jokers(self.costs) <= jokers + 1 or \
+            return fewest_jokers(self.melds_cost, self.pairs) <= jokers + 1 or \
                 (basis.seven_pairs and self.odd <= jokers + 1)
         group = _GROUP_OF[face]
-        costs = _replaced(self.costs, group, group_cost(self.keys[group] + (1 << _PLACE[face]),
-                                                        face >= _HONOURS_START))
+        key = self.keys[group]
+        before, after = group_cost(key), group_cost(key + (1 << _PLACE[face]))
+        pairs = self.pairs.copy()
+        pairs[group] = after[1]
         odd = self.odd - 1 if self.split[0][face] & 1 else self.odd + 1
-        return fewest_jokers(costs) <= jokers or (basis.seven_pairs and odd <= jokers)
+        return fewest_jokers(self.melds_cost - before[0] + after[0], pairs) <= jokers or \
+            (basis.seven_pairs and odd <= jokers)
 
     def may_claim(self, tile: Tile, face: Tile | None, chi: bool) -> bool:
         """Whether the hand could claim ``tile``, which plays as ``face`` (None: it is a
@@ -193,34 +259,42 @@ class HeldTiles(NamedTuple):
             counts, jokers = self.split
             if counts[face] + jokers >= 2:
                 return True
-            if chi and face < _HONOURS_START and _may_chi(counts, jokers, face):
+            suited = face < _HONOURS_START
+            if chi and suited and _may_chi(counts, jokers, face):
                 return True
+            # Tiles whose shape is not known yet (a seat restored from a snapshot): with
+            # no 财神, a tile that makes no pair and no run with a tile held joins no
+            # group of a complete hand (only the honours jumble takes any honour), so
+            # there is no win on it, and no need to work the shape out to say so.
+            if not self.shaped and not jokers and not counts[face] and \
+                    not (suited and neighbours(counts, face)) and \
+                    not (not suited and self.shapes.honours_jumble):
+                return False
+        if not self.shaped:
+            self.worked_out()
         return self.completable and self._completed_by(tile)
 
 
-def _made(basis: _Basis, concealed: tuple[Tile, ...], counts: list[int], jokers: int,
-          keys: tuple[int, ...], costs: Costs, odd: int, suited: int) -> HeldTiles:
-    """The `HeldTiles` of these counts, with whether they are (or one tile would make
+def _shaped(held: HeldTiles, keys: list[int], melds_cost: int, pairs: list[int], odd: int,
+            suited: int, jokers: int) -> None:
+    """Set ``held``'s shape values, with whether its tiles are (or one tile would make
     them) a winning shape: four melds and a pair, seven pairs or an honours jumble."""
-    short = basis.full - len(concealed)  # 0: a complete hand's size, 1: one tile short
+    basis = held.basis
+    held.keys, held.melds_cost, held.pairs, held.odd, held.suited = \
+        keys, melds_cost, pairs, odd, suited
+    short = basis.full - len(held.concealed)  # 0: a complete hand's size, 1: one short
     shaped = False
     if short == 0 or short == 1:
         jokers_then = jokers + short  # the missing tile as one more 财神 (`completable`)
-        shaped = fewest_jokers(costs) <= jokers_then or \
+        shaped = melds_cost + min(min(pairs), 2) <= jokers_then or \
             (basis.seven_pairs and odd <= jokers_then) or \
             (basis.jumble_melds and not suited)
-    return _tuple(HeldTiles, (basis.wildcards, basis.shapes, concealed, basis.melds,
-                              (counts, jokers), keys, costs, odd, suited,
-                              shaped and short == 0, shaped and short == 1, basis))
+    held.complete = shaped and short == 0
+    held.completable = shaped and short == 1
+    held.shaped = True
 
 
-def _replaced(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
-
-
-_tuple = tuple.__new__  # a named tuple made from its values, past its ``__new__``'s keywords
+_new = object.__new__
 
 
 def neighbours(counts: Sequence[int], face: Tile) -> int:

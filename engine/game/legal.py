@@ -38,11 +38,24 @@ from engine.rules.common import (
 )
 from engine.tiles import Tile
 
-CLAIM_KINDS = frozenset((ActionKind.CHI, ActionKind.PONG, ActionKind.KONG, ActionKind.WIN))
-TURN_KINDS = frozenset((ActionKind.DISCARD, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG,
-                        ActionKind.WIN))
-_CLAIM_MELD = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
-               ActionKind.KONG: MeldKind.KONG}
+# Phases and action kinds as module names (read on every move; see engine/game/hand.py).
+_TURN = Phase.TURN
+_ROB_KONG = Phase.ROB_KONG
+_ENDED = Phase.ENDED
+_ADDED_KONG = ActionKind.ADDED_KONG
+_CHI = ActionKind.CHI
+_CONCEALED_KONG = ActionKind.CONCEALED_KONG
+_DISCARD = ActionKind.DISCARD
+_KONG = ActionKind.KONG
+_PASS = ActionKind.PASS
+_PONG = ActionKind.PONG
+_WIN = ActionKind.WIN
+
+CLAIM_KINDS = frozenset((_CHI, _PONG, _KONG, _WIN))
+TURN_KINDS = frozenset((_DISCARD, _CONCEALED_KONG, _ADDED_KONG,
+                        _WIN))
+_CLAIM_MELD = {_CHI: MeldKind.CHI, _PONG: MeldKind.PONG,
+               _KONG: MeldKind.KONG}
 
 
 # ---------------------------------------------------------------------------
@@ -52,9 +65,9 @@ _CLAIM_MELD = {ActionKind.CHI: MeldKind.CHI, ActionKind.PONG: MeldKind.PONG,
 def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     """Exactly the actions ``seat`` may take now (empty when it has nothing to decide)."""
     phase = state.phase
-    if phase is Phase.ENDED or not 0 <= seat < SEATS:
+    if phase is _ENDED or not 0 <= seat < SEATS:
         return ()
-    if phase is Phase.TURN:
+    if phase is _TURN:
         if seat != state.turn:
             return ()
         # Asked by every view and by the player before its move: worked out once a state.
@@ -68,9 +81,9 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
 
 def deciding_seats(state: HandState) -> tuple[int, ...]:
     """The seats whose decision the hand is waiting for."""
-    if state.phase is Phase.ENDED:
+    if state.phase is _ENDED:
         return ()
-    if state.phase is Phase.TURN:
+    if state.phase is _TURN:
         return (state.turn,)
     assert state.window is not None
     return state.window.undecided
@@ -79,9 +92,9 @@ def deciding_seats(state: HandState) -> tuple[int, ...]:
 def validate(state: HandState, action: Action) -> None:
     """Raise the specific `IllegalAction` if ``action`` is not allowed now."""
     checked(action)
-    if state.phase is Phase.ENDED:
+    if state.phase is _ENDED:
         raise HandOver("the hand is over")
-    if state.phase is Phase.TURN:
+    if state.phase is _TURN:
         _validate_turn(state, action)
     else:
         _validate_answer(state, action)
@@ -111,18 +124,18 @@ def _interned(action: Action) -> Action | None:
     kind, seat = action.kind, action.seat
     if action.tiles:
         return None
-    if kind is ActionKind.DISCARD:
+    if kind is _DISCARD:
         return _DISCARDS[seat].get(action.tile) if type(action.tile) is Tile else None
     if action.tile is not None:
         return None
-    return _WINS[seat] if kind is ActionKind.WIN else \
-        _PASSES[seat] if kind is ActionKind.PASS else None
+    return _WINS[seat] if kind is _WIN else \
+        _PASSES[seat] if kind is _PASS else None
 
 
 def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
     """`legal_actions` of ``seat`` when it is known without working it out: a claim
     window's, or a turn's once asked."""
-    if state.phase is Phase.TURN:
+    if state.phase is _TURN:
         offered = state.remembered_answer(_LEGAL[seat])
         return offered if isinstance(offered, tuple) else None
     window = state.window
@@ -200,7 +213,7 @@ def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
     """`_check_self_draw` without its reasons (``held``: the seat's `HeldTiles`)."""
     # Most turns: the tiles are no winning shape (`HeldTiles.complete`, a few sums),
     # and `self_draw` would say None.
-    if not held.complete:
+    if not held.worked_out().complete:
         return False
     if state.seats[seat].drawn is None and not state.opening:
         return False
@@ -223,14 +236,14 @@ def _validate_turn(state: HandState, action: Action) -> None:
     used = (action.tile,) if action.tile is not None else action.tiles
     if not s.holds(used):
         raise TileNotHeld(f"you do not hold {''.join(t.notation for t in used)}")
-    if action.kind is ActionKind.CONCEALED_KONG:
+    if action.kind is _CONCEALED_KONG:
         _meld_or_refuse(MeldKind.CONCEALED_KONG, action.tiles, state)
-    elif action.kind is ActionKind.ADDED_KONG:
+    elif action.kind is _ADDED_KONG:
         assert action.tile is not None
         if added_kong_target(state, seat, action.tile) is None:
             raise InvalidMeld(f"you have no pong that {action.tile.notation} completes")
     _rule_refusal_on_turn(state, action)
-    if action.kind is ActionKind.WIN:
+    if action.kind is _WIN:
         _check_self_draw(state, seat)
 
 
@@ -239,7 +252,7 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     the same for every decision the turn offers."""
     s = state.seats[seat]
     return make(TurnCheck, {
-        "kind": ActionKind.DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
+        "kind": _DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
         "meld_tiles": (), "drawn": s.drawn,
         "after_claim": s.drawn is None and not state.opening, "zhua_da": state.zhua_da})
 
@@ -291,7 +304,7 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
                      ) -> Iterator[Action]:
     """The turn's concealed and added kongs; ``hand``: the seat's tiles, in order."""
     for tiles in _kong_sets(state, seat):
-        yield Action(ActionKind.CONCEALED_KONG, seat, tiles=tiles)
+        yield Action(_CONCEALED_KONG, seat, tiles=tiles)
     pongs = [m for m in state.seats[seat].melds if m.kind is MeldKind.PONG]
     if pongs:  # else no tile can add to one
         wild = state.wildcards
@@ -301,14 +314,14 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
             plays = wild.plays_as(tile)
             if (plays is None or plays in faces or None in faces) and \
                     added_kong_target(state, seat, tile) is not None:
-                yield Action(ActionKind.ADDED_KONG, seat, tile)
+                yield Action(_ADDED_KONG, seat, tile)
 
 
 # Actions are values: the ones offered on every turn are made once.
-_DISCARDS = tuple({tile: Action(ActionKind.DISCARD, seat, tile) for tile in Tile}
+_DISCARDS = tuple({tile: Action(_DISCARD, seat, tile) for tile in Tile}
                   for seat in range(SEATS))
-_WINS = tuple(Action(ActionKind.WIN, seat) for seat in range(SEATS))
-_PASSES = tuple(Action(ActionKind.PASS, seat) for seat in range(SEATS))
+_WINS = tuple(Action(_WIN, seat) for seat in range(SEATS))
+_PASSES = tuple(Action(_PASS, seat) for seat in range(SEATS))
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
@@ -349,7 +362,7 @@ def _validate_answer(state: HandState, action: Action) -> None:
         raise NotYourDecision(f"you have nothing to claim on {window.tile.notation}")
     if window.answers[seat] is not None:
         raise AlreadyAnswered("you already answered this discard")
-    if action.kind is ActionKind.PASS or action in window.options[seat]:
+    if action.kind is _PASS or action in window.options[seat]:
         return
     check_claim(state, action)
     raise IllegalAction(f"{action} is not one of your choices now")
@@ -359,13 +372,13 @@ def check_claim(state: HandState, action: Action) -> None:
     """Raise why ``action`` may not claim the tile of the open window."""
     window = state.window
     assert window is not None
-    rob = state.phase is Phase.ROB_KONG
+    rob = state.phase is _ROB_KONG
     if action.kind not in CLAIM_KINDS:
         raise WrongPhase(f"seat {window.from_seat}'s {window.tile.notation} is waiting for "
                          "claims: claim it or pass")
-    if rob and action.kind is not ActionKind.WIN:
+    if rob and action.kind is not _WIN:
         raise WrongPhase("an added kong may only be robbed by a win (抢杠), or passed")
-    if action.kind is ActionKind.CHI and action.seat != (window.from_seat + 1) % SEATS:
+    if action.kind is _CHI and action.seat != (window.from_seat + 1) % SEATS:
         raise Restricted("chi is only from the upper player (the seat just before you)")
     if not state.seats[action.seat].holds(action.tiles):
         raise TileNotHeld(f"you do not hold {''.join(t.notation for t in action.tiles)}")
@@ -374,7 +387,7 @@ def check_claim(state: HandState, action: Action) -> None:
     reason = state.ruleset.claim_refusal(_claim_check(state, action), state.options)
     if reason:
         raise Restricted(reason)
-    if action.kind is ActionKind.WIN:
+    if action.kind is _WIN:
         _check_claim_win(state, action.seat, rob)
 
 
@@ -419,11 +432,11 @@ def _claim_allowed(state: HandState, candidate: Action) -> bool:
     holds the offers and `validate` to each other)."""
     if state.ruleset.claim_refusal(_claim_check(state, candidate), state.options):
         return False
-    if candidate.kind is not ActionKind.WIN:
+    if candidate.kind is not _WIN:
         return True
     window = state.window
     assert window is not None
-    kind = WinKind.ROB_KONG if state.phase is Phase.ROB_KONG else WinKind.DISCARD
+    kind = WinKind.ROB_KONG if state.phase is _ROB_KONG else WinKind.DISCARD
     return judge(state, candidate.seat, kind, window.tile, window.from_seat).settlement.valid
 
 
@@ -435,9 +448,11 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     never built."""
     wild = state.wildcards
     shapes = state.ruleset.shapes
-    face = None if rob else wild.plays_as(tile)  # a robbed kong is only won on
-    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
     seats = state.seats
+    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
+    # What the tile plays as, read from the discarder's table of it (`Wildcards.plays_as`
+    # by tile, the same for every seat of the hand); a robbed kong is only won on.
+    face = None if rob else seats[from_seat].held(wild, shapes).basis.plays[tile]
     # Written out for the four seats: asked on every discard (a move's hot path).
     return (from_seat != 0 and seats[0].held(wild, shapes).may_claim(tile, face, upper == 0),
             from_seat != 1 and seats[1].held(wild, shapes).may_claim(tile, face, upper == 1),
@@ -457,7 +472,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     # anyway; the shape test is cheap, the rest of the checks are not.
     if held.wins_on(window.tile):
         yield _WINS[seat]
-    if state.phase is Phase.ROB_KONG:
+    if state.phase is _ROB_KONG:
         return
     face = wild.plays_as(window.tile)
     if face is None:
@@ -481,7 +496,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     if may_pong:
         same = [t for t in kinds if plays[t] is face] + jokers
         copies = {t: tiles.count(t) for t in same}
-        for kind, size in ((ActionKind.PONG, 2), (ActionKind.KONG, 3)):
+        for kind, size in ((_PONG, 2), (_KONG, 3)):
             for combo in sorted(_multisets(copies, same, size)):
                 if is_meld(_CLAIM_MELD[kind], (*combo, window.tile), wild):
                     yield Action(kind, seat, tiles=combo)
@@ -490,7 +505,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         copies = {t: tiles.count(t) for t in near}
         for combo in sorted(_multisets(copies, near, 2)):
             if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
-                yield Action(ActionKind.CHI, seat, tiles=combo)
+                yield Action(_CHI, seat, tiles=combo)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:

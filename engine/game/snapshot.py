@@ -197,7 +197,7 @@ def _seat_of(data: Any) -> SeatState:
     melds = _list(data["melds"], "melds")
     chain = _str(data["chain"])
     return SeatState(
-        hand=_tiles(data["hand"]),
+        hand=_sorted_hand(data["hand"]),
         melds=tuple([_meld_of(m) for m in melds]) if melds else (),
         discards=tuple(discards),
         flowers=_tiles(data["flowers"]),
@@ -207,6 +207,16 @@ def _seat_of(data: Any) -> SeatState:
         passed_wins=_tile_set(data["passed_wins"]),
         passed_pongs=_tile_set(data["passed_pongs"]),
     )
+
+
+def _sorted_hand(text: Any) -> tuple[Tile, ...]:
+    """A seat's concealed tiles, which the engine keeps in tile order (`encode` writes
+    them so, and `SeatState.with_tile` inserts a drawn tile in its place): a hand in
+    another order would be read wrongly by every move after it."""
+    hand = _tiles(text)
+    if hand != tuple(sorted(hand)):  # a sort of 14 tiles: cheaper than a pairwise loop
+        raise SnapshotError(f"a hand not in tile order: {text!r}")
+    return hand
 
 
 _NONE: frozenset[Tile] = frozenset()

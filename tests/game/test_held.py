@@ -84,7 +84,7 @@ def test_a_hand_no_tile_completes_is_never_won_on() -> None:
             wins = is_winning_with(held.concealed, tile, wild.split(held.concealed),
                                    held.melds, wild, shapes)
             assert held.wins_on(tile) == wins
-            assert held.completable or not wins
+            assert held.worked_out().completable or not wins
             won += wins
     assert won > CASES  # the cases do hold many winning tiles
 
@@ -116,14 +116,14 @@ def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None
         fourteen = tuple(sorted((*held.concealed, drawn)))
         after_draw = held.moved(drawn, fourteen, 1)
         assert after_draw.split == wild.split(fourteen)
-        assert after_draw.complete == is_winning(fourteen, held.melds, wild, shapes)
+        assert after_draw.worked_out().complete == is_winning(fourteen, held.melds, wild, shapes)
         thrown = rng.choice(fourteen)
         rest = list(fourteen)
         rest.remove(thrown)
         after_discard = after_draw.moved(thrown, tuple(rest), -1)
         assert after_discard.split == wild.split(rest)
-        assert after_discard.completable == \
-            HeldTiles.of(tuple(rest), held.melds, wild, shapes).completable
+        assert after_discard.worked_out().completable == \
+            HeldTiles.of(tuple(rest), held.melds, wild, shapes).worked_out().completable
 
 
 def test_a_seat_keeps_its_held_tiles_only_while_its_hand_and_melds_stay() -> None:
@@ -163,12 +163,29 @@ def test_a_hand_counted_at_once_is_complete_exactly_when_it_wins() -> None:
     for held, wild, shapes in CASE_LIST:
         extra = rng.choice((*held.concealed, *PLAYING_TILES))
         fourteen = tuple(sorted((*held.concealed, extra)))
-        counted = HeldTiles.of(fourteen, held.melds, wild, shapes)
+        counted = HeldTiles.of(fourteen, held.melds, wild, shapes).worked_out()
         expected = is_winning(fourteen, held.melds, wild, shapes)
         assert counted.complete == expected
         assert not counted.completable  # a complete hand's size is no tile short
         wins += expected
     pairs = tuple(sorted(Tile(k) for k in (0, 0, 4, 4, 9, 9, 13, 13, 20, 20, 27, 27, 33, 33)))
-    assert HeldTiles.of(pairs, (), NO_WILDCARDS, HANGZHOU_SHAPES).complete
-    assert not HeldTiles.of(pairs, (), NO_WILDCARDS, SHANGHAI_SHAPES).complete
+    assert HeldTiles.of(pairs, (), NO_WILDCARDS, HANGZHOU_SHAPES).worked_out().complete
+    assert not HeldTiles.of(pairs, (), NO_WILDCARDS, SHANGHAI_SHAPES).worked_out().complete
     assert wins > CASES // 10
+
+
+@pytest.mark.parametrize("chi", [False, True])
+def test_tiles_counted_afresh_answer_a_claim_as_tiles_whose_shape_is_known(chi: bool) -> None:
+    """A seat restored from a snapshot counts its tiles (`HeldTiles.of`) and works their
+    shape out only when a question needs it: its answers equal those of tiles whose
+    shape was worked out at once, and a tile nobody could use leaves it unworked."""
+    left_unworked = 0
+    for held, wild, shapes in CASE_LIST[:400]:
+        known = HeldTiles.of(held.concealed, held.melds, wild, shapes)
+        assert not known.shaped and known.worked_out() is known and known.shaped
+        for tile in PLAYING_TILES:
+            fresh = HeldTiles.of(held.concealed, held.melds, wild, shapes)
+            face = wild.plays_as(tile)
+            assert fresh.may_claim(tile, face, chi) == known.may_claim(tile, face, chi)
+            left_unworked += not fresh.shaped
+    assert left_unworked > 2000

@@ -145,3 +145,24 @@ def test_an_ended_hand_is_not_snapshotted() -> None:
                 encode(after)
             return
     raise AssertionError(f"the last position did not end the hand ({len(actions)} actions)")
+
+
+def test_a_hand_out_of_tile_order_is_refused_with_what_is_wrong() -> None:
+    # The engine keeps a hand sorted (`SeatState.with_tile` inserts a drawn tile in
+    # order): a stored text with the same tiles in another order would decode to a
+    # state that plays wrongly (a claim or a kong read off the wrong tiles), so it is
+    # refused with the reason; the same tiles in order decode.
+    state = first_position_with(lambda s: s.phase is Phase.TURN and s.seq > 8)
+    text = encode(state)
+    seat = (state.turn + 1) % 4
+    hand = state.seats[seat].hand
+    assert len(set(hand)) > 1
+
+    def reversed_hand(d: dict[str, list[dict[str, str]]]) -> None:
+        spelled = d["seats"][seat]["hand"]
+        d["seats"][seat]["hand"] = "".join(
+            spelled[i:i + 2] for i in range(len(spelled) - 2, -1, -2))
+
+    with pytest.raises(SnapshotError, match="not in tile order"):
+        restored(tamper(text, reversed_hand), state)
+    assert restored(text, state) == state
