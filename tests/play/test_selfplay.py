@@ -237,3 +237,64 @@ def test_tiles_in_play_counts_what_the_state_counts(rules_name: str) -> None:
         assert tiles_in_play(state) == state.tile_count()
         broken = replace(state, set_aside=(*state.set_aside, Tile.M1))
         assert tiles_in_play(broken) == len(wall) + 1
+
+
+def test_a_seat_shown_another_seats_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _checked_hand("shanghai", 13, 10)
+    _views_changed(monkeypatch, lambda state, honest: views(state)[(honest.seat + 1) % 4])
+    with pytest.raises(SelfPlayError, match="seat 0 is shown seat 1's view"):
+        check_secrecy(state)
+
+
+def test_knowledge_kept_from_another_hand_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Idle seats' knowledge is shared between states of a hand: knowledge of the same
+    # rule set and melds (none) but of an earlier hand's judge must not pass.
+    earlier = _checked_hand("hangzhou", 14, 6)
+    state = _checked_hand("hangzhou", 15, 6)
+    idle = next(seat for seat in range(4) if seat not in deciding_seats(state)
+                and not state.seats[seat].melds and not earlier.seats[seat].melds)
+    stale = advice_inputs(views(earlier)[idle])
+    assert stale is not None and stale == advice_inputs(views(state)[idle])  # equal values
+
+    def kept(state: HandState, honest: PlayerView) -> PlayerView:
+        if honest.seat != idle:
+            return honest
+        return PlayerView(honest.table, idle, honest.concealed, honest.drawn, knowledge=stale)
+
+    _views_changed(monkeypatch, kept)
+    with pytest.raises(SelfPlayError, match=f"seat {idle}'s advice judges by another"):
+        check_secrecy(state)
+
+
+def test_knowledge_kept_from_before_a_meld_is_caught(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    # An idle seat's knowledge is shared while its melds are the same record: knowledge
+    # from before it melded must not pass for the seat's knowledge after.
+    rng = random.Random(16)
+    wall = full_set(True)
+    rng.shuffle(wall)
+    state, _ = new_hand("shanghai", {}, tuple(wall), 0, (3, 4))
+    before: dict[int, Any] = {}
+    while state.phase is not Phase.ENDED:
+        check_secrecy(state)
+        for seat in range(4):
+            if not state.seats[seat].melds:
+                before[seat] = advice_inputs(views(state)[seat])
+        state, _ = apply(state, choose_action(state, deciding_seats(state)[0], rng))
+        melded = [seat for seat in range(4) if state.seats[seat].melds
+                  and seat not in deciding_seats(state) and seat in before]
+        if melded:
+            break
+    assert melded, "no seat melded in this hand"
+    seat = melded[0]
+
+    def from_before(state: HandState, honest: PlayerView) -> PlayerView:
+        if honest.seat != seat:
+            return honest
+        return PlayerView(honest.table, seat, honest.concealed, honest.drawn,
+                          knowledge=before[seat])
+
+    check_secrecy(state)
+    _views_changed(monkeypatch, from_before)
+    with pytest.raises(SelfPlayError, match=f"seat {seat}'s advice reads melds"):
+        check_secrecy(state)
