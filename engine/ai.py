@@ -733,10 +733,10 @@ def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Jud
 
 
 def remembered_judge(state: HandState) -> Judge:
-    """The `Judge` of this hand's rule set and 财神: one a hand, remembered with each
-    state. A hand's states share one wildcards record (derived once, `HandState`), so
-    that record picks the judge; a view's knowledge, which holds the judge, can then be
-    shared between states (`engine.view`)."""
+    """The `Judge` of this hand's rule set and 财神, remembered with each state: one for
+    all the states that share a wildcards record (derived once a hand, `HandState`;
+    Shanghai's one record serves every hand), so a view's knowledge, which holds the
+    judge, can be shared between states (`engine.view`)."""
     return state.remembered("judge", lambda: _JUDGES.get(
         state.wildcards, state.rules,
         lambda: Judge(state.rules, state.wildcards, state.ruleset.shapes)))

@@ -432,19 +432,16 @@ class _ViewParts(NamedTuple):
 
 def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
     """What a seat without moves knows: the same record while its melds and the hand's
-    judge are. Kept per judge by which melds record (each entry holds its melds, so
-    their ``id`` is not another's while it is kept)."""
-    known = _IDLE_KNOWLEDGE.get(judge, None, dict)
-    knowledge = known.get(id(melds))
-    if knowledge is None:
-        knowledge = known[id(melds)] = make(SeatKnowledge, dict(
-            judge=judge, melds=melds, offered=(), win_value=None))
-    return knowledge
+    judge are."""
+    # Keyed by which melds record and which judge: an entry keeps both alive (the melds
+    # as the memo's key, the judge in the knowledge), so neither id is another's.
+    return _IDLE_KNOWLEDGE.get(melds, id(judge), lambda: make(SeatKnowledge, dict(
+        judge=judge, melds=melds, offered=(), win_value=None)))
 
 
 _VIEWS = "views"
-_IDLE_KNOWLEDGE: IdentityMemo[dict[int, SeatKnowledge]] = IdentityMemo(
-    "engine.view.idle_knowledge", 64)
+_IDLE_KNOWLEDGE: IdentityMemo[SeatKnowledge] = IdentityMemo(
+    "engine.view.idle_knowledge", 1024)
 
 
 def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple[int, ...]
