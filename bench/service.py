@@ -23,6 +23,8 @@ Prints ``NAME VALUE UNIT`` lines:
   machine moves less than the wall time. ``…_snapshot_every_<K>``
   (``--snapshot-every``, default 0): the same with a state snapshot every K actions
   instead of the service's default (0: none), the cost of snapshots on the move path.
+  ``…_viewing`` (``--viewing``): the same with every notice's view made, as the Discord
+  notifier makes them for its pictures (the bench's own notifier makes none).
 - ``service_restart_ready_s_<N>_tables``: `recover(eager=False)` with N live tables (the
   service is serving again; tables replay their log on first use); and
   ``service_restart_full_s_<N>_tables``: `recover(eager=True)` rebuilding every live
@@ -147,6 +149,16 @@ class DeliveringNotifier:
             await receipt.delivered()
 
 
+class ViewingNotifier:
+    """Tells nobody, but makes every notice's view, as the Discord notifier does for its
+    pictures (`--viewing`): a private notice's view is one seat's."""
+
+    async def publish(self, notice: Notice) -> None:
+        view = getattr(notice, "view", None)
+        if view is not None:
+            view()
+
+
 async def new_service(path: Path | str, sync_full: bool = False, *,
                       snapshot_every: int | None = None, use_snapshots: bool = True,
                       notifier: Notifier | None = None) -> TableService:
@@ -203,12 +215,15 @@ async def play(service: TableService, table_id: int, latencies: list[float],
 
 
 async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
-                        snapshot_every: int | None = None) -> None:
+                        snapshot_every: int | None = None, viewing: bool = False) -> None:
     suffix = "_sync_full" if sync_full else ""
     if snapshot_every is not None:
         suffix += f"_snapshot_every_{snapshot_every}"
+    if viewing:
+        suffix += "_viewing"
     service = await new_service(await dbs.new(f"actions-{tables}{suffix}"), sync_full,
-                                snapshot_every=snapshot_every)
+                                snapshot_every=snapshot_every,
+                                notifier=ViewingNotifier() if viewing else None)
     ids = await open_tables(service, tables, 1)
     latencies: list[float] = []
     c0, t0 = time.process_time(), time.perf_counter()
@@ -403,6 +418,8 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snapshot-every", default="0",
                         help="also measure the moves with a snapshot every N actions "
                              "(0: none), beside the service's default")
+    parser.add_argument("--viewing", action="store_true",
+                        help="also measure the moves with every notice's view made")
     parser.add_argument("--sync-full-tables", default="1,200",
                         help="also measure these with PRAGMA synchronous = FULL")
     parser.add_argument("--processes-tables", type=int, default=200,
@@ -476,6 +493,8 @@ async def run(args: argparse.Namespace, dbs: Databases) -> None:
         await bench_actions(dbs, n)
         for every in (int(x) for x in args.snapshot_every.split(",") if x):
             await bench_actions(dbs, n, snapshot_every=every)
+        if args.viewing:
+            await bench_actions(dbs, n, viewing=True)
     if on_sqlite:  # PRAGMA synchronous and file sizes are SQLite's
         for n in (int(x) for x in args.sync_full_tables.split(",") if x):
             await bench_actions(dbs, n, sync_full=True)

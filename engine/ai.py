@@ -773,9 +773,16 @@ def _claim_move(state: HandState, seat: int, legal: Sequence[Action], judge: Jud
 
 
 def remembered_judge(state: HandState) -> Judge:
-    """The `Judge` of this hand's rule set and 财神, made once a state."""
-    return state.remembered("judge", lambda: Judge(state.rules, state.wildcards,
-                                                   state.ruleset.shapes))
+    """The `Judge` of this hand's rule set and 财神, remembered with each state: one for
+    all the states that share a wildcards record (derived once a hand, `HandState`;
+    Shanghai's one record serves every hand), so a view's knowledge, which holds the
+    judge, can be shared between states (`engine.view`)."""
+    return state.remembered("judge", lambda: _JUDGES.get(
+        state.wildcards, state.rules,
+        lambda: Judge(state.rules, state.wildcards, state.ruleset.shapes)))
+
+
+_JUDGES: IdentityMemo[Judge] = IdentityMemo("engine.ai.judges", 64)
 
 
 def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:

@@ -37,7 +37,7 @@ from engine.view import (
     advice_inputs,
     spectator_view,
     unseen_in_view,
-    view,
+    views,
 )
 
 
@@ -113,11 +113,16 @@ def check_secrecy(state: HandState) -> None:
     if state.phase is not Phase.ENDED:
         _check_backs(public)
     judge = remembered_judge(state)
-    for seat, own in enumerate(state.seats):
-        mine = view(state, seat)
+    on_turn = state.turn if state.phase is Phase.TURN else None
+    seat_views = views(state)
+    if len(seat_views) != len(state.seats):
+        raise SelfPlayError(f"{len(seat_views)} views for {len(state.seats)} seats")
+    for seat, (own, mine) in enumerate(zip(state.seats, seat_views, strict=True)):
+        if mine.seat != seat:
+            raise SelfPlayError(f"seat {seat} is shown seat {mine.seat}'s view")
         _check_own_hand(own, mine)
         _check_others_public(public, mine)
-        _check_advice_inputs(state, mine, judge)
+        _check_advice_inputs(state, mine, judge, on_turn)
 
 
 def _check_backs(public: TableView) -> None:
@@ -153,10 +158,13 @@ def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
     public), the seat's own melds and legal moves, a win value only with a win offered —
     and that the computer player about to discard counts as unseen exactly what its
     view does not show (`unseen_in_view`; its choice is the view's suggestion)."""
-    _check_advice_inputs(state, mine, remembered_judge(state))
+    _check_advice_inputs(state, mine, remembered_judge(state),
+                         state.turn if state.phase is Phase.TURN else None)
 
 
-def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge) -> None:
+def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge,
+                         on_turn: int | None) -> None:
+    """``on_turn``: the seat whose turn it is (None in a claim window or at the end)."""
     seat = mine.seat
     known = advice_inputs(mine)
     if known is None:
@@ -173,8 +181,7 @@ def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge) -> No
     if known.win_value is not None and \
             not any(a.kind is ActionKind.WIN for a in known.offered):
         raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
-    if state.phase is Phase.TURN and state.turn == seat and \
-            unseen_in_view(mine) != remembered_unseen(state, seat):
+    if seat == on_turn and unseen_in_view(mine) != remembered_unseen(state, seat):
         raise SelfPlayError(f"seat {seat}'s computer player counts tiles it cannot see")
 
 

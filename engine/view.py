@@ -316,9 +316,12 @@ def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
     counted even when shown at the end, as `engine.ai.unseen_counts`), its own tiles
     and the turned 财神 tile. The same as `unseen_counts` of the state (tested)."""
     # Counted one byte a kind in one int (`_SEEN_ONE`): a sum counts every kind at once,
-    # and each seat's share is counted once a seat view (memoised).
-    seen = sum(map(_SEEN_ONE.__getitem__, pv.hand)) + \
-        sum([_seen_in(seat, seat.seat == pv.seat) for seat in pv.table.seats])
+    # and each river and meld row is counted once (memoised: a seat's river is the
+    # same record until it discards again, its meld row until it melds).
+    seen = sum(map(_SEEN_ONE.__getitem__, pv.hand)) + sum(
+        [_RIVER_SEEN.get(seat.discards, None, _river_counter(seat.discards)) +
+         (_melds_seen(seat.melds, seat.seat == pv.seat) if seat.melds else 0)
+         for seat in pv.table.seats])
     if pv.table.turned is not None:
         seen += _SEEN_ONE[pv.table.turned]
     return tuple(map(_UNSEEN_AFTER.__getitem__, seen.to_bytes(NUM_KINDS, "little")))
@@ -331,19 +334,24 @@ _UNSEEN_AFTER = tuple(max(0, 4 - n) for n in range(256))
 """The copies of a kind unseen once ``n`` are seen."""
 
 
-def _seen_in(seat: SeatView, owner: bool) -> int:
-    """What ``seat``'s river and melds show its owner (``owner``) or the others, counted
-    as `unseen_in_view` adds it up: the same for a seat view that did not change."""
+def _river_counter(river: tuple[DiscardView, ...]) -> Callable[[], int]:
+    # A river's unclaimed discards, counted as `unseen_in_view` adds them up.
+    return lambda: sum([_SEEN_ONE[d.tile] for d in river if d.claimed_by is None])
+
+
+def _melds_seen(melds: tuple[MeldView, ...], owner: bool) -> int:
+    """What a meld row shows its owner (``owner``) or the others, counted as
+    `unseen_in_view` adds it up: others' concealed kongs are not counted even when
+    shown at the end (as `engine.ai.unseen_counts`)."""
     def count() -> int:
-        tiles = [d.tile for d in seat.discards if d.claimed_by is None]
-        for meld in seat.melds:
-            if meld.kind is not MeldKind.CONCEALED_KONG or owner:
-                tiles.extend(t for t in meld.tiles if t is not None)
-        return sum(map(_SEEN_ONE.__getitem__, tiles))
-    return _SEEN_IN.get(seat, owner, count)
+        return sum([_SEEN_ONE[t] for meld in melds
+                    if meld.kind is not MeldKind.CONCEALED_KONG or owner
+                    for t in meld.tiles if t is not None])
+    return _MELDS_SEEN.get(melds, owner, count)
 
 
-_SEEN_IN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_seat_views", 1024)
+_RIVER_SEEN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_rivers", 1024)
+_MELDS_SEEN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_meld_rows", 1024)
 
 
 # ---------------------------------------------------------------------------
@@ -358,35 +366,82 @@ def spectator_view(state: HandState, hand_number: int = 1) -> TableView:
 
 def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     """Everything ``seat`` may see now, with its legal moves and what they lead to (the
-    advice worked out when read: `PlayerView`)."""
+    advice worked out when read: `PlayerView`). One of `views` when those are made;
+    else only this seat's (the table service asks for one seat at a time)."""
     if not 0 <= seat < len(state.seats):
         raise IndexError(f"no seat {seat}")
-    return state.remembered((_VIEWS, hand_number), lambda: _views(state, hand_number))[seat]
+    every = state.remembered_answer((_VIEWS, hand_number))
+    if every is not None:
+        return every[seat]  # type: ignore[index, no-any-return]  # remembered by `views`
+    return state.remembered((_VIEWS, hand_number, seat),
+                            lambda: _view(state, seat, hand_number))
+
+
+def views(state: HandState, hand_number: int = 1) -> tuple[PlayerView, ...]:
+    """Every seat's view, made together once a state (self-play's secrecy checks ask
+    for all four after every action): the same views `view` gives."""
+    return state.remembered((_VIEWS, hand_number), lambda: _views(state, hand_number))
 
 
 def _views(state: HandState, hand_number: int) -> tuple[PlayerView, ...]:
-    # Every seat's view at once, each the public table but for what is its own: made
-    # once a state (self-play's secrecy checks ask for all four after every action).
-    public = spectator_view(state, hand_number)
-    judge = remembered_judge(state)
-    on_turn = state.phase is Phase.TURN
-    deciding = deciding_seats(state)
-    views = []
-    for seat, shown in enumerate(_seats_shown(state)):
-        visible = _visible(deciding, on_turn, seat)
+    # What every seat's view shares is looked up once; a seat's view already made on
+    # its own (`view`) is kept, so a state has one view a seat.
+    parts = _ViewParts.of(state, hand_number)
+    made = [state.remembered_answer((_VIEWS, hand_number, seat))
+            for seat in range(len(state.seats))]
+    return tuple([mine if isinstance(mine, PlayerView) else parts.view_of(state, seat)
+                  for seat, mine in enumerate(made)])
+
+
+def _view(state: HandState, seat: int, hand_number: int) -> PlayerView:
+    return _ViewParts.of(state, hand_number).view_of(state, seat)
+
+
+class _ViewParts(NamedTuple):
+    """What a state's views share: each is this public table but for what is its own."""
+
+    public: TableView
+    judge: Judge
+    deciding: tuple[int, ...]
+    on_turn: bool
+    shown: tuple[_SeatShown, ...]
+
+    @classmethod
+    def of(cls, state: HandState, hand_number: int) -> _ViewParts:
+        return cls(spectator_view(state, hand_number), remembered_judge(state),
+                   deciding_seats(state), state.phase is Phase.TURN, _seats_shown(state))
+
+    def view_of(self, state: HandState, seat: int) -> PlayerView:
+        public, shown = self.public, self.shown[seat]
+        visible = _visible(self.deciding, self.on_turn, seat)
         table = public if shown.own is shown.public and visible == public.deciding \
             else _viewer_table(public, seat, shown.own, visible)
-        # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare).
-        offered = legal_actions(state, seat) if seat in deciding else ()
-        win_value = _win_value(state, seat) if offered and \
-            any(a.kind is ActionKind.WIN for a in offered) else None
-        knowledge = make(SeatKnowledge, dict(judge=judge, melds=state.seats[seat].melds,
-                                             offered=offered, win_value=win_value))
-        views.append(_knowing(knowledge, table, seat, shown.concealed, shown.drawn))
-    return tuple(views)
+        melds = state.seats[seat].melds
+        # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare):
+        # the others know only the hand's judge and their melds, shared between states.
+        if seat not in self.deciding:
+            knowledge = _idle_knowledge(self.judge, melds)
+        else:
+            offered = legal_actions(state, seat)
+            win_value = _win_value(state, seat) if offered and \
+                any(a.kind is ActionKind.WIN for a in offered) else None
+            knowledge = make(SeatKnowledge, dict(judge=self.judge, melds=melds,
+                                                 offered=offered, win_value=win_value))
+        return _knowing(knowledge, table, seat, shown.concealed, shown.drawn)
+
+
+def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
+    """What a seat without moves knows: the same record while its melds and the hand's
+    judge are."""
+    # Keyed by which melds record and which judge: an entry keeps both alive (the melds
+    # as the memo's key, the judge in the knowledge), so neither id is another's.
+    return _IDLE_KNOWLEDGE.get(melds, id(judge), lambda: make(SeatKnowledge, dict(
+        judge=judge, melds=melds, offered=(), win_value=None)))
 
 
 _VIEWS = "views"
+_IDLE_KNOWLEDGE: IdentityMemo[SeatKnowledge] = IdentityMemo(
+    "engine.view.idle_knowledge", 1024)
 
 
 def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple[int, ...]
@@ -437,19 +492,23 @@ class _SeatShown(NamedTuple):
 
 def _seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
     # Asked by the public table and by each seat's view: worked out once a state.
-    return state.remembered(_SHOWN, lambda: tuple(
-        [_seat_shown(state, i) for i in range(len(state.seats))]))
+    return state.remembered(_SHOWN, lambda: _all_seats_shown(state))
 
 
 _PUBLIC = "public table"
 _SHOWN = "seats shown"
 
 
-def _seat_shown(state: HandState, i: int) -> _SeatShown:
-    s, dealer = state.seats[i], state.dealer
-    has_drawn = state.phase is Phase.TURN and state.turn == i and s.drawn is not None
+def _all_seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
+    # Whose drawn tile is apart, and whether the hand is over: read once for all seats.
+    drawing = state.turn if state.phase is Phase.TURN else None
     ended = state.phase is Phase.ENDED
+    return tuple([_seat_shown(s, i, state.dealer, i == drawing and s.drawn is not None,
+                              ended) for i, s in enumerate(state.seats)])
 
+
+def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool
+                ) -> _SeatShown:
     def build() -> _SeatShown:
         kong = any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
         public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from engine.melds import MeldKind
 from engine.rules.common import make_meld
 from engine.selfplay import SelfPlayError, check_secrecy, selfplay, tiles_in_play
 from engine.tiles import Tile, full_set, parse_tiles
-from engine.view import MeldView, PlayerView, TableView, advice_inputs, spectator_view, view
+from engine.view import MeldView, PlayerView, TableView, advice_inputs, spectator_view, views
 from tests.conftest import ROOT
 from tests.game.helpers import QUIET, start
 
@@ -81,6 +82,14 @@ def _hangzhou_flip_turn() -> HandState:
     return state
 
 
+def _views_changed(monkeypatch: pytest.MonkeyPatch,
+                   change: Callable[[HandState, PlayerView], PlayerView]) -> None:
+    """Make the check read each seat's view through ``change`` (a leak injected)."""
+    def changed(state: HandState, hand_number: int = 1) -> tuple[PlayerView, ...]:
+        return tuple(change(state, mine) for mine in views(state, hand_number))
+    monkeypatch.setattr(selfplay_module, "views", changed)
+
+
 def test_the_check_passes_an_honest_state() -> None:
     check_secrecy(_hangzhou_flip_turn())
 
@@ -90,26 +99,24 @@ def test_the_check_refuses_advice_worked_out_from_another_seats_melds(
     state = _hangzhou_flip_turn()
     others = (make_meld(MeldKind.PONG, tuple(parse_tiles("999p")), 2, state.wildcards),)
 
-    def leaky(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
-        honest = view(state, seat, hand_number)
+    def leaky(state: HandState, honest: PlayerView) -> PlayerView:
         known = advice_inputs(honest)
         assert known is not None
-        return PlayerView(honest.table, seat, honest.concealed, honest.drawn,
+        return PlayerView(honest.table, honest.seat, honest.concealed, honest.drawn,
                           knowledge=dataclasses.replace(known, melds=others))
 
-    monkeypatch.setattr(selfplay_module, "view", leaky)
+    _views_changed(monkeypatch, leaky)
     with pytest.raises(SelfPlayError, match="melds that are not its own"):
         check_secrecy(state)
 
 
 def test_the_check_refuses_a_view_given_its_advice_ready_made(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def ready_made(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
-        honest = view(state, seat, hand_number)
-        return PlayerView(honest.table, seat, honest.concealed, honest.drawn, honest.moves,
-                          honest.waits, honest.shanten, honest.suggested)
+    def ready_made(state: HandState, honest: PlayerView) -> PlayerView:
+        return PlayerView(honest.table, honest.seat, honest.concealed, honest.drawn,
+                          honest.moves, honest.waits, honest.shanten, honest.suggested)
 
-    monkeypatch.setattr(selfplay_module, "view", ready_made)
+    _views_changed(monkeypatch, ready_made)
     with pytest.raises(SelfPlayError, match="without its advice inputs"):
         check_secrecy(_hangzhou_flip_turn())
 
@@ -152,12 +159,13 @@ def test_a_view_showing_another_seats_hand_is_caught_after_its_parts_were_checke
     # The parts a view is made of are shared between states and were checked before:
     # a view made with the wrong part (here a neighbour's tiles) is still caught.
     state = _checked_hand("shanghai", 7, 30)
-    neighbours = view_module._seat_shown
+    every_seat = view_module._all_seats_shown
 
-    def shown_of_the_next_seat(state: HandState, i: int) -> Any:
-        return neighbours(state, (i + 1) % 4) if i == 2 else neighbours(state, i)
+    def shown_of_the_next_seat(state: HandState) -> Any:
+        shown = every_seat(state)
+        return (*shown[:2], shown[3], shown[3])
 
-    monkeypatch.setattr(view_module, "_seat_shown", shown_of_the_next_seat)
+    monkeypatch.setattr(view_module, "_all_seats_shown", shown_of_the_next_seat)
     with pytest.raises(SelfPlayError, match="seat 2's view does not show exactly its own"):
         check_secrecy(replace(state))  # a copy: nothing remembered of it
 
@@ -167,17 +175,16 @@ def test_a_view_with_another_seats_face_up_kong_is_caught(
     state = _checked_hand("hangzhou", 8, 20)
     kong = MeldView(MeldKind.CONCEALED_KONG, tuple(parse_tiles("5555m")))
 
-    def peeking(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
-        honest = view(state, seat, hand_number)
-        if seat != 1:
+    def peeking(state: HandState, honest: PlayerView) -> PlayerView:
+        if honest.seat != 1:
             return honest
         seats = list(honest.table.seats)
         seats[3] = dataclasses.replace(seats[3], melds=(*seats[3].melds, kong))
         table = dataclasses.replace(honest.table, seats=tuple(seats))
-        return PlayerView(table, seat, honest.concealed, honest.drawn,
+        return PlayerView(table, 1, honest.concealed, honest.drawn,
                           knowledge=advice_inputs(honest))
 
-    monkeypatch.setattr(selfplay_module, "view", peeking)
+    _views_changed(monkeypatch, peeking)
     with pytest.raises(SelfPlayError, match="seat 1 sees more of another seat"):
         check_secrecy(state)
 
@@ -204,16 +211,15 @@ def test_advice_reading_another_seats_moves_is_caught(monkeypatch: pytest.Monkey
     theirs = legal_actions(state, turn)
     assert state.phase is Phase.TURN and theirs
 
-    def borrowed_moves(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
-        honest = view(state, seat, hand_number)
+    def borrowed_moves(state: HandState, honest: PlayerView) -> PlayerView:
         known = advice_inputs(honest)
         assert known is not None
-        if seat == turn:
+        if honest.seat == turn:
             return honest
-        return PlayerView(honest.table, seat, honest.concealed, honest.drawn,
+        return PlayerView(honest.table, honest.seat, honest.concealed, honest.drawn,
                           knowledge=dataclasses.replace(known, offered=theirs))
 
-    monkeypatch.setattr(selfplay_module, "view", borrowed_moves)
+    _views_changed(monkeypatch, borrowed_moves)
     with pytest.raises(SelfPlayError, match="moves that are not its own"):
         check_secrecy(state)
 
@@ -231,3 +237,64 @@ def test_tiles_in_play_counts_what_the_state_counts(rules_name: str) -> None:
         assert tiles_in_play(state) == state.tile_count()
         broken = replace(state, set_aside=(*state.set_aside, Tile.M1))
         assert tiles_in_play(broken) == len(wall) + 1
+
+
+def test_a_seat_shown_another_seats_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _checked_hand("shanghai", 13, 10)
+    _views_changed(monkeypatch, lambda state, honest: views(state)[(honest.seat + 1) % 4])
+    with pytest.raises(SelfPlayError, match="seat 0 is shown seat 1's view"):
+        check_secrecy(state)
+
+
+def test_knowledge_kept_from_another_hand_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Idle seats' knowledge is shared between states of a hand: knowledge of the same
+    # rule set and melds (none) but of an earlier hand's judge must not pass.
+    earlier = _checked_hand("hangzhou", 14, 6)
+    state = _checked_hand("hangzhou", 15, 6)
+    idle = next(seat for seat in range(4) if seat not in deciding_seats(state)
+                and not state.seats[seat].melds and not earlier.seats[seat].melds)
+    stale = advice_inputs(views(earlier)[idle])
+    assert stale is not None and stale == advice_inputs(views(state)[idle])  # equal values
+
+    def kept(state: HandState, honest: PlayerView) -> PlayerView:
+        if honest.seat != idle:
+            return honest
+        return PlayerView(honest.table, idle, honest.concealed, honest.drawn, knowledge=stale)
+
+    _views_changed(monkeypatch, kept)
+    with pytest.raises(SelfPlayError, match=f"seat {idle}'s advice judges by another"):
+        check_secrecy(state)
+
+
+def test_knowledge_kept_from_before_a_meld_is_caught(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    # An idle seat's knowledge is shared while its melds are the same record: knowledge
+    # from before it melded must not pass for the seat's knowledge after.
+    rng = random.Random(16)
+    wall = full_set(True)
+    rng.shuffle(wall)
+    state, _ = new_hand("shanghai", {}, tuple(wall), 0, (3, 4))
+    before: dict[int, Any] = {}
+    while state.phase is not Phase.ENDED:
+        check_secrecy(state)
+        for seat in range(4):
+            if not state.seats[seat].melds:
+                before[seat] = advice_inputs(views(state)[seat])
+        state, _ = apply(state, choose_action(state, deciding_seats(state)[0], rng))
+        melded = [seat for seat in range(4) if state.seats[seat].melds
+                  and seat not in deciding_seats(state) and seat in before]
+        if melded:
+            break
+    assert melded, "no seat melded in this hand"
+    seat = melded[0]
+
+    def from_before(state: HandState, honest: PlayerView) -> PlayerView:
+        if honest.seat != seat:
+            return honest
+        return PlayerView(honest.table, seat, honest.concealed, honest.drawn,
+                          knowledge=before[seat])
+
+    check_secrecy(state)
+    _views_changed(monkeypatch, from_before)
+    with pytest.raises(SelfPlayError, match=f"seat {seat}'s advice reads melds"):
+        check_secrecy(state)

@@ -26,6 +26,7 @@ from engine.view import (
     spectator_view,
     unseen_in_view,
     view,
+    views,
 )
 from tests.game.helpers import QUIET, start
 
@@ -211,3 +212,44 @@ def test_a_seat_that_is_no_seat_has_no_view() -> None:
     for seat in (-1, 4):
         with pytest.raises(IndexError, match=f"no seat {seat}"):
             view(state, seat)
+
+
+@pytest.mark.parametrize(("rules_name", "options", "seed"), [
+    ("shanghai", {}, 61), ("hangzhou", {"caishen": "flip"}, 62)])
+def test_one_seats_view_alone_is_that_seats_view_of_the_four(
+        rules_name: str, options: dict[str, str], seed: int) -> None:
+    # The table service asks for one seat's view: only that one is made, and it is the
+    # view the four made together give (made on a pickled copy, nothing shared), and
+    # the one kept when the four are made after it. Every state of 20 seeded hands.
+    for number, state in enumerate(_seeded_states(rules_name, options, seed, 20)):
+        seat = number % 4
+        alone = view(state, seat)
+        assert all(state.remembered_answer(("views", 1, other)) is None
+                   for other in range(4) if other != seat)
+        together = views(pickle.loads(pickle.dumps(state)))
+        assert alone == together[seat] and advice_inputs(alone) == \
+            advice_inputs(together[seat])
+        assert unseen_in_view(alone) == unseen_in_view(together[seat])
+        assert views(state)[seat] is alone and view(state, seat) is alone
+
+
+def test_a_hand_has_one_judge_and_idle_seats_share_their_knowledge() -> None:
+    hands: list[list[HandState]] = []
+    for state in _seeded_states("hangzhou", {}, 63, 2):
+        if state.seq == 0:  # dealt: a new hand
+            hands.append([])
+        hands[-1].append(state)
+    assert len(hands) == 2
+    for hand in hands:
+        assert len({id(remembered_judge(s)) for s in hand}) == 1
+    first, second = hands[0][5], hands[0][6]
+    idle = [seat for seat in range(4) if seat not in deciding_seats(first)
+            and seat not in deciding_seats(second)
+            and first.seats[seat].melds is second.seats[seat].melds]
+    assert idle
+    for seat in idle:
+        assert advice_inputs(view(first, seat)) is advice_inputs(view(second, seat))
+    # A new hand's judge is its own (its own wildcards), even when equal.
+    other = hands[1][0]
+    assert remembered_judge(other) is not remembered_judge(first)
+    assert advice_inputs(views(other)[idle[0]]) is not advice_inputs(view(first, idle[0]))
