@@ -25,10 +25,12 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   ``bot_capacity_clicks_per_s`` (1 s of one core ÷ the bot's CPU per click: what the
   bot alone could serve if it had a core to itself), ``table_pictures_per_click`` and
   ``hand_pictures_per_click`` (the pictures drawn, the DMs' included), and the bot's
-  garbage collections over the play (``gc_full_collections``; the longest pause and
-  the pauses in total of the full and of the young collections, ``gc_middle_*`` the
-  middle generation's among the young: a pause stops the event loop, every answer
-  with it) and the objects the collector tracks before and after the play;
+  garbage collections over the play (``gc_young_collections`` and
+  ``gc_full_collections``; the longest pause and the pauses in total of the full and of
+  the young collections, ``gc_middle_*`` the middle generation's among the young: a
+  pause stops the event loop, every answer with it; ``gc_collected_objects``, the
+  garbage in reference cycles they freed) and the objects the collector tracks before
+  and after the play;
   ``requests_per_click`` (the bot's requests to the fake Discord from the start of
   play until it stopped, per click) and ``requests_per_click.KIND`` of each kind
   (`request_kind`).
@@ -395,6 +397,9 @@ class GcPauses:
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.collected = 0
+        """Objects the collections freed: garbage in reference cycles, which refcounting
+        could not free (`tests/e2e/test_bot_garbage.py`)."""
         self._began = 0.0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
@@ -402,11 +407,14 @@ class GcPauses:
             self._began = time.perf_counter()
         else:
             self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            self.collected += info["collected"]
 
     def figures(self) -> dict[str, tuple[float, str]]:
         young, full = self.pauses[0] + self.pauses[1], self.pauses[2]
         middle = self.pauses[1]
-        return {"gc_full_collections": (len(full), "count"),
+        return {"gc_young_collections": (len(young), "count"),
+                "gc_collected_objects": (self.collected, "count"),
+                "gc_full_collections": (len(full), "count"),
                 "gc_full_pause_max_ms": (max(full, default=0.0) * 1000, "ms"),
                 "gc_full_pause_total_ms": (sum(full) * 1000, "ms"),
                 "gc_young_pause_max_ms": (max(young, default=0.0) * 1000, "ms"),

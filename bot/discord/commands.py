@@ -18,7 +18,6 @@ start (client.py's fingerprint).
 
 from __future__ import annotations
 
-import io
 from functools import partial
 from typing import Any
 
@@ -38,6 +37,7 @@ from bot.discord.options import (
     rename_kwargs,
     table_options,
 )
+from bot.discord.posting import memory_file
 from bot.discord.texts import leaderboard_text, rules_summary, score_text, table_caption
 from bot.service import Refused
 from bot.service import errors as E
@@ -176,8 +176,8 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             png = await answer.pictures.draw(table_image, picture.view, names)
             caption = table_caption(picture.view, table_id=table_id, names=names,
                                     locale=answer.public_locale)
-            await answer.say(caption, ephemeral=False, file=discord.File(
-                io.BytesIO(png), filename=f"table-{table_id}.png"))
+            await answer.say(caption, ephemeral=False, file=memory_file(
+                png, f"table-{table_id}.png"))
 
     @command("leaderboard")
     @app_commands.rename(rules=ls("param.rules.name"))
@@ -196,7 +196,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             png = await answer.pictures.draw(board_png, board.rows, lang(locale), named)
             text = leaderboard_text(board.rows, locale, rules=named, others=board.others)
             await answer.say(text, ephemeral=False,
-                             file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+                             file=memory_file(png, "leaderboard.png"),
                              allowed_mentions=NO_MENTIONS)
 
     @command("rules")
@@ -273,7 +273,6 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             told = history_text(past, locale)
             extra: dict[str, Any] = {}
             if told.whole is not None:
-                extra["file"] = discord.File(io.BytesIO(told.whole.encode("utf-8")),
-                                             filename=told.filename)
+                extra["file"] = memory_file(told.whole.encode("utf-8"), told.filename)
             await answer.say(told.content, ephemeral=False, allowed_mentions=NO_MENTIONS,
                              **extra)

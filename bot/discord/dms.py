@@ -23,7 +23,6 @@ change and the request behind it. Nothing is asked of the service.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from bot.discord.components import add_preferences, move_view
 from bot.discord.i18n import Lang, LocaleLike, lang
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
-from bot.discord.posting import Poster
+from bot.discord.posting import Poster, memory_file
 from bot.discord.table_state import Tables, channel_queue
 from bot.discord.texts import describe_events, dm_closed_text, dm_text
 from bot.service import PrivateNotice, TableRef
@@ -54,7 +53,7 @@ Key = tuple[int, int]
 
 def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
     """The only picture that shows concealed tiles; its name says whose they are."""
-    return discord.File(io.BytesIO(png), filename=f"hand-{table_id}-{seat}.png")
+    return memory_file(png, f"hand-{table_id}-{seat}.png")
 
 
 def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | None,

@@ -36,7 +36,6 @@ Discord `bot.discord.posting.Poster`'s.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -52,7 +51,7 @@ from bot.discord.i18n import LocaleLike, lang, t
 from bot.discord.memory import PresenterMemory, ViewMessage
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
-from bot.discord.posting import Poster, has_file, same_text
+from bot.discord.posting import Poster, has_file, memory_file, same_text
 from bot.discord.table_state import Tables, TableState, channel_queue
 from bot.discord.texts import (
     amounts_text,
@@ -289,7 +288,7 @@ class DiscordNotifier:
             happened=tuple(describe_events(notice.events, notice.names, None, locale,
                                            notice.hand_number)),
             mention={s: f"<@{u}>" for s, u in _people(notice.seats).items()})
-        picture = discord.File(io.BytesIO(png), filename=f"table-{ref.table_id}.png")
+        picture = memory_file(png, f"table-{ref.table_id}.png")
         await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
         fresh = self.now() - st.table_posted < self.repost_after
         if st.table_message is not None and fresh and await self.post.edit(
@@ -411,7 +410,7 @@ class DiscordNotifier:
         text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals)
         return await self.post.send(n.ref, content=text,
                                     allowed_mentions=discord.AllowedMentions.none(),
-                                    file=discord.File(io.BytesIO(png), filename=name))
+                                    file=memory_file(png, name))
 
     async def _leaderboard(self, n: LeaderboardNotice, name: str) -> discord.Message | None:
         locale = self.channel_locale(n.ref)
@@ -420,7 +419,7 @@ class DiscordNotifier:
         png = await self.pictures.draw(board_png, n.rows, lang(locale))
         return await self.post.send(n.ref, content=leaderboard_text(n.rows, locale),
                                     allowed_mentions=discord.AllowedMentions.none(),
-                                    file=discord.File(io.BytesIO(png), filename=name))
+                                    file=memory_file(png, name))
 
     def _match_end_text(self, n: MatchEndNotice) -> str:
         locale = self.channel_locale(n.ref)

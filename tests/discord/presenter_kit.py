@@ -9,14 +9,18 @@ is recorded in order. The end-to-end tests run the real client against the fake 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import random
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from types import SimpleNamespace
 from typing import Any
 
 import discord
+from discord.http import Route
 
 from bot.discord.memory import InMemory, PresenterMemory
 from bot.discord.notifier import DiscordNotifier
@@ -109,18 +113,26 @@ class SentComponents:
 
 class FakeHttp:
     """discord.py's HTTP client, as far as the presenter calls it (a hand DM is sent as
-    one request, its answer's id alone read): recorded like a channel's ``send``."""
+    one request of one multipart body, its answer's id alone read): recorded like a
+    channel's ``send``, the body read back into its parts."""
 
     def __init__(self, client: FakeClient) -> None:
         self.client = client
 
-    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
-        channel = FakeChannel(self.client, channel_id)
-        # with a file the payload travels as the form's ``payload_json`` part
-        payload = params.payload or json.loads(params.multipart[0]["value"])
-        sent = await channel.send(content=payload.get("content"),
-                                  file=params.files[0] if params.files else None,
-                                  view=SentComponents(payload.get("components", [])))
+    async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
+        assert route.method == "POST" and route.path == "/channels/{channel_id}/messages"
+        channel_id = route.channel_id
+        head = f"Content-Type: {data.content_type}\r\n\r\n".encode()
+        body = BytesParser(policy=HTTP).parsebytes(head + await data.as_bytes())
+        parts = {p.get_param("name", header="content-disposition"): p
+                 for p in body.iter_parts()}
+        payload = json.loads(parts["payload_json"].get_payload(decode=True))
+        picture = parts.get("files[0]")
+        file = None if picture is None else discord.File(
+            io.BytesIO(picture.get_payload(decode=True)), filename=picture.get_filename())
+        sent = await FakeChannel(self.client, channel_id).send(
+            content=payload.get("content"), file=file,
+            view=SentComponents(payload.get("components", [])))
         return {"id": str(sent.id), "channel_id": str(channel_id)}
 
 

@@ -1,0 +1,58 @@
+"""A DM's upload leaves as one body (`bot.discord.posting.one_body`) holding the very
+parts discord.py's own form would: the same names, file names, content types and bytes,
+in the same order."""
+
+from __future__ import annotations
+
+import io
+from email.parser import BytesParser
+from email.policy import HTTP
+from typing import Any
+
+import aiohttp
+import discord
+from discord.http import handle_message_parameters
+
+from bot.discord.posting import memory_file, one_body
+
+PNG = bytes(range(256)) * 9
+
+
+async def _parts(payload: aiohttp.Payload) -> list[tuple[str | None, str | None, str, bytes]]:
+    """(name, file name, content type, bytes) of each part, read back by the standard
+    library's MIME parser."""
+    head = f"Content-Type: {payload.content_type}\r\n\r\n".encode()
+    message = BytesParser(policy=HTTP).parsebytes(head + await payload.as_bytes())
+    assert message.is_multipart()
+    return [(part.get_param("name", header="content-disposition"), part.get_filename(),
+             part.get("Content-Type", ""), part.get_payload(decode=True))
+            for part in message.iter_parts()]
+
+
+def _fields() -> list[dict[str, Any]]:
+    with handle_message_parameters(content="your move", file=memory_file(PNG, "hand-1-2.png"),
+                                   view=discord.ui.View(timeout=None)) as params:
+        return [dict(f) for f in params.multipart or []]
+
+
+async def test_one_body_holds_the_parts_discord_py_sends() -> None:
+    fields = _fields()
+    own = aiohttp.FormData(quote_fields=False)
+    for field in fields:
+        own.add_field(**field)
+    ours = await one_body(_fields())
+    expected = await _parts(aiohttp.BytesPayload(await own().as_bytes(),
+                                                 content_type=own().content_type))
+    got = await _parts(ours)
+    assert got == expected
+    assert [(name, filename) for name, filename, _t, _b in got] == [
+        ("payload_json", None), ("files[0]", "hand-1-2.png")]
+    assert got[1][3] == PNG and got[1][2] == "application/octet-stream"
+    assert ours.content_type.startswith("multipart/form-data; boundary=")
+
+
+async def test_a_sent_buffer_is_left_without_its_stub() -> None:
+    picture = memory_file(PNG, "hand-1-2.png")
+    assert isinstance(picture.fp, io.BytesIO)
+    picture.close()
+    assert "close" not in vars(picture.fp) and picture.fp.getvalue() == PNG
