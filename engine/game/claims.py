@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game.actions import Action
+from engine.game.kinds import PASS, WIN  # enum members, read fast
 from engine.game.state import ClaimWindow
-from engine.rules.common import ActionKind, claim_rank, turn_distance
-
-# Phases and action kinds as module names (read on every move; see engine/game/hand.py).
-_PASS = ActionKind.PASS
-_WIN = ActionKind.WIN
+from engine.rules.common import claim_rank, turn_distance
 
 _NOTHING = (0, -4)
 """Below every claim's rank: what a window with no claim chosen yet holds."""
@@ -33,14 +30,14 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
     only claim lower is not waited for.
     """
     d = window.from_seat
-    chosen = [a for a in window.answers if a is not None and a.kind is not _PASS]
+    chosen = [a for a in window.answers if a is not None and a.kind is not PASS]
     undecided = window.undecided
     if not chosen:
         # Only passes so far: an undecided seat may still claim (every claim ranks
         # above nothing), else nobody takes the tile.
         return None if undecided else _NO_CLAIM
     if multiple_winners:
-        winners = [a.seat for a in chosen if a.kind is _WIN]
+        winners = [a.seat for a in chosen if a.kind is WIN]
         if winners:
             if any(_may_win(window, u) for u in undecided):
                 return None
@@ -51,7 +48,7 @@ def resolve(window: ClaimWindow, multiple_winners: bool) -> Resolution | None:
         return None
     if best is None:
         return Resolution()
-    if best.kind is _WIN:
+    if best.kind is WIN:
         return Resolution(winners=(best.seat,))
     return Resolution(claim=best)
 
@@ -60,7 +57,7 @@ _NO_CLAIM = Resolution()
 
 
 def _may_win(window: ClaimWindow, seat: int) -> bool:
-    return any(a.kind is _WIN for a in window.options[seat])
+    return any(a.kind is WIN for a in window.options[seat])
 
 
 def _best_rank(window: ClaimWindow, seat: int) -> tuple[int, int]:

@@ -17,6 +17,20 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
+from engine.game.kinds import (  # enum members, read fast
+    ADDED_KONG,
+    CHI,
+    CLAIM,
+    CONCEALED_KONG,
+    DISCARD,
+    ENDED,
+    KONG,
+    PASS,
+    PONG,
+    ROB_KONG,
+    TURN,
+    WIN,
+)
 from engine.game.legal import (
     added_kong_target,
     claim_options,
@@ -31,7 +45,6 @@ from engine.game.state import (
     Discard,
     HandResult,
     HandState,
-    Phase,
     SeatState,
     WinRecord,
     make,
@@ -39,28 +52,11 @@ from engine.game.state import (
     replace,
 )
 from engine.melds import MeldKind
-from engine.rules.common import SEATS, ActionKind, ChainStep, Replacement, WinKind, make_meld
+from engine.rules.common import SEATS, ChainStep, Replacement, WinKind, make_meld
 from engine.tiles import Tile
 
-# Phases and action kinds read as module names: `apply` runs on every move, and on
-# Python 3.11 reading an enum member (``Phase.TURN``) goes through the enum type's own
-# attribute look-up, some ten times the cost of reading a module name. The same
-# members under a short name (``is`` holds): ``_TURN`` is ``Phase.TURN``.
-_TURN = Phase.TURN
-_CLAIM = Phase.CLAIM
-_ROB_KONG = Phase.ROB_KONG
-_ENDED = Phase.ENDED
-_ADDED_KONG = ActionKind.ADDED_KONG
-_CHI = ActionKind.CHI
-_CONCEALED_KONG = ActionKind.CONCEALED_KONG
-_DISCARD = ActionKind.DISCARD
-_KONG = ActionKind.KONG
-_PASS = ActionKind.PASS
-_PONG = ActionKind.PONG
-_WIN = ActionKind.WIN
-
-_MELD_OF = {_CHI: MeldKind.CHI, _PONG: MeldKind.PONG,
-            _KONG: MeldKind.KONG}
+_MELD_OF = {CHI: MeldKind.CHI, PONG: MeldKind.PONG,
+            KONG: MeldKind.KONG}
 FLOWERS_FOR_BA_HUA = 8
 
 
@@ -70,7 +66,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
     if not known_legal(state, action):
         validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
-    new = (_turn(state, action, events) if state.phase is _TURN
+    new = (_turn(state, action, events) if state.phase is TURN
            else _answer(state, action, events))
     # ``new`` was made by this call and nobody has seen it yet: count the action in it
     # rather than copy it once more.
@@ -81,12 +77,12 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
 
 def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
-    if action.kind is _DISCARD:
+    if action.kind is DISCARD:
         assert action.tile is not None
         return discard(state, seat, action.tile, ev)
-    if action.kind is _CONCEALED_KONG:
+    if action.kind is CONCEALED_KONG:
         return _concealed_kong(state, seat, action.tiles, ev)
-    if action.kind is _ADDED_KONG:
+    if action.kind is ADDED_KONG:
         assert action.tile is not None
         return _added_kong(state, seat, action.tile, ev)
     record = remembered_self_draw(state, seat)
@@ -131,7 +127,7 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     seats[seat] = s.after(tile, True, mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
     changes["seats"] = tuple(seats)
-    changes["phase"] = _TURN
+    changes["phase"] = TURN
     changes["turn"] = seat
     changes["window"] = None
     changes["replacement"] = replacement
@@ -180,7 +176,7 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
     """The replacement after a kong, then (Hangzhou) the tiles that leave unseen."""
     state = draw(state, seat, ev, replacement=Replacement.KONG)
     for _ in range(state.ruleset.kong_burns):
-        if state.phase is _ENDED or state.wall_remaining == 0:
+        if state.phase is ENDED or state.wall_remaining == 0:
             break
         tile = state.wall[-1 - state.back]
         state = replace(state, back=state.back + 1, set_aside=(*state.set_aside, tile))
@@ -272,7 +268,7 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
         could = could_claim(state, tile, seat, rob)
     if not any(could):
         return _no_claim(state, seat, rob, last, ev)
-    phase = _ROB_KONG if rob else _CLAIM
+    phase = ROB_KONG if rob else CLAIM
     empty = ((),) * SEATS
     window = make(ClaimWindow, {"tile": tile, "from_seat": seat, "options": empty,
                                 "answers": (None,) * SEATS, "last": last,
@@ -293,14 +289,14 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
     passed = _passed(state, action)
     # A pass (well formed: `validate` or an offer said so) is one value a seat.
-    ev.append(_PASS_ANSWERED[seat] if action.kind is _PASS else
+    ev.append(_PASS_ANSWERED[seat] if action.kind is PASS else
               ClaimAnswered(action))
     changes: dict[str, object] = {}
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
         seats[seat] = replace(seats[seat], **passed)
         changes["seats"] = tuple(seats)
-    if action.kind is _PASS and state.phase is _CLAIM and not window.last \
+    if action.kind is PASS and state.phase is CLAIM and not window.last \
             and _others_passed(window, seat):
         # The last of the asked seats passed a discard (what `resolve` says nobody
         # takes): the next draw is made in the same copy of the state as the answer.
@@ -321,13 +317,13 @@ def _others_passed(window: ClaimWindow, seat: int) -> bool:
     for other in range(SEATS):
         if other != seat and options[other]:
             answer = answers[other]
-            if answer is None or answer.kind is not _PASS:
+            if answer is None or answer.kind is not PASS:
                 return False
     return True
 
 
 # The events of a pass and of a window nobody claimed from, each made once a seat.
-_PASS_ANSWERED = tuple(ClaimAnswered(Action(_PASS, seat)) for seat in range(SEATS))
+_PASS_ANSWERED = tuple(ClaimAnswered(Action(PASS, seat)) for seat in range(SEATS))
 _UNCLAIMED_CLOSE = ClaimWindowClosed()
 
 
@@ -336,15 +332,15 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     The seat's changes, or None when this answer binds it to nothing new."""
     window = state.window
     assert window is not None
-    if not state.ruleset.passed_claims_bind or state.phase is _ROB_KONG:
+    if not state.ruleset.passed_claims_bind or state.phase is ROB_KONG:
         return None
     kind = action.kind
     declined_win = declined_pong = False
     for offer in window.options[action.seat]:  # one loop, not two generators (every answer)
-        if offer.kind is _WIN:
-            declined_win = kind is not _WIN
-        elif offer.kind is _PONG:
-            declined_pong = kind is _PASS or kind is _CHI
+        if offer.kind is WIN:
+            declined_win = kind is not WIN
+        elif offer.kind is PONG:
+            declined_pong = kind is PASS or kind is CHI
     if not declined_win and not declined_pong:
         return None  # most answers: a pass on a chi, or the claim taken
     face = state.wildcards.plays_as(window.tile) or window.tile
@@ -362,7 +358,7 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
 def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:
     window = state.window
     assert window is not None
-    rob = state.phase is _ROB_KONG
+    rob = state.phase is ROB_KONG
     if outcome.winners:
         ev.append(ClaimWindowClosed(outcome.winners))
         kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
@@ -399,7 +395,7 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     last = replace(giver.discards[-1], claimed_by=c)
     seats[d] = replace(giver, discards=(*giver.discards[:-1], last))
     s = seats[c]
-    kong = action.kind is _KONG
+    kong = action.kind is KONG
     # A turn that begins with a chi or pong stops the Hangzhou chain (its kongs are
     # kept, marked ``claimed_turn``, for a plain win's 杠开); a kong on a discard
     # extends the chain.
@@ -410,7 +406,7 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
     claims[c][d] += 1
     # Both seats and the state in one copy of it.
     state = replace(state, seats=tuple(seats), claims=tuple(tuple(r) for r in claims),
-                    first_go_round=False, phase=_TURN, turn=c, window=None,
+                    first_go_round=False, phase=TURN, turn=c, window=None,
                     replacement=None)
     ev.append(MeldDeclared(c, meld))
     return kong_replacement(state, c, ev) if kong else state
@@ -423,4 +419,4 @@ def _take(state: HandState, action: Action, ev: list[Event]) -> HandState:
 def end(state: HandState, wins: tuple[WinRecord, ...], ev: list[Event]) -> HandState:
     result = HandResult.of(wins)
     ev.append(HandEnded(result))
-    return replace(state, phase=_ENDED, window=None, result=result)
+    return replace(state, phase=ENDED, window=None, result=result)

@@ -22,13 +22,25 @@ from engine.game.errors import (
     WrongPhase,
 )
 from engine.game.held import HeldTiles, neighbours
+from engine.game.kinds import (  # enum members, read fast
+    ADDED_KONG,
+    CHI,
+    CONCEALED_KONG,
+    DISCARD,
+    ENDED,
+    KONG,
+    PASS,
+    PONG,
+    ROB_KONG,
+    TURN,
+    WIN,
+)
 from engine.game.settle import judge, self_draw
-from engine.game.state import HandState, Phase, WinRecord, make, renewed
+from engine.game.state import HandState, WinRecord, make, renewed
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
     SEATS,
-    ActionKind,
     ClaimCheck,
     RuleError,
     TurnCheck,
@@ -38,24 +50,11 @@ from engine.rules.common import (
 )
 from engine.tiles import Tile
 
-# Phases and action kinds as module names (read on every move; see engine/game/hand.py).
-_TURN = Phase.TURN
-_ROB_KONG = Phase.ROB_KONG
-_ENDED = Phase.ENDED
-_ADDED_KONG = ActionKind.ADDED_KONG
-_CHI = ActionKind.CHI
-_CONCEALED_KONG = ActionKind.CONCEALED_KONG
-_DISCARD = ActionKind.DISCARD
-_KONG = ActionKind.KONG
-_PASS = ActionKind.PASS
-_PONG = ActionKind.PONG
-_WIN = ActionKind.WIN
-
-CLAIM_KINDS = frozenset((_CHI, _PONG, _KONG, _WIN))
-TURN_KINDS = frozenset((_DISCARD, _CONCEALED_KONG, _ADDED_KONG,
-                        _WIN))
-_CLAIM_MELD = {_CHI: MeldKind.CHI, _PONG: MeldKind.PONG,
-               _KONG: MeldKind.KONG}
+CLAIM_KINDS = frozenset((CHI, PONG, KONG, WIN))
+TURN_KINDS = frozenset((DISCARD, CONCEALED_KONG, ADDED_KONG,
+                        WIN))
+_CLAIM_MELD = {CHI: MeldKind.CHI, PONG: MeldKind.PONG,
+               KONG: MeldKind.KONG}
 
 
 # ---------------------------------------------------------------------------
@@ -65,9 +64,9 @@ _CLAIM_MELD = {_CHI: MeldKind.CHI, _PONG: MeldKind.PONG,
 def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     """Exactly the actions ``seat`` may take now (empty when it has nothing to decide)."""
     phase = state.phase
-    if phase is _ENDED or not 0 <= seat < SEATS:
+    if phase is ENDED or not 0 <= seat < SEATS:
         return ()
-    if phase is _TURN:
+    if phase is TURN:
         if seat != state.turn:
             return ()
         # Asked by every view and by the player before its move: worked out once a state.
@@ -81,9 +80,9 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
 
 def deciding_seats(state: HandState) -> tuple[int, ...]:
     """The seats whose decision the hand is waiting for."""
-    if state.phase is _ENDED:
+    if state.phase is ENDED:
         return ()
-    if state.phase is _TURN:
+    if state.phase is TURN:
         return (state.turn,)
     assert state.window is not None
     return state.window.undecided
@@ -92,9 +91,9 @@ def deciding_seats(state: HandState) -> tuple[int, ...]:
 def validate(state: HandState, action: Action) -> None:
     """Raise the specific `IllegalAction` if ``action`` is not allowed now."""
     checked(action)
-    if state.phase is _ENDED:
+    if state.phase is ENDED:
         raise HandOver("the hand is over")
-    if state.phase is _TURN:
+    if state.phase is TURN:
         _validate_turn(state, action)
     else:
         _validate_answer(state, action)
@@ -124,18 +123,18 @@ def _interned(action: Action) -> Action | None:
     kind, seat = action.kind, action.seat
     if action.tiles:
         return None
-    if kind is _DISCARD:
+    if kind is DISCARD:
         return _DISCARDS[seat].get(action.tile) if type(action.tile) is Tile else None
     if action.tile is not None:
         return None
-    return _WINS[seat] if kind is _WIN else \
-        _PASSES[seat] if kind is _PASS else None
+    return _WINS[seat] if kind is WIN else \
+        _PASSES[seat] if kind is PASS else None
 
 
 def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
     """`legal_actions` of ``seat`` when it is known without working it out: a claim
     window's, or a turn's once asked."""
-    if state.phase is _TURN:
+    if state.phase is TURN:
         offered = state.remembered_answer(_LEGAL[seat])
         return offered if isinstance(offered, tuple) else None
     window = state.window
@@ -236,14 +235,14 @@ def _validate_turn(state: HandState, action: Action) -> None:
     used = (action.tile,) if action.tile is not None else action.tiles
     if not s.holds(used):
         raise TileNotHeld(f"you do not hold {''.join(t.notation for t in used)}")
-    if action.kind is _CONCEALED_KONG:
+    if action.kind is CONCEALED_KONG:
         _meld_or_refuse(MeldKind.CONCEALED_KONG, action.tiles, state)
-    elif action.kind is _ADDED_KONG:
+    elif action.kind is ADDED_KONG:
         assert action.tile is not None
         if added_kong_target(state, seat, action.tile) is None:
             raise InvalidMeld(f"you have no pong that {action.tile.notation} completes")
     _rule_refusal_on_turn(state, action)
-    if action.kind is _WIN:
+    if action.kind is WIN:
         _check_self_draw(state, seat)
 
 
@@ -252,7 +251,7 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     the same for every decision the turn offers."""
     s = state.seats[seat]
     return make(TurnCheck, {
-        "kind": _DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
+        "kind": DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
         "meld_tiles": (), "drawn": s.drawn,
         "after_claim": s.drawn is None and not state.opening, "zhua_da": state.zhua_da})
 
@@ -304,7 +303,7 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
                      ) -> Iterator[Action]:
     """The turn's concealed and added kongs; ``hand``: the seat's tiles, in order."""
     for tiles in _kong_sets(state, seat):
-        yield Action(_CONCEALED_KONG, seat, tiles=tiles)
+        yield Action(CONCEALED_KONG, seat, tiles=tiles)
     pongs = [m for m in state.seats[seat].melds if m.kind is MeldKind.PONG]
     if pongs:  # else no tile can add to one
         wild = state.wildcards
@@ -314,14 +313,14 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
             plays = wild.plays_as(tile)
             if (plays is None or plays in faces or None in faces) and \
                     added_kong_target(state, seat, tile) is not None:
-                yield Action(_ADDED_KONG, seat, tile)
+                yield Action(ADDED_KONG, seat, tile)
 
 
 # Actions are values: the ones offered on every turn are made once.
-_DISCARDS = tuple({tile: Action(_DISCARD, seat, tile) for tile in Tile}
+_DISCARDS = tuple({tile: Action(DISCARD, seat, tile) for tile in Tile}
                   for seat in range(SEATS))
-_WINS = tuple(Action(_WIN, seat) for seat in range(SEATS))
-_PASSES = tuple(Action(_PASS, seat) for seat in range(SEATS))
+_WINS = tuple(Action(WIN, seat) for seat in range(SEATS))
+_PASSES = tuple(Action(PASS, seat) for seat in range(SEATS))
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
@@ -362,7 +361,7 @@ def _validate_answer(state: HandState, action: Action) -> None:
         raise NotYourDecision(f"you have nothing to claim on {window.tile.notation}")
     if window.answers[seat] is not None:
         raise AlreadyAnswered("you already answered this discard")
-    if action.kind is _PASS or action in window.options[seat]:
+    if action.kind is PASS or action in window.options[seat]:
         return
     check_claim(state, action)
     raise IllegalAction(f"{action} is not one of your choices now")
@@ -372,13 +371,13 @@ def check_claim(state: HandState, action: Action) -> None:
     """Raise why ``action`` may not claim the tile of the open window."""
     window = state.window
     assert window is not None
-    rob = state.phase is _ROB_KONG
+    rob = state.phase is ROB_KONG
     if action.kind not in CLAIM_KINDS:
         raise WrongPhase(f"seat {window.from_seat}'s {window.tile.notation} is waiting for "
                          "claims: claim it or pass")
-    if rob and action.kind is not _WIN:
+    if rob and action.kind is not WIN:
         raise WrongPhase("an added kong may only be robbed by a win (抢杠), or passed")
-    if action.kind is _CHI and action.seat != (window.from_seat + 1) % SEATS:
+    if action.kind is CHI and action.seat != (window.from_seat + 1) % SEATS:
         raise Restricted("chi is only from the upper player (the seat just before you)")
     if not state.seats[action.seat].holds(action.tiles):
         raise TileNotHeld(f"you do not hold {''.join(t.notation for t in action.tiles)}")
@@ -387,7 +386,7 @@ def check_claim(state: HandState, action: Action) -> None:
     reason = state.ruleset.claim_refusal(_claim_check(state, action), state.options)
     if reason:
         raise Restricted(reason)
-    if action.kind is _WIN:
+    if action.kind is WIN:
         _check_claim_win(state, action.seat, rob)
 
 
@@ -432,11 +431,11 @@ def _claim_allowed(state: HandState, candidate: Action) -> bool:
     holds the offers and `validate` to each other)."""
     if state.ruleset.claim_refusal(_claim_check(state, candidate), state.options):
         return False
-    if candidate.kind is not _WIN:
+    if candidate.kind is not WIN:
         return True
     window = state.window
     assert window is not None
-    kind = WinKind.ROB_KONG if state.phase is _ROB_KONG else WinKind.DISCARD
+    kind = WinKind.ROB_KONG if state.phase is ROB_KONG else WinKind.DISCARD
     return judge(state, candidate.seat, kind, window.tile, window.from_seat).settlement.valid
 
 
@@ -472,7 +471,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     # anyway; the shape test is cheap, the rest of the checks are not.
     if held.wins_on(window.tile):
         yield _WINS[seat]
-    if state.phase is _ROB_KONG:
+    if state.phase is ROB_KONG:
         return
     face = wild.plays_as(window.tile)
     if face is None:
@@ -496,7 +495,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
     if may_pong:
         same = [t for t in kinds if plays[t] is face] + jokers
         copies = {t: tiles.count(t) for t in same}
-        for kind, size in ((_PONG, 2), (_KONG, 3)):
+        for kind, size in ((PONG, 2), (KONG, 3)):
             for combo in sorted(_multisets(copies, same, size)):
                 if is_meld(_CLAIM_MELD[kind], (*combo, window.tile), wild):
                     yield Action(kind, seat, tiles=combo)
@@ -505,7 +504,7 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         copies = {t: tiles.count(t) for t in near}
         for combo in sorted(_multisets(copies, near, 2)):
             if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
-                yield Action(_CHI, seat, tiles=combo)
+                yield Action(CHI, seat, tiles=combo)
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
