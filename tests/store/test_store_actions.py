@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -120,10 +121,11 @@ async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: New
 
 
 @sqlite_only  # the thread hop it counts is aiosqlite's
-async def test_a_move_is_one_round_trip_to_the_database_thread(
+async def test_a_move_is_no_round_trip_to_the_database_thread(
         store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
     """On every click's path: the whole transaction (checks, the action, its deadlines)
-    is handed to the connection's thread at once, not statement by statement."""
+    runs on the event loop's own thread when the database is free, not handed to
+    aiosqlite's thread; a stale move is refused there as well."""
     hand = (await new_game()).hand
     connection = store._db.connection
     calls = []
@@ -138,13 +140,37 @@ async def test_a_move_is_one_round_trip_to_the_database_thread(
                                                                     170.0)]
     await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
                               deadlines=claims)
-    assert len(calls) == 1
     with pytest.raises(StaleAction):
         await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
-    assert len(calls) == 2
+    assert calls == []
     monkeypatch.undo()
     assert await store.next_seq(hand.id) == 2
     assert [d.seat for d in await store.deadlines(hand.id)] == [1, 2]
+
+
+@sqlite_only  # SQLite's write lock
+async def test_a_move_waits_for_another_connections_write_on_the_database_thread(
+        store: Store, new_game: NewGame, db_path: Path) -> None:
+    """When another connection (another process in shared mode) holds SQLite's write
+    lock, the loop's connection does not wait for it (that would stop the event loop):
+    the move goes to aiosqlite's thread, which waits, and lands after the other commits."""
+    hand = (await new_game()).hand
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE hands SET streak = streak + 5 WHERE id = ?", (hand.id,))
+        move = asyncio.create_task(store.append_action(hand.id, 1, 0, "discard",
+                                                       {"tile": "5z"}, "player", 110.0))
+        for _ in range(10):
+            await asyncio.sleep(0.005)  # the loop stays free meanwhile
+        assert not move.done()
+        other.execute("COMMIT")
+        landed = await move
+    finally:
+        other.close()
+    assert landed.seq == 1 and [a.seq for a in await store.actions(hand.id)] == [1]
+    row = await store._db.one("SELECT streak FROM hands WHERE id = ?", (hand.id,))
+    assert row is not None and row[0] >= 5  # the other's write kept too
 
 
 @sqlite_only  # the queue to the connection's thread is aiosqlite's

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,8 @@ from bot.store import (
     StoreError,
     connect,
 )
+from bot.store import sqlite as sqlite_backend
+from bot.store.database import Session
 from tests.store.helpers import NewGame, sqlite_only
 
 
@@ -129,3 +133,75 @@ async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int) -
             await store.actions(hand_id), await store.deadlines(),
             await store.settlements(ended_hand), await store.leaderboard(222, "shanghai"),
             await store.live_tables())
+
+
+SETTING = "INSERT INTO bot_settings (key, value, updated_at) VALUES (?, ?, 0)"
+
+
+async def _thread_of_write(session: Session) -> int:
+    await session.run("UPDATE schema_version SET version = version")
+    return threading.get_ident()
+
+
+@sqlite_only  # the loop's own connection is SQLite's
+async def test_a_write_at_once_runs_on_the_loops_thread_and_commits(store: Store,
+                                                                    db_path: Path) -> None:
+    """Committed (another connection sees it) before the call returns, on this thread."""
+    async def add(session: Session) -> int:
+        await session.run(SETTING, ("probe", "1"))
+        return threading.get_ident()
+
+    assert await store._db.write_at_once(add) == threading.get_ident()
+    other = sqlite3.connect(db_path)
+    try:
+        row = other.execute("SELECT value FROM bot_settings WHERE key = 'probe'").fetchone()
+        assert row == ("1",)
+    finally:
+        other.close()
+
+
+@sqlite_only
+async def test_a_failed_write_at_once_on_the_loops_thread_changes_nothing(
+        store: Store) -> None:
+    async def add_twice(session: Session) -> None:
+        await session.run(SETTING, ("twice", "1"))
+        await session.run(SETTING, ("twice", "2"))
+
+    with pytest.raises(ConstraintError):
+        await store._db.write_at_once(add_twice)
+    assert await store._db.one("SELECT value FROM bot_settings WHERE key = 'twice'") is None
+    await store._db.write_at_once(_thread_of_write)  # the connection is usable after
+
+
+async def test_an_in_memory_database_writes_on_aiosqlites_thread() -> None:
+    """A second connection to ":memory:" would be another, empty database."""
+    store = await Store.open(":memory:")
+    try:
+        assert await store._db.write_at_once(_thread_of_write) != threading.get_ident()
+    finally:
+        await store.close()
+
+
+@sqlite_only
+async def test_the_wal_is_checkpointed_on_aiosqlites_thread_every_few_loop_commits(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop's connection never checkpoints (an fsync would stop the loop)."""
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_EVERY", 3)
+    database = store._db
+    assert isinstance(database, sqlite_backend.SqliteDatabase)
+    seen: list[str] = []
+    execute = database.connection.execute
+
+    def recorded(sql: str, *args: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, *args)
+
+    monkeypatch.setattr(database.connection, "execute", recorded)
+    for _ in range(5):
+        await database.write_at_once(_thread_of_write)
+    assert database._checkpoint is not None
+    await database._checkpoint
+    assert seen == ["PRAGMA wal_checkpoint(PASSIVE)"]
+    assert database._loop_connection() is not None
+    assert database._loop_connection().execute(  # type: ignore[union-attr]
+        "PRAGMA wal_autocheckpoint").fetchone()[0] == 0
