@@ -291,8 +291,8 @@ class DiscordNotifier:
         picture = memory_file(png, f"table-{ref.table_id}.png")
         await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
         fresh = self.now() - st.table_posted < self.repost_after
-        if st.table_message is not None and fresh and await self.post.edit(
-                ref, st.table_message, content=caption, attachments=[picture]):
+        if st.table_message is not None and fresh and await self.post.edit_picture(
+                ref, st.table_message, content=caption, picture=picture):
             return
         picture.reset()
         message = await self.post.send(ref, content=caption, file=picture,

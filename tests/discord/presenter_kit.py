@@ -120,7 +120,6 @@ class FakeHttp:
         self.client = client
 
     async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
-        assert route.method == "POST" and route.path == "/channels/{channel_id}/messages"
         channel_id = route.channel_id
         head = f"Content-Type: {data.content_type}\r\n\r\n".encode()
         body = BytesParser(policy=HTTP).parsebytes(head + await data.as_bytes())
@@ -130,6 +129,13 @@ class FakeHttp:
         picture = parts.get("files[0]")
         file = None if picture is None else discord.File(
             io.BytesIO(picture.get_payload(decode=True)), filename=picture.get_filename())
+        if route.method == "PATCH":  # a channel message's picture edited (edit_picture)
+            assert route.path == "/channels/{channel_id}/messages/{message_id}"
+            message_id = int(route.url.rsplit("/", 1)[1])
+            message = FakeChannel(self.client, "channel").get_partial_message(message_id)
+            await message.edit(content=payload.get("content"), attachments=[file])
+            return {"id": str(message_id), "channel_id": str(channel_id)}
+        assert route.method == "POST" and route.path == "/channels/{channel_id}/messages"
         sent = await FakeChannel(self.client, channel_id).send(
             content=payload.get("content"), file=file,
             view=SentComponents(payload.get("components", [])))

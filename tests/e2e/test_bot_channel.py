@@ -61,3 +61,23 @@ async def open_table_rest(world: object, fake: FakeDiscord) -> None:
     start = await slash(world, world.players[0], "start")
     await start.response()
     await start.wait_followups()
+
+
+async def test_the_table_picture_is_edited_in_place_with_its_new_picture(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """The edit (`Poster.edit_picture`, one body) is the request discord.py's own edit
+    was: PATCH of the one live message, its caption and a new PNG, none refused."""
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", table_interval=0.0,
+                              picture_processes=0))
+    await open_table(world)
+    driver = Driver(world)
+    await driver.play_until(lambda: driver.clicks >= 6, idle=lambda: quiet(bots))
+    await quiet(bots)
+    (live,) = channel_files(fake, world.channel, "table-")
+    edits = fake.requests("PATCH", f"/channels/{world.channel.id}/messages/{live.id}")
+    assert len(edits) >= 2 and live.edits >= 2
+    assert all(r.status == 200 and len(r.files) == 1 for r in edits)
+    assert all(r.files[0].data.startswith(b"\x89PNG") for r in edits)
+    assert live.content == edits[-1].body["content"] and "table #" in live.content
+    assert not fake.failures()
