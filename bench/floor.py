@@ -18,7 +18,11 @@ real bot, with the engine, the store and the pictures doing nothing:
   drawing per click) and its components, sent as the bot sends it (``Poster.dm_id``: one
   multipart body, Discord's answer not made into a `Message`);
 - every ``--table-every`` clicks, the table picture's edit in a channel (the real bot
-  edits it about once in four clicks, coalesced).
+  edits it about once in four clicks, coalesced), as `Poster.edit_picture` makes it.
+
+``--no-dm`` leaves the DM out: the click is answered (type 7) with the same DM's next
+components, which its player clicks again, so that the run measures discord.py's
+parsing, dispatch and answer alone; the DM's share is the difference of the two runs.
 
 Each of ``--players`` people clicks their newest DM the instant it arrives (a saturation
 test: ``--players`` clicks are in flight at any moment, as with ``bench/discord.py
@@ -96,10 +100,10 @@ def pictures() -> tuple[bytes, bytes]:
 class FloorBot(discord.Client):
     """Per click only the Discord work of a move's click (the module's docstring)."""
 
-    def __init__(self, answer: str, table_every: int, hand_png: bytes,
+    def __init__(self, answer: str, table_every: int, dm: bool, hand_png: bytes,
                  table_png: bytes) -> None:
         super().__init__(intents=discord.Intents(guilds=True), max_messages=None)
-        self.answer, self.table_every = answer, table_every
+        self.answer, self.table_every, self.dm = answer, table_every, dm
         self.hand_png, self.table_png = hand_png, table_png
         self.clicks = 0
         self.dm_channels: dict[int, int] = {}
@@ -137,22 +141,31 @@ class FloorBot(discord.Client):
         """One click: its answer, the next DM, now and then the table's picture."""
         self.clicks += 1
         done = f"Move {n}: done."
+        # without a DM, the answer carries the next move's components (clicked again)
+        view = None if self.dm else self.view(user, n + 1)
         if self.answer == "edit":
-            await interaction.response.edit_message(content=done, view=None)
+            await interaction.response.edit_message(content=done, view=view)
         else:
             await interaction.response.defer()
-            await interaction.edit_original_response(content=done, view=None)
-        await self.send_hand(user, n + 1)
+            await interaction.edit_original_response(content=done, view=view)
+        if self.dm:
+            await self.send_hand(user, n + 1)
         if self.table_every and self.clicks % self.table_every == 0:
             await self.edit_table()
 
     async def edit_table(self) -> None:
+        """The table picture's edit as `Poster.edit_picture` makes it: one body, the
+        answer not made into a `discord.Message`."""
         if self.table_message is None:
             return
         channel_id, message_id = self.table_message
-        channel = self.get_partial_messageable(channel_id)
-        await channel.get_partial_message(message_id).edit(
-            content="The table", attachments=[memory_file(self.table_png, "table.png")])
+        with handle_message_parameters(
+                content="The table", attachments=[memory_file(self.table_png, "table.png")],
+                previous_allowed_mentions=self.allowed_mentions) as params:
+            body = await one_body(params.multipart or [])
+            route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                          channel_id=channel_id, message_id=message_id)
+            await self.http.request(route, data=body)
 
 
 class FloorSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -198,7 +211,7 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
     """The bot here; the fake and the players in a child (`players_main`)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--role", "players", "--players", str(args.players),
-        "--clicks", str(args.clicks), stdin=asyncio.subprocess.PIPE,
+        "--clicks", str(args.clicks), *(["--no-dm"] if args.no_dm else []), stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, cwd=ROOT, limit=1 << 26)
     assert child.stdin is not None and child.stdout is not None
     lines, say = child.stdout, child.stdin
@@ -216,7 +229,7 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
     api, gateway, channel_id = await hear("URLS")
     discord.http.Route.BASE = api  # type: ignore[misc]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-    bot = FloorBot(args.answer, args.table_every, *pictures())
+    bot = FloorBot(args.answer, args.table_every, not args.no_dm, *pictures())
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
     await bot.login("fake-token")
     connection = asyncio.create_task(bot.connect(reconnect=False))
@@ -265,8 +278,10 @@ def figures(result: dict[str, Any], bot_ms: float, players_ms: float,
 class Players:
     """Each clicks (the discard menu's first tile) on the newest DM it was sent."""
 
-    def __init__(self, fake: FakeDiscord, count: int, clicks: int) -> None:
+    def __init__(self, fake: FakeDiscord, count: int, clicks: int, again: bool) -> None:
         self.fake = fake
+        self.again = again
+        """Whether a click's answer is clicked again (``--no-dm``: no new DM comes)."""
         self.users = [fake.add_user(USER0 + i, f"u{i}") for i in range(count)]
         self.budget = clicks
         self.newest: dict[int, FakeMessage] = {}
@@ -295,7 +310,8 @@ class Players:
         for _ in range(self.budget):
             woken = self.woken[user.id]
             await woken.wait()
-            woken.clear()
+            if not self.again:
+                woken.clear()
             message = self.newest[user.id]
             menu = next(c for c in self.fake.components(message)
                         if (c.custom_id or "").startswith("fl:dc:"))
@@ -314,7 +330,7 @@ async def players_main(args: argparse.Namespace) -> None:
 
     fake = FakeDiscord()
     await fake.start()
-    players = Players(fake, args.players, args.clicks)
+    players = Players(fake, args.players, args.clicks, args.no_dm)
     guild = fake.add_guild(900, "Club", members=players.users, channels=["table"])
     print("URLS", fake.api_url, fake.gateway_url, fake.channel(guild, "table").id, flush=True)
     if await hear() != "PLAY":
@@ -348,6 +364,8 @@ if __name__ == "__main__":
                              "acknowledged (type 6), then the original edited")
     parser.add_argument("--table-every", type=int, default=4,
                         help="edit the table picture every N clicks (0: never)")
+    parser.add_argument("--no-dm", action="store_true",
+                        help="no DM: each click answered with the next components")
     parser.add_argument("--profile", default=None, help="cProfile the bot to FILE")
     parser.add_argument("--role", choices=("bot", "players"), default="bot",
                         help=argparse.SUPPRESS)
