@@ -140,6 +140,7 @@ class FloorBot(discord.Client):
     async def clicked(self, interaction: discord.Interaction, user: int, n: int) -> None:
         """One click: its answer, the next DM, now and then the table's picture."""
         self.clicks += 1
+        number = self.clicks  # this click's: others count on while it awaits
         done = f"Move {n}: done."
         # without a DM, the answer carries the next move's components (clicked again)
         view = None if self.dm else self.view(user, n + 1)
@@ -150,7 +151,7 @@ class FloorBot(discord.Client):
             await interaction.edit_original_response(content=done, view=view)
         if self.dm:
             await self.send_hand(user, n + 1)
-        if self.table_every and self.clicks % self.table_every == 0:
+        if self.table_every and number % self.table_every == 0:
             await self.edit_table()
 
     async def edit_table(self) -> None:
@@ -211,7 +212,8 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
     """The bot here; the fake and the players in a child (`players_main`)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--role", "players", "--players", str(args.players),
-        "--clicks", str(args.clicks), *(["--no-dm"] if args.no_dm else []), stdin=asyncio.subprocess.PIPE,
+        "--clicks", str(args.clicks), *(["--no-dm"] if args.no_dm else []),
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, cwd=ROOT, limit=1 << 26)
     assert child.stdin is not None and child.stdout is not None
     lines, say = child.stdout, child.stdin
