@@ -17,8 +17,9 @@ real bot, with the engine, the store and the pictures doing nothing:
 - the next DM with a hand picture (a real one, drawn once at start-up: bytes only, no
   drawing per click) and its components, sent as the bot sends it (``Poster.dm_id``: one
   multipart body, Discord's answer not made into a `Message`);
-- every ``--table-every`` clicks, the table picture's edit in a channel (the real bot
-  edits it about once in four clicks, coalesced), as `Poster.edit_picture` makes it.
+- every ``--table-every`` clicks, the table picture's edit in the clicking player's
+  table's channel (four players a table; the real bot edits a table's picture about
+  once in four clicks, coalesced), as `Poster.edit_picture` makes it.
 
 ``--no-dm`` leaves the DM out: the click is answered (type 7) with the same DM's next
 components, which its player clicks again, so that the run measures discord.py's
@@ -107,8 +108,9 @@ class FloorBot(discord.Client):
         self.hand_png, self.table_png = hand_png, table_png
         self.clicks = 0
         self.dm_channels: dict[int, int] = {}
-        self.table_message: tuple[int, int] | None = None
-        """(channel id, message id) of the table picture, edited every few clicks."""
+        self.table_messages: list[tuple[int, int]] = []
+        """(channel id, message id) of each table's picture (a table: four players, a
+        channel), edited every few clicks."""
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(FloorSelect, FloorButton)
@@ -152,14 +154,11 @@ class FloorBot(discord.Client):
         if self.dm:
             await self.send_hand(user, n + 1)
         if self.table_every and number % self.table_every == 0:
-            await self.edit_table()
+            await self.edit_table(*self.table_messages[(user - USER0) // 4])
 
-    async def edit_table(self) -> None:
+    async def edit_table(self, channel_id: int, message_id: int) -> None:
         """The table picture's edit as `Poster.edit_picture` makes it: one body, the
         answer not made into a `discord.Message`."""
-        if self.table_message is None:
-            return
-        channel_id, message_id = self.table_message
         with handle_message_parameters(
                 content="The table", attachments=[memory_file(self.table_png, "table.png")],
                 previous_allowed_mentions=self.allowed_mentions) as params:
@@ -228,7 +227,7 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
         say.write(f"{word}\n".encode())
         await say.drain()
 
-    api, gateway, channel_id = await hear("URLS")
+    api, gateway, channels = await hear("URLS")
     discord.http.Route.BASE = api  # type: ignore[misc]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     bot = FloorBot(args.answer, args.table_every, not args.no_dm, *pictures())
@@ -236,9 +235,10 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
     await bot.login("fake-token")
     connection = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), 30)
-    table = await bot.get_partial_messageable(int(channel_id)).send(
-        content="The table", file=memory_file(bot.table_png, "table.png"))
-    bot.table_message = (int(channel_id), table.id)
+    for channel_id in map(int, channels.split(",")):
+        table = await bot.get_partial_messageable(channel_id).send(
+            content="The table", file=memory_file(bot.table_png, "table.png"))
+        bot.table_messages.append((channel_id, table.id))
     await asyncio.gather(*(bot.send_hand(USER0 + i, 0) for i in range(args.players)))
     tune()  # the collector as the bot sets it once it is ready
     await tell("PLAY")
@@ -333,8 +333,10 @@ async def players_main(args: argparse.Namespace) -> None:
     fake = FakeDiscord()
     await fake.start()
     players = Players(fake, args.players, args.clicks, args.no_dm)
-    guild = fake.add_guild(900, "Club", members=players.users, channels=["table"])
-    print("URLS", fake.api_url, fake.gateway_url, fake.channel(guild, "table").id, flush=True)
+    tables = [f"t{i}" for i in range((args.players + 3) // 4)]
+    guild = fake.add_guild(900, "Club", members=players.users, channels=tables)
+    channels = ",".join(str(fake.channel(guild, name).id) for name in tables)
+    print("URLS", fake.api_url, fake.gateway_url, channels, flush=True)
     if await hear() != "PLAY":
         return
     first = len(fake.state.requests)
