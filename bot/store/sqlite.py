@@ -225,7 +225,10 @@ class SqliteDatabase(Database):
     async def _checkpoint_wal(self) -> None:
         try:
             async with self._lock:
-                await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                # its row read to the end: aiosqlite's thread keeps a job's result (here
+                # the cursor) until its next job has run, and an unread row would keep
+                # the statement open, failing that job's COMMIT
+                await self._conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:  # ValueError: closed meanwhile
             log.warning("SQLite: the WAL's checkpoint failed (%s)", exc)
 
