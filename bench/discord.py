@@ -31,6 +31,8 @@ then queueing. Printed, one ``NAME VALUE UNIT`` line each:
   pause stops the event loop, every answer with it; ``gc_collected_objects``, the
   garbage in reference cycles they freed) and the objects the collector tracks before
   and after the play;
+  ``sqlite_thread_trips_per_click`` (jobs handed to aiosqlite's thread over the play,
+  per click: `ThreadTrips`);
   ``requests_per_click`` (the bot's requests to the fake Discord from the start of
   play until it stopped, per click) and ``requests_per_click.KIND`` of each kind
   (`request_kind`).
@@ -470,6 +472,27 @@ class BotSide:
                 "bot_answer_p99_ms": (percentile(spans, 0.99), "ms")}
 
 
+class ThreadTrips:
+    """Jobs handed to aiosqlite's thread in this process (its connection's `_execute`:
+    every await on it, or a whole transaction handed over at once): each a queue put
+    that wakes the thread and a wake-up of the event loop when it is done."""
+
+    def __init__(self) -> None:
+        import aiosqlite.core
+        self.count = 0
+        self._connection = aiosqlite.core.Connection
+        original = self._original = self._connection._execute
+
+        def counted(conn: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return original(conn, fn, *args, **kwargs)
+
+        self._connection._execute = counted  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        self._connection._execute = self._original  # type: ignore[method-assign]
+
+
 def _cpu_of(pid: int) -> float:
     """CPU seconds (user + system) a process has used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -497,7 +520,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         say.write(f"{word}\n".encode())
         await say.drain()
 
-    bot_side = BotSide()
+    bot_side, trips = BotSide(), ThreadTrips()
     api, gateway = (await hear("URLS"))[0].split()
     point_at(api, gateway)
     dm_done: dict[int, float] = {}
@@ -512,7 +535,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         bot.notifier.on_dm_sent = _recorder(dm_done)
         me, pictures = os.getpid(), bot.pictures.pids()
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
-        drawn0 = dict(bot.pictures.drawn)
+        drawn0, trips0 = dict(bot.pictures.drawn), trips.count
         pauses, tracked0 = GcPauses(), len(gc.get_objects())
         gc.callbacks.append(pauses)
         profiler = cProfile.Profile() if profile else None
@@ -524,6 +547,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.disable()
             profiler.dump_stats(profile)
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        trips1 = trips.count
         gc.callbacks.remove(pauses)
         tracked = len(gc.get_objects())
         drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
@@ -533,6 +557,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     kinds = json.loads((await hear("REQUESTS"))[0])
     await child.wait()
     bot_side.close()
+    trips.close()
     started = {int(k): v for k, v in result["started"].items()}
     out = figures(result["responses"], result["sent"], _latencies(started, dm_done),
                   result["wall"], tables, think, result["from_gateway"],
@@ -541,6 +566,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
     out["table_pictures_per_click"] = (drawn["public"] / n, "1")
     out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    out["sqlite_thread_trips_per_click"] = ((trips1 - trips0) / n, "1")
     out.update(request_figures(kinds, len(result["responses"])))
     out.update(pauses.figures())
     out.update(bot_side.figures(set(started)))
