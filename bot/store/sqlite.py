@@ -165,10 +165,13 @@ class SqliteDatabase(Database):
                 await self._conn.execute("COMMIT")
 
     async def write_at_once(self, work: Work[T], *args: Any) -> T:
-        """aiosqlite has no public call for "run this in your thread", hence its
+        """The whole transaction on the loop's own connection when no transaction of
+        several trips holds the lock and no other connection holds SQLite's (see the
+        module's docstring): no trip at all. Otherwise one trip to aiosqlite's thread.
+        aiosqlite has no public call for "run this in your thread", hence its
         ``_execute`` and ``_conn``: a move's transaction statement by statement was
         eight trips on every click's path (~0.5 ms each on a busy machine, measured in
-        `bench/discord.py`); this is one.
+        `bench/discord.py`).
 
         The lock is waited for only while a transaction of several trips (`write`,
         `read`) holds it: otherwise the thread's queue, first in first out, already
