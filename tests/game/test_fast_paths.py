@@ -3,7 +3,9 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
 
 - a discard nobody may claim, and an answer that closes a window unclaimed, are made in
   one copy of the state with the next draw (`draw`'s ``before``): the same state and
-  events as making the discard's state first and drawing from it;
+  events as making the discard's state first and drawing from it; the plain discard and
+  its draw in one step (`hand._plain_discard`, for an offered discard) the same as both
+  made the general way (a copy of the state whose offers nobody asked);
 - the copies that skip `replace`'s checks (`renewed`, `SeatState.after`) keep no stale
   derived value: every seat's kept `HeldTiles` (its counts, each group's key and cost
   moved tile by tile, and the shape answers made from them) equals counting its tiles
@@ -106,7 +108,11 @@ def _held_as_counted_afresh(state: HandState) -> None:
 
 
 def _values(held: HeldTiles) -> dict[str, object]:
+    # A draw's answers known before the shape (`HeldTiles.moved`), then the shape.
+    early = (held.complete, held.completable) if held.answered else None
     held.worked_out()
+    if early is not None:
+        assert early == (held.complete, held.completable)
     return {name: getattr(held, name) for name in _SHAPE} | {
         "concealed": held.concealed, "melds": held.melds, "split": held.split,
         "wildcards": held.wildcards, "shapes": held.shapes}
@@ -120,7 +126,15 @@ def _value_copy(action: Action) -> Action:
 def test_the_shortcuts_play_every_move_as_the_general_path(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     general = _general_draw(monkeypatch)
-    moves = {"one_copy_draws": 0, "turns": 0}
+    moves = {"one_copy_draws": 0, "turns": 0, "plain_discards": 0}
+    plain = hand_module._plain_discard
+
+    def counted_plain(state: HandState, action: Action) -> object:
+        made = plain(state, action)
+        moves["plain_discards"] += made is not None
+        return made
+
+    monkeypatch.setattr(hand_module, "_plain_discard", counted_plain)
 
     def step(state: HandState, action: Action) -> HandState:
         if state.phase is Phase.TURN:
@@ -143,6 +157,9 @@ def test_the_shortcuts_play_every_move_as_the_general_path(
     for _ in _moves(rules_name, options, seed, hands, step):
         pass
     assert moves["turns"] > 20 * hands and moves["one_copy_draws"] > 10 * hands
+    # The plain discard-and-draw step (`hand._plain_discard`) made most of those draws;
+    # the general path (`general`, the answers dropped) made each of them too.
+    assert moves["plain_discards"] > 10 * hands
 
 
 def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:
