@@ -72,8 +72,11 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
-    if action.kind is DISCARD and state.phase is TURN:
-        plain = _plain_discard(state, action)
+    # The two commonest moves, each made in one step when it is the plain case.
+    if type(action) is Action:
+        kind = action.kind
+        plain = _plain_discard(state, action) if kind is DISCARD and state.phase is TURN \
+            else _plain_pass(state, action) if kind is PASS else None
         if plain is not None:
             return plain
     if not known_legal(state, action):
@@ -235,8 +238,7 @@ def _plain_discard(state: HandState, action: Action
     tiles' window, a seat that could claim, a flower or no tile to draw): `apply`
     then makes it the general way. tests/game/test_fast_paths.py holds the two ways to
     the same states and events."""
-    values = state.__dict__
-    answers = values.get(ANSWERS)
+    answers = state.__dict__.get(ANSWERS)
     if answers is None:
         return None  # nobody asked the turn's offers: `validate` checks the move
     seat = state.turn
@@ -296,7 +298,54 @@ def _plain_discard(state: HandState, action: Action
     mine["chain"] = ()
     mine["discards"] = (*s.discards, _UNCLAIMED[tile])
     mine[HELD] = held.moved(tile, kept, -1)
-    d = seats[nxt]
+    new_seats = list(seats)
+    new_seats[seat] = record = _new(SeatState)
+    _set_attribute(record, "__dict__", mine)  # `state.make`, written out: hot path
+    return _plain_draw(state, new_seats, nxt, drawn), \
+        (_DISCARDED[seat][tile], _DRAWN[nxt][False][drawn])
+
+
+def _plain_pass(state: HandState, action: Action
+                ) -> tuple[HandState, tuple[Event, ...]] | None:
+    """The commonest answer, the last asked seat's pass on a discard, and the next
+    seat's plain draw, made in one step (`_answer` then `draw`, written out). None when
+    the answer is anything else (another seat still undecided, Hangzhou's last window,
+    a flower or no tile to draw, an answer not allowed): `apply` then makes it the
+    general way. tests/game/test_fast_paths.py holds the two ways to the same states
+    and events."""
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < SEATS or action.tile is not None or \
+            action.tiles or state.phase is not CLAIM:
+        return None
+    window = state.window
+    assert window is not None
+    # Offered (asked, not answered yet: `known_legal`), and every other asked seat
+    # passed already.
+    if not window.options[seat] or window.answers[seat] is not None or window.last or \
+            not _others_passed(window, seat):
+        return None
+    wall = state.wall
+    front = state.front
+    if len(wall) == front + state.back:
+        return None
+    drawn = wall[front]
+    if drawn >= _FIRST_FLOWER:
+        return None
+    seats = list(state.seats)
+    passed = _passed(state, action)
+    if passed is not None:  # what the pass binds the seat to (漏胡 / 漏碰)
+        seats[seat] = renewed(seats[seat], passed)
+    nxt = _NEXT[window.from_seat]
+    return _plain_draw(state, seats, nxt, drawn), \
+        (_PASS_ANSWERED[seat], _UNCLAIMED_CLOSE, _DRAWN[nxt][False][drawn])
+
+
+def _plain_draw(state: HandState, seats: list[SeatState], seat: int, drawn: Tile
+                ) -> HandState:
+    """The state after ``seat``'s plain draw of ``drawn`` (from the front, no flower),
+    with ``seats`` as the move before it left them: `draw`, written out for the plain
+    discard and the plain pass."""
+    d = seats[seat]
     theirs = d.__dict__.copy()
     hand = list(d.hand)
     insort(hand, drawn)  # a hand is kept sorted
@@ -307,25 +356,24 @@ def _plain_discard(state: HandState, action: Action
     counted: HeldTiles | None = theirs.get(HELD)
     if counted is not None:
         theirs[HELD] = counted.moved(drawn, grown, 1)
-    new_seats = list(seats)
-    new_seats[seat] = record = _new(SeatState)
-    _set_attribute(record, "__dict__", mine)  # `state.make`, written out: hot path
-    new_seats[nxt] = record = _new(SeatState)
-    _set_attribute(record, "__dict__", theirs)
-    changed = values.copy()
-    changed["seats"] = tuple(new_seats)
-    changed["front"] = front + 1
-    changed["turn"] = nxt
+    seats[seat] = record = _new(SeatState)
+    _set_attribute(record, "__dict__", theirs)  # `state.make`, written out: hot path
+    changed = state.__dict__.copy()
+    changed["seats"] = tuple(seats)
+    changed["front"] = state.front + 1
+    changed["phase"] = TURN
+    changed["turn"] = seat
+    changed["window"] = None
     changed["replacement"] = None
-    if state.zhua_da == nxt:
+    if state.zhua_da == seat:
         changed["zhua_da"] = None
-    if nxt == state.dealer:
+    if seat == state.dealer:
         changed["first_go_round"] = False
     changed[ANSWERS] = None
     changed["seq"] = state.seq + 1
     new = _new(HandState)
     _set_attribute(new, "__dict__", changed)
-    return new, (_DISCARDED[seat][tile], _DRAWN[nxt][False][drawn])
+    return new
 
 
 _new = object.__new__

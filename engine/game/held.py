@@ -12,6 +12,7 @@ answers are then a few additions (tests/game/test_held.py holds them against
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -44,13 +45,27 @@ def packed(counts: Sequence[int], group: int) -> int:
         (_HONOURS_KEY if honours else 0)
 
 
-def _keys(counts: Sequence[int]) -> list[int]:
-    """`packed` of each of the four groups, in one pass over the held kinds."""
-    keys = [0, 0, 0, _HONOURS_KEY]
+def _packed_hand(counts: Sequence[int]) -> int:
+    """All 34 kinds' counts as one int, three bits a kind in kind order (`_GROUP_KEY`
+    takes a group's `packed` key out of it)."""
+    whole = 0
     for kind, n in enumerate(counts):
         if n:
-            keys[_GROUP_OF[kind]] += n << _PLACE[kind]
-    return keys
+            whole += n << 3 * kind
+    return whole
+
+
+_GROUP_KEY = tuple((3 * lo, (1 << 3 * (hi - lo)) - 1, _HONOURS_KEY if honours else 0)
+                   for lo, hi, honours in _GROUPS)
+"""Each group's place in a hand's packed counts (shift, mask) and its key's mark: a
+group's `packed` key is ``packed >> shift & mask | mark``."""
+_ODD_BITS = sum(1 << 3 * kind for kind in range(NUM_KINDS))
+"""The lowest bit of every kind's count in a hand's packed counts: set for an odd one."""
+
+
+def _group_key(whole: int, group: int) -> int:
+    shift, mask, mark = _GROUP_KEY[group]
+    return whole >> shift & mask | mark
 
 
 @bounded(maxsize=1 << 13)
@@ -111,7 +126,7 @@ class _Basis(NamedTuple):
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
-_SHAPE = ("keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+_SHAPE = ("packed", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
 
 
@@ -122,25 +137,25 @@ class HeldTiles:
     财神. Its list is shared by every question asked of this seat and never changed.
 
     The shape (`_SHAPE`), worked out only when a question needs it (`worked_out`):
-    ``keys``, each group's `packed` counts; ``melds_cost``, their `group_cost`s as
-    melds alone added up, and ``pairs`` each group's extra for the pair; ``odd``: the
-    kinds counted an odd number of times (seven pairs); ``suited``: the concealed tiles
-    that are no honour (an honours jumble). ``complete``: the tiles are a winning shape
+    ``packed``, the counts as one int (three bits a kind, `_packed_hand`), which holds
+    each group's `packed` key; ``melds_cost``, the groups' `group_cost`s as melds alone
+    added up, and ``pairs`` each group's extra for the pair; ``odd``: the kinds counted
+    an odd number of times (seven pairs); ``suited``: the concealed tiles that are no
+    honour (an honours jumble). ``complete``: the tiles are a winning shape
     (`is_winning`); ``completable``: some tile would make them one (`is_winning_with` of
     some tile; False: no discard or robbed kong can be won on).
 
     Three levels, each set at once or left for the first question that needs it:
-    ``split`` always; ``keyed`` (``keys``, ``odd``, ``suited``), which a draw or a
-    discard (`moved`) moves by the one tile when the tiles before it had them;
-    ``shaped`` (the group costs and both answers), never moved but worked out from the
-    keys (four look-ups) by `worked_out`. A draw also knows ``complete`` without the
-    costs when the tiles before it knew whether they were ``completable``
-    (``answered``: ``complete`` and ``completable`` are set). So a move costs its
-    count and keys alone, and a seat's shape is worked out at most once a hand
-    change, when a claim check or the self-draw offer first asks it (a seat restored
-    from a snapshot and never asked costs only its count). Read the answers through
+    ``split`` always; ``packed`` (``keyed``), which a draw or a discard (`moved`) moves
+    by one addition when the tiles before it had it; ``shaped`` (the rest), never moved
+    but worked out from ``packed`` (four look-ups) by `worked_out`. A draw also knows
+    ``complete`` without the costs when the tiles before it knew whether they were
+    ``completable`` (``answered``: ``complete`` and ``completable`` are set). So a move
+    costs its count alone, and a seat's shape is worked out at most once a hand change,
+    when a claim check or the self-draw offer first asks it (a seat restored from a
+    snapshot and never asked costs only its count). Read the answers through
     `is_complete` / `worked_out`: an unset value raises AttributeError rather than
-    answer wrongly.
+    answer wrongly. ``concealed`` is in tile order, as a seat's hand is.
 
     A class with slots: one is made per draw and per discard, and it is never compared,
     stored or pickled (a seat's derived value). No ``__getattr__``: with one, every
@@ -156,12 +171,12 @@ class HeldTiles:
     split: tuple[list[int], int]
     basis: _Basis
     keyed: bool
-    """Whether ``keys``, ``odd`` and ``suited`` are set."""
+    """Whether ``packed`` is set."""
     shaped: bool
     """Whether every value of the shape is set (else `worked_out` works them out)."""
     answered: bool
     """Whether ``complete`` and ``completable`` are set."""
-    keys: list[int]
+    packed: int
     melds_cost: int
     pairs: list[int]
     odd: int
@@ -182,19 +197,35 @@ class HeldTiles:
         return held
 
     def worked_out(self) -> HeldTiles:
-        """These tiles with their shape's values set (`_SHAPE`): worked out from the
-        keys (counted first when not kept) now if nothing asked them yet."""
-        if not self.shaped:
-            counts, jokers = self.split
-            if not self.keyed:
-                self.keys = _keys(counts)
-                self.odd = sum(n & 1 for n in counts)
-                self.suited = sum(1 for t in self.concealed if t < _HONOURS_START)
-                self.keyed = True
-            k0, k1, k2, k3 = self.keys
-            c0, c1, c2, c3 = group_cost(k0), group_cost(k1), group_cost(k2), group_cost(k3)
-            _shaped(self, c0[0] + c1[0] + c2[0] + c3[0], [c0[1], c1[1], c2[1], c3[1]],
-                    jokers)
+        """These tiles with their shape's values set (`_SHAPE`): worked out from
+        ``packed`` (counted first when not kept) now if nothing asked them yet."""
+        if self.shaped:
+            return self
+        counts, jokers = self.split
+        if not self.keyed:
+            self.packed = _packed_hand(counts)
+            self.keyed = True
+        whole = self.packed
+        m0, p0 = group_cost(whole & _SUIT_MASK)
+        m1, p1 = group_cost(whole >> 27 & _SUIT_MASK)
+        m2, p2 = group_cost(whole >> 54 & _SUIT_MASK)
+        m3, p3 = group_cost(whole >> 81 | _HONOURS_KEY)
+        self.melds_cost = melds_cost = m0 + m1 + m2 + m3
+        self.pairs = pairs = [p0, p1, p2, p3]
+        self.odd = odd = (whole & _ODD_BITS).bit_count()
+        concealed = self.concealed
+        # The hand is in tile order, the suits' kinds first.
+        self.suited = suited = bisect_left(concealed, _HONOURS_START)
+        basis = self.basis
+        short = basis.full - len(concealed)  # 0: a complete hand's size, 1: one short
+        shaped = False
+        if short == 0 or short == 1:
+            jokers += short  # the missing tile as one more 财神 (`completable`)
+            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+                (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
+        self.complete = shaped and short == 0
+        self.completable = shaped and short == 1
+        self.shaped = self.answered = True
         return self
 
     def is_complete(self) -> bool:
@@ -203,8 +234,8 @@ class HeldTiles:
 
     def moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
         """These tiles with ``step`` (1 or -1) more ``tile`` (``concealed``: the hand
-        then): the counts and, when kept, the keys moved by the one tile; the shape is
-        left to `worked_out`, but a draw (``step`` 1) onto tiles whose answers are
+        then): the counts and, when kept, ``packed`` moved by the one tile; the shape
+        is left to `worked_out`, but a draw (``step`` 1) onto tiles whose answers are
         known knows whether it completes them."""
         counts, jokers = self.split
         basis = self.basis
@@ -216,22 +247,17 @@ class HeldTiles:
         new.basis = basis
         new.shaped = False
         face = basis.plays[tile]
+        new.keyed = keyed = self.keyed
         if face is None:
             new.split = (counts, jokers + step)
-            new.keyed = keyed = self.keyed
             if keyed:
-                new.keys, new.odd = self.keys, self.odd
-                new.suited = self.suited + step if tile < _HONOURS_START else self.suited
+                new.packed = self.packed
         else:
             counts = counts.copy()
             counts[face] += step
             new.split = (counts, jokers)
-            new.keyed = keyed = self.keyed
             if keyed:
-                new.odd = self.odd + 1 if counts[face] & 1 else self.odd - 1
-                new.keys = keys = self.keys.copy()
-                keys[_GROUP_OF[face]] += step << _PLACE[face]
-                new.suited = self.suited + step if tile < _HONOURS_START else self.suited
+                new.packed = self.packed + (step << 3 * face)
         if step == 1 and self.answered:
             # The tiles before the draw were one short (or are not a hand's size, and
             # neither are these): complete exactly when the drawn tile completes them.
@@ -260,7 +286,7 @@ class HeldTiles:
             return fewest_jokers(self.melds_cost, self.pairs) <= jokers + 1 or \
                 (basis.seven_pairs and self.odd <= jokers + 1)
         group = _GROUP_OF[face]
-        key = self.keys[group]
+        key = _group_key(self.packed, group)
         before, after = group_cost(key), group_cost(key + (1 << _PLACE[face]))
         pairs = self.pairs.copy()
         pairs[group] = after[1]
@@ -293,22 +319,8 @@ class HeldTiles:
         return self.completable and self._completed_by(tile)
 
 
-def _shaped(held: HeldTiles, melds_cost: int, pairs: list[int], jokers: int) -> None:
-    """Set ``held``'s costs (its keys, ``odd`` and ``suited`` set), with whether its
-    tiles are (or one tile would make them) a winning shape: four melds and a pair,
-    seven pairs or an honours jumble."""
-    basis = held.basis
-    held.melds_cost, held.pairs = melds_cost, pairs
-    short = basis.full - len(held.concealed)  # 0: a complete hand's size, 1: one short
-    shaped = False
-    if short == 0 or short == 1:
-        jokers_then = jokers + short  # the missing tile as one more 财神 (`completable`)
-        shaped = melds_cost + min(min(pairs), 2) <= jokers_then or \
-            (basis.seven_pairs and held.odd <= jokers_then) or \
-            (basis.jumble_melds and not held.suited)
-    held.complete = shaped and short == 0
-    held.completable = shaped and short == 1
-    held.shaped = held.answered = True
+_SUIT_MASK = (1 << 27) - 1
+"""A suit's nine counts in a hand's packed counts (`_GROUP_KEY`, written out)."""
 
 
 _new = object.__new__
