@@ -204,7 +204,10 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 # One's own turn
 
 
-def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
+def discard(state: HandState, seat: int, tile: Tile, ev: list[Event],
+            could: tuple[bool, ...] | None = None) -> HandState:
+    """``seat`` discards ``tile``; ``could``: `could_claim` of it, when the caller asked
+    it already (`_plain_discard`)."""
     s = state.seats[seat]
     joker = state.wildcards.joker
     wild = joker is not None and tile == joker  # a 财神 (`Wildcards.is_joker`)
@@ -223,7 +226,8 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # Who could claim it, asked of the seats before the discard (only the discarder's
     # changed, and it is never asked). Most discards: nobody, and the next seat's draw
     # is made in the same copy of the state as the discard.
-    could = could_claim(state, tile, seat, False)
+    if could is None:
+        could = could_claim(state, tile, seat, False)
     if not last and not any(could):
         return draw(state, (seat + 1) % SEATS, ev, before=changes)
     return open_window(renewed(state, changes), seat, tile, ev, last=last, could=could)
@@ -269,26 +273,34 @@ def _plain_discard(state: HandState, action: Action
     shapes = ruleset.shapes
     held = s.held(wild, shapes)
     face = held.basis.plays[tile]
+    if face is None:
+        return None
     nxt = _NEXT[seat]
     # Could any other seat claim the tile (`could_claim`, written out)? Most discards:
     # no seat holds two of its face (nor, for the next seat, a run with it), and no
     # seat's tiles are one from complete; asked of the seats before the discard.
+    could: list[bool] | None = None
     for other in _OTHERS[seat]:
         o = seats[other]
         h: HeldTiles | None = o.__dict__.get(HELD)  # `SeatState.held`, written out
         if h is None or h.wildcards is not wild or h.shapes is not shapes:
             h = o.held(wild, shapes)
         counts, jokers = h.split
-        if face is None or counts[face] + jokers >= 2:
-            return None  # a pong (or more) to offer
-        if other == nxt:
-            if h.may_claim(tile, face, True):
-                return None
-        elif h.answered:
-            if h.completable and h.wins_on(tile):
-                return None
-        elif h.may_claim(tile, face, False):
-            return None
+        if counts[face] + jokers < 2 and (  # no pong (or more) to offer
+                not h.may_claim(tile, face, True) if other == nxt
+                else not (h.completable and h.wins_on(tile)) if h.answered
+                else not h.may_claim(tile, face, False)):
+            continue
+        if could is None:
+            could = [False] * SEATS
+        could[other] = True
+    if could is not None:
+        # A window to open: the general way, told who could claim (and the move known
+        # to be offered, so not checked again).
+        ev: list[Event] = []
+        new = discard(state, seat, tile, ev, could=tuple(could))
+        new.__dict__["seq"] = state.seq + 1
+        return new, tuple(ev)
     # The discarder's record and the drawer's, each copied once (`SeatState.after`).
     hand = list(s.hand)
     hand.remove(tile)
