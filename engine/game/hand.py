@@ -271,7 +271,9 @@ def _plain_discard(state: HandState, action: Action
     seats = state.seats
     s = seats[seat]
     shapes = ruleset.shapes
-    held = s.held(wild, shapes)
+    held: HeldTiles | None = s.__dict__.get(HELD)  # `SeatState.held`, written out
+    if held is None or held.wildcards is not wild or held.shapes is not shapes:
+        held = s.held(wild, shapes)
     face = held.basis.plays[tile]
     if face is None:
         return None
