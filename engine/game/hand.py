@@ -239,9 +239,9 @@ def _plain_discard(state: HandState, action: Action
     made in one step (`discard` then `draw`, written out in one function: about half of
     all moves, and most of their cost was calls and records passed between the steps).
     None when the move is anything else (not an offered discard, a 财神, the last
-    tiles' window, a seat that could claim, a flower or no tile to draw): `apply`
-    then makes it the general way. tests/game/test_fast_paths.py holds the two ways to
-    the same states and events."""
+    tiles' window, a flower or no tile to draw): `apply` then makes it the general way.
+    A discard some seat could claim is made the general way from here, told who could.
+    tests/game/test_fast_paths.py holds the two ways to the same states and events."""
     answers = state.__dict__.get(ANSWERS)
     if answers is None:
         return None  # nobody asked the turn's offers: `validate` checks the move
