@@ -3,6 +3,10 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
+from bisect import insort
+from itertools import repeat
+from operator import is_
+
 from engine.game.actions import Action
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
@@ -17,6 +21,7 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
+from engine.game.held import HeldTiles
 from engine.game.kinds import (  # enum members, read fast
     ADDED_KONG,
     CHI,
@@ -32,6 +37,8 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.legal import (
+    DISCARD_OFFERS,
+    LEGAL_QUESTION,
     added_kong_target,
     claim_options,
     could_claim,
@@ -41,6 +48,8 @@ from engine.game.legal import (
 )
 from engine.game.settle import eight_flowers, judge
 from engine.game.state import (
+    ANSWERS,
+    HELD,
     ClaimWindow,
     Discard,
     HandResult,
@@ -63,6 +72,13 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
+    # The two commonest moves, each made in one step when it is the plain case.
+    if type(action) is Action:
+        kind = action.kind
+        plain = _plain_discard(state, action) if kind is DISCARD and state.phase is TURN \
+            else _plain_pass(state, action) if kind is PASS else None
+        if plain is not None:
+            return plain
     if not known_legal(state, action):
         validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
@@ -188,7 +204,10 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 # One's own turn
 
 
-def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
+def discard(state: HandState, seat: int, tile: Tile, ev: list[Event],
+            could: tuple[bool, ...] | None = None) -> HandState:
+    """``seat`` discards ``tile``; ``could``: `could_claim` of it, when the caller asked
+    it already (`_plain_discard`)."""
     s = state.seats[seat]
     joker = state.wildcards.joker
     wild = joker is not None and tile == joker  # a 财神 (`Wildcards.is_joker`)
@@ -207,10 +226,174 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # Who could claim it, asked of the seats before the discard (only the discarder's
     # changed, and it is never asked). Most discards: nobody, and the next seat's draw
     # is made in the same copy of the state as the discard.
-    could = could_claim(state, tile, seat, False)
+    if could is None:
+        could = could_claim(state, tile, seat, False)
     if not last and not any(could):
         return draw(state, (seat + 1) % SEATS, ev, before=changes)
     return open_window(renewed(state, changes), seat, tile, ev, last=last, could=could)
+
+
+def _plain_discard(state: HandState, action: Action
+                   ) -> tuple[HandState, tuple[Event, ...]] | None:
+    """The commonest move, a discard nobody may claim and the next seat's plain draw,
+    made in one step (`discard` then `draw`, written out in one function: about half of
+    all moves, and most of their cost was calls and records passed between the steps).
+    None when the move is anything else (not an offered discard, a 财神, the last
+    tiles' window, a flower or no tile to draw): `apply` then makes it the general way.
+    A discard some seat could claim is made the general way from here, told who could.
+    tests/game/test_fast_paths.py holds the two ways to the same states and events."""
+    answers = state.__dict__.get(ANSWERS)
+    if answers is None:
+        return None  # nobody asked the turn's offers: `validate` checks the move
+    seat = state.turn
+    offered: tuple[Action, ...] | None = answers.get(LEGAL_QUESTION[seat])
+    tile = action.tile
+    if offered is None or type(action.seat) is not int or action.seat != seat or \
+            type(tile) is not Tile or action.tiles:
+        return None
+    # The offers are made of the one value of each discard (`known_legal`): found by
+    # identity, as comparing records field by field costs more than the rest.
+    if not any(map(is_, offered, repeat(DISCARD_OFFERS[seat][tile]))):
+        return None
+    wild = state.wildcards
+    if tile is wild.joker:  # 财神 discards change the chain and 抓打 (the general way)
+        return None
+    ruleset = state.ruleset
+    wall = state.wall
+    front = state.front
+    remaining = len(wall) - front - state.back
+    limit = ruleset.last_window_tiles
+    if not remaining or (limit is not None and remaining <= limit):
+        return None
+    drawn = wall[front]
+    if drawn >= _FIRST_FLOWER:
+        return None
+    seats = state.seats
+    s = seats[seat]
+    shapes = ruleset.shapes
+    held: HeldTiles | None = s.__dict__.get(HELD)  # `SeatState.held`, written out
+    if held is None or held.wildcards is not wild or held.shapes is not shapes:
+        held = s.held(wild, shapes)
+    face = held.basis.plays[tile]
+    if face is None:
+        return None
+    nxt = _NEXT[seat]
+    # Could any other seat claim the tile (`could_claim`, written out)? Most discards:
+    # no seat holds two of its face (nor, for the next seat, a run with it), and no
+    # seat's tiles are one from complete; asked of the seats before the discard.
+    could: list[bool] | None = None
+    for other in _OTHERS[seat]:
+        o = seats[other]
+        h: HeldTiles | None = o.__dict__.get(HELD)  # `SeatState.held`, written out
+        if h is None or h.wildcards is not wild or h.shapes is not shapes:
+            h = o.held(wild, shapes)
+        counts, jokers = h.split
+        if counts[face] + jokers < 2 and (  # no pong (or more) to offer
+                not h.may_claim(tile, face, True) if other == nxt
+                else not (h.completable and h.wins_on(tile)) if h.answered
+                else not h.may_claim(tile, face, False)):
+            continue
+        if could is None:
+            could = [False] * SEATS
+        could[other] = True
+    if could is not None:
+        # A window to open: the general way, told who could claim (and the move known
+        # to be offered, so not checked again).
+        ev: list[Event] = []
+        new = discard(state, seat, tile, ev, could=tuple(could))
+        new.__dict__["seq"] = state.seq + 1
+        return new, tuple(ev)
+    # The discarder's record and the drawer's, each copied once (`SeatState.after`).
+    hand = list(s.hand)
+    hand.remove(tile)
+    mine = s.__dict__.copy()
+    mine["hand"] = kept = tuple(hand)
+    mine["drawn"] = None
+    mine["chain"] = ()
+    mine["discards"] = (*s.discards, _UNCLAIMED[tile])
+    mine[HELD] = held.moved(tile, kept, -1)
+    new_seats = list(seats)
+    new_seats[seat] = record = _new(SeatState)
+    _set_attribute(record, "__dict__", mine)  # `state.make`, written out: hot path
+    return _plain_draw(state, new_seats, nxt, drawn), \
+        (_DISCARDED[seat][tile], _DRAWN[nxt][False][drawn])
+
+
+def _plain_pass(state: HandState, action: Action
+                ) -> tuple[HandState, tuple[Event, ...]] | None:
+    """The commonest answer, the last asked seat's pass on a discard, and the next
+    seat's plain draw, made in one step (`_answer` then `draw`, written out). None when
+    the answer is anything else (another seat still undecided, Hangzhou's last window,
+    a flower or no tile to draw, an answer not allowed): `apply` then makes it the
+    general way. tests/game/test_fast_paths.py holds the two ways to the same states
+    and events."""
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < SEATS or action.tile is not None or \
+            action.tiles or state.phase is not CLAIM:
+        return None
+    window = state.window
+    assert window is not None
+    # Offered (asked, not answered yet: `known_legal`), and every other asked seat
+    # passed already.
+    if not window.options[seat] or window.answers[seat] is not None or window.last or \
+            not _others_passed(window, seat):
+        return None
+    wall = state.wall
+    front = state.front
+    if len(wall) == front + state.back:
+        return None
+    drawn = wall[front]
+    if drawn >= _FIRST_FLOWER:
+        return None
+    seats = list(state.seats)
+    passed = _passed(state, action)
+    if passed is not None:  # what the pass binds the seat to (漏胡 / 漏碰)
+        seats[seat] = renewed(seats[seat], passed)
+    nxt = _NEXT[window.from_seat]
+    return _plain_draw(state, seats, nxt, drawn), \
+        (_PASS_ANSWERED[seat], _UNCLAIMED_CLOSE, _DRAWN[nxt][False][drawn])
+
+
+def _plain_draw(state: HandState, seats: list[SeatState], seat: int, drawn: Tile
+                ) -> HandState:
+    """The state after ``seat``'s plain draw of ``drawn`` (from the front, no flower),
+    with ``seats`` as the move before it left them: `draw`, written out for the plain
+    discard and the plain pass."""
+    d = seats[seat]
+    theirs = d.__dict__.copy()
+    hand = list(d.hand)
+    insort(hand, drawn)  # a hand is kept sorted
+    theirs["hand"] = grown = tuple(hand)
+    theirs["drawn"] = drawn
+    theirs["passed_wins"] = theirs["passed_pongs"] = _NONE_PASSED
+    theirs["claimed_turn"] = False
+    counted: HeldTiles | None = theirs.get(HELD)
+    if counted is not None:
+        theirs[HELD] = counted.moved(drawn, grown, 1)
+    seats[seat] = record = _new(SeatState)
+    _set_attribute(record, "__dict__", theirs)  # `state.make`, written out: hot path
+    changed = state.__dict__.copy()
+    changed["seats"] = tuple(seats)
+    changed["front"] = state.front + 1
+    changed["phase"] = TURN
+    changed["turn"] = seat
+    changed["window"] = None
+    changed["replacement"] = None
+    if state.zhua_da == seat:
+        changed["zhua_da"] = None
+    if seat == state.dealer:
+        changed["first_go_round"] = False
+    changed[ANSWERS] = None
+    changed["seq"] = state.seq + 1
+    new = _new(HandState)
+    _set_attribute(new, "__dict__", changed)
+    return new
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
+_NEXT = tuple((seat + 1) % SEATS for seat in range(SEATS))
+_OTHERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
 
 
 # A discard nobody claimed is a value of its tile alone, and the events of discards

@@ -12,6 +12,7 @@ answers are then a few additions (tests/game/test_held.py holds them against
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -44,13 +45,27 @@ def packed(counts: Sequence[int], group: int) -> int:
         (_HONOURS_KEY if honours else 0)
 
 
-def _keys(counts: Sequence[int]) -> list[int]:
-    """`packed` of each of the four groups, in one pass over the held kinds."""
-    keys = [0, 0, 0, _HONOURS_KEY]
+def _packed_hand(counts: Sequence[int]) -> int:
+    """All 34 kinds' counts as one int, three bits a kind in kind order (`_GROUP_KEY`
+    takes a group's `packed` key out of it)."""
+    whole = 0
     for kind, n in enumerate(counts):
         if n:
-            keys[_GROUP_OF[kind]] += n << _PLACE[kind]
-    return keys
+            whole += n << 3 * kind
+    return whole
+
+
+_GROUP_KEY = tuple((3 * lo, (1 << 3 * (hi - lo)) - 1, _HONOURS_KEY if honours else 0)
+                   for lo, hi, honours in _GROUPS)
+"""Each group's place in a hand's packed counts (shift, mask) and its key's mark: a
+group's `packed` key is ``packed >> shift & mask | mark``."""
+_ODD_BITS = sum(1 << 3 * kind for kind in range(NUM_KINDS))
+"""The lowest bit of every kind's count in a hand's packed counts: set for an odd one."""
+
+
+def _group_key(whole: int, group: int) -> int:
+    shift, mask, mark = _GROUP_KEY[group]
+    return whole >> shift & mask | mark
 
 
 @bounded(maxsize=1 << 13)
@@ -111,7 +126,7 @@ class _Basis(NamedTuple):
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
-_SHAPE = ("keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+_SHAPE = ("packed", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
 
 
@@ -121,36 +136,47 @@ class HeldTiles:
     ``split`` is `Wildcards.split` of the hand: the natural counts and the number of
     财神. Its list is shared by every question asked of this seat and never changed.
 
-    The shape (`_SHAPE`): ``keys``, each group's `packed` counts; ``melds_cost``, their
-    `group_cost`s as melds alone added up, and ``pairs`` each group's extra for the
-    pair; ``odd``: the kinds counted an odd number of times (seven pairs); ``suited``:
-    the concealed tiles that are no honour (an honours jumble). ``complete``: the tiles
-    are a winning shape (`is_winning`); ``completable``: some tile would make them one
-    (`is_winning_with` of some tile; False: no discard or robbed kong can be won on).
-    Tiles moved by a draw or a discard (`moved`) from tiles whose shape is known get
-    theirs at once, from their one changed group (a few additions, asked of three seats
-    a discard and of the drawer); tiles counted afresh (`of`: a restored seat, a
-    claim) leave them unset until `worked_out` (which `may_claim` and `wins_on` ask
-    when they need them), so a seat restored from a snapshot and never asked costs
-    only its count. Read ``complete`` / ``completable`` of tiles from `worked_out`:
-    an unset value raises AttributeError rather than answer wrongly.
+    The shape (`_SHAPE`), worked out only when a question needs it (`worked_out`):
+    ``packed``, the counts as one int (three bits a kind, `_packed_hand`), which holds
+    each group's `packed` key; ``melds_cost``, the groups' `group_cost`s as melds alone
+    added up, and ``pairs`` each group's extra for the pair; ``odd``: the kinds counted
+    an odd number of times (seven pairs); ``suited``: the concealed tiles that are no
+    honour (an honours jumble). ``complete``: the tiles are a winning shape
+    (`is_winning`); ``completable``: some tile would make them one (`is_winning_with` of
+    some tile; False: no discard or robbed kong can be won on).
+
+    Three levels, each set at once or left for the first question that needs it:
+    ``split`` always; ``packed`` (``keyed``), which a draw or a discard (`moved`) moves
+    by one addition when the tiles before it had it; ``shaped`` (the rest), never moved
+    but worked out from ``packed`` (four look-ups) by `worked_out`. A draw also knows
+    ``complete`` without the costs when the tiles before it knew whether they were
+    ``completable`` (``answered``: ``complete`` and ``completable`` are set). So a move
+    costs its count alone, and a seat's shape is worked out at most once a hand change,
+    when a claim check or the self-draw offer first asks it (a seat restored from a
+    snapshot and never asked costs only its count). Read the answers through
+    `is_complete` / `worked_out`: an unset value raises AttributeError rather than
+    answer wrongly. ``concealed`` is in tile order, as a seat's hand is.
 
     A class with slots: one is made per draw and per discard, and it is never compared,
     stored or pickled (a seat's derived value). No ``__getattr__``: with one, every
     attribute read of the class takes Python 3.11's slow path.
     """
 
-    __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "shaped",
-                 *_SHAPE)
+    __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "keyed",
+                 "shaped", "answered", *_SHAPE)
     wildcards: Wildcards
     shapes: ShapeRules
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     split: tuple[list[int], int]
     basis: _Basis
+    keyed: bool
+    """Whether ``packed`` is set."""
     shaped: bool
-    """Whether the shape's values are set (else the first read works them out)."""
-    keys: list[int]
+    """Whether every value of the shape is set (else `worked_out` works them out)."""
+    answered: bool
+    """Whether ``complete`` and ``completable`` are set."""
+    packed: int
     melds_cost: int
     pairs: list[int]
     odd: int
@@ -167,72 +193,90 @@ class HeldTiles:
             wildcards, shapes, concealed, melds
         held.split = wildcards.split(concealed)
         held.basis = _Basis.of(wildcards, shapes, melds)
-        held.shaped = False
+        held.keyed = held.shaped = held.answered = False
         return held
 
     def worked_out(self) -> HeldTiles:
-        """These tiles with their shape's values set (`_SHAPE`): worked out from the
-        counts now if they were counted afresh and nothing asked them yet."""
-        if not self.shaped:
-            counts, jokers = self.split
-            keys = _keys(counts)
-            costs = [group_cost(key) for key in keys]
-            _shaped(self, keys, sum(m for m, _ in costs), [p for _, p in costs],
-                    sum(n & 1 for n in counts),
-                    sum(1 for t in self.concealed if t < _HONOURS_START), jokers)
+        """These tiles with their shape's values set (`_SHAPE`): worked out from
+        ``packed`` (counted first when not kept) now if nothing asked them yet."""
+        if self.shaped:
+            return self
+        counts, jokers = self.split
+        if not self.keyed:
+            self.packed = _packed_hand(counts)
+            self.keyed = True
+        whole = self.packed
+        m0, p0 = group_cost(whole & _SUIT_MASK)
+        m1, p1 = group_cost(whole >> 27 & _SUIT_MASK)
+        m2, p2 = group_cost(whole >> 54 & _SUIT_MASK)
+        m3, p3 = group_cost(whole >> 81 | _HONOURS_KEY)
+        self.melds_cost = melds_cost = m0 + m1 + m2 + m3
+        self.pairs = pairs = [p0, p1, p2, p3]
+        self.odd = odd = (whole & _ODD_BITS).bit_count()
+        concealed = self.concealed
+        # The hand is in tile order, the suits' kinds first.
+        self.suited = suited = bisect_left(concealed, _HONOURS_START)
+        basis = self.basis
+        short = basis.full - len(concealed)  # 0: a complete hand's size, 1: one short
+        shaped = False
+        if short == 0 or short == 1:
+            jokers += short  # the missing tile as one more 财神 (`completable`)
+            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+                (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
+        self.complete = shaped and short == 0
+        self.completable = shaped and short == 1
+        self.shaped = self.answered = True
         return self
+
+    def is_complete(self) -> bool:
+        """``complete``: known from the draw itself, or worked out now."""
+        return self.complete if self.answered else self.worked_out().complete
 
     def moved(self, tile: Tile, concealed: tuple[Tile, ...], step: int) -> HeldTiles:
         """These tiles with ``step`` (1 or -1) more ``tile`` (``concealed``: the hand
-        then): when their shape is known, its group's cost alone is looked up again."""
+        then): the counts and, when kept, ``packed`` moved by the one tile; the shape
+        is left to `worked_out`, but a draw (``step`` 1) onto tiles whose answers are
+        known knows whether it completes them."""
         counts, jokers = self.split
         basis = self.basis
         new = _new(HeldTiles)
-        new.wildcards, new.shapes, new.concealed, new.melds, new.basis = \
-            basis.wildcards, basis.shapes, concealed, basis.melds, basis
+        new.wildcards = self.wildcards
+        new.shapes = self.shapes
+        new.melds = self.melds
+        new.concealed = concealed
+        new.basis = basis
+        new.shaped = False
         face = basis.plays[tile]
+        new.keyed = keyed = self.keyed
         if face is None:
-            jokers += step
+            new.split = (counts, jokers + step)
+            if keyed:
+                new.packed = self.packed
         else:
             counts = counts.copy()
             counts[face] += step
-        new.split = (counts, jokers)
-        if not self.shaped:
-            new.shaped = False  # worked out when first read, from the counts
-            return new
-        keys, melds_cost, pairs, odd = self.keys, self.melds_cost, self.pairs, self.odd
-        if face is not None:
-            odd += 1 if counts[face] & 1 else -1
-            group = _GROUP_OF[face]
-            keys = keys.copy()
-            key = keys[group] = keys[group] + (step << _PLACE[face])
-            before = group_cost(self.keys[group])
-            after = group_cost(key)
-            melds_cost += after[0] - before[0]
-            if after[1] != before[1]:
-                pairs = pairs.copy()
-                pairs[group] = after[1]
-        suited = self.suited + step if tile < _HONOURS_START else self.suited
-        # `_shaped`, written out: two records a move are made here.
-        new.keys, new.melds_cost, new.pairs, new.odd, new.suited = \
-            keys, melds_cost, pairs, odd, suited
-        short = basis.full - len(concealed)
-        shaped = False
-        if short == 0 or short == 1:
-            jokers += short
-            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
-                (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
-        new.complete = shaped and short == 0
-        new.completable = shaped and short == 1
-        new.shaped = True
+            new.split = (counts, jokers)
+            if keyed:
+                new.packed = self.packed + (step << 3 * face)
+        if step == 1 and self.answered:
+            # The tiles before the draw were one short (or are not a hand's size, and
+            # neither are these): complete exactly when the drawn tile completes them.
+            new.complete = self.completable and self._completed_by(tile)
+            new.completable = False
+            new.answered = True
+        else:
+            new.answered = False
         return new
 
     def wins_on(self, tile: Tile) -> bool:
         """`is_winning_with` ``tile``: false at once when the hand is not `completable`,
         else told from the costs with the tile in its group."""
-        return self.worked_out().completable and self._completed_by(tile)
+        if not self.answered:
+            self.worked_out()
+        return self.completable and self._completed_by(tile)
 
     def _completed_by(self, tile: Tile) -> bool:
+        """Only of tiles that are ``completable`` (and so ``shaped``)."""
         basis = self.basis
         if basis.jumble_melds and not self.suited and tile >= _HONOURS_START:
             return True
@@ -242,7 +286,7 @@ class HeldTiles:
             return fewest_jokers(self.melds_cost, self.pairs) <= jokers + 1 or \
                 (basis.seven_pairs and self.odd <= jokers + 1)
         group = _GROUP_OF[face]
-        key = self.keys[group]
+        key = _group_key(self.packed, group)
         before, after = group_cost(key), group_cost(key + (1 << _PLACE[face]))
         pairs = self.pairs.copy()
         pairs[group] = after[1]
@@ -262,36 +306,21 @@ class HeldTiles:
             suited = face < _HONOURS_START
             if chi and suited and _may_chi(counts, jokers, face):
                 return True
-            # Tiles whose shape is not known yet (a seat restored from a snapshot): with
-            # no 财神, a tile that makes no pair and no run with a tile held joins no
-            # group of a complete hand (only the honours jumble takes any honour), so
-            # there is no win on it, and no need to work the shape out to say so.
-            if not self.shaped and not jokers and not counts[face] and \
+            # Tiles whose answers are not known yet: with no 财神, a tile that makes no
+            # pair and no run with a tile held joins no group of a complete hand (only
+            # the honours jumble takes any honour), so there is no win on it, and no
+            # need to work the shape out to say so.
+            if not self.answered and not jokers and not counts[face] and \
                     not (suited and neighbours(counts, face)) and \
                     not (not suited and self.shapes.honours_jumble):
                 return False
-        if not self.shaped:
+        if not self.answered:
             self.worked_out()
         return self.completable and self._completed_by(tile)
 
 
-def _shaped(held: HeldTiles, keys: list[int], melds_cost: int, pairs: list[int], odd: int,
-            suited: int, jokers: int) -> None:
-    """Set ``held``'s shape values, with whether its tiles are (or one tile would make
-    them) a winning shape: four melds and a pair, seven pairs or an honours jumble."""
-    basis = held.basis
-    held.keys, held.melds_cost, held.pairs, held.odd, held.suited = \
-        keys, melds_cost, pairs, odd, suited
-    short = basis.full - len(held.concealed)  # 0: a complete hand's size, 1: one short
-    shaped = False
-    if short == 0 or short == 1:
-        jokers_then = jokers + short  # the missing tile as one more 财神 (`completable`)
-        shaped = melds_cost + min(min(pairs), 2) <= jokers_then or \
-            (basis.seven_pairs and odd <= jokers_then) or \
-            (basis.jumble_melds and not suited)
-    held.complete = shaped and short == 0
-    held.completable = shaped and short == 1
-    held.shaped = True
+_SUIT_MASK = (1 << 27) - 1
+"""A suit's nine counts in a hand's packed counts (`_GROUP_KEY`, written out)."""
 
 
 _new = object.__new__

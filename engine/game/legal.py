@@ -143,7 +143,7 @@ def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
     return (*window.options[seat], _PASSES[seat])
 
 
-_LEGAL = tuple(f"legal_actions {seat}" for seat in range(SEATS))
+LEGAL_QUESTION = _LEGAL = tuple(f"legal_actions {seat}" for seat in range(SEATS))
 """The question `legal_actions` of a turn is remembered under, a seat's (a string's
 hash is kept with it, a tuple's is worked out on every look-up)."""
 
@@ -212,7 +212,7 @@ def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
     """`_check_self_draw` without its reasons (``held``: the seat's `HeldTiles`)."""
     # Most turns: the tiles are no winning shape (`HeldTiles.complete`, a few sums),
     # and `self_draw` would say None.
-    if not held.worked_out().complete:
+    if not held.is_complete():
         return False
     if state.seats[seat].drawn is None and not state.opening:
         return False
@@ -317,7 +317,7 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
 
 
 # Actions are values: the ones offered on every turn are made once.
-_DISCARDS = tuple({tile: Action(DISCARD, seat, tile) for tile in Tile}
+DISCARD_OFFERS = _DISCARDS = tuple({tile: Action(DISCARD, seat, tile) for tile in Tile}
                   for seat in range(SEATS))
 _WINS = tuple(Action(WIN, seat) for seat in range(SEATS))
 _PASSES = tuple(Action(PASS, seat) for seat in range(SEATS))

@@ -56,7 +56,7 @@ def self_draw(state: HandState, seat: int) -> WinRecord | None:
     else:
         return None
     # The shape test, on the seat's `HeldTiles`: most turns known from the draw itself.
-    if not s.held(state.wildcards, state.ruleset.shapes).worked_out().complete:
+    if not s.held(state.wildcards, state.ruleset.shapes).is_complete():
         return None
     records = [judge(state, seat, WinKind.SELF_DRAW, t) for t in candidates]
     valid = [r for r in records if r.settlement.valid]

@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _FIELDS: dict[type, frozenset[str]] = {}
-_ANSWERS = "_answers"
+ANSWERS = _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
-_HELD = "_held"
+HELD = _HELD = "_held"
 """Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
 _DERIVED: dict[type, tuple[tuple[str, frozenset[str]], ...]] = {}
 """A record type's derived values and the fields each is computed from: `replace` drops

@@ -3,7 +3,10 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
 
 - a discard nobody may claim, and an answer that closes a window unclaimed, are made in
   one copy of the state with the next draw (`draw`'s ``before``): the same state and
-  events as making the discard's state first and drawing from it;
+  events as making the discard's state first and drawing from it; the plain discard and
+  its draw in one step (`hand._plain_discard`, for an offered discard), and the last pass
+  on a discard and its draw (`hand._plain_pass`), the same as both made the general way
+  (with both steps turned off);
 - the copies that skip `replace`'s checks (`renewed`, `SeatState.after`) keep no stale
   derived value: every seat's kept `HeldTiles` (its counts, each group's key and cost
   moved tile by tile, and the shape answers made from them) equals counting its tiles
@@ -106,10 +109,26 @@ def _held_as_counted_afresh(state: HandState) -> None:
 
 
 def _values(held: HeldTiles) -> dict[str, object]:
+    # A draw's answers known before the shape (`HeldTiles.moved`), then the shape.
+    early = (held.complete, held.completable) if held.answered else None
     held.worked_out()
+    if early is not None:
+        assert early == (held.complete, held.completable)
     return {name: getattr(held, name) for name in _SHAPE} | {
         "concealed": held.concealed, "melds": held.melds, "split": held.split,
         "wildcards": held.wildcards, "shapes": held.shapes}
+
+
+def _counted(step: Any, name: str, moves: dict[str, int], general: list[bool]) -> Any:
+    """``step`` (`hand._plain_discard` or `_plain_pass`), counting the moves it made;
+    while ``general`` is set, it makes none (the general path makes them all)."""
+    def counted(state: HandState, action: Action) -> object:
+        if general[0]:
+            return None
+        made = step(state, action)
+        moves[name] += made is not None
+        return made
+    return counted
 
 
 def _value_copy(action: Action) -> Action:
@@ -120,7 +139,10 @@ def _value_copy(action: Action) -> Action:
 def test_the_shortcuts_play_every_move_as_the_general_path(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     general = _general_draw(monkeypatch)
-    moves = {"one_copy_draws": 0, "turns": 0}
+    moves = {"one_copy_draws": 0, "turns": 0, "_plain_discard": 0, "_plain_pass": 0}
+    for one_step in ("_plain_discard", "_plain_pass"):
+        monkeypatch.setattr(hand_module, one_step, _counted(
+            getattr(hand_module, one_step), one_step, moves, general))
 
     def step(state: HandState, action: Action) -> HandState:
         if state.phase is Phase.TURN:
@@ -143,6 +165,9 @@ def test_the_shortcuts_play_every_move_as_the_general_path(
     for _ in _moves(rules_name, options, seed, hands, step):
         pass
     assert moves["turns"] > 20 * hands and moves["one_copy_draws"] > 10 * hands
+    # The plain discard-and-draw step (`hand._plain_discard`) made most of those draws;
+    # the general path (`general`, the answers dropped) made each of them too.
+    assert moves["_plain_discard"] > 10 * hands and moves["_plain_pass"] > hands
 
 
 def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:
@@ -152,3 +177,28 @@ def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> N
     assert int_tile == offered  # an IntEnum equals its int
     with pytest.raises(MalformedAction, match="Tile values"):
         known_legal(state, int_tile)
+
+
+def test_the_one_step_moves_refuse_a_malformed_copy_of_an_offer() -> None:
+    """`apply` of an offered discard given with an int tile, or of the last pass on a
+    discard given with a bool seat, is refused as malformed (and changes nothing), as
+    the general path refuses it, though each equals what the one-step move makes."""
+    refused = {"discard": 0, "pass": 0}
+
+    def step(state: HandState, action: Action) -> HandState:
+        if state.phase is Phase.TURN and action.kind is ActionKind.DISCARD:
+            legal_actions(state, action.seat)
+            with pytest.raises(MalformedAction, match="Tile values"):
+                apply(state, Action(ActionKind.DISCARD, action.seat,
+                                    int(action.tile)))  # type: ignore[arg-type]
+            refused["discard"] += 1
+        undecided = state.window.undecided if state.phase is Phase.CLAIM else ()
+        if len(undecided) == 1 and undecided[0] in (0, 1):
+            with pytest.raises(MalformedAction, match="seat must be"):
+                apply(state, Action(ActionKind.PASS, bool(undecided[0])))  # type: ignore[arg-type]
+            refused["pass"] += 1
+        return apply(state, action)[0]
+
+    for _ in _moves("hangzhou", {}, 5, 20, step):
+        pass
+    assert refused["discard"] > 100 and refused["pass"] > 10
