@@ -35,6 +35,7 @@ from engine.shape_tables import (
     MERGED,
     SUIT_PUNGS,
     SUIT_RUNS,
+    TABLE_NUMBERS,
     VALUES,
     merge,
     vector_id,
@@ -114,8 +115,12 @@ class Judge:
         with the most tiles on it, the first of equals."""
         if not self.aims_for_patterns:
             return _FREE
+        return self._best_target_of(_HandGroups(counts), melds)
+
+    def _best_target_of(self, hand: _HandGroups, melds: Sequence[Meld]) -> Target:
+        """`best_target_of` a hand given by its `_HandGroups` (a pattern rule set)."""
         fitting = _fitting_targets(melds) if melds else _ALL_TARGETS
-        return _best_target(fitting, _HandGroups(counts), len(melds))
+        return _best_target(fitting, hand, len(melds))
 
 
 _ALL_TARGETS = (1 << len(_SHANGHAI_TARGETS)) - 1
@@ -136,11 +141,22 @@ def _best_target(fitting: int, hand: _HandGroups, melds: int) -> Target:
     ``fitting`` (none: no restriction): the nearest, then the one with the most tiles on
     it (`_on_target`), the first of equals."""
     best, best_measure = _FREE, (_NO_SHANTEN, 0)
-    for i, target in enumerate(_SHANGHAI_TARGETS):
-        if fitting >> i & 1:
-            measure = (_target_shanten(target, hand, melds), -_tiles_on(target, hand.sizes))
-            if best is _FREE or measure < best_measure:
-                best, best_measure = target, measure
+    sizes, blocks = hand.sizes, 4 - melds
+    for i, (target, groups, pungs) in enumerate(_TARGET_PLANS):
+        if not fitting >> i & 1:
+            continue
+        if groups is None:  # all honours: only the honours count
+            shanten, on = max(-1, 14 - 3 * melds - sizes[3] - 1), sizes[3]
+        else:
+            ids, merged, on = hand.ids(pungs), EMPTY, 0
+            for g in groups:
+                number = ids[g]
+                known = MERGED.get(merged << 16 | number)
+                merged = merge(merged, number) if known is None else known
+                on += sizes[g]
+            shanten = max(-1, shapes.needed(VALUES[merged][blocks], on, blocks) - 1)
+        if best is _FREE or (shanten, -on) < best_measure:
+            best, best_measure = target, (shanten, -on)
     return best
 
 
@@ -187,39 +203,45 @@ _TABLES = {False: (SUIT_RUNS, SUIT_RUNS, SUIT_RUNS, HONOURS),
 """By whether only pungs count: each group's table of vector numbers (`engine.shapes`)."""
 
 
-def _vector_ids(counts: Sequence[int], pungs: bool) -> tuple[int, ...]:
-    """Each group's vector number (`engine.shapes`): read with chows unless ``pungs``
-    (the honours never make chows)."""
+def _vector_ids(counts: Sequence[int], codes: Sequence[int], exact: bool, pungs: bool
+                ) -> tuple[int, ...]:
+    """Each group's vector number (`engine.shapes`) by its code: read with chows unless
+    ``pungs`` (the honours never make chows); worked out live when the codes are not
+    ``exact`` (a count above four) or the table holds no such group."""
     tables = _TABLES[pungs]
     out = []
-    for g, (start, end) in enumerate(_SPANS):
-        key = counts[start:end]
-        number = tables[g][sum(map(mul, key, POWERS))] if max(key) <= 4 else UNKNOWN
-        if number == UNKNOWN:  # a group no table holds: worked out live
-            number = vector_id(tables[g], tuple(key), pungs or g == 3)
+    for g in range(4):
+        number = tables[g][codes[g]] if exact else UNKNOWN
+        if number == UNKNOWN:
+            start, end = _SPANS[g]
+            number = vector_id(tables[g], tuple(counts[start:end]), pungs or g == 3)
         out.append(number)
     return tuple(out)
 
 
 class _HandGroups:
-    """A hand's natural counts as the computer player's targets read them: the tiles in
-    each group, and each group's vector number with chows and with pungs only (asked for
-    when first needed)."""
+    """A hand's natural counts as the computer player reads them: each group's code
+    (`engine.shapes`) and tiles, and its vector number with chows and with pungs only
+    (asked for when first needed)."""
 
-    __slots__ = ("_pungs", "counts", "runs", "sizes")
+    __slots__ = ("_pungs", "codes", "counts", "exact", "runs", "sizes")
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = counts
+        self.codes = (sum(map(mul, counts[0:9], POWERS)), sum(map(mul, counts[9:18], POWERS)),
+                      sum(map(mul, counts[18:27], POWERS)),
+                      sum(map(mul, counts[27:34], POWERS)))
         self.sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]),
                       sum(counts[27:34]))
-        self.runs = _vector_ids(counts, False)
+        self.exact = max(counts) <= 4  # else a code would not tell its counts apart
+        self.runs = _vector_ids(counts, self.codes, self.exact, False)
         self._pungs: tuple[int, ...] | None = None
 
     def ids(self, pungs: bool) -> tuple[int, ...]:
         if not pungs:
             return self.runs
         if self._pungs is None:
-            self._pungs = _vector_ids(self.counts, True)
+            self._pungs = _vector_ids(self.counts, self.codes, self.exact, True)
         return self._pungs
 
 
@@ -261,7 +283,7 @@ def _target_shanten(target: Target, hand: _HandGroups, melds: int) -> int:
 
 def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
     """`engine.analysis.standard_shanten` by the per-group tables (`engine.shapes`)."""
-    value = _merged_value(_vector_ids(counts, False), blocks)
+    value = _merged_value(_HandGroups(counts).runs, blocks)
     return max(-1, shapes.needed(value, sum(counts), blocks) - jokers - 1)
 
 
@@ -292,8 +314,9 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
                    ) -> tuple[Tile, ...]:
     """The discards `choose_discard` draws from: all equally good by its measures."""
     counts, jokers = judge.split(tiles)
-    weighing = _Weighing(judge, counts, jokers, len(melds),
-                         judge.best_target_of(counts, melds))
+    hand = _HandGroups(counts)
+    target = judge._best_target_of(hand, melds) if judge.aims_for_patterns else _FREE
+    weighing = _Weighing(judge, counts, jokers, len(melds), target, hand)
     # Keep the 财神: it completes anything.
     kinds = _kinds_of(judge.wildcards, candidates)
     if not kinds:
@@ -395,7 +418,7 @@ class _Weighing:
     and `tests/engine/test_ai_weighing.py` hold the plain references."""
 
     def __init__(self, judge: Judge, counts: list[int], jokers: int, melds: int,
-                 target: Target) -> None:
+                 target: Target, hand: _HandGroups | None = None) -> None:
         self.judge, self.target, self.counts, self.jokers = judge, target, counts, jokers
         self.melds, self.blocks = melds, 4 - melds
         self.towards_honours = judge.aims_for_patterns and target.honours_only
@@ -411,38 +434,43 @@ class _Weighing:
         self.pungs = pungs
         self.weighed = tuple(g in self.groups for g in range(4))
         self.tables = _TABLES[pungs]
-        self.codes = [0, 0, 0, 0]
-        self.ids = [EMPTY] * 4
-        self.natural = 0
-        exact = max(counts) <= 4  # else a code would not tell its counts apart
-        for g in self.groups:
-            start, end = _SPANS[g]
-            key = counts[start:end]
-            code = self.codes[g] = sum(map(mul, key, POWERS))
-            number = self.tables[g][code] if exact else UNKNOWN
-            if number == UNKNOWN:
-                number = vector_id(self.tables[g], tuple(key), pungs or g == 3)
-            self.ids[g] = number
-            self.natural += sum(key)
-        self.exact = exact
+        if hand is None:  # ``hand`` is of these very counts
+            hand = _HandGroups(counts)
+        self.exact = hand.exact
+        self.codes = list(hand.codes)
+        ids = hand.ids(pungs)
+        self.ids = [ids[g] if self.weighed[g] else EMPTY for g in range(4)]
+        self.natural = sum(hand.sizes[g] for g in self.groups)
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
-        self._rests: dict[int, int] = {}
+        self._rests: list[int] | None = None
         self._rests_but: dict[tuple[int, int], int] = {}
         self._needed: dict[int, int] = {}
         self._useful: dict[int, int] = {}
+        self._unseen: Sequence[int] | None = None
+        self._by_group: dict[tuple[int, int, tuple[int, int] | None, int], int] = {}
 
     def _rest(self, g: int) -> int:
-        """The vector number of the hand's other groups, merged."""
-        rest = self._rests.get(g)
-        if rest is None:
-            rest = EMPTY
-            for h in self.groups:
-                if h != g:
-                    rest = merge(rest, self.ids[h])
-            self._rests[g] = rest
-        return rest
+        """The vector number of the hand's groups other than ``g`` (-1: all), merged."""
+        return self._rests_all()[g]  # -1: the last, all groups
+
+    def _rests_all(self) -> list[int]:
+        """`_rest` of each group, then of none (-1: all groups)."""
+        rests = self._rests
+        if rests is None:
+            rests = self._rests = [self._merged_but(h) for h in range(4)] + [
+                self._merged_but(-1)]
+        return rests
+
+    def _merged_but(self, g: int) -> int:
+        merged = EMPTY
+        for h in self.groups:
+            if h != g:
+                number = self.ids[h]
+                known = MERGED.get(merged << 16 | number)
+                merged = merge(merged, number) if known is None else known
+        return merged
 
     def _rest_but(self, g: int, gone: int) -> int:
         """The vector number of the hand's groups other than ``g`` and ``gone``, merged."""
@@ -451,7 +479,9 @@ class _Weighing:
             rest = EMPTY
             for h in self.groups:
                 if h != g and h != gone:
-                    rest = merge(rest, self.ids[h])
+                    number = self.ids[h]
+                    merged = MERGED.get(rest << 16 | number)
+                    rest = merge(rest, number) if merged is None else merged
             self._rests_but[g, gone] = rest
         return rest
 
@@ -500,6 +530,9 @@ class _Weighing:
             pairs = (seven_pairs_shanten_of(held, odd - 1, jokers),
                      seven_pairs_shanten_of(held - 1, odd + 1, jokers))
         counts, spare, weighed = self.counts, self.spare, self.weighed
+        tables, codes, rests, blocks = self.tables, self.codes, self._rests_all(), self.blocks
+        # `shapes.needed` of the hand a tile fewer: short by its count, or by its value.
+        short, top = 3 * blocks + 2 - (self.natural - 1), 2 * blocks + 1
         unchanged: int | None = None
         for kind in kinds:
             if not weighed[_GROUP_OF_KIND[kind]]:  # off a pattern target: as it is
@@ -508,7 +541,17 @@ class _Weighing:
                                                       self.natural, self.blocks) - spare)
                 out[kind] = unchanged
                 continue
-            after = self._needed_without(kind) - spare
+            g = _GROUP_OF_KIND[kind]
+            if self.exact:  # `_needed_without`, inline: one look-up a kind
+                rest = rests[g]
+                number = tables[g][codes[g] - _POWER_OF_KIND[kind]]
+                merged = MERGED.get(rest << 16 | number)
+                if merged is None:
+                    merged = merge(rest, number)
+                by_value = top - VALUES[merged][blocks]
+                after = (short if short > by_value else by_value) - spare
+            else:
+                after = self._needed_without(kind) - spare
             if after < -1:
                 after = -1
             if pairs is not None:
@@ -544,7 +587,7 @@ class _Weighing:
     def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
         """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
         ``self.counts`` already without it: each kind near a group's tiles
-        (`_near_places`) that, one more of it, leaves the hand nearer."""
+        (`_plus_places`) that, one more of it, leaves the hand nearer."""
         counts, blocks, spare = self.counts, self.blocks, self.spare
         codes, natural, gone, changed = self.codes, self.natural, -1, EMPTY
         if kind is not None:
@@ -557,40 +600,75 @@ class _Weighing:
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
             pairs = None  # seven pairs lowers no shanten with one tile: only the standard can
-        # With one more tile: the hand is short of ``short`` tiles by its count alone,
-        # and it is nearer when its merged value reaches ``enough``.
-        short = 3 * blocks + 2 - (natural + 1)
         below = now + spare
-        enough = 2 * blocks + 2 - below
-        values = VALUES
+        if pairs is None and 3 * blocks + 2 - (natural + 1) >= below:
+            return 0  # too few tiles: one more leaves the hand as far by its count alone
+        if unseen is not self._unseen:  # the counts by group below are for one unseen
+            self._unseen, self._by_group = unseen, {}
         useful = 0
         for g in self.groups:
             if gone < 0 or g == gone:
                 rest = self._rest(g)  # the other groups as they were
             else:
-                rest = merge(self._rest_but(g, gone), changed)
-            start, end = _SPANS[g]
-            key = counts[start:end]
-            table, code, shifted = self.tables[g], codes[g], rest << 16
-            for place in _near_places(key, g == 3):
-                held = key[place]
-                number = table[code + POWERS[place]] if held < 4 and self.exact else UNKNOWN
-                if number == UNKNOWN:  # a count of five, or a group no table holds
-                    more = list(key)
-                    more[place] += 1
-                    number = self._group_id(g, -1, more)
-                merged = MERGED.get(shifted | number)
-                if merged is None:
-                    merged = merge(rest, number)
-                value = values[merged][blocks]
-                if pairs is None:
-                    # `shapes.needed` below ``below``: both of its terms.
-                    if short >= below or value < enough:
-                        continue
-                else:
-                    needed = shapes.needed(value, natural + 1, blocks)
-                    if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) >= now:
-                        continue
+                but = self._rest_but(g, gone)
+                merged = MERGED.get(but << 16 | changed)
+                rest = merge(but, changed) if merged is None else merged
+            if g != gone:  # the group as it was: its count may be known already
+                key = (g, rest, pairs, now)
+                known = self._by_group.get(key)
+                if known is None:
+                    known = self._by_group[key] = self._group_useful(
+                        g, rest, codes[g], natural, pairs, now, unseen)
+                useful += known
+            else:
+                useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
+        return useful
+
+    def _group_useful(self, g: int, rest: int, code: int, natural: int,
+                      pairs: tuple[int, int] | None, now: int, unseen: Sequence[int] | None
+                      ) -> int:
+        """`_useful_count`'s tiles of group ``g`` (its code ``code``; ``rest``: the other
+        groups merged; ``natural``: the tiles weighed, without the one more)."""
+        counts, start = self.counts, _SPANS[g][0]
+        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code) if self.exact \
+            else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
+        if pairs is not None:
+            return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
+        blocks, below = self.blocks, now + self.spare
+        helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
+        table = self.tables[g]
+        useful = 0
+        for place, held, more in places:
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:  # a count of five, or a group no table holds
+                number = self._plus_one(g, counts, place)
+            if helps[number] if number < len(helps) else \
+                    _value_helps(rest, number, blocks, below):
+                copies = 4 - held if unseen is None else unseen[start + place]
+                if copies > 0:
+                    useful += copies
+        return useful
+
+    def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
+        """Group ``g``'s vector number with one more of its ``place``-th kind."""
+        start, end = _SPANS[g]
+        more = list(counts[start:end])
+        more[place] += 1
+        return vector_id(self.tables[g], tuple(more), self.pungs or g == 3)
+
+    def _useful_with_pairs(self, g: int, rest: int, places: _Places, natural: int,
+                           pairs: tuple[int, int], now: int, unseen: Sequence[int] | None
+                           ) -> int:
+        """`_useful_count`'s tiles of group ``g`` when seven pairs may also come nearer
+        (``pairs``: `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
+        blocks, spare, start, table = self.blocks, self.spare, _SPANS[g][0], self.tables[g]
+        useful = 0
+        for place, held, more in places:
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:
+                number = self._plus_one(g, self.counts, place)
+            needed = shapes.needed(VALUES[merge(rest, number)][blocks], natural, blocks)
+            if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) < now:
                 copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
                     useful += copies
@@ -609,21 +687,69 @@ class _Weighing:
                 seven_pairs_shanten_of(held, odd + 1, self.jokers))
 
 
-def _near_places(key: Sequence[int], honours: bool) -> tuple[int, ...]:
+_PLACES_OF = tuple(tuple(p for p in range(9) if mask >> p & 1) for mask in range(1 << 9))
+"""The places set in a mask of a group's nine (or seven) kinds."""
+_Places = tuple[tuple[int, int, int], ...]
+"""A group's kinds to ask about: each one's place, copies held, and the group's code with
+one more of it (-1 when that code would be wrong: four held)."""
+_HONOURS_FLAG = 1 << 30
+"""Set in a code given to `_plus_places` for the honours group."""
+
+
+@bounded(maxsize=1 << 15)
+def _plus_places(flagged: int) -> _Places:
+    """`_plus_places_of` a group given by its code (`_HONOURS_FLAG` set for the honours):
+    one int is a cheap key, and a group's code recurs from one decision to the next."""
+    honours = bool(flagged & _HONOURS_FLAG)
+    code = flagged & ~_HONOURS_FLAG
+    key = [code // power % 5 for power in POWERS[:7 if honours else 9]]
+    return _plus_places_of(key, honours)
+
+
+def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
     """The places in a group of the kinds held or, in a suit, one or two ranks from one
-    held (the kinds the computer player asks about)."""
+    held (the kinds the computer player asks about), with the copies held and the code
+    one more of the kind makes."""
     held = 0
     for place, n in enumerate(key):
         if n:
             held |= 1 << place
-    if honours:
-        return _PLACES_OF[held]
-    return _PLACES_OF[(held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF]
+    near = held if honours else (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
+    code = shapes.code_of(key)
+    return tuple((place, key[place], code + POWERS[place] if key[place] < 4 else -1)
+                 for place in _PLACES_OF[near])
 
 
-_PLACES_OF = tuple(tuple(p for p in range(9) if mask >> p & 1) for mask in range(1 << 9))
-"""The places set in a mask of a group's nine (or seven) kinds."""
+_HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
+"""`_helping`'s memo: its keys are few (the merged vectors met, blocks, shanten), and
+`bench/choice.py` prints its size."""
+
+
+def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
+    """By a group's vector number (the tables' own), whether that group with the other
+    groups' merged ``rest`` leaves the hand needing fewer than ``below`` tiles (its count
+    alone being no shorter, as `_useful_count` has checked)."""
+    key = (rest, blocks, below)
+    known = _HELPING.get(key)
+    if known is None:
+        known = _HELPING[key] = tuple(_value_helps(rest, number, blocks, below)
+                                      for number in range(TABLE_NUMBERS))
+    return known
+
+
+def _value_helps(rest: int, number: int, blocks: int, below: int) -> bool:
+    # `shapes.needed` below ``below`` by the value (the count was checked already).
+    merged = MERGED.get(rest << 16 | number)
+    if merged is None:
+        merged = merge(rest, number)
+    return 2 * blocks + 1 - VALUES[merged][blocks] < below
+
+
+
+
 _GROUP_OF_KIND = tuple(min(kind // 9, 3) for kind in range(NUM_KINDS))
+_POWER_OF_KIND = tuple(POWERS[kind - _SPANS[_GROUP_OF_KIND[kind]][0]] for kind in range(NUM_KINDS))
+"""A kind's place in its group's code (`engine.shapes`)."""
 
 
 def _target_groups(target: Target) -> tuple[int, ...]:
@@ -632,6 +758,12 @@ def _target_groups(target: Target) -> tuple[int, ...]:
         return (0, 1, 2, 3)
     suit = _SUIT_GROUP[target.suit]
     return (suit, 3) if target.honours else (suit,)
+
+
+_TARGET_PLANS = tuple((t, None if t.honours_only else _target_groups(t), not t.sequences)
+                      for t in _SHANGHAI_TARGETS)
+"""Each Shanghai target with the groups it keeps (None: all honours) and whether it
+reads them as pungs only, for `_best_target`."""
 
 
 def _useful_towards_honours(judge: Judge, counts: list[int], melds: int, target: Target,

@@ -87,13 +87,19 @@ class Vectors:
     (at most the finite number of vectors a hand can merge to; `bench/choice.py` prints
     how many)."""
 
-    def __init__(self, table_vectors: list[Vector]) -> None:
+    def __init__(self, vectors: list[Vector], pairs: bytes = b"") -> None:
+        """``pairs``: what each pair of ``vectors`` merges to (``a * count + b``), if
+        known (the file's closure)."""
         self.vectors: list[Vector] = []
         self.values: list[tuple[int, ...]] = []
         self.ids: dict[Vector, int] = {}
         self.merged: dict[int, int] = {}
-        for vector in table_vectors:
+        for vector in vectors:
             self.number(vector)
+        if pairs:
+            count = len(vectors)
+            self.merged.update(((a << 16 | b), pairs[a * count + b])
+                               for a in range(count) for b in range(count))
 
     def number(self, vector: Vector) -> int:
         known = self.ids.get(vector)

@@ -24,6 +24,7 @@ from engine.shapes import (
     MAX_TILES,
     UNKNOWN,
     Vector,
+    Vectors,
     vector_of,
 )
 
@@ -46,17 +47,38 @@ def table(kinds: int, honours: bool, numbers: dict[Vector, int]) -> bytes:
     return bytes(out)
 
 
+def closure(table_vectors: list[Vector]) -> tuple[list[Vector], bytes]:
+    """Every vector groups of the tables merge to (the tables' own first, the rest in the
+    order first met), and the number each pair merges to (``a * count + b``)."""
+    vectors = Vectors(table_vectors)
+    frontier = list(range(len(table_vectors)))
+    while frontier:
+        known = len(vectors.vectors)
+        for a in frontier:
+            for b in range(len(table_vectors)):
+                vectors.merge(a, b)
+        frontier = list(range(known, len(vectors.vectors)))
+    count = len(vectors.vectors)
+    if count >= UNKNOWN:
+        raise ValueError("more merged vectors than a byte can number")
+    pairs = bytes(vectors.merge(a, b) for a in range(count) for b in range(count))
+    if len(vectors.vectors) != count:
+        raise ValueError("merging merged vectors met a vector the tables' merges did not")
+    return vectors.vectors, pairs
+
+
 def build() -> bytes:
     numbers: dict[Vector, int] = {}
     runs = table(KINDS_IN_SUIT, False, numbers)
     pungs = table(KINDS_IN_SUIT, True, numbers)
     honours = table(KINDS_IN_HONOURS, True, numbers)
+    vectors, pairs = closure(list(numbers))  # a dict keeps insertion (number) order
     head = bytearray(MAGIC)
-    head += len(numbers).to_bytes(2, "little")
-    for vector in numbers:  # in number order (a dict keeps insertion order)
+    head += len(numbers).to_bytes(2, "little") + len(vectors).to_bytes(2, "little")
+    for vector in vectors:
         assert len(vector) == 2 * BLOCKS
         head += b"".join(v.to_bytes(1, "little", signed=True) for v in vector)
-    return zlib.compress(bytes(head) + runs + pungs + honours, 9)
+    return zlib.compress(bytes(head) + pairs + runs + pungs + honours, 9)
 
 
 def main() -> None:

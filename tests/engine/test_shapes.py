@@ -163,3 +163,16 @@ def test_one_more_of_a_kind_held_four_times_is_weighed_as_the_plain_count() -> N
     assert judge.split(tiles)[0][Tile.M2] == 4
     assert _best_discards.__wrapped__(judge, tiles, (), unseen, candidates) == \
         best_discards_as_first_written(judge, tiles, (), unseen, candidates)
+
+
+def test_the_files_merges_are_the_live_merges() -> None:
+    """Every pair of the file's vectors merges, as the file says, to the vector the live
+    merge gives, and no merge of two of them leaves the file's vectors."""
+    vectors = shape_tables.VECTORS.vectors
+    count = len(shape_tables._VECTORS)
+    assert count >= shape_tables.TABLE_NUMBERS
+    for a in range(count):
+        for b in range(count):
+            merged = shape_tables.MERGED[a << 16 | b]
+            assert merged < count, (a, b)
+            assert vectors[merged] == shapes._merged_vector(vectors[a], vectors[b]), (a, b)
