@@ -120,10 +120,9 @@ def measure(hands: int) -> None:
 
 def shape_memory() -> None:
     """The shape tables' size and their memos' (an engine before them prints nothing)."""
-    try:
-        from engine import shape_tables
-    except ImportError:
-        return
+    if not (Path(engine.__file__).parent / "shape_tables.py").exists():
+        return  # an engine before them (the installed checkout's would be found instead)
+    from engine import shape_tables
     tables = (shape_tables.SUIT_RUNS, shape_tables.SUIT_PUNGS, shape_tables.HONOURS)
     emit("shape_tables_mb", sum(sys.getsizeof(t) for t in tables) / 1e6, "MB")
     vectors = shape_tables.VECTORS

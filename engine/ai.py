@@ -696,7 +696,7 @@ _HONOURS_FLAG = 1 << 30
 """Set in a code given to `_plus_places` for the honours group."""
 
 
-@bounded(maxsize=1 << 15)
+@bounded(maxsize=1 << 14)
 def _plus_places(flagged: int) -> _Places:
     """`_plus_places_of` a group given by its code (`_HONOURS_FLAG` set for the honours):
     one int is a cheap key, and a group's code recurs from one decision to the next."""
@@ -721,8 +721,10 @@ def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
 
 
 _HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
-"""`_helping`'s memo: its keys are few (the merged vectors met, blocks, shanten), and
-`bench/choice.py` prints its size."""
+"""`_helping`'s memo: its keys are few (a merged vector of the 82 in the file, 1 to 4
+blocks, a shanten plus the 财神: a few thousand at most; about 400 after 100 hands of
+each rule set), `bench/choice.py` prints its size, and `_HELPING_BOUND` caps it."""
+_HELPING_BOUND = 1 << 14
 
 
 def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
@@ -732,6 +734,8 @@ def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
     key = (rest, blocks, below)
     known = _HELPING.get(key)
     if known is None:
+        if len(_HELPING) >= _HELPING_BOUND:
+            _HELPING.clear()
         known = _HELPING[key] = tuple(_value_helps(rest, number, blocks, below)
                                       for number in range(TABLE_NUMBERS))
     return known
