@@ -11,7 +11,10 @@ it) and every `choose_action` on a turn, and prints ``NAME VALUE UNIT`` lines:
 - ``selfplay_checked_hands_per_second_<rules>``: the same run's hands per CPU second;
 - ``weighing_warm_median_us_<rules>``: the run's discard decisions (`engine.ai._best_discards`
   without its own memo) once the memos hold the run's shapes, each timed as its fastest
-  of `WARM_PASSES` passes: what a choice costs once nothing is left to fill.
+  of `WARM_PASSES` passes: what a choice costs once nothing is left to fill;
+- ``shape_tables_mb`` and ``shape_memos_mb`` (engines with `engine.shape_tables`): the
+  per-group tables read at import, and what the run added to the memos beside them
+  (vectors numbered, merges, `engine.ai._HELPING`), with their entry counts.
 
 Times are CPU time of the bench's own thread, so other work on the shared machine counts
 less. With ``--baseline REV`` the engine of git revision REV (exported to a temporary
@@ -112,6 +115,26 @@ def measure(hands: int) -> None:
              "hands/s")
         warm = warm_median(best_discards.__wrapped__, decisions)
         emit(f"weighing_warm_median_us_{rules_name}", warm, "us")
+    shape_memory()
+
+
+def shape_memory() -> None:
+    """The shape tables' size and their memos' (an engine before them prints nothing)."""
+    if not (Path(engine.__file__).parent / "shape_tables.py").exists():
+        return  # an engine before them (the installed checkout's would be found instead)
+    from engine import shape_tables
+    tables = (shape_tables.SUIT_RUNS, shape_tables.SUIT_PUNGS, shape_tables.HONOURS)
+    emit("shape_tables_mb", sum(sys.getsizeof(t) for t in tables) / 1e6, "MB")
+    vectors = shape_tables.VECTORS
+    helping = getattr(ai, "_HELPING", {})
+    memos = (sys.getsizeof(vectors.merged) + sys.getsizeof(vectors.ids)
+             + sum(sys.getsizeof(v) for v in vectors.vectors)
+             + sum(sys.getsizeof(v) for v in vectors.values)
+             + sys.getsizeof(helping) + sum(sys.getsizeof(v) for v in helping.values()))
+    emit("shape_memos_mb", memos / 1e6, "MB")
+    emit("shape_vectors", float(len(vectors.vectors)), "entries")
+    emit("shape_merges", float(len(vectors.merged)), "entries")
+    emit("shape_helping", float(len(helping)), "entries")
 
 
 if __name__ == "__main__":

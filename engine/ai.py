@@ -13,25 +13,15 @@ import functools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 
-from engine import rules
+from engine import rules, shapes
 from engine.analysis import (
     HandAnalysis,
     ShapeRules,
-    Structures,
     Wildcards,
-    group_structures,
-    group_structures_without,
-    groups_shanten,
-    improving_kinds,
-    merged_structures,
-    merged_with,
-    needed_with,
-    needed_with_one_more,
-    needed_without_each,
     seven_pairs_shanten,
     seven_pairs_shanten_of,
-    standard_shanten,
 )
 from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
@@ -39,6 +29,18 @@ from engine.game.state import HandState, Phase
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
+from engine.shape_tables import (
+    EMPTY,
+    HONOURS,
+    MERGED,
+    SUIT_PUNGS,
+    SUIT_RUNS,
+    TABLE_NUMBERS,
+    VALUES,
+    merge,
+    vector_id,
+)
+from engine.shapes import POWERS, UNKNOWN
 from engine.tiles import NUM_KINDS, Suit, Tile
 
 _SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
@@ -97,12 +99,12 @@ class Judge:
     def counts_shanten(self, counts: Sequence[int], jokers: int, melds: int,
                        targets: Sequence[Target]) -> int:
         if not self.aims_for_patterns:
-            best = standard_shanten(counts, jokers, 4 - melds)
+            best = _standard_shanten(counts, jokers, 4 - melds)
             if self.shapes.seven_pairs and not melds:
                 best = min(best, seven_pairs_shanten(counts, jokers))
             return best
-        keys = _group_keys(counts)
-        return min((_groups_target_shanten(t, keys, melds) for t in targets), default=8)
+        hand = _HandGroups(counts)
+        return min((_target_shanten(t, hand, melds) for t in targets), default=8)
 
     def best_target(self, tiles: Sequence[Tile], melds: Sequence[Meld]) -> Target:
         counts, _ = self.split(tiles)
@@ -113,8 +115,12 @@ class Judge:
         with the most tiles on it, the first of equals."""
         if not self.aims_for_patterns:
             return _FREE
+        return self._best_target_of(_HandGroups(counts), melds)
+
+    def _best_target_of(self, hand: _HandGroups, melds: Sequence[Meld]) -> Target:
+        """`best_target_of` a hand given by its `_HandGroups` (a pattern rule set)."""
         fitting = _fitting_targets(melds) if melds else _ALL_TARGETS
-        return _best_target(fitting, _group_keys(counts), len(melds))
+        return _best_target(fitting, hand, len(melds))
 
 
 _ALL_TARGETS = (1 << len(_SHANGHAI_TARGETS)) - 1
@@ -130,32 +136,28 @@ def _fitting_targets(melds: Sequence[Meld]) -> int:
     return _FITTING.get(melds, None, fitting) if isinstance(melds, tuple) else fitting()
 
 
-@bounded(maxsize=1 << 12)
-def _best_target(fitting: int, keys: GroupKeys, melds: int) -> Target:
-    """`Judge.best_target_of` of a hand given by its `_group_keys`, among the targets
-    in ``fitting`` (none: no restriction)."""
-    options = tuple(t for i, t in enumerate(_SHANGHAI_TARGETS) if fitting >> i & 1) \
-        or (_FREE,)
-    sizes = (sum(keys[0]), sum(keys[1]), sum(keys[2]), sum(keys[3]))
-    # The honours' structures are shared by the flushes, so looked up once.
-    honours = group_structures(keys[3], True)
-    return min(options, key=lambda t: _target_distance(t, keys, sizes, honours, melds))
-
-
-def _target_distance(target: Target, keys: GroupKeys, sizes: tuple[int, ...],
-                     honours: Structures, melds: int) -> tuple[int, int]:
-    """`_best_target`'s measure of one target: its shanten (`_groups_target_shanten`),
-    then the tiles on it (`_on_target`) negated; ``sizes``: the tiles in each group,
-    ``honours``: the honours' structures."""
-    if target.suit is not None and target.honours and target.sequences:
-        # A flush with honours, as `_groups_target_shanten` measures it but with the two
-        # groups merged by one memoised look-up: most targets weighed are these.
-        g = _SUIT_GROUP[target.suit]
-        natural = sizes[g] + sizes[3]
-        needed = needed_with(group_structures(keys[g], False), honours, natural, 4 - melds)
-        return max(-1, needed - 1), -natural
-    counts = keys[0] + keys[1] + keys[2] + keys[3]
-    return _groups_target_shanten(target, keys, melds), -_on_target(target, counts)
+def _best_target(fitting: int, hand: _HandGroups, melds: int) -> Target:
+    """`Judge.best_target_of` of a hand given by its `_HandGroups`, among the targets in
+    ``fitting`` (none: no restriction): the nearest, then the one with the most tiles on
+    it (`_on_target`), the first of equals."""
+    best, best_measure = _FREE, (_NO_SHANTEN, 0)
+    sizes, blocks = hand.sizes, 4 - melds
+    for i, (target, groups, pungs) in enumerate(_TARGET_PLANS):
+        if not fitting >> i & 1:
+            continue
+        if groups is None:  # all honours: only the honours count
+            shanten, on = max(-1, 14 - 3 * melds - sizes[3] - 1), sizes[3]
+        else:
+            ids, merged, on = hand.ids(pungs), EMPTY, 0
+            for g in groups:
+                number = ids[g]
+                known = MERGED.get(merged << 16 | number)
+                merged = merge(merged, number) if known is None else known
+                on += sizes[g]
+            shanten = max(-1, shapes.needed(VALUES[merged][blocks], on, blocks) - 1)
+        if best is _FREE or (shanten, -on) < best_measure:
+            best, best_measure = target, (shanten, -on)
+    return best
 
 
 def _melds_fit(target: Target, melds: Sequence[Meld]) -> bool:
@@ -193,35 +195,96 @@ def _on_target(target: Target, counts: Sequence[int]) -> int:
     return sum(counts[kinds.start:kinds.stop]) + (sum(counts[27:34]) if target.honours else 0)
 
 
-GroupKeys = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-
-
-def _group_keys(counts: Sequence[int]) -> GroupKeys:
-    """The counts of the three suits and the honours, each a tuple."""
-    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
-            tuple(counts[27:34]))
-
-
 _SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
 
+_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_TABLES = {False: (SUIT_RUNS, SUIT_RUNS, SUIT_RUNS, HONOURS),
+           True: (SUIT_PUNGS, SUIT_PUNGS, SUIT_PUNGS, HONOURS)}
+"""By whether only pungs count: each group's table of vector numbers (`engine.shapes`)."""
 
-def _groups_target_shanten(target: Target, keys: GroupKeys, melds: int) -> int:
-    """The shanten toward ``target`` of a hand given by its `_group_keys` (made once for
-    all targets)."""
+
+def _vector_ids(counts: Sequence[int], codes: Sequence[int], exact: bool, pungs: bool
+                ) -> tuple[int, ...]:
+    """Each group's vector number (`engine.shapes`) by its code: read with chows unless
+    ``pungs`` (the honours never make chows); worked out live when the codes are not
+    ``exact`` (a count above four) or the table holds no such group."""
+    tables = _TABLES[pungs]
+    out = []
+    for g in range(4):
+        number = tables[g][codes[g]] if exact else UNKNOWN
+        if number == UNKNOWN:
+            start, end = _SPANS[g]
+            number = vector_id(tables[g], tuple(counts[start:end]), pungs or g == 3)
+        out.append(number)
+    return tuple(out)
+
+
+class _HandGroups:
+    """A hand's natural counts as the computer player reads them: each group's code
+    (`engine.shapes`) and tiles, and its vector number with chows and with pungs only
+    (asked for when first needed)."""
+
+    __slots__ = ("_pungs", "codes", "counts", "exact", "runs", "sizes")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = counts
+        self.codes = (sum(map(mul, counts[0:9], POWERS)), sum(map(mul, counts[9:18], POWERS)),
+                      sum(map(mul, counts[18:27], POWERS)),
+                      sum(map(mul, counts[27:34], POWERS)))
+        self.sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]),
+                      sum(counts[27:34]))
+        self.exact = max(counts) <= 4  # else a code would not tell its counts apart
+        self.runs = _vector_ids(counts, self.codes, self.exact, False)
+        self._pungs: tuple[int, ...] | None = None
+
+    def ids(self, pungs: bool) -> tuple[int, ...]:
+        if not pungs:
+            return self.runs
+        if self._pungs is None:
+            self._pungs = _vector_ids(self.counts, self.codes, self.exact, True)
+        return self._pungs
+
+
+def _tiles_on(target: Target, sizes: Sequence[int]) -> int:
+    """`_on_target` of a hand given by its groups' tile counts."""
+    if target.honours_only:
+        return sizes[3]
+    if target.suit is None:
+        return sizes[0] + sizes[1] + sizes[2] + sizes[3]
+    g = _SUIT_GROUP[target.suit]
+    return sizes[g] + (sizes[3] if target.honours else 0)
+
+
+def _merged_value(ids: Iterable[int], blocks: int) -> int:
+    """The merged value (`engine.shapes`) of groups given by their vector numbers."""
+    merged = EMPTY
+    for number in ids:
+        known = MERGED.get(merged << 16 | number)
+        merged = merge(merged, number) if known is None else known
+    return VALUES[merged][blocks]
+
+
+def _target_shanten(target: Target, hand: _HandGroups, melds: int) -> int:
+    """The shanten toward ``target`` of a hand given by its `_HandGroups` (made once for
+    all targets): `standard_shanten` of the counts the target keeps, a group not kept
+    holding nothing."""
+    sizes = hand.sizes
     if target.honours_only:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
-        return max(-1, concealed - sum(keys[3]) - 1)
-    pungs = not target.sequences
-    groups: tuple[tuple[tuple[int, ...], bool], ...]
-    if target.suit is None:
-        groups = ((keys[0], pungs), (keys[1], pungs), (keys[2], pungs), (keys[3], True))
-    else:
-        suit = (keys[_SUIT_GROUP[target.suit]], pungs)
-        groups = (suit, (keys[3], True)) if target.honours else (suit,)
-    # The same as `standard_shanten` of the counts the target keeps: a group not kept
-    # holds nothing.
-    return groups_shanten(groups, 0, 4 - melds)
+        return max(-1, concealed - sizes[3] - 1)
+    ids = hand.ids(not target.sequences)
+    groups = _target_groups(target)
+    blocks = 4 - melds
+    value = _merged_value((ids[g] for g in groups), blocks)
+    natural = sum(sizes[g] for g in groups)
+    return max(-1, shapes.needed(value, natural, blocks) - 1)
+
+
+def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
+    """`engine.analysis.standard_shanten` by the per-group tables (`engine.shapes`)."""
+    value = _merged_value(_HandGroups(counts).runs, blocks)
+    return max(-1, shapes.needed(value, sum(counts), blocks) - jokers - 1)
 
 
 # ---------------------------------------------------------------------------
@@ -251,8 +314,9 @@ def _best_discards(judge: Judge, tiles: tuple[Tile, ...], melds: tuple[Meld, ...
                    ) -> tuple[Tile, ...]:
     """The discards `choose_discard` draws from: all equally good by its measures."""
     counts, jokers = judge.split(tiles)
-    weighing = _Weighing(judge, counts, jokers, len(melds),
-                         judge.best_target_of(counts, melds))
+    hand = _HandGroups(counts)
+    target = judge._best_target_of(hand, melds) if judge.aims_for_patterns else _FREE
+    weighing = _Weighing(judge, counts, jokers, len(melds), target, hand)
     # Keep the 财神: it completes anything.
     kinds = _kinds_of(judge.wildcards, candidates)
     if not kinds:
@@ -343,22 +407,18 @@ def _useful_each(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld], tar
     return {tile: weighing.useful_without(kind, now, unseen) for tile, kind in kinds.items()}
 
 
-_PLACES = ((0, False), (9, False), (18, False), (27, True))
-"""Each group's first kind, and whether it is the honours."""
-
-
 class _Weighing:
     """One hand (natural counts and jokers) weighed toward one target, group by group.
 
     A tile connects only within its suit, so the shanten after a discard, and the kinds
-    that would lower it after that, are found one group at a time: a group's kinds by
-    one look-up (`engine.analysis.needed_without_each`, `improving_kinds`) given the
-    other groups' structures merged, and a discard changes its own group's structures
-    only. The same answers as asking kind by kind: `tests/engine/test_ai_judgement.py`
+    that would lower it after that, are found one group at a time: each group is a code
+    (`engine.shapes`) whose vector number is one index into a table, a discard or a
+    draw moves the code by a power of five, and the other groups' vectors are merged
+    once. The same answers as asking kind by kind: `tests/engine/test_ai_judgement.py`
     and `tests/engine/test_ai_weighing.py` hold the plain references."""
 
     def __init__(self, judge: Judge, counts: list[int], jokers: int, melds: int,
-                 target: Target) -> None:
+                 target: Target, hand: _HandGroups | None = None) -> None:
         self.judge, self.target, self.counts, self.jokers = judge, target, counts, jokers
         self.melds, self.blocks = melds, 4 - melds
         self.towards_honours = judge.aims_for_patterns and target.honours_only
@@ -371,44 +431,87 @@ class _Weighing:
             self.spare, pungs = jokers + 1, False
             self.seven = judge.shapes.seven_pairs and not melds
             self.groups = (0, 1, 2, 3)
+        self.pungs = pungs
         self.weighed = tuple(g in self.groups for g in range(4))
-        self.no_chows = _NO_CHOWS[pungs]
-        self.keys = list(_EMPTY_KEYS)
-        self.structures = [_NO_STRUCTURES] * 4
-        self.natural = 0
-        for g in self.groups:
-            start, end = _SPANS[g]
-            key = self.keys[g] = tuple(counts[start:end])
-            self.structures[g] = group_structures(key, self.no_chows[g])
-            self.natural += sum(key)
+        self.tables = _TABLES[pungs]
+        if hand is None:  # ``hand`` is of these very counts
+            hand = _HandGroups(counts)
+        self.exact = hand.exact
+        self.codes = list(hand.codes)
+        ids = hand.ids(pungs)
+        self.ids = [ids[g] if self.weighed[g] else EMPTY for g in range(4)]
+        self.natural = sum(hand.sizes[g] for g in self.groups)
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
-        self._rests: dict[int, Structures] = {}
-        self._rests_but: dict[tuple[int, int], Structures] = {}
-        self._without: dict[int, tuple[int | None, ...]] = {}
+        self._rests: list[int] | None = None
+        self._rests_but: dict[tuple[int, int], int] = {}
+        self._needed: dict[int, int] = {}
         self._useful: dict[int, int] = {}
+        self._unseen: Sequence[int] | None = None
+        self._by_group: dict[tuple[int, int, tuple[int, int] | None, int], int] = {}
 
-    def _rest(self, g: int) -> Structures:
-        """The structures of the hand's other groups, merged."""
-        rest = self._rests.get(g)
+    def _rest(self, g: int) -> int:
+        """The vector number of the hand's groups other than ``g`` (-1: all), merged."""
+        return self._rests_all()[g]  # -1: the last, all groups
+
+    def _rests_all(self) -> list[int]:
+        """`_rest` of each group, then of none (-1: all groups)."""
+        rests = self._rests
+        if rests is None:
+            rests = self._rests = [self._merged_but(h) for h in range(4)] + [
+                self._merged_but(-1)]
+        return rests
+
+    def _merged_but(self, g: int) -> int:
+        merged = EMPTY
+        for h in self.groups:
+            if h != g:
+                number = self.ids[h]
+                known = MERGED.get(merged << 16 | number)
+                merged = merge(merged, number) if known is None else known
+        return merged
+
+    def _rest_but(self, g: int, gone: int) -> int:
+        """The vector number of the hand's groups other than ``g`` and ``gone``, merged."""
+        rest = self._rests_but.get((g, gone))
         if rest is None:
-            rest = self._rests[g] = merged_structures(
-                [self.structures[h] for h in self.groups if h != g], self.blocks)
+            rest = EMPTY
+            for h in self.groups:
+                if h != g and h != gone:
+                    number = self.ids[h]
+                    merged = MERGED.get(rest << 16 | number)
+                    rest = merge(rest, number) if merged is None else merged
+            self._rests_but[g, gone] = rest
         return rest
 
-    def _needed_without_each(self, g: int) -> tuple[int | None, ...]:
-        """`needed_without_each` of group ``g`` in the weighed hand."""
-        table = self._without[g] = needed_without_each(
-            self.keys[g], self.no_chows[g], self._rest(g), self.natural, self.blocks)
-        return table
+    def _group_id(self, g: int, code: int, key: Sequence[int]) -> int:
+        """Group ``g``'s vector number for ``code``, its counts ``key``."""
+        number = self.tables[g][code] if self.exact and max(key) <= 4 else UNKNOWN
+        if number == UNKNOWN:
+            number = vector_id(self.tables[g], tuple(key), self.pungs or g == 3)
+        return number
 
     def _needed_without(self, kind: int) -> int:
         """`_fewest_needed` of the weighed hand with one tile of ``kind`` (held) fewer."""
-        g = _GROUP_OF_KIND[kind]
-        table = self._without.get(g) or self._needed_without_each(g)
-        needed = table[kind - _SPANS[g][0]]
-        assert needed is not None, "a discard is of a kind held"
+        needed = self._needed.get(kind)
+        if needed is None:
+            g = _GROUP_OF_KIND[kind]
+            start, end = _SPANS[g]
+            place = kind - start
+            if self.exact:
+                number = self.tables[g][self.codes[g] - POWERS[place]]
+            else:
+                key = self.counts[start:end]
+                key[place] -= 1
+                number = self._group_id(g, -1, key)
+            rest = self._rest(g)
+            merged = MERGED.get(rest << 16 | number)
+            if merged is None:
+                merged = merge(rest, number)
+            blocks = self.blocks
+            needed = self._needed[kind] = shapes.needed(VALUES[merged][blocks],
+                                                        self.natural - 1, blocks)
         return needed
 
     def shanten_without(self, kinds: Iterable[int]) -> dict[int, int]:
@@ -418,7 +521,7 @@ class _Weighing:
         if self.towards_honours:
             honours = sum(self.counts[27:34])
             concealed = 14 - 3 * self.melds
-            for kind in kinds:  # only the honours count (`_groups_target_shanten`)
+            for kind in kinds:  # only the honours count (`_target_shanten`)
                 out[kind] = max(-1, concealed - (honours - (kind >= 27)) - 1)
             return out
         pairs = None
@@ -426,22 +529,29 @@ class _Weighing:
             held, odd, jokers = self.pairs, self.singles, self.jokers
             pairs = (seven_pairs_shanten_of(held, odd - 1, jokers),
                      seven_pairs_shanten_of(held - 1, odd + 1, jokers))
-        counts, spare, weighed, tables = self.counts, self.spare, self.weighed, self._without
+        counts, spare, weighed = self.counts, self.spare, self.weighed
+        tables, codes, rests, blocks = self.tables, self.codes, self._rests_all(), self.blocks
+        # `shapes.needed` of the hand a tile fewer: short by its count, or by its value.
+        short, top = 3 * blocks + 2 - (self.natural - 1), 2 * blocks + 1
         unchanged: int | None = None
         for kind in kinds:
-            g = _GROUP_OF_KIND[kind]
-            if not weighed[g]:  # off a pattern target: the shanten stays as it is
+            if not weighed[_GROUP_OF_KIND[kind]]:  # off a pattern target: as it is
                 if unchanged is None:
-                    unchanged = max(-1, needed_with(self._rest(-1), _NO_STRUCTURES,
-                                                    self.natural, self.blocks) - spare)
+                    unchanged = max(-1, shapes.needed(VALUES[self._rest(-1)][self.blocks],
+                                                      self.natural, self.blocks) - spare)
                 out[kind] = unchanged
                 continue
-            table = tables.get(g)
-            if table is None:
-                table = self._needed_without_each(g)
-            needed = table[kind - _SPANS[g][0]]
-            assert needed is not None, "a discard is of a kind held"
-            after = needed - spare
+            g = _GROUP_OF_KIND[kind]
+            if self.exact:  # `_needed_without`, inline: one look-up a kind
+                rest = rests[g]
+                number = tables[g][codes[g] - _POWER_OF_KIND[kind]]
+                merged = MERGED.get(rest << 16 | number)
+                if merged is None:
+                    merged = merge(rest, number)
+                by_value = top - VALUES[merged][blocks]
+                after = (short if short > by_value else by_value) - spare
+            else:
+                after = self._needed_without(kind) - spare
             if after < -1:
                 after = -1
             if pairs is not None:
@@ -476,48 +586,93 @@ class _Weighing:
 
     def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
         """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
-        ``self.counts`` already without it."""
-        keys, natural, changed, gone = self.keys, self.natural, _NO_STRUCTURES, -1
+        ``self.counts`` already without it: each kind near a group's tiles
+        (`_plus_places`) that, one more of it, leaves the hand nearer."""
+        counts, blocks, spare = self.counts, self.blocks, self.spare
+        codes, natural, gone, changed = self.codes, self.natural, -1, EMPTY
         if kind is not None:
             gone = _GROUP_OF_KIND[kind]
-            place = kind - _PLACES[gone][0]
-            keys = list(keys)
-            keys[gone] = (*keys[gone][:place], keys[gone][place] - 1, *keys[gone][place + 1:])
-            changed = group_structures_without(self.keys[gone], self.no_chows[gone], place)
+            start, end = _SPANS[gone]
+            codes = list(codes)
+            codes[gone] -= POWERS[kind - start]
+            changed = self._group_id(gone, codes[gone], counts[start:end])
             natural -= 1
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
             pairs = None  # seven pairs lowers no shanten with one tile: only the standard can
-        counts, blocks, spare = self.counts, self.blocks, self.spare
+        below = now + spare
+        if pairs is None and 3 * blocks + 2 - (natural + 1) >= below:
+            return 0  # too few tiles: one more leaves the hand as far by its count alone
+        if unseen is not self._unseen:  # the counts by group below are for one unseen
+            self._unseen, self._by_group = unseen, {}
         useful = 0
         for g in self.groups:
             if gone < 0 or g == gone:
                 rest = self._rest(g)  # the other groups as they were
             else:
-                rest = merged_with(self._rest_but(g, gone), changed, blocks)
-            start = _PLACES[g][0]
-            if pairs is None:
-                places: Iterable[int] = improving_kinds(
-                    keys[g], self.no_chows[g], g == 3, rest, natural, blocks, now + spare)
+                but = self._rest_but(g, gone)
+                merged = MERGED.get(but << 16 | changed)
+                rest = merge(but, changed) if merged is None else merged
+            if g != gone:  # the group as it was: its count may be known already
+                key = (g, rest, pairs, now)
+                known = self._by_group.get(key)
+                if known is None:
+                    known = self._by_group[key] = self._group_useful(
+                        g, rest, codes[g], natural, pairs, now, unseen)
+                useful += known
             else:
-                table = needed_with_one_more(keys[g], self.no_chows[g], g == 3, rest, natural,
-                                             blocks)
-                places = [place for place, needed in enumerate(table) if needed is not None
-                          and min(max(-1, needed - spare),
-                                  pairs[0 if counts[start + place] & 1 else 1]) < now]
-            for place in places:
-                copies = 4 - counts[start + place] if unseen is None else unseen[start + place]
+                useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
+        return useful
+
+    def _group_useful(self, g: int, rest: int, code: int, natural: int,
+                      pairs: tuple[int, int] | None, now: int, unseen: Sequence[int] | None
+                      ) -> int:
+        """`_useful_count`'s tiles of group ``g`` (its code ``code``; ``rest``: the other
+        groups merged; ``natural``: the tiles weighed, without the one more)."""
+        counts, start = self.counts, _SPANS[g][0]
+        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code) if self.exact \
+            else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
+        if pairs is not None:
+            return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
+        blocks, below = self.blocks, now + self.spare
+        helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
+        table = self.tables[g]
+        useful = 0
+        for place, held, more in places:
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:  # a count of five, or a group no table holds
+                number = self._plus_one(g, counts, place)
+            if helps[number] if number < len(helps) else \
+                    _value_helps(rest, number, blocks, below):
+                copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
                     useful += copies
         return useful
 
-    def _rest_but(self, g: int, gone: int) -> Structures:
-        """The structures of the hand's groups other than ``g`` and ``gone``, merged."""
-        rest = self._rests_but.get((g, gone))
-        if rest is None:
-            rest = self._rests_but[g, gone] = merged_structures(
-                [self.structures[h] for h in self.groups if h != g and h != gone], self.blocks)
-        return rest
+    def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
+        """Group ``g``'s vector number with one more of its ``place``-th kind."""
+        start, end = _SPANS[g]
+        more = list(counts[start:end])
+        more[place] += 1
+        return vector_id(self.tables[g], tuple(more), self.pungs or g == 3)
+
+    def _useful_with_pairs(self, g: int, rest: int, places: _Places, natural: int,
+                           pairs: tuple[int, int], now: int, unseen: Sequence[int] | None
+                           ) -> int:
+        """`_useful_count`'s tiles of group ``g`` when seven pairs may also come nearer
+        (``pairs``: `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
+        blocks, spare, start, table = self.blocks, self.spare, _SPANS[g][0], self.tables[g]
+        useful = 0
+        for place, held, more in places:
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:
+                number = self._plus_one(g, self.counts, place)
+            needed = shapes.needed(VALUES[merge(rest, number)][blocks], natural, blocks)
+            if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) < now:
+                copies = 4 - held if unseen is None else unseen[start + place]
+                if copies > 0:
+                    useful += copies
+        return useful
 
     def _seven_pairs_plus_one(self, gone: int | None) -> tuple[int, int]:
         """The seven pairs shanten once a tile of ``gone`` is gone and one more tile comes:
@@ -532,20 +687,87 @@ class _Weighing:
                 seven_pairs_shanten_of(held, odd + 1, self.jokers))
 
 
-_NO_STRUCTURES = group_structures((0,) * 9, False)
-_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
-_EMPTY_KEYS = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
-_NO_CHOWS = {False: (False, False, False, True), True: (True, True, True, True)}
-"""By whether the target is all pungs: which groups are read without chows."""
+_PLACES_OF = tuple(tuple(p for p in range(9) if mask >> p & 1) for mask in range(1 << 9))
+"""The places set in a mask of a group's nine (or seven) kinds."""
+_Places = tuple[tuple[int, int, int], ...]
+"""A group's kinds to ask about: each one's place, copies held, and the group's code with
+one more of it (-1 when that code would be wrong: four held)."""
+_HONOURS_FLAG = 1 << 30
+"""Set in a code given to `_plus_places` for the honours group."""
+
+
+@bounded(maxsize=1 << 14)
+def _plus_places(flagged: int) -> _Places:
+    """`_plus_places_of` a group given by its code (`_HONOURS_FLAG` set for the honours):
+    one int is a cheap key, and a group's code recurs from one decision to the next."""
+    honours = bool(flagged & _HONOURS_FLAG)
+    code = flagged & ~_HONOURS_FLAG
+    key = [code // power % 5 for power in POWERS[:7 if honours else 9]]
+    return _plus_places_of(key, honours)
+
+
+def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
+    """The places in a group of the kinds held or, in a suit, one or two ranks from one
+    held (the kinds the computer player asks about), with the copies held and the code
+    one more of the kind makes."""
+    held = 0
+    for place, n in enumerate(key):
+        if n:
+            held |= 1 << place
+    near = held if honours else (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
+    code = shapes.code_of(key)
+    return tuple((place, key[place], code + POWERS[place] if key[place] < 4 else -1)
+                 for place in _PLACES_OF[near])
+
+
+_HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
+"""`_helping`'s memo: its keys are few (a merged vector of the 82 in the file, 1 to 4
+blocks, a shanten plus the 财神: a few thousand at most; about 400 after 100 hands of
+each rule set), `bench/choice.py` prints its size, and `_HELPING_BOUND` caps it."""
+_HELPING_BOUND = 1 << 14
+
+
+def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
+    """By a group's vector number (the tables' own), whether that group with the other
+    groups' merged ``rest`` leaves the hand needing fewer than ``below`` tiles (its count
+    alone being no shorter, as `_useful_count` has checked)."""
+    key = (rest, blocks, below)
+    known = _HELPING.get(key)
+    if known is None:
+        if len(_HELPING) >= _HELPING_BOUND:
+            _HELPING.clear()
+        known = _HELPING[key] = tuple(_value_helps(rest, number, blocks, below)
+                                      for number in range(TABLE_NUMBERS))
+    return known
+
+
+def _value_helps(rest: int, number: int, blocks: int, below: int) -> bool:
+    # `shapes.needed` below ``below`` by the value (the count was checked already).
+    merged = MERGED.get(rest << 16 | number)
+    if merged is None:
+        merged = merge(rest, number)
+    return 2 * blocks + 1 - VALUES[merged][blocks] < below
+
+
+
+
 _GROUP_OF_KIND = tuple(min(kind // 9, 3) for kind in range(NUM_KINDS))
+_POWER_OF_KIND = tuple(POWERS[kind - _SPANS[_GROUP_OF_KIND[kind]][0]] for kind in range(NUM_KINDS))
+"""A kind's place in its group's code (`engine.shapes`)."""
 
 
 def _target_groups(target: Target) -> tuple[int, ...]:
-    """The groups a pattern target keeps (`_keep`), by index in `_PLACES`."""
+    """The groups a pattern target keeps (`_keep`), by index in `_SPANS`."""
     if target.suit is None:
         return (0, 1, 2, 3)
     suit = _SUIT_GROUP[target.suit]
     return (suit, 3) if target.honours else (suit,)
+
+
+_TARGET_PLANS = tuple((t, None if t.honours_only else _target_groups(t), not t.sequences)
+                      for t in _SHANGHAI_TARGETS)
+"""Each Shanghai target with the groups it keeps (None: all honours) and whether it
+reads them as pungs only, for `_best_target`."""
 
 
 def _useful_towards_honours(judge: Judge, counts: list[int], melds: int, target: Target,

@@ -994,64 +994,6 @@ Structures = frozenset[tuple[int, int, int]]
 merged (`_merge`)."""
 
 
-def group_structures(key: tuple[int, ...], honours: bool) -> Structures:
-    """The (melds, partials, pair) options of one group's counts (``honours``: no chows)."""
-    return _partials(key, honours)
-
-
-def group_structures_without(key: tuple[int, ...], honours: bool, index: int) -> Structures:
-    """`group_structures` of the group with one tile fewer of its ``index``-th kind (held)."""
-    changed = _changed_structures(key, honours, False, -1)[index]
-    assert changed is not None, "a kind held"
-    return changed
-
-
-def merged_structures(groups: Iterable[Structures], blocks: int) -> Structures:
-    """Several groups' structures merged, for a hand with ``blocks`` melds still to make."""
-    return _merged(groups, blocks)
-
-
-def merged_with(merged: Structures, group: Structures, blocks: int) -> Structures:
-    """`merged_structures` of groups already merged (``merged``) and one more."""
-    return merged if group == _NOTHING_YET else _merge(merged, group, blocks)
-
-
-def needed_with_one_more(key: tuple[int, ...], honours: bool, honour_group: bool,
-                         rest: Structures, natural: int, blocks: int) -> tuple[int | None, ...]:
-    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
-    groups but this one) with one more tile of each kind near this group's tiles, by the
-    kind's place in the group; None for the kinds not near (`_near_in_group`). The
-    standard shanten is this less the jokers and one, and at least -1."""
-    return _group_each(key, honours, honour_group, rest, natural, blocks, 1)
-
-
-def needed_without_each(key: tuple[int, ...], honours: bool, rest: Structures, natural: int,
-                        blocks: int) -> tuple[int | None, ...]:
-    """`_fewest_needed` of a hand (``natural`` tiles, ``rest``: the structures of all its
-    groups but this one) with one tile fewer of each kind this group holds, by the kind's
-    place in the group; None for the kinds not held."""
-    return _group_each(key, honours, False, rest, natural, blocks, -1)
-
-
-def needed_with(rest: Structures, group: Structures, natural: int, blocks: int) -> int:
-    """`_fewest_needed` of a hand of ``natural`` tiles whose groups' structures are
-    ``rest`` and ``group``: its standard shanten is this less the jokers and one (at
-    least -1)."""
-    return _needed_with(rest, group, natural, blocks)
-
-
-@bounded(maxsize=1 << 14)
-def improving_kinds(key: tuple[int, ...], honours: bool, honour_group: bool,
-                    rest: Structures, natural: int, blocks: int, below: int
-                    ) -> tuple[int, ...]:
-    """The places in the group of the kinds in `needed_with_one_more` whose one more
-    tile leaves the hand needing fewer than ``below`` tiles (a shanten below ``below``
-    less the jokers and one): the computer player's useful tiles, one group at a time."""
-    return tuple(i for i, needed in enumerate(
-        _group_each(key, honours, honour_group, rest, natural, blocks, 1))
-        if needed is not None and needed < below)
-
-
 @bounded(maxsize=1 << 13)
 def _near_in_group(key: tuple[int, ...], honour_group: bool) -> tuple[bool, ...]:
     """Whether each kind of a group is held or, in a suit, one or two ranks from a held

@@ -17,7 +17,7 @@ from engine.ai import (
     _keep,
     _on_target,
 )
-from engine.analysis import _pareto, standard_shanten
+from engine.analysis import _pareto, seven_pairs_shanten, standard_shanten
 from engine.melds import Meld
 from engine.tiles import NUM_KINDS, Tile
 
@@ -62,6 +62,34 @@ def partials_as_first_written(key: tuple[int, ...], honors: bool
     return frozenset(_pareto(options))
 
 
+def counts_shanten_as_first_written(judge: Judge, counts: Sequence[int], jokers: int,
+                                    melds: int, targets: Sequence[Target]) -> int:
+    """`Judge.counts_shanten` by the analysis's own shanten of the whole hand (its groups'
+    structures merged), not the per-group tables the computer player reads: each
+    pattern target's shanten is that of the counts it keeps."""
+    if not judge.aims_for_patterns:
+        best = standard_shanten(counts, jokers, 4 - melds)
+        if judge.shapes.seven_pairs and not melds:
+            best = min(best, seven_pairs_shanten(counts, jokers))
+        return best
+    found = []
+    for target in targets:
+        if target.honours_only:
+            found.append(max(-1, 14 - 3 * melds - sum(counts[27:34]) - 1))
+            continue
+        kept = [n if _keep(target, k) else 0 for k, n in enumerate(counts)]
+        found.append(standard_shanten(kept, 0, 4 - melds, sequences=target.sequences))
+    return min(found, default=8)
+
+
+def shanten_as_first_written(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                             target: Target | None = None) -> int:
+    """`Judge.shanten` by `counts_shanten_as_first_written`."""
+    counts, jokers = judge.split(tiles)
+    targets = (target,) if target else judge.targets(melds)
+    return counts_shanten_as_first_written(judge, counts, jokers, len(melds), targets)
+
+
 def useful_as_first_written(judge: Judge, rest: list[Tile], melds: Sequence[Meld],
                             target: Target, now: int, unseen: Sequence[int] | None) -> int:
     """受入 of one hand, kind by kind, as the computer player first counted it."""
@@ -74,7 +102,7 @@ def useful_as_first_written(judge: Judge, rest: list[Tile], melds: Sequence[Meld
         if not keep[kind] or left <= 0:
             continue
         counts[kind] += 1
-        after = judge.counts_shanten(counts, jokers, len(melds), (target,))
+        after = counts_shanten_as_first_written(judge, counts, jokers, len(melds), (target,))
         counts[kind] -= 1
         useful += left if after < now else 0
     return useful
@@ -84,7 +112,8 @@ def best_target_as_first_written(judge: Judge, tiles: Sequence[Tile], melds: Seq
                                  ) -> Target:
     counts, jokers = judge.split(tiles)
     options = judge.targets(melds) or (_FREE,)
-    return min(options, key=lambda t: (judge.counts_shanten(counts, jokers, len(melds), (t,)),
+    return min(options, key=lambda t: (counts_shanten_as_first_written(
+        judge, counts, jokers, len(melds), (t,)),
                                        -_on_target(t, counts)))
 
 
@@ -97,7 +126,7 @@ def best_discards_as_first_written(judge: Judge, tiles: Sequence[Tile], melds: S
     kept = [t for t in candidates if not judge.wildcards.is_joker(t)]
     if not kept:
         return tuple(candidates)
-    after = {t: judge.shanten(_without(tiles, t), melds, target) for t in kept}
+    after = {t: shanten_as_first_written(judge, _without(tiles, t), melds, target) for t in kept}
     best = min(after.values())
     tied = [t for t in kept if after[t] == best]
     if len(tied) > 1 and judge.wildcards.joker is not None:
@@ -135,4 +164,4 @@ def best_shanten_after_discard_as_first_written(judge: Judge, tiles: Sequence[Ti
                                                 melds: Sequence[Meld]) -> int:
     """The lowest `Judge.shanten` of the hands a discard leaves, a discard at a time (as
     the claims and kongs were first judged)."""
-    return min(judge.shanten(_without(tiles, t), melds) for t in set(tiles))
+    return min(shanten_as_first_written(judge, _without(tiles, t), melds) for t in set(tiles))
