@@ -243,7 +243,8 @@ async def bench_actions(dbs: Databases, tables: int, sync_full: bool = False,
 RESTART_MOVES = 28
 """Moves per table before the restart bench's restart, plus the table's number modulo 4
 (28–31): a restart comes at any moment of a hand, so the actions after its newest
-snapshot (one every 4 by default) are spread over 0–3 rather than always the same."""
+snapshot (when one is not written with every action, as by default) are spread over
+0–3 rather than always the same."""
 
 
 async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,

@@ -886,7 +886,8 @@ class Store:
         tables = [TableRow.of(r) for r in await db.all(
             f"SELECT * FROM game_tables WHERE id IN ({_marks(ids)})", ids)]
         seats = _grouped((SeatRow.of(r) for r in await db.all(
-            f"SELECT * FROM seats WHERE table_id IN ({_marks(ids)}) ORDER BY seat", ids)),
+            f"SELECT * FROM seats WHERE table_id IN ({_marks(ids)}) ORDER BY table_id, seat",
+            ids)),  # in the primary key's order: no sorting
             lambda s: s.table_id)
         matches = {m.table_id: m for m in (MatchRow.of(r) for r in await db.all(
             f"SELECT * FROM matches WHERE status = 'playing' AND table_id IN"
@@ -894,7 +895,7 @@ class Store:
         match_ids = [m.id for m in matches.values()]
         hands = _grouped((HandRow.of(r) for r in await db.all(
             f"{_HAND_SELECT} WHERE h.match_id IN ({_marks(match_ids)})"
-            " ORDER BY h.number", match_ids)), lambda h: h.match_id)
+            " ORDER BY h.match_id, h.number", match_ids)), lambda h: h.match_id)
         settled = await db.all(
             "SELECT s.*, h.match_id FROM settlements s JOIN hands h ON h.id = s.hand_id"
             f" WHERE h.match_id IN ({_marks(match_ids)}) ORDER BY h.number, s.seat",
@@ -943,21 +944,20 @@ class Store:
             for r in await db.all(f"SELECT * FROM hand_snapshots WHERE hand_id IN"
                                     f" ({_marks(hand_ids)}) ORDER BY seq", hand_ids):
                 newest[r["hand_id"]] = SnapshotRow.of(r)  # the last one read is the newest
-            # from each hand's newest snapshot's own action on (its stored digest); the
-            # snapshots' seqs joined once, not looked up again for every action row (a
-            # subquery per row was most of a 1,000-table rebuild's reading)
-            rows: list[Row] = []
-            for start in range(0, len(hand_ids), _CHUNK // 2):  # each hand's id twice
-                part = hand_ids[start:start + _CHUNK // 2]
-                rows += await db.all(
-                    "SELECT a.* FROM actions a LEFT JOIN (SELECT hand_id, MAX(seq) AS seq"
-                    f" FROM hand_snapshots WHERE hand_id IN ({_marks(part)}) GROUP BY"
-                    f" hand_id) s ON s.hand_id = a.hand_id WHERE a.hand_id IN"
-                    f" ({_marks(part)}) AND a.seq >= COALESCE(s.seq, 0)"
-                    " ORDER BY a.hand_id, a.seq", [*part, *part])
-        else:
-            rows = await db.all("SELECT * FROM actions WHERE hand_id IN"
-                                f" ({_marks(hand_ids)}) ORDER BY hand_id, seq", hand_ids)
+        snapped = [h for h in hand_ids if h in newest]
+        whole = [h for h in hand_ids if h not in newest]
+        # from each hand's newest snapshot's own action on (its stored digest): driven
+        # from the snapshots (CROSS JOIN keeps SQLite's loop order), each hand's actions
+        # are a range of the primary key, not all of them filtered (a join the other
+        # way round read every action of every hand, most of a rebuild's reading)
+        rows: list[Row] = await db.all(
+            "SELECT a.* FROM (SELECT hand_id, MAX(seq) AS seq FROM hand_snapshots"
+            f" WHERE hand_id IN ({_marks(snapped)}) GROUP BY hand_id) s CROSS JOIN actions a"
+            " WHERE a.hand_id = s.hand_id AND a.seq >= s.seq ORDER BY a.hand_id, a.seq",
+            snapped) if snapped else []
+        if whole:
+            rows += await db.all("SELECT * FROM actions WHERE hand_id IN"
+                                 f" ({_marks(whole)}) ORDER BY hand_id, seq", whole)
         by_hand = _grouped(rows, lambda r: r["hand_id"])
         logs: dict[int, HandLog] = {}
         for hand_id in hand_ids:

@@ -3,7 +3,6 @@ replayed one, on thousands of seeded positions; anything else is refused."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 
@@ -11,8 +10,15 @@ import pytest
 
 from engine import rules as rulesets
 from engine.game import Action, HandState, Phase, apply, deciding_seats, legal_actions, new_hand
-from engine.game.snapshot import SNAPSHOT_FORMAT, SnapshotError, covered_fields, decode, encode
-from engine.tiles import Tile
+from engine.game.snapshot import (
+    SNAPSHOT_FORMAT,
+    TILE_LETTERS,
+    SnapshotError,
+    covered_fields,
+    decode,
+    encode,
+)
+from engine.tiles import Tile, tile_from_notation
 
 SETUPS = [("shanghai", {}), ("hangzhou", {}), ("hangzhou", {"caishen": "flip"})]
 
@@ -89,26 +95,63 @@ def first_position_with(pred: object) -> HandState:
     raise AssertionError("no such position")
 
 
+class Fields:
+    """A snapshot's text taken apart for a test to change: the top fields, each seat's
+    fields and the window's (see engine/game/snapshot.py)."""
+
+    def __init__(self, text: str) -> None:
+        top = text.split("|")
+        self.top = top[:13]
+        self.seats = [seat.split(",") for seat in top[13:]]
+        self.window = top[12].split(",") if top[12] else []
+
+    def text(self) -> str:
+        top = [*self.top[:12], ",".join(self.window), *self.top[13:]]
+        return "|".join([*top, *(",".join(seat) for seat in self.seats)])
+
+
 def tamper(text: str, change: object) -> str:
-    data = json.loads(text)
+    data = Fields(text)
     change(data)  # type: ignore[operator]
-    return json.dumps(data)
+    return data.text()
+
+
+def letter(notation: str) -> str:
+    return TILE_LETTERS[tile_from_notation(notation)]
+
+
+def never_drawn(d: Fields) -> None:
+    hand = d.seats[0][0]
+    extra = letter("1m") if hand[0] != letter("1m") else letter("2m")
+    d.seats[0][0] = "".join(sorted(hand[1:] + extra))  # in order: the tiles are wrong
+
+
+def top(index: int, value: str) -> object:
+    return lambda d: d.top.__setitem__(index, value)
 
 
 TAMPERING = {
-    "format": lambda d: d.update(format=SNAPSHOT_FORMAT + 1),
-    "a tile that was never drawn": lambda d: d["seats"][0].update(
-        hand=d["seats"][0]["hand"][2:] + ("1m" if d["seats"][0]["hand"][:2] != "1m" else "2m")),
-    "a tile lost": lambda d: d["seats"][1].update(hand=d["seats"][1]["hand"][2:]),
-    "front moved": lambda d: d.update(front=d["front"] + 1),
-    "a seat missing": lambda d: d["seats"].pop(),
-    "a bad tile": lambda d: d["seats"][2].update(flowers="9f"),
-    "a bad phase": lambda d: d.update(phase="sleeping"),
-    "ended": lambda d: d.update(phase="ended"),
-    "a string for a number": lambda d: d.update(turn="1"),
-    "a bool for a number": lambda d: d.update(turn=True),
-    "a bad action": lambda d: d["window"]["options"][1].append({"kind": "fly", "seat": 1}),
-    "a drawn tile not held": lambda d: d["seats"][d["turn"]].update(drawn="9z"),
+    "format": top(0, str(SNAPSHOT_FORMAT + 1)),
+    "a tile that was never drawn": never_drawn,
+    "a tile lost": lambda d: d.seats[1].__setitem__(0, d.seats[1][0][1:]),
+    "front moved": lambda d: d.top.__setitem__(2, str(int(d.top[2]) + 1)),
+    "a seat missing": lambda d: d.seats.pop(),
+    "a seat field missing": lambda d: d.seats[3].pop(),
+    "a bad tile": lambda d: d.seats[2].__setitem__(4, "z"),
+    "a bad phase": top(6, "s"),
+    "ended": top(6, "e"),
+    "a seat out of range": top(7, "4"),
+    "a signed number": top(2, "+5"),
+    "a number with a leading zero": lambda d: d.top.__setitem__(1, "0" + d.top[1]),
+    "a number in other digits": top(3, "\u0661"),
+    "a bad flag": top(9, "2"),
+    "three claim rows": lambda d: d.top.__setitem__(11, ".".join(["0"] * 12)),
+    "a bad action": lambda d: d.window.__setitem__(5, d.window[5] + ":f1-"),
+    "a discard without its tile": lambda d: d.window.__setitem__(5, "d1-"),
+    "a window field missing": lambda d: d.window.pop(),
+    "a claimed discard out of range": lambda d: d.seats[0].__setitem__(3, "99:1"),
+    "a short meld": lambda d: d.seats[0].__setitem__(1, "p1A"),
+    "a drawn tile not held": lambda d: d.seats[int(d.top[7])].__setitem__(5, letter("7z")),
 }
 
 
@@ -116,13 +159,35 @@ TAMPERING = {
 def test_a_tampered_snapshot_is_refused(what: str) -> None:
     state = first_position_with(lambda s: s.window is not None and s.seq > 8)
     if what == "a drawn tile not held":
-        state = first_position_with(lambda s: s.phase is Phase.TURN and s.seq > 8)
+        state = first_position_with(lambda s: s.phase is Phase.TURN and s.seq > 8
+                                    and Tile.RED not in s.seats[s.turn].hand)
     text = tamper(encode(state), TAMPERING[what])
+    assert text != encode(state)
     with pytest.raises(SnapshotError):
         restored(text, state)
 
 
-@pytest.mark.parametrize("text", ["", "nonsense", "[]", "null", '{"format": 1}', "{}"])
+def test_the_tampering_helper_changes_nothing_by_itself() -> None:
+    state = first_position_with(lambda s: s.window is not None and s.seq > 8)
+    assert tamper(encode(state), lambda d: None) == encode(state)
+    assert restored(tamper(encode(state), lambda d: None), state) == state
+
+
+FORMAT_1 = ('{"format":1,"seq":1,"front":53,"back":0,"flipped":null,"set_aside":"",'
+            '"phase":"turn","turn":1,"window":null,"replacement":null,'
+            '"first_go_round":true,"claims":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],'
+            '"zhua_da":null,"seats":[]}')
+"""The start of a format 1 text (JSON, sessions 5-8): what a store may still hold."""
+
+
+def test_a_format_1_snapshot_is_refused_as_such() -> None:
+    state = first_position_with(lambda s: s.seq > 3)
+    with pytest.raises(SnapshotError, match="format 1"):
+        restored(FORMAT_1, state)
+
+
+@pytest.mark.parametrize("text", ["", "nonsense", "[]", "null", '{"format": 1}', "{}", "2",
+                                  "2|" * 16 + "2", "2|" * 20])
 def test_text_that_is_no_snapshot_is_refused(text: str) -> None:
     state = first_position_with(lambda s: s.seq > 3)
     with pytest.raises(SnapshotError):
@@ -158,10 +223,8 @@ def test_a_hand_out_of_tile_order_is_refused_with_what_is_wrong() -> None:
     hand = state.seats[seat].hand
     assert len(set(hand)) > 1
 
-    def reversed_hand(d: dict[str, list[dict[str, str]]]) -> None:
-        spelled = d["seats"][seat]["hand"]
-        d["seats"][seat]["hand"] = "".join(
-            spelled[i:i + 2] for i in range(len(spelled) - 2, -1, -2))
+    def reversed_hand(d: Fields) -> None:
+        d.seats[seat][0] = d.seats[seat][0][::-1]
 
     with pytest.raises(SnapshotError, match="not in tile order"):
         restored(tamper(text, reversed_hand), state)

@@ -18,6 +18,7 @@ from bot.service.live import step_of
 from bot.service.snapshots import engine_version
 from bot.store import state_digest
 from engine.game import Action, HandState, deciding_seats, legal_actions, replay
+from engine.game.snapshot import SNAPSHOT_FORMAT
 from tests.service.helpers import ANN, BOB, CID, DEE, World, by
 
 OPTIONS = {"turn_timer": 3600, "claim_timer": 3600}
@@ -105,8 +106,7 @@ async def snapshot_sql(world: World, sql: str, *params: object) -> None:
 
 
 TAMPERING: dict[str, tuple[str, ...] | tuple[str, None]] = {
-    "damaged text": ("UPDATE hand_snapshots SET state = replace(state, '\"front\"', "
-                     "'\"frnt\"')",),
+    "damaged text": ("UPDATE hand_snapshots SET state = replace(state, '|', ',')",),
     # resealed, so that only the version tells it apart
     "another engine's": ("UPDATE hand_snapshots SET version = '1-0123456789ab',"
                          " state_digest = ?", None),
@@ -136,12 +136,41 @@ async def test_a_resealed_snapshot_that_decodes_to_nonsense_falls_back_to_the_lo
         make_world: MakeWorld) -> None:
     world, table = await one_table(make_world, 10)
     [snap] = await world.store.snapshots((await world.store.live_hand(table)).id)
-    bad = snap.state.replace('"turn":', '"turn":9,"x":', 1)  # a seat that does not exist
+    fields = snap.state.split("|")
+    fields[7] = "9"  # the turn of a seat that does not exist
+    bad = "|".join(fields)
     await snapshot_sql(world, "UPDATE hand_snapshots SET state = ?, state_digest = ?",
                        bad, state_digest(snap.version, bad))
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
     assert world.service.recovery.resumed == 0
+    assert state_of(world, table) == await truth(world, table)
+
+
+FORMAT_1 = ('{"format":1,"seq":%d,"front":60,"back":1,"flipped":null,"set_aside":"",'
+            '"phase":"turn","turn":1,"window":null,"replacement":null,'
+            '"first_go_round":false,"claims":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],'
+            '"zhua_da":null,"seats":[]}')
+"""A format 1 text (JSON, written up to session 8), as a store upgraded may hold."""
+
+
+@pytest.mark.parametrize("version", ["1-0123456789abcdef01234567", "this engine's"])
+async def test_a_format_1_snapshot_is_ignored_and_the_log_replayed(
+        make_world: MakeWorld, caplog: pytest.LogCaptureFixture, version: str) -> None:
+    # written by the engine before (its version), or even sealed as this engine's: the
+    # text is refused by its format, the log is replayed, nothing fails
+    world, table = await one_table(make_world, 10)
+    [snap] = await world.store.snapshots((await world.store.live_hand(table)).id)
+    version = snap.version if version == "this engine's" else version
+    text = FORMAT_1 % snap.seq
+    await snapshot_sql(world, "UPDATE hand_snapshots SET version = ?, state = ?,"
+                              " state_digest = ?", version, text, state_digest(version, text))
+    world = await restart(make_world, world)
+    with caplog.at_level(logging.WARNING):
+        await world.service.recover(eager=True)
+    assert world.service.recovery.resumed == 0
+    assert "not used" in caplog.text
+    assert ("format 1" in caplog.text) == (version == snap.version)
     assert state_of(world, table) == await truth(world, table)
 
 
@@ -218,7 +247,7 @@ async def test_moves_after_the_newest_snapshot_are_replayed_on_top_of_it(
 
 def test_the_engine_version_is_the_format_and_a_fingerprint_of_the_engine_code() -> None:
     version = engine_version()
-    assert version.startswith("1-") and len(version) == 2 + 24
+    assert version.startswith(f"{SNAPSHOT_FORMAT}-") and len(version) == 2 + 24
     assert version == engine_version()
 
 
