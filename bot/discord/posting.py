@@ -117,17 +117,7 @@ class Poster:
         channel = await self.channel(ref)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
-        try:
-            await channel.get_partial_message(message_id).edit(**kwargs)
-            return True
-        except discord.NotFound:
-            return False
-        except discord.Forbidden as exc:
-            await self.permission_error(ref, exc)
-            return True
-        except discord.HTTPException as exc:
-            log.warning("table %s: edit failed: %s %s", ref.table_id, exc.status, exc.code)
-            return True
+        return await self._edited(ref, channel.get_partial_message(message_id).edit(**kwargs))
 
     async def edit_picture(self, ref: TableRef, message_id: int, *, content: str,
                            picture: discord.File) -> bool:
@@ -139,14 +129,24 @@ class Poster:
         channel = await self.channel(ref)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
+        return await self._edited(ref, self._patch_picture(ref, message_id, content, picture))
+
+    async def _patch_picture(self, ref: TableRef, message_id: int, content: str,
+                             picture: discord.File) -> None:
+        with handle_message_parameters(
+                content=content, attachments=[picture],
+                previous_allowed_mentions=self.client.allowed_mentions) as params:
+            body = await one_body(params.multipart or [])
+            route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                          channel_id=ref.channel_id, message_id=message_id)
+            await self.client.http.request(route, data=body)
+
+    async def _edited(self, ref: TableRef, request: Awaitable[object]) -> bool:
+        """Await an edit's request: False when the message is gone. A missing permission
+        goes to `permission_error`, any other failure to the log; both give True, the
+        message being still there (so no new one is posted)."""
         try:
-            with handle_message_parameters(
-                    content=content, attachments=[picture],
-                    previous_allowed_mentions=self.client.allowed_mentions) as params:
-                body = await one_body(params.multipart or [])
-                route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
-                              channel_id=ref.channel_id, message_id=message_id)
-                await self.client.http.request(route, data=body)
+            await request
             return True
         except discord.NotFound:
             return False
