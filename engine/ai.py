@@ -148,12 +148,9 @@ def _best_target(fitting: int, hand: _HandGroups, melds: int) -> Target:
         if groups is None:  # all honours: only the honours count
             shanten, on = max(-1, 14 - 3 * melds - sizes[3] - 1), sizes[3]
         else:
-            ids, merged, on = hand.ids(pungs), EMPTY, 0
-            for g in groups:
-                number = ids[g]
-                known = MERGED.get(merged << 16 | number)
-                merged = merge(merged, number) if known is None else known
-                on += sizes[g]
+            ids = hand.ids(pungs)
+            merged = _merged(ids[g] for g in groups)
+            on = sum(sizes[g] for g in groups)
             shanten = max(-1, shapes.needed(VALUES[merged][blocks], on, blocks) - 1)
         if best is _FREE or (shanten, -on) < best_measure:
             best, best_measure = target, (shanten, -on)
@@ -255,13 +252,19 @@ def _tiles_on(target: Target, sizes: Sequence[int]) -> int:
     return sizes[g] + (sizes[3] if target.honours else 0)
 
 
-def _merged_value(ids: Iterable[int], blocks: int) -> int:
-    """The merged value (`engine.shapes`) of groups given by their vector numbers."""
+def _merged(ids: Iterable[int]) -> int:
+    """The vector number of groups given by their vector numbers, merged (`MERGED` read
+    inline: every pair of the file's vectors is in it)."""
     merged = EMPTY
     for number in ids:
         known = MERGED.get(merged << 16 | number)
         merged = merge(merged, number) if known is None else known
-    return VALUES[merged][blocks]
+    return merged
+
+
+def _merged_value(ids: Iterable[int], blocks: int) -> int:
+    """The merged value (`engine.shapes`) of groups given by their vector numbers."""
+    return VALUES[_merged(ids)][blocks]
 
 
 def _target_shanten(target: Target, hand: _HandGroups, melds: int) -> int:
@@ -464,25 +467,16 @@ class _Weighing:
         return rests
 
     def _merged_but(self, g: int) -> int:
-        merged = EMPTY
-        for h in self.groups:
-            if h != g:
-                number = self.ids[h]
-                known = MERGED.get(merged << 16 | number)
-                merged = merge(merged, number) if known is None else known
-        return merged
+        ids = self.ids
+        return _merged(ids[h] for h in self.groups if h != g)
 
     def _rest_but(self, g: int, gone: int) -> int:
         """The vector number of the hand's groups other than ``g`` and ``gone``, merged."""
         rest = self._rests_but.get((g, gone))
         if rest is None:
-            rest = EMPTY
-            for h in self.groups:
-                if h != g and h != gone:
-                    number = self.ids[h]
-                    merged = MERGED.get(rest << 16 | number)
-                    rest = merge(rest, number) if merged is None else merged
-            self._rests_but[g, gone] = rest
+            ids = self.ids
+            rest = self._rests_but[g, gone] = _merged(
+                ids[h] for h in self.groups if h != g and h != gone)
         return rest
 
     def _group_id(self, g: int, code: int, key: Sequence[int]) -> int:

@@ -20,6 +20,7 @@ from engine.shapes import (
     UNKNOWN,
     Vector,
     Vectors,
+    code_of,
     vector_of,
 )
 
@@ -70,7 +71,7 @@ def vector_id(table: bytes, counts: tuple[int, ...], honours: bool) -> int:
     """The vector number of a group's ``counts`` read from ``table`` (with chows unless
     ``honours``), worked out live when the table does not hold it."""
     if max(counts, default=0) <= 4:
-        number: int = table[sum(n * 5 ** i for i, n in enumerate(counts))]
+        number: int = table[code_of(counts)]
         if number != UNKNOWN:
             return number
     return VECTORS.number(vector_of(_partials(counts, honours)))

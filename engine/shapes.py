@@ -34,7 +34,7 @@ KINDS_IN_SUIT = 9
 KINDS_IN_HONOURS = 7
 MAX_TILES = 14
 """The most tiles of one group a table holds (a whole hand); codes of more tiles, or
-with a count of five, are worked out live (`engine.analysis.group_vector_id`)."""
+with a count of five, are worked out live (`engine.shape_tables.vector_id`)."""
 UNKNOWN = 255
 """A table entry for a code the table does not hold."""
 POWERS = tuple(5 ** i for i in range(KINDS_IN_SUIT))
