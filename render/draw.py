@@ -66,7 +66,7 @@ def png(img: Image.Image, *, palette: bool = True, shared: bool = False) -> byte
     (`render.encode`: the same pixels, a fifth of zlib's time).
     """
     buf = io.BytesIO()
-    out = img.convert("RGB")
+    out = img if img.mode == "RGB" else img.convert("RGB")  # (converting copies)
     if palette and shared:
         out = out.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
     elif palette:

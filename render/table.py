@@ -16,7 +16,7 @@ drawn face down whatever their tiles say, so nothing private can leak from here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image, ImageDraw
 
@@ -43,6 +43,8 @@ from render.draw import (
     paste_tile,
     png,
 )
+from render.encode import palette_png
+from render.pieces import Part, Pieces
 from render.tiles import tile_size
 
 W = 1200
@@ -83,9 +85,54 @@ class TableLayout:
     size: tuple[int, int] = (W, 0)
 
 
+PIECES = Pieces()
+"""The centres, rivers and panels drawn lately, in the shared palette (`render.pieces`)."""
+
+
 def table_image(view: TableView, names: Sequence[str], bottom_seat: int = 0) -> bytes:
-    """The PNG of the public table as seen from `bottom_seat`."""
-    return png(render_table(view, names, bottom_seat)[0], shared=True)
+    """The PNG of the public table as seen from `bottom_seat`: put together from the
+    pieces that did not change since they were last drawn (`render.pieces`), exactly
+    the pixels of `render_table` in the shared palette."""
+    if not isinstance(view, TableView):  # a PlayerView would carry a concealed hand
+        raise TypeError(f"the table picture takes a TableView, not {type(view).__name__}")
+    layout = _layout(view, bottom_seat)
+    picture = PIECES.assemble(layout.size, _parts(view, names, layout))
+    if picture is None:
+        return png(render_table(view, names, bottom_seat)[0], shared=True)
+    return palette_png(picture)
+
+
+def _parts(view: TableView, names: Sequence[str], layout: TableLayout) -> list[Part]:
+    """The pieces of `render_table`, in its order, each keyed by everything it shows."""
+    parts = [Part(_centre_key(view, names, layout), layout.centre,
+                  lambda canvas, draw: _centre(canvas, draw, view, layout, names))]
+    winds = tuple(s.wind for s in view.seats)
+    for seat in view.seats:
+        name = _name(names, seat.seat)
+        pos = layout.positions[seat.seat]
+        last = view.last_discard
+        river = ("river", pos, seat.seat, seat.discards, view.caishen, winds,
+                 last[1] if last is not None and last[0] == seat.seat else None)
+        parts.append(Part(river, layout.rivers[seat.seat],
+                          lambda canvas, draw, seat=seat: _river(canvas, draw, view, seat,
+                                                                 layout)))
+        panel = ("panel", pos, replace(seat, discards=()), name, seat.seat in view.deciding,
+                 view.phase, view.streak, view.caishen)
+        parts.append(Part(panel, layout.panels[seat.seat],
+                          lambda canvas, draw, seat=seat, name=name: _panel(
+                              canvas, draw, view, seat, name, layout)))
+    return parts
+
+
+def _centre_key(view: TableView, names: Sequence[str], layout: TableLayout) -> tuple[object, ...]:
+    """Everything `_centre` shows (its winds read each seat's place, wind and dealer)."""
+    seats = tuple((s.seat, layout.positions[s.seat], s.wind, s.dealer) for s in view.seats)
+    return ("centre", view.rules, view.hand_number, view.dice, view.wall_left, view.caishen,
+            view.turned, _status(view, names), view.deciding, seats)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
 def render_table(view: TableView, names: Sequence[str], bottom_seat: int = 0
@@ -98,7 +145,7 @@ def render_table(view: TableView, names: Sequence[str], bottom_seat: int = 0
     draw = ImageDraw.Draw(canvas)
     _centre(canvas, draw, view, layout, names)
     for seat in view.seats:
-        name = names[seat.seat] if seat.seat < len(names) else f"Seat {seat.seat + 1}"
+        name = _name(names, seat.seat)
         _river(canvas, draw, view, seat, layout)
         _panel(canvas, draw, view, seat, name, layout)
     return canvas, layout
