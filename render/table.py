@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -105,7 +106,7 @@ def table_image(view: TableView, names: Sequence[str], bottom_seat: int = 0) -> 
 def _parts(view: TableView, names: Sequence[str], layout: TableLayout) -> list[Part]:
     """The pieces of `render_table`, in its order, each keyed by everything it shows."""
     parts = [Part(_centre_key(view, names, layout), layout.centre,
-                  lambda canvas, draw: _centre(canvas, draw, view, layout, names))]
+                  partial(_centre, view=view, layout=layout, names=names))]
     winds = tuple(s.wind for s in view.seats)
     for seat in view.seats:
         name = _name(names, seat.seat)
@@ -114,13 +115,11 @@ def _parts(view: TableView, names: Sequence[str], layout: TableLayout) -> list[P
         river = ("river", pos, seat.seat, seat.discards, view.caishen, winds,
                  last[1] if last is not None and last[0] == seat.seat else None)
         parts.append(Part(river, layout.rivers[seat.seat],
-                          lambda canvas, draw, seat=seat: _river(canvas, draw, view, seat,
-                                                                 layout)))
+                          partial(_river, view=view, seat=seat, layout=layout)))
         panel = ("panel", pos, replace(seat, discards=()), name, seat.seat in view.deciding,
                  view.phase, view.streak, view.caishen)
         parts.append(Part(panel, layout.panels[seat.seat],
-                          lambda canvas, draw, seat=seat, name=name: _panel(
-                              canvas, draw, view, seat, name, layout)))
+                          partial(_panel, view=view, seat=seat, name=name, layout=layout)))
     return parts
 
 
