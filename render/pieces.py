@@ -42,9 +42,10 @@ Draw = Callable[[Image.Image, ImageDraw.ImageDraw], None]
 
 MARGIN = 12
 """How far past its region a piece may draw (a claim badge or an outline sticks out)."""
-BUDGET = 64 << 20
-"""Bytes of kept pieces (one byte a pixel) before the least recently used go: about a
-hundred and fifty tables' worth."""
+BUDGET = 96 << 20
+"""Bytes of kept pieces (one byte a pixel) before the least recently used go. A table's
+nine pieces are about 0.2 MB at the start of a hand, 0.3 mid-hand and 0.55 late: this
+keeps some three hundred tables' worth, more than `bench/discord.py`'s 200 at once."""
 PIECE_OVERHEAD = 256
 """Bytes counted for a piece besides its pixels (the key, the image object)."""
 
