@@ -1,7 +1,9 @@
 """Where pictures are drawn: worker processes, off the bot's event loop.
 
-A table picture takes ~13 ms of Python/Pillow work, a seat's view and hand picture ~3
-(they were 25 and 10 before the shared palette and the glyph cache of `render.draw`).
+A table picture takes ~13 ms of Python/Pillow work drawn whole, 4–6 from the pieces
+the public worker keeps (`render.pieces`: its rivers and panels that did not change),
+a seat's view and hand picture ~3 (they were 25 and 10 before the shared palette and
+the glyph cache of `render.draw`).
 Drawn in a thread either still holds the GIL: the event loop stalls behind it,
 and every hand-off to the SQLite thread waits for the GIL too (a click's dozen store
 round trips each lost up to a switch interval, 5 ms, to a drawing thread: ~400 ms p99
