@@ -107,6 +107,9 @@ class Pieces:
             except Escaped:
                 self._canvases.pop(size, None)  # may hold a stray drawing
                 return None
+            except BaseException:
+                self._canvases.pop(size, None)  # a drawing that failed half way
+                raise
         boxes = [p.box for p in pieces if p.box is not None]
         if _overlapping(boxes):
             return None

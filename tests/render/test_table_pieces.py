@@ -111,6 +111,18 @@ def test_a_piece_that_draws_past_its_room_is_not_put_together() -> None:
     assert clean is not None and clean.tobytes() == paper(SIZE).tobytes()
 
 
+def test_a_piece_that_fails_half_drawn_leaves_no_trace() -> None:
+    def failing(canvas: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        draw.rectangle((30, 30, 40, 40), fill=(250, 250, 250))
+        raise RuntimeError("a drawing bug")
+
+    pieces = Pieces()
+    with pytest.raises(RuntimeError, match="a drawing bug"):
+        pieces.assemble(SIZE, [Part("failing", (30, 30, 40, 40), failing)])
+    clean = pieces.assemble(SIZE, [Part("nothing", (30, 30, 40, 40), lambda c, d: None)])
+    assert clean is not None and clean.tobytes() == paper(SIZE).tobytes()
+
+
 def test_kept_pieces_stay_within_their_budget() -> None:
     pieces = Pieces(budget=3 * (41 * 41 + 256))
     for x in range(0, 160, 50):
