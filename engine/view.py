@@ -24,7 +24,6 @@ from engine.game.state import (
     Phase,
     SeatState,
     WinRecord,
-    make,
     replace,
 )
 from engine.melds import Meld, MeldKind
@@ -298,10 +297,24 @@ def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
              concealed: tuple[Tile, ...], drawn: Tile | None) -> PlayerView:
     """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
     constructor's per-field ``setattr`` (tested to be the same view)."""
-    pv = object.__new__(PlayerView)
-    pv.__dict__.update(table=table, seat=seat, concealed=concealed, drawn=drawn)
-    pv.__dict__[_KNOWLEDGE] = knowledge
+    pv = _new(PlayerView)
+    # The attributes set as one new dictionary: cheaper than filling the view's own.
+    _set_attribute(pv, "__dict__", {"table": table, "seat": seat, "concealed": concealed,
+                                    "drawn": drawn, _KNOWLEDGE: knowledge})
     return pv
+
+
+def _built(cls: type[T], values: dict[str, object]) -> T:
+    """``cls(**values)`` for the views' frozen records, made on every move: `make`
+    without its check of the field names (each call here names every field, and the
+    tests compare with the records the constructors make)."""
+    record = _new(cls)
+    _set_attribute(record, "__dict__", values)
+    return record
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
 
 
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
@@ -408,8 +421,8 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
         offered = legal_actions(state, seat)
         win_value = _win_value(state, seat) if offered and \
             any(a.kind is ActionKind.WIN for a in offered) else None
-        knowledge = make(SeatKnowledge, dict(judge=shown.idle.judge, melds=shown.idle.melds,
-                                             offered=offered, win_value=win_value))
+        knowledge = _built(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
+                                           "offered": offered, "win_value": win_value})
     else:
         # The others know only the hand's judge and their melds, shared between states.
         visible = deciding if state.phase is Phase.TURN else ()
@@ -432,13 +445,14 @@ def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return make(TableView, dict(
-        rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
-        huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
-        caishen=state.wildcards.joker, turned=state.flipped,
-        seats=tuple([shown.public for shown in _seats_shown(state)]),
-        phase=_PHASE_NAMES[state.phase], turn=state.turn, deciding=visible_deciding(state, None),
-        last_discard=_last_discard(state), result=_result(state)))
+    return _built(TableView, {
+        "rules": state.rules, "hand_number": hand_number, "dealer": state.dealer,
+        "streak": state.streak, "huangfan": state.huangfan, "dice": state.dice,
+        "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
+        "turned": state.flipped, "seats": tuple([shown.public for shown in _seats_shown(state)]),
+        "phase": _PHASE_NAMES[state.phase], "turn": state.turn,
+        "deciding": visible_deciding(state, None), "last_discard": _last_discard(state),
+        "result": _result(state)})
 
 
 _PHASE_NAMES = {phase: phase.value for phase in Phase}
@@ -513,33 +527,48 @@ def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool,
     own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended else public
     drawn = s.drawn if has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    idle = make(SeatKnowledge, dict(judge=judge, melds=s.melds, offered=(), win_value=None))
-    return _SeatShown(public, own, concealed, drawn, idle)
+    return _SeatShown(public, own, concealed, drawn, _idle_knowledge(judge, s.melds))
+
+
+def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
+    """What a seat without moves knows: the same record while its melds and the hand's
+    judge are (a seat that only drew or discarded keeps it)."""
+    # Keyed by which melds record and which judge: an entry keeps both alive (the melds
+    # as the memo's key, the judge in the knowledge), so neither id is another's.
+    known = _IDLE_KNOWLEDGE.find(melds, id(judge))
+    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), _built(
+        SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None}))
 
 
 _SEATS_SHOWN: IdentityMemo[_SeatShown] = IdentityMemo("engine.view.seats_shown", 1024)
+_IDLE_KNOWLEDGE: IdentityMemo[SeatKnowledge] = IdentityMemo(
+    "engine.view.idle_knowledge", 1024)
 _RIVERS: IdentityMemo[tuple[DiscardView, ...]] = IdentityMemo("engine.view.rivers", 1024)
 _MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_rows", 1024)
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return make(SeatView, dict(
-        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
-        concealed_count=len(s.hand), has_drawn=has_drawn,
-        discards=_river(s.discards), melds=_meld_row(s.melds, shown), flowers=s.flowers))
+    return _built(SeatView, {
+        "seat": i, "wind": SEAT_WINDS[(i - dealer) % 4], "dealer": i == dealer,
+        "concealed_count": len(s.hand), "has_drawn": has_drawn,
+        "discards": _river(s.discards), "melds": _meld_row(s.melds, shown),
+        "flowers": s.flowers})
 
 
 def _river(discards: tuple[Discard, ...]) -> tuple[DiscardView, ...]:
     # A seat's discards are one tuple until it discards again (or one is claimed): a
     # seat that only drew, or whose turn ended, shows the same river.
-    return _RIVERS.get(discards, None, lambda: tuple(
+    river = _RIVERS.find(discards, None)
+    return river if river is not None else _RIVERS.keep(discards, None, tuple(
         [_DISCARD_VIEWS[d.tile, d.claimed_by] for d in discards]))
 
 
 def _meld_row(melds: tuple[Meld, ...], shown: bool) -> tuple[MeldView, ...]:
     if not melds:
         return ()
-    return _MELD_ROWS.get(melds, shown, lambda: tuple([_meld(m, shown) for m in melds]))
+    row = _MELD_ROWS.find(melds, shown)
+    return row if row is not None else _MELD_ROWS.keep(
+        melds, shown, tuple([_meld(m, shown) for m in melds]))
 
 
 # Every discard as anyone sees it: a value of its tile and claimer, made once.
