@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Generic, NamedTuple, TypeVar, overload
 
 from engine.ai import Judge, choose_discard, remembered_judge
@@ -419,8 +420,9 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
         # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare).
         visible = deciding if state.phase is Phase.TURN else (seat,)
         offered = legal_actions(state, seat)
-        win_value = _win_value(state, seat) if offered and \
-            any(a.kind is ActionKind.WIN for a in offered) else None
+        # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
+        win_value = _win_value(state, seat) if ActionKind.WIN in map(_KIND_OF, offered) \
+            else None
         knowledge = _built(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
                                            "offered": offered, "win_value": win_value})
     else:
@@ -432,6 +434,7 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
     return _knowing(knowledge, table, seat, shown.concealed, shown.drawn)
 
 
+_KIND_OF = attrgetter("kind")
 _VIEWS = "views"
 _ALONE = "views made alone"
 
