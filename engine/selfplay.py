@@ -106,9 +106,13 @@ def check_secrecy(state: HandState) -> None:
     moves' waits, suggested discard, own waits and shanten: worked out only when read)
     could: `check_advice_inputs`.
 
-    Every view is checked in full each time. Views share their parts (a seat that did
-    not move shows the same `SeatView` and tiles, every seat's table is the public one
-    on a turn), so most comparisons end at an identity test."""
+    Every view of every state is checked in full each time: nothing is skipped for
+    having been checked in an earlier state. Views share their parts (a seat that did
+    not move shows the same `SeatView`, tiles and idle knowledge; every seat's table is
+    the public one on a turn), so most comparisons end at an identity test, and the
+    count of what a `SeatView` shows is kept with that frozen view (`unseen_in_view`):
+    a shared part is still compared with this state's own records in every state it
+    appears in, so a wrong part is refused wherever it is reused (tested)."""
     public = spectator_view(state)
     phase = state.phase
     if phase is not Phase.ENDED:

@@ -454,8 +454,9 @@ def _public_table(state: HandState, hand_number: int) -> TableView:
         "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
         "turned": state.flipped, "seats": tuple([shown.public for shown in _seats_shown(state)]),
         "phase": _PHASE_NAMES[state.phase], "turn": state.turn,
-        "deciding": visible_deciding(state, None), "last_discard": _last_discard(state),
-        "result": _result(state)})
+        # `visible_deciding(state, None)`: a turn is everyone's to know, a claim no one's.
+        "deciding": deciding_seats(state) if state.phase is Phase.TURN else (),
+        "last_discard": _last_discard(state), "result": _result(state)})
 
 
 _PHASE_NAMES = {phase: phase.value for phase in Phase}
@@ -525,7 +526,7 @@ def _all_seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
 
 def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool,
                 judge: Judge) -> _SeatShown:
-    kong = any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
+    kong = MeldKind.CONCEALED_KONG in map(_KIND_OF, s.melds)  # scanned in C
     public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)
     own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended else public
     drawn = s.drawn if has_drawn else None

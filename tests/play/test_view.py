@@ -27,6 +27,7 @@ from engine.view import (
     unseen_in_view,
     view,
     views,
+    visible_deciding,
 )
 from tests.game.helpers import QUIET, start
 
@@ -183,6 +184,7 @@ def test_views_made_from_shared_parts_are_the_views_made_afresh(
     for state in _seeded_states(rules_name, options, seed, 20):
         afresh = pickle.loads(pickle.dumps(state))
         assert spectator_view(state) == spectator_view(afresh)
+        assert spectator_view(state).deciding == visible_deciding(state, None)
         for seat in range(4):
             mine, theirs = view(state, seat), view(afresh, seat)
             assert (mine.table, mine.seat, mine.concealed, mine.drawn) == \
