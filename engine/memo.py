@@ -83,16 +83,28 @@ class IdentityMemo(Generic[V]):
         if entry is not None and entry[0] is obj:
             self.hits += 1
             return entry[1]
+        return self.keep(obj, detail, make())
+
+    def find(self, obj: object, detail: Hashable) -> V | None:
+        """The value kept for ``obj`` and ``detail``, or None (then `keep` one): `get`
+        without a ``make`` closure to allocate on every hit, for the hottest callers."""
+        entry = self._entries.get((id(obj), detail))
+        if entry is not None and entry[0] is obj:
+            self.hits += 1
+            return entry[1]
+        return None
+
+    def keep(self, obj: object, detail: Hashable, value: V) -> V:
+        """Keep ``value`` for ``obj`` and ``detail`` (after `find` found none)."""
         self.misses += 1
-        value = make()
-        with self._lock:  # views are also built in worker threads (the notifier's)
+        with self._lock:
             if len(self._entries) >= self.maxsize:
                 # The oldest quarter goes at once: taking the first entry one at a time
                 # scans the slots a dict keeps for the entries already taken, which cost
                 # a full memo a few µs a miss.
                 oldest = max(1, self.maxsize // 4)
                 self._entries = dict(islice(self._entries.items(), oldest, None))
-            self._entries[key] = (obj, value)
+            self._entries[(id(obj), detail)] = (obj, value)
         return value
 
     def stats(self, name: str) -> CacheStats:

@@ -106,23 +106,34 @@ def check_secrecy(state: HandState) -> None:
     moves' waits, suggested discard, own waits and shanten: worked out only when read)
     could: `check_advice_inputs`.
 
-    Every view is checked in full each time. Views share their parts (a seat that did
-    not move shows the same `SeatView` and tiles, every seat's table is the public one
-    on a turn), so most comparisons end at an identity test."""
+    Every view of every state is checked in full each time: nothing is skipped for
+    having been checked in an earlier state. Views share their parts (a seat that did
+    not move shows the same `SeatView`, tiles and idle knowledge; every seat's table is
+    the public one on a turn), so most comparisons end at an identity test, and the
+    count of what a `SeatView` shows is kept with that frozen view (`unseen_in_view`):
+    a shared part is still compared with this state's own records in every state it
+    appears in, so a wrong part is refused wherever it is reused (tested)."""
     public = spectator_view(state)
-    if state.phase is not Phase.ENDED:
+    phase = state.phase
+    if phase is not Phase.ENDED:
         _check_backs(public)
     judge = remembered_judge(state)
-    on_turn = state.turn if state.phase is Phase.TURN else None
     seat_views = views(state)
     if len(seat_views) != len(state.seats):
         raise SelfPlayError(f"{len(seat_views)} views for {len(state.seats)} seats")
     for seat, (own, mine) in enumerate(zip(state.seats, seat_views, strict=True)):
         if mine.seat != seat:
             raise SelfPlayError(f"seat {seat} is shown seat {mine.seat}'s view")
-        _check_own_hand(own, mine)
-        _check_others_public(public, mine)
-        _check_advice_inputs(state, mine, judge, on_turn)
+        # Its own tiles, counted with their copies: equal tuples are (the quick test, as
+        # a seat's tiles are kept sorted), or the same tiles once both are sorted.
+        if (mine.drawn is not None or mine.concealed != own.hand) and \
+                sorted(mine.hand) != sorted(own.hand):
+            raise SelfPlayError(f"seat {seat}'s view does not show exactly its own hand")
+        if mine.table is not public:
+            _check_others_public(public, mine)
+        _check_knowledge(state, mine, judge)
+    if phase is Phase.TURN:
+        _check_unseen(state, seat_views[state.turn])
 
 
 def _check_backs(public: TableView) -> None:
@@ -132,20 +143,10 @@ def _check_backs(public: TableView) -> None:
                 raise SelfPlayError("a concealed kong shows its faces to spectators")
 
 
-def _check_own_hand(own: SeatState, mine: PlayerView) -> None:
-    # The same tiles, counted with their copies: equal tuples are (the quick test, as a
-    # seat's tiles are kept sorted), or the same tiles once both are sorted.
-    if (mine.drawn is not None or mine.concealed != own.hand) and \
-            sorted(mine.hand) != sorted(own.hand):
-        raise SelfPlayError(f"seat {mine.seat}'s view does not show exactly its own hand")
-
-
 def _check_others_public(public: TableView, mine: PlayerView) -> None:
     # Others' seats must look exactly as a spectator sees them; only one's own differs.
     # The seat views are shared, so this is mostly identity (tuple comparison tests it
-    # first); the very public table is the same seats.
-    if mine.table is public:
-        return
+    # first).
     seat, theirs, spectators = mine.seat, mine.table.seats, public.seats
     if len(theirs) != len(spectators) or theirs[:seat] != spectators[:seat] or \
             theirs[seat + 1:] != spectators[seat + 1:]:
@@ -158,13 +159,12 @@ def check_advice_inputs(state: HandState, mine: PlayerView) -> None:
     public), the seat's own melds and legal moves, a win value only with a win offered —
     and that the computer player about to discard counts as unseen exactly what its
     view does not show (`unseen_in_view`; its choice is the view's suggestion)."""
-    _check_advice_inputs(state, mine, remembered_judge(state),
-                         state.turn if state.phase is Phase.TURN else None)
+    _check_knowledge(state, mine, remembered_judge(state))
+    if state.phase is Phase.TURN and mine.seat == state.turn:
+        _check_unseen(state, mine)
 
 
-def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge,
-                         on_turn: int | None) -> None:
-    """``on_turn``: the seat whose turn it is (None in a claim window or at the end)."""
+def _check_knowledge(state: HandState, mine: PlayerView, judge: Judge) -> None:
     seat = mine.seat
     known = advice_inputs(mine)
     if known is None:
@@ -176,13 +176,17 @@ def _check_advice_inputs(state: HandState, mine: PlayerView, judge: Judge,
         raise SelfPlayError(f"seat {seat}'s advice reads melds that are not its own")
     offered = legal_actions(state, seat)
     if (known.offered is not offered and known.offered != offered) or \
-            (known.offered and set(map(_SEAT_OF, known.offered)) != {seat}):
+            (offered and set(map(_SEAT_OF, offered)) != {seat}):
         raise SelfPlayError(f"seat {seat}'s advice reads moves that are not its own")
     if known.win_value is not None and \
             not any(a.kind is ActionKind.WIN for a in known.offered):
         raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
-    if seat == on_turn and unseen_in_view(mine) != remembered_unseen(state, seat):
-        raise SelfPlayError(f"seat {seat}'s computer player counts tiles it cannot see")
+
+
+def _check_unseen(state: HandState, mine: PlayerView) -> None:
+    # The seat on turn is the one whose computer player is about to discard.
+    if unseen_in_view(mine) != remembered_unseen(state, mine.seat):
+        raise SelfPlayError(f"seat {mine.seat}'s computer player counts tiles it cannot see")
 
 
 def play_match(rules_name: str, options: Any, rng: random.Random, tally: Tally,

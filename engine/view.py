@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Generic, NamedTuple, TypeVar, overload
 
 from engine.ai import Judge, choose_discard, remembered_judge
@@ -24,7 +25,6 @@ from engine.game.state import (
     Phase,
     SeatState,
     WinRecord,
-    make,
     replace,
 )
 from engine.melds import Meld, MeldKind
@@ -298,10 +298,24 @@ def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
              concealed: tuple[Tile, ...], drawn: Tile | None) -> PlayerView:
     """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
     constructor's per-field ``setattr`` (tested to be the same view)."""
-    pv = object.__new__(PlayerView)
-    pv.__dict__.update(table=table, seat=seat, concealed=concealed, drawn=drawn)
-    pv.__dict__[_KNOWLEDGE] = knowledge
+    pv = _new(PlayerView)
+    # The attributes set as one new dictionary: cheaper than filling the view's own.
+    _set_attribute(pv, "__dict__", {"table": table, "seat": seat, "concealed": concealed,
+                                    "drawn": drawn, _KNOWLEDGE: knowledge})
     return pv
+
+
+def _built(cls: type[T], values: dict[str, object]) -> T:
+    """``cls(**values)`` for the views' frozen records, made on every move: `make`
+    without its check of the field names (each call here names every field, and the
+    tests compare with the records the constructors make)."""
+    record = _new(cls)
+    _set_attribute(record, "__dict__", values)
+    return record
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
 
 
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
@@ -315,13 +329,17 @@ def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
     river's unclaimed discards, the melds shown to it (others' concealed kongs not
     counted even when shown at the end, as `engine.ai.unseen_counts`), its own tiles
     and the turned 财神 tile. The same as `unseen_counts` of the state (tested)."""
-    # Counted one byte a kind in one int (`_SEEN_ONE`): a sum counts every kind at once,
-    # and each river and meld row is counted once (memoised: a seat's river is the
-    # same record until it discards again, its meld row until it melds).
-    seen = sum(map(_SEEN_ONE.__getitem__, pv.hand)) + sum(
-        [_RIVER_SEEN.get(seat.discards, None, _river_counter(seat.discards)) +
-         (_melds_seen(seat.melds, seat.seat == pv.seat) if seat.melds else 0)
-         for seat in pv.table.seats])
+    # Counted one byte a kind in one int (`_SEEN_ONE`): a sum counts every kind at once.
+    # What a seat's view shows of its river and melds is counted once a `SeatView` (a
+    # seat that did not move shows the same one in the next state: `_seen_in_seat`).
+    seen = sum(map(_SEEN_ONE.__getitem__, pv.concealed))
+    if pv.drawn is not None:
+        seen += _SEEN_ONE[pv.drawn]
+    viewer = pv.seat
+    for seat in pv.table.seats:
+        owner = seat.seat == viewer
+        counted = seat.__dict__.get(_SEEN_BY_OWNER if owner else _SEEN_BY_OTHERS)
+        seen += _seen_in_seat(seat, owner) if counted is None else counted
     if pv.table.turned is not None:
         seen += _SEEN_ONE[pv.table.turned]
     return tuple(map(_UNSEEN_AFTER.__getitem__, seen.to_bytes(NUM_KINDS, "little")))
@@ -332,26 +350,23 @@ _SEEN_ONE = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
 most as often as there are tiles (144 < 256), so the bytes never carry into each other."""
 _UNSEEN_AFTER = tuple(max(0, 4 - n) for n in range(256))
 """The copies of a kind unseen once ``n`` are seen."""
+_SEEN_BY_OWNER = "_seen_by_owner"
+_SEEN_BY_OTHERS = "_seen_by_others"
 
 
-def _river_counter(river: tuple[DiscardView, ...]) -> Callable[[], int]:
-    # A river's unclaimed discards, counted as `unseen_in_view` adds them up.
-    return lambda: sum([_SEEN_ONE[d.tile] for d in river if d.claimed_by is None])
-
-
-def _melds_seen(melds: tuple[MeldView, ...], owner: bool) -> int:
-    """What a meld row shows its owner (``owner``) or the others, counted as
-    `unseen_in_view` adds it up: others' concealed kongs are not counted even when
-    shown at the end (as `engine.ai.unseen_counts`)."""
-    def count() -> int:
-        return sum([_SEEN_ONE[t] for meld in melds
-                    if meld.kind is not MeldKind.CONCEALED_KONG or owner
-                    for t in meld.tiles if t is not None])
-    return _MELDS_SEEN.get(melds, owner, count)
-
-
-_RIVER_SEEN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_rivers", 1024)
-_MELDS_SEEN: IdentityMemo[int] = IdentityMemo("engine.view.seen_in_meld_rows", 1024)
+def _seen_in_seat(seat: SeatView, owner: bool) -> int:
+    """What ``seat``'s river and melds show its owner (``owner``) or the others, counted
+    as `unseen_in_view` adds it up: the unclaimed discards, and the melds' faces but for
+    others' concealed kongs (not counted even when shown at the end, as
+    `engine.ai.unseen_counts`). Worked out from the `SeatView` alone and kept with it
+    (a frozen record: the same object always counts the same; not a field, so neither
+    compared nor shown)."""
+    counted = sum([_SEEN_ONE[d.tile] for d in seat.discards if d.claimed_by is None]) + \
+        sum([_SEEN_ONE[t] for meld in seat.melds
+             if meld.kind is not MeldKind.CONCEALED_KONG or owner
+             for t in meld.tiles if t is not None])
+    seat.__dict__[_SEEN_BY_OWNER if owner else _SEEN_BY_OTHERS] = counted
+    return counted
 
 
 # ---------------------------------------------------------------------------
@@ -373,8 +388,12 @@ def view(state: HandState, seat: int, hand_number: int = 1) -> PlayerView:
     every = state.remembered_answer((_VIEWS, hand_number))
     if every is not None:
         return every[seat]  # type: ignore[index, no-any-return]  # remembered by `views`
-    return state.remembered((_VIEWS, hand_number, seat),
-                            lambda: _view(state, seat, hand_number))
+    alone: dict[int, PlayerView] = state.remembered((_ALONE, hand_number), dict)
+    mine = alone.get(seat)
+    if mine is None:
+        mine = alone[seat] = _view_of(state, seat, spectator_view(state, hand_number),
+                                      _seats_shown(state)[seat], deciding_seats(state))
+    return mine
 
 
 def views(state: HandState, hand_number: int = 1) -> tuple[PlayerView, ...]:
@@ -386,62 +405,38 @@ def views(state: HandState, hand_number: int = 1) -> tuple[PlayerView, ...]:
 def _views(state: HandState, hand_number: int) -> tuple[PlayerView, ...]:
     # What every seat's view shares is looked up once; a seat's view already made on
     # its own (`view`) is kept, so a state has one view a seat.
-    parts = _ViewParts.of(state, hand_number)
-    made = [state.remembered_answer((_VIEWS, hand_number, seat))
-            for seat in range(len(state.seats))]
-    return tuple([mine if isinstance(mine, PlayerView) else parts.view_of(state, seat)
-                  for seat, mine in enumerate(made)])
+    public = spectator_view(state, hand_number)
+    shown, deciding = _seats_shown(state), deciding_seats(state)
+    alone = state.remembered_answer((_ALONE, hand_number))
+    made: dict[int, PlayerView] = alone if isinstance(alone, dict) else {}
+    return tuple([made.get(seat) or _view_of(state, seat, public, mine, deciding)
+                  for seat, mine in enumerate(shown)])
 
 
-def _view(state: HandState, seat: int, hand_number: int) -> PlayerView:
-    return _ViewParts.of(state, hand_number).view_of(state, seat)
+def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
+             deciding: tuple[int, ...]) -> PlayerView:
+    """``seat``'s view: the public table but for what is its own (``shown``)."""
+    if seat in deciding:
+        # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare).
+        visible = deciding if state.phase is Phase.TURN else (seat,)
+        offered = legal_actions(state, seat)
+        # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
+        win_value = _win_value(state, seat) if ActionKind.WIN in map(_KIND_OF, offered) \
+            else None
+        knowledge = _built(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
+                                           "offered": offered, "win_value": win_value})
+    else:
+        # The others know only the hand's judge and their melds, shared between states.
+        visible = deciding if state.phase is Phase.TURN else ()
+        knowledge = shown.idle
+    table = public if shown.own is shown.public and visible == public.deciding \
+        else _viewer_table(public, seat, shown.own, visible)
+    return _knowing(knowledge, table, seat, shown.concealed, shown.drawn)
 
 
-class _ViewParts(NamedTuple):
-    """What a state's views share: each is this public table but for what is its own."""
-
-    public: TableView
-    judge: Judge
-    deciding: tuple[int, ...]
-    on_turn: bool
-    shown: tuple[_SeatShown, ...]
-
-    @classmethod
-    def of(cls, state: HandState, hand_number: int) -> _ViewParts:
-        return cls(spectator_view(state, hand_number), remembered_judge(state),
-                   deciding_seats(state), state.phase is Phase.TURN, _seats_shown(state))
-
-    def view_of(self, state: HandState, seat: int) -> PlayerView:
-        public, shown = self.public, self.shown[seat]
-        visible = _visible(self.deciding, self.on_turn, seat)
-        table = public if shown.own is shown.public and visible == public.deciding \
-            else _viewer_table(public, seat, shown.own, visible)
-        melds = state.seats[seat].melds
-        # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare):
-        # the others know only the hand's judge and their melds, shared between states.
-        if seat not in self.deciding:
-            knowledge = _idle_knowledge(self.judge, melds)
-        else:
-            offered = legal_actions(state, seat)
-            win_value = _win_value(state, seat) if offered and \
-                any(a.kind is ActionKind.WIN for a in offered) else None
-            knowledge = make(SeatKnowledge, dict(judge=self.judge, melds=melds,
-                                                 offered=offered, win_value=win_value))
-        return _knowing(knowledge, table, seat, shown.concealed, shown.drawn)
-
-
-def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
-    """What a seat without moves knows: the same record while its melds and the hand's
-    judge are."""
-    # Keyed by which melds record and which judge: an entry keeps both alive (the melds
-    # as the memo's key, the judge in the knowledge), so neither id is another's.
-    return _IDLE_KNOWLEDGE.get(melds, id(judge), lambda: make(SeatKnowledge, dict(
-        judge=judge, melds=melds, offered=(), win_value=None)))
-
-
+_KIND_OF = attrgetter("kind")
 _VIEWS = "views"
-_IDLE_KNOWLEDGE: IdentityMemo[SeatKnowledge] = IdentityMemo(
-    "engine.view.idle_knowledge", 1024)
+_ALONE = "views made alone"
 
 
 def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple[int, ...]
@@ -453,13 +448,18 @@ def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return make(TableView, dict(
-        rules=state.rules, hand_number=hand_number, dealer=state.dealer, streak=state.streak,
-        huangfan=state.huangfan, dice=state.dice, wall_left=state.wall_remaining,
-        caishen=state.wildcards.joker, turned=state.flipped,
-        seats=tuple([shown.public for shown in _seats_shown(state)]),
-        phase=state.phase.value, turn=state.turn, deciding=visible_deciding(state, None),
-        last_discard=_last_discard(state), result=_result(state)))
+    return _built(TableView, {
+        "rules": state.rules, "hand_number": hand_number, "dealer": state.dealer,
+        "streak": state.streak, "huangfan": state.huangfan, "dice": state.dice,
+        "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
+        "turned": state.flipped, "seats": tuple([shown.public for shown in _seats_shown(state)]),
+        "phase": _PHASE_NAMES[state.phase], "turn": state.turn,
+        # `visible_deciding(state, None)`: a turn is everyone's to know, a claim no one's.
+        "deciding": deciding_seats(state) if state.phase is Phase.TURN else (),
+        "last_discard": _last_discard(state), "result": _result(state)})
+
+
+_PHASE_NAMES = {phase: phase.value for phase in Phase}
 
 
 def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, ...]:
@@ -481,13 +481,15 @@ def _visible(deciding: tuple[int, ...], on_turn: bool, viewer: int | None
 
 class _SeatShown(NamedTuple):
     """What the views show of one seat: its `SeatView` as the others see it and as
-    it sees itself (the same but for its concealed kongs, face up), and its own
-    concealed tiles (sorted; the drawn tile apart while it is the seat's to play)."""
+    it sees itself (the same but for its concealed kongs, face up), its own concealed
+    tiles (sorted; the drawn tile apart while it is the seat's to play), and what it
+    knows while it has no move to make (the hand's judge and its own melds)."""
 
     public: SeatView
     own: SeatView
     concealed: tuple[Tile, ...]
     drawn: Tile | None
+    idle: SeatKnowledge
 
 
 def _seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
@@ -500,51 +502,77 @@ _SHOWN = "seats shown"
 
 
 def _all_seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
-    # Whose drawn tile is apart, and whether the hand is over: read once for all seats.
+    # A seat that did not move is the same record in the next state: what it shows is
+    # worked out once (and the secrecy checks compare the very same objects). Keyed by
+    # the seat record and what else it is shown by: its place, the dealer, whether its
+    # drawn tile is apart, whether the hand is over, and which judge (an entry keeps
+    # its judge alive in its knowledge, so no other judge can have that id meanwhile).
     drawing = state.turn if state.phase is Phase.TURN else None
     ended = state.phase is Phase.ENDED
-    return tuple([_seat_shown(s, i, state.dealer, i == drawing and s.drawn is not None,
-                              ended) for i, s in enumerate(state.seats)])
+    dealer = state.dealer
+    judge = remembered_judge(state)
+    common = id(judge) << 6 | dealer << 3 | ended << 2
+    shown = []
+    for i, s in enumerate(state.seats):
+        has_drawn = i == drawing and s.drawn is not None
+        detail = common | has_drawn << 5 | i
+        seat = _SEATS_SHOWN.find(s, detail)
+        if seat is None:
+            seat = _SEATS_SHOWN.keep(s, detail, _seat_shown(s, i, dealer, has_drawn, ended,
+                                                             judge))
+        shown.append(seat)
+    return tuple(shown)
 
 
-def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool
-                ) -> _SeatShown:
-    def build() -> _SeatShown:
-        kong = any(m.kind is MeldKind.CONCEALED_KONG for m in s.melds)
-        public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)
-        own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended \
-            else public
-        drawn = s.drawn if has_drawn else None
-        concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-        return _SeatShown(public, own, concealed, drawn)
-    # A seat that did not move is the same record in the next state: what it shows is
-    # worked out once (and the secrecy checks compare the very same objects).
-    return _SEATS_SHOWN.get(s, (i, dealer, has_drawn, ended), build)
+def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool,
+                judge: Judge) -> _SeatShown:
+    kong = MeldKind.CONCEALED_KONG in map(_KIND_OF, s.melds)  # scanned in C
+    public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)
+    own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended else public
+    drawn = s.drawn if has_drawn else None
+    concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
+    return _SeatShown(public, own, concealed, drawn, _idle_knowledge(judge, s.melds))
+
+
+def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
+    """What a seat without moves knows: the same record while its melds and the hand's
+    judge are (a seat that only drew or discarded keeps it)."""
+    # Keyed by which melds record and which judge: an entry keeps both alive (the melds
+    # as the memo's key, the judge in the knowledge), so neither id is another's.
+    known = _IDLE_KNOWLEDGE.find(melds, id(judge))
+    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), _built(
+        SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None}))
 
 
 _SEATS_SHOWN: IdentityMemo[_SeatShown] = IdentityMemo("engine.view.seats_shown", 1024)
+_IDLE_KNOWLEDGE: IdentityMemo[SeatKnowledge] = IdentityMemo(
+    "engine.view.idle_knowledge", 1024)
 _RIVERS: IdentityMemo[tuple[DiscardView, ...]] = IdentityMemo("engine.view.rivers", 1024)
 _MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_rows", 1024)
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return make(SeatView, dict(
-        seat=i, wind=seat_wind(i, dealer), dealer=i == dealer,
-        concealed_count=len(s.hand), has_drawn=has_drawn,
-        discards=_river(s.discards), melds=_meld_row(s.melds, shown), flowers=s.flowers))
+    return _built(SeatView, {
+        "seat": i, "wind": SEAT_WINDS[(i - dealer) % 4], "dealer": i == dealer,
+        "concealed_count": len(s.hand), "has_drawn": has_drawn,
+        "discards": _river(s.discards), "melds": _meld_row(s.melds, shown),
+        "flowers": s.flowers})
 
 
 def _river(discards: tuple[Discard, ...]) -> tuple[DiscardView, ...]:
     # A seat's discards are one tuple until it discards again (or one is claimed): a
     # seat that only drew, or whose turn ended, shows the same river.
-    return _RIVERS.get(discards, None, lambda: tuple(
+    river = _RIVERS.find(discards, None)
+    return river if river is not None else _RIVERS.keep(discards, None, tuple(
         [_DISCARD_VIEWS[d.tile, d.claimed_by] for d in discards]))
 
 
 def _meld_row(melds: tuple[Meld, ...], shown: bool) -> tuple[MeldView, ...]:
     if not melds:
         return ()
-    return _MELD_ROWS.get(melds, shown, lambda: tuple([_meld(m, shown) for m in melds]))
+    row = _MELD_ROWS.find(melds, shown)
+    return row if row is not None else _MELD_ROWS.keep(
+        melds, shown, tuple([_meld(m, shown) for m in melds]))
 
 
 # Every discard as anyone sees it: a value of its tile and claimer, made once.

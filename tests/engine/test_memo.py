@@ -54,3 +54,15 @@ def test_every_engine_memo_is_bounded() -> None:
     engine_memos = [s for s in memo.stats() if s.name.startswith("engine.")]
     assert len(engine_memos) >= 10
     assert all(0 < s.maxsize <= 1 << 14 for s in engine_memos)
+
+
+def test_an_identity_memo_finds_what_it_keeps_by_identity() -> None:
+    remembered: IdentityMemo[str] = IdentityMemo("tests.identity_find", 4)
+    one, equal = [1], [1]
+    assert remembered.find(one, "x") is None
+    assert remembered.keep(one, "x", "kept") == "kept"
+    assert remembered.find(one, "x") == "kept"
+    assert remembered.find(equal, "x") is None and remembered.find(one, "y") is None
+    assert remembered.get(one, "x", lambda: "made") == "kept"  # `get` sees it too
+    stats = remembered.stats("tests.identity_find")
+    assert (stats.size, stats.hits, stats.misses) == (1, 2, 1)

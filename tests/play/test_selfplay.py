@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from engine import memo
 from engine import selfplay as selfplay_module
 from engine import view as view_module
-from engine.ai import choose_action, unseen_counts
+from engine.ai import Judge, choose_action, unseen_counts
 from engine.game import apply, deciding_seats, legal_actions, new_hand
 from engine.game.state import HandState, Phase, replace
 from engine.melds import MeldKind
@@ -298,3 +300,78 @@ def test_knowledge_kept_from_before_a_meld_is_caught(monkeypatch: pytest.MonkeyP
     _views_changed(monkeypatch, from_before)
     with pytest.raises(SelfPlayError, match=f"seat {seat}'s advice reads melds"):
         check_secrecy(state)
+
+
+
+def _chosen_states(rules_name: str, seed: int) -> Iterator[HandState]:
+    """Every state of one seeded hand, yielded once the computer has chosen on it (as
+    self-play checks it)."""
+    rng = random.Random(seed)
+    wall = full_set(rules_name == "shanghai")
+    rng.shuffle(wall)
+    state, _ = new_hand(rules_name, {}, tuple(wall), 0, (3, 4))
+    while state.phase is not Phase.ENDED:
+        action = choose_action(state, deciding_seats(state)[0], rng)
+        yield state
+        state, _ = apply(state, action)
+
+
+def test_a_leak_in_a_shared_seat_part_is_caught_in_every_state_that_reuses_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a seat shows and knows is built once and shared by the next states while the
+    # seat does not move: the check keeps no "already checked" and refuses the wrong
+    # part (here seat 2's idle knowledge, by a judge equal to the hand's but another)
+    # in each state it is reused in.
+    honest_part = view_module._seat_shown
+
+    def own_judge(*args: Any) -> Any:
+        part = honest_part(*args)
+        if args[1] != 2:
+            return part
+        judge = part.idle.judge
+        other = Judge(judge.rules, judge.wildcards, judge.shapes)
+        return part._replace(idle=dataclasses.replace(part.idle, judge=other))
+
+    states = _chosen_states("shanghai", 21)
+    for state in itertools.islice(states, 8):
+        check_secrecy(state)  # honest, and its parts shared
+    monkeypatch.setattr(view_module, "_seat_shown", own_judge)
+    memo.clear()  # every part is built again, seat 2's the wrong way
+    reused = caught = 0
+    previous: HandState | None = None
+    for state in itertools.islice(states, 40):
+        if 2 in deciding_seats(state):
+            continue  # the deciding seat's knowledge is made afresh each state
+        reused += previous is not None and previous.seats[2] is state.seats[2]
+        with pytest.raises(SelfPlayError, match="seat 2's advice judges by another"):
+            check_secrecy(state)
+        caught += 1
+        previous = state
+    assert caught > 10 and reused > 5
+
+
+def test_a_wrong_unseen_count_kept_with_a_shared_seat_view_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a seat's river and melds show is counted once a `SeatView` and kept with it
+    # (`unseen_in_view`): a count that is not what the view shows (here one tile of
+    # seat 0's hidden hand counted as seen by the others) is refused in every state
+    # whose seat on turn reads that very seat view.
+    states = _chosen_states("hangzhou", 22)
+    for state in itertools.islice(states, 6):
+        check_secrecy(state)
+    poisoned = set()
+    caught = 0
+    for state in itertools.islice(states, 40):
+        seat_view = spectator_view(state).seats[0]
+        if state.phase is not Phase.TURN or state.turn == 0:
+            check_secrecy(state)
+            continue
+        if id(seat_view) not in poisoned:
+            counted = view_module._seen_in_seat(seat_view, False)
+            hidden = state.seats[0].hand[0]
+            seat_view.__dict__["_seen_by_others"] = counted + view_module._SEEN_ONE[hidden]
+            poisoned.add(id(seat_view))
+        with pytest.raises(SelfPlayError, match="counts tiles it cannot see"):
+            check_secrecy(state)
+        caught += 1
+    assert caught > 10 and caught > len(poisoned)
