@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import mul
 
@@ -25,7 +25,7 @@ from engine.analysis import (
 )
 from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
-from engine.game.state import HandState, Phase
+from engine.game.state import HandState, Phase, SeatState
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
@@ -262,6 +262,21 @@ def _merged(ids: Iterable[int]) -> int:
     return merged
 
 
+_RESTS: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
+"""`_Weighing._rests_all`'s memo, by the four groups' vector numbers and the groups
+weighed; `bench/choice.py` prints its size, `_RESTS_BOUND` caps it."""
+_RESTS_BOUND = 1 << 14
+
+
+def _rests_of(ids: Sequence[int], groups: tuple[int, ...]) -> tuple[int, ...]:
+    """`_Weighing._rests_all` worked out: the ``groups``' vector numbers ``ids`` merged
+    but one group, then all, then but each two."""
+    but_one = [_merged(ids[h] for h in groups if h != g) for g in (0, 1, 2, 3, -1)]
+    but_two = [_merged(ids[h] for h in groups if h != g and h != gone)
+               for g in range(4) for gone in range(4)]
+    return (*but_one, *but_two)
+
+
 def _merged_value(ids: Iterable[int], blocks: int) -> int:
     """The merged value (`engine.shapes`) of groups given by their vector numbers."""
     return VALUES[_merged(ids)][blocks]
@@ -447,8 +462,7 @@ class _Weighing:
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
-        self._rests: list[int] | None = None
-        self._rests_but: dict[tuple[int, int], int] = {}
+        self._rests: tuple[int, ...] | None = None
         self._needed: dict[int, int] = {}
         self._useful: dict[int, int] = {}
         self._unseen: Sequence[int] | None = None
@@ -456,28 +470,27 @@ class _Weighing:
 
     def _rest(self, g: int) -> int:
         """The vector number of the hand's groups other than ``g`` (-1: all), merged."""
-        return self._rests_all()[g]  # -1: the last, all groups
+        return self._rests_all()[4 if g < 0 else g]
 
-    def _rests_all(self) -> list[int]:
-        """`_rest` of each group, then of none (-1: all groups)."""
+    def _rests_all(self) -> tuple[int, ...]:
+        """`_rest` of each group, then of none (-1: all groups), then `_rest_but` of each
+        two groups (at ``5 + 4 * g + gone``): remembered by the groups' vector numbers
+        (`_RESTS`), which recur from one turn to the next."""
         rests = self._rests
         if rests is None:
-            rests = self._rests = [self._merged_but(h) for h in range(4)] + [
-                self._merged_but(-1)]
+            ids, groups = self.ids, self.groups
+            key = (ids[0], ids[1], ids[2], ids[3], groups)
+            rests = _RESTS.get(key)
+            if rests is None:
+                if len(_RESTS) >= _RESTS_BOUND:
+                    _RESTS.clear()
+                rests = _RESTS[key] = _rests_of(ids, groups)
+            self._rests = rests
         return rests
-
-    def _merged_but(self, g: int) -> int:
-        ids = self.ids
-        return _merged(ids[h] for h in self.groups if h != g)
 
     def _rest_but(self, g: int, gone: int) -> int:
         """The vector number of the hand's groups other than ``g`` and ``gone``, merged."""
-        rest = self._rests_but.get((g, gone))
-        if rest is None:
-            ids = self.ids
-            rest = self._rests_but[g, gone] = _merged(
-                ids[h] for h in self.groups if h != g and h != gone)
-        return rest
+        return self._rests_all()[5 + 4 * g + gone]
 
     def _group_id(self, g: int, code: int, key: Sequence[int]) -> int:
         """Group ``g``'s vector number for ``code``, its counts ``key``."""
@@ -589,7 +602,9 @@ class _Weighing:
             start, end = _SPANS[gone]
             codes = list(codes)
             codes[gone] -= POWERS[kind - start]
-            changed = self._group_id(gone, codes[gone], counts[start:end])
+            changed = self.tables[gone][codes[gone]] if self.exact else UNKNOWN
+            if changed == UNKNOWN:
+                changed = self._group_id(gone, codes[gone], counts[start:end])
             natural -= 1
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
@@ -597,6 +612,8 @@ class _Weighing:
         below = now + spare
         if pairs is None and 3 * blocks + 2 - (natural + 1) >= below:
             return 0  # too few tiles: one more leaves the hand as far by its count alone
+        if pairs is None and self.exact:
+            return self._useful_by_kinds(gone, changed, codes, below, unseen)
         if unseen is not self._unseen:  # the counts by group below are for one unseen
             self._unseen, self._by_group = unseen, {}
         useful = 0
@@ -618,6 +635,29 @@ class _Weighing:
                 useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
         return useful
 
+    def _useful_by_kinds(self, gone: int, changed: int, codes: Sequence[int], below: int,
+                         unseen: Sequence[int] | None) -> int:
+        """`_useful_count` without seven pairs, the codes exact: each group's helping
+        kinds read from `_HELPING_KINDS` (``gone``: the group a tile left, -1: none,
+        ``changed``: its vector number then; ``below``: the shanten to beat plus the
+        spare)."""
+        rests, pungs, blocks, useful = self._rests_all(), self.pungs, self.blocks, 0
+        for g in self.groups:
+            if gone < 0 or g == gone:
+                rest = rests[g]  # the other groups as they were
+            else:
+                but = rests[5 + 4 * g + gone]
+                merged = MERGED.get(but << 16 | changed)
+                rest = merge(but, changed) if merged is None else merged
+            key = (g, pungs, codes[g], rest, blocks, below)
+            kinds = _HELPING_KINDS.get(key)
+            if kinds is None:
+                kinds = self._helping_kinds(key)
+            # ``unseen`` holds copies, never fewer than none: the sum is the one of
+            # `_helping_places`, which skips a kind with no copy.
+            useful += kinds[0] if unseen is None else sum(map(unseen.__getitem__, kinds[1]))
+        return useful
+
     def _group_useful(self, g: int, rest: int, code: int, natural: int,
                       pairs: tuple[int, int] | None, now: int, unseen: Sequence[int] | None
                       ) -> int:
@@ -628,20 +668,43 @@ class _Weighing:
             else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
         if pairs is not None:
             return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
-        blocks, below = self.blocks, now + self.spare
+        useful = 0
+        for place, held in self._helping_places(g, rest, places, now):
+            copies = 4 - held if unseen is None else unseen[start + place]
+            if copies > 0:
+                useful += copies
+        return useful
+
+    def _helping_kinds(self, key: tuple[int, bool, int, int, int, int]
+                       ) -> tuple[int, tuple[int, ...]]:
+        """`_HELPING_KINDS` of ``key`` (group ``g``, pungs only, its exact code, the rest's
+        vector, blocks, below), worked out and remembered: the kinds of the group one
+        more of which leaves the hand nearer, and the copies of them not held."""
+        g, _pungs, code, rest, _blocks, below = key
+        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code)
+        start, kinds, plain = _SPANS[g][0], [], 0
+        for place, held in self._helping_places(g, rest, places, below - self.spare):
+            kinds.append(start + place)
+            plain += 4 - held
+        if len(_HELPING_KINDS) >= _HELPING_KINDS_BOUND:
+            _HELPING_KINDS.clear()
+        known = _HELPING_KINDS[key] = (plain, tuple(kinds))
+        return known
+
+    def _helping_places(self, g: int, rest: int, places: _Places, now: int
+                        ) -> Iterator[tuple[int, int]]:
+        """The place and copies held of each of ``places`` in group ``g`` one more of
+        which leaves the hand (``rest``: the other groups merged) nearer than ``now``."""
+        counts, blocks, below = self.counts, self.blocks, now + self.spare
         helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
         table = self.tables[g]
-        useful = 0
         for place, held, more in places:
             number = table[more] if more >= 0 else UNKNOWN
             if number == UNKNOWN:  # a count of five, or a group no table holds
                 number = self._plus_one(g, counts, place)
             if helps[number] if number < len(helps) else \
                     _value_helps(rest, number, blocks, below):
-                copies = 4 - held if unseen is None else unseen[start + place]
-                if copies > 0:
-                    useful += copies
-        return useful
+                yield place, held
 
     def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
         """Group ``g``'s vector number with one more of its ``place``-th kind."""
@@ -719,6 +782,14 @@ _HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
 blocks, a shanten plus the 财神: a few thousand at most; about 400 after 100 hands of
 each rule set), `bench/choice.py` prints its size, and `_HELPING_BOUND` caps it."""
 _HELPING_BOUND = 1 << 14
+_HELPING_KINDS: dict[tuple[int, bool, int, int, int, int], tuple[int, tuple[int, ...]]] = {}
+"""`_Weighing._group_useful`'s memo, by group, whether read as pungs only, the group's
+code, the other groups' merged vector, the blocks and the shanten to beat (plus the
+spare): the copies not held of the kinds that help, and those kinds. A group's code and
+the rest's vector recur from one turn to the next (a move changes one group), so about
+half the asks are answered here; `bench/choice.py` prints its size, and
+`_HELPING_KINDS_BOUND` caps it."""
+_HELPING_KINDS_BOUND = 1 << 15
 
 
 def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
@@ -1009,19 +1080,44 @@ def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:
 def unseen_counts(state: HandState, seat: int) -> list[int]:
     """Copies of each kind ``seat`` has not seen: not in its hand, any river, any meld
     shown to it, or the turned 财神 tile (the tiles a kong burns stay unseen, even one
-    of the turned tile's kind)."""
-    seen = [0] * NUM_KINDS
-    for other, s in enumerate(state.seats):
-        for d in s.discards:
-            if d.claimed_by is None:
-                seen[d.tile] += 1
-        for meld in s.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
-                continue
-            for tile in meld.tiles:
-                seen[tile] += 1
+    of the turned tile's kind).
+
+    Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each seat's shown tiles are
+    remembered by its `SeatState` (a seat that did not move is the same object from one
+    state to the next), so a move counts only the hand and the seat that moved."""
+    seen = 0
     for tile in state.seats[seat].hand:
-        seen[tile] += 1
+        seen += _BYTE_OF_KIND[tile]
     if state.flipped is not None:
-        seen[state.flipped] += 1
-    return [max(0, 4 - n) for n in seen]
+        seen += _BYTE_OF_KIND[state.flipped]
+    for other, s in enumerate(state.seats):
+        if s.discards or s.melds:
+            seen += _shown(s, other == seat)
+    return list(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_OF_SEEN))
+
+
+_BYTE_OF_KIND = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
+"""A kind's byte in a packed count (no kind is seen more than five times, so a byte
+never carries into the next)."""
+_UNSEEN_OF_SEEN = bytes(max(0, 4 - n) for n in range(256))
+_SHOWN = IdentityMemo[int]("engine.ai.shown_tiles", maxsize=1 << 8)
+
+
+def _shown(s: SeatState, own: bool) -> int:
+    return _SHOWN.get(s, own, lambda: _shown_by(s, own))
+
+
+def _shown_by(s: SeatState, own: bool) -> int:
+    """A seat's tiles shown to a seat (``own``: itself), packed as in `unseen_counts`:
+    its river's unclaimed tiles (a claimed one is in the claimer's meld) and its melds,
+    a concealed kong only to its owner."""
+    shown = 0
+    for d in s.discards:
+        if d.claimed_by is None:
+            shown += _BYTE_OF_KIND[d.tile]
+    for meld in s.melds:
+        if meld.kind is MeldKind.CONCEALED_KONG and not own:
+            continue
+        for tile in meld.tiles:
+            shown += _BYTE_OF_KIND[tile]
+    return shown
