@@ -25,7 +25,7 @@ from engine.analysis import (
 )
 from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
-from engine.game.state import HandState, Phase, SeatState
+from engine.game.state import Discard, HandState, Phase
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
@@ -1082,17 +1082,23 @@ def unseen_counts(state: HandState, seat: int) -> list[int]:
     shown to it, or the turned 财神 tile (the tiles a kong burns stay unseen, even one
     of the turned tile's kind).
 
-    Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each seat's shown tiles are
-    remembered by its `SeatState` (a seat that did not move is the same object from one
-    state to the next), so a move counts only the hand and the seat that moved."""
+    Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each river's tiles are
+    remembered by its tuple (a river is the same tuple until its seat discards again or
+    a tile of it is claimed), so a move counts only one river anew."""
     seen = 0
     for tile in state.seats[seat].hand:
         seen += _BYTE_OF_KIND[tile]
     if state.flipped is not None:
         seen += _BYTE_OF_KIND[state.flipped]
     for other, s in enumerate(state.seats):
-        if s.discards or s.melds:
-            seen += _shown(s, other == seat)
+        discards = s.discards
+        if discards:
+            seen += _river_of(discards)
+        for meld in s.melds:
+            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
+                continue  # shown only to its owner
+            for tile in meld.tiles:
+                seen += _BYTE_OF_KIND[tile]
     return list(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_OF_SEEN))
 
 
@@ -1100,24 +1106,18 @@ _BYTE_OF_KIND = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
 """A kind's byte in a packed count (no kind is seen more than five times, so a byte
 never carries into the next)."""
 _UNSEEN_OF_SEEN = bytes(max(0, 4 - n) for n in range(256))
-_SHOWN = IdentityMemo[int]("engine.ai.shown_tiles", maxsize=1 << 8)
+_RIVERS = IdentityMemo[int]("engine.ai.river_tiles", maxsize=1 << 8)
 
 
-def _shown(s: SeatState, own: bool) -> int:
-    return _SHOWN.get(s, own, lambda: _shown_by(s, own))
+def _river_of(discards: tuple[Discard, ...]) -> int:
+    return _RIVERS.get(discards, None, lambda: _river(discards))
 
 
-def _shown_by(s: SeatState, own: bool) -> int:
-    """A seat's tiles shown to a seat (``own``: itself), packed as in `unseen_counts`:
-    its river's unclaimed tiles (a claimed one is in the claimer's meld) and its melds,
-    a concealed kong only to its owner."""
+def _river(discards: tuple[Discard, ...]) -> int:
+    """A river's tiles still in it (a claimed one is in the claimer's meld), packed as
+    in `unseen_counts`."""
     shown = 0
-    for d in s.discards:
+    for d in discards:
         if d.claimed_by is None:
             shown += _BYTE_OF_KIND[d.tile]
-    for meld in s.melds:
-        if meld.kind is MeldKind.CONCEALED_KONG and not own:
-            continue
-        for tile in meld.tiles:
-            shown += _BYTE_OF_KIND[tile]
     return shown
