@@ -789,7 +789,7 @@ spare): the copies not held of the kinds that help, and those kinds. A group's c
 the rest's vector recur from one turn to the next (a move changes one group), so about
 half the asks are answered here; `bench/choice.py` prints its size, and
 `_HELPING_KINDS_BOUND` caps it."""
-_HELPING_KINDS_BOUND = 1 << 15
+_HELPING_KINDS_BOUND = 1 << 14
 
 
 def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
