@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import mul
 
@@ -612,8 +612,6 @@ class _Weighing:
         below = now + spare
         if pairs is None and 3 * blocks + 2 - (natural + 1) >= below:
             return 0  # too few tiles: one more leaves the hand as far by its count alone
-        if pairs is None and self.exact:
-            return self._useful_by_kinds(gone, changed, codes, below, unseen)
         if unseen is not self._unseen:  # the counts by group below are for one unseen
             self._unseen, self._by_group = unseen, {}
         useful = 0
@@ -635,29 +633,6 @@ class _Weighing:
                 useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
         return useful
 
-    def _useful_by_kinds(self, gone: int, changed: int, codes: Sequence[int], below: int,
-                         unseen: Sequence[int] | None) -> int:
-        """`_useful_count` without seven pairs, the codes exact: each group's helping
-        kinds read from `_HELPING_KINDS` (``gone``: the group a tile left, -1: none,
-        ``changed``: its vector number then; ``below``: the shanten to beat plus the
-        spare)."""
-        rests, pungs, blocks, useful = self._rests_all(), self.pungs, self.blocks, 0
-        for g in self.groups:
-            if gone < 0 or g == gone:
-                rest = rests[g]  # the other groups as they were
-            else:
-                but = rests[5 + 4 * g + gone]
-                merged = MERGED.get(but << 16 | changed)
-                rest = merge(but, changed) if merged is None else merged
-            key = (g, pungs, codes[g], rest, blocks, below)
-            kinds = _HELPING_KINDS.get(key)
-            if kinds is None:
-                kinds = self._helping_kinds(key)
-            # ``unseen`` holds copies, never fewer than none: the sum is the one of
-            # `_helping_places`, which skips a kind with no copy.
-            useful += kinds[0] if unseen is None else sum(map(unseen.__getitem__, kinds[1]))
-        return useful
-
     def _group_useful(self, g: int, rest: int, code: int, natural: int,
                       pairs: tuple[int, int] | None, now: int, unseen: Sequence[int] | None
                       ) -> int:
@@ -668,43 +643,20 @@ class _Weighing:
             else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
         if pairs is not None:
             return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
-        useful = 0
-        for place, held in self._helping_places(g, rest, places, now):
-            copies = 4 - held if unseen is None else unseen[start + place]
-            if copies > 0:
-                useful += copies
-        return useful
-
-    def _helping_kinds(self, key: tuple[int, bool, int, int, int, int]
-                       ) -> tuple[int, tuple[int, ...]]:
-        """`_HELPING_KINDS` of ``key`` (group ``g``, pungs only, its exact code, the rest's
-        vector, blocks, below), worked out and remembered: the kinds of the group one
-        more of which leaves the hand nearer, and the copies of them not held."""
-        g, _pungs, code, rest, _blocks, below = key
-        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code)
-        start, kinds, plain = _SPANS[g][0], [], 0
-        for place, held in self._helping_places(g, rest, places, below - self.spare):
-            kinds.append(start + place)
-            plain += 4 - held
-        if len(_HELPING_KINDS) >= _HELPING_KINDS_BOUND:
-            _HELPING_KINDS.clear()
-        known = _HELPING_KINDS[key] = (plain, tuple(kinds))
-        return known
-
-    def _helping_places(self, g: int, rest: int, places: _Places, now: int
-                        ) -> Iterator[tuple[int, int]]:
-        """The place and copies held of each of ``places`` in group ``g`` one more of
-        which leaves the hand (``rest``: the other groups merged) nearer than ``now``."""
-        counts, blocks, below = self.counts, self.blocks, now + self.spare
+        blocks, below = self.blocks, now + self.spare
         helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
         table = self.tables[g]
+        useful = 0
         for place, held, more in places:
             number = table[more] if more >= 0 else UNKNOWN
             if number == UNKNOWN:  # a count of five, or a group no table holds
                 number = self._plus_one(g, counts, place)
             if helps[number] if number < len(helps) else \
                     _value_helps(rest, number, blocks, below):
-                yield place, held
+                copies = 4 - held if unseen is None else unseen[start + place]
+                if copies > 0:
+                    useful += copies
+        return useful
 
     def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
         """Group ``g``'s vector number with one more of its ``place``-th kind."""
@@ -782,14 +734,6 @@ _HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
 blocks, a shanten plus the 财神: a few thousand at most; about 400 after 100 hands of
 each rule set), `bench/choice.py` prints its size, and `_HELPING_BOUND` caps it."""
 _HELPING_BOUND = 1 << 14
-_HELPING_KINDS: dict[tuple[int, bool, int, int, int, int], tuple[int, tuple[int, ...]]] = {}
-"""`_Weighing._group_useful`'s memo, by group, whether read as pungs only, the group's
-code, the other groups' merged vector, the blocks and the shanten to beat (plus the
-spare): the copies not held of the kinds that help, and those kinds. A group's code and
-the rest's vector recur from one turn to the next (a move changes one group), so about
-half the asks are answered here; `bench/choice.py` prints its size, and
-`_HELPING_KINDS_BOUND` caps it."""
-_HELPING_KINDS_BOUND = 1 << 14
 
 
 def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
