@@ -14,7 +14,8 @@ it) and every `choose_action` on a turn, and prints ``NAME VALUE UNIT`` lines:
   of `WARM_PASSES` passes: what a choice costs once nothing is left to fill;
 - ``shape_tables_mb`` and ``shape_memos_mb`` (engines with `engine.shape_tables`): the
   per-group tables read at import, and what the run added to the memos beside them
-  (vectors numbered, merges, `engine.ai._HELPING`), with their entry counts.
+  (vectors numbered, merges, `engine.ai._HELPING`, and from session 10
+  `engine.ai._RESTS`), with their entry counts.
 
 Times are CPU time of the bench's own thread, so other work on the shared machine counts
 less. With ``--baseline REV`` the engine of git revision REV (exported to a temporary
@@ -127,14 +128,18 @@ def shape_memory() -> None:
     emit("shape_tables_mb", sum(sys.getsizeof(t) for t in tables) / 1e6, "MB")
     vectors = shape_tables.VECTORS
     helping = getattr(ai, "_HELPING", {})
+    rests = getattr(ai, "_RESTS", {})  # session 10's (an engine before has none)
     memos = (sys.getsizeof(vectors.merged) + sys.getsizeof(vectors.ids)
              + sum(sys.getsizeof(v) for v in vectors.vectors)
              + sum(sys.getsizeof(v) for v in vectors.values)
-             + sys.getsizeof(helping) + sum(sys.getsizeof(v) for v in helping.values()))
+             + sys.getsizeof(helping) + sum(sys.getsizeof(v) for v in helping.values())
+             + sys.getsizeof(rests)
+             + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in rests.items()))
     emit("shape_memos_mb", memos / 1e6, "MB")
     emit("shape_vectors", float(len(vectors.vectors)), "entries")
     emit("shape_merges", float(len(vectors.merged)), "entries")
     emit("shape_helping", float(len(helping)), "entries")
+    emit("shape_rests", float(len(rests)), "entries")
 
 
 if __name__ == "__main__":

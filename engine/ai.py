@@ -25,7 +25,7 @@ from engine.analysis import (
 )
 from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
-from engine.game.state import HandState, Phase
+from engine.game.state import Discard, HandState, Phase
 from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
@@ -262,6 +262,21 @@ def _merged(ids: Iterable[int]) -> int:
     return merged
 
 
+_RESTS: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
+"""`_Weighing._rests_all`'s memo, by the four groups' vector numbers and the groups
+weighed; `bench/choice.py` prints its size, `_RESTS_BOUND` caps it."""
+_RESTS_BOUND = 1 << 14
+
+
+def _rests_of(ids: Sequence[int], groups: tuple[int, ...]) -> tuple[int, ...]:
+    """`_Weighing._rests_all` worked out: the ``groups``' vector numbers ``ids`` merged
+    but one group, then all, then but each two."""
+    but_one = [_merged(ids[h] for h in groups if h != g) for g in (0, 1, 2, 3, -1)]
+    but_two = [_merged(ids[h] for h in groups if h != g and h != gone)
+               for g in range(4) for gone in range(4)]
+    return (*but_one, *but_two)
+
+
 def _merged_value(ids: Iterable[int], blocks: int) -> int:
     """The merged value (`engine.shapes`) of groups given by their vector numbers."""
     return VALUES[_merged(ids)][blocks]
@@ -447,8 +462,7 @@ class _Weighing:
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
-        self._rests: list[int] | None = None
-        self._rests_but: dict[tuple[int, int], int] = {}
+        self._rests: tuple[int, ...] | None = None
         self._needed: dict[int, int] = {}
         self._useful: dict[int, int] = {}
         self._unseen: Sequence[int] | None = None
@@ -456,28 +470,27 @@ class _Weighing:
 
     def _rest(self, g: int) -> int:
         """The vector number of the hand's groups other than ``g`` (-1: all), merged."""
-        return self._rests_all()[g]  # -1: the last, all groups
+        return self._rests_all()[4 if g < 0 else g]
 
-    def _rests_all(self) -> list[int]:
-        """`_rest` of each group, then of none (-1: all groups)."""
+    def _rests_all(self) -> tuple[int, ...]:
+        """`_rest` of each group, then of none (-1: all groups), then `_rest_but` of each
+        two groups (at ``5 + 4 * g + gone``): remembered by the groups' vector numbers
+        (`_RESTS`), which recur from one turn to the next."""
         rests = self._rests
         if rests is None:
-            rests = self._rests = [self._merged_but(h) for h in range(4)] + [
-                self._merged_but(-1)]
+            ids, groups = self.ids, self.groups
+            key = (ids[0], ids[1], ids[2], ids[3], groups)
+            rests = _RESTS.get(key)
+            if rests is None:
+                if len(_RESTS) >= _RESTS_BOUND:
+                    _RESTS.clear()
+                rests = _RESTS[key] = _rests_of(ids, groups)
+            self._rests = rests
         return rests
-
-    def _merged_but(self, g: int) -> int:
-        ids = self.ids
-        return _merged(ids[h] for h in self.groups if h != g)
 
     def _rest_but(self, g: int, gone: int) -> int:
         """The vector number of the hand's groups other than ``g`` and ``gone``, merged."""
-        rest = self._rests_but.get((g, gone))
-        if rest is None:
-            ids = self.ids
-            rest = self._rests_but[g, gone] = _merged(
-                ids[h] for h in self.groups if h != g and h != gone)
-        return rest
+        return self._rests_all()[5 + 4 * g + gone]
 
     def _group_id(self, g: int, code: int, key: Sequence[int]) -> int:
         """Group ``g``'s vector number for ``code``, its counts ``key``."""
@@ -589,7 +602,9 @@ class _Weighing:
             start, end = _SPANS[gone]
             codes = list(codes)
             codes[gone] -= POWERS[kind - start]
-            changed = self._group_id(gone, codes[gone], counts[start:end])
+            changed = self.tables[gone][codes[gone]] if self.exact else UNKNOWN
+            if changed == UNKNOWN:
+                changed = self._group_id(gone, codes[gone], counts[start:end])
             natural -= 1
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
@@ -1009,19 +1024,44 @@ def remembered_unseen(state: HandState, seat: int) -> tuple[int, ...]:
 def unseen_counts(state: HandState, seat: int) -> list[int]:
     """Copies of each kind ``seat`` has not seen: not in its hand, any river, any meld
     shown to it, or the turned 财神 tile (the tiles a kong burns stay unseen, even one
-    of the turned tile's kind)."""
-    seen = [0] * NUM_KINDS
+    of the turned tile's kind).
+
+    Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each river's tiles are
+    remembered by its tuple (a river is the same tuple until its seat discards again or
+    a tile of it is claimed), so a move counts only one river anew."""
+    seen = 0
+    for tile in state.seats[seat].hand:
+        seen += _BYTE_OF_KIND[tile]
+    if state.flipped is not None:
+        seen += _BYTE_OF_KIND[state.flipped]
     for other, s in enumerate(state.seats):
-        for d in s.discards:
-            if d.claimed_by is None:
-                seen[d.tile] += 1
+        discards = s.discards
+        if discards:
+            seen += _river_of(discards)
         for meld in s.melds:
             if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
-                continue
+                continue  # shown only to its owner
             for tile in meld.tiles:
-                seen[tile] += 1
-    for tile in state.seats[seat].hand:
-        seen[tile] += 1
-    if state.flipped is not None:
-        seen[state.flipped] += 1
-    return [max(0, 4 - n) for n in seen]
+                seen += _BYTE_OF_KIND[tile]
+    return list(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_OF_SEEN))
+
+
+_BYTE_OF_KIND = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
+"""A kind's byte in a packed count (no kind is seen more than five times, so a byte
+never carries into the next)."""
+_UNSEEN_OF_SEEN = bytes(max(0, 4 - n) for n in range(256))
+_RIVERS = IdentityMemo[int]("engine.ai.river_tiles", maxsize=1 << 8)
+
+
+def _river_of(discards: tuple[Discard, ...]) -> int:
+    return _RIVERS.get(discards, None, lambda: _river(discards))
+
+
+def _river(discards: tuple[Discard, ...]) -> int:
+    """A river's tiles still in it (a claimed one is in the claimer's meld), packed as
+    in `unseen_counts`."""
+    shown = 0
+    for d in discards:
+        if d.claimed_by is None:
+            shown += _BYTE_OF_KIND[d.tile]
+    return shown

@@ -18,7 +18,8 @@ from engine.ai import (
     _on_target,
 )
 from engine.analysis import _pareto, seven_pairs_shanten, standard_shanten
-from engine.melds import Meld
+from engine.game.state import HandState
+from engine.melds import Meld, MeldKind
 from engine.tiles import NUM_KINDS, Tile
 
 
@@ -165,3 +166,22 @@ def best_shanten_after_discard_as_first_written(judge: Judge, tiles: Sequence[Ti
     """The lowest `Judge.shanten` of the hands a discard leaves, a discard at a time (as
     the claims and kongs were first judged)."""
     return min(shanten_as_first_written(judge, _without(tiles, t), melds) for t in set(tiles))
+
+
+def unseen_counts_as_first_written(state: HandState, seat: int) -> list[int]:
+    """`engine.ai.unseen_counts` counted tile by tile over every river and meld."""
+    seen = [0] * NUM_KINDS
+    for other, s in enumerate(state.seats):
+        for d in s.discards:
+            if d.claimed_by is None:
+                seen[d.tile] += 1
+        for meld in s.melds:
+            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
+                continue
+            for tile in meld.tiles:
+                seen[tile] += 1
+    for tile in state.seats[seat].hand:
+        seen[tile] += 1
+    if state.flipped is not None:
+        seen[state.flipped] += 1
+    return [max(0, 4 - n) for n in seen]
