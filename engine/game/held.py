@@ -16,7 +16,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.analysis import ShapeRules, Wildcards, is_all_melds, is_complete
+from engine.analysis import ShapeRules, Wildcards
+from engine.analysis import _group_cost as analysis_group_cost  # the memoised core
 from engine.melds import Meld
 from engine.memo import IdentityMemo, bounded
 from engine.tiles import NUM_KINDS, Tile
@@ -74,19 +75,20 @@ def group_cost(key: int) -> tuple[int, int]:
     fewer) it takes with the pair as well. ``key``: the group's `packed` counts (a
     suit's nine kinds, or the seven honours, marked by `_HONOURS_KEY`).
 
-    Asked of `is_all_melds` / `is_complete` with the group alone in the hand: a cost
-    is always the tiles' count short of a whole number of melds (and pair), so the
-    fewest 财神 they accept is the cost itself."""
+    Read from the analysis's own search of the group alone (`engine.analysis`'s
+    memoised group cost, asked once here rather than through `is_all_melds` /
+    `is_complete` of a whole hand's counts, joker number by joker number: a miss here,
+    most of a cold self-play's move cost, paid only the search; the search's pair may
+    be two 财神 of its own). tests/game/test_held.py holds this to asking
+    `is_all_melds` / `is_complete` joker number by joker number."""
     honours = bool(key & _HONOURS_KEY)
-    counts = [0] * NUM_KINDS
-    start = _HONOURS_START if honours else 0
-    for place in range(NUM_KINDS - _HONOURS_START if honours else 9):
-        counts[start + place] = key >> 3 * place & 7
-    tiles = sum(counts)
-    # Each tile alone takes at most two 财神 to a pong, the pair at most two more.
-    melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(counts, j))
-    pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(counts, j))
-    return melds, pair - melds
+    counts = tuple([key >> place & 7 for place in _KEY_PLACES[honours]])
+    melds, with_pair = analysis_group_cost(counts, honours)
+    return melds, with_pair - melds
+
+
+_KEY_PLACES = (tuple(range(0, 27, 3)), tuple(range(0, 21, 3)))
+"""Where each kind's count sits in a suit's key and in the honours' key."""
 
 
 def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:

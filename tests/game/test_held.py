@@ -8,18 +8,27 @@ from __future__ import annotations
 import pickle
 import random
 from collections import Counter
-from itertools import combinations
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards, is_winning, is_winning_with
-from engine.game.held import HeldTiles, _may_chi
+from engine.analysis import (
+    NO_WILDCARDS,
+    ShapeRules,
+    Wildcards,
+    is_all_melds,
+    is_complete,
+    is_winning,
+    is_winning_with,
+)
+from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
 from engine.melds import MeldKind
 from engine.rules.common import is_meld, make_meld
 from engine.rules.hangzhou import SHAPES as HANGZHOU_SHAPES
 from engine.rules.shanghai import SHAPES as SHANGHAI_SHAPES
-from engine.tiles import PLAYING_TILES, Tile
+from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
 
 CASES = 1500
 WILDCARDS = (NO_WILDCARDS, Wildcards.fixed(), Wildcards.flip(Tile.M5),
@@ -189,3 +198,41 @@ def test_tiles_counted_afresh_answer_a_claim_as_tiles_whose_shape_is_known(chi: 
             assert fresh.may_claim(tile, face, chi) == known.may_claim(tile, face, chi)
             left_unworked += not fresh.shaped
     assert left_unworked > 2000
+
+
+def _group_cost_asked_joker_by_joker(counts: list[int], honours: bool) -> tuple[int, int]:
+    """The definition `group_cost` answers: the fewest 财神 for which `is_all_melds` /
+    `is_complete` accept the group alone in a hand, counted up joker by joker."""
+    whole = [0] * NUM_KINDS
+    start = Tile.EAST if honours else 0
+    whole[start:start + len(counts)] = counts
+    tiles = sum(counts)
+    melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(whole, j))
+    pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(whole, j))
+    return melds, pair - melds
+
+
+def _groups(kinds: int, most: int) -> Iterator[list[int]]:
+    """Every group of ``kinds`` kinds (0-4 of each) holding at most ``most`` tiles."""
+    for size in range(most + 1):
+        for chosen in combinations_with_replacement(range(kinds), size):
+            counts = [chosen.count(kind) for kind in range(kinds)]
+            if max(counts, default=0) <= 4:
+                yield counts
+
+
+@pytest.mark.parametrize("honours", [False, True])
+def test_a_groups_cost_is_the_fewest_jokers_that_make_it_melds_and_a_pair(honours: bool
+                                                                         ) -> None:
+    kinds = 7 if honours else 9
+    rng = random.Random(5)
+    # Every group of up to six tiles, and 3,000 random larger ones up to fourteen.
+    groups = list(_groups(kinds, 6))
+    while len(groups) < 3_000 + 5_000 * (not honours):
+        counts = [rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(kinds)]
+        if 7 <= sum(counts) <= 14:
+            groups.append(counts)
+    for counts in groups:
+        key = sum(n << 3 * place for place, n in enumerate(counts)) | \
+            (_HONOURS_KEY if honours else 0)
+        assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, honours), counts
