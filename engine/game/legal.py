@@ -41,6 +41,7 @@ from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
     SEATS,
+    ActionKind,
     ClaimCheck,
     RuleError,
     TurnCheck,
@@ -484,9 +485,23 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
+    # Every tile held plays as itself (no 财神 held, no stand-in): the few melds
+    # possible are known at once (`_natural_claims`), with no enumeration.
+    claims = _natural_claims if not jokers_held and not wild.stand_in else _meld_claims
+    yield from claims(state, seat, held, face, may_pong, may_chi)
+
+
+def _meld_claims(state: HandState, seat: int, held: HeldTiles, face: Tile, may_pong: bool,
+                 may_chi: bool) -> Iterator[Action]:
+    """The chi, pong and kong candidates on the window's tile (which plays as
+    ``face``), with 财神 and stand-ins: every multiset of the tiles held that could meld
+    with it, checked as a meld."""
+    window = state.window
+    assert window is not None
+    wild = state.wildcards
     # Only the kinds that could meld with the discard are counted (the hand's distinct
     # tiles, as `Counter` of them would give, without counting the rest).
-    tiles = s.hand
+    tiles = state.seats[seat].hand
     plays = held.basis.plays
     kinds = set(tiles)
     jokers = [t for t in kinds if plays[t] is None]
@@ -505,6 +520,45 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         for combo in sorted(_multisets(copies, near, 2)):
             if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
                 yield Action(CHI, seat, tiles=combo)
+
+
+def _natural_claims(state: HandState, seat: int, held: HeldTiles, face: Tile,
+                    may_pong: bool, may_chi: bool) -> Iterator[Action]:
+    """`_meld_claims` when every tile held plays as itself: a pong (and a kong) of the
+    face held two (three) times, a chi of each run of two held neighbours (below,
+    around, above), in the order the enumeration finds them. Each claim is one value,
+    made once (`_NATURAL_CLAIMS`). tests/game/test_fast_paths.py holds these to
+    `_meld_claims`."""
+    counts = held.split[0]
+    if may_pong:
+        copies = counts[face]
+        if copies >= 2:
+            yield _natural_claim(PONG, seat, (face, face))
+        if copies >= 3:
+            yield _natural_claim(KONG, seat, (face, face, face))
+    if may_chi:
+        rank = face % 9
+        below = rank >= 1 and counts[face - 1] > 0
+        above = rank <= 7 and counts[face + 1] > 0
+        if below and rank >= 2 and counts[face - 2]:
+            yield _natural_claim(CHI, seat, (Tile(face - 2), Tile(face - 1)))
+        if below and above:
+            yield _natural_claim(CHI, seat, (Tile(face - 1), Tile(face + 1)))
+        if above and rank <= 6 and counts[face + 2]:
+            yield _natural_claim(CHI, seat, (Tile(face + 1), Tile(face + 2)))
+
+
+def _natural_claim(kind: ActionKind, seat: int, tiles: tuple[Tile, ...]) -> Action:
+    key = (kind, seat, tiles)
+    action = _NATURAL_CLAIMS.get(key)
+    if action is None:
+        action = _NATURAL_CLAIMS[key] = Action(kind, seat, tiles=tiles)
+    return action
+
+
+_NATURAL_CLAIMS: dict[tuple[ActionKind, int, tuple[Tile, ...]], Action] = {}
+"""The chi, pong and kong claims of natural tiles, each made once: at most 4 seats ×
+(34 pongs + 34 kongs + 63 chis), so the dictionary is bounded by construction."""
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
