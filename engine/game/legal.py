@@ -421,16 +421,25 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat) if _claim_allowed(state, a))
+    candidates = tuple(_claim_candidates(state, seat))
+    if not candidates:
+        return ()
+    # What the rule set is told is the same for each candidate but its kind and tiles:
+    # made once, copied with those (`renewed`: a `ClaimCheck` has no derived value).
+    first = _claim_check(state, candidates[0])
+    return tuple(a for a in candidates if _claim_allowed(state, a, first))
 
 
-def _claim_allowed(state: HandState, candidate: Action) -> bool:
+def _claim_allowed(state: HandState, candidate: Action, first: ClaimCheck) -> bool:
     """`check_claim` of a candidate. A candidate claims the window's tile from the seat
     it may (chi: the next seat), with tiles the seat holds that meld with it, or wins on
     a tile that completes the hand; so of `check_claim`'s checks only the rule set's
     refusals and the win's settlement can refuse it (tests/game/test_properties.py
-    holds the offers and `validate` to each other)."""
-    if state.ruleset.claim_refusal(_claim_check(state, candidate), state.options):
+    holds the offers and `validate` to each other). ``first``: `_claim_check` of the
+    seat's first candidate."""
+    check = first if first.kind is candidate.kind and first.meld_tiles is candidate.tiles \
+        else renewed(first, {"kind": candidate.kind, "meld_tiles": candidate.tiles})
+    if state.ruleset.claim_refusal(check, state.options):
         return False
     if candidate.kind is not WIN:
         return True
@@ -485,9 +494,9 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
-    # Every tile held plays as itself (no 财神 held, no stand-in): the few melds
-    # possible are known at once (`_natural_claims`), with no enumeration.
-    claims = _natural_claims if not jokers_held and not wild.stand_in else _meld_claims
+    # No stand-in (every tile plays as itself or is a 财神): the few melds possible are
+    # known at once (`_natural_claims`), with no enumeration.
+    claims = _natural_claims if not wild.stand_in else _meld_claims
     yield from claims(state, seat, held, face, may_pong, may_chi)
 
 
@@ -524,28 +533,45 @@ def _meld_claims(state: HandState, seat: int, held: HeldTiles, face: Tile, may_p
 
 def _natural_claims(state: HandState, seat: int, held: HeldTiles, face: Tile,
                     may_pong: bool, may_chi: bool) -> Iterator[Action]:
-    """`_meld_claims` when every tile held plays as itself: a pong (and a kong) of the
-    face held two (three) times, a chi of each run of two held neighbours (below,
-    around, above), in the order the enumeration finds them. Each claim is one value,
-    made once (`_NATURAL_CLAIMS`). tests/game/test_fast_paths.py holds these to
+    """`_meld_claims` when no stand-in is in play, so that every tile held plays as
+    itself or is a 财神: a pong (kong) is two (three) of the face and the 财神 held, a
+    chi two of the face's held neighbours that make a run with it, or one of them and a
+    财神, or two 财神; in the enumeration's order (sorted). Each claim is one value, made
+    once (`_NATURAL_CLAIMS`). tests/game/test_fast_paths.py holds these to
     `_meld_claims`."""
-    counts = held.split[0]
+    counts, jokers = held.split
+    joker = held.wildcards.joker if jokers else None  # a 财神 held, when one is
     if may_pong:
-        copies = counts[face]
-        if copies >= 2:
-            yield _natural_claim(PONG, seat, (face, face))
-        if copies >= 3:
-            yield _natural_claim(KONG, seat, (face, face, face))
+        yield from _pongs(seat, face, counts[face], joker, jokers)
     if may_chi:
         rank = face % 9
-        below = rank >= 1 and counts[face - 1] > 0
-        above = rank <= 7 and counts[face + 1] > 0
-        if below and rank >= 2 and counts[face - 2]:
-            yield _natural_claim(CHI, seat, (Tile(face - 2), Tile(face - 1)))
-        if below and above:
-            yield _natural_claim(CHI, seat, (Tile(face - 1), Tile(face + 1)))
-        if above and rank <= 6 and counts[face + 2]:
-            yield _natural_claim(CHI, seat, (Tile(face + 1), Tile(face + 2)))
+        near = [Tile(face + step) for step in (-2, -1, 1, 2)
+                if 0 <= rank + step <= 8 and counts[face + step]]
+        runs: list[tuple[Tile, ...]] = []
+        for i, low in enumerate(near):
+            runs.extend((low, high) for high in near[i + 1:]
+                        if max(high, face) - min(low, face) <= 2)
+            if joker is not None:
+                runs.append((low, joker) if low < joker else (joker, low))
+        if joker is not None and jokers >= 2:
+            runs.append((joker, joker))
+        for tiles in sorted(runs):
+            yield _natural_claim(CHI, seat, tiles)
+
+
+def _pongs(seat: int, face: Tile, copies: int, joker: Tile | None, jokers: int
+           ) -> Iterator[Action]:
+    """The pongs, then the kongs, of ``copies`` of the face and ``jokers`` 财神 (of
+    ``joker``, None when none is held): each set's tiles in order, the sets in order."""
+    low, lows, high, highs = face, copies, face, 0
+    if joker is not None:
+        low, lows, high, highs = (face, copies, joker, jokers) if face < joker else \
+            (joker, jokers, face, copies)
+    for kind, size in ((PONG, 2), (KONG, 3)):
+        # Fewest of the higher tile first: the sets in order.
+        for up in range(size + 1):
+            if size - up <= lows and up <= highs:
+                yield _natural_claim(kind, seat, (low,) * (size - up) + (high,) * up)
 
 
 def _natural_claim(kind: ActionKind, seat: int, tiles: tuple[Tile, ...]) -> Action:
@@ -557,8 +583,9 @@ def _natural_claim(kind: ActionKind, seat: int, tiles: tuple[Tile, ...]) -> Acti
 
 
 _NATURAL_CLAIMS: dict[tuple[ActionKind, int, tuple[Tile, ...]], Action] = {}
-"""The chi, pong and kong claims of natural tiles, each made once: at most 4 seats ×
-(34 pongs + 34 kongs + 63 chis), so the dictionary is bounded by construction."""
+"""The chi, pong and kong claims of natural tiles and 财神, each made once: a few
+hundred a seat at most (a face's pongs and kongs with 0-3 财神, its runs), so the
+dictionary is bounded by construction."""
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
