@@ -12,8 +12,11 @@ answers are then a few additions (tests/game/test_held.py holds them against
 
 from __future__ import annotations
 
+import functools
+import zlib
 from bisect import bisect_left
 from collections.abc import Sequence
+from importlib import resources
 from typing import NamedTuple
 
 from engine.analysis import ShapeRules, Wildcards
@@ -75,12 +78,29 @@ def group_cost(key: int) -> tuple[int, int]:
     fewer) it takes with the pair as well. ``key``: the group's `packed` counts (a
     suit's nine kinds, or the seven honours, marked by `_HONOURS_KEY`).
 
-    Read from the analysis's own search of the group alone (`engine.analysis`'s
-    memoised group cost, asked once here rather than through `is_all_melds` /
-    `is_complete` of a whole hand's counts, joker number by joker number: a miss here,
-    most of a cold self-play's move cost, paid only the search; the search's pair may
-    be two 财神 of its own). tests/game/test_held.py holds this to asking
-    `is_all_melds` / `is_complete` joker number by joker number."""
+    Read from the bundled table of every group a hand can hold (`group_costs.bin`,
+    written from the analysis's own search by `engine.game.group_costs_build`): a
+    search here cost about 3,000 Python operations, and until the memo holds a
+    process's groups (a few thousand), it was about 40 % of the moves' cost. A group
+    the table cannot hold (a kind counted more than four times) is searched.
+    tests/game/test_held.py holds both to asking `is_all_melds` / `is_complete` joker
+    number by joker number."""
+    honours = key & _HONOURS_KEY
+    counts = key & _COUNTS_MASK
+    if counts & _HIGH_BITS & (counts << 1 | counts << 2):
+        return _searched(key)  # a count above four: no place in the table
+    code = _HONOURS_START_CODE if honours else 0
+    for place, power in _CODE_PLACES:
+        code += (counts >> place & 7) * power
+    cost = _group_costs_table()[code]
+    if cost == UNKNOWN_COST:
+        return _searched(key)
+    return cost >> 2, (cost & 3) - 1
+
+
+def _searched(key: int) -> tuple[int, int]:
+    """`group_cost` by the analysis's search of the group alone (`engine.analysis`'s
+    memoised group cost; the search's pair may be two 财神 of its own)."""
     honours = bool(key & _HONOURS_KEY)
     counts = tuple([key >> place & 7 for place in _KEY_PLACES[honours]])
     melds, with_pair = analysis_group_cost(counts, honours)
@@ -89,6 +109,34 @@ def group_cost(key: int) -> tuple[int, int]:
 
 _KEY_PLACES = (tuple(range(0, 27, 3)), tuple(range(0, 21, 3)))
 """Where each kind's count sits in a suit's key and in the honours' key."""
+_CODE_PLACES = tuple((3 * i, 5 ** i) for i in range(9))
+"""Each kind's place in a key and its power of five in the table's base-5 code (the
+honours' two missing kinds read as none)."""
+_COUNTS_MASK = (1 << 27) - 1
+_HIGH_BITS = sum(4 << 3 * i for i in range(9))
+"""The four's bit of each count: with the two's or the one's, a count above four."""
+_HONOURS_START_CODE = 5 ** 9
+"""Where the honours' codes start in the table (after the suits')."""
+
+
+COSTS_MAGIC = b"mahjong-group-costs 1\n"
+"""How `group_costs.bin` begins (its format's version)."""
+UNKNOWN_COST = 255
+"""A table entry for a code of no group a hand can hold (more than 14 tiles)."""
+
+
+@functools.cache
+def _group_costs_table() -> bytes:
+    """The table, read once, at the first group the memo does not hold."""
+    data = zlib.decompress(resources.files("engine.game").joinpath(
+        "group_costs.bin").read_bytes())
+    if not data.startswith(COSTS_MAGIC):
+        raise ValueError("engine/game/group_costs.bin is not a table of group costs "
+                         "(rebuild it with python -m engine.game.group_costs_build)")
+    table = data[len(COSTS_MAGIC):]
+    if len(table) != 5 ** 9 + 5 ** 7:
+        raise ValueError("engine/game/group_costs.bin is cut short or too long")
+    return table
 
 
 def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:

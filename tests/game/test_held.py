@@ -22,6 +22,8 @@ from engine.analysis import (
     is_winning,
     is_winning_with,
 )
+from engine.game import group_costs_build
+from engine.game import held as held_module
 from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
 from engine.melds import MeldKind
@@ -236,3 +238,36 @@ def test_a_groups_cost_is_the_fewest_jokers_that_make_it_melds_and_a_pair(honour
         key = sum(n << 3 * place for place, n in enumerate(counts)) | \
             (_HONOURS_KEY if honours else 0)
         assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, honours), counts
+
+
+def test_the_bundled_table_holds_every_group_of_at_most_fourteen_tiles() -> None:
+    """Each code of the table is a group's cost exactly when its counts are a group a
+    hand can hold (at most 14 tiles); 4,000 random codes are checked against the
+    search, beside every group up to six tiles above."""
+    table = held_module._group_costs_table()
+    rng = random.Random(11)
+    for _ in range(4_000):
+        honours = rng.random() < 0.3
+        kinds = 7 if honours else 9
+        counts = [rng.randint(0, 4) for _ in range(kinds)]
+        code = sum(n * 5 ** i for i, n in enumerate(counts)) + (5 ** 9 if honours else 0)
+        if sum(counts) > 14:
+            assert table[code] == held_module.UNKNOWN_COST
+        else:
+            key = sum(n << 3 * i for i, n in enumerate(counts)) | \
+                (_HONOURS_KEY if honours else 0)
+            assert (table[code] >> 2, (table[code] & 3) - 1) == held_module._searched(key)
+
+
+def test_a_group_the_table_cannot_hold_is_searched() -> None:
+    """A kind counted five times has no base-5 code: its cost is searched, not read
+    from another group's place."""
+    counts = [5, 1, 1, 0, 0, 0, 0, 0, 0]
+    key = sum(n << 3 * i for i, n in enumerate(counts))
+    assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, False)
+
+
+def test_the_builder_writes_the_bundled_honours_table() -> None:
+    """The generator's honours table is the committed one, byte for byte (the suits'
+    takes a minute to build: it is sampled above instead)."""
+    assert group_costs_build.table(7, True) == held_module._group_costs_table()[5 ** 9:]
