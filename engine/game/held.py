@@ -16,7 +16,6 @@ import functools
 import zlib
 from bisect import bisect_left
 from collections.abc import Sequence
-from importlib import resources
 from typing import NamedTuple
 
 from engine.analysis import ShapeRules, Wildcards
@@ -128,6 +127,9 @@ UNKNOWN_COST = 255
 @functools.cache
 def _group_costs_table() -> bytes:
     """The table, read once, at the first group the memo does not hold."""
+    # Imported here: `importlib.resources` costs a process that never misses (one
+    # that restores and replays only, say) more than the table's whole read.
+    from importlib import resources
     data = zlib.decompress(resources.files("engine.game").joinpath(
         "group_costs.bin").read_bytes())
     if not data.startswith(COSTS_MAGIC):
