@@ -12,11 +12,14 @@ answers are then a few additions (tests/game/test_held.py holds them against
 
 from __future__ import annotations
 
+import functools
+import zlib
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.analysis import ShapeRules, Wildcards, is_all_melds, is_complete
+from engine.analysis import ShapeRules, Wildcards
+from engine.analysis import _group_cost as analysis_group_cost  # the memoised core
 from engine.melds import Meld
 from engine.memo import IdentityMemo, bounded
 from engine.tiles import NUM_KINDS, Tile
@@ -74,19 +77,68 @@ def group_cost(key: int) -> tuple[int, int]:
     fewer) it takes with the pair as well. ``key``: the group's `packed` counts (a
     suit's nine kinds, or the seven honours, marked by `_HONOURS_KEY`).
 
-    Asked of `is_all_melds` / `is_complete` with the group alone in the hand: a cost
-    is always the tiles' count short of a whole number of melds (and pair), so the
-    fewest 财神 they accept is the cost itself."""
+    Read from the bundled table of every group a hand can hold (`group_costs.bin`,
+    written from the analysis's own search by `engine.game.group_costs_build`): a
+    search here cost about 3,000 Python operations, and until the memo holds a
+    process's groups (a few thousand), it was about 40 % of the moves' cost. A group
+    the table cannot hold (a kind counted more than four times) is searched.
+    tests/game/test_held.py holds both to asking `is_all_melds` / `is_complete` joker
+    number by joker number."""
+    honours = key & _HONOURS_KEY
+    counts = key & _COUNTS_MASK
+    if counts & _HIGH_BITS & (counts << 1 | counts << 2):
+        return _searched(key)  # a count above four: no place in the table
+    code = _HONOURS_START_CODE if honours else 0
+    for place, power in _CODE_PLACES:
+        code += (counts >> place & 7) * power
+    cost = _group_costs_table()[code]
+    if cost == UNKNOWN_COST:
+        return _searched(key)
+    return cost >> 2, (cost & 3) - 1
+
+
+def _searched(key: int) -> tuple[int, int]:
+    """`group_cost` by the analysis's search of the group alone (`engine.analysis`'s
+    memoised group cost; the search's pair may be two 财神 of its own)."""
     honours = bool(key & _HONOURS_KEY)
-    counts = [0] * NUM_KINDS
-    start = _HONOURS_START if honours else 0
-    for place in range(NUM_KINDS - _HONOURS_START if honours else 9):
-        counts[start + place] = key >> 3 * place & 7
-    tiles = sum(counts)
-    # Each tile alone takes at most two 财神 to a pong, the pair at most two more.
-    melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(counts, j))
-    pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(counts, j))
-    return melds, pair - melds
+    counts = tuple([key >> place & 7 for place in _KEY_PLACES[honours]])
+    melds, with_pair = analysis_group_cost(counts, honours)
+    return melds, with_pair - melds
+
+
+_KEY_PLACES = (tuple(range(0, 27, 3)), tuple(range(0, 21, 3)))
+"""Where each kind's count sits in a suit's key and in the honours' key."""
+_CODE_PLACES = tuple((3 * i, 5 ** i) for i in range(9))
+"""Each kind's place in a key and its power of five in the table's base-5 code (the
+honours' two missing kinds read as none)."""
+_COUNTS_MASK = (1 << 27) - 1
+_HIGH_BITS = sum(4 << 3 * i for i in range(9))
+"""The four's bit of each count: with the two's or the one's, a count above four."""
+_HONOURS_START_CODE = 5 ** 9
+"""Where the honours' codes start in the table (after the suits')."""
+
+
+COSTS_MAGIC = b"mahjong-group-costs 1\n"
+"""How `group_costs.bin` begins (its format's version)."""
+UNKNOWN_COST = 255
+"""A table entry for a code of no group a hand can hold (more than 14 tiles)."""
+
+
+@functools.cache
+def _group_costs_table() -> bytes:
+    """The table, read once, at the first group the memo does not hold."""
+    # Imported here: `importlib.resources` costs a process that never misses (one
+    # that restores and replays only, say) more than the table's whole read.
+    from importlib import resources
+    data = zlib.decompress(resources.files("engine.game").joinpath(
+        "group_costs.bin").read_bytes())
+    if not data.startswith(COSTS_MAGIC):
+        raise ValueError("engine/game/group_costs.bin is not a table of group costs "
+                         "(rebuild it with python -m engine.game.group_costs_build)")
+    table = data[len(COSTS_MAGIC):]
+    if len(table) != 5 ** 9 + 5 ** 7:
+        raise ValueError("engine/game/group_costs.bin is cut short or too long")
+    return table
 
 
 def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:

@@ -41,6 +41,7 @@ from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
     SEATS,
+    ActionKind,
     ClaimCheck,
     RuleError,
     TurnCheck,
@@ -420,16 +421,25 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     assert window is not None
     if seat == window.from_seat:
         return ()
-    return tuple(a for a in _claim_candidates(state, seat) if _claim_allowed(state, a))
+    candidates = tuple(_claim_candidates(state, seat))
+    if not candidates:
+        return ()
+    # What the rule set is told is the same for each candidate but its kind and tiles:
+    # made once, copied with those (`renewed`: a `ClaimCheck` has no derived value).
+    first = _claim_check(state, candidates[0])
+    return tuple(a for a in candidates if _claim_allowed(state, a, first))
 
 
-def _claim_allowed(state: HandState, candidate: Action) -> bool:
+def _claim_allowed(state: HandState, candidate: Action, first: ClaimCheck) -> bool:
     """`check_claim` of a candidate. A candidate claims the window's tile from the seat
     it may (chi: the next seat), with tiles the seat holds that meld with it, or wins on
     a tile that completes the hand; so of `check_claim`'s checks only the rule set's
     refusals and the win's settlement can refuse it (tests/game/test_properties.py
-    holds the offers and `validate` to each other)."""
-    if state.ruleset.claim_refusal(_claim_check(state, candidate), state.options):
+    holds the offers and `validate` to each other). ``first``: `_claim_check` of the
+    seat's first candidate."""
+    check = first if first.kind is candidate.kind and first.meld_tiles is candidate.tiles \
+        else renewed(first, {"kind": candidate.kind, "meld_tiles": candidate.tiles})
+    if state.ruleset.claim_refusal(check, state.options):
         return False
     if candidate.kind is not WIN:
         return True
@@ -484,9 +494,23 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
+    # No stand-in (every tile plays as itself or is a 财神): the few melds possible are
+    # known at once (`_natural_claims`), with no enumeration.
+    claims = _natural_claims if not wild.stand_in else _meld_claims
+    yield from claims(state, seat, held, face, may_pong, may_chi)
+
+
+def _meld_claims(state: HandState, seat: int, held: HeldTiles, face: Tile, may_pong: bool,
+                 may_chi: bool) -> Iterator[Action]:
+    """The chi, pong and kong candidates on the window's tile (which plays as
+    ``face``), with 财神 and stand-ins: every multiset of the tiles held that could meld
+    with it, checked as a meld."""
+    window = state.window
+    assert window is not None
+    wild = state.wildcards
     # Only the kinds that could meld with the discard are counted (the hand's distinct
     # tiles, as `Counter` of them would give, without counting the rest).
-    tiles = s.hand
+    tiles = state.seats[seat].hand
     plays = held.basis.plays
     kinds = set(tiles)
     jokers = [t for t in kinds if plays[t] is None]
@@ -505,6 +529,63 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         for combo in sorted(_multisets(copies, near, 2)):
             if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
                 yield Action(CHI, seat, tiles=combo)
+
+
+def _natural_claims(state: HandState, seat: int, held: HeldTiles, face: Tile,
+                    may_pong: bool, may_chi: bool) -> Iterator[Action]:
+    """`_meld_claims` when no stand-in is in play, so that every tile held plays as
+    itself or is a 财神: a pong (kong) is two (three) of the face and the 财神 held, a
+    chi two of the face's held neighbours that make a run with it, or one of them and a
+    财神, or two 财神; in the enumeration's order (sorted). Each claim is one value, made
+    once (`_NATURAL_CLAIMS`). tests/game/test_fast_paths.py holds these to
+    `_meld_claims`."""
+    counts, jokers = held.split
+    joker = held.wildcards.joker if jokers else None  # a 财神 held, when one is
+    if may_pong:
+        yield from _pongs(seat, face, counts[face], joker, jokers)
+    if may_chi:
+        rank = face % 9
+        near = [Tile(face + step) for step in (-2, -1, 1, 2)
+                if 0 <= rank + step <= 8 and counts[face + step]]
+        runs: list[tuple[Tile, ...]] = []
+        for i, low in enumerate(near):
+            runs.extend((low, high) for high in near[i + 1:]
+                        if max(high, face) - min(low, face) <= 2)
+            if joker is not None:
+                runs.append((low, joker) if low < joker else (joker, low))
+        if joker is not None and jokers >= 2:
+            runs.append((joker, joker))
+        for tiles in sorted(runs):
+            yield _natural_claim(CHI, seat, tiles)
+
+
+def _pongs(seat: int, face: Tile, copies: int, joker: Tile | None, jokers: int
+           ) -> Iterator[Action]:
+    """The pongs, then the kongs, of ``copies`` of the face and ``jokers`` 财神 (of
+    ``joker``, None when none is held): each set's tiles in order, the sets in order."""
+    low, lows, high, highs = face, copies, face, 0
+    if joker is not None:
+        low, lows, high, highs = (face, copies, joker, jokers) if face < joker else \
+            (joker, jokers, face, copies)
+    for kind, size in ((PONG, 2), (KONG, 3)):
+        # Fewest of the higher tile first: the sets in order.
+        for up in range(size + 1):
+            if size - up <= lows and up <= highs:
+                yield _natural_claim(kind, seat, (low,) * (size - up) + (high,) * up)
+
+
+def _natural_claim(kind: ActionKind, seat: int, tiles: tuple[Tile, ...]) -> Action:
+    key = (kind, seat, tiles)
+    action = _NATURAL_CLAIMS.get(key)
+    if action is None:
+        action = _NATURAL_CLAIMS[key] = Action(kind, seat, tiles=tiles)
+    return action
+
+
+_NATURAL_CLAIMS: dict[tuple[ActionKind, int, tuple[Tile, ...]], Action] = {}
+"""The chi, pong and kong claims of natural tiles and 财神, each made once: a few
+hundred a seat at most (a face's pongs and kongs with 0-3 财神, its runs), so the
+dictionary is bounded by construction."""
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:

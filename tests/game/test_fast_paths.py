@@ -13,7 +13,10 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
   afresh;
 - a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
   equal every candidate enumerated and checked as before;
-- `known_legal` knows an offered move given as an equal value, as `validate` would.
+- `known_legal` knows an offered move given as an equal value, as `validate` would;
+- a claim window's melds on tiles that all play as themselves (`_natural_claims`) are
+  those every candidate multiset enumerated and checked finds (`_meld_claims`), in the
+  same order.
 """
 
 from __future__ import annotations
@@ -139,10 +142,12 @@ def _value_copy(action: Action) -> Action:
 def test_the_shortcuts_play_every_move_as_the_general_path(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     general = _general_draw(monkeypatch)
-    moves = {"one_copy_draws": 0, "turns": 0, "_plain_discard": 0, "_plain_pass": 0}
+    moves = {"one_copy_draws": 0, "turns": 0, "_plain_discard": 0, "_plain_pass": 0,
+             "natural_claims": 0}
     for one_step in ("_plain_discard", "_plain_pass"):
         monkeypatch.setattr(hand_module, one_step, _counted(
             getattr(hand_module, one_step), one_step, moves, general))
+    monkeypatch.setattr(legal_module, "_natural_claims", _as_enumerated(moves))
 
     def step(state: HandState, action: Action) -> HandState:
         if state.phase is Phase.TURN:
@@ -168,6 +173,22 @@ def test_the_shortcuts_play_every_move_as_the_general_path(
     # The plain discard-and-draw step (`hand._plain_discard`) made most of those draws;
     # the general path (`general`, the answers dropped) made each of them too.
     assert moves["_plain_discard"] > 10 * hands and moves["_plain_pass"] > hands
+    # Fixed 财神 and no 财神: most windows' melds were told at once (a turned 财神 has
+    # a stand-in, so its windows always enumerate).
+    assert moves["natural_claims"] > (hands if name != "hangzhou_flip" else -1)
+
+
+def _as_enumerated(moves: dict[str, int]) -> Any:
+    """`_natural_claims`, each call's claims compared with `_meld_claims`' (values and
+    order) and counted."""
+    natural = legal_module._natural_claims
+
+    def compared(*args: Any) -> Iterator[Action]:
+        told = list(natural(*args))
+        assert told == list(legal_module._meld_claims(*args))
+        moves["natural_claims"] += 1
+        return iter(told)
+    return compared
 
 
 def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:

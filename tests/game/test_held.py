@@ -8,18 +8,29 @@ from __future__ import annotations
 import pickle
 import random
 from collections import Counter
-from itertools import combinations
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards, is_winning, is_winning_with
-from engine.game.held import HeldTiles, _may_chi
+from engine.analysis import (
+    NO_WILDCARDS,
+    ShapeRules,
+    Wildcards,
+    is_all_melds,
+    is_complete,
+    is_winning,
+    is_winning_with,
+)
+from engine.game import group_costs_build
+from engine.game import held as held_module
+from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
 from engine.melds import MeldKind
 from engine.rules.common import is_meld, make_meld
 from engine.rules.hangzhou import SHAPES as HANGZHOU_SHAPES
 from engine.rules.shanghai import SHAPES as SHANGHAI_SHAPES
-from engine.tiles import PLAYING_TILES, Tile
+from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
 
 CASES = 1500
 WILDCARDS = (NO_WILDCARDS, Wildcards.fixed(), Wildcards.flip(Tile.M5),
@@ -189,3 +200,74 @@ def test_tiles_counted_afresh_answer_a_claim_as_tiles_whose_shape_is_known(chi: 
             assert fresh.may_claim(tile, face, chi) == known.may_claim(tile, face, chi)
             left_unworked += not fresh.shaped
     assert left_unworked > 2000
+
+
+def _group_cost_asked_joker_by_joker(counts: list[int], honours: bool) -> tuple[int, int]:
+    """The definition `group_cost` answers: the fewest 财神 for which `is_all_melds` /
+    `is_complete` accept the group alone in a hand, counted up joker by joker."""
+    whole = [0] * NUM_KINDS
+    start = Tile.EAST if honours else 0
+    whole[start:start + len(counts)] = counts
+    tiles = sum(counts)
+    melds = next(j for j in range(-tiles % 3, 2 * tiles + 1, 3) if is_all_melds(whole, j))
+    pair = next(j for j in range((2 - tiles) % 3, 2 * tiles + 3, 3) if is_complete(whole, j))
+    return melds, pair - melds
+
+
+def _groups(kinds: int, most: int) -> Iterator[list[int]]:
+    """Every group of ``kinds`` kinds (0-4 of each) holding at most ``most`` tiles."""
+    for size in range(most + 1):
+        for chosen in combinations_with_replacement(range(kinds), size):
+            counts = [chosen.count(kind) for kind in range(kinds)]
+            if max(counts, default=0) <= 4:
+                yield counts
+
+
+@pytest.mark.parametrize("honours", [False, True])
+def test_a_groups_cost_is_the_fewest_jokers_that_make_it_melds_and_a_pair(honours: bool
+                                                                         ) -> None:
+    kinds = 7 if honours else 9
+    rng = random.Random(5)
+    # Every group of up to six tiles, and 3,000 random larger ones up to fourteen.
+    groups = list(_groups(kinds, 6))
+    while len(groups) < 3_000 + 5_000 * (not honours):
+        counts = [rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(kinds)]
+        if 7 <= sum(counts) <= 14:
+            groups.append(counts)
+    for counts in groups:
+        key = sum(n << 3 * place for place, n in enumerate(counts)) | \
+            (_HONOURS_KEY if honours else 0)
+        assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, honours), counts
+
+
+def test_the_bundled_table_holds_every_group_of_at_most_fourteen_tiles() -> None:
+    """Each code of the table is a group's cost exactly when its counts are a group a
+    hand can hold (at most 14 tiles); 4,000 random codes are checked against the
+    search, beside every group up to six tiles above."""
+    table = held_module._group_costs_table()
+    rng = random.Random(11)
+    for _ in range(4_000):
+        honours = rng.random() < 0.3
+        kinds = 7 if honours else 9
+        counts = [rng.randint(0, 4) for _ in range(kinds)]
+        code = sum(n * 5 ** i for i, n in enumerate(counts)) + (5 ** 9 if honours else 0)
+        if sum(counts) > 14:
+            assert table[code] == held_module.UNKNOWN_COST
+        else:
+            key = sum(n << 3 * i for i, n in enumerate(counts)) | \
+                (_HONOURS_KEY if honours else 0)
+            assert (table[code] >> 2, (table[code] & 3) - 1) == held_module._searched(key)
+
+
+def test_a_group_the_table_cannot_hold_is_searched() -> None:
+    """A kind counted five times has no base-5 code: its cost is searched, not read
+    from another group's place."""
+    counts = [5, 1, 1, 0, 0, 0, 0, 0, 0]
+    key = sum(n << 3 * i for i, n in enumerate(counts))
+    assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, False)
+
+
+def test_the_builder_writes_the_bundled_honours_table() -> None:
+    """The generator's honours table is the committed one, byte for byte (the suits'
+    takes a minute to build: it is sampled above instead)."""
+    assert group_costs_build.table(7, True) == held_module._group_costs_table()[5 ** 9:]
