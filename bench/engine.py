@@ -162,7 +162,8 @@ def emit_memos() -> None:
     for cache in memo.stats():
         short = cache.name.removeprefix("engine.")
         emit(f"memo_{short}_entries", cache.size, f"of_{cache.maxsize}")
-        emit(f"memo_{short}_hit_rate", cache.hit_rate, "ratio")
+        if cache.hit_rate is not None:  # a `PlainMemo` does not count its hits
+            emit(f"memo_{short}_hit_rate", cache.hit_rate, "ratio")
 
 
 def main() -> int:

@@ -27,7 +27,7 @@ from engine.game.actions import Action
 from engine.game.legal import legal_actions, remembered_self_draw
 from engine.game.state import Discard, HandState, Phase
 from engine.melds import Meld, MeldKind
-from engine.memo import IdentityMemo, bounded
+from engine.memo import IdentityMemo, PlainMemo, bounded
 from engine.rules.common import ActionKind, ChainStep, make_meld
 from engine.shape_tables import (
     EMPTY,
@@ -262,10 +262,10 @@ def _merged(ids: Iterable[int]) -> int:
     return merged
 
 
-_RESTS: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[int, ...]] = {}
+_RESTS: PlainMemo[tuple[int, int, int, int, tuple[int, ...]], tuple[int, ...]] = PlainMemo(
+    "engine.ai.rests", 1 << 14)
 """`_Weighing._rests_all`'s memo, by the four groups' vector numbers and the groups
-weighed; `bench/choice.py` prints its size, `_RESTS_BOUND` caps it."""
-_RESTS_BOUND = 1 << 14
+weighed; `bench/choice.py` prints its size."""
 
 
 def _rests_of(ids: Sequence[int], groups: tuple[int, ...]) -> tuple[int, ...]:
@@ -482,9 +482,7 @@ class _Weighing:
             key = (ids[0], ids[1], ids[2], ids[3], groups)
             rests = _RESTS.get(key)
             if rests is None:
-                if len(_RESTS) >= _RESTS_BOUND:
-                    _RESTS.clear()
-                rests = _RESTS[key] = _rests_of(ids, groups)
+                rests = _RESTS.keep(key, _rests_of(ids, groups))
             self._rests = rests
         return rests
 
@@ -729,11 +727,11 @@ def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
                  for place in _PLACES_OF[near])
 
 
-_HELPING: dict[tuple[int, int, int], tuple[bool, ...]] = {}
+_HELPING: PlainMemo[tuple[int, int, int], tuple[bool, ...]] = PlainMemo(
+    "engine.ai.helping", 1 << 14)
 """`_helping`'s memo: its keys are few (a merged vector of the 82 in the file, 1 to 4
 blocks, a shanten plus the 财神: a few thousand at most; about 400 after 100 hands of
-each rule set), `bench/choice.py` prints its size, and `_HELPING_BOUND` caps it."""
-_HELPING_BOUND = 1 << 14
+each rule set), `bench/choice.py` prints its size."""
 
 
 def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
@@ -743,10 +741,8 @@ def _helping(rest: int, blocks: int, below: int) -> tuple[bool, ...]:
     key = (rest, blocks, below)
     known = _HELPING.get(key)
     if known is None:
-        if len(_HELPING) >= _HELPING_BOUND:
-            _HELPING.clear()
-        known = _HELPING[key] = tuple(_value_helps(rest, number, blocks, below)
-                                      for number in range(TABLE_NUMBERS))
+        known = _HELPING.keep(key, tuple(_value_helps(rest, number, blocks, below)
+                                         for number in range(TABLE_NUMBERS)))
     return known
 
 

@@ -1,7 +1,7 @@
 """Bounded memo caches for the engine's pure functions, and their figures.
 
 Every memo in the engine is bounded: a `functools.lru_cache` with a ``maxsize`` made
-through `bounded`, or an `IdentityMemo`. No cache grows without limit in a
+through `bounded`, an `IdentityMemo`, or a `PlainMemo`. No cache grows without limit in a
 long-running bot, and `stats` reports each one's size and hit rate (bench/engine.py
 and bench/game.py print them).
 """
@@ -24,11 +24,14 @@ class CacheStats:
     name: str
     size: int
     maxsize: int
-    hits: int
+    hits: int | None
+    """None for a `PlainMemo`, which does not count its hits."""
     misses: int
 
     @property
-    def hit_rate(self) -> float:
+    def hit_rate(self) -> float | None:
+        if self.hits is None:
+            return None
         calls = self.hits + self.misses
         return self.hits / calls if calls else 0.0
 
@@ -114,6 +117,40 @@ class IdentityMemo(Generic[V]):
         with self._lock:
             self._entries.clear()
         self.hits = self.misses = 0
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class PlainMemo(dict[K, V]):
+    """A memo read as a plain dict (``memo.get(key)``: the dict's own C method, as the
+    computer player's innermost loops need), kept by `keep`, which counts the misses and
+    empties the whole memo at its bound; its hits are not counted. Registered like the
+    others, so `stats` shows its size against its bound and `clear` empties it."""
+
+    # No instance dict: the interpreter then reads ``get`` as quickly as a plain dict's.
+    __slots__ = ("maxsize", "misses")
+
+    def __init__(self, name: str, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+        self.misses = 0
+        _CACHES[name] = self
+
+    def keep(self, key: K, value: V) -> V:
+        """Keep ``value`` for ``key`` (after ``get`` found none)."""
+        self.misses += 1
+        if len(self) >= self.maxsize:
+            dict.clear(self)
+        self[key] = value
+        return value
+
+    def stats(self, name: str) -> CacheStats:
+        return CacheStats(name, len(self), self.maxsize, None, self.misses)
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.misses = 0
 
 
 def stats() -> list[CacheStats]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import memo
-from engine.memo import IdentityMemo, bounded
+from engine.memo import IdentityMemo, PlainMemo, bounded
 
 
 def test_a_bounded_memo_keeps_at_most_its_bound_and_counts_hits() -> None:
@@ -66,3 +66,30 @@ def test_an_identity_memo_finds_what_it_keeps_by_identity() -> None:
     assert remembered.get(one, "x", lambda: "made") == "kept"  # `get` sees it too
     stats = remembered.stats("tests.identity_find")
     assert (stats.size, stats.hits, stats.misses) == (1, 2, 1)
+
+
+def test_a_plain_memo_counts_its_misses_empties_at_its_bound_and_is_cleared() -> None:
+    remembered: PlainMemo[int, str] = PlainMemo("tests.plain", 3)
+    for n in range(3):
+        assert remembered.get(n) is None
+        assert remembered.keep(n, str(n)) == str(n)
+    assert remembered.get(1) == "1"
+    assert remembered.keep(3, "3") == "3"  # the fourth: the memo starts again with it
+    assert dict(remembered) == {3: "3"}
+    figures = {s.name: s for s in memo.stats()}["tests.plain"]
+    assert (figures.size, figures.maxsize, figures.hits, figures.misses) == (1, 3, None, 4)
+    assert figures.hit_rate is None
+    memo.clear()
+    assert len(remembered) == 0 and remembered.misses == 0
+
+
+def test_the_computer_players_plain_memos_are_registered_and_cleared() -> None:
+    import engine.ai
+    from engine.selfplay import selfplay
+
+    selfplay("shanghai", 1, seed=3, check_views=False)
+    names = {s.name: s for s in memo.stats()}
+    assert names["engine.ai.rests"].size == len(engine.ai._RESTS) > 0
+    assert names["engine.ai.helping"].size == len(engine.ai._HELPING) > 0
+    memo.clear()
+    assert len(engine.ai._RESTS) == len(engine.ai._HELPING) == 0
