@@ -8,9 +8,6 @@ the computer asking about one more of a kind it holds four of) is worked out liv
 
 from __future__ import annotations
 
-import zlib
-from importlib import resources
-
 from engine.analysis import _partials
 from engine.shapes import (
     BLOCKS,
@@ -21,16 +18,14 @@ from engine.shapes import (
     Vector,
     Vectors,
     code_of,
+    read_bundled,
     vector_of,
 )
 
 
 def _load() -> tuple[int, list[Vector], bytes, bytes, bytes, bytes]:
-    data = zlib.decompress(resources.files("engine").joinpath("shapes.bin").read_bytes())
-    if not data.startswith(MAGIC):
-        raise ValueError("engine/shapes.bin is not a shapes table (rebuild it with "
-                         "python -m engine.shapes_build)")
-    at = len(MAGIC)
+    data = read_bundled("engine", "shapes.bin", MAGIC, "engine.shapes_build")
+    at = 0
     in_tables = int.from_bytes(data[at:at + 2], "little")
     count = int.from_bytes(data[at + 2:at + 4], "little")
     at += 4

@@ -25,7 +25,9 @@ smaller of two bounds, each a sum that cancels to one of these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+import zlib
+from collections.abc import Iterable, Iterator
 
 NO_PAIR = -99
 """A vector's value with the pair when the group(s) hold no pair (any sum with it stays
@@ -132,3 +134,29 @@ def needed(value: int, natural: int, blocks: int) -> int:
 def code_of(counts: Iterable[int]) -> int:
     """A group's code from its counts (the first kind the lowest digit)."""
     return sum(n * p for n, p in zip(counts, POWERS, strict=False))
+
+
+def every_group(kinds: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Each group of ``kinds`` kinds and at most `MAX_TILES` tiles, as (code, counts),
+    in the order of its counts read from the last kind (the builders' tables are
+    written in this order, so the same engine writes the same bytes)."""
+    # itertools.product varies the last digit fastest; the code's lowest digit is the
+    # first kind, so each key is read reversed.
+    for digits in itertools.product(range(5), repeat=kinds):
+        if sum(digits) <= MAX_TILES:
+            key = digits[::-1]
+            yield code_of(key), key
+
+
+def read_bundled(package: str, name: str, magic: bytes, builder: str) -> bytes:
+    """The bundled table file ``name`` of ``package``, inflated, after its ``magic``
+    first line (refused with what to do when it is not there)."""
+    # Imported here: `importlib.resources` costs a process that never reads a table
+    # (one that restores and replays only, say) more than a table's whole read.
+    from importlib import resources
+    data = zlib.decompress(resources.files(package).joinpath(name).read_bytes())
+    if not data.startswith(magic):
+        where = f"{package.replace('.', '/')}/{name}"
+        raise ValueError(f"{where} is not the table it should be (rebuild it with "
+                         f"python -m {builder})")
+    return data[len(magic):]

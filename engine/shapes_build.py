@@ -10,7 +10,6 @@ import."""
 
 from __future__ import annotations
 
-import itertools
 import sys
 import zlib
 from pathlib import Path
@@ -21,10 +20,10 @@ from engine.shapes import (
     KINDS_IN_HONOURS,
     KINDS_IN_SUIT,
     MAGIC,
-    MAX_TILES,
     UNKNOWN,
     Vector,
     Vectors,
+    every_group,
     vector_of,
 )
 
@@ -33,17 +32,12 @@ def table(kinds: int, honours: bool, numbers: dict[Vector, int]) -> bytes:
     """Each code's vector number (`UNKNOWN` for a group of more than `MAX_TILES`);
     ``numbers`` gains the vectors met."""
     out = bytearray([UNKNOWN]) * 5 ** kinds
-    # itertools.product varies the last digit fastest; the code's lowest digit is the
-    # first kind, so each key is read reversed.
-    for digits in itertools.product(range(5), repeat=kinds):
-        if sum(digits) > MAX_TILES:
-            continue
-        key = digits[::-1]
+    for code, key in every_group(kinds):
         vector = vector_of(_partials(key, honours))
         number = numbers.setdefault(vector, len(numbers))
         if number >= UNKNOWN:
             raise ValueError("more vectors than a byte can number")
-        out[sum(n * 5 ** i for i, n in enumerate(key))] = number
+        out[code] = number
     return bytes(out)
 
 

@@ -6,13 +6,12 @@
 One byte a group, indexed by its base-5 code (a kind's count times five to the power
 of its place): ``melds * 4 + extra + 1``, ``melds`` the fewest 财神 that make the group
 melds alone and ``extra`` (-1 to 2) how many more with the pair; `UNKNOWN` for a code
-of more than `MAX_TILES` tiles. The suits' 1,953,125 codes, then the honours' 78,125,
+of more than `engine.shapes.MAX_TILES` tiles. The suits' 1,953,125 codes, then the honours' 78,125,
 compressed. Deterministic; a few minutes (the search of 483,000 groups): that is why it
 is not done at import. tests/game/test_held.py holds the committed file to the search."""
 
 from __future__ import annotations
 
-import itertools
 import sys
 import zlib
 from pathlib import Path
@@ -20,9 +19,8 @@ from pathlib import Path
 from engine.analysis import _solve
 from engine.game.held import COSTS_MAGIC as MAGIC
 from engine.game.held import UNKNOWN_COST as UNKNOWN
+from engine.shapes import every_group
 
-MAX_TILES = 14
-"""A concealed hand's most tiles: no group holds more."""
 KINDS = (9, 7)
 """A suit's kinds, the honours' kinds: the two tables, in that order."""
 
@@ -51,13 +49,8 @@ def table(kinds: int, honours: bool) -> bytes:
     bounded = analysis._solve
     analysis._solve = solve  # type: ignore[assignment]  # its recursion reads the global
     try:
-        # itertools.product varies the last digit fastest; the code's lowest digit is
-        # the first kind, so each key is read reversed.
-        for digits in itertools.product(range(5), repeat=kinds):
-            if sum(digits) <= MAX_TILES:
-                key = digits[::-1]
-                out[sum(n * 5 ** i for i, n in enumerate(key))] = encoded(
-                    solve(key, False, honours), solve(key, True, honours))
+        for code, key in every_group(kinds):
+            out[code] = encoded(solve(key, False, honours), solve(key, True, honours))
     finally:
         analysis._solve = bounded
     return bytes(out)

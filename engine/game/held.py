@@ -13,7 +13,6 @@ answers are then a few additions (tests/game/test_held.py holds them against
 from __future__ import annotations
 
 import functools
-import zlib
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -22,6 +21,7 @@ from engine.analysis import ShapeRules, Wildcards
 from engine.analysis import _group_cost as analysis_group_cost  # the memoised core
 from engine.melds import Meld
 from engine.memo import IdentityMemo, bounded
+from engine.shapes import read_bundled
 from engine.tiles import NUM_KINDS, Tile
 
 _HONOURS_START = Tile.EAST
@@ -127,15 +127,8 @@ UNKNOWN_COST = 255
 @functools.cache
 def _group_costs_table() -> bytes:
     """The table, read once, at the first group the memo does not hold."""
-    # Imported here: `importlib.resources` costs a process that never misses (one
-    # that restores and replays only, say) more than the table's whole read.
-    from importlib import resources
-    data = zlib.decompress(resources.files("engine.game").joinpath(
-        "group_costs.bin").read_bytes())
-    if not data.startswith(COSTS_MAGIC):
-        raise ValueError("engine/game/group_costs.bin is not a table of group costs "
-                         "(rebuild it with python -m engine.game.group_costs_build)")
-    table = data[len(COSTS_MAGIC):]
+    table = read_bundled("engine.game", "group_costs.bin", COSTS_MAGIC,
+                         "engine.game.group_costs_build")
     if len(table) != 5 ** 9 + 5 ** 7:
         raise ValueError("engine/game/group_costs.bin is cut short or too long")
     return table
