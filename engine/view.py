@@ -25,6 +25,7 @@ from engine.game.state import (
     Phase,
     SeatState,
     WinRecord,
+    record_of,
     replace,
 )
 from engine.melds import Meld, MeldKind
@@ -298,24 +299,10 @@ def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
              concealed: tuple[Tile, ...], drawn: Tile | None) -> PlayerView:
     """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
     constructor's per-field ``setattr`` (tested to be the same view)."""
-    pv = _new(PlayerView)
-    # The attributes set as one new dictionary: cheaper than filling the view's own.
-    _set_attribute(pv, "__dict__", {"table": table, "seat": seat, "concealed": concealed,
-                                    "drawn": drawn, _KNOWLEDGE: knowledge})
-    return pv
+    return record_of(PlayerView, {"table": table, "seat": seat, "concealed": concealed,
+                               "drawn": drawn, _KNOWLEDGE: knowledge})
 
 
-def _built(cls: type[T], values: dict[str, object]) -> T:
-    """``cls(**values)`` for the views' frozen records, made on every move: `make`
-    without its check of the field names (each call here names every field, and the
-    tests compare with the records the constructors make)."""
-    record = _new(cls)
-    _set_attribute(record, "__dict__", values)
-    return record
-
-
-_new = object.__new__
-_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
 
 
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
@@ -423,7 +410,7 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
         # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
         win_value = _win_value(state, seat) if ActionKind.WIN in map(_KIND_OF, offered) \
             else None
-        knowledge = _built(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
+        knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
                                            "offered": offered, "win_value": win_value})
     else:
         # The others know only the hand's judge and their melds, shared between states.
@@ -448,7 +435,7 @@ def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return _built(TableView, {
+    return record_of(TableView, {
         "rules": state.rules, "hand_number": hand_number, "dealer": state.dealer,
         "streak": state.streak, "huangfan": state.huangfan, "dice": state.dice,
         "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
@@ -540,7 +527,7 @@ def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
     # Keyed by which melds record and which judge: an entry keeps both alive (the melds
     # as the memo's key, the judge in the knowledge), so neither id is another's.
     known = _IDLE_KNOWLEDGE.find(melds, id(judge))
-    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), _built(
+    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), record_of(
         SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None}))
 
 
@@ -552,7 +539,7 @@ _MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return _built(SeatView, {
+    return record_of(SeatView, {
         "seat": i, "wind": SEAT_WINDS[(i - dealer) % 4], "dealer": i == dealer,
         "concealed_count": len(s.hand), "has_drawn": has_drawn,
         "discards": _river(s.discards), "melds": _meld_row(s.melds, shown),
@@ -645,8 +632,8 @@ def _move(action: Action, after_discard: dict[Tile, frozenset[Tile]],
 
 
 def _win_value(state: HandState, seat: int) -> int | None:
-    record = _win_record(state, seat)
-    return record.settlement.value if record is not None else None
+    won = _win_record(state, seat)
+    return won.settlement.value if won is not None else None
 
 
 def _win_record(state: HandState, seat: int) -> WinRecord | None:

@@ -68,7 +68,7 @@ def replace(record: T, **changes: object) -> T:
     for derived, inputs in _DERIVED.get(cls, ()):
         if not inputs.isdisjoint(changes):
             values.pop(derived, None)
-    return _record(cls, values)
+    return record_of(cls, values)
 
 
 def renewed(record: T, changes: dict[str, object]) -> T:
@@ -88,7 +88,7 @@ def renewed(record: T, changes: dict[str, object]) -> T:
         # key would regrow the copy's table when this record is asked in turn).
         values[_ANSWERS] = None
     new = _new(type(record))
-    _set_attribute(new, "__dict__", values)  # `_record`, written out: hot path
+    _set_attribute(new, "__dict__", values)  # `record_of`, written out: hot path
     return new
 
 
@@ -102,13 +102,14 @@ def make(cls: type[T], values: dict[str, object]) -> T:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
     if len(values) != len(names) or not names.issuperset(values):
         raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
-    return _record(cls, values)
+    return record_of(cls, values)
 
 
-def _record(cls: type[T], values: dict[str, object]) -> T:
-    """A record of ``cls`` whose attributes are ``values`` (which it keeps: the caller
-    made it for this record). Setting the dictionary whole is several times cheaper
-    than filling the new record's own one (its ``update`` copies and regrows it)."""
+def record_of(cls: type[T], values: dict[str, object]) -> T:
+    """A frozen record of ``cls`` whose attributes are ``values`` (which it keeps: the
+    caller made it for this record, naming every field: `make` checks that, the views'
+    hot path does not). Setting the dictionary whole is several times cheaper than
+    filling the new record's own one (its ``update`` copies and regrows it)."""
     new = _new(cls)
     _set_attribute(new, "__dict__", values)
     return new
@@ -204,7 +205,7 @@ class SeatState:
             hand: tuple[Tile, ...] = values["hand"]
             values[_HELD] = held.moved(tile, hand, 1 if gained else -1)
         new = _new(SeatState)
-        _set_attribute(new, "__dict__", values)  # `_record`, written out: hot path
+        _set_attribute(new, "__dict__", values)  # `record_of`, written out: hot path
         return new
 
     def __getstate__(self) -> dict[str, object]:
