@@ -17,7 +17,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -87,18 +87,27 @@ def play_hand(state: HandState, rng: random.Random, tally: Tally, *,
 def tiles_in_play(state: HandState) -> int:
     """`HandState.tile_count`, each seat's share counted once per seat record (a seat
     that did not move is the same record in the next state)."""
-    return state.wall_remaining + len(state.set_aside) + sum(
-        [_SEAT_TILES.get(s, None, _tile_counter(s)) for s in state.seats])
+    counted = state.wall_remaining + len(state.set_aside)
+    for s in state.seats:
+        # `find`, then `keep` on a miss: no closure made for each seat of each state.
+        share = _SEAT_TILES.find(s, None)
+        counted += share if share is not None else _SEAT_TILES.keep(s, None, _seat_tiles(s))
+    return counted
 
 
-def _tile_counter(s: SeatState) -> Callable[[], int]:
+def _seat_tiles(s: SeatState) -> int:
     # The seat's share of `HandState.tile_count`: hand, flowers, melds, unclaimed discards.
-    return lambda: (len(s.hand) + len(s.flowers) + sum(len(m.tiles) for m in s.melds)
-                    + sum(1 for d in s.discards if d.claimed_by is None))
+    return len(s.hand) + len(s.flowers) + sum([len(m.tiles) for m in s.melds]) + \
+        sum([1 for d in s.discards if d.claimed_by is None])
 
 
 _SEAT_TILES: IdentityMemo[int] = IdentityMemo("engine.selfplay.seat_tiles", 64)
 _SEAT_OF = attrgetter("seat")
+_KIND_OF = attrgetter("kind")
+# Members tested on every state, as module names (cheaper than ``Phase.TURN``'s look-up).
+_TURN, _ENDED = Phase.TURN, Phase.ENDED
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_WIN = ActionKind.WIN
 
 
 def check_secrecy(state: HandState) -> None:
@@ -115,7 +124,7 @@ def check_secrecy(state: HandState) -> None:
     appears in, so a wrong part is refused wherever it is reused (tested)."""
     public = spectator_view(state)
     phase = state.phase
-    if phase is not Phase.ENDED:
+    if phase is not _ENDED:
         _check_backs(public)
     judge = remembered_judge(state)
     seat_views = views(state)
@@ -132,14 +141,14 @@ def check_secrecy(state: HandState) -> None:
         if mine.table is not public:
             _check_others_public(public, mine)
         _check_knowledge(state, mine, judge)
-    if phase is Phase.TURN:
+    if phase is _TURN:
         _check_unseen(state, seat_views[state.turn])
 
 
 def _check_backs(public: TableView) -> None:
     for seat_view in public.seats:
         for meld in seat_view.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and any(t is not None for t in meld.tiles):
+            if meld.kind is _CONCEALED_KONG and meld.tiles.count(None) != len(meld.tiles):
                 raise SelfPlayError("a concealed kong shows its faces to spectators")
 
 
@@ -178,8 +187,7 @@ def _check_knowledge(state: HandState, mine: PlayerView, judge: Judge) -> None:
     if (known.offered is not offered and known.offered != offered) or \
             (offered and set(map(_SEAT_OF, offered)) != {seat}):
         raise SelfPlayError(f"seat {seat}'s advice reads moves that are not its own")
-    if known.win_value is not None and \
-            not any(a.kind is ActionKind.WIN for a in known.offered):
+    if known.win_value is not None and _WIN not in map(_KIND_OF, known.offered):
         raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
 
 

@@ -35,6 +35,12 @@ from engine.tiles import NUM_KINDS, Tile, format_tiles
 
 T = TypeVar("T")
 
+# The members the views test on every state, as module names: reading a member off its
+# enum class (``Phase.TURN``) costs several times a global's look-up.
+_TURN, _CLAIM, _ROB_KONG, _ENDED = Phase.TURN, Phase.CLAIM, Phase.ROB_KONG, Phase.ENDED
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_WIN = ActionKind.WIN
+
 SEAT_WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 
 
@@ -329,14 +335,15 @@ def unseen_in_view(pv: PlayerView) -> tuple[int, ...]:
         seen += _seen_in_seat(seat, owner) if counted is None else counted
     if pv.table.turned is not None:
         seen += _SEEN_ONE[pv.table.turned]
-    return tuple(map(_UNSEEN_AFTER.__getitem__, seen.to_bytes(NUM_KINDS, "little")))
+    # Each byte mapped through one table in C (`bytes.translate`), then read as ints.
+    return tuple(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_AFTER))
 
 
 _SEEN_ONE = tuple(1 << 8 * kind for kind in range(NUM_KINDS))
 """One tile of each kind, as a count of one in that kind's byte. A kind is counted at
 most as often as there are tiles (144 < 256), so the bytes never carry into each other."""
-_UNSEEN_AFTER = tuple(max(0, 4 - n) for n in range(256))
-"""The copies of a kind unseen once ``n`` are seen."""
+_UNSEEN_AFTER = bytes(max(0, 4 - n) for n in range(256))
+"""The copies of a kind unseen once ``n`` are seen (byte ``n``: a `bytes.translate` table)."""
 _SEEN_BY_OWNER = "_seen_by_owner"
 _SEEN_BY_OTHERS = "_seen_by_others"
 
@@ -348,12 +355,22 @@ def _seen_in_seat(seat: SeatView, owner: bool) -> int:
     `engine.ai.unseen_counts`). Worked out from the `SeatView` alone and kept with it
     (a frozen record: the same object always counts the same; not a field, so neither
     compared nor shown)."""
-    counted = sum([_SEEN_ONE[d.tile] for d in seat.discards if d.claimed_by is None]) + \
-        sum([_SEEN_ONE[t] for meld in seat.melds
-             if meld.kind is not MeldKind.CONCEALED_KONG or owner
-             for t in meld.tiles if t is not None])
+    # The river's share is kept with the river's own tuple (a frozen part of the view):
+    # a seat that only drew shows a new `SeatView` with the same river.
+    river = seat.discards
+    counted = _RIVER_SEEN.find(river, None) if river else 0
+    if counted is None:
+        counted = _RIVER_SEEN.keep(river, None, sum(
+            [_SEEN_ONE[d.tile] for d in river if d.claimed_by is None]))
+    if seat.melds:
+        counted += sum([_SEEN_ONE[t] for meld in seat.melds
+                        if meld.kind is not _CONCEALED_KONG or owner
+                        for t in meld.tiles if t is not None])
     seat.__dict__[_SEEN_BY_OWNER if owner else _SEEN_BY_OTHERS] = counted
     return counted
+
+
+_RIVER_SEEN: IdentityMemo[int] = IdentityMemo("engine.view.river_seen", 1024)
 
 
 # ---------------------------------------------------------------------------
@@ -393,11 +410,31 @@ def _views(state: HandState, hand_number: int) -> tuple[PlayerView, ...]:
     # What every seat's view shares is looked up once; a seat's view already made on
     # its own (`view`) is kept, so a state has one view a seat.
     public = spectator_view(state, hand_number)
-    shown, deciding = _seats_shown(state), deciding_seats(state)
+    shown = _seats_shown(state)
     alone = state.remembered_answer((_ALONE, hand_number))
+    if alone is None and state.phase is _TURN:
+        return _turn_views(state, public, shown)
+    deciding = deciding_seats(state)
     made: dict[int, PlayerView] = alone if isinstance(alone, dict) else {}
     return tuple([made.get(seat) or _view_of(state, seat, public, mine, deciding)
                   for seat, mine in enumerate(shown)])
+
+
+def _turn_views(state: HandState, public: TableView, shown: tuple[_SeatShown, ...]
+                ) -> tuple[PlayerView, ...]:
+    """The four views on a turn (most states), made as `_view_of` makes them: only the
+    seat on turn has moves; every other seat knows only what it knows idle, and sees
+    the public table itself unless its own seat shows it more (a concealed kong)."""
+    turn = state.turn
+    made = []
+    for seat, mine in enumerate(shown):
+        if seat == turn or mine.own is not mine.public:
+            made.append(_view_of(state, seat, public, mine, public.deciding))
+        else:
+            made.append(record_of(PlayerView, {
+                "table": public, "seat": seat, "concealed": mine.concealed,
+                "drawn": mine.drawn, _KNOWLEDGE: mine.idle}))
+    return tuple(made)
 
 
 def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
@@ -405,16 +442,16 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
     """``seat``'s view: the public table but for what is its own (``shown``)."""
     if seat in deciding:
         # Only a deciding seat has moves (`legal_actions`; the secrecy checks compare).
-        visible = deciding if state.phase is Phase.TURN else (seat,)
+        visible = deciding if state.phase is _TURN else (seat,)
         offered = legal_actions(state, seat)
         # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
-        win_value = _win_value(state, seat) if ActionKind.WIN in map(_KIND_OF, offered) \
+        win_value = _win_value(state, seat) if _WIN in map(_KIND_OF, offered) \
             else None
         knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
                                            "offered": offered, "win_value": win_value})
     else:
         # The others know only the hand's judge and their melds, shared between states.
-        visible = deciding if state.phase is Phase.TURN else ()
+        visible = deciding if state.phase is _TURN else ()
         knowledge = shown.idle
     table = public if shown.own is shown.public and visible == public.deciding \
         else _viewer_table(public, seat, shown.own, visible)
@@ -440,13 +477,12 @@ def _public_table(state: HandState, hand_number: int) -> TableView:
         "streak": state.streak, "huangfan": state.huangfan, "dice": state.dice,
         "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
         "turned": state.flipped, "seats": tuple([shown.public for shown in _seats_shown(state)]),
-        "phase": _PHASE_NAMES[state.phase], "turn": state.turn,
+        # (The member's `_value_`: `Phase.value` and a dict keyed by the member each run
+        # a Python-level function a call.)
+        "phase": state.phase._value_, "turn": state.turn,
         # `visible_deciding(state, None)`: a turn is everyone's to know, a claim no one's.
-        "deciding": deciding_seats(state) if state.phase is Phase.TURN else (),
+        "deciding": deciding_seats(state) if state.phase is _TURN else (),
         "last_discard": _last_discard(state), "result": _result(state)})
-
-
-_PHASE_NAMES = {phase: phase.value for phase in Phase}
 
 
 def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, ...]:
@@ -456,7 +492,7 @@ def visible_deciding(state: HandState, viewer: int | None = None) -> tuple[int, 
     shown: who else is asked depends on what they hold (a seat asked only to win is
     waiting on that very tile), so the others learn only that the discard may be
     claimed, the same whoever may claim it and however."""
-    return _visible(deciding_seats(state), state.phase is Phase.TURN, viewer)
+    return _visible(deciding_seats(state), state.phase is _TURN, viewer)
 
 
 def _visible(deciding: tuple[int, ...], on_turn: bool, viewer: int | None
@@ -494,8 +530,8 @@ def _all_seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
     # the seat record and what else it is shown by: its place, the dealer, whether its
     # drawn tile is apart, whether the hand is over, and which judge (an entry keeps
     # its judge alive in its knowledge, so no other judge can have that id meanwhile).
-    drawing = state.turn if state.phase is Phase.TURN else None
-    ended = state.phase is Phase.ENDED
+    drawing = state.turn if state.phase is _TURN else None
+    ended = state.phase is _ENDED
     dealer = state.dealer
     judge = remembered_judge(state)
     common = id(judge) << 6 | dealer << 3 | ended << 2
@@ -513,12 +549,17 @@ def _all_seats_shown(state: HandState) -> tuple[_SeatShown, ...]:
 
 def _seat_shown(s: SeatState, i: int, dealer: int, has_drawn: bool, ended: bool,
                 judge: Judge) -> _SeatShown:
-    kong = MeldKind.CONCEALED_KONG in map(_KIND_OF, s.melds)  # scanned in C
+    kong = bool(s.melds) and _CONCEALED_KONG in map(_KIND_OF, s.melds)  # in C
     public = _seat_view(s, i, dealer, has_drawn, shown=ended and kong)
     own = _seat_view(s, i, dealer, has_drawn, shown=True) if kong and not ended else public
     drawn = s.drawn if has_drawn else None
     concealed = tuple(sorted(s.without(drawn) if drawn is not None else s.hand))
-    return _SeatShown(public, own, concealed, drawn, _idle_knowledge(judge, s.melds))
+    # (The tuple made directly: the named tuple's own ``__new__`` is a Python frame.)
+    return _new_tuple(_SeatShown, (public, own, concealed, drawn,
+                                   _idle_knowledge(judge, s.melds)))
+
+
+_new_tuple = tuple.__new__
 
 
 def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
@@ -549,6 +590,8 @@ def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) 
 def _river(discards: tuple[Discard, ...]) -> tuple[DiscardView, ...]:
     # A seat's discards are one tuple until it discards again (or one is claimed): a
     # seat that only drew, or whose turn ended, shows the same river.
+    if not discards:
+        return ()
     river = _RIVERS.find(discards, None)
     return river if river is not None else _RIVERS.keep(discards, None, tuple(
         [_DISCARD_VIEWS[d.tile, d.claimed_by] for d in discards]))
@@ -568,15 +611,15 @@ _DISCARD_VIEWS = {(tile, by): DiscardView(tile, by)
 
 
 def _meld(meld: Meld, shown: bool) -> MeldView:
-    hidden = meld.kind is MeldKind.CONCEALED_KONG and not shown
+    hidden = meld.kind is _CONCEALED_KONG and not shown
     tiles: tuple[Tile | None, ...] = (None,) * len(meld.tiles) if hidden else meld.tiles
     return MeldView(meld.kind, tiles, meld.from_seat, meld.claimed)
 
 
 def _last_discard(state: HandState) -> tuple[int, int] | None:
-    if state.window is not None and state.phase is Phase.CLAIM:
+    if state.window is not None and state.phase is _CLAIM:
         giver = state.window.from_seat
-    elif state.phase is Phase.TURN:
+    elif state.phase is _TURN:
         giver = (state.turn + 3) % 4
     else:
         return None
@@ -637,12 +680,12 @@ def _win_value(state: HandState, seat: int) -> int | None:
 
 
 def _win_record(state: HandState, seat: int) -> WinRecord | None:
-    if state.phase is Phase.TURN:
+    if state.phase is _TURN:
         if len(state.seats[seat].flowers) == 8:
             return eight_flowers(state, seat)
         return remembered_self_draw(state, seat)
     window = state.window
     if window is None:
         return None
-    kind = WinKind.ROB_KONG if state.phase is Phase.ROB_KONG else WinKind.DISCARD
+    kind = WinKind.ROB_KONG if state.phase is _ROB_KONG else WinKind.DISCARD
     return judge(state, seat, kind, window.tile, window.from_seat)
