@@ -58,10 +58,11 @@ class _JobPickler(pickle.Pickler):
     """Pickles a job as `pickle` does, except a hand in play: as its snapshot text
     (`engine.game.snapshot`) and the facts of its deal. Pickled record by record, a
     state (its seats, melds, some 60 discards, each a frozen dataclass) took about
-    0.2 ms of the event loop per DM, a third of its time outside discord.py
-    (`bench/discord.py --profile`); its text is mostly made already (the service just
-    encoded the same state for the store, and a seat's text is kept by its record) and
-    is decoded in the picture process (`decode` checks it whole, as a restart does)."""
+    0.13 ms of the event loop per DM (`bench/dmjob.py`; about an eighth of the bot's
+    own time in `bench/discord.py --profile`), its text 0.04: the text is mostly made
+    already (the service just encoded the same state for the store, and a seat's text
+    is kept by its record), and is decoded in the picture process (`decode` checks it
+    whole, as a restart does)."""
 
     def reducer_override(self, obj: object) -> Any:
         if type(obj) is HandState and obj.result is None and obj.phase is not Phase.ENDED:
