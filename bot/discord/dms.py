@@ -105,9 +105,10 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
     its picture, and the DM's words and components (the discard menu's entries, each
     with its notes, are most of a DM's composing). ``shown`` is the view, or the
-    notice's bound ``view`` (pickled with its state, the view made there); ``lang`` the
+    notice's `viewing` (the state, seat and hand: the view is made there); ``lang`` the
     reader's language (a locale does not pickle). `/mahjong hand` is composed here too:
-    its advice is then worked out once, where its picture reads it."""
+    its advice is then worked out once, where its picture reads it. The state travels
+    as its snapshot text (`bot.discord.pictures.job_bytes`)."""
     view = shown if isinstance(shown, PlayerView) else shown()
     happened = describe_events(news, names, view.seat, lang, hand)
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
@@ -193,7 +194,7 @@ class DmPresenter:
         ref, seat = n.ref, n.seat
         reader = lang(n.locale or self.poster.user_locale(user_id, ref))
         dm = await self.pictures.draw_hand(
-            partial(prepare_dm, n.view, tuple(news), reader, table_id=ref.table_id,
+            partial(prepare_dm, n.viewing(), tuple(news), reader, table_id=ref.table_id,
                     hand=n.hand_number, step=n.step, names=n.names, deadline=n.deadline,
                     choices=n.choices, away=n.away, reminder=n.reminder))
         try:

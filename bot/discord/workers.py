@@ -156,11 +156,14 @@ class _Worker:
 
 
 class WorkerPool:
-    """``size`` worker processes (spawned, each running ``initializer`` first)."""
+    """``size`` worker processes (spawned, each running ``initializer`` first); a job
+    is pickled by ``dumps`` (the workers read any pickle)."""
 
-    def __init__(self, size: int, initializer: Callable[[], object] | None = None) -> None:
+    def __init__(self, size: int, initializer: Callable[[], object] | None = None,
+                 dumps: Callable[[object], bytes] = pickle.dumps) -> None:
         self.size = size
         self.initializer = initializer
+        self.dumps = dumps
         self.broken = False
         self._workers: list[_Worker] = []
         self._queue: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
@@ -183,14 +186,14 @@ class WorkerPool:
         return [await asyncio.shield(w.started) for w in self._workers]
 
     async def run(self, call: Callable[[], T]) -> T:
-        """``call()`` in a worker: pickled here, its result unpickled here. Without an
+        """``call()`` in a worker: pickled here (``dumps``), its result unpickled here. Without an
         idle worker, one more is started (up to ``size``) unless `start` started all."""
         if self.broken:
             raise BrokenWorkers("a worker process died")
         if len(self._workers) < self.size and all(w.job is not None for w in self._workers):
             self._spawn()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((pickle.dumps(call), future))
+        self._queue.append((self.dumps(call), future))
         self._dispatch()
         return await future
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.service.cause import Cause
@@ -211,6 +212,11 @@ class PrivateNotice:
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)
+
+    def viewing(self) -> Callable[[], PlayerView]:
+        """`view` as a call that holds the state, the seat and the hand number alone
+        (sent to a picture process, it carries nothing else of the notice)."""
+        return partial(view, self._state, self.seat, self.hand_number)
 
     @property
     def seq(self) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import pytest
 from discord.http import handle_message_parameters
 
 from bot.discord.posting import memory_file, one_body
@@ -49,6 +50,29 @@ async def test_one_body_holds_the_parts_discord_py_sends() -> None:
         ("payload_json", None), ("files[0]", "hand-1-2.png")]
     assert got[1][3] == PNG and got[1][2] == "application/octet-stream"
     assert ours.content_type.startswith("multipart/form-data; boundary=")
+
+
+async def _aiohttps(fields: list[dict[str, Any]], boundary: str) -> bytes:
+    """The body aiohttp's form (as discord.py sends it) writes for ``fields``."""
+    form = aiohttp.FormData(quote_fields=False)
+    form._writer = aiohttp.MultipartWriter("form-data", boundary=boundary)
+    for field in fields:
+        form.add_field(**field)
+    return await form().as_bytes()
+
+
+@pytest.mark.parametrize("filename", ["hand-1-2.png", "李 \"quoted\" \\ name.png"])
+async def test_one_body_is_byte_for_byte_aiohttps_form(filename: str) -> None:
+    """Joined without aiohttp's form, the body is still exactly the one it writes
+    (given its boundary), whatever the file's name."""
+    def fields() -> list[dict[str, Any]]:
+        with handle_message_parameters(content="李 your move", file=memory_file(PNG, filename),
+                                       view=discord.ui.View(timeout=None)) as params:
+            return [dict(f) for f in params.multipart or []]
+    ours = await one_body(fields())
+    boundary = ours.content_type.split("boundary=")[1]
+    assert await ours.as_bytes() == await _aiohttps(fields(), boundary)
+    assert len(boundary) == 32 and boundary != (await one_body(fields())).content_type[-32:]
 
 
 async def test_a_sent_buffer_is_left_without_its_stub() -> None:

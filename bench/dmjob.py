@@ -1,0 +1,111 @@
+"""``python bench/dmjob.py [--hands 8] [--baseline REV --rounds 2]``: the event loop's
+share of a seat's DM outside discord.py: its job pickled for the picture process (and
+read back there), and its upload's multipart body joined.
+
+Every state of ``--hands`` seeded self-played hands of each rule set gives the DM job
+of its deciding seat, as `bot.discord.dms.DmPresenter` sends it: the state encoded for
+the store first (as each move does, so a seat's kept snapshot text is warm), then the
+job pickled as this checkout sends it (its `bot.discord.pictures.job_bytes` where it
+has one, else `pickle.dumps` of the notice's bound ``view``). CPU time, best of five.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from baseline import hands_and_rounds_main, use_engine_root
+
+use_engine_root()
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+"""This folder off the path once `baseline` is read: its discord.py is not discord.py."""
+
+import discord  # noqa: E402
+from discord.http import handle_message_parameters  # noqa: E402
+
+from bot.discord import pictures, posting  # noqa: E402
+from bot.discord.dms import prepare_dm  # noqa: E402
+from bot.discord.i18n import lang  # noqa: E402
+from bot.service.cause import Cause  # noqa: E402
+from bot.service.live import step_of  # noqa: E402
+from bot.service.notices import PrivateNotice, TableRef  # noqa: E402
+from engine import rules  # noqa: E402
+from engine.ai import choose_action  # noqa: E402
+from engine.game import apply, deciding_seats, new_hand  # noqa: E402
+from engine.game.snapshot import encode  # noqa: E402
+from engine.game.state import Phase  # noqa: E402
+from engine.tiles import full_set  # noqa: E402
+
+REPEATS = 5
+NAMES = ("Ann", "Bob", "Cy", "Di")
+
+
+def _jobs(hands: int) -> list[Callable[[], Any]]:
+    dumps_views = not hasattr(pictures, "job_bytes")
+    jobs: list[Callable[[], Any]] = []
+    for ruleset in rules.RULESETS:
+        for seed in range(hands):
+            rng = random.Random(seed)
+            wall = full_set(rules.get(ruleset).has_flowers)
+            rng.shuffle(wall)
+            state, _ = new_hand(ruleset, None, tuple(wall), seed % 4, (3, 4))
+            while state.phase is not Phase.ENDED:
+                encode(state)  # the service's snapshot of it, written with the move
+                seat = deciding_seats(state)[0]
+                notice = PrivateNotice(TableRef(1, 2, 3), seat, 10**17 + seat, NAMES, 1,
+                                       step_of(state, seat), 1e9, state,
+                                       cause=Cause(10**17 + seat, NAMES[seat], "en-US"))
+                shown = notice.view if dumps_views else notice.viewing()
+                jobs.append(partial(prepare_dm, shown, notice.news, lang("en-US"),
+                                    table_id=1, hand=1, step=notice.step, names=NAMES,
+                                    deadline=notice.deadline, choices=notice.choices,
+                                    away=False))
+                state, _ = apply(state, choose_action(state, seat, rng))
+    return jobs
+
+
+def _best_us(work: Callable[[], object], count: int) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        start = time.process_time()
+        work()
+        best = min(best, time.process_time() - start)
+    return best / count * 1e6
+
+
+def _upload_fields() -> list[dict[str, Any]]:
+    picture = posting.memory_file(os.urandom(30_000), "hand-1-2.png")
+    with handle_message_parameters(content="your move " * 20, file=picture,
+                                   view=discord.ui.View(timeout=None)) as params:
+        return [dict(f) for f in params.multipart or []]
+
+
+async def _bodies(fields: list[list[dict[str, Any]]]) -> None:
+    for one in fields:
+        await posting.one_body(one)
+
+
+def measure(hands: int) -> None:
+    jobs = _jobs(hands)
+    dumps: Callable[[object], bytes] = getattr(pictures, "job_bytes", pickle.dumps)
+    sent = [dumps(job) for job in jobs]
+    print(f"dm_jobs {len(jobs)} count")
+    print(f"dm_job_pickle_us {_best_us(lambda: [dumps(j) for j in jobs], len(jobs)):.1f} us")
+    print(f"dm_job_unpickle_us {_best_us(lambda: [pickle.loads(s) for s in sent], len(sent)):.1f}"
+          " us")
+    print(f"dm_job_bytes {sum(map(len, sent)) / len(sent):.0f} bytes")
+    fields = [_upload_fields() for _ in range(500)]
+    print(f"upload_body_us {_best_us(lambda: asyncio.run(_bodies(fields)), len(fields)):.1f} us")
+
+
+if __name__ == "__main__":
+    hands_and_rounds_main(__file__, measure, default_hands=8)
