@@ -139,22 +139,49 @@ def _fitting_targets(melds: Sequence[Meld]) -> int:
 def _best_target(fitting: int, hand: _HandGroups, melds: int) -> Target:
     """`Judge.best_target_of` of a hand given by its `_HandGroups`, among the targets in
     ``fitting`` (none: no restriction): the nearest, then the one with the most tiles on
-    it (`_on_target`), the first of equals."""
-    best, best_measure = _FREE, (_NO_SHANTEN, 0)
+    it (`_on_target`), the first of equals. Each target's shanten is read inline (a flush
+    keeps its suit and the honours: one merge of two vector numbers; all pungs merges the
+    four groups read as pungs; all honours counts the honours), and the measure is one
+    int (`_TARGET_ORDER`), the same order as (shanten, -tiles on it)."""
     sizes, blocks = hand.sizes, 4 - melds
-    for i, (target, groups, pungs) in enumerate(_TARGET_PLANS):
-        if not fitting >> i & 1:
-            continue
-        if groups is None:  # all honours: only the honours count
-            shanten, on = max(-1, 14 - 3 * melds - sizes[3] - 1), sizes[3]
-        else:
-            ids = hand.ids(pungs)
-            merged = _merged(ids[g] for g in groups)
-            on = sum(sizes[g] for g in groups)
-            shanten = max(-1, shapes.needed(VALUES[merged][blocks], on, blocks) - 1)
-        if best is _FREE or (shanten, -on) < best_measure:
-            best, best_measure = target, (shanten, -on)
+    short, top = 3 * blocks + 2, 2 * blocks + 1  # `shapes.needed`'s two bounds, inline
+    best, best_measure = _FREE, _NO_MEASURE
+    if fitting & 7:
+        runs = hand.runs
+        honours, held = runs[3], sizes[3]
+        for g in (0, 1, 2):
+            if not fitting >> g & 1:
+                continue
+            number = runs[g]
+            merged = MERGED.get(number << 16 | honours)
+            if merged is None:
+                merged = merge(number, honours)
+            on = sizes[g] + held
+            needed = max(short - on, top - VALUES[merged][blocks])
+            measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+            if measure < best_measure:
+                best, best_measure = _FLUSHES[g], measure
+    if fitting & 8:
+        on = sizes[0] + sizes[1] + sizes[2] + sizes[3]
+        needed = max(short - on, top - VALUES[_merged(hand.ids(True))][blocks])
+        measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+        if measure < best_measure:
+            best, best_measure = _ALL_PUNGS, measure
+    if fitting & 16:  # all honours: only the honours count
+        on = sizes[3]
+        needed = 14 - 3 * melds - on
+        measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+        if measure < best_measure:
+            best = _ALL_HONOURS
     return best
+
+
+_TARGET_ORDER = 64
+"""Above any count of tiles on a target: ``needed * _TARGET_ORDER - on`` orders targets as
+(shanten, -on) does (a shanten is ``needed - 1``, at least -1: ``needed`` at least 0)."""
+_NO_MEASURE = 99 * _TARGET_ORDER
+_FLUSHES = _SHANGHAI_TARGETS[0:3]
+_ALL_PUNGS, _ALL_HONOURS = _SHANGHAI_TARGETS[3:5]
 
 
 def _melds_fit(target: Target, melds: Sequence[Meld]) -> bool:
@@ -769,12 +796,6 @@ def _target_groups(target: Target) -> tuple[int, ...]:
     return (suit, 3) if target.honours else (suit,)
 
 
-_TARGET_PLANS = tuple((t, None if t.honours_only else _target_groups(t), not t.sequences)
-                      for t in _SHANGHAI_TARGETS)
-"""Each Shanghai target with the groups it keeps (None: all honours) and whether it
-reads them as pungs only, for `_best_target`."""
-
-
 def _useful_towards_honours(judge: Judge, counts: list[int], melds: int, target: Target,
                             now: int, unseen: Sequence[int] | None) -> int:
     """`_useful_each` of one hand toward all honours (``counts`` is left as it was)."""
@@ -1024,21 +1045,22 @@ def unseen_counts(state: HandState, seat: int) -> list[int]:
 
     Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each river's tiles are
     remembered by its tuple (a river is the same tuple until its seat discards again or
-    a tile of it is claimed), so a move counts only one river anew."""
-    seen = 0
-    for tile in state.seats[seat].hand:
-        seen += _BYTE_OF_KIND[tile]
+    a tile of it is claimed), so a move counts only one river anew; each seat's melds
+    likewise by their tuple, as its owner or another seat sees them."""
+    seen = sum(map(_BYTE_OF_KIND.__getitem__, state.seats[seat].hand))
     if state.flipped is not None:
         seen += _BYTE_OF_KIND[state.flipped]
     for other, s in enumerate(state.seats):
         discards = s.discards
         if discards:
-            seen += _river_of(discards)
-        for meld in s.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
-                continue  # shown only to its owner
-            for tile in meld.tiles:
-                seen += _BYTE_OF_KIND[tile]
+            river = _RIVERS.find(discards, None)
+            seen += _RIVERS.keep(discards, None, _river(discards)) if river is None else river
+        melds = s.melds
+        if melds:
+            own = other == seat
+            shown = _MELD_TILES.find(melds, own)
+            seen += _MELD_TILES.keep(melds, own, _meld_tiles(melds, own)) if shown is None \
+                else shown
     return list(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_OF_SEEN))
 
 
@@ -1049,10 +1071,6 @@ _UNSEEN_OF_SEEN = bytes(max(0, 4 - n) for n in range(256))
 _RIVERS = IdentityMemo[int]("engine.ai.river_tiles", maxsize=1 << 8)
 
 
-def _river_of(discards: tuple[Discard, ...]) -> int:
-    return _RIVERS.get(discards, None, lambda: _river(discards))
-
-
 def _river(discards: tuple[Discard, ...]) -> int:
     """A river's tiles still in it (a claimed one is in the claimer's meld), packed as
     in `unseen_counts`."""
@@ -1060,4 +1078,18 @@ def _river(discards: tuple[Discard, ...]) -> int:
     for d in discards:
         if d.claimed_by is None:
             shown += _BYTE_OF_KIND[d.tile]
+    return shown
+
+
+_MELD_TILES = IdentityMemo[int]("engine.ai.meld_tiles", maxsize=1 << 8)
+
+
+def _meld_tiles(melds: tuple[Meld, ...], own: bool) -> int:
+    """A seat's melds' tiles shown to a seat (``own``: its owner), packed as in
+    `unseen_counts`: a concealed kong is shown only to its owner."""
+    shown = 0
+    for meld in melds:
+        if own or meld.kind is not MeldKind.CONCEALED_KONG:
+            for tile in meld.tiles:
+                shown += _BYTE_OF_KIND[tile]
     return shown
