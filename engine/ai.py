@@ -57,6 +57,14 @@ class Target:
     sequences: bool = True
     honours_only: bool = False
 
+    @functools.cached_property
+    def plan(self) -> tuple[tuple[int, ...], tuple[bool, ...], bool]:
+        """As a pattern target weighs a hand (`_Weighing`): the groups it keeps
+        (`_target_groups`), whether it keeps each of the four, and whether it reads them
+        as pungs only."""
+        groups = _target_groups(self)
+        return groups, tuple(g in groups for g in range(4)), not self.sequences
+
 
 _SHANGHAI_TARGETS = (
     *(Target(f"flush:{s.value}", suit=s) for s in _SUITS),
@@ -222,6 +230,7 @@ def _on_target(target: Target, counts: Sequence[int]) -> int:
 _SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
 
 _SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_ALL_GROUPS = (0, 1, 2, 3)
 _TABLES = {False: (SUIT_RUNS, SUIT_RUNS, SUIT_RUNS, HONOURS),
            True: (SUIT_PUNGS, SUIT_PUNGS, SUIT_PUNGS, HONOURS)}
 """By whether only pungs count: each group's table of vector numbers (`engine.shapes`)."""
@@ -470,22 +479,24 @@ class _Weighing:
         if judge.aims_for_patterns:
             # A pattern target reads only the groups it keeps: a tile off it
             # never helps, and the groups off it count as empty.
-            self.spare, pungs, self.seven = 1, not target.sequences, False
-            self.groups = _target_groups(target)
+            self.spare, self.seven = 1, False
+            self.groups, self.weighed, pungs = target.plan
         else:
             self.spare, pungs = jokers + 1, False
             self.seven = judge.shapes.seven_pairs and not melds
-            self.groups = (0, 1, 2, 3)
+            self.groups, self.weighed = _ALL_GROUPS, (True, True, True, True)
         self.pungs = pungs
-        self.weighed = tuple(g in self.groups for g in range(4))
         self.tables = _TABLES[pungs]
         if hand is None:  # ``hand`` is of these very counts
             hand = _HandGroups(counts)
         self.exact = hand.exact
-        self.codes = list(hand.codes)
-        ids = hand.ids(pungs)
-        self.ids = [ids[g] if self.weighed[g] else EMPTY for g in range(4)]
-        self.natural = sum(hand.sizes[g] for g in self.groups)
+        self.codes = hand.codes  # read only (`_useful_count` changes a copy)
+        ids, sizes, weighed = hand.ids(pungs), hand.sizes, self.weighed
+        self.ids = [ids[g] if weighed[g] else EMPTY for g in (0, 1, 2, 3)]
+        natural = 0
+        for g in self.groups:
+            natural += sizes[g]
+        self.natural = natural
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
@@ -619,17 +630,16 @@ class _Weighing:
     def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
         """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
         ``self.counts`` already without it: each kind near a group's tiles
-        (`_plus_places`) that, one more of it, leaves the hand nearer."""
+        (`_plus_numbers`) that, one more of it, leaves the hand nearer."""
         counts, blocks, spare = self.counts, self.blocks, self.spare
         codes, natural, gone, changed = self.codes, self.natural, -1, EMPTY
         if kind is not None:
             gone = _GROUP_OF_KIND[kind]
             start, end = _SPANS[gone]
-            codes = list(codes)
-            codes[gone] -= POWERS[kind - start]
-            changed = self.tables[gone][codes[gone]] if self.exact else UNKNOWN
+            code = codes[gone] - POWERS[kind - start]  # the group ``kind`` left
+            changed = self.tables[gone][code] if self.exact else UNKNOWN
             if changed == UNKNOWN:
-                changed = self._group_id(gone, codes[gone], counts[start:end])
+                changed = self._group_id(gone, code, counts[start:end])
             natural -= 1
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
@@ -639,23 +649,24 @@ class _Weighing:
             return 0  # too few tiles: one more leaves the hand as far by its count alone
         if unseen is not self._unseen:  # the counts by group below are for one unseen
             self._unseen, self._by_group = unseen, {}
-        useful = 0
+        useful, rests, by_group = 0, self._rests_all(), self._by_group
         for g in self.groups:
-            if gone < 0 or g == gone:
-                rest = self._rest(g)  # the other groups as they were
-            else:
-                but = self._rest_but(g, gone)
+            if g == gone:  # the other groups as they were (`_rest`)
+                useful += self._group_useful(g, rests[g], code, natural, pairs, now, unseen)
+                continue
+            if gone < 0:
+                rest = rests[g]
+            else:  # the others but ``gone`` (`_rest_but`), with ``gone`` as it is now
+                but = rests[5 + 4 * g + gone]
                 merged = MERGED.get(but << 16 | changed)
                 rest = merge(but, changed) if merged is None else merged
-            if g != gone:  # the group as it was: its count may be known already
-                key = (g, rest, pairs, now)
-                known = self._by_group.get(key)
-                if known is None:
-                    known = self._by_group[key] = self._group_useful(
-                        g, rest, codes[g], natural, pairs, now, unseen)
-                useful += known
-            else:
-                useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
+            # The group as it was: its count may be known already.
+            key = (g, rest, pairs, now)
+            known = by_group.get(key)
+            if known is None:
+                known = by_group[key] = self._group_useful(g, rest, codes[g], natural, pairs,
+                                                           now, unseen)
+            useful += known
         return useful
 
     def _group_useful(self, g: int, rest: int, code: int, natural: int,
@@ -663,25 +674,37 @@ class _Weighing:
                       ) -> int:
         """`_useful_count`'s tiles of group ``g`` (its code ``code``; ``rest``: the other
         groups merged; ``natural``: the tiles weighed, without the one more)."""
-        counts, start = self.counts, _SPANS[g][0]
-        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code) if self.exact \
-            else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
+        if self.exact:  # the kinds to ask about and their numbers, by the group's code
+            places = _plus_numbers(code << 2 | (g == 3) << 1 | self.pungs)
+        else:
+            places = self._plus_numbers_of(g)
         if pairs is not None:
-            return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
+            return self._useful_with_pairs(rest, places, _SPANS[g][0], natural + 1, pairs,
+                                           now, unseen)
         blocks, below = self.blocks, now + self.spare
         helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
-        table = self.tables[g]
+        known, start = len(helps), _SPANS[g][0]
         useful = 0
-        for place, held, more in places:
-            number = table[more] if more >= 0 else UNKNOWN
-            if number == UNKNOWN:  # a count of five, or a group no table holds
-                number = self._plus_one(g, counts, place)
-            if helps[number] if number < len(helps) else \
-                    _value_helps(rest, number, blocks, below):
+        for place, held, number in places:
+            if helps[number] if number < known else _value_helps(rest, number, blocks, below):
                 copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
                     useful += copies
         return useful
+
+    def _plus_numbers_of(self, g: int) -> _Plus:
+        """`_plus_numbers` of group ``g`` when the hand's codes are not exact (a count
+        above four): read from its counts, a code table only where its code is (as the
+        codes of `_useful_count` are kept)."""
+        counts, table = self.counts, self.tables[g]
+        start, end = _SPANS[g]
+        out = []
+        for place, held, more in _plus_places_of(counts[start:end], g == 3):
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:  # a count of five, or a group no table holds
+                number = self._plus_one(g, counts, place)
+            out.append((place, held, number))
+        return tuple(out)
 
     def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
         """Group ``g``'s vector number with one more of its ``place``-th kind."""
@@ -690,17 +713,15 @@ class _Weighing:
         more[place] += 1
         return vector_id(self.tables[g], tuple(more), self.pungs or g == 3)
 
-    def _useful_with_pairs(self, g: int, rest: int, places: _Places, natural: int,
+    def _useful_with_pairs(self, rest: int, places: _Plus, start: int, natural: int,
                            pairs: tuple[int, int], now: int, unseen: Sequence[int] | None
                            ) -> int:
-        """`_useful_count`'s tiles of group ``g`` when seven pairs may also come nearer
-        (``pairs``: `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
-        blocks, spare, start, table = self.blocks, self.spare, _SPANS[g][0], self.tables[g]
+        """`_useful_count`'s tiles of a group (``places``: its `_plus_numbers`) when seven
+        pairs may also come nearer (``start``: its first kind; ``pairs``:
+        `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
+        blocks, spare = self.blocks, self.spare
         useful = 0
-        for place, held, more in places:
-            number = table[more] if more >= 0 else UNKNOWN
-            if number == UNKNOWN:
-                number = self._plus_one(g, self.counts, place)
+        for place, held, number in places:
             needed = shapes.needed(VALUES[merge(rest, number)][blocks], natural, blocks)
             if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) < now:
                 copies = 4 - held if unseen is None else unseen[start + place]
@@ -726,18 +747,31 @@ _PLACES_OF = tuple(tuple(p for p in range(9) if mask >> p & 1) for mask in range
 _Places = tuple[tuple[int, int, int], ...]
 """A group's kinds to ask about: each one's place, copies held, and the group's code with
 one more of it (-1 when that code would be wrong: four held)."""
-_HONOURS_FLAG = 1 << 30
-"""Set in a code given to `_plus_places` for the honours group."""
+
+
+_Plus = tuple[tuple[int, int, int], ...]
+"""A group's kinds to ask about (`_plus_places_of`): each one's place, copies held, and the
+group's vector number with one more of it."""
 
 
 @bounded(maxsize=1 << 14)
-def _plus_places(flagged: int) -> _Places:
-    """`_plus_places_of` a group given by its code (`_HONOURS_FLAG` set for the honours):
-    one int is a cheap key, and a group's code recurs from one decision to the next."""
-    honours = bool(flagged & _HONOURS_FLAG)
-    code = flagged & ~_HONOURS_FLAG
-    key = [code // power % 5 for power in POWERS[:7 if honours else 9]]
-    return _plus_places_of(key, honours)
+def _plus_numbers(key: int) -> _Plus:
+    """`_Plus` of a group given by ``code << 2 | honours << 1 | pungs`` (its code exact;
+    read with pungs only when ``pungs``): one int is a cheap key, a group's code recurs
+    from one decision to the next (the three suits share one entry), and each kind's
+    number is then read once, not a table look-up per kind per decision."""
+    code, honours, pungs = key >> 2, bool(key & 2), bool(key & 1)
+    table = _TABLES[pungs][3 if honours else 0]
+    digits = [code // power % 5 for power in POWERS[:7 if honours else 9]]
+    out = []
+    for place, held, more in _plus_places_of(digits, honours):
+        number = table[more] if more >= 0 else UNKNOWN
+        if number == UNKNOWN:  # a count of five, or a group no table holds
+            digits[place] += 1
+            number = vector_id(table, tuple(digits), pungs or honours)
+            digits[place] -= 1
+        out.append((place, held, number))
+    return tuple(out)
 
 
 def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
