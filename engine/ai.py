@@ -267,15 +267,25 @@ class _HandGroups:
         self.sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]),
                       sum(counts[27:34]))
         self.exact = max(counts) <= 4  # else a code would not tell its counts apart
-        self.runs = _vector_ids(counts, self.codes, self.exact, False)
+        self.runs = self._read(SUIT_RUNS, False)
         self._pungs: tuple[int, ...] | None = None
 
     def ids(self, pungs: bool) -> tuple[int, ...]:
         if not pungs:
             return self.runs
         if self._pungs is None:
-            self._pungs = _vector_ids(self.counts, self.codes, self.exact, True)
+            self._pungs = self._read(SUIT_PUNGS, True)
         return self._pungs
+
+    def _read(self, suits: bytes, pungs: bool) -> tuple[int, ...]:
+        """Each group's vector number read from ``suits`` (and `HONOURS`) by its code;
+        `_vector_ids` when a code is not exact or the table does not hold it."""
+        if self.exact:
+            codes = self.codes
+            ids = (suits[codes[0]], suits[codes[1]], suits[codes[2]], HONOURS[codes[3]])
+            if UNKNOWN not in ids:
+                return ids
+        return _vector_ids(self.counts, self.codes, self.exact, pungs)
 
 
 def _tiles_on(target: Target, sizes: Sequence[int]) -> int:
