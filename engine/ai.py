@@ -924,7 +924,7 @@ def claim_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     now = judge.shanten(tiles, melds)
     if must_discard:
-        return _best_shanten_after_discard(judge, rest, melds_after) < now
+        return _discard_leaves_below(judge, rest, melds_after, now)
     return judge.shanten(rest, melds_after) <= now
 
 
@@ -937,32 +937,45 @@ def kong_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     if not judge.targets(melds_after):
         return False
-    plain = _best_shanten_after_discard(judge, tiles, melds)
-    return judge.shanten(rest, melds_after) <= plain
+    # No nearer than the best plain discard: no plain discard leaves the hand nearer.
+    return not _discard_leaves_below(judge, tiles, melds, judge.shanten(rest, melds_after))
 
 
-_NO_SHANTEN = 99
-"""Above any shanten (a hand of fourteen tiles is at most thirteen away)."""
+_NO_TARGET_SHANTEN = 8
+"""`Judge.counts_shanten` of a hand no target fits."""
 
 
-def _best_shanten_after_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld]
-                                ) -> int:
-    """The lowest `Judge.shanten` of the hands a discard from ``tiles`` leaves: the
-    lowest over the targets of each target's discards weighed in one pass (`_Weighing`,
-    as the discard itself is chosen), not a whole hand's shanten per discard."""
-    counts, jokers = judge.split(tiles)
-    kinds = set(_kinds_of(judge.wildcards, tuple(set(tiles))).values())
+def _discard_leaves_below(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                          below: int) -> bool:
+    """Whether some discard from ``tiles`` leaves a hand whose `Judge.shanten` is below
+    ``below``: target by target, each target's discards weighed in one pass (`_Weighing`,
+    as the discard itself is chosen), stopping at the first that is. A target the whole
+    hand is no nearer than ``below`` is not weighed: a discard never leaves a hand nearer
+    a target than the hand with it (a group with a tile more holds all it held, and a
+    tile or a 财神 fewer is never shorter), so none of its discards can be."""
     targets = judge.targets(melds)
     if not targets:
-        return 8  # `Judge.counts_shanten` of a hand no target fits
-    best = _NO_SHANTEN
+        return below > _NO_TARGET_SHANTEN
+    counts, jokers = judge.split(tiles)
+    melded = len(melds)
+    hand = _HandGroups(counts) if judge.aims_for_patterns else None
+    kinds: list[int] | None = None
     for target in targets:
-        if jokers:  # a 财神 discarded: one joker fewer, the natural tiles as they are
-            best = min(best, judge.counts_shanten(counts, jokers - 1, len(melds), (target,)))
+        if hand is None:
+            whole = judge.counts_shanten(counts, jokers, melded, (target,))
+        else:
+            whole = _target_shanten(target, hand, melded)
+        if whole >= below:
+            continue
+        if jokers and judge.counts_shanten(counts, jokers - 1, melded, (target,)) < below:
+            return True  # a 财神 discarded: one joker fewer, the natural tiles as they are
+        if kinds is None:
+            kinds = list(set(_kinds_of(judge.wildcards, tuple(set(tiles))).values()))
         if kinds:
-            weighing = _Weighing(judge, counts, jokers, len(melds), target)
-            best = min(best, *weighing.shanten_without(kinds).values())
-    return best
+            weighing = _Weighing(judge, counts, jokers, melded, target, hand)
+            if min(weighing.shanten_without(kinds).values()) < below:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import ai, memo, rules
-from engine.ai import Judge, _best_discards, _best_shanten_after_discard
+from engine.ai import Judge, _best_discards, _discard_leaves_below
 from engine.analysis import NO_WILDCARDS, Wildcards, _partials, _shape
 from engine.melds import MeldKind
 from engine.rules.common import make_meld
@@ -108,17 +108,24 @@ def test_the_discards_weighed_are_the_plain_ones_on_random_hands() -> None:
             (judge.rules, judge.wildcards, tiles, melds, unseen, candidates)
 
 
-def test_the_best_shanten_after_a_discard_is_the_plain_one_on_random_hands() -> None:
+SHANTENS = range(-2, 10)
+"""Every bound a claim or a kong may ask about, and one beyond each end."""
+
+
+def test_a_discard_leaves_the_hand_below_as_the_plain_lowest_on_random_hands() -> None:
     """What a claim or a kong is measured against: on 3,000 random hands (the cases
     above, and each hand less a tile, as a claim leaves it with melds that rule out some
-    targets) the lowest shanten over the discards is the one found a discard at a time."""
+    targets), for every bound, whether some discard leaves the hand below it is whether
+    the lowest shanten found a discard at a time is (the targets the whole hand is no
+    nearer than the bound left unweighed)."""
     rng = random.Random(29)
     for number in range(3000):
         judge, hand, melds, _, _ = _random_case(rng, number)
         for tiles in (hand, hand[1:]):
-            assert _best_shanten_after_discard(judge, tiles, melds) == \
-                best_shanten_after_discard_as_first_written(judge, tiles, melds), \
-                (judge.rules, judge.wildcards, tiles, melds)
+            lowest = best_shanten_after_discard_as_first_written(judge, tiles, melds)
+            for below in SHANTENS:
+                assert _discard_leaves_below(judge, tiles, melds, below) == (lowest < below), \
+                    (judge.rules, judge.wildcards, tiles, melds, below)
 
 
 @pytest.mark.parametrize(("rules_name", "options", "hands"), [
@@ -150,21 +157,24 @@ def test_the_discards_weighed_are_the_plain_ones_in_self_play(
 def test_claims_and_kongs_weigh_the_plain_discards_in_self_play(
         monkeypatch: pytest.MonkeyPatch, rules_name: str, options: dict[str, Any]) -> None:
     """Every claim and kong seeded self-play weighs (hundreds) against the plain lowest
-    shanten after a discard."""
+    shanten after a discard: the answer asked for, and the answer for every other bound."""
     asked = []
-    weigh = ai._best_shanten_after_discard
+    weigh = ai._discard_leaves_below
 
-    def recorded(*args: Any) -> int:
+    def recorded(*args: Any) -> bool:
         asked.append(args)
         return weigh(*args)
 
     memo.clear()
-    monkeypatch.setattr(ai, "_best_shanten_after_discard", recorded)
+    monkeypatch.setattr(ai, "_discard_leaves_below", recorded)
     selfplay(rules_name, 30, seed=19, options=options, check_views=False)
     assert len(asked) > 200
-    for judge, tiles, melds in asked:
-        assert weigh(judge, tiles, melds) == \
-            best_shanten_after_discard_as_first_written(judge, tiles, melds), (tiles, melds)
+    for judge, tiles, melds, asked_below in asked:
+        lowest = best_shanten_after_discard_as_first_written(judge, tiles, melds)
+        assert asked_below in SHANTENS
+        for below in SHANTENS:
+            assert weigh(judge, tiles, melds, below) == (lowest < below), \
+                (tiles, melds, below)
 
 
 def test_the_target_is_the_plain_one_on_random_hands() -> None:
