@@ -316,11 +316,27 @@ weighed; `bench/choice.py` prints its size."""
 
 def _rests_of(ids: Sequence[int], groups: tuple[int, ...]) -> tuple[int, ...]:
     """`_Weighing._rests_all` worked out: the ``groups``' vector numbers ``ids`` merged
-    but one group, then all, then but each two."""
-    but_one = [_merged(ids[h] for h in groups if h != g) for g in (0, 1, 2, 3, -1)]
-    but_two = [_merged(ids[h] for h in groups if h != g and h != gone)
-               for g in range(4) for gone in range(4)]
-    return (*but_one, *but_two)
+    but one group, then all, then but each two. Each set of groups is merged once, from
+    a set one group smaller (a merge is a max-plus convolution: the order groups are
+    merged in does not change the vector, `tests/engine/test_ai_weighing.py`)."""
+    kept = 0
+    for g in groups:
+        kept |= 1 << g
+    merged = [EMPTY] * 16  # by a mask of groups, those groups merged
+    for mask in range(1, 16):
+        if mask & ~kept:
+            continue  # a group not weighed counts as empty: never asked for
+        low = mask & -mask
+        before, number = merged[mask ^ low], ids[_LOWEST_GROUP[low]]
+        known = MERGED.get(before << 16 | number)
+        merged[mask] = merge(before, number) if known is None else known
+    but_one = [merged[kept & ~(1 << g)] for g in range(4)]
+    but_two = [merged[kept & ~(1 << g) & ~(1 << gone)] for g in range(4) for gone in range(4)]
+    return (*but_one, merged[kept], *but_two)
+
+
+_LOWEST_GROUP = {1 << g: g for g in range(4)}
+"""A mask's lowest group, by the mask's lowest bit."""
 
 
 def _merged_value(ids: Iterable[int], blocks: int) -> int:
