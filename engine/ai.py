@@ -600,6 +600,8 @@ class _Weighing:
                      seven_pairs_shanten_of(held - 1, odd + 1, jokers))
         counts, spare, weighed = self.counts, self.spare, self.weighed
         tables, codes, rests, blocks = self.tables, self.codes, self._rests_all(), self.blocks
+        # With a 财神 the equal discards are told apart by `_needed_without`: keep it.
+        needed_of = self._needed if self.judge.wildcards.joker is not None else None
         # `shapes.needed` of the hand a tile fewer: short by its count, or by its value.
         short, top = 3 * blocks + 2 - (self.natural - 1), 2 * blocks + 1
         unchanged: int | None = None
@@ -618,7 +620,10 @@ class _Weighing:
                 if merged is None:
                     merged = merge(rest, number)
                 by_value = top - VALUES[merged][blocks]
-                after = (short if short > by_value else by_value) - spare
+                needed = short if short > by_value else by_value
+                if needed_of is not None:
+                    needed_of[kind] = needed
+                after = needed - spare
             else:
                 after = self._needed_without(kind) - spare
             if after < -1:
@@ -746,9 +751,14 @@ class _Weighing:
         pairs may also come nearer (``start``: its first kind; ``pairs``:
         `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
         blocks, spare = self.blocks, self.spare
+        short, top = 3 * blocks + 2 - natural, 2 * blocks + 1  # `shapes.needed`, inline
         useful = 0
         for place, held, number in places:
-            needed = shapes.needed(VALUES[merge(rest, number)][blocks], natural, blocks)
+            merged = MERGED.get(rest << 16 | number)
+            if merged is None:
+                merged = merge(rest, number)
+            by_value = top - VALUES[merged][blocks]
+            needed = short if short > by_value else by_value
             if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) < now:
                 copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
