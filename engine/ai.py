@@ -353,12 +353,15 @@ def _target_shanten(target: Target, hand: _HandGroups, melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - sizes[3] - 1)
-    ids = hand.ids(not target.sequences)
-    groups = _target_groups(target)
+    groups, _, pungs = target.plan
+    ids, merged, natural = hand.ids(pungs), EMPTY, 0
+    for g in groups:  # `_merged` and the tiles on the target, inline
+        number = ids[g]
+        known = MERGED.get(merged << 16 | number)
+        merged = merge(merged, number) if known is None else known
+        natural += sizes[g]
     blocks = 4 - melds
-    value = _merged_value((ids[g] for g in groups), blocks)
-    natural = sum(sizes[g] for g in groups)
-    return max(-1, shapes.needed(value, natural, blocks) - 1)
+    return max(-1, shapes.needed(VALUES[merged][blocks], natural, blocks) - 1)
 
 
 def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
