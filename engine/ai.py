@@ -57,6 +57,14 @@ class Target:
     sequences: bool = True
     honours_only: bool = False
 
+    @functools.cached_property
+    def plan(self) -> tuple[tuple[int, ...], tuple[bool, ...], bool]:
+        """As a pattern target weighs a hand (`_Weighing`): the groups it keeps
+        (`_target_groups`), whether it keeps each of the four, and whether it reads them
+        as pungs only."""
+        groups = _target_groups(self)
+        return groups, tuple(g in groups for g in range(4)), not self.sequences
+
 
 _SHANGHAI_TARGETS = (
     *(Target(f"flush:{s.value}", suit=s) for s in _SUITS),
@@ -139,22 +147,49 @@ def _fitting_targets(melds: Sequence[Meld]) -> int:
 def _best_target(fitting: int, hand: _HandGroups, melds: int) -> Target:
     """`Judge.best_target_of` of a hand given by its `_HandGroups`, among the targets in
     ``fitting`` (none: no restriction): the nearest, then the one with the most tiles on
-    it (`_on_target`), the first of equals."""
-    best, best_measure = _FREE, (_NO_SHANTEN, 0)
+    it (`_on_target`), the first of equals. Each target's shanten is read inline (a flush
+    keeps its suit and the honours: one merge of two vector numbers; all pungs merges the
+    four groups read as pungs; all honours counts the honours), and the measure is one
+    int (`_TARGET_ORDER`), the same order as (shanten, -tiles on it)."""
     sizes, blocks = hand.sizes, 4 - melds
-    for i, (target, groups, pungs) in enumerate(_TARGET_PLANS):
-        if not fitting >> i & 1:
-            continue
-        if groups is None:  # all honours: only the honours count
-            shanten, on = max(-1, 14 - 3 * melds - sizes[3] - 1), sizes[3]
-        else:
-            ids = hand.ids(pungs)
-            merged = _merged(ids[g] for g in groups)
-            on = sum(sizes[g] for g in groups)
-            shanten = max(-1, shapes.needed(VALUES[merged][blocks], on, blocks) - 1)
-        if best is _FREE or (shanten, -on) < best_measure:
-            best, best_measure = target, (shanten, -on)
+    short, top = 3 * blocks + 2, 2 * blocks + 1  # `shapes.needed`'s two bounds, inline
+    best, best_measure = _FREE, _NO_MEASURE
+    if fitting & 7:
+        runs = hand.runs
+        honours, held = runs[3], sizes[3]
+        for g in (0, 1, 2):
+            if not fitting >> g & 1:
+                continue
+            number = runs[g]
+            merged = MERGED.get(number << 16 | honours)
+            if merged is None:
+                merged = merge(number, honours)
+            on = sizes[g] + held
+            needed = max(short - on, top - VALUES[merged][blocks])
+            measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+            if measure < best_measure:
+                best, best_measure = _FLUSHES[g], measure
+    if fitting & 8:
+        on = sizes[0] + sizes[1] + sizes[2] + sizes[3]
+        needed = max(short - on, top - VALUES[_merged(hand.ids(True))][blocks])
+        measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+        if measure < best_measure:
+            best, best_measure = _ALL_PUNGS, measure
+    if fitting & 16:  # all honours: only the honours count
+        on = sizes[3]
+        needed = 14 - 3 * melds - on
+        measure = (needed if needed > 0 else 0) * _TARGET_ORDER - on
+        if measure < best_measure:
+            best = _ALL_HONOURS
     return best
+
+
+_TARGET_ORDER = 64
+"""Above any count of tiles on a target: ``needed * _TARGET_ORDER - on`` orders targets as
+(shanten, -on) does (a shanten is ``needed - 1``, at least -1: ``needed`` at least 0)."""
+_NO_MEASURE = 99 * _TARGET_ORDER
+_FLUSHES = _SHANGHAI_TARGETS[0:3]
+_ALL_PUNGS, _ALL_HONOURS = _SHANGHAI_TARGETS[3:5]
 
 
 def _melds_fit(target: Target, melds: Sequence[Meld]) -> bool:
@@ -195,6 +230,7 @@ def _on_target(target: Target, counts: Sequence[int]) -> int:
 _SUIT_GROUP = {suit: i for i, suit in enumerate(_SUITS)}
 
 _SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_ALL_GROUPS = (0, 1, 2, 3)
 _TABLES = {False: (SUIT_RUNS, SUIT_RUNS, SUIT_RUNS, HONOURS),
            True: (SUIT_PUNGS, SUIT_PUNGS, SUIT_PUNGS, HONOURS)}
 """By whether only pungs count: each group's table of vector numbers (`engine.shapes`)."""
@@ -231,15 +267,25 @@ class _HandGroups:
         self.sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]),
                       sum(counts[27:34]))
         self.exact = max(counts) <= 4  # else a code would not tell its counts apart
-        self.runs = _vector_ids(counts, self.codes, self.exact, False)
+        self.runs = self._read(SUIT_RUNS, False)
         self._pungs: tuple[int, ...] | None = None
 
     def ids(self, pungs: bool) -> tuple[int, ...]:
         if not pungs:
             return self.runs
         if self._pungs is None:
-            self._pungs = _vector_ids(self.counts, self.codes, self.exact, True)
+            self._pungs = self._read(SUIT_PUNGS, True)
         return self._pungs
+
+    def _read(self, suits: bytes, pungs: bool) -> tuple[int, ...]:
+        """Each group's vector number read from ``suits`` (and `HONOURS`) by its code;
+        `_vector_ids` when a code is not exact or the table does not hold it."""
+        if self.exact:
+            codes = self.codes
+            ids = (suits[codes[0]], suits[codes[1]], suits[codes[2]], HONOURS[codes[3]])
+            if UNKNOWN not in ids:
+                return ids
+        return _vector_ids(self.counts, self.codes, self.exact, pungs)
 
 
 def _tiles_on(target: Target, sizes: Sequence[int]) -> int:
@@ -270,11 +316,27 @@ weighed; `bench/choice.py` prints its size."""
 
 def _rests_of(ids: Sequence[int], groups: tuple[int, ...]) -> tuple[int, ...]:
     """`_Weighing._rests_all` worked out: the ``groups``' vector numbers ``ids`` merged
-    but one group, then all, then but each two."""
-    but_one = [_merged(ids[h] for h in groups if h != g) for g in (0, 1, 2, 3, -1)]
-    but_two = [_merged(ids[h] for h in groups if h != g and h != gone)
-               for g in range(4) for gone in range(4)]
-    return (*but_one, *but_two)
+    but one group, then all, then but each two. Each set of groups is merged once, from
+    a set one group smaller (a merge is a max-plus convolution: the order groups are
+    merged in does not change the vector, `tests/engine/test_ai_weighing.py`)."""
+    kept = 0
+    for g in groups:
+        kept |= 1 << g
+    merged = [EMPTY] * 16  # by a mask of groups, those groups merged
+    for mask in range(1, 16):
+        if mask & ~kept:
+            continue  # a group not weighed counts as empty: never asked for
+        low = mask & -mask
+        before, number = merged[mask ^ low], ids[_LOWEST_GROUP[low]]
+        known = MERGED.get(before << 16 | number)
+        merged[mask] = merge(before, number) if known is None else known
+    but_one = [merged[kept & ~(1 << g)] for g in range(4)]
+    but_two = [merged[kept & ~(1 << g) & ~(1 << gone)] for g in range(4) for gone in range(4)]
+    return (*but_one, merged[kept], *but_two)
+
+
+_LOWEST_GROUP = {1 << g: g for g in range(4)}
+"""A mask's lowest group, by the mask's lowest bit."""
 
 
 def _merged_value(ids: Iterable[int], blocks: int) -> int:
@@ -291,12 +353,15 @@ def _target_shanten(target: Target, hand: _HandGroups, melds: int) -> int:
         # Honours jumble (乱风向): any honours at all, so only the non-honours count.
         concealed = 14 - 3 * melds
         return max(-1, concealed - sizes[3] - 1)
-    ids = hand.ids(not target.sequences)
-    groups = _target_groups(target)
+    groups, _, pungs = target.plan
+    ids, merged, natural = hand.ids(pungs), EMPTY, 0
+    for g in groups:  # `_merged` and the tiles on the target, inline
+        number = ids[g]
+        known = MERGED.get(merged << 16 | number)
+        merged = merge(merged, number) if known is None else known
+        natural += sizes[g]
     blocks = 4 - melds
-    value = _merged_value((ids[g] for g in groups), blocks)
-    natural = sum(sizes[g] for g in groups)
-    return max(-1, shapes.needed(value, natural, blocks) - 1)
+    return max(-1, shapes.needed(VALUES[merged][blocks], natural, blocks) - 1)
 
 
 def _standard_shanten(counts: Sequence[int], jokers: int, blocks: int) -> int:
@@ -443,22 +508,24 @@ class _Weighing:
         if judge.aims_for_patterns:
             # A pattern target reads only the groups it keeps: a tile off it
             # never helps, and the groups off it count as empty.
-            self.spare, pungs, self.seven = 1, not target.sequences, False
-            self.groups = _target_groups(target)
+            self.spare, self.seven = 1, False
+            self.groups, self.weighed, pungs = target.plan
         else:
             self.spare, pungs = jokers + 1, False
             self.seven = judge.shapes.seven_pairs and not melds
-            self.groups = (0, 1, 2, 3)
+            self.groups, self.weighed = _ALL_GROUPS, (True, True, True, True)
         self.pungs = pungs
-        self.weighed = tuple(g in self.groups for g in range(4))
         self.tables = _TABLES[pungs]
         if hand is None:  # ``hand`` is of these very counts
             hand = _HandGroups(counts)
         self.exact = hand.exact
-        self.codes = list(hand.codes)
-        ids = hand.ids(pungs)
-        self.ids = [ids[g] if self.weighed[g] else EMPTY for g in range(4)]
-        self.natural = sum(hand.sizes[g] for g in self.groups)
+        self.codes = hand.codes  # read only (`_useful_count` changes a copy)
+        ids, sizes, weighed = hand.ids(pungs), hand.sizes, self.weighed
+        self.ids = [ids[g] if weighed[g] else EMPTY for g in (0, 1, 2, 3)]
+        natural = 0
+        for g in self.groups:
+            natural += sizes[g]
+        self.natural = natural
         if self.seven:  # the hand's pairs and odd tiles, for seven pairs
             self.pairs = sum(n >> 1 for n in counts)
             self.singles = sum(n & 1 for n in counts)
@@ -536,6 +603,8 @@ class _Weighing:
                      seven_pairs_shanten_of(held - 1, odd + 1, jokers))
         counts, spare, weighed = self.counts, self.spare, self.weighed
         tables, codes, rests, blocks = self.tables, self.codes, self._rests_all(), self.blocks
+        # With a 财神 the equal discards are told apart by `_needed_without`: keep it.
+        needed_of = self._needed if self.judge.wildcards.joker is not None else None
         # `shapes.needed` of the hand a tile fewer: short by its count, or by its value.
         short, top = 3 * blocks + 2 - (self.natural - 1), 2 * blocks + 1
         unchanged: int | None = None
@@ -554,7 +623,10 @@ class _Weighing:
                 if merged is None:
                     merged = merge(rest, number)
                 by_value = top - VALUES[merged][blocks]
-                after = (short if short > by_value else by_value) - spare
+                needed = short if short > by_value else by_value
+                if needed_of is not None:
+                    needed_of[kind] = needed
+                after = needed - spare
             else:
                 after = self._needed_without(kind) - spare
             if after < -1:
@@ -592,17 +664,16 @@ class _Weighing:
     def _useful_count(self, kind: int | None, now: int, unseen: Sequence[int] | None) -> int:
         """The useful tiles once one tile of ``kind`` (None: a kind not weighed) is gone;
         ``self.counts`` already without it: each kind near a group's tiles
-        (`_plus_places`) that, one more of it, leaves the hand nearer."""
+        (`_plus_numbers`) that, one more of it, leaves the hand nearer."""
         counts, blocks, spare = self.counts, self.blocks, self.spare
         codes, natural, gone, changed = self.codes, self.natural, -1, EMPTY
         if kind is not None:
             gone = _GROUP_OF_KIND[kind]
             start, end = _SPANS[gone]
-            codes = list(codes)
-            codes[gone] -= POWERS[kind - start]
-            changed = self.tables[gone][codes[gone]] if self.exact else UNKNOWN
+            code = codes[gone] - POWERS[kind - start]  # the group ``kind`` left
+            changed = self.tables[gone][code] if self.exact else UNKNOWN
             if changed == UNKNOWN:
-                changed = self._group_id(gone, codes[gone], counts[start:end])
+                changed = self._group_id(gone, code, counts[start:end])
             natural -= 1
         pairs = self._seven_pairs_plus_one(kind) if self.seven else None
         if pairs is not None and min(pairs) >= now:
@@ -612,23 +683,24 @@ class _Weighing:
             return 0  # too few tiles: one more leaves the hand as far by its count alone
         if unseen is not self._unseen:  # the counts by group below are for one unseen
             self._unseen, self._by_group = unseen, {}
-        useful = 0
+        useful, rests, by_group = 0, self._rests_all(), self._by_group
         for g in self.groups:
-            if gone < 0 or g == gone:
-                rest = self._rest(g)  # the other groups as they were
-            else:
-                but = self._rest_but(g, gone)
+            if g == gone:  # the other groups as they were (`_rest`)
+                useful += self._group_useful(g, rests[g], code, natural, pairs, now, unseen)
+                continue
+            if gone < 0:
+                rest = rests[g]
+            else:  # the others but ``gone`` (`_rest_but`), with ``gone`` as it is now
+                but = rests[5 + 4 * g + gone]
                 merged = MERGED.get(but << 16 | changed)
                 rest = merge(but, changed) if merged is None else merged
-            if g != gone:  # the group as it was: its count may be known already
-                key = (g, rest, pairs, now)
-                known = self._by_group.get(key)
-                if known is None:
-                    known = self._by_group[key] = self._group_useful(
-                        g, rest, codes[g], natural, pairs, now, unseen)
-                useful += known
-            else:
-                useful += self._group_useful(g, rest, codes[g], natural, pairs, now, unseen)
+            # The group as it was: its count may be known already.
+            key = (g, rest, pairs, now)
+            known = by_group.get(key)
+            if known is None:
+                known = by_group[key] = self._group_useful(g, rest, codes[g], natural, pairs,
+                                                           now, unseen)
+            useful += known
         return useful
 
     def _group_useful(self, g: int, rest: int, code: int, natural: int,
@@ -636,25 +708,37 @@ class _Weighing:
                       ) -> int:
         """`_useful_count`'s tiles of group ``g`` (its code ``code``; ``rest``: the other
         groups merged; ``natural``: the tiles weighed, without the one more)."""
-        counts, start = self.counts, _SPANS[g][0]
-        places = _plus_places(code | _HONOURS_FLAG if g == 3 else code) if self.exact \
-            else _plus_places_of(counts[start:_SPANS[g][1]], g == 3)
+        if self.exact:  # the kinds to ask about and their numbers, by the group's code
+            places = _plus_numbers(code << 2 | (g == 3) << 1 | self.pungs)
+        else:
+            places = self._plus_numbers_of(g)
         if pairs is not None:
-            return self._useful_with_pairs(g, rest, places, natural + 1, pairs, now, unseen)
+            return self._useful_with_pairs(rest, places, _SPANS[g][0], natural + 1, pairs,
+                                           now, unseen)
         blocks, below = self.blocks, now + self.spare
         helps = _HELPING.get((rest, blocks, below)) or _helping(rest, blocks, below)
-        table = self.tables[g]
+        known, start = len(helps), _SPANS[g][0]
         useful = 0
-        for place, held, more in places:
-            number = table[more] if more >= 0 else UNKNOWN
-            if number == UNKNOWN:  # a count of five, or a group no table holds
-                number = self._plus_one(g, counts, place)
-            if helps[number] if number < len(helps) else \
-                    _value_helps(rest, number, blocks, below):
+        for place, held, number in places:
+            if helps[number] if number < known else _value_helps(rest, number, blocks, below):
                 copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
                     useful += copies
         return useful
+
+    def _plus_numbers_of(self, g: int) -> _Plus:
+        """`_plus_numbers` of group ``g`` when the hand's codes are not exact (a count
+        above four): read from its counts, a code table only where its code is (as the
+        codes of `_useful_count` are kept)."""
+        counts, table = self.counts, self.tables[g]
+        start, end = _SPANS[g]
+        out = []
+        for place, held, more in _plus_places_of(counts[start:end], g == 3):
+            number = table[more] if more >= 0 else UNKNOWN
+            if number == UNKNOWN:  # a count of five, or a group no table holds
+                number = self._plus_one(g, counts, place)
+            out.append((place, held, number))
+        return tuple(out)
 
     def _plus_one(self, g: int, counts: Sequence[int], place: int) -> int:
         """Group ``g``'s vector number with one more of its ``place``-th kind."""
@@ -663,18 +747,21 @@ class _Weighing:
         more[place] += 1
         return vector_id(self.tables[g], tuple(more), self.pungs or g == 3)
 
-    def _useful_with_pairs(self, g: int, rest: int, places: _Places, natural: int,
+    def _useful_with_pairs(self, rest: int, places: _Plus, start: int, natural: int,
                            pairs: tuple[int, int], now: int, unseen: Sequence[int] | None
                            ) -> int:
-        """`_useful_count`'s tiles of group ``g`` when seven pairs may also come nearer
-        (``pairs``: `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
-        blocks, spare, start, table = self.blocks, self.spare, _SPANS[g][0], self.tables[g]
+        """`_useful_count`'s tiles of a group (``places``: its `_plus_numbers`) when seven
+        pairs may also come nearer (``start``: its first kind; ``pairs``:
+        `_seven_pairs_plus_one`; ``natural``: the tiles with the one more)."""
+        blocks, spare = self.blocks, self.spare
+        short, top = 3 * blocks + 2 - natural, 2 * blocks + 1  # `shapes.needed`, inline
         useful = 0
-        for place, held, more in places:
-            number = table[more] if more >= 0 else UNKNOWN
-            if number == UNKNOWN:
-                number = self._plus_one(g, self.counts, place)
-            needed = shapes.needed(VALUES[merge(rest, number)][blocks], natural, blocks)
+        for place, held, number in places:
+            merged = MERGED.get(rest << 16 | number)
+            if merged is None:
+                merged = merge(rest, number)
+            by_value = top - VALUES[merged][blocks]
+            needed = short if short > by_value else by_value
             if min(max(-1, needed - spare), pairs[held & 1 ^ 1]) < now:
                 copies = 4 - held if unseen is None else unseen[start + place]
                 if copies > 0:
@@ -699,18 +786,31 @@ _PLACES_OF = tuple(tuple(p for p in range(9) if mask >> p & 1) for mask in range
 _Places = tuple[tuple[int, int, int], ...]
 """A group's kinds to ask about: each one's place, copies held, and the group's code with
 one more of it (-1 when that code would be wrong: four held)."""
-_HONOURS_FLAG = 1 << 30
-"""Set in a code given to `_plus_places` for the honours group."""
+
+
+_Plus = tuple[tuple[int, int, int], ...]
+"""A group's kinds to ask about (`_plus_places_of`): each one's place, copies held, and the
+group's vector number with one more of it."""
 
 
 @bounded(maxsize=1 << 14)
-def _plus_places(flagged: int) -> _Places:
-    """`_plus_places_of` a group given by its code (`_HONOURS_FLAG` set for the honours):
-    one int is a cheap key, and a group's code recurs from one decision to the next."""
-    honours = bool(flagged & _HONOURS_FLAG)
-    code = flagged & ~_HONOURS_FLAG
-    key = [code // power % 5 for power in POWERS[:7 if honours else 9]]
-    return _plus_places_of(key, honours)
+def _plus_numbers(key: int) -> _Plus:
+    """`_Plus` of a group given by ``code << 2 | honours << 1 | pungs`` (its code exact;
+    read with pungs only when ``pungs``): one int is a cheap key, a group's code recurs
+    from one decision to the next (the three suits share one entry), and each kind's
+    number is then read once, not a table look-up per kind per decision."""
+    code, honours, pungs = key >> 2, bool(key & 2), bool(key & 1)
+    table = _TABLES[pungs][3 if honours else 0]
+    digits = [code // power % 5 for power in POWERS[:7 if honours else 9]]
+    out = []
+    for place, held, more in _plus_places_of(digits, honours):
+        number = table[more] if more >= 0 else UNKNOWN
+        if number == UNKNOWN:  # a count of five, or a group no table holds
+            digits[place] += 1
+            number = vector_id(table, tuple(digits), pungs or honours)
+            digits[place] -= 1
+        out.append((place, held, number))
+    return tuple(out)
 
 
 def _plus_places_of(key: Sequence[int], honours: bool) -> _Places:
@@ -767,12 +867,6 @@ def _target_groups(target: Target) -> tuple[int, ...]:
         return (0, 1, 2, 3)
     suit = _SUIT_GROUP[target.suit]
     return (suit, 3) if target.honours else (suit,)
-
-
-_TARGET_PLANS = tuple((t, None if t.honours_only else _target_groups(t), not t.sequences)
-                      for t in _SHANGHAI_TARGETS)
-"""Each Shanghai target with the groups it keeps (None: all honours) and whether it
-reads them as pungs only, for `_best_target`."""
 
 
 def _useful_towards_honours(judge: Judge, counts: list[int], melds: int, target: Target,
@@ -859,7 +953,7 @@ def claim_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     now = judge.shanten(tiles, melds)
     if must_discard:
-        return _best_shanten_after_discard(judge, rest, melds_after) < now
+        return _discard_leaves_below(judge, rest, melds_after, now)
     return judge.shanten(rest, melds_after) <= now
 
 
@@ -872,32 +966,45 @@ def kong_helps(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
         return False
     if not judge.targets(melds_after):
         return False
-    plain = _best_shanten_after_discard(judge, tiles, melds)
-    return judge.shanten(rest, melds_after) <= plain
+    # No nearer than the best plain discard: no plain discard leaves the hand nearer.
+    return not _discard_leaves_below(judge, tiles, melds, judge.shanten(rest, melds_after))
 
 
-_NO_SHANTEN = 99
-"""Above any shanten (a hand of fourteen tiles is at most thirteen away)."""
+_NO_TARGET_SHANTEN = 8
+"""`Judge.counts_shanten` of a hand no target fits."""
 
 
-def _best_shanten_after_discard(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld]
-                                ) -> int:
-    """The lowest `Judge.shanten` of the hands a discard from ``tiles`` leaves: the
-    lowest over the targets of each target's discards weighed in one pass (`_Weighing`,
-    as the discard itself is chosen), not a whole hand's shanten per discard."""
-    counts, jokers = judge.split(tiles)
-    kinds = set(_kinds_of(judge.wildcards, tuple(set(tiles))).values())
+def _discard_leaves_below(judge: Judge, tiles: Sequence[Tile], melds: Sequence[Meld],
+                          below: int) -> bool:
+    """Whether some discard from ``tiles`` leaves a hand whose `Judge.shanten` is below
+    ``below``: target by target, each target's discards weighed in one pass (`_Weighing`,
+    as the discard itself is chosen), stopping at the first that is. A target the whole
+    hand is no nearer than ``below`` is not weighed: a discard never leaves a hand nearer
+    a target than the hand with it (a group with a tile more holds all it held, and a
+    tile or a 财神 fewer is never shorter), so none of its discards can be."""
     targets = judge.targets(melds)
     if not targets:
-        return 8  # `Judge.counts_shanten` of a hand no target fits
-    best = _NO_SHANTEN
+        return below > _NO_TARGET_SHANTEN
+    counts, jokers = judge.split(tiles)
+    melded = len(melds)
+    hand = _HandGroups(counts) if judge.aims_for_patterns else None
+    kinds: list[int] | None = None
     for target in targets:
-        if jokers:  # a 财神 discarded: one joker fewer, the natural tiles as they are
-            best = min(best, judge.counts_shanten(counts, jokers - 1, len(melds), (target,)))
+        if hand is None:
+            whole = judge.counts_shanten(counts, jokers, melded, (target,))
+        else:
+            whole = _target_shanten(target, hand, melded)
+        if whole >= below:
+            continue
+        if jokers and judge.counts_shanten(counts, jokers - 1, melded, (target,)) < below:
+            return True  # a 财神 discarded: one joker fewer, the natural tiles as they are
+        if kinds is None:
+            kinds = list(set(_kinds_of(judge.wildcards, tuple(set(tiles))).values()))
         if kinds:
-            weighing = _Weighing(judge, counts, jokers, len(melds), target)
-            best = min(best, *weighing.shanten_without(kinds).values())
-    return best
+            weighing = _Weighing(judge, counts, jokers, melded, target, hand)
+            if min(weighing.shanten_without(kinds).values()) < below:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------------------
@@ -1024,21 +1131,22 @@ def unseen_counts(state: HandState, seat: int) -> list[int]:
 
     Counted as one int, a byte a kind (`_BYTE_OF_KIND`): each river's tiles are
     remembered by its tuple (a river is the same tuple until its seat discards again or
-    a tile of it is claimed), so a move counts only one river anew."""
-    seen = 0
-    for tile in state.seats[seat].hand:
-        seen += _BYTE_OF_KIND[tile]
+    a tile of it is claimed), so a move counts only one river anew; each seat's melds
+    likewise by their tuple, as its owner or another seat sees them."""
+    seen = sum(map(_BYTE_OF_KIND.__getitem__, state.seats[seat].hand))
     if state.flipped is not None:
         seen += _BYTE_OF_KIND[state.flipped]
     for other, s in enumerate(state.seats):
         discards = s.discards
         if discards:
-            seen += _river_of(discards)
-        for meld in s.melds:
-            if meld.kind is MeldKind.CONCEALED_KONG and other != seat:
-                continue  # shown only to its owner
-            for tile in meld.tiles:
-                seen += _BYTE_OF_KIND[tile]
+            river = _RIVERS.find(discards, None)
+            seen += _RIVERS.keep(discards, None, _river(discards)) if river is None else river
+        melds = s.melds
+        if melds:
+            own = other == seat
+            shown = _MELD_TILES.find(melds, own)
+            seen += _MELD_TILES.keep(melds, own, _meld_tiles(melds, own)) if shown is None \
+                else shown
     return list(seen.to_bytes(NUM_KINDS, "little").translate(_UNSEEN_OF_SEEN))
 
 
@@ -1049,10 +1157,6 @@ _UNSEEN_OF_SEEN = bytes(max(0, 4 - n) for n in range(256))
 _RIVERS = IdentityMemo[int]("engine.ai.river_tiles", maxsize=1 << 8)
 
 
-def _river_of(discards: tuple[Discard, ...]) -> int:
-    return _RIVERS.get(discards, None, lambda: _river(discards))
-
-
 def _river(discards: tuple[Discard, ...]) -> int:
     """A river's tiles still in it (a claimed one is in the claimer's meld), packed as
     in `unseen_counts`."""
@@ -1060,4 +1164,18 @@ def _river(discards: tuple[Discard, ...]) -> int:
     for d in discards:
         if d.claimed_by is None:
             shown += _BYTE_OF_KIND[d.tile]
+    return shown
+
+
+_MELD_TILES = IdentityMemo[int]("engine.ai.meld_tiles", maxsize=1 << 8)
+
+
+def _meld_tiles(melds: tuple[Meld, ...], own: bool) -> int:
+    """A seat's melds' tiles shown to a seat (``own``: its owner), packed as in
+    `unseen_counts`: a concealed kong is shown only to its owner."""
+    shown = 0
+    for meld in melds:
+        if own or meld.kind is not MeldKind.CONCEALED_KONG:
+            for tile in meld.tiles:
+                shown += _BYTE_OF_KIND[tile]
     return shown

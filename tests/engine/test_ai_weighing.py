@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from engine import ai, memo, rules
-from engine.ai import Judge, _best_discards, _best_shanten_after_discard
+from engine.ai import Judge, _best_discards, _discard_leaves_below
 from engine.analysis import NO_WILDCARDS, Wildcards, _partials, _shape
 from engine.melds import MeldKind
 from engine.rules.common import make_meld
 from engine.selfplay import selfplay
+from engine.shape_tables import EMPTY, VECTORS, merge
 from engine.tiles import NUM_KINDS, Tile
 from tests.engine.ai_reference import (
     best_discards_as_first_written,
@@ -108,17 +109,24 @@ def test_the_discards_weighed_are_the_plain_ones_on_random_hands() -> None:
             (judge.rules, judge.wildcards, tiles, melds, unseen, candidates)
 
 
-def test_the_best_shanten_after_a_discard_is_the_plain_one_on_random_hands() -> None:
+SHANTENS = range(-2, 10)
+"""Every bound a claim or a kong may ask about, and one beyond each end."""
+
+
+def test_a_discard_leaves_the_hand_below_as_the_plain_lowest_on_random_hands() -> None:
     """What a claim or a kong is measured against: on 3,000 random hands (the cases
     above, and each hand less a tile, as a claim leaves it with melds that rule out some
-    targets) the lowest shanten over the discards is the one found a discard at a time."""
+    targets), for every bound, whether some discard leaves the hand below it is whether
+    the lowest shanten found a discard at a time is (the targets the whole hand is no
+    nearer than the bound left unweighed)."""
     rng = random.Random(29)
     for number in range(3000):
         judge, hand, melds, _, _ = _random_case(rng, number)
         for tiles in (hand, hand[1:]):
-            assert _best_shanten_after_discard(judge, tiles, melds) == \
-                best_shanten_after_discard_as_first_written(judge, tiles, melds), \
-                (judge.rules, judge.wildcards, tiles, melds)
+            lowest = best_shanten_after_discard_as_first_written(judge, tiles, melds)
+            for below in SHANTENS:
+                assert _discard_leaves_below(judge, tiles, melds, below) == (lowest < below), \
+                    (judge.rules, judge.wildcards, tiles, melds, below)
 
 
 @pytest.mark.parametrize(("rules_name", "options", "hands"), [
@@ -150,21 +158,24 @@ def test_the_discards_weighed_are_the_plain_ones_in_self_play(
 def test_claims_and_kongs_weigh_the_plain_discards_in_self_play(
         monkeypatch: pytest.MonkeyPatch, rules_name: str, options: dict[str, Any]) -> None:
     """Every claim and kong seeded self-play weighs (hundreds) against the plain lowest
-    shanten after a discard."""
+    shanten after a discard: the answer asked for, and the answer for every other bound."""
     asked = []
-    weigh = ai._best_shanten_after_discard
+    weigh = ai._discard_leaves_below
 
-    def recorded(*args: Any) -> int:
+    def recorded(*args: Any) -> bool:
         asked.append(args)
         return weigh(*args)
 
     memo.clear()
-    monkeypatch.setattr(ai, "_best_shanten_after_discard", recorded)
+    monkeypatch.setattr(ai, "_discard_leaves_below", recorded)
     selfplay(rules_name, 30, seed=19, options=options, check_views=False)
     assert len(asked) > 200
-    for judge, tiles, melds in asked:
-        assert weigh(judge, tiles, melds) == \
-            best_shanten_after_discard_as_first_written(judge, tiles, melds), (tiles, melds)
+    for judge, tiles, melds, asked_below in asked:
+        lowest = best_shanten_after_discard_as_first_written(judge, tiles, melds)
+        assert asked_below in SHANTENS
+        for below in SHANTENS:
+            assert weigh(judge, tiles, melds, below) == (lowest < below), \
+                (tiles, melds, below)
 
 
 def test_the_target_is_the_plain_one_on_random_hands() -> None:
@@ -177,3 +188,32 @@ def test_the_target_is_the_plain_one_on_random_hands() -> None:
         for tiles in (hand, hand[1:]):
             assert judge.best_target(tiles, melds) == \
                 best_target_as_first_written(judge, tiles, melds), (tiles, melds)
+
+
+def _merged_in_order(ids: list[int], groups: list[int]) -> int:
+    """The groups' vector numbers merged one after another, in the order given."""
+    merged = EMPTY
+    for g in groups:
+        merged = merge(merged, ids[g])
+    return merged
+
+
+def test_the_rests_are_the_groups_merged_in_any_order_on_random_groups() -> None:
+    """`_rests_of` merges each set of groups from a set one smaller: on 5,000 random
+    vector numbers of the groups each target weighs, every rest (but one group, all, but
+    two) is the vector of those groups merged one after another, in order and reversed."""
+    rng = random.Random(37)
+    plans = [(0, 1, 2, 3), (0, 3), (1, 3), (2, 3), (0,), (1,), (2,)]
+    for _ in range(5000):
+        groups = rng.choice(plans)
+        ids = [rng.randrange(len(VECTORS.vectors)) if g in groups else EMPTY
+               for g in range(4)]
+        rests = ai._rests_of(ids, groups)
+        left_out = [(g,) for g in range(4)] + [()] + \
+            [(g, gone) for g in range(4) for gone in range(4)]
+        assert len(rests) == len(left_out)
+        for rest, out in zip(rests, left_out, strict=True):
+            kept = [g for g in groups if g not in out]
+            for order in (kept, kept[::-1]):
+                assert VECTORS.vectors[rest] == \
+                    VECTORS.vectors[_merged_in_order(ids, order)], (ids, groups, out)
