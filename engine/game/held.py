@@ -173,6 +173,8 @@ _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.p
 
 _SHAPE = ("packed", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
+_MARKS = ("claim_marks", "next_marks")
+"""`HeldTiles`' kinds it may claim (`HeldTiles.mark_claims`)."""
 
 
 class HeldTiles:
@@ -208,7 +210,7 @@ class HeldTiles:
     """
 
     __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "keyed",
-                 "shaped", "answered", *_SHAPE)
+                 "shaped", "answered", "marked", *_SHAPE, *_MARKS)
     wildcards: Wildcards
     shapes: ShapeRules
     concealed: tuple[Tile, ...]
@@ -221,6 +223,8 @@ class HeldTiles:
     """Whether every value of the shape is set (else `worked_out` works them out)."""
     answered: bool
     """Whether ``complete`` and ``completable`` are set."""
+    marked: bool
+    """Whether ``claim_marks`` and ``next_marks`` are set (`mark_claims`)."""
     packed: int
     melds_cost: int
     pairs: list[int]
@@ -228,6 +232,8 @@ class HeldTiles:
     suited: int
     complete: bool
     completable: bool
+    claim_marks: int
+    next_marks: int
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
@@ -238,7 +244,7 @@ class HeldTiles:
             wildcards, shapes, concealed, melds
         held.split = wildcards.split(concealed)
         held.basis = _Basis.of(wildcards, shapes, melds)
-        held.keyed = held.shaped = held.answered = False
+        held.keyed = held.shaped = held.answered = held.marked = False
         return held
 
     def worked_out(self) -> HeldTiles:
@@ -290,7 +296,7 @@ class HeldTiles:
         new.melds = self.melds
         new.concealed = concealed
         new.basis = basis
-        new.shaped = False
+        new.shaped = new.marked = False
         face = basis.plays[tile]
         new.keyed = keyed = self.keyed
         if face is None:
@@ -354,14 +360,69 @@ class HeldTiles:
             # Tiles whose answers are not known yet: with no 财神, a tile that makes no
             # pair and no run with a tile held joins no group of a complete hand (only
             # the honours jumble takes any honour), so there is no win on it, and no
-            # need to work the shape out to say so.
+            # need to work the shape out to say so. (The jumble asks the tile itself:
+            # a white dragon standing in for a suited 财神 is an honour there.)
             if not self.answered and not jokers and not counts[face] and \
                     not (suited and neighbours(counts, face)) and \
-                    not (not suited and self.shapes.honours_jumble):
+                    not (tile >= _HONOURS_START and self.shapes.honours_jumble):
                 return False
         if not self.answered:
             self.worked_out()
         return self.completable and self._completed_by(tile)
+
+
+    def mark_claims(self) -> HeldTiles:
+        """These tiles with ``claim_marks`` and ``next_marks`` set: a bit a kind (its
+        count's lowest bit in ``packed``, `KIND_MARK`), clear for each kind whose discard
+        `may_claim` refuses, of a seat not next to the discarder (``claim_marks``: no
+        pong and no win) or next to it (``next_marks``: no chi either). A set bit says
+        only "ask `may_claim`": the pongs and chis are marked exactly, the wins (none unless
+        the tiles are one from complete) by what they could join. Worked out once
+        a hand change: a seat's tiles change at its draw and its discard, and they are
+        asked on each of the other three seats' discards in between."""
+        if self.marked:
+            return self
+        self.worked_out()  # ``packed`` and ``completable``
+        whole = self.packed
+        jokers = self.split[1]
+        once = (whole | whole >> 1 | whole >> 2) & _ODD_BITS  # the kinds held
+        below, below2 = once << 3 & _RANK_AT_LEAST_1, once << 6 & _RANK_AT_LEAST_2
+        above, above2 = once >> 3 & _RANK_AT_MOST_7, once >> 6 & _RANK_AT_MOST_6
+        # `may_claim`'s pong (two held, 财神 filling) and `_may_chi`'s three runs.
+        if jokers >= 2:
+            pongs, chis = _ODD_BITS, _SUITED_BITS
+        elif jokers:
+            pongs, chis = once, below | below2 | above | above2
+        else:
+            pongs = (whole >> 1 | whole >> 2) & _ODD_BITS
+            chis = below2 & below | below & above | above & above2
+        # A win on a kind neither held nor (a suit's) one or two ranks from one held
+        # needs a 财神 (or the honours jumble): the tile would join no group.
+        wins = 0 if not self.completable else _ODD_BITS if jokers else \
+            once | below | below2 | above | above2 | \
+            (self._jumble_marks() if self.shapes.honours_jumble else 0)
+        self.claim_marks = pongs | wins
+        self.next_marks = pongs | chis | wins
+        self.marked = True
+        return self
+
+    def _jumble_marks(self) -> int:
+        """The kinds every honour tile plays as (the honours jumble takes any honour,
+        the white dragon too when it stands in for a suited 财神)."""
+        plays = self.basis.plays
+        return sum({KIND_MARK[face] for tile in _HONOUR_TILES
+                    if (face := plays[tile]) is not None})
+
+
+KIND_MARK = tuple(1 << 3 * kind for kind in range(NUM_KINDS))
+"""A kind's bit in `HeldTiles`' ``claim_marks`` / ``next_marks`` (as in ``packed``)."""
+_SUITED_BITS = sum(KIND_MARK[:_HONOURS_START])
+_HONOUR_TILES = tuple(tile for tile in Tile if tile.is_honor)
+_RANK_AT_LEAST_1, _RANK_AT_LEAST_2, _RANK_AT_MOST_7, _RANK_AT_MOST_6 = (
+    sum(KIND_MARK[kind] for kind in range(_HONOURS_START) if test(kind % 9))
+    for test in (lambda rank: rank >= 1, lambda rank: rank >= 2, lambda rank: rank <= 7,
+                 lambda rank: rank <= 6))
+"""Suited kinds by rank: where a run's neighbour one or two ranks away is in the suit."""
 
 
 _SUIT_MASK = (1 << 27) - 1

@@ -120,6 +120,45 @@ def test_a_seat_said_unable_to_claim_has_no_win_and_no_meld(chi: bool) -> None:
     assert refused > 600  # most tiles most hands cannot claim
 
 
+@pytest.mark.parametrize("chi", [False, True])
+def test_a_kind_left_unmarked_is_never_claimable_and_melds_are_marked_exactly(chi: bool
+                                                                               ) -> None:
+    """`HeldTiles.mark_claims`: a clear bit means `may_claim` refuses the kind (so the
+    discard's claim check may skip the seat); a pong's or (next seat) a chi's kinds are
+    marked exactly, and a win's only while the tiles are one from complete."""
+    skipped = 0
+    for held, wild, _ in CASE_LIST:
+        marks = held.mark_claims().next_marks if chi else held.mark_claims().claim_marks
+        counts, jokers = held.split
+        for tile in PLAYING_TILES:
+            face = wild.plays_as(tile)
+            if face is None:
+                continue  # a 财神: the claim check is the general way's
+            marked = bool(marks & held_module.KIND_MARK[face])
+            claimable = held.may_claim(tile, face, chi)
+            assert marked or not claimable, (held.concealed, tile)
+            melds = counts[face] + jokers >= 2 or (
+                chi and face.is_suited and _may_chi(counts, jokers, face))
+            if not held.completable:
+                assert marked == melds, (held.concealed, tile)
+            skipped += not marked
+    assert skipped > CASES * 10  # most kinds are skipped at once
+
+
+def test_a_stand_in_honour_wins_an_honours_jumble_before_the_shape_is_worked_out() -> None:
+    """The white dragon standing in for a suited 财神 (here a 5 of characters) is still an
+    honour for the honours jumble: tiles counted afresh answer the claim on it as tiles
+    whose shape is known (the shortcut for unworked tiles looked at the kind it plays as)."""
+    wild = Wildcards.flip(Tile.M5)  # the white dragon stands in for the 5 of characters
+    tiles = tuple(sorted([Tile.SOUTH] * 3 + [Tile.WEST] * 3 + [Tile.NORTH] * 3
+                         + [Tile.GREEN] * 2 + [Tile.RED] * 2))
+    known = HeldTiles.of(tiles, (), wild, SHANGHAI_SHAPES).worked_out()
+    fresh = HeldTiles.of(tiles, (), wild, SHANGHAI_SHAPES)
+    face = wild.plays_as(Tile.WHITE)
+    assert known.may_claim(Tile.WHITE, face, False)
+    assert fresh.may_claim(Tile.WHITE, face, False)
+
+
 def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None:
     rng = random.Random("draw and discard")
     for held, wild, shapes in CASE_LIST[:500]:
