@@ -418,10 +418,14 @@ KIND_MARK = tuple(1 << 3 * kind for kind in range(NUM_KINDS))
 """A kind's bit in `HeldTiles`' ``claim_marks`` / ``next_marks`` (as in ``packed``)."""
 _SUITED_BITS = sum(KIND_MARK[:_HONOURS_START])
 _HONOUR_TILES = tuple(tile for tile in Tile if tile.is_honor)
-_RANK_AT_LEAST_1, _RANK_AT_LEAST_2, _RANK_AT_MOST_7, _RANK_AT_MOST_6 = (
-    sum(KIND_MARK[kind] for kind in range(_HONOURS_START) if test(kind % 9))
-    for test in (lambda rank: rank >= 1, lambda rank: rank >= 2, lambda rank: rank <= 7,
-                 lambda rank: rank <= 6))
+
+
+def _suited_marks(ranks: range) -> int:
+    return sum(KIND_MARK[kind] for kind in range(_HONOURS_START) if kind % 9 in ranks)
+
+
+_RANK_AT_LEAST_1, _RANK_AT_LEAST_2 = _suited_marks(range(1, 9)), _suited_marks(range(2, 9))
+_RANK_AT_MOST_7, _RANK_AT_MOST_6 = _suited_marks(range(8)), _suited_marks(range(7))
 """Suited kinds by rank: where a run's neighbour one or two ranks away is in the suit."""
 
 
