@@ -22,7 +22,7 @@ from engine.analysis import (
     is_winning,
     is_winning_with,
 )
-from engine.game import group_costs_build
+from engine.game import group_costs_build, preload_tables
 from engine.game import held as held_module
 from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
@@ -277,6 +277,30 @@ def test_a_groups_cost_is_the_fewest_jokers_that_make_it_melds_and_a_pair(honour
         key = sum(n << 3 * place for place, n in enumerate(counts)) | \
             (_HONOURS_KEY if honours else 0)
         assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, honours), counts
+
+
+def test_preloading_reads_the_table_once_so_that_no_move_reads_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`engine.game.preload_tables` (a server's start-up) reads the bundled table now;
+    a group the memo does not hold is then looked up without reading it again."""
+    reads: list[str] = []
+    real_read = held_module.read_bundled
+
+    def counted_read(*args: str) -> bytes:
+        reads.append(args[1])
+        return real_read(*args)
+
+    monkeypatch.setattr(held_module, "read_bundled", counted_read)
+    held_module._group_costs_table.cache_clear()
+    group_cost.cache_clear()
+    try:
+        preload_tables()
+        assert reads == ["group_costs.bin"]
+        preload_tables()
+        assert group_cost(sum(n << 3 * i for i, n in enumerate((1, 1, 1, 0, 2)))) == (1, -1)
+        assert reads == ["group_costs.bin"]
+    finally:
+        held_module._group_costs_table.cache_clear()  # read again, unpatched, when asked
 
 
 def test_the_bundled_table_holds_every_group_of_at_most_fourteen_tiles() -> None:
