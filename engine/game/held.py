@@ -279,7 +279,7 @@ class HeldTiles:
         shaped = False
         if short == 0 or short == 1:
             jokers += short  # the missing tile as one more 财神 (`completable`)
-            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+            shaped = melds_cost + min(p0, p1, p2, p3, 2) <= jokers or \
                 (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
         self.complete = shaped and short == 0
         self.completable = shaped and short == 1
