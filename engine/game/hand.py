@@ -278,7 +278,7 @@ def _plain_discard(state: HandState, action: Action
     if face is None:
         return None
     nxt = _NEXT[seat]
-    mark = KIND_MARK[face]
+    group, mark = KIND_MARK[face]
     # Could any other seat claim the tile (`could_claim`, written out)? Most discards:
     # the kind is not among a seat's marks (`HeldTiles.mark_claims`, worked out once a
     # hand change), so the seat may not; asked of the seats before the discard.
@@ -291,9 +291,9 @@ def _plain_discard(state: HandState, action: Action
         if not h.marked:
             h.mark_claims()
         if other == nxt:
-            if not h.next_marks & mark or not h.may_claim(tile, face, True):
+            if not h.next_marks[group] & mark or not h.may_claim(tile, face, True):
                 continue
-        elif not h.claim_marks & mark or not h.may_claim(tile, face, False):
+        elif not h.claim_marks[group] & mark or not h.may_claim(tile, face, False):
             continue
         if could is None:
             could = [False] * SEATS

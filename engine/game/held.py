@@ -178,7 +178,7 @@ class _Basis(NamedTuple):
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
-_SHAPE = ("packed", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+_SHAPE = ("packed", "keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
 _MARKS = ("claim_marks", "next_marks")
 """`HeldTiles`' kinds it may claim (`HeldTiles.mark_claims`)."""
@@ -233,14 +233,16 @@ class HeldTiles:
     marked: bool
     """Whether ``claim_marks`` and ``next_marks`` are set (`mark_claims`)."""
     packed: int
+    keys: tuple[int, int, int, int]
+    """Each group's `packed` key (the honours' marked), as `group_cost` takes it."""
     melds_cost: int
     pairs: list[int]
     odd: int
     suited: int
     complete: bool
     completable: bool
-    claim_marks: int
-    next_marks: int
+    claim_marks: tuple[int, int, int, int]
+    next_marks: tuple[int, int, int, int]
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
@@ -264,12 +266,14 @@ class HeldTiles:
             self.packed = _packed_hand(counts)
             self.keyed = True
         whole = self.packed
-        m0, p0 = group_cost(whole & _SUIT_MASK)
-        m1, p1 = group_cost(whole >> 27 & _SUIT_MASK)
-        m2, p2 = group_cost(whole >> 54 & _SUIT_MASK)
-        m3, p3 = group_cost(whole >> 81 | _HONOURS_KEY)
+        self.keys = keys = (whole & _SUIT_MASK, whole >> 27 & _SUIT_MASK,
+                            whole >> 54 & _SUIT_MASK, whole >> 81 | _HONOURS_KEY)
+        m0, p0 = group_cost(keys[0])
+        m1, p1 = group_cost(keys[1])
+        m2, p2 = group_cost(keys[2])
+        m3, p3 = group_cost(keys[3])
         self.melds_cost = melds_cost = m0 + m1 + m2 + m3
-        self.pairs = pairs = [p0, p1, p2, p3]
+        self.pairs = [p0, p1, p2, p3]
         self.odd = odd = (whole & _ODD_BITS).bit_count()
         concealed = self.concealed
         # The hand is in tile order, the suits' kinds first.
@@ -379,61 +383,82 @@ class HeldTiles:
 
 
     def mark_claims(self) -> HeldTiles:
-        """These tiles with ``claim_marks`` and ``next_marks`` set: a bit a kind (its
-        count's lowest bit in ``packed``, `KIND_MARK`), clear for each kind whose discard
-        `may_claim` refuses, of a seat not next to the discarder (``claim_marks``: no
-        pong and no win) or next to it (``next_marks``: no chi either). A set bit says
-        only "ask `may_claim`": the pongs and chis are marked exactly, the wins (none unless
-        the tiles are one from complete) by what they could join. Worked out once
-        a hand change: a seat's tiles change at its draw and its discard, and they are
-        asked on each of the other three seats' discards in between."""
+        """These tiles with ``claim_marks`` and ``next_marks`` set: for each group (three
+        suits, honours) a small int, a bit a kind of it (`KIND_MARK` says which group and
+        bit), clear for each kind whose discard `may_claim` refuses, of a seat not next
+        to the discarder (``claim_marks``: no pong and no win) or next to it
+        (``next_marks``: no chi either). A set bit says only "ask `may_claim`": pongs and
+        chis are marked exactly, wins (none unless the tiles are one from complete) by
+        what they could join. Worked out once a hand change, from each group's marks
+        (`group_marks`, memoised by the group's key): a seat's tiles change at its draw
+        and its discard, and they are asked on each of the other three seats' discards
+        in between."""
         if self.marked:
             return self
-        self.worked_out()  # ``packed`` and ``completable``
-        whole = self.packed
+        if not self.shaped:
+            self.worked_out()  # the group keys and ``completable``
+        k0, k1, k2, k3 = self.keys
         jokers = self.split[1]
-        once = (whole | whole >> 1 | whole >> 2) & _ODD_BITS  # the kinds held
-        below, below2 = once << 3 & _RANK_AT_LEAST_1, once << 6 & _RANK_AT_LEAST_2
-        above, above2 = once >> 3 & _RANK_AT_MOST_7, once >> 6 & _RANK_AT_MOST_6
-        # `may_claim`'s pong (two held, 财神 filling) and `_may_chi`'s three runs.
-        if jokers >= 2:
-            pongs, chis = _ODD_BITS, _SUITED_BITS
-        elif jokers:
-            pongs, chis = once, below | below2 | above | above2
-        else:
-            pongs = (whole >> 1 | whole >> 2) & _ODD_BITS
-            chis = below2 & below | below & above | above & above2
-        # A win on a kind neither held nor (a suit's) one or two ranks from one held
-        # needs a 财神 (or the honours jumble): the tile would join no group.
-        wins = 0 if not self.completable else _ODD_BITS if jokers else \
-            once | below | below2 | above | above2 | \
-            (self._jumble_marks() if self.shapes.honours_jumble else 0)
-        self.claim_marks = pongs | wins
-        self.next_marks = pongs | chis | wins
+        v = jokers if jokers < 2 else 2
+        pong0, chi0, near0 = group_marks(k0)[v]
+        pong1, chi1, near1 = group_marks(k1)[v]
+        pong2, chi2, near2 = group_marks(k2)[v]
+        pong3, _, near3 = group_marks(k3)[v]
+        if self.completable:
+            if self.shapes.honours_jumble and not jokers:
+                jumble = self._jumble_marks()
+                near0, near1, near2, near3 = \
+                    near0 | jumble[0], near1 | jumble[1], near2 | jumble[2], near3 | jumble[3]
+            pong0, pong1, pong2, pong3 = \
+                pong0 | near0, pong1 | near1, pong2 | near2, pong3 | near3
+        self.claim_marks = (pong0, pong1, pong2, pong3)
+        self.next_marks = (pong0 | chi0, pong1 | chi1, pong2 | chi2, pong3)
         self.marked = True
         return self
 
-    def _jumble_marks(self) -> int:
-        """The kinds every honour tile plays as (the honours jumble takes any honour,
-        the white dragon too when it stands in for a suited 财神)."""
+    def _jumble_marks(self) -> list[int]:
+        """Each group's kinds that honour tiles play as (the honours jumble takes any
+        honour, the white dragon too when it stands in for a suited 财神)."""
         plays = self.basis.plays
-        return sum({KIND_MARK[face] for tile in _HONOUR_TILES
-                    if (face := plays[tile]) is not None})
+        marks = [0, 0, 0, 0]
+        for tile in _HONOUR_TILES:
+            face = plays[tile]
+            if face is not None:
+                group, bit = KIND_MARK[face]
+                marks[group] |= bit
+        return marks
 
 
-KIND_MARK = tuple(1 << 3 * kind for kind in range(NUM_KINDS))
-"""A kind's bit in `HeldTiles`' ``claim_marks`` / ``next_marks`` (as in ``packed``)."""
-_SUITED_BITS = sum(KIND_MARK[:_HONOURS_START])
+KIND_MARK = tuple((_GROUP_OF[kind], 1 << _PLACE[kind] // 3) for kind in range(NUM_KINDS))
+"""A kind's group and its bit among the group's marks (`HeldTiles.mark_claims`)."""
 _HONOUR_TILES = tuple(tile for tile in Tile if tile.is_honor)
+_Marks = tuple[int, int, int]
+"""A group's pongs, chis and kinds it could win on (`group_marks`)."""
 
 
-def _suited_marks(ranks: range) -> int:
-    return sum(KIND_MARK[kind] for kind in range(_HONOURS_START) if kind % 9 in ranks)
-
-
-_RANK_AT_LEAST_1, _RANK_AT_LEAST_2 = _suited_marks(range(1, 9)), _suited_marks(range(2, 9))
-_RANK_AT_MOST_7, _RANK_AT_MOST_6 = _suited_marks(range(8)), _suited_marks(range(7))
-"""Suited kinds by rank: where a run's neighbour one or two ranks away is in the suit."""
+@bounded(maxsize=1 << 13)
+def group_marks(key: int) -> tuple[_Marks, _Marks, _Marks]:
+    """The kinds of one group (``key``, as `group_cost` takes it) that its tiles can
+    pong, chi and could win on (a win on a kind neither held nor, in a suit, one or two
+    ranks from one held needs a 财神: the tile would join no group), a bit a kind, with
+    no 财神, one, and two or more (which fill any place)."""
+    honours = bool(key & _HONOURS_KEY)
+    kinds = 7 if honours else 9
+    counts = [key >> 3 * rank & 7 for rank in range(kinds)]
+    every = (1 << kinds) - 1
+    once = two = runs = near = 0
+    for rank in range(kinds):
+        bit = 1 << rank
+        once |= bit if counts[rank] else 0
+        two |= bit if counts[rank] >= 2 else 0
+        if not honours:
+            b2, b1, a1, a2 = (0 <= rank + step < 9 and counts[rank + step] > 0
+                              for step in (-2, -1, 1, 2))
+            runs |= bit if (b2 and b1) or (b1 and a1) or (a1 and a2) else 0
+            near |= bit if b2 or b1 or a1 or a2 else 0
+    if honours:
+        return (two, 0, once), (once, 0, every), (every, 0, every)
+    return (two, runs, once | near), (once, near, every), (every, every, every)
 
 
 _SUIT_MASK = (1 << 27) - 1
