@@ -381,7 +381,6 @@ class HeldTiles:
             self.worked_out()
         return self.completable and self._completed_by(tile)
 
-
     def mark_claims(self) -> HeldTiles:
         """These tiles with ``claim_marks`` and ``next_marks`` set: for each group (three
         suits, honours) a small int, a bit a kind of it (`KIND_MARK` says which group and
