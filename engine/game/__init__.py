@@ -5,6 +5,7 @@
     state, events = apply(state, action)  # or IllegalAction(reason); nothing changed
     deciding_seats(state)                 # whose decision the hand waits for
     timeout_action(state, seat)           # what the timer plays for that seat
+    preload_tables()                      # read the bundled tables now (server start-up)
     replay(rules, options, wall, dice, dealer, actions, streak, huangfan) -> state
 
 No I/O, no clock, no randomness: the wall is injected (`stack_wall` builds one that
@@ -45,6 +46,7 @@ from engine.game.events import (
     WildcardTurned,
 )
 from engine.game.hand import apply
+from engine.game.held import preload_tables
 from engine.game.legal import deciding_seats, legal_actions
 from engine.game.replay import replay, timeout_action
 from engine.game.state import (
@@ -67,5 +69,5 @@ __all__ = [
     "Phase", "Resolution", "Restricted", "SeatState", "TileBurned", "TileDiscarded",
     "TileDrawn", "TileNotHeld", "TilesDealt", "WildcardTurned", "WinRecord",
     "WrongPhase", "apply", "deal_order", "deciding_seats", "legal_actions", "new_hand",
-    "replay", "resolve", "stack_wall", "timeout_action",
+    "preload_tables", "replay", "resolve", "stack_wall", "timeout_action",
 ]

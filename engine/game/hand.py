@@ -21,7 +21,7 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
-from engine.game.held import HeldTiles
+from engine.game.held import KIND_MARK, HeldTiles
 from engine.game.kinds import (  # enum members, read fast
     ADDED_KONG,
     CHI,
@@ -278,20 +278,22 @@ def _plain_discard(state: HandState, action: Action
     if face is None:
         return None
     nxt = _NEXT[seat]
+    group, mark = KIND_MARK[face]
     # Could any other seat claim the tile (`could_claim`, written out)? Most discards:
-    # no seat holds two of its face (nor, for the next seat, a run with it), and no
-    # seat's tiles are one from complete; asked of the seats before the discard.
+    # the kind is not among a seat's marks (`HeldTiles.mark_claims`, worked out once a
+    # hand change), so the seat may not; asked of the seats before the discard.
     could: list[bool] | None = None
     for other in _OTHERS[seat]:
         o = seats[other]
         h: HeldTiles | None = o.__dict__.get(HELD)  # `SeatState.held`, written out
         if h is None or h.wildcards is not wild or h.shapes is not shapes:
             h = o.held(wild, shapes)
-        counts, jokers = h.split
-        if counts[face] + jokers < 2 and (  # no pong (or more) to offer
-                not h.may_claim(tile, face, True) if other == nxt
-                else not (h.completable and h.wins_on(tile)) if h.answered
-                else not h.may_claim(tile, face, False)):
+        if not h.marked:
+            h.mark_claims()
+        if other == nxt:
+            if not h.next_marks[group] & mark or not h.may_claim(tile, face, True):
+                continue
+        elif not h.claim_marks[group] & mark or not h.may_claim(tile, face, False):
             continue
         if could is None:
             could = [False] * SEATS

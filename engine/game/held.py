@@ -134,6 +134,13 @@ def _group_costs_table() -> bytes:
     return table
 
 
+def preload_tables() -> None:
+    """Read the bundled group-cost table now (about 18 ms), rather than at the first
+    group the memo does not hold, which is otherwise a process's first move after a
+    restart: for a server to call as it starts. Reading it again costs nothing."""
+    _group_costs_table()
+
+
 def fewest_jokers(melds: int, pairs: Sequence[int]) -> int:
     """Fewest 财神 that make the whole hand melds and one pair: ``melds``, the groups'
     costs as melds alone, added up, and the pair in one of the groups (its ``pairs``
@@ -171,8 +178,10 @@ class _Basis(NamedTuple):
 
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
-_SHAPE = ("packed", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
+_SHAPE = ("packed", "keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
+_MARKS = ("claim_marks", "next_marks")
+"""`HeldTiles`' kinds it may claim (`HeldTiles.mark_claims`)."""
 
 
 class HeldTiles:
@@ -208,7 +217,7 @@ class HeldTiles:
     """
 
     __slots__ = ("wildcards", "shapes", "concealed", "melds", "split", "basis", "keyed",
-                 "shaped", "answered", *_SHAPE)
+                 "shaped", "answered", "marked", *_SHAPE, *_MARKS)
     wildcards: Wildcards
     shapes: ShapeRules
     concealed: tuple[Tile, ...]
@@ -221,13 +230,19 @@ class HeldTiles:
     """Whether every value of the shape is set (else `worked_out` works them out)."""
     answered: bool
     """Whether ``complete`` and ``completable`` are set."""
+    marked: bool
+    """Whether ``claim_marks`` and ``next_marks`` are set (`mark_claims`)."""
     packed: int
+    keys: tuple[int, int, int, int]
+    """Each group's `packed` key (the honours' marked), as `group_cost` takes it."""
     melds_cost: int
     pairs: list[int]
     odd: int
     suited: int
     complete: bool
     completable: bool
+    claim_marks: tuple[int, int, int, int]
+    next_marks: tuple[int, int, int, int]
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
@@ -238,7 +253,7 @@ class HeldTiles:
             wildcards, shapes, concealed, melds
         held.split = wildcards.split(concealed)
         held.basis = _Basis.of(wildcards, shapes, melds)
-        held.keyed = held.shaped = held.answered = False
+        held.keyed = held.shaped = held.answered = held.marked = False
         return held
 
     def worked_out(self) -> HeldTiles:
@@ -251,12 +266,14 @@ class HeldTiles:
             self.packed = _packed_hand(counts)
             self.keyed = True
         whole = self.packed
-        m0, p0 = group_cost(whole & _SUIT_MASK)
-        m1, p1 = group_cost(whole >> 27 & _SUIT_MASK)
-        m2, p2 = group_cost(whole >> 54 & _SUIT_MASK)
-        m3, p3 = group_cost(whole >> 81 | _HONOURS_KEY)
+        self.keys = keys = (whole & _SUIT_MASK, whole >> 27 & _SUIT_MASK,
+                            whole >> 54 & _SUIT_MASK, whole >> 81 | _HONOURS_KEY)
+        m0, p0 = group_cost(keys[0])
+        m1, p1 = group_cost(keys[1])
+        m2, p2 = group_cost(keys[2])
+        m3, p3 = group_cost(keys[3])
         self.melds_cost = melds_cost = m0 + m1 + m2 + m3
-        self.pairs = pairs = [p0, p1, p2, p3]
+        self.pairs = [p0, p1, p2, p3]
         self.odd = odd = (whole & _ODD_BITS).bit_count()
         concealed = self.concealed
         # The hand is in tile order, the suits' kinds first.
@@ -266,7 +283,7 @@ class HeldTiles:
         shaped = False
         if short == 0 or short == 1:
             jokers += short  # the missing tile as one more 财神 (`completable`)
-            shaped = melds_cost + min(min(pairs), 2) <= jokers or \
+            shaped = melds_cost + min(p0, p1, p2, p3, 2) <= jokers or \
                 (basis.seven_pairs and odd <= jokers) or (basis.jumble_melds and not suited)
         self.complete = shaped and short == 0
         self.completable = shaped and short == 1
@@ -290,7 +307,7 @@ class HeldTiles:
         new.melds = self.melds
         new.concealed = concealed
         new.basis = basis
-        new.shaped = False
+        new.shaped = new.marked = False
         face = basis.plays[tile]
         new.keyed = keyed = self.keyed
         if face is None:
@@ -354,14 +371,93 @@ class HeldTiles:
             # Tiles whose answers are not known yet: with no 财神, a tile that makes no
             # pair and no run with a tile held joins no group of a complete hand (only
             # the honours jumble takes any honour), so there is no win on it, and no
-            # need to work the shape out to say so.
+            # need to work the shape out to say so. (The jumble asks the tile itself:
+            # a white dragon standing in for a suited 财神 is an honour there.)
             if not self.answered and not jokers and not counts[face] and \
                     not (suited and neighbours(counts, face)) and \
-                    not (not suited and self.shapes.honours_jumble):
+                    not (tile >= _HONOURS_START and self.shapes.honours_jumble):
                 return False
         if not self.answered:
             self.worked_out()
         return self.completable and self._completed_by(tile)
+
+    def mark_claims(self) -> HeldTiles:
+        """These tiles with ``claim_marks`` and ``next_marks`` set: for each group (three
+        suits, honours) a small int, a bit a kind of it (`KIND_MARK` says which group and
+        bit), clear for each kind whose discard `may_claim` refuses, of a seat not next
+        to the discarder (``claim_marks``: no pong and no win) or next to it
+        (``next_marks``: no chi either). A set bit says only "ask `may_claim`": pongs and
+        chis are marked exactly, wins (none unless the tiles are one from complete) by
+        what they could join. Worked out once a hand change, from each group's marks
+        (`group_marks`, memoised by the group's key): a seat's tiles change at its draw
+        and its discard, and they are asked on each of the other three seats' discards
+        in between."""
+        if self.marked:
+            return self
+        if not self.shaped:
+            self.worked_out()  # the group keys and ``completable``
+        k0, k1, k2, k3 = self.keys
+        jokers = self.split[1]
+        v = jokers if jokers < 2 else 2
+        pong0, chi0, near0 = group_marks(k0)[v]
+        pong1, chi1, near1 = group_marks(k1)[v]
+        pong2, chi2, near2 = group_marks(k2)[v]
+        pong3, _, near3 = group_marks(k3)[v]
+        if self.completable:
+            if self.shapes.honours_jumble and not jokers:
+                jumble = self._jumble_marks()
+                near0, near1, near2, near3 = \
+                    near0 | jumble[0], near1 | jumble[1], near2 | jumble[2], near3 | jumble[3]
+            pong0, pong1, pong2, pong3 = \
+                pong0 | near0, pong1 | near1, pong2 | near2, pong3 | near3
+        self.claim_marks = (pong0, pong1, pong2, pong3)
+        self.next_marks = (pong0 | chi0, pong1 | chi1, pong2 | chi2, pong3)
+        self.marked = True
+        return self
+
+    def _jumble_marks(self) -> list[int]:
+        """Each group's kinds that honour tiles play as (the honours jumble takes any
+        honour, the white dragon too when it stands in for a suited 财神)."""
+        plays = self.basis.plays
+        marks = [0, 0, 0, 0]
+        for tile in _HONOUR_TILES:
+            face = plays[tile]
+            if face is not None:
+                group, bit = KIND_MARK[face]
+                marks[group] |= bit
+        return marks
+
+
+KIND_MARK = tuple((_GROUP_OF[kind], 1 << _PLACE[kind] // 3) for kind in range(NUM_KINDS))
+"""A kind's group and its bit among the group's marks (`HeldTiles.mark_claims`)."""
+_HONOUR_TILES = tuple(tile for tile in Tile if tile.is_honor)
+_Marks = tuple[int, int, int]
+"""A group's pongs, chis and kinds it could win on (`group_marks`)."""
+
+
+@bounded(maxsize=1 << 13)
+def group_marks(key: int) -> tuple[_Marks, _Marks, _Marks]:
+    """The kinds of one group (``key``, as `group_cost` takes it) that its tiles can
+    pong, chi and could win on (a win on a kind neither held nor, in a suit, one or two
+    ranks from one held needs a 财神: the tile would join no group), a bit a kind, with
+    no 财神, one, and two or more (which fill any place)."""
+    honours = bool(key & _HONOURS_KEY)
+    kinds = 7 if honours else 9
+    counts = [key >> 3 * rank & 7 for rank in range(kinds)]
+    every = (1 << kinds) - 1
+    once = two = runs = near = 0
+    for rank in range(kinds):
+        bit = 1 << rank
+        once |= bit if counts[rank] else 0
+        two |= bit if counts[rank] >= 2 else 0
+        if not honours:
+            b2, b1, a1, a2 = (0 <= rank + step < 9 and counts[rank + step] > 0
+                              for step in (-2, -1, 1, 2))
+            runs |= bit if (b2 and b1) or (b1 and a1) or (a1 and a2) else 0
+            near |= bit if b2 or b1 or a1 or a2 else 0
+    if honours:
+        return (two, 0, once), (once, 0, every), (every, 0, every)
+    return (two, runs, once | near), (once, near, every), (every, every, every)
 
 
 _SUIT_MASK = (1 << 27) - 1

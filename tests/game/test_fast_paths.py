@@ -32,7 +32,7 @@ from engine.game import Action, MalformedAction, apply, deciding_seats, legal_ac
 from engine.game import hand as hand_module
 from engine.game import legal as legal_module
 from engine.game.events import Event
-from engine.game.held import _SHAPE, HeldTiles
+from engine.game.held import _MARKS, _SHAPE, HeldTiles
 from engine.game.legal import known_legal, remembered_self_draw
 from engine.game.state import HandState, Phase, replace
 from engine.rules.common import ActionKind
@@ -117,7 +117,8 @@ def _values(held: HeldTiles) -> dict[str, object]:
     held.worked_out()
     if early is not None:
         assert early == (held.complete, held.completable)
-    return {name: getattr(held, name) for name in _SHAPE} | {
+    held.mark_claims()  # a claim check's marks, kept until the tiles change
+    return {name: getattr(held, name) for name in (*_SHAPE, *_MARKS)} | {
         "concealed": held.concealed, "melds": held.melds, "split": held.split,
         "wildcards": held.wildcards, "shapes": held.shapes}
 

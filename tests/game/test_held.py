@@ -22,7 +22,7 @@ from engine.analysis import (
     is_winning,
     is_winning_with,
 )
-from engine.game import group_costs_build
+from engine.game import group_costs_build, preload_tables
 from engine.game import held as held_module
 from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
@@ -118,6 +118,47 @@ def test_a_seat_said_unable_to_claim_has_no_win_and_no_meld(chi: bool) -> None:
                 assert not held.wins_on(tile)
                 assert face is None or not _could_meld(held, tile, wild, chi)
     assert refused > 600  # most tiles most hands cannot claim
+
+
+@pytest.mark.parametrize("chi", [False, True])
+def test_a_kind_left_unmarked_is_never_claimable_and_melds_are_marked_exactly(chi: bool
+                                                                               ) -> None:
+    """`HeldTiles.mark_claims`: a clear bit means `may_claim` refuses the kind (so the
+    discard's claim check may skip the seat); a pong's or (next seat) a chi's kinds are
+    marked exactly, and a win's only while the tiles are one from complete."""
+    skipped = 0
+    for held, wild, _ in CASE_LIST:
+        marks = held.mark_claims().next_marks if chi else held.mark_claims().claim_marks
+        assert held.mark_claims() is held  # worked out once
+        counts, jokers = held.split
+        for tile in PLAYING_TILES:
+            face = wild.plays_as(tile)
+            if face is None:
+                continue  # a 财神: the claim check is the general way's
+            group, bit = held_module.KIND_MARK[face]
+            marked = bool(marks[group] & bit)
+            claimable = held.may_claim(tile, face, chi)
+            assert marked or not claimable, (held.concealed, tile)
+            melds = counts[face] + jokers >= 2 or (
+                chi and face.is_suited and _may_chi(counts, jokers, face))
+            if not held.completable:
+                assert marked == melds, (held.concealed, tile)
+            skipped += not marked
+    assert skipped > CASES * 10  # most kinds are skipped at once
+
+
+def test_a_stand_in_honour_wins_an_honours_jumble_before_the_shape_is_worked_out() -> None:
+    """The white dragon standing in for a suited 财神 (here a 5 of characters) is still an
+    honour for the honours jumble: tiles counted afresh answer the claim on it as tiles
+    whose shape is known (the shortcut for unworked tiles looked at the kind it plays as)."""
+    wild = Wildcards.flip(Tile.M5)  # the white dragon stands in for the 5 of characters
+    tiles = tuple(sorted([Tile.SOUTH] * 3 + [Tile.WEST] * 3 + [Tile.NORTH] * 3
+                         + [Tile.GREEN] * 2 + [Tile.RED] * 2))
+    known = HeldTiles.of(tiles, (), wild, SHANGHAI_SHAPES).worked_out()
+    fresh = HeldTiles.of(tiles, (), wild, SHANGHAI_SHAPES)
+    face = wild.plays_as(Tile.WHITE)
+    assert known.may_claim(Tile.WHITE, face, False)
+    assert fresh.may_claim(Tile.WHITE, face, False)
 
 
 def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None:
@@ -238,6 +279,30 @@ def test_a_groups_cost_is_the_fewest_jokers_that_make_it_melds_and_a_pair(honour
         key = sum(n << 3 * place for place, n in enumerate(counts)) | \
             (_HONOURS_KEY if honours else 0)
         assert group_cost(key) == _group_cost_asked_joker_by_joker(counts, honours), counts
+
+
+def test_preloading_reads_the_table_once_so_that_no_move_reads_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`engine.game.preload_tables` (a server's start-up) reads the bundled table now;
+    a group the memo does not hold is then looked up without reading it again."""
+    reads: list[str] = []
+    real_read = held_module.read_bundled
+
+    def counted_read(*args: str) -> bytes:
+        reads.append(args[1])
+        return real_read(*args)
+
+    monkeypatch.setattr(held_module, "read_bundled", counted_read)
+    held_module._group_costs_table.cache_clear()
+    group_cost.cache_clear()
+    try:
+        preload_tables()
+        assert reads == ["group_costs.bin"]
+        preload_tables()
+        assert group_cost(sum(n << 3 * i for i, n in enumerate((1, 1, 1, 0, 2)))) == (1, -1)
+        assert reads == ["group_costs.bin"]
+    finally:
+        held_module._group_costs_table.cache_clear()  # read again, unpatched, when asked
 
 
 def test_the_bundled_table_holds_every_group_of_at_most_fourteen_tiles() -> None:
