@@ -50,7 +50,7 @@ from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.timers import Timers
 from bot.store import StandingChoices, Store
 from engine import rules as rulesets
-from engine.game import Action
+from engine.game import Action, preload_tables
 
 ComputerNamer = Callable[[TableRef, int, str | None], str]
 """The name a computer seat gets when it sits down: (table, seat 0–3, the name of the
@@ -219,7 +219,10 @@ class TableService:
     # ------------------------------------------------------------------ running
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
-        """Start-up: serving again at once (see `Recovery.recover`)."""
+        """Start-up: serving again at once (see `Recovery.recover`). The engine's
+        bundled group-cost table is read first, so that no player's first move after
+        the restart waits on it (about 18 ms)."""
+        preload_tables()
         return await self.recovery.recover(eager=eager)
 
     async def resend_dms(self) -> int:

@@ -177,3 +177,27 @@ async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the
     await world.settle()
     assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "pass", "computer")]
+
+
+async def test_recovery_reads_the_engines_bundled_table_before_any_move(
+        make_world: Callable[..., Awaitable[World]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart reads the group-cost table as it starts, not on a player's first move."""
+    from engine.game import held
+
+    world = await make_world(deal=stacked(SCENE_PONG))
+    await world.table(options=TIMERS)
+    world = await restart(make_world, world)
+    reads: list[str] = []
+    real_read = held.read_bundled
+
+    def counted_read(*args: str) -> bytes:
+        reads.append(args[1])
+        return real_read(*args)
+
+    monkeypatch.setattr(held, "read_bundled", counted_read)
+    held._group_costs_table.cache_clear()
+    try:
+        await world.service.recover(eager=False)
+        assert reads == ["group_costs.bin"]
+    finally:
+        held._group_costs_table.cache_clear()  # read again, unpatched, when next asked
