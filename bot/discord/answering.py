@@ -10,13 +10,12 @@
   answer is normally the reply itself; a call passed to `Answer.run` that is still
   running after `DEFER_AFTER` seconds is deferred and answered by a followup. A reply
   that uploads a picture calls `Answer.defer` first, before anything is read or drawn.
-  A move's click that arrives alone (or among a few, `ANSWER_WITH_MOVE_AMONG`) is
-  answered with its move (`Answer.answer_first`: the move is played at once and, when
-  it is committed within `MOVE_ANSWER_WAIT`, the clicked message is edited in the
-  click's one response); one that arrives while many wait for their first response,
-  or whose move takes longer, is acknowledged before the move goes on
-  (`Answer.acknowledge_first`: its answer never waits behind moves, its own or those
-  of the clicks that arrived with it).
+  A move's click that arrives alone is answered with its move (`Answer.answer_first`:
+  the move is played at once and, when it is committed within `MOVE_ANSWER_WAIT`, the
+  clicked message is edited in the click's one response); one that arrives while
+  others wait for their first response, or whose move takes longer, is acknowledged
+  before the move goes on (`Answer.acknowledge_first`: its answer never waits behind
+  moves, its own or those of the clicks that arrived with it).
 - `Refused` becomes a private sentence in the reader's language (`refusal_text`);
   anything unexpected a private apology (and a log line); a bot not yet ready or
   shutting down, the same apology, and no service call.
@@ -53,16 +52,6 @@ ACKNOWLEDGE_WAIT = 0.05
 """Seconds a click's move waits at most for the other interactions' first responses
 (`Answer.acknowledge_first`): their answers first, but a stream of clicks never
 stalls the moves."""
-
-
-ANSWER_WITH_MOVE_AMONG = 4
-"""A click is answered with its move (`Answer.answer_first`) while at most this many
-interactions, itself included, wait for their first response; more (a burst: at 200
-tables every dealer clicks in the same instant) and it is acknowledged first. With
-clicks streaming in, another one is nearly always waiting: answering only a click that
-was alone acknowledged most of them, each then costing a second request (the edit of
-the original response) to the bot and to Discord (`bench/discord.py`:
-``clicks_answered_with_move_pct``)."""
 
 
 MOVE_ANSWER_WAIT = 0.015
@@ -232,10 +221,9 @@ class Answer:
         self._responded()
 
     def alone(self) -> bool:
-        """Few enough interactions wait for their first response (`ANSWER_WITH_MOVE_AMONG`,
-        this one included) that this one may be answered with its move (`answer_first`)."""
-        others = self.in_flight.unacknowledged - (1 if self._counted else 0)
-        return others < ANSWER_WITH_MOVE_AMONG
+        """No other interaction waits for its first response: this one may be answered
+        with its move (`answer_first`)."""
+        return self.in_flight.unacknowledged <= (1 if self._counted else 0)
 
     async def answer_first(self, work: Awaitable[T]) -> T:
         """Await a move's service call for up to `MOVE_ANSWER_WAIT` (never longer than

@@ -298,14 +298,13 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
     for it, so the service refuses anyone else's press); None for an id from before it
     was carried: the presser's own seat.
 
-    A click that arrives alone or among a few (`answering.ANSWER_WITH_MOVE_AMONG`) is
-    answered with its move: the move is played at once, and once committed (within
-    `answering.MOVE_ANSWER_WAIT`) the click's one response edits the message; a refusal
-    is the click's private reply. A click that arrives while many wait for their first
-    response (at 200 tables every dealer clicks in the same instant), or whose move
-    takes longer, is acknowledged first (a deferred update: nothing shown yet): its
-    answer then waits only for its own parsing, not for the move, its commit, or the
-    clicks before it. The message is edited once the move is
+    A click that arrives alone is answered with its move: the move is played at once,
+    and once committed (within `answering.MOVE_ANSWER_WAIT`) the click's one response
+    edits the message; a refusal is the click's private reply. A click that arrives
+    while others wait for their first response (at 200 tables every dealer clicks in the
+    same instant), or whose move takes longer, is acknowledged first (a deferred update:
+    nothing shown yet): its answer then waits only for its own parsing, not for the
+    move, its commit, or the clicks before it. The message is edited once the move is
     committed; a refusal follows privately."""
     async with answering(interaction) as answer:
         alone = answer.alone()

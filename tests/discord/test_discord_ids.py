@@ -232,33 +232,13 @@ async def test_a_click_whose_move_is_slow_is_acknowledged_before_the_move_ends(
     assert inter.events == ["defer ephemeral=False", "edit"]
 
 
-def others_waiting(in_flight: Any, count: int) -> None:
-    """``count`` other interactions arrived and wait for their first response."""
-    for _ in range(count):
-        in_flight.begin()
-
-
-async def test_a_click_among_a_few_waiting_is_still_answered_with_its_move() -> None:
-    """With clicks streaming in, another one nearly always waits for its answer: a
-    click among fewer than `ANSWER_WITH_MOVE_AMONG` is still answered with its move, in
-    one response (not a deferral and then an edit: two requests)."""
+async def test_a_click_while_another_waits_for_its_answer_is_acknowledged_first() -> None:
+    """The answer waits for nothing when another interaction is still unanswered: a
+    deferred update before the service is asked, so the click's answer never queues
+    behind the move, its commit or other clicks."""
     service = FakeService({"act": SimpleNamespace(seat=2)})
     inter = interaction(service, message=clicked_message())
-    others_waiting(inter.client.in_flight, answering.ANSWER_WITH_MOVE_AMONG - 1)
-    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
-    await button.callback(inter)
-    assert inter.events == ["update"]
-    assert inter.client.notifier.clicks == [(5, 2, 777)]
-
-
-async def test_a_click_while_many_wait_for_their_answers_is_acknowledged_first() -> None:
-    """The answer waits for nothing when `ANSWER_WITH_MOVE_AMONG` interactions (this one
-    included) are still unanswered (a burst): a deferred update before the service is
-    asked, so the click's answer never queues behind the move, its commit or other
-    clicks."""
-    service = FakeService({"act": SimpleNamespace(seat=2)})
-    inter = interaction(service, message=clicked_message())
-    others_waiting(inter.client.in_flight, answering.ANSWER_WITH_MOVE_AMONG)
+    inter.client.in_flight.begin()  # another interaction, not answered yet
     answered_before: list[list[str]] = []
     act = service.act
 
@@ -283,8 +263,7 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
     first = interaction(service, message=clicked_message(), interaction_id=1)
     second = FakeInteraction(first.client, message=clicked_message(), interaction_id=2)
     in_flight = first.client.in_flight
-    before = answering.ANSWER_WITH_MOVE_AMONG  # the clicks before them, answered in a moment
-    others_waiting(in_flight, before)
+    in_flight.begin()  # the click before them, answered with its move in a moment
     act = service.act
 
     async def watched_act(cause: Any, *args: Any, **kwargs: Any) -> Any:
@@ -303,8 +282,7 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
     service.act = watched_act
     buttons = [await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), i)
                for i in (first, second)]
-    for _ in range(before):
-        answered = asyncio.get_running_loop().call_later(0.02, in_flight.first_response)
+    answered = asyncio.get_running_loop().call_later(0.02, in_flight.first_response)
     await asyncio.gather(buttons[0].callback(first), buttons[1].callback(second))
     assert timeline[:2] == ["acknowledged 1", "acknowledged 2"]
     assert sorted(timeline[2:]) == ["act 1", "act 2"]
@@ -326,7 +304,7 @@ async def test_a_refused_click_alone_is_told_privately_in_its_one_response() -> 
 async def test_a_refused_click_acknowledged_first_is_told_privately_after() -> None:
     service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
     inter = interaction(service, message=clicked_message())
-    others_waiting(inter.client.in_flight, answering.ANSWER_WITH_MOVE_AMONG)
+    inter.client.in_flight.begin()  # another interaction, not answered yet
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert inter.events == ["defer ephemeral=False", "followup"]
