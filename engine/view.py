@@ -306,9 +306,7 @@ def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
     """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
     constructor's per-field ``setattr`` (tested to be the same view)."""
     return record_of(PlayerView, {"table": table, "seat": seat, "concealed": concealed,
-                               "drawn": drawn, _KNOWLEDGE: knowledge})
-
-
+                                  "drawn": drawn, _KNOWLEDGE: knowledge})
 
 
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
@@ -431,9 +429,7 @@ def _turn_views(state: HandState, public: TableView, shown: tuple[_SeatShown, ..
         if seat == turn or mine.own is not mine.public:
             made.append(_view_of(state, seat, public, mine, public.deciding))
         else:
-            made.append(record_of(PlayerView, {
-                "table": public, "seat": seat, "concealed": mine.concealed,
-                "drawn": mine.drawn, _KNOWLEDGE: mine.idle}))
+            made.append(_knowing(mine.idle, public, seat, mine.concealed, mine.drawn))
     return tuple(made)
 
 
@@ -447,8 +443,9 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
         # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
         win_value = _win_value(state, seat) if _WIN in map(_KIND_OF, offered) \
             else None
-        knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge, "melds": shown.idle.melds,
-                                           "offered": offered, "win_value": win_value})
+        knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge,
+                                              "melds": shown.idle.melds,
+                                              "offered": offered, "win_value": win_value})
     else:
         # The others know only the hand's judge and their melds, shared between states.
         visible = deciding if state.phase is _TURN else ()
