@@ -6,6 +6,7 @@ player received, as a person would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord.client import MahjongBot
+from bot.discord.i18n import STRINGS
 
 PLAYER_IDS = (101, 102, 103, 104)
 
@@ -154,9 +156,41 @@ async def private_answer(handle: InteractionHandle) -> FakeMessage:
     return last
 
 
+COMPONENT = 3
+"""The interaction type of a button press or a menu choice."""
+
+
+async def press(fake: FakeDiscord, user: FakeUser, message: Any, custom_id: str,
+                values: list[str] | None, locale: str) -> str:
+    """``user`` presses a component of ``message`` (a `FakeMessage`, or anything with
+    its ``id``, ``channel_id`` and ``payload``) in ``locale``, even one the message does
+    not show (as a modified client could, or one not yet shown the bot's last edit);
+    the private answer's text."""
+    channel = fake.state.channels[message.channel_id]
+    data: dict[str, object] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data.update(component_type=3, values=values)
+    handle = await fake._interact(COMPONENT, fake.state.users[user.id], channel, data, locale,
+                                  source=message)
+    return (await private_answer(handle)).content or ""
+
+
 def channel_files(fake: FakeDiscord, channel: Any, prefix: str) -> list[FakeMessage]:
     return [m for m in fake.messages(channel)
             if any(a.filename.startswith(prefix) for a in m.attachments)]
+
+
+RACED = frozenset(STRINGS[lang][key] for lang in STRINGS
+                  for key in ("refused.stale", "refused.stale_hand", "refused.not_playing"))
+"""What a click is told when its decision passed before it arrived (its hand, or its
+match, may have ended meanwhile), in every language."""
+
+
+def _decision_of(custom_id: str) -> tuple[int, int, int]:
+    """(table, hand, step) of a move button's or discard menu's ``custom_id``
+    (``mj:mv:{table}:{hand}:{seq}:…``, ``mj:dc:{table}:{hand}:{seq}:…``)."""
+    table, hand, step = custom_id.split(":")[2:5]
+    return int(table), int(hand), int(step)
 
 
 @dataclass
@@ -172,6 +206,39 @@ class Driver:
     on_click: Callable[[InteractionHandle], Any] | None = None
     win: bool = True
     """False: never press Win (the hand runs to its end, drawn)."""
+
+    raced: list[str] = field(default_factory=list)
+    """Clicks that lost a race with the bot: told their decision had passed (or their
+    hand had ended) when it truly had, the bot offering a later decision or settling
+    the hand. A quick player meets this too: seats answer a claim window one after
+    another here, so a seat may press Pass just after an earlier seat's win closed the
+    window and the next hand was dealt."""
+    race_wait: float = 5.0
+    """How long the bot has to show that a click's decision had passed when it said
+    so; a "passed" answer it cannot back is a refusal."""
+
+    async def heard(self, message: FakeMessage, custom_id: str, text: str) -> None:
+        """Count the private answer ``text`` to pressing ``custom_id`` on ``message``:
+        a refusal, unless it says the decision had passed and the bot then shows a
+        later decision or the hand's settlement (a race, `raced`)."""
+        if text in RACED:
+            with contextlib.suppress(TimeoutError):
+                await self.world.fake.wait_for(lambda: self._passed(custom_id),
+                                               self.race_wait, "a later decision")
+                self.raced.append(text)
+                return
+        self.refusals.append(text)
+
+    def _passed(self, custom_id: str) -> bool:
+        """Whether the decision of the move button or discard menu ``custom_id`` is
+        over: a later one of its table was offered to someone, or its hand settled."""
+        table, hand, step = _decision_of(custom_id)
+        fake = self.world.fake
+        if channel_files(fake, self.world.channel, f"settlement-{table}-{hand}."):
+            return True
+        return any(_decision_of(c)[0] == table and _decision_of(c)[1:] > (hand, step)
+                   for user in self.world.players for m in fake.dms(user)
+                   for c in fake.custom_ids(m) if c.startswith(("mj:mv:", "mj:dc:")))
 
     def pending(self, user: FakeUser) -> FakeMessage | None:
         fake = self.world.fake
@@ -196,7 +263,7 @@ class Driver:
         response = await handle.response()
         self.clicks += 1
         if response.ephemeral and response.content:
-            self.refusals.append(response.content)
+            await self.heard(message, custom_id, response.content)
         if self.on_click is not None:
             self.on_click(handle)
         return True

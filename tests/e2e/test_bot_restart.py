@@ -48,10 +48,9 @@ async def test_old_buttons_work_after_a_restart(
                             idle=lambda: quiet(bots))
     assert old_clicks, "no button from before the restart was used"
     assert not old_refused
-    # Later, a second claimant may press a claim just after the first won the match's
-    # only hand, before their buttons were taken off: that one is rightly refused.
-    assert set(driver.refusals) <= {"No game is being played at this table.",
-                                    "That button is for a decision that has passed."}
+    # a second claimant may press a claim just after the first won the match's only
+    # hand, before their buttons were taken off: a race (`Driver.raced`), not a refusal
+    assert not driver.refusals
     await quiet(bots)
     assert channel_files(fake, world.channel, "leaderboard-")
     assert assert_secrecy(fake, world) > 0

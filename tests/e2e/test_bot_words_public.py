@@ -18,7 +18,7 @@ from botkit import (
     make_bot,
     make_world,
     open_table,
-    private_answer,
+    press,
     quiet,
     slash,
     texts,
@@ -51,9 +51,6 @@ async def test_a_chinese_server_sees_its_table_in_chinese_whoever_asks(
     assert not table.ephemeral and "第 1 桌" in (table.content or "")
 
 
-COMPONENT = 3
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """A message as it was when taken (the bot later takes the buttons off a played
@@ -70,20 +67,6 @@ class Snapshot:
 
     def payload(self, base_url: str) -> dict[str, Any]:
         return self.data
-
-
-async def _press(fake: FakeDiscord, user: FakeUser, message: FakeMessage | Snapshot,
-                 custom_id: str,
-                 values: list[str] | None, locale: str) -> str:
-    """``user`` presses a component of ``message`` (one they may not see: as a modified
-    client could), in ``locale``; the private answer's text."""
-    channel = fake.state.channels[message.channel_id]
-    data: dict[str, object] = {"custom_id": custom_id, "component_type": 2}
-    if values is not None:
-        data.update(component_type=3, values=values)
-    handle = await fake._interact(COMPONENT, fake.state.users[user.id], channel, data, locale,
-                                  source=message)
-    return (await private_answer(handle)).content or ""
 
 
 async def _decision(fake: FakeDiscord, driver: Driver, bots: BotLauncher, hand: int
@@ -113,23 +96,23 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     other = next(p for p in world.players if p.id != owner.id)
 
     # a stranger presses a seated player's menu
-    assert await _press(fake, world.outsider, message, menu, value, "en-US") == \
+    assert await press(fake, world.outsider, message, menu, value, "en-US") == \
         f"That button is for {name}; you don't sit at this table."
-    assert await _press(fake, world.outsider, message, menu, value, "zh-CN") == \
+    assert await press(fake, world.outsider, message, menu, value, "zh-CN") == \
         f"这个按钮是给 {name} 的；你不在这张牌桌上。"
     # a seated player presses another seat's current menu: not theirs, not stale
-    assert await _press(fake, other, message, menu, value, "en-US") == \
+    assert await press(fake, other, message, menu, value, "en-US") == \
         f"That button is for {name}, not for you."
-    assert await _press(fake, other, message, menu, value, "zh-CN") == \
+    assert await press(fake, other, message, menu, value, "zh-CN") == \
         f"这个按钮是给 {name} 的，不是给你的。"
     # the owner asks for a tile they do not hold (a forged menu value): the engine's
     # reason, in the reader's language
     options = next(c.options for c in fake.components(message) if c.custom_id == menu)
     absent = next(f"{n}{suit}" for suit in "mpsz" for n in range(1, 8)
                   if f"{n}{suit}" not in options)
-    assert await _press(fake, owner, message, menu, [absent], "en-US") == \
+    assert await press(fake, owner, message, menu, [absent], "en-US") == \
         f"That move isn't allowed: you do not hold {absent}."
-    assert await _press(fake, owner, message, menu, [absent], "zh-CN") == \
+    assert await press(fake, owner, message, menu, [absent], "zh-CN") == \
         f"这一步不能走：你手里没有 {absent}。"
     # the owner plays the decision through /mahjong hand: the DM's menu is stale
     hand = await slash(world, owner, "hand")
@@ -139,9 +122,9 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     # the move took longer than `MOVE_ANSWER_WAIT`, acknowledged before it (6)…
     assert (await played.response()).type in (6, 7)
     await fake.wait_for(lambda: not fake.components(hand.original))  # …edited either way
-    assert await _press(fake, owner, message, menu, value, "en-US") == \
+    assert await press(fake, owner, message, menu, value, "en-US") == \
         "That button is for a decision that has passed."
-    assert await _press(fake, owner, message, menu, value, "zh-CN") == \
+    assert await press(fake, owner, message, menu, value, "zh-CN") == \
         "这个按钮对应的决定已经过去了。"
 
     # a button of hand 1 pressed during hand 2
@@ -151,9 +134,9 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
                             idle=lambda: quiet(bots))
     await _decision(fake, driver, bots, 2)
-    assert await _press(fake, old_owner, old_message, old_menu, old_value, "en-US") == \
+    assert await press(fake, old_owner, old_message, old_menu, old_value, "en-US") == \
         "That button is from an earlier hand."
-    assert await _press(fake, old_owner, old_message, old_menu, old_value, "zh-CN") == \
+    assert await press(fake, old_owner, old_message, old_menu, old_value, "zh-CN") == \
         "这个按钮来自之前的一局。"
     assert not driver.refusals
 

@@ -1,0 +1,71 @@
+"""The end-to-end tests' players (`botkit.Driver`) count what a click is told as a
+person would: a refusal, or a race lost to the bot (the decision passed a moment before
+the click arrived, and the bot then took its button off)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import (
+    Driver,
+    answer,
+    choose,
+    make_bot,
+    make_world,
+    open_table,
+    press,
+    quiet,
+    slash,
+)
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+
+
+async def _someone_to_discard(driver: Driver, bots: BotLauncher
+                              ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
+    """A seat with a discard to make: (its person, its DM, the menu, a value)."""
+    await quiet(bots)
+    for user in driver.world.players:
+        message = driver.pending(user)
+        move = choose(driver.world.fake, message) if message is not None else None
+        if message is not None and move is not None and move[1] is not None:
+            return user, message, move[0], move[1]
+    raise AssertionError("nobody has a discard to make")
+
+
+async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refusal(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, race_wait=2.0)
+    owner, dm, menu, value = await _someone_to_discard(driver, bots)
+    # the owner plays the discard through /mahjong hand, then presses the DM's menu as
+    # a client that had not yet shown the bot's next message would
+    hand = await slash(world, owner, "hand")
+    await answer(hand)
+    assert hand.original is not None
+    await (await fake.select(owner, hand.original, menu, value)).response()
+    told = await press(fake, owner, dm, menu, value, "en-US")
+    assert told == "That button is for a decision that has passed."
+    await driver.heard(dm, menu, told)  # the claim window after the discard is offered
+    assert driver.raced == [told] and driver.refusals == []
+
+
+async def test_a_passed_answer_on_a_button_still_live_is_a_refusal(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, race_wait=0.5)
+    owner, dm, menu, _ = await _someone_to_discard(driver, bots)
+    # the decision is still the owner's to make: "passed" would be a wrong answer
+    await driver.heard(dm, menu, "That button is for a decision that has passed.")
+    # and any other answer to a click is a refusal at once
+    options = next(c.options for c in fake.components(dm) if c.custom_id == menu)
+    absent = next(f"{n}{suit}" for suit in "mpsz" for n in range(1, 8)
+                  if f"{n}{suit}" not in options)
+    forged = await press(fake, owner, dm, menu, [absent], "en-US")
+    assert forged == f"That move isn't allowed: you do not hold {absent}."
+    await driver.heard(dm, menu, forged)
+    assert driver.refusals == ["That button is for a decision that has passed.", forged]
+    assert driver.raced == []
