@@ -20,31 +20,34 @@ from botkit import (
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
 
 
-async def _someone_to_discard(driver: Driver, bots: BotLauncher
-                              ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
-    """A seat with a discard to make: (its person, its DM, the menu, a value)."""
+async def _someone_to_discard(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+                              race_wait: float
+                              ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
+    """A table's first hand dealt: its players, and the seat with a discard to make
+    (its person, its DM, the menu, a value)."""
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, race_wait=race_wait)
     await quiet(bots)
-    for user in driver.world.players:
+    for user in world.players:
         message = driver.pending(user)
-        move = choose(driver.world.fake, message) if message is not None else None
+        move = choose(fake, message) if message is not None else None
         if message is not None and move is not None and move[1] is not None:
-            return user, message, move[0], move[1]
+            return driver, user, message, move[0], move[1]
     raise AssertionError("nobody has a discard to make")
 
 
 async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refusal(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    world = make_world(fake)
-    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
-    await open_table(world)
-    driver = Driver(world, race_wait=2.0)
-    owner, dm, menu, value = await _someone_to_discard(driver, bots)
+    driver, owner, dm, menu, value = await _someone_to_discard(fake, bots, tmp_path, 2.0)
     # the owner plays the discard through /mahjong hand, then presses the DM's menu as
     # a client that had not yet shown the bot's next message would
-    hand = await slash(world, owner, "hand")
+    hand = await slash(driver.world, owner, "hand")
     await answer(hand)
     assert hand.original is not None
     await (await fake.select(owner, hand.original, menu, value)).response()
+    await fake.wait_for(lambda: not fake.components(hand.original))  # the move is played
     told = await press(fake, owner, dm, menu, value, "en-US")
     assert told == "That button is for a decision that has passed."
     await driver.heard(dm, menu, told)  # the claim window after the discard is offered
@@ -53,11 +56,7 @@ async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refus
 
 async def test_a_passed_answer_on_a_button_still_live_is_a_refusal(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    world = make_world(fake)
-    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
-    await open_table(world)
-    driver = Driver(world, race_wait=0.5)
-    owner, dm, menu, _ = await _someone_to_discard(driver, bots)
+    driver, owner, dm, menu, _ = await _someone_to_discard(fake, bots, tmp_path, 0.5)
     # the decision is still the owner's to make: "passed" would be a wrong answer
     await driver.heard(dm, menu, "That button is for a decision that has passed.")
     # and any other answer to a click is a refusal at once
