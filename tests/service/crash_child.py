@@ -40,7 +40,10 @@ async def main(db: str, hands: int) -> int:
     runner = asyncio.create_task(service.run())
     while (await store.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
         await asyncio.sleep(0.02)
-    service.scheduler.stop()
+    # as the bot shuts down: the firing that ended the match finishes its announcements
+    # before the database closes
+    service.stop()
+    await service.drain()
     runner.cancel()
     print("DONE", flush=True)
     await store.close()
