@@ -68,6 +68,8 @@ async def run_child(fake: FakeDiscord, world: Any, db: Path,
     await reader
     err = (await errors).decode()
     assert "DONE" in lines or proc.returncode == -9, err[-3000:]
+    if "DONE" in lines:  # a run that finished the match shut down without an error
+        assert proc.returncode == 0 and "Traceback" not in err, err[-3000:]
     return lines
 
 
