@@ -232,13 +232,13 @@ class Driver:
     def _passed(self, custom_id: str) -> bool:
         """Whether the decision of the move button or discard menu ``custom_id`` is
         over: a later one of its table was offered to someone, or its hand settled."""
-        table, hand, step = _decision_of(custom_id)
+        table, *when = _decision_of(custom_id)
         fake = self.world.fake
-        if channel_files(fake, self.world.channel, f"settlement-{table}-{hand}."):
+        if channel_files(fake, self.world.channel, f"settlement-{table}-{when[0]}."):
             return True
-        return any(_decision_of(c)[0] == table and _decision_of(c)[1:] > (hand, step)
-                   for user in self.world.players for m in fake.dms(user)
+        offered = (_decision_of(c) for user in self.world.players for m in fake.dms(user)
                    for c in fake.custom_ids(m) if c.startswith(("mj:mv:", "mj:dc:")))
+        return any(t == table and later > when for t, *later in offered)
 
     def pending(self, user: FakeUser) -> FakeMessage | None:
         fake = self.world.fake
@@ -306,6 +306,24 @@ class Driver:
             if not moved:
                 await asyncio.sleep(0.02)
         raise AssertionError(f"not done after {limit} rounds ({self.clicks} clicks)")
+
+
+async def discard_decision(driver: Driver, bots: Any, hand: int = 1
+                           ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
+    """A player with a discard menu in hand ``hand`` of table 1, the driver playing on
+    until there is one: (player, DM, menu id, a value)."""
+    fake = driver.world.fake
+    for _ in range(400):
+        for user in driver.world.players:
+            message = driver.pending(user)
+            if message is None:
+                continue
+            for c in fake.components(message):
+                if c.custom_id.startswith(f"mj:dc:1:{hand}:") and c.options:
+                    return user, message, c.custom_id, [c.options[0]]
+        if not await driver.step():
+            await quiet(bots)
+    raise AssertionError(f"nobody has a discard to make in hand {hand}")
 
 
 def concealed_lines(fake: FakeDiscord, user: FakeUser) -> set[str]:

@@ -15,6 +15,7 @@ from botkit import (
     Driver,
     answer,
     channel_files,
+    discard_decision,
     make_bot,
     make_world,
     open_table,
@@ -23,7 +24,7 @@ from botkit import (
     slash,
     texts,
 )
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 
 async def test_the_table_command_posts_in_the_servers_language(
@@ -69,29 +70,13 @@ class Snapshot:
         return self.data
 
 
-async def _decision(fake: FakeDiscord, driver: Driver, bots: BotLauncher, hand: int
-                    ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
-    """A player with a discard menu in hand ``hand``: (player, DM, menu id, a value)."""
-    for _ in range(400):
-        for user in driver.world.players:
-            message = driver.pending(user)
-            if message is None:
-                continue
-            for c in fake.components(message):
-                if c.custom_id.startswith(f"mj:dc:1:{hand}:") and c.options:
-                    return user, message, c.custom_id, [c.options[0]]
-        if not await driver.step():
-            await quiet(bots)
-    raise AssertionError(f"nobody has a discard to make in hand {hand}")
-
-
 async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
     world = make_world(fake)
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await open_table(world, hands=2)
     driver = Driver(world)
-    owner, message, menu, value = await _decision(fake, driver, bots, 1)
+    owner, message, menu, value = await discard_decision(driver, bots, 1)
     name = owner.name
     other = next(p for p in world.players if p.id != owner.id)
 
@@ -129,11 +114,11 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
 
     # a button of hand 1 pressed during hand 2
     driver.clicked.add(message.id)
-    old_owner, message, old_menu, old_value = await _decision(fake, driver, bots, 1)
+    old_owner, message, old_menu, old_value = await discard_decision(driver, bots, 1)
     old_message = Snapshot.of(fake, message)
     await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
                             idle=lambda: quiet(bots))
-    await _decision(fake, driver, bots, 2)
+    await discard_decision(driver, bots, 2)
     assert await press(fake, old_owner, old_message, old_menu, old_value, "en-US") == \
         "That button is from an earlier hand."
     assert await press(fake, old_owner, old_message, old_menu, old_value, "zh-CN") == \

@@ -1,6 +1,6 @@
 """The end-to-end tests' players (`botkit.Driver`) count what a click is told as a
 person would: a refusal, or a race lost to the bot (the decision passed a moment before
-the click arrived, and the bot then took its button off)."""
+the click arrived, as the bot's later decisions show)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from pathlib import Path
 from botkit import (
     Driver,
     answer,
-    choose,
+    discard_decision,
     make_bot,
     make_world,
     open_table,
     press,
-    quiet,
     slash,
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
@@ -23,19 +22,13 @@ from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
 async def _someone_to_discard(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
                               race_wait: float
                               ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
-    """A table's first hand dealt: its players, and the seat with a discard to make
-    (its person, its DM, the menu, a value)."""
+    """A table's first hand dealt, and the seat with a discard to make: the driver,
+    then the seat's person, DM, menu and a value."""
     world = make_world(fake)
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await open_table(world)
     driver = Driver(world, race_wait=race_wait)
-    await quiet(bots)
-    for user in world.players:
-        message = driver.pending(user)
-        move = choose(fake, message) if message is not None else None
-        if message is not None and move is not None and move[1] is not None:
-            return driver, user, message, move[0], move[1]
-    raise AssertionError("nobody has a discard to make")
+    return (driver, *await discard_decision(driver, bots))
 
 
 async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refusal(
