@@ -117,10 +117,12 @@ class InFlight:
 def cause_of(interaction: discord.Interaction) -> Cause:
     """Who asks, as the service knows people."""
     permissions = interaction.permissions
+    message = interaction.message
     return Cause(user_id=interaction.user.id, name=interaction.user.display_name,
                  locale=interaction.locale.value,
                  is_manager=bool(permissions is not None and permissions.manage_guild),
-                 interaction_id=interaction.id)
+                 interaction_id=interaction.id,
+                 message_id=message.id if message is not None else None)
 
 
 class Answer:

@@ -13,7 +13,8 @@ change and the request behind it. Nothing is asked of the service.
 - A DM refused with 50007 marks the seat's DMs closed (remembered across restarts) and
   says so in the channel once, without a tile, and not when the refused DM asked to
   claim (that would tell who may claim). Closed DMs are tried again from the next hand.
-- A DM's move buttons are taken off once a newer DM replaces it. In shared mode the
+- A DM's move buttons are taken off once a newer DM replaces it, or once its person
+  answered the decision elsewhere (through `/mahjong hand`). In shared mode the
   seat's DM with buttons is kept in the memory and swapped (bot/discord/memory.py), so
   the buttons go whichever process posted the older DM.
 - The step each DM with a decision shows is stored once it went out (any mode): after
@@ -165,6 +166,7 @@ class DmPresenter:
         self.poster.learn(notice.user_id, notice.locale)
         if _echo(notice, before):
             self._pending.pop(key, None)  # an unsent older state is stale too
+            self._answered(key, notice)
             return
         queued = self._pending.get(key)
         news = (queued[1] if queued is not None else ()) + notice.news
@@ -237,13 +239,48 @@ class DmPresenter:
             if order is not None:  # the step shown, kept for a restart (`owed_dms`)
                 await self.memory.swap_dm_message(*key, message if has_moves else None,
                                                   order)
-        if old is None:
-            return
+        if old is not None:
+            await self._buttons_off(user_id, old)
+
+    async def _buttons_off(self, user_id: int, message: int) -> None:
         try:
             dm = await self.poster.dm_channel(user_id)
-            await dm.get_partial_message(old).edit(view=None)
+            await dm.get_partial_message(message).edit(view=None)
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
+
+    def _answered(self, key: Key, notice: PrivateNotice) -> None:
+        """The seat's person answered their decision themselves. The message they
+        answered on loses its buttons with the answer; the seat's DM still showing them
+        (the move was made through `/mahjong hand`) loses them now, or in slow play it
+        would offer a move that has passed for hours. The DM this process knows is
+        checked at once (most answers are clicks on it); in shared mode another
+        process may have sent it, and the memory is asked in the seat's queue."""
+        assert notice.cause is not None and notice.user_id is not None
+        spared = notice.cause.message_id
+        known = self.tables.get(key[0]).dm_messages.get(key[1]) if self.tables.shared \
+            else self._move_dms.get(key)
+        if (known is not None and known == spared) or (known is None and not self.tables.shared):
+            return
+        self.outbox.put(("dm", *key), partial(self._take_off, key, notice.user_id, spared,
+                                              _order(notice.hand_number, notice.seq)))
+
+    async def _take_off(self, key: Key, user_id: int, spared: int | None, shows: int
+                        ) -> None:
+        """`_answered`'s edit, in the seat's DM queue: after the DMs queued before it,
+        and before any newer one (which would take the buttons off itself)."""
+        if self.tables.shared:
+            stored = (await self.tables.fresh(key[0])).dm_messages.get(key[1])
+            if stored is None or stored == spared:
+                return
+            old = await self._swap(key, None, None, shows)
+        else:
+            old = self._move_dms.get(key)
+            if old is None or old == spared:
+                return
+            del self._move_dms[key]
+        if old is not None and old != spared:
+            await self._buttons_off(user_id, old)
 
     async def _swap(self, key: Key, new: int | None, order: int | None,
                     shows: int | None = None) -> int | None:
@@ -254,6 +291,10 @@ class DmPresenter:
         if new is None and stored is None:
             return None  # nothing to take off, nothing to keep: no write
         old = await self.memory.swap_dm_message(table_id, seat, new, order, shows=shows)
+        if new is not None and old != new:  # stored: known here until the next read
+            self.tables.get(table_id).dm_messages[seat] = new
+        elif new is None and old is not None:
+            self.tables.get(table_id).dm_messages.pop(seat, None)
         if old is not None and self._clicked.get(key) == old:
             del self._clicked[key]
             return None

@@ -24,3 +24,7 @@ class Cause:
     """They may manage the server: start or cancel any table, seat computers."""
     interaction_id: int | None = None
     """The adapter's id for the request (Discord's interaction id), for tracing."""
+    message_id: int | None = None
+    """The adapter's id of the message whose button or menu made the request (None for
+    a command): a presenter knows that message is updated by the request's own answer,
+    and any other showing the same decision is not."""

@@ -200,7 +200,7 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     button = await read(MoveButton, move_id(5, 2, 17, pong, 2), inter)
     await button.callback(inter)
     assert service.names() == ["act"]
-    cause = Cause(101, "Ann", "zh-CN", True, 555)
+    cause = Cause(101, "Ann", "zh-CN", True, 555, message_id=777)  # the message clicked
     assert (await service.settled(inter)).seen_causes() == [cause]
     assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
                                    {"step": 17, "hand_number": 2})

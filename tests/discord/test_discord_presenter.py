@@ -59,6 +59,23 @@ async def test_the_clicking_player_is_not_dmed_the_echo_of_their_own_move() -> N
     assert len(client.dms(USERS[1])) == 2
 
 
+async def test_a_decision_answered_elsewhere_takes_the_dms_buttons_off() -> None:
+    """Answered on the DM, the click's answer takes its buttons off (no second edit);
+    answered on another message (`/mahjong hand`) or by a command, the DM loses them."""
+    client = FakeClient()
+    notifier = presenter(client)
+    after = _discarded()
+    for message in ("dm", 12345, None):
+        await notifier.publish(private(dealt(), 0))
+        await settle(notifier)
+        dm = client.dms(USERS[0])[-1]
+        clicked = dm.id if message == "dm" else message
+        await notifier.publish(private(after, 0, cause=Cause(USERS[0], message_id=clicked)))
+        await settle(notifier)
+        assert dm.edits == ([] if message == "dm" else [{"view": None}]), message
+        assert client.dms(USERS[0])[-1] is dm  # the echo is not DMed
+
+
 async def test_the_player_who_started_the_hand_is_dmed_their_dealt_hand() -> None:
     """Their own request, but no move of theirs: the new hand is news to them. Only the
     answer to a decision that was in front of them is an echo."""

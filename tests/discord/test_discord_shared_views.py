@@ -20,8 +20,9 @@ import pytest
 
 from bot.discord.memory import InMemory, PresenterMemory, TableMemory
 from bot.discord.notifier import DiscordNotifier
-from bot.service import LobbyNotice, TableInfo
+from bot.service import Cause, LobbyNotice, TableInfo
 from bot.store import Store, StoreMemory
+from engine.game import HandState
 from tests.discord.presenter_kit import (
     CHANNEL,
     CREATOR,
@@ -71,6 +72,11 @@ async def memory(request: pytest.FixtureRequest, tmp_path: Path
         await store.close()
         if server is not None:
             await server.drop(str(target))
+
+
+def _discarded() -> HandState:
+    """After the dealer's first discard: its decision is gone."""
+    return discarded(dealt())[0]
 
 
 def live(client: FakeClient, kind: str) -> list[Sent]:
@@ -225,6 +231,28 @@ async def test_a_dm_of_an_older_step_sent_last_leaves_the_newer_its_buttons(
     new_dm, old_dm = client.dms(USERS[0])
     assert new_dm.edits == [] and old_dm.edits == [{"view": None}]
     assert (await memory.recall(TABLE)).dm_messages == {0: new_dm.id}
+
+
+async def test_a_decision_answered_elsewhere_takes_the_buttons_off_whichever_process_dmed(
+        memory: PresenterMemory) -> None:
+    """The seat's person played through `/mahjong hand` on one process; the DM still
+    showing the decision was sent by the other: it loses its buttons (and only it)."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    state, after = dealt(), _discarded()
+    for message in ("dm", 12345):
+        for notifier in (second, first):  # the second saw the decision, the first DMed
+            await notifier.publish(private(state, 0))
+            await settle(notifier)
+        dm = client.dms(USERS[0])[-1]
+        assert dm.edits == []
+        clicked = dm.id if message == "dm" else message
+        await second.publish(private(after, 0, cause=Cause(USERS[0], message_id=clicked)))
+        await settle(second)
+        # clicked, its answer took its buttons off; else they go now
+        assert dm.edits == ([] if message == "dm" else [{"view": None}]), message
+        assert client.dms(USERS[0])[-1] is dm  # the echo is not DMed
+    assert (await memory.recall(TABLE)).dm_messages == {}
 
 
 async def test_a_finished_table_forgets_its_seats_dms(memory: PresenterMemory) -> None:

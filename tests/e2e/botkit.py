@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -158,6 +159,25 @@ async def private_answer(handle: InteractionHandle) -> FakeMessage:
 
 COMPONENT = 3
 """The interaction type of a button press or a menu choice."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A message as it was when taken (the bot later takes the buttons off a played
+    decision's DM; a client that did not refresh still shows them, and `press` sends
+    them as shown)."""
+
+    id: int
+    channel_id: int
+    data: dict[str, Any]
+
+    @classmethod
+    def of(cls, fake: FakeDiscord, message: FakeMessage) -> Snapshot:
+        return cls(message.id, message.channel_id,
+                   copy.deepcopy(message.payload(fake.state.base_url)))
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        return self.data
 
 
 async def press(fake: FakeDiscord, user: FakeUser, message: Any, custom_id: str,

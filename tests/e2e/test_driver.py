@@ -8,6 +8,7 @@ from pathlib import Path
 
 from botkit import (
     Driver,
+    Snapshot,
     answer,
     discard_decision,
     make_bot,
@@ -35,13 +36,14 @@ async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refus
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
     driver, owner, dm, menu, value = await _someone_to_discard(fake, bots, tmp_path, 2.0)
     # the owner plays the discard through /mahjong hand, then presses the DM's menu as
-    # a client that had not yet shown the bot's next message would
+    # a client that had not yet shown the bot's edit taking it off would
+    shown = Snapshot.of(fake, dm)
     hand = await slash(driver.world, owner, "hand")
     await answer(hand)
     assert hand.original is not None
     await (await fake.select(owner, hand.original, menu, value)).response()
     await fake.wait_for(lambda: not fake.components(hand.original))  # the move is played
-    told = await press(fake, owner, dm, menu, value, "en-US")
+    told = await press(fake, owner, shown, menu, value, "en-US")
     assert told == "That button is for a decision that has passed."
     await driver.heard(dm, menu, told)  # the claim window after the discard is offered
     assert driver.raced == [told] and driver.refusals == []

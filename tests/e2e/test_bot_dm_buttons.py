@@ -1,0 +1,59 @@
+"""A DM shows move buttons only while its decision is open: once the player answered
+it, wherever they did, the DM they did not click loses its buttons (in slow play it
+would otherwise offer a dead move for hours); the DM they clicked is edited by the
+click's own answer only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import (
+    Driver,
+    answer,
+    discard_decision,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    slash,
+)
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+
+
+async def _discard_to_make(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path
+                           ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
+    """A table's first hand dealt, and the seat with a discard to make: the driver,
+    then the seat's person, DM, menu and a value."""
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world)
+    return (driver, *await discard_decision(driver, bots))
+
+
+def _edits(fake: FakeDiscord, message: FakeMessage) -> int:
+    """The bot's own edits of ``message`` (not its answers to a click on it)."""
+    return len(fake.requests("PATCH", f"/messages/{message.id}"))
+
+
+async def test_a_decision_played_through_mahjong_hand_takes_the_dms_buttons_off(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    driver, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    words = fake.message(dm).content
+    hand = await slash(driver.world, owner, "hand")
+    await answer(hand)
+    assert hand.original is not None
+    await (await fake.select(owner, hand.original, menu, value)).response()
+    await fake.wait_for(lambda: not fake.components(dm), what="the DM's buttons taken off")
+    assert not fake.components(hand.original)  # the clicked reply, by the click's answer
+    assert fake.message(dm).content == words  # the DM still shows what it showed
+    assert _edits(fake, dm) == 1
+
+
+async def test_a_click_on_the_dm_is_its_only_edit(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    _, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    await (await fake.select(owner, dm, menu, value)).response()
+    await quiet(bots)
+    assert not fake.components(dm)
+    assert _edits(fake, dm) == 0
