@@ -28,7 +28,7 @@ from bot.discord import collector
 from bot.discord.answering import InFlight
 from bot.discord.commands import MahjongCommands
 from bot.discord.i18n import MahjongTranslator
-from bot.discord.ids import DYNAMIC_ITEMS
+from bot.discord.ids import DYNAMIC_ITEMS, answer_unshown
 from bot.discord.names import computer_name
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.pictures import Pictures
@@ -140,6 +140,9 @@ class MahjongBot(discord.Client):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s server(s)", self.user, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_unshown(interaction)
 
     async def shutdown(self, timeout: float = 10.0) -> None:
         """Nothing half-written: stop the timers, let the moves in flight finish under

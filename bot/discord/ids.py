@@ -38,7 +38,9 @@ table service inside `bot.discord.answering.answering`. ``@persistent`` register
 class for the client (`DYNAMIC_ITEMS`). The service checks everything a click claims
 (the seat, the step, that the move is legal); an id that fits a template but means
 nothing (``p555m``) never reaches it: the presser is told privately that the button is
-out of date.
+out of date. A press on a component its message no longer shows (a client not yet shown
+the edit that took it off; Discord sends the message as it is now) is one discord.py
+drops unanswered: `answer_unshown` answers it from its id alone, as if shown.
 
 To add a button: a class here (template, ``__init__``, ``from_custom_id``, ``callback``,
 ``@persistent``), the line of `bot.discord.components` that places it, and its label
@@ -175,6 +177,40 @@ def persistent(cls: Item) -> Item:
     return cls
 
 
+async def answer_unshown(interaction: discord.Interaction) -> None:
+    """A press on one of the bot's components that the pressed message no longer shows
+    (its buttons were taken off after the client drew them): discord.py finds no item
+    to rebuild and drops it, and the player would see "This interaction failed". Its
+    id says all the answer needs, so it is answered as a shown one would be: a passed
+    move refused as passed, a standing choice saved. Shown components are left to
+    discord.py (every click passes here: only the message's parsed rows are read)."""
+    data: Any = interaction.data or {}
+    custom_id, message = data.get("custom_id"), interaction.message
+    if interaction.type is not discord.InteractionType.component or \
+            not isinstance(custom_id, str) or message is None or \
+            _shows(message.components, custom_id):
+        return
+    for cls in DYNAMIC_ITEMS:
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            base: discord.ui.Item[Any] = discord.ui.Select(custom_id=custom_id) \
+                if data.get("component_type") == discord.ComponentType.string_select.value \
+                else discord.ui.Button(custom_id=custom_id)
+            item = await cls.from_custom_id(interaction, base, match)
+            await item.callback(interaction)
+            return
+
+
+def _shows(components: Any, custom_id: str) -> bool:
+    """Whether a message's components (rows of them, or ones at the top) hold one with
+    ``custom_id``."""
+    for component in components:
+        if getattr(component, "custom_id", None) == custom_id or \
+                _shows(getattr(component, "children", ()), custom_id):
+            return True
+    return False
+
+
 def let_go_of_view(item: discord.ui.Item[Any]) -> None:
     """For each click discord.py rebuilds the clicked message's view, every component an
     item pointing back at it: a cycle only the garbage collector frees (with the
@@ -279,10 +315,14 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    options=options, seat=seat_in(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
+        # read from the click itself: a menu the message no longer shows has no state
+        # (`answer_unshown`)
+        data: Any = interaction.data or {}
+        values = data.get("values")
         try:
-            if len(values) != 1:
-                raise BadCustomId(f"one tile is chosen, not {len(values)}")
+            if not isinstance(values, list) or len(values) != 1 or \
+                    not isinstance(values[0], str):
+                raise BadCustomId(f"one tile is chosen, not {values!r}")
             tile = parse_discard_value(values[0])
         except BadCustomId:
             await out_of_date(interaction)

@@ -112,7 +112,8 @@ class FakeInteraction:
     def __init__(self, client: FakeClient, *, user_id: int = 101, name: str = "Ann",
                  locale: discord.Locale = discord.Locale.american_english,
                  guild_locale: discord.Locale | None = None, manager: bool = False,
-                 interaction_id: int = 555, message: Any = None) -> None:
+                 interaction_id: int = 555, message: Any = None,
+                 data: dict[str, Any] | None = None) -> None:
         self.client = client
         self.user = SimpleNamespace(id=user_id, display_name=name)
         self.locale = locale
@@ -122,6 +123,9 @@ class FakeInteraction:
         self.channel_id = 42
         self.guild_id = 900
         self.message = message
+        self.data = data
+        """The click as Discord sent it (``custom_id``, ``values``)."""
+        self.type = discord.InteractionType.component
         self.said: list[tuple[str, bool, dict[str, Any]]] = []
         self.events: list[str] = []
         self.response = FakeResponse(self.said, self.events)

@@ -25,6 +25,7 @@ from bot.discord.ids import (
     MoveButton,
     MoveCode,
     PreferenceButton,
+    answer_unshown,
     parse_discard_value,
 )
 from bot.service import Cause, Refused
@@ -317,12 +318,39 @@ async def test_the_discard_menu_discards_the_chosen_tile() -> None:
     service = FakeService({"act": SimpleNamespace(seat=1)})
     inter = interaction(service, message=clicked_message())
     select = await read(DiscardSelect, "mj:dc:5:2:18:s1", inter)
-    select.item._values = ["9p"]
+    inter.data = {"custom_id": select.custom_id, "values": ["9p"]}
     await select.callback(inter)
     args, kwargs = service.last("act")
     assert args[1:] == (5, Action(ActionKind.DISCARD, 1, Tile.P9))
     assert kwargs == {"step": 18, "hand_number": 2}
     assert "Done: 打 Discard 9p." in inter.said[0][0]
+
+
+def _message(*custom_ids: str) -> Any:
+    """A clicked message showing components with ``custom_ids`` in one row."""
+    row = SimpleNamespace(children=[SimpleNamespace(custom_id=c) for c in custom_ids])
+    return SimpleNamespace(id=777, content="Your turn.", components=[row] if custom_ids else [])
+
+
+async def test_a_press_on_a_component_the_message_no_longer_shows_is_answered() -> None:
+    """discord.py drops it (it rebuilds items from the message); the id says all."""
+    menu, button = "mj:dc:5:2:18:s1", "mj:mv:5:2:18:x:s1"
+    service = FakeService({"act": SimpleNamespace(seat=1)})
+    shown = interaction(service, message=_message(menu, button),
+                        data={"custom_id": menu, "component_type": 3, "values": ["9p"]})
+    await answer_unshown(shown)  # shown: discord.py answers it, not this
+    assert service.names() == [] and shown.said == []
+    for data in ({"custom_id": menu, "component_type": 3, "values": ["9p"]},
+                 {"custom_id": button, "component_type": 2}):
+        gone = interaction(service, message=_message(), data=data)
+        await answer_unshown(gone)
+        assert len(gone.said) == 1
+    acts = [args[2] for name, args, _ in service.calls if name == "act"]
+    assert acts == [Action(ActionKind.DISCARD, 1, Tile.P9), Action(ActionKind.PASS, 1)]
+    other = interaction(service, message=_message(), data={"custom_id": "poll:1",
+                                                           "component_type": 2})
+    await answer_unshown(other)  # not the bot's: nothing to say
+    assert other.said == [] and service.names() == ["act", "act"]
 
 
 async def test_an_old_id_plays_for_the_pressers_own_seat() -> None:
@@ -359,7 +387,7 @@ async def test_a_bad_move_or_tile_is_out_of_date_and_never_played() -> None:
     button = await MoveButton.from_custom_id(inter, None, match)
     await button.callback(inter)
     select = await read(DiscardSelect, "mj:dc:5:2:18", inter)
-    select.item._values = ["1f"]
+    inter.data = {"custom_id": select.custom_id, "values": ["1f"]}
     await select.callback(inter)
     assert "act" not in service.names()
     assert [private for _, private, _ in inter.said] == [True, True]

@@ -14,6 +14,7 @@ from botkit import (
     make_bot,
     make_world,
     open_table,
+    press,
     quiet,
     slash,
 )
@@ -57,3 +58,20 @@ async def test_a_click_on_the_dm_is_its_only_edit(
     await quiet(bots)
     assert not fake.components(dm)
     assert _edits(fake, dm) == 0
+
+
+async def test_a_press_on_a_button_the_message_no_longer_shows_is_answered(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """Discord delivers a press made on a client not yet shown the edit that took the
+    buttons off, with the message as it is now: it is answered as if still shown (a
+    passed move refused, a standing choice saved), never left to fail unanswered."""
+    driver, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    toggles = [c.custom_id for c in fake.components(dm) if c.custom_id.startswith("mj:pref:")]
+    assert toggles
+    await (await fake.select(owner, dm, menu, value)).response()
+    await fake.wait_for(lambda: not fake.components(dm), what="the DM's buttons taken off")
+    assert await press(fake, owner, dm, menu, value, "en-US") == \
+        "That button is for a decision that has passed."
+    told = await press(fake, owner, dm, toggles[0], None, "en-US")
+    assert told.startswith("Saved: ")
+    assert not driver.refusals
