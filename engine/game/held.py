@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from engine.analysis import ShapeRules, Wildcards
 from engine.analysis import _group_cost as analysis_group_cost  # the memoised core
-from engine.melds import Meld
+from engine.melds import Meld, MeldKind
 from engine.memo import IdentityMemo, bounded
 from engine.shapes import read_bundled
 from engine.tiles import NUM_KINDS, Tile
@@ -166,16 +166,24 @@ class _Basis(NamedTuple):
     jumble_melds: bool
     """The melds leave an honours jumble possible (the rule set allows one, and every
     meld is of honours)."""
+    pong_faces: frozenset[Tile | None]
+    """What the tiles of the pongs play as (None: a 财神 that plays as nothing): a tile
+    the hand holds of one of them, or a 财神, may add to a pong (an added kong)."""
 
     @classmethod
     def of(cls, wildcards: Wildcards, shapes: ShapeRules, melds: tuple[Meld, ...]
            ) -> _Basis:
-        return cls(wildcards, shapes, melds, _PLAYS.get(wildcards, None, lambda: tuple(
-            wildcards.plays_as(tile) for tile in Tile)), 14 - 3 * len(melds),
-            shapes.seven_pairs and not melds,
-            shapes.honours_jumble and all(t.is_honor for m in melds for t in m.tiles))
+        plays = _PLAYS.get(wildcards, None, lambda: tuple(
+            wildcards.plays_as(tile) for tile in Tile))
+        pongs = [m for m in melds if m.kind is MeldKind.PONG]
+        return cls(wildcards, shapes, melds, plays, 14 - 3 * len(melds),
+                   shapes.seven_pairs and not melds,
+                   shapes.honours_jumble and all(t.is_honor for m in melds for t in m.tiles),
+                   frozenset(plays[t] for m in pongs for t in m.tiles) if pongs else _NO_FACES)
 
 
+_NO_FACES: frozenset[Tile | None] = frozenset()
+"""The pong faces of melds without a pong: one value (each basis would make its own)."""
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
 
 _SHAPE = ("packed", "keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
@@ -289,6 +297,25 @@ class HeldTiles:
         self.completable = shaped and short == 1
         self.shaped = self.answered = True
         return self
+
+    def fills_four(self) -> bool:
+        """Whether some face is held four times, 财神 filling in (a concealed kong may
+        be made of it). Told from ``packed`` when kept (three bits a count: a count of
+        four or more has its four's bit), else from the counts."""
+        counts, jokers = self.split
+        if jokers >= 4:
+            return True
+        if not self.keyed:
+            return max(counts) + jokers >= 4
+        whole = self.packed
+        at_least = whole >> 2  # each count's four's bit, in its one's place
+        if jokers:
+            twos = whole >> 1
+            # three or more: the four's bit, or the two's and the one's; two or more:
+            # the four's or the two's; one or more: any of them
+            at_least |= twos & whole if jokers == 1 else twos if jokers == 2 else \
+                twos | whole
+        return bool(at_least & _ODD_BITS)
 
     def is_complete(self) -> bool:
         """``complete``: known from the draw itself, or worked out now."""

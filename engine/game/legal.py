@@ -36,7 +36,7 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.settle import judge, self_draw
-from engine.game.state import HandState, WinRecord, make, renewed
+from engine.game.state import HandState, WinRecord, make, record_of, renewed
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
@@ -173,21 +173,15 @@ def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
 def _may_kong(state: HandState, seat: int, held: HeldTiles) -> bool:
     """False when `_meld_candidates` has nothing: no face held four times even with
     every 财神 (no concealed kong), and no tile held that plays as a pong's face, no
-    财神 held and no 财神 in a pong (no added kong). Told from the counted tiles."""
+    财神 held and no 财神 in a pong (no added kong). Told from the counted tiles and
+    what their melds' pongs play as (both kept with them)."""
+    if held.fills_four():
+        return True
+    faces = held.basis.pong_faces
+    if not faces:
+        return False
     counts, jokers = held.split
-    if max(counts) + jokers >= 4:
-        return True
-    melds = held.melds
-    if not melds:
-        return False
-    pongs = [m for m in melds if m.kind is MeldKind.PONG]
-    if not pongs:
-        return False
-    if jokers:
-        return True
-    wild = state.wildcards
-    faces = {wild.plays_as(t) for m in pongs for t in m.tiles}
-    return None in faces or any(counts[f] for f in faces if f is not None)
+    return bool(jokers) or None in faces or any(counts[f] for f in faces if f is not None)
 
 
 @bounded(maxsize=1 << 12)
@@ -250,11 +244,12 @@ def _validate_turn(state: HandState, action: Action) -> None:
 def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
     the same for every decision the turn offers."""
-    s = state.seats[seat]
-    return make(TurnCheck, {
+    drawn = state.seats[seat].drawn
+    # Every field named (`make` without its check: asked once a turn).
+    return record_of(TurnCheck, {
         "kind": DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
-        "meld_tiles": (), "drawn": s.drawn,
-        "after_claim": s.drawn is None and not state.opening, "zhua_da": state.zhua_da})
+        "meld_tiles": (), "drawn": drawn,
+        "after_claim": drawn is None and not state.opening, "zhua_da": state.zhua_da})
 
 
 def _rule_refusal_on_turn(state: HandState, action: Action,

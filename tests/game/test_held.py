@@ -178,6 +178,32 @@ def test_counts_kept_across_a_draw_and_a_discard_equal_counting_afresh() -> None
             HeldTiles.of(tuple(rest), held.melds, wild, shapes).worked_out().completable
 
 
+def test_a_face_filled_to_four_is_told_alike_from_the_counts_and_from_packed() -> None:
+    """`fills_four` (a concealed kong's first question) reads the counts, or once the
+    shape is worked out the packed counts' bits: both say what the counts say, for
+    any number of 财神 filling in."""
+    rng = random.Random("four of a face")
+    wild = Wildcards.fixed()
+    assert wild.joker is not None
+    told = Counter()
+    for _ in range(3000):
+        jokers = rng.choice((0, 0, 1, 2, 3, 4))
+        size = rng.choice((14, 11, 8, 5))
+        tiles = [t for t in PLAYING_TILES if t != wild.joker for _ in range(4)]
+        tiles = rng.sample(tiles, size - jokers) if rng.random() < 0.5 else \
+            [t for t in rng.sample(PLAYING_TILES, 3) if t != wild.joker for _ in range(4)
+             ][:size - jokers]
+        hand = tuple(sorted([*tiles, *(wild.joker,) * jokers]))
+        counts, held_jokers = wild.split(hand)
+        expected = max(counts) + held_jokers >= 4
+        held = HeldTiles.of(hand, (), wild, HANGZHOU_SHAPES)
+        assert held.fills_four() == expected, hand  # from the counts
+        assert held.worked_out().fills_four() == expected, hand  # from packed
+        told[expected, held_jokers] += 1
+    # (with three 财神 any tile of a face makes four)
+    assert all(told[True, j] for j in range(5)) and all(told[False, j] for j in range(3))
+
+
 def test_a_seat_keeps_its_held_tiles_only_while_its_hand_and_melds_stay() -> None:
     seat = SeatState(hand=(Tile.M1, Tile.M1, Tile.M2))
     held = seat.held(NO_WILDCARDS, SHANGHAI_SHAPES)
