@@ -36,7 +36,7 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.settle import judge, self_draw
-from engine.game.state import HandState, WinRecord, make, record_of, renewed
+from engine.game.state import ANSWERS, HandState, WinRecord, make, record_of, renewed
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.rules.common import (
@@ -70,8 +70,17 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     if phase is TURN:
         if seat != state.turn:
             return ()
-        # Asked by every view and by the player before its move: worked out once a state.
-        return state.remembered(_LEGAL[seat], lambda: _turn_actions(state, seat))
+        # Asked by every view and by the player before its move: worked out once a state
+        # (`HandState.remembered`, written out: a turn's offers are never None, and a
+        # closure a call was a tenth of the first one's cost).
+        answers = state.__dict__.get(ANSWERS)
+        if answers is None:
+            answers = state.__dict__[ANSWERS] = {}
+        question = _LEGAL[seat]
+        offers: tuple[Action, ...] | None = answers.get(question)
+        if offers is None:
+            offers = answers[question] = _turn_actions(state, seat)
+        return offers
     window = state.window
     assert window is not None
     if not window.options[seat] or window.answers[seat] is not None:
