@@ -10,7 +10,8 @@ run of this script, less a child run that does everything before the measured pa
 - ``move_instructions_k``: thousands of instructions per move of `legal_actions` (of
   the seat about to move) then `apply`, as `bench/game.py` times them: over ``N``
   hands of each rule set (default 15), first played by computer players from seeded
-  walls, then replayed move by move from their first state.
+  walls (`bench/game.py`'s `recorded_hands`), then replayed move by move from their
+  first state.
 - ``legal_actions_instructions_k``: per move, one more `legal_actions` of the same
   seat in that replay, on a copy of the state that remembers nothing (so it is worked
   out again, from the same kept `HeldTiles`).
@@ -28,7 +29,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from baseline import ENGINE_ROOT_FLAG, exported, use_engine_root
 
@@ -38,39 +38,18 @@ CHILD_FLAG = "--child"
 SEEDED = 11
 
 
-def _play(hands: int) -> list[tuple[Any, list[Any]]]:
-    """Hands of each rule set played by computer players: (first state, moves)."""
-    import random
-
-    from engine import rules
-    from engine.ai import choose_action
-    from engine.game import apply, deciding_seats, new_hand
-    from engine.game.state import Phase
-
-    rng = random.Random(SEEDED)
-    played: list[tuple[Any, list[Any]]] = []
-    for name in rules.RULESETS:
-        for _ in range(hands):
-            wall = rules.get(name).tile_set()
-            rng.shuffle(wall)
-            start, _ = new_hand(name, {}, tuple(wall), rng.randrange(4), (2, 5))
-            state, moves = start, []
-            while state.phase is not Phase.ENDED:
-                move = choose_action(state, deciding_seats(state)[0], rng)
-                moves.append(move)
-                state, _ = apply(state, move)
-            played.append((start, moves))
-    return played
-
-
 def child(what: str, hands: int) -> None:
     """The counted run: play the hands; for ``moves`` and ``legal`` replay them too
     (``legal``: with one more `legal_actions` a move); print how many moves."""
     use_engine_root()
+    from game import recorded_hands  # bench/game.py's hands, on the same engine
+
+    from engine import rules
     from engine.game import apply, legal_actions
     from engine.game.state import replace
 
-    played = _play(hands)
+    played = [hand for number, name in enumerate(rules.RULESETS)
+              for hand in recorded_hands(name, hands, SEEDED + number)]
     count = 0
     if what != "played":
         for start, moves in played:

@@ -346,6 +346,19 @@ async def discard_decision(driver: Driver, bots: Any, hand: int = 1
     raise AssertionError(f"nobody has a discard to make in hand {hand}")
 
 
+async def table_with_a_discard(fake: FakeDiscord, bots: Any, folder: Path,
+                               race_wait: float = 5.0
+                               ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
+    """One bot on a database in ``folder``, a table of four players opened and its
+    first hand dealt, played on until a seat has a discard to make: the driver (its
+    ``race_wait``), then the seat's person, DM, menu and a value."""
+    world = make_world(fake)
+    await bots.start(make_bot(folder / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, race_wait=race_wait)
+    return (driver, *await discard_decision(driver, bots))
+
+
 def concealed_lines(fake: FakeDiscord, user: FakeUser) -> set[str]:
     """The "Your hand: …" lines user was sent (to look for them where they must not be)."""
     out = set()

@@ -8,28 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from botkit import (
-    Driver,
     answer,
-    discard_decision,
-    make_bot,
-    make_world,
-    open_table,
     press,
     quiet,
     slash,
+    table_with_a_discard,
 )
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
-
-
-async def _discard_to_make(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path
-                           ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
-    """A table's first hand dealt, and the seat with a discard to make: the driver,
-    then the seat's person, DM, menu and a value."""
-    world = make_world(fake)
-    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
-    await open_table(world)
-    driver = Driver(world)
-    return (driver, *await discard_decision(driver, bots))
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 
 def _edits(fake: FakeDiscord, message: FakeMessage) -> int:
@@ -39,7 +24,7 @@ def _edits(fake: FakeDiscord, message: FakeMessage) -> int:
 
 async def test_a_decision_played_through_mahjong_hand_takes_the_dms_buttons_off(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    driver, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
     words = fake.message(dm).content
     hand = await slash(driver.world, owner, "hand")
     await answer(hand)
@@ -53,7 +38,7 @@ async def test_a_decision_played_through_mahjong_hand_takes_the_dms_buttons_off(
 
 async def test_a_click_on_the_dm_is_its_only_edit(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    _, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    _, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
     await (await fake.select(owner, dm, menu, value)).response()
     await quiet(bots)
     assert not fake.components(dm)
@@ -65,7 +50,7 @@ async def test_a_press_on_a_button_the_message_no_longer_shows_is_answered(
     """Discord delivers a press made on a client not yet shown the edit that took the
     buttons off, with the message as it is now: it is answered as if still shown (a
     passed move refused, a standing choice saved), never left to fail unanswered."""
-    driver, owner, dm, menu, value = await _discard_to_make(fake, bots, tmp_path)
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
     toggles = [c.custom_id for c in fake.components(dm) if c.custom_id.startswith("mj:pref:")]
     assert toggles
     await (await fake.select(owner, dm, menu, value)).response()

@@ -7,34 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from botkit import (
-    Driver,
     Snapshot,
     answer,
-    discard_decision,
-    make_bot,
-    make_world,
-    open_table,
     press,
     slash,
+    table_with_a_discard,
 )
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
-
-
-async def _someone_to_discard(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
-                              race_wait: float
-                              ) -> tuple[Driver, FakeUser, FakeMessage, str, list[str]]:
-    """A table's first hand dealt, and the seat with a discard to make: the driver,
-    then the seat's person, DM, menu and a value."""
-    world = make_world(fake)
-    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
-    await open_table(world)
-    driver = Driver(world, race_wait=race_wait)
-    return (driver, *await discard_decision(driver, bots))
+from fakediscord import BotLauncher, FakeDiscord
 
 
 async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refusal(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    driver, owner, dm, menu, value = await _someone_to_discard(fake, bots, tmp_path, 2.0)
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path, 2.0)
     # the owner plays the discard through /mahjong hand, then presses the DM's menu as
     # a client that had not yet shown the bot's edit taking it off would
     shown = Snapshot.of(fake, dm)
@@ -51,7 +35,7 @@ async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refus
 
 async def test_a_passed_answer_on_a_button_still_live_is_a_refusal(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    driver, owner, dm, menu, _ = await _someone_to_discard(fake, bots, tmp_path, 0.5)
+    driver, owner, dm, menu, _ = await table_with_a_discard(fake, bots, tmp_path, 0.5)
     # the decision is still the owner's to make: "passed" would be a wrong answer
     await driver.heard(dm, menu, "That button is for a decision that has passed.")
     # and any other answer to a click is a refusal at once
