@@ -215,30 +215,30 @@ class DmPresenter:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
         order = None if n.step is None else _order(n.hand_number, n.step)
-        await self._supersede((ref.table_id, seat), user_id, message,
-                              has_moves=dm.has_moves, order=order,
+        await self._supersede((ref.table_id, seat), user_id,
+                              message if dm.has_moves else None, order=order,
                               shows=_order(n.hand_number, n.seq))
         await self._opened(ref, seat)
         return True
 
-    async def _supersede(self, key: Key, user_id: int, message: int, *,
-                         has_moves: bool, order: int | None, shows: int | None = None
-                         ) -> None:
+    async def _supersede(self, key: Key, user_id: int, buttons: int | None, *,
+                         order: int | None, shows: int | None = None) -> None:
         """A DM's move buttons stop being offered once a newer DM replaces them (the
         click on them would be refused as stale anyway); a clicked DM lost them already.
+        ``buttons``: the newer DM when it shows move buttons (None: it shows none, or
+        there is no newer DM: the decision was answered elsewhere, `_take_off`).
         Shared mode: a DM of an older step than the stored one (another process sent the
         newer one first) comes back from the swap itself and loses its own buttons; a DM
         without a decision (``shows``: the state it shows) older than the stored
         decision takes nothing off it."""
         if self.tables.shared:
-            old = await self._swap(key, message if has_moves else None, order, shows)
+            old = await self._swap(key, buttons, order, shows)
         else:
             old = self._move_dms.pop(key, None)
-            if has_moves:
-                self._move_dms[key] = message
+            if buttons is not None:
+                self._move_dms[key] = buttons
             if order is not None:  # the step shown, kept for a restart (`owed_dms`)
-                await self.memory.swap_dm_message(*key, message if has_moves else None,
-                                                  order)
+                await self.memory.swap_dm_message(*key, buttons, order)
         if old is not None:
             await self._buttons_off(user_id, old)
 
@@ -258,9 +258,11 @@ class DmPresenter:
         process may have sent it, and the memory is asked in the seat's queue."""
         assert notice.cause is not None and notice.user_id is not None
         spared = notice.cause.message_id
-        known = self.tables.get(key[0]).dm_messages.get(key[1]) if self.tables.shared \
-            else self._move_dms.get(key)
-        if (known is not None and known == spared) or (known is None and not self.tables.shared):
+        if self.tables.shared:
+            known = self.tables.get(key[0]).dm_messages.get(key[1])
+            if known is not None and known == spared:
+                return
+        elif self._move_dms.get(key) in (None, spared):
             return
         self.outbox.put(("dm", *key), partial(self._take_off, key, notice.user_id, spared,
                                               _order(notice.hand_number, notice.seq)))
@@ -269,18 +271,10 @@ class DmPresenter:
                         ) -> None:
         """`_answered`'s edit, in the seat's DM queue: after the DMs queued before it,
         and before any newer one (which would take the buttons off itself)."""
-        if self.tables.shared:
-            stored = (await self.tables.fresh(key[0])).dm_messages.get(key[1])
-            if stored is None or stored == spared:
-                return
-            old = await self._swap(key, None, None, shows)
-        else:
-            old = self._move_dms.get(key)
-            if old is None or old == spared:
-                return
-            del self._move_dms[key]
-        if old is not None and old != spared:
-            await self._buttons_off(user_id, old)
+        stored = (await self.tables.fresh(key[0])).dm_messages.get(key[1]) \
+            if self.tables.shared else self._move_dms.get(key)
+        if stored is not None and stored != spared:
+            await self._supersede(key, user_id, None, order=None, shows=shows)
 
     async def _swap(self, key: Key, new: int | None, order: int | None,
                     shows: int | None = None) -> int | None:

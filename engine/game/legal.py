@@ -170,7 +170,7 @@ def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     # first, as it spares the rule set's question).
     held = s.held(state.wildcards, ruleset.shapes)
     others: tuple[Action, ...] = ()
-    if _may_kong(state, seat, held):
+    if _may_kong(held):
         others = tuple(a for a in _meld_candidates(state, seat, s.hand)
                        if _turn_allowed(state, a, situation))
     win = _WINS[seat]
@@ -179,7 +179,7 @@ def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     return (*discards, *others) if others else discards
 
 
-def _may_kong(state: HandState, seat: int, held: HeldTiles) -> bool:
+def _may_kong(held: HeldTiles) -> bool:
     """False when `_meld_candidates` has nothing: no face held four times even with
     every 财神 (no concealed kong), and no tile held that plays as a pong's face, no
     财神 held and no 财神 in a pong (no added kong). Told from the counted tiles and
