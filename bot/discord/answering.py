@@ -200,20 +200,27 @@ class Answer:
         self._public_deferral = not ephemeral
         self._responded()
 
-    async def say(self, content: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
+    async def say(self, content: str, *, ephemeral: bool = True, wait: bool = False,
+                  **kwargs: Any) -> discord.WebhookMessage | None:
         """Reply, or follow up when the interaction was already answered (deferred).
         A private answer after a public deferral (a refusal, "no game here") first takes
-        the channel's "thinking…" away: its first followup would be public."""
+        the channel's "thinking…" away: its first followup would be public. ``wait``: a
+        followup's message is returned (None: a direct reply)."""
         response = self.interaction.response
         if self._public_deferral and ephemeral:
             with contextlib.suppress(discord.HTTPException):
                 await self.interaction.delete_original_response()
         self._public_deferral = False
-        if response.is_done():
+        sent = None
+        if response.is_done() and wait:
+            sent = await self.interaction.followup.send(content, ephemeral=ephemeral,
+                                                        wait=True, **kwargs)
+        elif response.is_done():
             await self.interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
         else:
             await response.send_message(content, ephemeral=ephemeral, **kwargs)
         self._responded()
+        return sent
 
     async def acknowledge(self) -> None:
         """A click whose result shows elsewhere or later (an edited message): nothing to

@@ -38,6 +38,7 @@ from bot.discord.options import (
     table_options,
 )
 from bot.discord.posting import memory_file
+from bot.discord.replies import reply_text
 from bot.discord.texts import leaderboard_text, rules_summary, score_text, table_caption
 from bot.service import Refused
 from bot.service import errors as E
@@ -148,14 +149,23 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             await answer.defer(ephemeral=True)
             table_id = await answer.table_id(table)
             info = await answer.run(answer.service.hand(answer.cause, table_id))
+            # from now on the seat's notices are kept for this reply (`LiveReplies`)
+            replies = answer.notifier.replies
+            live = replies.expect(table_id, info.seat, answer.cause.user_id,
+                                  info.hand_number, info.seq, answer.locale)
             # words, buttons and picture made together in the hands' picture process,
             # as a DM's are: the view's advice is worked out there, once
             dm = await answer.pictures.draw_hand(partial(
                 prepare_dm, info.view, (), lang(answer.locale), table_id=table_id,
                 hand=info.hand_number, step=info.step, names=info.names,
                 deadline=info.deadline, choices=info.choices, away=info.away))
-            await answer.say(dm.text, file=hand_file(table_id, info.seat, dm.png),
-                             view=ComposedView(dm.components))
+            text = dm.text if live is None else \
+                reply_text(dm.text, live.expires_at, answer.locale)
+            sent = await answer.say(text, file=hand_file(table_id, info.seat, dm.png),
+                                    view=ComposedView(dm.components), wait=True)
+            if live is not None and sent is not None:
+                replies.sent(table_id, info.seat, live, answer.interaction.followup,
+                             sent.id)
 
     @command("table")
     @table_param

@@ -243,6 +243,8 @@ _EN: dict[str, str] = {
     "reply.started": "The match at table #{table} begins: check your DMs.",
     "reply.cancelled": "Table #{table} is cancelled.",
     "reply.move_taken": "Done: {move}.",
+    "reply.hand.follows": "This reply follows the game until {until}; after that, "
+                          "use /mahjong hand again.",
     "reply.leaderboard.title": "Leaderboard of this channel",
     "reply.leaderboard.row": "{rank}. {name}: {points} ({won} won of {hands} hands)",
     "reply.leaderboard.empty": "No hand has been settled in this channel yet.",
@@ -552,6 +554,7 @@ _ZH: dict[str, str] = {
     "reply.started": "第 {table} 桌开始对局：请查看私信。",
     "reply.cancelled": "第 {table} 桌已取消。",
     "reply.move_taken": "已执行：{move}。",
+    "reply.hand.follows": "这条回复会随牌局更新到 {until}；之后请再用 /mahjong hand。",
     "reply.leaderboard.title": "本频道排行榜",
     "reply.leaderboard.row": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
     "reply.leaderboard.empty": "本频道还没有结算过的牌局。",

@@ -352,18 +352,20 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
             await answer.acknowledge_first()
         seat = owner if owner is not None else await _own_seat(answer, table_id)
         action = move.action(seat)
-        act = answer.service.act(answer.cause, table_id, action, step=seq,
-                                 hand_number=hand)
-        played = await (answer.answer_first(act) if alone else answer.run(act))
         message = interaction.message
-        answer.notifier.clicked(table_id, played.seat,
-                                message.id if message is not None else None)
-        before = message.content if message is not None else ""
-        content = clip(f"{before}\n✓ " + t("reply.move_taken", answer.locale,
-                                             move=move_text(action, answer.locale)),
-                       MAX_CONTENT)
-        with contextlib.suppress(discord.HTTPException):  # the move stands: it is told
-            await answer.update(content=content, view=None)
+        clicked = message.id if message is not None else None
+        # a `/mahjong hand` reply's redraw waits for this answer, which edits it
+        async with answer.notifier.replies.clicking(clicked):
+            act = answer.service.act(answer.cause, table_id, action, step=seq,
+                                     hand_number=hand)
+            played = await (answer.answer_first(act) if alone else answer.run(act))
+            answer.notifier.clicked(table_id, played.seat, clicked)
+            before = message.content if message is not None else ""
+            content = clip(f"{before}\n✓ " + t("reply.move_taken", answer.locale,
+                                                 move=move_text(action, answer.locale)),
+                           MAX_CONTENT)
+            with contextlib.suppress(discord.HTTPException):  # the move stands: it is told
+                await answer.update(content=content, view=None)
 
 
 async def _own_seat(answer: Answer, table_id: int) -> int:

@@ -52,6 +52,7 @@ from bot.discord.memory import PresenterMemory, ViewMessage
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
 from bot.discord.posting import Poster, has_file, memory_file, same_text
+from bot.discord.replies import LiveReplies
 from bot.discord.table_state import Tables, TableState, channel_queue
 from bot.discord.texts import (
     amounts_text,
@@ -116,6 +117,7 @@ class DiscordNotifier:
         self.post = Poster(client, memory)
         self.tables = Tables(memory, shared=shared)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
+        self.replies = LiveReplies(self.outbox, self.pictures)
 
     # ------------------------------------------------------------------ the door
 
@@ -123,6 +125,8 @@ class DiscordNotifier:
         match notice:
             case LobbyNotice(cause=cause):
                 self._learn(cause)
+                if notice.what == "replaced" and notice.seat is not None:
+                    self.replies.left(notice.table.ref.table_id, notice.seat)
                 self._chan(notice.table.ref, lambda: self._lobby(notice))
                 if notice.receipt is not None:  # an edit (or re-post): twice is harmless
                     self._chan(notice.table.ref, notice.receipt.delivered)
@@ -133,6 +137,7 @@ class DiscordNotifier:
                 self._table_changed(notice)
             case PrivateNotice():
                 self.dms.private(notice)
+                self.replies.private(notice)
             case MoveNotice():
                 self._chan(notice.ref, lambda: self._ping(notice))
             case AwayNotice():
@@ -214,6 +219,7 @@ class DiscordNotifier:
         DMs' too)."""
         st = self.tables.forget(ref.table_id)
         self.dms.forget(ref.table_id)
+        self.replies.forget(ref.table_id)
         self.post.forget(ref.table_id)
         if self.shared:  # whichever process posted the mention and the DMs
             await self._drop_ping(ref, st or TableState())

@@ -105,7 +105,7 @@ class Queries(Part):
             return HandInfo(table_id, seat, live.hand_number,
                             view(hand.state, seat, live.hand_number),
                             step_of(hand.state, seat), deadline_of(pending),
-                            live.names, row.choices, row.away)
+                            live.names, row.choices, row.away, hand.state.seq)
 
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public table picture's input: the table and the spectator view."""

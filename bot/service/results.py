@@ -55,6 +55,9 @@ class HandInfo:
     """The seat's standing choices now."""
     away: bool
     """The computer plays the seat until its person is back."""
+    seq: int
+    """How many actions of the hand the view follows (a later notice of the seat shows
+    a newer state when its ``seq`` is larger)."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,9 @@ from typing import Any
 import discord
 
 from bot.discord.answering import InFlight
+from bot.discord.outbox import Outbox
+from bot.discord.pictures import Pictures
+from bot.discord.replies import LiveReplies
 
 
 @dataclass
@@ -55,6 +58,9 @@ class FakeService:
 @dataclass
 class FakeNotifier:
     clicks: list[tuple[int, int, int | None]] = field(default_factory=list)
+    replies: LiveReplies = field(
+        default_factory=lambda: LiveReplies(Outbox(), Pictures(0)))
+    """The real one: no `/mahjong hand` reply follows here, so a click holds nothing."""
 
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         self.clicks.append((table_id, seat, message_id))

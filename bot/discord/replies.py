@@ -1,0 +1,253 @@
+"""`LiveReplies`: `/mahjong hand`'s private replies, kept showing the seat's hand.
+
+An interaction's token lets the bot edit its reply for 15 minutes. For that long (less
+a margin, `FOLLOWS_FOR`) a seat's newest `/mahjong hand` reply follows the game as its
+DM does: each private notice of the seat redraws it with the newer state and the
+buttons of the decision in front of it, so a player whose DMs are closed plays a run of
+decisions in one reply, and nobody is shown a decision that has passed. After that the
+reply stays as it was last drawn (a press on it is refused as passed; its text says
+until when it follows).
+
+- One reply follows a seat: a newer `/mahjong hand` takes the buttons off the older.
+- An edit waits for the seat's queue (`Outbox`), and an unsent redraw is replaced by a
+  newer one, as a DM is; it waits, too, for the answer to a click on the reply
+  (`clicking`), which edits the reply itself and must not overwrite a newer state.
+- The echo of a move played on the reply that leaves its person nothing to decide is
+  not drawn again: the click's answer showed it.
+- A seat its person left (the computer plays it) stops its reply, buttons off.
+- One process: in shared mode a move another process makes does not reach the reply
+  here (it then shows an older decision, refused as passed if pressed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import discord
+
+from bot.discord.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.i18n import LocaleLike, lang, t
+from bot.discord.outbox import Outbox
+from bot.discord.pictures import Pictures
+from bot.discord.texts import MAX_CONTENT, clip, timestamp
+from bot.service import PrivateNotice
+from engine.game.events import Event
+
+log = logging.getLogger(__name__)
+
+FOLLOWS_FOR = 14 * 60.0
+"""Seconds after the command that its reply follows the game: Discord's 15 minutes of
+an interaction's token, less a margin for a slow edit."""
+CLICK_WAIT = 5.0
+"""Seconds a redraw waits at most for the answer to a click on the reply."""
+
+Key = tuple[int, int]
+"""(table, seat)"""
+
+
+def order(hand: int, seq: int) -> int:
+    """A state's place in the table's play: later is larger."""
+    return (hand << 32) + seq
+
+
+@dataclass
+class Reply:
+    """A seat's newest `/mahjong hand` reply."""
+
+    user_id: int
+    locale: LocaleLike
+    shows: int
+    """The `order` of the state it shows."""
+    until: float
+    """`time.monotonic()` after which it is not edited any more."""
+    expires_at: float
+    """The same moment in Unix time (its text says it)."""
+    webhook: discord.Webhook | None = None
+    message_id: int | None = None
+    """None until the reply went out."""
+    clicks: int = 0
+    """Clicks on it being answered now (`LiveReplies.clicking`)."""
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set while no click on it is being answered."""
+
+    def __post_init__(self) -> None:
+        self.answered.set()
+
+
+def follow_line(expires_at: float, locale: LocaleLike) -> str:
+    return t("reply.hand.follows", locale, until=timestamp(expires_at, "t"))
+
+
+class LiveReplies:
+    def __init__(self, outbox: Outbox, pictures: Pictures) -> None:
+        self.outbox = outbox
+        self.pictures = pictures
+        self._replies: dict[Key, Reply] = {}
+        self._by_message: dict[int, Reply] = {}
+        """The same replies by their message, once sent (a click names its message)."""
+        self._pending: dict[Key, tuple[PrivateNotice, tuple[Event, ...]]] = {}
+        """The unsent redraw of each seat's reply, with the news of every notice it
+        replaced."""
+        self._seen: dict[Key, int] = {}
+        """The `order` of the seat's newest notice (a reply of an older state, made
+        while the notice went by, is behind from its start)."""
+
+    # -- the command ------------------------------------------------------------
+
+    def expect(self, table_id: int, seat: int, user_id: int, hand: int, seq: int,
+               locale: LocaleLike) -> Reply | None:
+        """A `/mahjong hand` reply of the state (``hand``, ``seq``) is being made; from
+        now on the seat's notices are kept for it. None when replies do not follow
+        (`FOLLOWS_FOR` is 0)."""
+        if FOLLOWS_FOR <= 0:
+            return None
+        reply = Reply(user_id, locale, order(hand, seq), time.monotonic() + FOLLOWS_FOR,
+                      time.time() + FOLLOWS_FOR)
+        key = (table_id, seat)
+        older = self._replies.get(key)
+        if older is not None:
+            self._stop(key, older, buttons_off=True)
+        self._replies[key] = reply
+        return reply
+
+    def sent(self, table_id: int, seat: int, reply: Reply, webhook: discord.Webhook,
+             message_id: int) -> None:
+        """The reply went out: a notice that came meanwhile is drawn in it now; one
+        that went by before it was expected takes its buttons off (its state is not
+        kept here), as does a newer reply asked meanwhile."""
+        key = (table_id, seat)
+        reply.webhook, reply.message_id = webhook, message_id
+        if self._replies.get(key) is not reply:
+            self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+            return
+        self._by_message[message_id] = reply
+        if key in self._pending:
+            self.outbox.put(("reply", *key), partial(self._redraw, key))
+        elif self._seen.get(key, -1) > reply.shows:
+            self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+
+    @contextlib.asynccontextmanager
+    async def clicking(self, message_id: int | None) -> AsyncIterator[None]:
+        """Around the answer to a click on ``message_id``: when it is a live reply,
+        its redraws wait for the answer, which edits the reply itself."""
+        reply = self._by_message.get(message_id) if message_id is not None else None
+        if reply is None:
+            yield
+            return
+        reply.clicks += 1
+        reply.answered.clear()
+        try:
+            yield
+        finally:
+            reply.clicks -= 1
+            if not reply.clicks:
+                reply.answered.set()
+
+    # -- the notifier ------------------------------------------------------------
+
+    def private(self, notice: PrivateNotice) -> None:
+        """Queue the redraw of the seat's reply (or fold the notice into the one
+        queued)."""
+        key = (notice.ref.table_id, notice.seat)
+        shows = order(notice.hand_number, notice.seq)
+        self._seen[key] = max(shows, self._seen.get(key, -1))
+        reply = self._replies.get(key)
+        if reply is None or shows <= reply.shows:
+            return
+        if notice.user_id != reply.user_id or time.monotonic() >= reply.until:
+            self._stop(key, reply, buttons_off=notice.user_id != reply.user_id)
+            return
+        cause = notice.cause
+        if notice.step is None and cause is not None and cause.message_id is not None \
+                and cause.message_id == reply.message_id:
+            # played on the reply, nothing more to decide: the click's answer shows it
+            # (an older redraw queued would overwrite that answer with a passed decision)
+            reply.shows = shows
+            self._pending.pop(key, None)
+            return
+        queued = self._pending.get(key)
+        news = (queued[1] if queued is not None else ()) + notice.news
+        self._pending[key] = (notice, news)
+        if queued is None and reply.message_id is not None:
+            self.outbox.put(("reply", *key), partial(self._redraw, key))
+
+    def left(self, table_id: int, seat: int) -> None:
+        """The seat's person left the match (the computer plays it): their reply's
+        buttons go."""
+        key = (table_id, seat)
+        reply = self._replies.get(key)
+        if reply is not None:
+            self._stop(key, reply, buttons_off=True)
+
+    def _stop(self, key: Key, reply: Reply, *, buttons_off: bool) -> None:
+        """The reply follows no more: its time is up, a newer reply follows the seat,
+        or the seat is someone else's now (``buttons_off``: the buttons go, in the
+        seat's queue: after any redraw of it already running)."""
+        del self._replies[key]
+        self._pending.pop(key, None)
+        if reply.message_id is not None:
+            del self._by_message[reply.message_id]
+            if buttons_off:
+                self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+
+    def forget(self, table_id: int) -> None:
+        """The table is over: its replies follow no more."""
+        for key in [k for k in self._replies if k[0] == table_id]:
+            self._stop(key, self._replies[key], buttons_off=False)
+        for key in [k for k in self._seen if k[0] == table_id]:
+            del self._seen[key]
+
+    # -- the edits -------------------------------------------------------------------
+
+    async def _redraw(self, key: Key) -> None:
+        reply = self._replies.get(key)
+        if reply is None or reply.message_id is None:
+            return  # a newer reply, not sent yet: `sent` queues its redraw
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return
+        notice, news = pending
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reply.answered.wait(), CLICK_WAIT)
+        if self._replies.get(key) is not reply:
+            return
+        dm = await self.pictures.draw_hand(partial(
+            prepare_dm, notice.viewing(), tuple(news), lang(reply.locale),
+            table_id=key[0], hand=notice.hand_number, step=notice.step, names=notice.names,
+            deadline=notice.deadline, choices=notice.choices, away=notice.away,
+            reminder=notice.reminder))
+        shows = order(notice.hand_number, notice.seq)
+        if self._replies.get(key) is not reply or shows <= reply.shows:
+            return  # overtaken while it was drawn (a newer reply, a click's answer)
+        text = reply_text(dm.text, reply.expires_at, reply.locale)
+        if await self._edit(reply, content=text, view=ComposedView(dm.components),
+                            attachments=[hand_file(key[0], key[1], dm.png)]):
+            reply.shows = shows
+
+    async def _buttons_off(self, reply: Reply) -> None:
+        await self._edit(reply, view=None)
+
+    async def _edit(self, reply: Reply, **fields: Any) -> bool:
+        if reply.webhook is None or reply.message_id is None or \
+                time.monotonic() >= reply.until:
+            return False
+        try:
+            await reply.webhook.edit_message(reply.message_id, **fields)
+        except discord.HTTPException as exc:
+            log.info("a /mahjong hand reply was not edited (%s)", exc.status)
+            return False
+        return True
+
+
+def reply_text(text: str, expires_at: float, locale: LocaleLike) -> str:
+    """A reply's words: its DM's, then until when it follows the game."""
+    line = follow_line(expires_at, locale)
+    return clip(text, MAX_CONTENT - len(line) - 1) + "\n" + line
+

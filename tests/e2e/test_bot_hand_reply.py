@@ -1,0 +1,138 @@
+"""`/mahjong hand`'s private reply follows the game while Discord lets the bot edit it
+(an interaction's token lasts 15 minutes): it shows each newer state of the seat's hand
+and the buttons of the decision in front of it, and never a decision that has passed.
+Players whose DMs are closed play in it as others play in their DMs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botkit import (
+    Driver,
+    answer,
+    assert_secrecy,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    slash,
+    table_with_a_discard,
+)
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage
+
+import bot.discord.replies as replies
+
+
+def _moves(fake: FakeDiscord, message: FakeMessage) -> list[str]:
+    return [c for c in fake.custom_ids(message) if c.startswith(("mj:mv:", "mj:dc:"))]
+
+
+def _step(custom_id: str) -> tuple[int, int]:
+    """(hand, step) of a move button's or discard menu's id."""
+    hand, step = custom_id.split(":")[3:5]
+    return int(hand), int(step)
+
+
+def _menu(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str]] | None:
+    for c in fake.components(message):
+        if c.custom_id.startswith("mj:dc:") and c.options:
+            return c.custom_id, [c.options[0]]
+    return None
+
+
+async def test_a_decision_played_on_the_dm_takes_the_replys_buttons_off(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
+    reply = await answer(await slash(driver.world, owner, "hand"))
+    assert reply.ephemeral and _moves(fake, reply) == [menu]
+    await (await fake.select(owner, dm, menu, value)).response()
+    await fake.wait_for(lambda: not _moves(fake, reply), what="the reply's buttons taken off")
+    assert "hand-1-" in fake.message(reply).attachments[0].filename
+    await quiet(bots)
+    assert not driver.refusals
+
+
+async def test_a_player_with_closed_dms_plays_a_whole_hand_in_one_reply(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    closed = world.players[0]
+    fake.close_dms(closed)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, closed={closed.id}, win=False)
+    await quiet(bots)
+    handle = await slash(world, closed, "hand")
+    reply = await answer(handle)
+    assert "follows the game until <t:" in reply.content
+    played: list[tuple[int, int]] = []
+    for _ in range(300):
+        if _settled(fake, world):
+            break
+        shown = _moves(fake, reply)
+        if shown and _step(shown[0]) not in played:
+            played.append(_step(shown[0]))
+            await _play_on(fake, closed, reply)
+            continue
+        if not await driver.step():
+            await quiet(bots)
+            if not await driver.step() and not _moves(fake, reply):
+                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world),
+                                    what="the reply to show the next decision")
+    else:
+        raise AssertionError("the hand did not end")
+    assert len(played) >= 3, played  # several decisions, all in the first reply
+    assert played == sorted(played)
+    assert not driver.refusals
+    assert assert_secrecy(fake, world) > len(played)  # each redraw: the seat's own picture
+
+
+def _settled(fake: FakeDiscord, world: Any) -> bool:
+    return any(a.filename.startswith("settlement-1-1.") for m in fake.messages(world.channel)
+               for a in m.attachments)
+
+
+async def _play_on(fake: FakeDiscord, user: Any, reply: FakeMessage) -> None:
+    """Pass a claim, else discard, on the reply."""
+    ids = _moves(fake, reply)
+    passing = [c for c in ids if c.startswith("mj:mv:") and c.split(":")[5] == "x"]
+    if passing:
+        await (await fake.click(user, reply, passing[0])).response()
+        return
+    chosen = _menu(fake, reply)
+    assert chosen is not None, ids
+    await (await fake.select(user, reply, *chosen)).response()
+
+
+async def test_a_player_who_leaves_loses_the_replys_buttons(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    driver, owner, _, menu, _ = await table_with_a_discard(fake, bots, tmp_path)
+    reply = await answer(await slash(driver.world, owner, "hand"))
+    assert _moves(fake, reply) == [menu]
+    await answer(await slash(driver.world, owner, "leave"))
+    await fake.wait_for(lambda: not _moves(fake, reply), what="the reply's buttons taken off")
+
+
+async def test_a_second_reply_takes_the_buttons_off_the_first(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    driver, owner, _, menu, _ = await table_with_a_discard(fake, bots, tmp_path)
+    first = await answer(await slash(driver.world, owner, "hand"))
+    second = await answer(await slash(driver.world, owner, "hand"))
+    await fake.wait_for(lambda: not _moves(fake, first), what="the first reply's buttons off")
+    assert _moves(fake, second) == [menu]
+
+
+async def test_a_reply_past_its_token_is_not_edited(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replies, "FOLLOWS_FOR", 0.0)
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
+    handle = await slash(driver.world, owner, "hand")
+    reply = await answer(handle)
+    await quiet(bots)
+    edits = len(fake.requests("PATCH", f"/{handle.token}/messages/"))
+    await (await fake.select(owner, dm, menu, value)).response()
+    await quiet(bots)
+    assert len(fake.requests("PATCH", f"/{handle.token}/messages/")) == edits
+    assert _moves(fake, reply) == [menu]  # too late to take it off: a press is refused
