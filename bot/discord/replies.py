@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 FOLLOWS_FOR = 14 * 60.0
 """Seconds after the command that its reply follows the game: Discord's 15 minutes of
 an interaction's token, less a margin for a slow edit."""
+GONE = (401, 404)
+"""An edit's answers that mean the reply cannot be edited again: its token no longer
+valid, or the message dismissed by its reader."""
 CLICK_WAIT = 5.0
 """Seconds a redraw waits at most for the answer to a click on the reply."""
 
@@ -125,13 +128,13 @@ class LiveReplies:
         key = (table_id, seat)
         reply.webhook, reply.message_id = webhook, message_id
         if self._replies.get(key) is not reply:
-            self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+            self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
             return
         self._by_message[message_id] = reply
         if key in self._pending:
             self.outbox.put(("reply", *key), partial(self._redraw, key))
         elif self._seen.get(key, -1) > reply.shows:
-            self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+            self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
 
     @contextlib.asynccontextmanager
     async def clicking(self, message_id: int | None) -> AsyncIterator[None]:
@@ -195,7 +198,7 @@ class LiveReplies:
         if reply.message_id is not None:
             del self._by_message[reply.message_id]
             if buttons_off:
-                self.outbox.put(("reply", *key), partial(self._buttons_off, reply))
+                self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
 
     def forget(self, table_id: int) -> None:
         """The table is over: its replies follow no more."""
@@ -227,14 +230,14 @@ class LiveReplies:
         if self._replies.get(key) is not reply or shows <= reply.shows:
             return  # overtaken while it was drawn (a newer reply, a click's answer)
         text = reply_text(dm.text, reply.expires_at, reply.locale)
-        if await self._edit(reply, content=text, view=ComposedView(dm.components),
+        if await self._edit(key, reply, content=text, view=ComposedView(dm.components),
                             attachments=[hand_file(key[0], key[1], dm.png)]):
             reply.shows = shows
 
-    async def _buttons_off(self, reply: Reply) -> None:
-        await self._edit(reply, view=None)
+    async def _buttons_off(self, key: Key, reply: Reply) -> None:
+        await self._edit(key, reply, view=None)
 
-    async def _edit(self, reply: Reply, **fields: Any) -> bool:
+    async def _edit(self, key: Key, reply: Reply, **fields: Any) -> bool:
         if reply.webhook is None or reply.message_id is None or \
                 time.monotonic() >= reply.until:
             return False
@@ -242,6 +245,8 @@ class LiveReplies:
             await reply.webhook.edit_message(reply.message_id, **fields)
         except discord.HTTPException as exc:
             log.info("a /mahjong hand reply was not edited (%s)", exc.status)
+            if exc.status in GONE and self._replies.get(key) is reply:
+                self._stop(key, reply, buttons_off=False)  # dismissed, or its token
             return False
         return True
 

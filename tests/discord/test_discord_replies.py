@@ -6,8 +6,10 @@ redraw waiting for the answer to a click on the reply, a reply past its token.""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 import bot.discord.replies as replies
@@ -24,11 +26,16 @@ USER = USERS[SEAT]
 
 
 class FakeWebhook:
-    def __init__(self) -> None:
+    def __init__(self, fails: int | None = None) -> None:
         self.edits: list[tuple[int, dict[str, Any]]] = []
+        self.fails = fails
+        """The HTTP status every edit fails with (None: they go through)."""
 
     async def edit_message(self, message_id: int, **fields: Any) -> None:
         self.edits.append((message_id, fields))
+        if self.fails is not None:
+            raise discord.HTTPException(SimpleNamespace(status=self.fails, reason="x"),
+                                        {"code": 0, "message": "x"})
 
     def buttons_off(self) -> list[int]:
         return [m for m, fields in self.edits if set(fields) == {"view"}
@@ -192,3 +199,21 @@ async def test_a_table_that_ends_forgets_its_replies() -> None:
     live.private(private(discarded(start)[0], SEAT))
     await _settle(live)
     assert hook.edits == []
+
+
+@pytest.mark.parametrize(("status", "again"), [(404, 0), (401, 0), (500, 1)])
+async def test_a_dismissed_reply_is_not_drawn_again(status: int, again: int) -> None:
+    """Its reader dismissed it (404), or its token is no longer valid (401): one failed
+    edit, then nothing more is drawn for it; another failure is tried again."""
+    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
+    live = _live()
+    reply = _expect(live, start)
+    hook = FakeWebhook(fails=status)
+    live.sent(TABLE, SEAT, reply, hook, 5)  # type: ignore[arg-type]
+    after, _ = discarded(start, claimable=True)
+    live.private(private(after, SEAT))
+    await _settle(live)
+    later, _ = apply(after, next(a for a in legal_actions(after, SEAT)))
+    live.private(private(later, SEAT))
+    await _settle(live)
+    assert len(hook.edits) == 1 + again
