@@ -54,21 +54,22 @@ async def test_a_decision_played_on_the_dm_takes_the_replys_buttons_off(
     assert not driver.refusals
 
 
-async def test_a_player_with_closed_dms_plays_a_whole_hand_in_one_reply(
+async def test_a_player_with_closed_dms_plays_a_whole_match_in_one_reply(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """Two hands: the reply follows into the next hand's deal."""
     world = make_world(fake)
     closed = world.players[0]
     fake.close_dms(closed)
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
-    await open_table(world)
+    await open_table(world, hands=2)
     driver = Driver(world, closed={closed.id}, win=False)
     await quiet(bots)
     handle = await slash(world, closed, "hand")
     reply = await answer(handle)
     assert "follows the game until <t:" in reply.content
     played: list[tuple[int, int]] = []
-    for _ in range(300):
-        if _settled(fake, world):
+    for _ in range(600):
+        if _settled(fake, world, 2):
             break
         shown = _moves(fake, reply)
         if shown and _step(shown[0]) not in played:
@@ -78,19 +79,20 @@ async def test_a_player_with_closed_dms_plays_a_whole_hand_in_one_reply(
         if not await driver.step():
             await quiet(bots)
             if not await driver.step() and not _moves(fake, reply):
-                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world),
+                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world, 2),
                                     what="the reply to show the next decision")
     else:
-        raise AssertionError("the hand did not end")
-    assert len(played) >= 3, played  # several decisions, all in the first reply
+        raise AssertionError("the match did not end")
+    # several decisions of each hand, all in the first reply
+    assert all(sum(h == hand for h, _ in played) >= 3 for hand in (1, 2)), played
     assert played == sorted(played)
     assert not driver.refusals
     assert assert_secrecy(fake, world) > len(played)  # each redraw: the seat's own picture
 
 
-def _settled(fake: FakeDiscord, world: Any) -> bool:
-    return any(a.filename.startswith("settlement-1-1.") for m in fake.messages(world.channel)
-               for a in m.attachments)
+def _settled(fake: FakeDiscord, world: Any, hand: int) -> bool:
+    return any(a.filename.startswith(f"settlement-1-{hand}.")
+               for m in fake.messages(world.channel) for a in m.attachments)
 
 
 async def _play_on(fake: FakeDiscord, user: Any, reply: FakeMessage) -> None:
