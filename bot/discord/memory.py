@@ -33,6 +33,37 @@ ViewMessage = Literal["lobby", "table", "ping"]
 """The table's channel messages the presenter keeps one of."""
 
 
+class HandReply(Protocol):
+    """A seat's `/mahjong hand` reply that follows the game (`bot.discord.replies`), as
+    shared mode keeps it for every process."""
+
+    @property
+    def message_id(self) -> int: ...
+    @property
+    def token(self) -> str:
+        """Its interaction's token: what lets any process edit it."""
+    @property
+    def user_id(self) -> int:
+        """The person it was made for."""
+    @property
+    def until(self) -> float:
+        """Unix time after which it is not edited any more."""
+    @property
+    def order(self) -> int:
+        """The state it shows: hand number × 2^32 + the hand's actions."""
+
+
+@dataclass(frozen=True)
+class KeptReply:
+    """`HandReply` as plain values."""
+
+    message_id: int
+    token: str
+    user_id: int
+    until: float
+    order: int
+
+
 class Remembered(Protocol):
     """A table's memory as read back: what the presenter posted and learnt."""
 
@@ -58,6 +89,9 @@ class Remembered(Protocol):
     def dm_orders(self) -> Mapping[int, int]:
         """Seat → the step its newest DM with a decision shows (`swap_dm_message`'s
         ``order``)."""
+    @property
+    def hand_replies(self) -> Mapping[int, HandReply]:
+        """Seat → its `/mahjong hand` reply that follows the game (shared mode only)."""
 
 
 class PresenterMemory(Protocol):
@@ -90,7 +124,18 @@ class PresenterMemory(Protocol):
         stored decision, it changes nothing."""
 
     async def forget_dm_messages(self, table_id: int) -> None:
-        """The table is over: no seat's DM is kept any more."""
+        """The table is over: no seat's DM (or reply) is kept any more."""
+
+    async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
+                              token: str = "", user_id: int = 0, until: float = 0.0,
+                              order: int = 0) -> HandReply | None:
+        """Store the seat's followed reply (``message_id`` None: none) and return the
+        one it replaced, in one atomic step."""
+
+    async def advance_hand_reply(self, table_id: int, seat: int, message_id: int,
+                                 order: int) -> bool:
+        """The reply ``message_id`` shows the state ``order`` from now on, when it is
+        still the seat's stored reply and showed an older one (True: draw it)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +150,7 @@ class TableMemory:
     permission_error_reported: bool = False
     dm_messages: Mapping[int, int] = field(default_factory=dict)
     dm_orders: Mapping[int, int] = field(default_factory=dict)
+    hand_replies: Mapping[int, KeptReply] = field(default_factory=dict)
 
 
 _FIELDS = {"lobby": "lobby_message", "table": "table_message", "ping": "ping_message"}
@@ -118,11 +164,15 @@ class InMemory:
     tables: dict[int, TableMemory] = field(default_factory=dict)
     dm_orders: dict[tuple[int, int], int | None] = field(default_factory=dict)
     """(table, seat) → the order of the stored DM (`swap_dm_message`)."""
+    replies: dict[tuple[int, int], KeptReply] = field(default_factory=dict)
+    """(table, seat) → its followed reply (`swap_hand_reply`)."""
 
     async def recall(self, table_id: int) -> TableMemory:
         orders = {seat: order for (table, seat), order in self.dm_orders.items()
                   if table == table_id and order is not None}
-        return replace(self.tables.get(table_id, TableMemory()), dm_orders=orders)
+        replies = {seat: r for (table, seat), r in self.replies.items() if table == table_id}
+        return replace(self.tables.get(table_id, TableMemory()), dm_orders=orders,
+                       hand_replies=replies)
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id),
@@ -178,5 +228,23 @@ class InMemory:
 
     async def forget_dm_messages(self, table_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id), dm_messages={})
-        for key in [k for k in self.dm_orders if k[0] == table_id]:
-            del self.dm_orders[key]
+        for held in (self.dm_orders, self.replies):
+            for key in [k for k in held if k[0] == table_id]:
+                del held[key]
+
+    async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
+                              token: str = "", user_id: int = 0, until: float = 0.0,
+                              order: int = 0) -> KeptReply | None:
+        old = self.replies.pop((table_id, seat), None)
+        if message_id is not None:
+            self.replies[(table_id, seat)] = KeptReply(message_id, token, user_id, until,
+                                                       order)
+        return old
+
+    async def advance_hand_reply(self, table_id: int, seat: int, message_id: int,
+                                 order: int) -> bool:
+        kept = self.replies.get((table_id, seat))
+        if kept is None or kept.message_id != message_id or kept.order >= order:
+            return False
+        self.replies[(table_id, seat)] = replace(kept, order=order)
+        return True

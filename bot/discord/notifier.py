@@ -117,7 +117,12 @@ class DiscordNotifier:
         self.post = Poster(client, memory)
         self.tables = Tables(memory, shared=shared)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
-        self.replies = LiveReplies(self.outbox, self.pictures)
+        self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
+
+    def _webhook(self, token: str) -> discord.Webhook:
+        """The webhook of an interaction's token (a reply another process made)."""
+        assert self.client.application_id is not None
+        return discord.Webhook.partial(self.client.application_id, token, client=self.client)
 
     # ------------------------------------------------------------------ the door
 

@@ -15,8 +15,12 @@ until when it follows).
 - The echo of a move played on the reply that leaves its person nothing to decide is
   not drawn again: the click's answer showed it.
 - A seat its person left (the computer plays it) stops its reply, buttons off.
-- One process: in shared mode a move another process makes does not reach the reply
-  here (it then shows an older decision, refused as passed if pressed).
+- Shared mode (several processes on one database, each drawing the moves it made):
+  each seat's reply is also kept in the memory (`PresenterMemory.swap_hand_reply`,
+  with its interaction's token), so the process that made a move redraws the reply
+  wherever it was asked. Its jobs then run in the seat's DM queue, after the DM
+  delivery that reads the memory again (`Tables.fresh`), and a redraw lands only over
+  an older state (`PresenterMemory.advance_hand_reply`, asked before the edit).
 """
 
 from __future__ import annotations
@@ -25,17 +29,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import discord
 
-from bot.discord.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.dms import ComposedView, PreparedDm, hand_file, prepare_dm
 from bot.discord.i18n import LocaleLike, lang, t
+from bot.discord.memory import HandReply, KeptReply, PresenterMemory
 from bot.discord.outbox import Outbox
 from bot.discord.pictures import Pictures
+from bot.discord.table_state import Tables
 from bot.discord.texts import MAX_CONTENT, clip, timestamp
 from bot.service import PrivateNotice
 from engine.game.events import Event
@@ -75,6 +81,8 @@ class Reply:
     webhook: discord.Webhook | None = None
     message_id: int | None = None
     """None until the reply went out."""
+    token: str = ""
+    """Its interaction's token (shared mode keeps it for the other processes)."""
     clicks: int = 0
     """Clicks on it being answered now (`LiveReplies.clicking`)."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
@@ -88,10 +96,20 @@ def follow_line(expires_at: float, locale: LocaleLike) -> str:
     return t("reply.hand.follows", locale, until=timestamp(expires_at, "t"))
 
 
+WebhookOf = Callable[[str], discord.Webhook]
+"""The webhook of an interaction's token (shared mode: a reply another process made)."""
+
+
 class LiveReplies:
-    def __init__(self, outbox: Outbox, pictures: Pictures) -> None:
+    def __init__(self, outbox: Outbox, pictures: Pictures, tables: Tables | None = None,
+                 webhook_of: WebhookOf | None = None) -> None:
+        """``tables`` (with its memory) and ``webhook_of``: shared mode's, when the
+        tables are shared."""
         self.outbox = outbox
         self.pictures = pictures
+        self.tables = tables
+        self.shared = tables is not None and tables.shared
+        self.webhook_of = webhook_of
         self._replies: dict[Key, Reply] = {}
         self._by_message: dict[int, Reply] = {}
         """The same replies by their message, once sent (a click names its message)."""
@@ -115,10 +133,15 @@ class LiveReplies:
                       time.time() + FOLLOWS_FOR)
         key = (table_id, seat)
         older = self._replies.get(key)
-        if older is not None:
-            self._stop(key, older, buttons_off=True)
+        if older is not None:  # shared mode: the memory's swap hands it back (`_keep`)
+            self._stop(key, older, buttons_off=not self.shared)
         self._replies[key] = reply
         return reply
+
+    def _queue(self, key: Key) -> Hashable:
+        """The `Outbox` queue of a seat's reply: shared mode, the seat's DM queue (its
+        deliveries read the memory first); else its own."""
+        return ("dm", *key) if self.shared else ("reply", *key)
 
     def sent(self, table_id: int, seat: int, reply: Reply, webhook: discord.Webhook,
              message_id: int) -> None:
@@ -126,15 +149,18 @@ class LiveReplies:
         that went by before it was expected takes its buttons off (its state is not
         kept here), as does a newer reply asked meanwhile."""
         key = (table_id, seat)
-        reply.webhook, reply.message_id = webhook, message_id
+        reply.webhook, reply.message_id, reply.token = webhook, message_id, webhook.token or ""
+        queue = self._queue(key)
         if self._replies.get(key) is not reply:
-            self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
+            self.outbox.put(queue, partial(self._buttons_off, key, reply))
             return
         self._by_message[message_id] = reply
+        if self.shared:
+            self.outbox.put(queue, partial(self._keep, key, reply))
         if key in self._pending:
-            self.outbox.put(("reply", *key), partial(self._redraw, key))
+            self.outbox.put(queue, partial(self._redraw, key))
         elif self._seen.get(key, -1) > reply.shows:
-            self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
+            self.outbox.put(queue, partial(self._buttons_off, key, reply))
 
     @contextlib.asynccontextmanager
     async def clicking(self, message_id: int | None) -> AsyncIterator[None]:
@@ -162,7 +188,11 @@ class LiveReplies:
         shows = order(notice.hand_number, notice.seq)
         self._seen[key] = max(shows, self._seen.get(key, -1))
         reply = self._replies.get(key)
-        if reply is None or shows <= reply.shows:
+        if reply is None:
+            if self.shared and notice.user_id is not None:
+                self._hold(key, notice, self._redraw_kept)  # another process's, maybe
+            return
+        if shows <= reply.shows:
             return
         if notice.user_id != reply.user_id or time.monotonic() >= reply.until:
             self._stop(key, reply, buttons_off=notice.user_id != reply.user_id)
@@ -174,20 +204,33 @@ class LiveReplies:
             # (an older redraw queued would overwrite that answer with a passed decision)
             reply.shows = shows
             self._pending.pop(key, None)
+            if self.shared:  # no other process draws an older state over the answer
+                self.outbox.put(self._queue(key), partial(self._advance, key, reply, shows))
             return
+        if reply.message_id is None:
+            self._hold(key, notice, None)  # drawn once it went out (`sent`)
+        else:
+            self._hold(key, notice, self._redraw)
+
+    def _hold(self, key: Key, notice: PrivateNotice,
+              draw: Callable[[Key], Awaitable[None]] | None) -> None:
+        """Keep ``notice`` as the seat's next redraw (with the news of the one it
+        replaces), and queue ``draw`` unless one is queued already."""
         queued = self._pending.get(key)
         news = (queued[1] if queued is not None else ()) + notice.news
         self._pending[key] = (notice, news)
-        if queued is None and reply.message_id is not None:
-            self.outbox.put(("reply", *key), partial(self._redraw, key))
+        if queued is None and draw is not None:
+            self.outbox.put(self._queue(key), partial(draw, key))
 
     def left(self, table_id: int, seat: int) -> None:
         """The seat's person left the match (the computer plays it): their reply's
         buttons go."""
         key = (table_id, seat)
         reply = self._replies.get(key)
-        if reply is not None:
-            self._stop(key, reply, buttons_off=True)
+        if reply is not None:  # shared mode: the memory hands it back (`_let_go`)
+            self._stop(key, reply, buttons_off=not self.shared)
+        if self.shared:
+            self.outbox.put(self._queue(key), partial(self._let_go, key))
 
     def _stop(self, key: Key, reply: Reply, *, buttons_off: bool) -> None:
         """The reply follows no more: its time is up, a newer reply follows the seat,
@@ -198,7 +241,7 @@ class LiveReplies:
         if reply.message_id is not None:
             del self._by_message[reply.message_id]
             if buttons_off:
-                self.outbox.put(("reply", *key), partial(self._buttons_off, key, reply))
+                self.outbox.put(self._queue(key), partial(self._buttons_off, key, reply))
 
     def forget(self, table_id: int) -> None:
         """The table is over: its replies follow no more."""
@@ -216,23 +259,109 @@ class LiveReplies:
         pending = self._pending.pop(key, None)
         if pending is None:
             return
+        if self._replaced(key, reply):  # by a reply another process made: that one
+            self._stop(key, reply, buttons_off=False)  # (its swap took these buttons)
+            self._pending[key] = pending
+            await self._redraw_kept(key)
+            return
         notice, news = pending
+        shows = order(notice.hand_number, notice.seq)
+        if shows <= reply.shows:
+            return  # kept before this reply was asked
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reply.answered.wait(), CLICK_WAIT)
         if self._replies.get(key) is not reply:
             return
-        dm = await self.pictures.draw_hand(partial(
-            prepare_dm, notice.viewing(), tuple(news), lang(reply.locale),
-            table_id=key[0], hand=notice.hand_number, step=notice.step, names=notice.names,
-            deadline=notice.deadline, choices=notice.choices, away=notice.away,
-            reminder=notice.reminder))
-        shows = order(notice.hand_number, notice.seq)
+        dm = await self._draw(key, notice, news, reply.locale)
         if self._replies.get(key) is not reply or shows <= reply.shows:
             return  # overtaken while it was drawn (a newer reply, a click's answer)
+        assert reply.message_id is not None
+        if self.shared and not await self._memory.advance_hand_reply(
+                *key, reply.message_id, shows):
+            return  # another process drew a state as new, or a newer reply follows
         text = reply_text(dm.text, reply.expires_at, reply.locale)
         if await self._edit(key, reply, content=text, view=ComposedView(dm.components),
                             attachments=[hand_file(key[0], key[1], dm.png)]):
             reply.shows = shows
+
+    async def _draw(self, key: Key, notice: PrivateNotice, news: tuple[Event, ...],
+                    locale: LocaleLike | None) -> PreparedDm:
+        """The reply's words, buttons and picture, made as a DM's are."""
+        return await self.pictures.draw_hand(partial(
+            prepare_dm, notice.viewing(), news, lang(locale), table_id=key[0],
+            hand=notice.hand_number, step=notice.step, names=notice.names,
+            deadline=notice.deadline, choices=notice.choices, away=notice.away,
+            reminder=notice.reminder))
+
+    # -- shared mode: the memory's reply, whichever process made it ------------------
+
+    @property
+    def _memory(self) -> PresenterMemory:
+        assert self.tables is not None
+        return self.tables.memory
+
+    def _replaced(self, key: Key, reply: Reply) -> bool:
+        """Shared mode: whether the memory, as the seat's delivery read it just before,
+        keeps another reply for the seat (made later, on another process)."""
+        if not self.shared or self.tables is None:
+            return False
+        kept = self.tables.get(key[0]).hand_replies.get(key[1])
+        return kept is not None and kept.message_id != reply.message_id
+
+    async def _keep(self, key: Key, reply: Reply) -> None:
+        """This process's reply went out: it follows the seat for every process; the
+        one it replaces (whichever process made it) loses its buttons."""
+        assert self.tables is not None and reply.message_id is not None
+        old = await self._memory.swap_hand_reply(
+            *key, reply.message_id, token=reply.token, user_id=reply.user_id,
+            until=reply.expires_at, order=reply.shows)
+        self.tables.get(key[0]).hand_replies[key[1]] = KeptReply(
+            reply.message_id, reply.token, reply.user_id, reply.expires_at, reply.shows)
+        if old is not None and old.message_id != reply.message_id:
+            await self._edit_kept(old, view=None)
+
+    async def _advance(self, key: Key, reply: Reply, shows: int) -> None:
+        """A move played on this process's reply: the memory says it shows it."""
+        if reply.message_id is not None:
+            await self._memory.advance_hand_reply(*key, reply.message_id, shows)
+
+    async def _let_go(self, key: Key) -> None:
+        """The seat's person left: the reply kept for it, whoever made it, goes."""
+        assert self.tables is not None
+        self.tables.get(key[0]).hand_replies.pop(key[1], None)
+        old = await self._memory.swap_hand_reply(*key, None)
+        if old is not None:
+            await self._edit_kept(old, view=None)
+
+    async def _redraw_kept(self, key: Key) -> None:
+        """Redraw the reply the memory keeps for the seat (made by another process),
+        as its delivery read it just before (`Tables.fresh`, in the same queue)."""
+        pending = self._pending.pop(key, None)
+        if pending is None or key in self._replies or self.tables is None:
+            return  # this process's own reply came meanwhile: `sent` draws it
+        notice, news = pending
+        kept = self.tables.get(key[0]).hand_replies.get(key[1])
+        shows = order(notice.hand_number, notice.seq)
+        if kept is None or kept.user_id != notice.user_id or shows <= kept.order or \
+                time.time() >= kept.until:
+            return
+        cause = notice.cause
+        if notice.step is None and cause is not None and cause.message_id == kept.message_id:
+            return  # played on the reply: the click's answer shows it
+        dm = await self._draw(key, notice, news, notice.locale)
+        if not await self._memory.advance_hand_reply(*key, kept.message_id, shows):
+            return
+        await self._edit_kept(kept, content=reply_text(dm.text, kept.until, notice.locale),
+                              view=ComposedView(dm.components),
+                              attachments=[hand_file(key[0], key[1], dm.png)])
+
+    async def _edit_kept(self, kept: HandReply, **fields: Any) -> None:
+        if self.webhook_of is None or time.time() >= kept.until:
+            return
+        try:
+            await self.webhook_of(kept.token).edit_message(kept.message_id, **fields)
+        except discord.HTTPException as exc:
+            log.info("a /mahjong hand reply was not edited (%s)", exc.status)
 
     async def _buttons_off(self, key: Key, reply: Reply) -> None:
         await self._edit(key, reply, view=None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.discord.memory import PresenterMemory
+from bot.discord.memory import HandReply, PresenterMemory
 from bot.service import TableNotice
 
 
@@ -47,6 +47,9 @@ class TableState:
     dm_orders: dict[int, int] = field(default_factory=dict)
     """Shared mode: seat → the step its newest DM with a decision shows, as the memory
     last said (a DM owed after a crash is not sent twice)."""
+    hand_replies: dict[int, HandReply] = field(default_factory=dict)
+    """Shared mode: seat → its `/mahjong hand` reply that follows the game, as the
+    memory last said (`bot.discord.replies`)."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -112,6 +115,7 @@ class Tables:
             st.dm_closed.setdefault(seat, 0)
         st.dm_messages = dict(mem.dm_messages)
         st.dm_orders = dict(mem.dm_orders)
+        st.hand_replies = dict(mem.hand_replies)
         return st
 
     def forget(self, table_id: int) -> TableState | None:

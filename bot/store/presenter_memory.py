@@ -4,8 +4,9 @@ It implements the presenter's `PresenterMemory` (bot/discord/memory.py) over col
 the store already has: the table's message ids, picture time and permission flag
 (``game_tables``), and each seat's refused DMs (``seats.dm_closed``). The store does
 not import the adapter: the interface is met by shape. Each seat's DM with move buttons
-(``seats.dm_message_id``, 0009) and the atomic swaps are shared mode's
-(`bot.discord.memory`); `recall` reads it all in one query.
+(``seats.dm_message_id``, 0009), each seat's followed `/mahjong hand` reply
+(``seats.reply_*``, 0015) and the atomic swaps are shared mode's (`bot.discord.memory`);
+`recall` reads it all in one query.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.store.rows import HandReplyRow
 from bot.store.store import Store
 
 
@@ -28,6 +30,7 @@ class TableMemoryRow:
     permission_error_reported: bool = False
     dm_messages: Mapping[int, int] = field(default_factory=dict)
     dm_orders: Mapping[int, int] = field(default_factory=dict)
+    hand_replies: Mapping[int, HandReplyRow] = field(default_factory=dict)
 
 
 class StoreMemory:
@@ -49,7 +52,9 @@ class StoreMemory:
             dm_messages={r["seat"]: r["dm_message_id"] for r in seats
                          if r["dm_message_id"] is not None},
             dm_orders={r["seat"]: int(r["dm_order"]) for r in seats
-                       if r["dm_order"] is not None})
+                       if r["dm_order"] is not None},
+            hand_replies={r["seat"]: reply for r in seats
+                          if (reply := self.store.hand_reply_of(r)) is not None})
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self.store.set_lobby_message(table_id, message_id)
@@ -79,3 +84,14 @@ class StoreMemory:
 
     async def forget_dm_messages(self, table_id: int) -> None:
         await self.store.clear_dm_messages(table_id)
+
+    async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
+                              token: str = "", user_id: int = 0, until: float = 0.0,
+                              order: int = 0) -> HandReplyRow | None:
+        reply = None if message_id is None else \
+            HandReplyRow(message_id, token, user_id, until, order)
+        return await self.store.swap_hand_reply(table_id, seat, reply)
+
+    async def advance_hand_reply(self, table_id: int, seat: int, message_id: int,
+                                 order: int) -> bool:
+        return await self.store.advance_hand_reply(table_id, seat, message_id, order)

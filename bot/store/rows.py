@@ -241,6 +241,19 @@ class OwedDm:
 
 
 @dataclass(frozen=True)
+class HandReplyRow:
+    """A seat's `/mahjong hand` reply that follows the game, as shared mode keeps it
+    (0015): the message, its interaction's token, the person it was made for, until
+    when it may be edited (Unix time) and the state it shows (hand × 2^32 + actions)."""
+
+    message_id: int
+    token: str
+    user_id: int
+    until: float
+    order: int
+
+
+@dataclass(frozen=True)
 class NewDeadline:
     """A deadline to set for ``seat`` (replacing any it had in that hand)."""
 

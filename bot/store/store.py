@@ -50,6 +50,7 @@ from bot.store.rows import (
     DeadlineKind,
     DeadlineRow,
     HandLog,
+    HandReplyRow,
     HandRow,
     LeaderboardDelta,
     LeaderboardRow,
@@ -148,6 +149,30 @@ async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None
                  " WHERE table_id = ? AND seat = ?", (message_id, order, table_id, seat))
     old = row["dm_message_id"]
     return int(old) if old is not None else None
+
+
+def _reply_of(row: Row) -> HandReplyRow | None:
+    if row["reply_message_id"] is None:
+        return None
+    return HandReplyRow(int(row["reply_message_id"]), row["reply_token"],
+                        int(row["reply_user_id"]), float(row["reply_until"]),
+                        int(row["reply_order"]))
+
+
+async def _swap_reply(db: Session, table_id: int, seat: int, reply: HandReplyRow | None
+                      ) -> HandReplyRow | None:
+    """`Store.swap_hand_reply`'s transaction."""
+    row = await db.one("SELECT reply_message_id, reply_token, reply_user_id, reply_until,"
+                       " reply_order FROM seats WHERE table_id = ? AND seat = ?"
+                       f"{db.for_update}", (table_id, seat))
+    if row is None:
+        return None
+    new = (None,) * 5 if reply is None else \
+        (reply.message_id, reply.token, reply.user_id, reply.until, reply.order)
+    await db.run("UPDATE seats SET reply_message_id = ?, reply_token = ?, reply_user_id = ?,"
+                 " reply_until = ?, reply_order = ? WHERE table_id = ? AND seat = ?",
+                 (*new, table_id, seat))
+    return _reply_of(row)
 
 
 class TableBump:
@@ -1350,12 +1375,13 @@ class Store:
         """The table's presenter memory in one query: one row per seat (a table without
         seats: one row, ``seat`` NULL), each with the table's lobby_message_id,
         table_message_id, table_message_posted_at, ping_message_id and
-        permission_error_reported, and the seat's dm_closed, dm_message_id and dm_order. No rows:
-        no such table."""
+        permission_error_reported, and the seat's dm_closed, dm_message_id and dm_order,
+        and its followed reply (`hand_reply_of`). No rows: no such table."""
         return await self._read_all(
             "SELECT t.lobby_message_id, t.table_message_id, t.table_message_posted_at,"
             " t.ping_message_id, t.permission_error_reported, s.seat, s.dm_closed,"
-            " s.dm_message_id, s.dm_order FROM game_tables t"
+            " s.dm_message_id, s.dm_order, s.reply_message_id, s.reply_token,"
+            " s.reply_user_id, s.reply_until, s.reply_order FROM game_tables t"
             " LEFT JOIN seats s ON s.table_id = t.id"
             " WHERE t.id = ? ORDER BY s.seat", (table_id,))
 
@@ -1396,11 +1422,38 @@ class Store:
         return await self._at_once(_swap_dm, table_id, seat, message_id, order, shows)
 
     async def clear_dm_messages(self, table_id: int) -> None:
-        """The table is over: no seat's DM is to be edited any more."""
+        """The table is over: no seat's DM or reply is to be edited any more."""
         async with self._write() as db:
-            await db.run("UPDATE seats SET dm_message_id = NULL, dm_order = NULL"
+            await db.run("UPDATE seats SET dm_message_id = NULL, dm_order = NULL,"
+                         " reply_message_id = NULL, reply_token = NULL,"
+                         " reply_user_id = NULL, reply_until = NULL, reply_order = NULL"
                          " WHERE table_id = ?",
                          (table_id,))
+
+    @staticmethod
+    def hand_reply_of(row: Row) -> HandReplyRow | None:
+        """The seat's followed `/mahjong hand` reply in a `view_messages` row."""
+        return _reply_of(row)
+
+    async def swap_hand_reply(self, table_id: int, seat: int, reply: HandReplyRow | None
+                              ) -> HandReplyRow | None:
+        """Store ``reply`` as the `/mahjong hand` reply that follows the seat (None:
+        none) and return the one it replaced, atomically (its buttons are the
+        replacer's to take off). Nothing is stored when the seat is empty now."""
+        return await self._at_once(_swap_reply, table_id, seat, reply)
+
+    async def advance_hand_reply(self, table_id: int, seat: int, message_id: int,
+                                 order: int) -> bool:
+        """The seat's followed reply ``message_id`` shows the state ``order`` from now
+        on: True when it is still the stored reply and showed an older state (the
+        caller then draws it), else nothing changes (a newer reply replaced it, or
+        another process drew a state as new)."""
+        async with self._write() as db:
+            changed = await db.run(
+                "UPDATE seats SET reply_order = ? WHERE table_id = ? AND seat = ?"
+                " AND reply_message_id = ? AND reply_order < ?",
+                (order, table_id, seat, message_id, order))
+        return changed == 1
 
     async def owed_dms(self, *, set_before: float | None = None) -> list[OwedDm]:
         """The people's pending decisions (turn and claim deadlines of live hands) that

@@ -26,6 +26,8 @@ USER = USERS[SEAT]
 
 
 class FakeWebhook:
+    token = "token"
+
     def __init__(self, fails: int | None = None) -> None:
         self.edits: list[tuple[int, dict[str, Any]]] = []
         self.fails = fails

@@ -15,14 +15,16 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.discord.memory import InMemory, PresenterMemory, TableMemory
 from bot.discord.notifier import DiscordNotifier
+from bot.discord.replies import order
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.store import Store, StoreMemory
-from engine.game import HandState
+from engine.game import HandState, apply, legal_actions
 from tests.discord.presenter_kit import (
     CHANNEL,
     CREATOR,
@@ -344,3 +346,112 @@ async def test_one_process_keeps_the_step_each_seat_s_dm_shows() -> None:
     await settle(notifier)
     assert len(client.dms(USERS[0])) == 2
     assert (await memory.recall(TABLE)).dm_orders == {0: (1 << 32) + turn.step}
+
+
+# ---------------------------------------------------------------------------
+# `/mahjong hand` replies that follow the game, whichever process made them
+
+
+class Hook:
+    """A reply's webhook as any process builds it from the token: every edit made
+    through it is recorded in ``edits`` (shared by token)."""
+
+    def __init__(self, token: str, edits: dict[str, list[tuple[int, dict[str, Any]]]]
+                 ) -> None:
+        self.token = token
+        self.edits = edits
+
+    async def edit_message(self, message_id: int, **fields: Any) -> None:
+        self.edits.setdefault(self.token, []).append((message_id, fields))
+
+
+def _with_hooks(*notifiers: DiscordNotifier) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    edits: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for notifier in notifiers:
+        notifier.replies.webhook_of = lambda token: Hook(token, edits)  # type: ignore[assignment,return-value]
+    return edits
+
+
+def _reply_on(notifier: DiscordNotifier, state: HandState, seat: int, token: str,
+              message_id: int, edits: dict[str, list[tuple[int, dict[str, Any]]]]) -> None:
+    """``/mahjong hand`` answered by ``notifier``: a reply of ``state`` went out."""
+    reply = notifier.replies.expect(TABLE, seat, USERS[seat], 1, state.seq, "en-US")
+    assert reply is not None
+    notifier.replies.sent(TABLE, seat, reply, Hook(token, edits), message_id)  # type: ignore[arg-type]
+
+
+def _redraws(edits: dict[str, list[tuple[int, dict[str, Any]]]], token: str) -> list[int]:
+    return [m for m, fields in edits.get(token, []) if "attachments" in fields]
+
+
+def _buttons_off(edits: dict[str, list[tuple[int, dict[str, Any]]]], token: str
+                 ) -> list[int]:
+    return [m for m, fields in edits.get(token, []) if fields == {"view": None}]
+
+
+async def test_a_reply_made_on_one_process_follows_the_moves_made_on_the_other(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
+    _reply_on(first, start, 1, "t1", 5, edits)
+    await settle(first)
+    kept = (await memory.recall(TABLE)).hand_replies[1]
+    assert (kept.message_id, kept.token, kept.user_id) == (5, "t1", USERS[1])
+    after, _ = discarded(start, claimable=True)
+    await second.publish(private(after, 1))  # a move the second process made
+    await settle(second)
+    assert _redraws(edits, "t1") == [5]
+    assert (await memory.recall(TABLE)).hand_replies[1].order == order(1, after.seq)
+    await first.publish(private(after, 1))  # the same state, seen here too: not again
+    await settle(first)
+    assert _redraws(edits, "t1") == [5]
+
+
+async def test_an_older_state_is_not_drawn_over_a_newer_one_from_another_process(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
+    _reply_on(first, start, 1, "t1", 5, edits)
+    await settle(first)
+    older, _ = discarded(start, claimable=True)
+    newer = apply(older, next(a for a in legal_actions(older, 1)))[0]
+    await second.publish(private(newer, 1))
+    await settle(second)
+    await first.publish(private(older, 1))  # first's own reply, an older state: not drawn
+    await settle(first)
+    assert _redraws(edits, "t1") == [5]
+    assert (await memory.recall(TABLE)).hand_replies[1].order == order(1, newer.seq)
+
+
+async def test_a_newer_reply_takes_the_buttons_off_the_one_another_process_made(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
+    _reply_on(first, start, 1, "t1", 5, edits)
+    await settle(first)
+    _reply_on(second, start, 1, "t2", 6, edits)
+    await settle(second)
+    assert _buttons_off(edits, "t1") == [5] and edits.get("t2") is None
+    assert (await memory.recall(TABLE)).hand_replies[1].message_id == 6
+    await first.publish(private(discarded(start, claimable=True)[0], 1))
+    await settle(first)  # first's reply follows no more (first learns it at its delivery)
+    assert _redraws(edits, "t1") == [] and _redraws(edits, "t2") == [6]
+
+
+async def test_a_player_who_left_loses_the_reply_another_process_made(
+        memory: PresenterMemory) -> None:
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    _reply_on(first, dealt(0), 1, "t1", 5, edits)
+    await settle(first)
+    await second.publish(LobbyNotice(_info("playing"), "replaced", 1))
+    await settle(second)
+    assert _buttons_off(edits, "t1") == [5]
+    assert (await memory.recall(TABLE)).hand_replies == {}
