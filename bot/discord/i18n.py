@@ -348,7 +348,8 @@ _EN: dict[str, str] = {
     "dm.legend.drawn": "tile {n}, set apart on the right, is the tile you just drew",
     "dm.legend.caishen": "a red 财 badge and a gold frame mark each 财神",
     "dm.legend.sep": "; ",
-    "dm.closed": "{mention}, I can't send you direct messages: use /mahjong hand to play.",
+    "dm.closed": "{mention}, I can't send you direct messages: use /mahjong hand to play "
+                 "(its private reply follows the game).",
     "chan.your_turn": "{mention}, your turn at table #{table} (hand {hand}), {when}.",
     "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
                        "{when}.",
@@ -653,7 +654,8 @@ _ZH: dict[str, str] = {
     "dm.legend.drawn": "单独放在右边的第 {n} 张是刚摸到的牌",
     "dm.legend.caishen": "带红色“财”字和金框的是财神",
     "dm.legend.sep": "；",
-    "dm.closed": "{mention}，我无法给你发私信：请用 /mahjong hand 打牌。",
+    "dm.closed": "{mention}，我无法给你发私信：请用 /mahjong hand 打牌（它的私密回复会随牌局"
+                 "更新）。",
     "chan.your_turn": "{mention}，第 {table} 桌（第 {hand} 局）轮到你了，{when}截止。",
     "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
                         "{when}截止。"),
