@@ -20,7 +20,8 @@ One view of each, whichever process drew it: the channel ends with one table pic
 (each re-post deleted the one before, whoever posted it), no mention left standing (each
 deleted the one before, whoever posted it, and the hand's end the last), and no DM
 still offering move buttons (each newer DM, from either process, took them off the one
-before).
+before). The `/mahjong hand` reply the killed process made follows the game on: the
+survivor redraws it.
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
         await fake.wait_for(lambda: any(driver.pending(p) for p in world.players), 20,
                             "a decision's DM before the kill")
         await second.kill()
+        killed_requests = len(fake.requests())
         assert not channel_files(fake, world.channel, "settlement-"), "the hand ended first"
         killed_at = len(committed_by(children))
         driver.closed = set()                        # the guild's shard is gone: DMs only
@@ -180,6 +182,21 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
     assert "computer" in after, after
     check_channel(fake, world, table, hand)
     check_dms(fake, world)
+    check_reply_followed(fake, world, killed_requests)
+
+
+def check_reply_followed(fake: FakeDiscord, world: World, since: int) -> None:
+    """p3's last `/mahjong hand` reply, made by the killed process, followed the game
+    on: the survivor redrew it with p3's own hand (the reply and its token are kept in
+    the database for every process)."""
+    p3 = world.players[2]
+    asked = [r for r in fake.state.interactions.values()
+             if r.user_id == p3.id and '"hand"' in json.dumps(r.payload.get("data"))]
+    assert asked, "p3 never asked for their hand"
+    token = asked[-1].token
+    redrawn = [r for r in fake.requests()[since:] if r.method == "PATCH" and token in r.path
+               and [f.filename for f in r.files] == ["hand-1-2.png"]]
+    assert redrawn, "the survivor did not redraw the reply the killed process made"
 
 
 async def explained(children: list[Child], work: Any) -> None:
