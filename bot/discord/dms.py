@@ -143,6 +143,10 @@ class DmPresenter:
         self.tables = tables
         self.memory = tables.memory
         self.outbox = outbox
+        self.on_delivery: Callable[[Key, PrivateNotice, tuple[Event, ...]], None] | None \
+            = None
+        """Called in the seat's queue with each notice to deliver (its news merged) once
+        the memory was read again, before anything is sent (`LiveReplies.delivered`)."""
         self.on_dm_sent: Callable[[int, int, int | None], None] | None = None
         """Called with (table, seat, interaction id of the cause) after each hand DM
         went out (benchmarks: the latency from a click to its DMs)."""
@@ -181,6 +185,8 @@ class DmPresenter:
         notice, news = pending
         assert notice.user_id is not None  # never queued otherwise
         st = await self.tables.fresh(notice.ref.table_id)
+        if self.on_delivery is not None:
+            self.on_delivery(key, notice, news)
         if st.dm_blocked(notice.seat, notice.hand_number):
             return
         if notice.resent and notice.step is not None \

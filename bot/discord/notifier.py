@@ -118,6 +118,7 @@ class DiscordNotifier:
         self.tables = Tables(memory, shared=shared)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
         self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
+        self.dms.on_delivery = self.replies.delivered
 
     def _webhook(self, token: str) -> discord.Webhook:
         """The webhook of an interaction's token (a reply another process made)."""

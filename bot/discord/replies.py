@@ -18,9 +18,12 @@ until when it follows).
 - Shared mode (several processes on one database, each drawing the moves it made):
   each seat's reply is also kept in the memory (`PresenterMemory.swap_hand_reply`,
   with its interaction's token), so the process that made a move redraws the reply
-  wherever it was asked. Its jobs then run in the seat's DM queue, after the DM
-  delivery that reads the memory again (`Tables.fresh`), and a redraw lands only over
-  an older state (`PresenterMemory.advance_hand_reply`, asked before the edit).
+  wherever it was asked. Its jobs then run in the seat's DM queue, where the DM
+  delivery reads the memory again first (`Tables.fresh`; `delivered`), and a redraw
+  lands only over an older state (`PresenterMemory.advance_hand_reply`, asked before
+  the edit). Not redrawn there: the echo of a move its person played on another
+  process than the reply's (no delivery reads the memory for it); the reply then shows
+  that decision until the seat's next change (a press on it is refused as passed).
 """
 
 from __future__ import annotations
@@ -189,9 +192,7 @@ class LiveReplies:
         self._seen[key] = max(shows, self._seen.get(key, -1))
         reply = self._replies.get(key)
         if reply is None:
-            if self.shared and notice.user_id is not None:
-                self._hold(key, notice, self._redraw_kept)  # another process's, maybe
-            return
+            return  # shared mode: another process's reply, maybe (`delivered`)
         if shows <= reply.shows:
             return
         if notice.user_id != reply.user_id or time.monotonic() >= reply.until:
@@ -211,6 +212,19 @@ class LiveReplies:
             self._hold(key, notice, None)  # drawn once it went out (`sent`)
         else:
             self._hold(key, notice, self._redraw)
+
+    def delivered(self, key: Key, notice: PrivateNotice, news: tuple[Event, ...]) -> None:
+        """Shared mode: the seat's DM delivery read the memory again (`DmPresenter`, in
+        the seat's queue): a reply it keeps for the seat that another process made is
+        redrawn after it. Looked up there, not at the notice: the memory as it is now,
+        without a query or a job for each notice of every seat."""
+        if not self.shared or self.tables is None or key in self._replies or \
+                key[1] not in self.tables.get(key[0]).hand_replies:
+            return
+        queued = key in self._pending
+        self._pending[key] = (notice, news)  # the delivery's: its news merged already
+        if not queued:
+            self.outbox.put(self._queue(key), partial(self._redraw_kept, key))
 
     def _hold(self, key: Key, notice: PrivateNotice,
               draw: Callable[[Key], Awaitable[None]] | None) -> None:
