@@ -352,12 +352,15 @@ async def test_one_process_keeps_the_step_each_seat_s_dm_shows() -> None:
 # `/mahjong hand` replies that follow the game, whichever process made them
 
 
+Edits = dict[str, list[tuple[int, dict[str, Any]]]]
+"""Token → the edits made through its webhook: (message, fields) each."""
+
+
 class Hook:
     """A reply's webhook as any process builds it from the token: every edit made
     through it is recorded in ``edits`` (shared by token)."""
 
-    def __init__(self, token: str, edits: dict[str, list[tuple[int, dict[str, Any]]]]
-                 ) -> None:
+    def __init__(self, token: str, edits: Edits) -> None:
         self.token = token
         self.edits = edits
 
@@ -365,38 +368,45 @@ class Hook:
         self.edits.setdefault(self.token, []).append((message_id, fields))
 
 
-def _with_hooks(*notifiers: DiscordNotifier) -> dict[str, list[tuple[int, dict[str, Any]]]]:
-    edits: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+def _with_hooks(*notifiers: DiscordNotifier) -> Edits:
+    edits: Edits = {}
     for notifier in notifiers:
         notifier.replies.webhook_of = lambda token: Hook(token, edits)  # type: ignore[assignment,return-value]
     return edits
 
 
 def _reply_on(notifier: DiscordNotifier, state: HandState, seat: int, token: str,
-              message_id: int, edits: dict[str, list[tuple[int, dict[str, Any]]]]) -> None:
+              message_id: int, edits: Edits) -> None:
     """``/mahjong hand`` answered by ``notifier``: a reply of ``state`` went out."""
     reply = notifier.replies.expect(TABLE, seat, USERS[seat], 1, state.seq, "en-US")
     assert reply is not None
     notifier.replies.sent(TABLE, seat, reply, Hook(token, edits), message_id)  # type: ignore[arg-type]
 
 
-def _redraws(edits: dict[str, list[tuple[int, dict[str, Any]]]], token: str) -> list[int]:
+def _redraws(edits: Edits, token: str) -> list[int]:
     return [m for m, fields in edits.get(token, []) if "attachments" in fields]
 
 
-def _buttons_off(edits: dict[str, list[tuple[int, dict[str, Any]]]], token: str
-                 ) -> list[int]:
+def _buttons_off(edits: Edits, token: str) -> list[int]:
     return [m for m, fields in edits.get(token, []) if fields == {"view": None}]
+
+
+async def _a_reply_on_the_first(memory: PresenterMemory
+                                ) -> tuple[DiscordNotifier, DiscordNotifier, Edits, HandState]:
+    """Two processes; the first answered seat 1's `/mahjong hand` (token "t1", message
+    5) on a deal whose dealer has a discard seat 1 may claim."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    start = dealt(0)
+    _reply_on(first, start, 1, "t1", 5, edits)
+    await settle(first)
+    return first, second, edits, start
 
 
 async def test_a_reply_made_on_one_process_follows_the_moves_made_on_the_other(
         memory: PresenterMemory) -> None:
-    client = FakeClient()
-    first, second = (presenter(client, memory, shared=True) for _ in range(2))
-    edits = _with_hooks(first, second)
-    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
-    _reply_on(first, start, 1, "t1", 5, edits)
-    await settle(first)
+    first, second, edits, start = await _a_reply_on_the_first(memory)
     kept = (await memory.recall(TABLE)).hand_replies[1]
     assert (kept.message_id, kept.token, kept.user_id) == (5, "t1", USERS[1])
     after, _ = discarded(start, claimable=True)
@@ -411,12 +421,7 @@ async def test_a_reply_made_on_one_process_follows_the_moves_made_on_the_other(
 
 async def test_an_older_state_is_not_drawn_over_a_newer_one_from_another_process(
         memory: PresenterMemory) -> None:
-    client = FakeClient()
-    first, second = (presenter(client, memory, shared=True) for _ in range(2))
-    edits = _with_hooks(first, second)
-    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
-    _reply_on(first, start, 1, "t1", 5, edits)
-    await settle(first)
+    first, second, edits, start = await _a_reply_on_the_first(memory)
     older, _ = discarded(start, claimable=True)
     newer = apply(older, next(a for a in legal_actions(older, 1)))[0]
     await second.publish(private(newer, 1))
@@ -429,12 +434,7 @@ async def test_an_older_state_is_not_drawn_over_a_newer_one_from_another_process
 
 async def test_a_newer_reply_takes_the_buttons_off_the_one_another_process_made(
         memory: PresenterMemory) -> None:
-    client = FakeClient()
-    first, second = (presenter(client, memory, shared=True) for _ in range(2))
-    edits = _with_hooks(first, second)
-    start = dealt(0)  # a shuffle whose dealer has a discard another seat may claim
-    _reply_on(first, start, 1, "t1", 5, edits)
-    await settle(first)
+    first, second, edits, start = await _a_reply_on_the_first(memory)
     _reply_on(second, start, 1, "t2", 6, edits)
     await settle(second)
     assert _buttons_off(edits, "t1") == [5] and edits.get("t2") is None
@@ -446,11 +446,7 @@ async def test_a_newer_reply_takes_the_buttons_off_the_one_another_process_made(
 
 async def test_a_player_who_left_loses_the_reply_another_process_made(
         memory: PresenterMemory) -> None:
-    client = FakeClient()
-    first, second = (presenter(client, memory, shared=True) for _ in range(2))
-    edits = _with_hooks(first, second)
-    _reply_on(first, dealt(0), 1, "t1", 5, edits)
-    await settle(first)
+    _, second, edits, _ = await _a_reply_on_the_first(memory)
     await second.publish(LobbyNotice(_info("playing"), "replaced", 1))
     await settle(second)
     assert _buttons_off(edits, "t1") == [5]
