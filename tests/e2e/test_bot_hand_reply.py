@@ -138,3 +138,21 @@ async def test_a_reply_past_its_token_is_not_edited(
     await quiet(bots)
     assert len(fake.requests("PATCH", f"/{handle.token}/messages/")) == edits
     assert _moves(fake, reply) == [menu]  # too late to take it off: a press is refused
+
+
+async def test_a_reply_whose_token_ran_out_is_dropped_after_one_refused_edit(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """Discord refuses an edit once the token is past its 15 minutes (the bot's clock
+    and Discord's may disagree): the reply follows no more, no edit is tried again."""
+    driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
+    handle = await slash(driver.world, owner, "hand")
+    await answer(handle)
+    fake.expire_token(handle)
+    await (await fake.select(owner, dm, menu, value)).response()  # played on the DM
+    await quiet(bots)
+    edits = fake.requests("PATCH", f"/{handle.token}/messages/")
+    assert [r.status for r in edits] == [401]
+    for _ in range(12):  # the owner's hand changes again: nothing is tried
+        if not await driver.step():
+            await quiet(bots)
+    assert len(fake.requests("PATCH", f"/{handle.token}/messages/")) == 1

@@ -356,3 +356,5 @@ class InteractionRecord:
     responses: list[InteractionResponse] = field(default_factory=list)
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
+    created: float = field(default_factory=time.monotonic)
+    """When it was sent: its token lasts `FakeState.token_lifetime` from then."""

@@ -408,6 +408,14 @@ class RestApi:
             self._note_target(request, record.channel_id)
         return record
 
+    def _expired(self, request: web.Request, record: InteractionRecord | None
+                 ) -> web.Response | None:
+        """Discord's answer to a webhook call on an interaction whose token has run out
+        (`FakeState.token_lifetime`), or None."""
+        if record is None or time.monotonic() - record.created <= self.state.token_lifetime:
+            return None
+        return error(request, 401, 50027, "Invalid Webhook Token")
+
     def _webhook_message(
         self, request: web.Request, record: InteractionRecord
     ) -> FakeMessage | None:
@@ -423,6 +431,8 @@ class RestApi:
         """``POST /webhooks/{app}/{token}``: a followup (the first after a defer
         replaces the "thinking" message, keeping the defer's ephemerality)."""
         record = self._interaction_for(request)
+        if (expired := self._expired(request, record)) is not None:
+            return expired
         if record is None:
             return error(request, 404, 10015, "Unknown Webhook")
         if not record.responses:
@@ -442,6 +452,8 @@ class RestApi:
     async def get_webhook_message(self, request: web.Request) -> web.Response:
         """``GET /webhooks/{app}/{token}/messages/{id|@original}``."""
         record = self._interaction_for(request)
+        if (expired := self._expired(request, record)) is not None:
+            return expired
         message = self._webhook_message(request, record) if record else None
         if message is None:
             return error(request, 404, 10008, "Unknown Message")
@@ -450,6 +462,8 @@ class RestApi:
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         """``PATCH /webhooks/{app}/{token}/messages/{id|@original}``."""
         record = self._interaction_for(request)
+        if (expired := self._expired(request, record)) is not None:
+            return expired
         message = self._webhook_message(request, record) if record else None
         if message is None:
             return error(request, 404, 10008, "Unknown Message")
@@ -459,6 +473,8 @@ class RestApi:
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         """``DELETE /webhooks/{app}/{token}/messages/{id|@original}``."""
         record = self._interaction_for(request)
+        if (expired := self._expired(request, record)) is not None:
+            return expired
         message = self._webhook_message(request, record) if record else None
         if message is None:
             return error(request, 404, 10008, "Unknown Message")

@@ -227,6 +227,11 @@ class FakeDiscord:
                 return self.state.channels[channel_id]
         raise KeyError(name)
 
+    def expire_token(self, handle: InteractionHandle) -> None:
+        """Let the interaction's token run out now (Discord's last 15 minutes): the
+        bot's webhook calls on it are refused from now on (401, code 50027)."""
+        handle.record.created -= self.state.token_lifetime + 1
+
     def close_dms(self, user: UserLike, closed: bool = True) -> None:
         """Make DMs to the user fail with 403, code 50007."""
         self.state.users[_id(user)].dms_closed = closed

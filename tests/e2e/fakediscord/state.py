@@ -50,6 +50,9 @@ class FakeState:
         self.interactions_by_token: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.tokens: list[str] = []
+        self.token_lifetime = 15 * 60.0
+        """Seconds an interaction's token lets the bot follow up and edit its reply
+        (Discord: 15 minutes); a webhook call after that is refused with 401, 50027."""
         self.in_flight = 0
         self._changed = asyncio.Event()
 
