@@ -21,9 +21,10 @@ until when it follows).
   wherever it was asked. Its jobs then run in the seat's DM queue, where the DM
   delivery reads the memory again first (`Tables.fresh`; `delivered`), and a redraw
   lands only over an older state (`PresenterMemory.advance_hand_reply`, asked before
-  the edit). Not redrawn there: the echo of a move its person played on another
-  process than the reply's (no delivery reads the memory for it); the reply then shows
-  that decision until the seat's next change (a press on it is refused as passed).
+  the edit). The echo of a move its person played on another process than the reply's
+  (no delivery reads the memory for it) is redrawn from the memory as last read there:
+  a reply made since then shows that decision until the seat's next change (a press on
+  it is refused as passed).
 """
 
 from __future__ import annotations
@@ -191,8 +192,10 @@ class LiveReplies:
         shows = order(notice.hand_number, notice.seq)
         self._seen[key] = max(shows, self._seen.get(key, -1))
         reply = self._replies.get(key)
-        if reply is None:
-            return  # shared mode: another process's reply, maybe (`delivered`)
+        if reply is None:  # shared mode: another process's reply, maybe (`delivered`)
+            if self._echo_elsewhere(key, notice):
+                self._hold(key, notice, self._redraw_kept)
+            return
         if shows <= reply.shows:
             return
         if notice.user_id != reply.user_id or time.monotonic() >= reply.until:
@@ -212,6 +215,17 @@ class LiveReplies:
             self._hold(key, notice, None)  # drawn once it went out (`sent`)
         else:
             self._hold(key, notice, self._redraw)
+
+    def _echo_elsewhere(self, key: Key, notice: PrivateNotice) -> bool:
+        """Shared mode: the echo of a move its person played here (no DM delivery reads
+        the memory for it) while the memory, as last read here, keeps a reply for the
+        seat that another process made: the reply shows the passed decision, redrawn
+        from what is known (a reply made since the last read is not, a replaced one
+        refuses the redraw: `advance_hand_reply`)."""
+        cause = notice.cause
+        return self.shared and self.tables is not None and notice.step is None and \
+            cause is not None and cause.user_id == notice.user_id and \
+            key[1] in self.tables.get(key[0]).hand_replies
 
     def delivered(self, key: Key, notice: PrivateNotice, news: tuple[Event, ...]) -> None:
         """Shared mode: the seat's DM delivery read the memory again (`DmPresenter`, in

@@ -451,3 +451,24 @@ async def test_a_player_who_left_loses_the_reply_another_process_made(
     await settle(second)
     assert _buttons_off(edits, "t1") == [5]
     assert (await memory.recall(TABLE)).hand_replies == {}
+
+
+async def test_a_move_played_by_dm_on_another_process_is_shown_in_the_reply(
+        memory: PresenterMemory) -> None:
+    """Seat 0's person played their turn by DM on the second process (the echo: no DM
+    is delivered for it) while their reply, made on the first, showed the decision: the
+    reply is redrawn without it, from the memory the second read at its last delivery."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    edits = _with_hooks(first, second)
+    state = dealt()
+    _reply_on(first, state, 0, "t1", 5, edits)
+    await settle(first)
+    await second.publish(private(state, 0))  # its DM: the second reads the memory
+    await settle(second)
+    [dm] = client.dms(USERS[0])
+    after = _discarded()
+    await second.publish(private(after, 0, cause=Cause(USERS[0], message_id=dm.id)))
+    await settle(second)
+    assert _redraws(edits, "t1") == [5]
+    assert client.dms(USERS[0]) == [dm]  # the echo is not DMed
