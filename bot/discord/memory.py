@@ -35,7 +35,7 @@ ViewMessage = Literal["lobby", "table", "ping"]
 
 class HandReply(Protocol):
     """A seat's `/mahjong hand` reply that follows the game (`bot.discord.replies`), as
-    shared mode keeps it for every process."""
+    the memory keeps it for every process and for the next start."""
 
     @property
     def message_id(self) -> int: ...

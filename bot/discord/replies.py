@@ -15,6 +15,13 @@ until when it follows).
 - The echo of a move played on the reply that leaves its person nothing to decide is
   not drawn again: the click's answer showed it.
 - A seat its person left (the computer plays it) stops its reply, buttons off.
+- Each reply is kept in the memory with its interaction's token
+  (`PresenterMemory.swap_hand_reply`), so a restart does not end it: the first
+  delivery of the seat's DM after the start (which reads the table's memory) takes it
+  up again (`_adopt`) for what is left of its time. A crash between a move and the
+  reply's redraw leaves it showing the passed decision until the seat's next change
+  (a press on it is refused as passed), as it may leave a closed-DMs player's mention
+  unsent.
 - Shared mode (several processes on one database, each drawing the moves it made):
   each seat's reply is also kept in the memory (`PresenterMemory.swap_hand_reply`,
   with its interaction's token), so the process that made a move redraws the reply
@@ -107,12 +114,14 @@ WebhookOf = Callable[[str], discord.Webhook]
 class LiveReplies:
     def __init__(self, outbox: Outbox, pictures: Pictures, tables: Tables | None = None,
                  webhook_of: WebhookOf | None = None) -> None:
-        """``tables`` (with its memory) and ``webhook_of``: shared mode's, when the
-        tables are shared."""
+        """``tables`` (with its memory) and ``webhook_of``: each reply is kept in the
+        memory, so that a restart (and in shared mode, every process) follows it on;
+        without them replies live in this object alone."""
         self.outbox = outbox
         self.pictures = pictures
         self.tables = tables
-        self.shared = tables is not None and tables.shared
+        self.kept = tables is not None and webhook_of is not None
+        self.shared = self.kept and tables is not None and tables.shared
         self.webhook_of = webhook_of
         self._replies: dict[Key, Reply] = {}
         self._by_message: dict[int, Reply] = {}
@@ -137,8 +146,8 @@ class LiveReplies:
                       time.time() + FOLLOWS_FOR)
         key = (table_id, seat)
         older = self._replies.get(key)
-        if older is not None:  # shared mode: the memory's swap hands it back (`_keep`)
-            self._stop(key, older, buttons_off=not self.shared)
+        if older is not None:  # kept: the memory's swap hands it back (`_keep`)
+            self._stop(key, older, buttons_off=not self.kept)
         self._replies[key] = reply
         return reply
 
@@ -159,7 +168,7 @@ class LiveReplies:
             self.outbox.put(queue, partial(self._buttons_off, key, reply))
             return
         self._by_message[message_id] = reply
-        if self.shared:
+        if self.kept:
             self.outbox.put(queue, partial(self._keep, key, reply))
         if key in self._pending:
             self.outbox.put(queue, partial(self._redraw, key))
@@ -228,17 +237,39 @@ class LiveReplies:
             key[1] in self.tables.get(key[0]).hand_replies
 
     def delivered(self, key: Key, notice: PrivateNotice, news: tuple[Event, ...]) -> None:
-        """Shared mode: the seat's DM delivery read the memory again (`DmPresenter`, in
-        the seat's queue): a reply it keeps for the seat that another process made is
-        redrawn after it. Looked up there, not at the notice: the memory as it is now,
-        without a query or a job for each notice of every seat."""
-        if not self.shared or self.tables is None or key in self._replies or \
-                key[1] not in self.tables.get(key[0]).hand_replies:
+        """The seat's DM delivery read the memory (`DmPresenter`, in the seat's queue;
+        one process: once a table after a start). A reply the memory keeps for the seat
+        that this process does not follow is redrawn after it: in shared mode one
+        another process made, looked up there rather than at the notice (the memory as
+        it is now, without a query or a job for each notice of every seat); with one
+        process, one made before a restart, followed again from now on (`_adopt`)."""
+        if not self.kept or self.tables is None or key in self._replies:
+            return
+        kept = self.tables.get(key[0]).hand_replies
+        if key[1] not in kept:
+            return
+        if not self.shared:
+            self._adopt(key, kept.pop(key[1]), notice, news)
             return
         queued = key in self._pending
         self._pending[key] = (notice, news)  # the delivery's: its news merged already
         if not queued:
             self.outbox.put(self._queue(key), partial(self._redraw_kept, key))
+
+    def _adopt(self, key: Key, kept: HandReply, notice: PrivateNotice,
+               news: tuple[Event, ...]) -> None:
+        """One process: the seat's reply kept from before a restart follows the game
+        again for what is left of its time, as if asked here, and shows ``notice``."""
+        left = kept.until - time.time()
+        if left <= 0 or kept.user_id != notice.user_id or self.webhook_of is None:
+            return
+        reply = Reply(kept.user_id, notice.locale, kept.order, time.monotonic() + left,
+                      kept.until, self.webhook_of(kept.token), kept.message_id, kept.token)
+        self._replies[key] = reply
+        self._by_message[kept.message_id] = reply
+        if order(notice.hand_number, notice.seq) > reply.shows:
+            self._pending[key] = (notice, news)  # the delivery's: its news merged already
+            self.outbox.put(self._queue(key), partial(self._redraw, key))
 
     def _hold(self, key: Key, notice: PrivateNotice,
               draw: Callable[[Key], Awaitable[None]] | None) -> None:
@@ -255,9 +286,9 @@ class LiveReplies:
         buttons go."""
         key = (table_id, seat)
         reply = self._replies.get(key)
-        if reply is not None:  # shared mode: the memory hands it back (`_let_go`)
-            self._stop(key, reply, buttons_off=not self.shared)
-        if self.shared:
+        if reply is not None:  # kept: the memory hands it back (`_let_go`)
+            self._stop(key, reply, buttons_off=not self.kept)
+        if self.kept:
             self.outbox.put(self._queue(key), partial(self._let_go, key))
 
     def _stop(self, key: Key, reply: Reply, *, buttons_off: bool) -> None:
@@ -337,14 +368,19 @@ class LiveReplies:
         return kept is not None and kept.message_id != reply.message_id
 
     async def _keep(self, key: Key, reply: Reply) -> None:
-        """This process's reply went out: it follows the seat for every process; the
-        one it replaces (whichever process made it) loses its buttons."""
+        """This process's reply went out: it follows the seat for every process (one
+        process: after a restart too); the one it replaces (whichever process made it,
+        before a restart or not) loses its buttons."""
         assert self.tables is not None and reply.message_id is not None
         old = await self._memory.swap_hand_reply(
             *key, reply.message_id, token=reply.token, user_id=reply.user_id,
             until=reply.expires_at, order=reply.shows)
-        self.tables.get(key[0]).hand_replies[key[1]] = KeptReply(
-            reply.message_id, reply.token, reply.user_id, reply.expires_at, reply.shows)
+        kept = self.tables.get(key[0]).hand_replies
+        if self.shared:
+            kept[key[1]] = KeptReply(reply.message_id, reply.token, reply.user_id,
+                                     reply.expires_at, reply.shows)
+        else:  # one process keeps there only the replies made before its start
+            kept.pop(key[1], None)
         if old is not None and old.message_id != reply.message_id:
             await self._edit_kept(old, view=None)
 

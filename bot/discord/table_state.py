@@ -48,8 +48,9 @@ class TableState:
     """Shared mode: seat → the step its newest DM with a decision shows, as the memory
     last said (a DM owed after a crash is not sent twice)."""
     hand_replies: dict[int, HandReply] = field(default_factory=dict)
-    """Shared mode: seat → its `/mahjong hand` reply that follows the game, as the
-    memory last said (`bot.discord.replies`)."""
+    """Seat → its `/mahjong hand` reply that follows the game (`bot.discord.replies`):
+    in shared mode as the memory last said; with one process, those the memory kept
+    from before the start and not yet followed again."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -96,6 +97,7 @@ class Tables:
             st.ping_message = st.ping_message or mem.ping_message
             for seat in mem.dm_closed:
                 st.dm_closed.setdefault(seat, 0)
+            st.hand_replies = dict(mem.hand_replies)
             st.loaded = True
         return st
 

@@ -4,9 +4,10 @@ It implements the presenter's `PresenterMemory` (bot/discord/memory.py) over col
 the store already has: the table's message ids, picture time and permission flag
 (``game_tables``), and each seat's refused DMs (``seats.dm_closed``). The store does
 not import the adapter: the interface is met by shape. Each seat's DM with move buttons
-(``seats.dm_message_id``, 0009), each seat's followed `/mahjong hand` reply
-(``seats.reply_*``, 0015) and the atomic swaps are shared mode's (`bot.discord.memory`);
-`recall` reads it all in one query.
+(``seats.dm_message_id``, 0009) and the atomic swaps are shared mode's
+(`bot.discord.memory`); each seat's followed `/mahjong hand` reply (``seats.reply_*``,
+0015) is kept in every mode (a restart follows it on); `recall` reads it all in one
+query.
 """
 
 from __future__ import annotations

@@ -242,7 +242,7 @@ class OwedDm:
 
 @dataclass(frozen=True)
 class HandReplyRow:
-    """A seat's `/mahjong hand` reply that follows the game, as shared mode keeps it
+    """A seat's `/mahjong hand` reply that follows the game, as the presenter keeps it
     (0015): the message, its interaction's token, the person it was made for, until
     when it may be edited (Unix time) and the state it shows (hand × 2^32 + actions)."""
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import bot.discord.replies as replies
 from bot.discord.memory import InMemory, PresenterMemory, TableMemory
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.replies import order
@@ -472,3 +473,53 @@ async def test_a_move_played_by_dm_on_another_process_is_shown_in_the_reply(
     await settle(second)
     assert _redraws(edits, "t1") == [5]
     assert client.dms(USERS[0]) == [dm]  # the echo is not DMed
+
+
+# One process restarted: its replies are kept in the memory too, and followed again.
+
+
+async def _a_reply_before_a_restart(memory: PresenterMemory
+                                    ) -> tuple[DiscordNotifier, Edits, HandState]:
+    """One process answered seat 1's `/mahjong hand` (token "t1", message 5) and was
+    restarted: the new process, on the same memory, has not shown the table yet."""
+    client = FakeClient()
+    before, after = presenter(client, memory), presenter(client, memory)
+    edits = _with_hooks(before, after)
+    start = dealt(0)
+    _reply_on(before, start, 1, "t1", 5, edits)
+    await settle(before)
+    return after, edits, start
+
+
+async def test_a_reply_made_before_a_restart_follows_the_game_after_it(
+        memory: PresenterMemory) -> None:
+    restarted, edits, start = await _a_reply_before_a_restart(memory)
+    claim, _ = discarded(start, claimable=True)
+    await restarted.publish(private(claim, 1))
+    await settle(restarted)
+    assert _redraws(edits, "t1") == [5]
+    passed = apply(claim, next(a for a in legal_actions(claim, 1)))[0]
+    await restarted.publish(private(passed, 1))  # followed on, not only redrawn once
+    await settle(restarted)
+    assert _redraws(edits, "t1") == [5, 5]
+
+
+async def test_a_reply_past_its_time_is_not_followed_after_a_restart(
+        memory: PresenterMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replies, "FOLLOWS_FOR", 0.05)
+    restarted, edits, start = await _a_reply_before_a_restart(memory)
+    await asyncio.sleep(0.1)
+    await restarted.publish(private(discarded(start, claimable=True)[0], 1))
+    await settle(restarted)
+    assert _redraws(edits, "t1") == []
+
+
+async def test_a_reply_asked_after_a_restart_takes_the_buttons_off_the_one_before(
+        memory: PresenterMemory) -> None:
+    restarted, edits, start = await _a_reply_before_a_restart(memory)
+    _reply_on(restarted, start, 1, "t2", 6, edits)
+    await settle(restarted)
+    assert _buttons_off(edits, "t1") == [5]
+    await restarted.publish(private(discarded(start, claimable=True)[0], 1))
+    await settle(restarted)
+    assert _redraws(edits, "t1") == [] and _redraws(edits, "t2") == [6]

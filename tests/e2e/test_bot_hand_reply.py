@@ -156,3 +156,44 @@ async def test_a_reply_whose_token_ran_out_is_dropped_after_one_refused_edit(
         if not await driver.step():
             await quiet(bots)
     assert len(fake.requests("PATCH", f"/{handle.token}/messages/")) == 1
+
+
+async def test_the_reply_follows_on_after_a_restart(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """The reply says until when it follows the game; a restart in between does not
+    make that untrue: its token is kept with the seat, and the new process goes on
+    redrawing it."""
+    world = make_world(fake)
+    closed = world.players[0]
+    fake.close_dms(closed)
+    db = tmp_path / "db.sqlite3"
+    running = await bots.start(make_bot(db, picture_processes=0))
+    await open_table(world, hands=1)
+    driver = Driver(world, closed={closed.id}, win=False)
+    await quiet(bots)
+    reply = await answer(await slash(world, closed, "hand"))
+    running = await bots.restart(running, make_bot(db, picture_processes=0))
+    played = await _play_in(fake, bots, world, driver, closed, reply, decisions=3)
+    assert len(played) == 3 and played == sorted(played)
+    assert not driver.refusals
+
+
+async def _play_in(fake: FakeDiscord, bots: BotLauncher, world: Any, driver: Driver,
+                   user: Any, reply: FakeMessage, *, decisions: int
+                   ) -> list[tuple[int, int]]:
+    """The others play on; ``user`` plays ``decisions`` decisions shown in ``reply``."""
+    played: list[tuple[int, int]] = []
+    for _ in range(400):
+        if len(played) == decisions or _settled(fake, world, 1):
+            break
+        shown = _moves(fake, reply)
+        if shown and _step(shown[0]) not in played:
+            played.append(_step(shown[0]))
+            await _play_on(fake, user, reply)
+            continue
+        if not await driver.step():
+            await quiet(bots)
+            if not await driver.step() and not _moves(fake, reply):
+                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world, 1),
+                                    what="the reply to show the next decision")
+    return played
