@@ -67,22 +67,7 @@ async def test_a_player_with_closed_dms_plays_a_whole_match_in_one_reply(
     handle = await slash(world, closed, "hand")
     reply = await answer(handle)
     assert "follows the game until <t:" in reply.content
-    played: list[tuple[int, int]] = []
-    for _ in range(600):
-        if _settled(fake, world, 2):
-            break
-        shown = _moves(fake, reply)
-        if shown and _step(shown[0]) not in played:
-            played.append(_step(shown[0]))
-            await _play_on(fake, closed, reply)
-            continue
-        if not await driver.step():
-            await quiet(bots)
-            if not await driver.step() and not _moves(fake, reply):
-                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world, 2),
-                                    what="the reply to show the next decision")
-    else:
-        raise AssertionError("the match did not end")
+    played = await _play_in(fake, bots, world, driver, closed, reply, hands=2)
     # several decisions of each hand, all in the first reply
     assert all(sum(h == hand for h, _ in played) >= 3 for hand in (1, 2)), played
     assert played == sorted(played)
@@ -179,13 +164,14 @@ async def test_the_reply_follows_on_after_a_restart(
 
 
 async def _play_in(fake: FakeDiscord, bots: BotLauncher, world: Any, driver: Driver,
-                   user: Any, reply: FakeMessage, *, decisions: int
-                   ) -> list[tuple[int, int]]:
-    """The others play on; ``user`` plays ``decisions`` decisions shown in ``reply``."""
+                   user: Any, reply: FakeMessage, *, hands: int = 1,
+                   decisions: int | None = None) -> list[tuple[int, int]]:
+    """The others play on; ``user`` plays each decision shown in ``reply`` (until
+    ``decisions`` of them, else until hand ``hands`` settles): their (hand, step)."""
     played: list[tuple[int, int]] = []
-    for _ in range(400):
-        if len(played) == decisions or _settled(fake, world, 1):
-            break
+    for _ in range(600):
+        if len(played) == decisions or _settled(fake, world, hands):
+            return played
         shown = _moves(fake, reply)
         if shown and _step(shown[0]) not in played:
             played.append(_step(shown[0]))
@@ -194,6 +180,7 @@ async def _play_in(fake: FakeDiscord, bots: BotLauncher, world: Any, driver: Dri
         if not await driver.step():
             await quiet(bots)
             if not await driver.step() and not _moves(fake, reply):
-                await fake.wait_for(lambda: _moves(fake, reply) or _settled(fake, world, 1),
-                                    what="the reply to show the next decision")
-    return played
+                await fake.wait_for(
+                    lambda: _moves(fake, reply) or _settled(fake, world, hands),
+                    what="the reply to show the next decision")
+    raise AssertionError(f"played {played} and the hand did not end")
