@@ -246,8 +246,7 @@ class WorkerPool:
         for worker in self._workers:
             worker.job = None
         for future in failed:
-            if not future.done():
-                future.set_exception(BrokenWorkers("a picture process died"))
+            _fail(future, "a picture process died")
         self._unwatch()
 
     def _unwatch(self) -> None:
@@ -273,8 +272,9 @@ class WorkerPool:
                 os.write(worker.fd, _frame(STOP))
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            for worker in workers:
-                with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to end
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to end
+                loop.call_soon_threadsafe(self._fail_queued)
+                for worker in workers:
                     loop.call_soon_threadsafe(_forget, loop, worker)
         for worker in workers:
             if worker.started.done():  # still warming up: nothing of value to finish
@@ -282,6 +282,24 @@ class WorkerPool:
             if worker.process.is_alive():
                 worker.process.terminate()
                 worker.process.join()
+
+
+    def _fail_queued(self) -> None:
+        """On the loop, once closed: the jobs still waiting for a worker fail (their
+        callers would otherwise wait for ever)."""
+        queued, self._queue = self._queue, deque()
+        for _, future in queued:
+            _fail(future, "the picture processes were closed")
+
+
+def _fail(future: asyncio.Future[Any], why: str) -> None:
+    """``future`` fails with `BrokenWorkers` (unless done), read here as well: at a stop
+    or a death nobody may wait for it any more (a worker's start, a caller cancelled
+    meanwhile), and asyncio would report its exception as an error nobody read. A
+    caller awaiting it still gets the exception."""
+    if not future.done():
+        future.set_exception(BrokenWorkers(why))
+        future.exception()
 
 
 def _forget(loop: asyncio.AbstractEventLoop, worker: _Worker) -> None:
@@ -292,5 +310,5 @@ def _forget(loop: asyncio.AbstractEventLoop, worker: _Worker) -> None:
         loop.remove_reader(worker.fd)
         loop.remove_writer(worker.fd)
     worker.conn.close()
-    if worker.job is not None and not worker.job.done():
-        worker.job.set_exception(BrokenWorkers("the picture processes were closed"))
+    if worker.job is not None:
+        _fail(worker.job, "the picture processes were closed")

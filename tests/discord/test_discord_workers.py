@@ -5,6 +5,7 @@ fails what it had and `Pictures` draws in threads from then on."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 
@@ -124,3 +125,26 @@ async def test_jobs_and_results_bigger_than_the_pipe_arrive_whole() -> None:
         assert results == [job.data[::-1] for job in jobs]
     finally:
         pool.close()
+
+
+async def test_closing_fails_the_jobs_not_done_and_logs_no_error() -> None:
+    """A clean stop (SIGTERM) closes the pool with jobs queued and workers starting: each
+    waiting caller is told (`BrokenWorkers`, not left waiting for ever), and no future
+    failed by the close is reported by asyncio as an error nobody read."""
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: reported.append(context))
+    try:
+        pool = WorkerPool(2)
+        jobs = [asyncio.ensure_future(pool.run(_Job(n))) for n in range(3)]
+        await asyncio.sleep(0)  # sent, or queued behind the workers' start
+        pool.close()
+        for job in jobs:
+            with pytest.raises(BrokenWorkers):
+                await asyncio.wait_for(job, 5)
+        del pool, jobs
+        gc.collect()
+        await asyncio.sleep(0)
+        assert [c["message"] for c in reported] == []
+    finally:
+        loop.set_exception_handler(None)
