@@ -210,6 +210,12 @@ _EN: dict[str, str] = {
     "why.not_a_meld": "{tiles} do not make that meld",
     "why.meld_size": "{tiles} do not make that meld",
     "why.flower_meld": "flowers never form melds",
+    "why.tan_count": "{seat} cannot have made {n} claims (摊) on {seat_b}'s discards: at most "
+                     "{limit} in this hand",
+    "why.chain_kongs": "the chain counts {n} kong(s), but the winner shows {kongs}",
+    "why.replacement_kong": "a kong replacement needs a kong, and the winner shows none",
+    "why.replacement_flower": "a flower replacement needs a flower, and the winner shows "
+                              "none",
     "why.suit_letter": "{letter} in {text} is not a suit letter: use m, p, s, z or f",
     "why.no_such_tile": "there is no tile {tile} (in {text})",
     "why.no_suit": "the digits {text} need a suit letter: end each run with m, p, s, z or f",
@@ -523,6 +529,10 @@ _ZH: dict[str, str] = {
     "why.not_a_meld": "{tiles} 组不成这组副露",
     "why.meld_size": "{tiles} 组不成这组副露",
     "why.flower_meld": "花牌不能组成副露",
+    "why.tan_count": "{seat}不可能吃碰杠了{seat_b}的牌 {n} 次：这一局最多 {limit} 摊",
+    "why.chain_kongs": "飘杠里有 {n} 个杠，但胡牌者只有 {kongs} 个杠",
+    "why.replacement_kong": "杠后补牌要先有杠，但胡牌者没有杠",
+    "why.replacement_flower": "补花要先有花，但胡牌者没有花",
     "why.suit_letter": "{text} 中的 {letter} 不是花色字母：请用 m、p、s、z 或 f",
     "why.no_such_tile": "没有 {tile} 这张牌（在 {text} 中）",
     "why.no_suit": "数字 {text} 缺少花色字母：每组以 m、p、s、z 或 f 结尾",

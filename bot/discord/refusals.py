@@ -94,6 +94,13 @@ REASONS: tuple[Reason, ...] = (
     _r("not_a_meld", r"(?P<tiles>[0-9mpszf]+) is not a \w+: it needs .+"),
     _r("meld_size", r"a \w+ has \d+ tiles, not \d+: (?P<tiles>[0-9mpszf]*)"),
     _r("flower_meld", r"flowers never form melds"),
+    _r("replacement_kong", r"a kong replacement follows a kong: the winner shows none"),
+    _r("replacement_flower", r"a flower replacement follows a flower: the winner shows none"),
+    # engine/rules/hangzhou: a calculator case's claims and chain
+    _r("tan_count", r"claims\[(?P<seat>[0-3])\]\[(?P<seat_b>[0-3])\] is (?P<n>\d+), but "
+                    r"seat [0-3] may make at most (?P<limit>\d+) 摊 on seat [0-3] in this hand"),
+    _r("chain_kongs", r"the chain holds (?P<n>\d+) kong\(s\) \(K\), but the winner shows "
+                      r"(?P<kongs>\d+)"),
     # engine/tiles: a calculator hand in tile notation that does not read
     _r("suit_letter", r"unknown suit letter '(?P<letter>.)' in '(?P<text>[^']*)': use m, p, "
                       r"s, z or f"),

@@ -282,6 +282,10 @@ def check_context(ctx: WinContext, *, flowers_allowed: bool) -> None:
         raise RuleError("'flowers' may hold only flower tiles (1f–8f)")
     if any(t.is_flower for t in ctx.concealed) or (ctx.win_tile and ctx.win_tile.is_flower):
         raise RuleError("a flower is never part of a hand: list it under 'flowers'")
+    if ctx.replacement is Replacement.KONG and not any(m.kind.is_kong for m in ctx.melds):
+        raise RuleError("a kong replacement follows a kong: the winner shows none")
+    if ctx.replacement is Replacement.FLOWER and flowers_allowed and not ctx.flowers:
+        raise RuleError("a flower replacement follows a flower: the winner shows none")
     _check_melds(ctx)
     _check_claims(ctx)
     if ctx.first_go_round and any(m.kind.is_claim or m.kind.is_kong for m in ctx.melds):

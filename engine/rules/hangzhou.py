@@ -14,6 +14,7 @@ from engine.analysis import (
     is_complete,
     seven_pairs_luxury,
 )
+from engine.melds import MeldKind
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -268,10 +269,32 @@ def check(ctx: WinContext, options: Options) -> Wildcards:
     if not options.caishen_melds and any(wild.is_joker(t) for m in ctx.melds for t in m.tiles):
         raise RuleError("with caishen_melds off a 财神 may not be used in chi, pong or kong")
     check_hand_size(ctx)
-    tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles)]
+    _check_claims_and_chain(ctx, options)
+    # Each 飘 of the chain is a 财神 its winner discarded: a copy in play too.
+    piao = [wild.joker] * ctx.chain.count(ChainStep.PIAO) if wild.joker is not None else []
+    tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles), *piao]
     limits = {ctx.flipped: 3} if ctx.flipped is not None else {}
     check_copies_in_play(tiles, limits)
     return wild
+
+
+def _check_claims_and_chain(ctx: WinContext, options: Options) -> None:
+    """Refuse 摊 beyond their limit, chis beyond two without liability, and a chain
+    with more kongs than the winner shows."""
+    for a, row in enumerate(ctx.claims):
+        for b, n in enumerate(row):
+            limit = tan_limit(a, b, ctx.dealer, ctx.streak)
+            if n > limit:
+                raise RuleError(f"claims[{a}][{b}] is {n}, but seat {a} may make at most "
+                                f"{limit} 摊 on seat {b} in this hand")
+    chis = sum(1 for m in ctx.melds if m.kind is MeldKind.CHI)
+    if not options.liability and chis > MAX_CHIS_WITHOUT_LIABILITY:
+        raise RuleError(f"without liability (承包) no player may chi more than "
+                        f"{MAX_CHIS_WITHOUT_LIABILITY} times in a hand")
+    kongs = sum(1 for m in ctx.melds if m.kind.is_kong)
+    if ctx.chain.count(ChainStep.GANG) > kongs:
+        raise RuleError(f"the chain holds {ctx.chain.count(ChainStep.GANG)} kong(s) (K), "
+                        f"but the winner shows {kongs}")
 
 
 def score(ctx: WinContext, options: Options | None = None) -> Settlement:

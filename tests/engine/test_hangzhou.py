@@ -78,22 +78,24 @@ def test_discard_win_refuses_burst_head_seven_pairs_and_a_wildcard() -> None:
 
 def test_contracting_liability_on_a_discard_win() -> None:
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0] * 4]
-    r = hz(PLAIN, "1z", win="discard", from_=0, streak=3, claims=claims)
-    # seat 1 has three 摊 on seat 2: seat 2 pays what the discarder would have.
+    r = hz(PLAIN, "1z", win="discard", from_=0, dealer=1, streak=3, claims=claims)
+    # The dealer, seat 1, has three 摊 on seat 2 (at a streak of 3, the most there may
+    # be): seat 2 pays what the discarder would have.
     assert r["payments"] == [0, 8, -8, 0]
 
 
 def test_both_liabilities_at_once() -> None:
+    # Three 摊 each way only with the dealer (seat 1) in both, at a streak of 3.
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0, 3, 0, 0]]
-    r = hz(PLAIN, "1z", claims=claims)
-    total = 2 + 1 + 1
+    r = hz(PLAIN, "1z", dealer=1, streak=3, claims=claims)
+    total = 8 + 8 + 8
     assert r["payments"] == [0, 3 * total, -total, -2 * total]
 
 
 def test_liability_option_off_means_normal_payments() -> None:
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0] * 4]
-    r = hz(PLAIN, "1z", claims=claims, options={"liability": False})
-    assert r["payments"] == [-2, 4, -1, -1]
+    r = hz(PLAIN, "1z", dealer=1, streak=3, claims=claims, options={"liability": False})
+    assert r["payments"] == [-8, 24, -8, -8]
 
 
 def test_flip_mode_wildcards_and_white_stand_in() -> None:

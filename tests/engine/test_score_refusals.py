@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.rules import SHANGHAI, get
 from engine.rules.common import OptionError
+from engine.rules.hangzhou import tan_limit
 from engine.score import main, score_case
 from tests.conftest import ROOT
 from tests.engine.helpers import case, hz, refused, sh
@@ -41,11 +42,52 @@ FLUSH = "1112345678999m"
     ({"chain": "PX"}, ["chain"]),
     ({"streak": 2}, ["hangzhou fields"]),
     ({"hand": "1112345678999m", "win_tile": "1f"}, ["flower"]),
+    ({"replacement": "kong"}, ["replacement", "kong"]),
+    ({"replacement": "flower"}, ["replacement", "flower"]),
 ])
 def test_shanghai_refusals(fields: dict, words: list) -> None:
     data = case("shanghai", FLUSH, "5m")
     data.update(fields)
     assert refused(score_case(data), *words), score_case(data)
+
+
+NONE = [0] * 4
+CHIS = [{"type": "chi", "tiles": t, "from": 0} for t in ("123m", "456m", "789m")]
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    # 摊: two on one player, a third only between the dealer (seat 0) and another
+    # player while the dealer's streak is 3
+    ({"winner": 2, "streak": 3, "claims": [NONE, NONE, [0, 0, 0, 3], NONE]},
+     ["claims[2][3]", "at most 2"]),
+    ({"streak": 2, "claims": [NONE, [3, 0, 0, 0], NONE, NONE]}, ["claims[1][0]", "at most 2"]),
+    ({"streak": 3, "claims": [[0, 4, 0, 0], NONE, NONE, NONE]}, ["claims[0][1]", "at most 3"]),
+    # the chain: each 飘 a 财神 its winner discarded, each 杠 a kong the winner shows
+    ({"hand": "123456m789p111s5z", "win_tile": "7s", "chain": "PPPP"}, ["5 copies", "5z"]),
+    ({"hand": "123456m789p111s5z", "win_tile": "7s", "chain": "PPP",
+      "options": {"caishen": "flip", "flipped": "5z"}}, ["4 copies", "5z", "only 3"]),
+    ({"chain": "KK"}, ["chain", "kong"]),
+    ({"melds": [{"type": "concealed_kong", "tiles": "2222s"}], "hand": "123m456p789s1z",
+      "chain": "KPK"}, ["chain", "kong"]),
+    ({"replacement": "kong"}, ["replacement", "kong"]),
+    # without liability nobody chis more than twice
+    ({"streak": 3, "options": {"liability": False}, "melds": CHIS, "hand": "123p1z"},
+     ["chi", "2"]),
+])
+def test_hangzhou_refusals(fields: dict, words: list) -> None:
+    data = case("hangzhou", "123m456p234789s1z", "1z")
+    data.update(fields)
+    assert refused(score_case(data), *words), score_case(data)
+
+
+def test_hangzhou_claims_within_the_limits_are_scored() -> None:
+    third = [NONE, [3, 0, 0, 0], NONE, NONE]  # the dealer's streak at 3: allowed
+    assert hz("123m456p234789s1z", "1z", streak=3, claims=third)["valid"]
+    kongs = [{"type": "concealed_kong", "tiles": "2222s"}, {"type": "kong", "tiles": "9999p",
+                                                             "from": 2}]
+    assert hz("456p789s1z", "1z", melds=kongs, chain="KPK", replacement="kong")["valid"]
+    assert hz("456p1z", "1z", streak=3, options={"liability": False},
+              melds=[*CHIS[:2], {"type": "pong", "tiles": "111s", "from": 2}])["valid"]
 
 
 @pytest.mark.parametrize(("melds", "words"), [
@@ -100,7 +142,9 @@ def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int, c
     fields: dict = {"winner": winner, "dealer": dealer, "win": win, "claims": claims}
     if win != "self_draw":
         fields["from"] = discarder
-    if rules == "hangzhou":
+    if rules == "hangzhou":  # 摊 past their limit cannot be (refused, tested above)
+        fields["claims"] = [[min(n, tan_limit(a, b, dealer, streak)) for b, n in enumerate(row)]
+                            for a, row in enumerate(claims)]
         fields.update(streak=streak, options={"liability": liability, "discard_win_streak": 1})
         result = hz("123456m789p111s5z", "7s" if win == "self_draw" else "1s", **fields)
     else:

@@ -81,13 +81,14 @@ def test_hangzhou_dealer_and_plain_hand_factors() -> None:
 
 
 def test_hangzhou_liability_shows_whose_payments_are_taken_over() -> None:
-    liable = settle({**HZ_PLAIN, "claims": claims(1, 2)})
+    # three 摊 between two players: one of them the dealer (seat 2), at a streak of 3
+    liable = settle({**HZ_PLAIN, "dealer": 2, "streak": 3, "claims": claims(1, 2)})
     assert_adds_up(liable, 1)
     (charge,) = liable.charges
     factor = charge.factors[-1]
     assert charge.payer == 2 and factor.kind is FactorKind.LIABILITY
-    assert factor.parts == (2, 1, 1) and factor.value == 4
-    reverse = settle({**HZ_PLAIN, "streak": 3, "claims": claims(2, 1)})
+    assert factor.parts == (1, 8, 1) and factor.value == 10
+    reverse = settle({**HZ_PLAIN, "dealer": 2, "streak": 3, "claims": claims(2, 1)})
     assert_adds_up(reverse, 1)
     assert kinds(reverse, 2) == {FactorKind.HAND: 1, FactorKind.BASE: 1,
                                  FactorKind.REVERSE_LIABILITY: 20}
