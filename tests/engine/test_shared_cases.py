@@ -1,4 +1,5 @@
-"""Every scoring case in ../shared/cases runs and matches its expectation."""
+"""Every scoring case in ../shared/cases (or, without that folder, in the copy kept in
+tests/cases) runs and matches its expectation."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.score import score_case
-from tests.conftest import ROOT, SHARED_CASES
+from tests.conftest import KEPT_CASES, ROOT, SHARED_BESIDE, SHARED_CASES
 
 
 def _case_files() -> list[Path]:
@@ -25,7 +26,7 @@ def _cases() -> list:
             params.append(pytest.param(case, id=f"{path.stem}:{case['name']}"))
     if not params:
         params.append(pytest.param(None, marks=pytest.mark.skip(
-            reason=f"no shared scoring cases at {SHARED_CASES} (the shared/ folder is absent)")))
+            reason=f"no scoring cases at {SHARED_CASES}")))
     return params
 
 
@@ -55,3 +56,12 @@ def test_command_line_prints_one_line_per_case() -> None:
         assert len(lines) == len(cases)
         for case, line in zip(cases, lines, strict=True):
             assert json.loads(line) == score_case(case)
+
+
+@pytest.mark.skipif(not SHARED_BESIDE.is_dir(), reason="no shared/ folder beside the checkout")
+def test_the_kept_copy_is_the_shared_cases() -> None:
+    """Copy them again (``cp ../shared/cases/*.json tests/cases/``) when the team's
+    cases change."""
+    shared = {p.name: p.read_bytes() for p in SHARED_BESIDE.glob("*.json")}
+    kept = {p.name: p.read_bytes() for p in KEPT_CASES.glob("*.json")}
+    assert kept == shared
