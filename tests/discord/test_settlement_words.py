@@ -36,9 +36,11 @@ CASES = {
     "shanghai_three_claims": ({**SH, "claims": _claims(1, 2)}, "吃三口包", "three-claim"),
     "shanghai_three_claims_discard": (
         {**SH, "win": "discard", "from": 3, "claims": _claims(1, 2)}, "吃三口包", "three-claim"),
-    "hangzhou_liability": ({**HZ, "claims": _claims(1, 2)}, "承包", "liability"),
-    "hangzhou_reverse_liability": ({**HZ, "streak": 3, "claims": _claims(2, 1)}, "倒承包",
-                                   "reverse liability"),
+    # three 摊 between two players: the dealer is one of them, at a streak of 3
+    "hangzhou_liability": ({**HZ, "dealer": 2, "streak": 3, "claims": _claims(1, 2)}, "承包",
+                           "liability"),
+    "hangzhou_reverse_liability": ({**HZ, "dealer": 2, "streak": 3, "claims": _claims(2, 1)},
+                                   "倒承包", "reverse liability"),
     "hangzhou_dealer": ({**HZ, "winner": 0, "streak": 2}, "庄闲分", "dealer"),
     "shanghai_plain": (SH, "花", "花"),
     "hangzhou_plain": ({**HZ, "dealer": 3, "winner": 1}, "庄闲分", "dealer"),
