@@ -36,7 +36,7 @@ SNAPSHOT_EVERY = 1
 replayed on a restored state whose analysis is cold, cost about 1.7M instructions;
 half a one a hand at every 2 was a third of a rebuild), and a move pays for one encoding
 of the seats it changed (format 2, the others' texts memoised) and a snapshot row.
-Measured with valgrind (README "Benchmarks", session 9): 300 live tables rebuilt in
+Measured with valgrind (bench/README.md, session 9): 300 live tables rebuilt in
 880M instructions at 7679e08 (format 1, every 2), 710M with format 2 at every 2, 454M
 at every 1; a move costs about 114k instructions more at every 1 than at every 2."""
 
