@@ -30,7 +30,7 @@ SLACK = 3
 
 
 async def run_child(fake: FakeDiscord, world: Any, db: Path,
-                    kill: tuple[int, float] | None) -> list[str]:
+                    kill: tuple[int, float] | None) -> tuple[list[str], bool]:
     """Run the bot until it says DONE or, with ``kill`` = (moves, seconds), SIGKILL it
     that many seconds after it committed that many moves (0: after it was ready), or
     sooner, as it commits its `SLACK`-th move more. Counting moves rather than seconds
@@ -54,6 +54,7 @@ async def run_child(fake: FakeDiscord, world: Any, db: Path,
 
     reader = asyncio.create_task(read())
     errors = asyncio.create_task(proc.stderr.read())
+    killed = False
     if kill is not None:
         after, delay = kill
         while proc.returncode is None and ("READY" not in lines or moves() < after):
@@ -64,13 +65,14 @@ async def run_child(fake: FakeDiscord, world: Any, db: Path,
             await asyncio.sleep(0.001)
         with contextlib.suppress(ProcessLookupError):  # it may just have ended
             proc.kill()
+            killed = True
     await asyncio.wait_for(proc.wait(), 60)
     await reader
     err = (await errors).decode()
-    assert "DONE" in lines or proc.returncode == -9, err[-3000:]
-    if "DONE" in lines:  # a run that finished the match shut down without an error
+    assert "DONE" in lines or (killed and proc.returncode == -9), err[-3000:]
+    if not killed:  # a run that finished the match shut down without an error
         assert proc.returncode == 0 and "Traceback" not in err, err[-3000:]
-    return lines
+    return lines, killed
 
 
 def kill_moment(rng: random.Random) -> tuple[int, float]:
@@ -90,9 +92,14 @@ async def test_a_match_survives_sigkill_with_every_announcement_once(
     committed: dict[tuple[int, int], str] = {}
     kills = 0
     while True:
-        lines = await run_child(fake, world, db, kill_moment(rng) if kills < KILLS else None)
+        lines, killed = await run_child(fake, world, db,
+                                        kill_moment(rng) if kills < KILLS else None)
         record_commits(lines, committed, seed)
         if "DONE" in lines:
+            if killed:  # the kill landed on its way out: a run to its end checks the exit
+                lines, _ = await run_child(fake, world, db, None)
+                record_commits(lines, committed, seed)
+                assert "DONE" in lines
             break
         kills += 1
     assert kills >= 3, f"the match ended before it was killed often (seed {seed})"

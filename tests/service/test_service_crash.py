@@ -24,21 +24,24 @@ HANDS = 32
 KILLS = 8
 
 
-def run_child(db: Path, kill_after: float | None) -> list[str]:
-    """Run the child; kill it with SIGKILL after ``kill_after`` seconds (if still alive).
-    A run that finished the match ended cleanly: exit code 0, and no error on its way
-    out (its last hand's announcements done before the database was closed)."""
+def run_child(db: Path, kill_after: float | None) -> tuple[list[str], bool]:
+    """Run the child; kill it with SIGKILL after ``kill_after`` seconds (if still alive):
+    its lines, and whether it was killed. A run that finished the match and was not
+    killed ended cleanly: exit code 0, and no error on its way out (its last hand's
+    announcements done before the database was closed)."""
     proc = subprocess.Popen([sys.executable, str(CHILD), str(db), str(HANDS)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = False
     if kill_after is not None:
         time.sleep(kill_after)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
+            killed = True
     out, err = proc.communicate(timeout=60)
     lines = out.splitlines()
-    if kill_after is None or "DONE" in lines:
+    if not killed:
         assert proc.returncode == 0 and "Traceback" not in err, err[-3000:]
-    return lines
+    return lines, killed
 
 
 async def test_sigkill_at_random_moments_loses_nothing_committed(tmp_path: Path) -> None:
@@ -49,14 +52,16 @@ async def test_sigkill_at_random_moments_loses_nothing_committed(tmp_path: Path)
     committed: dict[tuple[int, int], str] = {}
     lines: list[str] = []
     kills = 0
+    killed = False
     for _ in range(KILLS):
-        lines = run_child(db, rng.uniform(0.25, 0.9))
+        lines, killed = run_child(db, rng.uniform(0.25, 0.9))
         record_commits(lines, committed, seed)
         if "DONE" in lines:
             break
         kills += 1
-    if "DONE" not in lines:
-        lines = run_child(db, None)
+    if "DONE" not in lines or killed:  # (the kill may land after DONE, on the way out)
+        lines, _ = run_child(db, None)
+        record_commits(lines, committed, seed)
         assert "DONE" in lines
     assert kills >= 3, f"the match ended before it could be killed often (seed {seed})"
     await check_database(db, committed, seed)
