@@ -216,6 +216,8 @@ _EN: dict[str, str] = {
     "why.replacement_kong": "a kong replacement needs a kong, and the winner shows none",
     "why.replacement_flower": "a flower replacement needs a flower, and the winner shows "
                               "none",
+    "why.eight_flowers_tile": "all eight flowers win as 八花 the moment the eighth comes, so "
+                              "such a win has no winning tile",
     "why.suit_letter": "{letter} in {text} is not a suit letter: use m, p, s, z or f",
     "why.no_such_tile": "there is no tile {tile} (in {text})",
     "why.no_suit": "the digits {text} need a suit letter: end each run with m, p, s, z or f",
@@ -533,6 +535,7 @@ _ZH: dict[str, str] = {
     "why.chain_kongs": "飘杠里有 {n} 个杠，但胡牌者只有 {kongs} 个杠",
     "why.replacement_kong": "杠后补牌要先有杠，但胡牌者没有杠",
     "why.replacement_flower": "补花要先有花，但胡牌者没有花",
+    "why.eight_flowers_tile": "八张花一齐就当场胡八花，没有胡的那张牌",
     "why.suit_letter": "{text} 中的 {letter} 不是花色字母：请用 m、p、s、z 或 f",
     "why.no_such_tile": "没有 {tile} 这张牌（在 {text} 中）",
     "why.no_suit": "数字 {text} 缺少花色字母：每组以 m、p、s、z 或 f 结尾",

@@ -96,6 +96,8 @@ REASONS: tuple[Reason, ...] = (
     _r("flower_meld", r"flowers never form melds"),
     _r("replacement_kong", r"a kong replacement follows a kong: the winner shows none"),
     _r("replacement_flower", r"a flower replacement follows a flower: the winner shows none"),
+    _r("eight_flowers_tile", r"all eight flowers win as 八花 the moment the eighth comes: "
+                             r"such a win has no 'win_tile'"),
     # engine/rules/hangzhou: a calculator case's claims and chain
     _r("tan_count", r"claims\[(?P<seat>[0-3])\]\[(?P<seat_b>[0-3])\] is (?P<n>\d+), but "
                     r"seat [0-3] may make at most (?P<limit>\d+) 摊 on seat [0-3] in this hand"),

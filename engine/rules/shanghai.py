@@ -36,7 +36,7 @@ from engine.rules.common import (
     number,
 )
 from engine.rules.ruleset import RuleSet
-from engine.tiles import Tile
+from engine.tiles import FLOWERS, Tile
 
 NAME = "shanghai"
 SHAPES = ShapeRules(honours_jumble=True)
@@ -277,6 +277,9 @@ def check(ctx: WinContext) -> None:
     check_context(ctx, flowers_allowed=True)
     if ctx.flipped is not None:
         raise RuleError("Shanghai has no 财神: 'flipped' is a Hangzhou flip-mode setting")
+    if ctx.win_tile is not None and len(set(ctx.flowers)) == len(FLOWERS):
+        raise RuleError("all eight flowers win as 八花 the moment the eighth comes: such a "
+                        "win has no 'win_tile'")
     check_hand_size(ctx, extra_allowed=ctx.win_tile is None)
     tiles = list(ctx.concealed) + list(ctx.flowers)
     tiles += [t for m in ctx.melds for t in m.tiles]

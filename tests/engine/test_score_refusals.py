@@ -44,6 +44,7 @@ FLUSH = "1112345678999m"
     ({"hand": "1112345678999m", "win_tile": "1f"}, ["flower"]),
     ({"replacement": "kong"}, ["replacement", "kong"]),
     ({"replacement": "flower"}, ["replacement", "flower"]),
+    ({"flowers": "12345678f"}, ["八花", "win_tile"]),
 ])
 def test_shanghai_refusals(fields: dict, words: list) -> None:
     data = case("shanghai", FLUSH, "5m")
