@@ -283,7 +283,6 @@ class WorkerPool:
                 worker.process.terminate()
                 worker.process.join()
 
-
     def _fail_queued(self) -> None:
         """On the loop, once closed: the jobs still waiting for a worker fail (their
         callers would otherwise wait for ever)."""
