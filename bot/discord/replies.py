@@ -245,11 +245,11 @@ class LiveReplies:
         process, one made before a restart, followed again from now on (`_adopt`)."""
         if not self.kept or self.tables is None or key in self._replies:
             return
-        kept = self.tables.get(key[0]).hand_replies
-        if key[1] not in kept:
+        stored = self.tables.get(key[0]).hand_replies
+        if key[1] not in stored:
             return
         if not self.shared:
-            self._adopt(key, kept.pop(key[1]), notice, news)
+            self._adopt(key, stored.pop(key[1]), notice, news)
             return
         queued = key in self._pending
         self._pending[key] = (notice, news)  # the delivery's: its news merged already
@@ -375,12 +375,12 @@ class LiveReplies:
         old = await self._memory.swap_hand_reply(
             *key, reply.message_id, token=reply.token, user_id=reply.user_id,
             until=reply.expires_at, order=reply.shows)
-        kept = self.tables.get(key[0]).hand_replies
+        stored = self.tables.get(key[0]).hand_replies
         if self.shared:
-            kept[key[1]] = KeptReply(reply.message_id, reply.token, reply.user_id,
-                                     reply.expires_at, reply.shows)
+            stored[key[1]] = KeptReply(reply.message_id, reply.token, reply.user_id,
+                                       reply.expires_at, reply.shows)
         else:  # one process keeps there only the replies made before its start
-            kept.pop(key[1], None)
+            stored.pop(key[1], None)
         if old is not None and old.message_id != reply.message_id:
             await self._edit_kept(old, view=None)
 

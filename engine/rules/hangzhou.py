@@ -292,9 +292,9 @@ def _check_claims_and_chain(ctx: WinContext, options: Options) -> None:
         raise RuleError(f"without liability (承包) no player may chi more than "
                         f"{MAX_CHIS_WITHOUT_LIABILITY} times in a hand")
     kongs = sum(1 for m in ctx.melds if m.kind.is_kong)
-    if ctx.chain.count(ChainStep.GANG) > kongs:
-        raise RuleError(f"the chain holds {ctx.chain.count(ChainStep.GANG)} kong(s) (K), "
-                        f"but the winner shows {kongs}")
+    gang = ctx.chain.count(ChainStep.GANG)
+    if gang > kongs:
+        raise RuleError(f"the chain holds {gang} kong(s) (K), but the winner shows {kongs}")
 
 
 def score(ctx: WinContext, options: Options | None = None) -> Settlement:
