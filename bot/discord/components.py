@@ -28,20 +28,18 @@ from bot.discord.ids import (
     PreferenceButton,
 )
 from bot.discord.texts import (
-    CAISHEN,
     MAX_OPTION_TEXT,
     claimed_tile,
     clip,
     option_lines,
     rules_name,
-    tile_label,
     tiles_text,
     value_text,
     wind_name,
 )
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
-from engine.tiles import Tile, format_tiles
+from engine.tiles import Tile
 from engine.view import MoveView, PlayerView, TableView
 from render.hand import tile_numbers
 
@@ -78,23 +76,25 @@ def move_label(move: MoveView, view: PlayerView, locale: LocaleLike) -> str:
                     MAX_BUTTON_LABEL)
     if action.kind is ActionKind.PASS:
         return t("btn.pass", locale)
-    return clip(t(_BUTTON_KEYS[action.kind], locale, tiles=meld_text(action, view.table)),
-                MAX_BUTTON_LABEL)
+    return clip(t(_BUTTON_KEYS[action.kind], locale,
+                  tiles=meld_text(action, view.table, locale)), MAX_BUTTON_LABEL)
 
 
-def meld_text(action: Action, table: TableView) -> str:
-    """The tiles of a meld move: compact ("789s", "9999p") when plain; with a 财神
-    among them, each tile from the hand (the 财神 marked) then "+ the claimed tile"."""
+def meld_text(action: Action, table: TableView, locale: LocaleLike) -> str:
+    """The tiles of a meld move by name, as the meld will stand ("East Wind ×3",
+    "Bamboo 7 8 9"); with a 财神 among them, the tiles from the hand (the 财神 marked)
+    then "+ the claimed tile", which it stands beside."""
     own: tuple[Tile, ...] = (action.tile,) if action.tile is not None else action.tiles
     claimed = claimed_tile(table)
     if action.kind not in (ActionKind.CHI, ActionKind.PONG, ActionKind.KONG):
         claimed = None
     wild = table.caishen
     if wild is None or wild not in own:
-        return format_tiles((*own, claimed) if claimed is not None else own)
-    text = " ".join(f"{x.notation}({CAISHEN})" if x == wild else x.notation
-                    for x in sorted(own))
-    return f"{text} + {claimed.notation}" if claimed is not None else text
+        return tiles_text((*own, claimed) if claimed is not None else own, locale)
+    text = tiles_text(own, locale, caishen=wild)
+    if claimed is None:
+        return text
+    return f"{text} + {tiles_text((claimed,), locale)}"
 
 
 def discard_moves(view: PlayerView) -> list[MoveView]:
@@ -125,11 +125,10 @@ def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike,
     if tile == view.suggested:
         notes.append(t("discard.suggested", locale))
     if move.waits:
-        notes.append(t("discard.waits", locale, tiles=tiles_text(move.waits)))
+        notes.append(t("discard.waits", locale, tiles=tiles_text(move.waits, locale)))
     description = clip(t("discard.sep", locale).join(notes), MAX_OPTION_TEXT) or None
-    label = tile_label(tile, locale)
-    if tile == view.table.caishen:
-        label += f" ({CAISHEN})"  # discarding a wildcard is legal, and rarely meant
+    # a 财神 is marked: discarding a wildcard is legal, and rarely meant
+    label = tiles_text((tile,), locale, caishen=view.table.caishen)
     # The numbers under this tile in the hand picture, so the two can be matched.
     if numbered is None:
         numbered = tile_numbers(view)

@@ -111,7 +111,7 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     its advice is then worked out once, where its picture reads it. The state travels
     as its snapshot text (`bot.discord.pictures.job_bytes`)."""
     view = shown if isinstance(shown, PlayerView) else shown()
-    happened = describe_events(news, names, view.seat, lang, hand)
+    happened = describe_events(news, names, view.seat, lang, hand, view.table.caishen)
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
                                reminder=reminder, happened=happened)

@@ -60,7 +60,7 @@ import discord
 
 from bot.discord.answering import Answer, answering
 from bot.discord.i18n import LocaleLike, t
-from bot.discord.texts import MAX_CONTENT, clip
+from bot.discord.texts import MAX_CONTENT, clip, tiles_text
 from bot.service import Refused
 from bot.service import errors as E
 from engine.game.actions import Action
@@ -387,7 +387,7 @@ _MOVE_KEYS = {ActionKind.WIN: "btn.win", ActionKind.PASS: "btn.pass",
 def move_text(action: Action, locale: LocaleLike) -> str:
     """The move just played, as its button said it ("打 Discard 5m")."""
     tiles = (action.tile,) if action.tile is not None else action.tiles
-    return t(_MOVE_KEYS[action.kind], locale, tiles=" ".join(x.notation for x in tiles))
+    return t(_MOVE_KEYS[action.kind], locale, tiles=tiles_text(tiles, locale))
 
 
 # ---------------------------------------------------------------------------

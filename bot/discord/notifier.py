@@ -298,7 +298,7 @@ class DiscordNotifier:
         caption = table_caption(
             view, table_id=ref.table_id, names=notice.names, locale=locale,
             happened=tuple(describe_events(notice.events, notice.names, None, locale,
-                                           notice.hand_number)),
+                                           notice.hand_number, view.caishen)),
             mention={s: f"<@{u}>" for s, u in _people(notice.seats).items()})
         picture = memory_file(png, f"table-{ref.table_id}.png")
         await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
@@ -419,7 +419,8 @@ class DiscordNotifier:
         png = await self.pictures.draw(settlement_card, n.result, n.names, n.rules,
                                        caishen=caishen,
                                        how_paid=how_paid_lines(n.result, n.names, locale))
-        text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals)
+        text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals,
+                               caishen=caishen)
         return await self.post.send(n.ref, content=text,
                                     allowed_mentions=discord.AllowedMentions.none(),
                                     file=memory_file(png, name))

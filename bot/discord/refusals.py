@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.discord.i18n import LocaleLike, has, join, lang, t
-from bot.discord.texts import MAX_CONTENT, clip
+from bot.discord.texts import MAX_CONTENT, clip, tiles_text
+from engine.tiles import NotationError, parse_tiles
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,11 @@ def _field(name: str, value: str | None, locale: LocaleLike, names: Sequence[str
         return t(key, locale) if has(key) else value
     if name == "choices":
         return value.replace("'", "")
+    if name in ("tile", "tiles"):  # a move's tiles, by name (not a calculator's text)
+        try:
+            return tiles_text(parse_tiles(value, max_copies=False), locale)
+        except NotationError:
+            return value
     return value
 
 

@@ -32,7 +32,7 @@ from engine.game.events import (
 from engine.melds import MeldKind
 from engine.rules import RULESETS
 from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
-from engine.tiles import Tile, format_tiles
+from engine.tiles import Tile
 from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
 from render.hand import held_tiles, offers_discard, suggested_number
 
@@ -56,13 +56,49 @@ def tile_name(tile: Tile, locale: LocaleLike) -> str:
 
 
 def tile_label(tile: Tile, locale: LocaleLike) -> str:
-    """"5m 五万" / "5m Five of Characters": the notation first, as the pictures show."""
-    return t("discard.option", locale, notation=tile.notation, name=tile_name(tile, locale))
+    """A tile in a menu or a caption: its name ("五万", "Five of Characters")."""
+    return tile_name(tile, locale)
 
 
-def tiles_text(tiles: Iterable[Tile]) -> str:
-    """Notation, one tile at a time, sorted: "1m 4m 7m"."""
-    return " ".join(x.notation for x in sorted(tiles))
+_ZH_DIGITS = "一二三四五六七八九"
+_ZH_SUITS = {"m": "万", "p": "筒", "s": "条"}
+_EN_SUITS = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+
+
+def tiles_text(tiles: Iterable[Tile], locale: LocaleLike, *, sort: bool = True,
+               caishen: Tile | None = None) -> str:
+    """Tiles by name in the reader's language, never in the notation players do not
+    read: a suit's tiles together ("一四七万 四四条 东风×2", "Characters 1 4 7, Bamboo
+    4 4, East Wind ×2"); a lone tile by its name ("七筒", "Seven of Dots"), copies of
+    one counted ("九条×3"); each ``caishen`` marked as one ("白板（财神）")."""
+    zh = lang(locale) == "zh"
+    seq = sorted(tiles) if sort else list(tiles)
+    groups: list[list[Tile]] = []
+    for tile in seq:
+        last = groups[-1] if groups else None
+        if last is not None and tile != caishen and last[0] != caishen and (
+                (tile.is_suited and last[0].suit is tile.suit)
+                or (not tile.is_suited and last[0] == tile)):
+            last.append(tile)
+        else:
+            groups.append([tile])
+    words = []
+    for group in groups:
+        first = group[0]
+        if first == caishen:
+            words.append(t("tile.caishen", locale, name=tile_name(first, locale)))
+        elif len(group) == 1:
+            words.append(tile_name(first, locale))
+        elif not first.is_suited or all(x == first for x in group):
+            words.append(t("tile.copies", locale, name=tile_name(first, locale),
+                           count=len(group)))
+        elif zh:
+            words.append("".join(_ZH_DIGITS[x.rank - 1] for x in group)
+                         + _ZH_SUITS[first.suit.value])
+        else:
+            words.append(f"{_EN_SUITS[first.suit.value]} "
+                         + " ".join(str(x.rank) for x in group))
+    return (" " if zh else ", ").join(words)
 
 
 # Words for a hand's value by what the rule set says it counts (`RuleSet.value_unit`):
@@ -159,39 +195,44 @@ def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
 
 
 def describe_events(events: Iterable[Event], names: Sequence[str], seat: int | None,
-                    locale: LocaleLike, hand: int = 1) -> list[str]:
-    """Lines for ``seat``'s DM (None: the channel). Private events are told only to the
-    seat they belong to; a concealed kong's tiles only to its owner."""
+                    locale: LocaleLike, hand: int = 1, caishen: Tile | None = None
+                    ) -> list[str]:
+    """Lines for ``seat``'s DM (None: the channel), tiles by name (``caishen``: the
+    hand's wildcard, marked in melds). Private events are told only to the seat they
+    belong to; a concealed kong's tiles only to its owner."""
     out = []
     for event in events:
+        if isinstance(event, WildcardTurned):
+            caishen = event.tile  # flip mode: its other copies are the 财神
         private = event.private_to
         if private is not None and private != seat:
             continue
-        line = _event_line(event, names, seat, locale, hand)
+        line = _event_line(event, names, seat, locale, hand, caishen)
         if line:
             out.append(line)
     return out
 
 
 def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: LocaleLike,
-                hand: int) -> str | None:
+                hand: int, caishen: Tile | None = None) -> str | None:
     if isinstance(event, TileDiscarded):
-        return t("ev.discard", locale, name=names[event.seat], tile=event.tile.notation)
+        return t("ev.discard", locale, name=names[event.seat],
+                 tile=tile_name(event.tile, locale))
     if isinstance(event, MeldDeclared | ConcealedKongDeclared):
-        return _meld_line(event, names, seat, locale)
+        return _meld_line(event, names, seat, locale, caishen)
     if isinstance(event, FlowerLaidAside):
-        return t("ev.flower", locale, name=names[event.seat], tile=event.flower.notation)
+        return t("ev.flower", locale, name=names[event.seat],
+                 tile=tile_name(event.flower, locale))
     if isinstance(event, WildcardTurned):
-        return t("ev.wildcard", locale, tile=event.tile.notation)
+        return t("ev.wildcard", locale, tile=tile_name(event.tile, locale))
     if isinstance(event, TileDrawn):
-        return t("ev.drew", locale, tile=event.tile.notation)
+        return t("ev.drew", locale, tile=tile_name(event.tile, locale))
     if isinstance(event, TilesDealt):
         return t("ev.dealt", locale)
     if isinstance(event, HandStarted):
         return t("ev.hand_start", locale, hand=hand, name=names[event.dealer])
     if isinstance(event, ClaimWindowOpened):
-        key = "ev.rob_kong" if event.rob_kong else "ev.claim"
-        return t(key, locale, tile=event.tile.notation)
+        return None  # the caption or the DM's question says it, once
     if isinstance(event, HandEnded):
         if event.result.drawn:
             return t("ev.drawn_hand", locale)
@@ -200,14 +241,14 @@ def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: Lo
 
 
 def _meld_line(event: MeldDeclared | ConcealedKongDeclared, names: Sequence[str],
-               seat: int | None, locale: LocaleLike) -> str:
+               seat: int | None, locale: LocaleLike, caishen: Tile | None) -> str:
     if isinstance(event, ConcealedKongDeclared) or event.meld.kind is MeldKind.CONCEALED_KONG:
         # Public events carry no tile of it; the owner sees it face up in the picture.
         if seat == event.seat:
             return t("ev.my_concealed_kong", locale)
         return t("ev.concealed_kong", locale, name=names[event.seat])
     meld = event.meld
-    tiles = format_tiles(meld.tiles)
+    tiles = tiles_text(meld.tiles, locale, caishen=caishen)
     return t(f"ev.{meld.kind.value}", locale, name=names[event.seat], tiles=tiles)
 
 
@@ -232,15 +273,17 @@ def prompt_line(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
     if table.phase == "rob_kong":
         giver = table.turn
     key = "dm.rob_kong" if table.phase == "rob_kong" else "dm.claim"
-    return t(key, locale, name=names[giver], tile=tile.notation if tile else "?")
+    return t(key, locale, name=names[giver], tile=tile_name(tile, locale) if tile else "?")
 
 
 def hand_line(view: PlayerView, locale: LocaleLike) -> str:
     """The concealed tiles in text (the picture shows them too; text is searchable)."""
-    tiles = tiles_text(view.concealed)
+    wild = view.table.caishen
+    tiles = tiles_text(view.concealed, locale, caishen=wild)
     if view.drawn is None:
         return t("dm.hand", locale, tiles=tiles)
-    return t("dm.hand_drawn", locale, tiles=tiles, drawn=view.drawn.notation)
+    return t("dm.hand_drawn", locale, tiles=tiles,
+             drawn=tiles_text((view.drawn,), locale, caishen=wild))
 
 
 def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
@@ -269,14 +312,23 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
               hand=table.hand_number)]
     if reminder:
         head.append(t("dm.reminder", locale))
-    tail = [prompt_line(view, names, locale), hand_line(view, locale)]
+    prompt = prompt_line(view, names, locale)
+    if happened and table.phase == "claim" and view.moves \
+            and table.last_discard is not None:
+        # "Bob discarded Seven of Dots: claim it or pass." says the news line again
+        tile = claimed_tile(table)
+        said = t("ev.discard", locale, name=names[table.last_discard[0]],
+                 tile=tile_name(tile, locale) if tile else "?")
+        if happened[-1] == said:
+            happened = happened[:-1]
+    tail = [prompt, hand_line(view, locale)]
     if table.caishen is not None:
         tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
     legend = legend_line(view, locale)
     if legend:
         tail.append(legend)
     if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
-        tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits)))
+        tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits, locale)))
     if deadline is not None and view.moves:
         tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
                       at=timestamp(deadline, "f")))
@@ -412,17 +464,20 @@ def how_paid_lines(result: ResultView, names: Sequence[str], locale: LocaleLike
 
 
 def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
-                      locale: LocaleLike) -> list[str]:
+                      locale: LocaleLike, caishen: Tile | None = None) -> list[str]:
     giver = names[win.from_seat] if win.from_seat is not None else ""
     lines = [t(f"settle.{win.win}", locale, hand=hand, name=names[win.winner], giver=giver)]
-    win_tile = win.win_tile.notation if win.win_tile is not None else "—"
-    lines.append(t("settle.hand", locale, tiles=tiles_text(win.concealed), win=win_tile))
+    win_tile = tiles_text((win.win_tile,), locale, caishen=caishen) \
+        if win.win_tile is not None else "—"
+    lines.append(t("settle.hand", locale, tiles=tiles_text(win.concealed, locale,
+                                                          caishen=caishen), win=win_tile))
     if win.melds:
         melds = [t(f"meld.{m.kind.value}", locale,
-                   tiles=format_tiles(x for x in m.tiles if x is not None)) for m in win.melds]
-        lines.append(t("settle.melds", locale, melds=join(melds, locale)))
+                   tiles=tiles_text((x for x in m.tiles if x is not None), locale,
+                                    caishen=caishen)) for m in win.melds]
+        lines.append(t("settle.melds", locale, melds=t("meld.sep", locale).join(melds)))
     if win.flowers:
-        lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers)))
+        lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers, locale)))
     patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
                   value=pattern_value(p.value, locale)) for p in win.patterns]
     lines.append(t("settle.patterns", locale,
@@ -438,12 +493,14 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
 
 
 def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale: LocaleLike,
-                    totals: Sequence[Fraction | int] | None = None) -> str:
+                    totals: Sequence[Fraction | int] | None = None, *,
+                    caishen: Tile | None = None) -> str:
     """The end of a hand for the channel: each win (its hand, patterns and value), the
-    net payments, and the match totals when given."""
+    net payments, and the match totals when given (``caishen``: the hand's wildcard,
+    marked where it stands in the winner's tiles)."""
     lines: list[str] = []
     for win in result.settlements:
-        lines += _settlement_lines(win, names, hand, locale)
+        lines += _settlement_lines(win, names, hand, locale, caishen)
     if result.drawn:
         lines.append(t("settle.drawn", locale, hand=hand))
     if result.settlements or any(result.payments):

@@ -59,4 +59,4 @@ def test_input_the_calculator_cannot_read_is_explained_in_the_readers_language()
     assert score_reply({"hand": "12x", "win_tile": "5m"}, "zh-CN").endswith(
         "不能这样胡：12x 中的 x 不是花色字母：请用 m、p、s、z 或 f")
     assert score_reply({"hand": "1111112345678m", "win_tile": "1m"}, "zh-CN").endswith(
-        "不能这样胡：1m 出现了 7 张，最多只能有 4 张")
+        "不能这样胡：一万 出现了 7 张，最多只能有 4 张")

@@ -112,21 +112,21 @@ def test_a_claim_window_offers_each_seat_its_claims_and_pass() -> None:
     _, chi = check_view(state, 1)
     _, pong = check_view(state, 2)
     _, win = check_view(state, 3)
-    assert _labels(chi) == ["吃 Chi 789s", "过 Pass"]
-    assert _labels(pong) == ["碰 Pong 999s", "过 Pass"]
+    assert _labels(chi) == ["吃 Chi Bamboo 7 8 9", "过 Pass"]
+    assert _labels(pong) == ["碰 Pong Nine of Bamboo ×3", "过 Pass"]
     assert _labels(win)[0].startswith("胡 Win (") and "花" in _labels(win)[0]
     assert [c["style"] for c in win] == [discord.ButtonStyle.success.value,
                                          discord.ButtonStyle.secondary.value]
     assert check_limits(move_view(view(state, 0), TABLE, HAND, 7, "en")) == []
     zh = check_limits(move_view(view(state, 1), TABLE, HAND, 7, discord.Locale.chinese))
-    assert _labels(zh) == ["吃 789s", "过"]
+    assert _labels(zh) == ["吃 七八九条", "过"]
 
 
 def test_pong_and_kong_are_separate_buttons() -> None:
     state, _ = start("shanghai", SCENE_K)
     state, _ = apply(state, D(0, "9p"))
     _, flat = check_view(state, 1)
-    assert _labels(flat) == ["杠 Kong 9999p", "碰 Pong 999p", "过 Pass"]
+    assert _labels(flat) == ["杠 Kong Nine of Dots ×4", "碰 Pong Nine of Dots ×3", "过 Pass"]
 
 
 def test_own_turn_discard_menu_and_kong_buttons() -> None:
@@ -142,9 +142,9 @@ def test_own_turn_discard_menu_and_kong_buttons() -> None:
     suggested = [o for o in menu["options"] if o.get("emoji")]
     assert [o["value"] for o in suggested] == [pv.suggested.notation]
     assert "suggested" in suggested[0]["description"]
-    assert _labels(flat) == ["暗杠 Concealed kong 4444m"]
+    assert _labels(flat) == ["暗杠 Concealed kong Four of Characters ×4"]
     zh_menu = check_limits(move_view(pv, TABLE, HAND, 7, "zh-CN"))[0]
-    assert zh_menu["options"][0]["label"] == "14 · 3s 三条"  # its number in the picture
+    assert zh_menu["options"][0]["label"] == "14 · 三条"  # its number in the picture
 
 
 def test_discard_options_show_the_waits_they_lead_to() -> None:
@@ -152,8 +152,8 @@ def test_discard_options_show_the_waits_they_lead_to() -> None:
                                   3: QUIET[3]})
     _, flat = check_view(state, 0)
     options = {o["value"]: o for o in flat[0]["options"]}
-    assert "听 waits: 1m 2m 3m 4m 5m 6m 7m 8m 9m 5z" in options["1z"]["description"]
-    assert options["1z"]["label"] == "14 · 1z East Wind"
+    assert "听 waits: Characters 1 2 3 4 5 6 7 8 9, White Dragon" in options["1z"]["description"]
+    assert options["1z"]["label"] == "14 · East Wind"
 
 
 def test_robbing_a_kong_offers_win_and_pass_and_names_the_tile() -> None:
@@ -162,7 +162,7 @@ def test_robbing_a_kong_offers_win_and_pass_and_names_the_tile() -> None:
     pv, flat = check_view(state, 2)
     assert [a.kind for a in offered_actions(flat, 2, 7)] == [ActionKind.WIN, ActionKind.PASS]
     text = dm_text(pv, table_id=1, names=["A", "B", "C", "D"], locale="en")
-    assert "B adds 4m to a kong" in text
+    assert "B adds Four of Characters to a kong" in text
 
 
 def _walk(rules: str, options: dict[str, Any], seed: int) -> int:
@@ -228,7 +228,8 @@ def test_a_caishen_in_a_meld_is_marked_on_its_button() -> None:
                                   2: QUIET[2], 3: QUIET[3]})
     state, _ = apply(state, D(0, "3m"))
     _, flat = check_view(state, 1)
-    assert _labels(flat) == ["碰 Pong 3m 5z(财神) + 3m", "过 Pass"]
+    assert _labels(flat) == [
+        "碰 Pong Three of Characters, White Dragon (财神) + Three of Characters", "过 Pass"]
 
 
 def test_standing_choices_row_sets_explicit_values() -> None:
@@ -287,8 +288,8 @@ def test_a_caishen_in_the_discard_menu_is_marked() -> None:
                                   3: QUIET[3]})
     _, flat = check_view(state, 0)
     labels = {o["value"]: o["label"] for o in flat[0]["options"]}
-    assert labels["5z"] == "14 · 5z White Dragon (财神)"
-    assert labels["9s"] == "13 · 9s Nine of Bamboo"
+    assert labels["5z"] == "14 · White Dragon (财神)"
+    assert labels["9s"] == "13 · Nine of Bamboo"
     assert _labels(flat)[0] == "胡 Win (×2)"
 
 

@@ -207,7 +207,7 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
                                    {"step": 17, "hand_number": 2})
     assert inter.client.notifier.clicks == [(5, 2, 777)]
     ((text, _, extras),) = inter.said
-    assert text == "Your turn.\n✓ 已执行：碰 9s 9s。" and extras["view"] is None
+    assert text == "Your turn.\n✓ 已执行：碰 九条×2。" and extras["view"] is None
     assert inter.events == ["update"]  # alone: answered with its move, in one response
 
 
@@ -323,7 +323,7 @@ async def test_the_discard_menu_discards_the_chosen_tile() -> None:
     args, kwargs = service.last("act")
     assert args[1:] == (5, Action(ActionKind.DISCARD, 1, Tile.P9))
     assert kwargs == {"step": 18, "hand_number": 2}
-    assert "Done: 打 Discard 9p." in inter.said[0][0]
+    assert "Done: 打 Discard Nine of Dots." in inter.said[0][0]
 
 
 def _message(*custom_ids: str) -> Any:

@@ -59,7 +59,8 @@ def test_events_are_told_in_plain_words_and_private_ones_only_to_their_seat() ->
     theirs = describe_events(events, names, 2, "en")
     public = describe_events(events, names, None, "zh-CN")
     assert "You declared a concealed kong (the others see four backs)." in mine
-    assert "You drew 6s." in mine and not any("4m" in line for line in mine)
+    assert "You drew Six of Bamboo." in mine
+    assert not any("Four of Characters" in line for line in mine)
     assert theirs == ["Bob declared a concealed kong."]
     assert public == ["Bob 暗杠。"]
 
@@ -117,7 +118,7 @@ def test_table_caption_mentions_whose_move_it_is_and_nothing_private() -> None:
     assert "庄家：Ann" in zh and zh.endswith("这张牌可能有人吃碰杠胡：等待决定。")
     assert "Bob" not in zh and "Cy" not in zh and "Di" not in zh
     hz, _ = start("hangzhou", {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]})
-    assert "财神: 5z White Dragon" in table_caption(spectator_view(hz), table_id=1,
+    assert "财神: White Dragon" in table_caption(spectator_view(hz), table_id=1,
                                                     names=NAMES, locale="en")
 
 
@@ -136,11 +137,23 @@ def test_long_news_is_dropped_oldest_first_never_the_question() -> None:
 
 def test_dm_text_says_what_is_asked() -> None:
     state, _ = start("shanghai", SCENE_P)
-    state, _ = apply(state, D(0, "9s"))
+    state, events = apply(state, D(0, "9s"))
+    news = describe_events(events, NAMES, 2, "en")
     en = dm_text(view(state, 2, 5), table_id=9, names=NAMES, locale="en", deadline=1.9e9,
-                 happened=["Ann discarded 9s."])
-    assert en.splitlines()[:3] == ["**Shanghai · table #9 · hand 5**", "Ann discarded 9s.",
-                                   "Ann discarded 9s: claim it or pass."]
+                 happened=news)
+    # the discard is told once, with its question (not as news, then "may be claimed")
+    assert en.splitlines()[:3] == ["**Shanghai · table #9 · hand 5**",
+                                   "Ann discarded Nine of Bamboo: claim it or pass.",
+                                   "Your hand: Characters 3 6 9, Dots 1 4 7, Nine of "
+                                   "Bamboo ×2, East Wind, South Wind, West Wind, North "
+                                   "Wind, Red Dragon"], en
+    assert en.count("discarded") == 1 and "may be claimed" not in en
+    zh = dm_text(view(state, 2, 5), table_id=9, names=NAMES, locale="zh-CN",
+                 happened=describe_events(events, NAMES, 2, "zh-CN"))
+    assert zh.count("九条") == 2 and "可以吃碰杠胡" not in zh, zh
+    # tiles by their names, never as codes ("你的手牌：7p 4s 4s…")
+    assert "你的手牌：三六九万 一四七筒 九条×2 东风 南风 西风 北风 红中" in zh
+    assert not re.search(r"\d[mpszf]\b", en + zh)
     assert "<t:1900000000:R>" in en and "<t:1900000000:f>" in en
     waiting = dm_text(view(state, 0), table_id=9, names=NAMES, locale="zh-CN")
     assert "这张牌可能有人吃碰杠胡" in waiting and "<t:" not in waiting

@@ -3,6 +3,7 @@ message follows the hand being played, and `/mahjong score` counts the hands pla
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
@@ -43,3 +44,36 @@ async def test_lobby_follows_each_hand_and_score_counts_the_hands_played(
             m.content
     score = await (await slash(world, world.players[1], "score")).response()
     assert "after 2 of 2 hands" in (score.content or ""), score.content
+
+
+CODE = re.compile(r"(?<![`\w])[1-9][mpszf]\b")
+"""A tile code ("7p", "5z"): the notation players are never shown (only the revealed
+wall, in code, carries it)."""
+
+
+def _outside_code(text: str) -> str:
+    return re.sub(r"`[^`]*`", "", text)
+
+
+async def test_tiles_are_named_in_each_readers_language_never_coded(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake, locales=["zh-CN"])
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world, rules="hangzhou")
+    driver = Driver(world)
+    await driver.play_until(lambda: bool(channel_files(fake, world.channel, "settlement-")),
+                            idle=lambda: quiet(bots))
+    await quiet(bots)
+    zh, en = fake.dms(world.players[0]), fake.dms(world.players[1])
+    assert zh and en
+    for m in [*zh, *en, *fake.messages(world.channel)]:
+        for version in [m.content, *(str(v.get("content", "")) for v in m.versions)]:
+            assert not CODE.search(_outside_code(version)), version
+        for option in (o for c in fake.components(m) if c.options
+                       for o in c.raw.get("options", [])):
+            assert not CODE.search(option["label"] + (option.get("description") or "")), \
+                option
+    assert any("你的手牌：" in m.content for m in zh)
+    hands = [line for m in zh for line in m.content.splitlines() if "你的手牌" in line]
+    assert all(re.search(r"[一二三四五六七八九][万筒条]|[东南西北]风|白板|发财|红中", h)
+               for h in hands), hands

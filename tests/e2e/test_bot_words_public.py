@@ -25,6 +25,9 @@ from botkit import (
 )
 from fakediscord import BotLauncher, FakeDiscord
 
+from bot.discord.texts import tile_name
+from engine.tiles import tile_from_notation
+
 
 async def test_the_table_command_posts_in_the_servers_language(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
@@ -77,9 +80,9 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     absent = next(f"{n}{suit}" for suit in "mpsz" for n in range(1, 8)
                   if f"{n}{suit}" not in options)
     assert await press(fake, owner, message, menu, [absent], "en-US") == \
-        f"That move isn't allowed: you do not hold {absent}."
+        f"That move isn't allowed: you do not hold {tile_name(tile_from_notation(absent), 'en')}."
     assert await press(fake, owner, message, menu, [absent], "zh-CN") == \
-        f"这一步不能走：你手里没有 {absent}。"
+        f"这一步不能走：你手里没有 {tile_name(tile_from_notation(absent), 'zh')}。"
     # the owner plays the decision through /mahjong hand: the DM's menu is stale (the
     # bot takes it off; pressed on a client not yet shown that edit)
     shown = Snapshot.of(fake, message)

@@ -15,6 +15,9 @@ from botkit import (
 )
 from fakediscord import BotLauncher, FakeDiscord
 
+from bot.discord.texts import tile_name
+from engine.tiles import tile_from_notation
+
 
 async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refusal(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
@@ -43,7 +46,8 @@ async def test_a_passed_answer_on_a_button_still_live_is_a_refusal(
     absent = next(f"{n}{suit}" for suit in "mpsz" for n in range(1, 8)
                   if f"{n}{suit}" not in options)
     forged = await press(fake, owner, dm, menu, [absent], "en-US")
-    assert forged == f"That move isn't allowed: you do not hold {absent}."
+    named = tile_name(tile_from_notation(absent), "en")
+    assert forged == f"That move isn't allowed: you do not hold {named}."
     await driver.heard(dm, menu, forged)
     assert driver.refusals == ["That button is for a decision that has passed.", forged]
     assert driver.raced == []

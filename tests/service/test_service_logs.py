@@ -30,7 +30,9 @@ async def test_a_match_logged_at_debug_holds_no_wall_salt_or_concealed_tile(
     for notice in world.notes.of("private_hand"):
         concealed = notice.view().concealed
         if len(concealed) >= 4:
-            secrets |= {format_tiles(sorted(concealed)), tiles_text(concealed)}
+            secrets |= {format_tiles(sorted(concealed)), tiles_text(concealed, "en"),
+                        tiles_text(concealed, "zh-CN"),
+                        " ".join(x.notation for x in sorted(concealed))}
     assert len(secrets) > 10
     assert leaks(text, secrets) == []
 
