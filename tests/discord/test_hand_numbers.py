@@ -4,13 +4,14 @@ and the highlighted tiles (the suggested discard, the drawn tile) mean."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import render.hand
 from bot.discord.components import move_view
-from bot.discord.texts import dm_text, tile_name
+from bot.discord.texts import dm_text, rules_summary, tile_name
 from engine.game import apply
 from engine.tiles import Tile, tile_from_notation
 from engine.view import PlayerView, view
@@ -92,3 +93,27 @@ def test_the_dm_explains_the_numbers_and_highlights() -> None:
     assert f"蓝框的第 {hint} 张是推荐打出的牌（⭐）" in zh and f"第 {len(held)} 张" in zh
     claim = dm_text(claim_view(), table_id=1, names=NAMES, locale="en-US")
     assert "discard menu" not in claim
+    assert "/mahjong rules says it again" in en and "/mahjong rules 可以再看" in zh
+
+
+def test_the_legend_is_said_once_a_match_and_again_in_the_rules() -> None:
+    state, _ = start("shanghai", SCENE_K, draws="3s")
+    state = play(state, D(0, "9p"), PASS(1))
+    # Ann has discarded: her later discards in this hand are not explained again
+    assert view(state, 0).table.seats[0].discards
+    later = replace(view(state, 1), seat=0)
+    assert later.moves and "In the picture" not in dm_text(
+        later, table_id=1, names=NAMES, locale="en-US")
+    # nor in any later hand, even before a first discard
+    pv = turn_view()
+    second = replace(pv, table=replace(pv.table, hand_number=2))
+    assert "In the picture" not in dm_text(second, table_id=1, names=NAMES, locale="en-US")
+    assert "图中" not in dm_text(second, table_id=1, names=NAMES, locale="zh-CN")
+    # /mahjong rules says it on request, in general words
+    for rules in ("shanghai", "hangzhou"):
+        en = rules_summary(rules, None, "en-US")
+        assert "numbers under the tiles are those of the discard menu" in en
+        assert "outlined in blue, is the suggested discard" not in en  # no tile number
+        assert "the tile outlined in blue is the suggested discard" in en
+        assert ("财 badge" in en) is (rules == "hangzhou")
+        assert "手牌图中：牌下的编号" in rules_summary(rules, None, "zh-CN")

@@ -77,3 +77,23 @@ async def test_tiles_are_named_in_each_readers_language_never_coded(
     hands = [line for m in zh for line in m.content.splitlines() if "你的手牌" in line]
     assert all(re.search(r"[一二三四五六七八九][万筒条]|[东南西北]风|白板|发财|红中", h)
                for h in hands), hands
+
+
+async def test_the_picture_legend_is_said_once_a_match_and_on_request(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world, hands=2)
+    driver = Driver(world)
+    await driver.play_until(
+        lambda: len(channel_files(fake, world.channel, "settlement-")) >= 2,
+        idle=lambda: quiet(bots))
+    await quiet(bots)
+    for player in world.players:
+        dms = fake.dms(player)
+        told = [m for m in dms if "In the picture:" in m.content]
+        turns = [m for m in dms if "Your turn:" in m.content]
+        assert len(turns) > 3 and 1 <= len(told) <= 2, [m.content for m in told]
+        assert all("hand 1**" in m.content for m in told)
+    rules = await (await slash(world, world.players[0], "rules")).response()
+    assert "Your hand picture: the numbers under the tiles" in (rules.content or "")
