@@ -30,6 +30,7 @@ from bot.discord.calculator import score_reply
 from bot.discord.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.history import history_text
 from bot.discord.i18n import lang, ls, t
+from bot.discord.ids import leave
 from bot.discord.options import (
     OptionNotForRules,
     choices_kwargs,
@@ -119,8 +120,9 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                     ) -> None:
         async with answering(interaction) as answer:
             table_id = await answer.table_id(table)
-            await answer.run(answer.service.leave(answer.cause, table_id))
-            await answer.say(t("reply.left", answer.locale, name=answer.cause.name))
+            # a running match is confirmed first, privately (`ids.leave`)
+            await leave(answer, table_id,
+                        lobby_reply=t("reply.left", answer.locale, name=answer.cause.name))
 
     @command("addbot")
     @table_param

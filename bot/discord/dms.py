@@ -20,12 +20,15 @@ change and the request behind it. Nothing is asked of the service.
 - The step each DM with a decision shows is stored once it went out (any mode): after
   a crash the service DMs again the decisions whose DM never went out (``resent``
   notices; in shared mode one whose step the stored DM already shows is not sent).
+- A cancelled table (`cancelled`, then `void`): no DM of it goes out any more, and the
+  DM still showing a decision's buttons loses them and says who cancelled the table
+  and where its wall is revealed (one sent while it was being cancelled too).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -50,6 +53,8 @@ DM_CLOSED = 50007
 
 Key = tuple[int, int]
 """(table, seat)"""
+Voided = Callable[[int], str]
+"""What a cancelled table's open decision DM says, for the user it is sent to."""
 
 
 def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
@@ -158,6 +163,8 @@ class DmPresenter:
         self._clicked: dict[Key, int] = {}
         """Shared mode: (table, seat) → the DM this process took the buttons off at a
         click (not edited again when a newer DM replaces it)."""
+        self._cancelled: dict[int, Voided] = {}
+        """Cancelled tables → what their open decisions' DMs say now."""
 
     def private(self, notice: PrivateNotice) -> None:
         """Queue the seat's DM (or fold the notice into the one already queued)."""
@@ -180,7 +187,7 @@ class DmPresenter:
 
     async def _deliver(self, key: Key) -> None:
         pending = self._pending.pop(key, None)
-        if pending is None:
+        if pending is None or key[0] in self._cancelled:
             return
         notice, news = pending
         assert notice.user_id is not None  # never queued otherwise
@@ -220,6 +227,9 @@ class DmPresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
+        if ref.table_id in self._cancelled and dm.has_moves:  # cancelled while it went
+            await self._void_dm(user_id, message, self._cancelled[ref.table_id])
+            return True
         order = None if n.step is None else _order(n.hand_number, n.step)
         await self._supersede((ref.table_id, seat), user_id,
                               message if dm.has_moves else None, order=order,
@@ -299,6 +309,45 @@ class DmPresenter:
             del self._clicked[key]
             return None
         return old
+
+    def cancelled(self, table_id: int, words: Voided) -> None:
+        """The table was cancelled: none of its DMs goes out any more, and its open
+        decisions' DMs will say ``words`` (`void`)."""
+        self._cancelled[table_id] = words
+        for key in [k for k in self._pending if k[0] == table_id]:
+            del self._pending[key]
+
+    async def void(self, ref: TableRef, people: Mapping[int, int]) -> None:
+        """The cancelled table's open decisions (``people``: seat → user id): each DM
+        still showing move buttons loses them and says the table was cancelled (by whom,
+        where the wall is revealed). Run before the table is forgotten. Shared mode: the
+        memory hands each seat's DM to one process (the swap); one process: the DM this
+        process knows, or after a restart the one the memory kept."""
+        words = self._cancelled.get(ref.table_id)
+        if words is None:
+            return
+        table_id = ref.table_id
+        seen = bool(self.tables.get(table_id).due)  # any DM of it since this start
+        remembered = None if self.tables.shared or seen else \
+            await self.memory.recall(table_id)
+        for seat, user_id in sorted(people.items()):
+            key = (table_id, seat)
+            message = self._move_dms.pop(key, None)
+            if self.tables.shared:
+                message = await self.memory.swap_dm_message(table_id, seat, None)
+                if message is not None and self._clicked.pop(key, None) == message:
+                    message = None  # this process's click took its buttons off already
+            elif message is None and remembered is not None:
+                message = remembered.dm_messages.get(seat)
+            if message is not None:
+                await self._void_dm(user_id, message, words)
+
+    async def _void_dm(self, user_id: int, message: int, words: Voided) -> None:
+        try:
+            dm = await self.poster.dm_channel(user_id)
+            await dm.get_partial_message(message).edit(content=words(user_id), view=None)
+        except discord.HTTPException as exc:
+            log.info("a cancelled table's DM kept its buttons (%s)", exc.status)
 
     def forget(self, table_id: int) -> None:
         """The table is over: its seats' DMs are not edited any more."""

@@ -25,8 +25,11 @@ class HistoryText:
 def history_text(history: HandHistory, locale: LocaleLike) -> HistoryText:
     # A claim window's "may be claimed" is about a decision in progress: after the
     # hand it only adds noise, so the story keeps what was done.
-    events = [e for e in history.events if not isinstance(e, ClaimWindowOpened)]
-    lines = describe_events(events, history.names, None, locale, hand=history.number)
+    # Each run of events is told with the names of its time: a person who left the
+    # hand made the seat's moves before, the computer after.
+    lines = [line for part in history.parts for line in describe_events(
+        [e for e in part.events if not isinstance(e, ClaimWindowOpened)], part.names,
+        None, locale, hand=history.number)]
     title = t("reply.history.title", locale, table=history.table_id, hand=history.number)
     reveal = reveal_text(history.number, history.wall, history.salt, locale)
     filename = f"history-{history.table_id}-{history.number}.txt"

@@ -821,6 +821,71 @@ _ZH.update({
 })
 
 
+# Leaving a running match (a private confirmation, then the channel's line) and a
+# cancelled table (its players' open DMs, an old button) (bot/discord/ids.py,
+# notifier.py, dms.py).
+_EN.update({
+    "leave.confirm.title": "**Leave table #{table} while its match is running?** The "
+                           "computer plays your seat until the match ends.",
+    "leave.confirm.free": "Under {rules} rules leaving costs no points; the hands you "
+                          "played stay on your leaderboard line.",
+    "leave.confirm.penalty": "Under {rules} rules leaving a running hand is 逃跑: you are "
+                             "charged {points}, which nobody receives. It goes on your "
+                             "leaderboard line with the hands you played.",
+    "leave.confirm.penalty_to": "Under {rules} rules leaving a running hand is 逃跑: you are "
+                                "charged {points}, paid to {receiver} (who discarded the 财神 "
+                                "and is waiting). It goes on your leaderboard line with the "
+                                "hands you played.",
+    "leave.changed": "What leaving costs changed meanwhile: here it is again.",
+    "leave.kept": "You keep your seat at table #{table}.",
+    "leave.done": "You left table #{table}: the computer plays your seat until the match "
+                  "ends.",
+    "leave.not_yours": "This confirmation belongs to another player.",
+    "btn.leave.confirm": "Leave the match",
+    "btn.leave.keep": "Keep my seat",
+    "chan.left": "{name} left the match at table #{table}: the computer plays the seat "
+                 "until the match ends. No penalty under {rules} rules.",
+    "chan.left_penalty": "{name} left the match at table #{table}: the computer plays the "
+                         "seat until the match ends. 逃跑 penalty: {points}, which nobody "
+                         "receives.",
+    "chan.left_penalty_to": "{name} left the match at table #{table}: the computer plays the "
+                            "seat until the match ends. 逃跑 penalty: {points}, paid to "
+                            "{receiver}.",
+    "dm.cancelled": "**Table #{table} was cancelled by {name}.** This decision is void; the "
+                    "hand's wall is revealed in <#{channel}>.",
+    "dm.cancelled_anon": "**Table #{table} was cancelled.** This decision is void; the "
+                         "hand's wall is revealed in <#{channel}>.",
+    "refused.cancelled": "This table was cancelled.",
+    "refused.confirm_leave": "Leaving a running match needs your confirmation first.",
+})
+_ZH.update({
+    "leave.confirm.title": "**确定在对局进行中离开第 {table} 桌吗？** "
+                           "此后由电脑代打你的座位直到本场结束。",
+    "leave.confirm.free": "按{rules}规则离开不扣分；你打过的局仍记在你的排行榜上。",
+    "leave.confirm.penalty": "按{rules}规则在牌局进行中离开即为逃跑：罚你 {points} 分，无人收取。"
+                             "罚分与你打过的局一起记在你的排行榜上。",
+    "leave.confirm.penalty_to": "按{rules}规则在牌局进行中离开即为逃跑：罚你 {points} 分，付给 "
+                                "{receiver}（打出财神且已听牌）。罚分与你打过的局一起记在你的排行榜上。",
+    "leave.changed": "离开的代价刚刚变了，请重新确认。",
+    "leave.kept": "你保留第 {table} 桌的座位。",
+    "leave.done": "你已离开第 {table} 桌：此后由电脑代打你的座位直到本场结束。",
+    "leave.not_yours": "这个确认属于另一位玩家。",
+    "btn.leave.confirm": "离开本场",
+    "btn.leave.keep": "保留座位",
+    "chan.left": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
+                 "按{rules}规则不罚分。",
+    "chan.left_penalty": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
+                         "逃跑罚分：{points}，无人收取。",
+    "chan.left_penalty_to": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
+                            "逃跑罚分：{points}，付给 {receiver}。",
+    "dm.cancelled": "**第 {table} 桌已被 {name} 取消。** "
+                    "这个决定作废；本局牌墙在 <#{channel}> 公开。",
+    "dm.cancelled_anon": "**第 {table} 桌已被取消。** 这个决定作废；本局牌墙在 <#{channel}> 公开。",
+    "refused.cancelled": "这张牌桌已被取消。",
+    "refused.confirm_leave": "对局进行中离开需要先确认。",
+})
+
+
 def _add_commands(table: dict[str, str], commands: dict[str, tuple[str, str]],
                   params: dict[str, tuple[str, str]]) -> None:
     for cmd, (name, desc) in commands.items():

@@ -27,6 +27,10 @@ The scheme (every number is a non-negative decimal without leading zeros, ≤ 10
     always_win, pass_claims, discard_drawn_when_away (the store's StandingChoices).
 ``mj:back:{table}``
     "I'm back": an away player takes their seat back from the computer.
+``mj:quit:{table}:{user}:{cost}:{yes|no}``
+    The private confirmation of leaving a running match: ``yes`` leaves (the cost
+    shown, ``cost``, is the one agreed to: a fraction's text), ``no`` keeps the seat.
+    Honoured only for ``user``, the person it was shown to, at that table.
 
 Each kind of component is one `discord.ui.DynamicItem` class below, as in discord.py's
 own examples: its template (the pattern of its ids, in the class statement), its
@@ -54,6 +58,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 import discord
@@ -64,7 +69,7 @@ from bot.discord.texts import MAX_CONTENT, clip, tiles_text
 from bot.service import Refused
 from bot.service import errors as E
 from engine.game.actions import Action
-from engine.rules.common import ActionKind
+from engine.rules.common import ActionKind, number
 from engine.tiles import NotationError, Tile, format_tiles, parse_tiles, tile_from_notation
 
 MAX_CUSTOM_ID = 100
@@ -420,12 +425,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             service, cause, table = answer.service, answer.cause, self.table
             calls: dict[LobbyWhat, Callable[[], Any]] = {
                 "join": lambda: service.join(cause, table),
-                "leave": lambda: service.leave(cause, table),
+                "leave": lambda: leave(answer, table),
                 "addbot": lambda: service.add_computer(cause, table),
                 "start": lambda: service.start(cause, table),
             }
             await answer.run(calls[self.what]())
-            await answer.acknowledge()
+            if self.what != "leave":  # leaving answers itself (`leave`)
+                await answer.acknowledge()
 
 
 # ---------------------------------------------------------------------------
@@ -485,3 +491,90 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         async with answering(interaction) as answer:
             await answer.run(answer.service.back(answer.cause, self.table))
             await answer.say(t("reply.back", answer.locale))
+
+
+# ---------------------------------------------------------------------------
+# Leaving a running match: asked first, privately
+
+
+async def leave(answer: Answer, table_id: int, agreed: Fraction | None = None, *,
+                confirming: bool = False, lobby_reply: str | None = None) -> None:
+    """Leave the table for ``answer``'s person. In the lobby it is done at once (the
+    lobby message shows it); during a match the person is first asked, privately, with
+    what leaving costs under the table's rules (`confirm_leave`), and only their
+    press of "Leave the match" (``agreed``: the cost it showed) leaves. ``confirming``:
+    the answer edits the confirmation pressed; ``lobby_reply``: what a lobby's leave
+    is answered (None: a click, acknowledged: the lobby message shows it)."""
+    try:
+        await answer.run(answer.service.leave(answer.cause, table_id, agreed=agreed))
+    except Refused as exc:
+        if exc.code != E.CONFIRM_LEAVE:
+            raise
+        text, view = leave_question(exc.params, answer.cause.user_id, answer.locale)
+        if confirming:  # the cost changed since it was shown: shown again
+            await answer.update(content=t("leave.changed", answer.locale) + "\n" + text,
+                                view=view)
+        else:
+            await answer.say(text, view=view)
+        return
+    if confirming:
+        await answer.update(content=t("leave.done", answer.locale, table=table_id),
+                            view=None)
+    elif lobby_reply is not None:
+        await answer.say(lobby_reply)
+    else:
+        await answer.acknowledge()  # left the lobby: its message shows it
+
+
+def leave_question(params: Any, user_id: int, locale: LocaleLike
+                   ) -> tuple[str, discord.ui.View]:
+    """The confirmation of leaving a running match: what it costs under the table's
+    rules, and its two buttons, for ``user_id`` alone."""
+    table, penalty = int(params["table"]), Fraction(params["penalty"])
+    rules = t(f"rules.{params['rules']}", locale)
+    if not penalty:
+        cost = t("leave.confirm.free", locale, rules=rules)
+    elif params.get("receiver"):
+        cost = t("leave.confirm.penalty_to", locale, rules=rules, points=number(penalty),
+                 receiver=params["receiver"])
+    else:
+        cost = t("leave.confirm.penalty", locale, rules=rules, points=number(penalty))
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaveButton(table, user_id, penalty, True,
+                              label=t("btn.leave.confirm", locale)))
+    view.add_item(LeaveButton(table, user_id, penalty, False,
+                              label=t("btn.leave.keep", locale)))
+    return t("leave.confirm.title", locale, table=table) + "\n" + cost, view
+
+
+@persistent
+class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=rf"mj:quit:(?P<table>{NUM}):(?P<user>{NUM})"
+                           rf":(?P<cost>{NUM}(?:/[1-9][0-9]{{0,18}})?):(?P<yes>yes|no)"):
+    """Confirm leaving a running match (or keep the seat): shown privately to the
+    person asking, and honoured only for them."""
+
+    def __init__(self, table: int, user: int, cost: Fraction, yes: bool, *,
+                 label: str = "", row: int | None = None) -> None:
+        custom_id = f"mj:quit:{table}:{user}:{cost}:{'yes' if yes else 'no'}"
+        super().__init__(discord.ui.Button(
+            label=label or None, row=row, custom_id=own_id(LeaveButton, custom_id),
+            style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary))
+        self.table, self.user, self.cost, self.yes = table, user, cost, yes
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> LeaveButton:
+        return cls(int(match["table"]), int(match["user"]), Fraction(match["cost"]),
+                   match["yes"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction) as answer:
+            if answer.cause.user_id != self.user:
+                await answer.say(t("leave.not_yours", answer.locale))
+            elif self.yes:
+                await leave(answer, self.table, self.cost, confirming=True)
+            else:
+                await answer.update(content=t("leave.kept", answer.locale, table=self.table),
+                                    view=None)

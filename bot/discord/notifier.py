@@ -133,6 +133,8 @@ class DiscordNotifier:
                 self._learn(cause)
                 if notice.what == "replaced" and notice.seat is not None:
                     self.replies.left(notice.table.ref.table_id, notice.seat)
+                if notice.what == "cancelled":  # no DM of it any more; the open ones say so
+                    self._cancelled(notice)
                 self._chan(notice.table.ref, lambda: self._lobby(notice))
                 if notice.receipt is not None:  # an edit (or re-post): twice is harmless
                     self._chan(notice.table.ref, notice.receipt.delivered)
@@ -217,8 +219,26 @@ class DiscordNotifier:
             if message is not None:
                 st.lobby_message = message.id
                 await self._keep(ref, "lobby", message.id)
+        if info.status == "cancelled":  # the open decisions' DMs say so
+            await self.dms.void(ref, _people(info.seats))
         if info.status in ("finished", "cancelled"):  # edited or posted anew alike
             await self._forget(ref)
+
+    def _cancelled(self, notice: LobbyNotice) -> None:
+        """The table was cancelled: what its players' open decisions (DMs and
+        `/mahjong hand` replies) say instead, each in its reader's language."""
+        ref = notice.table.ref
+
+        def words(user_id: int) -> str:
+            locale = self.post.user_locale(user_id, ref)
+            if notice.by is None:
+                return t("dm.cancelled_anon", locale, table=ref.table_id,
+                         channel=ref.channel_id)
+            return t("dm.cancelled", locale, table=ref.table_id, name=notice.by,
+                     channel=ref.channel_id)
+
+        self.dms.cancelled(ref.table_id, words)
+        self.replies.cancelled(ref.table_id, _people(notice.table.seats), words)
 
     async def _forget(self, ref: TableRef) -> None:
         """The table is over: its last ping goes, and its state is dropped (the seats'
@@ -319,9 +339,15 @@ class DiscordNotifier:
         key = "chan.away" if notice.away else "chan.back"
         if notice.removed:  # away_leaves: the timeouts made the player leave (逃跑)
             key = "chan.removed_penalty" if notice.penalty else "chan.removed"
+        locale = self.channel_locale(notice.ref)
+        if notice.by_choice:  # they left themselves (confirmed): who, and what it cost
+            key = "chan.left" if not notice.penalty else \
+                "chan.left_penalty_to" if notice.receiver else "chan.left_penalty"
         await self.post.send(notice.ref, content=t(
-            key, self.channel_locale(notice.ref), name=notice.name,
-            points=number(notice.penalty)))
+            key, locale, name=notice.name, points=number(notice.penalty),
+            table=notice.ref.table_id, receiver=notice.receiver or "",
+            rules=t(f"rules.{notice.rules}", locale) if notice.rules else ""),
+            allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ mentions
 

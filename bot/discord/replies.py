@@ -15,6 +15,7 @@ until when it follows).
 - The echo of a move played on the reply that leaves its person nothing to decide is
   not drawn again: the click's answer showed it.
 - A seat its person left (the computer plays it) stops its reply, buttons off.
+- A cancelled table stops its replies: each loses its buttons and says so (`cancelled`).
 - Each reply is kept in the memory with its interaction's token
   (`PresenterMemory.swap_hand_reply`), so a restart does not end it: the first
   delivery of the seat's DM after the start (which reads the table's memory) takes it
@@ -40,7 +41,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -290,6 +291,27 @@ class LiveReplies:
             self._stop(key, reply, buttons_off=not self.kept)
         if self.kept:
             self.outbox.put(self._queue(key), partial(self._let_go, key))
+
+    def cancelled(self, table_id: int, seats: Iterable[int],
+                  words: Callable[[int], str]) -> None:
+        """The table was cancelled: the seats' replies follow no more; each, whoever
+        made it (kept: the memory hands it back), loses its buttons and says ``words``
+        (for the user it was made for)."""
+        for seat in seats:
+            key = (table_id, seat)
+            reply = self._replies.get(key)
+            if reply is not None:
+                self._stop(key, reply, buttons_off=False)
+            self._pending.pop(key, None)
+            self.outbox.put(self._queue(key), partial(self._void, key, reply, words))
+
+    async def _void(self, key: Key, reply: Reply | None, words: Callable[[int], str]
+                    ) -> None:
+        kept = await self._memory.swap_hand_reply(*key, None) if self.kept else None
+        if reply is not None:
+            await self._edit(key, reply, content=words(reply.user_id), view=None)
+        if kept is not None and (reply is None or kept.message_id != reply.message_id):
+            await self._edit_kept(kept, content=words(kept.user_id), view=None)
 
     def _stop(self, key: Key, reply: Reply, *, buttons_off: bool) -> None:
         """The reply follows no more: its time is up, a newer reply follows the seat,

@@ -125,7 +125,8 @@ class Announcer(Part):
         if row.kind == "lobby":
             info = info_of(live) if live is not None else \
                 await self.queries.table_info(ref.table_id)
-            return LobbyNotice(info, facts["what"], receipt=receipt, cause=cause)
+            return LobbyNotice(info, facts["what"], by=facts.get("by"), receipt=receipt,
+                               cause=cause)
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Mapping
 from contextlib import nullcontext
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from bot.service import errors as E
@@ -26,7 +27,7 @@ from bot.service.errors import Refused
 from bot.service.guards import free_seat, need_hand, need_lobby, need_member, need_player, need_seat
 from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
 from bot.service.moves import parse_action
-from bot.service.notices import LobbyNotice, TableInfo
+from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
 from bot.service.part import Part
 from bot.service.results import ActResult, Seated
 from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError, is_rules
@@ -137,21 +138,41 @@ class Commands(Part):
         await self.announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
         return info
 
-    async def leave(self, cause: Cause, table_id: int) -> TableInfo:
-        """Leave a table: in the lobby the seat empties; during a match the computer
-        takes the seat over (Hangzhou charges the 逃跑 penalty if a hand is running)."""
+    async def leave(self, cause: Cause, table_id: int, *, agreed: Fraction | None = None
+                    ) -> TableInfo:
+        """Leave a table: in the lobby the seat empties at once. During a match the
+        computer takes the seat over for the rest of it (a running Hangzhou hand charges
+        the 逃跑 penalty), only once the person agreed to what it costs now: without
+        ``agreed``, or with another amount than leaving costs now (a 抓打 window opened
+        since), it is refused `confirm_leave` with the cost, nothing changed."""
         await self.seen(cause)
         async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             if live.row.status == "lobby":
                 await self.store.leave(table_id, seat)
                 live.seats[seat] = None
-                what = "left"
+                info = info_of(live)
+                gone = None
             else:
+                cost = self.moves.abandon_penalty(live, seat)
+                owed = -cost[seat] if cost else Fraction(0)
+                receiver = next((live.names[s] for s, a in enumerate(cost or ()) if a > 0),
+                                None)
+                if agreed is None or agreed != owed:
+                    raise Refused(E.CONFIRM_LEAVE, "leaving the running match needs "
+                                  f"confirming: it costs {owed}", penalty=owed,
+                                  receiver=receiver, rules=live.row.rules, table=table_id)
+                row = live.seats[seat]
+                assert row is not None
                 await self.moves.replace_by_computer(live, seat)
-                what = "replaced"
-            info = info_of(live)
-        await self.announcer.publish(LobbyNotice(info, what, seat, cause=cause))
+                info = info_of(live)
+                gone = AwayNotice(live.ref, seat, row.user_id, row.display_name, True,
+                                  removed=True, penalty=owed, by_choice=True,
+                                  receiver=receiver, rules=live.row.rules)
+        if gone is not None:  # the channel is told who left and what it cost
+            await self.announcer.publish(gone)
+        await self.announcer.publish(LobbyNotice(info, "left" if gone is None else "replaced",
+                                                 seat, cause=cause))
         return info
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
@@ -191,7 +212,8 @@ class Commands(Part):
                                              "can cancel it")
             try:
                 live.row = await self.store.cancel_table(
-                    table_id, at=self.clock.now(), announcements=self.moves.void(live))
+                    table_id, at=self.clock.now(),
+                    announcements=self.moves.void(live, cause.name))
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
             self.recovery.drop(live)

@@ -34,6 +34,12 @@ BAD_OPTIONS = "bad_options"
 CHANNEL_BUSY = "channel_busy"
 NOT_IN_LOBBY = "not_in_lobby"
 NOT_PLAYING = "not_playing"
+CANCELLED = "cancelled"
+"""The table was cancelled (an old button or command reaching it)."""
+CONFIRM_LEAVE = "confirm_leave"
+"""Leaving a running match is confirmed first (params: ``penalty``, what leaving now
+costs the leaver, 0 under rules without one; ``receiver``, the name of the seat that
+receives it, or None: nobody; ``rules``; ``table``)."""
 TABLE_FULL = "table_full"
 ALREADY_SEATED = "already_seated"
 SEAT_TAKEN = "seat_taken"

@@ -130,7 +130,7 @@ class Moves(Part):
         try:
             await self.store.finish_hand(
                 hand.row.id, final, settlements=_settlements(state),
-                deltas=self._deltas(live, state, match.finished), at=now,
+                deltas=await self._deltas(live, state, match.finished), at=now,
                 match_totals=dict(enumerate(match.totals)) if match.finished else None,
                 announcements=told)
         except StoreError as exc:
@@ -150,16 +150,16 @@ class Moves(Part):
         if not match.finished:
             await self.start_hand(live, cause)
 
-    def void(self, live: LiveTable) -> list[NewAnnouncement]:
+    def void(self, live: LiveTable, by: str) -> list[NewAnnouncement]:
         """What a cancelled table tells the channel (recorded with the cancellation):
         the running hand is void (no settlement) and its wall revealed; the match is
-        abandoned."""
+        abandoned. ``by``: who cancelled it (the players' open DMs say so)."""
         hand = live.hand
         number = live.hand_number
         told = []
         if hand is not None and hand.state.phase is not Phase.ENDED:
             told.append(NewAnnouncement("reveal", hand.row.id, hand.row.number))
-        told.append(NewAnnouncement("lobby", None, number, {"what": "cancelled"}))
+        told.append(NewAnnouncement("lobby", None, number, {"what": "cancelled", "by": by}))
         if live.match is not None:
             told.append(NewAnnouncement("match_ended", None, number,
                                         _end_facts(live, live.match, cancelled=True)))
@@ -170,36 +170,59 @@ class Moves(Part):
         """The computer takes the seat for good; returns the 逃跑 penalty charged."""
         old = live.seats[seat]
         assert old is not None and live.match is not None
-        penalty = self._abandon_penalty(live, seat)
+        penalty = self.abandon_penalty(live, seat)
+        hand = live.hand
+        running = hand is not None and hand.state.phase is not Phase.ENDED
         charged = {s: a for s, a in enumerate(penalty or ()) if a}
+        # the standings of the people concerned (a computer receiving it has none)
         deltas = [LeaderboardDelta(player_key(old.user_id if s == seat else
                                               user_of(live.seats[s]), s),
                                    old.display_name if s == seat else live.names[s],
                                    points=amount)
-                  for s, amount in charged.items()]
+                  for s, amount in charged.items()
+                  if s == seat or user_of(live.seats[s]) is not None]
         live.set_seat(await self.store.replace_by_computer(
             live.id, seat,
             display_name=self.service.computer_name(live.ref, seat, old.display_name),
             match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
-            at=self.clock.now()))
+            at=self.clock.now(),
+            left=(hand.row.id, hand.state.seq) if hand is not None and running else None))
         live.match = match_leave(live.match, seat, penalty)
         await self.timers.replan(live)
         return penalty
 
-    def _abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
+    def abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
+        """What leaving now costs each seat (None: nothing, e.g. Shanghai)."""
         hand = live.hand
         if hand is None or hand.state.phase is Phase.ENDED:
             return None
         return hand.state.ruleset.abandon_penalty(hand.state, seat)
 
-    def _deltas(self, live: LiveTable, state: HandState, match_over: bool
-                ) -> list[LeaderboardDelta]:
-        assert state.result is not None
+    async def _deltas(self, live: LiveTable, state: HandState, match_over: bool
+                      ) -> list[LeaderboardDelta]:
+        """Each person's line of the hand. A computer has none (computers never rank);
+        a hand its person left midway is theirs (its points, one hand played, with the
+        penalty already charged), not the computer's, though a win the computer made in
+        it after they left is not counted as theirs."""
+        assert state.result is not None and live.hand is not None
         wins = {w.winner: w for w in state.result.wins}
+        left = {}
+        if live.match_id is not None and any(r is not None and r.is_computer
+                                             for r in live.seats):
+            left = {d.seat: d for d in await self.store.departures(live.match_id)
+                    if d.hand_id == live.hand.row.id}
         out = []
         for seat in range(SEATS):
             row = live.seats[seat]
             record = wins.get(seat)
+            gone = left.get(seat)
+            if gone is not None:
+                out.append(LeaderboardDelta(
+                    player_key(gone.user_id, seat), gone.display_name,
+                    points=state.result.payments[seat], hands_played=1))
+                continue
+            if row is None or row.is_computer:
+                continue
             # Kept as data (rule set and pattern ids): each reader gets it in their words.
             desc = best_hand_key(state.rules, record.settlement.patterns) if record else None
             out.append(LeaderboardDelta(

@@ -128,6 +128,9 @@ class LobbyNotice:
     table: TableInfo
     what: str
     seat: int | None = None
+    by: str | None = None
+    """Who cancelled the table (``what`` cancelled; None: not known, a table cancelled
+    before it was kept)."""
     receipt: Receipt | None = field(default=None, compare=False)
     """Set when the store recorded it (the table finished or was cancelled)."""
     cause: Cause | None = field(default=None, compare=False)
@@ -256,9 +259,11 @@ class MoveNotice:
 class AwayNotice:
     """Public: a seat is now played by the computer until its person acts (or is back).
 
-    ``removed``: the table's ``away_leaves`` option made the timeouts a departure (逃跑):
-    the computer keeps the seat for the rest of the match, and ``penalty`` is what the
-    leaver was charged for it (0 where the rule set has no penalty).
+    ``removed``: the table's ``away_leaves`` option made the timeouts a departure (逃跑),
+    or (``by_choice``) the person left the running match themselves: the computer keeps
+    the seat for the rest of the match, ``penalty`` is what the leaver was charged for
+    it (0 where the rule set has no penalty), ``receiver`` the name of the seat that
+    received it (None: nobody).
     """
 
     kind: ClassVar[str] = "away"
@@ -270,6 +275,11 @@ class AwayNotice:
     away: bool
     removed: bool = False
     penalty: Fraction = Fraction(0)
+    by_choice: bool = False
+    receiver: str | None = None
+    rules: str | None = None
+    """The table's rule set (``by_choice``: the channel is told under which rules it
+    cost what it did)."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from bot.service.live import (
 )
 from bot.service.notices import TableInfo, public_events
 from bot.service.part import Part
-from bot.service.results import HandHistory, HandInfo, Standings, TablePicture
+from bot.service.results import HandHistory, HandInfo, HistoryPart, Standings, TablePicture
 from engine.game import Action, apply, new_hand
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
@@ -129,13 +129,28 @@ class Queries(Part):
         state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
                                  hand.dealer, hand.dice, streak=hand.streak,
                                  huangfan=hand.huangfan > 0)
+        # Each action told by who made it: a person who left this hand (or a later one)
+        # held their seat until then; the computer made the seat's moves after.
+        names = list((await self.table_info(table_id)).names)
+        left = [d for d in await self.store.departures(hand.match_id)
+                if d.hand_number >= hand.number]
+        then = {d.seat: names[d.seat] for d in left if d.hand_number == hand.number}
+        for d in left:
+            names[d.seat] = d.display_name
+        turns = sorted((d.seq, d.seat) for d in left if d.hand_number == hand.number)
+        parts: list[HistoryPart] = []
         told = list(events)
         for action in await self.store.actions(hand.id):
+            while turns and turns[0][0] < action.seq:
+                parts.append(HistoryPart(tuple(names), public_events(told)))
+                told = []
+                seat = turns.pop(0)[1]
+                names[seat] = then[seat]
             state, events = apply(state, Action.from_json(action.payload))
             told += events
-        names = (await self.table_info(table_id)).names
-        return HandHistory(table_id, hand.number, names,
-                           public_events(told), hand.wall, hand.salt)
+        parts.append(HistoryPart(tuple(names), public_events(told)))
+        return HandHistory(table_id, hand.number, tuple(p for p in parts if p.events)
+                           or tuple(parts[-1:]), hand.wall, hand.salt)
 
     async def leaderboard(self, channel_id: int, rules: str | None = None, *,
                           limit: int = 10) -> Standings:

@@ -212,6 +212,8 @@ class Recovery(Part):
         self.loading.pop(table_id, None)
         if live is None:
             row = await self.store.get_table(table_id)
+            if row is not None and row.status == "cancelled":
+                raise Refused(E.CANCELLED, "this table was cancelled")
             if row is not None:
                 raise Refused(E.NOT_PLAYING, f"this table is {row.status}")
             raise Refused(E.NO_TABLE, "there is no such table")

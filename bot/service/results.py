@@ -61,16 +61,34 @@ class HandInfo:
 
 
 @dataclass(frozen=True)
+class HistoryPart:
+    """A run of a hand's public events, with who held each seat while they happened."""
+
+    names: tuple[str, ...]
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
 class HandHistory:
     """The last finished hand of a table, as the channel may read it: its public events
-    in order (no draw, no dealt tiles: nothing private to a seat) and its revealed wall."""
+    in order (no draw, no dealt tiles: nothing private to a seat) and its revealed wall.
+    ``parts``: the events in runs, a new run where a person left the hand (their seat's
+    actions before are theirs, the computer's after), each with the names of then."""
 
     table_id: int
     number: int
-    names: tuple[str, ...]
-    events: tuple[Event, ...]
+    parts: tuple[HistoryPart, ...]
     wall: str
     salt: str
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Who held each seat at the hand's end."""
+        return self.parts[-1].names
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(e for part in self.parts for e in part.events)
 
 
 @dataclass(frozen=True)

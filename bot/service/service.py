@@ -22,6 +22,7 @@ part.py); each table's changes happen under its own lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from bot.service.announcements import Announcer
@@ -146,9 +147,11 @@ class TableService:
         """Take a computer player out of the lobby."""
         return await self.commands.remove_computer(cause, table_id, seat)
 
-    async def leave(self, cause: Cause, table_id: int) -> TableInfo:
-        """Leave: the seat empties in the lobby; during a match the computer takes it."""
-        return await self.commands.leave(cause, table_id)
+    async def leave(self, cause: Cause, table_id: int, *, agreed: Fraction | None = None
+                    ) -> TableInfo:
+        """Leave: the seat empties in the lobby; during a match the computer takes it,
+        once ``agreed`` is what it costs (else `confirm_leave`, with the cost)."""
+        return await self.commands.leave(cause, table_id, agreed=agreed)
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
         """Start the match (the creator or a manager), every seat filled."""

@@ -19,12 +19,12 @@ from bot.store.sqlite import SqliteDatabase, sqlite_path
 from bot.store.store import Store
 
 TABLES = ("game_tables", "seats", "matches", "hands", "actions", "deadlines", "settlements",
-          "hand_snapshots", "penalties", "announcements", "leaderboard", "user_locales",
-          "bot_settings")
+          "hand_snapshots", "penalties", "departures", "announcements", "leaderboard",
+          "user_locales", "bot_settings")
 """Every table of the schema but schema_version (each side keeps its own), in an order
 where a row's parents are copied before it."""
 
-WITH_IDS = ("game_tables", "matches", "hands", "penalties", "announcements")
+WITH_IDS = ("game_tables", "matches", "hands", "penalties", "departures", "announcements")
 """Tables whose ``id`` is an identity on PostgreSQL: their sequences are moved on."""
 
 _BATCH = 5000

@@ -289,6 +289,24 @@ class SettlementRow:
 
 
 @dataclass(frozen=True)
+class Departure:
+    """A person who left a running match (0016): the seat they left, in which hand, and
+    after how many of its actions (those after it are the computer's)."""
+
+    hand_id: int
+    hand_number: int
+    seat: int
+    seq: int
+    user_id: int
+    display_name: str
+
+    @classmethod
+    def of(cls, r: Row) -> Departure:
+        return cls(r["hand_id"], r["number"], r["seat"], r["seq"], int(r["user_id"]),
+                   r["display_name"])
+
+
+@dataclass(frozen=True)
 class LeaderboardDelta:
     """What one hand (or match) adds to a player's line in the channel's standings.
 

@@ -49,6 +49,7 @@ from bot.store.rows import (
     AnnouncementStatus,
     DeadlineKind,
     DeadlineRow,
+    Departure,
     HandLog,
     HandReplyRow,
     HandRow,
@@ -81,6 +82,9 @@ from bot.store.sqlite import SqliteDatabase, sqlite_path
 
 _WALL = re.compile(r"(?:[1-9][mpszf])+")
 _LIVE = "(" + ", ".join(f"'{s}'" for s in LIVE_TABLE_STATUSES) + ")"
+_PEOPLE = "player_key LIKE 'user:%'"
+"""A leaderboard line of a person: computers never rank (lines kept from before are
+not shown)."""
 _HAND_SELECT = ("SELECT h.*, m.table_id FROM hands h JOIN matches m ON m.id = h.match_id")
 _DEADLINE_SELECT = ("SELECT d.*, m.table_id FROM deadlines d "
                     "JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id")
@@ -600,11 +604,24 @@ class Store:
                                   penalties: Mapping[int, Fraction] | None = None,
                                   reason: str = "abandon",
                                   deltas: Sequence[LeaderboardDelta] = (),
-                                  at: float = 0.0) -> SeatRow:
+                                  at: float = 0.0,
+                                  left: tuple[int, int] | None = None) -> SeatRow:
         """A person leaves mid-match, in ONE transaction: the computer takes the seat,
-        any penalty is recorded against the match, and the standings are charged."""
+        any penalty is recorded against the match, the standings are charged, and
+        (``left``: the running hand's id and the actions it had) who the person was is
+        kept (`departures`)."""
         async with self._write() as db:
             table = await self._table_in(db, table_id)
+            if left is not None:
+                person = await db.one("SELECT user_id, display_name FROM seats"
+                                      " WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
+                                      (table_id, seat))
+                if person is None:
+                    raise NotFound(f"seat {seat} of table {table_id} holds no person")
+                await db.run("INSERT INTO departures (hand_id, seat, seq, user_id,"
+                             " display_name, at) VALUES (?, ?, ?, ?, ?, ?)",
+                             (left[0], seat, left[1], person["user_id"],
+                              person["display_name"], at))
             count = await db.run(
                 "UPDATE seats SET user_id = NULL, is_computer = 1, display_name = ?,"
                 " away = 0, consecutive_timeouts = 0, dm_closed = 0"
@@ -620,6 +637,13 @@ class Store:
             await self._apply_deltas_in(db, table.guild_id, table.channel_id, table.rules,
                                         deltas)
             return await self._seat_in(db, table_id, seat)
+
+    async def departures(self, match_id: int) -> list[Departure]:
+        """The people who left the match while it ran, in the order they left."""
+        rows = await self._read_all(
+            "SELECT d.*, h.number FROM departures d JOIN hands h ON h.id = d.hand_id"
+            " WHERE h.match_id = ? ORDER BY h.number, d.seq, d.id", (match_id,))
+        return [Departure.of(r) for r in rows]
 
     async def penalty_totals(self, match_id: int) -> dict[int, Fraction]:
         """Each seat's penalties in a match (seats without any are left out)."""
@@ -1326,7 +1350,8 @@ class Store:
         in SQL; a channel has a few dozen players at most.
         """
         rows = await self._read_all(
-            "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ?", (channel_id, rules))
+            "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ?"
+            f" AND {_PEOPLE}", (channel_id, rules))
         ranked = sorted((LeaderboardRow.of(r) for r in rows),
                         key=lambda e: (-e.points, -e.hands_won, e.display_name, e.player_key))
         return ranked[:limit]
@@ -1334,7 +1359,8 @@ class Store:
     async def leaderboard_rules(self, channel_id: int) -> list[str]:
         """The rule sets the channel has standings in, the one it played last first."""
         rows = await self._read_all(
-            "SELECT r.rules FROM (SELECT DISTINCT rules FROM leaderboard WHERE channel_id = ?) r"
+            "SELECT r.rules FROM (SELECT DISTINCT rules FROM leaderboard WHERE channel_id = ?"
+            f" AND {_PEOPLE}) r"
             " ORDER BY COALESCE((SELECT MAX(t.id) FROM game_tables t WHERE t.channel_id = ?"
             " AND t.rules = r.rules), 0) DESC, r.rules", (channel_id, channel_id))
         return [r["rules"] for r in rows]

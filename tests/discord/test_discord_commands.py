@@ -48,7 +48,7 @@ async def test_table_commands_find_the_table_then_call_the_service_with_the_caus
         assert service.names() == ["find_table", method]
         assert (await service.settled(inter)).seen_causes() == [ANN]
         assert service.last("find_table") == ((ANN, 42, None), {})
-        assert service.last(method) == ((ANN, 7), {})
+        assert service.last(method) == ((ANN, 7), {"agreed": None} if name == "leave" else {})
         assert len(inter.said) == 1
     service = FakeService({"find_table": 9, "join": SimpleNamespace(seat=2)})
     inter = interaction(service, locale=discord.Locale.chinese)

@@ -21,6 +21,7 @@ from bot.discord.ids import (
     BackButton,
     BadCustomId,
     DiscardSelect,
+    LeaveButton,
     LobbyButton,
     MoveButton,
     MoveCode,
@@ -56,7 +57,7 @@ ACTIONS = [
 
 
 
-ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton)
+ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -144,7 +145,7 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
 
 def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
-           "mj:pref:1:always_win:on", "mj:back:1"]
+           "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
@@ -401,7 +402,8 @@ async def test_a_lobby_button_calls_the_service_and_only_acknowledges(what: str)
     await (await read(LobbyButton, f"mj:lobby:5:{what}", inter)).callback(inter)
     called = {"join": "join", "leave": "leave", "addbot": "add_computer", "start": "start"}
     assert service.names() == [called[what]]
-    assert service.last(called[what]) == ((Cause(101, "Ann", "en-US", False, 555), 5), {})
+    assert service.last(called[what]) == ((Cause(101, "Ann", "en-US", False, 555), 5),
+                                          {"agreed": None} if what == "leave" else {})
     assert inter.events == ["defer ephemeral=False"] and inter.said == []
 
 

@@ -133,8 +133,8 @@ async def test_cancel_by_creator_or_manager_only(world: World) -> None:
     await refused("not_allowed", svc.cancel(by(EVE), table))
     info = await svc.cancel(by(EVE, manager=True), table)
     assert info.status == "cancelled"
-    await refused("not_playing", svc.cancel(by(ANN), table))
-    await refused("not_playing", svc.join(by(EVE, "Eve"), table))
+    await refused("cancelled", svc.cancel(by(ANN), table))
+    await refused("cancelled", svc.join(by(EVE, "Eve"), table))
     assert (await world.store.get_table(table)).status == "cancelled"
 
 

@@ -22,7 +22,7 @@ TIMERS = {"turn_timer": 60, "claim_timer": 20}
 
 async def test_leaving_mid_match_hands_the_seat_to_the_computer(world: World) -> None:
     table = await world.table(options=TIMERS)
-    info = await world.service.leave(by(BOB), table)
+    info = await world.service.leave(by(BOB), table, agreed=Fraction(0))
     seat = info.seats[1]
     assert seat is not None and seat.is_computer and seat.user_id is None
     assert "Bob" in seat.name
@@ -34,7 +34,7 @@ async def test_leaving_mid_match_hands_the_seat_to_the_computer(world: World) ->
 
 async def test_leaving_a_hangzhou_hand_costs_the_abandon_penalty(world: World) -> None:
     table = await world.table(rules="hangzhou", options=TIMERS)
-    info = await world.service.leave(by(CID), table)
+    info = await world.service.leave(by(CID), table, agreed=Fraction(8))
     assert info.totals is not None and info.totals[2] == Fraction(-8)
     assert sum(info.totals) == Fraction(-8)                # not redistributed
     entry = await world.store.leaderboard_entry(CHANNEL, "hangzhou", f"user:{CID}")
@@ -159,7 +159,7 @@ async def test_the_abandon_penalty_survives_a_restart(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world()
     table = await world.table(rules="hangzhou", options=TIMERS)
-    await world.service.leave(by(CID), table)
+    await world.service.leave(by(CID), table, agreed=Fraction(8))
     await world.store.close()
     world = await make_world(FakeClock(world.clock.now() + 1))
     await world.service.recover()

@@ -186,8 +186,7 @@ async def test_a_match_of_computers_runs_to_the_leaderboard(world: World) -> Non
                                  for i in range(4))
     assert info.totals == ended.totals
     board = list((await world.service.leaderboard(CHANNEL)).rows)
-    assert len(board) == 4 and sum(r.points for r in board) == 0
-    assert all(r.hands_played == 2 and r.matches_played == 1 for r in board)
+    assert board == []  # computers never rank
     assert world.notes.of("leaderboard")[-1].rows == tuple(board)
     assert await world.store.deadlines() == []
     match = (await world.store.matches(table))[-1]

@@ -4,6 +4,7 @@ and the names of computer seats (chosen by the adapter's namer when they sit dow
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from fractions import Fraction
 
 from bot.service import TableRef
 from engine.game.events import HandEnded, HandStarted, TileDiscarded, TileDrawn, TilesDealt
@@ -42,7 +43,7 @@ async def test_computer_seats_are_named_by_the_namer_when_they_sit_down(
 
     world = await make_world(computer_name=namer)
     table = await world.table((ANN, BOB), computers=2)
-    await world.service.leave(by(BOB), table)
+    await world.service.leave(by(BOB), table, agreed=Fraction(0))
     names = (await world.service.table_info(table)).names
     assert names == ("Ann", "Robot 2 for Bob", "Robot 3", "Robot 4")
     assert asked == [(table, 2, None), (table, 3, None), (table, 1, "Bob")]

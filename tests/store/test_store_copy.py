@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo import DEMO_CHANNEL, run_demo
-from bot.store import NewDeadline, NewSnapshot, Store
+from bot.store import LeaderboardDelta, NewDeadline, NewSnapshot, Store
 from bot.store.copy import TABLES, CopyRefused, copy_database
 from tests.pgcluster import Server
 from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL
@@ -41,7 +41,10 @@ async def played(path: Path) -> None:
         await store.set_user_locale(2**62, "zh-CN", at=5.0)
         await store.set_setting("commands:global", "abc", at=5.0)
         await store.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
-                                        penalties={0: Fraction(-5, 2)}, at=6.0)
+                                        penalties={0: Fraction(-5, 2)}, at=6.0,
+                                        deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
+                                                                 Fraction(-5, 2))],
+                                        left=(hand.id, 3))
     finally:
         await store.close()
 
@@ -55,6 +58,8 @@ async def everything(store: Store) -> tuple[object, ...]:
     return (tables, await store.table_loads(ids), matches, hands,
             [await store.actions(h.id) for h in hands],
             [await store.settlements(h.id) for h in hands],
+            [await store.departures(m.id) for m in matches],
+            await store.leaderboard(CHANNEL, "hangzhou"),
             [await store.announcements(t) for t in ids],
             await store.leaderboard(DEMO_CHANNEL, "shanghai"),
             await store.leaderboard(DEMO_CHANNEL, "hangzhou"), await store.deadlines(),

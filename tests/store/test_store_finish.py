@@ -53,7 +53,8 @@ async def test_everything_is_written(store: Store, new_game: NewGame) -> None:
     assert await store.deadlines(game.hand.id) == []
     board = await store.leaderboard(CHANNEL, "shanghai")
     assert [(e.player_key, e.points) for e in board[:2]] == [
-        ("user:2", Fraction(21, 2)), ("computer:3", Fraction(-7, 2))]
+        ("user:2", Fraction(21, 2)), ("user:1", Fraction(-7, 2))]
+    assert all(e.player_key.startswith("user:") for e in board)  # computers never rank
     assert all((e.guild_id, e.channel_id) == (GUILD, CHANNEL) for e in board)
     assert (await store.get_match(game.match.id)).status == "playing"  # type: ignore[union-attr]
 

@@ -45,7 +45,7 @@ async def test_ranking_limit_and_channels(store: Store) -> None:
     await store.apply_leaderboard(1, 20, SH,
                                   [LeaderboardDelta("user:9", "Elsewhere", Fraction(99))])
     names = [e.display_name for e in await store.leaderboard(10, SH)]
-    assert names == ["Bob", "Amy", "Bot", "Zed"]  # points, then hands won, then name
+    assert names == ["Bob", "Amy", "Zed"]  # points, then hands won, then name; no computer
     assert [e.display_name for e in await store.leaderboard(10, SH, limit=2)] == ["Bob", "Amy"]
     assert [e.points for e in await store.leaderboard(20, SH)] == [Fraction(99)]
 
