@@ -310,6 +310,14 @@ class DmPresenter:
             return None
         return old
 
+    def left(self, table_id: int, seat: int, user_id: int) -> None:
+        """The seat's person left the match: their DM still showing move buttons loses
+        them (the computer decides for the seat now), after their queued DMs."""
+        key = (table_id, seat)
+        self._pending.pop(key, None)
+        self.outbox.put(("dm", *key), partial(self._supersede, key, user_id, None,
+                                              order=None))
+
     def cancelled(self, table_id: int, words: Voided) -> None:
         """The table was cancelled: none of its DMs goes out any more, and its open
         decisions' DMs will say ``words`` (`void`)."""

@@ -423,15 +423,16 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
             service, cause, table = answer.service, answer.cause, self.table
+            if self.what == "leave":  # a running match asks first (`leave`)
+                await leave(answer, table)
+                return
             calls: dict[LobbyWhat, Callable[[], Any]] = {
                 "join": lambda: service.join(cause, table),
-                "leave": lambda: leave(answer, table),
                 "addbot": lambda: service.add_computer(cause, table),
                 "start": lambda: service.start(cause, table),
             }
             await answer.run(calls[self.what]())
-            if self.what != "leave":  # leaving answers itself (`leave`)
-                await answer.acknowledge()
+            await answer.acknowledge()
 
 
 # ---------------------------------------------------------------------------

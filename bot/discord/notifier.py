@@ -149,6 +149,9 @@ class DiscordNotifier:
             case MoveNotice():
                 self._chan(notice.ref, lambda: self._ping(notice))
             case AwayNotice():
+                if notice.removed and notice.user_id is not None:  # left: the computer
+                    # plays the seat; the person's open decision is no longer theirs
+                    self.dms.left(notice.ref.table_id, notice.seat, notice.user_id)
                 self._chan(notice.ref, lambda: self._away(notice))
             case SettlementNotice():
                 last = self.tables.get(notice.ref.table_id).latest  # this hand's last table

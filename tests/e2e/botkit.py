@@ -195,6 +195,16 @@ async def press(fake: FakeDiscord, user: FakeUser, message: Any, custom_id: str,
     return (await private_answer(handle)).content or ""
 
 
+async def leave_match(world: World, user: FakeUser) -> FakeMessage:
+    """``user`` leaves the running match: ``/mahjong leave``, then "Leave the match" on
+    the private confirmation; the confirmation as it ends."""
+    asked = await answer(await slash(world, user, "leave"))
+    confirm = next(c for c in world.fake.custom_ids(asked)
+                   if c.startswith("mj:quit:") and c.endswith(":yes"))
+    await (await world.fake.click(user, asked, confirm)).response()
+    return world.fake.message(asked)
+
+
 def channel_files(fake: FakeDiscord, channel: Any, prefix: str) -> list[FakeMessage]:
     return [m for m in fake.messages(channel)
             if any(a.filename.startswith(prefix) for a in m.attachments)]

@@ -13,6 +13,7 @@ from botkit import (
     Driver,
     answer,
     assert_secrecy,
+    leave_match,
     make_bot,
     make_world,
     open_table,
@@ -97,7 +98,7 @@ async def test_a_player_who_leaves_loses_the_replys_buttons(
     driver, owner, _, menu, _ = await table_with_a_discard(fake, bots, tmp_path)
     reply = await answer(await slash(driver.world, owner, "hand"))
     assert _moves(fake, reply) == [menu]
-    await answer(await slash(driver.world, owner, "leave"))
+    await leave_match(driver.world, owner)
     await fake.wait_for(lambda: not _moves(fake, reply), what="the reply's buttons taken off")
 
 

@@ -103,6 +103,8 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     await quiet(bots)
     info = await service.table_info(1)
     assert info.seats[3].is_computer and info.totals is not None and info.totals[3] == -cost
+    assert not any(c.startswith(("mj:mv:", "mj:dc:")) for m in fake.dms(p4)
+                   for c in fake.custom_ids(m))  # no decision of the seat is p4's now
     said = [m.content for m in fake.messages(world.channel)
             if m.content and m.content.startswith("p4 left the match")]
     if cost == 8:

@@ -15,6 +15,7 @@ from botkit import (
     answer,
     channel_files,
     discard_decision,
+    leave_match,
     make_bot,
     make_world,
     open_table,
@@ -161,7 +162,7 @@ async def test_a_computer_taking_over_mid_match_is_named_for_the_player_it_repla
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await open_table(world)
     await quiet(bots)
-    left = await (await slash(world, world.players[3], "leave")).response()
+    left = await leave_match(world, world.players[3])
     assert left.ephemeral
     await quiet(bots)
     lobby = next(m for m in fake.messages(world.channel) if m.embeds)
