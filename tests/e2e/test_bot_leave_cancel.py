@@ -219,3 +219,23 @@ async def test_cancelling_takes_the_buttons_off_every_open_decision_and_says_so(
     count = {p.id: len(fake.dms(p)) for p in world.players}
     await quiet(bots)
     assert {p.id: len(fake.dms(p)) for p in world.players} == count
+
+
+async def test_a_cancel_after_a_restart_voids_the_decisions_dmed_before_it(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    running = await bots.start(make_bot(db, picture_processes=0))
+    await open_table(world)
+    driver = Driver(world)
+    user, dm, menu, value = await discard_decision(driver, bots)
+    await quiet(bots)
+    before = Snapshot.of(fake, dm)
+    await bots.restart(running, make_bot(db, picture_processes=0))
+    await answer(await slash(world, world.players[0], "cancel"))
+    await quiet(bots)
+    shown = fake.message(dm)
+    assert not _buttons(fake, shown)
+    assert shown.content.startswith("**Table #1 was cancelled by p1.**")
+    told = await press(fake, user, before, menu, value, "en-US")
+    assert told == "This table was cancelled."
