@@ -275,6 +275,28 @@ async def test_a_finished_table_forgets_its_seats_dms(memory: PresenterMemory) -
     assert (await memory.recall(TABLE)).dm_messages == {}
 
 
+async def test_a_cancel_delivered_by_one_process_voids_the_dm_the_other_sent(
+        memory: PresenterMemory) -> None:
+    """The open decision's DM, whichever process sent it, loses its buttons and says
+    who cancelled the table, once; a DM still queued for the table is not sent."""
+    client = FakeClient()
+    first, second = (presenter(client, memory, shared=True) for _ in range(2))
+    await first.publish(private(dealt(), 0))
+    await settle(first)
+    (dm,) = client.dms(USERS[0])
+    cancelled = LobbyNotice(_info("cancelled"), "cancelled", by="Ann")
+    await second.publish(cancelled)
+    await first.publish(private(dealt(), 0))  # too late: the table is over
+    await first.publish(cancelled)  # delivered twice (a takeover): edited once
+    await settle(second)
+    await settle(first)
+    assert dm.edits == [{"content": f"**Table #{TABLE} was cancelled by Ann.** This decision "
+                                    f"is void; the hand's wall is revealed in <#{CHANNEL}>.",
+                         "view": None}]
+    assert client.dms(USERS[0]) == [dm]
+    assert (await memory.recall(TABLE)).dm_messages == {}
+
+
 @dataclass
 class Counting:
     """A memory that counts its reads."""
