@@ -173,7 +173,8 @@ class DemoNotifier:
         await self._told(notice)
 
     async def leaderboard(self, notice: LeaderboardNotice) -> None:
-        board = "; ".join(f"{r.display_name} {r.points}" for r in notice.rows)
+        board = "; ".join(f"{r.display_name} {r.points}" for r in notice.rows) or \
+            "nobody yet (computers never rank)"
         self.say(f"   leaderboard: {board}")
         self._save("leaderboard.png", lambda: _leaderboard_png(notice))
         await self._told(notice)
