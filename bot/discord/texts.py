@@ -178,7 +178,8 @@ def option_lines(rules: str, options: Mapping[str, Any] | TableOptions | None,
 def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
                   locale: LocaleLike) -> str:
     """``/mahjong rules``: what the rule set is about, its patterns and their values,
-    then every option's value (a table's, or the defaults when ``options`` is None)."""
+    every option's value (a table's, or the defaults when ``options`` is None), and how
+    to read the hand picture (its legend, said in a DM once a match)."""
     patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
                   value=pattern_value(p.value, locale))
                 for p in RULESETS[rules].patterns.values()]
@@ -186,7 +187,8 @@ def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
     parts = [f"**{t('rules.title', locale, rules=rules_name(rules, locale))}**",
              t(f"rules.about.{rules}", locale),
              t("rules.patterns", locale, patterns=join(patterns, locale)), "",
-             t(heading, locale), *option_lines(rules, options, locale)]
+             t(heading, locale), *option_lines(rules, options, locale), "",
+             picture_legend(rules, locale)]
     return clip("\n".join(parts), MAX_CONTENT)
 
 
@@ -286,10 +288,17 @@ def hand_line(view: PlayerView, locale: LocaleLike) -> str:
              drawn=tiles_text((view.drawn,), locale, caishen=wild))
 
 
+def first_discard(view: PlayerView) -> bool:
+    """The seat's first discard of the match is due: the first hand, nothing discarded
+    yet (the numbers are drawn only when a discard is due, for the menu)."""
+    return offers_discard(view) and view.table.hand_number == 1 \
+        and not view.table.seats[view.seat].discards
+
+
 def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
-    """What the hand picture's numbers and highlights mean, when a discard is due (the
-    numbers are drawn only then, for the menu)."""
-    if not offers_discard(view):
+    """What the hand picture's numbers and highlights mean, said once a match: with the
+    seat's first discard (`/mahjong rules` says it again, `rules_summary`)."""
+    if not first_discard(view):
         return None
     parts = [t("dm.legend.numbers", locale)]
     hint = suggested_number(view)
@@ -297,9 +306,19 @@ def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
         parts.append(t("dm.legend.suggested", locale, n=hint))
     if view.drawn is not None:
         parts.append(t("dm.legend.drawn", locale, n=len(held_tiles(view))))
-    if view.table.caishen is not None and view.table.caishen in held_tiles(view):
+    if view.table.caishen is not None:
         parts.append(t("dm.legend.caishen", locale))
-    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts))
+    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts)) \
+        + " " + t("dm.legend.again", locale)
+
+
+def picture_legend(rules: str, locale: LocaleLike) -> str:
+    """The hand picture's numbers and highlights in general words (`/mahjong rules`)."""
+    parts = [t("dm.legend.numbers", locale), t("legend.suggested", locale),
+             t("legend.drawn", locale)]
+    if any(spec.name == "caishen" and rules in spec.rules for spec in NEW_OPTIONS):
+        parts.append(t("dm.legend.caishen", locale))
+    return t("legend.title", locale, parts=t("dm.legend.sep", locale).join(parts))
 
 
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
