@@ -214,6 +214,10 @@ _EN: dict[str, str] = {
     "why.tan_count": "{seat} cannot have made {n} claims (摊) on {seat_b}'s discards: at most "
                      "{limit} in this hand",
     "why.chain_kongs": "the chain counts {n} kong(s), but the winner shows {kongs}",
+    "why.claims_row": "{seat} cannot have made {n} claims in one hand: at most {limit}, each "
+                      "one a meld",
+    "why.claims_melds": "the winner, {seat}, shows {melds} meld(s) claimed from {seat_b}, so "
+                        "their claims on {seat_b} are {melds}, not {n}",
     "why.replacement_kong": "a kong replacement needs a kong, and the winner shows none",
     "why.replacement_flower": "a flower replacement needs a flower, and the winner shows "
                               "none",
@@ -538,6 +542,9 @@ _ZH: dict[str, str] = {
     "why.flower_meld": "花牌不能组成副露",
     "why.tan_count": "{seat}不可能吃碰杠了{seat_b}的牌 {n} 次：这一局最多 {limit} 摊",
     "why.chain_kongs": "飘杠里有 {n} 个杠，但胡牌者只有 {kongs} 个杠",
+    "why.claims_row": "{seat}一局最多吃碰杠 {limit} 次（每次成一组副露），不可能有 {n} 次",
+    "why.claims_melds": "胡牌者{seat}亮出 {melds} 组吃碰杠{seat_b}的副露，所以对{seat_b}的"
+                        "吃碰杠是 {melds} 次，不是 {n} 次",
     "why.replacement_kong": "杠后补牌要先有杠，但胡牌者没有杠",
     "why.replacement_flower": "补花要先有花，但胡牌者没有花",
     "why.eight_flowers_tile": "八张花一齐就当场胡八花，没有胡的那张牌",

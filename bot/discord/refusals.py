@@ -104,6 +104,15 @@ REASONS: tuple[Reason, ...] = (
                     r"seat [0-3] may make at most (?P<limit>\d+) 摊 on seat [0-3] in this hand"),
     _r("chain_kongs", r"the chain holds (?P<n>\d+) kong\(s\) \(K\), but the winner shows "
                       r"(?P<kongs>\d+)"),
+    # engine/rules/common: a calculator case's claims against the winner's melds
+    _r("claims_row", r"claims\[(?P<seat>[0-3])\] adds up to (?P<n>\d+), but a player makes "
+                     r"at most (?P<limit>\d+) claims in a hand \(each one is a meld\)"),
+    _r("claims_melds", r"claims\[(?P<seat>[0-3])\]\[(?P<seat_b>[0-3])\] is (?P<n>\d+), but "
+                       r"the winner shows (?P<melds>\d+) meld\(s\) claimed from seat [0-3]: "
+                       r"each claim is a meld"),
+    _r("claims_melds", r"the winner shows (?P<melds>\d+) meld\(s\) claimed from seat "
+                       r"(?P<seat_b>[0-3]) but claims\[(?P<seat>[0-3])\]\[[0-3]\] is "
+                       r"(?P<n>\d+)"),
     # engine/tiles: a calculator hand in tile notation that does not read
     _r("suit_letter", r"unknown suit letter '(?P<letter>.)' in '(?P<text>[^']*)': use m, p, "
                       r"s, z or f"),

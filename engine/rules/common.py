@@ -308,6 +308,10 @@ def _check_melds(ctx: WinContext) -> None:
                             f"(seat {upper_seat(ctx.winner)})")
 
 
+MAX_CLAIMS = 4
+"""A player's claims in one hand: each chi, pong or exposed kong is one of its four melds."""
+
+
 def _check_claims(ctx: WinContext) -> None:
     claims = ctx.claims
     if len(claims) != SEATS or any(len(row) != SEATS for row in claims):
@@ -318,11 +322,21 @@ def _check_claims(ctx: WinContext) -> None:
                 raise RuleError(f"claims[{a}][{b}] must be a count ≥ 0, not {n!r}")
             if a == b and n:
                 raise RuleError(f"claims[{a}][{a}]: nobody claims their own discards")
+        if sum(row) > MAX_CLAIMS:
+            raise RuleError(f"claims[{a}] adds up to {sum(row)}, but a player makes at most "
+                            f"{MAX_CLAIMS} claims in a hand (each one is a meld)")
+    # Every claim the winner made is a meld still shown (a pong stays one when a kong
+    # is added to it), so the winner's row and its melds tell the same story.
+    w = ctx.winner
     made = Counter(m.from_seat for m in ctx.melds if m.from_seat is not None)
-    for seat, n in made.items():
-        if claims[ctx.winner][seat] < n:
+    for seat in range(SEATS):
+        n, said = made.get(seat, 0), claims[w][seat]
+        if said < n:
             raise RuleError(f"the winner shows {n} meld(s) claimed from seat {seat} but "
-                            f"claims[{ctx.winner}][{seat}] is {claims[ctx.winner][seat]}")
+                            f"claims[{w}][{seat}] is {said}")
+        if said > n:
+            raise RuleError(f"claims[{w}][{seat}] is {said}, but the winner shows {n} "
+                            f"meld(s) claimed from seat {seat}: each claim is a meld")
 
 
 def check_copies_in_play(tiles: Sequence[Tile], limits: Mapping[Tile, int]) -> None:

@@ -60,3 +60,19 @@ def test_input_the_calculator_cannot_read_is_explained_in_the_readers_language()
         "不能这样胡：12x 中的 x 不是花色字母：请用 m、p、s、z 或 f")
     assert score_reply({"hand": "1111112345678m", "win_tile": "1m"}, "zh-CN").endswith(
         "不能这样胡：一万 出现了 7 张，最多只能有 4 张")
+
+
+def test_impossible_claims_are_explained_in_the_readers_language() -> None:
+    case = ('{"rules": "shanghai", "dealer": 0, "winner": 1, "win": "self_draw", '
+            '"hand": "1112345678999m", "win_tile": "5m", '
+            '"claims": [[0,0,0,0],[3,0,0,0],[0,0,0,0],[0,0,0,0]]}')
+    assert score_reply({"case": case}, "en").endswith(
+        "the winner, seat 2, shows 0 meld(s) claimed from seat 1, so their claims on seat 1 "
+        "are 0, not 3")
+    assert score_reply({"case": case}, "zh-CN").endswith(
+        "胡牌者2 号位亮出 0 组吃碰杠1 号位的副露，所以对1 号位的吃碰杠是 0 次，不是 3 次")
+    row = case.replace("[[0,0,0,0],[3,0,0,0]", "[[0,2,2,1],[0,0,0,0]")
+    assert score_reply({"case": row}, "en").endswith(
+        "seat 1 cannot have made 5 claims in one hand: at most 4, each one a meld")
+    assert score_reply({"case": row}, "zh-CN").endswith(
+        "1 号位一局最多吃碰杠 4 次（每次成一组副露），不可能有 5 次")

@@ -59,9 +59,10 @@ CHIS = [{"type": "chi", "tiles": t, "from": 0} for t in ("123m", "456m", "789m")
 @pytest.mark.parametrize(("fields", "words"), [
     # 摊: two on one player, a third only between the dealer (seat 0) and another
     # player while the dealer's streak is 3
-    ({"winner": 2, "streak": 3, "claims": [NONE, NONE, [0, 0, 0, 3], NONE]},
+    ({"streak": 3, "claims": [NONE, NONE, [0, 0, 0, 3], NONE]},
      ["claims[2][3]", "at most 2"]),
-    ({"streak": 2, "claims": [NONE, [3, 0, 0, 0], NONE, NONE]}, ["claims[1][0]", "at most 2"]),
+    ({"winner": 2, "streak": 2, "claims": [NONE, [3, 0, 0, 0], NONE, NONE]},
+     ["claims[1][0]", "at most 2"]),
     ({"streak": 3, "claims": [[0, 4, 0, 0], NONE, NONE, NONE]}, ["claims[0][1]", "at most 3"]),
     # the chain: each 飘 a 财神 its winner discarded, each 杠 a kong the winner shows
     ({"hand": "123456m789p111s5z", "win_tile": "7s", "chain": "PPPP"}, ["5 copies", "5z"]),
@@ -83,7 +84,7 @@ def test_hangzhou_refusals(fields: dict, words: list) -> None:
 
 def test_hangzhou_claims_within_the_limits_are_scored() -> None:
     third = [NONE, [3, 0, 0, 0], NONE, NONE]  # the dealer's streak at 3: allowed
-    assert hz("123m456p234789s1z", "1z", streak=3, claims=third)["valid"]
+    assert hz("456p1z", "1z", streak=3, claims=third, melds=CHIS)["valid"]
     kongs = [{"type": "concealed_kong", "tiles": "2222s"}, {"type": "kong", "tiles": "9999p",
                                                              "from": 2}]
     assert hz("456p789s1z", "1z", melds=kongs, chain="KPK", replacement="kong")["valid"]
@@ -109,6 +110,29 @@ def test_meld_refusals(melds: list, words: list) -> None:
 def test_claims_must_cover_the_winners_own_melds() -> None:
     melds = [{"type": "pong", "tiles": "111z", "from": 0}]
     assert refused(sh("2345678999m", "5m", melds=melds, claims=[[0] * 4] * 4), "claims[1][0]")
+
+
+def test_the_winners_claims_are_no_more_than_its_melds_show() -> None:
+    # Each claim is a meld that stays in sight (a pong stays one when added to), so the
+    # winner's row says exactly what its melds say: no 承包 / 吃三口包 out of thin air.
+    one_pong = [{"type": "pong", "tiles": "111z", "from": 0}]
+    claims = [[0] * 4, [2, 0, 0, 0], [0] * 4, [0] * 4]
+    assert refused(sh("2345678999m", "5m", melds=one_pong, claims=claims),
+                   "claims[1][0] is 2", "shows 1 meld(s) claimed from seat 0")
+    claims = [[0] * 4, [3, 0, 0, 0], [0] * 4, [0] * 4]
+    assert refused(sh(FLUSH, "5m", claims=claims), "claims[1][0] is 3", "shows 0 meld(s)")
+    assert refused(hz("123m456p234789s1z", "1z", streak=3, claims=claims), "claims[1][0]")
+    added = [{"type": "added_kong", "tiles": "1111z", "from": 0}]
+    claims = [[0] * 4, [1, 0, 0, 0], [0] * 4, [0] * 4]
+    assert sh("2345678999m", "5m", melds=added, claims=claims)["valid"]
+
+
+def test_nobody_makes_more_than_four_claims_in_a_hand() -> None:
+    claims = [[0] * 4, [0] * 4, [2, 2, 0, 1], [0] * 4]
+    assert refused(sh(FLUSH, "5m", claims=claims), "claims[2] adds up to 5", "at most 4")
+    assert refused(hz("123m456p234789s1z", "1z", claims=claims), "claims[2] adds up to 5")
+    claims = [[0] * 4, [0] * 4, [2, 2, 0, 0], [0] * 4]
+    assert sh(FLUSH, "5m", claims=claims)["valid"]
 
 
 def test_first_go_round_cannot_follow_a_claim() -> None:
@@ -138,8 +162,13 @@ _CLAIMS = st.lists(st.lists(st.integers(0, 4), min_size=4, max_size=4), min_size
 def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int, claims: list,
                                      win: str, rules: str, streak: int,
                                      liability: bool) -> None:
+    # Claims that can be: none on one's own discards, at most four a player (each a
+    # meld), and none by the winner, whose hand here shows no melds.
     for i in range(4):
         claims[i][i] = 0
+        while sum(claims[i]) > 4:
+            claims[i][claims[i].index(max(claims[i]))] -= 1
+    claims[winner] = [0] * 4
     fields: dict = {"winner": winner, "dealer": dealer, "win": win, "claims": claims}
     if win != "self_draw":
         fields["from"] = discarder

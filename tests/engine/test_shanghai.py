@@ -102,9 +102,15 @@ def test_rob_kong_lists_qiang_gang_in_a_la_hand_and_pays_three_shares() -> None:
     assert r["payments"] == [0, 60, 0, -60]
 
 
+# Seat 1's 清一色 of 1112345678999m + 5m with three of its melds claimed from seat 0.
+FROM_0 = [{"type": "pong", "tiles": "111m", "from": 0}, {"type": "chi", "tiles": "234m", "from": 0},
+          {"type": "chi", "tiles": "678m", "from": 0}]
+FROM_0_HAND = "5999m"
+
+
 def test_rob_kong_ignores_three_claim_liability() -> None:
     claims = [[0] * 4, [3, 0, 0, 0], [0] * 4, [0] * 4]
-    r = sh("1112345678999m", "5m", win="rob_kong", from_=3, claims=claims)
+    r = sh(FROM_0_HAND, "5m", win="rob_kong", from_=3, claims=claims, melds=FROM_0)
     assert r["payments"] == [0, 60, 0, -60]
 
 
@@ -116,24 +122,26 @@ def test_eight_flowers_needs_all_eight_and_a_self_draw() -> None:
 
 @pytest.mark.parametrize(("claims", "payments"), [
     # related to two players: 3.5 shares each
-    ([[0] * 4, [3, 0, 3, 0], [0] * 4, [0] * 4], [-70, 140, -70, 0]),
+    ([[0] * 4, [3, 0, 0, 0], [0, 3, 0, 0], [0] * 4], [-70, 140, -70, 0]),
     # related to all three, in either direction: 3 shares each
-    ([[0, 3, 0, 0], [0, 0, 3, 0], [0] * 4, [0, 3, 0, 0]], [-60, 180, -60, -60]),
+    ([[0] * 4, [3, 0, 0, 0], [0, 3, 0, 0], [0, 3, 0, 0]], [-60, 180, -60, -60]),
 ])
 def test_three_claim_liability_on_a_self_draw(claims: list, payments: list) -> None:
-    r = sh("1112345678999m", "5m", claims=claims)
+    r = sh(FROM_0_HAND, "5m", claims=claims, melds=FROM_0)
     assert r["payments"] == payments
 
 
 def test_three_claim_liability_on_a_discard_by_a_related_player() -> None:
-    claims = [[0] * 4, [3, 0, 0, 3], [0] * 4, [0] * 4]
-    r = sh("1112345678999m", "5m", win="discard", from_=0, claims=claims)
+    claims = [[0] * 4, [3, 0, 0, 0], [0] * 4, [0, 3, 0, 0]]
+    r = sh(FROM_0_HAND, "5m", win="discard", from_=0, claims=claims, melds=FROM_0)
     # The related discarder pays 2 shares, the other related player 1.
     assert r["payments"] == [-40, 60, 0, -20]
 
 
 def test_half_shares_are_printed_as_decimals() -> None:
-    claims = [[0] * 4, [3, 0, 3, 0], [0] * 4, [0] * 4]
+    # Seats 0 and 2 each claimed three of the winner's discards (the winner's hand
+    # stays concealed, so 门清 counts).
+    claims = [[0, 3, 0, 0], [0] * 4, [0, 3, 0, 0], [0] * 4]
     r = sh("123456789m1122z", "2z", claims=claims)  # H = 2 × 2 (门清) = 4... × 3.5
     assert r["value"] == 4 and r["payments"] == [-14, 28, -14, 0]
 
