@@ -201,32 +201,34 @@ def settle(ctx: WinContext, factor: int, options: Options
 def _charges(ctx: WinContext, factor: int, options: Options, payers: list[int]
              ) -> tuple[Charge, ...]:
     """Each payment as F × 底分 × 庄闲分, or, under 承包 / 倒承包, F × 底分 × the 庄闲分
-    of every seat paid for (twice for 倒承包, shared when several seats are liable)."""
+    of every seat paid for (twice for 倒承包, shared when two seats owe it)."""
     common = (Factor(FactorKind.HAND, Fraction(factor)),
               Factor(FactorKind.BASE, Fraction(options.base)))
-    takers, givers = _liable(ctx, options)
-    if not takers and not givers:
+    taker, givers = _liable(ctx, options)
+    if taker is None and not givers:
         return tuple(Charge(s, (*common, Factor(FactorKind.DEALER,
                                                 Fraction(zhuang_xian(ctx, s)))))
                      for s in payers)
     parts = tuple(Fraction(zhuang_xian(ctx, s)) for s in payers)
     total = sum(parts, Fraction(0))
     out = []
-    for b in takers:
-        split = (Factor(FactorKind.SHARED, Fraction(1, len(takers))),) if len(takers) > 1 \
-            else ()
-        out.append(Charge(b, (*common, Factor(FactorKind.LIABILITY, total, parts), *split)))
-    out += [Charge(a, (*common, Factor(FactorKind.REVERSE_LIABILITY, 2 * total, parts)))
-            for a in givers]
+    if taker is not None:
+        out.append(Charge(taker, (*common, Factor(FactorKind.LIABILITY, total, parts))))
+    split = (Factor(FactorKind.SHARED, Fraction(1, len(givers))),) if len(givers) > 1 else ()
+    out += [Charge(a, (*common, Factor(FactorKind.REVERSE_LIABILITY, 2 * total, parts),
+                       *split)) for a in givers]
     return tuple(out)
 
 
-def _liable(ctx: WinContext, options: Options) -> tuple[list[int], list[int]]:
-    """(承包 seats: three 摊 of the winner on them, 倒承包 seats: three 摊 on the winner)."""
+def _liable(ctx: WinContext, options: Options) -> tuple[int | None, list[int]]:
+    """(the 承包 seat: three 摊 of the winner on it, the 倒承包 seats: three 摊 on the
+    winner). The winner's four melds hold three 摊 on one seat at most; two seats can
+    each hold three on a winner who is the dealer at streak 3."""
     if not options.liability:
-        return [], []
+        return None, []
     w = ctx.winner
-    return ([b for b in range(SEATS) if b != w and ctx.claims[w][b] >= 3],
+    takers = [b for b in range(SEATS) if b != w and ctx.claims[w][b] >= 3]
+    return (takers[0] if takers else None,
             [a for a in range(SEATS) if a != w and ctx.claims[a][w] >= 3])
 
 
@@ -234,19 +236,20 @@ def _liability(ctx: WinContext, normal: dict[int, Fraction], options: Options
                ) -> tuple[dict[int, Fraction], str | None]:
     """承包 / 倒承包 from three 摊; with ``liability`` off, the normal payments."""
     total = sum(normal.values(), Fraction(0))
-    takers, givers = _liable(ctx, options)
-    if not takers and not givers:
+    taker, givers = _liable(ctx, options)
+    if taker is None and not givers:
         return normal, None
     owed: dict[int, Fraction] = {}
     notes: list[str] = []
-    for b in takers:
-        # Decision: with three 摊 on several players (only a dealer at streak 3 can),
-        # they share the total instead of each paying it whole.
-        owed[b] = owed.get(b, Fraction(0)) + total / len(takers)
-        notes.append(f"承包 Liability: seat {b} pays {number(total / len(takers))}")
+    if taker is not None:
+        owed[taker] = total
+        notes.append(f"承包 Liability: seat {taker} pays {number(total)}")
     for a in givers:
-        owed[a] = owed.get(a, Fraction(0)) + 2 * total
-        notes.append(f"倒承包 Reverse liability: seat {a} pays {number(2 * total)}")
+        # Decision (two liable players): they share the 倒承包; the winner receives
+        # twice the total, as from one liable player, and each pays its part of it.
+        part = 2 * total / len(givers)
+        owed[a] = owed.get(a, Fraction(0)) + part
+        notes.append(f"倒承包 Reverse liability: seat {a} pays {number(part)}")
     return owed, "; ".join(notes)
 
 

@@ -160,6 +160,20 @@ class _Valued:
     value: int
     lines: tuple[str, ...]
     qualifies: bool
+    la: int
+    """The 喇 of its counted patterns, before ``la_cap``."""
+
+
+_TABLE_ORDER = {pid: index for index, pid in enumerate(_TABLE)}
+
+
+def listed(readings: Sequence[_Valued]) -> _Valued:
+    """The reading a win is listed as (shanghai.md, decision "which reading is listed"):
+    of those worth the most, the one with the most 喇 before ``la_cap``; then the one
+    with more counted patterns; then the one whose patterns come first in the pattern
+    table's order. The payments are the same whichever it is: it is what players see."""
+    return min(readings, key=lambda v: (-v.value, -v.la, -len(v.patterns),
+                                        [_TABLE_ORDER[p] for p in v.patterns]))
 
 
 def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) -> _Valued:
@@ -186,7 +200,7 @@ def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) 
     if cap is not None and value > cap * HUA_PER_LA:
         value = cap * HUA_PER_LA
         lines.append(f"capped at {cap} 喇 = {value} 花 (la_cap)")
-    return _Valued(counted, value, tuple(lines), qualifies)
+    return _Valued(counted, value, tuple(lines), qualifies, la)
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +324,7 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
         return Settlement.refused(
             "a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
             "a big crane, a replacement win or another special pattern")
-    best = max(winning, key=lambda v: v.value)
+    best = listed(winning)
     payments, lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
                       (*best.lines, *lines), note, owed)

@@ -22,6 +22,9 @@ SH = {"name": "t", "rules": "shanghai", "dealer": 0, "winner": 1, "win": "self_d
       "hand": "1112345678999m", "win_tile": "5m"}
 HZ = {"name": "t", "rules": "hangzhou", "dealer": 0, "winner": 1, "win": "self_draw",
       "hand": "123m456m789m123p5s", "win_tile": "5s"}
+# The Hangzhou hand with three pongs claimed from seat 2: the winner's three 摊 on it.
+HZ_PONGS_FROM_2 = {**HZ, "hand": "123m5s", "melds": [
+    {"type": "pong", "tiles": t, "from": 2} for t in ("777p", "888p", "999p")]}
 
 
 def _claims(a: int, b: int) -> list[list[int]]:
@@ -33,14 +36,18 @@ def _claims(a: int, b: int) -> list[list[int]]:
 # (case, the multiplier's name that must be shown, the English words for it)
 CASES = {
     "shanghai_huangfan": ({**SH, "huangfan": True}, "荒番", "dead-hand round"),
-    "shanghai_three_claims": ({**SH, "claims": _claims(1, 2)}, "吃三口包", "three-claim"),
+    "shanghai_three_claims": ({**SH, "claims": _claims(2, 1)}, "吃三口包", "three-claim"),
     "shanghai_three_claims_discard": (
-        {**SH, "win": "discard", "from": 3, "claims": _claims(1, 2)}, "吃三口包", "three-claim"),
+        {**SH, "win": "discard", "from": 3, "claims": _claims(2, 1)}, "吃三口包", "three-claim"),
     # three 摊 between two players: the dealer is one of them, at a streak of 3
-    "hangzhou_liability": ({**HZ, "dealer": 2, "streak": 3, "claims": _claims(1, 2)}, "承包",
-                           "liability"),
+    "hangzhou_liability": ({**HZ_PONGS_FROM_2, "dealer": 2, "streak": 3,
+                            "claims": _claims(1, 2)}, "承包", "liability"),
     "hangzhou_reverse_liability": ({**HZ, "dealer": 2, "streak": 3, "claims": _claims(2, 1)},
                                    "倒承包", "reverse liability"),
+    # two liable players share the 倒承包 (hangzhou.md, decision): half each
+    "hangzhou_two_liable_shared": (
+        {**HZ, "winner": 0, "streak": 3, "claims": [[0] * 4, [3, 0, 0, 0], [3, 0, 0, 0],
+                                                    [0] * 4]}, "倒承包", "reverse liability"),
     "hangzhou_dealer": ({**HZ, "winner": 0, "streak": 2}, "庄闲分", "dealer"),
     "shanghai_plain": (SH, "花", "花"),
     "hangzhou_plain": ({**HZ, "dealer": 3, "winner": 1}, "庄闲分", "dealer"),

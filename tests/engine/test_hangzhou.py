@@ -76,9 +76,15 @@ def test_discard_win_refuses_burst_head_seven_pairs_and_a_wildcard() -> None:
     assert refused(hz("123m456p789s1122z", "5z", win="discard", from_=0, streak=3), "财神")
 
 
+# Seat 1 shows three pongs of seat 2's discards (three 摊) and waits on 1z.
+PONGS_FROM_2 = [{"type": "pong", "tiles": t, "from": 2} for t in ("777m", "888p", "222s")]
+PONGS_HAND = "123m1z"
+
+
 def test_contracting_liability_on_a_discard_win() -> None:
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0] * 4]
-    r = hz(PLAIN, "1z", win="discard", from_=0, dealer=1, streak=3, claims=claims)
+    r = hz(PONGS_HAND, "1z", win="discard", from_=0, dealer=1, streak=3, claims=claims,
+           melds=PONGS_FROM_2)
     # The dealer, seat 1, has three 摊 on seat 2 (at a streak of 3, the most there may
     # be): seat 2 pays what the discarder would have.
     assert r["payments"] == [0, 8, -8, 0]
@@ -87,14 +93,37 @@ def test_contracting_liability_on_a_discard_win() -> None:
 def test_both_liabilities_at_once() -> None:
     # Three 摊 each way only with the dealer (seat 1) in both, at a streak of 3.
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0, 3, 0, 0]]
-    r = hz(PLAIN, "1z", dealer=1, streak=3, claims=claims)
+    r = hz(PONGS_HAND, "1z", dealer=1, streak=3, claims=claims, melds=PONGS_FROM_2)
     total = 8 + 8 + 8
     assert r["payments"] == [0, 3 * total, -total, -2 * total]
 
 
+def test_two_liable_players_share_the_reverse_liability() -> None:
+    # Decision (two liable players): seats 1 and 2 each have three 摊 on the dealer, at
+    # a streak of 3. The others would pay 8 + 8 + 8 = 24; the dealer receives twice
+    # that, as from one liable player, and each of the two pays half of it.
+    claims = [[0] * 4, [3, 0, 0, 0], [3, 0, 0, 0], [0] * 4]
+    r = hz(PLAIN, "1z", winner=0, streak=3, claims=claims)
+    assert r["valid"] and r["payments"] == [48, -24, -24, 0]
+    assert "seat 1 pays 24" in r["breakdown"][-1] and "seat 2 pays 24" in r["breakdown"][-1]
+    # On a discard of seat 1's the total is the discarder's 8: 16, shared.
+    r = hz(PLAIN, "1z", winner=0, streak=3, claims=claims, win="discard", from_=1)
+    assert r["payments"] == [16, -8, -8, 0]
+    # With 承包 at once (the dealer's three pongs of seat 3's discards), seat 3 pays the
+    # total as well.
+    pongs_from_3 = [{**m, "from": 3} for m in PONGS_FROM_2]
+    both = [[0, 0, 0, 3], [3, 0, 0, 0], [3, 0, 0, 0], [0] * 4]
+    r = hz(PONGS_HAND, "1z", winner=0, streak=3, claims=both, melds=pongs_from_3)
+    assert r["payments"] == [72, -24, -24, -24]
+    # Without liability nobody pays for another.
+    r = hz(PLAIN, "1z", winner=0, streak=3, claims=claims, options={"liability": False})
+    assert r["payments"] == [24, -8, -8, -8]
+
+
 def test_liability_option_off_means_normal_payments() -> None:
     claims = [[0] * 4, [0, 0, 3, 0], [0] * 4, [0] * 4]
-    r = hz(PLAIN, "1z", dealer=1, streak=3, claims=claims, options={"liability": False})
+    r = hz(PONGS_HAND, "1z", dealer=1, streak=3, claims=claims, melds=PONGS_FROM_2,
+           options={"liability": False})
     assert r["payments"] == [-8, 24, -8, -8]
 
 

@@ -18,6 +18,9 @@ SH_FLUSH = {"name": "t", "rules": "shanghai", "dealer": 0, "winner": 1, "win": "
             "hand": "1112345678999m", "win_tile": "5m"}
 HZ_PLAIN = {"name": "t", "rules": "hangzhou", "dealer": 0, "winner": 1, "win": "self_draw",
             "hand": "123m456m789m123p5s", "win_tile": "5s"}
+# The same hand with three pongs claimed from seat 2 (the winner's three 摊 on it).
+HZ_PONGS_FROM_2 = {**HZ_PLAIN, "hand": "123m5s", "melds": [
+    {"type": "pong", "tiles": t, "from": 2} for t in ("777p", "888p", "999p")]}
 
 
 def claims(a: int, b: int, n: int = 3) -> list[list[int]]:
@@ -60,11 +63,11 @@ def test_shanghai_huangfan_doubles_every_payment_as_a_factor() -> None:
 
 
 def test_shanghai_three_claims_shares_are_factors() -> None:
-    alone = settle({**SH_FLUSH, "claims": claims(1, 2)})
+    alone = settle({**SH_FLUSH, "claims": claims(2, 1)})
     assert_adds_up(alone, 1)
     assert kinds(alone, 2)[FactorKind.THREE_CLAIMS] == 5
     assert [c.payer for c in alone.charges] == [2]
-    on_discard = settle({**SH_FLUSH, "win": "discard", "from": 3, "claims": claims(1, 2)})
+    on_discard = settle({**SH_FLUSH, "win": "discard", "from": 3, "claims": claims(2, 1)})
     assert_adds_up(on_discard, 1)
     assert kinds(on_discard, 2)[FactorKind.THREE_CLAIMS] == 1
     assert kinds(on_discard, 3)[FactorKind.SHARES] == 1
@@ -82,7 +85,7 @@ def test_hangzhou_dealer_and_plain_hand_factors() -> None:
 
 def test_hangzhou_liability_shows_whose_payments_are_taken_over() -> None:
     # three 摊 between two players: one of them the dealer (seat 2), at a streak of 3
-    liable = settle({**HZ_PLAIN, "dealer": 2, "streak": 3, "claims": claims(1, 2)})
+    liable = settle({**HZ_PONGS_FROM_2, "dealer": 2, "streak": 3, "claims": claims(1, 2)})
     assert_adds_up(liable, 1)
     (charge,) = liable.charges
     factor = charge.factors[-1]
@@ -92,10 +95,16 @@ def test_hangzhou_liability_shows_whose_payments_are_taken_over() -> None:
     assert_adds_up(reverse, 1)
     assert kinds(reverse, 2) == {FactorKind.HAND: 1, FactorKind.BASE: 1,
                                  FactorKind.REVERSE_LIABILITY: 20}
+    # Decision (two liable players): seats 1 and 2 each have three 摊 on the dealer,
+    # at a streak of 3; they share the 倒承包 (twice the 8 + 8 + 8 the three would pay).
     shared = settle({**HZ_PLAIN, "winner": 0, "streak": 3,
-                     "claims": [[0, 3, 3, 0], [0] * 4, [0] * 4, [0] * 4]})
+                     "claims": [[0] * 4, [3, 0, 0, 0], [3, 0, 0, 0], [0] * 4]})
     assert_adds_up(shared, 0)
-    assert kinds(shared, 1)[FactorKind.SHARED] == Fraction(1, 2)
+    for seat in (1, 2):
+        assert kinds(shared, seat) == {FactorKind.HAND: 1, FactorKind.BASE: 1,
+                                       FactorKind.REVERSE_LIABILITY: 48,
+                                       FactorKind.SHARED: Fraction(1, 2)}
+    assert shared.payments == (48, -24, -24, 0)
 
 
 def _shared_cases() -> list[Any]:
