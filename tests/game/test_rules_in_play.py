@@ -1,16 +1,36 @@
 """Rules that only show in play (each can otherwise break with no test failing): the
-Hangzhou 暴头 chain with 杠 and its resets, 放铳 below a streak of 3, 抓打 lifted by the
-discarder's draw, a lesser claim counting as a pass, no robbing of exposed or concealed
-kongs, and 荒番 / 吃三口包 / 承包 reaching the settlement of a played hand."""
+Hangzhou 暴头 chain with 杠 and its resets (a kong claimed on a discard is a link, not a
+restart), 放铳 below a streak of 3, 抓打 lifted by the discarder's draw, a lesser claim
+counting as a pass, 漏胡/漏碰 of what a flip-mode 5z plays as and lifted by any draw of the
+bound seat, no robbing of exposed or concealed kongs (nor of added ones in Hangzhou),
+where the hand ends (Hangzhou's last window at 20 tiles, Shanghai's empty wall), the
+timer discarding the drawn tile, and 荒番 / 吃三口包 / 承包 / 倒承包 shared by two reaching
+the settlement of a played hand."""
 
 from __future__ import annotations
 
+import random
+
 from engine import rules
-from engine.game import NotAWin, Phase, Restricted, legal_actions
+from engine.game import (
+    ActionKind,
+    ClaimWindowOpened,
+    NotAWin,
+    Phase,
+    Restricted,
+    apply,
+    deciding_seats,
+    legal_actions,
+    new_hand,
+    timeout_action,
+)
+from engine.game.settle import judge
+from engine.game.state import replace
 from engine.match import HandOutcome, finish_hand, new_match, start_hand
 from engine.rules.common import ChainStep, WinKind
-from engine.tiles import Tile
+from engine.tiles import Tile, full_set
 from tests.game.helpers import (
+    AK,
     CHI,
     CK,
     KONG,
@@ -323,3 +343,225 @@ def test_hangzhou_three_claims_make_the_discarder_pay_for_all_in_play() -> None:
     (record,) = state.result.wins
     assert record.settlement.liability
     assert state.result.payments == (-10, 10, 0, 0)
+
+
+# ---------------------------------------------------------------------------
+# A kong claimed on a discard is a link of the 暴头 chain (it does not restart it)
+
+
+def test_an_exposed_kong_after_a_piao_keeps_the_piao_in_the_chain() -> None:
+    # 飘杠: the dealer discards a 财神; under its own 抓打 window it may still claim, and
+    # kongs seat 1's 4m (seat 1 may only discard the 4m it drew). The replacement wins
+    # 暴头 (123p 456p 789s and the kong, with a 财神 left over): the chain is 飘 then
+    # 杠, F = 暴头 × 财飘 × 杠开 = 8.
+    hands = {0: "444m123p456p789s5z5z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, draws="4m", back="1z")
+    state = play(state, D(0, "5z"))
+    assert state.zhua_da == 0 and state.seats[0].chain == (ChainStep.PIAO,)
+    state = play(state, D(1, "4m"))
+    assert offered(state, KONG(0, "444m"))
+    state = play(state, KONG(0, "444m"))
+    assert state.seats[0].chain == (ChainStep.PIAO, ChainStep.GANG)
+    assert state.seats[0].drawn is Tile.EAST and offered(state, WIN(0))
+    state = play(state, WIN(0))
+    assert _bao_tou_win(state) == ((ChainStep.PIAO, ChainStep.GANG),
+                                   ["bao_tou", "cai_piao", "gang_kai"])
+    assert state.result.payments == (48, -16, -16, -16)  # 底分 1 × 庄闲分 2 × F 8
+
+
+# ---------------------------------------------------------------------------
+# Flip mode: 漏胡 and 漏碰 bind the tile a 5z stands for, not the White Dragon
+
+
+def test_flip_mode_passed_win_and_pong_bind_the_tile_the_white_dragon_plays_as() -> None:
+    # 1m is turned: the other three 1m are 财神 and every 5z plays as 1m. The dealer
+    # (streak 3) holds 23m and a pair of 5z (two 1m): seat 1's 5z is a win (123m) and a
+    # pong, both passed. Seat 2's 5z is then the same tile, 1m, to the rules: seat 3 may
+    # chi it, the dealer may neither win nor pong until it draws again.
+    hands = {0: "23m456p789p111s5z5z7z", 1: QUIET[1], 2: QUIET[2], 3: "238m147p369s2347z"}
+    state, _ = start("hangzhou", hands, streak=3, draws="5z5z", back="1m",
+                     options={"caishen": "flip"})
+    assert state.flipped is Tile.M1 and state.wildcards.plays_as(Tile.WHITE) is Tile.M1
+    state = play(state, D(0, "7z"), D(1, "5z"))
+    assert set(legal_actions(state, 0)) == {WIN(0), PONG(0, "5z5z"), PASS(0)}
+    state = play(state, PASS(0))
+    assert state.seats[0].passed_wins == {Tile.M1} == state.seats[0].passed_pongs
+    state = play(state, D(2, "5z"))
+    assert state.window.asked == (3,) and offered(state, CHI(3, "23m"))
+    refuse(state, WIN(0), Restricted, "漏胡: you passed a win on 1m")
+    refuse(state, PONG(0, "5z5z"), Restricted, "漏碰: you passed a pong of 1m")
+
+
+# ---------------------------------------------------------------------------
+# Hangzhou: an added kong opens no window (hangzhou.md, decision: no 抢杠)
+
+
+def test_hangzhou_an_added_kong_opens_no_window_even_for_a_waiting_dealer() -> None:
+    # The dealer (streak 3) waits on 4m, and a 4m discarded by seat 1 would win. Seat 1
+    # pongs the dealer's 4m and later adds the fourth it draws: nobody is asked, seat 1
+    # takes its replacement (8m) at once and one more tile leaves the back.
+    hands = {0: "345m666m777m999m11z", 1: "44m258p147s1234z9s", 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, streak=3, draws="6z7z6z4m", back="8m")
+    state = play(state, D(0, "4m"), PONG(1, "44m"))
+    for seat, tile in ((1, "9s"), (2, "6z"), (3, "7z"), (0, "6z")):
+        state = _discard_unclaimed(state, seat, tile)
+    assert state.turn == 1 and state.seats[1].drawn is Tile.M4
+    as_discard = judge(state, 0, WinKind.DISCARD, Tile.M4, 1)
+    assert as_discard.settlement.valid  # the same tile discarded would win
+    back = state.back
+    state, events = apply(state, AK(1, "4m"))
+    assert not any(isinstance(e, ClaimWindowOpened) for e in events)
+    assert state.phase is Phase.TURN and state.turn == 1 and state.window is None
+    assert state.seats[1].drawn is Tile.M8 and state.back == back + 2
+    assert legal_actions(state, 0) == ()
+
+
+# ---------------------------------------------------------------------------
+# 漏胡 / 漏碰 are lifted by the bound seat's own draw, however that draw is made
+
+
+def test_a_passed_win_is_lifted_by_a_draw_after_a_discard_nobody_claims() -> None:
+    # The dealer passes a win on seat 1's 3m. Seat 3's 6z is claimed by nobody and the
+    # dealer draws after it (the general way: nobody asked for the turn's offers), which
+    # lifts 漏胡: seat 1's next 3m may be won on.
+    hands = {0: "12m456p789p111s22s7z", 1: "3m369m147p258s146z", 2: QUIET[1],
+             3: "369m258p369s2346z"}
+    state, _ = start("hangzhou", hands, streak=3, draws="2z3z6z5s3m")
+    state = play(state, D(0, "7z"), D(1, "3m"))
+    assert offered(state, WIN(0))
+    state = play(state, PASS(0))
+    assert state.seats[0].passed_wins == {Tile.M3}
+    state = play(state, D(2, "3z"), D(3, "6z"))
+    assert state.turn == 0 and state.seats[0].drawn is Tile.S5
+    assert state.seats[0].passed_wins == frozenset()
+    state = play(state, D(0, "5s"), D(1, "3m"))
+    assert offered(state, WIN(0))
+
+
+def test_a_passed_pong_is_lifted_by_a_kong_replacement() -> None:
+    # The dealer passes a pong of seat 1's 9p, then kongs seat 2's 7z: the replacement
+    # is its own draw, so seat 3's 9p may be ponged.
+    hands = {0: "99p777z147m258s123z", 1: "9p369m258s14p2346z", 2: "7z258m147s368p124z",
+             3: "9p369m147s25p1346z"}
+    state, _ = start("hangzhou", hands, draws="8m8s", back="5s")
+    state = play(state, D(0, "3z"), D(1, "9p"))
+    assert offered(state, PONG(0, "99p"))
+    state = play(state, PASS(0), D(2, "7z"))
+    assert offered(state, KONG(0, "777z"))
+    state = play(state, KONG(0, "777z"))
+    assert state.seats[0].drawn is Tile.S5 and state.seats[0].passed_pongs == frozenset()
+    state = _discard_unclaimed(state, 0, "5s")
+    for seat in (1, 2):
+        state = _discard_unclaimed(state, seat, state.seats[seat].drawn.notation)
+    state = play(state, D(3, "9p"))
+    assert offered(state, PONG(0, "99p"))
+
+
+# ---------------------------------------------------------------------------
+# Where the hand ends: Hangzhou after the window of the first discard at 20 tiles or
+# fewer (kongs' replacements and burnt tiles count), Shanghai when a draw finds the
+# wall empty
+
+
+def _by_timeouts(state) -> tuple:
+    """Play ``state`` to its end by the timer's defaults: (the end, the tiles left to
+    draw at each discard)."""
+    left_at_discards = []
+    while state.phase is not Phase.ENDED:
+        action = timeout_action(state, deciding_seats(state)[0])
+        if action.kind is ActionKind.DISCARD:
+            left_at_discards.append(state.wall_remaining)
+        state, _ = apply(state, action)
+    return state, left_at_discards
+
+
+QUIET_HANDS = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+
+
+def _hangzhou_with_left(left: int, hands=QUIET_HANDS, back: str = ""):
+    state, _ = start("hangzhou", hands, back=back)
+    return replace(state, front=len(state.wall) - state.back - left)
+
+
+def test_hangzhou_the_hand_ends_after_the_first_discard_at_twenty_tiles_left() -> None:
+    state, left = _by_timeouts(_hangzhou_with_left(23))
+    assert left == [23, 22, 21, 20] and state.result.drawn
+    assert state.wall_remaining == 20
+
+
+def test_hangzhou_a_kong_brings_the_end_nearer_by_its_replacement_and_burnt_tile() -> None:
+    hands = {0: "8888p258m369s1234z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state = play(_hangzhou_with_left(22, hands, back="6s"), CK(0, "8888p"))
+    assert state.wall_remaining == 20 and state.seats[0].drawn is Tile.S6
+    state, left = _by_timeouts(state)
+    assert left == [20] and state.result.drawn and state.wall_remaining == 20
+    state = play(_hangzhou_with_left(23, hands, back="6s"), CK(0, "8888p"))
+    state, left = _by_timeouts(state)
+    assert left == [21, 20] and state.result.drawn
+
+
+def test_shanghai_the_last_tile_is_discarded_and_the_next_draw_ends_the_hand() -> None:
+    state, _ = start("shanghai", QUIET_HANDS, draws="1m2m3m")
+    state = replace(state, wall=state.wall[:state.front + 3])  # three tiles left
+    state, left = _by_timeouts(state)
+    assert left == [3, 2, 1, 0] and state.result.drawn
+    assert state.wall_remaining == 0 and state.result.payments == (0, 0, 0, 0)
+
+
+def test_shanghai_the_last_discard_may_still_be_won_on() -> None:
+    # Seat 3 draws the last tile and discards it; the dealer's 清一色 wins on it.
+    hands = {0: "11123455678999m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("shanghai", hands, draws="7z6z3m")
+    state = replace(state, wall=state.wall[:state.front + 3])
+    state = play(state, D(0, "5m"), D(1, "7z"), D(2, "6z"), D(3, "3m"))
+    assert state.wall_remaining == 0 and offered(state, WIN(0))
+    state = play(state, WIN(0))
+    assert [w.winner for w in state.result.wins] == [0]
+
+
+# ---------------------------------------------------------------------------
+# A timeout on one's turn discards the tile just drawn (a replacement too)
+
+
+def test_a_timeout_discards_the_tile_just_drawn_even_a_kong_replacement() -> None:
+    hands = {0: "8888p258m369s1234z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, draws="1m", back="6s")
+    state = play(state, CK(0, "8888p"))
+    assert timeout_action(state, 0) == D(0, "6s")  # not the rightmost tile, 4z
+    state = play(state, timeout_action(state, 0))
+    assert state.seats[0].discards[-1].tile is Tile.S6 and state.seats[1].drawn is Tile.M1
+    assert timeout_action(state, 1) == D(1, "1m")
+    state = play(state, timeout_action(state, 1))
+    assert Tile.M1 not in state.seats[1].hand
+
+
+def test_every_timeout_on_a_turn_with_a_drawn_tile_wins_or_discards_it() -> None:
+    for rules_name in ("shanghai", "hangzhou"):
+        for seed in range(6):
+            wall = full_set(rules_name == "shanghai")
+            random.Random(seed).shuffle(wall)
+            state, _ = new_hand(rules_name, {}, wall, seed % 4, (3, 5))
+            while state.phase is not Phase.ENDED:
+                seat = deciding_seats(state)[0]
+                action = timeout_action(state, seat)
+                drawn = state.seats[seat].drawn
+                if state.phase is Phase.TURN and drawn is not None:
+                    assert action in (WIN(seat), D(seat, drawn.notation)), (seed, action)
+                state, _ = apply(state, action)
+
+
+def test_hangzhou_two_liable_players_share_the_reverse_liability_in_play() -> None:
+    # Seats 1 and 2 have each claimed three of the dealer's discards (streak 3); the
+    # dealer wins by self-draw: 2 × (8 + 8 + 8) = 48 received, 24 from each of the two
+    # (hangzhou.md, decision "two liable players"), nothing from seat 3.
+    hands = {0: "123m456p234789s1z7z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    state, _ = start("hangzhou", hands, streak=3, draws="2m5s8p1z")
+    state = replace(state, claims=((0,) * 4, (3, 0, 0, 0), (3, 0, 0, 0), (0,) * 4))
+    state = _discard_unclaimed(state, 0, "7z")
+    for seat in (1, 2, 3):
+        state = _discard_unclaimed(state, seat, state.seats[seat].drawn.notation)
+    assert state.turn == 0 and state.seats[0].drawn is Tile.EAST
+    state = play(state, WIN(0))
+    (record,) = state.result.wins
+    assert record.settlement.liability and "倒承包" in record.settlement.liability
+    assert state.result.payments == (48, -24, -24, 0)
