@@ -160,6 +160,9 @@ class DmPresenter:
         self._move_dms: dict[Key, int] = {}
         """(table, seat) → the newest DM still showing move buttons (one process; in
         shared mode the memory keeps it)."""
+        self.follows: Callable[[int, int, int], bool] | None = None
+        """Whether a person's `/mahjong hand` reply follows a seat's game now
+        (`LiveReplies.follows`)."""
         self._clicked: dict[Key, int] = {}
         """Shared mode: (table, seat) → the DM this process took the buttons off at a
         click (not edited again when a newer DM replaces it)."""
@@ -381,8 +384,8 @@ class DmPresenter:
         st.dm_closed[seat] = hand
         if not known:
             await self.memory.set_dm_closed(ref.table_id, seat, True)
-        if not say:
-            return
+        if not say or (self.follows is not None and self.follows(ref.table_id, seat, user_id)):
+            return  # their `/mahjong hand` reply follows the game: they play there
         text = dm_closed_text(f"<@{user_id}>", self.poster.channel_locale(ref))
         self.outbox.put(channel_queue(ref.table_id), lambda: self._say(ref, text))
 

@@ -370,6 +370,8 @@ _EN: dict[str, str] = {
     "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
                        "{when}.",
     "chan.where": "Your tiles and buttons are in your DMs, or use /mahjong hand.",
+    "chan.where_closed": "Your DMs are closed: play with /mahjong hand (its private reply "
+                         "follows the game).",
     "chan.turn_reminder": "{mention}, half of your time for your turn at table #{table} "
                           "(hand {hand}) is gone: decide {when}.",
     "chan.claim_closed_dms": "A discard may be claimed at table #{table} (hand {hand}). "
@@ -688,6 +690,7 @@ _ZH: dict[str, str] = {
     "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
                         "{when}截止。"),
     "chan.where": "手牌和按钮在你的私信里，也可以用 /mahjong hand。",
+    "chan.where_closed": "你的私信已关闭：请用 /mahjong hand 打牌（它的私密回复会随牌局更新）。",
     "chan.turn_reminder": "{mention}，第 {table} 桌（第 {hand} 局）轮到你出牌的时间已过一半，"
                           "{when}截止。",
     "chan.claim_closed_dms": "第 {table} 桌（第 {hand} 局）有一张牌可能有人吃碰杠胡。"

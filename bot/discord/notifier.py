@@ -39,7 +39,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 import discord
@@ -82,7 +81,6 @@ from bot.service import (
     TableNotice,
     TableRef,
 )
-from engine.game.events import ClaimWindowOpened
 from engine.rules.common import number
 from render.cards import settlement_card
 from render.table import table_image
@@ -119,6 +117,7 @@ class DiscordNotifier:
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
         self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
         self.dms.on_delivery = self.replies.delivered
+        self.dms.follows = self.replies.follows
 
     def _webhook(self, token: str) -> discord.Webhook:
         """The webhook of an interaction's token (a reply another process made)."""
@@ -286,11 +285,6 @@ class DiscordNotifier:
         """Coalesced: the newest notice is drawn at most once per ``table_interval``."""
         st = self.tables.get(notice.ref.table_id)
         st.latest = notice
-        for event in notice.events:
-            if isinstance(event, ClaimWindowOpened):
-                self._chan(notice.ref, partial(
-                    self._claim_ping, notice.ref, notice.hand_number, notice.seq + 1,
-                    event.from_seat, _people(notice.seats)))
         if st.scheduled:
             return
         st.scheduled = True
@@ -355,10 +349,12 @@ class DiscordNotifier:
     # ------------------------------------------------------------------ mentions
 
     async def _ping(self, n: MoveNotice) -> None:
-        """A turn is mentioned in the channel when its player's DMs are closed, when
-        half its time is gone (``reminder``), or on every turn if the table's
-        ``mentions`` option says so. A claim is never mentioned for its claimant: that
-        would tell the channel who may claim (`_claim_ping` instead, at half time)."""
+        """A turn is mentioned in the channel when its player's DMs are closed (once a
+        decision, and not while their `/mahjong hand` reply follows the game: they see
+        it there), when half its time is gone (``reminder``), or on every turn if the
+        table's ``mentions`` option says so. A claim is never mentioned for its
+        claimant: that would tell the channel who may claim (`_claim_ping` instead, at
+        half time)."""
         st = await self.tables.load(n.ref.table_id)
         if n.user_id is None:
             return
@@ -373,23 +369,35 @@ class DiscordNotifier:
             st = await self.tables.fresh(n.ref.table_id)  # closed DMs, as any process saw
             if n.seat not in st.dm_closed:
                 return
+        closed = n.seat in st.dm_closed  # else as last read: only its words depend on it
+        decision = (n.seat, n.hand_number, n.step)
+        if closed and n.mentions != "every_turn" and (
+                self.replies.follows(n.ref.table_id, n.seat, n.user_id)
+                or (n.reminder and decision in st.turn_pings)):
+            return  # they see it in their reply, or were mentioned for it already
+        st.turn_pings = {d for d in st.turn_pings if d[1] == n.hand_number} | {decision}
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.move, deadline=n.deadline,
-                              locale=self.channel_locale(n.ref), reminder=n.reminder)
+                              locale=self.channel_locale(n.ref), reminder=n.reminder,
+                              closed_dms=closed)
         await self._post_ping(n.ref, st, text)
 
     async def _claim_ping(self, ref: TableRef, hand: int, step: int, discarder: int,
                           people: dict[int, int], reminder: bool = False) -> None:
-        """A claim window, for the players whose DMs are closed: all of them but the
-        discarder are mentioned, whether they may claim or not, so the mention tells
-        nobody who may (that a window is open is public anyway). Once when it opens,
-        once more at half time (the first claimant's reminder still due)."""
+        """Half the time of a claim window gone (the first claimant's reminder still
+        due), for the players whose DMs are closed: all of them but the discarder are
+        mentioned, whether they may claim or not, so the mention tells nobody who may
+        (that a window is open is public anyway); not one whose `/mahjong hand` reply
+        follows the game (it shows them the window). A window is not mentioned when it
+        opens: one opens at most discards, and a closed-DMs player would be mentioned
+        dozens of times a hand for decisions that are mostly not theirs."""
         st = await self.tables.load(ref.table_id)
         if (hand, step, reminder) in st.claim_pings:
             return
         st.claim_pings = {k for k in st.claim_pings if k[0] == hand} | {(hand, step, reminder)}
         await self.tables.fresh(ref.table_id)  # closed DMs, as any process saw them
-        closed = sorted(s for s in st.dm_closed if s != discarder and s in people)
+        closed = sorted(s for s in st.dm_closed if s != discarder and s in people
+                        and not self.replies.follows(ref.table_id, s, people[s]))
         if not closed:
             return
         key = "chan.claim_closed_dms_reminder" if reminder else "chan.claim_closed_dms"

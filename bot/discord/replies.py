@@ -193,6 +193,19 @@ class LiveReplies:
             if not reply.clicks:
                 reply.answered.set()
 
+    def follows(self, table_id: int, seat: int, user_id: int) -> bool:
+        """Whether ``user_id``'s `/mahjong hand` reply follows the seat's game now (it
+        shows their decisions: nobody need mention them), made here or, as the memory
+        last said, by another process or before a restart."""
+        reply = self._replies.get((table_id, seat))
+        if reply is not None and reply.user_id == user_id \
+                and time.monotonic() < reply.until:
+            return True
+        if self.tables is None:
+            return False
+        kept = self.tables.get(table_id).hand_replies.get(seat)
+        return kept is not None and kept.user_id == user_id and time.time() < kept.until
+
     # -- the notifier ------------------------------------------------------------
 
     def private(self, notice: PrivateNotice) -> None:

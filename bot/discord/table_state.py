@@ -39,6 +39,9 @@ class TableState:
     """Seats whose DMs Discord refused → the hand it happened in (0: before a restart)."""
     claim_pings: set[tuple[int, int, bool]] = field(default_factory=set)
     """(hand, step, reminder) of the claim windows already mentioned."""
+    turn_pings: set[tuple[int, int, int]] = field(default_factory=set)
+    """(seat, hand, step) of the turns already mentioned (a closed-DMs player is
+    mentioned once a decision: not again at its half time)."""
     due: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     """Seat → (hand, step) of the newest private notice seen for it: the decision in
     front of it now (step None: none)."""

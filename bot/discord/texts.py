@@ -367,15 +367,18 @@ def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
 
 
 def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
-                   deadline: float | None, locale: LocaleLike, reminder: bool = False) -> str:
+                   deadline: float | None, locale: LocaleLike, reminder: bool = False,
+                   closed_dms: bool = False) -> str:
     """The channel ping for a decision (kind "turn" or "claim"), or its half-time
-    ``reminder`` (turns only); no tile in it."""
+    ``reminder`` (turns only); no tile in it. Where to play: the DMs, or for a player
+    whose DMs are closed, `/mahjong hand`."""
     key = "chan.your_claim" if kind == "claim" else "chan.your_turn"
     if reminder and kind == "turn":
         key = "chan.turn_reminder"
     when = timestamp(deadline) if deadline is not None else "—"
+    where = "chan.where_closed" if closed_dms else "chan.where"
     return t(key, locale, mention=mention, table=table_id, hand=hand, when=when) \
-        + " " + t("chan.where", locale)
+        + " " + t(where, locale)
 
 
 def dm_closed_text(mention: str, locale: LocaleLike) -> str:

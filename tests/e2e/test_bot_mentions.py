@@ -12,7 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botkit import Driver, World, make_bot, make_world, open_table, quiet, tick
+from botkit import (
+    PLAYER_IDS,
+    Driver,
+    World,
+    channel_files,
+    make_bot,
+    make_world,
+    open_table,
+    quiet,
+    tick,
+)
 from fakediscord import BotLauncher, FakeDiscord
 
 from bot.service import FakeClock
@@ -59,14 +69,6 @@ async def test_every_turn_mentions_each_turn(
     assert len(pings) >= 8  # one per turn (claims are never pinged one by one)
     assert {p for ping in pings for p in re.findall(r"<@(\d+)>", ping)} == \
         {str(p.id) for p in world.players}
-
-
-async def test_a_player_with_closed_dms_is_still_mentioned(
-        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
-    closed = 102
-    world = await _play(fake, bots, tmp_path, 12, closed={closed})
-    pings = turn_pings(fake, world)
-    assert pings and all(f"<@{closed}>" in p for p in pings)
 
 
 async def test_the_half_time_reminder_mentions_the_player(
@@ -129,8 +131,7 @@ async def _discard_9p(fake: FakeDiscord, world: World, bots: BotLauncher) -> Non
                    if any(c.startswith("mj:dc:") for c in fake.custom_ids(m)))
     menu = next(c for c in fake.components(message)
                 if c.custom_id and c.custom_id.startswith("mj:dc:"))
-    value = next(v for v, label in zip(menu.options, menu.option_labels, strict=True)
-                 if "9p" in label)
+    value = next(v for v in menu.options if v == "9p")
     await (await fake.select(ann, message, menu.custom_id, [value])).response()
     await quiet(bots)
 
@@ -157,9 +158,13 @@ async def test_a_claimant_with_closed_dms_is_not_singled_out(
         (info,) = await running.client.service.tables_in_channel(place.channel.id)
         assert info.deciding == ()
     assert records[0] == records[1]  # the channel cannot tell the two apart
-    claim = [m for m in fake.messages(world.channel) if "may be claimed at" in m.content]
-    assert len(claim) == 1 and f"<@{cid.id}>" in claim[0].content
-    assert f"<@{dee.id}>" not in claim[0].content
+    # a window is not mentioned as it opens (one opens at most discards: a closed-DMs
+    # player would be mentioned dozens of times a hand), only at its half time
+    said = [m.content for m in fake.messages(world.channel, deleted=True)]
+    assert not any("may be claimed at" in x or f"<@{dee.id}>" in x for x in said), said
+    assert [x for x in said if f"<@{cid.id}>" in x] == [  # told once, at the deal
+        f"<@{cid.id}>, I can't send you direct messages: use /mahjong hand to play (its "
+        "private reply follows the game)."]
     assert not any("you may claim" in m.content for m in fake.messages(world.channel))
 
 
@@ -214,3 +219,50 @@ async def test_dms_found_closed_by_a_claim_are_not_told_at_that_moment(
     assert not any(f"<@{cid.id}>" in s for s in said), said  # …and not told then
     seats = await running.client.store.seats(1)
     assert seats[2].dm_closed  # remembered: Cid's next turn is mentioned
+
+
+def mentions_of(fake: FakeDiscord, world: World, user_id: int) -> list[str]:
+    """Every channel message that mentioned ``user_id`` (deleted ones too)."""
+    return [str(r.body.get("content", "")) for r in
+            fake.requests("POST", f"/channels/{world.channel.id}/messages")
+            if isinstance(r.body, dict) and f"<@{user_id}>" in str(r.body.get("content", ""))
+            and r.body.get("allowed_mentions") != {"parse": []}]
+
+
+async def test_a_closed_dms_player_following_with_mahjong_hand_is_left_in_peace(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """A Shanghai hand played to its end by a player whose DMs are closed and who
+    plays through `/mahjong hand`: its reply follows the game, so the channel mentions
+    them only before it does, and in the right words."""
+    closed = PLAYER_IDS[2]
+    world = make_world(fake)
+    fake.close_dms(closed)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
+    await open_table(world)
+    driver = Driver(world, closed={closed})
+    await driver.play_until(
+        lambda: bool(channel_files(fake, world.channel, "settlement-")),
+        idle=lambda: quiet(bots))
+    await quiet(bots)
+    said = mentions_of(fake, world, closed)
+    assert 1 <= len(said) <= 2, said  # told once that DMs are closed, at most one turn
+    assert driver.clicks > 40
+    for text in said:
+        assert "/mahjong hand" in text and "in your DMs" not in text, text
+
+
+async def test_a_closed_dms_turn_is_mentioned_once_a_decision(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path, scripted: None) -> None:
+    clock = FakeClock(start=1_800_000_000.0)
+    world = make_world(fake)
+    ann = world.players[0]  # the dealer: the first decision is hers
+    fake.close_dms(ann.id)
+    running = await bots.start(make_bot(tmp_path / "db.sqlite3", clock=clock,
+                                        picture_processes=0))
+    await open_table(world)
+    await quiet(bots)
+    service = running.client.service
+    await tick(clock, TURN / 2 + 1, service, bots)  # half her turn's time is gone
+    said = [x for x in mentions_of(fake, world, ann.id) if "table #1 (hand 1)" in x]
+    assert len(said) == 1, said
+    assert "Your DMs are closed: play with /mahjong hand" in said[0], said
