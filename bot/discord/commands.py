@@ -248,10 +248,10 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 return
             try:
                 table_id = await answer.table_id(table)
-            except Refused:
+                info = await answer.service.table_info(table_id)
+            except Refused:  # no table here, or none by that id
                 await answer.say(t("reply.score.no_table", answer.locale))
                 return
-            info = await answer.service.table_info(table_id)
             hands = info.hands_in_match or int(info.options.get("hands", 8))
             # No totals: no match was dealt (a lobby, or a table cancelled before it).
             await answer.say(score_text(table_id, info.names, info.totals or (0, 0, 0, 0),

@@ -6,7 +6,8 @@ is remembered per message: each ``custom_id`` carries all it needs, and one
 `discord.ui.DynamicItem` class per kind (registered once with
 ``client.add_dynamic_items(*DYNAMIC_ITEMS)``) parses it.
 
-The scheme (every number is a non-negative decimal without leading zeros, ≤ 100 chars):
+The scheme (every number is a non-negative decimal without leading zeros, at most
+`MAX_NUMBER`, ≤ 100 chars):
 
 ``mj:mv:{table}:{hand}:{seq}:{move}:s{seat}``
     A move button. ``seq`` is the number of actions applied so far in hand ``hand``
@@ -44,7 +45,9 @@ class for the client (`DYNAMIC_ITEMS`). The service checks everything a click cl
 nothing (``p555m``) never reaches it: the presser is told privately that the button is
 out of date. A press on a component its message no longer shows (a client not yet shown
 the edit that took it off; Discord sends the message as it is now) is one discord.py
-drops unanswered: `answer_unshown` answers it from its id alone, as if shown.
+drops unanswered: `answer_unshown` answers it from its id alone, as if shown. An id
+with a number past `MAX_NUMBER` (forged: no database column holds it) is read as
+`OutOfRange` whatever its kind: out of date, before any table is looked up.
 
 To add a button: a class here (template, ``__init__``, ``from_custom_id``, ``callback``,
 ``@persistent``), the line of `bot.discord.components` that places it, and its label
@@ -81,7 +84,13 @@ Preference = Literal["always_win", "pass_claims", "discard_drawn_when_away"]
 PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_drawn_when_away")
 
 # The pieces of the templates.
-NUM = r"(?:0|[1-9][0-9]{0,18})"
+NUM = r"(?:0|[1-9][0-9]*)"
+MAX_NUMBER = 2**63 - 1
+"""The largest number an id carries: the store's integer columns (SQLite's INTEGER,
+PostgreSQL's BIGINT) hold no more. `NUM` reads any number, so that a forged id with a
+larger one is still answered: it is refused as the id is parsed (`numbers_fit`), never
+sent to the database."""
+MAX_DIGITS = len(str(MAX_NUMBER))
 TILES = r"(?:[1-9]+[mpsz])+"
 MOVE = rf"(?:[wx]|[a-z]{TILES})"
 SEAT = r"(?::s(?P<seat>[0-3]))?"
@@ -163,12 +172,29 @@ DYNAMIC_ITEMS: list[type[discord.ui.DynamicItem[Any]]] = []
 """Every kind of component, registered once: ``client.add_dynamic_items(*DYNAMIC_ITEMS)``."""
 
 
+def numbers_fit(match: re.Match[str]) -> bool:
+    """Whether every number an id carries (its all-digit fields) is at most `MAX_NUMBER`."""
+    return all(len(value) <= MAX_DIGITS and int(value) <= MAX_NUMBER
+               for value in match.groupdict().values()
+               if value is not None and value.isdigit())
+
+
 def persistent(cls: Item) -> Item:
-    """Register a dynamic item: its buttons keep working after a restart. Its callback
-    lets go of the view discord.py rebuilt from the clicked message once it is done
-    (`let_go_of_view`)."""
+    """Register a dynamic item: its buttons keep working after a restart. An id whose
+    numbers do not fit (`numbers_fit`) is parsed as `OutOfRange`, never as ``cls``. Its
+    callback lets go of the view discord.py rebuilt from the clicked message once it is
+    done (`let_go_of_view`)."""
     DYNAMIC_ITEMS.append(cls)
-    answer = cls.callback
+    parse, answer = cls.from_custom_id, cls.callback
+
+    async def from_custom_id(_cls: Any, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> discord.ui.DynamicItem[Any]:
+        if not numbers_fit(match):
+            return OutOfRange(item)
+        return await parse(interaction, item, match)
+
+    cls.from_custom_id = classmethod(from_custom_id)  # type: ignore[assignment]  # the same parse, guarded
 
     @functools.wraps(answer)
     async def callback(self: discord.ui.DynamicItem[Any],
@@ -206,6 +232,21 @@ async def answer_unshown(interaction: discord.Interaction) -> None:
             return
 
 
+class OutOfRange(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r".*"):
+    """Any of the bot's ids with a number past `MAX_NUMBER`: forged, as no id the bot
+    made carries one. Answered as out of date. Never registered: `persistent` parses
+    such an id as this, around the item discord.py built from the click."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await out_of_date(interaction)
+        finally:
+            let_go_of_view(self)
+
+
 def _shows(components: Any, custom_id: str) -> bool:
     """Whether a message's components (rows of them, or ones at the top) hold one with
     ``custom_id``."""
@@ -231,7 +272,8 @@ def own_id(cls: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
     here parses back, so a value out of the scheme fails at once, not on a click."""
     if len(custom_id) > MAX_CUSTOM_ID:
         raise BadCustomId(f"custom_id longer than {MAX_CUSTOM_ID}: {custom_id[:40]!r}…")
-    if cls.__discord_ui_compiled_template__.fullmatch(custom_id) is None:
+    match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    if match is None or not numbers_fit(match):
         raise BadCustomId(f"cannot encode {custom_id!r} as a {cls.__name__}")
     return custom_id
 

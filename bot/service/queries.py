@@ -30,6 +30,11 @@ from engine.rules.common import SEATS
 from engine.view import spectator_view, view
 
 
+MAX_TABLE_ID = 2**63 - 1
+"""The largest id a table can have: the store's integer columns (SQLite's INTEGER,
+PostgreSQL's BIGINT) hold no more."""
+
+
 class Queries(Part):
     """Reads: table info, hands, pictures, history, standings."""
 
@@ -80,8 +85,12 @@ class Queries(Part):
     async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
                          ) -> int:
         """The table a command means: ``given``, else the channel's live table (the
-        person's own first when there are several), else the channel's last table."""
+        person's own first when there are several), else the channel's last table. A
+        ``given`` no table id can be (a database integer holds no more than
+        `MAX_TABLE_ID`) is no table."""
         if given is not None:
+            if not 1 <= given <= MAX_TABLE_ID:
+                raise Refused(E.NO_TABLE, "there is no such table")
             return given
         tables = await self.tables_in_channel(channel_id)
         if not tables:
