@@ -3,6 +3,12 @@
 Reads scoring cases in the form of ``shared/cases/README.md`` and prints one JSON
 object per case: ``valid``, ``patterns``, ``value``, ``payments`` (or ``reason``) and a
 human-readable ``breakdown``. Impossible input is refused with a reason, never scored.
+
+Input built to break a parser is refused in one sentence, never a traceback: a file
+that cannot be read (not UTF-8, not JSON, nested past what the parser's recursion
+holds, a number longer than `MAX_DIGITS`) is one line on standard error and exit code
+2; a case nested deeper than `MAX_DEPTH` is refused as its own line, and the others
+are scored. What a reason echoes of the input is clipped (`MAX_REASON`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,17 @@ FIELDS = frozenset((
     "hand", "win_tile", "melds", "flowers", "replacement", "first_go_round", "chain",
     "claims", "expect"))
 
+MAX_DEPTH = 6
+"""How deeply a case may nest objects and lists (it needs 3: a case, its melds, a meld);
+deeper is refused before anything reads it."""
+MAX_DIGITS = 30
+"""The longest whole number the JSON may write (a seat, a count, an option value)."""
+MAX_REASON = 200
+"""A refusal's reason is clipped to this: what it echoes of the input is not repeated
+whole."""
+MAX_SHOWN = 40
+"""What a reason echoes of one value, at most."""
+
 T = TypeVar("T")
 D = TypeVar("D")
 E = TypeVar("E", bound=Enum)
@@ -44,14 +61,71 @@ class CaseError(ValueError):
     """A case that cannot be read; the message says which field and why."""
 
 
+class TooDeep(CaseError):
+    """JSON nested deeper than `MAX_DEPTH` (or than the parser can follow)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"the case is nested more than {MAX_DEPTH} deep")
+
+
+class NumberTooLong(CaseError):
+    """A whole number longer than `MAX_DIGITS` digits."""
+
+    def __init__(self, digits: int) -> None:
+        super().__init__(f"a number of {digits} digits is too long (at most {MAX_DIGITS})")
+        self.digits = digits
+
+
+def parse_json(text: str) -> Any:
+    """The JSON value of ``text``, read as the calculator reads cases: `TooDeep` when it
+    nests past what the parser follows, `NumberTooLong` for a number longer than
+    `MAX_DIGITS` (Python refuses to read 4,301 digits), `json.JSONDecodeError` when it
+    is not JSON."""
+    try:
+        return json.loads(text, parse_int=_whole_number)
+    except RecursionError:
+        raise TooDeep() from None
+
+
+def _whole_number(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise NumberTooLong(digits)
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar: 0), counted without
+    recursion and no further than one past `MAX_DEPTH`."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, Mapping | list) and depth <= MAX_DEPTH:
+            deepest = max(deepest, depth + 1)
+            level.extend((x, depth + 1) for x in
+                         (item.values() if isinstance(item, Mapping) else item))
+    return deepest
+
+
+def shown(value: Any) -> str:
+    """A value as a reason echoes it: its ``repr``, clipped to `MAX_SHOWN`."""
+    text = repr(value) if _depth(value) <= MAX_DEPTH else "[…]"
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
+
+
 def score_case(case: Mapping[str, Any]) -> dict[str, Any]:
     """Judge one case and return the output object (never raises for bad input)."""
     name = case.get("name") if isinstance(case, Mapping) else None
+    if not isinstance(name, str | int | float | bool):  # a name is echoed as it was
+        name = None
     try:
         ruleset, options, ctx = read_case(case)
         result = ruleset.score(ctx, options)
     except (CaseError, RuleError, OptionError, NotationError) as exc:
-        result = Settlement.refused(str(exc))
+        reason = str(exc)
+        if len(reason) > MAX_REASON:
+            reason = reason[:MAX_REASON - 1] + "…"
+        result = Settlement.refused(reason)
     return to_output(name, result)
 
 
@@ -70,9 +144,11 @@ def to_output(name: Any, result: Settlement) -> dict[str, Any]:
 def read_case(case: Any) -> tuple[rules.RuleSet, Any, WinContext]:
     if not isinstance(case, Mapping):
         raise CaseError(f"a case must be a JSON object, not {type(case).__name__}")
+    if _depth(case) > MAX_DEPTH:
+        raise TooDeep()
     unknown = sorted(set(case) - FIELDS)
     if unknown:
-        raise CaseError(f"unknown field {unknown[0]!r}")
+        raise CaseError(f"unknown field {shown(unknown[0])}")
     ruleset = rules.get(_need(case, "rules", str))
     raw_options = dict(_get(case, "options", dict, {}))
     flipped_text = raw_options.pop("flipped", None)
@@ -123,14 +199,14 @@ def _need(case: Mapping[str, Any], key: str, kind: type[T]) -> T:
     if kind is int and isinstance(value, bool):
         raise CaseError(f"{key!r} must be a whole number, not {value!r}")
     if not isinstance(value, kind):
-        raise CaseError(f"{key!r} must be a {kind.__name__}, not {value!r}")
+        raise CaseError(f"{key!r} must be a {kind.__name__}, not {shown(value)}")
     return value
 
 
 def _seat(case: Mapping[str, Any], key: str) -> int:
     seat = _need(case, key, int)
     if not 0 <= seat < SEATS:
-        raise CaseError(f"{key!r} must be a seat 0–3, not {seat}")
+        raise CaseError(f"{key!r} must be a seat 0–3, not {shown(seat)}")
     return seat
 
 
@@ -139,7 +215,7 @@ def _enum(kind: type[E], value: str, key: str) -> E:
         return kind(value)
     except ValueError:
         choices = ", ".join(repr(m.value) for m in kind)
-        raise CaseError(f"{key!r} must be one of {choices}, not {value!r}") from None
+        raise CaseError(f"{key!r} must be one of {choices}, not {shown(value)}") from None
 
 
 def _replacement(case: Mapping[str, Any]) -> Replacement | None:
@@ -160,7 +236,7 @@ def _meld(data: Any, wild: Any) -> Meld:
         raise CaseError("each meld must be an object with 'type' and 'tiles'")
     unknown = sorted(set(data) - {"type", "tiles", "from"})
     if unknown:
-        raise CaseError(f"unknown meld field {unknown[0]!r}")
+        raise CaseError(f"unknown meld field {shown(unknown[0])}")
     kind = _enum(MeldKind, _need(data, "type", str), "meld type")
     tiles = parse_tiles(_need(data, "tiles", str), max_copies=False)
     from_seat = _seat(data, "from") if "from" in data else None
@@ -181,12 +257,13 @@ def _claims(case: Mapping[str, Any], winner: int, melds: tuple[Meld, ...]
 
 
 def load(source: str) -> list[Any]:
+    """The cases of a file (``-``: standard input): a list of them, or one alone."""
     if source == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.buffer.read().decode("utf-8")
     else:
         with open(source, encoding="utf-8") as handle:
             text = handle.read()
-    data = json.loads(text)
+    data = parse_json(text)
     return data if isinstance(data, list) else [data]
 
 
@@ -198,8 +275,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if args and args[0] in ("-h", "--help") else 2
     try:
         cases = load(args[0])
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, json.JSONDecodeError, CaseError) as exc:
         print(f"cannot read cases from {args[0]}: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"cannot read cases from {args[0]}: it is not UTF-8 text (byte "
+              f"{exc.start + 1})", file=sys.stderr)
         return 2
     for case in cases:
         print(json.dumps(score_case(case), ensure_ascii=False))
@@ -210,4 +291,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["CaseError", "Tile", "main", "read_case", "score_case"]
+__all__ = ["CaseError", "NumberTooLong", "Tile", "TooDeep", "main", "parse_json", "read_case",
+           "score_case"]

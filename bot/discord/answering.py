@@ -36,6 +36,7 @@ import discord
 
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.refusals import refusal_text
+from bot.discord.texts import MAX_CONTENT, clip
 from bot.service import Cause, Refused
 
 if TYPE_CHECKING:
@@ -205,7 +206,9 @@ class Answer:
         """Reply, or follow up when the interaction was already answered (deferred).
         A private answer after a public deferral (a refusal, "no game here") first takes
         the channel's "thinking…" away: its first followup would be public. ``wait``: a
-        followup's message is returned (None: a direct reply)."""
+        followup's message is returned (None: a direct reply). ``content`` longer than
+        Discord takes is clipped: a refused message would leave the user with nothing."""
+        content = clip(content, MAX_CONTENT)
         response = self.interaction.response
         if self._public_deferral and ephemeral:
             with contextlib.suppress(discord.HTTPException):

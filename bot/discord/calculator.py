@@ -21,7 +21,7 @@ from bot.discord.i18n import LocaleLike, t
 from bot.discord.refusals import explain
 from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
 from engine.rules import DEFAULT, RULESETS
-from engine.score import score_case
+from engine.score import MAX_DEPTH, MAX_DIGITS, NumberTooLong, TooDeep, parse_json, score_case
 
 WINNER, OTHER, DISCARDER = 0, 1, 2
 CHI_FROM = (WINNER + 3) % 4
@@ -29,6 +29,8 @@ _MELD_KINDS = {"chi": "chi", "pong": "pong", "peng": "pong", "kong": "kong",
                "gang": "kong", "akong": "added_kong", "added_kong": "added_kong",
                "ckong": "concealed_kong", "concealed_kong": "concealed_kong"}
 _MELD_RE = re.compile(r"([a-z_]+):?([0-9a-z]+)")
+MAX_ECHO = 40
+"""What a reply repeats of a field it cannot read, at most."""
 _ENGINE_SEAT = re.compile(r"\bseat ([0-3])\b")
 """How the engine's breakdown names a seat (the contract's 0–3)."""
 _ENGINE_LINES = (
@@ -59,7 +61,7 @@ def melds_of(text: str | None) -> list[dict[str, Any]]:
         match = _MELD_RE.fullmatch(token)
         kind = _MELD_KINDS.get(match[1]) if match else None
         if match is None or kind is None:
-            raise CaseInputError("reply.score.bad_meld", meld=token)
+            raise CaseInputError("reply.score.bad_meld", meld=clip(token, MAX_ECHO))
         meld: dict[str, Any] = {"type": kind, "tiles": match[2]}
         if kind != "concealed_kong":
             meld["from"] = CHI_FROM if kind == "chi" else DISCARDER
@@ -71,10 +73,15 @@ def build_case(args: Mapping[str, Any]) -> dict[str, Any]:
     """The case to score, from a JSON ``case`` or from the separate fields."""
     if args.get("case"):
         try:
-            given = json.loads(args["case"])
+            given = parse_json(args["case"])
         except json.JSONDecodeError as exc:
             raise CaseInputError("reply.score.bad_case", line=exc.lineno,
                                  column=exc.colno) from None
+        except TooDeep:
+            raise CaseInputError("reply.score.too_deep", depth=MAX_DEPTH) from None
+        except NumberTooLong as exc:
+            raise CaseInputError("reply.score.long_number", digits=exc.digits,
+                                 limit=MAX_DIGITS) from None
         if not isinstance(given, dict):
             raise CaseInputError("reply.score.not_object")
         return given
@@ -98,7 +105,7 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
     try:
         case = build_case(args)
     except CaseInputError as exc:
-        return t(exc.key, locale, **exc.fields)
+        return clip(t(exc.key, locale, **exc.fields), MAX_CONTENT)
     result = score_case(case)
     rules = str(case.get("rules") or DEFAULT.name)
     title = t("reply.score.calc_title", locale,

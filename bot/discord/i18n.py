@@ -228,6 +228,8 @@ _EN: dict[str, str] = {
     "why.no_suit": "the digits {text} need a suit letter: end each run with m, p, s, z or f",
     "why.stray": "{char} does not belong in the tiles {text}",
     "why.no_tiles": "tiles are needed, such as 123m",
+    "why.too_deep": "the case nests lists or objects more than {depth} deep (it needs three: "
+                    "the case, its melds, a meld)",
     "why.option_choice": "{option} must be one of {choices}, not {value}",
     "why.option_range": "{option} must be between {low} and {high}, not {value}",
     "why.option_value": "{option} has a value that does not fit",
@@ -555,6 +557,7 @@ _ZH: dict[str, str] = {
     "why.no_suit": "数字 {text} 缺少花色字母：每组以 m、p、s、z 或 f 结尾",
     "why.stray": "{char} 不应出现在 {text} 中",
     "why.no_tiles": "需要写出牌，例如 123m",
+    "why.too_deep": "案例的列表或对象嵌套超过 {depth} 层（只需三层：案例、副露列表、副露）",
     "why.option_choice": "{option}只能是 {choices}，不能是 {value}",
     "why.option_range": "{option}应在 {low} 到 {high} 之间，不能是 {value}",
     "why.option_value": "{option}的值不合适",
@@ -785,6 +788,10 @@ _EN.update({
     "reply.score.invalid": "Not a valid win: {reason}",
     "reply.score.bad_case": "That case is not valid JSON (line {line}, column {column}).",
     "reply.score.not_object": "A case is one JSON object, as the calculator's README shows.",
+    "reply.score.too_deep": "That case nests lists or objects more than {depth} deep; a case "
+                            "needs three (the case, its melds, a meld).",
+    "reply.score.long_number": "That case has a number of {digits} digits; no field needs "
+                               "more than {limit}.",
     "reply.score.bad_meld": "I can't read the meld {meld}; write pong:555m, chi:123s, "
                             "kong:1111z, akong:4444p or ckong:9999p.",
     "reply.score.no_table": "Give a hand and a winning tile to score it, or use this in a "
@@ -820,6 +827,10 @@ _ZH.update({
     "reply.score.invalid": "不能这样胡：{reason}",
     "reply.score.bad_case": "这个案例不是有效的 JSON（第 {line} 行第 {column} 列）。",
     "reply.score.not_object": "案例应是一个 JSON 对象（见算分器的说明）。",
+    "reply.score.too_deep": "这个案例的列表或对象嵌套超过 {depth} 层；一个案例只需三层（案例、"
+                            "副露列表、副露）。",
+    "reply.score.long_number": "这个案例里有一个 {digits} 位的数字；任何字段都用不到超过 "
+                               "{limit} 位。",
     "reply.score.bad_meld": "看不懂副露 {meld}；请写成 pong:555m、chi:123s、kong:1111z、"
                             "akong:4444p 或 ckong:9999p。",
     "reply.score.no_table": "给出手牌和胡的牌即可算分；在有牌桌的频道里不填则显示本场比分。",

@@ -33,6 +33,12 @@ class Reason:
     pattern: re.Pattern[str]
 
 
+MAX_ECHO = 40
+"""What a sentence repeats of the input (a hand's text, an option's value), at most."""
+MAX_TILES_ECHO = 200
+"""Tiles said by name, at most (a meld's four are far fewer)."""
+
+
 def _r(key: str, pattern: str) -> Reason:
     return Reason(f"why.{key}", re.compile(pattern))
 
@@ -120,6 +126,8 @@ REASONS: tuple[Reason, ...] = (
     _r("no_suit", r"digits without a suit letter at '(?P<text>[^']*)': .+"),
     _r("stray", r"unexpected '(?P<char>.)' in tile notation '(?P<text>[^']*)'"),
     _r("no_tiles", r"empty tile notation: .+"),
+    # engine/score: a calculator case nested too deep
+    _r("too_deep", r"the case is nested more than (?P<depth>\d+) deep"),
     _r("copies", rf"(?P<n>\d+) copies of {_T} \(\S+\) but a set holds only (?P<limit>\d+)"),
     # engine/rules/common: table options
     _r("option_choice", r"option '(?P<option>\w+)' must be one of (?P<choices>.+), "
@@ -157,13 +165,14 @@ def _field(name: str, value: str | None, locale: LocaleLike, names: Sequence[str
         key = f"param.{value}.name"
         return t(key, locale) if has(key) else value
     if name == "choices":
-        return value.replace("'", "")
+        return clip(value.replace("'", ""), MAX_ECHO)
     if name in ("tile", "tiles"):  # a move's tiles, by name (not a calculator's text)
         try:
-            return tiles_text(parse_tiles(value, max_copies=False), locale)
+            return clip(tiles_text(parse_tiles(value, max_copies=False), locale),
+                        MAX_TILES_ECHO)
         except NotationError:
-            return value
-    return value
+            return clip(value, MAX_ECHO)
+    return clip(value, MAX_ECHO)  # what the input said, repeated only in part
 
 
 def refusal_text(code: str, reason: str, locale: LocaleLike,

@@ -29,7 +29,6 @@ from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
 from engine.view import spectator_view, view
 
-
 MAX_TABLE_ID = 2**63 - 1
 """The largest id a table can have: the store's integer columns (SQLite's INTEGER,
 PostgreSQL's BIGINT) hold no more."""

@@ -76,3 +76,18 @@ def test_impossible_claims_are_explained_in_the_readers_language() -> None:
         "seat 1 cannot have made 5 claims in one hand: at most 4, each one a meld")
     assert score_reply({"case": row}, "zh-CN").endswith(
         "1 号位一局最多吃碰杠 4 次（每次成一组副露），不可能有 5 次")
+
+
+def test_cases_built_to_break_the_parser_are_one_sentence_in_each_language() -> None:
+    deep = "[" * 1000 + "]" * 1000
+    assert score_reply({"case": deep}, "en").startswith("That case nests lists or objects")
+    assert score_reply({"case": deep}, "zh-CN").startswith("这个案例的列表或对象嵌套超过")
+    long = '{"dealer": ' + "1" * 4301 + "}"
+    assert score_reply({"case": long}, "en") == (
+        "That case has a number of 4301 digits; no field needs more than 30.")
+    assert "4301 位" in score_reply({"case": long}, "zh-CN")
+    inner = '{"rules": "shanghai", "hand": ' + "[" * 50 + "]" * 50 + "}"
+    zh = score_reply({"case": inner}, "zh-CN")
+    assert "嵌套超过 6 层" in zh and "nested" not in zh
+    melds = score_reply({"hand": "123m", "win_tile": "1m", "melds": "x" * 3090}, "en")
+    assert melds.startswith("I can't read the meld xxx") and len(melds) < 200

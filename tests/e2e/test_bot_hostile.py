@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from botkit import (
     Driver,
-    answer,
     World,
+    answer,
     make_bot,
     make_world,
     open_table,
@@ -81,7 +81,7 @@ def _forged_ids(table: int, seat: int, big: int) -> list[str]:
 
 async def test_ids_past_64_bits_are_out_of_date_buttons_and_change_nothing(
         fake: FakeDiscord, bots: BotLauncher, database: Path | str) -> None:
-    world, user, message = await _playing(fake, bots, database)
+    _world, user, message = await _playing(fake, bots, database)
     store = bots.running[-1].client.store
     before = [await store.get_table(1), await store.seats(1)]
     seat = next(s.seat for s in await store.seats(1) if s.user_id == user.id)
