@@ -144,6 +144,8 @@ _EN: dict[str, str] = {
     "refused.no_table": "There is no table here; open one with /mahjong new.",
     "refused.bad_options": "Those options don't work: {why}.",
     "refused.channel_busy": "This channel already has a table; finish or cancel it first.",
+    "refused.bad_name": "A seat can't show your name; set a display name with letters in it "
+                        "and try again.",
     "refused.not_in_lobby": "The table has already started and takes no more seats.",
     "refused.not_playing": "No game is being played at this table.",
     "refused.table_full": "The table is full.",
@@ -488,6 +490,7 @@ _ZH: dict[str, str] = {
     "refused.no_table": "这里没有牌桌；用 /mahjong new 开一张吧。",
     "refused.bad_options": "选项不对：{why}。",
     "refused.channel_busy": "本频道已经有一张牌桌了；请先打完或取消它。",
+    "refused.bad_name": "牌桌上无法显示你的名字；请设置一个带文字的显示名称后再试。",
     "refused.not_in_lobby": "牌桌已经开始，不再接受入座。",
     "refused.not_playing": "这张牌桌没有在对局。",
     "refused.table_full": "牌桌已坐满。",

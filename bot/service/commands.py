@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from contextlib import nullcontext
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -24,7 +23,15 @@ from bot.service import errors as E
 from bot.service import fairness
 from bot.service.cause import Cause
 from bot.service.errors import Refused
-from bot.service.guards import free_seat, need_hand, need_lobby, need_member, need_player, need_seat
+from bot.service.guards import (
+    free_seat,
+    need_hand,
+    need_lobby,
+    need_member,
+    need_name,
+    need_player,
+    need_seat,
+)
 from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
 from bot.service.moves import parse_action
 from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
@@ -50,10 +57,13 @@ class Commands(Part):
                            options: Mapping[str, Any] | None = None,
                            sit: bool = True) -> TableInfo:
         """A new table in the channel's lobby, opened by ``cause``'s person, who sits in
-        seat 1 unless ``sit`` is False. Options are validated by the rule set before
-        anything is written; a channel holds one live table at a time."""
+        seat 1 unless ``sit`` is False. Options and the name are validated before
+        anything is written, and the table and its creator's seat are written in one
+        transaction; a channel holds one live table at a time."""
         await self.seen(cause)
         creator_id, creator_name = cause.user_id, cause.name
+        if sit:
+            need_name(creator_name)
         try:
             ruleset = rulesets.get(rules)
             ruleset.options(options)
@@ -68,14 +78,12 @@ class Commands(Part):
         now = self.clock.now()
         row = await self.store.create_table(
             guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
-            rules=stored, at=now, options=dict(options or {}))
+            rules=stored, at=now, options=dict(options or {}),
+            creator_name=creator_name if sit else None)
         live = LiveTable(row, empty_seats(), version=row.version)
+        for seated in await self.store.seats(row.id) if sit else ():
+            live.set_seat(seated)
         self.tables[row.id] = live
-        if sit:
-            # shared mode: another process may load the table before its creator sits
-            with self.recovery.bumping(live) if self.service.shared else nullcontext():
-                live.set_seat(await self.store.sit(row.id, 0, user_id=creator_id,
-                                                   display_name=creator_name, at=now))
         info = info_of(live)
         await self.announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
@@ -85,6 +93,7 @@ class Commands(Part):
         ``cause.name``."""
         await self.seen(cause)
         user_id, name = cause.user_id, cause.name
+        need_name(name)
         async with self.recovery.locked(table_id) as live:
             need_lobby(live)
             if live.seat_of(user_id) is not None:

@@ -11,6 +11,14 @@ from bot.service.live import LiveHand, LiveTable
 from engine.rules.common import SEATS
 
 
+def need_name(name: str) -> None:
+    """A seat shows its person's name: one the seats can hold. Not empty, and no NUL
+    character (PostgreSQL's text holds none; SQLite's length() stops at it)."""
+    if not name or "\x00" in name:
+        raise Refused(E.BAD_NAME, "a seat needs a name it can show: yours is empty or "
+                                  "holds a NUL character")
+
+
 def need_lobby(live: LiveTable) -> None:
     if live.row.status != "lobby":
         raise Refused(E.NOT_IN_LOBBY, "the table has already started")

@@ -474,14 +474,18 @@ class Store:
 
     async def create_table(self, *, guild_id: int, channel_id: int, creator_id: int,
                            rules: Rules, at: float,
-                           options: Mapping[str, Any] | None = None) -> TableRow:
-        """A new table in the lobby."""
+                           options: Mapping[str, Any] | None = None,
+                           creator_name: str | None = None) -> TableRow:
+        """A new table in the lobby; with ``creator_name``, its creator sits in seat 0 in
+        the same transaction: a seat refused leaves no table."""
         async with self._write() as db:
             row = await db.one(
                 "INSERT INTO game_tables (guild_id, channel_id, creator_id, rules, options,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
                 (guild_id, channel_id, creator_id, rules, _json(dict(options or {})), at))
             assert row is not None  # an INSERT … RETURNING returns its row
+            if creator_name is not None:
+                await self._insert_seat(db, row["id"], 0, creator_id, creator_name, at)
             return TableRow.of(row)
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -580,10 +584,15 @@ class Store:
                     "SELECT 1 FROM seats WHERE table_id = ? AND user_id = ?",
                     (table_id, user_id)):
                 raise AlreadySeated(f"user {user_id} already sits at table {table_id}")
-            await db.run("INSERT INTO seats (table_id, seat, user_id, is_computer,"
-                           " display_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       (table_id, seat, user_id, int(user_id is None), display_name, at))
+            await self._insert_seat(db, table_id, seat, user_id, display_name, at)
             return await self._seat_in(db, table_id, seat)
+
+    @staticmethod
+    async def _insert_seat(db: Session, table_id: int, seat: int, user_id: int | None,
+                           display_name: str, at: float) -> None:
+        await db.run("INSERT INTO seats (table_id, seat, user_id, is_computer,"
+                     " display_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+                     (table_id, seat, user_id, int(user_id is None), display_name, at))
 
     async def leave(self, table_id: int, seat: int) -> None:
         """Empty a seat (in the lobby; during play use `make_computer`)."""
