@@ -2,13 +2,16 @@
 
 Values already in the environment win over ``.env`` (so a deployment can override a
 developer's file). Bad values fail at start-up with a message naming the variable,
-rather than as a confusing error the first time a table is created.
+rather than as a confusing error the first time a table is created. A message repeats
+at most the start of a bad value (`shown`), and nothing of a DATABASE_URL: it may hold
+a password.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +22,17 @@ DEFAULT_DATABASE_PATH = Path("mahjong.sqlite3")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
+MAX_SHOWN = 24
+"""What a message repeats of a bad value, at most."""
+
+
 class ConfigError(ValueError):
     """A configuration value is missing or malformed; the message says which and why."""
+
+
+def shown(raw: str) -> str:
+    """A bad value as a message repeats it: quoted, clipped to `MAX_SHOWN`."""
+    return repr(raw if len(raw) <= MAX_SHOWN else raw[:MAX_SHOWN - 1] + "…")
 
 
 @dataclass(frozen=True)
@@ -117,7 +129,7 @@ def _database_path(values: Mapping[str, str]) -> Path:
         return DEFAULT_DATABASE_PATH
     path = Path(raw).expanduser()
     if path.is_dir():
-        raise ConfigError(f"DATABASE_PATH must name a file, but {raw!r} is a directory "
+        raise ConfigError(f"DATABASE_PATH must name a file, but {shown(raw)} is a directory "
                           "(try adding /mahjong.sqlite3)")
     return path
 
@@ -129,22 +141,68 @@ def _database_url(values: Mapping[str, str]) -> str | Path | None:
     if raw is None:
         return None
     if raw.startswith(("postgresql://", "postgres://")):
+        _check_hosts(raw)
         return raw
     if raw.startswith("sqlite:///"):
-        return _database_path({"DATABASE_PATH": raw.removeprefix("sqlite:///")})
-    scheme = raw.split(":", 1)[0] if ":" in raw else raw[:20]
-    raise ConfigError(f"DATABASE_URL must start with postgresql:// or sqlite:///, not "
-                      f"{scheme!r}; leave it empty to use SQLite at DATABASE_PATH")
+        path = raw.removeprefix("sqlite:///")
+        if not path.strip():
+            raise ConfigError("DATABASE_URL=sqlite:/// names no file: write the file's path "
+                              "after it (sqlite:///data/mahjong.sqlite3), or leave "
+                              "DATABASE_URL empty to use SQLite at DATABASE_PATH")
+        return _database_path({"DATABASE_PATH": path})
+    # never repeated: a password pasted alone would be printed; a scheme (mysql://) is
+    scheme = re.match(r"([a-z][a-z0-9+.-]{0,19})://", raw)
+    said = f", not {scheme[1]}://" if scheme else ""
+    raise ConfigError(f"DATABASE_URL must start with postgresql:// or sqlite:///{said}; "
+                      "leave it empty to use SQLite at DATABASE_PATH")
+
+
+def _check_hosts(url: str) -> None:
+    """Refuse a PostgreSQL URL whose hosts and ports cannot be read (the driver would
+    fail with a traceback, or read the user as the host), saying why without repeating
+    any of it. Several hosts (``h1:5432,h2:5433``) and a host given in the query
+    (``postgresql:///db?host=/run/postgresql``) are PostgreSQL's own forms, accepted."""
+    netloc = re.split(r"[/?#]", url.split("://", 1)[1], maxsplit=1)[0]
+    encode = ("; a user name or password holding / ? # @ : [ ] must be percent-encoded "
+              "(/ is %2F)")
+    hosts = netloc.rpartition("@")[2]
+    for host in hosts.split(",") if hosts else ():
+        if host.startswith("["):
+            address, bracket, port = host[1:].partition("]")
+            if not bracket:
+                raise ConfigError("DATABASE_URL has an IPv6 host without its closing ] "
+                                  "(write postgresql://user:password@[::1]:5432/db)" + encode)
+            if port and not port.startswith(":"):
+                raise ConfigError("DATABASE_URL has text after an IPv6 host's ]: only "
+                                  ":port may follow it" + encode)
+            port = port[1:]
+        else:
+            address, _, port = host.partition(":")
+            if "[" in host or "]" in host:
+                raise ConfigError("DATABASE_URL has a [ or ] outside an IPv6 host "
+                                  "([::1])" + encode)
+        if port and not (port.isascii() and port.isdigit() and len(port) <= 5
+                         and 1 <= int(port) <= 65535):
+            raise ConfigError("DATABASE_URL's port must be a number from 1 to 65535 (as in "
+                              "postgresql://user:password@host:5432/db)" + encode)
+        if not address and port:
+            raise ConfigError("DATABASE_URL has a port without a host" + encode)
 
 
 def _guild_id(values: Mapping[str, str]) -> int | None:
     raw = _text(values, "DEV_GUILD_ID")
     if raw is None:
         return None
-    if not (raw.isascii() and raw.isdigit()) or int(raw) <= 0:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_SNOWFLAKE_DIGITS) or \
+            not 0 < int(raw) < 2**64:
         raise ConfigError(f"DEV_GUILD_ID must be a server id (a positive whole number such as "
-                          f"123456789012345678), not {raw!r}; leave it empty for global sync")
+                          f"123456789012345678), not {shown(raw)}; leave it empty for global "
+                          "sync")
     return int(raw)
+
+
+MAX_SNOWFLAKE_DIGITS = 20
+"""Discord's ids are 64-bit numbers: 20 digits at most."""
 
 
 def _log_level(values: Mapping[str, str]) -> str:
@@ -153,7 +211,7 @@ def _log_level(values: Mapping[str, str]) -> str:
         return "INFO"
     level = raw.upper()
     if level not in LOG_LEVELS:
-        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {shown(raw)}")
     return level
 
 
@@ -165,7 +223,7 @@ def _sync_commands(values: Mapping[str, str]) -> str:
     if raw is None:
         return "changed"
     if raw.lower() not in SYNC_CHOICES:
-        raise ConfigError(f"SYNC_COMMANDS must be changed, always or never, not {raw!r}")
+        raise ConfigError(f"SYNC_COMMANDS must be changed, always or never, not {shown(raw)}")
     return raw.lower()
 
 
@@ -174,8 +232,10 @@ MAX_SHARDS = 4096
 
 
 def _whole(name: str, raw: str, low: int, high: int) -> int:
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
-        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(high))) or \
+            not low <= int(raw) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not "
+                          f"{shown(raw)}")
     return int(raw)
 
 
@@ -185,7 +245,7 @@ def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | No
     raw_count, raw_ids = _text(values, "SHARD_COUNT"), _text(values, "SHARD_IDS")
     if raw_count is None:
         if raw_ids is not None:
-            raise ConfigError(f"SHARD_IDS={raw_ids!r} needs SHARD_COUNT (how many shards the "
+            raise ConfigError(f"SHARD_IDS={shown(raw_ids)} needs SHARD_COUNT (how many shards the "
                               "whole bot has, across all its processes)")
         return None, None
     count = _whole("SHARD_COUNT", raw_count, 1, MAX_SHARDS)
@@ -196,9 +256,10 @@ def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | No
         part = part.strip()
         if not (part.isascii() and part.isdigit()):
             raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas "
-                              f"(such as 0,1), not {raw_ids!r}")
-        if int(part) >= count:
-            raise ConfigError(f"SHARD_IDS names shard {int(part)}, but SHARD_COUNT={count} "
+                              f"(such as 0,1), not {shown(raw_ids)}")
+        if len(part) > len(str(count)) or int(part) >= count:
+            number = str(int(part)) if len(part) <= MAX_SHOWN else part[:MAX_SHOWN - 1] + "…"
+            raise ConfigError(f"SHARD_IDS names shard {number}, but SHARD_COUNT={count} "
                               f"numbers the shards 0 to {count - 1}")
         if int(part) in ids:
             raise ConfigError(f"SHARD_IDS names shard {int(part)} twice")

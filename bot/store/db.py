@@ -42,12 +42,21 @@ async def connect(path: str | Path, *,
                          f"{'.'.join(map(str, MIN_SQLITE))} or newer")
     in_memory = str(path) == ":memory:"
     if not in_memory:
+        if Path(path).is_dir():
+            raise DatabaseUnusable(path, f"{path} is a folder, not a database file: name a "
+                                         f"file in it, such as {Path(path) / 'mahjong.sqlite3'}")
         make_folder(path)
         if not _writable(path):  # SQLite would open it read-only and fail at the 1st move
             raise DatabaseUnusable(path, _read_only(path))
+    connecting = aiosqlite.connect(path, isolation_level=None)
     try:
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn = await connecting
     except sqlite3.Error as exc:
+        # aiosqlite asks its worker thread to stop without waiting for it: wait here, or
+        # the thread answers a closed event loop (a thread's traceback at exit)
+        worker = getattr(connecting, "_thread", None)
+        if worker is not None:
+            await asyncio.to_thread(worker.join, 5)
         raise unusable(path, exc, busy_timeout_ms) from exc
     try:
         conn.row_factory = aiosqlite.Row
