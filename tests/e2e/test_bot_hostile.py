@@ -156,3 +156,36 @@ async def test_hostile_score_cases_get_one_short_sentence(
     assert len(said) < 400, said  # what is echoed is clipped: one sentence, not the input
     assert "went wrong" not in said, said
     _no_tracebacks(log.getvalue())
+
+
+HOSTILE_NEW = [  # the options with choices: the fake, like Discord, sends no other
+    {"rules": "shanghai", "hands": 2**63}, {"rules": "shanghai", "hands": -(2**63)},
+    {"rules": "shanghai", "base": 2**64}, {"rules": "shanghai", "la_cap": 0},
+    {"rules": "hangzhou", "away_after": 2**63, "huangfan_multiplier": -1},
+]
+HOSTILE_SCORE = [
+    {"hand": "\x00" * 100, "win_tile": "1m"}, {"hand": "1m", "win_tile": "x" * 5000},
+    {"hand": "123m", "win_tile": "1m", "flowers": "9" * 5000},
+    {"case": '{"rules": "shanghai", "options": {"' + "o" * 3000 + '": 1}}'},
+    {"case": '{"rules": "hangzhou", "options": {"flipped": "' + "9" * 3000 + 'm"}}'},
+    {"case": '{"rules": "shanghai", "claims": [[' + ",".join(["1e308"] * 4) + "]]}"},
+    {"case": '{"' + "k" * 3000 + '": 1}'}, {"case": '"' + "s" * 5000 + '"'},
+    {"case": "NaN"}, {"case": '{"rules": "shanghai", "streak": -Infinity}'},
+]
+
+
+async def test_no_hostile_command_logs_a_traceback_or_opens_a_table(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    sent = [("new", options) for options in HOSTILE_NEW] + \
+        [("score", options) for options in HOSTILE_SCORE]
+    with debug_logs() as log:
+        for command, options in sent:
+            handle = await slash(world, world.players[0], command, **options)
+            said = (await answer(handle)).content or ""
+            assert 0 < len(said) < 600, (command, options, said)
+            assert "went wrong" not in said, (command, options, said)
+        await quiet(bots)
+    _no_tracebacks(log.getvalue())
+    assert await bots.running[-1].client.store.tables_in_channel(world.channel.id) == []
