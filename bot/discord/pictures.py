@@ -22,7 +22,10 @@ take the core the event loop needs.
 The bot starts its workers as it starts (`Pictures.start`), and each draws once before
 its first job (`_prepare_worker`): otherwise the first player to ask would wait for a
 worker's start-up — importing Pillow, the engine and the fonts, about a second, and
-several on a busy machine at the workers' lower priority.
+several on a busy machine at the workers' lower priority. Until a pool's first worker
+is ready, its pictures are drawn in threads here: a restart owes its DMs and table
+pictures at once, and waiting for the workers held them back 10–13 s on a loaded
+machine (issue 28) while the moves went on.
 """
 
 from __future__ import annotations
@@ -161,6 +164,9 @@ class Pictures:
         pool = self._pool(which)
         if pool is not None:
             try:
+                if not pool.ready():  # still starting: not worth a player's wait
+                    pool.launch()
+                    return await asyncio.to_thread(call)
                 return await pool.run(call)
             except BrokenWorkers:
                 log.warning("a picture process died; drawing in threads from now on")

@@ -177,13 +177,22 @@ class WorkerPool:
         self._workers.append(worker)
         loop.add_reader(worker.fd, self._readable, worker)
 
-    async def start(self) -> list[int]:
-        """Start every worker and wait until each is ready; their pids."""
+    def launch(self) -> None:
+        """Start every worker not started yet, without waiting for any (`ready`)."""
         if self.broken:
             raise BrokenWorkers("a worker process died")
         while len(self._workers) < self.size:
             self._spawn()
+
+    async def start(self) -> list[int]:
+        """Start every worker and wait until each is ready; their pids."""
+        self.launch()
         return [await asyncio.shield(w.started) for w in self._workers]
+
+    def ready(self) -> bool:
+        """Whether a worker has finished starting (or failed to: `run` then says so); a
+        job run before waits for the first worker's whole start-up."""
+        return any(w.started.done() for w in self._workers)
 
     async def run(self, call: Callable[[], T]) -> T:
         """``call()`` in a worker: pickled here (``dumps``), its result unpickled here. Without an

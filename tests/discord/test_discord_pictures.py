@@ -1,7 +1,8 @@
 """Where pictures are drawn: a seat's DM (its view and hand picture) in a worker
 process of its own, never in a thread of the bot's process (a drawing thread holds the
 GIL the event loop and the SQLite thread need), and in threads when there are no
-processes (tests, a broken pool)."""
+processes (tests, a broken pool) or while they start (a restart's deliveries do not
+wait for them)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.discord.presenter_kit import USERS, FakeClient, dealt, private, settl
 async def test_a_hand_is_drawn_in_another_process_when_there_are_processes() -> None:
     pictures = Pictures(1)
     try:
+        await pictures.start()
         assert await pictures.draw_hand(os.getpid) != os.getpid()
         assert pictures.pids()
         assert await pictures.draw(os.getpid) not in (os.getpid(),
@@ -32,6 +34,7 @@ async def test_the_picture_processes_run_at_a_lower_priority_than_the_bot() -> N
     """A click's answer must not wait for the CPU behind a drawing."""
     pictures = Pictures(1)
     try:
+        await pictures.start()
         mine = _niceness()
         assert await pictures.draw_hand(_niceness) == min(19, mine + NICENESS)
         assert await pictures.draw(_niceness) == min(19, mine + NICENESS)
@@ -51,6 +54,7 @@ async def test_a_dm_drawn_in_the_hands_process_shows_the_seats_hand() -> None:
     pictures = Pictures(1)
     notifier = DiscordNotifier(client, InMemory(), table_interval=0.0, pictures=pictures)
     try:
+        await pictures.start()
         await notifier.publish(private(dealt(), 0))
         await settle(notifier)
         assert pictures.pids(), "the DM was not drawn in a worker process"
@@ -61,6 +65,22 @@ async def test_a_dm_drawn_in_the_hands_process_shows_the_seats_hand() -> None:
     assert dm.filenames == ["hand-7-0.png"]
     assert dm.kwargs["file"].fp.getvalue().startswith(b"\x89PNG")
     assert "Your hand:" in (dm.content or "")
+
+
+async def test_a_picture_asked_for_while_the_processes_start_is_drawn_here_at_once(
+        ) -> None:
+    """A worker's start-up takes seconds on a loaded machine (at its lower priority):
+    a restart's owed DMs and pictures are drawn here meanwhile, and the workers are
+    started by the first request if nobody started them."""
+    pictures = Pictures(1)
+    try:
+        assert await pictures.draw_hand(os.getpid) == os.getpid()
+        assert await pictures.draw(os.getpid) == os.getpid()
+        assert len(pictures.pids()) == sum(WORKERS.values())
+        await pictures.start()
+        assert await pictures.draw_hand(os.getpid) in pictures.pids()
+    finally:
+        pictures.close()
 
 
 def _ready() -> tuple[int, bool]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,8 @@ class Session:
     sent: list[JsonDict] = field(default_factory=list)
     shard: tuple[int, int] = (0, 1)
     """(shard id, shard count) as IDENTIFY said."""
+    ready_at: float | None = None
+    """When READY was sent (``time.time()``, as `RecordedRequest.time`)."""
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether Discord would send this guild's events (None: DMs) to this session."""
@@ -139,6 +142,7 @@ class Gateway:
             "relationships": [],
             "shard": list(session.shard),
         }
+        session.ready_at = time.time()
         await session.send(DISPATCH, ready, "READY")
         for guild in guilds:
             await session.send(DISPATCH, self.guild_create(guild), "GUILD_CREATE")

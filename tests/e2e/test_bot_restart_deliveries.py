@@ -1,0 +1,88 @@
+"""After a restart: what the bot owes goes out as soon as the gateway is ready, however
+slowly its picture processes start, and each decision keeps one DM with live buttons.
+
+Timings are read from the fake's records: when it sent READY (`Session.ready_at`) and
+when each request reached it (`RecordedRequest.time`), both ``time.time()``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import slow_pictures
+from botkit import Driver, World, channel_files, make_bot, make_world, open_table, quiet
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage
+
+import bot.discord.pictures
+from bot.service import PrivateNotice, RecordingNotifier
+
+OWED_WITHIN = 2.0
+"""Seconds after READY by which a delivery owed at start-up has reached Discord."""
+
+
+def _step_of(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int] | None:
+    """(hand, step) the DM's move buttons carry (mj:mv:table:hand:step:move…), if any."""
+    for custom_id in fake.custom_ids(message):
+        if custom_id.startswith(("mj:mv:", "mj:dc:")):
+            parts = custom_id.split(":")
+            return int(parts[3]), int(parts[4])
+    return None
+
+
+async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path
+                          ) -> tuple[World, Any, Driver]:
+    world = make_world(fake)
+    running = await bots.start(make_bot(db))
+    await open_table(world)
+    driver = Driver(world)
+    await driver.play_until(lambda: driver.clicks >= 5, idle=lambda: quiet(bots))
+    await quiet(bots)
+    return world, running, driver
+
+
+def _ready_at(fake: FakeDiscord) -> float:
+    ready = fake.gateway.sessions[-1].ready_at
+    assert ready is not None
+    return ready
+
+
+async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "db.sqlite3"
+    world, running, driver = await _five_clicks_in(fake, bots, db)
+    # A crash right after a move's commit: its DMs and its picture are owed.
+    lost = RecordingNotifier()
+    running.client.service.notifier = lost
+    assert await driver.step()
+    await quiet(bots)
+    owed = {(n.user_id, (n.hand_number, n.step)) for n in lost.of("private_hand")
+            if isinstance(n, PrivateNotice) and n.step is not None}
+    assert owed, "the lost move opened no decision for a person"
+    before = {p.id: len(fake.dms(p)) for p in world.players}
+    requests = len(fake.state.requests)
+
+    # the restarted bot's picture processes take long to start (a loaded machine)
+    monkeypatch.setattr(bot.discord.pictures, "_prepare_worker", slow_pictures.slow_start)
+    running = await bots.restart(running, make_bot(db, picture_processes=1))
+    ready = _ready_at(fake)
+
+    def arrived() -> bool:
+        return all(any(_step_of(fake, m) == step for m in fake.dms(user)[before[user]:])
+                   for user, step in owed)
+
+    await fake.wait_for(arrived, slow_pictures.DELAY + 10, "the owed DMs")
+    await quiet(bots)
+    dm_channels = {fake.dm_channel_id(p) for p in world.players}
+    late = {}
+    for r in fake.state.requests[requests:]:
+        if r.method == "POST" and r.channel_id in dm_channels or \
+                r.channel_id == world.channel.id and r.files:
+            late[f"{r.method} {r.path}"] = max(late.get(f"{r.method} {r.path}", 0.0),
+                                               r.time - ready)
+    assert any(str(world.channel.id) in what for what in late), \
+        f"the table picture was not redrawn: {late}"
+    assert any(what.startswith("POST") and str(world.channel.id) not in what
+               for what in late), f"no DM went out: {late}"
+    assert max(late.values()) <= OWED_WITHIN, late
