@@ -13,10 +13,12 @@ change and the request behind it. Nothing is asked of the service.
 - A DM refused with 50007 marks the seat's DMs closed (remembered across restarts) and
   says so in the channel once, without a tile, and not when the refused DM asked to
   claim (that would tell who may claim). Closed DMs are tried again from the next hand.
-- A DM's move buttons are taken off once a newer DM replaces it, or once its person
-  answered the decision elsewhere (through `/mahjong hand`). In shared mode the
-  seat's DM with buttons is kept in the memory and swapped (bot/discord/memory.py), so
-  the buttons go whichever process posted the older DM.
+- A DM's move buttons are taken off once a newer DM replaces it (a reminder too), or
+  once its person answered the decision elsewhere (through `/mahjong hand`): one DM
+  with live buttons per seat. In shared mode the seat's DM with buttons is kept in the
+  memory and swapped (bot/discord/memory.py), so the buttons go whichever process
+  posted the older DM; with one process the memory's is read once, after a start, so
+  that a DM from before a restart loses its buttons too.
 - The step each DM with a decision shows is stored once it went out (any mode): after
   a crash the service DMs again the decisions whose DM never went out (``resent``
   notices; in shared mode one whose step the stored DM already shows is not sent).
@@ -164,8 +166,9 @@ class DmPresenter:
         """Whether a person's `/mahjong hand` reply follows a seat's game now
         (`LiveReplies.follows`)."""
         self._clicked: dict[Key, int] = {}
-        """Shared mode: (table, seat) → the DM this process took the buttons off at a
-        click (not edited again when a newer DM replaces it)."""
+        """(table, seat) → the DM this process took the buttons off at a click (not
+        edited again when a newer DM replaces it): in shared mode any; with one process
+        one it did not know, such as a DM from before the start."""
         self._cancelled: dict[int, Voided] = {}
         """Cancelled tables → what their open decisions' DMs say now."""
 
@@ -256,6 +259,10 @@ class DmPresenter:
             old = self._move_dms.pop(key, None)
             if buttons is not None:
                 self._move_dms[key] = buttons
+            # the seat's DM with buttons sent before this process started, if any
+            kept = (await self.tables.load(key[0])).dm_messages.pop(key[1], None)
+            if kept is not None and kept not in (old, buttons, self._clicked.pop(key, None)):
+                await self._buttons_off(user_id, kept)
             if order is not None:  # the step shown, kept for a restart (`owed_dms`)
                 await self.memory.swap_dm_message(*key, buttons, order)
         if old is not None:
@@ -277,12 +284,14 @@ class DmPresenter:
         process may have sent it, and the memory is asked in the seat's queue."""
         assert notice.cause is not None and notice.user_id is not None
         spared = notice.cause.message_id
+        st = self.tables.get(key[0])
         if self.tables.shared:
-            known = self.tables.get(key[0]).dm_messages.get(key[1])
+            known = st.dm_messages.get(key[1])
             if known is not None and known == spared:
                 return
-        elif self._move_dms.get(key) in (None, spared):
-            return
+        elif self._move_dms.get(key) in (None, spared) and st.loaded \
+                and st.dm_messages.get(key[1]) in (None, spared):
+            return  # (not loaded yet: a DM from before the start may show them)
         self.outbox.put(("dm", *key), partial(self._take_off, key, notice.user_id, spared,
                                               _order(notice.hand_number, notice.seq)))
 
@@ -290,8 +299,9 @@ class DmPresenter:
                         ) -> None:
         """`_answered`'s edit, in the seat's DM queue: after the DMs queued before it,
         and before any newer one (which would take the buttons off itself)."""
-        stored = (await self.tables.fresh(key[0])).dm_messages.get(key[1]) \
-            if self.tables.shared else self._move_dms.get(key)
+        st = await self.tables.fresh(key[0])
+        stored = st.dm_messages.get(key[1]) if self.tables.shared \
+            else self._move_dms.get(key, st.dm_messages.get(key[1]))
         if stored is not None and stored != spared:
             await self._supersede(key, user_id, None, order=None, shows=shows)
 
@@ -338,9 +348,8 @@ class DmPresenter:
         if words is None:
             return
         table_id = ref.table_id
-        seen = bool(self.tables.get(table_id).due)  # any DM of it since this start
-        remembered = None if self.tables.shared or seen else \
-            await self.memory.recall(table_id)
+        # one process: the seats' DMs from before the start not replaced since
+        kept = {} if self.tables.shared else (await self.tables.load(table_id)).dm_messages
         for seat, user_id in sorted(people.items()):
             key = (table_id, seat)
             message = self._move_dms.pop(key, None)
@@ -348,8 +357,8 @@ class DmPresenter:
                 message = await self.memory.swap_dm_message(table_id, seat, None)
                 if message is not None and self._clicked.pop(key, None) == message:
                     message = None  # this process's click took its buttons off already
-            elif message is None and remembered is not None:
-                message = remembered.dm_messages.get(seat)
+            elif message is None and kept.get(seat) != self._clicked.pop(key, None):
+                message = kept.pop(seat, None)
             if message is not None:
                 await self._void_dm(user_id, message, words)
 
@@ -368,10 +377,13 @@ class DmPresenter:
 
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""
+        key = (table_id, seat)
         if self.tables.shared and message_id is not None:
-            self._clicked[(table_id, seat)] = message_id
-        elif self._move_dms.get((table_id, seat)) == message_id:
-            del self._move_dms[(table_id, seat)]
+            self._clicked[key] = message_id
+        elif self._move_dms.get(key) == message_id:
+            del self._move_dms[key]
+        elif key not in self._move_dms and message_id is not None:
+            self._clicked[key] = message_id  # a DM from before the start, maybe
 
     async def _closed(self, ref: TableRef, seat: int, user_id: int, hand: int,
                       say: bool = True) -> None:

@@ -46,7 +46,9 @@ class TableState:
     """Seat → (hand, step) of the newest private notice seen for it: the decision in
     front of it now (step None: none)."""
     dm_messages: dict[int, int] = field(default_factory=dict)
-    """Shared mode: seat → its DM with move buttons, as the memory last said."""
+    """Seat → its DM with move buttons, as the memory last said: in shared mode read
+    before each delivery; with one process, those the memory kept from before the
+    start and not yet replaced (`DmPresenter` knows the newer ones)."""
     dm_orders: dict[int, int] = field(default_factory=dict)
     """Shared mode: seat → the step its newest DM with a decision shows, as the memory
     last said (a DM owed after a crash is not sent twice)."""
@@ -101,6 +103,7 @@ class Tables:
             for seat in mem.dm_closed:
                 st.dm_closed.setdefault(seat, 0)
             st.hand_replies = dict(mem.hand_replies)
+            st.dm_messages = dict(mem.dm_messages)
             st.loaded = True
         return st
 

@@ -6,16 +6,18 @@ when each request reached it (`RecordedRequest.time`), both ``time.time()``."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import slow_pictures
-from botkit import Driver, World, channel_files, make_bot, make_world, open_table, quiet
+from botkit import Driver, World, make_bot, make_world, open_table, quiet, tick
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 import bot.discord.pictures
-from bot.service import PrivateNotice, RecordingNotifier
+from bot.service import FakeClock, PrivateNotice, RecordingNotifier
+from bot.store import Store
 
 OWED_WITHIN = 2.0
 """Seconds after READY by which a delivery owed at start-up has reached Discord."""
@@ -77,8 +79,8 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
     dm_channels = {fake.dm_channel_id(p) for p in world.players}
     late = {}
     for r in fake.state.requests[requests:]:
-        if r.method == "POST" and r.channel_id in dm_channels or \
-                r.channel_id == world.channel.id and r.files:
+        if (r.method == "POST" and r.channel_id in dm_channels) or \
+                (r.channel_id == world.channel.id and r.files):
             late[f"{r.method} {r.path}"] = max(late.get(f"{r.method} {r.path}", 0.0),
                                                r.time - ready)
     assert any(str(world.channel.id) in what for what in late), \
@@ -86,3 +88,69 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
     assert any(what.startswith("POST") and str(world.channel.id) not in what
                for what in late), f"no DM went out: {late}"
     assert max(late.values()) <= OWED_WITHIN, late
+
+
+TURN = 12 * 3600  # the default turn timer
+
+
+def _live(fake: FakeDiscord, user: Any) -> list[FakeMessage]:
+    """The user's DMs still showing move buttons."""
+    return [m for m in fake.dms(user)
+            if any(c.startswith(("mj:mv:", "mj:dc:")) for c in fake.custom_ids(m))]
+
+
+async def _reminded_after_a_restart(fake: FakeDiscord, bots: BotLauncher,
+                                    bot: Callable[[FakeClock], Awaitable[Any]]) -> None:
+    """A decision's DM goes out, the bot restarts, the half-time reminder comes: the
+    reminder is the one DM with live buttons."""
+    clock = FakeClock(start=1_800_000_000.0)
+    world = make_world(fake)
+    running = await bots.start(await bot(clock))
+    await open_table(world, hands=1)
+    await quiet(bots)
+    (table,) = await running.client.service.tables_in_channel(world.channel.id)
+    (seat,) = table.deciding
+    player = world.players[seat]
+    assert len(_live(fake, player)) == 1
+
+    running = await bots.restart(running, await bot(clock))
+    await quiet(bots)
+    await tick(clock, TURN / 2 + 1, running.client.service, bots)
+
+    def reminded() -> list[FakeMessage]:
+        return [m for m in fake.dms(player) if "Reminder" in m.content]
+
+    # shared mode: the deadline is claimed through the database, after the tick
+    await fake.wait_for(lambda: bool(reminded()), 10, "the reminder")
+    await quiet(bots)
+    reminders = reminded()
+    assert len(reminders) == 1
+    assert [m.id for m in _live(fake, player)] == [reminders[0].id]  # the first lost them
+
+
+async def test_after_a_restart_the_reminder_takes_the_buttons_off_the_first_dm(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+
+    async def bot(clock: FakeClock) -> Any:
+        return make_bot(db, clock=clock, picture_processes=0)
+
+    await _reminded_after_a_restart(fake, bots, bot)
+
+
+async def test_after_a_restart_the_reminder_takes_the_buttons_off_the_first_dm_shared(
+        fake: FakeDiscord, bots: BotLauncher, pg_url: str) -> None:
+    stores: list[Store] = []
+
+    async def bot(clock: FakeClock) -> Any:
+        store = await Store.open(pg_url)
+        stores.append(store)
+        return make_bot(Path("unused"), store=store, clock=clock, picture_processes=0,
+                        service_options={"shared": True})
+
+    try:
+        await _reminded_after_a_restart(fake, bots, bot)
+    finally:
+        await bots.stop_all()
+        for store in stores:
+            await store.close()
