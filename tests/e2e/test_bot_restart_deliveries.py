@@ -154,3 +154,23 @@ async def test_after_a_restart_the_reminder_takes_the_buttons_off_the_first_dm_s
         await bots.stop_all()
         for store in stores:
             await store.close()
+
+
+async def test_after_a_restart_an_answer_through_the_hand_command_takes_the_buttons_off_the_dm(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    world = make_world(fake)
+    running = await bots.start(make_bot(db, picture_processes=0))
+    await open_table(world, hands=1)
+    await quiet(bots)
+    (table,) = await running.client.service.tables_in_channel(world.channel.id)
+    (seat,) = table.deciding
+    player = world.players[seat]
+    (dm,) = _live(fake, player)
+
+    running = await bots.restart(running, make_bot(db, picture_processes=0))
+    await quiet(bots)
+    assert await Driver(world).via_command(player)  # the decision answered elsewhere
+    await quiet(bots)
+    assert (await running.client.service.table_info(table.ref.table_id)).deciding != (seat,)
+    assert dm.id not in [m.id for m in _live(fake, player)]
