@@ -98,6 +98,9 @@ class MahjongBot(discord.Client):
                                         shared=bool(self.service_options.get("shared")))
         # a click's answer first, its DMs and pictures right after (see Outbox.yield_to)
         self.notifier.outbox.yield_to = self.in_flight.answered
+        # what the recovery and the first moves owe waits for the gateway (`_deliver`)
+        self.notifier.outbox.hold()
+        self._tasks.append(asyncio.create_task(self._deliver(), name="mahjong-ready"))
         notifier = self.notifier
         options = {"computer_name": lambda ref, seat, replaces: computer_name(
             notifier.channel_locale(ref), seat, replaces), **self.service_options}
@@ -137,6 +140,22 @@ class MahjongBot(discord.Client):
                    else c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
+
+    async def _deliver(self) -> None:
+        """The deliveries go once the gateway told the bot its servers: before, a table
+        picture would be captioned in English whatever its server's language, and each
+        channel fetched. That is discord.py's ready, or sooner (`on_guild_available`)."""
+        await self.wait_until_ready()
+        self.notifier.outbox.release()
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Every server READY listed has come: the deliveries need not wait for
+        discord.py's ready, which waits ``guild_ready_timeout`` (2 s) for more."""
+        if self._every_guild_here():
+            self.notifier.outbox.release()
+
+    def _every_guild_here(self) -> bool:
+        return not any(g.unavailable for g in self.guilds)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s server(s)", self.user, len(self.guilds))
@@ -182,6 +201,11 @@ class ShardedMahjongBot(MahjongBot, discord.AutoShardedClient):
         super().__init__(shard_count=shard_count,
                          shard_ids=list(shard_ids) if shard_ids is not None else None,
                          **options)
+
+    def _every_guild_here(self) -> bool:
+        """A shard still to send READY has listed no server yet: the deliveries wait
+        for discord.py's ready (every shard's)."""
+        return False
 
     async def on_ready(self) -> None:
         log.info("connected as %s on shard(s) %s of %s to %s server(s)", self.user,

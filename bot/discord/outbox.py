@@ -14,6 +14,10 @@ ready callbacks first come, first served). The queues wait instead, where a DM s
 unsent is replaced by a newer one (`DmPresenter`) and a table picture is coalesced. A
 job that still runs after `SLOT_HOLD` (waiting on Discord: a rate limit, a slow
 upload) gives its slot back, so a slow send never holds up the other keys.
+
+Jobs may be held (`hold`) until `release`: the bot holds them from its start until
+its gateway has told it its servers (their languages and channels), the moves going on
+meanwhile; the DMs and pictures queued then fold as ever and go out at once.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ class Outbox:
         self._idle = asyncio.Event()
         self._idle.set()
         self.closed = False
+        self._held: asyncio.Event | None = None
         self.yield_to: asyncio.Event | None = None
         """Set when no interaction is being answered (the bot's `InFlight.answered`):
         each job waits for it (up to `YIELD_LIMIT`), so a click's answer never queues
@@ -76,6 +81,16 @@ class Outbox:
         if key not in self._workers:
             self._idle.clear()
             self._workers[key] = asyncio.create_task(self._work(key), name=f"outbox-{key}")
+
+    def hold(self) -> None:
+        """No job runs until `release` (they are queued as ever)."""
+        if self._held is None or self._held.is_set():
+            self._held = asyncio.Event()
+
+    def release(self) -> None:
+        """The held jobs go, and those put from now on."""
+        if self._held is not None:
+            self._held.set()
 
     async def _yield(self) -> None:
         answered = self.yield_to
@@ -98,6 +113,8 @@ class Outbox:
     async def _work(self, key: Hashable) -> None:
         queue = self._queues[key]
         try:
+            if self._held is not None:
+                await self._held.wait()
             while queue:
                 # the answers first, then a slot: a job waiting for them holds none
                 await self._yield()
@@ -132,6 +149,7 @@ class Outbox:
 
     async def close(self, timeout: float = 10.0) -> None:
         """Deliver what is queued (up to ``timeout``), then cancel what is left."""
+        self.release()  # held for a gateway that never came: Discord may take them still
         await self.drain(timeout)
         self.closed = True
         for task in list(self._workers.values()):

@@ -6,6 +6,7 @@ one waiting long on Discord does not hold the others up."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from bot.discord.answering import InFlight
 from bot.discord.outbox import SLOT_HOLD, Outbox
@@ -180,3 +181,39 @@ async def test_a_slot_given_back_early_is_not_given_back_twice() -> None:
     gate.set()
     assert await outbox.drain(5)
     assert sorted(started) == ["x", "y"]
+
+
+async def test_held_deliveries_go_at_the_release_in_their_order() -> None:
+    """The bot holds them until its gateway told it its servers (bot/discord/client.py)."""
+    outbox = Outbox()
+    outbox.hold()
+    done: list[str] = []
+
+    def job(name: str) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            done.append(name)
+        return run
+
+    outbox.put("chan", job("picture"))
+    outbox.put("dm", job("dm"))
+    outbox.put("chan", job("mention"))
+    await _turns()
+    assert done == [] and outbox.busy()
+    outbox.release()
+    assert await outbox.drain(5)
+    assert sorted(done) == ["dm", "mention", "picture"]
+    assert done.index("picture") < done.index("mention")
+
+
+async def test_closing_delivers_what_was_held() -> None:
+    """A gateway that never came: Discord's REST may still take them."""
+    outbox = Outbox()
+    outbox.hold()
+    done: list[str] = []
+
+    async def job() -> None:
+        done.append("dm")
+
+    outbox.put("dm", job)
+    await outbox.close(5)
+    assert done == ["dm"]

@@ -32,15 +32,29 @@ def _step_of(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int] | None:
     return None
 
 
-async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path
-                          ) -> tuple[World, Any, Driver]:
-    world = make_world(fake)
+async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path,
+                          guild_locale: str = "en-US") -> tuple[World, Any, Driver]:
+    world = make_world(fake, guild_locale=guild_locale)
     running = await bots.start(make_bot(db))
     await open_table(world)
     driver = Driver(world)
     await driver.play_until(lambda: driver.clicks >= 5, idle=lambda: quiet(bots))
     await quiet(bots)
     return world, running, driver
+
+
+async def _lose_a_move(bots: BotLauncher, running: Any, driver: Driver
+                      ) -> set[tuple[int | None, tuple[int, int]]]:
+    """A crash right after a move's commit: its DMs and its picture are owed. The
+    (user, (hand, step)) of the decisions whose DM is owed."""
+    lost = RecordingNotifier()
+    running.client.service.notifier = lost
+    assert await driver.step()
+    await quiet(bots)
+    owed = {(n.user_id, (n.hand_number, n.step)) for n in lost.of("private_hand")
+            if isinstance(n, PrivateNotice) and n.step is not None}
+    assert owed, "the lost move opened no decision for a person"
+    return owed
 
 
 def _ready_at(fake: FakeDiscord) -> float:
@@ -54,19 +68,14 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
         monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "db.sqlite3"
     world, running, driver = await _five_clicks_in(fake, bots, db)
-    # A crash right after a move's commit: its DMs and its picture are owed.
-    lost = RecordingNotifier()
-    running.client.service.notifier = lost
-    assert await driver.step()
-    await quiet(bots)
-    owed = {(n.user_id, (n.hand_number, n.step)) for n in lost.of("private_hand")
-            if isinstance(n, PrivateNotice) and n.step is not None}
-    assert owed, "the lost move opened no decision for a person"
+    owed = await _lose_a_move(bots, running, driver)
     before = {p.id: len(fake.dms(p)) for p in world.players}
     requests = len(fake.state.requests)
 
-    # the restarted bot's picture processes take long to start (a loaded machine)
+    # the restarted bot's picture processes take long to start (a loaded machine), and
+    # discord.py says it is ready 2 s after the last server came (its default)
     monkeypatch.setattr(bot.discord.pictures, "_prepare_worker", slow_pictures.slow_start)
+    bots.guild_ready_timeout = 2.0
     running = await bots.restart(running, make_bot(db, picture_processes=1))
     ready = _ready_at(fake)
 
@@ -88,6 +97,24 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
     assert any(what.startswith("POST") and str(world.channel.id) not in what
                for what in late), f"no DM went out: {late}"
     assert max(late.values()) <= OWED_WITHIN, late
+
+
+async def test_what_a_restart_owes_speaks_the_servers_language(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+    """The server's language comes with the gateway (its GUILD_CREATE): a picture
+    drawn before would be captioned in English."""
+    db = tmp_path / "db.sqlite3"
+    world, running, driver = await _five_clicks_in(fake, bots, db, guild_locale="zh-CN")
+    await _lose_a_move(bots, running, driver)
+    requests = len(fake.state.requests)
+
+    fake.gateway.identify_delay = 1.0
+    await bots.restart(running, make_bot(db, picture_processes=1))
+    await quiet(bots)
+    captions = [r.body for r in fake.state.requests[requests:]
+                if r.channel_id == world.channel.id and r.files]
+    assert captions, "the table picture was not redrawn"
+    assert all("庄家" in str(c) and "Dealer" not in str(c) for c in captions), captions
 
 
 TURN = 12 * 3600  # the default turn timer

@@ -11,6 +11,7 @@ it asked for in the query string.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -76,6 +77,9 @@ class Gateway:
     def __init__(self, state: FakeState) -> None:
         self.state = state
         self.sessions: list[Session] = []
+        self.identify_delay = 0.0
+        """Seconds between IDENTIFY and READY (Discord takes a moment, more for a bot on
+        many servers): what a bot does meanwhile happens before it knows its guilds."""
 
     def install(self, app: web.Application) -> None:
         """Add the websocket route."""
@@ -128,6 +132,8 @@ class Gateway:
         state = self.state
         shard = data.get("shard") or [0, 1]
         session.shard = (int(shard[0]), int(shard[1]))
+        if self.identify_delay:
+            await asyncio.sleep(self.identify_delay)
         session.identified = True
         self.sessions.append(session)
         guilds = [g for g in list(state.guilds.values()) if session.owns(g.id)]

@@ -82,11 +82,14 @@ class BotLauncher:
         self.busy_prefixes = BUSY_TASK_PREFIXES
         self.fake = fake
         self.errors = errors
+        self.guild_ready_timeout = GUILD_READY_TIMEOUT
+        """What the clients started from now on wait after the last GUILD_CREATE before
+        they are ready (discord.py's default: 2 s)."""
         self.running: list[RunningBot] = []
 
     async def start(self, client: discord.Client, token: str = "fake-token") -> RunningBot:
         """Log in, connect and wait until the client is ready with every guild."""
-        client._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
+        client._connection.guild_ready_timeout = self.guild_ready_timeout
         await client.login(token)
         task = asyncio.create_task(client.connect(reconnect=False), name="fake-discord-bot")
         running = RunningBot(client, task)
