@@ -169,7 +169,7 @@ def table_late() -> TableView:
 
 
 def table_claim() -> TableView:
-    """Hangzhou flip mode mid-hand: a claim window open for two seats, 连庄 ×2."""
+    """Hangzhou flip mode mid-hand: a claim window open for two seats, 老庄 2."""
     rng = random.Random(7)
     seats = (
         seat(0, 3, 13, discards=_river(rng, 9, {})),

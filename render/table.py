@@ -211,7 +211,7 @@ def _status(view: TableView, names: Sequence[str]) -> str:
         return "胡 " + ", ".join(names[w] if w < len(names) else f"Seat {w + 1}"
                                 for w in winners)
     if view.huangfan:
-        return "荒番 Dead-hand round ×2"
+        return "荒番 Dead-hand round"  # the multiplier is a table option: the text says it
     return ""
 
 
@@ -373,7 +373,7 @@ def _plate_lines(view: TableView, seat: SeatView) -> list[tuple[str, tuple[int, 
     """The plate's lines under the name: wind and dealer, streak, what the seat is doing."""
     lines = [(seat.wind.en.split()[0] + (" · 庄 dealer" if seat.dealer else ""), MUTED)]
     if seat.dealer and view.streak > 1:
-        lines.append((f"连庄 ×{view.streak}", DEALER_RED))
+        lines.append((f"老庄 {view.streak}", DEALER_RED))  # the streak, not a multiplier
     if seat.seat in view.deciding:
         lines.append(("▶ 出牌 to discard" if view.phase == "turn" else "▶ 决定 deciding",
                       HIGHLIGHT))

@@ -77,8 +77,8 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "caishen_melds": ("caishen_melds",
                       "Hangzhou: may a 财神 be used in chi, pong or kong (default yes)"),
     "discard_win_streak": ("discard_win_streak",
-                           "Hangzhou: dealer streak needed for a win on a discard "
-                           "(1–3, default 3)"),
+                           "Hangzhou: the dealer's streak (老庄) needed for a win on "
+                           "a discard (1–3, default 3)"),
     "liability": ("liability", "Hangzhou: 承包 liability (default on; off: at most two chi)"),
     "table": ("table", "The table number, when the channel has more than one"),
     "hand": ("hand", "Calculator: the concealed tiles before the winning tile, e.g. 123m456p"),
@@ -103,7 +103,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
     "caishen": ("财神", "杭州：哪种牌是财神（默认固定为白板）"),
     "caishen_melds": ("财神组牌", "杭州：财神能否用于吃、碰、杠（默认可以）"),
-    "discard_win_streak": ("放冲老庄", "杭州：庄家连庄几次后可以胡别人打的牌（1–3，默认 3）"),
+    "discard_win_streak": ("放冲老庄", "杭州：老庄达到几才可以胡别人打的牌（1–3，默认 3）"),
     "liability": ("承包", "杭州：承包（默认开；关则每局最多吃两次）"),
     "table": ("桌号", "桌号（频道里有多张牌桌时）"),
     "hand": ("手牌", "算分：胡牌前的暗手，例如 123m456p"),
@@ -186,8 +186,8 @@ _EN: dict[str, str] = {
     "why.not_complete": "{tile} does not complete your hand",
     "why.bao_tou": "a 暴头 hand wins by self-draw only",
     "why.seven_pairs": "a seven-pairs hand wins by self-draw only",
-    "why.streak": "a win on a discard needs the dealer's streak (老庄) at {need} or more "
-                  "(now {now}); only a self-draw wins",
+    "why.streak": "a win on a discard needs the dealer's streak at 老庄 {need} or more "
+                  "(now 老庄 {now}); only a self-draw wins",
     "why.dealer_only": "a win on a discard is only between the dealer and another player",
     "why.caishen_discard": "a discarded 财神 can never be claimed",
     "why.zhua_da_claim": "抓打: {seat} discarded a 财神, and until they draw again nobody "
@@ -414,7 +414,7 @@ _EN: dict[str, str] = {
     "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
     "opt.caishen": "财神: {value}",
     "opt.caishen_melds": "财神 in chi/pong/kong: {value}",
-    "opt.discard_win_streak": "Win on a discard from dealer streak: {value}",
+    "opt.discard_win_streak": "Win on a discard from the dealer's streak 老庄 {value}",
     "opt.liability": "承包 liability: {value}",
     # -- settlement, scores, the table caption
     "settle.self_draw": "**Hand {hand}: {name} wins by self-draw**",
@@ -442,7 +442,7 @@ _EN: dict[str, str] = {
     "factor.shares": "{value} (shares)",
     "factor.rob_kong": "{value} (抢杠 robbed kong: shares)",
     "factor.three_claims": "{value} (吃三口包 three-claim liability: shares)",
-    "factor.dealer": "{value} (庄闲分 dealer)",
+    "factor.dealer": "{value} (庄闲分: the dealer's share at 老庄 {streak})",
     "factor.liability": "{value} (承包 liability: paying for everyone)",
     "factor.reverse_liability": "{value} (倒承包 reverse liability: twice for everyone)",
     "factor.shared": "{value} (liability shared by {count})",
@@ -457,8 +457,11 @@ _EN: dict[str, str] = {
     "caption.claim": "The discard may be claimed: waiting for answers.",
     "caption.rob_kong": "The added kong may be robbed: waiting for answers.",
     "caption.dealer": "Dealer: {name}",
-    "caption.streak": "老庄 dealer streak: {streak}",
-    "caption.huangfan": "荒番 hand: payments multiplied.",
+    "caption.streak": "The dealer's streak: 老庄 {streak}",
+    "caption.huangfan.dice": "荒番 hand: the dice {dice} make it one; payments are "
+                             "multiplied.",
+    "caption.huangfan.carried": "荒番 hand: carried over from an earlier drawn hand (or "
+                                "dice); payments are multiplied.",
     "caption.caishen": "财神: {tile}",
     "caption.commitment": "Wall commitment (SHA-256): `{digest}`",
     "caption.reveal": "Wall of hand {hand}: `{wall}` salt `{salt}`; check sha256(salt + wall).",
@@ -528,7 +531,7 @@ _ZH: dict[str, str] = {
     "why.not_complete": "{tile} 不能让你和牌",
     "why.bao_tou": "暴头只能自摸",
     "why.seven_pairs": "七对子只能自摸",
-    "why.streak": "胡别人打的牌需要庄家连庄（老庄）{need} 次以上（现在 {now} 次），只能自摸",
+    "why.streak": "胡别人打的牌需要老庄 {need} 以上（现在是老庄 {now}），只能自摸",
     "why.dealer_only": "胡别人打的牌只能在庄家与闲家之间",
     "why.caishen_discard": "打出的财神不能吃、碰、杠或胡",
     "why.zhua_da_claim": "抓打：{seat}打出了财神，在其再次摸牌前其他人不能吃、碰、杠或胡打出的牌",
@@ -711,7 +714,7 @@ _ZH: dict[str, str] = {
         "自摸三家各付一份，放冲由放冲者付；有吃三口包。流局和某些骰子会带来荒番局，加倍结算。"),
     "rules.about.hangzhou": (
         "杭州麻将：136 张牌，无花牌，有财神（百搭）。牌值为倍数（×）：暴头、七对子、财神飘杠等。"
-        "只有庄家与闲家之间、且连庄（老庄）达到要求时才能胡别人打的牌；有漏胡、漏碰、抓打和摊的限制。"
+        "只有庄家与闲家之间、且老庄达到要求时才能胡别人打的牌；有漏胡、漏碰、抓打和摊的限制。"
         "每家付 底分 × 庄闲分 × 倍数。"),
     "rules.options": "本桌选项：",
     "rules.defaults": "默认选项（开桌时可用 /mahjong new 设置）：",
@@ -727,7 +730,7 @@ _ZH: dict[str, str] = {
     "opt.huangfan_multiplier": "荒番倍数：×{value}",
     "opt.caishen": "财神：{value}",
     "opt.caishen_melds": "财神可用于吃碰杠：{value}",
-    "opt.discard_win_streak": "连庄 {value} 次起可以放冲胡",
+    "opt.discard_win_streak": "老庄 {value} 起可以放冲胡",
     "opt.liability": "承包：{value}",
     "settle.self_draw": "**第 {hand} 局：{name} 自摸**",
     "settle.discard": "**第 {hand} 局：{name} 胡 {giver} 打出的牌**",
@@ -754,7 +757,7 @@ _ZH: dict[str, str] = {
     "factor.shares": "{value}（份）",
     "factor.rob_kong": "{value} 份（抢杠）",
     "factor.three_claims": "{value} 份（吃三口包）",
-    "factor.dealer": "{value}（庄闲分）",
+    "factor.dealer": "{value}（庄闲分：老庄 {streak}）",
     "factor.liability": "{value}（承包：替各家付）",
     "factor.reverse_liability": "{value}（倒承包：替各家付两倍）",
     "factor.shared": "{value}（{count} 家分担承包）",
@@ -769,8 +772,9 @@ _ZH: dict[str, str] = {
     "caption.claim": "这张牌可能有人吃碰杠胡：等待决定。",
     "caption.rob_kong": "这张加杠可能被抢：等待决定。",
     "caption.dealer": "庄家：{name}",
-    "caption.streak": "老庄：{streak}",
-    "caption.huangfan": "荒番局：输赢加倍。",
+    "caption.streak": "老庄 {streak}",
+    "caption.huangfan.dice": "荒番局：骰子 {dice} 带来荒番，输赢加倍。",
+    "caption.huangfan.carried": "荒番局：由前面的流局（或骰子）带来，输赢加倍。",
     "caption.caishen": "财神：{tile}",
     "caption.commitment": "牌墙承诺（SHA-256）：`{digest}`",
     "caption.reveal": "第 {hand} 局牌墙：`{wall}` 盐 `{salt}`；可验证 sha256(盐 + 牌墙)。",

@@ -452,6 +452,9 @@ def factor_text(factor: Factor, unit: str, locale: LocaleLike) -> str:
         value = f"2 × {summed}" if factor.kind is FactorKind.REVERSE_LIABILITY else summed
     if factor.kind is FactorKind.HAND:
         return t(f"factor.hand.{_UNIT_WORDS[unit]}", locale, value=value)
+    if factor.kind is FactorKind.DEALER:  # 2 / 4 / 8 at 老庄 1 / 2 / 3
+        return t("factor.dealer", locale, value=value,
+                 streak=int(factor.value).bit_length() - 1)
     return t(f"factor.{factor.kind.value}", locale, value=value,
              count=factor.value.denominator)
 
@@ -629,7 +632,7 @@ def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
     if RULESETS[table.rules].counts_streak and table.streak > 1:
         head.append(t("caption.streak", locale, streak=table.streak))
     if table.huangfan:
-        head.append(t("caption.huangfan", locale))
+        head.append(huangfan_text(table, locale))
     if table.caishen is not None:
         head.append(t("caption.caishen", locale, tile=tile_label(table.caishen, locale)))
     who = [(mention or {}).get(s, names[s]) for s in table.deciding]
@@ -642,6 +645,14 @@ def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
         key = "caption.rob_kong" if table.phase == "rob_kong" else "caption.claim"
         tail.append(t(key, locale))
     return fit(head, happened, tail)
+
+
+def huangfan_text(table: TableView, locale: LocaleLike) -> str:
+    """Why the hand is a 荒番 hand: its dice, or the 荒番 carried over from earlier drawn
+    hands (or dice) of the match."""
+    if RULESETS[table.rules].huangfan_after_dice(0, table.dice) > 0:
+        return t("caption.huangfan.dice", locale, dice=f"{table.dice[0]}+{table.dice[1]}")
+    return t("caption.huangfan.carried", locale)
 
 
 def commitment_text(digest: str, locale: LocaleLike) -> str:

@@ -4,6 +4,7 @@ pings, refusals, the rules summary. Channel texts never hold a concealed tile.""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 import discord
@@ -186,3 +187,21 @@ def test_leaderboard_and_score() -> None:
 
 def test_reveal_fits() -> None:
     assert len(reveal_text(1, "1m" * 144, "ab" * 16, "en")) <= 2000
+
+
+def test_the_streak_has_one_name_and_a_huangfan_hand_says_why() -> None:
+    hz, _ = start("hangzhou", {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]})
+    table = replace(spectator_view(hz), streak=2)
+    en = table_caption(table, table_id=1, names=NAMES, locale="en")
+    assert "The dealer's streak: 老庄 2" in en and "dealer streak:" not in en
+    assert "老庄 2" in table_caption(table, table_id=1, names=NAMES, locale="zh-CN")
+    sh, _ = start("shanghai", SCENE_P)
+    plain = spectator_view(sh)
+    dice = replace(plain, huangfan=True, dice=(1, 1))
+    assert "荒番 hand: the dice 1+1 make it one" in table_caption(
+        dice, table_id=1, names=NAMES, locale="en")
+    assert "骰子 1+1 带来荒番" in table_caption(dice, table_id=1, names=NAMES, locale="zh-CN")
+    carried = replace(plain, huangfan=True, dice=(2, 3))
+    assert "carried over from an earlier drawn hand" in table_caption(
+        carried, table_id=1, names=NAMES, locale="en")
+    assert "由前面的流局" in table_caption(carried, table_id=1, names=NAMES, locale="zh-CN")

@@ -137,3 +137,13 @@ def test_the_card_draws_the_callers_formulas() -> None:
     assert shown.height > bare.height  # the formula lines take room on the card
     png = settlement_card(result, NAMES, "hangzhou", how_paid=lines)
     assert Image.open(io.BytesIO(png)).size == shown.size
+
+
+def test_the_dealer_factor_names_the_streak_as_everywhere_else() -> None:
+    """One name and form for the dealer's streak (老庄 N): the 庄闲分 says which streak
+    it comes from, not a second name for it."""
+    result = result_of(CASES["hangzhou_dealer"][0])
+    en = settlement_text(result, NAMES, 1, "en-US")
+    assert "× 4 (庄闲分: the dealer's share at 老庄 2)" in en, en
+    zh = settlement_text(result, NAMES, 1, "zh-CN")
+    assert "× 4（庄闲分：老庄 2）" in zh, zh

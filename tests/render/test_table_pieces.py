@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -131,3 +133,23 @@ def test_kept_pieces_stay_within_their_budget() -> None:
     assert pieces.misses == 4
     pieces.assemble(SIZE, [_square((0, 10, 40, 50))])  # the oldest was dropped
     assert pieces.misses == 5
+
+
+def test_the_table_names_the_streak_as_the_texts_do(monkeypatch: pytest.MonkeyPatch
+                                                     ) -> None:
+    """老庄 N, as every text says it: not "连庄 ×N", which reads like a multiplier; and a
+    荒番 hand is not said to be ×2 (its multiplier is the table's option)."""
+    import render.table
+    drawn: list[str] = []
+    real = render.table.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.table, "draw_text", record)
+    view = samples.table_late()
+    render_table(replace(view, streak=2, huangfan=True), samples.NAMES, 0)
+    assert "老庄 2" in drawn, drawn
+    assert "荒番 Dead-hand round" in drawn, drawn
+    assert not [x for x in drawn if "连庄" in x or ("荒番" in x and "×" in x)], drawn
