@@ -200,7 +200,7 @@ def _patterns(pen: _Pen, win: SettlementView, y: int) -> int:
         pen.text((CARD_W - PAD - 12, y + 15), value, 20, GOLD, anchor="rm")
         y += 34
     total = f"{win.value} 花" if win.value_unit == "花" else f"×{win.value}"
-    label = "合计 Total H" if win.value_unit == "花" else "合计 Total F"
+    label = "牌值 Value"  # as the settlement text says it (not the rules' H and F)
     pen.line((PAD, y + 4, CARD_W - PAD, y + 4), PANEL_LINE)
     pen.text((PAD + 12, y + 12), label, 22, WHITE)
     pen.text((CARD_W - PAD - 12, y + 10), total, 26, HIGHLIGHT, anchor="ra")
@@ -279,8 +279,8 @@ class _Pen:
 BOARD_W = 960
 ROW_H = 40
 MEDALS = {1: (240, 190, 40), 2: (196, 204, 214), 3: (205, 127, 50)}
-# (x, anchor) per column: rank, name, points, won, matches, best hand; names and best
-# hands are cut to fit between.
+# (x, anchor) per column: rank, name, points, won, matches, best hand; names are cut
+# to fit between, best hands wrapped (a row grows to hold them).
 COLUMNS = ((PAD + 22, "mm"), (PAD + 56, "lm"), (470, "rm"), (550, "rm"), (650, "rm"),
            (680, "lm"))
 
@@ -310,7 +310,8 @@ def leaderboard_card(rows: Sequence[LeaderboardRow], title: str,
 def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
                        words: BoardWords | None = None) -> Image.Image:
     words = words or BoardWords()
-    height = 64 + 24 + 34 + max(1, len(rows)) * ROW_H + PAD
+    heights = [_row_height(row) for row in rows]
+    height = 64 + 24 + 34 + (sum(heights) if rows else ROW_H) + PAD
     canvas = Image.new("RGB", (BOARD_W, height), CARD_BG)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, 0, BOARD_W, 62), fill=HEADER_BG)
@@ -324,15 +325,52 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
         draw_text(draw, (BOARD_W // 2, y + ROW_H // 2), words.empty, 18, MUTED,
                   anchor="mm")
     for i, row in enumerate(rows):
-        _board_row(draw, row, y + i * ROW_H, stripe=i % 2 == 0)
+        _board_row(draw, row, y, stripe=i % 2 == 0)
+        y += heights[i]
     return canvas
 
 
+BEST_SIZE = 17
+BEST_LINE = 21
+BEST_W = BOARD_W - PAD - COLUMNS[5][0]
+
+
+def _best_lines(row: LeaderboardRow) -> list[str]:
+    """The best hand, wrapped to its column: its names are never cut ("混一…")."""
+    return wrap_words(row.best_hand or "—", BEST_SIZE, BEST_W)
+
+
+def _row_height(row: LeaderboardRow) -> int:
+    return max(ROW_H, BEST_LINE * len(_best_lines(row)) + 14)
+
+
+def wrap_words(text: str, size: int, width: int) -> list[str]:
+    """Greedy wrap that breaks after a space or a "、" when it can, else between two
+    characters (Chinese has no spaces), so that no word is cut off."""
+    lines: list[str] = []
+    line = ""
+    for ch in text:
+        trial = line + ch
+        if line and text_width(trial, size) > width:
+            cut = max(line.rfind(" "), line.rfind("、"))
+            if cut > 0:
+                lines.append(line[:cut + 1].rstrip())
+                line = line[cut + 1:].lstrip() + ch
+            else:
+                lines.append(line)
+                line = ch.lstrip()
+        else:
+            line = trial
+    lines.append(line)
+    return lines
+
+
 def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: bool) -> None:
+    height = _row_height(row)
     if stripe:
-        draw.rounded_rectangle((PAD - 8, y, BOARD_W - PAD + 8, y + ROW_H - 2), radius=6,
+        draw.rounded_rectangle((PAD - 8, y, BOARD_W - PAD + 8, y + height - 2), radius=6,
                                fill=STRIPE)
-    mid = y + ROW_H // 2 - 1
+    mid = y + height // 2 - 1
     (rank_x, _), (name_x, _), (pts_x, _), (won_x, _), (m_x, _), (best_x, _) = COLUMNS
     medal = MEDALS.get(row.rank)
     if medal:
@@ -346,6 +384,7 @@ def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: b
     draw_text(draw, (pts_x, mid), number(points, signed=True), 20, colour, anchor="rm")
     draw_text(draw, (won_x, mid), str(row.hands_won), 18, WHITE, anchor="rm")
     draw_text(draw, (m_x, mid), str(row.matches), 18, WHITE, anchor="rm")
-    best = row.best_hand or "—"
-    draw_text(draw, (best_x, mid), fit(best, 17, BOARD_W - PAD - best_x), 17, MUTED,
-              anchor="lm")
+    lines = _best_lines(row)
+    top = mid - BEST_LINE * (len(lines) - 1) // 2
+    for i, line in enumerate(lines):
+        draw_text(draw, (best_x, top + i * BEST_LINE), line, BEST_SIZE, MUTED, anchor="lm")

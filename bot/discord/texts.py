@@ -505,8 +505,11 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
         lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers, locale)))
     patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
                   value=pattern_value(p.value, locale)) for p in win.patterns]
-    lines.append(t("settle.patterns", locale,
-                   patterns=join(patterns, locale) or t("settle.no_patterns", locale)))
+    if not patterns:  # as the card says it: a plain win, worth its unit's one
+        plain = "×1" if win.value_unit == "×" else None
+        patterns = [t("settle.pattern", locale, name=t("settle.no_patterns", locale),
+                      value=plain) if plain else t("settle.no_patterns", locale)]
+    lines.append(t("settle.patterns", locale, patterns=join(patterns, locale)))
     lines.append(t("settle.value", locale,
                    value=unit_value_text(win.value_unit, win.value, locale)))
     if win.charges:  # 承包 and 吃三口包 show in them, in the reader's words
@@ -602,7 +605,8 @@ def leaderboard_text(rows: Sequence[Any], locale: LocaleLike, *, rules: str | No
     tail = [t("reply.leaderboard.others", locale,
               boards=join([rules_name(r, locale) for r in others], locale))] if others else []
     for i, r in enumerate(rows):
-        line = t("reply.leaderboard.row", locale, rank=i + 1, name=r.display_name,
+        key = "reply.leaderboard.row.one" if r.hands_played == 1 else "reply.leaderboard.row"
+        line = t(key, locale, rank=i + 1, name=r.display_name,
                  points=amount_text(r.points), won=r.hands_won, hands=r.hands_played)
         if sum(len(x) + 1 for x in lines + tail) + len(line) > MAX_CONTENT:
             break  # the best rows come first: drop the tail

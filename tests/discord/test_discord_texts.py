@@ -167,7 +167,9 @@ def test_leaderboard_and_score() -> None:
                            "shanghai")]
     assert leaderboard_text(rows, "en").splitlines() == [
         "**Shanghai leaderboard of this channel · points: 花 × 底分**",
-        "1. Ann: +42 (3 won of 8 hands)", "2. Bob: −3.5 (1 won of 8 hands)"]
+        "1. Ann: +42 (won 3 of 8 hands)", "2. Bob: −3.5 (won 1 of 8 hands)"]
+    one = [replace(rows[0], hands_won=1, hands_played=1)]
+    assert leaderboard_text(one, "en").splitlines()[1] == "1. Ann: +42 (won 1 of 1 hand)"
     zh = leaderboard_text(rows, "zh-CN", others=["hangzhou"]).splitlines()
     assert zh[0] == "**本频道上海排行榜 · 积分：花 × 底分**"
     assert "2. Bob：−3.5（8 局胡 1 局）" in zh and "杭州" in zh[-1]

@@ -87,3 +87,25 @@ def test_the_card_names_its_rule_set_and_unit(drawn: list[str]) -> None:
     boards.board_png([], "en-US", "hangzhou")
     assert drawn[0].startswith("Hangzhou leaderboard")
     assert "No Hangzhou hand has been settled in this channel yet." in drawn
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_long_best_hand_is_wrapped_never_cut(drawn: list[str], locale: str) -> None:
+    """"混一…" told nobody which hand it was: the best hand's words all show, over as
+    many lines as its column needs."""
+    best = row(best_hand_key("shanghai", ("hun_yi_se", "peng_peng_hu", "da_diao_che",
+                                          "gang_kai", "men_qing")), 100)
+    words = best_hand_text(best, locale)
+    assert words is not None
+    boards.board_png([best, row(best_hand_key("shanghai", ("qing_yi_se",)), 20)], locale)
+    assert not [s for s in drawn if "…" in s], drawn
+    start = next(i for i, s in enumerate(drawn) if words.startswith(s))
+    shown = drawn[start:start + 8]
+    joined = ""
+    for part in shown:
+        if not words.startswith((joined + " " + part).strip()) and \
+                not words.startswith(joined + part):
+            break
+        joined = (joined + " " + part).strip() if words.startswith(
+            (joined + " " + part).strip()) else joined + part
+    assert joined == words, (shown, words)

@@ -147,3 +147,27 @@ def test_the_dealer_factor_names_the_streak_as_everywhere_else() -> None:
     assert "× 4 (庄闲分: the dealer's share at 老庄 2)" in en, en
     zh = settlement_text(result, NAMES, 1, "zh-CN")
     assert "× 4（庄闲分：老庄 2）" in zh, zh
+
+
+def test_a_win_without_a_pattern_reads_as_the_card_draws_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Hangzhou win without a pattern: the card draws 平胡 ×1, and the text says the
+    same (not "Patterns: none"); the card's total is the text's "Value", not the
+    rules' letters H and F."""
+    import render.cards
+    drawn: list[str] = []
+    real = render.cards.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.cards, "draw_text", record)
+    result = result_of(CASES["hangzhou_plain"][0])
+    assert not result.settlements[0].patterns
+    en = settlement_text(result, NAMES, 1, "en-US")
+    assert "Patterns: 平胡 Plain win (×1)" in en and "none" not in en, en
+    assert "牌型：平胡（×1）" in settlement_text(result, NAMES, 1, "zh-CN")
+    render_settlement(result, NAMES, "hangzhou")
+    assert "平胡" in drawn and "×1" in drawn
+    assert "牌值 Value" in drawn and not [x for x in drawn if "Total" in x], drawn
