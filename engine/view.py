@@ -118,6 +118,8 @@ class SettlementView:
     breakdown: tuple[str, ...]
     charges: tuple[Charge, ...] = ()
     """Each payment as the product of its factors (荒番, 庄闲分, 承包, 吃三口包 …)."""
+    base: tuple[tuple[str, int], ...] = ()
+    """Shanghai 底花 by its parts when the value counts it (`Settlement.base`)."""
 
 
 @dataclass(frozen=True)
@@ -642,7 +644,7 @@ def settlement_view(state: HandState, record: WinRecord) -> SettlementView:
                        for p in result.patterns),
         value=result.value, value_unit=state.ruleset.value_unit,
         payments=result.payments, liability=result.liability, breakdown=result.breakdown,
-        charges=result.charges)
+        charges=result.charges, base=result.base)
 
 
 _LABELS = {

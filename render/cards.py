@@ -49,6 +49,8 @@ CARD_W = 1000
 PAD = 24
 TILE_W = 44
 FLOWER_W = 32
+BASE_WORDS = {"stake": "stake", "flowers": "flowers", "pungs": "honour pungs",
+              "kongs": "kongs"}
 WIN_KINDS = {"self_draw": "自摸 Self-drawn", "discard": "点炮 On a discard",
              "rob_kong": "抢杠 Robbing a kong"}
 
@@ -190,6 +192,9 @@ def _draw_group(pen: _Pen, win: SettlementView, what: object, xy: tuple[int, int
 def _patterns(pen: _Pen, win: SettlementView, y: int) -> int:
     """A table: 中文名, English gloss, value; then the total."""
     rows = [(p.zh, p.en, p.value) for p in win.patterns]
+    if win.base:  # the 底花 a value in 花 starts from, each of its parts shown
+        parts = " + ".join(f"{BASE_WORDS.get(kind, kind)} {hua}" for kind, hua in win.base)
+        rows.insert(0, ("底花", f"Base: {parts}", f"{sum(h for _, h in win.base)} 花"))
     if not rows:
         rows = [("平胡", "Plain win", "×1" if win.value_unit == "×" else "")]
     for i, (zh, en, value) in enumerate(rows):

@@ -509,6 +509,10 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
         plain = "×1" if win.value_unit == "×" else None
         patterns = [t("settle.pattern", locale, name=t("settle.no_patterns", locale),
                       value=plain) if plain else t("settle.no_patterns", locale)]
+    if win.base:  # the 底花 a value in 花 starts from, by where it comes from
+        parts = [t(f"base.{kind}", locale, hua=hua) for kind, hua in win.base]
+        lines.append(t("settle.base", locale, parts=" + ".join(parts),
+                       total=sum(h for _, h in win.base)))
     lines.append(t("settle.patterns", locale, patterns=join(patterns, locale)))
     lines.append(t("settle.value", locale,
                    value=unit_value_text(win.value_unit, win.value, locale)))

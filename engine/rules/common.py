@@ -159,6 +159,9 @@ class Settlement:
     charges: tuple[Charge, ...] = ()
     """Each payer's charges; for each seat but the winner, the payment is minus the sum
     of its charges' amounts (the calculator's JSON leaves them out)."""
+    base: tuple[tuple[str, int], ...] = ()
+    """Shanghai 底花 by its parts ("stake", "flowers", "pungs", "kongs") when the value
+    counts it; empty otherwise."""
 
     @classmethod
     def refused(cls, reason: str) -> Settlement:

@@ -113,11 +113,21 @@ def _meld_hua(meld: Meld) -> int:
 
 def base_hua(ctx: WinContext, reading: Reading) -> int:
     """底花: the stake, each flower, pungs of honours and every kong."""
-    hua = 1 + len(ctx.flowers)
+    return sum(hua for _, hua in base_parts(ctx, reading))
+
+
+def base_parts(ctx: WinContext, reading: Reading) -> tuple[tuple[str, int], ...]:
+    """底花 by where it comes from, for players to see: ("stake", 1), ("flowers", n),
+    ("pungs", honour pungs), ("kongs", every kong); the parts worth nothing left out
+    but the stake."""
+    pungs = 0
     for group in reading.melds:
         if group.kind is GroupKind.PUNG and group.face is not None:
-            hua += 2 if group.face.is_dragon else 1 if group.face.is_wind else 0
-    return hua + sum(_meld_hua(m) for m in ctx.melds)
+            pungs += 2 if group.face.is_dragon else 1 if group.face.is_wind else 0
+    pungs += sum(_meld_hua(m) for m in ctx.melds if not m.kind.is_kong)
+    kongs = sum(_meld_hua(m) for m in ctx.melds if m.kind.is_kong)
+    parts = (("stake", 1), ("flowers", len(ctx.flowers)), ("pungs", pungs), ("kongs", kongs))
+    return tuple(p for p in parts if p[0] == "stake" or p[1])
 
 
 def _hand_patterns(ctx: WinContext, reading: Reading, all_tiles: list[Tile]) -> set[str]:
@@ -162,6 +172,8 @@ class _Valued:
     qualifies: bool
     la: int
     """The 喇 of its counted patterns, before ``la_cap``."""
+    base: tuple[tuple[str, int], ...] = ()
+    """底花 by its parts, when the value counts it (no 喇 pattern)."""
 
 
 _TABLE_ORDER = {pid: index for index, pid in enumerate(_TABLE)}
@@ -181,6 +193,7 @@ def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) 
     qualifies = any(p in QUALIFYING for p in order)
     la = sum(_TABLE[p][2] for p in order)
     lines: list[str] = []
+    base: tuple[tuple[str, int], ...] = ()
     if la:
         counted = tuple(p for p in order if p in LA_PATTERNS or p == "qiang_gang")
         lines += [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in counted]
@@ -188,7 +201,8 @@ def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) 
         lines.append(f"{la} 喇 × {HUA_PER_LA} = {value} 花")
     else:
         counted = tuple(p for p in order if p in FAN_PATTERNS or p == "qiang_gang")
-        hua = base_hua(ctx, reading)
+        base = base_parts(ctx, reading)
+        hua = sum(h for _, h in base)
         fan = sum(_TABLE[p][3] for p in counted)
         lines.append(f"底花 Base flowers: {hua} 花")
         lines += [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in counted]
@@ -200,7 +214,7 @@ def _value(ctx: WinContext, reading: Reading, found: set[str], cap: int | None) 
     if cap is not None and value > cap * HUA_PER_LA:
         value = cap * HUA_PER_LA
         lines.append(f"capped at {cap} 喇 = {value} 花 (la_cap)")
-    return _Valued(counted, value, tuple(lines), qualifies, la)
+    return _Valued(counted, value, tuple(lines), qualifies, la, base if not la else ())
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +341,7 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     best = listed(winning)
     payments, lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
-                      (*best.lines, *lines), note, owed)
+                      (*best.lines, *lines), note, owed, base=best.base)
 
 
 def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:

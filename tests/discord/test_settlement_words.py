@@ -61,7 +61,7 @@ def result_of(case: dict[str, Any]) -> ResultView:
     win = SettlementView(
         ctx.winner, case["win"], ctx.from_seat, tuple(sorted(ctx.concealed)), ctx.win_tile,
         (), ctx.flowers, (), s.value, "花" if case["rules"] == "shanghai" else "×",
-        s.payments, s.liability, s.breakdown, s.charges)
+        s.payments, s.liability, s.breakdown, s.charges, s.base)
     return ResultView((win,), s.payments)
 
 
@@ -171,3 +171,36 @@ def test_a_win_without_a_pattern_reads_as_the_card_draws_it(
     render_settlement(result, NAMES, "hangzhou")
     assert "平胡" in drawn and "×1" in drawn
     assert "牌值 Value" in drawn and not [x for x in drawn if "Total" in x], drawn
+
+
+def test_the_base_flowers_a_value_starts_from_are_shown_by_their_parts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"碰碰胡 0 番 … 3 花" left players asking where the 3 花 came from: the 底花 is
+    shown on the card and in the text, each of its parts (stake, flowers, honour pungs,
+    kongs) with its 花, and they add up to it."""
+    import render.cards
+    drawn: list[str] = []
+    real = render.cards.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.cards, "draw_text", record)
+    case = {**SH, "hand": "111m222p5z", "win_tile": "5z", "flowers": "1f2f",
+            "melds": [{"type": "pong", "tiles": "111z", "from": 2},
+                      {"type": "kong", "tiles": "7777s", "from": 3}]}
+    result = result_of(case)
+    win = result.settlements[0]
+    assert win.base == (("stake", 1), ("flowers", 2), ("pungs", 1), ("kongs", 1))
+    en = settlement_text(result, NAMES, 1, "en-US")
+    assert "底花 base: 1 stake + 2 flowers + 1 honour pungs + 1 kongs = 5 花" in en, en
+    zh = settlement_text(result, NAMES, 1, "zh-CN")
+    assert "底花：底 1 + 花牌 2 + 字牌刻子 1 + 杠 1 = 5 花" in zh, zh
+    render_settlement(result, NAMES, "shanghai")
+    assert "底花" in drawn and "5 花" in drawn
+    assert "Base: stake 1 + flowers 2 + honour pungs 1 + kongs 1" in drawn, drawn
+    # a value in 喇 does not start from 底花: none is shown
+    la = result_of(SH)
+    assert la.settlements[0].base == ()
+    assert "底花" not in settlement_text(la, NAMES, 1, "en-US")
