@@ -53,7 +53,8 @@ To get a token:
      README's Discord section for the permissions and the invite link).
 
 No token at hand? `mahjong-bot demo` plays a whole match of computer players
-offline, through the same table service and database, and saves the pictures.
+offline, through the same table service and database; `mahjong-bot demo --out DIR`
+saves its pictures in DIR too.
 """
 
 LOGIN_FAILED = """\

@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import struct
 from collections import deque
 from collections.abc import Callable
@@ -39,7 +40,7 @@ HEADER = struct.Struct("!Q")
 READ_SIZE = 1 << 16
 """Bytes read from a worker's pipe at a time."""
 JOIN_TIMEOUT = 5.0
-"""Seconds `WorkerPool.close` waits for a worker to leave before it is terminated."""
+"""Seconds `WorkerPool.close` waits for a worker to leave before it is killed."""
 
 
 class BrokenWorkers(RuntimeError):
@@ -48,18 +49,32 @@ class BrokenWorkers(RuntimeError):
 
 def _serve(conn: Connection, initializer: Callable[[], object] | None) -> None:
     """A worker's life: its initializer, then "ready" (its pid), then one job after the
-    other until `STOP`, each answered with (True, result) or (False, exception)."""
+    other until `STOP`, each answered with (True, result) or (False, exception).
+
+    A stop signalled to the bot's whole process group (a service manager's SIGTERM, a
+    terminal's Ctrl-C) is the bot's to act on: the worker ignores it and is closed by
+    the bot (`WorkerPool.close`), or leaves when the bot's end of its pipe closes."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
     fd = conn.fileno()
     _write_all(fd, _frame(pickle.dumps((True, os.getpid()))))
-    while (data := _read_frame(fd)) != STOP:
+    while (data := _next_frame(fd)) != STOP:
         try:
             answer: tuple[bool, object] = (True, pickle.loads(data)())
             out = pickle.dumps(answer)
         except BaseException as exc:  # told to the caller, never ends the worker
             out = _failure(exc)
         _write_all(fd, _frame(out))
+
+
+def _next_frame(fd: int) -> bytes:
+    """The next job, or `STOP` once the bot's end is closed (the bot is gone)."""
+    try:
+        return _read_frame(fd)
+    except EOFError:
+        return STOP
 
 
 def _frame(data: bytes) -> bytes:
@@ -272,12 +287,12 @@ class WorkerPool:
 
     def close(self) -> None:
         """Stop the workers (each ends its job first, up to `JOIN_TIMEOUT`; one still
-        starting is terminated). From any thread: the loop's watch of their pipes is
+        starting is killed). From any thread: the loop's watch of their pipes is
         ended on the loop."""
         workers, self._workers = self._workers, []
         self.broken = True
         for worker in workers:
-            with contextlib.suppress(OSError):  # not blocking: tried once, else terminated
+            with contextlib.suppress(OSError):  # not blocking: tried once, else killed
                 os.write(worker.fd, _frame(STOP))
         loop = self._loop
         if loop is not None and not loop.is_closed():
@@ -288,8 +303,8 @@ class WorkerPool:
         for worker in workers:
             if worker.started.done():  # still warming up: nothing of value to finish
                 worker.process.join(JOIN_TIMEOUT)
-            if worker.process.is_alive():
-                worker.process.terminate()
+            if worker.process.is_alive():  # killed: it ignores SIGTERM (`_serve`)
+                worker.process.kill()
                 worker.process.join()
 
     def _fail_queued(self) -> None:

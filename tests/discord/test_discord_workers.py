@@ -148,3 +148,23 @@ async def test_closing_fails_the_jobs_not_done_and_logs_no_error() -> None:
         assert [c["message"] for c in reported] == []
     finally:
         loop.set_exception_handler(None)
+
+
+async def test_a_clean_stop_signalled_to_the_whole_group_is_no_death(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A service manager's stop (or Ctrl-C) signals every process of the bot's group,
+    its picture processes too: they wait for the bot to close them (it is stopping
+    cleanly, drawing what it still has to), and the log says no "picture process N
+    died" warning."""
+    pool = WorkerPool(1)
+    try:
+        (pid,) = await pool.start()
+        with caplog.at_level("WARNING", logger="bot.discord.workers"):
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                os.kill(pid, sig)
+            await asyncio.sleep(0.3)
+            assert await pool.run(_Job(5)) == 25  # still drawing until closed
+        assert not [r for r in caplog.records if "died" in r.getMessage()]
+    finally:
+        pool.close()
+    assert not pool.pids()

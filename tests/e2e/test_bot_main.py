@@ -24,6 +24,8 @@ def test_without_a_token_it_says_how_to_get_one(
     assert main([]) != 0
     err = capsys.readouterr().err
     assert "discord.com/developers/applications" in err and "mahjong-bot demo" in err
+    # the demo saves pictures only into a folder it is given: the words say how
+    assert "saves the pictures" not in err and "mahjong-bot demo --out DIR" in err
 
 
 async def test_it_runs_syncs_and_stops_cleanly_on_sigterm(
