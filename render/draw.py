@@ -280,13 +280,38 @@ def claimed_index(meld: MeldView, owner: int) -> int | None:
     return {3: 0, 2: 1, 1: upright - 1}.get(rel)
 
 
-def meld_tiles(meld: MeldView, owner: int, *, public: bool) -> list[tuple[Tile | None, bool]]:
-    """(tile, sideways) in laying order; an added kong's fourth tile comes last (stacked).
+def chi_order(tiles: Sequence[Tile | None], caishen: Tile | None) -> list[Tile | None]:
+    """A chi's tiles in the order of the run they make: a 财神 where the tile it stands
+    for goes (4p 财神 6p), not last by its own kind; beside two neighbours, at the end
+    the run can go on (after 4p 5p, before 8p 9p)."""
+    if caishen is None or caishen not in tiles:
+        return list(tiles)
+    naturals = sorted(t for t in tiles if t is not None and t != caishen)
+    wilds = [t for t in tiles if t == caishen]
+    if not naturals or not naturals[0].is_suited:
+        return [*naturals, *wilds]
+    low = naturals[0].rank
+    start = min(low, 7)  # the run from its lowest natural tile, as far as 7-8-9
+    if naturals[-1].rank > start + 2:
+        return [*naturals, *wilds]  # no run: as they are
+    by_rank = {t.rank: t for t in naturals}
+    out: list[Tile | None] = []
+    for rank in range(start, start + 3):
+        out.append(by_rank[rank] if rank in by_rank else wilds.pop())
+    return out + wilds
+
+
+def meld_tiles(meld: MeldView, owner: int, *, public: bool,
+               caishen: Tile | None = None) -> list[tuple[Tile | None, bool]]:
+    """(tile, sideways) in laying order; an added kong's fourth tile comes last (stacked);
+    a 财神 in a chi where it stands (`chi_order`).
 
     A concealed kong is laid with its two outer tiles face down; `public` (anyone but
     the owner) shows all four face down whatever the view holds.
     """
     tiles = list(meld.tiles)
+    if meld.kind is MeldKind.CHI:
+        tiles = chi_order(tiles, caishen)
     if meld.kind is MeldKind.CONCEALED_KONG:
         if public:
             return [(None, False)] * 4
@@ -303,8 +328,9 @@ def meld_tiles(meld: MeldView, owner: int, *, public: bool) -> list[tuple[Tile |
     return laid + extra
 
 
-def meld_layout(meld: MeldView, owner: int, width: int, *, public: bool) -> list[Placed]:
-    laid = meld_tiles(meld, owner, public=public)
+def meld_layout(meld: MeldView, owner: int, width: int, *, public: bool,
+                caishen: Tile | None = None) -> list[Placed]:
+    laid = meld_tiles(meld, owner, public=public, caishen=caishen)
     side_h = width + thickness(width)
     out: list[Placed] = []
     x = 0
@@ -336,7 +362,7 @@ def draw_meld(canvas: Image.Image, meld: MeldView, owner: int, xy: tuple[int, in
     _, tile_h = tile_size(width)
     side_h = width + thickness(width)
     right = 0
-    for p in meld_layout(meld, owner, width, public=public):
+    for p in meld_layout(meld, owner, width, public=public, caishen=caishen):
         h = side_h if p.sideways else tile_h
         w, _ = paste_tile(canvas, p.tile, (x0 + p.dx, base - p.bottom - h), width,
                           caishen=caishen, sideways=p.sideways)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from engine.rules import RULESETS
 from engine.rules import label as rules_label
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
@@ -110,19 +111,21 @@ def offers_discard(view: PlayerView) -> bool:
 
 
 def hand_image(view: PlayerView, *, highlight_waits: bool = True,
-               highlight_suggested: bool = True) -> bytes:
-    """The PNG of `view`'s own hand (see the module doc for the layout)."""
+               highlight_suggested: bool = True, lang: str = "en") -> bytes:
+    """The PNG of `view`'s own hand (see the module doc for the layout), its words in
+    its reader's language ``lang``: Chinese alone for "zh"; for "en" the Chinese terms
+    glossed, as the English texts name them."""
     return png(render_hand(view, highlight_waits=highlight_waits,
-                           highlight_suggested=highlight_suggested), shared=True)
+                           highlight_suggested=highlight_suggested, lang=lang), shared=True)
 
 
 def render_hand(view: PlayerView, *, highlight_waits: bool = True,
-                highlight_suggested: bool = True) -> Image.Image:
+                highlight_suggested: bool = True, lang: str = "en") -> Image.Image:
     """`hand_image` as a Pillow image (tests sample its pixels)."""
-    layout = HandLayout.of(view, highlight_waits)
+    layout = HandLayout.of(view, highlight_waits, lang)
     canvas = cloth(layout.size)
     draw = ImageDraw.Draw(canvas)
-    _header(draw, view, layout.size[0])
+    _header(draw, view, layout.size[0], lang)
     suggested = view.suggested if highlight_suggested else None
     _concealed(canvas, draw, view, layout, suggested)
     _melds(canvas, view, layout)
@@ -144,7 +147,7 @@ class HandLayout:
     chips: tuple[tuple[Chip, int, int], ...]
 
     @classmethod
-    def of(cls, view: PlayerView, highlight_waits: bool) -> HandLayout:
+    def of(cls, view: PlayerView, highlight_waits: bool, lang: str = "en") -> HandLayout:
         tw, th = tile_size(TILE_W)
         xs = [PAD + i * (tw + TILE_GAP) for i in range(len(view.concealed))]
         x = xs[-1] + tw if xs else PAD
@@ -156,7 +159,7 @@ class HandLayout:
         baseline = HEADER_H + OVERHANG + row_h
         meld_xy, right, y_next = _place_melds(sizes, x + MELDS_GAP, baseline)
         right = max(right, x)
-        chips, chips_right, bottom = _place_chips(_chip_list(view, highlight_waits),
+        chips, chips_right, bottom = _place_chips(_chip_list(view, highlight_waits, lang),
                                                   y_next, max(right + PAD, MIN_WIDTH))
         width = min(MAX_WIDTH, max(MIN_WIDTH, right + PAD, chips_right + PAD))
         return cls((width, bottom + PAD), baseline, tuple(xs), meld_xy, chips)
@@ -184,21 +187,36 @@ def _place_melds(sizes: Sequence[tuple[int, int]], x: int, baseline: int
     return tuple(out), right, row_bottom + 8
 
 
-def _chip_list(view: PlayerView, highlight_waits: bool) -> list[Chip]:
+WORDS = {
+    "en": {"waits": "听 Waits", "flowers": "花 Flowers", "turned_wild": "翻财神 Wild (turned)",
+           "wild": "财神 Wild", "turned": "翻 Turned", "hand": "第{n}局 Hand {n}",
+           "dealer": "庄 Dealer", "left": "剩 {n} left"},
+    "zh": {"waits": "听牌", "flowers": "花牌", "turned_wild": "翻财神", "wild": "财神",
+           "turned": "翻出", "hand": "第{n}局", "dealer": "庄家", "left": "剩 {n} 张"},
+}
+"""The hand picture's words by the reader's language (`hand_image`)."""
+
+
+def _words(lang: str) -> dict[str, str]:
+    return WORDS.get(lang, WORDS["en"])
+
+
+def _chip_list(view: PlayerView, highlight_waits: bool, lang: str = "en") -> list[Chip]:
     table = view.table
+    words = _words(lang)
     chips: list[Chip] = []
     if highlight_waits and view.waits:
-        chips.append(Chip("听 Waits", tuple(sorted(view.waits)), HIGHLIGHT))
+        chips.append(Chip(words["waits"], tuple(sorted(view.waits)), HIGHLIGHT))
     if view.me.flowers:
-        chips.append(Chip("花 Flowers", tuple(view.me.flowers)))
+        chips.append(Chip(words["flowers"], tuple(view.me.flowers)))
     if table.turned is not None and table.turned == table.caishen:
         # Flip mode: the turned tile is set aside and its other copies are the 财神.
-        chips.append(Chip("翻财神 Wild (turned)", (table.turned,), GOLD))
+        chips.append(Chip(words["turned_wild"], (table.turned,), GOLD))
         return chips
     if table.caishen is not None:
-        chips.append(Chip("财神 Wild", (table.caishen,), GOLD))
+        chips.append(Chip(words["wild"], (table.caishen,), GOLD))
     if table.turned is not None:
-        chips.append(Chip("翻 Turned", (table.turned,)))
+        chips.append(Chip(words["turned"], (table.turned,)))
     return chips
 
 
@@ -228,15 +246,20 @@ def _place_chips(chips: Sequence[Chip], y: int, width: int
 # --- drawing ----------------------------------------------------------------------
 
 
-def _header(draw: ImageDraw.ImageDraw, view: PlayerView, width: int) -> None:
+def _header(draw: ImageDraw.ImageDraw, view: PlayerView, width: int,
+            lang: str = "en") -> None:
     table, me = view.table, view.me
-    parts = [rules_label(table.rules),
-             f"第{table.hand_number}局 Hand {table.hand_number}",
-             f"{WINDS[me.wind.rank - 1]} {me.wind.en.split()[0]}"]
+    words = _words(lang)
+    zh = lang == "zh"
+    ruleset = RULESETS.get(table.rules)
+    parts = [ruleset.zh if zh and ruleset is not None else rules_label(table.rules),
+             words["hand"].format(n=table.hand_number),
+             me.wind.zh[0] if zh else f"{WINDS[me.wind.rank - 1]} {me.wind.en.split()[0]}"]
     if me.dealer:
-        parts.append("庄 Dealer")
+        parts.append(words["dealer"])
     draw_text(draw, (PAD, 18), "  ·  ".join(parts), 19, fill=MUTED)
-    draw_text(draw, (width - PAD, 18), f"剩 {table.wall_left} left", 19, fill=MUTED, anchor="ra")
+    draw_text(draw, (width - PAD, 18), words["left"].format(n=table.wall_left), 19,
+              fill=MUTED, anchor="ra")
 
 
 def _concealed(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: PlayerView,

@@ -122,7 +122,7 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
                                reminder=reminder, happened=happened)
-    return PreparedDm(text, ui.to_components(), hand_image(view), bool(view.moves),
+    return PreparedDm(text, ui.to_components(), hand_image(view, lang=lang), bool(view.moves),
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -13,6 +15,7 @@ from engine.melds import MeldKind
 from engine.tiles import Tile
 from engine.view import MeldView
 from render import gallery, samples
+from render.draw import chi_order, meld_tiles
 from render.tiles import FACE_RATIO, sideways_image, thickness, tile_image
 
 K = MeldKind
@@ -136,3 +139,39 @@ def test_text_is_drawn_exactly_as_pillow_draws_it(text: str, anchor: str,
     ImageDraw.Draw(theirs).text(xy, shown, font=face, fill=draw.GOLD, anchor=anchor)
     assert ours.tobytes() == theirs.tobytes()
     assert end == round(xy[0] + face.getlength(shown))
+
+
+def test_a_caishen_in_a_chi_is_laid_where_it_stands() -> None:
+    """Chi 4p + 财神 (for 5p) + 6p is laid 4p 财神 6p, not 4p 6p 财神 (by the 财神's own
+    kind); beside two neighbours the 财神 goes where the run goes on."""
+    wild = Tile.WHITE
+    claimed = MeldView(MeldKind.CHI, (Tile.P4, Tile.P6, wild), from_seat=3, claimed=Tile.P4)
+    assert meld_tiles(claimed, 0, public=True, caishen=wild) == [
+        (Tile.P4, True), (wild, False), (Tile.P6, False)]
+    assert chi_order((Tile.P6, Tile.P4, wild), wild) == [Tile.P4, wild, Tile.P6]
+    assert chi_order((Tile.S4, Tile.S5, wild), wild) == [Tile.S4, Tile.S5, wild]
+    assert chi_order((Tile.S8, Tile.S9, wild), wild) == [wild, Tile.S8, Tile.S9]
+    assert chi_order((Tile.M9, wild, wild), wild) == [wild, wild, Tile.M9]
+    assert chi_order((Tile.M1, Tile.M2, Tile.M3), wild) == [Tile.M1, Tile.M2, Tile.M3]
+
+
+def test_a_hand_picture_speaks_its_readers_language(monkeypatch: pytest.MonkeyPatch
+                                                    ) -> None:
+    """A Chinese reader's hand picture is in Chinese alone (no "Hand", "left", "Wild");
+    an English reader's keeps the Chinese terms glossed, as the English texts do."""
+    import render.hand
+    drawn: list[str] = []
+    real = render.hand.draw_text
+
+    def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(render.hand, "draw_text", record)
+    view = samples.hand_ready()
+    render.hand.render_hand(view, lang="zh")
+    words = [x for x in drawn if not x.isdigit()]
+    assert words and not [x for x in words if re.search(r"[A-Za-z]", x)], words
+    drawn.clear()
+    render.hand.render_hand(view, lang="en")
+    assert any("Hand" in x for x in drawn) and any("left" in x for x in drawn), drawn
