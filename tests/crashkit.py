@@ -25,6 +25,14 @@ class PrintingStore(Store):
         print(f"E {hand_id}", flush=True)
         return row
 
+    async def finish_and_deal(self, hand_id: int, final: NewAction | None, **kwargs: Any
+                              ) -> tuple[HandRow, HandRow]:
+        rows = await super().finish_and_deal(hand_id, final, **kwargs)
+        if final is not None:
+            print(f"C {hand_id} {final.expected_seq} {json.dumps(final.payload)}", flush=True)
+        print(f"E {hand_id}", flush=True)
+        return rows
+
 
 def record_commits(lines: list[str], committed: dict[tuple[int, int], str], seed: int
                    ) -> None:

@@ -197,18 +197,19 @@ class Commands(Part):
                 raise Refused(E.EMPTY_SEATS, f"seat(s) {', '.join(map(str, empty))} are empty: "
                                              "wait for players or add computer players",
                               seats=tuple(empty))
+            # status, match and first hand in one transaction: another process never
+            # reads the table started halfway (nor does a crash leave it so)
+            dealer = fairness.first_dealer()
+            dealt = self.moves.deal(live, new_match(live.row.rules, options_of(live.row),
+                                                    dealer, computers_of(live)),
+                                    self.clock.now())
             try:
-                live.row = await self.store.set_table_status(table_id, "playing",
-                                                             expected="lobby")
+                live.row, match_row, hand_row = await self.store.start_match(
+                    table_id, first_dealer=dealer, at=self.clock.now(), hand=dealt.new)
             except StaleStatus:
                 raise Refused(E.NOT_IN_LOBBY, "the table has already started") from None
-            dealer = fairness.first_dealer()
-            match_row = await self.store.create_match(table_id, first_dealer=dealer,
-                                                      at=self.clock.now())
             live.match_id = match_row.id
-            live.match = new_match(live.row.rules, options_of(live.row), dealer,
-                                   computers_of(live))
-            await self.moves.start_hand(live, cause)  # tells the lobby, with the hand's number
+            await self.moves.dealt(live, dealt, hand_row, cause)  # tells the lobby too
             return info_of(live)
 
     async def cancel(self, cause: Cause, table_id: int) -> TableInfo:

@@ -4,16 +4,18 @@ Whether a person clicked, a timer ran out or the computer played: the table's lo
 (held by the caller) → `engine.apply` on the in-memory state → `Store.append_action`
 (compare-and-set on the next seq, with the next deadlines in the same transaction) →
 the new state replaces the old → the `Announcer` tells. The last move of a hand goes
-through `Store.finish_hand` with settlements, leaderboard deltas, match totals and the
-hand's announcements (`end_hand`), then the next hand is dealt (`start_hand`). A seat
-given to the computer mid-match (`replace_by_computer`) is charged the rule set's
-penalty here too.
+through `Store.finish_and_deal` with settlements, leaderboard deltas and the hand's
+announcements, and the next hand dealt (`deal`) in the same transaction (the last hand
+of a match: `Store.finish_hand`, with the match totals) (`end_hand`); a match's first
+hand is written with its start (`Commands.start`). No other process ever reads a match
+between two hands (shared mode), nor does a crash leave one. A seat given to the
+computer mid-match (`replace_by_computer`) is charged the rule set's penalty here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -21,15 +23,18 @@ from bot.service import errors as E
 from bot.service import fairness
 from bot.service.cause import Cause
 from bot.service.errors import Refused
-from bot.service.live import LiveHand, LiveTable, deadline_rows, info_of, user_of
+from bot.service.live import LiveHand, LiveTable, Pending, deadline_rows, info_of, user_of
 from bot.service.notices import LobbyNotice
 from bot.service.part import Part
 from bot.service.results import ActResult
 from bot.store import (
     ActionSource,
+    Conflict,
+    HandRow,
     LeaderboardDelta,
     NewAction,
     NewAnnouncement,
+    NewHand,
     Settlement,
     StaleAction,
     StoreError,
@@ -42,41 +47,81 @@ from engine.match import leave as match_leave
 from engine.rules.common import SEATS
 
 
+@dataclass(frozen=True)
+class Dealt:
+    """A hand dealt in memory (`Moves.deal`): the match with it started, its number,
+    its state and the deal's events, its first decisions, and what the store writes."""
+
+    match: MatchState
+    number: int
+    state: HandState
+    events: tuple[Event, ...]
+    pending: dict[int, Pending]
+    new: NewHand
+
+
 class Moves(Part):
     """Commit moves; deal, settle and void hands; seats taken over."""
 
-    async def start_hand(self, live: LiveTable, cause: Cause | None = None) -> None:
-        """Deal the next hand: a wall shuffled with `secrets`, its commitment shown."""
-        assert live.match is not None and live.match_id is not None
+    def deal(self, live: LiveTable, match: MatchState, now: float) -> Dealt:
+        """The next hand of ``match``, not yet written: a wall shuffled with `secrets`
+        (its commitment shown), the dice, the deal, and its first decisions' deadlines
+        — what the transaction that deals it writes (`Store.start_match`,
+        `Store.finish_and_deal`)."""
         dice = fairness.roll_dice()
-        match, setup = start_hand(live.match, dice)
+        match, setup = start_hand(match, dice)
         deal = self.service.deal(live.row.rules, setup.dealer)
         state, events = new_hand(live.row.rules, match.options, deal.wall, setup.dealer, dice,
                                  streak=setup.streak, huangfan=setup.huangfan)
-        now = self.clock.now()
-        row = await self.store.create_hand(
-            live.match_id, wall=deal.wall_text, salt=deal.salt, commitment=deal.commitment,
-            dice=dice, dealer=setup.dealer, streak=setup.streak, huangfan=match.huangfan,
-            at=now, announcements=[NewAnnouncement("hand_started", facts={
+        pending = self.timers.plan(live, state, now, kept={})
+        return Dealt(match, setup.number, state, events, pending, NewHand(
+            deal.wall_text, deal.salt, deal.commitment, dice, setup.dealer, setup.streak,
+            match.huangfan, [NewAnnouncement("hand_started", facts={
                 "names": list(live.names), "hands": match.options.hands,
-                "huangfan": setup.huangfan})])
-        live.match = match
+                "huangfan": setup.huangfan})], deadline_rows(pending)))
+
+    async def start_hand(self, live: LiveTable, cause: Cause | None = None) -> None:
+        """Deal the next hand of a match that has none live: only to mend a database a
+        crash of an older version left between two hands (the service deals with the
+        end of the hand before, `end_hand`). Another process mending it first wins: the
+        table is reloaded as it stored it."""
+        assert live.match is not None and live.match_id is not None
+        dealt = self.deal(live, live.match, self.clock.now())
+        new = dealt.new
+        try:
+            row = await self.store.create_hand(
+                live.match_id, wall=new.wall, salt=new.salt, commitment=new.commitment,
+                dice=new.dice, dealer=new.dealer, streak=new.streak, huangfan=new.huangfan,
+                at=self.clock.now(), announcements=new.announcements,
+                deadlines=new.deadlines)
+        except Conflict:
+            await self.recovery.reload(live)
+            return
+        await self.dealt(live, dealt, row, cause)
+
+    async def dealt(self, live: LiveTable, dealt: Dealt, row: HandRow,
+                    cause: Cause | None = None, *, delivered: bool = False) -> None:
+        """A hand was dealt (written with its deadlines): memory takes it, the lobby and
+        the channel are told (``delivered``: its announcements were already handed
+        over), and each deciding seat gets its DM."""
+        state = dealt.state
+        live.match = dealt.match
         live.hand = LiveHand(row, state)
         live.pending = {}
         self.scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
         await self.announcer.publish(LobbyNotice(
-            info_of(live), "started" if setup.number == 1 else "hand_started",
+            info_of(live), "started" if dealt.number == 1 else "hand_started",
             cause=cause))
-        await self.announcer.deliver(live, cause=cause)
+        if not delivered:
+            await self.announcer.deliver(live, cause=cause)
         if state.phase is Phase.ENDED:  # 八花 on the deal
-            await self.end_hand(live, state, events, None, cause)
+            await self.end_hand(live, state, dealt.events, None, cause)
             return
-        pending = self.timers.plan(live, state, now)
-        await self.store.replace_deadlines(row.id, deadline_rows(pending))
-        live.pending = pending
-        self.timers.schedule(live, pending.values())
-        await self.announcer.announce(live, None, state, events, set(pending), cause)
+        live.pending = dealt.pending
+        self.timers.schedule(live, dealt.pending.values())
+        await self.announcer.announce(live, None, state, dealt.events, set(dealt.pending),
+                                      cause)
 
     async def commit(self, live: LiveTable, action: Action, source: ActionSource,
                      cause: Cause | None = None) -> ActResult:
@@ -127,12 +172,18 @@ class Moves(Part):
         if match.finished:
             told += [NewAnnouncement("lobby", facts={"what": "finished"}),
                      NewAnnouncement("match_ended", facts=_end_facts(live, match))]
+        dealt = None if match.finished else self.deal(live, match, now)
         try:
-            await self.store.finish_hand(
-                hand.row.id, final, settlements=_settlements(state),
-                deltas=await self._deltas(live, state, match.finished), at=now,
-                match_totals=dict(enumerate(match.totals)) if match.finished else None,
-                announcements=told)
+            if dealt is None:
+                await self.store.finish_hand(
+                    hand.row.id, final, settlements=_settlements(state),
+                    deltas=await self._deltas(live, state, True), at=now,
+                    match_totals=dict(enumerate(match.totals)), announcements=told)
+            else:  # the next hand is dealt in the same transaction
+                _, next_row = await self.store.finish_and_deal(
+                    hand.row.id, final, settlements=_settlements(state),
+                    deltas=await self._deltas(live, state, False), at=now,
+                    announcements=told, deal=dealt.new)
         except StoreError as exc:
             await self.recovery.reload(live)
             raise _stale(exc) from None
@@ -147,8 +198,8 @@ class Moves(Part):
             self.recovery.drop(live)
             live.hand = None
         await self.announcer.deliver(live, {hand.row.id: state}, cause)
-        if not match.finished:
-            await self.start_hand(live, cause)
+        if dealt is not None:
+            await self.dealt(live, dealt, next_row, cause, delivered=True)
 
     def void(self, live: LiveTable, by: str) -> list[NewAnnouncement]:
         """What a cancelled table tells the channel (recorded with the cancellation):

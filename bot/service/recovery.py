@@ -43,6 +43,7 @@ from bot.service.results import RecoveryReport
 from bot.service.scheduler import Wake
 from bot.service.snapshots import UnusableSnapshot, resume, snapshot_of
 from bot.store import (
+    Conflict,
     DeadlineRow,
     HandLog,
     HandRow,
@@ -253,16 +254,27 @@ class Recovery(Part):
     async def _rebuild_match(self, live: LiveTable, load: TableLoad) -> None:
         """Rebuild the match and hand from the log, finishing whatever a crash cut short
         between two writes (a match without its first hand, a hand ended without the
-        next one started, a deal that ended at once)."""
+        next one started, a deal that ended at once).
+
+        What it judges was read in one snapshot (`Store.table_loads`), and the service
+        writes a start (status, match, first hand) and a hand's end with the next deal
+        each in one transaction: a table "playing" with no match, or a match between two
+        hands, is what a crash of an older version left, never a live process's change
+        halfway (shared mode). A mend racing another process's mend of it loses
+        (`Conflict`) and takes the table as that one stored it."""
         match_row = load.match
         options = options_of(live.row)
         hands = list(load.hands)
         if match_row is None:
-            if await self.store.matches(live.id):  # the last match ended: so did the table
+            if load.matches_played:  # the last match ended: so did the table
                 await self._close_finished(live)
                 return
-            match_row = await self.store.create_match(live.id, first_dealer=fairness.first_dealer(),
-                                                      at=self.clock.now())
+            try:
+                match_row = await self.store.create_match(
+                    live.id, first_dealer=fairness.first_dealer(), at=self.clock.now())
+            except Conflict:  # another process mended it first: the table as it is now
+                await self.reload(live)
+                return
             hands = []
         live.match_id = match_row.id
         if not hands:

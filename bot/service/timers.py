@@ -12,7 +12,7 @@ leaving the match) after ``away_after``; a person's own move brings them back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
@@ -33,14 +33,17 @@ log = logging.getLogger(__name__)
 class Timers(Part):
     """Pending decisions: planned, scheduled, fired, reminded; away seats."""
 
-    def plan(self, live: LiveTable, state: HandState, now: float) -> dict[int, Pending]:
+    def plan(self, live: LiveTable, state: HandState, now: float,
+             kept: Mapping[int, Pending] | None = None) -> dict[int, Pending]:
         """The pending decisions after a move: kept as they are for seats whose decision
-        did not change (a claim window still open), new for the others."""
+        did not change (a claim window still open), new for the others. ``kept``: the
+        decisions that may be kept (by default the table's; none for a new hand)."""
         pending = {}
+        before = live.pending if kept is None else kept
         for seat in deciding_seats(state):
             step = step_of(state, seat)
             assert step is not None
-            old = live.pending.get(seat)
+            old = before.get(seat)
             pending[seat] = old if old is not None and old.step == step else \
                 self.new_pending(live, state, seat, step, now)
         return pending

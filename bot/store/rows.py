@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeGuard, get_args
@@ -406,6 +406,25 @@ class NewAnnouncement:
 
 
 @dataclass(frozen=True)
+class NewHand:
+    """A hand to deal (`Store.start_match`, `Store.finish_and_deal`, `Store.create_hand`):
+    its wall in dealing order, two characters a tile ("1m5z2p…"), with the salt and the
+    commitment shown at its start; its dice, dealer, 连庄 streak and 荒番; what the
+    channel is told of it (``announcements``, about this hand) and its first decisions'
+    deadlines, all written in the transaction that deals it."""
+
+    wall: str
+    salt: str
+    commitment: str
+    dice: tuple[int, int]
+    dealer: int
+    streak: int
+    huangfan: int
+    announcements: Sequence[NewAnnouncement] = ()
+    deadlines: Sequence[NewDeadline] = ()
+
+
+@dataclass(frozen=True)
 class AnnouncementRow:
     id: int
     table_id: int
@@ -514,3 +533,6 @@ class TableLoad:
     penalties: Mapping[int, Fraction]
     log: HandLog | None
     deadlines: tuple[DeadlineRow, ...]
+    matches_played: int = 0
+    """How many matches the table has had, the one in play included: read with the
+    rest, so a table "playing" with none in play is judged on one moment's state."""

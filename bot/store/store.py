@@ -60,6 +60,7 @@ from bot.store.rows import (
     NewAction,
     NewAnnouncement,
     NewDeadline,
+    NewHand,
     NewSnapshot,
     OwedDm,
     Rules,
@@ -754,16 +755,38 @@ class Store:
     async def create_match(self, table_id: int, *, first_dealer: int, at: float) -> MatchRow:
         """The table's next match (numbered 1, 2, …); one in play at a time."""
         async with self._write() as db:
-            await self._table_in(db, table_id, lock=True)  # one new match at a time
-            if await db.one("SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
-                          (table_id,)):
-                raise Conflict(f"table {table_id} already has a match in play")
-            row = await db.one(
-                "INSERT INTO matches (table_id, number, first_dealer, started_at)"
-                " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM matches"
-                " WHERE table_id = ?), ?, ?) RETURNING *", (table_id, table_id, first_dealer, at))
-            assert row is not None  # an INSERT … RETURNING returns its row
-            return MatchRow.of(row)
+            return await self._create_match_in(db, table_id, first_dealer, at)
+
+    async def _create_match_in(self, db: Session, table_id: int, first_dealer: int,
+                               at: float) -> MatchRow:
+        await self._table_in(db, table_id, lock=True)  # one new match at a time
+        if await db.one("SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
+                        (table_id,)):
+            raise Conflict(f"table {table_id} already has a match in play")
+        row = await db.one(
+            "INSERT INTO matches (table_id, number, first_dealer, started_at)"
+            " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM matches"
+            " WHERE table_id = ?), ?, ?) RETURNING *", (table_id, table_id, first_dealer, at))
+        assert row is not None  # an INSERT … RETURNING returns its row
+        return MatchRow.of(row)
+
+    async def start_match(self, table_id: int, *, first_dealer: int, at: float,
+                          hand: NewHand) -> tuple[TableRow, MatchRow, HandRow]:
+        """Start a table in ONE transaction: from the lobby to ``playing``, its match,
+        and the match's first hand (its announcements and first deadlines with it).
+
+        Another process therefore never reads a table playing with no match or no hand
+        (shared mode), nor does a crash leave one. `StaleStatus` unless the table is in
+        the lobby (two Start clicks: the loser's); nothing is written then."""
+        async with self._write() as db:
+            table = await self._table_in(db, table_id, lock=True)
+            if table.status != "lobby":
+                raise StaleStatus(f"table {table_id} is {table.status}, not lobby")
+            await db.run("UPDATE game_tables SET status = 'playing' WHERE id = ?",
+                         (table_id,))
+            match = await self._create_match_in(db, table_id, first_dealer, at)
+            row = await self._create_hand_in(db, match.id, hand, at)
+            return await self._table_in(db, table_id), match, row
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         row = await self._read_one("SELECT * FROM matches WHERE id = ?", (match_id,))
@@ -808,33 +831,44 @@ class Store:
 
     async def create_hand(self, match_id: int, *, wall: str, salt: str, commitment: str,
                           dice: tuple[int, int], dealer: int, streak: int, huangfan: int,
-                          at: float, announcements: Sequence[NewAnnouncement] = ()
-                          ) -> HandRow:
+                          at: float, announcements: Sequence[NewAnnouncement] = (),
+                          deadlines: Sequence[NewDeadline] = ()) -> HandRow:
         """The match's next hand (numbered 1, 2, …); one live at a time.
 
         ``wall`` is the dealing order, two characters a tile ("1m5z2p…"): the
         commitment shown at the start must be checkable against it at the end.
-        ``announcements`` (its commitment) are about the new hand and written with it.
+        ``announcements`` (its commitment) are about the new hand and written with it,
+        and so are its first ``deadlines``. The service deals with `start_match` and
+        `finish_and_deal`; this one mends a database a crash of an older version left
+        with a match and no live hand.
         """
-        if not _WALL.fullmatch(wall):
-            raise ConstraintError("the wall must be 2-character tiles in order, like '1m5z2p'")
         async with self._write() as db:
-            match = await self._match_in(db, match_id, lock=True)  # one new hand at a time
-            if match.status != "playing":
-                raise StaleStatus(f"match {match_id} is {match.status}")
-            if await db.one("SELECT 1 FROM hands WHERE match_id = ? AND status = 'live'",
-                          (match_id,)):
-                raise Conflict(f"match {match_id} already has a live hand")
-            row = await db.one(
-                "INSERT INTO hands (match_id, number, wall, salt, commitment, dice, dealer,"
-                " streak, huangfan, started_at) VALUES (?, (SELECT COALESCE(MAX(number), 0)"
-                " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (match_id, match_id, wall, salt, commitment, f"{dice[0]}+{dice[1]}", dealer,
-                 streak, huangfan, at))
-            assert row is not None  # an INSERT … RETURNING returns its row
-            hand = await self._hand_in(db, row["id"])
-            await self._announce_in(db, hand.table_id, announcements, at, hand)
-            return hand
+            return await self._create_hand_in(db, match_id, NewHand(
+                wall, salt, commitment, dice, dealer, streak, huangfan, announcements,
+                deadlines), at)
+
+    async def _create_hand_in(self, db: Session, match_id: int, new: NewHand,
+                              at: float) -> HandRow:
+        if not _WALL.fullmatch(new.wall):
+            raise ConstraintError("the wall must be 2-character tiles in order, like '1m5z2p'")
+        match = await self._match_in(db, match_id, lock=True)  # one new hand at a time
+        if match.status != "playing":
+            raise StaleStatus(f"match {match_id} is {match.status}")
+        if await db.one("SELECT 1 FROM hands WHERE match_id = ? AND status = 'live'",
+                        (match_id,)):
+            raise Conflict(f"match {match_id} already has a live hand")
+        row = await db.one(
+            "INSERT INTO hands (match_id, number, wall, salt, commitment, dice, dealer,"
+            " streak, huangfan, started_at) VALUES (?, (SELECT COALESCE(MAX(number), 0)"
+            " + 1 FROM hands WHERE match_id = ?), ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (match_id, match_id, new.wall, new.salt, new.commitment,
+             f"{new.dice[0]}+{new.dice[1]}", new.dealer, new.streak, new.huangfan, at))
+        assert row is not None  # an INSERT … RETURNING returns its row
+        hand = await self._hand_in(db, row["id"])
+        if new.deadlines:
+            await _replace_deadlines_in(db, hand.id, new.deadlines)
+        await self._announce_in(db, hand.table_id, new.announcements, at, hand)
+        return hand
 
     async def get_hand(self, hand_id: int) -> HandRow | None:
         row = await self._read_one(f"{_HAND_SELECT} WHERE h.id = ?", (hand_id,))
@@ -950,6 +984,9 @@ class Store:
         matches = {m.table_id: m for m in (MatchRow.of(r) for r in await db.all(
             f"SELECT * FROM matches WHERE status = 'playing' AND table_id IN"
             f" ({_marks(ids)})", ids))}
+        played = {int(r[0]): int(r[1]) for r in await db.all(
+            f"SELECT table_id, COUNT(*) FROM matches WHERE table_id IN ({_marks(ids)})"
+            " GROUP BY table_id", ids)}
         match_ids = [m.id for m in matches.values()]
         hands = _grouped((HandRow.of(r) for r in await db.all(
             f"{_HAND_SELECT} WHERE h.match_id IN ({_marks(match_ids)})"
@@ -989,7 +1026,7 @@ class Store:
                 tuple(s for _, s in settlements.get(match.id, [])) if match else (),
                 penalties.get(match.id, {}) if match else {},
                 logs.get(last.id) if last else None,
-                tuple(deadlines.get(last.id, [])) if last else ())
+                tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0))
         return out
 
     async def _logs_in(self, db: Session, hand_ids: list[int],
@@ -1044,30 +1081,52 @@ class Store:
         ``final`` (if the hand ends on an action) goes through the same compare-and-set
         as `append_action`. The hand's deadlines are cleared. With ``match_totals`` the
         match and its table finish too. A crash or any error leaves none of it written.
+        A hand after which the match goes on ends with `finish_and_deal` instead.
         """
         async with self._write() as db:
-            hand = await self._live_hand_in(db, hand_id)
-            if final is not None:
-                await _insert_next(db, hand_id, final, self._digests.get(hand_id))
-            for s in settlements:
-                await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
-                               " VALUES (?, ?, ?, ?, ?)",
-                           (hand_id, s.seat, fraction_text(s.amount), _json(s.patterns),
-                            s.value))
-            await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
-                       (at, hand_id))
-            await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
-            await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
-            self._digests.pop(hand_id, None)
-            table = await self._table_in(db, hand.table_id)
-            await self._apply_deltas_in(db, table.guild_id, table.channel_id, table.rules,
-                                        deltas)
-            if match_totals is not None:
-                await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
-                await db.run("UPDATE game_tables SET status = 'finished'"
-                               " WHERE id = ? AND status = 'playing'", (hand.table_id,))
-            await self._announce_in(db, hand.table_id, announcements, at, hand)
-            return await self._hand_in(db, hand_id)
+            return await self._finish_in(db, hand_id, final, settlements, deltas, at,
+                                         match_totals, announcements)
+
+    async def finish_and_deal(self, hand_id: int, final: NewAction | None, *,
+                              settlements: Sequence[Settlement],
+                              deltas: Sequence[LeaderboardDelta], at: float,
+                              announcements: Sequence[NewAnnouncement] = (),
+                              deal: NewHand) -> tuple[HandRow, HandRow]:
+        """`finish_hand` and the match's next hand (``deal``) in ONE transaction: the
+        ended hand's row and the new one's. No process ever reads, and no crash leaves,
+        a match between two hands (shared mode: a peer's recovery would deal it too)."""
+        async with self._write() as db:
+            ended = await self._finish_in(db, hand_id, final, settlements, deltas, at,
+                                          None, announcements)
+            return ended, await self._create_hand_in(db, ended.match_id, deal, at)
+
+    async def _finish_in(self, db: Session, hand_id: int, final: NewAction | None,
+                         settlements: Sequence[Settlement],
+                         deltas: Sequence[LeaderboardDelta], at: float,
+                         match_totals: Mapping[int, Fraction] | None,
+                         announcements: Sequence[NewAnnouncement]) -> HandRow:
+        hand = await self._live_hand_in(db, hand_id)
+        if final is not None:
+            await _insert_next(db, hand_id, final, self._digests.get(hand_id))
+        for s in settlements:
+            await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
+                         " VALUES (?, ?, ?, ?, ?)",
+                         (hand_id, s.seat, fraction_text(s.amount), _json(s.patterns),
+                          s.value))
+        await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
+                     (at, hand_id))
+        await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+        await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
+        self._digests.pop(hand_id, None)
+        table = await self._table_in(db, hand.table_id)
+        await self._apply_deltas_in(db, table.guild_id, table.channel_id, table.rules,
+                                    deltas)
+        if match_totals is not None:
+            await self._finish_match_in(db, hand.match_id, match_totals, at, "finished")
+            await db.run("UPDATE game_tables SET status = 'finished'"
+                         " WHERE id = ? AND status = 'playing'", (hand.table_id,))
+        await self._announce_in(db, hand.table_id, announcements, at, hand)
+        return await self._hand_in(db, hand_id)
 
     async def cancel_table(self, table_id: int, *, at: float,
                            announcements: Sequence[NewAnnouncement] = ()) -> TableRow:
