@@ -116,7 +116,13 @@ class Moves(Part):
         if not delivered:
             await self.announcer.deliver(live, cause=cause)
         if state.phase is Phase.ENDED:  # 八花 on the deal
-            await self.end_hand(live, state, dealt.events, None, cause)
+            try:
+                await self.end_hand(live, state, dealt.events, None, cause)
+            except Refused as exc:
+                if exc.code != E.RACED:
+                    raise
+                # shared mode: another process's recovery ended it first (the only
+                # state a peer mends while this one works on it); it was reloaded
             return
         live.pending = dealt.pending
         self.timers.schedule(live, dealt.pending.values())

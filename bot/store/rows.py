@@ -216,6 +216,10 @@ class DeadlineRow:
     set_at: float
     due_at: float
     reminded_at: float | None
+    claimed_by: str | None = None
+    """Shared mode: the process whose claim holds it (claims.py), until ``claimed_until``
+    (past: a killed holder's claim, the next process to look takes it)."""
+    claimed_until: float | None = None
 
     @property
     def half_at(self) -> float:
@@ -225,7 +229,7 @@ class DeadlineRow:
     @classmethod
     def of(cls, r: Row) -> DeadlineRow:
         return cls(r["hand_id"], r["table_id"], r["seat"], r["seq"], r["kind"], r["set_at"],
-                   r["due_at"], r["reminded_at"])
+                   r["due_at"], r["reminded_at"], r["claimed_by"], r["claimed_until"])
 
 
 @dataclass(frozen=True)

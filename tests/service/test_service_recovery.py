@@ -4,8 +4,8 @@ grace period for those that passed while down), and crashes between two writes m
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -116,10 +116,8 @@ def split_like_an_older_version(world: World, method: str) -> None:
         world.service.tables.clear()
         raise Crash(method)
 
-    if method == "finish_and_deal":
-        setattr(store, method, finish_then_crash)
-    else:
-        setattr(store, "start_match", start_then_crash)
+    split = finish_then_crash if method == "finish_and_deal" else start_then_crash
+    setattr(store, "finish_and_deal" if method == "finish_and_deal" else "start_match", split)
 
 
 async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(

@@ -1,0 +1,102 @@
+"""One of the two processes the shared-mode kill test runs (test_service_shared_kills.py):
+the real table service in shared mode (short leases) on the test's database, serving
+every table with the other process, and opening and starting tables of its own.
+
+Its own tables are in the channels ``SLOT * 1000 + 1`` … ``+ TABLES``: it keeps up to
+`AT_ONCE` of them playing, one after another, each of four computer players and
+``HANDS`` hands; a table a kill left in the lobby is seated and started again. It prints
+"OWNER <name>" (its name on its claims) and "READY" once it serves, each action only
+after its commit ("C hand_id seq payload", tests/crashkit.py), and "DONE" after a clean
+shutdown (SIGTERM).
+
+    python tests/service/shared_child.py DATABASE SLOT TABLES HANDS
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bot.service import Cause, RecordingNotifier, SystemClock, TableService  # noqa: E402
+from tests.crashkit import PrintingStore  # noqa: E402
+
+AT_ONCE = 3
+"""A process's own tables playing at one time (the other's play meanwhile too)."""
+LEASE = 1.0
+"""Claim lease (s): a killed process's deadlines go to the other one after this."""
+SHARED = {"shared": True, "claim_lease": LEASE, "claim_poll": 0.05, "announce_lease": 2.0,
+          "grace": 0.0, "computer_pause": 0.02}
+
+
+def channel_of(slot: int, number: int) -> int:
+    return slot * 1000 + number
+
+
+async def open_tables(service: TableService, store: PrintingStore, slot: int, tables: int,
+                      hands: int) -> None:
+    """Forever: keep `AT_ONCE` of this process's tables playing until all were opened."""
+    while True:
+        try:
+            await open_more(service, store, slot, tables, hands)
+        except Exception as exc:  # what reached a person: the test fails on it
+            print(f"ERROR {exc!r}", flush=True)
+        await asyncio.sleep(0.05)
+
+
+async def open_more(service: TableService, store: PrintingStore, slot: int, tables: int,
+                    hands: int) -> None:
+    """One round: lobbies a kill left seated and started, one more table opened."""
+    host = Cause(slot + 1, f"Host {slot}")
+    while True:
+        playing = 0
+        for n in range(1, tables + 1):
+            rows = await store.tables_in_channel(channel_of(slot, n))
+            if not rows:
+                number = n
+                break
+            row = rows[-1]
+            if row.status == "lobby":        # a kill came during its setup: finish it
+                info = await service.table_info(row.id)
+                for _ in info.empty_seats:
+                    await service.add_computer(host, row.id)
+                await service.start(host, row.id)
+            playing += row.status in ("lobby", "playing")
+        else:
+            number = tables + 1
+        if number <= tables and playing < AT_ONCE:
+            await service.create_table(host, guild_id=1, channel_id=channel_of(slot, number),
+                                       rules="shanghai", options={"hands": hands},
+                                       sit=False)
+            continue                          # seated and started on the next round
+        return
+
+
+async def main(database: str, slot: int, tables: int, hands: int) -> int:
+    store = await PrintingStore.open(database)
+    service = TableService(store, RecordingNotifier(), clock=SystemClock(), **SHARED)  # type: ignore[arg-type]
+    print(f"OWNER {service.claims.owner}", flush=True)
+    await service.recover()
+    await service.resend_dms()
+    runner = asyncio.create_task(service.run())
+    opener = asyncio.create_task(open_tables(service, store, slot, tables, hands))
+    print("READY", flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    opener.cancel()
+    service.stop()
+    await service.drain()
+    runner.cancel()
+    await store.close()
+    print("DONE", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    database, slot, tables, hands = sys.argv[1:]
+    raise SystemExit(asyncio.run(main(database, int(slot), int(tables), int(hands))))
