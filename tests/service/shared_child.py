@@ -23,21 +23,20 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import Cause, RecordingNotifier, SystemClock, TableService  # noqa: E402
+from bot.store import Store  # noqa: E402
 from tests.crashkit import PrintingStore  # noqa: E402
 
 AT_ONCE = 3
 """A process's own tables playing at one time (the other's play meanwhile too)."""
 LEASE = 1.0
 """Claim lease (s): a killed process's deadlines go to the other one after this."""
-SHARED = {"shared": True, "claim_lease": LEASE, "claim_poll": 0.05, "announce_lease": 2.0,
-          "grace": 0.0, "computer_pause": 0.02}
 
 
 def channel_of(slot: int, number: int) -> int:
     return slot * 1000 + number
 
 
-async def open_tables(service: TableService, store: PrintingStore, slot: int, tables: int,
+async def open_tables(service: TableService, store: Store, slot: int, tables: int,
                       hands: int) -> None:
     """Forever: keep `AT_ONCE` of this process's tables playing until all were opened."""
     while True:
@@ -48,7 +47,7 @@ async def open_tables(service: TableService, store: PrintingStore, slot: int, ta
         await asyncio.sleep(0.05)
 
 
-async def open_more(service: TableService, store: PrintingStore, slot: int, tables: int,
+async def open_more(service: TableService, store: Store, slot: int, tables: int,
                     hands: int) -> None:
     """One round: lobbies a kill left seated and started, one more table opened."""
     host = Cause(slot + 1, f"Host {slot}")
@@ -78,7 +77,9 @@ async def open_more(service: TableService, store: PrintingStore, slot: int, tabl
 
 async def main(database: str, slot: int, tables: int, hands: int) -> int:
     store = await PrintingStore.open(database)
-    service = TableService(store, RecordingNotifier(), clock=SystemClock(), **SHARED)  # type: ignore[arg-type]
+    service = TableService(store, RecordingNotifier(), clock=SystemClock(), shared=True,
+                           claim_lease=LEASE, claim_poll=0.05, announce_lease=2.0,
+                           grace=0.0, computer_pause=0.02)
     print(f"OWNER {service.claims.owner}", flush=True)
     await service.recover()
     await service.resend_dms()

@@ -161,7 +161,9 @@ async def test_hundreds_of_kills_of_one_of_two_processes_leave_no_table_behind(
             assert not errors, f"process {child.slot} (seed {seed}): {errors}"
             said = await child.errors()
             assert "Traceback" not in said, f"seed {seed}:\n{said[-4000:]}"
-        await check_tables(store, committed, seed)
+        actions = await check_tables(store, committed, seed)
+        print(f"{KILLS} kills (seed {seed}), {len(runs)} runs, {2 * TABLES} tables of "
+              f"{HANDS} hands, {actions} actions ({len(committed)} printed by a process)")
     finally:
         for child in runs:
             if child.proc.returncode is None:
@@ -211,7 +213,8 @@ async def _live(store: Store, table_id: int) -> bool:
 
 
 async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed: int
-                       ) -> None:
+                       ) -> int:
+    """Every table finished whole (see the module's docstring); how many actions."""
     stored: dict[tuple[int, int], object] = {}
     for slot in range(2):
         for n in range(1, TABLES + 1):
@@ -219,7 +222,8 @@ async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed
             where = f"table {table.id} (seed {seed})"
             assert table.status == "finished", where
             (match,) = await store.matches(table.id)
-            assert match.status == "finished" and sum(match.totals.values()) == 0, where
+            assert match.status == "finished" and match.totals is not None, where
+            assert sum(match.totals.values()) == 0, where
             hands = await store.hands(match.id)
             assert [(h.number, h.status) for h in hands] == \
                 [(i, "ended") for i in range(1, HANDS + 1)], where
@@ -239,3 +243,4 @@ async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed
         assert stored.get(key) == json.loads(payload), f"action {key} lost (seed {seed})"
     assert await store.deadlines() == [], seed
     assert await store.undelivered() == [], seed
+    return len(stored)
