@@ -2,14 +2,15 @@
 the real table service in shared mode (short leases) on the test's database, serving
 every table with the other process, and opening and starting tables of its own.
 
-Its own tables are in the channels ``SLOT * 1000 + 1`` … ``+ TABLES``: it keeps up to
-`AT_ONCE` of them playing, one after another, each of four computer players and
-``HANDS`` hands; a table a kill left in the lobby is seated and started again. It prints
-"OWNER <name>" (its name on its claims) and "READY" once it serves, each action only
-after its commit ("C hand_id seq payload", tests/crashkit.py), and "DONE" after a clean
-shutdown (SIGTERM).
+Its own tables are in the channels ``SLOT * 1000000 + 1``, ``+ 2``, …: it keeps
+`AT_ONCE` of them playing, opening the next as one ends, each of four computer players
+and ``HANDS`` hands, until the file ``CLOSING`` exists; a table a kill left in the lobby
+is seated and started again. It prints "OWNER <name>" (its name on its claims) and
+"READY" once it serves, each action only after its commit ("C hand_id seq payload",
+tests/crashkit.py), "ERROR …" for anything a command of its raised, and "DONE" after a
+clean shutdown (SIGTERM).
 
-    python tests/service/shared_child.py DATABASE SLOT TABLES HANDS
+    python tests/service/shared_child.py DATABASE SLOT HANDS CLOSING
 """
 
 from __future__ import annotations
@@ -33,49 +34,46 @@ LEASE = 1.0
 
 
 def channel_of(slot: int, number: int) -> int:
-    return slot * 1000 + number
+    return slot * 1_000_000 + number
 
 
-async def open_tables(service: TableService, store: Store, slot: int, tables: int,
-                      hands: int) -> None:
-    """Forever: keep `AT_ONCE` of this process's tables playing until all were opened."""
+async def open_tables(service: TableService, store: Store, slot: int, hands: int,
+                      closing: Path) -> None:
+    """Forever: keep `AT_ONCE` of this process's tables playing (until ``closing``)."""
+    first = [1]
     while True:
         try:
-            await open_more(service, store, slot, tables, hands)
+            await open_more(service, store, slot, hands, closing, first)
         except Exception as exc:  # what reached a person: the test fails on it
             print(f"ERROR {exc!r}", flush=True)
         await asyncio.sleep(0.05)
 
 
-async def open_more(service: TableService, store: Store, slot: int, tables: int,
-                    hands: int) -> None:
-    """One round: lobbies a kill left seated and started, one more table opened."""
+async def open_more(service: TableService, store: Store, slot: int, hands: int,
+                    closing: Path, first: list[int]) -> None:
+    """One round: the lobbies a kill left seated and started, one more table opened.
+    ``first``: the first channel whose table may not be over yet."""
     host = Cause(slot + 1, f"Host {slot}")
-    while True:
-        playing = 0
-        for n in range(1, tables + 1):
-            rows = await store.tables_in_channel(channel_of(slot, n))
-            if not rows:
-                number = n
-                break
-            row = rows[-1]
-            if row.status == "lobby":        # a kill came during its setup: finish it
-                info = await service.table_info(row.id)
-                for _ in info.empty_seats:
-                    await service.add_computer(host, row.id)
-                await service.start(host, row.id)
-            playing += row.status in ("lobby", "playing")
-        else:
-            number = tables + 1
-        if number <= tables and playing < AT_ONCE:
-            await service.create_table(host, guild_id=1, channel_id=channel_of(slot, number),
-                                       rules="shanghai", options={"hands": hands},
-                                       sit=False)
-            continue                          # seated and started on the next round
-        return
+    playing = 0
+    number = first[0]
+    while rows := await store.tables_in_channel(channel_of(slot, number)):
+        row = rows[-1]
+        if row.status == "lobby":            # a kill came during its setup: finish it
+            info = await service.table_info(row.id)
+            for _ in info.empty_seats:
+                await service.add_computer(host, row.id)
+            await service.start(host, row.id)
+        if row.is_live:
+            playing += 1
+        elif number == first[0]:
+            first[0] += 1
+        number += 1
+    if playing < AT_ONCE and not closing.exists():
+        await service.create_table(host, guild_id=1, channel_id=channel_of(slot, number),
+                                   rules="shanghai", options={"hands": hands}, sit=False)
 
 
-async def main(database: str, slot: int, tables: int, hands: int) -> int:
+async def main(database: str, slot: int, hands: int, closing: Path) -> int:
     store = await PrintingStore.open(database)
     service = TableService(store, RecordingNotifier(), clock=SystemClock(), shared=True,
                            claim_lease=LEASE, claim_poll=0.05, announce_lease=2.0,
@@ -84,7 +82,7 @@ async def main(database: str, slot: int, tables: int, hands: int) -> int:
     await service.recover()
     await service.resend_dms()
     runner = asyncio.create_task(service.run())
-    opener = asyncio.create_task(open_tables(service, store, slot, tables, hands))
+    opener = asyncio.create_task(open_tables(service, store, slot, hands, closing))
     print("READY", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -99,5 +97,5 @@ async def main(database: str, slot: int, tables: int, hands: int) -> int:
 
 
 if __name__ == "__main__":
-    database, slot, tables, hands = sys.argv[1:]
-    raise SystemExit(asyncio.run(main(database, int(slot), int(tables), int(hands))))
+    database, slot, hands, closing = sys.argv[1:]
+    raise SystemExit(asyncio.run(main(database, int(slot), int(hands), Path(closing))))
