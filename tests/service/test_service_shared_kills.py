@@ -2,10 +2,12 @@
 mode, short leases) serve one database, SQLite or PostgreSQL. Each keeps opening and
 starting tables of its own (four computer players, two hands, a few at a time) while
 both play every table; one of the two, chosen at random, is killed at a random moment
-and started again, `KILLS` times; then no table more is opened and all are played out. The default count keeps the suite quick; the environment variable
-``MAHJONG_SHARED_KILLS`` raises it (issue 28 asked for hundreds: run it so once in a
-while, e.g. ``MAHJONG_SHARED_KILLS=300 python -m pytest
-tests/service/test_service_shared_kills.py``).
+and started again, `KILLS` times; then no table more is opened and all are played out.
+The default count (12 kills, under a minute a backend) keeps the suite quick; the
+environment variable ``MAHJONG_SHARED_KILLS`` raises it (issue 28 asked for hundreds:
+run it so once in a while, e.g. ``MAHJONG_SHARED_KILLS=300 python -m pytest
+tests/service/test_service_shared_kills.py -k postgres``, some 20 minutes on a loaded
+2-core machine).
 
 After every kill, on one snapshot of the database (`Store.table_loads`):
 
