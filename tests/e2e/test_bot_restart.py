@@ -70,10 +70,10 @@ async def test_the_standing_mention_is_deleted_after_a_restart(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     world = make_world(fake)
-    closed = world.players[2]   # mentioned in the channel for each of their decisions
-    fake.close_dms(closed)
+    closed = world.players[2]   # mentioned in the channel for each of their turns (the
+    fake.close_dms(closed)      # table says so: their /mahjong hand reply follows the game)
     running = await bots.start(make_bot(db))
-    await open_table(world)
+    await open_table(world, mentions="every_turn")
     driver = Driver(world, closed={closed.id})
 
     def closed_pinged() -> bool:
