@@ -321,6 +321,25 @@ def picture_legend(rules: str, locale: LocaleLike) -> str:
     return t("legend.title", locale, parts=t("dm.legend.sep", locale).join(parts))
 
 
+def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str | None:
+    """The news line a claim's question tells again ("Bob discarded Seven of Dots: claim
+    it or pass.", "Bob adds … to a kong: win on it or pass."), when this seat is asked."""
+    table = view.table
+    if not view.moves:
+        return None
+    if table.phase == "claim" and table.last_discard is not None:
+        tile = claimed_tile(table)
+        return t("ev.discard", locale, name=names[table.last_discard[0]],
+                 tile=tile_name(tile, locale) if tile else "?")
+    if table.phase == "rob_kong":
+        kongs = [m for m in table.seats[table.turn].melds if m.kind is MeldKind.ADDED_KONG]
+        if kongs:
+            shown = [x for x in kongs[-1].tiles if x is not None]
+            return t("ev.added_kong", locale, name=names[table.turn],
+                     tiles=tiles_text(shown, locale, caishen=table.caishen))
+    return None
+
+
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
             reminder: bool = False) -> str:
@@ -332,14 +351,9 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     if reminder:
         head.append(t("dm.reminder", locale))
     prompt = prompt_line(view, names, locale)
-    if happened and table.phase == "claim" and view.moves \
-            and table.last_discard is not None:
-        # "Bob discarded Seven of Dots: claim it or pass." says the news line again
-        tile = claimed_tile(table)
-        said = t("ev.discard", locale, name=names[table.last_discard[0]],
-                 tile=tile_name(tile, locale) if tile else "?")
-        if happened[-1] == said:
-            happened = happened[:-1]
+    said = _asked_news(view, names, locale)
+    if happened and said is not None and happened[-1] == said:
+        happened = happened[:-1]  # the question says it again: told once
     tail = [prompt, hand_line(view, locale)]
     if table.caishen is not None:
         tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))

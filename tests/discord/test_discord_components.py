@@ -19,7 +19,7 @@ from bot.discord.ids import (
     PreferenceButton,
     parse_discard_value,
 )
-from bot.discord.texts import dm_text
+from bot.discord.texts import describe_events, dm_text
 from engine.game import HandState, apply, deciding_seats, legal_actions, new_hand
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
@@ -158,11 +158,16 @@ def test_discard_options_show_the_waits_they_lead_to() -> None:
 
 def test_robbing_a_kong_offers_win_and_pass_and_names_the_tile() -> None:
     state, _ = start("shanghai", SCENE_ROB)
-    state = play(state, D(0, "4m"), PASS(2), PONG(1, "44m"), AK(1, "4m"))
+    state = play(state, D(0, "4m"), PASS(2), PONG(1, "44m"))
+    state, events = apply(state, AK(1, "4m"))
     pv, flat = check_view(state, 2)
     assert [a.kind for a in offered_actions(flat, 2, 7)] == [ActionKind.WIN, ActionKind.PASS]
-    text = dm_text(pv, table_id=1, names=["A", "B", "C", "D"], locale="en")
+    names = ["A", "B", "C", "D"]
+    news = describe_events(events, names, 2, "en")
+    assert "B added to a kong: Four of Characters ×4." in news
+    text = dm_text(pv, table_id=1, names=names, locale="en", happened=news)
     assert "B adds Four of Characters to a kong" in text
+    assert "B added to a kong" not in text  # the question tells it: once
 
 
 def _walk(rules: str, options: dict[str, Any], seed: int) -> int:
