@@ -308,11 +308,7 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
         wild = check(ctx, options)
     except RuleError as exc:
         return Settlement.refused(str(exc))
-    if ctx.win is WinKind.DISCARD:
-        refusal = discard_win_refusal(ctx, options, wild)
-        if refusal:
-            return Settlement.refused(refusal)
-    best = _best_factor(ctx, wild)
+    best = _judged(ctx, options, wild)
     if isinstance(best, str):
         return Settlement.refused(best)
     lines = [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in best.patterns]
@@ -322,6 +318,28 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     payments, settle_lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
                       (*lines, *settle_lines), note, owed)
+
+
+def _judged(ctx: WinContext, options: Options, wild: Wildcards) -> _Factor | str:
+    """The win's multiplier, or why it is refused (``ctx`` passed `check`)."""
+    if ctx.win is WinKind.DISCARD:
+        refusal = discard_win_refusal(ctx, options, wild)
+        if refusal:
+            return refusal
+    return _best_factor(ctx, wild)
+
+
+def win_value(ctx: WinContext, options: Options | None = None) -> int | None:
+    """`score`'s value F of the win (None: refused), without working out its payments."""
+    options = options or Options()
+    if not isinstance(options, Options):
+        raise OptionError("Hangzhou scoring needs Hangzhou options")
+    try:
+        wild = check(ctx, options)
+    except RuleError:
+        return None
+    best = _judged(ctx, options, wild)
+    return None if isinstance(best, str) else best.value
 
 
 # ---------------------------------------------------------------------------
@@ -486,6 +504,9 @@ class Hangzhou(RuleSet):
     def _score(self, ctx: WinContext, options: Options) -> Settlement:
         return score(ctx, options)
 
+    def _win_value(self, ctx: WinContext, options: Options) -> int | None:
+        return win_value(ctx, options)
+
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         assert isinstance(options, Options)
         return wildcards(options, flipped)
@@ -498,6 +519,10 @@ class Hangzhou(RuleSet):
 
     def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
         return turn_refusal(check, options)
+
+    def discard_win_refusal(self, ctx: WinContext, options: Options) -> str | None:
+        """The 放铳 conditions (`discard_win_refusal`), as `score` asks them."""
+        return discard_win_refusal(ctx, options, wildcards(options, ctx.flipped))
 
     def restricts_discards(self, situation: TurnCheck, options: Options) -> bool:
         # Only 抓打 refuses a discard (any but the tile just drawn).

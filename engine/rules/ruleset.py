@@ -85,6 +85,15 @@ class RuleSet(ABC):
     def _score(self, ctx: WinContext, options: Any) -> Settlement:
         """Judge and settle one win under the table's options."""
 
+    def win_value(self, ctx: WinContext, options: TableOptions | None = None) -> int | None:
+        """The value `score` gives the win (H or F), None when it refuses it: the same
+        judgement without the payments (a 听 hint values every tile a hand waits on)."""
+        return self._win_value(ctx, options or self.options_type())
+
+    @abstractmethod
+    def _win_value(self, ctx: WinContext, options: Any) -> int | None:
+        """`_score`'s value, or None when `_score` refuses the win."""
+
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         """The hand's wildcards; ``flipped`` is the tile turned at the deal, if any."""
         if flipped is not None:
@@ -101,6 +110,12 @@ class RuleSet(ABC):
 
     def claim_refusal(self, check: ClaimCheck, options: Any) -> str | None:
         """Why a claim the shape allows is refused here, or None."""
+        return None
+
+    def discard_win_refusal(self, ctx: WinContext, options: Any) -> str | None:
+        """Why `score` refuses a win on a discard between these seats now, whatever the
+        hand (so a hint need not score the hand to know), or None. `score` refuses the
+        same win for the same reason."""
         return None
 
     def turn_refusal(self, check: TurnCheck, options: Any) -> str | None:

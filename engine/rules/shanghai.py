@@ -326,22 +326,44 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
         return Settlement.refused(str(exc))
     if ctx.win_tile is None:
         return _eight_flowers(ctx, options)
+    best = _best(ctx, options)
+    if isinstance(best, str):
+        return Settlement.refused(best)
+    payments, lines, note, owed = settle(ctx, best.value, options)
+    return Settlement(True, best.patterns, best.value, payments, None,
+                      (*best.lines, *lines), note, owed, base=best.base)
+
+
+def _best(ctx: WinContext, options: Options) -> _Valued | str:
+    """The reading `score` lists (of those worth the most), or why the win is refused;
+    ``ctx`` passed `check` and has a winning tile."""
+    assert ctx.win_tile is not None
     hand = HandAnalysis((*ctx.concealed, ctx.win_tile), ctx.melds, WILDCARDS, SHAPES)
     readings = hand.readings()
     if not readings:
-        return Settlement.refused("the tiles do not form a complete hand")
+        return "the tiles do not form a complete hand"
     all_tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles)]
     valued = [_value(ctx, r, _hand_patterns(ctx, r, all_tiles), options.la_cap)
               for r in readings]
     winning = [v for v in valued if v.qualifies]
     if not winning:
-        return Settlement.refused(
-            "a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
-            "a big crane, a replacement win or another special pattern")
-    best = listed(winning)
-    payments, lines, note, owed = settle(ctx, best.value, options)
-    return Settlement(True, best.patterns, best.value, payments, None,
-                      (*best.lines, *lines), note, owed, base=best.base)
+        return ("a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
+                "a big crane, a replacement win or another special pattern")
+    return listed(winning)
+
+
+def win_value(ctx: WinContext, options: Options | None = None) -> int | None:
+    """`score`'s value of the win (None: refused), without working out its payments."""
+    options = options or Options()
+    try:
+        check(ctx)
+    except RuleError:
+        return None
+    if ctx.win_tile is None:
+        settlement = _eight_flowers(ctx, options)
+        return settlement.value if settlement.valid else None
+    best = _best(ctx, options)
+    return None if isinstance(best, str) else best.value
 
 
 def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
@@ -409,6 +431,9 @@ class Shanghai(RuleSet):
 
     def _score(self, ctx: WinContext, options: Options) -> Settlement:
         return score(ctx, options)
+
+    def _win_value(self, ctx: WinContext, options: Options) -> int | None:
+        return win_value(ctx, options)
 
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         if flipped is not None:

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.score import score_case
+from engine.rules import OptionError, RuleError
+from engine.score import CaseError, read_case, score_case
+from engine.tiles import NotationError
 from tests.conftest import KEPT_CASES, ROOT, SHARED_BESIDE, SHARED_CASES
 
 
@@ -65,3 +67,26 @@ def test_the_kept_copy_is_the_shared_cases() -> None:
     shared = {p.name: p.read_bytes() for p in SHARED_BESIDE.glob("*.json")}
     kept = {p.name: p.read_bytes() for p in KEPT_CASES.glob("*.json")}
     assert kept == shared
+
+
+def test_a_wins_value_without_its_payments_is_the_calculators() -> None:
+    # `RuleSet.win_value` (what a 听 hint shows) is `score`'s value, or None where
+    # `score` refuses: every shared case, and each again as a win on a discard from
+    # every other seat and as a self-draw.
+    checked = 0
+    for path in _case_files():
+        for case in json.loads(path.read_text(encoding="utf-8")):
+            variants = [case] + [{**case, "win": "discard", "from": seat}
+                                 for seat in range(4) if seat != case.get("winner")]
+            variants.append({k: v for k, v in case.items() if k != "from"} |
+                            {"win": "self_draw"})
+            for variant in variants:
+                try:
+                    ruleset, options, ctx = read_case(variant)
+                except (CaseError, RuleError, OptionError, NotationError):
+                    continue
+                settlement = ruleset.score(ctx, options)
+                assert ruleset.win_value(ctx, options) == \
+                    (settlement.value if settlement.valid else None), variant
+                checked += 1
+    assert checked > 100 or not _case_files()
