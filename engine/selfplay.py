@@ -25,6 +25,7 @@ from typing import Any
 from engine import rules
 from engine.ai import Judge, choose_action, remembered_judge, remembered_unseen
 from engine.game import apply, deciding_seats, legal_actions, new_hand
+from engine.game.prospect import prospect_of
 from engine.game.state import HandState, Phase, SeatState
 from engine.match import HandOutcome, MatchState, finish_hand, new_match, start_hand
 from engine.melds import MeldKind
@@ -189,6 +190,9 @@ def _check_knowledge(state: HandState, mine: PlayerView, judge: Judge) -> None:
         raise SelfPlayError(f"seat {seat}'s advice reads moves that are not its own")
     if known.win_value is not None and _WIN not in map(_KIND_OF, known.offered):
         raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
+    # Its waits are judged from its own record and the table's public facts alone.
+    if known.prospect != prospect_of(state, seat):
+        raise SelfPlayError(f"seat {seat}'s waits are judged on what it does not know")
 
 
 def _check_unseen(state: HandState, mine: PlayerView) -> None:

@@ -18,6 +18,14 @@ from engine.ai import Judge, choose_discard, remembered_judge
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game.actions import Action
 from engine.game.legal import deciding_seats, legal_actions, remembered_self_draw
+from engine.game.prospect import (
+    NO_WAITS,
+    Wait,
+    WinProspect,
+    after_discard,
+    prospect_of,
+    winning_waits,
+)
 from engine.game.settle import eight_flowers, judge
 from engine.game.state import (
     Discard,
@@ -172,8 +180,9 @@ class MoveView:
     action: Action
     label: str
     """Short bilingual label, e.g. "碰 Pong 5m"."""
-    waits: frozenset[Tile] = frozenset()
-    """For a discard: the tiles the hand would then wait on."""
+    waits: tuple[Wait, ...] = NO_WAITS
+    """For a discard: the tiles the hand could then win on, with the win's value
+    (`engine.game.prospect`): never a tile the rules would refuse the win on."""
     value: int | None = None
     """For a win: what it scores (H or F)."""
 
@@ -181,7 +190,8 @@ class MoveView:
 @dataclass(frozen=True)
 class SeatKnowledge:
     """What a seat knows besides the tiles its view shows: its rule set and 财神 (both
-    public), its own melds, the moves it is offered and what a win offered would score.
+    public), its own melds, the moves it is offered, what a win offered would score and
+    its prospect of a win (its own record and the table's public facts).
     A view's advice (its moves' waits, the suggested discard, its own waits and
     shanten) is worked out from this and the view alone (`PlayerView`), so it cannot
     show another seat's concealed tile; self-play checks each of these against the
@@ -192,6 +202,8 @@ class SeatKnowledge:
     offered: tuple[Action, ...]
     win_value: int | None
     """The value of the win offered (None: no win offered)."""
+    prospect: WinProspect | None = None
+    """What the rule set judges its waits by (None: the hand is over, no waits)."""
 
 
 _KNOWLEDGE = "_knowledge"
@@ -236,10 +248,20 @@ class _Advice(Generic[T]):
 
 def _advised_moves(pv: PlayerView, known: SeatKnowledge) -> tuple[MoveView, ...]:
     offered = known.offered
-    after_discard = discard_waits(pv.hand, known.melds, known.judge.wildcards,
-                                  known.judge.shapes) \
-        if any(a.kind is ActionKind.DISCARD for a in offered) else {}
-    return tuple(_move(a, after_discard, known.win_value) for a in offered)
+    waits: dict[Tile, tuple[Wait, ...]] = {}
+    if known.prospect is not None and any(a.kind is ActionKind.DISCARD for a in offered):
+        # The shape's waits after each discard, then the rule set's judgement of each
+        # (most discards leave no shape wait at all, and nothing to judge).
+        wild = known.judge.wildcards
+        hand = pv.hand
+        for tile, shape in discard_waits(hand, known.melds, wild,
+                                         known.judge.shapes).items():
+            if shape:
+                rest = list(hand)
+                rest.remove(tile)
+                waits[tile] = winning_waits(after_discard(known.prospect, tile, wild),
+                                            tuple(rest), known.melds, wild, shape)
+    return tuple(_move(a, waits, known.win_value) for a in offered)
 
 
 def _advised_suggestion(pv: PlayerView, known: SeatKnowledge) -> Tile | None:
@@ -251,8 +273,11 @@ def _advised_suggestion(pv: PlayerView, known: SeatKnowledge) -> Tile | None:
                           random.Random(0), discards)
 
 
-def _advised_waits(pv: PlayerView, known: SeatKnowledge) -> frozenset[Tile]:
-    return _own_hand(known.judge, pv.hand, known.melds)[0]
+def _advised_waits(pv: PlayerView, known: SeatKnowledge) -> tuple[Wait, ...]:
+    shape = _own_hand(known.judge, pv.hand, known.melds)[0]
+    if not shape or known.prospect is None:
+        return NO_WAITS
+    return winning_waits(known.prospect, pv.hand, known.melds, known.judge.wildcards, shape)
 
 
 def _advised_shanten(pv: PlayerView, known: SeatKnowledge) -> int:
@@ -262,8 +287,8 @@ def _advised_shanten(pv: PlayerView, known: SeatKnowledge) -> int:
 @bounded(maxsize=1024)
 def _own_hand(judge: Judge, hand: tuple[Tile, ...], melds: tuple[Meld, ...]
               ) -> tuple[frozenset[Tile], int]:
-    """What a hand waits on and its distance from a win (a seat's views until it moves
-    ask the same: memoised)."""
+    """What a hand's shape waits on and its distance from a win (a seat's views until
+    it moves ask the same: memoised)."""
     analysis = HandAnalysis(hand, melds, judge.wildcards, judge.shapes)
     return analysis.waits(), judge.shanten(hand, melds)
 
@@ -281,8 +306,9 @@ class PlayerView:
     """Sorted, without the drawn tile."""
     drawn: Tile | None
     moves: _Advice[tuple[MoveView, ...]] = _Advice((), _advised_moves)
-    waits: _Advice[frozenset[Tile]] = _Advice(frozenset(), _advised_waits)
-    """With 13 tiles (a kong counting 3): the tiles that would complete the hand."""
+    waits: _Advice[tuple[Wait, ...]] = _Advice(NO_WAITS, _advised_waits)
+    """With 13 tiles (a kong counting 3): the tiles the seat could win on when they next
+    arrive, with the win's value (`engine.game.prospect`)."""
     shanten: _Advice[int] = _Advice(8, _advised_shanten)
     suggested: _Advice[Tile | None] = _Advice(None, _advised_suggestion)
     """The discard the computer player would make, when a discard is due."""
@@ -431,7 +457,8 @@ def _turn_views(state: HandState, public: TableView, shown: tuple[_SeatShown, ..
         if seat == turn or mine.own is not mine.public:
             made.append(_view_of(state, seat, public, mine, public.deciding))
         else:
-            made.append(_knowing(mine.idle, public, seat, mine.concealed, mine.drawn))
+            made.append(_knowing(_idle_now(state, seat, mine.idle), public, seat,
+                                 mine.concealed, mine.drawn))
     return tuple(made)
 
 
@@ -447,11 +474,12 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
             else None
         knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge,
                                               "melds": shown.idle.melds,
-                                              "offered": offered, "win_value": win_value})
+                                              "offered": offered, "win_value": win_value,
+                                              "prospect": prospect_of(state, seat)})
     else:
         # The others know only the hand's judge and their melds, shared between states.
         visible = deciding if state.phase is _TURN else ()
-        knowledge = shown.idle
+        knowledge = _idle_now(state, seat, shown.idle)
     table = public if shown.own is shown.public and visible == public.deciding \
         else _viewer_table(public, seat, shown.own, visible)
     return _knowing(knowledge, table, seat, shown.concealed, shown.drawn)
@@ -568,7 +596,16 @@ def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
     # as the memo's key, the judge in the knowledge), so neither id is another's.
     known = _IDLE_KNOWLEDGE.find(melds, id(judge))
     return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), record_of(
-        SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None}))
+        SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None,
+                        "prospect": None}))
+
+
+def _idle_now(state: HandState, seat: int, idle: SeatKnowledge) -> SeatKnowledge:
+    """``idle`` (a seat's knowledge without moves) with its prospect in ``state``: its
+    waits are judged on the table as it is now."""
+    return record_of(SeatKnowledge, {"judge": idle.judge, "melds": idle.melds, "offered": (),
+                                     "win_value": None,
+                                     "prospect": prospect_of(state, seat)})
 
 
 _SEATS_SHOWN: IdentityMemo[_SeatShown] = IdentityMemo("engine.view.seats_shown", 1024)
@@ -658,15 +695,16 @@ _LABELS = {
 _DISCARD_LABELS = {tile: f"{_LABELS[ActionKind.DISCARD]} {tile.notation}" for tile in Tile}
 
 
-def _move(action: Action, after_discard: dict[Tile, frozenset[Tile]],
+def _move(action: Action, after_discard: dict[Tile, tuple[Wait, ...]],
           win_value: int | None) -> MoveView:
-    """``after_discard``: the waits each discard leaves (`discard_waits`)."""
+    """``after_discard``: the waits each discard leaves (none when it has no entry)."""
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         # Most moves are discards (about fourteen after every draw): labels made once.
-        return MoveView(action, _DISCARD_LABELS[action.tile], after_discard[action.tile])
+        return MoveView(action, _DISCARD_LABELS[action.tile],
+                        after_discard.get(action.tile, NO_WAITS))
     label = _LABELS[action.kind]
     if action.kind is ActionKind.WIN:
-        return MoveView(action, label, frozenset(), win_value)
+        return MoveView(action, label, NO_WAITS, win_value)
     if action.tiles or action.tile is not None:
         shown = action.tiles if action.tiles else (action.tile,)
         label += " " + format_tiles(t for t in shown if t is not None)

@@ -206,7 +206,8 @@ def _chip_list(view: PlayerView, highlight_waits: bool, lang: str = "en") -> lis
     words = _words(lang)
     chips: list[Chip] = []
     if highlight_waits and view.waits:
-        chips.append(Chip(words["waits"], tuple(sorted(view.waits)), HIGHLIGHT))
+        chips.append(Chip(words["waits"], tuple(sorted(w.tile for w in view.waits)),
+                          HIGHLIGHT))
     if view.me.flowers:
         chips.append(Chip(words["flowers"], tuple(view.me.flowers)))
     if table.turned is not None and table.turned == table.caishen:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import partial
 
+from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.tiles import Tile, parse_tiles
 from engine.view import (
@@ -78,7 +79,8 @@ def player(concealed: str, drawn: str | None, *, melds: tuple[MeldView, ...] = (
     view = table(_quiet_seats(me, dealer), rules=rules, caishen=caishen, turned=turned,
                  turn=seat_no, deciding=(seat_no,))
     return PlayerView(view, seat_no, tuple(sorted(hand)), tiles(drawn)[0] if drawn else None,
-                      (), frozenset(tiles(waits)) if waits else frozenset(), 1,
+                      (), tuple(Wait(t, 1, 1) for t in sorted(set(tiles(waits)))) if waits
+                      else (), 1,
                       tiles(suggested)[0] if suggested else None)
 
 

@@ -35,6 +35,7 @@ from bot.discord.texts import (
     rules_name,
     tiles_text,
     value_text,
+    waits_text,
     wind_name,
 )
 from engine.game.actions import Action
@@ -125,7 +126,9 @@ def discard_option(move: MoveView, view: PlayerView, locale: LocaleLike,
     if tile == view.suggested:
         notes.append(t("discard.suggested", locale))
     if move.waits:
-        notes.append(t("discard.waits", locale, tiles=tiles_text(move.waits, locale)))
+        notes.append(t("discard.waits", locale,
+                       tiles=waits_text(move.waits, view.table.rules, locale,
+                                        caishen=view.table.caishen)))
     description = clip(t("discard.sep", locale).join(notes), MAX_OPTION_TEXT) or None
     # a 财神 is marked: discarding a wildcard is legal, and rarely meant
     label = tiles_text((tile,), locale, caishen=view.table.caishen)

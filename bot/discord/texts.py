@@ -29,6 +29,7 @@ from engine.game.events import (
     TilesDealt,
     WildcardTurned,
 )
+from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.rules import RULESETS
 from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
@@ -99,6 +100,40 @@ def tiles_text(tiles: Iterable[Tile], locale: LocaleLike, *, sort: bool = True,
             words.append(f"{_EN_SUITS[first.suit.value]} "
                          + " ".join(str(x.rank) for x in group))
     return (" " if zh else ", ").join(words)
+
+
+MANY_WAITS = 13
+"""More tiles than this with one value are counted, not listed (a 暴头 hand waits on
+every tile): the menu's line has room for 100 characters."""
+
+
+def waits_text(waits: Sequence[Wait], rules: str, locale: LocaleLike, *,
+               caishen: Tile | None = None) -> str:
+    """A hand's waits with what each win is worth, tiles of one value together (by name,
+    ``caishen`` marked): "Dots 6 7 (2 花)", "一四万 (只能自摸，×1)"."""
+    groups: dict[tuple[int | None, int | None], list[Tile]] = {}
+    for wait in sorted(waits):
+        groups.setdefault((wait.self_draw, wait.discard), []).append(wait.tile)
+    parts = []
+    for (self_draw, discard), kinds in groups.items():
+        shown = t("wait.many", locale, n=len(kinds)) if len(kinds) > MANY_WAITS \
+            else tiles_text(kinds, locale, caishen=caishen)
+        parts.append(t("wait.group", locale, tiles=shown,
+                       value=_wait_value(rules, self_draw, discard, locale)))
+    return t("wait.groups_sep", locale).join(parts)
+
+
+def _wait_value(rules: str, self_draw: int | None, discard: int | None,
+                locale: LocaleLike) -> str:
+    """What a wait's win is worth, and how it may come when not either way alike."""
+    if self_draw is not None and (discard is None or discard == self_draw):
+        value = value_text(rules, self_draw, locale)
+        return value if discard is not None else t("wait.self_draw", locale, value=value)
+    assert discard is not None  # a wait is a win one way at least
+    if self_draw is None:
+        return t("wait.discard", locale, value=value_text(rules, discard, locale))
+    return t("wait.both", locale, self_draw=value_text(rules, self_draw, locale),
+             discard=value_text(rules, discard, locale))
 
 
 # Words for a hand's value by what the rule set says it counts (`RuleSet.value_unit`):
@@ -361,7 +396,8 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     if legend:
         tail.append(legend)
     if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
-        tail.append(t("dm.waits", locale, tiles=tiles_text(view.waits, locale)))
+        tail.append(t("dm.waits", locale, tiles=waits_text(view.waits, view.table.rules, locale,
+                                                           caishen=table.caishen)))
     if deadline is not None and view.moves:
         tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
                       at=timestamp(deadline, "f")))

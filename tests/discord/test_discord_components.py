@@ -152,7 +152,9 @@ def test_discard_options_show_the_waits_they_lead_to() -> None:
                                   3: QUIET[3]})
     _, flat = check_view(state, 0)
     options = {o["value"]: o for o in flat[0]["options"]}
-    assert "听 waits: Characters 1 2 3 4 5 6 7 8 9, White Dragon" in options["1z"]["description"]
+    # Hangzhou wins on a discard only at a dealer's streak of 3: each a self-draw here.
+    assert "听 waits: Characters 1 2 3 4 5 6 7 8 9, White Dragon (财神) (self-draw only, ×1)" \
+        in options["1z"]["description"]
     assert options["1z"]["label"] == "14 · East Wind"
 
 

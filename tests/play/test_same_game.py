@@ -16,10 +16,14 @@ from tests.play import sameness
 from tests.play.sameness import RUNS, fingerprint
 
 RECORDED = {
-    "shanghai": "4acecefd25563acde08e29e2b6fb2b67a938ad7d03fdf35cc7f2ac073cfc4276",
-    "hangzhou_fixed": "562de137a4ab833f4ad4f5adc9300fd4720b98505cd3684ee285e28ff5a84d23",
-    "hangzhou_flip": "d794916b824279a10efcf18644190c0b49a797836f61a916730a1a6928c71324",
+    "shanghai": "b67e639fa231994ceccd87cb2184071d5e55177cf859600849b0267695eec330",
+    "hangzhou_fixed": "a94c62e56e095bd743ac95ccfb4c4ef5715677b6a8584509a90d86680df0ef9f",
+    "hangzhou_flip": "96492c489cbda7661f9aad1a443f2958c48439e05719ad387d5fffd80168abb6",
 }
+"""Recorded again when the views' 听 hints became the rule set's judgement (issue 28,
+point 3: a wait is a tile the seat could win on, with the win's value): the views fed
+changed, and nothing else did — the same runs with the views left out fold into the
+same fingerprints before and after that change (150, 150 and 100 hands checked)."""
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))

@@ -15,7 +15,9 @@ from engine import rules
 from engine.ai import choose_action, choose_discard, remembered_judge, unseen_counts
 from engine.analysis import HandAnalysis, discard_waits
 from engine.game import Action, ActionKind, apply, deciding_seats, legal_actions, new_hand
+from engine.game.prospect import Wait, WinProspect, after_discard, prospect_of, winning_waits
 from engine.game.state import HandState, Phase, replace
+from engine.melds import Meld
 from engine.tiles import Tile, parse_tiles
 from engine.view import (
     PlayerView,
@@ -60,8 +62,10 @@ def test_discard_moves_carry_their_waits_and_a_suggestion() -> None:
                                 3: QUIET[3]})
     mine = view(state, 0)
     drop_east = next(m for m in mine.moves if m.action.tile is Tile.EAST)
-    # Nine kinds, and the 财神 itself, which completes anything.
-    assert drop_east.waits == frozenset(parse_tiles("123456789m5z"))
+    # Nine kinds, and the 财神 itself, which completes anything: each a self-draw only
+    # (no 放铳 at a streak of 1), 1m and 9m as four pungs ... worth ×1 like the rest.
+    assert [w.tile for w in drop_east.waits] == parse_tiles("123456789m5z")
+    assert {(w.self_draw, w.discard) for w in drop_east.waits} == {(1, None)}
     assert mine.suggested is Tile.EAST
     assert drop_east.label == "打 Discard 1z"
 
@@ -133,12 +137,25 @@ def _eager_advice(state: HandState, seat: int) -> tuple[Any, ...]:
     discards = [a.tile for a in offered if a.kind is ActionKind.DISCARD]
     after = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
         if discards else {}
-    move_waits = tuple(after.get(a.tile, frozenset()) if a.kind is ActionKind.DISCARD
-                       else frozenset() for a in offered)
+    prospect = prospect_of(state, seat)
+    move_waits = tuple(_judged(prospect and after_discard(prospect, a.tile, state.wildcards),
+                               s.without(a.tile), s.melds, state,
+                               after.get(a.tile, frozenset()))
+                       if a.kind is ActionKind.DISCARD and a.tile is not None else ()
+                       for a in offered)
     suggested = choose_discard(judge, s.hand, s.melds, unseen_counts(state, seat),
                                random.Random(0), discards) if discards else None
     analysis = HandAnalysis(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
-    return (move_waits, suggested, analysis.waits(), judge.shanten(s.hand, s.melds))
+    waits = _judged(prospect, s.hand, s.melds, state, analysis.waits())
+    return (move_waits, suggested, waits, judge.shanten(s.hand, s.melds))
+
+
+def _judged(prospect: WinProspect | None, hand: tuple[Tile, ...], melds: tuple[Meld, ...],
+            state: HandState, shape: frozenset[Tile]) -> tuple[Wait, ...]:
+    """The shape's waits the rule set accepts (`winning_waits`), from the state's records."""
+    if prospect is None or not shape:
+        return ()
+    return winning_waits(prospect, hand, melds, state.wildcards, shape)
 
 
 @pytest.mark.parametrize(("rules_name", "options", "seed"), [
@@ -170,7 +187,7 @@ def test_a_view_is_equal_hashable_and_pickles_with_its_advice() -> None:
                        first.waits, first.shanten, first.suggested)
     assert advice_inputs(given) is None and given == first and hash(given) == hash(first)
     bare = PlayerView(first.table, 0, first.concealed, first.drawn)
-    assert (bare.moves, bare.waits, bare.shanten, bare.suggested) == ((), frozenset(), 8, None)
+    assert (bare.moves, bare.waits, bare.shanten, bare.suggested) == ((), (), 8, None)
     with pytest.raises(FrozenInstanceError):
         first.suggested = Tile.S9  # type: ignore[misc]
 
@@ -202,7 +219,7 @@ def test_a_view_made_whole_is_the_view_its_constructor_makes() -> None:
     assert known is not None
     built = PlayerView(mine.table, 0, mine.concealed, mine.drawn,
                        knowledge=SeatKnowledge(known.judge, known.melds, known.offered,
-                                               known.win_value))
+                                               known.win_value, known.prospect))
     assert built.__dict__ == mine.__dict__ and built == mine
     table = mine.table
     assert TableView(**table.__dict__).__dict__ == table.__dict__

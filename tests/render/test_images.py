@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
+from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.tiles import Tile
 from engine.view import DiscardView, MeldView, PlayerView, TableView
@@ -143,7 +144,8 @@ def test_flip_mode_shows_the_turned_tile_as_the_caishen() -> None:
 
 
 def test_waiting_on_every_kind_wraps_inside_the_picture() -> None:
-    view = replace(samples.hand_caishen_flip(), waits=frozenset(Tile(i) for i in range(34)))
+    view = replace(samples.hand_caishen_flip(),
+                   waits=tuple(Wait(Tile(i), 2, None) for i in range(34)))
     layout = HandLayout.of(view, True)
     waits = next(c for c, _, _ in layout.chips if c.label == "听 Waits")
     assert len(waits.rows()) >= 2
