@@ -191,7 +191,7 @@ def _check_knowledge(state: HandState, mine: PlayerView, judge: Judge) -> None:
     if known.win_value is not None and _WIN not in map(_KIND_OF, known.offered):
         raise SelfPlayError(f"seat {seat}'s advice values a win it is not offered")
     # Its waits are judged from its own record and the table's public facts alone.
-    if known.prospect != prospect_of(state, seat):
+    if known.prospect is not prospect_of(state, seat):
         raise SelfPlayError(f"seat {seat}'s waits are judged on what it does not know")
 
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from engine.analysis import Wildcards
 from engine.game.actions import Action
 from engine.game.kinds import CLAIM, ENDED, PASS, ROB_KONG, TURN, WIN
-from engine.game.state import HandState
+from engine.game.state import HandState, record_of
 from engine.melds import Meld, MeldKind
 from engine.memo import bounded
 from engine.rules import RuleSet
@@ -117,19 +117,31 @@ _FACTS = "table facts"
 
 def _table_facts(state: HandState) -> TableFacts:
     window = state.window
-    actor = state.turn if window is None else window.from_seat
-    return TableFacts(
-        rules=state.rules, options=state.options, dealer=state.dealer, streak=state.streak,
-        huangfan=state.huangfan and state.ruleset.has_huangfan, flipped=state.flipped,
-        claims=state.claims, first_go_round=state.first_go_round, zhua_da=state.zhua_da,
-        wall_left=state.wall_remaining, actor=actor,
-        actor_discards=state.phase is TURN or state.phase is ROB_KONG,
-        last=window is not None and window.last, rob=state.phase is ROB_KONG)
+    phase = state.phase
+    # Every field named (`make` without its check: one record a state, on the views'
+    # path).
+    return record_of(TableFacts, {
+        "rules": state.rules, "options": state.options, "dealer": state.dealer,
+        "streak": state.streak, "huangfan": state.huangfan and state.ruleset.has_huangfan,
+        "flipped": state.flipped, "claims": state.claims,
+        "first_go_round": state.first_go_round, "zhua_da": state.zhua_da,
+        "wall_left": state.wall_remaining,
+        "actor": state.turn if window is None else window.from_seat,
+        "actor_discards": phase is TURN or phase is ROB_KONG,
+        "last": window is not None and window.last, "rob": phase is ROB_KONG})
 
 
 def prospect_of(state: HandState, seat: int) -> WinProspect | None:
     """``seat``'s prospect now (None once the hand is over, or while the claim or win
-    the seat chose on the tile being answered stands)."""
+    the seat chose on the tile being answered stands): one record a state and seat, so
+    a view holds the very record self-play checks it against."""
+    return state.remembered(_PROSPECT[seat], lambda: _prospect(state, seat))
+
+
+_PROSPECT = tuple(f"prospect {seat}" for seat in range(SEATS))
+
+
+def _prospect(state: HandState, seat: int) -> WinProspect | None:
     if state.phase is ENDED:
         return None
     own = state.seats[seat]
@@ -144,8 +156,10 @@ def prospect_of(state: HandState, seat: int) -> WinProspect | None:
     if window is not None and state.phase is CLAIM and state.ruleset.passed_claims_bind \
             and window.answers[seat] is None and WIN_OFFER[seat] in window.options[seat]:
         passed = passed | {state.wildcards.plays_as(window.tile) or window.tile}
-    return WinProspect(seat, own.flowers, own.chain, own.claimed_turn, passed,
-                       table_facts(state))
+    return record_of(WinProspect, {
+        "seat": seat, "flowers": own.flowers, "chain": own.chain,
+        "claimed_turn": own.claimed_turn, "passed_wins": passed,
+        "table": table_facts(state)})
 
 
 def after_discard(prospect: WinProspect, tile: Tile, wildcards: Wildcards) -> WinProspect:

@@ -25,7 +25,8 @@ from engine.rules.common import SEATS, WinContext, WinKind, make_meld
 from engine.score import score_case
 from engine.tiles import Tile, format_tiles
 from engine.view import view
-from tests.game.helpers import QUIET, D, start, tiles
+from tests.game.helpers import PASS, QUIET, D, play, start, tiles
+from tests.game.test_hangzhou_play import SCENE_LOU_HU
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 
@@ -291,3 +292,36 @@ def test_every_wait_shown_is_a_win_the_engine_and_the_calculator_accept(
                         _check(after, seat, move.waits, tuple(rest), tally, rng)
     assert tally["states"] > 250 and tally["self-draw"] > 50, tally
     assert tally["discard"] > 20 or (rules_name == "hangzhou" and not options), tally
+
+
+def test_a_passed_win_leaves_its_tile_a_self_draw_only_until_the_next_draw() -> None:
+    # Hangzhou, the dealer's streak at 3: the dealer (seat 0) waits on 3m, which it may
+    # win on a discard too (and on the 财神 5z, by self-draw only). Asked on seat 1's
+    # 3m, its waits say what a pass leaves: 3m by self-draw only (漏胡) until its own
+    # next draw.
+    caishen = Wait(Tile.WHITE, 1, None)
+    state, _ = start("hangzhou", SCENE_LOU_HU, streak=3, draws="2z3z3m5s3m")
+    menu = {m.action.tile: m.waits for m in view(state, 0).moves}
+    assert menu[Tile.RED] == (Wait(Tile.M3, 1, 1), caishen)
+    state = play(state, D(0, "7z"))
+    assert view(state, 0).waits == (Wait(Tile.M3, 1, 1), caishen)
+    state = play(state, D(1, "3m"))
+    assert view(state, 0).waits == (Wait(Tile.M3, 1, None), caishen)
+    state = play(state, PASS(0))
+    assert "听牌：3m 5z (只能自摸，×1)" in _dm(state, "zh-CN")
+    assert "3m 5z (self-draw only, ×1)" in _dm(state, "en")
+    state = play(state, D(2, "3z"), D(3, "3m"), PASS(0))  # the dealer draws 5s
+    state = play(state, D(0, "5s"))
+    assert view(state, 0).waits == (Wait(Tile.M3, 1, 1), caishen)
+
+
+def test_a_discarded_caishen_is_never_a_wait_on_a_discard() -> None:
+    # Hangzhou, the dealer at a streak of 3: each of the nine kinds wins on anyone's
+    # discard too, but the 财神 (5z) only by self-draw (a discarded 财神 is never claimed).
+    state, _ = start("hangzhou", {0: "1112345678999m1z", 1: QUIET[1], 2: QUIET[2],
+                                  3: QUIET[3]}, streak=3)
+    east = next(m for m in view(state, 0).moves if m.action.tile is Tile.EAST)
+    assert east.waits == (*(Wait(t, 1, 1) for t in tiles("123456789m")),
+                          Wait(Tile.WHITE, 1, None))
+    assert _menu(state, "en")["1z"].endswith(
+        "听 waits: 1m 2m 3m 4m 5m 6m 7m 8m 9m (×1); 5z (self-draw only, ×1)")
