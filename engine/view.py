@@ -601,11 +601,15 @@ def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
 
 
 def _idle_now(state: HandState, seat: int, idle: SeatKnowledge) -> SeatKnowledge:
-    """``idle`` (a seat's knowledge without moves) with its prospect in ``state``: its
-    waits are judged on the table as it is now."""
-    return record_of(SeatKnowledge, {"judge": idle.judge, "melds": idle.melds, "offered": (),
-                                     "win_value": None,
-                                     "prospect": prospect_of(state, seat)})
+    """``idle`` (a seat's knowledge without moves, shared between states) with its
+    prospect in ``state``, whose table its waits are judged on: one record a state and
+    seat, whether the seat's view is made alone or with the others'."""
+    return state.remembered(_IDLE_NOW[seat], lambda: record_of(SeatKnowledge, {
+        "judge": idle.judge, "melds": idle.melds, "offered": (), "win_value": None,
+        "prospect": prospect_of(state, seat)}))
+
+
+_IDLE_NOW = tuple(f"idle knowledge {seat}" for seat in range(4))
 
 
 _SEATS_SHOWN: IdentityMemo[_SeatShown] = IdentityMemo("engine.view.seats_shown", 1024)

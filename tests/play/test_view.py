@@ -256,7 +256,7 @@ def test_one_seats_view_alone_is_that_seats_view_of_the_four(
         assert views(state)[seat] is alone and view(state, seat) is alone
 
 
-def test_a_hand_has_one_judge_and_idle_seats_share_their_knowledge() -> None:
+def test_a_hand_has_one_judge_and_idle_seats_share_its_record() -> None:
     hands: list[list[HandState]] = []
     for state in _seeded_states("hangzhou", {}, 63, 2):
         if state.seq == 0:  # dealt: a new hand
@@ -271,11 +271,18 @@ def test_a_hand_has_one_judge_and_idle_seats_share_their_knowledge() -> None:
             and first.seats[seat].melds is second.seats[seat].melds]
     assert idle
     for seat in idle:
-        assert advice_inputs(view(first, seat)) is advice_inputs(view(second, seat))
+        # The same judge and melds records; the prospect its waits are judged on is
+        # each state's own (whose turn it is, the wall left).
+        before, after = advice_inputs(view(first, seat)), advice_inputs(view(second, seat))
+        assert before is not None and after is not None
+        assert before.judge is after.judge and before.melds is after.melds
+        assert before.prospect is prospect_of(first, seat)
+        assert after.prospect is prospect_of(second, seat)
     # A new hand's judge is its own (its own wildcards), even when equal.
     other = hands[1][0]
     assert remembered_judge(other) is not remembered_judge(first)
-    assert advice_inputs(views(other)[idle[0]]) is not advice_inputs(view(first, idle[0]))
+    known = advice_inputs(views(other)[idle[0]])
+    assert known is not None and known.judge is not advice_inputs(view(first, idle[0])).judge
 
 
 @pytest.mark.parametrize(("rules_name", "options", "seed"), [
