@@ -1,6 +1,9 @@
 """``python bench/dmjob.py [--hands 8] [--baseline REV --rounds 2]``: the event loop's
 share of a seat's DM outside discord.py: its job pickled for the picture process (and
-read back there), and its upload's multipart body joined.
+read back there), and its upload's multipart body joined; and, in the picture process,
+the DM's words and components with the view's advice they read (``dm_compose_us``: the
+moves' 听 hints, the suggestion, the waits; the picture itself not included), each
+state's view made and read once, in play order, as a bot composes them.
 
 Every state of ``--hands`` seeded self-played hands of each rule set gives the DM job
 of its deciding seat, as `bot.discord.dms.DmPresenter` sends it: the state encoded for
@@ -33,8 +36,9 @@ import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
 from bot.discord import pictures, posting  # noqa: E402
-from bot.discord.dms import prepare_dm  # noqa: E402
+from bot.discord.dms import prepare_dm, private_message  # noqa: E402
 from bot.discord.i18n import lang  # noqa: E402
+from bot.discord.texts import describe_events  # noqa: E402
 from bot.service.cause import Cause  # noqa: E402
 from bot.service.live import step_of  # noqa: E402
 from bot.service.notices import PrivateNotice, TableRef  # noqa: E402
@@ -44,12 +48,21 @@ from engine.game import apply, deciding_seats, new_hand  # noqa: E402
 from engine.game.snapshot import encode  # noqa: E402
 from engine.game.state import Phase  # noqa: E402
 from engine.tiles import full_set  # noqa: E402
+from engine.view import view  # noqa: E402
 
 REPEATS = 5
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
-def _jobs(hands: int) -> list[Callable[[], Any]]:
+def _compose(shown: Any, news: Any, lang_: Any, **fields: Any) -> object:
+    """`prepare_dm` without its picture: the view, its advice and the DM's words."""
+    view = shown if not callable(shown) else shown()
+    happened = describe_events(news, NAMES, view.seat, lang_, fields["hand"])
+    return private_message(view, locale=lang_, happened=happened, **fields)
+
+
+def _jobs(hands: int, compose: list[Callable[[], Any]] | None = None
+          ) -> list[Callable[[], Any]]:
     dumps_views = not hasattr(pictures, "job_bytes")
     jobs: list[Callable[[], Any]] = []
     for ruleset in rules.RULESETS:
@@ -69,6 +82,11 @@ def _jobs(hands: int) -> list[Callable[[], Any]]:
                                     table_id=1, hand=1, step=notice.step, names=NAMES,
                                     deadline=notice.deadline, choices=notice.choices,
                                     away=False))
+                if compose is not None:
+                    compose.append(partial(
+                        _compose, partial(view, state, seat, 1), notice.news,
+                        lang("en-US"), table_id=1, hand=1, step=notice.step, names=NAMES,
+                        deadline=notice.deadline, choices=notice.choices, away=False))
                 state, _ = apply(state, choose_action(state, seat, rng))
     return jobs
 
@@ -95,7 +113,14 @@ async def _bodies(fields: list[list[dict[str, Any]]]) -> None:
 
 
 def measure(hands: int) -> None:
-    jobs = _jobs(hands)
+    compose: list[Callable[[], Any]] = []
+    jobs = _jobs(hands, compose)
+    # Once each (a state's view keeps its advice): CPU per DM, memos as warm as play made
+    # them by then (the engine's, the pickles' above not yet).
+    start = time.process_time()
+    for job in compose:
+        job()
+    print(f"dm_compose_us {(time.process_time() - start) / len(compose) * 1e6:.1f} us")
     dumps: Callable[[object], bytes] = getattr(pictures, "job_bytes", pickle.dumps)
     sent = [dumps(job) for job in jobs]
     print(f"dm_jobs {len(jobs)} count")
