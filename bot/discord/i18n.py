@@ -664,7 +664,7 @@ _ZH: dict[str, str] = {
     "discard.waits": "听：{tiles}",
     "tile.copies": "{name}×{count}",
     "tile.caishen": "{name}（财神）",
-    "wait.group": "{tiles} ({value})",
+    "wait.group": "{tiles}（{value}）",
     "wait.groups_sep": "；",
     "wait.many": "{n} 种牌",
     "wait.self_draw": "只能自摸，{value}",

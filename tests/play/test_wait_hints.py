@@ -71,13 +71,13 @@ def test_a_shanghai_hand_that_can_win_is_told_its_waits_and_their_value() -> Non
     # (the stake and the pong of West). Discarding 4p waits on 6p and 7p.
     state = _shanghai_melded("47p555p")
     menu = _menu(state, "en")
-    assert menu["4p"] == "听 waits: 6p 7p (2 花)", menu
-    assert _menu(state, "zh-CN")["7p"].endswith("听：3p 4p 6p (2 花)")
+    assert menu["4p"] == "听 waits: Dots 6 7 (2 花)", menu
+    assert _menu(state, "zh-CN")["7p"].endswith("听：三四六筒（2 花）")
     state, _ = apply(state, D(0, "4p"))
     assert [(w.tile, w.self_draw, w.discard) for w in view(state, 0).waits] == \
         [(Tile.P6, 2, 2), (Tile.P7, 2, 2)]
-    assert "听 Ready, waiting on: 6p 7p (2 花)" in _dm(state, "en")
-    assert "听牌：6p 7p (2 花)" in _dm(state, "zh-CN")
+    assert "听 Ready, waiting on: Dots 6 7 (2 花)" in _dm(state, "en")
+    assert "听牌：六七筒（2 花）" in _dm(state, "zh-CN")
 
 
 # ---------------------------------------------------------------------------
@@ -308,8 +308,8 @@ def test_a_passed_win_leaves_its_tile_a_self_draw_only_until_the_next_draw() -> 
     state = play(state, D(1, "3m"))
     assert view(state, 0).waits == (Wait(Tile.M3, 1, None), caishen)
     state = play(state, PASS(0))
-    assert "听牌：3m 5z (只能自摸，×1)" in _dm(state, "zh-CN")
-    assert "3m 5z (self-draw only, ×1)" in _dm(state, "en")
+    assert "听牌：三万 白板（财神）（只能自摸，×1）" in _dm(state, "zh-CN")
+    assert "Three of Characters, White Dragon (财神) (self-draw only, ×1)" in _dm(state, "en")
     state = play(state, D(2, "3z"), D(3, "3m"), PASS(0))  # the dealer draws 5s
     state = play(state, D(0, "5s"))
     assert view(state, 0).waits == (Wait(Tile.M3, 1, 1), caishen)
@@ -324,4 +324,4 @@ def test_a_discarded_caishen_is_never_a_wait_on_a_discard() -> None:
     assert east.waits == (*(Wait(t, 1, 1) for t in tiles("123456789m")),
                           Wait(Tile.WHITE, 1, None))
     assert _menu(state, "en")["1z"].endswith(
-        "听 waits: 1m 2m 3m 4m 5m 6m 7m 8m 9m (×1); 5z (self-draw only, ×1)")
+        "听 waits: Characters 1 2 3 4 5 6 7 8 9 (×1); White Dragon (财神) (self-draw only, ×1)")
