@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from engine.analysis import Wildcards
 from engine.game.actions import Action
 from engine.game.kinds import CLAIM, ENDED, PASS, ROB_KONG, TURN, WIN
-from engine.game.state import HandState, record_of
+from engine.game.state import HandState, make, record_of
 from engine.melds import Meld, MeldKind
 from engine.memo import bounded
 from engine.rules import RuleSet
@@ -63,6 +63,8 @@ class Wait:
 
 
 NO_WAITS: tuple[Wait, ...] = ()
+SELF_DRAW, DISCARD_WIN = WinKind.SELF_DRAW, WinKind.DISCARD
+_NONE: frozenset[Tile] = frozenset()
 WIN_OFFER = tuple(Action(WIN, seat) for seat in range(SEATS))
 
 
@@ -169,16 +171,14 @@ def after_discard(prospect: WinProspect, tile: Tile, wildcards: Wildcards) -> Wi
     wild = wildcards.is_joker(tile)
     chain = (*prospect.chain, ChainStep.PIAO) if wild and not prospect.claimed_turn else ()
     limit = ruleset_of(table.rules).last_window_tiles
-    facts = TableFacts(
-        rules=table.rules, options=table.options, dealer=table.dealer, streak=table.streak,
-        huangfan=table.huangfan, flipped=table.flipped, claims=table.claims,
-        first_go_round=table.first_go_round,
-        zhua_da=prospect.seat if wild else table.zhua_da, wall_left=table.wall_left,
-        actor=prospect.seat, actor_discards=False,
-        last=limit is not None and table.wall_left <= limit)
+    facts = make(TableFacts, {
+        **table.__dict__, "zhua_da": prospect.seat if wild else table.zhua_da,
+        "actor": prospect.seat, "actor_discards": False, "rob": False,
+        "last": limit is not None and table.wall_left <= limit})
     # (The hand itself, without the tile, is given to `winning_waits` apart.)
-    return WinProspect(prospect.seat, prospect.flowers, chain, False, prospect.passed_wins,
-                       facts)
+    return make(WinProspect, {
+        "seat": prospect.seat, "flowers": prospect.flowers, "chain": chain,
+        "claimed_turn": False, "passed_wins": prospect.passed_wins, "table": facts})
 
 
 def winning_waits(prospect: WinProspect, concealed: tuple[Tile, ...],
@@ -257,17 +257,20 @@ class _Timeline:
             return None
         prospect, table = self.prospect, self.prospect.table
         first, zhua_da = self._facts_after(self.drawers)
-        check = TurnCheck(kind=WIN, seat=prospect.seat, wildcards=wildcards, drawn=tile,
-                          after_claim=False, zhua_da=zhua_da)
+        # The records made whole (`make`: a hint judges a few dozen of them a view).
+        check = make(TurnCheck, {
+            "kind": WIN, "seat": prospect.seat, "wildcards": wildcards, "tile": None,
+            "meld_tiles": (), "drawn": tile, "after_claim": False, "zhua_da": zhua_da})
         if self.ruleset.turn_refusal(check, table.options):
             return None
         chain = self.ruleset.counts_chain
-        ctx = WinContext(
-            winner=prospect.seat, dealer=table.dealer, win=WinKind.SELF_DRAW,
-            concealed=concealed, win_tile=tile, melds=melds, flowers=prospect.flowers,
-            first_go_round=first, chain=prospect.chain if chain else (),
-            claims=table.claims, streak=table.streak, huangfan=table.huangfan,
-            flipped=table.flipped)
+        ctx = make(WinContext, {
+            "winner": prospect.seat, "dealer": table.dealer, "win": SELF_DRAW,
+            "concealed": concealed, "win_tile": tile, "melds": melds, "from_seat": None,
+            "flowers": prospect.flowers, "replacement": None, "first_go_round": first,
+            "chain": prospect.chain if chain else (), "claimed_turn": False,
+            "claims": table.claims, "streak": table.streak, "huangfan": table.huangfan,
+            "flipped": table.flipped})
         return _value(self.ruleset, ctx, table.options)
 
     def discard(self, concealed: tuple[Tile, ...], melds: tuple[Meld, ...],
@@ -285,19 +288,21 @@ class _Timeline:
             first, zhua_da = self._facts_after(self._drawn_before(count))
             limit = self.ruleset.last_window_tiles
             left = self._left() - count
-            check = ClaimCheck(
-                kind=WIN, claimer=prospect.seat, discarder=discarder, tile=tile,
-                dealer=table.dealer, streak=table.streak, claims=table.claims,
-                wildcards=wildcards, chis=chis, passed_wins=prospect.passed_wins,
-                zhua_da=zhua_da,
-                last_window=limit is not None and left <= limit)
+            check = make(ClaimCheck, {
+                "kind": WIN, "claimer": prospect.seat, "discarder": discarder, "tile": tile,
+                "dealer": table.dealer, "streak": table.streak, "claims": table.claims,
+                "wildcards": wildcards, "meld_tiles": (), "chis": chis,
+                "passed_wins": prospect.passed_wins, "passed_pongs": _NONE,
+                "zhua_da": zhua_da, "last_window": limit is not None and left <= limit})
             if self.ruleset.claim_refusal(check, table.options):
                 continue
-            ctx = WinContext(
-                winner=prospect.seat, dealer=table.dealer, win=WinKind.DISCARD,
-                concealed=concealed, win_tile=tile, melds=melds, from_seat=discarder,
-                flowers=prospect.flowers, first_go_round=first, claims=table.claims,
-                streak=table.streak, huangfan=table.huangfan, flipped=table.flipped)
+            ctx = make(WinContext, {
+                "winner": prospect.seat, "dealer": table.dealer, "win": DISCARD_WIN,
+                "concealed": concealed, "win_tile": tile, "melds": melds,
+                "from_seat": discarder, "flowers": prospect.flowers, "replacement": None,
+                "first_go_round": first, "chain": (), "claimed_turn": False,
+                "claims": table.claims, "streak": table.streak, "huangfan": table.huangfan,
+                "flipped": table.flipped})
             if self.ruleset.discard_win_refusal(ctx, table.options):
                 continue  # refused whatever the hand (as `score` would refuse it)
             value = _value(self.ruleset, ctx, table.options)
