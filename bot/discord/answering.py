@@ -2,7 +2,7 @@
 (`bot.discord.commands`) and the buttons (`bot.discord.ids`) share.
 
     async with answering(interaction) as answer:
-        table_id = await answer.service.find_table(answer.cause, channel_id, table)
+        table_id = await answer.table_id(table)  # judged where it was asked
         seated = await answer.run(answer.service.join(answer.cause, table_id))
         await answer.say(t("reply.joined", answer.locale, ...))
 
@@ -37,7 +37,7 @@ import discord
 from bot.discord.i18n import LocaleLike, t
 from bot.discord.refusals import refusal_text
 from bot.discord.texts import MAX_CONTENT, clip
-from bot.service import Cause, Refused
+from bot.service import Cause, Place, Refused
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -123,7 +123,8 @@ def cause_of(interaction: discord.Interaction) -> Cause:
                  locale=interaction.locale.value,
                  is_manager=bool(permissions is not None and permissions.manage_guild),
                  interaction_id=interaction.id,
-                 message_id=message.id if message is not None else None)
+                 message_id=message.id if message is not None else None,
+                 place=Place(interaction.guild_id, interaction.channel_id or 0))
 
 
 class Answer:
@@ -175,9 +176,11 @@ class Answer:
     def notifier(self) -> DiscordNotifier:
         return self._bot.notifier
 
-    async def table_id(self, given: int | None) -> int:
-        """The table a command means (``given``, else the channel's; `find_table`)."""
-        return await self.service.find_table(self.cause, self.channel_id, given)
+    async def table_id(self, given: int | None, *, decision: bool = False) -> int:
+        """The table a command or a button means, judged where it was used (`find_table`:
+        ``given`` if it is this channel's, else the channel's; ``decision``: a decision's
+        button, also in the private messages of a person seated at ``given``)."""
+        return await self.service.find_table(self.cause, given, decision=decision)
 
     async def run(self, work: Awaitable[T], *, ephemeral: bool = True) -> T:
         """Await a service call as a tracked task (shutdown waits for it), deferring the

@@ -39,7 +39,10 @@ own examples: its template (the pattern of its ids, in the class statement), its
 ``"mj:lobby:7:join"``; a value outside the template raises `BadCustomId` at once), its
 ``from_custom_id`` (the values read back from a click's id; it never raises, or
 discord.py would leave the click unanswered) and its ``callback``, which calls the
-table service inside `bot.discord.answering.answering`. ``@persistent`` registers the
+table service inside `bot.discord.answering.answering`, for the table its id names only
+where that table's buttons belong (`Answer.table_id`: a table's public buttons in its
+channel, a decision's there or in the seated person's private messages; anywhere else
+the id is answered as one no table has). ``@persistent`` registers the
 class for the client (`DYNAMIC_ITEMS`). The service checks everything a click claims
 (the seat, the step, that the move is legal); an id that fits a template but means
 nothing (``p555m``) never reaches it: the presser is told privately that the button is
@@ -397,6 +400,7 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
         alone = answer.alone()
         if not alone:
             await answer.acknowledge_first()
+        table_id = await answer.table_id(table_id, decision=True)  # in its place only
         seat = owner if owner is not None else await _own_seat(answer, table_id)
         action = move.action(seat)
         message = interaction.message
@@ -464,7 +468,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
-            service, cause, table = answer.service, answer.cause, self.table
+            table = await answer.table_id(self.table)  # in its own channel only
+            service, cause = answer.service, answer.cause
             if self.what == "leave":  # a running match asks first (`leave`)
                 await leave(answer, table)
                 return
@@ -505,7 +510,8 @@ class PreferenceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
-            await answer.run(answer.service.set_choice(answer.cause, self.table, self.name,
+            table = await answer.table_id(self.table, decision=True)
+            await answer.run(answer.service.set_choice(answer.cause, table, self.name,
                                                        self.on))
             label = t(f"btn.pref.{self.name}", answer.locale)
             if self.on:
@@ -532,7 +538,8 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
-            await answer.run(answer.service.back(answer.cause, self.table))
+            table = await answer.table_id(self.table, decision=True)
+            await answer.run(answer.service.back(answer.cause, table))
             await answer.say(t("reply.back", answer.locale))
 
 
@@ -614,10 +621,11 @@ class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
+            table = await answer.table_id(self.table)  # asked in its channel only
             if answer.cause.user_id != self.user:
                 await answer.say(t("leave.not_yours", answer.locale))
             elif self.yes:
-                await leave(answer, self.table, self.cost, confirming=True)
+                await leave(answer, table, self.cost, confirming=True)
             else:
-                await answer.update(content=t("leave.kept", answer.locale, table=self.table),
+                await answer.update(content=t("leave.kept", answer.locale, table=table),
                                     view=None)

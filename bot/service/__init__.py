@@ -9,7 +9,7 @@
     await service.act(ann, info.ref.table_id, action, step=step)
 """
 
-from bot.service.cause import Cause
+from bot.service.cause import Cause, Place
 from bot.service.clock import Clock, FakeClock, SystemClock
 from bot.service.errors import Refused
 from bot.service.fairness import commitment, parse_wall, wall_text
@@ -63,6 +63,7 @@ __all__ = [
     "Notice",
     "Notifier",
     "NullNotifier",
+    "Place",
     "PrivateNotice",
     "Receipt",
     "RecordingNotifier",

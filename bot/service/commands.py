@@ -189,7 +189,8 @@ class Commands(Part):
         await self.seen(cause)
         async with self.recovery.locked(table_id) as live:
             need_lobby(live)
-            if cause.user_id != live.row.creator_id and not cause.is_manager:
+            if cause.user_id != live.row.creator_id and \
+                    not cause.manages(live.row.guild_id):
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can start it")
             empty = [i + 1 for i, s in enumerate(live.seats) if s is None]
@@ -217,7 +218,8 @@ class Commands(Part):
         (no settlement) and its wall revealed; the match is recorded as abandoned."""
         await self.seen(cause)
         async with self.recovery.locked(table_id) as live:
-            if cause.user_id != live.row.creator_id and not cause.is_manager:
+            if cause.user_id != live.row.creator_id and \
+                    not cause.manages(live.row.guild_id):
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:

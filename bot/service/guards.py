@@ -51,7 +51,7 @@ def need_player(live: LiveTable, user_id: int, seat: int) -> int:
 
 def need_member(live: LiveTable, cause: Cause) -> None:
     user_id = cause.user_id
-    if not cause.is_manager and user_id != live.row.creator_id \
+    if not cause.manages(live.row.guild_id) and user_id != live.row.creator_id \
             and live.seat_of(user_id) is None:
         raise Refused(E.NOT_MEMBER, "only players at this table, its creator or a server "
                                     "manager can do that")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import errors as E
-from bot.service.cause import Cause
+from bot.service.cause import Cause, Place
 from bot.service.errors import Refused
 from bot.service.fairness import parse_wall
 from bot.service.guards import need_hand, need_seat
@@ -81,25 +81,54 @@ class Queries(Part):
         rows = await self.store.tables_in_channel(channel_id, live_only=live_only)
         return [await self.table_info(r.id) for r in rows]
 
-    async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
-                         ) -> int:
-        """The table a command means: ``given``, else the channel's live table (the
-        person's own first when there are several), else the channel's last table. A
-        ``given`` no table id can be (a database integer holds no more than
-        `MAX_TABLE_ID`) is no table."""
+    async def find_table(self, cause: Cause, given: int | None = None, *,
+                         decision: bool = False) -> int:
+        """The table a request means, judged where it was made (``cause.place``):
+        ``given`` when it is a table of that channel, else the channel's live table (the
+        person's own first when there are several), else the channel's last table.
+        ``decision``: a decision's buttons (a move, a standing choice, "I'm back"), also
+        honoured in the private messages of a person seated at ``given``.
+
+        Any other table, of another channel or server, is refused exactly as one that
+        does not exist (`no_table`): a request never reaches, nor tells of, a table
+        that is not its place's (nor one no table id can be: a database integer holds
+        no more than `MAX_TABLE_ID`)."""
+        place = cause.place
+        if place is None:
+            raise ValueError("a table is found from where it was asked: the cause has no place")
         if given is not None:
-            if not 1 <= given <= MAX_TABLE_ID:
-                raise Refused(E.NO_TABLE, "there is no such table")
+            if not 1 <= given <= MAX_TABLE_ID or \
+                    not await self._placed(given, cause, place, decision):
+                raise Refused(E.NO_TABLE, "there is no such table here")
             return given
-        tables = await self.tables_in_channel(channel_id)
-        if not tables:
-            tables = (await self.tables_in_channel(channel_id, live_only=False))[-1:]
+        tables = [] if place.private else await self.tables_in_channel(place.channel_id)
+        if not tables and not place.private:
+            tables = (await self.tables_in_channel(place.channel_id, live_only=False))[-1:]
         if not tables:
             raise Refused(E.NO_TABLE, "there is no table in this channel; open one with "
                                       "/mahjong new")
         mine = [x for x in tables
                 if any(s is not None and s.user_id == cause.user_id for s in x.seats)]
         return (mine or tables)[-1].ref.table_id
+
+    async def _placed(self, table_id: int, cause: Cause, place: Place, decision: bool
+                      ) -> bool:
+        """Whether ``table_id`` is a table of ``place``: of its channel, or for a
+        decision in private messages one where the person sits. A live table's server
+        and channel never change, so memory answers (a seat, in shared mode, only when
+        it says yes: another process may have seated the person since)."""
+        live = self.tables.get(table_id)
+        if place.guild_id is not None:
+            if live is not None:
+                return live.row.guild_id == place.guild_id and \
+                    live.row.channel_id == place.channel_id
+            return await self.store.table_in(table_id, guild_id=place.guild_id,
+                                             channel_id=place.channel_id) is not None
+        if not decision:  # a table's public buttons are its channel's alone
+            return False
+        if live is not None and live.seat_of(cause.user_id) is not None:
+            return True
+        return await self.store.seat_of(table_id, cause.user_id) is not None
 
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand, for `/mahjong hand` (private)."""

@@ -196,10 +196,12 @@ class TableService:
         """The channel's (live) tables, oldest first."""
         return await self.queries.tables_in_channel(channel_id, live_only=live_only)
 
-    async def find_table(self, cause: Cause, channel_id: int, given: int | None = None
-                         ) -> int:
-        """The table a command means: ``given``, the channel's live one, or its last."""
-        return await self.queries.find_table(cause, channel_id, given)
+    async def find_table(self, cause: Cause, given: int | None = None, *,
+                         decision: bool = False) -> int:
+        """The table a request means, where it was made (``cause.place``): ``given``
+        when it is that channel's (``decision``: or, in private messages, one the person
+        sits at), else the channel's live one, or its last; any other: ``no_table``."""
+        return await self.queries.find_table(cause, given, decision=decision)
 
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand and decision (private)."""

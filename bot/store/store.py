@@ -493,6 +493,15 @@ class Store:
         row = await self._read_one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
         return TableRow.of(row) if row else None
 
+    async def table_in(self, table_id: int, *, guild_id: int, channel_id: int
+                       ) -> TableRow | None:
+        """The table ``table_id`` if it is one of that server's channel (None: there is
+        no such table there, whether it is elsewhere or nowhere)."""
+        row = await self._read_one(
+            "SELECT * FROM game_tables WHERE id = ? AND guild_id = ? AND channel_id = ?",
+            (table_id, guild_id, channel_id))
+        return TableRow.of(row) if row else None
+
     async def tables_in_channel(self, channel_id: int, *,
                                 live_only: bool = False) -> list[TableRow]:
         """The channel's tables, oldest first (live only: lobby or playing)."""

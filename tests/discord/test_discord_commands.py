@@ -15,11 +15,13 @@ import pytest
 import bot.discord.answering as answering
 from bot.discord.commands import MahjongCommands
 from bot.discord.i18n import COMMANDS
-from bot.service import Cause, Refused
+from bot.service import Cause, Place, Refused
 from bot.service import errors as E
 from tests.discord.fakes import FakeService, interaction
 
-ANN = Cause(101, "Ann", "en-US", False, 555)
+HERE = Place(900, 42)
+"""Where the fake interactions are made (guild 900, channel 42)."""
+ANN = Cause(101, "Ann", "en-US", False, 555, place=HERE)
 
 
 async def run(name: str, inter: Any, **args: Any) -> None:
@@ -47,13 +49,13 @@ async def test_table_commands_find_the_table_then_call_the_service_with_the_caus
         await run(name, inter, table=None)
         assert service.names() == ["find_table", method]
         assert (await service.settled(inter)).seen_causes() == [ANN]
-        assert service.last("find_table") == ((ANN, 42, None), {})
+        assert service.last("find_table") == ((ANN, None), {"decision": False})
         assert service.last(method) == ((ANN, 7), {"agreed": None} if name == "leave" else {})
         assert len(inter.said) == 1
     service = FakeService({"find_table": 9, "join": SimpleNamespace(seat=2)})
     inter = interaction(service, locale=discord.Locale.chinese)
     await run("join", inter, table=9)
-    assert service.last("find_table")[0][2] == 9
+    assert service.last("find_table")[0][1] == 9
     assert inter.said == [("Ann 坐到了 3 号座位。", True, {})]
 
 
@@ -62,7 +64,7 @@ async def test_new_passes_the_options_given_and_says_the_table() -> None:
     inter = interaction(service, manager=True)
     await run("new", inter, rules="hangzhou", caishen="flip", hands=None)
     args, kwargs = service.last("create_table")
-    assert args == (Cause(101, "Ann", "en-US", True, 555),)
+    assert args == (Cause(101, "Ann", "en-US", True, 555, place=HERE),)
     assert kwargs == {"guild_id": 900, "channel_id": 42, "rules": "hangzhou",
                       "options": {"caishen": "flip"}}
     assert inter.said[0][0].startswith("Table #7")

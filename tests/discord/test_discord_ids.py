@@ -29,7 +29,7 @@ from bot.discord.ids import (
     answer_unshown,
     parse_discard_value,
 )
-from bot.service import Cause, Refused
+from bot.service import Cause, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
 from engine.game.actions import Action
@@ -202,7 +202,8 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
     button = await read(MoveButton, move_id(5, 2, 17, pong, 2), inter)
     await button.callback(inter)
     assert service.names() == ["act"]
-    cause = Cause(101, "Ann", "zh-CN", True, 555, message_id=777)  # the message clicked
+    cause = Cause(101, "Ann", "zh-CN", True, 555, message_id=777,  # the message clicked
+                  place=Place(900, 42))
     assert (await service.settled(inter)).seen_causes() == [cause]
     assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
                                    {"step": 17, "hand_number": 2})
@@ -402,7 +403,8 @@ async def test_a_lobby_button_calls_the_service_and_only_acknowledges(what: str)
     await (await read(LobbyButton, f"mj:lobby:5:{what}", inter)).callback(inter)
     called = {"join": "join", "leave": "leave", "addbot": "add_computer", "start": "start"}
     assert service.names() == [called[what]]
-    assert service.last(called[what]) == ((Cause(101, "Ann", "en-US", False, 555), 5),
+    ann = Cause(101, "Ann", "en-US", False, 555, place=Place(900, 42))
+    assert service.last(called[what]) == ((ann, 5),
                                           {"agreed": None} if what == "leave" else {})
     assert inter.events == ["defer ephemeral=False"] and inter.said == []
 

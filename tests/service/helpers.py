@@ -7,13 +7,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.service import Cause, FakeClock, RecordingNotifier, Refused, TableService
+from bot.service import Cause, FakeClock, Place, RecordingNotifier, Refused, TableService
 from bot.service.fairness import Deal, deal_of, shuffle
 from bot.store import Store
 from engine.game import Action, ActionKind, stack_wall
 from engine.tiles import tile_from_notation
 
 GUILD, CHANNEL = 7, 70
+HERE = Place(GUILD, CHANNEL)
+"""Where the tests' tables are (`World.table` opens them there)."""
 ANN, BOB, CID, DEE, EVE = 1, 2, 3, 4, 99
 NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DEE: "Dee", EVE: "Eve"}
 
@@ -43,11 +45,12 @@ async def refused(code: str, coro: Awaitable[object]) -> Refused:
 
 
 def by(user_id: int, name: str | None = None, *, manager: bool = False,
-       locale: str | None = None) -> Cause:
+       locale: str | None = None, place: Place | None = None) -> Cause:
     """The cause of a test's command: the user (named as in NAMES unless ``name``),
-    a server manager or not, asking in ``locale``."""
+    a server manager or not, asking in ``locale``, at ``place`` (`HERE`: the channel of
+    the tests' tables; None: nowhere, naming tables directly)."""
     return Cause(user_id, NAMES.get(user_id, f"U{user_id}") if name is None else name,
-                 locale, manager)
+                 locale, manager, place=place)
 
 
 def D(seat: int, tile: str) -> Action:

@@ -7,10 +7,22 @@ from typing import Any
 
 import pytest
 
-from bot.service import Seated, TablePicture
+from bot.service import Place, Seated, TablePicture
 from bot.store import StandingChoices, Store
 from engine.game import ActionKind
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by, refused
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    CID,
+    DEE,
+    EVE,
+    GUILD,
+    HERE,
+    World,
+    by,
+    refused,
+)
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -31,20 +43,60 @@ def count_locale_writes(store: Store) -> list[tuple[int, str]]:
 
 async def test_find_table_given_live_own_or_last(world: World) -> None:
     svc = world.service
-    exc = await refused("no_table", svc.find_table(by(ANN), CHANNEL))
+    exc = await refused("no_table", svc.find_table(by(ANN, place=HERE)))
     assert exc.reason == "there is no table in this channel; open one with /mahjong new"
-    assert await svc.find_table(by(ANN), CHANNEL, 12345) == 12345   # given: taken as is
+    await refused("no_table", svc.find_table(by(ANN, place=HERE), 12345))  # nobody's
     first = await world.table((ANN, BOB), start=False)
-    assert await svc.find_table(by(EVE), CHANNEL) == first
+    assert await svc.find_table(by(EVE, place=HERE)) == first
+    assert await svc.find_table(by(EVE, place=HERE), first) == first  # given: this channel's
     # a second live table in the channel (written past the service's one-table check)
     row = await world.store.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=CID,
                                          rules="shanghai", at=0.0)
     await world.store.sit(row.id, 0, user_id=CID, display_name="Cid", at=0.0)
-    assert await svc.find_table(by(BOB), CHANNEL) == first        # their own
-    assert await svc.find_table(by(EVE), CHANNEL) == row.id       # else the newest
+    assert await svc.find_table(by(BOB, place=HERE)) == first        # their own
+    assert await svc.find_table(by(EVE, place=HERE)) == row.id       # else the newest
     await svc.cancel(by(ANN), first)
     await svc.cancel(by(CID), row.id)
-    assert await svc.find_table(by(ANN), CHANNEL) == row.id       # no live one: the last
+    assert await svc.find_table(by(ANN, place=HERE)) == row.id       # no live one: the last
+
+
+async def test_a_table_is_found_only_where_it_is(world: World) -> None:
+    """Another channel's or server's table is `no_table`, in the same words as a table
+    that does not exist; a decision's buttons also in the DMs of someone seated."""
+    svc = world.service
+    table = await world.table((ANN, BOB, CID, DEE))
+    nowhere = await refused("no_table", svc.find_table(by(EVE, place=HERE), 999))
+    elsewhere = (Place(GUILD, CHANNEL + 1), Place(GUILD + 1, CHANNEL), Place(None, 5))
+    for place in elsewhere:
+        for asked in (by(EVE, place=place), by(ANN, place=place, manager=True)):
+            for decision in (False, True):
+                if place.private and asked.user_id == ANN and decision:
+                    continue  # Ann sits at the table: her DMs are its place
+                exc = await refused("no_table", svc.find_table(asked, table,
+                                                               decision=decision))
+                assert (exc.reason, exc.params) == (nowhere.reason, nowhere.params)
+    assert await svc.find_table(by(ANN, place=Place(None, 5)), table, decision=True) == table
+    # the table is gone from memory (another process's, a restart): the store decides
+    svc.tables.pop(table)
+    await refused("no_table", svc.find_table(by(EVE, place=Place(GUILD + 1, CHANNEL)), table))
+    await refused("no_table", svc.find_table(by(EVE, place=Place(None, 5)), table,
+                                             decision=True))
+    assert await svc.find_table(by(EVE, place=HERE), table) == table
+    assert await svc.find_table(by(BOB, place=Place(None, 6)), table, decision=True) == table
+    with pytest.raises(ValueError):
+        await svc.find_table(by(ANN), table)  # nowhere: no place to judge it in
+
+
+async def test_a_manager_manages_only_the_server_they_asked_in(world: World) -> None:
+    table = await world.table((ANN, BOB), start=False)
+    await world.service.add_computer(by(ANN), table)
+    await world.service.add_computer(by(ANN), table)
+    foreign = by(EVE, manager=True, place=Place(GUILD + 1, CHANNEL))
+    await refused("not_allowed", world.service.start(foreign, table))
+    await refused("not_allowed", world.service.cancel(foreign, table))
+    await refused("not_member", world.service.add_computer(foreign, table))
+    info = await world.service.start(by(EVE, manager=True, place=HERE), table)
+    assert info.status == "playing"
 
 
 async def test_join_and_add_computer_say_the_seat_taken(world: World) -> None:

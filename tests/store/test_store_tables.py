@@ -55,6 +55,14 @@ async def test_lists_by_channel_and_live(store: Store) -> None:
     assert [t.id for t in await store.live_tables()] == [a.id, c.id]
 
 
+async def test_a_table_is_found_only_in_its_own_server_and_channel(store: Store) -> None:
+    table = await make_table(store, channel_id=10)  # guild 1
+    assert await store.table_in(table.id, guild_id=1, channel_id=10) == table
+    assert await store.table_in(table.id, guild_id=2, channel_id=10) is None
+    assert await store.table_in(table.id, guild_id=1, channel_id=11) is None
+    assert await store.table_in(table.id + 1, guild_id=1, channel_id=10) is None
+
+
 async def test_status_compare_and_set(store: Store) -> None:
     table = await make_table(store)
     playing = await store.set_table_status(table.id, "playing", expected="lobby")
