@@ -79,7 +79,7 @@ def _jobs(hands: int, compose: list[Callable[[], Any]] | None = None
                                        cause=Cause(10**17 + seat, NAMES[seat], "en-US"))
                 shown = notice.view if dumps_views else notice.viewing()
                 jobs.append(partial(prepare_dm, shown, notice.news, lang("en-US"),
-                                    table_id=1, hand=1, step=notice.step, names=NAMES,
+                                    table_id=1, hand=1, step=notice.public_step, names=NAMES,
                                     deadline=notice.deadline, choices=notice.choices,
                                     away=False))
                 if compose is not None:

@@ -159,7 +159,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             # as a DM's are: the view's advice is worked out there, once
             dm = await answer.pictures.draw_hand(partial(
                 prepare_dm, info.view, (), lang(answer.locale), table_id=table_id,
-                hand=info.hand_number, step=info.step, names=info.names,
+                hand=info.hand_number, step=info.public_step, names=info.names,
                 deadline=info.deadline, choices=info.choices, away=info.away))
             text = dm.text if live is None else \
                 reply_text(dm.text, live.expires_at, answer.locale)

@@ -169,22 +169,23 @@ def button_moves(view: PlayerView, capacity: int) -> list[MoveView]:
     return [m for m in moves if id(m) in kept]
 
 
-def move_view(view: PlayerView, table_id: int, hand: int, seq: int,
+def move_view(view: PlayerView, table_id: int, hand: int, step: int,
               locale: LocaleLike) -> discord.ui.View:
-    """The persistent view of the moves in ``view``: the discard menu on row 0, the
-    buttons after it, five to a row. Empty when there is nothing to decide."""
+    """The persistent view of the moves in ``view`` at the decision's public ``step``:
+    the discard menu on row 0, the buttons after it, five to a row. Empty when there is
+    nothing to decide."""
     out = discord.ui.View(timeout=None)
     options = discard_options(view, locale)
     row = 0
     if options:
-        out.add_item(DiscardSelect(table_id, hand, seq, options=options, row=0,
+        out.add_item(DiscardSelect(table_id, hand, step, options=options, row=0,
                                    placeholder=t("discard.placeholder", locale),
                                    seat=view.seat))
         row = 1
     capacity = (MAX_ROWS - row) * MAX_ROW_BUTTONS
     for i, move in enumerate(button_moves(view, capacity)):
         out.add_item(MoveButton(
-            table_id, hand, seq, MoveCode.of(move.action), row=row + i // MAX_ROW_BUTTONS,
+            table_id, hand, step, MoveCode.of(move.action), row=row + i // MAX_ROW_BUTTONS,
             label=move_label(move, view, locale), seat=view.seat,
             style=_STYLES.get(move.action.kind, discord.ButtonStyle.primary)))
     return out

@@ -68,7 +68,8 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
                     names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
                     choices: Any = None, away: bool = False, reminder: bool = False,
                     happened: Sequence[str] = ()) -> tuple[str, discord.ui.View]:
-    """The text and components of a seat's DM or ``/mahjong hand`` reply."""
+    """The text and components of a seat's DM or ``/mahjong hand`` reply (``step``:
+    the public step its decision's buttons carry, None: nothing to decide)."""
     text = dm_text(view, table_id=table_id, names=names, locale=locale, deadline=deadline,
                    reminder=reminder, happened=happened)
     ui = move_view(view, table_id, hand, step, locale) if view.moves and step is not None \
@@ -216,7 +217,8 @@ class DmPresenter:
         reader = lang(n.locale or self.poster.user_locale(user_id, ref))
         dm = await self.pictures.draw_hand(
             partial(prepare_dm, n.viewing(), tuple(news), reader, table_id=ref.table_id,
-                    hand=n.hand_number, step=n.step, names=n.names, deadline=n.deadline,
+                    hand=n.hand_number, step=n.public_step, names=n.names,
+                    deadline=n.deadline,
                     choices=n.choices, away=n.away, reminder=n.reminder))
         try:
             message = await self.poster.dm_id(user_id, content=dm.text,

@@ -9,16 +9,19 @@ is remembered per message: each ``custom_id`` carries all it needs, and one
 The scheme (every number is a non-negative decimal without leading zeros, at most
 `MAX_NUMBER`, ≤ 100 chars):
 
-``mj:mv:{table}:{hand}:{seq}:{move}:s{seat}``
-    A move button. ``seq`` is the number of actions applied so far in hand ``hand``
-    (the step the DM was made for: anything else is stale). ``move`` encodes the
+``mj:mv:{table}:{hand}:p{step}:{move}:s{seat}``
+    A move button. ``step`` is the public step of the decision in hand ``hand`` (the
+    DM was made for it: anything else is stale), counted in moves every player has
+    seen (`bot.service.steps`), so that no player can count the claim answers other
+    seats gave. Ids made before carry a bare number there: the hand's seq, judged as
+    it was (it is still exact, only not public). ``move`` encodes the
     action without its seat: a kind letter then the tiles in compact notation —
     ``w`` win, ``x`` pass, ``c46m`` chi with 4m 6m, ``p55m`` pong, ``k555m`` exposed
     kong, ``a5m`` add 5m to a pong, ``g1111m`` concealed kong, ``d5m`` discard.
     ``seat`` (0–3) is the seat the button was made for, so that another player
     pressing it is told it is not theirs (and can never answer for that seat). Ids
     sent before the seat was added end at ``{move}``: the presser's seat is implied.
-``mj:dc:{table}:{hand}:{seq}:s{seat}``
+``mj:dc:{table}:{hand}:p{step}:s{seat}``
     The discard menu; the chosen option's value is the tile notation (``"5m"``).
     ``:s{seat}`` as for a move (absent in older ids).
 ``mj:lobby:{table}:{what}``
@@ -96,6 +99,9 @@ sent to the database."""
 MAX_DIGITS = len(str(MAX_NUMBER))
 TILES = r"(?:[1-9]+[mpsz])+"
 MOVE = rf"(?:[wx]|[a-z]{TILES})"
+STEP = rf"(?:p(?P<step>{NUM})|(?P<seq>{NUM}))"
+"""The decision's public step after a ``p``; a bare number, the hand's seq, in ids made
+before steps were public."""
 SEAT = r"(?::s(?P<seat>[0-3]))?"
 """The seat a move is for; absent in ids made before it was carried."""
 
@@ -289,6 +295,21 @@ def seat_in(match: re.Match[str]) -> int | None:
     return None if match["seat"] is None else int(match["seat"])
 
 
+def step_text(step: int | None, seq: int | None) -> str:
+    """A decision's place in an id: its public step, or an older id's seq."""
+    if step is not None:
+        return f"p{step}"
+    if seq is None:
+        raise BadCustomId("a decision's id needs its step")
+    return str(seq)
+
+
+def steps_in(match: re.Match[str]) -> tuple[int | None, int | None]:
+    """(public step, seq) of a decision's id: one of them, the other None."""
+    step, seq = match["step"], match["seq"]
+    return (None if step is None else int(step)), (None if seq is None else int(seq))
+
+
 async def out_of_date(interaction: discord.Interaction) -> None:
     """The private answer to a component whose id reads but means nothing."""
     async with answering(interaction) as answer:
@@ -301,25 +322,25 @@ async def out_of_date(interaction: discord.Interaction) -> None:
 
 @persistent
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=rf"mj:mv:(?P<table>{NUM}):(?P<hand>{NUM}):(?P<seq>{NUM})"
+                 template=rf"mj:mv:(?P<table>{NUM}):(?P<hand>{NUM}):{STEP}"
                           rf":(?P<move>{MOVE}){SEAT}"):
     """A move button; built by `components.move_view`, rebuilt from its id on click."""
 
-    def __init__(self, table: int, hand: int, seq: int, move: MoveCode | None, *,
+    def __init__(self, table: int, hand: int, step: int | None, move: MoveCode | None, *,
                  label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
                  row: int | None = None, seat: int | None = None,
-                 custom_id: str | None = None) -> None:
+                 custom_id: str | None = None, seq: int | None = None) -> None:
         """``custom_id`` only when rebuilt from a click (``move`` None: it reads as no
-        move, and the click is refused)."""
+        move, and the click is refused; ``seq`` instead of ``step``: an older id)."""
         if custom_id is None:
             if move is None:
                 raise BadCustomId("a move button needs a move")
-            custom_id = own_id(MoveButton, f"mj:mv:{table}:{hand}:{seq}:{move.encode()}"
-                                           + seat_suffix(seat))
+            custom_id = own_id(MoveButton, f"mj:mv:{table}:{hand}:{step_text(step, seq)}:"
+                                           f"{move.encode()}" + seat_suffix(seat))
         super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
                                            custom_id=custom_id))
-        self.table, self.hand, self.seq, self.move = table, hand, seq, move
-        self.seat = seat
+        self.table, self.hand, self.step, self.move = table, hand, step, move
+        self.seq, self.seat = seq, seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
@@ -331,38 +352,44 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             move: MoveCode | None = MoveCode.decode(match["move"])
         except BadCustomId:
             move = None
-        return cls(int(match["table"]), int(match["hand"]), int(match["seq"]), move,
-                   seat=seat_in(match), custom_id=match.string)
+        step, seq = steps_in(match)
+        return cls(int(match["table"]), int(match["hand"]), step, move,
+                   seat=seat_in(match), custom_id=match.string, seq=seq)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.move is None:
             await out_of_date(interaction)
             return
-        await play(interaction, self.table, self.hand, self.seq, self.move, self.seat)
+        await play(interaction, self.table, self.hand, (self.step, self.seq), self.move,
+                   self.seat)
 
 
 @persistent
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                    template=rf"mj:dc:(?P<table>{NUM}):(?P<hand>{NUM}):(?P<seq>{NUM}){SEAT}"):
+                    template=rf"mj:dc:(?P<table>{NUM}):(?P<hand>{NUM}):{STEP}{SEAT}"):
     """The discard menu; the chosen value is a tile's notation."""
 
-    def __init__(self, table: int, hand: int, seq: int, *,
+    def __init__(self, table: int, hand: int, step: int | None, *,
                  options: list[discord.SelectOption] | None = None, placeholder: str = "",
-                 row: int | None = None, seat: int | None = None) -> None:
-        custom_id = own_id(DiscardSelect, f"mj:dc:{table}:{hand}:{seq}" + seat_suffix(seat))
+                 row: int | None = None, seat: int | None = None,
+                 seq: int | None = None) -> None:
+        """``seq`` instead of ``step``: rebuilt from an older id."""
+        custom_id = own_id(DiscardSelect, f"mj:dc:{table}:{hand}:{step_text(step, seq)}"
+                                          + seat_suffix(seat))
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id, placeholder=placeholder or None, min_values=1, max_values=1,
             options=options or [discord.SelectOption(label="-", value="-")], row=row)
         super().__init__(select)
-        self.table, self.hand, self.seq, self.seat = table, hand, seq, seat
+        self.table, self.hand, self.step, self.seq, self.seat = table, hand, step, seq, seat
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str], /
                              ) -> DiscardSelect:
         options = list(getattr(item, "options", ()) or ()) or None
-        return cls(int(match["table"]), int(match["hand"]), int(match["seq"]),
-                   options=options, seat=seat_in(match))
+        step, seq = steps_in(match)
+        return cls(int(match["table"]), int(match["hand"]), step,
+                   options=options, seat=seat_in(match), seq=seq)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         # read from the click itself: a menu the message no longer shows has no state
@@ -377,14 +404,16 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         except BadCustomId:
             await out_of_date(interaction)
             return
-        await play(interaction, self.table, self.hand, self.seq,
+        await play(interaction, self.table, self.hand, (self.step, self.seq),
                    MoveCode(ActionKind.DISCARD, tile), self.seat)
 
 
-async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: int,
-               move: MoveCode, owner: int | None) -> None:
+async def play(interaction: discord.Interaction, table_id: int, hand: int,
+               step: tuple[int | None, int | None], move: MoveCode, owner: int | None
+               ) -> None:
     """Play ``move``, then take the buttons off the message clicked (the next decision
-    arrives as a new DM). ``owner``: the seat the button was made for (the move is made
+    arrives as a new DM). ``step``: the decision's public step, or the seq of an older
+    id (`steps_in`). ``owner``: the seat the button was made for (the move is made
     for it, so the service refuses anyone else's press); None for an id from before it
     was carried: the presser's own seat.
 
@@ -407,8 +436,8 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int, seq: 
         clicked = message.id if message is not None else None
         # a `/mahjong hand` reply's redraw waits for this answer, which edits it
         async with answer.notifier.replies.clicking(clicked):
-            act = answer.service.act(answer.cause, table_id, action, step=seq,
-                                     hand_number=hand)
+            act = answer.service.act(answer.cause, table_id, action, public_step=step[0],
+                                     step=step[1], hand_number=hand)
             played = await (answer.answer_first(act) if alone else answer.run(act))
             answer.notifier.clicked(table_id, played.seat, clicked)
             before = message.content if message is not None else ""

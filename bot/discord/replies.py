@@ -383,7 +383,7 @@ class LiveReplies:
         """The reply's words, buttons and picture, made as a DM's are."""
         return await self.pictures.draw_hand(partial(
             prepare_dm, notice.viewing(), news, lang(locale), table_id=key[0],
-            hand=notice.hand_number, step=notice.step, names=notice.names,
+            hand=notice.hand_number, step=notice.public_step, names=notice.names,
             deadline=notice.deadline, choices=notice.choices, away=notice.away,
             reminder=notice.reminder))
 

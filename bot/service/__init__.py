@@ -6,7 +6,7 @@
     asyncio.create_task(service.run())       # the timers
     ann = Cause(user_id, "Ann", locale="en-US")   # who asks: every command takes one
     info = await service.create_table(ann, guild_id=…, channel_id=…, rules="shanghai")
-    await service.act(ann, info.ref.table_id, action, step=step)
+    await service.act(ann, info.ref.table_id, action, public_step=step)
 """
 
 from bot.service.cause import Cause, Place

@@ -37,6 +37,7 @@ from bot.service.moves import parse_action
 from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
 from bot.service.part import Part
 from bot.service.results import ActResult, Seated
+from bot.service.steps import public_step_of
 from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError, is_rules
 from engine import rules as rulesets
 from engine.game import Action
@@ -273,21 +274,24 @@ class Commands(Part):
             return info_of(live)
 
     async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
-                  step: int | None = None, hand_number: int | None = None) -> ActResult:
+                  step: int | None = None, hand_number: int | None = None,
+                  public_step: int | None = None) -> ActResult:
         """Play one of the seat's legal actions, for ``cause``'s person.
 
         Pressing a button of a seat held by someone else is refused: ``not_yours`` for
         someone who does not sit at the table, ``wrong_seat`` for a player of another
-        seat. ``step`` (and ``hand_number``), from the button, make a click for an
-        earlier decision stale: refused, nothing changed. A duplicate click is such a
-        click.
+        seat. ``public_step`` (and ``hand_number``), from the button, make a click for
+        an earlier decision stale: refused, nothing changed. A duplicate click is such a
+        click. ``step`` does the same in the hand's seq numbering (`step_of`): what
+        buttons made before steps were public carry.
         """
         await self.seen(cause)
         async with self.recovery.locked(table_id, trusting=True) as live:
             judged = 1
             while True:
                 try:
-                    return await self._act(live, cause, action, step, hand_number)
+                    return await self._act(live, cause, action, step, hand_number,
+                                           public_step)
                 except Refused as exc:
                     # shared mode: another process's move landed first (the table was
                     # reloaded), or memory judged the click without a fresh read and
@@ -302,7 +306,8 @@ class Commands(Part):
                     judged += 1
 
     async def _act(self, live: LiveTable, cause: Cause, action: Action | Mapping[str, Any],
-                   step: int | None, hand_number: int | None) -> ActResult:
+                   step: int | None, hand_number: int | None, public_step: int | None
+                   ) -> ActResult:
         hand = need_hand(live)
         move = parse_action(action)
         seat = need_player(live, cause.user_id, move.seat)
@@ -312,8 +317,9 @@ class Commands(Part):
                           name=live.names[move.seat])
         if hand_number is not None and hand_number != live.hand_number:
             raise Refused(E.STALE_HAND, "that button is from an earlier hand")
-        current = step_of(hand.state, seat)
-        if step is not None and step != current:
+        passed = (step is not None and step != step_of(hand.state, seat)) or \
+            (public_step is not None and public_step != public_step_of(hand.state, seat))
+        if passed:
             raise Refused(E.STALE, "that button is for a decision that has passed")
         return await self.moves.commit(live, move, "player", cause)
 

@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any, ClassVar, Literal
 
 from bot.service.cause import Cause
+from bot.service.steps import public_step_of
 from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
 from engine.game import (
     ClaimWindowClosed,
@@ -184,7 +185,8 @@ class TableNotice:
 @dataclass(frozen=True)
 class PrivateNotice:
     """Private to one seat's person: their hand changed or a decision is in front of
-    them. ``step`` is what the buttons carry (None: nothing to decide now)."""
+    them. ``step`` is the decision's place in the hand (None: nothing to decide now);
+    its buttons carry `public_step`."""
 
     kind: ClassVar[str] = "private_hand"
 
@@ -225,6 +227,12 @@ class PrivateNotice:
     def seq(self) -> int:
         """How many actions of the hand the notice's state follows (what it shows)."""
         return self._state.seq
+
+    @property
+    def public_step(self) -> int | None:
+        """What the decision's buttons carry: its public step (`steps.py`), nothing
+        another seat's hidden answers change (None: nothing to decide now)."""
+        return None if self.step is None else public_step_of(self._state, self.seat)
 
 
 MoveKind = Literal["turn", "claim"]

@@ -24,6 +24,7 @@ from bot.service.live import (
 from bot.service.notices import TableInfo, public_events
 from bot.service.part import Part
 from bot.service.results import HandHistory, HandInfo, HistoryPart, Standings, TablePicture
+from bot.service.steps import public_step_of
 from engine.game import Action, apply, new_hand
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
@@ -142,7 +143,8 @@ class Queries(Part):
             return HandInfo(table_id, seat, live.hand_number,
                             view(hand.state, seat, live.hand_number),
                             step_of(hand.state, seat), deadline_of(pending),
-                            live.names, row.choices, row.away, hand.state.seq)
+                            live.names, row.choices, row.away, hand.state.seq,
+                            public_step_of(hand.state, seat))
 
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public table picture's input: the table and the spectator view."""

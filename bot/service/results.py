@@ -42,7 +42,8 @@ class TablePicture:
 @dataclass(frozen=True)
 class HandInfo:
     """What `/mahjong hand` shows one player: their view and the decision in front of
-    them (``step`` for the buttons, ``deadline`` when a timer runs)."""
+    them (``step``, its place in the hand; ``public_step`` for the buttons; ``deadline``
+    when a timer runs)."""
 
     table_id: int
     seat: int
@@ -58,6 +59,8 @@ class HandInfo:
     seq: int
     """How many actions of the hand the view follows (a later notice of the seat shows
     a newer state when its ``seq`` is larger)."""
+    public_step: int | None = None
+    """What the decision's buttons carry (`steps.py`; None: nothing to decide now)."""
 
 
 @dataclass(frozen=True)

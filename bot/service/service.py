@@ -176,10 +176,12 @@ class TableService:
         return await self.commands.back(cause, table_id)
 
     async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
-                  step: int | None = None, hand_number: int | None = None) -> ActResult:
-        """Play one of the seat's legal actions (a stranger's press: ``not_yours``)."""
+                  step: int | None = None, hand_number: int | None = None,
+                  public_step: int | None = None) -> ActResult:
+        """Play one of the seat's legal actions (a stranger's press: ``not_yours``); a
+        button's ``public_step`` (or older one's ``step``) must be the decision's."""
         return await self.commands.act(cause, table_id, action, step=step,
-                                       hand_number=hand_number)
+                                       hand_number=hand_number, public_step=public_step)
 
     async def seen(self, cause: Cause) -> None:
         """Any interaction: remember the person's language."""

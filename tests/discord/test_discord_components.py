@@ -74,12 +74,12 @@ def offered_actions(flat: list[dict[str, Any]], seat: int, seq: int) -> list[Act
     for c in flat:
         if c["type"] == 2:
             parsed = id_fields(MoveButton, c["custom_id"])
-            assert (parsed["table"], parsed["hand"], parsed["seq"], parsed["seat"]) == (
+            assert (parsed["table"], parsed["hand"], parsed["step"], parsed["seat"]) == (
                 TABLE, HAND, seq, seat)
             out.append(MoveCode.decode(parsed["move"]).action(seat))
         else:
             parsed = id_fields(DiscardSelect, c["custom_id"])
-            assert parsed["seq"] == seq
+            assert parsed["step"] == seq
             assert parsed["seat"] == seat  # whose menu it is
             out += [Action(ActionKind.DISCARD, seat, parse_discard_value(o["value"]))
                     for o in c["options"]]

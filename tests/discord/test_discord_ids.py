@@ -76,30 +76,31 @@ async def read(cls: Any, custom_id: str, inter: Any = None) -> Any:
     return item
 
 
-def move_id(table: int, hand: int, seq: int, action: Action, seat: int | None = None) -> str:
-    return MoveButton(table, hand, seq, MoveCode.of(action), seat=seat).custom_id
+def move_id(table: int, hand: int, step: int, action: Action, seat: int | None = None) -> str:
+    return MoveButton(table, hand, step, MoveCode.of(action), seat=seat).custom_id
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=str)
 async def test_move_ids_round_trip_to_the_same_action(action: Action) -> None:
-    for table, hand, seq in ((1, 1, 0), (BIG, 999, 99999)):
-        custom_id = move_id(table, hand, seq, action)
+    for table, hand, step in ((1, 1, 0), (BIG, 999, 99999)):
+        custom_id = move_id(table, hand, step, action)
         assert len(custom_id) <= MAX_CUSTOM_ID
         parsed = await read(MoveButton, custom_id)
-        assert (parsed.table, parsed.hand, parsed.seq) == (table, hand, seq)
+        assert (parsed.table, parsed.hand, parsed.step, parsed.seq) == (table, hand, step,
+                                                                         None)
         assert parsed.move.action(action.seat) == action
 
 
 def test_move_codes_are_short_and_readable() -> None:
-    assert move_id(12, 3, 45, ACTIONS[2]) == "mj:mv:12:3:45:c46m"
-    assert move_id(12, 3, 45, ACTIONS[0]) == "mj:mv:12:3:45:w"
-    assert move_id(12, 3, 45, ACTIONS[7]) == "mj:mv:12:3:45:g5555z"
+    assert move_id(12, 3, 45, ACTIONS[2]) == "mj:mv:12:3:p45:c46m"
+    assert move_id(12, 3, 45, ACTIONS[0]) == "mj:mv:12:3:p45:w"
+    assert move_id(12, 3, 45, ACTIONS[7]) == "mj:mv:12:3:p45:g5555z"
 
 
 async def test_discard_and_lobby_ids_round_trip() -> None:
     custom_id = DiscardSelect(BIG, 8, 101).custom_id
-    assert custom_id == f"mj:dc:{BIG}:8:101" and len(custom_id) <= MAX_CUSTOM_ID
-    assert (await read(DiscardSelect, custom_id)).seq == 101
+    assert custom_id == f"mj:dc:{BIG}:8:p101" and len(custom_id) <= MAX_CUSTOM_ID
+    assert (await read(DiscardSelect, custom_id)).step == 101
     for what in LOBBY_ACTIONS:
         custom_id = LobbyButton(7, what).custom_id
         assert (await read(LobbyButton, custom_id)).what == what
@@ -110,7 +111,8 @@ async def test_discard_and_lobby_ids_round_trip() -> None:
     "", "mj:mv:1:1:1", "mj:mv:1:1:1:", "mj:mv:01:1:1:w", "mj:mv:1:1:-1:w", "mj:mv:1:1:1:q5m",
     "mj:mv:1:1:1:p5m", "mj:mv:1:1:1:p555m", "mj:mv:1:1:1:d8z", "mj:mv:1:1:1:w5m",
     "mj:mv:1:1:1:c1f2f", "mj:mv:1:1:1:d0m", "mj:mv:1:1:1:w ", "xmj:mv:1:1:1:w",
-    "mj:mv:1:1:1:w:extra", "mj:mv:1:1:1:x" + "1" * 100 + "m",
+    "mj:mv:1:1:1:w:extra", "mj:mv:1:1:1:x" + "1" * 100 + "m", "mj:mv:1:1:p:w",
+    "mj:mv:1:1:pp1:w", "mj:mv:1:1:p01:w", "mj:mv:1:1:1p:w",
 ])
 async def test_malformed_move_ids_are_refused(bad: str) -> None:
     with pytest.raises(BadCustomId):
@@ -167,10 +169,10 @@ async def test_preference_and_back_ids_round_trip() -> None:
 
 async def test_move_and_discard_ids_carry_the_seat_they_were_made_for() -> None:
     pong = ACTIONS[4]
-    assert move_id(12, 3, 45, pong, 3) == "mj:mv:12:3:45:p99s:s3"
-    assert (await read(MoveButton, "mj:mv:12:3:45:p99s:s3")).seat == 3
-    assert DiscardSelect(12, 3, 45, seat=0).custom_id == "mj:dc:12:3:45:s0"
-    assert (await read(DiscardSelect, "mj:dc:12:3:45:s0")).seat == 0
+    assert move_id(12, 3, 45, pong, 3) == "mj:mv:12:3:p45:p99s:s3"
+    assert (await read(MoveButton, "mj:mv:12:3:p45:p99s:s3")).seat == 3
+    assert DiscardSelect(12, 3, 45, seat=0).custom_id == "mj:dc:12:3:p45:s0"
+    assert (await read(DiscardSelect, "mj:dc:12:3:p45:s0")).seat == 0
     # ids sent before the seat was carried still read: the presser's seat is implied
     assert (await read(MoveButton, "mj:mv:12:3:45:p99s")).seat is None
     assert (await read(DiscardSelect, "mj:dc:12:3:45")).seat is None
@@ -206,7 +208,7 @@ async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> N
                   place=Place(900, 42))
     assert (await service.settled(inter)).seen_causes() == [cause]
     assert service.last("act") == ((cause, 5, Action(ActionKind.PONG, 2, tiles=pong.tiles)),
-                                   {"step": 17, "hand_number": 2})
+                                   {"public_step": 17, "step": None, "hand_number": 2})
     assert inter.client.notifier.clicks == [(5, 2, 777)]
     ((text, _, extras),) = inter.said
     assert text == "Your turn.\n✓ 已执行：碰 九条×2。" and extras["view"] is None
@@ -319,12 +321,12 @@ async def test_a_refused_click_acknowledged_first_is_told_privately_after() -> N
 async def test_the_discard_menu_discards_the_chosen_tile() -> None:
     service = FakeService({"act": SimpleNamespace(seat=1)})
     inter = interaction(service, message=clicked_message())
-    select = await read(DiscardSelect, "mj:dc:5:2:18:s1", inter)
+    select = await read(DiscardSelect, "mj:dc:5:2:p18:s1", inter)
     inter.data = {"custom_id": select.custom_id, "values": ["9p"]}
     await select.callback(inter)
     args, kwargs = service.last("act")
     assert args[1:] == (5, Action(ActionKind.DISCARD, 1, Tile.P9))
-    assert kwargs == {"step": 18, "hand_number": 2}
+    assert kwargs == {"public_step": 18, "step": None, "hand_number": 2}
     assert "Done: 打 Discard Nine of Dots." in inter.said[0][0]
 
 
@@ -466,3 +468,17 @@ async def test_a_new_button_is_one_class_calling_the_service(
     await (await read(RulesButton, RulesButton(8).custom_id, inter)).callback(inter)
     assert service.last("table_info") == ((8,), {})
     assert inter.said == [("shanghai", True, {})]
+
+
+async def test_an_id_made_before_steps_were_public_is_judged_by_its_seq() -> None:
+    """A DM sent before an upgrade carries the hand's seq (a bare number) where ids now
+    carry the public step (``p`` and a number): it still plays, judged as it was."""
+    service = FakeService({"act": SimpleNamespace(seat=1)})
+    inter = interaction(service, message=clicked_message())
+    select = await read(DiscardSelect, "mj:dc:5:2:18:s1", inter)
+    assert (select.step, select.seq, select.custom_id) == (None, 18, "mj:dc:5:2:18:s1")
+    inter.data = {"custom_id": select.custom_id, "values": ["9p"]}
+    await select.callback(inter)
+    assert service.last("act")[1] == {"public_step": None, "step": 18, "hand_number": 2}
+    button = await read(MoveButton, "mj:mv:5:2:17:x:s1")
+    assert (button.step, button.seq, button.custom_id) == (None, 17, "mj:mv:5:2:17:x:s1")

@@ -114,7 +114,7 @@ def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
     moves = [c for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
     for wanted in ("w", "x") if win else ("x",):
         for c in moves:
-            if (c.custom_id or "").split(":")[5] == wanted:  # mj:mv:t:h:seq:move[:s]
+            if (c.custom_id or "").split(":")[5] == wanted:  # mj:mv:t:h:pN:move[:s]
                 return c.custom_id, None  # type: ignore[return-value]
     for c in items:
         if c.custom_id and c.custom_id.startswith("mj:dc:") and c.options:
@@ -218,9 +218,9 @@ match, may have ended meanwhile), in every language."""
 
 def _decision_of(custom_id: str) -> tuple[int, int, int]:
     """(table, hand, step) of a move button's or discard menu's ``custom_id``
-    (``mj:mv:{table}:{hand}:{seq}:…``, ``mj:dc:{table}:{hand}:{seq}:…``)."""
+    (``mj:mv:{table}:{hand}:p{step}:…``, ``mj:dc:{table}:{hand}:p{step}:…``)."""
     table, hand, step = custom_id.split(":")[2:5]
-    return int(table), int(hand), int(step)
+    return int(table), int(hand), int(step.removeprefix("p"))
 
 
 @dataclass

@@ -33,7 +33,7 @@ def _moves(fake: FakeDiscord, message: FakeMessage) -> list[str]:
 def _step(custom_id: str) -> tuple[int, int]:
     """(hand, step) of a move button's or discard menu's id."""
     hand, step = custom_id.split(":")[3:5]
-    return int(hand), int(step)
+    return int(hand), int(step.removeprefix("p"))
 
 
 def _menu(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str]] | None:

@@ -23,11 +23,11 @@ from bot.service import PrivateNotice, RecordingNotifier
 
 
 def _step_of(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int] | None:
-    """(hand, step) the DM's move buttons carry (mj:mv:table:hand:step:move…), if any."""
+    """(hand, step) the DM's move buttons carry (mj:mv:table:hand:pstep:move…), if any."""
     for custom_id in fake.custom_ids(message):
         if custom_id.startswith(("mj:mv:", "mj:dc:")):
             parts = custom_id.split(":")
-            return int(parts[3]), int(parts[4])
+            return int(parts[3]), int(parts[4].removeprefix("p"))
     return None
 
 
@@ -54,7 +54,7 @@ async def test_a_decision_whose_dm_a_crash_lost_is_sent_at_the_restart(
     running.client.service.notifier = lost
     assert await driver.step()
     await quiet(bots)
-    owed = {(n.user_id, (n.hand_number, n.step)) for n in lost.of("private_hand")
+    owed = {(n.user_id, (n.hand_number, n.public_step)) for n in lost.of("private_hand")
             if isinstance(n, PrivateNotice) and n.step is not None}
     assert owed, "the lost move opened no decision for a person"
     before = {p.id: len(fake.dms(p)) for p in world.players}
