@@ -14,6 +14,7 @@ table has; the answers must be the same words, on SQLite and on PostgreSQL.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from bot.discord.ids import (
     LOBBY_ACTIONS,
     BackButton,
     DiscardSelect,
+    LeaveButton,
     LobbyButton,
     MoveButton,
     MoveCode,
@@ -61,10 +63,17 @@ async def said(handle: Any) -> tuple[str, bool]:
     return message.content or "", message.ephemeral
 
 
-def buttons(table: int) -> list[tuple[str, list[str] | None]]:
-    """One id of each kind of the bot's buttons for ``table`` (and a menu's value)."""
+def public_buttons(table: int, user: FakeUser) -> list[tuple[str, list[str] | None]]:
+    """The ids of ``table``'s buttons that belong to its channel alone: the lobby's,
+    and the confirmation of leaving a running match asked by ``user``."""
     lobby = [(LobbyButton(table, what).custom_id, None) for what in LOBBY_ACTIONS]
-    return lobby + decision_buttons(table)
+    return lobby + [(LeaveButton(table, user.id, Fraction(0), yes).custom_id, None)
+                    for yes in (True, False)]
+
+
+def buttons(table: int, user: FakeUser) -> list[tuple[str, list[str] | None]]:
+    """One id of each kind of the bot's buttons for ``table`` (and a menu's value)."""
+    return public_buttons(table, user) + decision_buttons(table)
 
 
 def decision_buttons(table: int) -> list[tuple[str, list[str] | None]]:
@@ -120,13 +129,14 @@ async def test_no_request_reaches_a_table_of_another_place(
     # buttons, pressed in another server's channel, on the bot's message there
     lobby3 = _with_id(fake, fake.messages(there), "mj:lobby:3:")
     for table in (1, 2):
-        for (foreign, values), (unknown, _) in zip(buttons(table), buttons(NOWHERE),
-                                                   strict=True):
+        for (foreign, values), (unknown, _) in zip(buttons(table, mallory),
+                                                   buttons(NOWHERE, mallory), strict=True):
             assert await press(fake, mallory, lobby3, foreign, values, "en-US") == \
                 await press(fake, mallory, lobby3, unknown, values, "en-US"), foreign
     # in another channel of the table's server: table 2's buttons in #general
     on_general = _with_id(fake, fake.messages(world.channel), "mj:lobby:1:")
-    for (foreign, values), (unknown, _) in zip(buttons(2), buttons(NOWHERE), strict=True):
+    for (foreign, values), (unknown, _) in zip(buttons(2, world.outsider),
+                                               buttons(NOWHERE, world.outsider), strict=True):
         assert await press(fake, world.outsider, on_general, foreign, values, "en-US") == \
             await press(fake, world.outsider, on_general, unknown, values, "en-US"), foreign
     # a decision's buttons in the DMs of someone who does not sit at the table: p2 sits
@@ -138,9 +148,8 @@ async def test_no_request_reaches_a_table_of_another_place(
             assert await press(fake, p2, dm, foreign, values, "en-US") == \
                 await press(fake, p2, dm, unknown, values, "en-US"), foreign
     # a public button is honoured only in its channel, even in a player's own DMs
-    lobby = len(LOBBY_ACTIONS)
-    for (foreign, _), (unknown, _) in zip(buttons(1)[:lobby], buttons(NOWHERE)[:lobby],
-                                          strict=True):
+    for (foreign, _), (unknown, _) in zip(public_buttons(1, p2),
+                                          public_buttons(NOWHERE, p2), strict=True):
         assert await press(fake, p2, dm, foreign, None, "en-US") == \
             await press(fake, p2, dm, unknown, None, "en-US"), foreign
 

@@ -65,11 +65,15 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     name = owner.name
     other = next(p for p in world.players if p.id != owner.id)
 
-    # a stranger presses a seated player's menu
-    assert await press(fake, world.outsider, message, menu, value, "en-US") == \
+    # a stranger presses a seated player's menu (a forged click: they never see it),
+    # in the table's channel; in their own DMs a table they do not sit at is none
+    in_channel = fake.messages(world.channel)[-1]
+    assert await press(fake, world.outsider, in_channel, menu, value, "en-US") == \
         f"That button is for {name}; you don't sit at this table."
-    assert await press(fake, world.outsider, message, menu, value, "zh-CN") == \
+    assert await press(fake, world.outsider, in_channel, menu, value, "zh-CN") == \
         f"这个按钮是给 {name} 的；你不在这张牌桌上。"
+    assert await press(fake, world.outsider, message, menu, value, "en-US") == \
+        "There is no table here; open one with /mahjong new."
     # a seated player presses another seat's current menu: not theirs, not stale
     assert await press(fake, other, message, menu, value, "en-US") == \
         f"That button is for {name}, not for you."
