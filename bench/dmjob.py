@@ -85,8 +85,8 @@ def _jobs(hands: int, compose: list[Callable[[], Any]] | None = None
                 if compose is not None:
                     compose.append(partial(
                         _compose, partial(view, state, seat, 1), notice.news,
-                        lang("en-US"), table_id=1, hand=1, step=notice.step, names=NAMES,
-                        deadline=notice.deadline, choices=notice.choices, away=False))
+                        lang("en-US"), table_id=1, hand=1, step=notice.public_step,
+                        names=NAMES, deadline=notice.deadline, choices=notice.choices, away=False))
                 state, _ = apply(state, choose_action(state, seat, rng))
     return jobs
 
