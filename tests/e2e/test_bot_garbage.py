@@ -59,7 +59,10 @@ async def test_clicks_leave_no_cycles_for_the_collector(
         monkeypatch: pytest.MonkeyPatch, wait: float) -> None:
     monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", wait)
     world = make_world(fake)
-    await bots.start(make_bot(tmp_path / "db.sqlite3"))
+    bot = make_bot(tmp_path / "db.sqlite3")
+    await bots.start(bot)
+    # the steady state: until the picture workers are up, pictures are drawn in threads
+    await bot.pictures.start()
     await open_table(world)
     await quiet(bots)
     assert await _garbage_of_clicks(fake, bots, Driver(world), 6) == Counter()
