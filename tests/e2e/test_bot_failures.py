@@ -82,11 +82,16 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     driver = Driver(world)
     user, message = await _pending(fake, driver, bots)
     select = next(c for c in fake.components(message) if c.custom_id.startswith("mj:dc:"))
-    # a stranger's click on a seated player's button
-    handle = await forged_click(fake, world.outsider, message, select.custom_id,
+    # a stranger's click on a seated player's button (forged: they never see it), in the
+    # table's channel; in their own DMs a table they do not sit at is no table at all
+    in_channel = fake.messages(world.channel)[-1]
+    handle = await forged_click(fake, world.outsider, in_channel, select.custom_id,
                                 [select.options[0]])
     refused = await private_answer(handle)
     assert "don't sit" in (refused.content or "")
+    handle = await forged_click(fake, world.outsider, message, select.custom_id,
+                                [select.options[0]])
+    assert "no table here" in ((await private_answer(handle)).content or "")
     # another player at the table pressing it (the move is not theirs)
     other = next(p for p in world.players if p.id != user.id)
     handle = await forged_click(fake, other, message, select.custom_id, [select.options[0]])
