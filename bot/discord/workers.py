@@ -53,20 +53,22 @@ def _serve(conn: Connection, initializer: Callable[[], object] | None) -> None:
 
     A stop signalled to the bot's whole process group (a service manager's SIGTERM, a
     terminal's Ctrl-C) is the bot's to act on: the worker ignores it and is closed by
-    the bot (`WorkerPool.close`), or leaves when the bot's end of its pipe closes."""
+    the bot (`WorkerPool.close`), or leaves when the bot's end of its pipe closes (found
+    by a read or, quietly too, by a write)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
     fd = conn.fileno()
-    _write_all(fd, _frame(pickle.dumps((True, os.getpid()))))
-    while (data := _next_frame(fd)) != STOP:
-        try:
-            answer: tuple[bool, object] = (True, pickle.loads(data)())
-            out = pickle.dumps(answer)
-        except BaseException as exc:  # told to the caller, never ends the worker
-            out = _failure(exc)
-        _write_all(fd, _frame(out))
+    with contextlib.suppress(BrokenPipeError):  # the bot is gone: nobody to answer
+        _write_all(fd, _frame(pickle.dumps((True, os.getpid()))))
+        while (data := _next_frame(fd)) != STOP:
+            try:
+                answer: tuple[bool, object] = (True, pickle.loads(data)())
+                out = pickle.dumps(answer)
+            except BaseException as exc:  # told to the caller, never ends the worker
+                out = _failure(exc)
+            _write_all(fd, _frame(out))
 
 
 def _next_frame(fd: int) -> bytes:

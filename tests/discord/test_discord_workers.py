@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import multiprocessing
 import os
 import signal
 
 import pytest
 
+from bot.discord import workers
 from bot.discord.pictures import Pictures
 from bot.discord.workers import BrokenWorkers, WorkerPool
 
@@ -168,3 +170,25 @@ async def test_a_clean_stop_signalled_to_the_whole_group_is_no_death(
     finally:
         pool.close()
     assert not pool.pids()
+
+
+def _slow_start() -> None:
+    import time
+    time.sleep(0.5)
+
+
+def test_a_worker_whose_bot_is_gone_as_it_starts_leaves_quietly(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A bot that stops (or dies) while a picture process still starts closes its end of
+    the pipe: the worker's "ready" then meets a closed pipe, and it leaves as it does
+    when a job's read finds the pipe closed, with no traceback on the shared stderr
+    (seen at the end of test runs and of a stop during start-up)."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe(duplex=True)
+    process = context.Process(target=workers._serve, args=(theirs, _slow_start))
+    process.start()
+    theirs.close()
+    ours.close()  # the bot is gone before the worker is ready
+    process.join(20)
+    assert process.exitcode == 0
+    assert "Traceback" not in capfd.readouterr().err
