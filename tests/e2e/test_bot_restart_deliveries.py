@@ -24,11 +24,12 @@ OWED_WITHIN = 2.0
 
 
 def _step_of(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int] | None:
-    """(hand, step) the DM's move buttons carry (mj:mv:table:hand:step:move…), if any."""
+    """(hand, public step) the DM's move buttons carry (mj:mv:table:hand:p<step>:move…),
+    if any."""
     for custom_id in fake.custom_ids(message):
         if custom_id.startswith(("mj:mv:", "mj:dc:")):
             parts = custom_id.split(":")
-            return int(parts[3]), int(parts[4])
+            return int(parts[3]), int(parts[4].removeprefix("p"))
     return None
 
 
@@ -46,13 +47,13 @@ async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path,
 async def _lose_a_move(bots: BotLauncher, running: Any, driver: Driver
                       ) -> set[tuple[int | None, tuple[int, int]]]:
     """A crash right after a move's commit: its DMs and its picture are owed. The
-    (user, (hand, step)) of the decisions whose DM is owed."""
+    (user, (hand, public step)) of the decisions whose DM is owed."""
     lost = RecordingNotifier()
     running.client.service.notifier = lost
     assert await driver.step()
     await quiet(bots)
-    owed = {(n.user_id, (n.hand_number, n.step)) for n in lost.of("private_hand")
-            if isinstance(n, PrivateNotice) and n.step is not None}
+    owed = {(n.user_id, (n.hand_number, n.public_step)) for n in lost.of("private_hand")
+            if isinstance(n, PrivateNotice) and n.public_step is not None}
     assert owed, "the lost move opened no decision for a person"
     return owed
 
