@@ -31,7 +31,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from baseline import hands_and_rounds_main, use_engine_root
+if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a script
+    # The checkout on the path instead of this folder (whose discord.py, engine.py and
+    # render.py are not those packages): `bench.baseline` is read from it.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import hands_and_rounds_main, use_engine_root
 
 use_engine_root()
 
@@ -95,7 +100,7 @@ def measure(hands: int) -> None:
         decisions.append(args)
         return best_discards(*args)
 
-    ai.choose_discard = timed_discard  # type: ignore[assignment]
+    ai.choose_discard = timed_discard
     ai._best_discards = recorded  # type: ignore[assignment]
     selfplay_module = sys.modules["engine.selfplay"]
     selfplay_module.choose_action = timed_action  # type: ignore[attr-defined]
@@ -114,7 +119,8 @@ def measure(hands: int) -> None:
         emit(f"discards_{rules_name}", float(len(discards)), "calls")
         emit(f"selfplay_checked_hands_per_second_{rules_name}", summary["hands"] / cpu,
              "hands/s")
-        warm = warm_median(best_discards.__wrapped__, decisions)
+        warm = warm_median(best_discards.__wrapped__,  # type: ignore[attr-defined]  # the memo's function
+                           decisions)
         emit(f"weighing_warm_median_us_{rules_name}", warm, "us")
     shape_memory()
 

@@ -25,12 +25,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from baseline import hands_and_rounds_main, use_engine_root
+if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a script
+    # The checkout on the path instead of this folder (whose discord.py, engine.py and
+    # render.py are not those packages): `bench.baseline` is read from it.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import hands_and_rounds_main, use_engine_root
 
 use_engine_root()
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-"""This folder off the path once `baseline` is read: its discord.py is not discord.py."""
 
 import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402

@@ -22,7 +22,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -93,14 +94,23 @@ def with_jokers(tiles: list[int], jokers: int, rng: random.Random) -> tuple[list
     return counts, jokers
 
 
-def build(rng: random.Random) -> dict[str, list]:
-    data: dict[str, list] = {}
+class Hands(NamedTuple):
+    """The hands timed, by wildcard count: win checks' counts, waits' 13 tiles."""
+
+    win: dict[int, list[tuple[list[int], int]]]
+    waits: dict[int, list[tuple[Tile, ...]]]
+    agari: list[list[int]]
+    """The wildcard-free winning hands' counts, for the mahjong package comparison."""
+
+
+def build(rng: random.Random) -> Hands:
+    data = Hands({}, {}, [])
     for w in range(MAX_JOKERS + 1):
         win_hands = []
         for i in range(HANDS_PER_LEVEL):
             tiles = complete_hand(rng) if i % 2 == 0 else near_hand(rng)
             win_hands.append(with_jokers(tiles, w, rng))
-        data[f"win{w}"] = win_hands
+        data.win[w] = win_hands
         wait_hands = []
         for i in range(HANDS_PER_LEVEL):
             tiles = complete_hand(rng) if i % 2 == 0 else near_hand(rng)
@@ -109,9 +119,8 @@ def build(rng: random.Random) -> dict[str, list]:
             physical = tuple([Tile(k) for k, n in enumerate(counts) for _ in range(n)]
                              + [Tile.WHITE] * jokers)
             wait_hands.append(physical)
-        data[f"waits{w}"] = wait_hands
-    # The wildcard-free winning hands, for the mahjong package comparison.
-    data["agari"] = [c for i, (c, _) in enumerate(data["win0"]) if i % 2 == 0]
+        data.waits[w] = wait_hands
+    data.agari.extend(c for i, (c, _) in enumerate(data.win[0]) if i % 2 == 0)
     return data
 
 
@@ -119,9 +128,24 @@ def build(rng: random.Random) -> dict[str, list]:
 # Timing
 
 
+A = TypeVar("A")
+B = TypeVar("B")
+R = TypeVar("R")
+
+
+def calling(fn: Callable[[A], R], a: A) -> Callable[[], R]:
+    """``fn(a)`` as a function of no arguments, what `per_call_ns` times."""
+    return lambda: fn(a)
+
+
+def calling2(fn: Callable[[A, B], R], a: A, b: B) -> Callable[[], R]:
+    """``fn(a, b)`` as a function of no arguments, what `per_call_ns` times."""
+    return lambda: fn(a, b)
+
+
 def per_call_ns(fn: Callable[[], object], loop: int = LOOP, repeats: int = REPEATS) -> float:
     """The fastest of ``repeats`` runs of ``loop`` calls, per call."""
-    best = None
+    best: int | None = None
     clock = time.perf_counter_ns
     for _ in range(repeats):
         start = clock()
@@ -130,6 +154,7 @@ def per_call_ns(fn: Callable[[], object], loop: int = LOOP, repeats: int = REPEA
         elapsed = clock() - start
         if best is None or elapsed < best:
             best = elapsed
+    assert best is not None, "repeats >= 1"
     return best / loop
 
 
@@ -142,9 +167,9 @@ def emit(name: str, value: float, unit: str) -> None:
     print(f"{name} {value:.3f} {unit}" if isinstance(value, float) else f"{name} {value} {unit}")
 
 
-def load_cases() -> list[dict]:
+def load_cases() -> list[dict[str, Any]]:
     paths = sorted(glob.glob(CASES_GLOB))
-    cases: list[dict] = []
+    cases: list[dict[str, Any]] = []
     for path in paths:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -170,12 +195,17 @@ def main() -> int:
     rng = random.Random(SEED)
     data = build(rng)
     fixed = Wildcards.fixed()
-    uncached_waits = analysis._waits.__wrapped__  # type: ignore[attr-defined]
+    uncached_waits: Callable[..., frozenset[Tile]]
+    uncached_waits = analysis._waits.__wrapped__  # type: ignore[attr-defined]  # the memo's wrapped function
 
     def compute_waits(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
         return uncached_waits(tuple(sorted(tiles)), (), fixed, STANDARD_ONLY)
 
+    def remembered_waits(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+        return HandAnalysis(tiles, wildcards=fixed).waits()
+
     cases = load_cases()
+    score_case: Callable[[Mapping[str, Any]], dict[str, Any]] | None
     try:
         from engine.score import score_case
     except ImportError:  # pragma: no cover - the calculator is part of the engine
@@ -187,11 +217,11 @@ def main() -> int:
     cold_win = cold_waits = 0
     start = clock()
     for w in range(MAX_JOKERS + 1):
-        for counts, jokers in data[f"win{w}"]:
+        for counts, jokers in data.win[w]:
             t0 = clock()
             is_complete(counts, jokers)
             cold_win = max(cold_win, clock() - t0)
-        for physical in data[f"waits{w}"]:
+        for physical in data.waits[w]:
             t0 = clock()
             HandAnalysis(physical, wildcards=fixed).waits()
             cold_waits = max(cold_waits, clock() - t0)
@@ -206,8 +236,8 @@ def main() -> int:
 
     win_medians: dict[int, float] = {}
     for w in range(MAX_JOKERS + 1):
-        times = [per_call_ns(lambda c=counts, j=jokers: is_complete(c, j)) / 1000
-                 for counts, jokers in data[f"win{w}"]]
+        times = [per_call_ns(calling2(is_complete, counts, jokers)) / 1000
+                 for counts, jokers in data.win[w]]
         win_medians[w] = statistics.median(times)
         emit(f"win_check_median_us_w{w}", win_medians[w], "us")
         emit(f"win_check_p99_us_w{w}", p99(times), "us")
@@ -218,19 +248,18 @@ def main() -> int:
     for w in range(MAX_JOKERS + 1):
         # The waits of a hand are memoised whole: time the computation behind the memo
         # (what a hand not seen before costs), and a look-up that finds it.
-        times = [per_call_ns(lambda p=physical: compute_waits(p), loop=1, repeats=3) / 1000
-                 for physical in data[f"waits{w}"]]
+        times = [per_call_ns(calling(compute_waits, physical), loop=1, repeats=3) / 1000
+                 for physical in data.waits[w]]
         emit(f"waits_median_us_w{w}", statistics.median(times), "us")
         emit(f"waits_p99_us_w{w}", p99(times), "us")
-        remembered = [per_call_ns(lambda p=physical: HandAnalysis(p, wildcards=fixed).waits(),
-                                  loop=1, repeats=3) / 1000
-                      for physical in data[f"waits{w}"]]
+        remembered = [per_call_ns(calling(remembered_waits, physical), loop=1, repeats=3) / 1000
+                      for physical in data.waits[w]]
         emit(f"waits_remembered_median_us_w{w}", statistics.median(remembered), "us")
 
     if score_case is None or not cases:
         print("score_case_median_us skipped (no engine.score or no shared cases)")
     else:
-        times = [per_call_ns(lambda c=case: score_case(c), loop=1, repeats=5) / 1000
+        times = [per_call_ns(calling(score_case, case), loop=1, repeats=5) / 1000
                  for case in cases]
         emit("score_case_median_us", statistics.median(times), "us")
         emit("score_cases", len(cases), "cases")
@@ -242,9 +271,9 @@ def main() -> int:
         print("mahjong_is_agari skipped: the PyPI 'mahjong' package is not installed")
         return 0
     agari = Agari()
-    for counts in data["agari"]:  # warm, like ours
+    for counts in data.agari:  # warm, like ours
         agari.is_agari(counts)
-    times = [per_call_ns(lambda c=counts: agari.is_agari(c)) / 1000 for counts in data["agari"]]
+    times = [per_call_ns(calling(agari.is_agari, counts)) / 1000 for counts in data.agari]
     theirs = statistics.median(times)
     emit("mahjong_is_agari_median_us", theirs, "us")
     emit("mahjong_is_agari_p99_us", p99(times), "us")

@@ -228,7 +228,7 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
         await say.drain()
 
     api, gateway, channels = await hear("URLS")
-    discord.http.Route.BASE = api  # type: ignore[misc]
+    discord.http.Route.BASE = api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     bot = FloorBot(args.answer, args.table_every, not args.no_dm, *pictures())
     bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
@@ -328,7 +328,8 @@ async def players_main(args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
 
     async def hear() -> str:
-        return (await loop.run_in_executor(None, sys.stdin.readline)).strip()
+        line: str = await loop.run_in_executor(None, sys.stdin.readline)
+        return line.strip()
 
     fake = FakeDiscord()
     await fake.start()

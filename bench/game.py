@@ -34,11 +34,18 @@ import gc
 import pickle
 import random
 import statistics
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
-from baseline import engine_root, exported, run_figures, use_engine_root
+if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a script
+    # The checkout on the path instead of this folder (whose discord.py, engine.py and
+    # render.py are not those packages): `bench.baseline` is read from it.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import engine_root, exported, run_figures, use_engine_root
 
 use_engine_root()
 

@@ -30,7 +30,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from baseline import ENGINE_ROOT_FLAG, exported, use_engine_root
+if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a script
+    # The checkout on the path instead of this folder (whose discord.py, engine.py and
+    # render.py are not those packages): `bench.baseline` is read from it.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import ENGINE_ROOT_FLAG, exported, use_engine_root
 
 CHILD_FLAG = "--child"
 """The hidden option of a counted child run: what it does (``played``, ``moves`` or
@@ -42,8 +47,7 @@ def child(what: str, hands: int) -> None:
     """The counted run: play the hands; for ``moves`` and ``legal`` replay them too
     (``legal``: with one more `legal_actions` a move); print how many moves."""
     use_engine_root()
-    from game import recorded_hands  # bench/game.py's hands, on the same engine
-
+    from bench.game import recorded_hands  # bench/game.py's hands, on the same engine
     from engine import rules
     from engine.game import apply, legal_actions
     from engine.game.state import replace

@@ -34,8 +34,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
-from baseline import ENGINE_ROOT_FLAG, engine_root, hands_and_rounds_main, use_engine_root
+if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a script
+    # The checkout on the path instead of this folder (whose discord.py, engine.py and
+    # render.py are not those packages): `bench.baseline` is read from it.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.baseline import ENGINE_ROOT_FLAG, engine_root, hands_and_rounds_main, use_engine_root
 
 use_engine_root()
 

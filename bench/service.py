@@ -90,6 +90,7 @@ from bot.service import Cause, NullNotifier, Refused, SystemClock, TableService
 from bot.service.live import step_of
 from bot.service.notices import Notice
 from bot.service.notifier import Notifier
+from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
 from engine.game import Phase, deciding_seats, timeout_action
@@ -166,9 +167,9 @@ async def new_service(path: Path | str, sync_full: bool = False, *,
     if sync_full and isinstance(store._db, SqliteDatabase):
         # fsync at every commit: durable against a power cut too
         await store._db.connection.execute("PRAGMA synchronous = FULL")
-    every = {} if snapshot_every is None else {"snapshot_every": snapshot_every}
     return TableService(store, notifier or NullNotifier(), clock=SystemClock(), computer_pause=0.0,
-                        use_snapshots=use_snapshots, **every)
+                        use_snapshots=use_snapshots,
+                        snapshot_every=SNAPSHOT_EVERY if snapshot_every is None else snapshot_every)
 
 
 async def open_tables(service: TableService, count: int, first_channel: int,
@@ -192,7 +193,7 @@ async def play(service: TableService, table_id: int, latencies: list[float],
                limit: int | None = None) -> int:
     """Play the table's hand to its end (or ``limit`` moves) with the timer defaults."""
     live = service._tables[table_id]  # the bench's one peek, to choose moves cheaply
-    users = [s.user_id for s in live.seats if s is not None]
+    users = [s.user_id for s in live.seats if s is not None and s.user_id is not None]
     moves = 0
     while live.hand is not None and live.hand.state.phase is not Phase.ENDED:
         if limit is not None and moves >= limit:

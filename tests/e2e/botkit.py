@@ -349,8 +349,9 @@ async def discard_decision(driver: Driver, bots: Any, hand: int = 1
             if message is None:
                 continue
             for c in fake.components(message):
-                if c.custom_id.startswith(f"mj:dc:1:{hand}:") and c.options:
-                    return user, message, c.custom_id, [c.options[0]]
+                menu = c.custom_id
+                if menu is not None and menu.startswith(f"mj:dc:1:{hand}:") and c.options:
+                    return user, message, menu, [c.options[0]]
         if not await driver.step():
             await quiet(bots)
     raise AssertionError(f"nobody has a discard to make in hand {hand}")

@@ -110,11 +110,13 @@ def _answers(components: list[JsonDict], values: dict[str, Any]) -> list[JsonDic
             [child] = _answers([component["component"]], values)
             result.append({"type": kind, "component": child})
         elif kind == TEXT_INPUT:
+            custom_id = component["custom_id"]  # an input's id is required, as on Discord
             if component.get("required", True) and not values.get(custom_id):
                 raise ValueError(f"the modal's text input {custom_id!r} is required")
             value = values.get(custom_id, "")
             result.append({"type": kind, "custom_id": custom_id, "value": value})
         elif kind in (RADIO_GROUP, CHECKBOX):
+            custom_id = component["custom_id"]
             value = values.get(custom_id, False if kind == CHECKBOX else None)
             result.append({"type": kind, "custom_id": custom_id, "value": value})
         elif custom_id is not None:  # selects, checkbox groups, file uploads

@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .models import (
     EPHEMERAL,
@@ -28,7 +28,7 @@ from .state import FakeState
 
 API = "/api/v10"
 RECORD = web.RequestKey("record", RecordedRequest)
-BODY = web.RequestKey("body", Any)
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
 FILES = web.RequestKey("files", list[UploadedFile])
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -70,7 +70,8 @@ async def _parse_multipart(request: web.Request) -> tuple[Any, list[UploadedFile
     body: Any = None
     files: list[UploadedFile] = []
     while (part := await reader.next()) is not None:
-        data = await part.read(decode=False)  # type: ignore[union-attr]
+        assert isinstance(part, BodyPartReader), "a part in a part"  # discord.py nests none
+        data = await part.read(decode=False)
         name = part.name or ""
         if name == "payload_json":
             body = json.loads(data)
