@@ -84,7 +84,7 @@ class Config:
     @property
     def log_level_number(self) -> int:
         """The level for `logging.basicConfig` and friends."""
-        return logging.getLevelName(self.log_level)
+        return logging.getLevelNamesMapping()[self.log_level]
 
     def require_token(self) -> str:
         """The token, for the command that actually connects to Discord."""

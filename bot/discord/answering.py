@@ -167,7 +167,7 @@ class Answer:
     def service(self) -> TableService:
         """The table service; raises `NotServing` before it is built and once the bot
         is shutting down, so no new work starts then."""
-        service = getattr(self._bot, "service", None)
+        service: TableService | None = getattr(self._bot, "service", None)
         if service is None or self.in_flight.closing:
             raise NotServing
         return service

@@ -103,7 +103,8 @@ def drive(coroutine: Coroutine[Any, Any, T]) -> T:
     try:
         coroutine.send(None)
     except StopIteration as done:
-        return done.value
+        value: T = done.value
+        return value
     coroutine.close()
     raise RuntimeError("a transaction run at once awaited something else than its session")
 

@@ -19,7 +19,7 @@ from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.store.database import Database, Params, Row, Session, Work, numbered
+from bot.store.database import Database, Params, Session, Work, numbered
 from bot.store.errors import (
     ConstraintError,
     DatabaseUnusable,
@@ -27,6 +27,7 @@ from bot.store.errors import (
     StoreError,
 )
 from bot.store.migrate import Migration, load_migrations, still_to_apply
+from bot.store.rows import Row
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

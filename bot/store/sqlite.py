@@ -26,16 +26,17 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.database import Database, Params, Row, Session, Work, drive
+from bot.store.database import Database, Params, Session, Work, drive
 from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, connect
 from bot.store.errors import ConstraintError, StoreError
+from bot.store.rows import Row
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -237,7 +238,8 @@ class SqliteDatabase(Database):
 
     async def _at_once(self, work: Work[T], args: tuple[Any, ...]) -> T:
         try:
-            return await self._conn._execute(_in_thread, self._conn._conn, work, args)
+            run: Callable[..., Awaitable[T]] = self._conn._execute  # aiosqlite's, untyped
+            return await run(_in_thread, self._conn._conn, work, args)
         except sqlite3.Error as exc:
             raise _told(exc) from exc
 

@@ -36,7 +36,8 @@ def find_command(state: FakeState, guild_id: int | None, name: str) -> JsonDict:
 
 
 def _sub(definition: JsonDict, name: str) -> JsonDict:
-    for option in definition.get("options") or []:
+    options: list[JsonDict] = definition.get("options") or []
+    for option in options:
         if option["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) and _matches(option, name):
             return option
     known = [o["name"] for o in definition.get("options") or []]
