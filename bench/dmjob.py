@@ -6,9 +6,9 @@ moves' 听 hints, the suggestion, the waits; the picture itself not included), e
 state's view made and read once, in play order, as a bot composes them.
 
 Every state of ``--hands`` seeded self-played hands of each rule set gives the DM job
-of its deciding seat, as `bot.discord.dms.DmPresenter` sends it: the state encoded for
+of its deciding seat, as `bot.discord.play.dms.DmPresenter` sends it: the state encoded for
 the store first (as each move does, so a seat's kept snapshot text is warm), then the
-job pickled as this checkout sends it (its `bot.discord.pictures.job_bytes` where it
+job pickled as this checkout sends it (its `bot.discord.core.pictures.job_bytes` where it
 has one, else `pickle.dumps` of the notice's bound ``view``). CPU time, best of five.
 """
 
@@ -37,9 +37,10 @@ use_engine_root()
 import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
-from bot.discord import pictures, posting  # noqa: E402
-from bot.discord.dms import prepare_dm, private_message  # noqa: E402
-from bot.discord.i18n import lang  # noqa: E402
+from bot.discord.core import pictures  # noqa: E402
+from bot.discord.core.i18n import lang  # noqa: E402
+from bot.discord.delivery import posting  # noqa: E402
+from bot.discord.play.dms import prepare_dm, private_message  # noqa: E402
 from bot.discord.texts import describe_events  # noqa: E402
 from bot.service.cause import Cause  # noqa: E402
 from bot.service.live import step_of  # noqa: E402

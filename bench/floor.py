@@ -66,8 +66,8 @@ from discord.http import Route, handle_message_parameters  # noqa: E402
 from fakediscord import FakeDiscord, FakeMessage  # noqa: E402
 from fakediscord.runner import GUILD_READY_TIMEOUT  # noqa: E402
 
-from bot.discord.collector import tune  # noqa: E402
-from bot.discord.posting import memory_file, one_body  # noqa: E402
+from bot.discord.core.collector import tune  # noqa: E402
+from bot.discord.delivery.posting import memory_file, one_body  # noqa: E402
 
 USER0 = 1000
 """The first player's id; the others follow."""

@@ -206,7 +206,7 @@ def _settlement_png(notice: SettlementNotice) -> bytes:
 
 
 def _leaderboard_png(notice: LeaderboardNotice) -> bytes:
-    from bot.discord.boards import board_png
+    from bot.discord.leaderboard import board_png
     return board_png(notice.rows, "en")
 
 

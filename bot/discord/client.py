@@ -24,15 +24,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import collector
-from bot.discord.answering import InFlight
 from bot.discord.commands import MahjongCommands
-from bot.discord.i18n import MahjongTranslator
+from bot.discord.core import collector
+from bot.discord.core.answering import InFlight
+from bot.discord.core.i18n import MahjongTranslator
+from bot.discord.core.pictures import Pictures
+from bot.discord.core.tree_errors import on_app_command_error
 from bot.discord.ids import DYNAMIC_ITEMS, answer_unshown
-from bot.discord.names import computer_name
-from bot.discord.notifier import DiscordNotifier
-from bot.discord.pictures import Pictures
-from bot.discord.tree_errors import on_app_command_error
+from bot.discord.lobby.names import computer_name
+from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Clock, TableService
 from bot.store import Store, StoreMemory
 

@@ -1,8 +1,8 @@
 """The ``/mahjong`` commands: one typed method per subcommand, calling the table service.
 
 Names, descriptions, option names and choices are `ls(...)` keys that
-`MahjongTranslator` says in English and 简体中文 (`bot/discord/i18n.py`). Each command
-answers inside ``async with answering(interaction) as answer:`` (`bot.discord.answering`):
+`MahjongTranslator` says in English and 简体中文 (`bot/discord/core/i18n.py`). Each command
+answers inside ``async with answering(interaction) as answer:`` (`bot.discord.core.answering`):
 refusals become a private sentence in the reader's language, slow work is deferred.
 Register with ``tree.add_command(MahjongCommands())`` after
 ``await tree.set_translator(MahjongTranslator())``.
@@ -11,7 +11,7 @@ To add a command: a method here, where it should be listed, decorated with
 ``@command("name")`` (and ``@table_param`` or ``app_commands.rename/describe`` for its
 arguments), its body inside ``async with answering(interaction) as answer:`` calling
 ``answer.service``; its name, description, argument names and replies in
-`bot.discord.i18n` (its entry in the command table, English and 简体中文, which
+`bot.discord.core.i18n` (its entry in the command table, English and 简体中文, which
 `COMMANDS` lists in the same order). The bot syncs the changed tree by itself at
 start (client.py's fingerprint).
 """
@@ -24,22 +24,22 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.answering import answering
-from bot.discord.boards import board_png
 from bot.discord.calculator import score_reply
-from bot.discord.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.core.answering import answering
+from bot.discord.core.i18n import lang, ls, t
+from bot.discord.delivery.posting import memory_file
+from bot.discord.hand.replies import reply_text
 from bot.discord.history import history_text
-from bot.discord.i18n import lang, ls, t
 from bot.discord.ids import leave
-from bot.discord.options import (
+from bot.discord.leaderboard import board_png
+from bot.discord.lobby.options import (
     OptionNotForRules,
     choices_kwargs,
     describe_kwargs,
     rename_kwargs,
     table_options,
 )
-from bot.discord.posting import memory_file
-from bot.discord.replies import reply_text
+from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.texts import leaderboard_text, rules_summary, score_text, table_caption
 from bot.service import Refused
 from bot.service import errors as E

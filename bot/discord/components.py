@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.ids import (
     PREFERENCES,
     BackButton,

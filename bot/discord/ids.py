@@ -42,7 +42,7 @@ own examples: its template (the pattern of its ids, in the class statement), its
 ``"mj:lobby:7:join"``; a value outside the template raises `BadCustomId` at once), its
 ``from_custom_id`` (the values read back from a click's id; it never raises, or
 discord.py would leave the click unanswered) and its ``callback``, which calls the
-table service inside `bot.discord.answering.answering`, for the table its id names only
+table service inside `bot.discord.core.answering.answering`, for the table its id names only
 where that table's buttons belong (`Answer.table_id`: a table's public buttons in its
 channel, a decision's there or in the seated person's private messages; anywhere else
 the id is answered as one no table has). ``@persistent`` registers the
@@ -57,7 +57,7 @@ with a number past `MAX_NUMBER` (forged: no database column holds it) is read as
 
 To add a button: a class here (template, ``__init__``, ``from_custom_id``, ``callback``,
 ``@persistent``), the line of `bot.discord.components` that places it, and its label
-(and reply) in `bot.discord.i18n`, in English and 简体中文.
+(and reply) in `bot.discord.core.i18n`, in English and 简体中文.
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot.discord.answering import Answer, answering
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.core.answering import Answer, answering
+from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.texts import MAX_CONTENT, clip, tiles_text
 from bot.service import Refused
 from bot.service import errors as E

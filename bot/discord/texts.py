@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from bot.discord.i18n import LocaleLike, join, lang, t
-from bot.discord.options import NEW_OPTIONS, option_value_text
+from bot.discord.core.i18n import LocaleLike, join, lang, t
+from bot.discord.lobby.options import NEW_OPTIONS, option_value_text
 from bot.service import BestHand, LeaderboardRow
 from engine.game.events import (
     ClaimWindowOpened,

@@ -1,11 +1,11 @@
 """`StoreMemory`: the Discord presenter's memory of each table, kept in the store.
 
-It implements the presenter's `PresenterMemory` (bot/discord/memory.py) over columns
+It implements the presenter's `PresenterMemory` (bot/discord/delivery/memory.py) over columns
 the store already has: the table's message ids, picture time and permission flag
 (``game_tables``), and each seat's refused DMs (``seats.dm_closed``). The store does
 not import the adapter: the interface is met by shape. Each seat's DM with move buttons
 (``seats.dm_message_id``, 0009) and the atomic swaps are shared mode's
-(`bot.discord.memory`); each seat's followed `/mahjong hand` reply (``seats.reply_*``,
+(`bot.discord.delivery.memory`); each seat's followed `/mahjong hand` reply (``seats.reply_*``,
 0015) is kept in every mode (a restart follows it on); `recall` reads it all in one
 query.
 """

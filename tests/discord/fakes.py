@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.discord.answering import InFlight
-from bot.discord.outbox import Outbox
-from bot.discord.pictures import Pictures
-from bot.discord.replies import LiveReplies
+from bot.discord.core.answering import InFlight
+from bot.discord.core.pictures import Pictures
+from bot.discord.delivery.outbox import Outbox
+from bot.discord.hand.replies import LiveReplies
 
 
 @dataclass

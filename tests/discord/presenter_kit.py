@@ -22,8 +22,8 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.discord.memory import InMemory, PresenterMemory
-from bot.discord.notifier import DiscordNotifier
+from bot.discord.delivery.memory import InMemory, PresenterMemory
+from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, MoveNotice, PrivateNotice, SeatInfo, TableNotice, TableRef
 from bot.service.live import step_of
 from bot.store import StandingChoices

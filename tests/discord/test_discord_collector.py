@@ -1,4 +1,4 @@
-"""`bot.discord.collector`: the bot's process collects and freezes start-up's objects, then
+"""`bot.discord.core.collector`: the bot's process collects and freezes start-up's objects, then
 collects less often; only once per process."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from bot.discord import collector
+from bot.discord.core import collector
 
 
 @pytest.fixture

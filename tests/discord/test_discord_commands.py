@@ -12,9 +12,9 @@ from typing import Any
 import discord
 import pytest
 
-import bot.discord.answering as answering
+import bot.discord.core.answering as answering
 from bot.discord.commands import MahjongCommands
-from bot.discord.i18n import COMMANDS
+from bot.discord.core.i18n import COMMANDS
 from bot.service import Cause, Place, Refused
 from bot.service import errors as E
 from tests.discord.fakes import FakeService, interaction

@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 
 from bot.discord.commands import MahjongCommands
-from bot.discord.i18n import (
+from bot.discord.core.i18n import (
     COMMANDS,
     PARAMS,
     STRINGS,
@@ -23,7 +23,7 @@ from bot.discord.i18n import (
     t,
     translate,
 )
-from bot.discord.options import NEW_OPTIONS, choices_kwargs, table_options
+from bot.discord.lobby.options import NEW_OPTIONS, choices_kwargs, table_options
 
 _ZH_LOCALES = (discord.Locale.chinese, discord.Locale.taiwan_chinese)
 
@@ -114,7 +114,7 @@ def test_choice_names_translate_with_their_fields_and_fit() -> None:
 
 
 def test_options_of_the_other_rule_set_are_refused_in_both_languages() -> None:
-    from bot.discord.options import OptionNotForRules
+    from bot.discord.lobby.options import OptionNotForRules
 
     assert table_options("hangzhou", {"rules": "hangzhou", "caishen": "flip", "la_cap": None}) \
         == {"caishen": "flip"}
@@ -159,7 +159,7 @@ def test_every_literal_key_used_by_the_adapter_exists() -> None:
 
     root = Path(bot.discord.__file__).parent
     used: set[str] = set()
-    for path in root.glob("*.py"):
+    for path in root.rglob("*.py"):
         used |= set(re.findall(r"""\b(?:t|ls)\(["']([a-z_]+(?:\.[a-z_]+)+)["']""",
                                path.read_text(encoding="utf-8")))
     assert len(used) > 50

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord import answering
+from bot.discord.core import answering
 from bot.discord.ids import (
     DYNAMIC_ITEMS,
     LOBBY_ACTIONS,
@@ -439,7 +439,7 @@ async def test_a_new_button_is_one_class_calling_the_service(
     """The recipe: template, __init__, from_custom_id, callback, @persistent — nothing
     else to register (the view builder places it, i18n words it)."""
     from bot.discord import ids
-    from bot.discord.answering import answering
+    from bot.discord.core.answering import answering
 
     monkeypatch.setattr(ids, "DYNAMIC_ITEMS", [])
 

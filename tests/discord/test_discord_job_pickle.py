@@ -1,4 +1,4 @@
-"""A picture job as it travels to a worker (`bot.discord.pictures.job_bytes`): a hand in
+"""A picture job as it travels to a worker (`bot.discord.core.pictures.job_bytes`): a hand in
 play as its snapshot text, read back in the worker as the very same state, so a DM
 drawn there is the DM drawn from the state itself; anything else pickled as usual."""
 
@@ -10,10 +10,10 @@ from functools import partial
 
 import pytest
 
-from bot.discord.dms import prepare_dm
-from bot.discord.i18n import lang
-from bot.discord.pictures import Pictures, job_bytes
-from bot.discord.workers import WorkerPool
+from bot.discord.core.i18n import lang
+from bot.discord.core.pictures import Pictures, job_bytes
+from bot.discord.core.workers import WorkerPool
+from bot.discord.play.dms import prepare_dm
 from bot.service.live import step_of
 from engine import rules
 from engine.ai import choose_action

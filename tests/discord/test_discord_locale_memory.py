@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.discord.memory import InMemory
-from bot.discord.notifier import DiscordNotifier
+from bot.discord.delivery.memory import InMemory
+from bot.discord.table.notifier import DiscordNotifier
 from bot.service import LobbyNotice, TableInfo
 from bot.store import Store
 from tests.discord.presenter_kit import (

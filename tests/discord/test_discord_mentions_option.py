@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.discord.options import SPECS, choices_kwargs
+from bot.discord.lobby.options import SPECS, choices_kwargs
 from bot.discord.texts import rules_summary
 from engine.rules import RULESETS, OptionError
 from tests.discord.fakes import FakeService, interaction

@@ -1,4 +1,4 @@
-"""A DM's upload leaves as one body (`bot.discord.posting.one_body`) holding the very
+"""A DM's upload leaves as one body (`bot.discord.delivery.posting.one_body`) holding the very
 parts discord.py's own form would: the same names, file names, content types and bytes,
 in the same order."""
 
@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord.http import handle_message_parameters
 
-from bot.discord.posting import memory_file, one_body
+from bot.discord.delivery.posting import memory_file, one_body
 
 PNG = bytes(range(256)) * 9
 

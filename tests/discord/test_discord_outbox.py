@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.discord.answering import InFlight
-from bot.discord.outbox import SLOT_HOLD, Outbox
+from bot.discord.core.answering import InFlight
+from bot.discord.delivery.outbox import SLOT_HOLD, Outbox
 
 
 async def _turns(n: int = 20) -> None:

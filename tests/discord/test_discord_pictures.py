@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
-from bot.discord.memory import InMemory
-from bot.discord.notifier import DiscordNotifier
-from bot.discord.pictures import NICENESS, WORKERS, Pictures
+from bot.discord.core.pictures import NICENESS, WORKERS, Pictures
+from bot.discord.delivery.memory import InMemory
+from bot.discord.table.notifier import DiscordNotifier
 from tests.discord.presenter_kit import USERS, FakeClient, dealt, private, settle
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 import discord
 
 from bot.discord.components import BackButton, PreferenceButton
-from bot.discord.memory import InMemory, TableMemory
+from bot.discord.delivery.memory import InMemory, TableMemory
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.service.live import step_of
 from bot.store import StandingChoices

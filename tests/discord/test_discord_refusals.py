@@ -12,7 +12,7 @@ import pytest
 
 import bot.service.errors as E
 from bot.discord.calculator import score_reply
-from bot.discord.refusals import REASONS, explain, refusal_text
+from bot.discord.core.refusals import REASONS, explain, refusal_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = sorted(v for k, v in vars(E).items() if k.isupper() and isinstance(v, str))

@@ -12,10 +12,10 @@ from typing import Any
 import discord
 import pytest
 
-import bot.discord.replies as replies
-from bot.discord.outbox import Outbox
-from bot.discord.pictures import Pictures
-from bot.discord.replies import LiveReplies, Reply
+import bot.discord.hand.replies as replies
+from bot.discord.core.pictures import Pictures
+from bot.discord.delivery.outbox import Outbox
+from bot.discord.hand.replies import LiveReplies, Reply
 from bot.service import Cause
 from engine.game import HandState, apply, legal_actions
 from engine.rules.common import ActionKind

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-import bot.discord.replies as replies
-from bot.discord.memory import InMemory, PresenterMemory, TableMemory
-from bot.discord.notifier import DiscordNotifier
-from bot.discord.replies import order
+import bot.discord.hand.replies as replies
+from bot.discord.delivery.memory import InMemory, PresenterMemory, TableMemory
+from bot.discord.hand.replies import order
+from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.store import Store, StoreMemory
 from engine.game import HandState, apply, legal_actions

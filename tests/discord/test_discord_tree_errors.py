@@ -12,7 +12,7 @@ import pytest
 from discord import app_commands
 
 from bot.discord.client import MahjongBot
-from bot.discord.i18n import t
+from bot.discord.core.i18n import t
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The picture processes' pool (`bot.discord.workers`): jobs answered in turn by
+"""The picture processes' pool (`bot.discord.core.workers`): jobs answered in turn by
 processes served from the event loop; a job's error is its caller's, a dead worker
 fails what it had and `Pictures` draws in threads from then on."""
 
@@ -12,9 +12,9 @@ import signal
 
 import pytest
 
-from bot.discord import workers
-from bot.discord.pictures import Pictures
-from bot.discord.workers import BrokenWorkers, WorkerPool
+from bot.discord.core import workers
+from bot.discord.core.pictures import Pictures
+from bot.discord.core.workers import BrokenWorkers, WorkerPool
 
 
 def _square(n: int) -> int:
@@ -161,7 +161,7 @@ async def test_a_clean_stop_signalled_to_the_whole_group_is_no_death(
     pool = WorkerPool(1)
     try:
         (pid,) = await pool.start()
-        with caplog.at_level("WARNING", logger="bot.discord.workers"):
+        with caplog.at_level("WARNING", logger="bot.discord.core.workers"):
             for sig in (signal.SIGTERM, signal.SIGINT):
                 os.kill(pid, sig)
             await asyncio.sleep(0.3)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import render.cards
-from bot.discord import boards
+from bot.discord import leaderboard as boards
 from bot.discord.texts import best_hand_text
 from bot.store import LeaderboardRow, best_hand_key
 

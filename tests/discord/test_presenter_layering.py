@@ -7,7 +7,8 @@ import ast
 
 from tests.conftest import ROOT
 
-PRESENTER = ("notifier.py", "dms.py", "posting.py", "table_state.py", "memory.py")
+PRESENTER = ("table/notifier.py", "play/dms.py", "delivery/posting.py", "delivery/table_state.py",
+             "delivery/memory.py")
 
 
 def _imports(name: str) -> set[str]:
@@ -32,8 +33,10 @@ def test_the_presenter_imports_no_store_no_service_and_no_context_variable() -> 
 def test_only_the_client_wiring_imports_the_store() -> None:
     """The adapter talks to the service (and the presenter to its memory): only the
     client, which opens the store and builds the memory over it, may import it."""
-    for path in sorted((ROOT / "bot" / "discord").glob("*.py")):
-        if path.name == "client.py":
+    adapter = ROOT / "bot" / "discord"
+    for path in sorted(adapter.rglob("*.py")):
+        name = path.relative_to(adapter).as_posix()
+        if name == "client.py":
             continue
-        imported = _imports(path.name)
-        assert not {m for m in imported if m.startswith("bot.store")}, path.name
+        imported = _imports(name)
+        assert not {m for m in imported if m.startswith("bot.store")}, name

@@ -17,7 +17,7 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord.client import MahjongBot
-from bot.discord.i18n import STRINGS
+from bot.discord.core.i18n import STRINGS
 
 PLAYER_IDS = (101, 102, 103, 104)
 

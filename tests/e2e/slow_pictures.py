@@ -1,5 +1,5 @@
 """A picture process slow to start, as a loaded machine makes one (the workers run at a
-lower priority, `bot.discord.pictures.NICENESS`, and their start-up imports Pillow,
+lower priority, `bot.discord.core.pictures.NICENESS`, and their start-up imports Pillow,
 the engine and the fonts): the worker's initializer waits `DELAY` seconds before the
 real one. Imported by name in the spawned worker, so it lives in its own module."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from bot.discord.pictures import _prepare_worker
+from bot.discord.core.pictures import _prepare_worker
 
 DELAY = 8.0
 """Seconds a worker takes to start: far beyond the 2 s a delivery may wait."""

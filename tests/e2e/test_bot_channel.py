@@ -9,7 +9,7 @@ import pytest
 from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
-import bot.discord.answering as answering
+import bot.discord.core.answering as answering
 
 
 async def test_an_old_table_picture_is_reposted_and_only_one_stays(

@@ -10,7 +10,7 @@ import pytest
 from botkit import Driver, choose, make_bot, make_world, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.discord import answering
+from bot.discord.core import answering
 
 UPDATE_MESSAGE = 7
 DEFERRED_UPDATE = 6

@@ -1,4 +1,4 @@
-"""A starting bot tunes its process's garbage collector once (`bot.discord.collector`)."""
+"""A starting bot tunes its process's garbage collector once (`bot.discord.core.collector`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from botkit import make_bot
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.discord import collector
+from bot.discord.core import collector
 
 
 async def test_the_started_bot_tuned_the_collector(

@@ -17,7 +17,7 @@ from botkit import Driver, make_bot, make_world, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord
 from test_bot_click_answer import _click_one
 
-from bot.discord import answering
+from bot.discord.core import answering
 
 WATCHED = ("Interaction", "InteractionResponse", "InteractionMessage", "View",
            "MoveButton", "DiscardSelect", "Picture")

@@ -23,7 +23,7 @@ from botkit import (
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
-import bot.discord.replies as replies
+import bot.discord.hand.replies as replies
 
 
 def _moves(fake: FakeDiscord, message: FakeMessage) -> list[str]:

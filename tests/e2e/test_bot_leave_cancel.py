@@ -30,7 +30,7 @@ from botkit import (
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
-from bot.discord.i18n import t
+from bot.discord.core.i18n import t
 
 
 def _prefix(key: str, locale: str, **fields: Any) -> str:

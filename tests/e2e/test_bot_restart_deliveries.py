@@ -15,7 +15,7 @@ import slow_pictures
 from botkit import Driver, World, make_bot, make_world, open_table, quiet, tick
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
-import bot.discord.pictures
+import bot.discord.core.pictures
 from bot.service import FakeClock, PrivateNotice, RecordingNotifier
 from bot.store import Store
 
@@ -75,7 +75,7 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
 
     # the restarted bot's picture processes take long to start (a loaded machine), and
     # discord.py says it is ready 2 s after the last server came (its default)
-    monkeypatch.setattr(bot.discord.pictures, "_prepare_worker", slow_pictures.slow_start)
+    monkeypatch.setattr(bot.discord.core.pictures, "_prepare_worker", slow_pictures.slow_start)
     bots.guild_ready_timeout = 2.0
     running = await bots.restart(running, make_bot(db, picture_processes=1))
     ready = _ready_at(fake)

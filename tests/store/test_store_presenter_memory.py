@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.memory import InMemory, PresenterMemory
+from bot.discord.delivery.memory import InMemory, PresenterMemory
 from bot.store import NotFound, Store, StoreMemory, TableMemoryRow
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 

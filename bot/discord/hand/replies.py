@@ -48,12 +48,12 @@ from typing import Any
 
 import discord
 
-from bot.discord.dms import ComposedView, PreparedDm, hand_file, prepare_dm
-from bot.discord.i18n import LocaleLike, lang, t
-from bot.discord.memory import HandReply, KeptReply, PresenterMemory
-from bot.discord.outbox import Outbox
-from bot.discord.pictures import Pictures
-from bot.discord.table_state import Tables
+from bot.discord.core.i18n import LocaleLike, lang, t
+from bot.discord.core.pictures import Pictures
+from bot.discord.delivery.memory import HandReply, KeptReply, PresenterMemory
+from bot.discord.delivery.outbox import Outbox
+from bot.discord.delivery.table_state import Tables
+from bot.discord.play.dms import ComposedView, PreparedDm, hand_file, prepare_dm
 from bot.discord.texts import MAX_CONTENT, clip, timestamp
 from bot.service import PrivateNotice
 from engine.game.events import Event

@@ -8,7 +8,7 @@ are computers. The server's language is its preferred locale at that moment.
 
 from __future__ import annotations
 
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.core.i18n import LocaleLike, t
 
 
 def computer_name(locale: LocaleLike, seat: int, replaces: str | None = None) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.discord.memory import HandReply, PresenterMemory
+from bot.discord.delivery.memory import HandReply, PresenterMemory
 from bot.service import TableNotice
 
 
@@ -53,7 +53,7 @@ class TableState:
     """Shared mode: seat → the step its newest DM with a decision shows, as the memory
     last said (a DM owed after a crash is not sent twice)."""
     hand_replies: dict[int, HandReply] = field(default_factory=dict)
-    """Seat → its `/mahjong hand` reply that follows the game (`bot.discord.replies`):
+    """Seat → its `/mahjong hand` reply that follows the game (`bot.discord.hand.replies`):
     in shared mode as the memory last said; with one process, those the memory kept
     from before the start and not yet followed again."""
     loaded: bool = False

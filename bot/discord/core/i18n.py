@@ -139,7 +139,7 @@ _EN: dict[str, str] = {
     "rules.shanghai": "Shanghai",
     "rules.hangzhou": "Hangzhou",
     "list.sep": ", ",
-    # -- refusals: one sentence per code of the service (bot/discord/refusals.py)
+    # -- refusals: one sentence per code of the service (bot/discord/core/refusals.py)
     "refused.wrap": "Not done.",
     "refused.no_table": "There is no table here; open one with /mahjong new.",
     "refused.bad_options": "Those options don't work: {why}.",
@@ -167,7 +167,7 @@ _EN: dict[str, str] = {
     "refused.raced": "Another move landed first; look at the table again.",
     "refused.illegal": "That move isn't allowed: {why}.",
     "seat.n": "seat {n}",
-    # -- why the engine refused (bot/discord/refusals.py REASONS), as a clause
+    # -- why the engine refused (bot/discord/core/refusals.py REASONS), as a clause
     "why.hand_over": "the hand is over",
     "why.not_your_turn": "it is {seat}'s turn, not yours",
     "why.turn_only": "there is no discard to claim; it is your turn to discard, kong or win",

@@ -1,6 +1,6 @@
 """``tree.on_error``: what an app-command error that escapes a command becomes.
 
-Every command answers inside `bot.discord.answering.answering`, which says refusals and
+Every command answers inside `bot.discord.core.answering.answering`, which says refusals and
 apologises for the unexpected itself, so only what happens before it reaches the tree:
 a check that failed, an argument discord.py could not convert, an exception in a
 command's own callback before it answers (reading the options of ``/mahjong new``), a
@@ -19,7 +19,7 @@ import traceback
 import discord
 from discord import app_commands
 
-from bot.discord.i18n import t
+from bot.discord.core.i18n import t
 
 log = logging.getLogger(__name__)
 

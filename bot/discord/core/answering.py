@@ -34,15 +34,15 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
-from bot.discord.i18n import LocaleLike, t
-from bot.discord.refusals import refusal_text
+from bot.discord.core.i18n import LocaleLike, t
+from bot.discord.core.refusals import refusal_text
 from bot.discord.texts import MAX_CONTENT, clip
 from bot.service import Cause, Place, Refused
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
-    from bot.discord.notifier import DiscordNotifier
-    from bot.discord.pictures import Pictures
+    from bot.discord.core.pictures import Pictures
+    from bot.discord.table.notifier import DiscordNotifier
     from bot.service import TableService
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from discord import app_commands
 
-from bot.discord.i18n import LocaleLike, ls, t
+from bot.discord.core.i18n import LocaleLike, ls, t
 from engine.rules import RULESETS
 from engine.rules.common import TableOptions
 

@@ -10,8 +10,8 @@ closed DMs) goes through its `PresenterMemory`. It reads no store.
 queues it on the `Outbox` (per table channel, per seat's DMs): the move never waits
 for Discord, and one slow or failing send never blocks or corrupts a table.
 
-Here, the channel side; the DMs are `bot.discord.dms.DmPresenter`'s, the calls to
-Discord `bot.discord.posting.Poster`'s.
+Here, the channel side; the DMs are `bot.discord.play.dms.DmPresenter`'s, the calls to
+Discord `bot.discord.delivery.posting.Poster`'s.
 
 - Channel mentions (one ping message per table, the previous one deleted): a turn when
   its player's DMs are closed, when half its time is gone, or every turn if the table's
@@ -24,7 +24,7 @@ Discord `bot.discord.posting.Poster`'s.
 - A missing channel permission (50013/50001) is reported once, by DM, to the creator.
 - Shared mode (``shared``: other processes draw the same tables' changes): the message
   ids are read from the memory before each delivery, and a new message is swapped in,
-  the one it replaces deleted (see bot/discord/memory.py): one lobby message, one
+  the one it replaces deleted (see bot/discord/delivery/memory.py): one lobby message, one
   picture, at most one mention, whichever process posted them.
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
@@ -43,16 +43,16 @@ from typing import Any
 
 import discord
 
-from bot.discord.boards import board_png
 from bot.discord.components import LobbySeat, lobby_embed, lobby_view
-from bot.discord.dms import DmPresenter, hand_file, private_message
-from bot.discord.i18n import LocaleLike, lang, t
-from bot.discord.memory import PresenterMemory, ViewMessage
-from bot.discord.outbox import Outbox
-from bot.discord.pictures import Pictures
-from bot.discord.posting import Poster, has_file, memory_file, same_text
-from bot.discord.replies import LiveReplies
-from bot.discord.table_state import Tables, TableState, channel_queue
+from bot.discord.core.i18n import LocaleLike, lang, t
+from bot.discord.core.pictures import Pictures
+from bot.discord.delivery.memory import PresenterMemory, ViewMessage
+from bot.discord.delivery.outbox import Outbox
+from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
+from bot.discord.delivery.table_state import Tables, TableState, channel_queue
+from bot.discord.hand.replies import LiveReplies
+from bot.discord.leaderboard import board_png
+from bot.discord.play.dms import DmPresenter, hand_file, private_message
 from bot.discord.texts import (
     amounts_text,
     commitment_text,

@@ -9,7 +9,7 @@ and every hand-off to the SQLite thread waits for the GIL too (a click's dozen s
 round trips each lost up to a switch interval, 5 ms, to a drawing thread: ~400 ms p99
 in `bench/discord.py`). In separate processes they run beside the loop, on the
 machine's other core, served from the event loop with no thread in between
-(`bot.discord.workers`). Two pools, so that a seat's DM never queues behind table
+(`bot.discord.core.workers`). Two pools, so that a seat's DM never queues behind table
 pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' has two
 workers per ``processes``, `WORKERS`). The views are small frozen dataclasses; a
 hand's state travels as its snapshot text (`job_bytes`). With ``processes=0`` (or a
@@ -39,7 +39,7 @@ import pickle
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.discord.workers import BrokenWorkers, WorkerPool
+from bot.discord.core.workers import BrokenWorkers, WorkerPool
 from engine.game.snapshot import decode, encode
 from engine.game.state import HandState, Phase
 from engine.rules.common import TableOptions
@@ -110,7 +110,7 @@ def _warm_up() -> None:
 
 
 def _draw_samples() -> None:
-    from bot.discord import dms  # noqa: F401  (a DM's words are composed here too)
+    from bot.discord.play import dms  # noqa: F401  (a DM's words are composed here too)
     from render import samples
     from render.hand import hand_image
     from render.table import table_image

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.discord.i18n import LocaleLike, t
+from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.texts import best_hand_text, board_title
 from render.cards import BoardWords, leaderboard_card
 from render.cards import LeaderboardRow as BoardRow

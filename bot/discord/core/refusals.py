@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.discord.i18n import LocaleLike, has, join, lang, t
+from bot.discord.core.i18n import LocaleLike, has, join, lang, t
 from bot.discord.texts import MAX_CONTENT, clip, tiles_text
 from engine.tiles import NotationError, parse_tiles
 

@@ -1,6 +1,6 @@
 """What the presenter remembers of each table, and the one interface it goes through.
 
-The presenter (`bot.discord.notifier`) keeps, per table, the ids of the messages it
+The presenter (`bot.discord.table.notifier`) keeps, per table, the ids of the messages it
 posted (the lobby, the table picture and when it was posted, the standing mention),
 the seats whose DMs Discord refused, and whether a missing permission was already
 reported. A restart must not forget them (an old picture would stay, a closed DM be
@@ -34,7 +34,7 @@ ViewMessage = Literal["lobby", "table", "ping"]
 
 
 class HandReply(Protocol):
-    """A seat's `/mahjong hand` reply that follows the game (`bot.discord.replies`), as
+    """A seat's `/mahjong hand` reply that follows the game (`bot.discord.hand.replies`), as
     the memory keeps it for every process and for the next start."""
 
     @property

@@ -20,8 +20,8 @@ import aiohttp
 import discord
 from discord.http import Route, handle_message_parameters
 
-from bot.discord.i18n import LocaleLike, t
-from bot.discord.memory import PresenterMemory
+from bot.discord.core.i18n import LocaleLike, t
+from bot.discord.delivery.memory import PresenterMemory
 from bot.service import Receipt, TableRef
 
 log = logging.getLogger(__name__)

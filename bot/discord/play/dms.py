@@ -16,7 +16,7 @@ change and the request behind it. Nothing is asked of the service.
 - A DM's move buttons are taken off once a newer DM replaces it (a reminder too), or
   once its person answered the decision elsewhere (through `/mahjong hand`): one DM
   with live buttons per seat. In shared mode the seat's DM with buttons is kept in the
-  memory and swapped (bot/discord/memory.py), so the buttons go whichever process
+  memory and swapped (bot/discord/delivery/memory.py), so the buttons go whichever process
   posted the older DM; with one process the memory's is read once, after a start, so
   that a DM from before a restart loses its buttons too.
 - The step each DM with a decision shows is stored once it went out (any mode): after
@@ -38,11 +38,11 @@ from typing import Any
 import discord
 
 from bot.discord.components import add_preferences, move_view
-from bot.discord.i18n import Lang, LocaleLike, lang
-from bot.discord.outbox import Outbox
-from bot.discord.pictures import Pictures
-from bot.discord.posting import Poster, memory_file
-from bot.discord.table_state import Tables, channel_queue
+from bot.discord.core.i18n import Lang, LocaleLike, lang
+from bot.discord.core.pictures import Pictures
+from bot.discord.delivery.outbox import Outbox
+from bot.discord.delivery.posting import Poster, memory_file
+from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.texts import describe_events, dm_closed_text, dm_text
 from bot.service import PrivateNotice, TableRef
 from engine.game.events import Event
@@ -117,7 +117,7 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     notice's `viewing` (the state, seat and hand: the view is made there); ``lang`` the
     reader's language (a locale does not pickle). `/mahjong hand` is composed here too:
     its advice is then worked out once, where its picture reads it. The state travels
-    as its snapshot text (`bot.discord.pictures.job_bytes`)."""
+    as its snapshot text (`bot.discord.core.pictures.job_bytes`)."""
     view = shown if isinstance(shown, PlayerView) else shown()
     happened = describe_events(news, names, view.seat, lang, hand, view.table.caishen)
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,

@@ -1,0 +1,1 @@
+"""``/mahjong hand``: the private reply that keeps showing a seat's hand."""

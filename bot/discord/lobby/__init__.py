@@ -1,0 +1,1 @@
+"""The lobby: ``/mahjong new`` and its options, seats taken, computers named."""

@@ -1,0 +1,1 @@
+"""Playing: a seat's decision DMs, with its hand picture and buttons."""
