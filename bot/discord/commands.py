@@ -18,8 +18,9 @@ start (client.py's fingerprint).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from functools import partial
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -55,12 +56,23 @@ SCORE_PARAMS = ("rules", "hand", "win_tile", "win", "melds", "flowers", "dealer"
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def command(name: str) -> Any:
-    """``@app_commands.command`` with the subcommand's translated name and description."""
+GroupT = TypeVar("GroupT", bound=app_commands.Group)
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
+Callback = Callable[Concatenate[GroupT, discord.Interaction, Params],
+                    Coroutine[Any, Any, Result]]
+"""A subcommand's method: the group, the interaction, then its own typed arguments."""
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
+
+
+def command(name: str) -> Callable[[Callback[GroupT, Params, Result]],
+                                   app_commands.Command[GroupT, Params, Result]]:
+    """``@app_commands.command`` with the subcommand's translated name and description;
+    the method's own signature is kept (its arguments stay typed for mypy)."""
     return app_commands.command(name=ls(f"cmd.{name}.name"), description=ls(f"cmd.{name}.desc"))
 
 
-def table_param(func: Any) -> Any:
+def table_param(func: Decorated) -> Decorated:
     """Translate the ``table`` argument's name and description."""
     func = app_commands.rename(table=ls("param.table.name"))(func)
     return app_commands.describe(table=ls("param.table.desc"))(func)
