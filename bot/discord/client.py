@@ -28,10 +28,12 @@ from bot.discord.commands import MahjongCommands
 from bot.discord.core import collector
 from bot.discord.core.answering import InFlight
 from bot.discord.core.i18n import MahjongTranslator
+from bot.discord.core.items import DYNAMIC_ITEMS, answer_unshown
 from bot.discord.core.pictures import Pictures
 from bot.discord.core.tree_errors import on_app_command_error
-from bot.discord.ids import DYNAMIC_ITEMS, answer_unshown
+from bot.discord.lobby import leave, message  # noqa: F401  (their buttons, registered)
 from bot.discord.lobby.names import computer_name
+from bot.discord.play import choices, moves  # noqa: F401  (their buttons, registered)
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Clock, TableService
 from bot.store import Store, StoreMemory

@@ -31,8 +31,8 @@ from bot.discord.core.i18n import lang, ls, t
 from bot.discord.delivery.posting import memory_file
 from bot.discord.hand.replies import reply_text
 from bot.discord.history import history_text
-from bot.discord.ids import leave
 from bot.discord.leaderboard import board_png
+from bot.discord.lobby.leave import leave
 from bot.discord.lobby.options import (
     OptionNotForRules,
     choices_kwargs,

@@ -9,14 +9,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord.components import LobbySeat, lobby_embed, lobby_view, move_view
-from bot.discord.ids import (
-    BackButton,
+from bot.discord.lobby.message import LobbyButton, LobbySeat, lobby_embed, lobby_view
+from bot.discord.play.choices import BackButton, PreferenceButton
+from bot.discord.play.moves import (
     DiscardSelect,
-    LobbyButton,
     MoveButton,
     MoveCode,
-    PreferenceButton,
+    move_view,
     parse_discard_value,
 )
 from bot.discord.texts import describe_events, dm_text
@@ -240,7 +239,7 @@ def test_a_caishen_in_a_meld_is_marked_on_its_button() -> None:
 
 
 def test_standing_choices_row_sets_explicit_values() -> None:
-    from bot.discord.components import add_preferences
+    from bot.discord.play.choices import add_preferences
     from bot.store import StandingChoices
 
     state, _ = start("shanghai", SCENE_P)

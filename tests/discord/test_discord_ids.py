@@ -13,22 +13,11 @@ import discord
 import pytest
 
 from bot.discord.core import answering
-from bot.discord.ids import (
-    DYNAMIC_ITEMS,
-    LOBBY_ACTIONS,
-    MAX_CUSTOM_ID,
-    PREFERENCES,
-    BackButton,
-    BadCustomId,
-    DiscardSelect,
-    LeaveButton,
-    LobbyButton,
-    MoveButton,
-    MoveCode,
-    PreferenceButton,
-    answer_unshown,
-    parse_discard_value,
-)
+from bot.discord.core.items import DYNAMIC_ITEMS, MAX_CUSTOM_ID, BadCustomId, answer_unshown
+from bot.discord.lobby.leave import LeaveButton
+from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
+from bot.discord.play.choices import PREFERENCES, BackButton, PreferenceButton
+from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.service import Cause, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
@@ -438,7 +427,7 @@ async def test_a_new_button_is_one_class_calling_the_service(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The recipe: template, __init__, from_custom_id, callback, @persistent — nothing
     else to register (the view builder places it, i18n words it)."""
-    from bot.discord import ids
+    from bot.discord.core import items as ids
     from bot.discord.core.answering import answering
 
     monkeypatch.setattr(ids, "DYNAMIC_ITEMS", [])

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord.components import BackButton, PreferenceButton
 from bot.discord.delivery.memory import InMemory, TableMemory
+from bot.discord.play.choices import BackButton, PreferenceButton
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.service.live import step_of
 from bot.store import StandingChoices

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import render.hand
-from bot.discord.components import move_view
+from bot.discord.play.moves import move_view
 from bot.discord.texts import dm_text, rules_summary, tile_name
 from engine.game import apply
 from engine.tiles import Tile, tile_from_notation

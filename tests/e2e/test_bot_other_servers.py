@@ -22,16 +22,10 @@ import pytest
 from botkit import World, answer, make_bot, make_world, open_table, press, quiet
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
 
-from bot.discord.ids import (
-    LOBBY_ACTIONS,
-    BackButton,
-    DiscardSelect,
-    LeaveButton,
-    LobbyButton,
-    MoveButton,
-    MoveCode,
-    PreferenceButton,
-)
+from bot.discord.lobby.leave import LeaveButton
+from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
+from bot.discord.play.choices import BackButton, PreferenceButton
+from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import tile_from_notation

@@ -8,7 +8,7 @@ from pathlib import Path
 from botkit import make_bot, make_world, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.discord.ids import PreferenceButton
+from bot.discord.play.choices import PreferenceButton
 from bot.store import Store
 
 

@@ -45,7 +45,7 @@ def _shanghai_melded(concealed: str) -> HandState:
 
 
 def _menu(state: HandState, locale: str) -> dict[str, str]:
-    from bot.discord.components import discard_options
+    from bot.discord.play.moves import discard_options
     return {o.value: o.description or "" for o in discard_options(view(state, 0), locale)}
 
 

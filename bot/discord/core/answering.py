@@ -1,5 +1,5 @@
 """How every interaction is answered: the plumbing the ``/mahjong`` commands
-(`bot.discord.commands`) and the buttons (`bot.discord.ids`) share.
+(`bot.discord.commands`) and the buttons (`bot.discord.core.items` and each feature's items) share.
 
     async with answering(interaction) as answer:
         table_id = await answer.table_id(table)  # judged where it was asked

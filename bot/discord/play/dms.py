@@ -37,12 +37,13 @@ from typing import Any
 
 import discord
 
-from bot.discord.components import add_preferences, move_view
 from bot.discord.core.i18n import Lang, LocaleLike, lang
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
 from bot.discord.delivery.table_state import Tables, channel_queue
+from bot.discord.play.choices import add_preferences
+from bot.discord.play.moves import move_view
 from bot.discord.texts import describe_events, dm_closed_text, dm_text
 from bot.service import PrivateNotice, TableRef
 from engine.game.events import Event
@@ -96,7 +97,7 @@ class PreparedDm:
 class ComposedView(discord.ui.View):
     """A DM's components composed elsewhere (`PreparedDm`: a view does not pickle), sent
     as they are. Nothing is dispatched to it: every component is a persistent item that
-    discord.py finds by its id (`bot.discord.ids`)."""
+    discord.py finds by its id (`bot.discord.core.items`)."""
 
     def __init__(self, components: list[dict[str, Any]]) -> None:
         super().__init__(timeout=None)

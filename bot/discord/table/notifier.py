@@ -43,7 +43,6 @@ from typing import Any
 
 import discord
 
-from bot.discord.components import LobbySeat, lobby_embed, lobby_view
 from bot.discord.core.i18n import LocaleLike, lang, t
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.memory import PresenterMemory, ViewMessage
@@ -52,6 +51,7 @@ from bot.discord.delivery.posting import Poster, has_file, memory_file, same_tex
 from bot.discord.delivery.table_state import Tables, TableState, channel_queue
 from bot.discord.hand.replies import LiveReplies
 from bot.discord.leaderboard import board_png
+from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
 from bot.discord.texts import (
     amounts_text,
