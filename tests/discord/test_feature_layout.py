@@ -1,0 +1,99 @@
+"""The Discord adapter is grouped by feature (issue 29): each feature module owns its
+components — the ids it makes and the ids it parses are in one place — and the shared
+mechanism (`bot/discord/core`) knows no feature."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from tests.conftest import ROOT
+
+ADAPTER = ROOT / "bot" / "discord"
+CORE = "bot.discord.core"
+PREFIX = re.compile(r"""(?<![\w:])["']?(mj:[a-z]+):""")
+"""A custom_id's kind, as a template or an id's text starts: ``mj:mv:``."""
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _sources() -> dict[str, str]:
+    return {_module(p): p.read_text("utf-8") for p in sorted(ADAPTER.rglob("*.py"))}
+
+
+def _registered() -> list[type[discord.ui.DynamicItem[Any]]]:
+    import bot.discord.client  # noqa: F401  (what the client registers, it imports)
+    from bot.discord.core.items import DYNAMIC_ITEMS
+
+    return list(DYNAMIC_ITEMS)
+
+
+def _kind(cls: type[discord.ui.DynamicItem[Any]]) -> str:
+    template = cls.__discord_ui_compiled_template__.pattern
+    match = re.match(r"(mj:[a-z]+):", template)
+    assert match is not None, (cls, template)
+    return match[1]
+
+
+def test_each_kind_of_id_is_made_and_parsed_in_the_one_feature_that_owns_it() -> None:
+    """A component's template (what parses its ids) and the text of the ids it makes
+    are in its feature's module, and no other module of the adapter spells its kind."""
+    items = _registered()
+    assert len(items) >= 6
+    owners = {_kind(cls): cls.__module__ for cls in items}
+    assert len(owners) == len(items), "one class per kind"
+    sources = _sources()
+    for kind, owner in owners.items():
+        assert not owner.startswith(CORE + "."), f"{kind} belongs to a feature, not {owner}"
+        spelled = {name for name, text in sources.items()
+                   if kind in {m[1] for m in PREFIX.finditer(text)}}
+        assert spelled == {owner}, f"{kind}: made or parsed outside {owner}: {spelled}"
+
+
+def test_every_component_class_of_the_adapter_is_registered_by_the_client() -> None:
+    registered = set(_registered())
+    from bot.discord.core.items import OutOfRange
+
+    defined: set[type[Any]] = set()
+    for name in _sources():
+        module = __import__(name, fromlist=["_"])
+        for value in vars(module).values():
+            if inspect.isclass(value) and issubclass(value, discord.ui.DynamicItem) and \
+                    value.__module__ == name and value is not OutOfRange:
+                defined.add(value)
+    assert defined == registered
+
+
+def test_the_shared_mechanism_imports_no_feature() -> None:
+    """core/ is what every feature uses (strings, answering, ids' rules, pictures): it
+    imports none of them at its top, so a feature can be read, moved or removed alone.
+    (The picture worker imports the DM words it draws with, by name, when it starts.)"""
+    for name, text in _sources().items():
+        if not name.startswith(CORE + "."):
+            continue
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.ImportFrom) and node.module is not None:
+                module = node.module
+            elif isinstance(node, ast.Import):
+                module = node.names[0].name
+            else:
+                continue
+            if module.startswith("bot.discord."):
+                assert module.startswith(CORE) or module == "bot.discord.texts", \
+                    f"{name} imports {module}"
+
+
+def test_slash_commands_keep_their_signatures_for_mypy() -> None:
+    """``@command`` is typed: mypy checks each subcommand's own arguments."""
+    from bot.discord.commands import command, table_param
+
+    for decorator in (command, table_param):
+        hints = inspect.get_annotations(decorator)
+        assert "Any" not in str(hints["return"]), decorator
