@@ -17,9 +17,10 @@ made, so a value out of the scheme fails at once, not on a click).
 
 Each kind's class, as in discord.py's own examples: its template (the pattern of its
 ids, in the class statement), its ``__init__`` (the id made from the values, with
-`own_id`: a value outside the template raises `BadCustomId` at once), its ``from_custom_id`` (the values read back
-from a click's id; it never raises, or discord.py would leave the click unanswered) and
-its ``callback``, which calls the table service inside
+`own_id`: a value outside the template raises `BadCustomId` at once), its
+``from_custom_id`` (the values read back from a click's id; it never raises, or
+discord.py would leave the click unanswered) and its ``callback``, which calls the table
+service inside
 `bot.discord.core.answering.answering`, for the table its id names only where that
 table's buttons belong (`Answer.table_id`: a table's public buttons in its channel, a
 decision's there or in the seated person's private messages; anywhere else the id is
