@@ -38,7 +38,7 @@ from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
 from bot.service.part import Part
 from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
-from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError, is_rules
+from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError
 from engine import rules as rulesets
 from engine.game import Action
 from engine.match import new_match
@@ -68,9 +68,7 @@ class Commands(Part):
         try:
             ruleset = rulesets.get(rules)
             ruleset.options(options)
-            stored = ruleset.name
-            if not is_rules(stored):  # a rule set newer than the tables' CHECK
-                raise OptionError(f"tables cannot hold rules {stored!r} yet")
+            stored = ruleset.name  # the registry's name: the store keeps it as text
         except OptionError as exc:
             raise Refused(E.BAD_OPTIONS, str(exc)) from None
         if await self.store.tables_in_channel(channel_id, live_only=True):

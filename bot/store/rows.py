@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, Protocol, TypeGuard, get_args
+from typing import Any, Literal, Protocol
 
 
 class Row(Protocol):
@@ -23,7 +23,9 @@ class Row(Protocol):
     def keys(self) -> Iterable[str]: ...
 
 
-Rules = Literal["shanghai", "hangzhou"]
+Rules = str
+"""A rule set's name, stored as plain text: which names exist is the engine's registry's
+to say (`engine.rules`), checked by the service before a table is written."""
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 MatchStatus = Literal["playing", "finished", "abandoned"]
 HandStatus = Literal["live", "ended"]
@@ -34,11 +36,6 @@ AnnouncementKind = Literal["hand_started", "settlement", "reveal", "leaderboard"
 AnnouncementStatus = Literal["pending", "sending", "delivered"]
 
 LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
-
-
-def is_rules(name: str) -> TypeGuard[Rules]:
-    """Whether a table row may hold rule set ``name`` (the tables' CHECK constraint)."""
-    return name in get_args(Rules)
 
 
 @dataclass(frozen=True)

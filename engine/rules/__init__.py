@@ -1,18 +1,75 @@
-"""The rule sets, and the one registry of them. A rule change touches one module here;
-everything else asks `get` for the rule set's object and calls its hooks (see
-`engine.rules.ruleset`)."""
+"""The rule sets, and the one registry of them (as python-chess keeps its variants).
+
+A rule set is one module: a `RuleSet` subclass with its options, patterns, hooks and
+the words players read of it (`engine.rules.ruleset`). `register` adds its object to
+`RULESETS`; everything else asks `get` for the object by the name tables store, and
+derives from the registered objects what it offers: ``/mahjong new``'s choices and
+options, their labels, the leaderboards' units. Nothing else lists rule sets.
+"""
 
 from __future__ import annotations
 
+import re
+
 from engine.rules.common import OptionError, RuleError, Settlement, WinContext
 from engine.rules.hangzhou import Hangzhou
-from engine.rules.ruleset import RuleSet
+from engine.rules.ruleset import OptionWords, RuleSet, Words
 from engine.rules.shanghai import Shanghai
 
-SHANGHAI: RuleSet = Shanghai()
-HANGZHOU: RuleSet = Hangzhou()
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (SHANGHAI, HANGZHOU)}
-"""Every rule set by its name, in the order players are offered them."""
+RULESETS: dict[str, RuleSet] = {}
+"""Every registered rule set by its name, in the order players are offered them."""
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+"""A rule set's name: what tables store and Discord's choices send (lower case)."""
+
+_generation = 0
+
+
+def register(ruleset: RuleSet) -> RuleSet:
+    """Offer ``ruleset`` from now on (after those registered before it); returns it.
+
+    Registering the same rule set again changes nothing; another under a name already
+    taken is refused. Pictures drawn in other processes know the rule sets registered
+    when their workers started (`registered`)."""
+    global _generation
+    if not NAME.match(ruleset.name):
+        raise ValueError(f"a rule set's name is lower case letters, digits and _, "
+                         f"at most 32: not {ruleset.name!r}")
+    known = RULESETS.get(ruleset.name)
+    if known is not None:
+        if type(known) is type(ruleset):
+            return known
+        raise ValueError(f"another rule set is registered as {ruleset.name!r}")
+    missing = set(ruleset.own_options()) - set(ruleset.option_words)
+    if missing:
+        raise ValueError(f"rule set {ruleset.name!r} says nothing of its options "
+                         f"{sorted(missing)}: give their OptionWords")
+    RULESETS[ruleset.name] = ruleset
+    _generation += 1
+    return ruleset
+
+
+def unregister(name: str) -> None:
+    """Offer rule set ``name`` no more (a test's own rule set, when the test ends)."""
+    global _generation
+    if RULESETS.pop(name, None) is not None:
+        _generation += 1
+
+
+def generation() -> int:
+    """A number that changes whenever the registry does: what is derived from it (the
+    Discord words, the command's options) is remade when it moved."""
+    return _generation
+
+
+def registered() -> tuple[RuleSet, ...]:
+    """The registered rule sets, as another process registers them again (they pickle
+    by their class)."""
+    return tuple(RULESETS.values())
+
+
+SHANGHAI: RuleSet = register(Shanghai())
+HANGZHOU: RuleSet = register(Hangzhou())
 DEFAULT: RuleSet = SHANGHAI
 """The rule set a command assumes when none is given."""
 
@@ -32,5 +89,6 @@ def label(name: str) -> str:
     return f"{ruleset.zh} {ruleset.en}" if ruleset is not None else name
 
 
-__all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "RuleError", "RuleSet",
-           "Settlement", "WinContext", "get", "label"]
+__all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "OptionWords", "RuleError",
+           "RuleSet", "Settlement", "WinContext", "Words", "generation", "get", "label",
+           "register", "registered", "unregister"]

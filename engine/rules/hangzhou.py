@@ -37,7 +37,7 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
-from engine.rules.ruleset import RuleSet
+from engine.rules.ruleset import OptionWords, RuleSet, Words
 from engine.tiles import Tile
 
 if TYPE_CHECKING:
@@ -474,6 +474,41 @@ def _zhua_da_allows(check: TurnCheck) -> bool:
     return check.kind is ActionKind.DISCARD and check.tile is check.drawn
 
 
+OPTION_WORDS: dict[str, OptionWords] = {
+    "caishen": OptionWords(
+        Words("caishen", "财神"),
+        Words("Hangzhou: which tiles are 财神 (default fixed: the White Dragons)",
+              "杭州：哪种牌是财神（默认固定为白板）"),
+        Words("财神: {value}", "财神：{value}"),
+        choices={"fixed": Words("Fixed: the White Dragons 白板 (default)",
+                                "固定：白板为财神（默认）"),
+                 "flip": Words("Flip 翻财神: a tile turned after the deal", "翻财神：发牌后翻出")},
+        values={"fixed": Words("fixed (the White Dragons 白板)", "固定（白板为财神）"),
+                "flip": Words("flip (翻财神: turned after the deal)", "翻财神（发牌后翻出）")}),
+    "caishen_melds": OptionWords(
+        Words("caishen_melds", "财神组牌"),
+        Words("Hangzhou: may a 财神 be used in chi, pong or kong (default yes)",
+              "杭州：财神能否用于吃、碰、杠（默认可以）"),
+        Words("财神 in chi/pong/kong: {value}", "财神可用于吃碰杠：{value}")),
+    "discard_win_streak": OptionWords(
+        Words("discard_win_streak", "放冲老庄"),
+        Words("Hangzhou: the dealer's streak (老庄) needed for a win on a discard (1–3, "
+              "default 3)", "杭州：老庄达到几才可以胡别人打的牌（1–3，默认 3）"),
+        Words("Win on a discard from the dealer's streak 老庄 {value}",
+              "老庄 {value} 起可以放冲胡")),
+    "liability": OptionWords(
+        Words("liability", "承包"),
+        Words("Hangzhou: 承包 liability (default on; off: at most two chi)",
+              "杭州：承包（默认开；关则每局最多吃两次）"),
+        Words("承包 liability: {value}", "承包：{value}")),
+    "base": OptionWords(
+        Words("base", "底分"),
+        Words("Hangzhou 底分 per share: 1, 2, 3 or 5 (default 1)",
+              "杭州底分：1、2、3 或 5（默认 1）"),
+        Words("底分 base: {value}", "底分：{value}")),
+}
+
+
 class Hangzhou(RuleSet):
     """杭州 (hangzhou.md)."""
 
@@ -482,7 +517,18 @@ class Hangzhou(RuleSet):
     name = NAME
     zh = "杭州"
     en = "Hangzhou"
+    about = Words(
+        "Hangzhou rules: 136 tiles, no flowers, with the wildcard 财神. A hand scores a "
+        "multiplier (×): 暴头, seven pairs, 财神 chains 飘/杠 and more. Winning on a "
+        "discard is allowed only between the dealer and a player once the dealer's streak "
+        "(老庄) is long enough; restrictions 漏胡, 漏碰, 抓打 and 摊 apply. A payer pays "
+        "底分 × 庄闲分 × the multiplier.",
+        "杭州麻将：136 张牌，无花牌，有财神（百搭）。牌值为倍数（×）：暴头、七对子、财神飘杠等。"
+        "只有庄家与闲家之间、且老庄达到要求时才能胡别人打的牌；有漏胡、漏碰、抓打和摊的限制。"
+        "每家付 底分 × 庄闲分 × 倍数。")
+    unit = Words("points: multiples of 底分", "积分：底分 × 庄闲分 × 倍数")
     options_type = Options
+    option_words = OPTION_WORDS
     patterns = PATTERNS
     shapes = SHAPES
     value_unit = "×"

@@ -1,18 +1,25 @@
 """What a rule set is to the rest of the program: one object with data and hooks.
 
 Each rule set is a subclass of `RuleSet` in its own module (``shanghai.py``,
-``hangzhou.py``) and `engine.rules.RULESETS` holds one instance of each. The deal, the
-state machine, the match, the views, the service and the Discord words ask the object
-(``state.ruleset.kong_burns``, ``ruleset.next_dealer(...)``, ``ruleset.value_unit``)
-and never compare a rule set's name, so a rule change touches that rule set's module
-only. The defaults here are "the rule set has no such rule"; a subclass overrides what
-its rule page says.
+``hangzhou.py``), registered in `engine.rules.RULESETS` (`engine.rules.register`). The
+deal, the state machine, the match, the views, the service and the Discord words ask
+the object (``state.ruleset.kong_burns``, ``ruleset.next_dealer(...)``,
+``ruleset.value_unit``) and never compare a rule set's name, so a rule change touches
+that rule set's module only. What players read of it is data here too: its names, its
+patterns' names, a paragraph about it, its leaderboard's unit and, for each option its
+`options_type` adds to the common `TableOptions`, the words of ``/mahjong new`` and
+``/mahjong rules`` (`OptionWords`), in English and Chinese. The Discord command, its
+choices and labels and the name tables are stored under are derived from the
+registered objects. The defaults here are "the rule set has no such rule"; a subclass
+overrides what its rule page says.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +39,32 @@ if TYPE_CHECKING:  # the hand state imports the rules; the rules only read it
     from engine.game.state import HandState
 
 
+@dataclass(frozen=True)
+class Words:
+    """One text in the two languages players read: English and 简体中文."""
+
+    en: str
+    zh: str
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """What players read of one table option of a rule set.
+
+    ``name``: its parameter's name in ``/mahjong new`` (the English one is the option's
+    own name; Discord's rule: lower case, no spaces, at most 32 characters); ``desc``:
+    its description there (at most 100 characters); ``line``: its line in ``/mahjong
+    rules``, with a ``{value}`` field; ``choices``: for an option with fixed choices
+    (`TableOptions.CHOICES`), each value's name in the command's menu; ``values``: each
+    value as ``/mahjong rules`` says it (else the value itself, or on/off)."""
+
+    name: Words
+    desc: Words
+    line: Words
+    choices: Mapping[Any, Words] = field(default_factory=dict)
+    values: Mapping[Any, Words] = field(default_factory=dict)
+
+
 class RuleSet(ABC):
     """One rule set. Subclasses set the data below and override the hooks they need."""
 
@@ -43,7 +76,13 @@ class RuleSet(ABC):
     """Its name for players reading Chinese ("上海")."""
     en: str
     """Its name for players reading English ("Shanghai")."""
+    about: Words
+    """A paragraph about the rule set, for ``/mahjong rules``."""
+    unit: Words
+    """What its leaderboard's points are ("points: 花 × 底分")."""
     options_type: type[TableOptions]
+    option_words: Mapping[str, OptionWords]
+    """The words of each option `options_type` adds to `TableOptions` (`own_options`)."""
     patterns: Mapping[str, Pattern]
     shapes: ShapeRules
     value_unit: str
@@ -73,6 +112,12 @@ class RuleSet(ABC):
     window and the hand is drawn; None: the wall is played out."""
     passed_claims_bind: bool
     """A passed win/pong binds the player until its next draw (漏胡/漏碰)."""
+
+    def own_options(self) -> tuple[str, ...]:
+        """The options this rule set adds to those every table has, in their order."""
+        common = {f.name for f in dataclasses.fields(TableOptions)}
+        return tuple(f.name for f in dataclasses.fields(self.options_type)
+                     if f.name not in common)
 
     def options(self, data: Mapping[str, Any] | None = None) -> TableOptions:
         """Validated options; unknown names and bad values raise OptionError."""

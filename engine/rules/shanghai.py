@@ -35,7 +35,7 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
-from engine.rules.ruleset import RuleSet
+from engine.rules.ruleset import OptionWords, RuleSet, Words
 from engine.tiles import FLOWERS, Tile
 
 NAME = "shanghai"
@@ -405,6 +405,24 @@ def dice_huangfan(dice: tuple[int, int]) -> int:
     return 0
 
 
+OPTION_WORDS: dict[str, OptionWords] = {
+    "base": OptionWords(
+        Words("base", "底分"),
+        Words("Shanghai 底分 per share: 1–1000 (default 1)", "上海底分：1–1000（默认 1）"),
+        Words("底分 base: {value}", "底分：{value}")),
+    "la_cap": OptionWords(
+        Words("la_cap", "喇上限"),
+        Words("Shanghai: cap on a hand's 喇 (1–100, default none)",
+              "上海：每手牌喇数上限（1–100，默认不封顶）"),
+        Words("喇 cap: {value}", "喇上限：{value}")),
+    "huangfan_multiplier": OptionWords(
+        Words("huangfan_multiplier", "荒番倍数"),
+        Words("Shanghai: a 荒番 hand pays this many times (1–10, default 2)",
+              "上海：荒番局的倍数（1–10，默认 2）"),
+        Words("荒番 multiplier: ×{value}", "荒番倍数：×{value}")),
+}
+
+
 class Shanghai(RuleSet):
     """上海 (shanghai.md)."""
 
@@ -413,7 +431,19 @@ class Shanghai(RuleSet):
     name = NAME
     zh = "上海"
     en = "Shanghai"
+    about = Words(
+        "Shanghai rules: 144 tiles with eight flowers; chi, pong and kong. A hand is worth "
+        "花: the stake, flowers, honour pungs and kongs, doubled by each 番; 喇 patterns "
+        "are worth 20 花 each, and an ordinary hand of 8 花 or more counts as 1 喇. "
+        "A share is 花 × 底分; a self-draw is paid by all three, a discard by the "
+        "discarder; 吃三口 liability applies. Drawn hands and some dice make 荒番 hands "
+        "that pay more.",
+        "上海麻将：144 张牌，含八张花牌；可以吃、碰、杠。牌值以花计：底注、花牌、字牌刻子和杠"
+        "各有花数，每番翻倍；喇的牌型每喇 20 花，普通牌满 8 花算 1 喇。一份 = 花数 × 底分；"
+        "自摸三家各付一份，放冲由放冲者付；有吃三口包。流局和某些骰子会带来荒番局，加倍结算。")
+    unit = Words("points: 花 × 底分", "积分：花 × 底分")
     options_type = Options
+    option_words = OPTION_WORDS
     patterns = PATTERNS
     shapes = SHAPES
     value_unit = "花"
