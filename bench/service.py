@@ -271,7 +271,7 @@ async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,
             c0, t0 = time.process_time(), time.perf_counter()
             report = await service.recover(eager=kind in ("full", "full_whole_logs"))
             if kind == "full_old_path":
-                for row in await service.store.live_tables():
+                for row in await service.store.lobby.live_tables():
                     await service.recovery.live(row.id)
             walls.append(time.perf_counter() - t0)
             cpus.append(time.process_time() - c0)  # this process's CPU, SQLite's thread too
@@ -306,7 +306,7 @@ async def bench_bytes(folder: Path, hands: int) -> None:
             live = service._tables.get(t)
             if live is not None and live.hand is not None:  # else it ended in under 40 moves
                 sizes += [len(s.state)
-                          for s in await service.store.snapshots(live.hand.row.id)]
+                          for s in await service.store.log.snapshots(live.hand.row.id)]
                 await play(service, t, sink)
         await service.store.close()
         emit(f"service_db_bytes_per_hand{suffix}", (os.path.getsize(path) - empty) / hands,

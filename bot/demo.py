@@ -219,7 +219,7 @@ async def run_demo(rules: str, hands: int, out: Path | None, db: Path,
                            grace=0.0, notify_computer_hands=True)
     try:
         await service.recover()
-        live = await store.tables_in_channel(DEMO_CHANNEL, live_only=True)
+        live = await store.lobby.tables_in_channel(DEMO_CHANNEL, live_only=True)
         if live:
             notifier.say(f"resuming table {live[0].id} from {db}")
             table_id = live[0].id
@@ -233,7 +233,7 @@ async def run_demo(rules: str, hands: int, out: Path | None, db: Path,
             await service.start(Cause(DEMO_HOST), table_id)
         runner = asyncio.create_task(service.run())
         while not notifier.finished.is_set():
-            row = await store.get_table(table_id)
+            row = await store.lobby.get_table(table_id)
             if row is None or row.status != "playing":
                 break
             with contextlib.suppress(TimeoutError):

@@ -5,18 +5,24 @@ is finished), and the parent's reading of those lines."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from bot.store import ActionRow, HandRow, NewAction, Store
+from bot.store.database import Database
+from bot.store.endings import Endings
+from bot.store.log import ActionLog
 
 
-class PrintingStore(Store):
-    async def append_action(self, hand_id: int, expected_seq: int, *args: Any,
-                            **kwargs: Any) -> ActionRow:
-        row = await super().append_action(hand_id, expected_seq, *args, **kwargs)
+class _PrintingLog(ActionLog):
+    async def append(self, hand_id: int, expected_seq: int, *args: Any,
+                     **kwargs: Any) -> ActionRow:
+        row = await super().append(hand_id, expected_seq, *args, **kwargs)
         print(f"C {hand_id} {row.seq} {json.dumps(row.payload)}", flush=True)
         return row
 
+
+class _PrintingEndings(Endings):
     async def finish_hand(self, hand_id: int, final: NewAction | None, **kwargs: Any
                           ) -> HandRow:
         row = await super().finish_hand(hand_id, final, **kwargs)
@@ -32,6 +38,13 @@ class PrintingStore(Store):
             print(f"C {hand_id} {final.expected_seq} {json.dumps(final.payload)}", flush=True)
         print(f"E {hand_id}", flush=True)
         return rows
+
+
+class PrintingStore(Store):
+    def __init__(self, db: Database, path: Path | str) -> None:
+        super().__init__(db, path)
+        self.log = _PrintingLog(db)
+        self.endings = _PrintingEndings(db, self.log)
 
 
 def record_commits(lines: list[str], committed: dict[tuple[int, int], str], seed: int

@@ -128,11 +128,11 @@ class MahjongBot(discord.Client):
             self.tree.copy_global_to(guild=guild)
         scope = f"guild:{guild.id}" if guild is not None else "global"
         key, fingerprint = f"commands:{scope}", await self._fingerprint(guild)
-        if not force and await self.store.setting(key) == fingerprint:
+        if not force and await self.store.lobby.setting(key) == fingerprint:
             log.info("commands unchanged since the last sync (%s): not synced", scope)
             return
         synced = await self.tree.sync(guild=guild)
-        await self.store.set_setting(key, fingerprint, at=time.time())
+        await self.store.lobby.set_setting(key, fingerprint, at=time.time())
         log.info("synced %s command(s) (%s)", len(synced), scope)
 
     async def _fingerprint(self, guild: discord.abc.Snowflake | None) -> str:

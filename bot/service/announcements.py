@@ -85,7 +85,7 @@ class Announcer(Part):
         """The undelivered rows to hand over; in shared mode those this process claimed
         (another process may be delivering the others: claims.py)."""
         if not self.service.shared:
-            return await self.store.undelivered(table_id)
+            return await self.store.outbox.undelivered(table_id)
         return await self.claims.announcements(table_id, created_before=created_before)
 
     async def redeliver(self, *, created_before: float | None = None) -> None:
@@ -95,7 +95,7 @@ class Announcer(Part):
         for row in await self._undelivered(created_before=created_before):
             by_table.setdefault(row.table_id, []).append(row)
         for table_id, rows in by_table.items():
-            table = await self.store.get_table(table_id)
+            table = await self.store.lobby.get_table(table_id)
             if table is None:
                 continue
             ref = TableRef(table.id, table.guild_id, table.channel_id, table.creator_id)
@@ -130,7 +130,7 @@ class Announcer(Part):
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)
-        hand = await self.store.get_hand(row.hand_id or 0)
+        hand = await self.store.hands.get(row.hand_id or 0)
         assert hand is not None, row.key
         if row.kind == "hand_started":
             return HandStartNotice(ref, tuple(facts["names"]), hand.number, facts["hands"],
@@ -140,13 +140,13 @@ class Announcer(Part):
             return RevealNotice(ref, hand.number, hand.wall, hand.salt, hand.commitment,
                                 receipt=receipt)
         if row.kind == "leaderboard":
-            table = await self.store.get_table(ref.table_id)
+            table = await self.store.lobby.get_table(ref.table_id)
             assert table is not None
-            rows = await self.store.leaderboard(table.channel_id, table.rules)
+            rows = await self.store.leaderboard.top(table.channel_id, table.rules)
             return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
         state = states.get(hand.id)
         if state is None:
-            table = await self.store.get_table(ref.table_id)
+            table = await self.store.lobby.get_table(ref.table_id)
             assert table is not None
             state = await self.recovery.replay(table, options_of(table), hand)
         view = spectator_view(state, hand.number)
@@ -156,8 +156,8 @@ class Announcer(Part):
                                 caishen=view.caishen, receipt=receipt)
 
     async def _mark(self, announcement_id: int, status: AnnouncementStatus) -> None:
-        await self.store.mark_announcement(announcement_id, status,
-                                           self.clock.now())
+        await self.store.outbox.mark(announcement_id, status,
+                                     self.clock.now())
         if status == "delivered":
             self.handed.discard(announcement_id)
 
@@ -199,7 +199,7 @@ class Announcer(Part):
         await self.publish(self._move(live, p, row, reminder=True))
 
     async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
-        """A crash lost the DMs of these decisions (`Store.owed_dms`): each one still
+        """A crash lost the DMs of these decisions (`Presenter.owed_dms`): each one still
         pending is put to its person again (the DM with the current buttons, and the
         mention the table's option asks for), after the table picture as it is now;
         how many DMs. A decision taken since (or of an earlier hand) needs nothing."""

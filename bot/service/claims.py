@@ -3,11 +3,11 @@
 With several processes on one database (PostgreSQL), no process may fire a deadline
 from its own memory: two would. Instead each polls the ``deadlines`` rows whose moment
 came (a person's half-time reminder, else the deadline), claims them for itself with a
-lease (`Store.claim_deadlines`: ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, the write
+lease (`Deadlines.claim`: ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, the write
 lock on SQLite), and fires each through `Timers.fire`, which reloads the table if
 another process moved it. A firing that plays a move replaces the hand's deadline rows
 (and so the claim) in the move's own transaction; a reminder frees it
-(`Store.mark_reminded`). A process killed holding claims leaves them to the others
+(`Deadlines.mark_reminded`). A process killed holding claims leaves them to the others
 once the lease has passed: that is what a kill costs, a late timer.
 
 The outbox the same way: a process claims its table's new announcements right after
@@ -15,7 +15,7 @@ its commit (`deliver`), and a sweep here claims those whose deliverer died (leas
 passed) or that were never claimed (their writer died between its commit and its
 claim).
 
-Each process keeps a heartbeat row (`Store.beat`, every third of a lease, from the
+Each process keeps a heartbeat row (`Processes.beat`, every third of a lease, from the
 poll loop): at start-up, a process that sees no other alive knows that every process
 was down and gives the restart grace (`Recovery.recover`); a process that stops cleanly
 removes its row. A row not refreshed for two leases is a dead process: one survivor
@@ -86,7 +86,7 @@ class Claims(Part):
             await self.take_over()
         while True:
             now = self.clock.now()
-            rows = await self.store.claim_deadlines(now, owner=self.owner,
+            rows = await self.store.deadlines.claim(now, owner=self.owner,
                                                     until=now + self.lease, limit=CLAIM_BATCH)
             if not rows or self._stopped:  # stopped meanwhile: the lease hands them on
                 return fired
@@ -104,7 +104,7 @@ class Claims(Part):
             self._tasks = {t for t in self._tasks if not t.done()}
         if self._stopped and self._beat_at > float("-inf"):
             try:
-                await self.store.forget_process(self.owner)
+                await self.store.processes.forget(self.owner)
             except StoreError as exc:  # it grows old instead: the others wait it out
                 log.warning("heartbeat of process %s not removed: %s", self.owner, exc)
             self._beat_at = float("-inf")
@@ -113,14 +113,15 @@ class Claims(Part):
         """This process is alive: its heartbeat row now (and killed processes' old rows
         pruned)."""
         now = self.clock.now()
-        await self.store.beat(self.owner, now, prune_before=now - PRUNE_LEASES * self.lease)
+        await self.store.processes.beat(self.owner, now,
+                                        prune_before=now - PRUNE_LEASES * self.lease)
         self._beat_at = now
 
     async def bury(self) -> list[tuple[str, float]]:
         """The processes not seen for `ALIVE_LEASES` leases are dead: their heartbeat
         rows are removed, each by one process (the one this returns them to)."""
         since = self.clock.now() - ALIVE_LEASES * self.lease
-        return await self.store.take_dead_processes(since)
+        return await self.store.processes.take_dead(since)
 
     async def take_over(self) -> int:
         """A process died (its heartbeat stopped): the DMs of decisions committed
@@ -144,7 +145,7 @@ class Claims(Part):
         """No other process was seen alive lately (within `ALIVE_LEASES` leases): every
         process was down, so nobody served the deadlines that came due meanwhile."""
         since = self.clock.now() - ALIVE_LEASES * self.lease
-        return not await self.store.processes_seen(since, besides=self.owner)
+        return not await self.store.processes.seen(since, besides=self.owner)
 
     async def _fire(self, wake: Wake) -> None:
         try:
@@ -183,7 +184,7 @@ class Claims(Part):
                             created_before: float | None = None) -> list[AnnouncementRow]:
         """Claim undelivered announcements to hand to this process's notifier."""
         now = self.clock.now()
-        return await self.store.claim_announcements(
+        return await self.store.outbox.claim(
             now, owner=self.owner, until=now + self.announce_lease, table_id=table_id,
             created_before=created_before)
 

@@ -71,16 +71,16 @@ class Commands(Part):
             stored = ruleset.name  # the registry's name: the store keeps it as text
         except OptionError as exc:
             raise Refused(E.BAD_OPTIONS, str(exc)) from None
-        if await self.store.tables_in_channel(channel_id, live_only=True):
+        if await self.store.lobby.tables_in_channel(channel_id, live_only=True):
             raise Refused(E.CHANNEL_BUSY, "this channel already has a table; finish or "
                                           "cancel it first")
         now = self.clock.now()
-        row = await self.store.create_table(
+        row = await self.store.lobby.create_table(
             guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
             rules=stored, at=now, options=dict(options or {}),
             creator_name=creator_name if sit else None)
         live = LiveTable(row, empty_seats(), version=row.version)
-        for seated in await self.store.seats(row.id) if sit else ():
+        for seated in await self.store.lobby.seats(row.id) if sit else ():
             live.set_seat(seated)
         self.tables[row.id] = live
         info = info_of(live)
@@ -99,8 +99,8 @@ class Commands(Part):
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table")
             seat = free_seat(live, seat)
             try:
-                row = await self.store.sit(table_id, seat, user_id=user_id, display_name=name,
-                                           at=self.clock.now())
+                row = await self.store.lobby.sit(table_id, seat, user_id=user_id, display_name=name,
+                                                 at=self.clock.now())
             except SeatTaken:
                 raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
                               seat=seat + 1) from None
@@ -120,7 +120,7 @@ class Commands(Part):
             need_member(live, cause)
             seat = free_seat(live, seat)
             try:
-                row = await self.store.sit_computer(
+                row = await self.store.lobby.sit_computer(
                     table_id, seat, at=self.clock.now(),
                     display_name=self.service.computer_name(live.ref, seat, None))
             except SeatTaken:
@@ -140,7 +140,7 @@ class Commands(Part):
             if row is None or not row.is_computer:
                 raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
                               seat=seat + 1)
-            await self.store.leave(table_id, seat)
+            await self.store.lobby.leave(table_id, seat)
             live.seats[seat] = None
             info = info_of(live)
         await self.announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
@@ -157,7 +157,7 @@ class Commands(Part):
         async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             if live.row.status == "lobby":
-                await self.store.leave(table_id, seat)
+                await self.store.lobby.leave(table_id, seat)
                 live.seats[seat] = None
                 info = info_of(live)
                 gone = None
@@ -204,7 +204,7 @@ class Commands(Part):
                                                     dealer, computers_of(live)),
                                     self.clock.now())
             try:
-                live.row, match_row, hand_row = await self.store.start_match(
+                live.row, match_row, hand_row = await self.store.matches.start(
                     table_id, first_dealer=dealer, at=self.clock.now(), hand=dealt.new)
             except StaleStatus:
                 raise Refused(E.NOT_IN_LOBBY, "the table has already started") from None
@@ -222,7 +222,7 @@ class Commands(Part):
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:
-                live.row = await self.store.cancel_table(
+                live.row = await self.store.endings.cancel_table(
                     table_id, at=self.clock.now(),
                     announcements=self.moves.void(live, cause.name))
             except StaleStatus:
@@ -240,7 +240,7 @@ class Commands(Part):
         await self.seen(cause)
         async with self.recovery.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
-            row = await self.store.set_choices(table_id, seat, choices)
+            row = await self.store.lobby.set_choices(table_id, seat, choices)
             live.set_seat(row)
             await self.timers.replan(live)
             return row.choices
@@ -256,8 +256,8 @@ class Commands(Part):
             seat = need_seat(live, cause.user_id)
             row = live.seats[seat]
             assert row is not None
-            row = await self.store.set_choices(table_id, seat,
-                                               replace(row.choices, **{name: on}))
+            row = await self.store.lobby.set_choices(table_id, seat,
+                                                     replace(row.choices, **{name: on}))
             live.set_seat(row)
             await self.timers.replan(live)
             return row.choices
@@ -329,6 +329,6 @@ class Commands(Part):
             return
         self.locales[cause.user_id] = locale
         try:
-            await self.store.set_user_locale(cause.user_id, locale, self.clock.now())
+            await self.store.lobby.set_user_locale(cause.user_id, locale, self.clock.now())
         except StoreError as exc:  # only a language preference: never worth a failure
             log.info("locale of user %s not saved: %s", cause.user_id, exc)

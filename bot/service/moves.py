@@ -1,12 +1,12 @@
 """`Moves`: the one path of every move, and the hands it starts and ends.
 
 Whether a person clicked, a timer ran out or the computer played: the table's lock
-(held by the caller) → `engine.apply` on the in-memory state → `Store.append_action`
+(held by the caller) → `engine.apply` on the in-memory state → `ActionLog.append`
 (compare-and-set on the next seq, with the next deadlines in the same transaction) →
 the new state replaces the old → the `Announcer` tells. The last move of a hand goes
-through `Store.finish_and_deal` with settlements, leaderboard deltas and the hand's
+through `Endings.finish_and_deal` with settlements, leaderboard deltas and the hand's
 announcements, and the next hand dealt (`deal`) in the same transaction (the last hand
-of a match: `Store.finish_hand`, with the match totals) (`end_hand`); a match's first
+of a match: `Endings.finish_hand`, with the match totals) (`end_hand`); a match's first
 hand is written with its start (`Commands.start`). No other process ever reads a match
 between two hands (shared mode), nor does a crash leave one. A seat given to the
 computer mid-match (`replace_by_computer`) is charged the rule set's penalty here too.
@@ -66,8 +66,8 @@ class Moves(Part):
     def deal(self, live: LiveTable, match: MatchState, now: float) -> Dealt:
         """The next hand of ``match``, not yet written: a wall shuffled with `secrets`
         (its commitment shown), the dice, the deal, and its first decisions' deadlines
-        — what the transaction that deals it writes (`Store.start_match`,
-        `Store.finish_and_deal`)."""
+        — what the transaction that deals it writes (`Matches.start`,
+        `Endings.finish_and_deal`)."""
         dice = fairness.roll_dice()
         match, setup = start_hand(match, dice)
         deal = self.service.deal(live.row.rules, setup.dealer)
@@ -89,7 +89,7 @@ class Moves(Part):
         dealt = self.deal(live, live.match, self.clock.now())
         new = dealt.new
         try:
-            row = await self.store.create_hand(
+            row = await self.store.matches.deal(
                 live.match_id, wall=new.wall, salt=new.salt, commitment=new.commitment,
                 dice=new.dice, dealer=new.dealer, streak=new.streak, huangfan=new.huangfan,
                 at=self.clock.now(), announcements=new.announcements,
@@ -150,7 +150,7 @@ class Moves(Part):
         pending = self.timers.plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         try:
-            await self.store.append_action(
+            await self.store.log.append(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
                 deadlines=deadline_rows(pending) if fresh else None,
                 snapshot=self.recovery.snapshot_of(new))
@@ -181,12 +181,12 @@ class Moves(Part):
         dealt = None if match.finished else self.deal(live, match, now)
         try:
             if dealt is None:
-                await self.store.finish_hand(
+                await self.store.endings.finish_hand(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, True), at=now,
                     match_totals=dict(enumerate(match.totals)), announcements=told)
             else:  # the next hand is dealt in the same transaction
-                _, next_row = await self.store.finish_and_deal(
+                _, next_row = await self.store.endings.finish_and_deal(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, False), at=now,
                     announcements=told, deal=dealt.new)
@@ -238,7 +238,7 @@ class Moves(Part):
                                    points=amount)
                   for s, amount in charged.items()
                   if s == seat or user_of(live.seats[s]) is not None]
-        live.set_seat(await self.store.replace_by_computer(
+        live.set_seat(await self.store.matches.replace_by_computer(
             live.id, seat,
             display_name=self.service.computer_name(live.ref, seat, old.display_name),
             match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
@@ -266,7 +266,7 @@ class Moves(Part):
         left = {}
         if live.match_id is not None and any(r is not None and r.is_computer
                                              for r in live.seats):
-            left = {d.seat: d for d in await self.store.departures(live.match_id)
+            left = {d.seat: d for d in await self.store.matches.departures(live.match_id)
                     if d.hand_id == live.hand.row.id}
         out = []
         for seat in range(SEATS):

@@ -49,24 +49,24 @@ class Queries(Part):
 
     async def _stored_info(self, table_id: int) -> TableInfo:
         """A table no longer in play (finished or cancelled), as the store has it."""
-        row = await self.store.get_table(table_id)
+        row = await self.store.lobby.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
         seats = empty_seats()
-        for s in await self.store.seats(table_id):
+        for s in await self.store.lobby.seats(table_id):
             seats[s.seat] = s
         info = replace(info_of(LiveTable(row, seats)), hands_in_match=options_of(row).hands)
-        matches = await self.store.matches(table_id)
+        matches = await self.store.matches.of_table(table_id)
         if not matches:
             return info
         match = matches[-1]
         # A settled hand has a settlement row per seat (a drawn one too); a hand voided
         # by cancelling has none and was not played.
-        settled = await self.store.match_settlements(match.id)
+        settled = await self.store.endings.match_settlements(match.id)
         if match.totals is not None:
             totals = tuple(match.totals[s] for s in range(SEATS))
         else:  # an abandoned match keeps no totals: its settled hands and penalties
-            totals = match_totals(settled, await self.store.penalty_totals(match.id))
+            totals = match_totals(settled, await self.store.matches.penalty_totals(match.id))
         return replace(info, hands_played=len({s.hand_id for s in settled}), totals=totals)
 
     async def _read(self, table_id: int) -> LiveTable:
@@ -79,7 +79,7 @@ class Queries(Part):
 
     async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
                                 ) -> list[TableInfo]:
-        rows = await self.store.tables_in_channel(channel_id, live_only=live_only)
+        rows = await self.store.lobby.tables_in_channel(channel_id, live_only=live_only)
         return [await self.table_info(r.id) for r in rows]
 
     async def find_table(self, cause: Cause, given: int | None = None, *,
@@ -123,13 +123,13 @@ class Queries(Part):
             if live is not None:
                 return live.row.guild_id == place.guild_id and \
                     live.row.channel_id == place.channel_id
-            return await self.store.table_in(table_id, guild_id=place.guild_id,
-                                             channel_id=place.channel_id) is not None
+            return await self.store.lobby.table_at(table_id, guild_id=place.guild_id,
+                                                   channel_id=place.channel_id) is not None
         if not decision:  # a table's public buttons are its channel's alone
             return False
         if live is not None and live.seat_of(cause.user_id) is not None:
             return True
-        return await self.store.seat_of(table_id, cause.user_id) is not None
+        return await self.store.lobby.seat_of(table_id, cause.user_id) is not None
 
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand, for `/mahjong hand` (private)."""
@@ -159,10 +159,10 @@ class Queries(Part):
         private to a seat, a concealed kong without its tiles); the wall itself is public
         once the hand is over.
         """
-        row = await self.store.get_table(table_id)
+        row = await self.store.lobby.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
-        hand = await self.store.last_ended_hand(table_id)
+        hand = await self.store.hands.last_ended(table_id)
         if hand is None:
             return None
         state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
@@ -171,7 +171,7 @@ class Queries(Part):
         # Each action told by who made it: a person who left this hand (or a later one)
         # held their seat until then; the computer made the seat's moves after.
         names = list((await self.table_info(table_id)).names)
-        left = [d for d in await self.store.departures(hand.match_id)
+        left = [d for d in await self.store.matches.departures(hand.match_id)
                 if d.hand_number >= hand.number]
         then = {d.seat: names[d.seat] for d in left if d.hand_number == hand.number}
         for d in left:
@@ -179,7 +179,7 @@ class Queries(Part):
         turns = sorted((d.seq, d.seat) for d in left if d.hand_number == hand.number)
         parts: list[HistoryPart] = []
         told = list(events)
-        for action in await self.store.actions(hand.id):
+        for action in await self.store.log.actions(hand.id):
             while turns and turns[0][0] < action.seq:
                 parts.append(HistoryPart(tuple(names), public_events(told)))
                 told = []
@@ -198,9 +198,9 @@ class Queries(Part):
         default), so a board never adds up two rule sets' units."""
         if rules is not None and rules not in RULESETS:
             raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}")
-        kept = await self.store.leaderboard_rules(channel_id)
+        kept = await self.store.leaderboard.rules(channel_id)
         if rules is None:
-            tables = await self.store.tables_in_channel(channel_id, live_only=False)
+            tables = await self.store.lobby.tables_in_channel(channel_id, live_only=False)
             rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
-        rows = await self.store.leaderboard(channel_id, rules, limit=limit)
+        rows = await self.store.leaderboard.top(channel_id, rules, limit=limit)
         return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))

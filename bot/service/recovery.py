@@ -7,7 +7,7 @@ deadline scheduled, broken tables mended now); `warm` replays the rest in the
 background; `reload` rebuilds a table the store disagreed with; `drop` forgets one that
 is over. Each person's language is loaded with their table.
 
-What a rebuild reads comes in one `TableLoad` (`Store.table_loads`): a dozen
+What a rebuild reads comes in one `TableLoad` (`Rebuilds.load`): a dozen
 statements for a whole batch of tables (an eager `recover` reads every live table at
 once) instead of a dozen per table. A live hand resumes from its newest state snapshot
 and the actions after it when the snapshot checks out against the log (snapshots.py),
@@ -101,11 +101,11 @@ class Recovery(Part):
         down = not self.service.shared or await self.claims.alone()
         if self.service.shared:
             await self.claims.beat()  # alive from now on, to the processes starting next
-        deferred = 0 if not down else await self.store.defer_overdue(
+        deferred = 0 if not down else await self.store.deadlines.defer_overdue(
             now + self.service.grace, computer_until=now + self.service.computer_pause)
-        tables = await self.store.live_tables()
+        tables = await self.store.lobby.live_tables()
         live_ids = {t.id for t in tables}
-        rows = [r for r in await self.store.deadlines() if r.table_id in live_ids]
+        rows = [r for r in await self.store.deadlines.all() if r.table_id in live_ids]
         waiting = {r.table_id for r in rows}
         todo = [t.id for t in tables if eager or (t.status == "playing"
                                                   and t.id not in waiting)]
@@ -136,13 +136,13 @@ class Recovery(Part):
 
     async def resend(self, *, set_before: float | None = None) -> int:
         """DM again each pending decision whose DM a crash lost: the store knows the
-        step each seat's DM shows (`Store.owed_dms`), so a table whose players were all
+        step each seat's DM shows (`Presenter.owed_dms`), so a table whose players were all
         told is not touched, nor a seat whose DM is current. Run by `resend_dms` (after a
         crash of the one bot, or of every process) and, in shared mode, by the survivor
         that takes a dead process over (`Claims.take_over`; ``set_before``: decisions set
         while it may still have been writing). How many DMs were handed over."""
         by_table: dict[int, list[OwedDm]] = {}
-        for owed in await self.store.owed_dms(set_before=set_before):
+        for owed in await self.store.presenter.owed_dms(set_before=set_before):
             by_table.setdefault(owed.table_id, []).append(owed)
         sent = 0
         for table_id, owed_here in by_table.items():
@@ -160,7 +160,7 @@ class Recovery(Part):
     async def warm(self) -> int:
         """Rebuild, a batch of `WARM_BATCH` at a time, the live tables a lazy `recover`
         left for later (run it as a background task); return how many were rebuilt."""
-        todo = [row.id for row in await self.store.live_tables() if row.id not in self.tables]
+        todo = [row.id for row in await self.store.lobby.live_tables() if row.id not in self.tables]
         rebuilt = 0
         for start in range(0, len(todo), WARM_BATCH):
             batch = todo[start:start + WARM_BATCH]
@@ -184,7 +184,7 @@ class Recovery(Part):
                     lock = self.loading.setdefault(table_id, asyncio.Lock())
                     await lock.acquire()
                     held[table_id] = lock
-            loads = await self.store.table_loads(held, snapshots=self.use_snapshots)
+            loads = await self.store.rebuilds.load(held, snapshots=self.use_snapshots)
             for table_id in list(held):
                 try:
                     if table_id not in self.tables:
@@ -212,7 +212,7 @@ class Recovery(Part):
                 live = await self.rebuild(table_id)
         self.loading.pop(table_id, None)
         if live is None:
-            row = await self.store.get_table(table_id)
+            row = await self.store.lobby.get_table(table_id)
             if row is not None and row.status == "cancelled":
                 raise Refused(E.CANCELLED, "this table was cancelled")
             if row is not None:
@@ -225,8 +225,8 @@ class Recovery(Part):
         """The table rebuilt from the store (None: it is not live). ``into``: rebuild
         that live table in place, its lock held by the caller (`reload`)."""
         if load is None:
-            load = (await self.store.table_loads([table_id],
-                                                 snapshots=self.use_snapshots)).get(table_id)
+            load = (await self.store.rebuilds.load([table_id],
+                                                   snapshots=self.use_snapshots)).get(table_id)
         if load is None or not load.table.is_live:
             return None
         row = load.table
@@ -256,7 +256,7 @@ class Recovery(Part):
         between two writes (a match without its first hand, a hand ended without the
         next one started, a deal that ended at once).
 
-        What it judges was read in one snapshot (`Store.table_loads`), and the service
+        What it judges was read in one snapshot (`Rebuilds.load`), and the service
         writes a start (status, match, first hand) and a hand's end with the next deal
         each in one transaction: a table "playing" with no match, or a match between two
         hands, is what a crash of an older version left, never a live process's change
@@ -270,7 +270,7 @@ class Recovery(Part):
                 await self._close_finished(live)
                 return
             try:
-                match_row = await self.store.create_match(
+                match_row = await self.store.matches.create(
                     live.id, first_dealer=fairness.first_dealer(), at=self.clock.now())
             except Conflict:  # another process mended it first: the table as it is now
                 await self.reload(live)
@@ -331,7 +331,7 @@ class Recovery(Part):
         return snapshot_of(state, self.snapshot_every)
 
     async def replay(self, row: TableRow, options: TableOptions, hand: HandRow) -> HandState:
-        actions = [Action.from_json(a.payload) for a in await self.store.actions(hand.id)]
+        actions = [Action.from_json(a.payload) for a in await self.store.log.actions(hand.id)]
         return replay(row.rules, options, parse_wall(hand.wall), hand.dice, hand.dealer,
                       actions, streak=hand.streak, huangfan=hand.huangfan > 0)
 
@@ -357,14 +357,14 @@ class Recovery(Part):
                 fresh = True
         live.pending = pending
         if fresh:
-            await self.store.replace_deadlines(live.hand.row.id, deadline_rows(pending))
+            await self.store.deadlines.replace(live.hand.row.id, deadline_rows(pending))
         self.timers.schedule(live, pending.values())
 
     async def _close_finished(self, live: LiveTable) -> None:
         """Mend a table whose last match ended in a database written before the last
         hand finished its table in its own transaction."""
         with contextlib.suppress(StaleStatus):
-            live.row = await self.store.set_table_status(live.id, "finished",
+            live.row = await self.store.lobby.set_status(live.id, "finished",
                                                          expected="playing")
         self.drop(live)
 
@@ -426,7 +426,7 @@ class Recovery(Part):
         if not self.service.shared:
             return False
         try:
-            version = await self.store.table_version(live.id)
+            version = await self.store.processes.table_version(live.id)
         except NotFound:
             version = None
         if version is not None and version == live.version:
@@ -454,7 +454,7 @@ class Recovery(Part):
 
     async def _fresh(self, live: LiveTable) -> LiveTable:
         try:
-            version = await self.store.table_version(live.id)
+            version = await self.store.processes.table_version(live.id)
         except NotFound:
             version = None
         if version is None or version != live.version:

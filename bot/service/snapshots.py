@@ -2,7 +2,7 @@
 it, never trusted over the log.
 
 Every ``snapshot_every`` actions, the state the action reached is written with it, in
-the same transaction (`snapshot_of`, `Store.append_action(snapshot=…)`), as the
+the same transaction (`snapshot_of`, `ActionLog.append(snapshot=…)`), as the
 engine's explicit text (engine/game/snapshot.py, never pickle). On a rebuild
 (`resume`) the snapshot is used only if all of these hold, else the whole log is
 replayed as before:

@@ -78,7 +78,7 @@ class Timers(Part):
                 fresh.add(seat)
         if not fresh:
             return
-        await self.store.replace_deadlines(hand.row.id, deadline_rows(pending))
+        await self.store.deadlines.replace(hand.row.id, deadline_rows(pending))
         live.pending = pending
         self.schedule(live, (pending[s] for s in fresh))
         await self.announcer.ping(live, fresh)
@@ -134,7 +134,7 @@ class Timers(Part):
         if not p.reminds or wake.when != p.half_at:
             return
         try:
-            await self.store.mark_reminded(live.hand.row.id, p.seat, self.clock.now())
+            await self.store.deadlines.mark_reminded(live.hand.row.id, p.seat, self.clock.now())
         except NotFound:
             return
         live.pending[p.seat] = replace(p, reminded=True)
@@ -170,14 +170,14 @@ class Timers(Part):
         if source == "player":
             await self.mark_present(live, seat)
             return
-        row = await self.store.add_timeout(live.id, seat)
+        row = await self.store.lobby.add_timeout(live.id, seat)
         live.set_seat(row)
         assert live.match is not None
         if not row.away and row.consecutive_timeouts >= live.match.options.away_after:
             if live.match.options.away_leaves and not live.match.finished:
                 await self._remove_away(live, seat)
                 return
-            live.set_seat(await self.store.set_away(live.id, seat, True))
+            live.set_seat(await self.store.lobby.set_away(live.id, seat, True))
             await self.announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 True))
             await self.replan(live)
@@ -187,9 +187,9 @@ class Timers(Part):
         if row is None or (not row.away and not row.consecutive_timeouts):
             return
         if row.consecutive_timeouts:
-            row = await self.store.reset_timeouts(live.id, seat)
+            row = await self.store.lobby.reset_timeouts(live.id, seat)
         if row.away:
-            row = await self.store.set_away(live.id, seat, False)
+            row = await self.store.lobby.set_away(live.id, seat, False)
             await self.announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 False))
         live.set_seat(row)

@@ -24,6 +24,7 @@ from bot.store.errors import (
 from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
 from bot.store.presenter_memory import StoreMemory, TableMemoryRow
+from bot.store.repository import TableBump
 from bot.store.rows import (
     ActionRow,
     ActionSource,
@@ -64,7 +65,7 @@ from bot.store.rows import (
     player_key,
     state_digest,
 )
-from bot.store.store import Store, TableBump
+from bot.store.store import Store
 
 __all__ = [
     "ActionRow",

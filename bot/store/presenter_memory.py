@@ -39,7 +39,7 @@ class StoreMemory:
         self.store = store
 
     async def recall(self, table_id: int) -> TableMemoryRow:
-        rows = await self.store.view_messages(table_id)
+        rows = await self.store.presenter.view_messages(table_id)
         if not rows:
             return TableMemoryRow()
         row = rows[0]
@@ -55,44 +55,44 @@ class StoreMemory:
             dm_orders={r["seat"]: int(r["dm_order"]) for r in seats
                        if r["dm_order"] is not None},
             hand_replies={r["seat"]: reply for r in seats
-                          if (reply := self.store.hand_reply_of(r)) is not None})
+                          if (reply := self.store.presenter.hand_reply_of(r)) is not None})
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
-        await self.store.set_lobby_message(table_id, message_id)
+        await self.store.lobby.set_lobby_message(table_id, message_id)
 
     async def set_table_message(self, table_id: int, message_id: int,
                                 posted_at: float) -> None:
-        await self.store.set_table_message(table_id, message_id, posted_at)
+        await self.store.lobby.set_table_message(table_id, message_id, posted_at)
 
     async def set_ping_message(self, table_id: int, message_id: int | None) -> None:
-        await self.store.set_ping_message(table_id, message_id)
+        await self.store.lobby.set_ping_message(table_id, message_id)
 
     async def set_dm_closed(self, table_id: int, seat: int, closed: bool) -> None:
-        await self.store.set_dm_closed(table_id, seat, closed)
+        await self.store.lobby.set_dm_closed(table_id, seat, closed)
 
     async def set_permission_error_reported(self, table_id: int) -> None:
-        await self.store.set_permission_error_reported(table_id, True)
+        await self.store.lobby.set_permission_error_reported(table_id, True)
 
     async def swap_message(self, table_id: int, which: str, message_id: int | None,
                            posted_at: float = 0.0) -> int | None:
-        return await self.store.swap_view_message(table_id, which, message_id, posted_at)
+        return await self.store.presenter.swap_view_message(table_id, which, message_id, posted_at)
 
     async def swap_dm_message(self, table_id: int, seat: int, message_id: int | None,
                               order: int | None = None, *, shows: int | None = None
                               ) -> int | None:
-        return await self.store.swap_dm_message(table_id, seat, message_id, order,
-                                                shows=shows)
+        return await self.store.presenter.swap_dm_message(table_id, seat, message_id, order,
+                                                          shows=shows)
 
     async def forget_dm_messages(self, table_id: int) -> None:
-        await self.store.clear_dm_messages(table_id)
+        await self.store.presenter.clear_dm_messages(table_id)
 
     async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
                               token: str = "", user_id: int = 0, until: float = 0.0,
                               order: int = 0) -> HandReplyRow | None:
         reply = None if message_id is None else \
             HandReplyRow(message_id, token, user_id, until, order)
-        return await self.store.swap_hand_reply(table_id, seat, reply)
+        return await self.store.presenter.swap_hand_reply(table_id, seat, reply)
 
     async def advance_hand_reply(self, table_id: int, seat: int, message_id: int,
                                  order: int) -> bool:
-        return await self.store.advance_hand_reply(table_id, seat, message_id, order)
+        return await self.store.presenter.advance_hand_reply(table_id, seat, message_id, order)

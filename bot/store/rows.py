@@ -231,7 +231,7 @@ class DeadlineRow:
 
 @dataclass(frozen=True)
 class OwedDm:
-    """A person's pending decision that their stored DM does not show (`Store.owed_dms`):
+    """A person's pending decision that their stored DM does not show (`Presenter.owed_dms`):
     a crash between the decision's commit and its DM lost the DM."""
 
     table_id: int
@@ -408,7 +408,7 @@ class NewAnnouncement:
 
 @dataclass(frozen=True)
 class NewHand:
-    """A hand to deal (`Store.start_match`, `Store.finish_and_deal`, `Store.create_hand`):
+    """A hand to deal (`Matches.start`, `Endings.finish_and_deal`, `Matches.deal`):
     its wall in dealing order, two characters a tile ("1m5z2p…"), with the salt and the
     commitment shown at its start; its dice, dealer, 连庄 streak and 荒番; what the
     channel is told of it (``announcements``, about this hand) and its first decisions'

@@ -27,11 +27,11 @@ async def test_locale_is_stored_per_user_and_read_back(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
         # remembered before the person has any seat (their first /mahjong new or Join)
-        assert await store.set_user_locale(10, "zh-CN", 1.0) is True
-        assert await store.set_user_locale(10, "zh-CN", 2.0) is False  # nothing written
-        assert await store.set_user_locale(11, "en-US", 2.0) is True
-        assert await store.set_user_locale(11, "en-GB", 3.0) is True   # changed
-        assert await store.user_locales([10, 11, 12]) == {10: "zh-CN", 11: "en-GB"}
+        assert await store.lobby.set_user_locale(10, "zh-CN", 1.0) is True
+        assert await store.lobby.set_user_locale(10, "zh-CN", 2.0) is False  # nothing written
+        assert await store.lobby.set_user_locale(11, "en-US", 2.0) is True
+        assert await store.lobby.set_user_locale(11, "en-GB", 3.0) is True   # changed
+        assert await store.lobby.user_locales([10, 11, 12]) == {10: "zh-CN", 11: "en-GB"}
     finally:
         await store.close()
 

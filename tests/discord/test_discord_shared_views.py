@@ -64,12 +64,12 @@ async def memory(request: pytest.FixtureRequest, tmp_path: Path
         target = await server.database()
     store = await Store.open(target)
     try:
-        while (await store.create_table(guild_id=GUILD, channel_id=CHANNEL,
-                                        creator_id=CREATOR, rules="shanghai",
-                                        at=1.0)).id < TABLE:
+        while (await store.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL,
+                                              creator_id=CREATOR, rules="shanghai",
+                                              at=1.0)).id < TABLE:
             pass
         for seat, user in enumerate(USERS):
-            await store.sit(TABLE, seat, user_id=user, display_name=NAMES[seat], at=2.0)
+            await store.lobby.sit(TABLE, seat, user_id=user, display_name=NAMES[seat], at=2.0)
         yield StoreMemory(store)
     finally:
         await store.close()
@@ -353,7 +353,7 @@ async def test_a_dm_owed_after_a_crash_is_not_sent_where_another_process_sent_it
 
 
 async def test_one_process_keeps_the_step_each_seat_s_dm_shows() -> None:
-    """Read at a restart (`Store.owed_dms`): a DM with a decision stores its step, one
+    """Read at a restart (`Presenter.owed_dms`): a DM with a decision stores its step, one
     without keeps the step of the last one that had one."""
     client = FakeClient()
     memory = InMemory()

@@ -29,7 +29,7 @@ from tests.crashkit import PrintingStore  # noqa: E402
 async def seat_computers(service: TableService, store: Store, guild: int, channel: int,
                          host: int, hands: int) -> int:
     """The channel's table, created and started if a kill came before that was done."""
-    tables = await store.tables_in_channel(channel)
+    tables = await store.lobby.tables_in_channel(channel)
     if tables:
         table = tables[0].id
     else:
@@ -60,7 +60,7 @@ async def main(api: str, gateway: str, db: str, guild: int, channel: int, host: 
     await bot.wait_until_ready()
     print("READY", flush=True)
     table = await seat_computers(bot.service, store, guild, channel, host, hands)
-    while (await store.get_table(table)).status == "playing":  # type: ignore[union-attr]
+    while (await store.lobby.get_table(table)).status == "playing":  # type: ignore[union-attr]
         await asyncio.sleep(0.02)
     await bot.close()  # delivers what is queued
     connection.cancel()

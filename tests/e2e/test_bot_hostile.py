@@ -83,8 +83,8 @@ async def test_ids_past_64_bits_are_out_of_date_buttons_and_change_nothing(
         fake: FakeDiscord, bots: BotLauncher, database: Path | str) -> None:
     _world, user, message = await _playing(fake, bots, database)
     store = bots.running[-1].client.store
-    before = [await store.get_table(1), await store.seats(1)]
-    seat = next(s.seat for s in await store.seats(1) if s.user_id == user.id)
+    before = [await store.lobby.get_table(1), await store.lobby.seats(1)]
+    seat = next(s.seat for s in await store.lobby.seats(1) if s.user_id == user.id)
     stale = "That button is out of date"
     with debug_logs() as log:
         for big in OVERFLOWS:
@@ -98,7 +98,7 @@ async def test_ids_past_64_bits_are_out_of_date_buttons_and_change_nothing(
             assert said.startswith(stale), said
         await quiet(bots)
     _no_tracebacks(log.getvalue())
-    assert [await store.get_table(1), await store.seats(1)] == before
+    assert [await store.lobby.get_table(1), await store.lobby.seats(1)] == before
 
 
 COMMANDS = ("join", "leave", "addbot", "start", "hand", "table", "cancel", "history",
@@ -113,7 +113,7 @@ async def test_a_table_option_past_64_bits_is_a_table_that_does_not_exist(
     await (await slash(world, creator, "new", rules="shanghai")).response()
     await quiet(bots)
     store = bots.running[-1].client.store
-    before = [await store.get_table(1), await store.seats(1)]
+    before = [await store.lobby.get_table(1), await store.lobby.seats(1)]
     with debug_logs() as log:
         for command in COMMANDS:
             missing = await slash(world, creator, command, table=999)
@@ -124,7 +124,7 @@ async def test_a_table_option_past_64_bits_is_a_table_that_does_not_exist(
                 assert said == expected, (command, big, said, expected)
         await quiet(bots)
     _no_tracebacks(log.getvalue())
-    assert [await store.get_table(1), await store.seats(1)] == before
+    assert [await store.lobby.get_table(1), await store.lobby.seats(1)] == before
 
 
 def _nested(depth: int) -> str:

@@ -52,9 +52,9 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     driver = Driver(world, win=False)
 
     async def p4_discarded() -> bool:
-        hand = await store.live_hand(1)
+        hand = await store.hands.live(1)
         assert hand is not None
-        return any(a.kind == "discard" and a.seat == 3 for a in await store.actions(hand.id))
+        return any(a.kind == "discard" and a.seat == 3 for a in await store.log.actions(hand.id))
 
     for _ in range(400):  # p4 plays a few moves of their own first
         if await p4_discarded():
@@ -94,7 +94,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     # /mahjong leave asks too; confirmed, the computer takes the seat
     asked_again = await answer(await slash(world, p4, "leave"))
     assert asked_again.ephemeral and _buttons(fake, asked_again)[0] == yes
-    hand = await store.live_hand(1)
+    hand = await store.hands.live(1)
     assert hand is not None
     done = await (await fake.click(p4, asked_again, yes)).response()
     assert done.type == 7
@@ -112,14 +112,14 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
                         "the match ends. 逃跑 penalty: 8, which nobody receives."]
     else:
         assert len(said) == 1 and "逃跑 penalty: 32" in said[0]
-    left_at = len(await store.actions(hand.id))
+    left_at = len(await store.log.actions(hand.id))
 
     # the hand is played out; p4's line carries the hand and the penalty
     await Driver(world).play_until(
         lambda: bool(channel_files(fake, world.channel, "leaderboard-")),
         idle=lambda: quiet(bots))
     await quiet(bots)
-    paid = {s.seat: s.amount for s in await store.settlements(hand.id)}
+    paid = {s.seat: s.amount for s in await store.endings.settlements(hand.id)}
     rows = {r.display_name: r for r in (await service.leaderboard(world.channel.id)).rows}
     assert set(rows) == {"p1", "p2", "p3", "p4"}  # no computer ranks
     assert rows["p4"].points == paid[3] - cost and rows["p4"].hands_played == 1
@@ -128,7 +128,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     assert "Computer" not in board and "p4" in board
 
     # /mahjong history: p4's own discards are p4's, the computer's after are its own
-    actions = await store.actions(hand.id)
+    actions = await store.log.actions(hand.id)
     mine = sum(1 for a in actions if a.kind == "discard" and a.seat == 3 and a.seq <= left_at)
     theirs = sum(1 for a in actions if a.kind == "discard" and a.seat == 3 and a.seq > left_at)
     assert mine >= 1

@@ -30,7 +30,7 @@ async def test_a_hand_played_over_discord_logs_no_secret_at_debug(
                                 idle=lambda: quiet(bots))
         await quiet(bots)
         (table,) = await running.client.service.tables_in_channel(world.channel.id)
-        hand = await running.client.store.live_hand(table.ref.table_id)
+        hand = await running.client.store.hands.live(table.ref.table_id)
     assert hand is not None
     hands = hands_dealt()
     assert len(hands) >= 8

@@ -217,7 +217,7 @@ async def test_dms_found_closed_by_a_claim_are_not_told_at_that_moment(
             fake.requests("POST", f"/channels/{world.channel.id}/messages")[before:]
             if isinstance(r.body, dict)]
     assert not any(f"<@{cid.id}>" in s for s in said), said  # …and not told then
-    seats = await running.client.store.seats(1)
+    seats = await running.client.store.lobby.seats(1)
     assert seats[2].dm_closed  # remembered: Cid's next turn is mentioned
 
 

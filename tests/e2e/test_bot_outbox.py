@@ -104,7 +104,7 @@ async def statuses(db: Path, table: int) -> dict[str, str]:
     """Kind → status of the table's announcements that are not delivered."""
     store = await Store.open(db)
     try:
-        return {a.kind: a.status for a in await store.announcements(table)
+        return {a.kind: a.status for a in await store.outbox.of_table(table)
                 if a.status != "delivered"}
     finally:
         await store.close()

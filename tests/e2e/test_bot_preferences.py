@@ -31,7 +31,7 @@ async def test_two_quick_toggles_both_count(
     await quiet(bots)
     store = await Store.open(db)
     try:
-        (seat,) = [s for s in await store.seats(1) if s.user_id == ann.id]
+        (seat,) = [s for s in await store.lobby.seats(1) if s.user_id == ann.id]
     finally:
         await store.close()
     assert seat.choices.always_win and seat.choices.pass_claims, seat.choices

@@ -224,7 +224,7 @@ def committed_by(children: list[Child]) -> dict[tuple[int, int], str]:
 async def sources_after(database: str, hand_id: int, seq: int) -> list[str]:
     store = await Store.open(database)
     try:
-        return [a.source for a in await store.actions(hand_id) if a.seq > seq + 1]
+        return [a.source for a in await store.log.actions(hand_id) if a.seq > seq + 1]
     finally:
         await store.close()
 
@@ -233,19 +233,19 @@ async def check_log(database: str, channel: int, committed: dict[tuple[int, int]
                     ) -> tuple[int, Any]:
     store = await Store.open(database)
     try:
-        (table,) = await store.tables_in_channel(channel, live_only=False)
-        (match,) = await store.matches(table.id)
+        (table,) = await store.lobby.tables_in_channel(channel, live_only=False)
+        (match,) = await store.matches.of_table(table.id)
         assert table.status == "finished" and match.status == "finished"
-        assert await store.undelivered() == []
-        (hand,) = await store.hands(match.id)
-        actions = await store.actions(hand.id)
+        assert await store.outbox.undelivered() == []
+        (hand,) = await store.hands.of_match(match.id)
+        actions = await store.log.actions(hand.id)
         assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
         stored = {(hand.id, a.seq): a.payload for a in actions}
         state = replay("shanghai", {"hands": 1}, parse_wall(hand.wall), hand.dice,
                        hand.dealer, [Action.from_json(a.payload) for a in actions],
                        streak=hand.streak, huangfan=hand.huangfan > 0)
         assert state.phase is Phase.ENDED and state.result is not None
-        settled = {s.seat: s.amount for s in await store.settlements(hand.id)}
+        settled = {s.seat: s.amount for s in await store.endings.settlements(hand.id)}
         assert tuple(settled[s] for s in range(4)) == state.result.payments
         assert sum(settled.values()) == 0
         assert commitment(hand.salt, hand.wall) == hand.commitment

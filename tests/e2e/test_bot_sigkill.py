@@ -114,22 +114,22 @@ async def check_log(db: Path, channel: int, committed: dict[tuple[int, int], str
     its hands."""
     store = await Store.open(db)
     try:
-        (table,) = await store.tables_in_channel(channel)
-        (match,) = await store.matches(table.id)
+        (table,) = await store.lobby.tables_in_channel(channel)
+        (match,) = await store.matches.of_table(table.id)
         assert table.status == "finished" and match.status == "finished"
-        assert await store.undelivered() == []
-        hands = await store.hands(match.id)
+        assert await store.outbox.undelivered() == []
+        hands = await store.hands.of_match(match.id)
         assert [h.number for h in hands] == list(range(1, HANDS + 1))
         stored: dict[tuple[int, int], Any] = {}
         for hand in hands:
-            actions = await store.actions(hand.id)
+            actions = await store.log.actions(hand.id)
             assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
             stored.update({(hand.id, a.seq): a.payload for a in actions})
             state = replay("shanghai", {"hands": HANDS}, parse_wall(hand.wall), hand.dice,
                            hand.dealer, [Action.from_json(a.payload) for a in actions],
                            streak=hand.streak, huangfan=hand.huangfan > 0)
             assert state.phase is Phase.ENDED and state.result is not None
-            settled = {s.seat: s.amount for s in await store.settlements(hand.id)}
+            settled = {s.seat: s.amount for s in await store.endings.settlements(hand.id)}
             assert tuple(settled[s] for s in range(4)) == state.result.payments
             assert commitment(hand.salt, hand.wall) == hand.commitment
         for key, payload in committed.items():

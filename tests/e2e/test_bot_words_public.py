@@ -195,8 +195,8 @@ async def test_history_reads_like_the_channels_lines_and_attaches_a_long_hand(
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await _played_hand(world, fake, bots, win=False)  # nobody wins: a whole wall
     store = bots.running[-1].client.store
-    hand = (await store.hands((await store.matches(1))[-1].id))[-1]
-    moves = [a.kind for a in await store.actions(hand.id)]
+    hand = (await store.hands.of_match((await store.matches.of_table(1))[-1].id))[-1]
+    moves = [a.kind for a in await store.log.actions(hand.id)]
     response = await (await slash(world, world.players[2], "history")).response()
     assert not response.ephemeral
     content, whole = _history(response)

@@ -24,7 +24,7 @@ async def main(db: str, hands: int) -> int:
                            grace=0.0)
     await service.recover()
     host = Cause(1, "Host")
-    tables = await store.tables_in_channel(1)
+    tables = await store.lobby.tables_in_channel(1)
     if tables:
         table_id = tables[0].id
     else:
@@ -38,7 +38,7 @@ async def main(db: str, hands: int) -> int:
             await service.add_computer(host, table_id)
         await service.start(host, table_id)
     runner = asyncio.create_task(service.run())
-    while (await store.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
+    while (await store.lobby.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
         await asyncio.sleep(0.02)
     # as the bot shuts down: the firing that ended the match finishes its announcements
     # before the database closes

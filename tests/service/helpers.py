@@ -122,5 +122,5 @@ async def delivered(world: World, notes: RecordingNotifier | None = None) -> Non
     the decisions whose DM is missing: `Recovery.resend`)."""
     for i, n in enumerate((notes or world.notes).of("private_hand")):
         if n.step is not None and n.user_id is not None:
-            await world.store.swap_dm_message(n.ref.table_id, n.seat, 5000 + i,
-                                              (n.hand_number << 32) + n.step)
+            await world.store.presenter.swap_dm_message(n.ref.table_id, n.seat, 5000 + i,
+                                                        (n.hand_number << 32) + n.step)

@@ -56,7 +56,7 @@ async def open_more(service: TableService, store: Store, slot: int, hands: int,
     host = Cause(slot + 1, f"Host {slot}")
     playing = 0
     number = first[0]
-    while rows := await store.tables_in_channel(channel_of(slot, number)):
+    while rows := await store.lobby.tables_in_channel(channel_of(slot, number)):
         row = rows[-1]
         if row.status == "lobby":            # a kill came during its setup: finish it
             info = await service.table_info(row.id)

@@ -31,13 +31,13 @@ pytestmark = pytest.mark.usefixtures("dealer_zero")
 def count_locale_writes(store: Store) -> list[tuple[int, str]]:
     """Every `set_user_locale` call the service makes, in order."""
     calls: list[tuple[int, str]] = []
-    real = store.set_user_locale
+    real = store.lobby.set_user_locale
 
     async def spy(user_id: int, locale: str, at: float) -> bool:
         calls.append((user_id, locale))
         return await real(user_id, locale, at)
 
-    store.set_user_locale = spy  # type: ignore[method-assign]  # a spy on one instance
+    store.lobby.set_user_locale = spy  # type: ignore[method-assign]  # a spy on one instance
     return calls
 
 
@@ -50,9 +50,9 @@ async def test_find_table_given_live_own_or_last(world: World) -> None:
     assert await svc.find_table(by(EVE, place=HERE)) == first
     assert await svc.find_table(by(EVE, place=HERE), first) == first  # given: this channel's
     # a second live table in the channel (written past the service's one-table check)
-    row = await world.store.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=CID,
-                                         rules="shanghai", at=0.0)
-    await world.store.sit(row.id, 0, user_id=CID, display_name="Cid", at=0.0)
+    row = await world.store.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=CID,
+                                               rules="shanghai", at=0.0)
+    await world.store.lobby.sit(row.id, 0, user_id=CID, display_name="Cid", at=0.0)
     assert await svc.find_table(by(BOB, place=HERE)) == first        # their own
     assert await svc.find_table(by(EVE, place=HERE)) == row.id       # else the newest
     await svc.cancel(by(ANN), first)
@@ -142,14 +142,14 @@ async def test_seen_remembers_the_language_writing_only_changes(world: World) ->
     await world.service.seen(by(EVE))                       # no language: nothing said
     await world.service.seen(by(EVE, locale="en-US"))
     assert writes == [(EVE, "zh-CN"), (EVE, "en-US")]
-    assert await world.store.user_locales([EVE]) == {EVE: "en-US"}
+    assert await world.store.lobby.user_locales([EVE]) == {EVE: "en-US"}
 
 
 async def test_every_command_remembers_the_language_even_when_refused(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     await refused("not_seated", world.service.leave(by(EVE, locale="zh-CN"), table))
     await world.service.join(by(CID, locale="en-GB"), table)
-    assert await world.store.user_locales([EVE, CID]) == {EVE: "zh-CN", CID: "en-GB"}
+    assert await world.store.lobby.user_locales([EVE, CID]) == {EVE: "zh-CN", CID: "en-GB"}
 
 
 async def test_a_locale_the_store_cannot_write_fails_nothing(world: World) -> None:
@@ -158,7 +158,7 @@ async def test_a_locale_the_store_cannot_write_fails_nothing(world: World) -> No
     async def broken(*_: Any) -> bool:
         raise StoreError("disk full")
 
-    world.store.set_user_locale = broken  # type: ignore[method-assign]  # a failing store
+    world.store.lobby.set_user_locale = broken  # type: ignore[method-assign]  # a failing store
     table = await world.table((ANN,), start=False)
     seated = await world.service.join(by(BOB, locale="zh-CN"), table)
     assert seated.seat == 1

@@ -45,7 +45,7 @@ async def test_with_away_leaves_the_timeouts_remove_the_seat_and_charge_the_pena
     assert seat is not None and seat.is_computer and seat.user_id is None
     assert world.notes.of("lobby")[-1].what == "replaced"
     assert info.totals == (-penalty, 0, 0, 0)            # not redistributed
-    entry = await world.store.leaderboard_entry(CHANNEL, rules, f"user:{ANN}")
+    entry = await world.store.leaderboard.entry(CHANNEL, rules, f"user:{ANN}")
     assert (entry.points if entry else 0) == -penalty
     # Ann is gone: back is refused, and the match goes on with the computer in her seat.
     with pytest.raises(Refused, match="do not sit at this table"):
@@ -77,7 +77,7 @@ async def test_by_default_an_away_seat_stays_and_pays_nothing(
     seat = info.seats[0]
     assert seat is not None and seat.away and not seat.is_computer and seat.user_id == ANN
     assert info.totals == (0, 0, 0, 0)
-    assert await world.store.leaderboard_entry(CHANNEL, "hangzhou", f"user:{ANN}") is None
+    assert await world.store.leaderboard.entry(CHANNEL, "hangzhou", f"user:{ANN}") is None
     assert "replaced" not in [n.what for n in world.notes.of("lobby")]
     await world.service.back(by(ANN), table)
     assert not (await world.service.table_info(table)).seats[0].away

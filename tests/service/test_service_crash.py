@@ -72,19 +72,19 @@ async def check_database(db: Path, committed: dict[tuple[int, int], str], seed: 
 
     store = await Store.open(db)
     try:
-        (table,) = await store.tables_in_channel(1)
+        (table,) = await store.lobby.tables_in_channel(1)
         assert table.status == "finished"
-        (match,) = await store.matches(table.id)
+        (match,) = await store.matches.of_table(table.id)
         assert match.status == "finished" and sum(match.totals.values()) == 0
-        hands = await store.hands(match.id)
+        hands = await store.hands.of_match(match.id)
         assert [h.number for h in hands] == list(range(1, HANDS + 1)), seed
         stored = {}
         totals = [0] * 4
         for hand in hands:
             assert hand.status == "ended"
-            assert await store.snapshots(hand.id) == []  # an ended hand keeps none
+            assert await store.log.snapshots(hand.id) == []  # an ended hand keeps none
             assert commitment(hand.salt, hand.wall) == hand.commitment
-            actions = await store.actions(hand.id)
+            actions = await store.log.actions(hand.id)
             assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
             for a in actions:
                 stored[(hand.id, a.seq)] = a.payload
@@ -92,7 +92,7 @@ async def check_database(db: Path, committed: dict[tuple[int, int], str], seed: 
                            hand.dealer, [Action.from_json(a.payload) for a in actions],
                            streak=hand.streak, huangfan=hand.huangfan > 0)
             assert state.phase is Phase.ENDED and state.result is not None
-            settled = {s.seat: s.amount for s in await store.settlements(hand.id)}
+            settled = {s.seat: s.amount for s in await store.endings.settlements(hand.id)}
             assert tuple(settled[s] for s in range(4)) == state.result.payments
             assert sum(settled.values()) == 0
             for s in range(4):
@@ -101,6 +101,6 @@ async def check_database(db: Path, committed: dict[tuple[int, int], str], seed: 
         for key, payload in committed.items():
             assert key in stored, f"committed action {key} was lost (seed {seed})"
             assert stored[key] == json.loads(payload)
-        assert await store.deadlines() == []
+        assert await store.deadlines.all() == []
     finally:
         await store.close()

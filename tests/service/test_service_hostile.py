@@ -39,7 +39,7 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 async def test_a_name_no_seat_holds_opens_no_table(world: World, name: str) -> None:
     await refused("bad_name", world.service.create_table(
         by(ANN, name), guild_id=GUILD, channel_id=CHANNEL, rules="shanghai"))
-    assert await world.store.tables_in_channel(CHANNEL) == []
+    assert await world.store.lobby.tables_in_channel(CHANNEL) == []
     assert world.notes.of("lobby") == []
     # the channel is free: the same person, named, opens one at once
     info = await world.service.create_table(by(ANN, "Ann"), guild_id=GUILD,
@@ -53,7 +53,7 @@ async def test_a_name_no_seat_holds_joins_nothing(world: World, name: str) -> No
                                             channel_id=CHANNEL, rules="shanghai")
     table = info.ref.table_id
     await refused("bad_name", world.service.join(by(BOB, name), table))
-    assert [s.seat for s in await world.store.seats(table)] == [0]
+    assert [s.seat for s in await world.store.lobby.seats(table)] == [0]
     assert (await world.service.join(by(BOB, "Bob"), table)).seat == 1
 
 
@@ -64,10 +64,10 @@ async def test_a_table_and_its_creators_seat_are_written_together(
     async def refuse(*args: object) -> None:
         raise RuntimeError("the seat is refused")
 
-    monkeypatch.setattr(Store, "_insert_seat", staticmethod(refuse))
+    monkeypatch.setattr("bot.store.lobby.insert_seat_in", refuse)
     with pytest.raises(RuntimeError):
         await world.service.create_table(by(ANN, "Ann"), guild_id=GUILD, channel_id=CHANNEL,
                                          rules="shanghai")
     monkeypatch.undo()
-    assert await world.store.tables_in_channel(CHANNEL) == []
-    assert await world.store.live_tables() == []
+    assert await world.store.lobby.tables_in_channel(CHANNEL) == []
+    assert await world.store.lobby.live_tables() == []

@@ -44,12 +44,12 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_charged_and_kept_wi
     (told,) = world.notes.of("away")
     assert (told.name, told.by_choice, told.removed, told.penalty, told.receiver,
             told.rules) == ("Dee", True, True, Fraction(8), None, "hangzhou")
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     assert hand is not None
-    left_at = len(await world.store.actions(hand.id))
+    left_at = len(await world.store.log.actions(hand.id))
 
     await world.until("settlement", step=30)
-    paid = {s.seat: s.amount for s in await world.store.settlements(hand.id)}
+    paid = {s.seat: s.amount for s in await world.store.endings.settlements(hand.id)}
     rows = {r.display_name: r for r in (await svc.leaderboard(CHANNEL)).rows}
     assert set(rows) == {"Ann", "Bob", "Cid", "Dee"}  # the computer does not rank
     assert (rows["Dee"].points, rows["Dee"].hands_played, rows["Dee"].hands_won) == (
@@ -57,7 +57,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_charged_and_kept_wi
 
     history = await svc.hand_history(table)
     assert history is not None
-    actions = await world.store.actions(hand.id)
+    actions = await world.store.log.actions(hand.id)
     first, *rest = history.parts
     assert first.names[3] == "Dee" and rest and rest[-1].names[3] == info.seats[3].name
     assert history.names[3] == info.seats[3].name

@@ -30,7 +30,7 @@ async def test_create_refuses_bad_rules_and_options_and_writes_nothing(
                                                                   channel_id=CHANNEL, rules=rules,
                                                                   options=options))
     assert words in exc.reason
-    assert await world.store.tables_in_channel(CHANNEL) == []
+    assert await world.store.lobby.tables_in_channel(CHANNEL) == []
 
 
 class _Renamed:
@@ -51,7 +51,7 @@ async def test_a_rule_set_added_to_the_engine_needs_no_migration(
     info = await world.service.create_table(by(ANN, "Ann"), guild_id=GUILD, channel_id=CHANNEL,
                                             rules="riichi")
     assert info.rules == "riichi"
-    (row,) = await world.store.tables_in_channel(CHANNEL)
+    (row,) = await world.store.lobby.tables_in_channel(CHANNEL)
     assert row.rules == "riichi"
 
 
@@ -79,7 +79,7 @@ async def test_join_fills_seats_in_order_and_refuses_full_seated_and_taken(
     assert seated.seat == 2
     assert [s.user_id for s in seated.table.seats if s] == [ANN, BOB, DEE, CID]
     await refused("table_full", svc.join(by(EVE, "Eve"), table))
-    assert len(await world.store.seats(table)) == 4
+    assert len(await world.store.lobby.seats(table)) == 4
 
 
 async def test_leave_in_the_lobby_empties_the_seat(world: World) -> None:
@@ -136,21 +136,21 @@ async def test_cancel_by_creator_or_manager_only(world: World) -> None:
     assert info.status == "cancelled"
     await refused("cancelled", svc.cancel(by(ANN), table))
     await refused("cancelled", svc.join(by(EVE, "Eve"), table))
-    assert (await world.store.get_table(table)).status == "cancelled"
+    assert (await world.store.lobby.get_table(table)).status == "cancelled"
 
 
 async def test_cancel_during_play_voids_the_hand_and_reveals_the_wall(world: World) -> None:
     table = await world.table()
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     assert hand is not None
     info = await world.service.cancel(by(ANN), table)
     assert info.status == "cancelled"
     (reveal,) = world.notes.of("reveal")
     assert reveal.wall == hand.wall and reveal.commitment == hand.commitment
-    assert (await world.store.get_hand(hand.id)).status == "ended"
-    assert await world.store.settlements(hand.id) == []
-    assert (await world.store.matches(table))[-1].status == "abandoned"
-    assert await world.store.deadlines() == []
+    assert (await world.store.hands.get(hand.id)).status == "ended"
+    assert await world.store.endings.settlements(hand.id) == []
+    assert (await world.store.matches.of_table(table))[-1].status == "abandoned"
+    assert await world.store.deadlines.all() == []
     ended = world.notes.of("match_ended")
     assert ended and ended[-1].cancelled
     # a new table may now be opened in the channel
@@ -193,5 +193,5 @@ async def test_one_standing_choice_at_a_time_keeps_the_others(world: World) -> N
     await refused("not_seated", svc.set_choice(by(EVE), table, "always_win", True))
     with pytest.raises(ValueError, match="no standing choice 'win_always'"):
         await svc.set_choice(by(BOB), table, "win_always", True)
-    (bob,) = [s for s in await world.store.seats(table) if s.user_id == BOB]
+    (bob,) = [s for s in await world.store.lobby.seats(table) if s.user_id == BOB]
     assert bob.choices == choices      # the store holds what was said

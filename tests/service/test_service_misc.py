@@ -37,7 +37,7 @@ async def test_leaving_a_hangzhou_hand_costs_the_abandon_penalty(world: World) -
     info = await world.service.leave(by(CID), table, agreed=Fraction(8))
     assert info.totals is not None and info.totals[2] == Fraction(-8)
     assert sum(info.totals) == Fraction(-8)                # not redistributed
-    entry = await world.store.leaderboard_entry(CHANNEL, "hangzhou", f"user:{CID}")
+    entry = await world.store.leaderboard.entry(CHANNEL, "hangzhou", f"user:{CID}")
     assert entry is not None and entry.points == -8
 
 
@@ -76,8 +76,8 @@ async def test_timers_of_several_tables_fire_in_deadline_order(
 
 
 async def moves(world: World, table: int) -> list[object]:
-    hand = await world.store.live_hand(table)
-    return [] if hand is None else await world.store.actions(hand.id)
+    hand = await world.store.hands.live(table)
+    return [] if hand is None else await world.store.log.actions(hand.id)
 
 
 async def test_lazy_recovery_then_warm_up_rebuilds_every_table(
@@ -102,7 +102,7 @@ async def test_the_demo_plays_a_match_and_saves_pictures(tmp_path: Path) -> None
     assert pictures > 0 and any((tmp_path / "pics").glob("*settlement.png"))
     store = await Store.open(tmp_path / "demo.sqlite3")
     try:  # what it printed counts as told: a rerun on the database does not repeat it
-        assert await store.undelivered() == []
+        assert await store.outbox.undelivered() == []
     finally:
         await store.close()
 

@@ -78,7 +78,7 @@ async def test_a_crash_after_a_hands_commit_loses_no_announcement(
     assert sum(settled.totals) == 0 and settled.totals[2] > 0
     (reveal,) = first.of("reveal") + world.notes.of("reveal")
     assert commitment(reveal.salt, reveal.wall) == reveal.commitment
-    assert all(a.status == "delivered" for a in await world.store.announcements(table))
+    assert all(a.status == "delivered" for a in await world.store.outbox.of_table(table))
     # a second restart has nothing left to say
     world = await crash_then_restart(make_world, world)
     assert told(world.notes) == []
@@ -89,11 +89,11 @@ async def test_a_crash_after_dealing_loses_no_commitment(make_world: MakeWorld) 
     world.service.notifier = world.notes = DyingNotifier("hand_started")
     with pytest.raises(Died):
         await world.table(options={"hands": 2})
-    (row,) = await world.store.tables_in_channel(CHANNEL)
+    (row,) = await world.store.lobby.tables_in_channel(CHANNEL)
     table = row.id
     world = await crash_then_restart(make_world, world)
     (started,) = world.notes.of("hand_started")
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     assert (started.hand_number, started.commitment) == (1, hand.commitment)
     assert started.dealer == 0 and started.names == ("Ann", "Bob", "Cid", "Dee")
 
@@ -112,7 +112,7 @@ async def test_the_last_hand_announces_the_match_end_even_after_a_crash(
     assert (lobby.what, lobby.table.status) == ("finished", "finished")
     (end,) = world.notes.of("match_ended")
     assert (end.hands_played, end.cancelled, sum(end.totals)) == (1, False, 0)
-    assert (await world.store.get_table(table)).status == "finished"
+    assert (await world.store.lobby.get_table(table)).status == "finished"
 
 
 async def test_a_cancelled_tables_reveal_survives_a_crash(make_world: MakeWorld) -> None:
@@ -126,7 +126,7 @@ async def test_a_cancelled_tables_reveal_survives_a_crash(make_world: MakeWorld)
     assert told(world.notes) == [("reveal", 1), ("lobby", None), ("match_ended", None)]
     (end,) = world.notes.of("match_ended")
     assert end.cancelled and end.hands_played == 0
-    assert (await world.store.get_table(table)).status == "cancelled"
+    assert (await world.store.lobby.get_table(table)).status == "cancelled"
 
 
 async def test_an_announcement_that_may_have_gone_out_is_delivered_as_unsure(
@@ -138,8 +138,8 @@ async def test_an_announcement_that_may_have_gone_out_is_delivered_as_unsure(
     table = await world.table(options={"hands": 2})
     with pytest.raises(Died):
         await win_first_hand(world, table)
-    (row,) = [a for a in await world.store.announcements(table) if a.kind == "reveal"]
-    await world.store.mark_announcement(row.id, "sending", world.clock.now())
+    (row,) = [a for a in await world.store.outbox.of_table(table) if a.kind == "reveal"]
+    await world.store.outbox.mark(row.id, "sending", world.clock.now())
     world = await crash_then_restart(make_world, world)
     (reveal,) = world.notes.of("reveal")
     assert reveal.receipt.unsure and reveal.receipt.key == f"reveal-{table}-1"

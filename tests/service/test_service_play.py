@@ -39,9 +39,9 @@ async def pong(make_world: Callable[..., Awaitable[World]]) -> tuple[World, int]
 
 
 async def log_of(store: Store, table: int) -> list[tuple[int, int, str]]:
-    hand = await store.live_hand(table)
+    hand = await store.hands.live(table)
     assert hand is not None
-    return [(a.seq, a.seat, a.kind) for a in await store.actions(hand.id)]
+    return [(a.seq, a.seat, a.kind) for a in await store.log.actions(hand.id)]
 
 
 async def test_a_move_lands_and_the_claim_window_asks_only_the_claimer(
@@ -124,9 +124,9 @@ class CommitFirst(RecordingNotifier):
 
     async def publish(self, notice: Notice) -> None:
         if isinstance(notice, TableNotice):
-            hand = await self.store.live_hand(notice.ref.table_id)
+            hand = await self.store.hands.live(notice.ref.table_id)
             if hand is not None and hand.number == notice.hand_number:
-                assert await self.store.next_seq(hand.id) == notice.seq + 1
+                assert await self.store.log.next_seq(hand.id) == notice.seq + 1
                 self.checked += 1
         await super().publish(notice)
 
@@ -188,8 +188,8 @@ async def test_a_match_of_computers_runs_to_the_leaderboard(world: World) -> Non
     board = list((await world.service.leaderboard(CHANNEL)).rows)
     assert board == []  # computers never rank
     assert world.notes.of("leaderboard")[-1].rows == tuple(board)
-    assert await world.store.deadlines() == []
-    match = (await world.store.matches(table))[-1]
+    assert await world.store.deadlines.all() == []
+    match = (await world.store.matches.of_table(table))[-1]
     assert match.status == "finished" and sum(match.totals.values()) == 0
 
 

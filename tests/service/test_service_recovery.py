@@ -41,10 +41,10 @@ async def test_a_restart_rebuilds_the_hand_and_defers_passed_deadlines(
     assert cid.deadline == world.clock.now() + 30.0        # grace, not fired at once
     await world.settle()                                    # only the reminder, now late
     assert [r.user_id for r in world.notes.of("reminder")] == [CID]
-    assert len(await world.store.actions((await world.store.live_hand(table)).id)) == 1
+    assert len(await world.store.log.actions((await world.store.hands.live(table)).id)) == 1
     await world.advance(30)
-    hand = await world.store.live_hand(table)
-    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+    hand = await world.store.hands.live(table)
+    assert [(a.seat, a.kind, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "pass", "timeout")]
 
 
@@ -56,8 +56,8 @@ async def test_lazy_recovery_rebuilds_a_table_on_first_use(
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 0 and report.deadlines == 1
     await world.advance(30)            # the deadline's wake rebuilds the table, then plays
-    hand = await world.store.live_hand(table)
-    assert [(a.seat, a.source) for a in await world.store.actions(hand.id)] == \
+    hand = await world.store.hands.live(table)
+    assert [(a.seat, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "timeout")]
 
 
@@ -83,12 +83,12 @@ async def finish_match(world: World, table: int) -> None:
     await world.until("match_ended", step=5)
     info = await world.service.table_info(table)
     assert info.status == "finished"
-    (match,) = await world.store.matches(table)
+    (match,) = await world.store.matches.of_table(table)
     assert match.status == "finished" and sum(match.totals.values()) == 0
-    hands = await world.store.hands(match.id)
+    hands = await world.store.hands.of_match(match.id)
     assert [h.number for h in hands] == list(range(1, len(hands) + 1)) and len(hands) == 2
     for h in hands:
-        assert sum(s.amount for s in await world.store.settlements(h.id)) == 0
+        assert sum(s.amount for s in await world.store.endings.settlements(h.id)) == 0
 
 
 def split_like_an_older_version(world: World, method: str) -> None:
@@ -98,12 +98,12 @@ def split_like_an_older_version(world: World, method: str) -> None:
     next deal (`finish_and_deal`; the process is dead: nothing of it runs on). Such a
     database is what recovery still mends."""
     store = world.store
-    real_start = store.start_match
+    real_start = store.matches.start
 
     async def start_then_crash(table_id: int, *, first_dealer: int, at: float,
                                hand: NewHand) -> Any:
         if method == "start_match":
-            await store.set_table_status(table_id, "playing", expected="lobby")
+            await store.lobby.set_status(table_id, "playing", expected="lobby")
         else:
             await real_start(table_id, first_dealer=first_dealer, at=at,
                              hand=replace(hand, deadlines=()))
@@ -111,13 +111,15 @@ def split_like_an_older_version(world: World, method: str) -> None:
 
     async def finish_then_crash(hand_id: int, final: Any, *, deal: NewHand,
                                 **kwargs: Any) -> Any:
-        ended = await store.finish_hand(hand_id, final, **kwargs)
+        ended = await store.endings.finish_hand(hand_id, final, **kwargs)
         world.service.scheduler.forget(ended.table_id)
         world.service.tables.clear()
         raise Crash(method)
 
     split = finish_then_crash if method == "finish_and_deal" else start_then_crash
-    setattr(store, "finish_and_deal" if method == "finish_and_deal" else "start_match", split)
+    repository, name = (store.endings, "finish_and_deal") if method == "finish_and_deal" \
+        else (store.matches, "start")
+    setattr(repository, name, split)
 
 
 async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(
@@ -126,14 +128,14 @@ async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(
     split_like_an_older_version(world, "finish_and_deal")
     table = await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
     for _ in range(500):                           # until hand 1 ended and it "crashed"
-        if await world.store.last_ended_hand(table) is not None:
+        if await world.store.hands.last_ended(table) is not None:
             break
         await world.advance(60)
-    assert await world.store.live_hand(table) is None
+    assert await world.store.hands.live(table) is None
     world = await restart(make_world, world)
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 1                     # no deadline: rebuilt at once
-    assert (await world.store.live_hand(table)).number == 2
+    assert (await world.store.hands.live(table)).number == 2
     await finish_match(world, table)
 
 
@@ -143,10 +145,10 @@ async def test_a_crash_before_the_first_deadlines_were_written_is_mended(
     split_like_an_older_version(world, "deadlines")
     with pytest.raises(Crash):
         await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
-    assert await world.store.deadlines() == []
+    assert await world.store.deadlines.all() == []
     world = await restart(make_world, world)
     await world.service.recover(eager=False)
-    assert len(await world.store.deadlines()) == 1
+    assert len(await world.store.deadlines.all()) == 1
     await finish_match(world, 1)
 
 
@@ -169,13 +171,13 @@ async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
     # The last hand is settled (match totals written) but the table was never marked
     # finished: a database that a crash of a version before the outbox (which finishes
     # the table in the hand's own transaction) left behind.
-    await world.store.set_table_status(table, "playing", expected="finished")
+    await world.store.lobby.set_status(table, "playing", expected="finished")
     world = await restart(make_world, world)
     caplog.clear()
     with caplog.at_level(logging.INFO):
         report = await world.service.recover()
     assert (report.live_tables, report.rebuilt, report.failed) == (1, 1, ())
-    assert (await world.store.get_table(table)).status == "finished"
+    assert (await world.store.lobby.get_table(table)).status == "finished"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -184,15 +186,15 @@ async def test_after_a_restart_a_computer_moves_within_its_pause_not_the_grace(
     world = await make_world(computer_pause=2.0)
     table = await world.table((ANN,), computers=3, options=TIMERS)
     await world.advance(60)                  # Ann's turn times out: a computer is to move
-    (owed,) = await world.store.deadlines()
+    (owed,) = await world.store.deadlines.all()
     assert owed.kind == "computer" and owed.seat != 0
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     world = await restart(make_world, world, computer_pause=2.0)   # grace 30 s
     report = await world.service.recover()
     assert report.deferred == 1
-    assert len(await world.store.actions(hand.id)) == 1
+    assert len(await world.store.log.actions(hand.id)) == 1
     await world.advance(2)                   # its pause, not the grace period
-    moves = await world.store.actions(hand.id)
+    moves = await world.store.log.actions(hand.id)
     assert len(moves) > 1 and moves[1].source == "computer"
 
 
@@ -202,13 +204,13 @@ async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the
     table = await world.table(options=TIMERS)
     await world.service.set_choices(by(CID), table, StandingChoices(pass_claims=True))
     await world.service.act(by(ANN), table, D(0, "9m"))   # Cid's pass is owed at once...
-    (owed,) = await world.store.deadlines()
+    (owed,) = await world.store.deadlines.all()
     assert (owed.seat, owed.kind) == (2, "computer")
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     world = await restart(make_world, world)          # ...but the bot went down first
     await world.service.recover()
     await world.settle()
-    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+    assert [(a.seat, a.kind, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "pass", "computer")]
 
 

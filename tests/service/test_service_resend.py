@@ -1,7 +1,7 @@
 """A crash between a move's commit and its DMs: the restart DMs each decision the crash
 left untold (`Recovery.resend`), and nobody whose DM already shows their decision.
 
-What a seat's DM shows is what the presenter stored (`Store.swap_dm_message`'s order);
+What a seat's DM shows is what the presenter stored (`Presenter.swap_dm_message`'s order);
 here the presenter is a `RecordingNotifier`, so the test stores it for the DMs it
 counts as delivered (`delivered`)."""
 

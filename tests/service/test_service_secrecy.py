@@ -193,4 +193,4 @@ async def test_a_silent_claimant_is_not_announced_away_at_the_claim_deadline(
     await world.advance(20)                      # Cid's claim timer: a pass for them
     assert (await world.service.table_info(table)).deciding == (1,)  # Bob's turn now
     assert world.notes.of("away") == []
-    assert (await world.store.seats(table))[2].consecutive_timeouts == 0
+    assert (await world.store.lobby.seats(table))[2].consecutive_timeouts == 0

@@ -93,7 +93,7 @@ async def test_clicks_on_either_process_play_one_hand(make_world: MakeWorld) -> 
     await a.service.act(by(CID), table, P(2), step=2)
     hand = await b.service.hand(by(BOB), table)     # b reloads the pass a made
     assert hand.step == 3
-    actions = await a.store.actions((await a.store.live_hand(table)).id)  # type: ignore[union-attr]
+    actions = await a.store.log.actions((await a.store.hands.live(table)).id)  # type: ignore[union-attr]
     assert [(x.seq, x.seat, x.kind) for x in actions] == [(1, 0, "discard"), (2, 2, "pass")]
 
 
@@ -108,9 +108,9 @@ async def test_one_click_raced_on_two_processes_lands_once(make_world: MakeWorld
     lost = [r for r in results if isinstance(r, Refused)]
     assert len(landed) == 1 and len(lost) == 1, results
     assert lost[0].code in ("stale", "raced")
-    hand = await a.store.live_hand(table)
+    hand = await a.store.hands.live(table)
     assert hand is not None
-    assert [x.seq for x in await a.store.actions(hand.id)] == [1]
+    assert [x.seq for x in await a.store.log.actions(hand.id)] == [1]
 
 
 async def test_a_deadline_fires_once_with_both_processes_polling(
@@ -126,9 +126,9 @@ async def test_a_deadline_fires_once_with_both_processes_polling(
     a.clock.advance(30)                              # the turn timer
     fired = await asyncio.gather(a.service.run_due(), b.service.run_due())
     assert sum(fired) == 1
-    hand = await a.store.live_hand(table)
+    hand = await a.store.hands.live(table)
     assert hand is not None
-    assert [(x.seat, x.source) for x in await a.store.actions(hand.id)] == [(0, "timeout")]
+    assert [(x.seat, x.source) for x in await a.store.log.actions(hand.id)] == [(0, "timeout")]
     # the timer discards 4z (nobody may claim it): Bob's turn, pinged once by either
     pings = [n for n in a.notes.of("your_move") + b.notes.of("your_move") if n.step == 2]
     assert [n.user_id for n in pings] == [BOB]
@@ -141,16 +141,16 @@ async def test_a_killed_process_s_claim_is_taken_over_after_its_lease(
     a.clock.advance(10)
     now = a.clock.now()
     # a claims the reminder and the deadline's moment, then is killed before firing
-    claimed = await a.store.claim_deadlines(now, owner="killed", until=now + 30)
+    claimed = await a.store.deadlines.claim(now, owner="killed", until=now + 30)
     assert [d.seat for d in claimed] == [0]
     assert await b.service.run_due() == 0           # held by the dead process
     b.clock.advance(29)
     assert await b.service.run_due() == 0
     b.clock.advance(2)                               # its lease is over
     assert await b.service.run_due() >= 1
-    hand = await b.store.live_hand(table)
+    hand = await b.store.hands.live(table)
     assert hand is not None
-    assert [x.source for x in await b.store.actions(hand.id)][:1] == ["timeout"]
+    assert [x.source for x in await b.store.log.actions(hand.id)][:1] == ["timeout"]
     assert len(b.notes.of("reminder")) == 1
 
 
@@ -162,14 +162,14 @@ async def test_the_other_process_finishes_a_table_a_started(make_world: MakeWorl
     for _ in range(2000):
         a.clock.advance(10)
         await asyncio.gather(a.service.run_due(), b.service.run_due())
-        if (await a.store.get_table(table)).status == "finished":  # type: ignore[union-attr]
+        if (await a.store.lobby.get_table(table)).status == "finished":  # type: ignore[union-attr]
             break
     else:
         raise AssertionError("the match never ended")
-    [hand] = await a.store.hands((await a.store.matches(table))[0].id)
-    seqs = [x.seq for x in await a.store.actions(hand.id)]
+    [hand] = await a.store.hands.of_match((await a.store.matches.of_table(table))[0].id)
+    seqs = [x.seq for x in await a.store.log.actions(hand.id)]
     assert seqs == list(range(1, len(seqs) + 1))
-    settled = await a.store.settlements(hand.id)
+    settled = await a.store.endings.settlements(hand.id)
     assert sum(s.amount for s in settled) == 0
     ended = a.notes.of("match_ended") + b.notes.of("match_ended")
     assert len(ended) == 1
@@ -191,24 +191,24 @@ async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_mem
     monkeypatch.setattr(a.service.recovery, "reload", counted)
     table = await a.table(options=TIMERS)            # created, joined, started on a
     live = a.service.recovery.tables[table]
-    start = await a.store.table_version(table)
+    start = await a.store.processes.table_version(table)
     assert live.version == start > 0
     await a.service.act(by(ANN), table, D(0, "9m"), step=1)
     await a.service.act(by(CID), table, P(2), step=2)
     await a.service.set_choice(by(BOB), table, "pass_claims", True)
-    assert live.version == await a.store.table_version(table) == start + 3
+    assert live.version == await a.store.processes.table_version(table) == start + 3
     assert reloads == []
     await b.service.set_choice(by(BOB), table, "always_win", True)
     info = await a.service.table_info(table)
     assert reloads == [table]
     assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
-    assert live.version == await a.store.table_version(table)
+    assert live.version == await a.store.processes.table_version(table)
 
 
 async def _hand_log(world: World, table: int) -> list[tuple[int, str]]:
-    hand = await world.store.live_hand(table)
+    hand = await world.store.hands.live(table)
     assert hand is not None
-    return [(x.seat, x.source) for x in await world.store.actions(hand.id)]
+    return [(x.seat, x.source) for x in await world.store.log.actions(hand.id)]
 
 
 async def test_deadlines_that_came_due_while_every_process_was_down_get_the_grace(
@@ -290,7 +290,7 @@ async def test_a_click_s_move_on_a_table_changed_elsewhere_fails_its_check_and_l
     assert await _hand_log(a, table) == [(0, "player")]
     live = a.service.recovery.tables[table]
     assert live.seats[1] is not None and live.seats[1].choices.pass_claims
-    assert live.version == await a.store.table_version(table)
+    assert live.version == await a.store.processes.table_version(table)
 
 
 async def test_a_survivor_dms_the_decisions_a_killed_process_left_untold(
@@ -306,7 +306,7 @@ async def test_a_survivor_dms_the_decisions_a_killed_process_left_untold(
     table = await a.table(options={"turn_timer": 600, "claim_timer": 600})
     for i, n in enumerate(a.notes.of("private_hand")):  # Ann's turn reached her
         if n.step is not None:
-            await a.store.swap_dm_message(table, n.seat, 100 + i, (1 << 32) + n.step)
+            await a.store.presenter.swap_dm_message(table, n.seat, 100 + i, (1 << 32) + n.step)
     lost = RecordingNotifier()
     a.service.notifier = lost                        # a dies before telling anyone
     await a.service.act(by(ANN), table, D(0, "9m"), step=1)

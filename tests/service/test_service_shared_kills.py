@@ -9,7 +9,7 @@ run it so once in a while, e.g. ``MAHJONG_SHARED_KILLS=300 python -m pytest
 tests/service/test_service_shared_kills.py -k postgres``, some 20 minutes on a loaded
 2-core machine).
 
-After every kill, on one snapshot of the database (`Store.table_loads`):
+After every kill, on one snapshot of the database (`Rebuilds.load`):
 
 - no stuck table: a table playing has its match, a live hand and that hand's
   deadlines; no deadline belongs to a table that is over (a table closed as finished
@@ -175,7 +175,7 @@ async def test_hundreds_of_kills_of_one_of_two_processes_leave_no_table_behind(
 
 async def all_finished(store: Store) -> bool:
     """Every table over, every announcement delivered."""
-    return not await store.live_tables() and not await store.undelivered()
+    return not await store.lobby.live_tables() and not await store.outbox.undelivered()
 
 
 async def all_tables(store: Store) -> list[TableRow]:
@@ -183,7 +183,7 @@ async def all_tables(store: Store) -> list[TableRow]:
     out: list[TableRow] = []
     for slot in range(2):
         number = 1
-        while rows := await store.tables_in_channel(channel_of(slot, number)):
+        while rows := await store.lobby.tables_in_channel(channel_of(slot, number)):
             out += rows
             number += 1
     return out
@@ -192,8 +192,8 @@ async def all_tables(store: Store) -> list[TableRow]:
 async def check_moment(store: Store, dead: dict[str, float], seed: int) -> None:
     """No stuck table, no dead process's claim standing past its lease (one snapshot)."""
     now = time.time()
-    tables = await store.live_tables()
-    loads = await store.table_loads([t.id for t in tables])
+    tables = await store.lobby.live_tables()
+    loads = await store.rebuilds.load([t.id for t in tables])
     live = {t for t, load in loads.items() if load.table.is_live}
     for table_id, load in loads.items():
         if load.table.status != "playing":
@@ -202,7 +202,7 @@ async def check_moment(store: Store, dead: dict[str, float], seed: int) -> None:
         assert load.match is not None, f"{where} plays with no match"
         assert load.log is not None, f"{where} plays with no live hand"
         assert load.deadlines, f"{where}: its live hand has no deadline"
-    for d in await store.deadlines():
+    for d in await store.deadlines.all():
         assert d.table_id in live or await _live(store, d.table_id), \
             f"table {d.table_id} is over but keeps a deadline (seed {seed})"
         if d.claimed_by in dead and d.claimed_until is not None:
@@ -214,10 +214,10 @@ async def check_moment(store: Store, dead: dict[str, float], seed: int) -> None:
 async def _live(store: Store, table_id: int) -> bool:
     """Read again: the table may have started between the two reads; a table read
     over keeps no deadline (its end deletes them in the same transaction)."""
-    row = await store.get_table(table_id)
+    row = await store.lobby.get_table(table_id)
     if row is not None and row.is_live:
         return True
-    return not [d for d in await store.deadlines() if d.table_id == table_id]
+    return not [d for d in await store.deadlines.all() if d.table_id == table_id]
 
 
 async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed: int
@@ -229,15 +229,15 @@ async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed
     for table in tables:
         where = f"table {table.id} (seed {seed})"
         assert table.status == "finished", where
-        (match,) = await store.matches(table.id)
+        (match,) = await store.matches.of_table(table.id)
         assert match.status == "finished" and match.totals is not None, where
         assert sum(match.totals.values()) == 0, where
-        hands = await store.hands(match.id)
+        hands = await store.hands.of_match(match.id)
         assert [(h.number, h.status) for h in hands] == \
             [(i, "ended") for i in range(1, HANDS + 1)], where
         for hand in hands:
             assert commitment(hand.salt, hand.wall) == hand.commitment, where
-            actions = await store.actions(hand.id)
+            actions = await store.log.actions(hand.id)
             assert [a.seq for a in actions] == list(range(1, len(actions) + 1)), where
             stored.update({(hand.id, a.seq): a.payload for a in actions})
             state = replay("shanghai", {"hands": HANDS}, parse_wall(hand.wall),
@@ -245,10 +245,10 @@ async def check_tables(store: Store, committed: dict[tuple[int, int], str], seed
                            [Action.from_json(a.payload) for a in actions],
                            streak=hand.streak, huangfan=hand.huangfan > 0)
             assert state.phase is Phase.ENDED and state.result is not None, where
-            settled = {s.seat: s.amount for s in await store.settlements(hand.id)}
+            settled = {s.seat: s.amount for s in await store.endings.settlements(hand.id)}
             assert tuple(settled[s] for s in range(4)) == state.result.payments, where
     for key, payload in committed.items():
         assert stored.get(key) == json.loads(payload), f"action {key} lost (seed {seed})"
-    assert await store.deadlines() == [], seed
-    assert await store.undelivered() == [], seed
+    assert await store.deadlines.all() == [], seed
+    assert await store.outbox.undelivered() == [], seed
     return len(tables), len(stored)

@@ -81,10 +81,10 @@ class Pauses:
 
 def hold_after_read(store: Store, monkeypatch: pytest.MonkeyPatch
                     ) -> tuple[asyncio.Event, asyncio.Event]:
-    """b's rebuild reads the table (`Store.table_loads`, one snapshot), then waits for
+    """b's rebuild reads the table (`Rebuilds.load`, one snapshot), then waits for
     the test before it goes on to judge what it read: (read, resume)."""
     read, resume = asyncio.Event(), asyncio.Event()
-    loads = store.table_loads
+    loads = store.rebuilds.load
 
     async def held(table_ids: Any, **kwargs: Any) -> dict[int, TableLoad]:
         out = await loads(table_ids, **kwargs)
@@ -93,7 +93,7 @@ def hold_after_read(store: Store, monkeypatch: pytest.MonkeyPatch
             await resume.wait()
         return out
 
-    monkeypatch.setattr(store, "table_loads", held)
+    monkeypatch.setattr(store.rebuilds, "load", held)
     return read, resume
 
 
@@ -134,14 +134,14 @@ async def interleave(a: World, b: World, table: int, command: Awaitable[Any], or
 async def check_plays_on(world: World, table: int, hand_number: int) -> None:
     """One match in play, its hand ``hand_number`` live with its deadlines."""
     store = world.store
-    row = await store.get_table(table)
+    row = await store.lobby.get_table(table)
     assert row is not None and row.status == "playing", row
-    matches = await store.matches(table)
+    matches = await store.matches.of_table(table)
     assert [m.status for m in matches] == ["playing"], matches
-    hands = await store.hands(matches[0].id)
+    hands = await store.hands.of_match(matches[0].id)
     assert [(h.number, h.status) for h in hands] == \
         [(n, "ended") for n in range(1, hand_number)] + [(hand_number, "live")]
-    assert [d for d in await store.deadlines() if d.hand_id == hands[-1].id], \
+    assert [d for d in await store.deadlines.all() if d.hand_id == hands[-1].id], \
         "the live hand has no deadline: nobody would ever play it on"
 
 

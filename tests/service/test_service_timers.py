@@ -19,9 +19,9 @@ TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 2}
 
 
 async def sources(store: Store, table: int) -> list[tuple[int, str, str]]:
-    hand = await store.live_hand(table)
+    hand = await store.hands.live(table)
     assert hand is not None
-    return [(a.seat, a.kind, a.source) for a in await store.actions(hand.id)]
+    return [(a.seat, a.kind, a.source) for a in await store.log.actions(hand.id)]
 
 
 async def test_turn_timer_plays_the_default_and_reminds_once_at_half_time(
@@ -33,16 +33,16 @@ async def test_turn_timer_plays_the_default_and_reminds_once_at_half_time(
     await world.advance(1)
     (reminder,) = world.notes.of("reminder")
     assert (reminder.user_id, reminder.move, reminder.step) == (ANN, "turn", 1)
-    assert (await world.store.deadlines())[0].reminded_at is not None
+    assert (await world.store.deadlines.all())[0].reminded_at is not None
     await world.advance(29.5)
     assert await sources(world.store, table) == []
     await world.advance(0.5)
     # the dealer has no drawn tile: the rightmost tile of the sorted hand goes
     assert await sources(world.store, table) == [(0, "discard", "timeout")]
-    hand = await world.store.live_hand(table)
-    assert (await world.store.actions(hand.id))[0].payload["tile"] == "4z"
+    hand = await world.store.hands.live(table)
+    assert (await world.store.log.actions(hand.id))[0].payload["tile"] == "4z"
     assert len(world.notes.of("reminder")) == 1
-    seat = (await world.store.seats(table))[0]
+    seat = (await world.store.lobby.seats(table))[0]
     assert seat.consecutive_timeouts == 1 and not seat.away
 
 
@@ -62,10 +62,10 @@ async def test_claim_timer_passes_for_a_silent_claimer(
 
 
 async def match_actions(store: Store, table: int) -> list[tuple[int, str, str]]:
-    (match,) = await store.matches(table)
+    (match,) = await store.matches.of_table(table)
     out = []
-    for hand in await store.hands(match.id):
-        out += [(a.seat, a.kind, a.source) for a in await store.actions(hand.id)]
+    for hand in await store.hands.of_match(match.id):
+        out += [(a.seat, a.kind, a.source) for a in await store.log.actions(hand.id)]
     return out
 
 
@@ -76,7 +76,7 @@ async def test_away_after_n_timeouts_then_the_computer_plays_until_back(
     await world.until("away", step=5)
     (away,) = world.notes.of("away")
     assert (away.seat, away.user_id, away.away) == (0, ANN, True)
-    seat = (await world.store.seats(table))[0]
+    seat = (await world.store.lobby.seats(table))[0]
     assert seat.away and seat.consecutive_timeouts == 2
     assert (await world.service.hand(by(ANN), table)).away
     timeouts = [s for s in await match_actions(world.store, table) if s[2] == "timeout"]
@@ -91,7 +91,7 @@ async def test_away_after_n_timeouts_then_the_computer_plays_until_back(
     info = await world.service.back(by(ANN), table)
     assert not info.seats[0].away
     assert world.notes.of("away")[-1].away is False
-    assert (await world.store.seats(table))[0].consecutive_timeouts == 0
+    assert (await world.store.lobby.seats(table))[0].consecutive_timeouts == 0
 
 
 async def test_a_players_own_move_resets_the_count_of_timeouts(
@@ -99,7 +99,7 @@ async def test_a_players_own_move_resets_the_count_of_timeouts(
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
     await world.advance(60)                       # Ann times out: 1
-    assert (await world.store.seats(table))[0].consecutive_timeouts == 1
+    assert (await world.store.lobby.seats(table))[0].consecutive_timeouts == 1
     for _ in range(20):                           # the others time out until Ann decides
         hand = await world.service.hand(by(ANN), table)
         if hand.step is not None:
@@ -107,7 +107,7 @@ async def test_a_players_own_move_resets_the_count_of_timeouts(
         await world.advance(20)
     assert hand.step is not None and hand.view.moves
     await world.service.act(by(ANN), table, hand.view.moves[0].action, step=hand.step)
-    assert (await world.store.seats(table))[0].consecutive_timeouts == 0
+    assert (await world.store.lobby.seats(table))[0].consecutive_timeouts == 0
 
 
 async def test_computer_players_wait_their_pause(
@@ -144,8 +144,8 @@ async def test_standing_choice_always_win_and_a_second_winner_timing_out(
     await world.service.set_choices(by(CID), table, StandingChoices(always_win=True))
     await world.service.act(by(ANN), table, D(0, "5p"))
     await world.settle()
-    hand = await world.store.live_hand(table)
-    assert [(a.seat, a.kind, a.source) for a in await world.store.actions(hand.id)] == \
+    hand = await world.store.hands.live(table)
+    assert [(a.seat, a.kind, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "win", "computer")]
     await world.advance(20)                      # Bob's claim timer: pass
     (settled,) = world.notes.of("settlement")
@@ -158,16 +158,16 @@ async def test_discard_the_drawn_tile_when_away(
     table = await world.table((ANN,), computers=3, options={**TIMERS, "away_after": 1})
     await world.service.set_choices(by(ANN), table, StandingChoices(discard_drawn_when_away=True))
     await world.advance(60)                                   # away after one timeout
-    assert (await world.store.seats(table))[0].away
+    assert (await world.store.lobby.seats(table))[0].away
     for _ in range(40):
         await world.advance(5)
-    (match,) = await world.store.matches(table)
+    (match,) = await world.store.matches.of_table(table)
     checked = 0
-    for hand in await world.store.hands(match.id):
+    for hand in await world.store.hands.of_match(match.id):
         state, _ = new_hand("shanghai", TIMERS | {"away_after": 1}, parse_wall(hand.wall),
                             hand.dealer, hand.dice, streak=hand.streak,
                             huangfan=hand.huangfan > 0)
-        for a in await world.store.actions(hand.id):
+        for a in await world.store.log.actions(hand.id):
             action = Action.from_json(a.payload)
             if a.seat == 0 and a.source == "computer" and a.kind == "discard" \
                     and state.seats[0].drawn is not None:

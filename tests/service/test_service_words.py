@@ -22,8 +22,9 @@ async def test_the_history_of_a_hand_holds_only_public_events(world: World) -> N
     assert not any(isinstance(e, (TileDrawn, TilesDealt)) for e in history.events)
     assert isinstance(history.events[0], HandStarted)
     assert isinstance(history.events[-1], HandEnded)
-    hand = (await world.store.hands((await world.store.matches(table))[-1].id))[-1]
-    discards = [a for a in await world.store.actions(hand.id) if a.kind == "discard"]
+    match = (await world.store.matches.of_table(table))[-1]
+    hand = (await world.store.hands.of_match(match.id))[-1]
+    discards = [a for a in await world.store.log.actions(hand.id) if a.kind == "discard"]
     assert len(discards) == sum(isinstance(e, TileDiscarded) for e in history.events)
     assert (history.wall, history.salt) == (hand.wall, hand.salt)
 

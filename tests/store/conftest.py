@@ -44,16 +44,16 @@ def new_game(store: Store) -> Callable[..., Awaitable[Game]]:
     """A table with four seats (one computer), a match and its first live hand."""
 
     async def make(channel_id: int = CHANNEL, *, users: tuple[int, ...] = (1, 2, 3)) -> Game:
-        table = await store.create_table(guild_id=GUILD, channel_id=channel_id,
-                                         creator_id=users[0], rules="shanghai", at=100.0)
+        table = await store.lobby.create_table(guild_id=GUILD, channel_id=channel_id,
+                                               creator_id=users[0], rules="shanghai", at=100.0)
         for seat, user in enumerate(users):
-            await store.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=101.0)
+            await store.lobby.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=101.0)
         for seat in range(len(users), 4):
-            await store.sit_computer(table.id, seat, display_name=f"Bot{seat}", at=101.0)
-        table = await store.set_table_status(table.id, "playing", expected="lobby")
-        match = await store.create_match(table.id, first_dealer=0, at=102.0)
-        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                       dice=(3, 5), dealer=0, streak=0, huangfan=1, at=103.0)
+            await store.lobby.sit_computer(table.id, seat, display_name=f"Bot{seat}", at=101.0)
+        table = await store.lobby.set_status(table.id, "playing", expected="lobby")
+        match = await store.matches.create(table.id, first_dealer=0, at=102.0)
+        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                        dice=(3, 5), dealer=0, streak=0, huangfan=1, at=103.0)
         return Game(table, match, hand)
 
     return make

@@ -23,17 +23,17 @@ from tests.store.helpers import NewGame, sqlite_only
 
 async def test_first_action_is_one_and_seqs_follow(store: Store, new_game: NewGame) -> None:
     hand = (await new_game()).hand
-    assert await store.next_seq(hand.id) == 1
-    first = await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    assert await store.log.next_seq(hand.id) == 1
+    first = await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
     assert first == ActionRow(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
-    await store.append_action(hand.id, 2, 1, "pass", {}, "timeout", 111.0)
-    await store.append_action(hand.id, 3, 2, "discard", {"tile": "1m"}, "computer", 112.5)
-    log = await store.actions(hand.id)
+    await store.log.append(hand.id, 2, 1, "pass", {}, "timeout", 111.0)
+    await store.log.append(hand.id, 3, 2, "discard", {"tile": "1m"}, "computer", 112.5)
+    log = await store.log.actions(hand.id)
     assert [(a.seq, a.seat, a.kind, a.source) for a in log] == [
         (1, 0, "discard", "player"), (2, 1, "pass", "timeout"), (3, 2, "discard", "computer")]
     assert log[0] == first
-    assert [a.seq for a in await store.actions(hand.id, after=1)] == [2, 3]
-    assert await store.next_seq(hand.id) == 4
+    assert [a.seq for a in await store.log.actions(hand.id, after=1)] == [2, 3]
+    assert await store.log.next_seq(hand.id) == 4
 
 
 @pytest.mark.parametrize("seq", [0, 2, -1])
@@ -41,29 +41,29 @@ async def test_wrong_seq_is_stale_and_writes_nothing(store: Store, new_game: New
                                                      seq: int) -> None:
     hand = (await new_game()).hand
     with pytest.raises(StaleAction) as info:
-        await store.append_action(hand.id, seq, 0, "discard", {}, "player", 110.0)
+        await store.log.append(hand.id, seq, 0, "discard", {}, "player", 110.0)
     assert isinstance(info.value, StoreError)
     assert (info.value.expected_seq, info.value.next_seq) == (seq, 1)
-    assert await store.actions(hand.id) == []
+    assert await store.log.actions(hand.id) == []
 
 
 async def test_replayed_seq_is_stale(store: Store, new_game: NewGame) -> None:
     hand = (await new_game()).hand
-    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
     with pytest.raises(StaleAction, match="action 1 is stale, the next action is 2"):
-        await store.append_action(hand.id, 1, 0, "discard", {"tile": "1m"}, "player", 110.1)
-    assert [a.payload for a in await store.actions(hand.id)] == [{"tile": "5z"}]
+        await store.log.append(hand.id, 1, 0, "discard", {"tile": "1m"}, "player", 110.1)
+    assert [a.payload for a in await store.log.actions(hand.id)] == [{"tile": "5z"}]
 
 
 async def test_racing_tasks_on_one_store(store: Store, new_game: NewGame) -> None:
     hand = (await new_game()).hand
     results = await asyncio.gather(
-        *(store.append_action(hand.id, 1, seat, "pong", {"n": seat}, "player", 110.0)
+        *(store.log.append(hand.id, 1, seat, "pong", {"n": seat}, "player", 110.0)
           for seat in range(4)), return_exceptions=True)
     landed = [r for r in results if isinstance(r, ActionRow)]
     assert len(landed) == 1
     assert sum(isinstance(r, StaleAction) for r in results) == 3
-    assert await store.actions(hand.id) == landed
+    assert await store.log.actions(hand.id) == landed
 
 
 async def test_racing_connections(store: Store, database: Path | str,
@@ -75,23 +75,23 @@ async def test_racing_connections(store: Store, database: Path | str,
     try:
         for seq in (1, 2, 3):
             results = await asyncio.gather(
-                store.append_action(hand.id, seq, 0, "a", {"by": "first"}, "player", 110.0),
-                other.append_action(hand.id, seq, 1, "b", {"by": "other"}, "player", 110.0),
+                store.log.append(hand.id, seq, 0, "a", {"by": "first"}, "player", 110.0),
+                other.log.append(hand.id, seq, 1, "b", {"by": "other"}, "player", 110.0),
                 return_exceptions=True)
             assert sum(isinstance(r, ActionRow) for r in results) == 1, results
             assert sum(isinstance(r, StaleAction) for r in results) == 1, results
-        assert [a.seq for a in await other.actions(hand.id)] == [1, 2, 3]
+        assert [a.seq for a in await other.log.actions(hand.id)] == [1, 2, 3]
     finally:
         await other.close()
 
 
 async def test_no_action_after_the_end(store: Store, new_game: NewGame) -> None:
     hand = (await new_game()).hand
-    await store.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
+    await store.endings.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
     with pytest.raises(HandEnded):
-        await store.append_action(hand.id, 1, 0, "discard", {}, "player", 121.0)
+        await store.log.append(hand.id, 1, 0, "discard", {}, "player", 121.0)
     with pytest.raises(NotFound):
-        await store.append_action(9999, 1, 0, "discard", {}, "player", 121.0)
+        await store.log.append(9999, 1, 0, "discard", {}, "player", 121.0)
 
 
 @pytest.mark.parametrize(("seat", "source"), [(4, "player"), (0, "magic")])
@@ -99,25 +99,25 @@ async def test_malformed_action_is_refused(store: Store, new_game: NewGame, seat
                                            source: str) -> None:
     hand = (await new_game()).hand
     with pytest.raises(ConstraintError):
-        await store.append_action(hand.id, 1, seat, "discard", {}, source, 110.0)  # type: ignore[arg-type]
-    assert await store.next_seq(hand.id) == 1
+        await store.log.append(hand.id, 1, seat, "discard", {}, source, 110.0)  # type: ignore[arg-type]
+    assert await store.log.next_seq(hand.id) == 1
 
 
 async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: NewGame) -> None:
     hand = (await new_game()).hand
-    await store.set_deadline(hand.id, 0, seq=1, kind="turn", set_at=105.0, due_at=200.0)
+    await store.deadlines.set(hand.id, 0, seq=1, kind="turn", set_at=105.0, due_at=200.0)
     claims = [NewDeadline(1, 2, "claim", 110.0, 170.0), NewDeadline(3, 2, "computer", 110.0,
                                                                     112.0)]
-    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
-                              deadlines=claims)
-    assert [(d.seat, d.seq, d.kind) for d in await store.deadlines(hand.id)] == [
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
+                           deadlines=claims)
+    assert [(d.seat, d.seq, d.kind) for d in await store.deadlines.all(hand.id)] == [
         (3, 2, "computer"), (1, 2, "claim")]
 
     bad = [NewDeadline(2, 3, "nap", 111.0, 180.0)]  # type: ignore[arg-type]
     with pytest.raises(ConstraintError):
-        await store.append_action(hand.id, 2, 1, "pass", {}, "player", 111.0, deadlines=bad)
-    assert await store.next_seq(hand.id) == 2  # the action did not land either
-    assert len(await store.deadlines(hand.id)) == 2
+        await store.log.append(hand.id, 2, 1, "pass", {}, "player", 111.0, deadlines=bad)
+    assert await store.log.next_seq(hand.id) == 2  # the action did not land either
+    assert len(await store.deadlines.all(hand.id)) == 2
 
 
 @sqlite_only  # the thread hop it counts is aiosqlite's
@@ -138,14 +138,14 @@ async def test_a_move_is_no_round_trip_to_the_database_thread(
     monkeypatch.setattr(connection, "_execute", counted)
     claims = [NewDeadline(1, 2, "claim", 110.0, 170.0), NewDeadline(2, 2, "claim", 110.0,
                                                                     170.0)]
-    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
-                              deadlines=claims)
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0,
+                           deadlines=claims)
     with pytest.raises(StaleAction):
-        await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+        await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
     assert calls == []
     monkeypatch.undo()
-    assert await store.next_seq(hand.id) == 2
-    assert [d.seat for d in await store.deadlines(hand.id)] == [1, 2]
+    assert await store.log.next_seq(hand.id) == 2
+    assert [d.seat for d in await store.deadlines.all(hand.id)] == [1, 2]
 
 
 @sqlite_only  # SQLite's write lock
@@ -159,8 +159,8 @@ async def test_a_move_waits_for_another_connections_write_on_the_database_thread
     try:
         other.execute("BEGIN IMMEDIATE")
         other.execute("UPDATE hands SET streak = streak + 5 WHERE id = ?", (hand.id,))
-        move = asyncio.create_task(store.append_action(hand.id, 1, 0, "discard",
-                                                       {"tile": "5z"}, "player", 110.0))
+        move = asyncio.create_task(store.log.append(hand.id, 1, 0, "discard",
+                                                    {"tile": "5z"}, "player", 110.0))
         for _ in range(10):
             await asyncio.sleep(0.005)  # the loop stays free meanwhile
         assert not move.done()
@@ -168,7 +168,7 @@ async def test_a_move_waits_for_another_connections_write_on_the_database_thread
         landed = await move
     finally:
         other.close()
-    assert landed.seq == 1 and [a.seq for a in await store.actions(hand.id)] == [1]
+    assert landed.seq == 1 and [a.seq for a in await store.log.actions(hand.id)] == [1]
     row = await store._db.one("SELECT streak FROM hands WHERE id = ?", (hand.id,))
     assert row is not None and row[0] >= 5  # the other's write kept too
 
@@ -180,7 +180,7 @@ async def test_a_move_waits_for_a_transaction_of_several_trips(
     transaction is open, but never lands inside one that is: it runs after the open
     one ends (here rolled back, taking only its own write with it)."""
     hand = (await new_game()).hand
-    await store.append_action(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
     move: asyncio.Task[ActionRow] | None = None
 
     class Undone(Exception):
@@ -189,7 +189,7 @@ async def test_a_move_waits_for_a_transaction_of_several_trips(
     with pytest.raises(Undone):
         async with store._db.write() as db:
             await db.run("UPDATE hands SET streak = streak + 5 WHERE id = ?", (hand.id,))
-            move = asyncio.create_task(store.append_action(
+            move = asyncio.create_task(store.log.append(
                 hand.id, 2, 1, "pass", {}, "player", 111.0))
             for _ in range(20):
                 await asyncio.sleep(0.005)  # the thread would run it now, if queued
@@ -198,11 +198,11 @@ async def test_a_move_waits_for_a_transaction_of_several_trips(
             raise Undone
     assert move is not None
     landed = await move
-    assert [a.seq for a in await store.actions(hand.id)] == [1, 2] and landed.seq == 2
-    after = await store.get_hand(hand.id)
+    assert [a.seq for a in await store.log.actions(hand.id)] == [1, 2] and landed.seq == 2
+    after = await store.hands.get(hand.id)
     assert after is not None and after.streak == hand.streak
     # with nothing open, moves on several hands at once all land, each whole
     others = [(await new_game(c)).hand for c in range(900, 905)]
-    rows = await asyncio.gather(*(store.append_action(h.id, 1, 0, "discard", {"tile": "1m"},
-                                                      "player", 112.0) for h in others))
+    rows = await asyncio.gather(*(store.log.append(h.id, 1, 0, "discard", {"tile": "1m"},
+                                                   "player", 112.0) for h in others))
     assert [r.hand_id for r in rows] == [h.id for h in others]

@@ -27,30 +27,30 @@ async def test_the_end_of_a_hand_and_its_announcements_are_one_write(
     game = await new_game()
     stale = NewAction(5, 0, "discard", {}, "player", 150.0)  # the log has no action 4
     with pytest.raises(StaleAction):
-        await store.finish_hand(game.hand.id, stale, settlements=[], deltas=[], at=150.0,
-                                announcements=TOLD)
-    assert await store.announcements(game.table.id) == []   # nothing without the change
+        await store.endings.finish_hand(game.hand.id, stale, settlements=[], deltas=[], at=150.0,
+                                        announcements=TOLD)
+    assert await store.outbox.of_table(game.table.id) == []   # nothing without the change
     totals = {s: Fraction(0) for s in range(4)}
-    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=151.0,
-                            match_totals=totals, announcements=TOLD)
-    rows = await store.announcements(game.table.id)
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=151.0,
+                                    match_totals=totals, announcements=TOLD)
+    rows = await store.outbox.of_table(game.table.id)
     assert [(r.kind, r.key, r.hand_id, r.status) for r in rows] == [
         ("settlement", f"settlement-{game.table.id}-1", game.hand.id, "pending"),
         ("reveal", f"reveal-{game.table.id}-1", game.hand.id, "pending"),
         ("leaderboard", f"leaderboard-{game.table.id}-1", game.hand.id, "pending")]
     assert rows[0].facts == {"totals": ["1", "-1", "0", "0"]}
-    assert (await store.get_table(game.table.id)).status == "finished"  # the last hand
+    assert (await store.lobby.get_table(game.table.id)).status == "finished"  # the last hand
 
 
 async def test_a_new_hand_is_written_with_its_commitment(store: Store,
                                                          new_game: NewGame) -> None:
     game = await new_game()
-    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
-    second = await store.create_hand(game.match.id, wall=WALL, salt=SALT,
-                                     commitment=COMMITMENT, dice=(1, 2), dealer=1, streak=0,
-                                     huangfan=0, at=160.0,
-                                     announcements=[NewAnnouncement("hand_started")])
-    (row,) = await store.undelivered()
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
+    second = await store.matches.deal(game.match.id, wall=WALL, salt=SALT,
+                                      commitment=COMMITMENT, dice=(1, 2), dealer=1, streak=0,
+                                      huangfan=0, at=160.0,
+                                      announcements=[NewAnnouncement("hand_started")])
+    (row,) = await store.outbox.undelivered()
     assert (row.kind, row.hand_id, row.key) == ("hand_started", second.id,
                                                 f"hand_started-{game.table.id}-2")
 
@@ -58,26 +58,26 @@ async def test_a_new_hand_is_written_with_its_commitment(store: Store,
 async def test_an_announcement_is_delivered_once_and_stays_delivered(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
-                            announcements=TOLD)
-    first, *_ = await store.undelivered(game.table.id)
-    assert (await store.mark_announcement(first.id, "sending", 151.0)).status == "sending"
-    done = await store.mark_announcement(first.id, "delivered", 152.0)
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
+                                    announcements=TOLD)
+    first, *_ = await store.outbox.undelivered(game.table.id)
+    assert (await store.outbox.mark(first.id, "sending", 151.0)).status == "sending"
+    done = await store.outbox.mark(first.id, "delivered", 152.0)
     assert (done.status, done.delivered_at) == ("delivered", 152.0)
-    again = await store.mark_announcement(first.id, "sending", 153.0)
+    again = await store.outbox.mark(first.id, "sending", 153.0)
     assert (again.status, again.delivered_at) == ("delivered", 152.0)
-    assert first.id not in {r.id for r in await store.undelivered()}
+    assert first.id not in {r.id for r in await store.outbox.undelivered()}
     with pytest.raises(NotFound):
-        await store.mark_announcement(9999, "delivered", 1.0)
+        await store.outbox.mark(9999, "delivered", 1.0)
 
 
 async def test_the_same_announcement_cannot_be_recorded_twice(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     with pytest.raises(ConstraintError):
-        await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
-                                announcements=[NewAnnouncement("reveal")] * 2)
-    assert (await store.get_hand(game.hand.id)).status == "live"  # rolled back as one
+        await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
+                                        announcements=[NewAnnouncement("reveal")] * 2)
+    assert (await store.hands.get(game.hand.id)).status == "live"  # rolled back as one
 
 
 async def test_cancelling_is_one_write_with_its_announcements(
@@ -85,13 +85,13 @@ async def test_cancelling_is_one_write_with_its_announcements(
     game = await new_game()
     told = [NewAnnouncement("reveal", game.hand.id, 1),
             NewAnnouncement("lobby", None, 1, {"what": "cancelled"})]
-    table = await store.cancel_table(game.table.id, at=170.0, announcements=told)
+    table = await store.endings.cancel_table(game.table.id, at=170.0, announcements=told)
     assert table.status == "cancelled"
-    assert (await store.get_hand(game.hand.id)).status == "ended"
-    assert (await store.get_match(game.match.id)).status == "abandoned"
-    assert await store.deadlines(game.hand.id) == []
-    assert [r.key for r in await store.undelivered()] == [
+    assert (await store.hands.get(game.hand.id)).status == "ended"
+    assert (await store.matches.get(game.match.id)).status == "abandoned"
+    assert await store.deadlines.all(game.hand.id) == []
+    assert [r.key for r in await store.outbox.undelivered()] == [
         f"reveal-{game.table.id}-1", f"lobby-{game.table.id}-1"]
     with pytest.raises(StaleStatus):
-        await store.cancel_table(game.table.id, at=171.0, announcements=told)
-    assert len(await store.undelivered()) == 2
+        await store.endings.cancel_table(game.table.id, at=171.0, announcements=told)
+    assert len(await store.outbox.undelivered()) == 2

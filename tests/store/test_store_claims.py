@@ -23,23 +23,23 @@ async def test_each_write_made_while_bumping_moves_the_counter_in_its_own_transa
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     table = game.table.id
-    assert await store.table_version(table) == 0
+    assert await store.processes.table_version(table) == 0
     assert game.table.version == 0
     with store.bumping(table, 0) as bump:
-        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                                  104.0)
-        assert await store.table_version(table) == 1 and bump.known == 1
-        await store.set_choices(table, 1, StandingChoices(pass_claims=True))
-        assert await store.table_version(table) == 2 and bump.known == 2
+        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                               104.0)
+        assert await store.processes.table_version(table) == 1 and bump.known == 1
+        await store.lobby.set_choices(table, 1, StandingChoices(pass_claims=True))
+        assert await store.processes.table_version(table) == 2 and bump.known == 2
         with pytest.raises(StaleAction):  # rolled back: neither the action nor the bump
-            await store.append_action(game.hand.id, 1, 1, "discard", {"tile": "2m"},
-                                      "player", 105.0)
-        assert await store.table_version(table) == 2 and bump.bumps == 2
-    await store.set_choices(table, 1, StandingChoices())  # not armed: no bump
-    assert await store.table_version(table) == 2
-    assert (await store.get_table(table)).version == 2  # type: ignore[union-attr]
+            await store.log.append(game.hand.id, 1, 1, "discard", {"tile": "2m"},
+                                   "player", 105.0)
+        assert await store.processes.table_version(table) == 2 and bump.bumps == 2
+    await store.lobby.set_choices(table, 1, StandingChoices())  # not armed: no bump
+    assert await store.processes.table_version(table) == 2
+    assert (await store.lobby.get_table(table)).version == 2  # type: ignore[union-attr]
     with pytest.raises(NotFound):
-        await store.table_version(9999)
+        await store.processes.table_version(9999)
 
 
 async def test_a_bump_after_another_writer_s_leaves_memory_untrusted(
@@ -48,89 +48,89 @@ async def test_a_bump_after_another_writer_s_leaves_memory_untrusted(
     other = await Store.open(database)  # another process
     try:
         with other.bumping(game.table.id, 0):
-            await other.set_away(game.table.id, 2, True)
+            await other.lobby.set_away(game.table.id, 2, True)
     finally:
         await other.close()
     with store.bumping(game.table.id, 0) as bump:  # read at 0, before the other's write
-        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                                  104.0)
+        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                               104.0)
     assert bump.known is None  # 2 is not 0 + 1: the next command reloads
     with store.bumping(game.table.id, 2) as bump:
         store.rebase_bump(game.table.id, 1)  # rebuilt from a read at 1: count from there
         store.rebase_bump(game.table.id + 1, 7)  # another table's: not this bump
-        await store.set_away(game.table.id, 2, False)
+        await store.lobby.set_away(game.table.id, 2, False)
     assert bump.known is None  # 3 is not 1 + 1
     with store.bumping(game.table.id, 3) as bump:
-        await store.set_away(game.table.id, 2, True)
+        await store.lobby.set_away(game.table.id, 2, True)
     assert bump.known == 4
 
 
 async def test_a_due_deadline_is_claimed_by_one_owner_until_its_lease_ends(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.replace_deadlines(game.hand.id, [
+    await store.deadlines.replace(game.hand.id, [
         NewDeadline(0, 1, "computer", 100.0, 110.0),
         NewDeadline(1, 1, "computer", 100.0, 300.0)])
-    assert await store.claim_deadlines(109.0, owner="a", until=200.0) == []
-    claimed = await store.claim_deadlines(110.0, owner="a", until=200.0)
+    assert await store.deadlines.claim(109.0, owner="a", until=200.0) == []
+    claimed = await store.deadlines.claim(110.0, owner="a", until=200.0)
     assert [(d.seat, d.due_at) for d in claimed] == [(0, 110.0)]
-    assert await store.claim_deadlines(150.0, owner="b", until=250.0) == []  # a holds it
+    assert await store.deadlines.claim(150.0, owner="b", until=250.0) == []  # a holds it
     # a was killed: once its lease is over, b takes the deadline over
-    taken = await store.claim_deadlines(200.5, owner="b", until=260.0)
+    taken = await store.deadlines.claim(200.5, owner="b", until=260.0)
     assert [d.seat for d in taken] == [0]
-    assert await store.next_claimable() == 300.0  # seat 1's; seat 0's is held
+    assert await store.deadlines.next_claimable() == 300.0  # seat 1's; seat 0's is held
 
 
 async def test_a_person_s_reminder_comes_first_and_frees_the_claim(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.replace_deadlines(game.hand.id, [NewDeadline(0, 1, "turn", 100.0, 200.0)])
-    assert await store.next_claimable() == 150.0
-    [row] = await store.claim_deadlines(160.0, owner="a", until=170.0)
+    await store.deadlines.replace(game.hand.id, [NewDeadline(0, 1, "turn", 100.0, 200.0)])
+    assert await store.deadlines.next_claimable() == 150.0
+    [row] = await store.deadlines.claim(160.0, owner="a", until=170.0)
     assert (row.half_at, row.reminded_at) == (150.0, None)  # the reminder's moment
-    assert await store.claim_deadlines(160.0, owner="b", until=170.0) == []
-    await store.mark_reminded(game.hand.id, 0, 161.0)
-    assert await store.claim_deadlines(199.0, owner="b", until=300.0) == []  # not yet due
-    [due] = await store.claim_deadlines(200.0, owner="b", until=300.0)
+    assert await store.deadlines.claim(160.0, owner="b", until=170.0) == []
+    await store.deadlines.mark_reminded(game.hand.id, 0, 161.0)
+    assert await store.deadlines.claim(199.0, owner="b", until=300.0) == []  # not yet due
+    [due] = await store.deadlines.claim(200.0, owner="b", until=300.0)
     assert due.reminded_at == 161.0
 
 
 async def test_a_new_deadline_is_nobody_s(store: Store, new_game: NewGame) -> None:
     """The move that replaces a seat's deadline ends the claim on the old one."""
     game = await new_game()
-    await store.set_deadline(game.hand.id, 0, seq=1, kind="computer", set_at=1.0, due_at=2.0)
-    assert len(await store.claim_deadlines(5.0, owner="a", until=100.0)) == 1
-    await store.set_deadline(game.hand.id, 0, seq=2, kind="computer", set_at=5.0, due_at=6.0)
-    assert [d.seq for d in await store.claim_deadlines(6.0, owner="b", until=9.0)] == [2]
-    await store.append_action(game.hand.id, 1, 0, "discard", {"kind": "discard", "seat": 0},
-                              "computer", 7.0,
-                              deadlines=[NewDeadline(1, 2, "computer", 7.0, 8.0)])
-    assert [d.seat for d in await store.claim_deadlines(8.0, owner="c", until=9.0)] == [1]
+    await store.deadlines.set(game.hand.id, 0, seq=1, kind="computer", set_at=1.0, due_at=2.0)
+    assert len(await store.deadlines.claim(5.0, owner="a", until=100.0)) == 1
+    await store.deadlines.set(game.hand.id, 0, seq=2, kind="computer", set_at=5.0, due_at=6.0)
+    assert [d.seq for d in await store.deadlines.claim(6.0, owner="b", until=9.0)] == [2]
+    await store.log.append(game.hand.id, 1, 0, "discard", {"kind": "discard", "seat": 0},
+                           "computer", 7.0,
+                           deadlines=[NewDeadline(1, 2, "computer", 7.0, 8.0)])
+    assert [d.seat for d in await store.deadlines.claim(8.0, owner="c", until=9.0)] == [1]
 
 
 async def test_announcements_are_claimed_once_then_taken_over_after_the_lease(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
-                             at=1.0)
-    await store.cancel_table(game.table.id, at=200.0,
-                             announcements=[NewAnnouncement("lobby", None, 1,
-                                                            {"what": "cancelled"})])
-    [row] = await store.undelivered(game.table.id)
+    await store.lobby.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                                   at=1.0)
+    await store.endings.cancel_table(game.table.id, at=200.0,
+                                     announcements=[NewAnnouncement("lobby", None, 1,
+                                                                    {"what": "cancelled"})])
+    [row] = await store.outbox.undelivered(game.table.id)
     # a sweep leaves a row nobody claimed yet to its writer for a while
-    assert await store.claim_announcements(205.0, owner="b", until=300.0,
-                                           created_before=199.0) == []
-    claimed = await store.claim_announcements(205.0, owner="a", until=300.0,
-                                              table_id=game.table.id)
+    assert await store.outbox.claim(205.0, owner="b", until=300.0,
+                                    created_before=199.0) == []
+    claimed = await store.outbox.claim(205.0, owner="a", until=300.0,
+                                       table_id=game.table.id)
     assert [r.id for r in claimed] == [row.id]
-    assert await store.claim_announcements(250.0, owner="b", until=350.0) == []
+    assert await store.outbox.claim(250.0, owner="b", until=350.0) == []
     # a died while delivering it: after its lease, the sweep takes it (still unsure)
-    await store.mark_announcement(row.id, "sending", 251.0)
-    [again] = await store.claim_announcements(301.0, owner="b", until=400.0,
-                                              created_before=299.0)
+    await store.outbox.mark(row.id, "sending", 251.0)
+    [again] = await store.outbox.claim(301.0, owner="b", until=400.0,
+                                       created_before=299.0)
     assert (again.id, again.status) == (row.id, "sending")
-    await store.mark_announcement(row.id, "delivered", 302.0)
-    assert await store.claim_announcements(500.0, owner="c", until=600.0) == []
+    await store.outbox.mark(row.id, "delivered", 302.0)
+    assert await store.outbox.claim(500.0, owner="c", until=600.0) == []
 
 
 async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: str) -> None:
@@ -145,21 +145,21 @@ async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: st
     store = await Store.open(pg_url)
     other = await asyncpg.connect(pg_url)
     try:
-        table = await store.create_table(guild_id=1, channel_id=2, creator_id=3,
-                                         rules="shanghai", at=1.0)
+        table = await store.lobby.create_table(guild_id=1, channel_id=2, creator_id=3,
+                                               rules="shanghai", at=1.0)
         for seat in range(4):
-            await store.sit_computer(table.id, seat, display_name=f"B{seat}", at=1.0)
-        await store.set_table_status(table.id, "playing", expected="lobby")
-        match = await store.create_match(table.id, first_dealer=0, at=1.0)
-        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                       dice=(3, 5), dealer=0, streak=0, huangfan=1, at=1.0)
-        await store.replace_deadlines(hand.id, [NewDeadline(s, 1, "computer", 1.0, 2.0)
+            await store.lobby.sit_computer(table.id, seat, display_name=f"B{seat}", at=1.0)
+        await store.lobby.set_status(table.id, "playing", expected="lobby")
+        match = await store.matches.create(table.id, first_dealer=0, at=1.0)
+        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                        dice=(3, 5), dealer=0, streak=0, huangfan=1, at=1.0)
+        await store.deadlines.replace(hand.id, [NewDeadline(s, 1, "computer", 1.0, 2.0)
                                                 for s in (0, 1)])
         async with other.transaction():  # the other process, between its SELECT and UPDATE
             await other.execute("SELECT 1 FROM deadlines WHERE hand_id = $1 AND seat = 0"
                                 " FOR UPDATE", hand.id)
             claimed = await asyncio.wait_for(
-                store.claim_deadlines(5.0, owner="b", until=9.0), 5)
+                store.deadlines.claim(5.0, owner="b", until=9.0), 5)
             assert [d.seat for d in claimed] == [1]
     finally:
         await other.close()
@@ -167,38 +167,38 @@ async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: st
 
 
 async def test_heartbeats_tell_which_other_processes_were_seen_lately(store: Store) -> None:
-    assert await store.processes_seen(0.0, besides="a") == []
-    await store.beat("a", 100.0)
-    await store.beat("b", 100.0)
-    await store.beat("b", 130.0)                      # refreshed, not a second row
-    assert await store.processes_seen(110.0, besides="a") == ["b"]
-    assert await store.processes_seen(100.0, besides="c") == ["a", "b"]
-    assert await store.processes_seen(131.0, besides="a") == []
-    await store.beat("c", 200.0, prune_before=120.0)  # a was killed long ago: pruned
-    assert await store.processes_seen(0.0, besides="x") == ["b", "c"]
-    await store.forget_process("b")                   # stopped cleanly
-    assert await store.processes_seen(0.0, besides="x") == ["c"]
-    await store.forget_process("nobody")              # nothing to forget: no error
+    assert await store.processes.seen(0.0, besides="a") == []
+    await store.processes.beat("a", 100.0)
+    await store.processes.beat("b", 100.0)
+    await store.processes.beat("b", 130.0)                      # refreshed, not a second row
+    assert await store.processes.seen(110.0, besides="a") == ["b"]
+    assert await store.processes.seen(100.0, besides="c") == ["a", "b"]
+    assert await store.processes.seen(131.0, besides="a") == []
+    await store.processes.beat("c", 200.0, prune_before=120.0)  # a was killed long ago: pruned
+    assert await store.processes.seen(0.0, besides="x") == ["b", "c"]
+    await store.processes.forget("b")                   # stopped cleanly
+    assert await store.processes.seen(0.0, besides="x") == ["c"]
+    await store.processes.forget("nobody")              # nothing to forget: no error
 
 
 async def test_an_expecting_bump_lands_only_on_the_counter_it_expects(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     table = game.table.id
-    await store.set_away(table, 2, True)              # not armed: still 0
+    await store.lobby.set_away(table, 2, True)              # not armed: still 0
     with store.bumping(table, 0, expect=True) as bump:
-        await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                                  104.0)
-        await store.set_away(table, 2, False)         # only the first bump checks
+        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                               104.0)
+        await store.lobby.set_away(table, 2, False)         # only the first bump checks
     assert bump.known == 2
     with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
-        await store.append_action(game.hand.id, 2, 1, "discard", {"tile": "2m"}, "player",
-                                  105.0)
-    assert [a.seq for a in await store.actions(game.hand.id)] == [1]  # rolled back
+        await store.log.append(game.hand.id, 2, 1, "discard", {"tile": "2m"}, "player",
+                               105.0)
+    assert [a.seq for a in await store.log.actions(game.hand.id)] == [1]  # rolled back
     with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
-        await store.set_away(table, 2, True)
-    assert (await store.seats(table))[2].away is False
+        await store.lobby.set_away(table, 2, True)
+    assert (await store.lobby.seats(table))[2].away is False
     with store.bumping(table, 1, expect=True) as bump:
         store.rebase_bump(table, 2)                   # reloaded: checks against 2 now
-        await store.set_away(table, 2, True)
-    assert bump.known == 3 and await store.table_version(table) == 3
+        await store.lobby.set_away(table, 2, True)
+    assert bump.known == 3 and await store.processes.table_version(table) == 3

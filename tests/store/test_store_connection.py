@@ -69,13 +69,13 @@ async def test_a_locked_database_fails_cleanly(db_path: Path) -> None:
     try:
         await other.execute("BEGIN IMMEDIATE")
         with pytest.raises(StoreError, match="locked"):
-            await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
-                                     at=1.0)
+            await store.lobby.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                                           at=1.0)
         await other.execute("ROLLBACK")
-        assert await store.live_tables() == []
-        await store.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
-                                 at=1.0)  # and the store is usable again
-        assert len(await store.live_tables()) == 1
+        assert await store.lobby.live_tables() == []
+        await store.lobby.create_table(guild_id=1, channel_id=2, creator_id=3, rules="shanghai",
+                                       at=1.0)  # and the store is usable again
+        assert len(await store.lobby.live_tables()) == 1
     finally:
         await other.close()
         await store.close()
@@ -107,32 +107,33 @@ async def test_restart_keeps_everything(store: Store, database: Path | str,
                                         new_game: NewGame) -> None:
     game = await new_game()
     t, h = game.table.id, game.hand.id
-    await store.set_table_message(t, 555, 104.0)
-    await store.set_choices(t, 0, StandingChoices(always_win=True))
-    await store.append_action(h, 1, 0, "discard", {"tile": "5z"}, "player", 105.0,
-                              deadlines=[NewDeadline(1, 2, "claim", 105.0, 165.0)])
+    await store.lobby.set_table_message(t, 555, 104.0)
+    await store.lobby.set_choices(t, 0, StandingChoices(always_win=True))
+    await store.log.append(h, 1, 0, "discard", {"tile": "5z"}, "player", 105.0,
+                           deadlines=[NewDeadline(1, 2, "claim", 105.0, 165.0)])
     second = await new_game(users=(7, 8, 9))
-    await store.finish_hand(second.hand.id, NewAction(1, 0, "win", {}, "player", 110.0),
-                            settlements=[Settlement(0, Fraction(9, 2))],
-                            deltas=[LeaderboardDelta("user:7", "P7", Fraction(9, 2), 1, 1)],
-                            at=110.0)
+    await store.endings.finish_hand(second.hand.id, NewAction(1, 0, "win", {}, "player", 110.0),
+                                    settlements=[Settlement(0, Fraction(9, 2))],
+                                    deltas=[LeaderboardDelta("user:7", "P7", Fraction(9, 2), 1, 1)],
+                                    at=110.0)
     before = await snapshot(store, t, h, second.hand.id)
     await store.close()
 
     reopened = await Store.open(database)
     try:
         assert await snapshot(reopened, t, h, second.hand.id) == before
-        assert await reopened.next_seq(h) == 2
+        assert await reopened.log.next_seq(h) == 2
     finally:
         await reopened.close()
 
 
 async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int) -> tuple:
-    return (await store.get_table(table_id), await store.seats(table_id),
-            await store.matches(table_id), await store.get_hand(hand_id),
-            await store.actions(hand_id), await store.deadlines(),
-            await store.settlements(ended_hand), await store.leaderboard(222, "shanghai"),
-            await store.live_tables())
+    return (await store.lobby.get_table(table_id), await store.lobby.seats(table_id),
+            await store.matches.of_table(table_id), await store.hands.get(hand_id),
+            await store.log.actions(hand_id), await store.deadlines.all(),
+            await store.endings.settlements(ended_hand),
+            await store.leaderboard.top(222, "shanghai"),
+            await store.lobby.live_tables())
 
 
 SETTING = "INSERT INTO bot_settings (key, value, updated_at) VALUES (?, ?, 0)"

@@ -24,46 +24,46 @@ async def played(path: Path) -> None:
     await run_demo("shanghai", 2, None, path, pause=0.0, stream=io.StringIO())
     store = await Store.open(path)
     try:
-        table = await store.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
-                                         rules="hangzhou", at=1.0, options={"hands": 4})
-        await store.sit(table.id, 0, user_id=2**62, display_name="Ann", at=1.0)
+        table = await store.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
+                                               rules="hangzhou", at=1.0, options={"hands": 4})
+        await store.lobby.sit(table.id, 0, user_id=2**62, display_name="Ann", at=1.0)
         for seat in (1, 2, 3):
-            await store.sit_computer(table.id, seat, display_name=f"C{seat}", at=1.0)
-        await store.set_table_status(table.id, "playing", expected="lobby")
-        match = await store.create_match(table.id, first_dealer=0, at=2.0)
-        hand = await store.create_hand(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                       dice=(2, 3), dealer=0, streak=0, huangfan=0, at=3.0)
+            await store.lobby.sit_computer(table.id, seat, display_name=f"C{seat}", at=1.0)
+        await store.lobby.set_status(table.id, "playing", expected="lobby")
+        match = await store.matches.create(table.id, first_dealer=0, at=2.0)
+        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
+                                        dice=(2, 3), dealer=0, streak=0, huangfan=0, at=3.0)
         for seq in (1, 2, 3):
-            await store.append_action(
+            await store.log.append(
                 hand.id, seq, seq % 4, "discard", {"tile": "5z"}, "player", 3.0 + seq,
                 deadlines=[NewDeadline(seq % 4, seq + 1, "turn", 4.0, 99.0)],
                 snapshot=NewSnapshot(seq, "v1", "{}") if seq == 2 else None)
-        await store.set_user_locale(2**62, "zh-CN", at=5.0)
-        await store.set_setting("commands:global", "abc", at=5.0)
-        await store.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
-                                        penalties={0: Fraction(-5, 2)}, at=6.0,
-                                        deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
-                                                                 Fraction(-5, 2))],
-                                        left=(hand.id, 3))
+        await store.lobby.set_user_locale(2**62, "zh-CN", at=5.0)
+        await store.lobby.set_setting("commands:global", "abc", at=5.0)
+        await store.matches.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
+                                                penalties={0: Fraction(-5, 2)}, at=6.0,
+                                                deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
+                                                                         Fraction(-5, 2))],
+                                                left=(hand.id, 3))
     finally:
         await store.close()
 
 
 async def everything(store: Store) -> tuple[object, ...]:
     """What the bot reads back, through the store's own methods."""
-    tables = [t for c in (CHANNEL, DEMO_CHANNEL) for t in await store.tables_in_channel(c)]
+    tables = [t for c in (CHANNEL, DEMO_CHANNEL) for t in await store.lobby.tables_in_channel(c)]
     ids = [t.id for t in tables]
-    matches = [m for t in ids for m in await store.matches(t)]
-    hands = [h for m in matches for h in await store.hands(m.id)]
-    return (tables, await store.table_loads(ids), matches, hands,
-            [await store.actions(h.id) for h in hands],
-            [await store.settlements(h.id) for h in hands],
-            [await store.departures(m.id) for m in matches],
-            await store.leaderboard(CHANNEL, "hangzhou"),
-            [await store.announcements(t) for t in ids],
-            await store.leaderboard(DEMO_CHANNEL, "shanghai"),
-            await store.leaderboard(DEMO_CHANNEL, "hangzhou"), await store.deadlines(),
-            await store.user_locales([2**62]), await store.setting("commands:global"))
+    matches = [m for t in ids for m in await store.matches.of_table(t)]
+    hands = [h for m in matches for h in await store.hands.of_match(m.id)]
+    return (tables, await store.rebuilds.load(ids), matches, hands,
+            [await store.log.actions(h.id) for h in hands],
+            [await store.endings.settlements(h.id) for h in hands],
+            [await store.matches.departures(m.id) for m in matches],
+            await store.leaderboard.top(CHANNEL, "hangzhou"),
+            [await store.outbox.of_table(t) for t in ids],
+            await store.leaderboard.top(DEMO_CHANNEL, "shanghai"),
+            await store.leaderboard.top(DEMO_CHANNEL, "hangzhou"), await store.deadlines.all(),
+            await store.lobby.user_locales([2**62]), await store.lobby.setting("commands:global"))
 
 
 async def test_a_played_database_copies_over_whole(tmp_path: Path, pg_url: str) -> None:
@@ -78,9 +78,9 @@ async def test_a_played_database_copies_over_whole(tmp_path: Path, pg_url: str) 
     try:
         assert await everything(postgres) == await everything(sqlite)
         # the sequences moved on: a new table gets the next id, not a copied one's
-        before = max(t.id for t in await sqlite.live_tables())
-        fresh = await postgres.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
-                                            rules="shanghai", at=9.0)
+        before = max(t.id for t in await sqlite.lobby.live_tables())
+        fresh = await postgres.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
+                                                  rules="shanghai", at=9.0)
         assert fresh.id == before + 1
     finally:
         await sqlite.close()

@@ -10,92 +10,92 @@ from tests.store.helpers import NewGame
 
 async def test_set_replace_and_remind(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    d = await store.set_deadline(game.hand.id, 0, seq=1, kind="turn", set_at=100.0,
-                                 due_at=200.0)
+    d = await store.deadlines.set(game.hand.id, 0, seq=1, kind="turn", set_at=100.0,
+                                  due_at=200.0)
     assert (d.hand_id, d.table_id, d.seat, d.seq, d.kind) == (game.hand.id, game.table.id, 0,
                                                                1, "turn")
     assert (d.set_at, d.due_at, d.reminded_at, d.half_at) == (100.0, 200.0, None, 150.0)
-    reminded = await store.mark_reminded(game.hand.id, 0, 151.0)
+    reminded = await store.deadlines.mark_reminded(game.hand.id, 0, 151.0)
     assert reminded.reminded_at == 151.0
-    again = await store.set_deadline(game.hand.id, 0, seq=2, kind="claim", set_at=160.0,
-                                     due_at=220.0)
+    again = await store.deadlines.set(game.hand.id, 0, seq=2, kind="claim", set_at=160.0,
+                                      due_at=220.0)
     assert (again.seq, again.kind, again.due_at, again.reminded_at) == (2, "claim", 220.0, None)
-    assert await store.deadlines(game.hand.id) == [again]
+    assert await store.deadlines.all(game.hand.id) == [again]
     with pytest.raises(NotFound):
-        await store.mark_reminded(game.hand.id, 3, 1.0)
+        await store.deadlines.mark_reminded(game.hand.id, 3, 1.0)
 
 
 async def test_bad_deadlines_are_refused(store: Store, new_game: NewGame) -> None:
     game = await new_game()
     with pytest.raises(ConstraintError):
-        await store.set_deadline(game.hand.id, 0, seq=1, kind="turn", set_at=200.0,
-                                 due_at=100.0)  # due before it was set
+        await store.deadlines.set(game.hand.id, 0, seq=1, kind="turn", set_at=200.0,
+                                  due_at=100.0)  # due before it was set
     with pytest.raises(ConstraintError):
-        await store.set_deadline(game.hand.id, 5, seq=1, kind="turn", set_at=1.0, due_at=2.0)
+        await store.deadlines.set(game.hand.id, 5, seq=1, kind="turn", set_at=1.0, due_at=2.0)
     with pytest.raises(NotFound):
-        await store.set_deadline(9999, 0, seq=1, kind="turn", set_at=1.0, due_at=2.0)
-    assert await store.deadlines() == []
+        await store.deadlines.set(9999, 0, seq=1, kind="turn", set_at=1.0, due_at=2.0)
+    assert await store.deadlines.all() == []
 
 
 async def test_clear_one_and_all(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.replace_deadlines(game.hand.id, [NewDeadline(s, 2, "claim", 100.0, 160.0)
+    await store.deadlines.replace(game.hand.id, [NewDeadline(s, 2, "claim", 100.0, 160.0)
                                                  for s in (1, 2, 3)])
-    assert await store.clear_deadline(game.hand.id, 2)
-    assert not await store.clear_deadline(game.hand.id, 2)
-    assert [d.seat for d in await store.deadlines(game.hand.id)] == [1, 3]
-    assert await store.clear_deadlines(game.hand.id) == 2
-    assert await store.deadlines() == []
+    assert await store.deadlines.clear(game.hand.id, 2)
+    assert not await store.deadlines.clear(game.hand.id, 2)
+    assert [d.seat for d in await store.deadlines.all(game.hand.id)] == [1, 3]
+    assert await store.deadlines.clear_hand(game.hand.id) == 2
+    assert await store.deadlines.all() == []
 
 
 async def test_replace_drops_the_old_ones(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.set_deadline(game.hand.id, 0, seq=1, kind="turn", set_at=1.0, due_at=9.0)
-    rows = await store.replace_deadlines(game.hand.id, [NewDeadline(2, 2, "claim", 5.0, 8.0)])
+    await store.deadlines.set(game.hand.id, 0, seq=1, kind="turn", set_at=1.0, due_at=9.0)
+    rows = await store.deadlines.replace(game.hand.id, [NewDeadline(2, 2, "claim", 5.0, 8.0)])
     assert [(d.seat, d.kind) for d in rows] == [(2, "claim")]
     with pytest.raises(ConstraintError):  # two deadlines for one seat
-        await store.replace_deadlines(game.hand.id, [NewDeadline(1, 3, "claim", 5.0, 8.0),
+        await store.deadlines.replace(game.hand.id, [NewDeadline(1, 3, "claim", 5.0, 8.0),
                                                      NewDeadline(1, 3, "turn", 5.0, 8.0)])
-    assert await store.deadlines(game.hand.id) == rows
+    assert await store.deadlines.all(game.hand.id) == rows
 
 
 async def test_earliest_and_due_across_tables(store: Store, new_game: NewGame) -> None:
     a = await new_game(channel_id=1)
     b = await new_game(channel_id=2, users=(7,))
-    assert await store.earliest_deadline() is None
-    await store.set_deadline(a.hand.id, 0, seq=1, kind="turn", set_at=0.0, due_at=300.0)
-    await store.set_deadline(b.hand.id, 1, seq=4, kind="computer", set_at=0.0, due_at=100.0)
-    await store.set_deadline(b.hand.id, 2, seq=4, kind="claim", set_at=0.0, due_at=200.0)
-    earliest = await store.earliest_deadline()
+    assert await store.deadlines.earliest() is None
+    await store.deadlines.set(a.hand.id, 0, seq=1, kind="turn", set_at=0.0, due_at=300.0)
+    await store.deadlines.set(b.hand.id, 1, seq=4, kind="computer", set_at=0.0, due_at=100.0)
+    await store.deadlines.set(b.hand.id, 2, seq=4, kind="claim", set_at=0.0, due_at=200.0)
+    earliest = await store.deadlines.earliest()
     assert earliest is not None and (earliest.table_id, earliest.seat) == (b.table.id, 1)
-    assert [d.due_at for d in await store.due_deadlines(200.0)] == [100.0, 200.0]
-    assert await store.due_deadlines(99.9) == []
-    assert [d.due_at for d in await store.deadlines()] == [100.0, 200.0, 300.0]
+    assert [d.due_at for d in await store.deadlines.due(200.0)] == [100.0, 200.0]
+    assert await store.deadlines.due(99.9) == []
+    assert [d.due_at for d in await store.deadlines.all()] == [100.0, 200.0, 300.0]
 
 
 async def test_restart_grace_moves_only_overdue_ones(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.replace_deadlines(game.hand.id, [NewDeadline(0, 1, "turn", 0.0, 50.0),
+    await store.deadlines.replace(game.hand.id, [NewDeadline(0, 1, "turn", 0.0, 50.0),
                                                  NewDeadline(1, 1, "claim", 0.0, 500.0)])
-    assert await store.defer_overdue(130.0) == 1
-    assert [d.due_at for d in await store.deadlines(game.hand.id)] == [130.0, 500.0]
+    assert await store.deadlines.defer_overdue(130.0) == 1
+    assert [d.due_at for d in await store.deadlines.all(game.hand.id)] == [130.0, 500.0]
 
 
 async def test_no_deadline_for_an_ended_hand(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
     with pytest.raises(HandEnded):
-        await store.set_deadline(game.hand.id, 0, seq=1, kind="turn", set_at=1.0, due_at=2.0)
+        await store.deadlines.set(game.hand.id, 0, seq=1, kind="turn", set_at=1.0, due_at=2.0)
     with pytest.raises(HandEnded):
-        await store.replace_deadlines(game.hand.id, [])
+        await store.deadlines.replace(game.hand.id, [])
 
 
 async def test_restart_grace_is_for_people_computers_get_their_pause(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.replace_deadlines(game.hand.id, [NewDeadline(0, 1, "turn", 0.0, 50.0),
+    await store.deadlines.replace(game.hand.id, [NewDeadline(0, 1, "turn", 0.0, 50.0),
                                                  NewDeadline(1, 1, "computer", 0.0, 60.0),
                                                  NewDeadline(2, 1, "claim", 0.0, 500.0)])
-    assert await store.defer_overdue(130.0, computer_until=102.0) == 2
-    assert [(d.seat, d.due_at) for d in await store.deadlines(game.hand.id)] == \
+    assert await store.deadlines.defer_overdue(130.0, computer_until=102.0) == 2
+    assert [(d.seat, d.due_at) for d in await store.deadlines.all(game.hand.id)] == \
         [(1, 102.0), (0, 130.0), (2, 500.0)]

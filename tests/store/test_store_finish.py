@@ -36,54 +36,54 @@ DELTAS = [LeaderboardDelta("user:1", "P1", Fraction(-7, 2), 0, 1),
 async def started(store: Store, new_game: NewGame) -> Game:
     """A hand with one discard on the log and a claim deadline open."""
     game = await new_game()
-    await store.append_action(game.hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 120.0,
-                              deadlines=[NewDeadline(1, 2, "claim", 120.0, 180.0)])
+    await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 120.0,
+                           deadlines=[NewDeadline(1, 2, "claim", 120.0, 180.0)])
     return game
 
 
 async def test_everything_is_written(store: Store, new_game: NewGame) -> None:
     game = await started(store, new_game)
-    ended = await store.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
-                                    at=130.0)
+    ended = await store.endings.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS,
+                                            deltas=DELTAS, at=130.0)
     assert (ended.status, ended.ended_at) == ("ended", 130.0)
-    assert (await store.actions(game.hand.id))[-1].kind == "win"
-    assert await store.settlements(game.hand.id) == [
+    assert (await store.log.actions(game.hand.id))[-1].kind == "win"
+    assert await store.endings.settlements(game.hand.id) == [
         SettlementRow(game.hand.id, s.seat, s.amount, list(s.patterns), s.value)
         for s in SETTLEMENTS]
-    assert await store.deadlines(game.hand.id) == []
-    board = await store.leaderboard(CHANNEL, "shanghai")
+    assert await store.deadlines.all(game.hand.id) == []
+    board = await store.leaderboard.top(CHANNEL, "shanghai")
     assert [(e.player_key, e.points) for e in board[:2]] == [
         ("user:2", Fraction(21, 2)), ("user:1", Fraction(-7, 2))]
     assert all(e.player_key.startswith("user:") for e in board)  # computers never rank
     assert all((e.guild_id, e.channel_id) == (GUILD, CHANNEL) for e in board)
-    assert (await store.get_match(game.match.id)).status == "playing"  # type: ignore[union-attr]
+    assert (await store.matches.get(game.match.id)).status == "playing"  # type: ignore[union-attr]
 
 
 async def test_the_last_hand_can_finish_the_match(store: Store, new_game: NewGame) -> None:
     game = await started(store, new_game)
     totals = {s.seat: s.amount for s in SETTLEMENTS}
-    await store.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
-                            at=130.0, match_totals=totals)
-    match = await store.get_match(game.match.id)
+    await store.endings.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
+                                    at=130.0, match_totals=totals)
+    match = await store.matches.get(game.match.id)
     assert match is not None and (match.status, match.totals) == ("finished", totals)
 
 
 async def test_a_drawn_hand_needs_no_final_action(store: Store, new_game: NewGame) -> None:
     game = await started(store, new_game)
-    await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=140.0)
-    assert [a.seq for a in await store.actions(game.hand.id)] == [1]
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=140.0)
+    assert [a.seq for a in await store.log.actions(game.hand.id)] == [1]
     with pytest.raises(HandEnded):
-        await store.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=141.0)
+        await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=141.0)
 
 
 async def assert_untouched(store: Store, game: Game) -> None:
-    hand = await store.get_hand(game.hand.id)
+    hand = await store.hands.get(game.hand.id)
     assert hand is not None and hand.status == "live" and hand.ended_at is None
-    assert [a.seq for a in await store.actions(game.hand.id)] == [1]
-    assert await store.settlements(game.hand.id) == []
-    assert len(await store.deadlines(game.hand.id)) == 1
-    assert await store.leaderboard(CHANNEL, "shanghai") == []
-    match = await store.get_match(game.match.id)
+    assert [a.seq for a in await store.log.actions(game.hand.id)] == [1]
+    assert await store.endings.settlements(game.hand.id) == []
+    assert len(await store.deadlines.all(game.hand.id)) == 1
+    assert await store.leaderboard.top(CHANNEL, "shanghai") == []
+    match = await store.matches.get(game.match.id)
     assert match is not None and match.status == "playing"
 
 
@@ -91,16 +91,17 @@ async def test_a_bad_settlement_row_writes_nothing(store: Store, new_game: NewGa
     game = await started(store, new_game)
     broken = [*SETTLEMENTS[:2], Settlement(9, Fraction(1))]  # seat 9 breaks a CHECK
     with pytest.raises(ConstraintError):
-        await store.finish_hand(game.hand.id, WIN, settlements=broken, deltas=DELTAS,
-                                at=130.0, match_totals={0: Fraction(0)})
+        await store.endings.finish_hand(game.hand.id, WIN, settlements=broken, deltas=DELTAS,
+                                        at=130.0, match_totals={0: Fraction(0)})
     await assert_untouched(store, game)
 
 
 async def test_a_duplicate_settlement_writes_nothing(store: Store, new_game: NewGame) -> None:
     game = await started(store, new_game)
     with pytest.raises(ConstraintError):
-        await store.finish_hand(game.hand.id, WIN, settlements=[*SETTLEMENTS, SETTLEMENTS[0]],
-                                deltas=DELTAS, at=130.0)
+        await store.endings.finish_hand(game.hand.id, WIN,
+                                        settlements=[*SETTLEMENTS, SETTLEMENTS[0]],
+                                        deltas=DELTAS, at=130.0)
     await assert_untouched(store, game)
 
 
@@ -125,8 +126,8 @@ async def test_a_crash_in_the_last_step_writes_nothing(store: Store, new_game: N
 
     monkeypatch.setattr(store._db, "write", crash_on_third_player)
     with pytest.raises(RuntimeError, match="power cut"):
-        await store.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
-                                at=130.0)
+        await store.endings.finish_hand(game.hand.id, WIN, settlements=SETTLEMENTS, deltas=DELTAS,
+                                        at=130.0)
     monkeypatch.undo()
     await assert_untouched(store, game)
 
@@ -135,6 +136,6 @@ async def test_a_stale_final_action_writes_nothing(store: Store, new_game: NewGa
     game = await started(store, new_game)
     stale = NewAction(1, 1, "win", {}, "player", 130.0)
     with pytest.raises(StaleAction):
-        await store.finish_hand(game.hand.id, stale, settlements=SETTLEMENTS, deltas=DELTAS,
-                                at=130.0)
+        await store.endings.finish_hand(game.hand.id, stale, settlements=SETTLEMENTS, deltas=DELTAS,
+                                        at=130.0)
     await assert_untouched(store, game)

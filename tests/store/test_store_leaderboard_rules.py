@@ -16,28 +16,28 @@ ANN = LeaderboardDelta("user:1", "Ann", Fraction(400), hands_won=1, hands_played
 
 
 async def test_each_rule_set_keeps_its_own_line(store: Store) -> None:
-    await store.apply_leaderboard(1, 10, "shanghai", [ANN])
-    await store.apply_leaderboard(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", 6)])
-    await store.apply_leaderboard(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", -2)])
-    shanghai = await store.leaderboard_entry(10, "shanghai", "user:1")
-    hangzhou = await store.leaderboard_entry(10, "hangzhou", "user:1")
+    await store.leaderboard.apply(1, 10, "shanghai", [ANN])
+    await store.leaderboard.apply(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", 6)])
+    await store.leaderboard.apply(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", -2)])
+    shanghai = await store.leaderboard.entry(10, "shanghai", "user:1")
+    hangzhou = await store.leaderboard.entry(10, "hangzhou", "user:1")
     assert shanghai is not None and hangzhou is not None
     assert (shanghai.points, shanghai.rules) == (Fraction(400), "shanghai")
     assert (hangzhou.points, hangzhou.rules) == (Fraction(4), "hangzhou")
-    assert [r.rules for r in await store.leaderboard(10, "hangzhou")] == ["hangzhou"]
+    assert [r.rules for r in await store.leaderboard.top(10, "hangzhou")] == ["hangzhou"]
 
 
 async def test_the_rule_sets_of_a_channel_the_last_played_first(store: Store) -> None:
-    assert await store.leaderboard_rules(10) == []
-    await store.apply_leaderboard(1, 10, "hangzhou", [ANN])
-    assert await store.leaderboard_rules(10) == ["hangzhou"]
-    await store.apply_leaderboard(1, 10, "shanghai", [ANN])
-    assert await store.leaderboard_rules(10) == ["hangzhou", "shanghai"]  # no table: by name
+    assert await store.leaderboard.rules(10) == []
+    await store.leaderboard.apply(1, 10, "hangzhou", [ANN])
+    assert await store.leaderboard.rules(10) == ["hangzhou"]
+    await store.leaderboard.apply(1, 10, "shanghai", [ANN])
+    assert await store.leaderboard.rules(10) == ["hangzhou", "shanghai"]  # no table: by name
     for rules in ("hangzhou", "shanghai"):
-        await store.create_table(guild_id=1, channel_id=10, creator_id=5, rules=rules,
-                                 options={}, at=0.0)
-    assert await store.leaderboard_rules(10) == ["shanghai", "hangzhou"]
-    assert await store.leaderboard_rules(11) == []
+        await store.lobby.create_table(guild_id=1, channel_id=10, creator_id=5, rules=rules,
+                                       options={}, at=0.0)
+    assert await store.leaderboard.rules(10) == ["shanghai", "hangzhou"]
+    assert await store.leaderboard.rules(11) == []
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -64,11 +64,11 @@ async def test_standings_kept_before_0014_go_to_their_tables_rule_set(
         tables = [(10, "hangzhou", True), (20, "shanghai", True), (20, "hangzhou", True),
                   (30, "hangzhou", True), (30, "shanghai", False)]
         for channel, rules, played in tables:
-            row = await old.create_table(guild_id=1, channel_id=channel, creator_id=5,
-                                         rules=rules, options={}, at=0.0)
+            row = await old.lobby.create_table(guild_id=1, channel_id=channel, creator_id=5,
+                                               rules=rules, options={}, at=0.0)
             if played:
-                await old.create_match(row.id, first_dealer=0, at=0.0)
-        async with old._write() as db:
+                await old.matches.create(row.id, first_dealer=0, at=0.0)
+        async with old._db.write() as db:
             for channel in (10, 20, 30, 40):
                 await db.run(
                     "INSERT INTO leaderboard (guild_id, channel_id, player_key, display_name,"
@@ -80,11 +80,11 @@ async def test_standings_kept_before_0014_go_to_their_tables_rule_set(
     try:
         expected = {10: "hangzhou", 20: "hangzhou", 30: "hangzhou", 40: "shanghai"}
         for channel, rules in expected.items():
-            assert await store.leaderboard_rules(channel) == [rules]
-            (line,) = await store.leaderboard(channel, rules)
+            assert await store.leaderboard.rules(channel) == [rules]
+            (line,) = await store.leaderboard.top(channel, rules)
             assert (line.points, line.hands_won, line.best_hand_value) == (Fraction(7, 2), 2, 9)
-        await store.apply_leaderboard(1, 10, "shanghai", [ANN])  # the new key takes it
-        assert await store.leaderboard_rules(10) == ["hangzhou", "shanghai"]
+        await store.leaderboard.apply(1, 10, "shanghai", [ANN])  # the new key takes it
+        assert await store.leaderboard.rules(10) == ["hangzhou", "shanghai"]
     finally:
         await store.close()
 

@@ -71,15 +71,15 @@ async def test_every_table_of_the_design_exists(store: Store) -> None:
 async def test_previous_version_upgrades_in_place(tmp_path: Path, db_path: Path) -> None:
     folder = folder_with(tmp_path)
     old = await Store.open(db_path, migrations=load_migrations(folder))
-    table = await old.create_table(guild_id=1, channel_id=2, creator_id=3, rules="hangzhou",
-                                   at=5.0)
+    table = await old.lobby.create_table(guild_id=1, channel_id=2, creator_id=3, rules="hangzhou",
+                                         at=5.0)
     await old.close()
 
     (folder / "0002_nickname.sql").write_text(UPGRADE_0002, encoding="utf-8")
     new = await Store.open(db_path, migrations=load_migrations(folder))
     try:
-        assert await new.get_table(table.id) == table  # old data survives
-        row = await new._read_one("SELECT nickname FROM game_tables WHERE id = ?", (table.id,))
+        assert await new.lobby.get_table(table.id) == table  # old data survives
+        row = await new._db.one("SELECT nickname FROM game_tables WHERE id = ?", (table.id,))
         assert row is not None and row[0] == f"table {table.id}"
     finally:
         await new.close()

@@ -21,29 +21,29 @@ async def test_a_decision_newer_than_the_seat_s_dm_is_owed(store: Store, new_gam
                                                              ) -> None:
     game = await new_game(users=(1, 2, 3))            # seat 3 is a computer
     table, hand = game.table.id, game.hand.id
-    await store.replace_deadlines(hand, [
+    await store.deadlines.replace(hand, [
         NewDeadline(0, 5, "turn", 110.0, 700.0), NewDeadline(1, 5, "claim", 110.0, 700.0),
         NewDeadline(2, 5, "claim", 120.0, 700.0), NewDeadline(3, 5, "computer", 110.0, 111.0)])
-    assert await store.owed_dms() == [OwedDm(table, s, 1, 5) for s in (0, 1, 2)]
-    await store.swap_dm_message(table, 0, 900, _order(1, 5))   # seat 0's DM is current
-    await store.swap_dm_message(table, 1, 901, _order(1, 4))   # seat 1's is a step behind
-    await store.swap_dm_message(table, 1, None, None)          # no decision: keeps step 4
-    await store.set_dm_closed(table, 2, True)                  # seat 2: the channel's
-    assert await store.owed_dms() == [OwedDm(table, 1, 1, 5)]
-    assert await store.owed_dms(set_before=109.0) == []
-    await store.set_dm_closed(table, 2, False)
-    await store.set_away(table, 1, True)                       # the computer plays it
-    assert await store.owed_dms(set_before=115.0) == []
-    assert await store.owed_dms() == [OwedDm(table, 2, 1, 5)]
+    assert await store.presenter.owed_dms() == [OwedDm(table, s, 1, 5) for s in (0, 1, 2)]
+    await store.presenter.swap_dm_message(table, 0, 900, _order(1, 5))   # seat 0's DM is current
+    await store.presenter.swap_dm_message(table, 1, 901, _order(1, 4))   # seat 1's is a step behind
+    await store.presenter.swap_dm_message(table, 1, None, None)          # no decision: keeps step 4
+    await store.lobby.set_dm_closed(table, 2, True)                  # seat 2: the channel's
+    assert await store.presenter.owed_dms() == [OwedDm(table, 1, 1, 5)]
+    assert await store.presenter.owed_dms(set_before=109.0) == []
+    await store.lobby.set_dm_closed(table, 2, False)
+    await store.lobby.set_away(table, 1, True)                       # the computer plays it
+    assert await store.presenter.owed_dms(set_before=115.0) == []
+    assert await store.presenter.owed_dms() == [OwedDm(table, 2, 1, 5)]
 
 
 async def test_each_dead_process_is_taken_over_once(store: Store) -> None:
-    await store.beat("a", 10.0)
-    await store.beat("b", 50.0)
-    await store.beat("c", 90.0)
-    assert await store.take_dead_processes(60.0) == [("a", 10.0), ("b", 50.0)]
-    assert await store.take_dead_processes(60.0) == []
-    assert await store.processes_seen(0.0, besides="x") == ["c"]
+    await store.processes.beat("a", 10.0)
+    await store.processes.beat("b", 50.0)
+    await store.processes.beat("c", 90.0)
+    assert await store.processes.take_dead(60.0) == [("a", 10.0), ("b", 50.0)]
+    assert await store.processes.take_dead(60.0) == []
+    assert await store.processes.seen(0.0, besides="x") == ["c"]
 
 
 async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) -> None:
@@ -56,20 +56,20 @@ async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) 
             shutil.copy(sql, folder / sql.name)
     path = tmp_path / "old.sqlite3"
     old = await Store.open(path, migrations=load_migrations(folder))
-    table = await old.create_table(guild_id=1, channel_id=2, creator_id=1, rules="shanghai",
-                                   at=1.0)
+    table = await old.lobby.create_table(guild_id=1, channel_id=2, creator_id=1, rules="shanghai",
+                                         at=1.0)
     for seat in range(4):
-        await old.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}", at=2.0)
-    match = await old.create_match(table.id, first_dealer=0, at=3.0)
-    hand = await old.create_hand(match.id, wall="1m" * 72, salt="ab" * 16,
-                                 commitment="0" * 64, dice=(3, 5), dealer=0, streak=0,
-                                 huangfan=0, at=4.0)
-    await old.replace_deadlines(hand.id, [NewDeadline(0, 1, "turn", 5.0, 600.0)])
+        await old.lobby.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}", at=2.0)
+    match = await old.matches.create(table.id, first_dealer=0, at=3.0)
+    hand = await old.matches.deal(match.id, wall="1m" * 72, salt="ab" * 16,
+                                  commitment="0" * 64, dice=(3, 5), dealer=0, streak=0,
+                                  huangfan=0, at=4.0)
+    await old.deadlines.replace(hand.id, [NewDeadline(0, 1, "turn", 5.0, 600.0)])
     await old.close()
     new = await Store.open(path)
     try:
-        assert await new.owed_dms() == []
-        rows = await new.view_messages(table.id)
+        assert await new.presenter.owed_dms() == []
+        rows = await new.presenter.view_messages(table.id)
         assert {r["seat"]: r["dm_order"] for r in rows} == {0: _order(1, 1), 1: None,
                                                            2: None, 3: None}
     finally:

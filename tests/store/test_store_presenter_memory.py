@@ -38,11 +38,11 @@ EMPTY = (None, None, 0.0, None, frozenset(), False)
 async def test_store_memory_survives_a_restart(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:
-        table = await store.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
-                                         rules="shanghai", at=100.0)
+        table = await store.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL, creator_id=1,
+                                               rules="shanghai", at=100.0)
         for seat in range(4):
-            await store.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}",
-                            at=101.0)
+            await store.lobby.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}",
+                                  at=101.0)
         assert await _read(StoreMemory(store), table.id) == EMPTY
         await _write(StoreMemory(store), table.id)
     finally:
@@ -149,10 +149,10 @@ async def test_a_bad_swap_changes_nothing(store: Store, new_game: NewGame) -> No
     table = (await new_game(users=(1, 2))).table.id
     memory = StoreMemory(store)
     with pytest.raises(ValueError, match="not a view message"):
-        await store.swap_view_message(table, "status", 1)
+        await store.presenter.swap_view_message(table, "status", 1)
     with pytest.raises(NotFound):
         await memory.swap_message(404, "lobby", 1)
-    await store.leave(table, 1)
+    await store.lobby.leave(table, 1)
     assert await memory.swap_dm_message(table, 1, 61) is None  # an empty seat keeps none
     assert await _read(memory, table) == EMPTY
 

@@ -9,15 +9,15 @@ from bot.store import Store
 
 
 async def test_a_setting_is_kept_across_a_reopen(store: Store, database: Path | str) -> None:
-    assert await store.setting("commands:global") is None
-    await store.set_setting("commands:global", "abc", at=1.0)
-    await store.set_setting("commands:global", "def", at=2.0)   # replaced, not added
-    await store.set_setting("commands:guild:7", "xyz", at=2.0)
+    assert await store.lobby.setting("commands:global") is None
+    await store.lobby.set_setting("commands:global", "abc", at=1.0)
+    await store.lobby.set_setting("commands:global", "def", at=2.0)   # replaced, not added
+    await store.lobby.set_setting("commands:guild:7", "xyz", at=2.0)
     await store.close()
     again = await Store.open(database)
     try:
-        assert await again.setting("commands:global") == "def"
-        assert await again.setting("commands:guild:7") == "xyz"
-        assert await again.setting("commands:guild:8") is None
+        assert await again.lobby.setting("commands:global") == "def"
+        assert await again.lobby.setting("commands:guild:7") == "xyz"
+        assert await again.lobby.setting("commands:guild:8") is None
     finally:
         await again.close()

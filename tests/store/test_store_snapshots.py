@@ -24,10 +24,10 @@ VERSION = "1-test"
 
 
 async def append(store: Store, game: Game, seq: int, snapshot: str | None = None) -> None:
-    await store.append_action(game.hand.id, seq, seq % 4, "discard", {"tile": f"{seq % 9 + 1}m"},
-                              "player", 200.0 + seq,
-                              snapshot=None if snapshot is None else
-                              NewSnapshot(seq, VERSION, snapshot))
+    await store.log.append(game.hand.id, seq, seq % 4, "discard", {"tile": f"{seq % 9 + 1}m"},
+                           "player", 200.0 + seq,
+                           snapshot=None if snapshot is None else
+                           NewSnapshot(seq, VERSION, snapshot))
 
 
 async def test_a_snapshot_is_written_with_its_action_and_sealed_with_the_log(
@@ -36,8 +36,8 @@ async def test_a_snapshot_is_written_with_its_action_and_sealed_with_the_log(
     for seq in range(1, 4):
         await append(store, game, seq)
     await append(store, game, 4, snapshot='{"at":4}')
-    [snap] = await store.snapshots(game.hand.id)
-    actions = await store.actions(game.hand.id)
+    [snap] = await store.log.snapshots(game.hand.id)
+    actions = await store.log.actions(game.hand.id)
     assert (snap.seq, snap.version, snap.state) == (4, VERSION, '{"at":4}')
     assert snap.log_digest == log_digest(
         (a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}') for a in actions)
@@ -48,7 +48,7 @@ async def test_a_hand_keeps_only_its_newest_snapshot(store: Store, new_game: New
     game = await new_game()
     for seq in range(1, 9):
         await append(store, game, seq, snapshot=f'{{"at":{seq}}}' if seq % 4 == 0 else None)
-    assert [s.seq for s in await store.snapshots(game.hand.id)] == [8]
+    assert [s.seq for s in await store.log.snapshots(game.hand.id)] == [8]
 
 
 async def test_a_snapshot_lands_only_with_its_action(store: Store, new_game: NewGame) -> None:
@@ -57,29 +57,29 @@ async def test_a_snapshot_lands_only_with_its_action(store: Store, new_game: New
     with pytest.raises(StaleAction):  # the compare-and-set refuses: nothing written
         await append(store, game, 1, snapshot="{}")
     with pytest.raises(ConstraintError):  # a snapshot of another action
-        await store.append_action(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
-                                  snapshot=NewSnapshot(3, VERSION, "{}"))
+        await store.log.append(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
+                               snapshot=NewSnapshot(3, VERSION, "{}"))
     with pytest.raises(ConstraintError):  # the snapshot fails: so does its action
-        await store.append_action(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
-                                  snapshot=NewSnapshot(2, "", "{}"))
-    assert [a.seq for a in await store.actions(game.hand.id)] == [1]
-    assert await store.snapshots(game.hand.id) == []
+        await store.log.append(game.hand.id, 2, 0, "pass", {}, "player", 1.0,
+                               snapshot=NewSnapshot(2, "", "{}"))
+    assert [a.seq for a in await store.log.actions(game.hand.id)] == [1]
+    assert await store.log.snapshots(game.hand.id) == []
 
 
 async def test_the_end_of_a_hand_deletes_its_snapshot(store: Store, new_game: NewGame) -> None:
     game = await new_game()
     await append(store, game, 1, snapshot="{}")
-    await store.finish_hand(game.hand.id, NewAction(2, 0, "win", {}, "player", 300.0),
-                            settlements=[], deltas=[], at=300.0)
-    assert await store.snapshots(game.hand.id) == []
+    await store.endings.finish_hand(game.hand.id, NewAction(2, 0, "win", {}, "player", 300.0),
+                                    settlements=[], deltas=[], at=300.0)
+    assert await store.log.snapshots(game.hand.id) == []
 
 
 async def test_cancelling_a_table_deletes_its_live_hand_s_snapshot(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     await append(store, game, 1, snapshot="{}")
-    await store.cancel_table(game.table.id, at=300.0)
-    assert await store.snapshots(game.hand.id) == []
+    await store.endings.cancel_table(game.table.id, at=300.0)
+    assert await store.log.snapshots(game.hand.id) == []
 
 
 async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_after_it(
@@ -89,7 +89,7 @@ async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_afte
     for seq in range(1, 7):
         await append(store, game, seq, snapshot="{}" if seq == 4 else None)
     await append(store, other, 1)
-    loads = await store.table_loads([game.table.id, other.table.id, 12345])
+    loads = await store.rebuilds.load([game.table.id, other.table.id, 12345])
     assert set(loads) == {game.table.id, other.table.id}
     load = loads[game.table.id]
     assert (load.table, load.match, load.hands) == (game.table, game.match, (game.hand,))
@@ -100,22 +100,22 @@ async def test_table_loads_read_the_snapshot_its_log_digest_and_the_actions_afte
     assert [a.seq for a in log.actions] == [5, 6] and log.last_seq == 6
     assert loads[other.table.id].log is not None
     assert [a.seq for a in loads[other.table.id].log.actions] == [1]  # type: ignore[union-attr]
-    whole = (await store.table_loads([game.table.id], snapshots=False))[game.table.id].log
+    whole = (await store.rebuilds.load([game.table.id], snapshots=False))[game.table.id].log
     assert whole is not None and whole.snapshot is None
     assert [a.seq for a in whole.actions] == [1, 2, 3, 4, 5, 6]
-    assert whole.actions == tuple(await store.actions(game.hand.id))
+    assert whole.actions == tuple(await store.log.actions(game.hand.id))
 
 
 async def test_table_loads_of_many_hands_read_each_log_from_its_own_snapshot(
         store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch) -> None:
     """More hands than one statement takes (read in parts), each with its snapshot at
     its own seq, or none: every log starts at its own snapshot's action."""
-    monkeypatch.setattr("bot.store.store._CHUNK", 4)
+    monkeypatch.setattr("bot.store.rebuilds._CHUNK", 4)
     games = [await new_game(channel_id=700 + k, users=(10 + k,)) for k in range(7)]
     for k, game in enumerate(games):
         for seq in range(1, 3 + k):
             await append(store, game, seq, snapshot="{}" if k % 3 and seq == k else None)
-    loads = await store.table_loads([g.table.id for g in games])
+    loads = await store.rebuilds.load([g.table.id for g in games])
     for k, game in enumerate(games):
         log = loads[game.table.id].log
         assert log is not None and log.last_seq == 2 + k
@@ -135,15 +135,15 @@ async def test_table_loads_tell_a_snapshot_whose_log_changed(
     # another writer's log (a backup restored over part of it, say): actions 2… deleted
     # and other ones appended in their place
     await store._db.execute(f"DELETE FROM actions WHERE hand_id = {game.hand.id} AND seq >= 2")
-    await store.append_action(game.hand.id, 2, 1, "discard", {"tile": "9p"}, "player", 9.0)
+    await store.log.append(game.hand.id, 2, 1, "discard", {"tile": "9p"}, "player", 9.0)
     for seq in range(3, 5):
         await append(store, game, seq)
-    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    log = (await store.rebuilds.load([game.table.id]))[game.table.id].log
     assert log is not None and log.snapshot is not None and log.snapshot.seq == 4
     assert log.digest_at_snapshot is not None
     assert log.digest_at_snapshot != log.snapshot.log_digest
     await store._db.execute("DELETE FROM actions WHERE seq >= 3")
-    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    log = (await store.rebuilds.load([game.table.id]))[game.table.id].log
     assert log is not None and log.digest_at_snapshot is None  # the log is shorter
     assert log.actions == () and log.last_seq == 0
 
@@ -158,7 +158,7 @@ async def test_a_stored_action_is_never_rewritten(store: Store, new_game: NewGam
                 "UPDATE actions SET log_digest = NULL WHERE seq = 4"):
         with pytest.raises(ConstraintError, match="append-only"):
             await store._db.execute(sql)
-    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    log = (await store.rebuilds.load([game.table.id]))[game.table.id].log
     assert log is not None and log.snapshot is not None
     assert log.digest_at_snapshot == log.snapshot.log_digest
 
@@ -178,7 +178,7 @@ async def test_each_action_carries_the_running_digest_of_the_log_up_to_it(
     game = await new_game()
     for seq in range(1, 7):
         await append(store, game, seq)
-    actions = await store.actions(game.hand.id)
+    actions = await store.log.actions(game.hand.id)
     assert await stored_digests(store, game.hand.id) == [
         log_digest(stored_text(a) for a in actions[:n]) for n in range(1, 7)]
     assert log_digest(stored_text(a) for a in actions[:3]) == next_log_digest(
@@ -190,12 +190,12 @@ async def test_the_chain_follows_the_stored_log_not_a_process_s_wrong_memory(
     game = await new_game()
     for seq in range(1, 4):
         await append(store, game, seq)
-    store._digests[game.hand.id] = (3, "0" * 64)  # what it believes is not what is stored
+    store.log._digests[game.hand.id] = (3, "0" * 64)  # what it believes is not what is stored
     await append(store, game, 4, snapshot="{}")
-    actions = await store.actions(game.hand.id)
+    actions = await store.log.actions(game.hand.id)
     truth = log_digest(stored_text(a) for a in actions)
     assert (await stored_digests(store, game.hand.id))[-1] == truth
-    [snap] = await store.snapshots(game.hand.id)
+    [snap] = await store.log.snapshots(game.hand.id)
     assert snap.log_digest == truth
 
 
@@ -209,23 +209,23 @@ async def test_a_log_written_before_the_chain_is_hashed_from_its_rows(
             "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at) VALUES"
             f" ({game.hand.id}, {seq}, {seq % 4}, 'discard', '{{\"tile\":\"{seq + 1}m\"}}',"
             f" 'player', {200.0 + seq})")
-    load = (await store.table_loads([game.table.id]))[game.table.id]
+    load = (await store.rebuilds.load([game.table.id]))[game.table.id]
     assert load.log is not None and [a.seq for a in load.log.actions] == [1, 2]
     await append(store, game, 3, snapshot="{}")
-    actions = await store.actions(game.hand.id)
-    [snap] = await store.snapshots(game.hand.id)
+    actions = await store.log.actions(game.hand.id)
+    [snap] = await store.log.snapshots(game.hand.id)
     assert snap.log_digest == log_digest(stored_text(a) for a in actions)
     assert await stored_digests(store, game.hand.id) == [None, None, snap.log_digest]
-    log = (await store.table_loads([game.table.id]))[game.table.id].log
+    log = (await store.rebuilds.load([game.table.id]))[game.table.id].log
     assert log is not None and log.digest_at_snapshot == snap.log_digest
 
 
 async def test_table_loads_hold_totals_deadlines_and_locales(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    await store.set_user_locale(1, "zh-CN", at=1.0)
-    await store.set_deadline(game.hand.id, 1, seq=1, kind="turn", set_at=1.0, due_at=9.0)
-    load = (await store.table_loads([game.table.id]))[game.table.id]
+    await store.lobby.set_user_locale(1, "zh-CN", at=1.0)
+    await store.deadlines.set(game.hand.id, 1, seq=1, kind="turn", set_at=1.0, due_at=9.0)
+    load = (await store.rebuilds.load([game.table.id]))[game.table.id]
     assert dict(load.locales) == {1: "zh-CN"}
     assert [(d.seat, d.seq) for d in load.deadlines] == [(1, 1)]
     assert load.settlements == () and dict(load.penalties) == {}
@@ -240,15 +240,15 @@ async def test_the_seal_is_the_log_s_digest_whether_or_not_the_store_was_reopene
     try:
         for seq in range(6, 13):
             await append(again, game, seq, snapshot="{}" if seq in (7, 12) else None)
-            [snap] = await again.snapshots(game.hand.id) if seq >= 7 else [None]
+            [snap] = await again.log.snapshots(game.hand.id) if seq >= 7 else [None]
             if snap is not None:
-                rows = await again.actions(game.hand.id, after=0)
+                rows = await again.log.actions(game.hand.id, after=0)
                 assert snap.log_digest == log_digest(
                     (a.seq, a.seat, a.kind, '{"tile":"' + a.payload["tile"] + '"}')
                     for a in rows[:snap.seq])
     finally:
         await again.close()
-    loads = await store.table_loads([game.table.id])
+    loads = await store.rebuilds.load([game.table.id])
     log = loads[game.table.id].log
     assert log is not None and log.snapshot is not None and log.snapshot.seq == 12
     assert log.digest_at_snapshot == log.snapshot.log_digest
@@ -261,20 +261,20 @@ async def test_what_a_store_remembers_of_hands_others_ended_is_bounded(
     hand's last digest this store remembers is forgotten at the latest once more
     hands than `DIGESTS_KEPT` came after it: memory stays bounded in a bot that runs
     for months (the other process's end is never seen here)."""
-    monkeypatch.setattr("bot.store.store.DIGESTS_KEPT", 8)
+    monkeypatch.setattr("bot.store.log.DIGESTS_KEPT", 8)
     other = await Store.open(database)
     try:
         for k in range(30):
             hand = (await new_game(500 + k)).hand
-            await store.append_action(hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                                      110.0)
-            await other.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
-            assert len(store._digests) <= 8
+            await store.log.append(hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                                   110.0)
+            await other.endings.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
+            assert len(store.log._digests) <= 8
         # the newest are still remembered, and a forgotten one is read back when needed
         hand = (await new_game(600)).hand
         for seq in range(1, 12):
-            await store.append_action(hand.id, seq, 0, "discard", {"tile": "1m"}, "player",
-                                      110.0 + seq)
-        assert store._digests[hand.id][0] == 11
+            await store.log.append(hand.id, seq, 0, "discard", {"tile": "1m"}, "player",
+                                   110.0 + seq)
+        assert store.log._digests[hand.id][0] == 11
     finally:
         await other.close()

@@ -41,8 +41,8 @@ def one_line(err: str, *words: str) -> None:
 async def real_database(path: Path, tables: int = 200) -> None:
     store = await Store.open(path)
     for i in range(tables):
-        await store.create_table(guild_id=1, channel_id=i, creator_id=1, rules="shanghai",
-                                 at=0.0, options={"hands": 4})
+        await store.lobby.create_table(guild_id=1, channel_id=i, creator_id=1, rules="shanghai",
+                                       at=0.0, options={"hands": 4})
     await store.close()
 
 

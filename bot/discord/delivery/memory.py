@@ -11,7 +11,7 @@ One process (the default): the presenter reads a table's memory once (`recall`, 
 first time it shows the table after a start) and then writes each change through; it
 never reads it back. It stores the step each seat's DM with a decision shows
 (`swap_dm_message`'s ``order``) in every mode: after a crash the service DMs the
-decisions whose DM never went out (`bot.store.Store.owed_dms`).
+decisions whose DM never went out (`Presenter.owed_dms`).
 
 Shared mode (several processes on one database, each drawing the changes it made): the
 memory is the truth, not what this process last saw. Before each delivery the

@@ -1,0 +1,155 @@
+"""Deadlines: each seat's timer in a live hand, its half-time reminder, and (several
+processes on one database, 0008) claiming the ones whose moment has come."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.store import hands
+from bot.store.database import Session
+from bot.store.errors import NotFound
+from bot.store.repository import DEADLINE_SELECT, Repository, skip_locked
+from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline
+
+_MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
+           " THEN d.set_at + (d.due_at - d.set_at) / 2 ELSE d.due_at END")
+"""A deadline's next moment: a person's reminder at half time (`DeadlineRow.half_at`,
+computed the same way) until it went out, then the deadline."""
+_CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
+
+
+async def replace_deadlines_in(db: Session, hand_id: int,
+                               deadlines: Sequence[NewDeadline]) -> None:
+    """Delete then insert: two deadlines for one seat break the primary key."""
+    await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+    if deadlines:
+        await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                          " VALUES (?, ?, ?, ?, ?, ?)",
+                          [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
+                           for d in deadlines])
+
+
+async def _upsert_in(db: Session, hand_id: int,
+                           d: NewDeadline) -> None:
+    await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                   " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
+                   " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
+                   " due_at = excluded.due_at, reminded_at = NULL, claimed_by = NULL,"
+                   " claimed_until = NULL",
+               (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
+
+
+async def _deadline_in(db: Session, hand_id: int,
+                       seat: int) -> DeadlineRow:
+    row = await db.one(f"{DEADLINE_SELECT} WHERE d.hand_id = ? AND d.seat = ?",
+                     (hand_id, seat))
+    if row is None:
+        raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
+    return DeadlineRow.of(row)
+
+
+class Deadlines(Repository):
+    """The hands' deadlines."""
+
+    async def set(self, hand_id: int, seat: int, *, seq: int, kind: DeadlineKind,
+                           set_at: float, due_at: float) -> DeadlineRow:
+        """Set or replace a seat's deadline in a hand (a new one is not yet reminded)."""
+        async with self._write() as db:
+            await hands.live_hand_in(db, hand_id)
+            await _upsert_in(db, hand_id, NewDeadline(seat, seq, kind, set_at,
+                                                                 due_at))
+            return await _deadline_in(db, hand_id, seat)
+
+    async def replace(self, hand_id: int,
+                                deadlines: Sequence[NewDeadline]) -> list[DeadlineRow]:
+        """Make these the hand's only deadlines (e.g. a claim window opens)."""
+        async with self._write() as db:
+            await hands.live_hand_in(db, hand_id)
+            await replace_deadlines_in(db, hand_id, deadlines)
+        return await self.all(hand_id)
+
+    async def clear(self, hand_id: int, seat: int) -> bool:
+        """Drop a seat's deadline (it answered); False if it had none."""
+        async with self._write() as db:
+            count = await db.run("DELETE FROM deadlines WHERE hand_id = ? AND seat = ?",
+                                  (hand_id, seat))
+            return count > 0
+
+    async def clear_hand(self, hand_id: int) -> int:
+        """Drop all of a hand's deadlines; returns how many there were."""
+        async with self._write() as db:
+            count = await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
+            return count
+
+    async def mark_reminded(self, hand_id: int, seat: int, at: float) -> DeadlineRow:
+        """The half-time reminder went out: never send it twice."""
+        async with self._write() as db:
+            # the claim of the reminder's moment ends: the deadline's own is the next one
+            count = await db.run("UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
+                                 " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
+                                 (at, hand_id, seat))
+            if count == 0:
+                raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
+            return await _deadline_in(db, hand_id, seat)
+
+    async def defer_overdue(self, until: float, *, computer_until: float | None = None) -> int:
+        """Move every deadline due before ``until`` to ``until`` (restart grace period).
+
+        Downtime must not cost anyone a turn: call with now + grace after a restart.
+        With ``computer_until``, the moves nobody waits for a person to make (kind
+        "computer": a computer, an away seat, a standing choice) are moved there
+        instead, since grace is for people. Returns how many deadlines moved.
+        """
+        async with self._write() as db:
+            if computer_until is None:
+                count = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?",
+                                      (until, until))
+                return count
+            people = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                       " AND kind <> 'computer'", (until, until))
+            computers = await db.run("UPDATE deadlines SET due_at = ? WHERE due_at < ?"
+                                          " AND kind = 'computer'",
+                                      (computer_until, computer_until))
+            return people + computers
+
+    async def earliest(self) -> DeadlineRow | None:
+        """What the scheduler sleeps until."""
+        row = await self._one(f"{DEADLINE_SELECT} ORDER BY d.due_at, d.hand_id, d.seat"
+                                   " LIMIT 1")
+        return DeadlineRow.of(row) if row else None
+
+    async def due(self, now: float) -> list[DeadlineRow]:
+        """Every deadline due at or before ``now``, soonest first."""
+        rows = await self._all(f"{DEADLINE_SELECT} WHERE d.due_at <= ?"
+                                    " ORDER BY d.due_at, d.hand_id, d.seat", (now,))
+        return [DeadlineRow.of(r) for r in rows]
+
+    async def all(self, hand_id: int | None = None) -> list[DeadlineRow]:
+        """All deadlines (of one hand, or everywhere: reloaded after a restart)."""
+        where, params = (" WHERE d.hand_id = ?", (hand_id,)) if hand_id is not None else ("", ())
+        rows = await self._all(f"{DEADLINE_SELECT}{where} ORDER BY d.due_at, d.hand_id,"
+                                    " d.seat", params)
+        return [DeadlineRow.of(r) for r in rows]
+
+    async def claim(self, now: float, *, owner: str, until: float,
+                              limit: int = 20) -> list[DeadlineRow]:
+        """Claim for ``owner`` (until ``until``) the deadlines whose moment has come — the
+        half-time reminder a person's owes, else the deadline itself — and that nobody
+        holds (or whose holder's lease ran out: a killed process). Soonest first. On
+        PostgreSQL the rows are taken ``FOR UPDATE SKIP LOCKED``: a process claiming at
+        the same moment neither waits for them nor gets them (SQLite's write lock
+        serialises the claims)."""
+        async with self._write() as db:
+            rows = await db.all(f"{DEADLINE_SELECT} WHERE {_CLAIMABLE}"
+                                " ORDER BY d.due_at, d.hand_id, d.seat LIMIT ?"
+                                f"{skip_locked(db, 'd')}", (now, now, limit))
+            await db.run_many("UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
+                              " WHERE hand_id = ? AND seat = ?",
+                              [(owner, until, r["hand_id"], r["seat"]) for r in rows])
+            return [DeadlineRow.of(r) for r in rows]
+
+    async def next_claimable(self) -> float | None:
+        """The earliest moment a deadline nobody holds comes due (reminder or deadline)."""
+        row = await self._one(f"SELECT min({_MOMENT}) AS at FROM deadlines d"
+                                   " WHERE d.claimed_by IS NULL")
+        return None if row is None or row["at"] is None else float(row["at"])

@@ -1,0 +1,197 @@
+"""A hand's log: its actions, appended by compare-and-set and chained by a running
+digest, and its snapshot (the state an action reached, sealed with that digest)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.store import hands
+from bot.store.database import Database, Session
+from bot.store.deadlines import replace_deadlines_in
+from bot.store.errors import ConstraintError, StaleAction
+from bot.store.repository import Repository, as_json
+from bot.store.rows import (
+    ActionRow,
+    ActionSource,
+    NewAction,
+    NewDeadline,
+    NewSnapshot,
+    SnapshotRow,
+    log_digest,
+    next_log_digest,
+    state_digest,
+)
+
+DIGESTS_KEPT = 10_000
+"""Live hands whose last digest a store remembers (`ActionLog._remember`): one forgotten
+costs its next append one more read."""
+
+
+async def _append_now(db: Session, hand_id: int, action: NewAction,
+                      deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
+                      cached: tuple[int, str] | None) -> tuple[ActionRow, str]:
+    """`ActionLog.append`'s transaction, handed to the database whole
+    (`Database.write_at_once`): the hand is live, ``action`` carries the next seq
+    (compare-and-set) and the log's running digest up to it, the deadlines replaced, the
+    snapshot (if any) sealed with that digest. Returns the action's row and the digest
+    (``cached``: the one up to the seq before, if this process knows it)."""
+    await hands.lock_live_in(db, hand_id)
+    payload, digest = await _insert_next(db, hand_id, action, cached)
+    if deadlines is not None:
+        await replace_deadlines_in(db, hand_id, deadlines)
+    if snapshot is not None:
+        # the older snapshots go in the same statement (a trigger, migration 0007)
+        await db.run("INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
+                     " state_digest) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seq)"
+                     " DO UPDATE SET version = excluded.version, log_digest ="
+                     " excluded.log_digest, state = excluded.state, state_digest ="
+                     " excluded.state_digest",
+                     (hand_id, snapshot.seq, snapshot.version, digest,
+                      snapshot.state, state_digest(snapshot.version, snapshot.state)))
+    return (ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
+                      json.loads(payload), action.source, float(action.at)), digest)
+
+
+async def _insert_next(db: Session, hand_id: int, action: NewAction,
+                       cached: tuple[int, str] | None) -> tuple[str, str]:
+    """The log's compare-and-set (the hand locked first): ``action`` lands only as the
+    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text and the
+    log's running digest up to it (`next_log_digest`, stored with the action).
+
+    The digest is chained from the one stored with the action before: from ``cached``
+    (this process's last append to the hand) when the insert finds that one stored, so
+    the check, the chain and the insert are one statement (one round trip to a
+    PostgreSQL server on every move); else from the stored one, read first. The next
+    seq is read on its own only to tell a stale action."""
+    seq = action.expected_seq
+    payload = as_json(action.payload)
+    previous = "" if seq == 1 else cached[1] if cached and cached[0] == seq - 1 else None
+    if previous is not None:
+        digest = await _insert_chained(db, hand_id, action, payload, previous)
+        if digest is not None:
+            return payload, digest
+        await _refuse_stale(db, hand_id, seq)
+        # the seq is the next one, but this process's digest is not the stored one
+    digest = await _insert_chained(db, hand_id, action, payload,
+                                   await _digest_upto(db, hand_id, seq - 1))
+    if digest is None:
+        await _refuse_stale(db, hand_id, seq)
+        raise ConstraintError(f"action {seq} of hand {hand_id} does not follow its log")
+    return payload, digest
+
+
+async def _insert_chained(db: Session, hand_id: int, action: NewAction, payload: str,
+                          previous: str) -> str | None:
+    """Insert ``action`` with the digest chained from ``previous`` if its seq is the
+    next and ``previous`` is the digest stored with the action before it (none stored:
+    a log written before migration 0012, whose digest ``previous`` was worked out from
+    the rows); its digest, or None if nothing was written."""
+    seq = action.expected_seq
+    digest = next_log_digest(previous, seq, action.seat, action.kind, payload)
+    landed = await db.run(
+        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest)"
+        " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
+        " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
+        " WHERE hand_id = ? AND seq = ?), ?)",
+        (hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
+         bytes.fromhex(digest), seq, hand_id, bytes.fromhex(previous), hand_id, seq - 1,
+         bytes.fromhex(previous)))
+    return digest if landed else None
+
+
+async def _refuse_stale(db: Session, hand_id: int, seq: int) -> None:
+    """`StaleAction` unless ``seq`` is the hand's next."""
+    row = await db.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?",
+                       (hand_id,))
+    next_seq = int(row[0]) if row else 1
+    if next_seq != seq:
+        raise StaleAction(hand_id, seq, next_seq)
+
+
+async def _digest_upto(db: Session, hand_id: int, seq: int) -> str:
+    """The running digest of the hand's log up to action ``seq`` as stored with it; for
+    a log written before migration 0012, worked out from the rows themselves."""
+    if seq == 0:
+        return ""
+    row = await db.one("SELECT log_digest FROM actions WHERE hand_id = ? AND seq = ?",
+                       (hand_id, seq))
+    if row is not None and row[0] is not None:
+        return bytes(row[0]).hex()
+    return log_digest((r[0], r[1], r[2], r[3]) for r in await db.all(
+        "SELECT seq, seat, kind, payload FROM actions WHERE hand_id = ? AND seq <= ?"
+        " ORDER BY seq", (hand_id, seq)))
+
+
+class ActionLog(Repository):
+    """The hands' actions and snapshots."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self._digests: dict[int, tuple[int, str]] = {}
+        """Per live hand: the last seq this process appended and the running digest of
+        the log up to it (`log_digest`), so the next append chains from it in its one
+        insert; updated only after a commit, forgotten when the hand ends (or, past
+        `DIGESTS_KEPT` hands, the oldest). A hand not here (after a start), or whose
+        stored digest is another (another process appended), reads the stored one."""
+
+    async def append(self, hand_id: int, expected_seq: int, seat: int, kind: str,
+                            payload: Any, source: ActionSource, at: float, *,
+                            deadlines: Sequence[NewDeadline] | None = None,
+                            snapshot: NewSnapshot | None = None) -> ActionRow:
+        """Write action number ``expected_seq`` of a live hand: a compare-and-set.
+
+        It lands only if ``expected_seq`` is exactly the next seq (1 for the first);
+        otherwise `StaleAction` (someone else's click got there first) and nothing is
+        written. With ``deadlines``, the hand's deadlines are replaced by these in the
+        same transaction, so a crash cannot leave a move without its next timer. With
+        ``snapshot`` (the state this action reached), it becomes the hand's one snapshot
+        in the same transaction, sealed with the digest of the log up to it.
+        """
+        action = NewAction(expected_seq, seat, kind, payload, source, at)
+        if snapshot is not None and snapshot.seq != expected_seq:
+            raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
+                                  f"that action, not of {snapshot.seq}")
+        cached = self._digests.get(hand_id)
+        row, running = await self._at_once(_append_now, hand_id, action, deadlines,
+                                           snapshot, cached)
+        self._remember(hand_id, expected_seq, running)  # committed: the log has it
+        return row
+
+    def _remember(self, hand_id: int, seq: int, digest: str) -> None:
+        """Keep the hand's newest digest, newest hands last; past `DIGESTS_KEPT` hands
+        the one appended to longest ago goes (in shared mode another process may end a
+        hand this one appended to: its end is never seen here)."""
+        digests = self._digests
+        digests.pop(hand_id, None)
+        digests[hand_id] = (seq, digest)
+        if len(digests) > DIGESTS_KEPT:
+            del digests[next(iter(digests))]
+
+    async def snapshots(self, hand_id: int) -> list[SnapshotRow]:
+        """A hand's snapshots, oldest first (a live hand keeps at most one)."""
+        rows = await self._all("SELECT * FROM hand_snapshots WHERE hand_id = ?"
+                                    " ORDER BY seq", (hand_id,))
+        return [SnapshotRow.of(r) for r in rows]
+
+    async def actions(self, hand_id: int, *, after: int = 0) -> list[ActionRow]:
+        """The hand's log in seq order (from ``after + 1``): replayed to rebuild state."""
+        rows = await self._all(
+            "SELECT * FROM actions WHERE hand_id = ? AND seq > ? ORDER BY seq", (hand_id, after))
+        return [ActionRow.of(r) for r in rows]
+
+    async def next_seq(self, hand_id: int) -> int:
+        """The seq the hand's next action must carry."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE hand_id = ?", (hand_id,))
+        return int(row[0]) if row else 1
+
+    async def insert_in(self, db: Session, hand_id: int, action: NewAction) -> None:
+        """``action`` as the hand's next, in the caller's transaction (the hand locked
+        first): the compare-and-set of `append`, for a hand's final action."""
+        await _insert_next(db, hand_id, action, self._digests.get(hand_id))
+
+    def forget(self, hand_id: int) -> None:
+        """The hand ended: its digest is no longer needed."""
+        self._digests.pop(hand_id, None)
