@@ -10,10 +10,10 @@ buttons off) however processes race."""
 
 from __future__ import annotations
 
-from bot.store.database import Row, Session
+from bot.store.database import Session
 from bot.store.errors import NotFound
 from bot.store.repository import Repository
-from bot.store.rows import HandReplyRow, OwedDm
+from bot.store.rows import HandReplyRow, OwedDm, Row
 
 _VIEW_COLUMNS = {"lobby": "lobby_message_id", "table": "table_message_id",
                  "ping": "ping_message_id"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bot.store.database import Row, Session
+from bot.store.database import Session
 from bot.store.repository import DEADLINE_SELECT, HAND_SELECT, Repository, grouped, marks
 from bot.store.rows import (
     ActionRow,
@@ -13,6 +13,7 @@ from bot.store.rows import (
     HandLog,
     HandRow,
     MatchRow,
+    Row,
     SeatRow,
     SettlementRow,
     SnapshotRow,

@@ -26,9 +26,9 @@ from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from bot.store.database import Database, Params, Row, Session, Work
+from bot.store.database import Database, Params, Session, Work
 from bot.store.errors import StaleTable
-from bot.store.rows import LIVE_TABLE_STATUSES
+from bot.store.rows import LIVE_TABLE_STATUSES, Row
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -145,8 +145,9 @@ class Repository:
         bump = BUMPING.get()
         if bump is None or not bump.armed:
             return await self._db.write_at_once(work, *args)
-        done, version = await self._db.write_at_once(
+        bumped: tuple[T, int | None] = await self._db.write_at_once(
             _bumped, work, bump.table_id, bump.known if bump.expect else None, *args)
+        done, version = bumped
         bump.landed(version)
         return done
 
