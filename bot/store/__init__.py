@@ -23,7 +23,7 @@ from bot.store.errors import (
 )
 from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
-from bot.store.presenter_memory import StoreMemory, TableMemoryRow
+from bot.store.presenter_memory import StoreMemory, TableMemory
 from bot.store.repository import TableBump
 from bot.store.rows import (
     ActionRow,
@@ -117,7 +117,7 @@ __all__ = [
     "StoreMemory",
     "TableBump",
     "TableLoad",
-    "TableMemoryRow",
+    "TableMemory",
     "TableRow",
     "TableStatus",
     "announcement_key",

@@ -14,37 +14,51 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.store.rows import HandReplyRow
-from bot.store.store import Store
+
+if TYPE_CHECKING:
+    from bot.store.store import Store
+
+__all__ = ["HandReplyRow", "StoreMemory", "TableMemory"]
 
 
 @dataclass(frozen=True)
-class TableMemoryRow:
-    """A table's presenter memory as the store holds it."""
+class TableMemory:
+    """A table's presenter memory as read back (`recall`): what the presenter posted and
+    learnt. One type for the store (`StoreMemory`) and the adapter (`InMemory`, the
+    presenter), kept here since the store does not import the adapter."""
 
     lobby_message: int | None = None
     table_message: int | None = None
     table_posted: float = 0.0
+    """When the table picture was (re-)posted (0: never)."""
     ping_message: int | None = None
+    """The standing "your turn" mention (None: none stands)."""
     dm_closed: frozenset[int] = frozenset()
+    """Seats whose DMs Discord refused."""
     permission_error_reported: bool = False
     dm_messages: Mapping[int, int] = field(default_factory=dict)
+    """Seat → its DM still showing move buttons (kept in shared mode only)."""
     dm_orders: Mapping[int, int] = field(default_factory=dict)
+    """Seat → the step its newest DM with a decision shows (`swap_dm_message`'s
+    ``order``)."""
     hand_replies: Mapping[int, HandReplyRow] = field(default_factory=dict)
+    """Seat → its `/mahjong hand` reply that follows the game."""
 
 
 class StoreMemory:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def recall(self, table_id: int) -> TableMemoryRow:
+    async def recall(self, table_id: int) -> TableMemory:
         rows = await self.store.presenter.view_messages(table_id)
         if not rows:
-            return TableMemoryRow()
+            return TableMemory()
         row = rows[0]
         seats = [r for r in rows if r["seat"] is not None]
-        return TableMemoryRow(
+        return TableMemory(
             lobby_message=row["lobby_message_id"], table_message=row["table_message_id"],
             table_posted=row["table_message_posted_at"] or 0.0,
             ping_message=row["ping_message_id"],

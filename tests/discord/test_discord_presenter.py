@@ -13,11 +13,11 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord.delivery.memory import InMemory, TableMemory
+from bot.discord.delivery.memory import InMemory
 from bot.discord.play.choices import BackButton, PreferenceButton
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.service.live import step_of
-from bot.store import StandingChoices
+from bot.store import StandingChoices, TableMemory
 from engine.game import ClaimWindowOpened, HandState, deciding_seats
 from tests.discord.presenter_kit import (
     CREATOR,

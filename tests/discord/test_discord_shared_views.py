@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 import bot.discord.hand.replies as replies
-from bot.discord.delivery.memory import InMemory, PresenterMemory, TableMemory
+from bot.discord.delivery.memory import InMemory, PresenterMemory
 from bot.discord.hand.replies import order
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, LobbyNotice, TableInfo
-from bot.store import Store, StoreMemory
+from bot.store import Store, StoreMemory, TableMemory
 from engine.game import HandState, apply, legal_actions
 from tests.discord.presenter_kit import (
     CHANNEL,

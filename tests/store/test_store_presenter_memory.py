@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord.delivery.memory import InMemory, PresenterMemory
-from bot.store import NotFound, Store, StoreMemory, TableMemoryRow
+from bot.store import NotFound, Store, StoreMemory, TableMemory
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 
 
@@ -178,7 +178,7 @@ async def test_racing_swaps_hand_every_id_back_exactly_once(
         await other.close()
 
 
-async def memory_of(store: Store, table: int) -> TableMemoryRow:
+async def memory_of(store: Store, table: int) -> TableMemory:
     return await StoreMemory(store).recall(table)
 
 

@@ -6,6 +6,9 @@ the seats whose DMs Discord refused, and whether a missing permission was alread
 reported. A restart must not forget them (an old picture would stay, a closed DM be
 tried and announced again), so they are kept by a `PresenterMemory`: the bot's is
 `bot.store.StoreMemory` (the SQL stays in bot/store); `InMemory` here serves tests.
+Both give back a table's memory as one plain type, `bot.store.TableMemory` (each seat's
+followed `/mahjong hand` reply a `HandReplyRow`), kept in bot/store since the store
+does not import the adapter.
 
 One process (the default): the presenter reads a table's memory once (`recall`, the
 first time it shows the table after a start) and then writes each change through; it
@@ -25,77 +28,17 @@ one mention, and a player one DM with move buttons: the one stored last.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
+
+from bot.store.presenter_memory import HandReplyRow, TableMemory
 
 ViewMessage = Literal["lobby", "table", "ping"]
 """The table's channel messages the presenter keeps one of."""
 
 
-class HandReply(Protocol):
-    """A seat's `/mahjong hand` reply that follows the game (`bot.discord.hand.replies`), as
-    the memory keeps it for every process and for the next start."""
-
-    @property
-    def message_id(self) -> int: ...
-    @property
-    def token(self) -> str:
-        """Its interaction's token: what lets any process edit it."""
-    @property
-    def user_id(self) -> int:
-        """The person it was made for."""
-    @property
-    def until(self) -> float:
-        """Unix time after which it is not edited any more."""
-    @property
-    def order(self) -> int:
-        """The state it shows: hand number × 2^32 + the hand's actions."""
-
-
-@dataclass(frozen=True)
-class KeptReply:
-    """`HandReply` as plain values."""
-
-    message_id: int
-    token: str
-    user_id: int
-    until: float
-    order: int
-
-
-class Remembered(Protocol):
-    """A table's memory as read back: what the presenter posted and learnt."""
-
-    @property
-    def lobby_message(self) -> int | None: ...
-    @property
-    def table_message(self) -> int | None: ...
-    @property
-    def table_posted(self) -> float:
-        """When the table picture was (re-)posted (0: never)."""
-    @property
-    def ping_message(self) -> int | None:
-        """The standing "your turn" mention (None: none stands)."""
-    @property
-    def dm_closed(self) -> frozenset[int]:
-        """Seats whose DMs Discord refused."""
-    @property
-    def permission_error_reported(self) -> bool: ...
-    @property
-    def dm_messages(self) -> Mapping[int, int]:
-        """Seat → its DM still showing move buttons (kept in shared mode only)."""
-    @property
-    def dm_orders(self) -> Mapping[int, int]:
-        """Seat → the step its newest DM with a decision shows (`swap_dm_message`'s
-        ``order``)."""
-    @property
-    def hand_replies(self) -> Mapping[int, HandReply]:
-        """Seat → its `/mahjong hand` reply that follows the game (shared mode only)."""
-
-
 class PresenterMemory(Protocol):
-    async def recall(self, table_id: int) -> Remembered:
+    async def recall(self, table_id: int) -> TableMemory:
         """The table's memory (all empty for a table it knows nothing of)."""
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None: ...
@@ -128,7 +71,7 @@ class PresenterMemory(Protocol):
 
     async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
                               token: str = "", user_id: int = 0, until: float = 0.0,
-                              order: int = 0) -> HandReply | None:
+                              order: int = 0) -> HandReplyRow | None:
         """Store the seat's followed reply (``message_id`` None: none) and return the
         one it replaced, in one atomic step."""
 
@@ -136,21 +79,6 @@ class PresenterMemory(Protocol):
                                  order: int) -> bool:
         """The reply ``message_id`` shows the state ``order`` from now on, when it is
         still the seat's stored reply and showed an older one (True: draw it)."""
-
-
-@dataclass(frozen=True)
-class TableMemory:
-    """`Remembered` as plain values."""
-
-    lobby_message: int | None = None
-    table_message: int | None = None
-    table_posted: float = 0.0
-    ping_message: int | None = None
-    dm_closed: frozenset[int] = frozenset()
-    permission_error_reported: bool = False
-    dm_messages: Mapping[int, int] = field(default_factory=dict)
-    dm_orders: Mapping[int, int] = field(default_factory=dict)
-    hand_replies: Mapping[int, KeptReply] = field(default_factory=dict)
 
 
 _FIELDS = {"lobby": "lobby_message", "table": "table_message", "ping": "ping_message"}
@@ -164,7 +92,7 @@ class InMemory:
     tables: dict[int, TableMemory] = field(default_factory=dict)
     dm_orders: dict[tuple[int, int], int | None] = field(default_factory=dict)
     """(table, seat) → the order of the stored DM (`swap_dm_message`)."""
-    replies: dict[tuple[int, int], KeptReply] = field(default_factory=dict)
+    replies: dict[tuple[int, int], HandReplyRow] = field(default_factory=dict)
     """(table, seat) → its followed reply (`swap_hand_reply`)."""
 
     async def recall(self, table_id: int) -> TableMemory:
@@ -234,10 +162,10 @@ class InMemory:
 
     async def swap_hand_reply(self, table_id: int, seat: int, message_id: int | None, *,
                               token: str = "", user_id: int = 0, until: float = 0.0,
-                              order: int = 0) -> KeptReply | None:
+                              order: int = 0) -> HandReplyRow | None:
         old = self.replies.pop((table_id, seat), None)
         if message_id is not None:
-            self.replies[(table_id, seat)] = KeptReply(message_id, token, user_id, until,
+            self.replies[(table_id, seat)] = HandReplyRow(message_id, token, user_id, until,
                                                        order)
         return old
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.discord.delivery.memory import HandReply, PresenterMemory
+from bot.discord.delivery.memory import PresenterMemory
 from bot.service import TableNotice
+from bot.store.presenter_memory import HandReplyRow
 
 
 def channel_queue(table_id: int) -> tuple[str, int]:
@@ -52,7 +53,7 @@ class TableState:
     dm_orders: dict[int, int] = field(default_factory=dict)
     """Shared mode: seat → the step its newest DM with a decision shows, as the memory
     last said (a DM owed after a crash is not sent twice)."""
-    hand_replies: dict[int, HandReply] = field(default_factory=dict)
+    hand_replies: dict[int, HandReplyRow] = field(default_factory=dict)
     """Seat → its `/mahjong hand` reply that follows the game (`bot.discord.hand.replies`):
     in shared mode as the memory last said; with one process, those the memory kept
     from before the start and not yet followed again."""

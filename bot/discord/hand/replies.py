@@ -50,12 +50,13 @@ import discord
 
 from bot.discord.core.i18n import LocaleLike, lang, t
 from bot.discord.core.pictures import Pictures
-from bot.discord.delivery.memory import HandReply, KeptReply, PresenterMemory
+from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.table_state import Tables
 from bot.discord.play.dms import ComposedView, PreparedDm, hand_file, prepare_dm
 from bot.discord.texts import MAX_CONTENT, clip, timestamp
 from bot.service import PrivateNotice
+from bot.store.presenter_memory import HandReplyRow
 from engine.game.events import Event
 
 log = logging.getLogger(__name__)
@@ -270,7 +271,7 @@ class LiveReplies:
         if not queued:
             self.outbox.put(self._queue(key), partial(self._redraw_kept, key))
 
-    def _adopt(self, key: Key, kept: HandReply, notice: PrivateNotice,
+    def _adopt(self, key: Key, kept: HandReplyRow, notice: PrivateNotice,
                news: tuple[Event, ...]) -> None:
         """One process: the seat's reply kept from before a restart follows the game
         again for what is left of its time, as if asked here, and shows ``notice``."""
@@ -412,7 +413,7 @@ class LiveReplies:
             until=reply.expires_at, order=reply.shows)
         stored = self.tables.get(key[0]).hand_replies
         if self.shared:
-            stored[key[1]] = KeptReply(reply.message_id, reply.token, reply.user_id,
+            stored[key[1]] = HandReplyRow(reply.message_id, reply.token, reply.user_id,
                                        reply.expires_at, reply.shows)
         else:  # one process keeps there only the replies made before its start
             stored.pop(key[1], None)
@@ -454,7 +455,7 @@ class LiveReplies:
                               view=ComposedView(dm.components),
                               attachments=[hand_file(key[0], key[1], dm.png)])
 
-    async def _edit_kept(self, kept: HandReply, **fields: Any) -> None:
+    async def _edit_kept(self, kept: HandReplyRow, **fields: Any) -> None:
         if self.webhook_of is None or time.time() >= kept.until:
             return
         try:
