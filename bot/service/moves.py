@@ -87,13 +87,8 @@ class Moves(Part):
         table is reloaded as it stored it."""
         assert live.match is not None and live.match_id is not None
         dealt = self.deal(live, live.match, self.clock.now())
-        new = dealt.new
         try:
-            row = await self.store.matches.deal(
-                live.match_id, wall=new.wall, salt=new.salt, commitment=new.commitment,
-                dice=new.dice, dealer=new.dealer, streak=new.streak, huangfan=new.huangfan,
-                at=self.clock.now(), announcements=new.announcements,
-                deadlines=new.deadlines)
+            row = await self.store.matches.deal(live.match_id, dealt.new, at=self.clock.now())
         except Conflict:
             await self.recovery.reload(live)
             return

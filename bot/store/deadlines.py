@@ -30,7 +30,7 @@ async def replace_deadlines_in(db: Session, hand_id: int,
 
 
 async def _upsert_in(db: Session, hand_id: int,
-                           d: NewDeadline) -> None:
+                     d: NewDeadline) -> None:
     await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
                    " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
@@ -52,7 +52,7 @@ class Deadlines(Repository):
     """The hands' deadlines."""
 
     async def set(self, hand_id: int, seat: int, *, seq: int, kind: DeadlineKind,
-                           set_at: float, due_at: float) -> DeadlineRow:
+                  set_at: float, due_at: float) -> DeadlineRow:
         """Set or replace a seat's deadline in a hand (a new one is not yet reminded)."""
         async with self._write() as db:
             await hands.live_hand_in(db, hand_id)
@@ -61,7 +61,7 @@ class Deadlines(Repository):
             return await _deadline_in(db, hand_id, seat)
 
     async def replace(self, hand_id: int,
-                                deadlines: Sequence[NewDeadline]) -> list[DeadlineRow]:
+                      deadlines: Sequence[NewDeadline]) -> list[DeadlineRow]:
         """Make these the hand's only deadlines (e.g. a claim window opens)."""
         async with self._write() as db:
             await hands.live_hand_in(db, hand_id)
@@ -132,7 +132,7 @@ class Deadlines(Repository):
         return [DeadlineRow.of(r) for r in rows]
 
     async def claim(self, now: float, *, owner: str, until: float,
-                              limit: int = 20) -> list[DeadlineRow]:
+                    limit: int = 20) -> list[DeadlineRow]:
         """Claim for ``owner`` (until ``until``) the deadlines whose moment has come — the
         half-time reminder a person's owes, else the deadline itself — and that nobody
         holds (or whose holder's lease ran out: a killed process). Soonest first. On

@@ -41,7 +41,7 @@ a bare name ambiguous beside ``excluded``."""
 
 
 async def apply_in(db: Session, guild_id: int, channel_id: int, rules: str,
-                           deltas: Sequence[LeaderboardDelta]) -> None:
+                   deltas: Sequence[LeaderboardDelta]) -> None:
     line = "SELECT points FROM leaderboard WHERE channel_id = ? AND rules = ?" \
            f" AND player_key = ?{db.for_update}"
     for d in deltas:
@@ -63,14 +63,14 @@ class Leaderboard(Repository):
     """The standings."""
 
     async def apply(self, guild_id: int, channel_id: int, rules: str,
-                                deltas: Sequence[LeaderboardDelta]) -> None:
+                    deltas: Sequence[LeaderboardDelta]) -> None:
         """Add to the channel's standings of ``rules`` (outside a hand's end, e.g. a
         leaving penalty)."""
         async with self._write() as db:
             await apply_in(db, guild_id, channel_id, rules, deltas)
 
     async def top(self, channel_id: int, rules: str, *, limit: int = 10
-                          ) -> list[LeaderboardRow]:
+                  ) -> list[LeaderboardRow]:
         """The channel's top ``limit`` of rule set ``rules`` by exact points (then hands
         won, then name): each rule set scores in its own unit, so each has its board.
 
@@ -94,7 +94,7 @@ class Leaderboard(Repository):
         return [r["rules"] for r in rows]
 
     async def entry(self, channel_id: int, rules: str, player_key: str
-                                ) -> LeaderboardRow | None:
+                    ) -> LeaderboardRow | None:
         row = await self._one(
             "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ? AND player_key = ?",
             (channel_id, rules, player_key))

@@ -21,7 +21,7 @@ async def table_in(db: Session, table_id: int, *, lock: bool = False) -> TableRo
 
 
 async def insert_seat_in(db: Session, table_id: int, seat: int, user_id: int | None,
-                       display_name: str, at: float) -> None:
+                         display_name: str, at: float) -> None:
     await db.run("INSERT INTO seats (table_id, seat, user_id, is_computer,"
                  " display_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
                  (table_id, seat, user_id, int(user_id is None), display_name, at))
@@ -84,8 +84,8 @@ class Lobby(Repository):
         return [TableRow.of(r) for r in rows]
 
     async def set_status(self, table_id: int, status: TableStatus, *,
-                               expected: TableStatus | Iterable[TableStatus] | None = None
-                               ) -> TableRow:
+                         expected: TableStatus | Iterable[TableStatus] | None = None
+                         ) -> TableRow:
         """Move a table to ``status``; with ``expected``, only from that status.
 
         ``expected`` makes it a compare-and-set, so two racing Start (or Cancel) clicks

@@ -137,9 +137,9 @@ class ActionLog(Repository):
         stored digest is another (another process appended), reads the stored one."""
 
     async def append(self, hand_id: int, expected_seq: int, seat: int, kind: str,
-                            payload: Any, source: ActionSource, at: float, *,
-                            deadlines: Sequence[NewDeadline] | None = None,
-                            snapshot: NewSnapshot | None = None) -> ActionRow:
+                     payload: Any, source: ActionSource, at: float, *,
+                     deadlines: Sequence[NewDeadline] | None = None,
+                     snapshot: NewSnapshot | None = None) -> ActionRow:
         """Write action number ``expected_seq`` of a live hand: a compare-and-set.
 
         It lands only if ``expected_seq`` is exactly the next seq (1 for the first);

@@ -17,8 +17,6 @@ from bot.store.rows import (
     LeaderboardDelta,
     MatchRow,
     MatchStatus,
-    NewAnnouncement,
-    NewDeadline,
     NewHand,
     SeatRow,
     TableRow,
@@ -37,7 +35,7 @@ async def match_in(db: Session, match_id: int, *, lock: bool = False) -> MatchRo
 
 
 async def create_in(db: Session, table_id: int, first_dealer: int,
-                           at: float) -> MatchRow:
+                    at: float) -> MatchRow:
     await lobby.table_in(db, table_id, lock=True)  # one new match at a time
     if await db.one("SELECT 1 FROM matches WHERE table_id = ? AND status = 'playing'",
                     (table_id,)):
@@ -51,8 +49,8 @@ async def create_in(db: Session, table_id: int, first_dealer: int,
 
 
 async def finish_in(db: Session, match_id: int,
-                           totals: Mapping[int, Fraction] | None, at: float,
-                           status: MatchStatus) -> None:
+                    totals: Mapping[int, Fraction] | None, at: float,
+                    status: MatchStatus) -> None:
     match = await match_in(db, match_id, lock=True)
     if match.status != "playing":
         raise StaleStatus(f"match {match_id} is already {match.status}")
@@ -85,7 +83,7 @@ class Matches(Repository):
             return await create_in(db, table_id, first_dealer, at)
 
     async def start(self, table_id: int, *, first_dealer: int, at: float,
-                          hand: NewHand) -> tuple[TableRow, MatchRow, HandRow]:
+                    hand: NewHand) -> tuple[TableRow, MatchRow, HandRow]:
         """Start a table in ONE transaction: from the lobby to ``playing``, its match,
         and the match's first hand (its announcements and first deadlines with it).
 
@@ -117,29 +115,23 @@ class Matches(Repository):
         return [MatchRow.of(r) for r in rows]
 
     async def finish(self, match_id: int, *, totals: Mapping[int, Fraction] | None,
-                           at: float, status: MatchStatus = "finished") -> MatchRow:
+                     at: float, status: MatchStatus = "finished") -> MatchRow:
         """End a match (finished with totals, or abandoned)."""
         async with self._write() as db:
             await finish_in(db, match_id, totals, at, status)
             return await match_in(db, match_id)
 
-    async def deal(self, match_id: int, *, wall: str, salt: str, commitment: str,
-                          dice: tuple[int, int], dealer: int, streak: int, huangfan: int,
-                          at: float, announcements: Sequence[NewAnnouncement] = (),
-                          deadlines: Sequence[NewDeadline] = ()) -> HandRow:
+    async def deal(self, match_id: int, hand: NewHand, *, at: float) -> HandRow:
         """The match's next hand (numbered 1, 2, …); one live at a time.
 
-        ``wall`` is the dealing order, two characters a tile ("1m5z2p…"): the
-        commitment shown at the start must be checkable against it at the end.
-        ``announcements`` (its commitment) are about the new hand and written with it,
-        and so are its first ``deadlines``. The service deals with `start` and
-        `Endings.finish_and_deal`; this one mends a database a crash of an older version left
-        with a match and no live hand.
+        The wall is the dealing order, two characters a tile ("1m5z2p…"): the
+        commitment shown at the start must be checkable against it at the end. The
+        hand's announcements (its commitment) and first deadlines are written with it.
+        The service deals with `start` and `Endings.finish_and_deal`; this one mends a
+        database a crash of an older version left with a match and no live hand.
         """
         async with self._write() as db:
-            return await deal_in(db, match_id, NewHand(
-                wall, salt, commitment, dice, dealer, streak, huangfan, announcements,
-                deadlines), at)
+            return await deal_in(db, match_id, hand, at)
 
     async def replace_by_computer(self, table_id: int, seat: int, *, display_name: str,
                                   match_id: int | None = None,

@@ -18,8 +18,8 @@ from bot.store.rows import (
 
 
 async def announce_in(db: Session, table_id: int,
-                       items: Sequence[NewAnnouncement], at: float,
-                       hand: HandRow | None = None) -> None:
+                      items: Sequence[NewAnnouncement], at: float,
+                      hand: HandRow | None = None) -> None:
     """Record announcements inside the caller's transaction; those without a hand
     of their own are about ``hand`` (if given)."""
     for item in items:
@@ -52,7 +52,7 @@ class Outbox(Repository):
         return [AnnouncementRow.of(r) for r in rows]
 
     async def mark(self, announcement_id: int, status: AnnouncementStatus,
-                                at: float) -> AnnouncementRow:
+                   at: float) -> AnnouncementRow:
         """``sending`` right before it is handed to Discord, ``delivered`` once Discord
         accepted it (a delivered row stays delivered)."""
         async with self._write() as db:
@@ -67,9 +67,9 @@ class Outbox(Repository):
             return AnnouncementRow.of(row)
 
     async def claim(self, now: float, *, owner: str, until: float,
-                                  table_id: int | None = None,
-                                  created_before: float | None = None
-                                  ) -> list[AnnouncementRow]:
+                    table_id: int | None = None,
+                    created_before: float | None = None
+                    ) -> list[AnnouncementRow]:
         """Claim for ``owner`` (until ``until``) the undelivered announcements (of one
         table, or all) nobody is delivering (or whose deliverer's lease ran out), oldest
         first: each is handed to one process's notifier. ``created_before``: of those

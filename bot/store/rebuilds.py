@@ -126,7 +126,7 @@ class Rebuilds(Repository):
     """Reads for rebuilding tables."""
 
     async def load(self, table_ids: Iterable[int], *, snapshots: bool = True
-                          ) -> dict[int, TableLoad]:
+                   ) -> dict[int, TableLoad]:
         """What rebuilding each of these tables reads (`TableLoad`), for many tables in
         a dozen statements rather than a dozen per table, in one read transaction (one
         consistent view). Tables that do not exist are left out. Without ``snapshots``

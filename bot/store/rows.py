@@ -144,11 +144,11 @@ class MatchRow:
 
 
 @dataclass(frozen=True)
-class HandRow:
-    id: int
-    match_id: int
-    table_id: int
-    number: int
+class Deal:
+    """A hand as dealt: its wall in dealing order with the salt and the commitment shown
+    at its start, its dice, dealer, 连庄 streak and 荒番 — what a hand to deal
+    (`NewHand`) carries and its row (`HandRow`) keeps."""
+
     wall: str
     """Dealing order, two characters a tile: "1m5z2p…"."""
     salt: str
@@ -157,21 +157,32 @@ class HandRow:
     dealer: int
     streak: int
     huangfan: int
-    status: HandStatus
-    started_at: float
-    ended_at: float | None
 
     @property
     def wall_tiles(self) -> list[str]:
         """The wall as a list of 2-character tiles, in dealing order."""
         return [self.wall[i:i + 2] for i in range(0, len(self.wall), 2)]
 
+
+@dataclass(frozen=True, kw_only=True)
+class HandRow(Deal):
+    """A hand as stored: its deal, and where and when it is."""
+
+    id: int
+    match_id: int
+    table_id: int
+    number: int
+    status: HandStatus
+    started_at: float
+    ended_at: float | None
+
     @classmethod
     def of(cls, r: Row) -> HandRow:
         a, b = r["dice"].split("+")
-        return cls(r["id"], r["match_id"], r["table_id"], r["number"], r["wall"], r["salt"],
-                   r["commitment"], (int(a), int(b)), r["dealer"], r["streak"],
-                   r["huangfan"], r["status"], r["started_at"], r["ended_at"])
+        return cls(r["wall"], r["salt"], r["commitment"], (int(a), int(b)), r["dealer"],
+                   r["streak"], r["huangfan"], id=r["id"], match_id=r["match_id"],
+                   table_id=r["table_id"], number=r["number"], status=r["status"],
+                   started_at=r["started_at"], ended_at=r["ended_at"])
 
 
 @dataclass(frozen=True)
@@ -407,20 +418,11 @@ class NewAnnouncement:
 
 
 @dataclass(frozen=True)
-class NewHand:
-    """A hand to deal (`Matches.start`, `Endings.finish_and_deal`, `Matches.deal`):
-    its wall in dealing order, two characters a tile ("1m5z2p…"), with the salt and the
-    commitment shown at its start; its dice, dealer, 连庄 streak and 荒番; what the
-    channel is told of it (``announcements``, about this hand) and its first decisions'
-    deadlines, all written in the transaction that deals it."""
+class NewHand(Deal):
+    """A hand to deal (`Matches.start`, `Endings.finish_and_deal`, `Matches.deal`): its
+    `Deal`, what the channel is told of it (``announcements``, about this hand) and its
+    first decisions' deadlines, all written in the transaction that deals it."""
 
-    wall: str
-    salt: str
-    commitment: str
-    dice: tuple[int, int]
-    dealer: int
-    streak: int
-    huangfan: int
     announcements: Sequence[NewAnnouncement] = ()
     deadlines: Sequence[NewDeadline] = ()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
+from bot.store import NewHand, Store
 from tests.pgcluster import Server
 from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL, Game
 
@@ -52,8 +52,9 @@ def new_game(store: Store) -> Callable[..., Awaitable[Game]]:
             await store.lobby.sit_computer(table.id, seat, display_name=f"Bot{seat}", at=101.0)
         table = await store.lobby.set_status(table.id, "playing", expected="lobby")
         match = await store.matches.create(table.id, first_dealer=0, at=102.0)
-        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                        dice=(3, 5), dealer=0, streak=0, huangfan=1, at=103.0)
+        hand = await store.matches.deal(match.id, NewHand(WALL, SALT, COMMITMENT, dice=(3, 5),
+                                                          dealer=0, streak=0, huangfan=1),
+                                        at=103.0)
         return Game(table, match, hand)
 
     return make

@@ -11,6 +11,7 @@ from bot.store import (
     ConstraintError,
     NewAction,
     NewAnnouncement,
+    NewHand,
     NotFound,
     StaleAction,
     StaleStatus,
@@ -46,10 +47,9 @@ async def test_a_new_hand_is_written_with_its_commitment(store: Store,
                                                          new_game: NewGame) -> None:
     game = await new_game()
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
-    second = await store.matches.deal(game.match.id, wall=WALL, salt=SALT,
-                                      commitment=COMMITMENT, dice=(1, 2), dealer=1, streak=0,
-                                      huangfan=0, at=160.0,
-                                      announcements=[NewAnnouncement("hand_started")])
+    second = await store.matches.deal(game.match.id, NewHand(
+        WALL, SALT, COMMITMENT, dice=(1, 2), dealer=1, streak=0, huangfan=0,
+        announcements=[NewAnnouncement("hand_started")]), at=160.0)
     (row,) = await store.outbox.undelivered()
     assert (row.kind, row.hand_id, row.key) == ("hand_started", second.id,
                                                 f"hand_started-{game.table.id}-2")

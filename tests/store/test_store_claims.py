@@ -10,6 +10,7 @@ import pytest
 from bot.store import (
     NewAnnouncement,
     NewDeadline,
+    NewHand,
     NotFound,
     StaleAction,
     StaleTable,
@@ -151,8 +152,9 @@ async def test_on_postgres_a_claim_skips_rows_another_claim_is_taking(pg_url: st
             await store.lobby.sit_computer(table.id, seat, display_name=f"B{seat}", at=1.0)
         await store.lobby.set_status(table.id, "playing", expected="lobby")
         match = await store.matches.create(table.id, first_dealer=0, at=1.0)
-        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                        dice=(3, 5), dealer=0, streak=0, huangfan=1, at=1.0)
+        hand = await store.matches.deal(match.id, NewHand(WALL, SALT, COMMITMENT, dice=(3, 5),
+                                                          dealer=0, streak=0, huangfan=1),
+                                        at=1.0)
         await store.deadlines.replace(hand.id, [NewDeadline(s, 1, "computer", 1.0, 2.0)
                                                 for s in (0, 1)])
         async with other.transaction():  # the other process, between its SELECT and UPDATE

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo import DEMO_CHANNEL, run_demo
-from bot.store import LeaderboardDelta, NewDeadline, NewSnapshot, Store
+from bot.store import LeaderboardDelta, NewDeadline, NewHand, NewSnapshot, Store
 from bot.store.copy import TABLES, CopyRefused, copy_database
 from tests.pgcluster import Server
 from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL
@@ -31,8 +31,9 @@ async def played(path: Path) -> None:
             await store.lobby.sit_computer(table.id, seat, display_name=f"C{seat}", at=1.0)
         await store.lobby.set_status(table.id, "playing", expected="lobby")
         match = await store.matches.create(table.id, first_dealer=0, at=2.0)
-        hand = await store.matches.deal(match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                        dice=(2, 3), dealer=0, streak=0, huangfan=0, at=3.0)
+        hand = await store.matches.deal(match.id, NewHand(WALL, SALT, COMMITMENT, dice=(2, 3),
+                                                          dealer=0, streak=0, huangfan=0),
+                                        at=3.0)
         for seq in (1, 2, 3):
             await store.log.append(
                 hand.id, seq, seq % 4, "discard", {"tile": "5z"}, "player", 3.0 + seq,

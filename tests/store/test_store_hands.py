@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from bot.store import Conflict, ConstraintError, NotFound, StaleStatus, Store
+from bot.store import Conflict, ConstraintError, NewHand, NotFound, StaleStatus, Store
 from tests.store.helpers import COMMITMENT, SALT, WALL, NewGame
 
 
@@ -52,13 +53,12 @@ async def test_hand_keeps_everything_it_was_created_with(store: Store, new_game:
 
 async def test_one_live_hand_per_match_and_numbering(store: Store, new_game: NewGame) -> None:
     game = await new_game()
-    args = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(1, 1), dealer=1, streak=2,
-                huangfan=0, at=300.0)
+    hand = NewHand(WALL, SALT, COMMITMENT, dice=(1, 1), dealer=1, streak=2, huangfan=0)
     with pytest.raises(Conflict, match="already has a live hand"):
-        await store.matches.deal(game.match.id, **args)  # type: ignore[arg-type]
+        await store.matches.deal(game.match.id, hand, at=300.0)
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=299.0)
     assert await store.hands.live(game.table.id) is None
-    second = await store.matches.deal(game.match.id, **args)  # type: ignore[arg-type]
+    second = await store.matches.deal(game.match.id, hand, at=300.0)
     assert (second.number, second.streak) == (2, 2)
     assert [h.number for h in await store.hands.of_match(game.match.id)] == [1, 2]
     assert await store.hands.live(game.table.id) == second
@@ -79,11 +79,10 @@ async def test_malformed_hands_are_refused(store: Store, new_game: NewGame, fiel
                                            value: object) -> None:
     game = await new_game()
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
-    args: dict[str, object] = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(3, 3),
-                                   dealer=0, streak=0, huangfan=0, at=160.0)
-    args[field] = value
+    hand = replace(NewHand(WALL, SALT, COMMITMENT, dice=(3, 3), dealer=0, streak=0, huangfan=0),
+                   **{field: value})
     with pytest.raises(ConstraintError):
-        await store.matches.deal(game.match.id, **args)  # type: ignore[arg-type]
+        await store.matches.deal(game.match.id, hand, at=160.0)
     assert [h.number for h in await store.hands.of_match(game.match.id)] == [1]
 
 
@@ -91,26 +90,24 @@ async def test_hand_needs_a_match_in_play(store: Store, new_game: NewGame) -> No
     game = await new_game()
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
     await store.matches.finish(game.match.id, totals={}, at=151.0)
+    hand = NewHand(WALL, SALT, COMMITMENT, dice=(3, 3), dealer=0, streak=0, huangfan=0)
     with pytest.raises(StaleStatus):
-        await store.matches.deal(game.match.id, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                 dice=(3, 3), dealer=0, streak=0, huangfan=0, at=160.0)
+        await store.matches.deal(game.match.id, hand, at=160.0)
     with pytest.raises(NotFound):
-        await store.matches.deal(9999, wall=WALL, salt=SALT, commitment=COMMITMENT,
-                                 dice=(3, 3), dealer=0, streak=0, huangfan=0, at=160.0)
+        await store.matches.deal(9999, hand, at=160.0)
 
 
 async def test_the_last_ended_hand_is_found_over_every_match(store: Store,
                                                              new_game: NewGame) -> None:
     game = await new_game()
-    args = dict(wall=WALL, salt=SALT, commitment=COMMITMENT, dice=(1, 1), dealer=1, streak=0,
-                huangfan=0, at=300.0)
+    hand = NewHand(WALL, SALT, COMMITMENT, dice=(1, 1), dealer=1, streak=0, huangfan=0)
     assert await store.hands.last_ended(game.table.id) is None  # the first is still live
     first = await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=299.0)
-    second = await store.matches.deal(game.match.id, **args)  # type: ignore[arg-type]  # dict of mixed values
+    second = await store.matches.deal(game.match.id, hand, at=300.0)
     assert await store.hands.last_ended(game.table.id) == first
     ended = await store.endings.finish_hand(second.id, None, settlements=[], deltas=[], at=301.0)
     await store.matches.finish(game.match.id, totals=None, at=302.0, status="abandoned")
     again = await store.matches.create(game.table.id, first_dealer=0, at=303.0)
-    await store.matches.deal(again.id, **args)  # type: ignore[arg-type]  # dict of mixed values
+    await store.matches.deal(again.id, hand, at=300.0)
     assert await store.hands.last_ended(game.table.id) == ended  # a live hand is not ended
     assert await store.hands.last_ended(9999) is None

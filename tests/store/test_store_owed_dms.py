@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from bot.store import NewDeadline, OwedDm, Store, load_migrations
+from bot.store import NewDeadline, NewHand, OwedDm, Store, load_migrations
 from tests.store.helpers import NewGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,9 +61,8 @@ async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) 
     for seat in range(4):
         await old.lobby.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}", at=2.0)
     match = await old.matches.create(table.id, first_dealer=0, at=3.0)
-    hand = await old.matches.deal(match.id, wall="1m" * 72, salt="ab" * 16,
-                                  commitment="0" * 64, dice=(3, 5), dealer=0, streak=0,
-                                  huangfan=0, at=4.0)
+    hand = await old.matches.deal(match.id, NewHand("1m" * 72, "ab" * 16, "0" * 64, dice=(3, 5),
+                                                    dealer=0, streak=0, huangfan=0), at=4.0)
     await old.deadlines.replace(hand.id, [NewDeadline(0, 1, "turn", 5.0, 600.0)])
     await old.close()
     new = await Store.open(path)
