@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("dealer_zero")
 
 
 def count_locale_writes(store: Store) -> list[tuple[int, str]]:
-    """Every `set_user_locale` call the service makes, in order."""
+    """Every `Lobby.set_user_locale` call the service makes, in order."""
     calls: list[tuple[int, str]] = []
     real = store.lobby.set_user_locale
 

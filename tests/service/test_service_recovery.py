@@ -94,9 +94,9 @@ async def finish_match(world: World, table: int) -> None:
 def split_like_an_older_version(world: World, method: str) -> None:
     """Make the store write ``method`` (one transaction today) as versions before it
     did, in parts, and "crash" after the first: a start left "playing" with no match
-    (`start_match`), or with its hand but no deadline; a hand's end left without the
-    next deal (`finish_and_deal`; the process is dead: nothing of it runs on). Such a
-    database is what recovery still mends."""
+    (`Matches.start`), or with its hand but no deadline; a hand's end left without the
+    next deal (`Endings.finish_and_deal`; the process is dead: nothing of it runs on).
+    Such a database is what recovery still mends."""
     store = world.store
     real_start = store.matches.start
 

@@ -1,6 +1,6 @@
 """What a crash may leave untold (0011, 0013): the people's pending decisions newer than
-the step their stored DM shows (`owed_dms`), and the dead processes a survivor takes
-over, each by one (`take_dead_processes`)."""
+the step their stored DM shows (`Presenter.owed_dms`), and the dead processes a survivor takes
+over, each by one (`Processes.take_dead`)."""
 
 from __future__ import annotations
 
