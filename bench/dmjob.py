@@ -41,7 +41,7 @@ from bot.discord.core import pictures  # noqa: E402
 from bot.discord.core.i18n import lang  # noqa: E402
 from bot.discord.delivery import posting  # noqa: E402
 from bot.discord.play.dms import prepare_dm, private_message  # noqa: E402
-from bot.discord.texts import describe_events  # noqa: E402
+from bot.discord.table.words import describe_events  # noqa: E402
 from bot.service.cause import Cause  # noqa: E402
 from bot.service.live import step_of  # noqa: E402
 from bot.service.notices import PrivateNotice, TableRef  # noqa: E402

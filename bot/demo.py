@@ -199,7 +199,7 @@ def _hand_png(notice: PrivateNotice) -> bytes:
 
 
 def _settlement_png(notice: SettlementNotice) -> bytes:
-    from bot.discord.texts import how_paid_lines
+    from bot.discord.table.words import how_paid_lines
     from render.cards import settlement_card
     return settlement_card(notice.result, notice.names, notice.rules,
                            how_paid=how_paid_lines(notice.result, notice.names, "en"))

@@ -31,7 +31,7 @@ from bot.discord.core.i18n import lang, ls, t
 from bot.discord.delivery.posting import memory_file
 from bot.discord.hand.replies import reply_text
 from bot.discord.history import history_text
-from bot.discord.leaderboard import board_png
+from bot.discord.leaderboard import board_png, leaderboard_text
 from bot.discord.lobby.leave import leave
 from bot.discord.lobby.options import (
     OptionNotForRules,
@@ -41,7 +41,8 @@ from bot.discord.lobby.options import (
     table_options,
 )
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
-from bot.discord.texts import leaderboard_text, rules_summary, score_text, table_caption
+from bot.discord.table.words import score_text, table_caption
+from bot.discord.texts import rules_summary
 from bot.service import Refused
 from bot.service import errors as E
 from engine.rules import DEFAULT

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.discord.core.i18n import LocaleLike, t
-from bot.discord.texts import MAX_CONTENT, describe_events, reveal_text
+from bot.discord.table.words import describe_events, reveal_text
+from bot.discord.texts import MAX_CONTENT
 from bot.service.service import HandHistory
 from engine.game.events import ClaimWindowOpened
 

@@ -1,9 +1,11 @@
-"""Message texts: tiles and values in words, what happened (from engine events), the
-DM above a seat's picture and buttons, channel pings, the rules summary (refusals:
-refusals.py).
+"""The adapter's shared words: tiles, waits and values in words, the rule set's name, a
+seat's wind, Discord timestamps, a settlement's amounts and a pattern's value, and the
+rules summary of ``/mahjong rules`` (with every option's value). Each feature's own
+texts are with it: a DM's in `bot.discord.play.words`, the channel's (what happened,
+pings, settlements, the caption) in `bot.discord.table.words`, the leaderboard's in
+`bot.discord.leaderboard`, refusals in `bot.discord.core.refusals`.
 
-Pure functions in the reader's locale. Channel texts never hold a concealed tile; the
-DM texts are for their seat only. Every text fits Discord's 2000-character content.
+Pure functions in the reader's locale. Every text fits Discord's 2000-character content.
 """
 
 from __future__ import annotations
@@ -15,27 +17,12 @@ from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, join, lang, t
 from bot.discord.lobby.options import NEW_OPTIONS, option_value_text
-from bot.service import BestHand, LeaderboardRow
-from engine.game.events import (
-    ClaimWindowOpened,
-    ConcealedKongDeclared,
-    Event,
-    FlowerLaidAside,
-    HandEnded,
-    HandStarted,
-    MeldDeclared,
-    TileDiscarded,
-    TileDrawn,
-    TilesDealt,
-    WildcardTurned,
-)
 from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.rules import RULESETS
-from engine.rules.common import ActionKind, Charge, Factor, FactorKind, TableOptions
+from engine.rules.common import TableOptions
 from engine.tiles import Tile
-from engine.view import SEAT_WINDS, PlayerView, ResultView, SettlementView, TableView
-from render.hand import held_tiles, offers_discard, suggested_number
+from engine.view import SEAT_WINDS, TableView
 
 MAX_CONTENT = 2000
 MAX_OPTION_TEXT = 100
@@ -45,6 +32,18 @@ CAISHEN = "财神"
 def clip(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters with an ellipsis: never fail on a limit."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
+        limit: int = MAX_CONTENT) -> str:
+    """Join head, news and tail lines within ``limit``: the oldest news goes first, so
+    the question and the deadline are never lost to a long story."""
+    news = list(news)
+    text = "\n".join([*head, *news, *tail])
+    while len(text) > limit and news:
+        news.pop(0)
+        text = "\n".join([*head, *news, *tail])
+    return clip(text, limit)
 
 
 # ---------------------------------------------------------------------------
@@ -138,7 +137,7 @@ def _wait_value(rules: str, self_draw: int | None, discard: int | None,
 
 # Words for a hand's value by what the rule set says it counts (`RuleSet.value_unit`):
 # 花 added up (Shanghai H), or a multiplier (Hangzhou F).
-_UNIT_WORDS = {"花": "hua", "×": "times"}
+UNIT_WORDS = {"花": "hua", "×": "times"}
 
 
 def value_text(rules: str, value: int, locale: LocaleLike) -> str:
@@ -147,7 +146,7 @@ def value_text(rules: str, value: int, locale: LocaleLike) -> str:
 
 
 def unit_value_text(unit: str, value: int, locale: LocaleLike) -> str:
-    return t(f"value.{_UNIT_WORDS[unit]}", locale, value=value)
+    return t(f"value.{UNIT_WORDS[unit]}", locale, value=value)
 
 
 def rules_name(rules: str, locale: LocaleLike) -> str:
@@ -228,123 +227,15 @@ def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
 
 
 # ---------------------------------------------------------------------------
-# What happened, in plain words
-
-
-def describe_events(events: Iterable[Event], names: Sequence[str], seat: int | None,
-                    locale: LocaleLike, hand: int = 1, caishen: Tile | None = None
-                    ) -> list[str]:
-    """Lines for ``seat``'s DM (None: the channel), tiles by name (``caishen``: the
-    hand's wildcard, marked in melds). Private events are told only to the seat they
-    belong to; a concealed kong's tiles only to its owner."""
-    out = []
-    for event in events:
-        if isinstance(event, WildcardTurned):
-            caishen = event.tile  # flip mode: its other copies are the 财神
-        private = event.private_to
-        if private is not None and private != seat:
-            continue
-        line = _event_line(event, names, seat, locale, hand, caishen)
-        if line:
-            out.append(line)
-    return out
-
-
-def _event_line(event: Event, names: Sequence[str], seat: int | None, locale: LocaleLike,
-                hand: int, caishen: Tile | None = None) -> str | None:
-    if isinstance(event, TileDiscarded):
-        return t("ev.discard", locale, name=names[event.seat],
-                 tile=tile_name(event.tile, locale))
-    if isinstance(event, MeldDeclared | ConcealedKongDeclared):
-        return _meld_line(event, names, seat, locale, caishen)
-    if isinstance(event, FlowerLaidAside):
-        return t("ev.flower", locale, name=names[event.seat],
-                 tile=tile_name(event.flower, locale))
-    if isinstance(event, WildcardTurned):
-        return t("ev.wildcard", locale, tile=tile_name(event.tile, locale))
-    if isinstance(event, TileDrawn):
-        return t("ev.drew", locale, tile=tile_name(event.tile, locale))
-    if isinstance(event, TilesDealt):
-        return t("ev.dealt", locale)
-    if isinstance(event, HandStarted):
-        return t("ev.hand_start", locale, hand=hand, name=names[event.dealer])
-    if isinstance(event, ClaimWindowOpened):
-        return None  # the caption or the DM's question says it, once
-    if isinstance(event, HandEnded):
-        if event.result.drawn:
-            return t("ev.drawn_hand", locale)
-        return " ".join(t("ev.win", locale, name=names[w.winner]) for w in event.result.wins)
-    return None
-
-
-def _meld_line(event: MeldDeclared | ConcealedKongDeclared, names: Sequence[str],
-               seat: int | None, locale: LocaleLike, caishen: Tile | None) -> str:
-    if isinstance(event, ConcealedKongDeclared) or event.meld.kind is MeldKind.CONCEALED_KONG:
-        # Public events carry no tile of it; the owner sees it face up in the picture.
-        if seat == event.seat:
-            return t("ev.my_concealed_kong", locale)
-        return t("ev.concealed_kong", locale, name=names[event.seat])
-    meld = event.meld
-    tiles = tiles_text(meld.tiles, locale, caishen=caishen)
-    return t(f"ev.{meld.kind.value}", locale, name=names[event.seat], tiles=tiles)
-
-
-# ---------------------------------------------------------------------------
 # Direct messages and channel pings
 
 
-def prompt_line(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str:
-    """What is asked of this seat now, or who is being waited for."""
-    table = view.table
-    if table.phase == "ended":
-        return t("dm.ended", locale)
-    if not view.moves and table.phase in ("claim", "rob_kong"):
-        return t("dm.waiting_claim", locale)  # who else may claim is theirs to know
-    if not view.moves:
-        waiting = [names[s] for s in table.deciding]
-        return t("dm.waiting", locale, names=join(waiting, locale) or "—")
-    if table.phase == "turn":
-        return t("dm.turn", locale)
-    tile = claimed_tile(table)
-    giver = table.last_discard[0] if table.last_discard is not None else table.turn
-    if table.phase == "rob_kong":
-        giver = table.turn
-    key = "dm.rob_kong" if table.phase == "rob_kong" else "dm.claim"
-    return t(key, locale, name=names[giver], tile=tile_name(tile, locale) if tile else "?")
 
 
-def hand_line(view: PlayerView, locale: LocaleLike) -> str:
-    """The concealed tiles in text (the picture shows them too; text is searchable)."""
-    wild = view.table.caishen
-    tiles = tiles_text(view.concealed, locale, caishen=wild)
-    if view.drawn is None:
-        return t("dm.hand", locale, tiles=tiles)
-    return t("dm.hand_drawn", locale, tiles=tiles,
-             drawn=tiles_text((view.drawn,), locale, caishen=wild))
 
 
-def first_discard(view: PlayerView) -> bool:
-    """The seat's first discard of the match is due: the first hand, nothing discarded
-    yet (the numbers are drawn only when a discard is due, for the menu)."""
-    return offers_discard(view) and view.table.hand_number == 1 \
-        and not view.table.seats[view.seat].discards
 
 
-def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
-    """What the hand picture's numbers and highlights mean, said once a match: with the
-    seat's first discard (`/mahjong rules` says it again, `rules_summary`)."""
-    if not first_discard(view):
-        return None
-    parts = [t("dm.legend.numbers", locale)]
-    hint = suggested_number(view)
-    if hint is not None:
-        parts.append(t("dm.legend.suggested", locale, n=hint))
-    if view.drawn is not None:
-        parts.append(t("dm.legend.drawn", locale, n=len(held_tiles(view))))
-    if view.table.caishen is not None:
-        parts.append(t("dm.legend.caishen", locale))
-    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts)) \
-        + " " + t("dm.legend.again", locale)
 
 
 def picture_legend(rules: str, locale: LocaleLike) -> str:
@@ -356,84 +247,14 @@ def picture_legend(rules: str, locale: LocaleLike) -> str:
     return t("legend.title", locale, parts=t("dm.legend.sep", locale).join(parts))
 
 
-def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str | None:
-    """The news line a claim's question tells again ("Bob discarded Seven of Dots: claim
-    it or pass.", "Bob adds … to a kong: win on it or pass."), when this seat is asked."""
-    table = view.table
-    if not view.moves:
-        return None
-    if table.phase == "claim" and table.last_discard is not None:
-        tile = claimed_tile(table)
-        return t("ev.discard", locale, name=names[table.last_discard[0]],
-                 tile=tile_name(tile, locale) if tile else "?")
-    if table.phase == "rob_kong":
-        kongs = [m for m in table.seats[table.turn].melds if m.kind is MeldKind.ADDED_KONG]
-        if kongs:
-            shown = [x for x in kongs[-1].tiles if x is not None]
-            return t("ev.added_kong", locale, name=names[table.turn],
-                     tiles=tiles_text(shown, locale, caishen=table.caishen))
-    return None
 
 
-def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
-            happened: Sequence[str] = (), deadline: float | None = None,
-            reminder: bool = False) -> str:
-    """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
-    the table and hand, what just happened, what is asked, the hand, the deadline."""
-    table = view.table
-    head = [t("dm.header", locale, rules=rules_name(table.rules, locale), table=table_id,
-              hand=table.hand_number)]
-    if reminder:
-        head.append(t("dm.reminder", locale))
-    prompt = prompt_line(view, names, locale)
-    said = _asked_news(view, names, locale)
-    if happened and said is not None and happened[-1] == said:
-        happened = happened[:-1]  # the question says it again: told once
-    tail = [prompt, hand_line(view, locale)]
-    if table.caishen is not None:
-        tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
-    legend = legend_line(view, locale)
-    if legend:
-        tail.append(legend)
-    if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
-        tail.append(t("dm.waits", locale, tiles=waits_text(view.waits, view.table.rules, locale,
-                                                           caishen=table.caishen)))
-    if deadline is not None and view.moves:
-        tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
-                      at=timestamp(deadline, "f")))
-    return fit(head, happened, tail)
 
 
-def fit(head: Sequence[str], news: Sequence[str], tail: Sequence[str],
-        limit: int = MAX_CONTENT) -> str:
-    """Join head, news and tail lines within ``limit``: the oldest news goes first, so
-    the question and the deadline are never lost to a long story."""
-    news = list(news)
-    text = "\n".join([*head, *news, *tail])
-    while len(text) > limit and news:
-        news.pop(0)
-        text = "\n".join([*head, *news, *tail])
-    return clip(text, limit)
 
 
-def your_move_text(mention: str, *, table_id: int, hand: int, kind: str,
-                   deadline: float | None, locale: LocaleLike, reminder: bool = False,
-                   closed_dms: bool = False) -> str:
-    """The channel ping for a decision (kind "turn" or "claim"), or its half-time
-    ``reminder`` (turns only); no tile in it. Where to play: the DMs, or for a player
-    whose DMs are closed, `/mahjong hand`."""
-    key = "chan.your_claim" if kind == "claim" else "chan.your_turn"
-    if reminder and kind == "turn":
-        key = "chan.turn_reminder"
-    when = timestamp(deadline) if deadline is not None else "—"
-    where = "chan.where_closed" if closed_dms else "chan.where"
-    return t(key, locale, mention=mention, table=table_id, hand=hand, when=when) \
-        + " " + t(where, locale)
 
 
-def dm_closed_text(mention: str, locale: LocaleLike) -> str:
-    """Posted in the channel when a DM is refused (50007): reveals nothing."""
-    return t("dm.closed", locale, mention=mention)
 
 
 # ---------------------------------------------------------------------------
@@ -478,245 +299,3 @@ def pattern_value(value: str, locale: LocaleLike) -> str:
 
 # Factors that change nothing when they are 1 are left out of a formula (底分 1, one
 # ordinary share, 庄闲分 1 between two non-dealers); liability shares always show.
-_SILENT_WHEN_ONE = frozenset((FactorKind.BASE, FactorKind.SHARES, FactorKind.DEALER))
-
-
-def plain_number(value: Fraction | int) -> str:
-    """An unsigned exact number: "40", "3.5", "1/2" (thirds and such stay fractions)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    if value.denominator in (2, 4, 5, 10):
-        return f"{float(value):g}"
-    return f"{value.numerator}/{value.denominator}"
-
-
-def factor_text(factor: Factor, unit: str, locale: LocaleLike) -> str:
-    """One factor of a payment in words: "2 (荒番 dead-hand round)", "(2+1+1) (承包 …)"."""
-    value = plain_number(factor.value)
-    if factor.kind is FactorKind.SHARED:
-        value = f"1/{factor.value.denominator}"
-    if factor.parts:
-        summed = "+".join(plain_number(p) for p in factor.parts)
-        summed = f"({summed})" if len(factor.parts) > 1 else summed
-        value = f"2 × {summed}" if factor.kind is FactorKind.REVERSE_LIABILITY else summed
-    if factor.kind is FactorKind.HAND:
-        return t(f"factor.hand.{_UNIT_WORDS[unit]}", locale, value=value)
-    if factor.kind is FactorKind.DEALER:  # 2 / 4 / 8 at 老庄 1 / 2 / 3
-        return t("factor.dealer", locale, value=value,
-                 streak=int(factor.value).bit_length() - 1)
-    return t(f"factor.{factor.kind.value}", locale, value=value,
-             count=factor.value.denominator)
-
-
-def formula_text(charge: Charge, unit: str, locale: LocaleLike) -> str:
-    """A payment as the product of its factors: "20 花 × 2 (荒番 dead-hand round)"."""
-    shown = [f for f in charge.factors
-             if f.kind is FactorKind.HAND or not (f.kind in _SILENT_WHEN_ONE and f.value == 1)]
-    return " × ".join(factor_text(f, unit, locale) for f in shown)
-
-
-def charge_lines(win: SettlementView, names: Sequence[str], locale: LocaleLike) -> list[str]:
-    """How each payer's payment comes from the hand's value, every multiplier shown; one
-    line for the payers whose payments are made the same way."""
-    groups: dict[str, list[Charge]] = {}
-    for charge in win.charges:
-        groups.setdefault(formula_text(charge, win.value_unit, locale), []).append(charge)
-    lines = []
-    for formula, charges in groups.items():
-        who = join([names[c.payer] for c in charges], locale)
-        key = "settle.charge.each" if len(charges) > 1 else "settle.charge.one"
-        lines.append(t(key, locale, names=who, formula=formula,
-                       amount=plain_number(charges[0].amount)))
-    return lines
-
-
-def how_paid_lines(result: ResultView, names: Sequence[str], locale: LocaleLike
-                   ) -> list[list[str]]:
-    """The settlement card's "how it is paid" lines, one list per win (heading first)."""
-    return [[t("settle.how", locale), *charge_lines(win, names, locale)] if win.charges else []
-            for win in result.settlements]
-
-
-def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
-                      locale: LocaleLike, caishen: Tile | None = None) -> list[str]:
-    giver = names[win.from_seat] if win.from_seat is not None else ""
-    lines = [t(f"settle.{win.win}", locale, hand=hand, name=names[win.winner], giver=giver)]
-    win_tile = tiles_text((win.win_tile,), locale, caishen=caishen) \
-        if win.win_tile is not None else "—"
-    lines.append(t("settle.hand", locale, tiles=tiles_text(win.concealed, locale,
-                                                          caishen=caishen), win=win_tile))
-    if win.melds:
-        melds = [t(f"meld.{m.kind.value}", locale,
-                   tiles=tiles_text((x for x in m.tiles if x is not None), locale,
-                                    caishen=caishen)) for m in win.melds]
-        lines.append(t("settle.melds", locale, melds=t("meld.sep", locale).join(melds)))
-    if win.flowers:
-        lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers, locale)))
-    patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
-                  value=pattern_value(p.value, locale)) for p in win.patterns]
-    if not patterns:  # as the card says it: a plain win, worth its unit's one
-        plain = "×1" if win.value_unit == "×" else None
-        patterns = [t("settle.pattern", locale, name=t("settle.no_patterns", locale),
-                      value=plain) if plain else t("settle.no_patterns", locale)]
-    if win.base:  # the 底花 a value in 花 starts from, by where it comes from
-        parts = [t(f"base.{kind}", locale, hua=hua) for kind, hua in win.base]
-        lines.append(t("settle.base", locale, parts=" + ".join(parts),
-                       total=sum(h for _, h in win.base)))
-    lines.append(t("settle.patterns", locale, patterns=join(patterns, locale)))
-    lines.append(t("settle.value", locale,
-                   value=unit_value_text(win.value_unit, win.value, locale)))
-    if win.charges:  # 承包 and 吃三口包 show in them, in the reader's words
-        lines.append(t("settle.how", locale))
-        lines += ["· " + line for line in charge_lines(win, names, locale)]
-    elif win.liability:
-        lines.append(t("settle.liability", locale, text=win.liability))
-    return lines
-
-
-def settlement_text(result: ResultView, names: Sequence[str], hand: int, locale: LocaleLike,
-                    totals: Sequence[Fraction | int] | None = None, *,
-                    caishen: Tile | None = None) -> str:
-    """The end of a hand for the channel: each win (its hand, patterns and value), the
-    net payments, and the match totals when given (``caishen``: the hand's wildcard,
-    marked where it stands in the winner's tiles)."""
-    lines: list[str] = []
-    for win in result.settlements:
-        lines += _settlement_lines(win, names, hand, locale, caishen)
-    if result.drawn:
-        lines.append(t("settle.drawn", locale, hand=hand))
-    if result.settlements or any(result.payments):
-        lines.append(t("settle.payments", locale,
-                       payments=amounts_text(names, result.payments, locale)))
-    if totals is not None:
-        lines.append(t("settle.totals", locale, totals=amounts_text(names, totals, locale)))
-    return clip("\n".join(lines), MAX_CONTENT)
-
-
-def best_hand_text(row: LeaderboardRow, locale: LocaleLike) -> str | None:
-    """A player's best hand: its patterns named and its value ("清一色 · 20 花"); a row
-    written before hands were kept as data shows its old description."""
-    best = row.best_hand or _old_best_hand(row.best_hand_desc, row.best_hand_value)
-    if best is None or best.rules not in RULESETS:
-        return row.best_hand_desc
-    known = RULESETS[best.rules].patterns
-    names = []
-    for pid, count in Counter(best.patterns).items():  # 豪华 and 财飘 can repeat
-        name = pattern_name(known[pid].zh, known[pid].en, locale) if pid in known else pid
-        names.append(name if count == 1 else t("best.repeat", locale, name=name, count=count))
-    return t("best.hand", locale, patterns=join(names, locale) or t("best.plain", locale),
-             value=value_text(best.rules, best.value, locale))
-
-
-_OLD_PLAIN_WIN = "胡 Win"
-
-
-def _old_best_hand(desc: str | None, value: int | None) -> BestHand | None:
-    """A best hand stored before they were kept as data: its bilingual pattern labels
-    ("清一色 Full Flush 碰碰胡 All Pungs") read back into one rule set's pattern ids, or
-    "胡 Win", a win without a pattern (only Hangzhou has those); None if it reads as
-    neither."""
-    if desc is None or value is None:
-        return None
-    if desc == _OLD_PLAIN_WIN:
-        plain = [r.name for r in RULESETS.values() if not r.needs_qualifying_pattern]
-        return BestHand(plain[0], (), value) if len(plain) == 1 else None
-    for rules, ruleset in RULESETS.items():
-        labels = sorted(((p.label(), p.id) for p in ruleset.patterns.values()),
-                        key=lambda x: -len(x[0]))  # the longest label first
-        rest, found = desc, []
-        while rest:
-            match = next(((label, pid) for label, pid in labels
-                          if rest == label or rest.startswith(label + " ")), None)
-            if match is None:
-                break
-            found.append(match[1])
-            rest = rest[len(match[0]):].lstrip(" ")
-        if found and not rest:
-            return BestHand(rules, tuple(found), value)
-    return None
-
-
-def board_title(rules: str, locale: LocaleLike) -> str:
-    """A leaderboard's title: its rule set, and the unit its points are in."""
-    return f"{t('board.title', locale, rules=rules_name(rules, locale))} · " \
-           f"{t(f'board.unit.{rules}', locale)}"
-
-
-def leaderboard_text(rows: Sequence[Any], locale: LocaleLike, *, rules: str | None = None,
-                     others: Sequence[str] = ()) -> str:
-    """``/mahjong leaderboard``: rows with display_name, points, hands_won, hands_played
-    and rules (the store's LeaderboardRow), best first as given, all of one rule set
-    (``rules``, else the rows'); ``others``: the channel's other boards, named."""
-    rules = rules or (rows[0].rules if rows else None)
-    if not rows:
-        empty = t("reply.leaderboard.empty", locale) if rules is None else \
-            t("reply.leaderboard.rules_empty", locale, rules=rules_name(rules, locale))
-        lines = [empty]
-    else:
-        assert rules is not None
-        lines = [f"**{board_title(rules, locale)}**"]
-    tail = [t("reply.leaderboard.others", locale,
-              boards=join([rules_name(r, locale) for r in others], locale))] if others else []
-    for i, r in enumerate(rows):
-        key = "reply.leaderboard.row.one" if r.hands_played == 1 else "reply.leaderboard.row"
-        line = t(key, locale, rank=i + 1, name=r.display_name,
-                 points=amount_text(r.points), won=r.hands_won, hands=r.hands_played)
-        if sum(len(x) + 1 for x in lines + tail) + len(line) > MAX_CONTENT:
-            break  # the best rows come first: drop the tail
-        lines.append(line)
-    return "\n".join(lines + tail)
-
-
-def score_text(table_id: int, names: Sequence[str], totals: Sequence[Fraction | int],
-               played: int, hands: int, locale: LocaleLike, *, cancelled: bool = False
-               ) -> str:
-    """``/mahjong score``: the match totals at a table (so far, if it was cancelled)."""
-    key = "reply.score.cancelled" if cancelled else "reply.score.title"
-    lines = [f"**{t(key, locale, table=table_id, played=played, hands=hands)}**"]
-    lines += [t("reply.score.row", locale, name=n, points=amount_text(a))
-              for n, a in zip(names, totals, strict=True)]
-    return clip("\n".join(lines), MAX_CONTENT)
-
-
-def table_caption(table: TableView, *, table_id: int, names: Sequence[str],
-                  locale: LocaleLike, happened: Sequence[str] = (),
-                  mention: Mapping[int, str] | None = None) -> str:
-    """The text with the channel's table picture: where the hand stands, whose move it
-    is (mentioned when ``mention`` gives a seat's mention), what just happened."""
-    head = [t("caption.table", locale, rules=rules_name(table.rules, locale),
-              table=table_id, hand=table.hand_number, left=table.wall_left),
-            t("caption.dealer", locale, name=names[table.dealer])]
-    if RULESETS[table.rules].counts_streak and table.streak > 1:
-        head.append(t("caption.streak", locale, streak=table.streak))
-    if table.huangfan:
-        head.append(huangfan_text(table, locale))
-    if table.caishen is not None:
-        head.append(t("caption.caishen", locale, tile=tile_label(table.caishen, locale)))
-    who = [(mention or {}).get(s, names[s]) for s in table.deciding]
-    tail = []
-    if table.phase == "turn" and who:
-        tail.append(t("caption.turn", locale, name=who[0]))
-    elif table.phase in ("claim", "rob_kong"):
-        # Nobody named: who may claim depends on what they hold (the same words
-        # whoever and however many may claim).
-        key = "caption.rob_kong" if table.phase == "rob_kong" else "caption.claim"
-        tail.append(t(key, locale))
-    return fit(head, happened, tail)
-
-
-def huangfan_text(table: TableView, locale: LocaleLike) -> str:
-    """Why the hand is a 荒番 hand: its dice, or the 荒番 carried over from earlier drawn
-    hands (or dice) of the match."""
-    if RULESETS[table.rules].huangfan_after_dice(0, table.dice) > 0:
-        return t("caption.huangfan.dice", locale, dice=f"{table.dice[0]}+{table.dice[1]}")
-    return t("caption.huangfan.carried", locale)
-
-
-def commitment_text(digest: str, locale: LocaleLike) -> str:
-    return t("caption.commitment", locale, digest=digest)
-
-
-def reveal_text(hand: int, wall: str, salt: str, locale: LocaleLike) -> str:
-    """The wall and salt after a hand; clipped (a full wall fits: 144 tiles × 2)."""
-    return clip(t("caption.reveal", locale, hand=hand, wall=wall, salt=salt), MAX_CONTENT)

@@ -18,7 +18,8 @@ from bot.discord.play.moves import (
     move_view,
     parse_discard_value,
 )
-from bot.discord.texts import describe_events, dm_text
+from bot.discord.play.words import dm_text
+from bot.discord.table.words import describe_events
 from engine.game import HandState, apply, deciding_seats, legal_actions, new_hand
 from engine.game.actions import Action
 from engine.rules.common import ActionKind

@@ -9,20 +9,17 @@ from fractions import Fraction
 
 import discord
 
-from bot.discord.texts import (
-    amount_text,
+from bot.discord.leaderboard import leaderboard_text
+from bot.discord.play.words import dm_closed_text, dm_text, fit
+from bot.discord.table.words import (
     describe_events,
-    dm_closed_text,
-    dm_text,
-    fit,
-    leaderboard_text,
     reveal_text,
-    rules_summary,
     score_text,
     settlement_text,
     table_caption,
     your_move_text,
 )
+from bot.discord.texts import amount_text, rules_summary
 from bot.store import LeaderboardRow
 from engine.game import apply
 from engine.game.actions import Action

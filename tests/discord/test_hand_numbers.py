@@ -11,7 +11,8 @@ import pytest
 
 import render.hand
 from bot.discord.play.moves import move_view
-from bot.discord.texts import dm_text, rules_summary, tile_name
+from bot.discord.play.words import dm_text
+from bot.discord.texts import rules_summary, tile_name
 from engine.game import apply
 from engine.tiles import Tile, tile_from_notation
 from engine.view import PlayerView, view

@@ -11,7 +11,7 @@ import pytest
 
 import render.cards
 from bot.discord import leaderboard as boards
-from bot.discord.texts import best_hand_text
+from bot.discord.leaderboard import best_hand_text
 from bot.store import LeaderboardRow, best_hand_key
 
 

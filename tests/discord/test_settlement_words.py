@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.discord.texts import how_paid_lines, settlement_text
+from bot.discord.table.words import how_paid_lines, settlement_text
 from engine.score import read_case
 from engine.view import ResultView, SettlementView
 from render.cards import render_settlement, settlement_card

@@ -50,7 +50,7 @@ def _menu(state: HandState, locale: str) -> dict[str, str]:
 
 
 def _dm(state: HandState, locale: str) -> str:
-    from bot.discord.texts import dm_text
+    from bot.discord.play.words import dm_text
     return dm_text(view(state, 0), table_id=1, names=NAMES, locale=locale)
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.texts import dm_text, table_caption
+from bot.discord.play.words import dm_text
+from bot.discord.table.words import table_caption
 from bot.service import FakeClock, RecordingNotifier, TableNotice, TableService
 from bot.service.fairness import Deal, deal_of
 from bot.store import Store

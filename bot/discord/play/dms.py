@@ -44,7 +44,8 @@ from bot.discord.delivery.posting import Poster, memory_file
 from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.play.choices import add_preferences
 from bot.discord.play.moves import move_view
-from bot.discord.texts import describe_events, dm_closed_text, dm_text
+from bot.discord.play.words import dm_closed_text, dm_text
+from bot.discord.table.words import describe_events
 from bot.service import PrivateNotice, TableRef
 from engine.game.events import Event
 from engine.view import PlayerView

@@ -50,20 +50,19 @@ from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
 from bot.discord.delivery.table_state import Tables, TableState, channel_queue
 from bot.discord.hand.replies import LiveReplies
-from bot.discord.leaderboard import board_png
+from bot.discord.leaderboard import board_png, leaderboard_text
 from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
-from bot.discord.texts import (
-    amounts_text,
+from bot.discord.table.words import (
     commitment_text,
     describe_events,
     how_paid_lines,
-    leaderboard_text,
     reveal_text,
     settlement_text,
     table_caption,
     your_move_text,
 )
+from bot.discord.texts import amounts_text
 from bot.service import (
     AwayNotice,
     Cause,

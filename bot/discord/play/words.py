@@ -1,0 +1,130 @@
+"""A seat's DM in words (also its ``/mahjong hand`` reply's): the table and hand, what
+just happened, what is asked of the seat, its hand, the deadline; and the channel's
+line when a seat's DMs are closed. For their seat only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.discord.core.i18n import LocaleLike, join, t
+from bot.discord.texts import (
+    claimed_tile,
+    fit,
+    rules_name,
+    tile_label,
+    tile_name,
+    tiles_text,
+    timestamp,
+    waits_text,
+)
+from engine.melds import MeldKind
+from engine.rules.common import ActionKind
+from engine.view import PlayerView
+from render.hand import held_tiles, offers_discard, suggested_number
+
+
+def prompt_line(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str:
+    """What is asked of this seat now, or who is being waited for."""
+    table = view.table
+    if table.phase == "ended":
+        return t("dm.ended", locale)
+    if not view.moves and table.phase in ("claim", "rob_kong"):
+        return t("dm.waiting_claim", locale)  # who else may claim is theirs to know
+    if not view.moves:
+        waiting = [names[s] for s in table.deciding]
+        return t("dm.waiting", locale, names=join(waiting, locale) or "—")
+    if table.phase == "turn":
+        return t("dm.turn", locale)
+    tile = claimed_tile(table)
+    giver = table.last_discard[0] if table.last_discard is not None else table.turn
+    if table.phase == "rob_kong":
+        giver = table.turn
+    key = "dm.rob_kong" if table.phase == "rob_kong" else "dm.claim"
+    return t(key, locale, name=names[giver], tile=tile_name(tile, locale) if tile else "?")
+
+
+def hand_line(view: PlayerView, locale: LocaleLike) -> str:
+    """The concealed tiles in text (the picture shows them too; text is searchable)."""
+    wild = view.table.caishen
+    tiles = tiles_text(view.concealed, locale, caishen=wild)
+    if view.drawn is None:
+        return t("dm.hand", locale, tiles=tiles)
+    return t("dm.hand_drawn", locale, tiles=tiles,
+             drawn=tiles_text((view.drawn,), locale, caishen=wild))
+
+
+def first_discard(view: PlayerView) -> bool:
+    """The seat's first discard of the match is due: the first hand, nothing discarded
+    yet (the numbers are drawn only when a discard is due, for the menu)."""
+    return offers_discard(view) and view.table.hand_number == 1 \
+        and not view.table.seats[view.seat].discards
+
+
+def legend_line(view: PlayerView, locale: LocaleLike) -> str | None:
+    """What the hand picture's numbers and highlights mean, said once a match: with the
+    seat's first discard (`/mahjong rules` says it again, `rules_summary`)."""
+    if not first_discard(view):
+        return None
+    parts = [t("dm.legend.numbers", locale)]
+    hint = suggested_number(view)
+    if hint is not None:
+        parts.append(t("dm.legend.suggested", locale, n=hint))
+    if view.drawn is not None:
+        parts.append(t("dm.legend.drawn", locale, n=len(held_tiles(view))))
+    if view.table.caishen is not None:
+        parts.append(t("dm.legend.caishen", locale))
+    return t("dm.legend", locale, parts=t("dm.legend.sep", locale).join(parts)) \
+        + " " + t("dm.legend.again", locale)
+
+
+def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> str | None:
+    """The news line a claim's question tells again ("Bob discarded Seven of Dots: claim
+    it or pass.", "Bob adds … to a kong: win on it or pass."), when this seat is asked."""
+    table = view.table
+    if not view.moves:
+        return None
+    if table.phase == "claim" and table.last_discard is not None:
+        tile = claimed_tile(table)
+        return t("ev.discard", locale, name=names[table.last_discard[0]],
+                 tile=tile_name(tile, locale) if tile else "?")
+    if table.phase == "rob_kong":
+        kongs = [m for m in table.seats[table.turn].melds if m.kind is MeldKind.ADDED_KONG]
+        if kongs:
+            shown = [x for x in kongs[-1].tiles if x is not None]
+            return t("ev.added_kong", locale, name=names[table.turn],
+                     tiles=tiles_text(shown, locale, caishen=table.caishen))
+    return None
+
+
+def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
+            happened: Sequence[str] = (), deadline: float | None = None,
+            reminder: bool = False) -> str:
+    """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
+    the table and hand, what just happened, what is asked, the hand, the deadline."""
+    table = view.table
+    head = [t("dm.header", locale, rules=rules_name(table.rules, locale), table=table_id,
+              hand=table.hand_number)]
+    if reminder:
+        head.append(t("dm.reminder", locale))
+    prompt = prompt_line(view, names, locale)
+    said = _asked_news(view, names, locale)
+    if happened and said is not None and happened[-1] == said:
+        happened = happened[:-1]  # the question says it again: told once
+    tail = [prompt, hand_line(view, locale)]
+    if table.caishen is not None:
+        tail.append(t("dm.caishen", locale, tile=tile_label(table.caishen, locale)))
+    legend = legend_line(view, locale)
+    if legend:
+        tail.append(legend)
+    if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
+        tail.append(t("dm.waits", locale, tiles=waits_text(view.waits, view.table.rules, locale,
+                                                           caishen=table.caishen)))
+    if deadline is not None and view.moves:
+        tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
+                      at=timestamp(deadline, "f")))
+    return fit(head, happened, tail)
+
+
+def dm_closed_text(mention: str, locale: LocaleLike) -> str:
+    """Posted in the channel when a DM is refused (50007): reveals nothing."""
+    return t("dm.closed", locale, mention=mention)
