@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.refusals import explain
-from bot.discord.texts import MAX_CONTENT, amounts_text, clip, rules_name, value_text
+from bot.discord.core.words import MAX_CONTENT, amounts_text, clip, rules_name, value_text
 from engine.rules import DEFAULT, RULESETS
 from engine.score import MAX_DEPTH, MAX_DIGITS, NumberTooLong, TooDeep, parse_json, score_case
 

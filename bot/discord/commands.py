@@ -41,8 +41,8 @@ from bot.discord.lobby.options import (
     table_options,
 )
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.rules import rules_summary
 from bot.discord.table.words import score_text, table_caption
-from bot.discord.texts import rules_summary
 from bot.service import Refused
 from bot.service import errors as E
 from engine.rules import DEFAULT

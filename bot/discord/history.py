@@ -1,5 +1,5 @@
 """``/mahjong history``: the last finished hand told with the channel's own "what
-happened" lines (`texts.describe_events`, as the public sees them), then its revealed
+happened" lines (`table.words.describe_events`, as the public sees them), then its revealed
 wall. A hand rarely fits one message: the message then keeps the title, the end of the
 hand and the wall, and the whole hand goes with it as a text file."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.discord.core.i18n import LocaleLike, t
+from bot.discord.core.words import MAX_CONTENT
 from bot.discord.table.words import describe_events, reveal_text
-from bot.discord.texts import MAX_CONTENT
 from bot.service.service import HandHistory
 from engine.game.events import ClaimWindowOpened
 

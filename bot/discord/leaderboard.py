@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, join, t
-from bot.discord.texts import MAX_CONTENT, amount_text, pattern_name, rules_name, value_text
+from bot.discord.core.words import MAX_CONTENT, amount_text, pattern_name, rules_name, value_text
 from bot.service import BestHand, LeaderboardRow
 from engine.rules import RULESETS
 from render.cards import BoardWords, leaderboard_card

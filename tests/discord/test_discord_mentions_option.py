@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.discord.lobby.options import SPECS, choices_kwargs
-from bot.discord.texts import rules_summary
+from bot.discord.rules import rules_summary
 from engine.rules import RULESETS, OptionError
 from tests.discord.fakes import FakeService, interaction
 from tests.discord.test_discord_commands import run

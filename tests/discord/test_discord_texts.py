@@ -9,8 +9,10 @@ from fractions import Fraction
 
 import discord
 
+from bot.discord.core.words import amount_text
 from bot.discord.leaderboard import leaderboard_text
 from bot.discord.play.words import dm_closed_text, dm_text, fit
+from bot.discord.rules import rules_summary
 from bot.discord.table.words import (
     describe_events,
     reveal_text,
@@ -19,7 +21,6 @@ from bot.discord.table.words import (
     table_caption,
     your_move_text,
 )
-from bot.discord.texts import amount_text, rules_summary
 from bot.store import LeaderboardRow
 from engine.game import apply
 from engine.game.actions import Action

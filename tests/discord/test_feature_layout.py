@@ -86,8 +86,7 @@ def test_the_shared_mechanism_imports_no_feature() -> None:
             else:
                 continue
             if module.startswith("bot.discord."):
-                assert module.startswith(CORE) or module == "bot.discord.texts", \
-                    f"{name} imports {module}"
+                assert module.startswith(CORE), f"{name} imports {module}"
 
 
 def test_slash_commands_keep_their_signatures_for_mypy() -> None:

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 import render.hand
+from bot.discord.core.words import tile_name
 from bot.discord.play.moves import move_view
 from bot.discord.play.words import dm_text
-from bot.discord.texts import rules_summary, tile_name
+from bot.discord.rules import rules_summary
 from engine.game import apply
 from engine.tiles import Tile, tile_from_notation
 from engine.view import PlayerView, view

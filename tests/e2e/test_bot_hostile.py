@@ -25,7 +25,7 @@ from botkit import (
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
 from test_bot_failures import forged_click
 
-from bot.discord.texts import MAX_CONTENT
+from bot.discord.core.words import MAX_CONTENT
 from tests.logcapture import debug_logs
 
 PAST_64_BITS = 2**64 + 5

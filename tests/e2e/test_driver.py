@@ -15,7 +15,7 @@ from botkit import (
 )
 from fakediscord import BotLauncher, FakeDiscord
 
-from bot.discord.texts import tile_name
+from bot.discord.core.words import tile_name
 from engine.tiles import tile_from_notation
 
 

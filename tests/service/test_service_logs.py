@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.discord.texts import tiles_text
+from bot.discord.core.words import tiles_text
 from engine.tiles import format_tiles
 from tests.logcapture import debug_logs, leaks
 from tests.service.helpers import ANN, EVE, World, by

@@ -36,7 +36,7 @@ import discord
 
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.refusals import refusal_text
-from bot.discord.texts import MAX_CONTENT, clip
+from bot.discord.core.words import MAX_CONTENT, clip
 from bot.service import Cause, Place, Refused
 
 if TYPE_CHECKING:

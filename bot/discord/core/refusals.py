@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, has, join, lang, t
-from bot.discord.texts import MAX_CONTENT, clip, tiles_text
+from bot.discord.core.words import MAX_CONTENT, clip, tiles_text
 from engine.tiles import NotationError, parse_tiles
 
 

@@ -17,8 +17,9 @@ import discord
 from bot.discord.core.answering import answering
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.items import NUM, own_id, persistent
+from bot.discord.core.words import clip, rules_name, wind_name
 from bot.discord.lobby.leave import leave
-from bot.discord.texts import clip, option_lines, rules_name, wind_name
+from bot.discord.rules import option_lines
 
 LobbyWhat = Literal["join", "leave", "addbot", "start"]
 LOBBY_ACTIONS: tuple[LobbyWhat, ...] = ("join", "leave", "addbot", "start")

@@ -18,7 +18,7 @@ import discord
 from bot.discord.core.answering import answering
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.items import MAX_BUTTON_LABEL, MAX_ROWS, NUM, own_id, persistent
-from bot.discord.texts import clip
+from bot.discord.core.words import clip
 
 Preference = Literal["always_win", "pass_claims", "discard_drawn_when_away"]
 PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_drawn_when_away")

@@ -47,7 +47,7 @@ from bot.discord.core.items import (
     own_id,
     persistent,
 )
-from bot.discord.texts import (
+from bot.discord.core.words import (
     MAX_CONTENT,
     MAX_OPTION_TEXT,
     claimed_tile,

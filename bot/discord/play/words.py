@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.discord.core.i18n import LocaleLike, join, t
-from bot.discord.texts import (
+from bot.discord.core.words import (
     claimed_tile,
     fit,
     rules_name,

@@ -45,6 +45,7 @@ import discord
 
 from bot.discord.core.i18n import LocaleLike, lang, t
 from bot.discord.core.pictures import Pictures
+from bot.discord.core.words import amounts_text
 from bot.discord.delivery.memory import PresenterMemory, ViewMessage
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
@@ -62,7 +63,6 @@ from bot.discord.table.words import (
     table_caption,
     your_move_text,
 )
-from bot.discord.texts import amounts_text
 from bot.service import (
     AwayNotice,
     Cause,

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from bot.discord.core.i18n import LocaleLike, join, t
-from bot.discord.texts import (
+from bot.discord.core.words import (
     MAX_CONTENT,
     UNIT_WORDS,
     amount_text,

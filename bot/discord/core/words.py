@@ -1,9 +1,9 @@
 """The adapter's shared words: tiles, waits and values in words, the rule set's name, a
-seat's wind, Discord timestamps, a settlement's amounts and a pattern's value, and the
-rules summary of ``/mahjong rules`` (with every option's value). Each feature's own
-texts are with it: a DM's in `bot.discord.play.words`, the channel's (what happened,
-pings, settlements, the caption) in `bot.discord.table.words`, the leaderboard's in
-`bot.discord.leaderboard`, refusals in `bot.discord.core.refusals`.
+seat's wind, Discord timestamps, a settlement's amounts, a pattern's value, a message
+cut to fit. Each feature's own texts are with it: a DM's in `bot.discord.play.words`,
+the channel's (what happened, pings, settlements, the caption) in
+`bot.discord.table.words`, the leaderboard's in `bot.discord.leaderboard`, the rules
+summary in `bot.discord.rules`, refusals in `bot.discord.core.refusals`.
 
 Pure functions in the reader's locale. Every text fits Discord's 2000-character content.
 """
@@ -11,16 +11,13 @@ Pure functions in the reader's locale. Every text fits Discord's 2000-character 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, join, lang, t
-from bot.discord.lobby.options import NEW_OPTIONS, option_value_text
 from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.rules import RULESETS
-from engine.rules.common import TableOptions
 from engine.tiles import Tile
 from engine.view import SEAT_WINDS, TableView
 
@@ -186,75 +183,6 @@ def _robbed_tile(table: TableView) -> Tile | None:
         return None
     shown = Counter(x for x in kongs[-1].tiles if x is not None)
     return shown.most_common(1)[0][0] if shown else None
-
-
-# ---------------------------------------------------------------------------
-# Rules summary
-
-
-def full_options(rules: str, options: Mapping[str, Any] | TableOptions | None
-                 ) -> TableOptions:
-    """The table's options with the defaults filled in (and validated by the engine)."""
-    if isinstance(options, TableOptions):
-        return options
-    return RULESETS[rules].options(dict(options or {}))
-
-
-def option_lines(rules: str, options: Mapping[str, Any] | TableOptions | None,
-                 locale: LocaleLike) -> list[str]:
-    """One line per option of the rule set, in the order of ``/mahjong new``."""
-    values = full_options(rules, options).to_dict()
-    return ["· " + t(f"opt.{spec.name}", locale,
-                     value=option_value_text(spec.name, values[spec.name], locale))
-            for spec in NEW_OPTIONS if spec.name in values and rules in spec.rules]
-
-
-def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
-                  locale: LocaleLike) -> str:
-    """``/mahjong rules``: what the rule set is about, its patterns and their values,
-    every option's value (a table's, or the defaults when ``options`` is None), and how
-    to read the hand picture (its legend, said in a DM once a match)."""
-    patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
-                  value=pattern_value(p.value, locale))
-                for p in RULESETS[rules].patterns.values()]
-    heading = "rules.defaults" if options is None else "rules.options"
-    parts = [f"**{t('rules.title', locale, rules=rules_name(rules, locale))}**",
-             t(f"rules.about.{rules}", locale),
-             t("rules.patterns", locale, patterns=join(patterns, locale)), "",
-             t(heading, locale), *option_lines(rules, options, locale), "",
-             picture_legend(rules, locale)]
-    return clip("\n".join(parts), MAX_CONTENT)
-
-
-# ---------------------------------------------------------------------------
-# Direct messages and channel pings
-
-
-
-
-
-
-
-
-
-
-def picture_legend(rules: str, locale: LocaleLike) -> str:
-    """The hand picture's numbers and highlights in general words (`/mahjong rules`)."""
-    parts = [t("dm.legend.numbers", locale), t("legend.suggested", locale),
-             t("legend.drawn", locale)]
-    if any(spec.name == "caishen" and rules in spec.rules for spec in NEW_OPTIONS):
-        parts.append(t("dm.legend.caishen", locale))
-    return t("legend.title", locale, parts=t("dm.legend.sep", locale).join(parts))
-
-
-
-
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------
