@@ -1,8 +1,10 @@
-"""The Discord adapter: the ``/mahjong`` commands (commands), the buttons as dynamic
-items (ids), how both answer an interaction (answering), strings (i18n), the options of
-``/mahjong new`` (options) and the builders of views and texts (components, texts).
-
-The commands and the items' callbacks call the table service (``interaction.client
-.service``) with a `bot.service.Cause`; everything else here is pure, apart from the
-notifier, which presents the service's notices.
+"""The Discord adapter, grouped by feature: the ``/mahjong`` commands (commands), a
+seat's decision (play: its buttons and menu, standing choices, DMs and their words),
+the lobby (lobby: its message and buttons, leaving, the options of ``/mahjong new``,
+computers' names), ``/mahjong hand``'s reply (hand), the table's channel (table: the
+presenter of the service's notices and the channel's words), the calculator, history,
+leaderboard and rules commands (one module each), delivery (outbox, posting, the
+presenter's memory) and the shared mechanism (core: strings, answering an interaction,
+the id scheme, refusals, shared words, pictures). Each feature owns its components'
+ids; core imports no feature. The client (client) wires it together.
 """

@@ -1,1 +1,2 @@
-"""The lobby: ``/mahjong new`` and its options, seats taken, computers named."""
+"""The lobby: its message and buttons (message), leaving a table (leave), the options
+of ``/mahjong new`` (options), computers named when they sit down (names)."""
