@@ -805,8 +805,8 @@ _ZH: dict[str, str] = {
 }
 
 
-# The adapter's own replies and channel notices (bot/discord/commands.py, ids.py,
-# notifier.py).
+# The adapter's own replies and channel notices (bot/discord/commands.py, the features'
+# items, table/notifier.py).
 _EN.update({
     "choice.win.self_draw": "Self-draw 自摸",
     "choice.win.discard": "On a discard 点炮",
@@ -883,8 +883,8 @@ _ZH.update({
 
 
 # Leaving a running match (a private confirmation, then the channel's line) and a
-# cancelled table (its players' open DMs, an old button) (bot/discord/ids.py,
-# notifier.py, dms.py).
+# cancelled table (its players' open DMs, an old button) (bot/discord/lobby/leave.py,
+# table/notifier.py, play/dms.py).
 _EN.update({
     "leave.confirm.title": "**Leave table #{table} while its match is running?** The "
                            "computer plays your seat until the match ends.",
