@@ -21,6 +21,29 @@ settings.register_profile("no-files", database=None)
 settings.load_profile("no-files")
 
 
+WORKERS = 2
+"""How many processes `python -m pytest` runs the tests in (pytest-xdist), unless the
+command line says (``-n 4``, ``-n auto``; ``-n 0`` or ``-p no:xdist`` run them in
+pytest's own process, for a debugger): one a core of CI's two."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Parallel by default: `WORKERS` processes, each test sent to the first free one
+    (``--dist worksteal``: the long tests do not queue behind each other). Set here
+    rather than in pyproject's addopts, where an ``-n`` would be an unknown option once
+    pytest-xdist is turned off (``-p no:xdist``). Nothing is changed in xdist's own
+    workers, nor when the command line chose, collects only, or debugs (``--pdb``)."""
+    option = config.option
+    if (not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput")
+            or option.numprocesses is not None or option.collectonly or option.usepdb
+            or option.trace):
+        return
+    option.numprocesses = WORKERS
+    if option.dist == "no" and not option.distload:
+        option.dist = "worksteal"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Hypothesis also caches what it reads from the code under `.hypothesis/` (it starts
     as the test modules are collected): give it a folder of its own for the run."""
