@@ -133,7 +133,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                     ) -> None:
         async with answering(interaction) as answer:
             table_id = await answer.table_id(table)
-            # a running match is confirmed first, privately (`ids.leave`)
+            # a running match is confirmed first, privately (`lobby.leave.leave`)
             await leave(answer, table_id,
                         lobby_reply=t("reply.left", answer.locale, name=answer.cause.name))
 

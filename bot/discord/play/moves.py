@@ -171,7 +171,7 @@ def steps_in(match: re.Match[str]) -> tuple[int | None, int | None]:
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=rf"mj:mv:(?P<table>{NUM}):(?P<hand>{NUM}):{STEP}"
                           rf":(?P<move>{MOVE}){SEAT}"):
-    """A move button; built by `components.move_view`, rebuilt from its id on click."""
+    """A move button; built by `move_view` below, rebuilt from its id on click."""
 
     def __init__(self, table: int, hand: int, step: int | None, move: MoveCode | None, *,
                  label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
