@@ -18,8 +18,10 @@ start (client.py's fingerprint).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Coroutine
 from functools import partial
+from types import MethodType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
@@ -37,6 +39,7 @@ from bot.discord.lobby.options import (
     OptionNotForRules,
     choices_kwargs,
     describe_kwargs,
+    parameters,
     rename_kwargs,
     table_options,
 )
@@ -79,31 +82,57 @@ def table_param(func: Decorated) -> Decorated:
     return app_commands.describe(table=ls("param.table.desc"))(func)
 
 
+def _offer_rule_sets(child: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
+    """A subcommand's ``rules`` argument offers the rule sets registered as the tree is
+    built. discord.py reads a parameter's choices from its decorators when the class is
+    defined, before a rule set registered later is known: they are set here instead."""
+    if isinstance(child, app_commands.Command):
+        param = child._params.get("rules")  # discord.py keeps no public setter for them
+        if param is not None:
+            param.choices = choices_kwargs()["rules"]
+
+
 class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                       description=ls("cmd.group.desc"), guild_only=True):
     """``/mahjong``: guild only, a table lives in a channel. Discord lists the
     subcommands in the order they are defined here."""
 
-    @command("new")
-    @app_commands.rename(**rename_kwargs())
-    @app_commands.describe(**describe_kwargs())
-    @app_commands.choices(**choices_kwargs())
-    async def new(self, interaction: discord.Interaction, rules: str,
-                  hands: app_commands.Range[int, 1, 64] | None = None,
-                  turn_timer: int | None = None, claim_timer: int | None = None,
-                  away_after: app_commands.Range[int, 1, 10] | None = None,
-                  mentions: str | None = None,
-                  base: app_commands.Range[int, 1, 1000] | None = None,
-                  la_cap: app_commands.Range[int, 1, 100] | None = None,
-                  huangfan_multiplier: app_commands.Range[int, 1, 10] | None = None,
-                  caishen: str | None = None, caishen_melds: bool | None = None,
-                  discard_win_streak: app_commands.Range[int, 1, 3] | None = None,
-                  liability: bool | None = None, away_leaves: bool | None = None) -> None:
-        given = {"hands": hands, "turn_timer": turn_timer, "claim_timer": claim_timer,
-                 "away_after": away_after, "mentions": mentions, "base": base, "la_cap": la_cap,
-                 "huangfan_multiplier": huangfan_multiplier, "caishen": caishen,
-                 "caishen_melds": caishen_melds, "discard_win_streak": discard_win_streak,
-                 "liability": liability, "away_leaves": away_leaves}
+    def __init__(self) -> None:
+        super().__init__()
+        # /mahjong new's options and every `rules` choice are the registered rule sets':
+        # made now, as the tree is built, and ``new`` listed first
+        others = self.commands
+        for child in others:
+            self.remove_command(child.name)
+        self.add_command(self._new_command())
+        for child in others:
+            _offer_rule_sets(child)
+            self.add_command(child)
+
+    def _new_command(self) -> app_commands.Command[Any, ..., None]:
+        """``/mahjong new``: its parameters are the options of the registered rule sets
+        (`bot.discord.lobby.options.parameters`), declared to discord.py as its
+        callback's signature."""
+        async def new(group: MahjongCommands, interaction: discord.Interaction,
+                      **given: Any) -> None:
+            await group.open_table(interaction, given)
+
+        new.__qualname__ = f"{type(self).__qualname__}.new"  # a method: the group first
+        new.__signature__ = inspect.Signature([  # type: ignore[attr-defined]  # read by discord.py
+            inspect.Parameter("group", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                              annotation=discord.Interaction),
+            *parameters()])
+        callback = app_commands.choices(**choices_kwargs())(
+            app_commands.describe(**describe_kwargs())(
+                app_commands.rename(**rename_kwargs())(new)))
+        return app_commands.Command(name=ls("cmd.new.name"), description=ls("cmd.new.desc"),
+                                    callback=MethodType(callback, self))
+
+    async def open_table(self, interaction: discord.Interaction, given: dict[str, Any]
+                         ) -> None:
+        """``/mahjong new`` with what was filled in: ``rules`` and the options given."""
+        rules = str(given.pop("rules"))
         # Read before answering: a fault here is tree.on_error's to report.
         try:
             options = table_options(rules, given)
@@ -207,7 +236,6 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
     @command("leaderboard")
     @app_commands.rename(rules=ls("param.rules.name"))
     @app_commands.describe(rules=ls("param.rules.desc"))
-    @app_commands.choices(rules=choices_kwargs()["rules"])
     async def leaderboard(self, interaction: discord.Interaction, rules: str | None = None
                           ) -> None:
         """One rule set's standings (its points in its own unit); without ``rules``, the
@@ -227,7 +255,6 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
     @command("rules")
     @app_commands.rename(rules=ls("param.rules.name"), table=ls("param.table.name"))
     @app_commands.describe(rules=ls("param.rules.desc"), table=ls("param.table.desc"))
-    @app_commands.choices(rules=choices_kwargs()["rules"])
     async def rules(self, interaction: discord.Interaction, rules: str | None = None,
                     table: TableArg | None = None) -> None:
         """A rule set's summary; without one, the options of the channel's table."""
@@ -244,8 +271,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
     @command("score")
     @app_commands.rename(**{n: ls(f"param.{n}.name") for n in SCORE_PARAMS})
     @app_commands.describe(**{n: ls(f"param.{n}.desc") for n in SCORE_PARAMS})
-    @app_commands.choices(rules=choices_kwargs()["rules"],
-                          win=[app_commands.Choice(name=ls(f"choice.win.{k}"), value=k)
+    @app_commands.choices(win=[app_commands.Choice(name=ls(f"choice.win.{k}"), value=k)
                                for k in WIN_KINDS])
     async def score(self, interaction: discord.Interaction, hand: str | None = None,
                     win_tile: str | None = None, rules: str | None = None,

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.discord.core.i18n import LocaleLike, join, t
 from bot.discord.core.words import MAX_CONTENT, clip, pattern_name, pattern_value, rules_name
-from bot.discord.lobby.options import NEW_OPTIONS, option_value_text
+from bot.discord.lobby.options import new_options, option_value_text
 from engine.rules import RULESETS
 from engine.rules.common import TableOptions
 
@@ -28,7 +28,7 @@ def option_lines(rules: str, options: Mapping[str, Any] | TableOptions | None,
     values = full_options(rules, options).to_dict()
     return ["· " + t(f"opt.{spec.name}", locale,
                      value=option_value_text(spec.name, values[spec.name], locale))
-            for spec in NEW_OPTIONS if spec.name in values and rules in spec.rules]
+            for spec in new_options() if spec.name in values and rules in spec.rules]
 
 
 def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
@@ -52,6 +52,6 @@ def picture_legend(rules: str, locale: LocaleLike) -> str:
     """The hand picture's numbers and highlights in general words (`/mahjong rules`)."""
     parts = [t("dm.legend.numbers", locale), t("legend.suggested", locale),
              t("legend.drawn", locale)]
-    if any(spec.name == "caishen" and rules in spec.rules for spec in NEW_OPTIONS):
+    if "caishen" in RULESETS[rules].own_options():
         parts.append(t("dm.legend.caishen", locale))
     return t("legend.title", locale, parts=t("dm.legend.sep", locale).join(parts))

@@ -10,6 +10,7 @@ options, their labels, the leaderboards' units. Nothing else lists rule sets.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.rules.common import OptionError, RuleError, Settlement, WinContext
 from engine.rules.hangzhou import Hangzhou
@@ -23,6 +24,7 @@ NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 """A rule set's name: what tables store and Discord's choices send (lower case)."""
 
 _generation = 0
+_listeners: list[Callable[[], None]] = []
 
 
 def register(ruleset: RuleSet) -> RuleSet:
@@ -46,6 +48,7 @@ def register(ruleset: RuleSet) -> RuleSet:
                          f"{sorted(missing)}: give their OptionWords")
     RULESETS[ruleset.name] = ruleset
     _generation += 1
+    _changed()
     return ruleset
 
 
@@ -54,6 +57,18 @@ def unregister(name: str) -> None:
     global _generation
     if RULESETS.pop(name, None) is not None:
         _generation += 1
+        _changed()
+
+
+def on_change(listener: Callable[[], None]) -> None:
+    """Call ``listener`` after each change of the registry (what is derived from it, as
+    the Discord words, is remade then)."""
+    _listeners.append(listener)
+
+
+def _changed() -> None:
+    for listener in list(_listeners):
+        listener()
 
 
 def generation() -> int:
@@ -91,4 +106,4 @@ def label(name: str) -> str:
 
 __all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "OptionWords", "RuleError",
            "RuleSet", "Settlement", "WinContext", "Words", "generation", "get", "label",
-           "register", "registered", "unregister"]
+           "on_change", "register", "registered", "unregister"]

@@ -23,7 +23,7 @@ from bot.discord.core.i18n import (
     t,
     translate,
 )
-from bot.discord.lobby.options import NEW_OPTIONS, choices_kwargs, table_options
+from bot.discord.lobby.options import choices_kwargs, new_options, table_options
 
 _ZH_LOCALES = (discord.Locale.chinese, discord.Locale.taiwan_chinese)
 
@@ -62,7 +62,7 @@ def test_english_names_are_the_code_names() -> None:
     assert [t(f"cmd.{c}.name") for c in COMMANDS] == [
         "new", "join", "leave", "addbot", "start", "hand", "table", "leaderboard", "rules",
         "score", "cancel", "history"]
-    for spec in NEW_OPTIONS:
+    for spec in new_options():
         assert t(f"param.{spec.name}.name") == spec.name
 
 
@@ -70,7 +70,7 @@ def test_names_are_unique_within_their_scope() -> None:
     for language in ("en", "zh"):
         names = [t(f"cmd.{c}.name", language) for c in COMMANDS]
         assert len(set(names)) == len(names)
-        params = [t(f"param.{s.name}.name", language) for s in NEW_OPTIONS]
+        params = [t(f"param.{s.name}.name", language) for s in new_options()]
         assert len(set(params)) == len(params)
 
 
@@ -135,7 +135,7 @@ async def test_the_translated_command_payload_fits_discord() -> None:
     assert set(subs) == {t(f"cmd.{c}.name") for c in COMMANDS}
     new = subs["new"]
     assert new["name_localizations"]["zh-CN"] == "开桌"
-    assert len(new["options"]) == len(NEW_OPTIONS) <= 25
+    assert len(new["options"]) == len(new_options()) <= 25
     assert new["options"][0]["name"] == "rules" and new["options"][0]["required"]
     assert payload["dm_permission"] is False  # guild only
     assert subs["rules"]["options"][0]["choices"][0]["name_localizations"]["zh-CN"] == "上海"
@@ -181,7 +181,7 @@ def test_every_key_built_from_engine_and_service_values_exists() -> None:
     wanted += [f"lobby.status.{s}" for s in ("lobby", "playing", "finished", "cancelled")]
     for rules in RULESETS:
         wanted += [f"rules.{rules}", f"rules.about.{rules}", f"choice.rules.{rules}"]
-    wanted += [f"opt.{s.name}" for s in NEW_OPTIONS if s.name != "rules"]
+    wanted += [f"opt.{s.name}" for s in new_options() if s.name != "rules"]
     assert set(wanted) <= keys, set(wanted) - keys
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.discord.lobby.options import SPECS, choices_kwargs
+from bot.discord.lobby.options import choices_kwargs, specs
 from bot.discord.rules import rules_summary
 from engine.rules import RULESETS, OptionError
 from tests.discord.fakes import FakeService, interaction
@@ -25,10 +25,10 @@ def test_both_rule_sets_take_it_and_refuse_other_values(rules: str) -> None:
 
 
 def test_new_offers_both_choices_the_default_marked() -> None:
-    assert SPECS["mentions"].rules == frozenset(RULESETS)
+    assert specs()["mentions"].rules == frozenset(RULESETS)
     values = [c.value for c in choices_kwargs()["mentions"]]
     assert values == ["when_needed", "every_turn"]
-    when_needed = SPECS["mentions"].choices[0]
+    when_needed = specs()["mentions"].choices[0]
     assert when_needed.name("en-US").endswith("(default)")
     assert when_needed.name("zh-CN").endswith("（默认）")
 

@@ -5,7 +5,9 @@ module outside engine/rules/ for the ways a rule set's name used to leak: compar
 a rule set's name (``rules == "hangzhou"``, ``in ("shanghai", "hangzhou")``,
 ``case "shanghai":``), comparing with a rule set's object (``ruleset is rules.SHANGHAI``),
 a table keyed by rule set names (a second registry), picking a name by a condition,
-and importing a rule module's insides (``from engine.rules.hangzhou import MAX_STREAK``).
+importing a rule module's insides (``from engine.rules.hangzhou import MAX_STREAK``),
+and a word kept under a key named after a rule set (``"rules.about.hangzhou"``: what
+players read of a rule set is its object's, `engine.rules.ruleset.Words`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ def leaks(source: str) -> list[str]:
                 found.append(f"{line}: imports a rule module")
         elif isinstance(node, ast.Import) and {a.name for a in node.names} & RULE_MODULES:
             found.append(f"{line}: imports a rule module")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and "." in node.value and NAMES & set(node.value.split(".")):
+            found.append(f"{line}: a key named after a rule set")
     return found
 
 
@@ -100,6 +105,8 @@ def test_no_module_outside_engine_rules_knows_a_rule_set_by_name() -> None:
     'from engine.rules.hangzhou import MAX_STREAK',
     'from engine.rules import shanghai',
     'import engine.rules.hangzhou',
+    'WORDS = {"board.unit.hangzhou": "points"}',
+    'text = t("rules.about.shanghai", locale)',
 ])
 def test_the_scan_finds_each_kind_of_leak(source: str) -> None:
     assert leaks(source), source

@@ -13,10 +13,14 @@ command tree. Players in zh-CN (and zh-TW, which falls back to zh-CN) see Chines
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
+
+from engine import rules as rulesets
+from engine.rules import Words
 
 Lang = Literal["en", "zh"]
 LocaleLike = discord.Locale | str | None
@@ -24,7 +28,7 @@ LocaleLike = discord.Locale | str | None
 # Command group and subcommands: (name, description). Names obey Discord's
 # ^[-_\p{L}\p{N}]{1,32}$ in lower case; descriptions are at most 100 characters.
 _COMMANDS_EN: dict[str, tuple[str, str]] = {
-    "group": ("mahjong", "Play Shanghai or Hangzhou mahjong, one move at a time"),
+    "group": ("mahjong", "Play {either} mahjong, one move at a time"),
     "new": ("new", "Open a new mahjong table in this channel"),
     "join": ("join", "Take a seat at this channel's table"),
     "leave": ("leave", "Leave the table (a computer takes over a game in play)"),
@@ -41,7 +45,7 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "history": ("history", "The last finished hand: its moves and its revealed wall"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
-    "group": ("麻将", "上海、杭州麻将：异步对局，随时出牌"),
+    "group": ("麻将", "{every}麻将：异步对局，随时出牌"),
     "new": ("开桌", "在本频道开一张新牌桌"),
     "join": ("加入", "在本频道的牌桌入座"),
     "leave": ("离开", "离开牌桌（对局中由电脑接替）"),
@@ -58,7 +62,7 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
 
 # Parameters: (name, description).
 _PARAMS_EN: dict[str, tuple[str, str]] = {
-    "rules": ("rules", "Shanghai or Hangzhou rules"),
+    "rules": ("rules", "{either} rules"),
     "hands": ("hands", "Hands in the match (1–64, default 8)"),
     "turn_timer": ("turn_timer", "Time for a turn (default 12 h)"),
     "claim_timer": ("claim_timer", "Time to claim a discard or pass (default 2 h)"),
@@ -69,17 +73,6 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
                     "(default off)"),
     "mentions": ("mentions", "When to mention a player in the channel (default: only "
                              "when needed)"),
-    "base": ("base", "底分 per share: Shanghai 1–1000, Hangzhou 1, 2, 3 or 5 (default 1)"),
-    "la_cap": ("la_cap", "Shanghai: cap on a hand's 喇 (1–100, default none)"),
-    "huangfan_multiplier": ("huangfan_multiplier",
-                            "Shanghai: a 荒番 hand pays this many times (1–10, default 2)"),
-    "caishen": ("caishen", "Hangzhou: which tiles are 财神 (default fixed: the White Dragons)"),
-    "caishen_melds": ("caishen_melds",
-                      "Hangzhou: may a 财神 be used in chi, pong or kong (default yes)"),
-    "discard_win_streak": ("discard_win_streak",
-                           "Hangzhou: the dealer's streak (老庄) needed for a win on "
-                           "a discard (1–3, default 3)"),
-    "liability": ("liability", "Hangzhou: 承包 liability (default on; off: at most two chi)"),
     "table": ("table", "The table number, when the channel has more than one"),
     "hand": ("hand", "Calculator: the concealed tiles before the winning tile, e.g. 123m456p"),
     "win_tile": ("win_tile", "Calculator: the winning tile, e.g. 5s"),
@@ -90,7 +83,7 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "case": ("case", "Calculator: a whole case as JSON, seats 0–3 (see the calculator's README)"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
-    "rules": ("规则", "上海或杭州规则"),
+    "rules": ("规则", "{either}规则"),
     "hands": ("局数", "本场局数（1–64，默认 8）"),
     "turn_timer": ("出牌时限", "每次出牌的时限（默认 12 小时）"),
     "claim_timer": ("吃碰时限", "吃、碰、杠、胡或过的时限（默认 2 小时）"),
@@ -98,13 +91,6 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "away_leaves": ("超时算逃跑",
                     "连续超时视为离开：电脑接替座位直到本场结束，并按逃跑处罚（默认关）"),
     "mentions": ("频道提醒", "何时在频道里 @ 玩家（默认：仅在需要时）"),
-    "base": ("底分", "底分：上海 1–1000，杭州 1、2、3 或 5（默认 1）"),
-    "la_cap": ("喇上限", "上海：每手牌喇数上限（1–100，默认不封顶）"),
-    "huangfan_multiplier": ("荒番倍数", "上海：荒番局的倍数（1–10，默认 2）"),
-    "caishen": ("财神", "杭州：哪种牌是财神（默认固定为白板）"),
-    "caishen_melds": ("财神组牌", "杭州：财神能否用于吃、碰、杠（默认可以）"),
-    "discard_win_streak": ("放冲老庄", "杭州：老庄达到几才可以胡别人打的牌（1–3，默认 3）"),
-    "liability": ("承包", "杭州：承包（默认开；关则每局最多吃两次）"),
     "table": ("桌号", "桌号（频道里有多张牌桌时）"),
     "hand": ("手牌", "算分：胡牌前的暗手，例如 123m456p"),
     "win_tile": ("胡的牌", "算分：胡的那张牌，例如 5s"),
@@ -117,10 +103,6 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
 
 _EN: dict[str, str] = {
     # -- choice names (≤ 100 characters)
-    "choice.rules.shanghai": "Shanghai 上海",
-    "choice.rules.hangzhou": "Hangzhou 杭州",
-    "choice.caishen.fixed": "Fixed: the White Dragons 白板 (default)",
-    "choice.caishen.flip": "Flip 翻财神: a tile turned after the deal",
     "choice.default": "{name} (default)",
     # -- durations, values
     "dur.s": "{n} s",
@@ -134,10 +116,6 @@ _EN: dict[str, str] = {
     "choice.mentions.every_turn": "Every turn, on top of the DM",
     "val.mentions.when_needed": "only when needed (closed DMs, half-time reminders)",
     "val.mentions.every_turn": "every turn",
-    "val.caishen.fixed": "fixed (the White Dragons 白板)",
-    "val.caishen.flip": "flip (翻财神: turned after the deal)",
-    "rules.shanghai": "Shanghai",
-    "rules.hangzhou": "Hangzhou",
     "list.sep": ", ",
     # -- refusals: one sentence per code of the service (bot/discord/core/refusals.py)
     "refused.wrap": "Not done.",
@@ -270,8 +248,6 @@ _EN: dict[str, str] = {
     "reply.leaderboard.others": "This channel keeps a {boards} board too: "
                                 "`/mahjong leaderboard` with its rules.",
     "board.title": "{rules} leaderboard of this channel",
-    "board.unit.shanghai": "points: 花 × 底分",
-    "board.unit.hangzhou": "points: multiples of 底分",
     "board.name": "Name",
     "board.points": "Points",
     "board.won": "Won",
@@ -394,19 +370,6 @@ _EN: dict[str, str] = {
                                       "decision is yours.",
     # -- rules summary
     "rules.title": "{rules} rules",
-    "rules.about.shanghai": (
-        "Shanghai rules: 144 tiles with eight flowers; chi, pong and kong. A hand is worth "
-        "花: the stake, flowers, honour pungs and kongs, doubled by each 番; 喇 patterns "
-        "are worth 20 花 each, and an ordinary hand of 8 花 or more counts as 1 喇. "
-        "A share is 花 × 底分; a self-draw is paid by all three, a discard by the "
-        "discarder; 吃三口 liability applies. Drawn hands and some dice make 荒番 hands "
-        "that pay more."),
-    "rules.about.hangzhou": (
-        "Hangzhou rules: 136 tiles, no flowers, with the wildcard 财神. A hand scores a "
-        "multiplier (×): 暴头, seven pairs, 财神 chains 飘/杠 and more. Winning on a "
-        "discard is allowed only between the dealer and a player once the dealer's streak "
-        "(老庄) is long enough; restrictions 漏胡, 漏碰, 抓打 and 摊 apply. A payer pays "
-        "底分 × 庄闲分 × the multiplier."),
     "rules.options": "Options of this table:",
     "rules.defaults": "Default options (set them with /mahjong new):",
     "rules.patterns": "Patterns: {patterns}",
@@ -416,13 +379,6 @@ _EN: dict[str, str] = {
     "opt.away_after": "Computer takes over after {value} timeouts in a row",
     "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
     "opt.mentions": "Channel mentions: {value}",
-    "opt.base": "底分 base: {value}",
-    "opt.la_cap": "喇 cap: {value}",
-    "opt.huangfan_multiplier": "荒番 multiplier: ×{value}",
-    "opt.caishen": "财神: {value}",
-    "opt.caishen_melds": "财神 in chi/pong/kong: {value}",
-    "opt.discard_win_streak": "Win on a discard from the dealer's streak 老庄 {value}",
-    "opt.liability": "承包 liability: {value}",
     # -- settlement, scores, the table caption
     "settle.self_draw": "**Hand {hand}: {name} wins by self-draw**",
     "settle.discard": "**Hand {hand}: {name} wins on {giver}'s discard**",
@@ -480,10 +436,6 @@ _EN: dict[str, str] = {
 }
 
 _ZH: dict[str, str] = {
-    "choice.rules.shanghai": "上海",
-    "choice.rules.hangzhou": "杭州",
-    "choice.caishen.fixed": "固定：白板为财神（默认）",
-    "choice.caishen.flip": "翻财神：发牌后翻出",
     "choice.default": "{name}（默认）",
     "dur.s": "{n} 秒",
     "dur.min": "{n} 分钟",
@@ -496,10 +448,6 @@ _ZH: dict[str, str] = {
     "choice.mentions.every_turn": "每次轮到都 @（另有私信）",
     "val.mentions.when_needed": "仅在需要时（私信关闭、时间过半提醒）",
     "val.mentions.every_turn": "每次轮到",
-    "val.caishen.fixed": "固定（白板为财神）",
-    "val.caishen.flip": "翻财神（发牌后翻出）",
-    "rules.shanghai": "上海",
-    "rules.hangzhou": "杭州",
     "list.sep": "、",
     "refused.wrap": "未能执行。",
     "refused.no_table": "这里没有牌桌；用 /mahjong new 开一张吧。",
@@ -611,8 +559,6 @@ _ZH: dict[str, str] = {
     "reply.leaderboard.rules_empty": "本频道还没有结算过的{rules}牌局。",
     "reply.leaderboard.others": "本频道另有{boards}排行榜：在 `/麻将 排行榜` 中选规则查看。",
     "board.title": "本频道{rules}排行榜",
-    "board.unit.shanghai": "积分：花 × 底分",
-    "board.unit.hangzhou": "积分：底分 × 庄闲分 × 倍数",
     "board.name": "玩家",
     "board.points": "积分",
     "board.won": "胡牌",
@@ -727,14 +673,6 @@ _ZH: dict[str, str] = {
                                       "{mentions}：你的私信已关闭，请用 /mahjong hand "
                                       "看看是否需要你决定。",
     "rules.title": "{rules}规则",
-    "rules.about.shanghai": (
-        "上海麻将：144 张牌，含八张花牌；可以吃、碰、杠。牌值以花计：底注、花牌、字牌刻子和杠"
-        "各有花数，每番翻倍；喇的牌型每喇 20 花，普通牌满 8 花算 1 喇。一份 = 花数 × 底分；"
-        "自摸三家各付一份，放冲由放冲者付；有吃三口包。流局和某些骰子会带来荒番局，加倍结算。"),
-    "rules.about.hangzhou": (
-        "杭州麻将：136 张牌，无花牌，有财神（百搭）。牌值为倍数（×）：暴头、七对子、财神飘杠等。"
-        "只有庄家与闲家之间、且老庄达到要求时才能胡别人打的牌；有漏胡、漏碰、抓打和摊的限制。"
-        "每家付 底分 × 庄闲分 × 倍数。"),
     "rules.options": "本桌选项：",
     "rules.defaults": "默认选项（开桌时可用 /mahjong new 设置）：",
     "rules.patterns": "牌型：{patterns}",
@@ -744,13 +682,6 @@ _ZH: dict[str, str] = {
     "opt.away_after": "连续超时 {value} 次后由电脑托管",
     "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
     "opt.mentions": "频道 @ 提醒：{value}",
-    "opt.base": "底分：{value}",
-    "opt.la_cap": "喇上限：{value}",
-    "opt.huangfan_multiplier": "荒番倍数：×{value}",
-    "opt.caishen": "财神：{value}",
-    "opt.caishen_melds": "财神可用于吃碰杠：{value}",
-    "opt.discard_win_streak": "老庄 {value} 起可以放冲胡",
-    "opt.liability": "承包：{value}",
     "settle.self_draw": "**第 {hand} 局：{name} 自摸**",
     "settle.discard": "**第 {hand} 局：{name} 胡 {giver} 打出的牌**",
     "settle.rob_kong": "**第 {hand} 局：{name} 抢 {giver} 的杠**",
@@ -961,7 +892,88 @@ _add_commands(_EN, _COMMANDS_EN, _PARAMS_EN)
 _add_commands(_ZH, _COMMANDS_ZH, _PARAMS_ZH)
 
 STRINGS: dict[Lang, dict[str, str]] = {"en": _EN, "zh": _ZH}
-"""Both tables, by language; tests check they hold the same keys and fields."""
+"""Both tables, by language; tests check they hold the same keys and fields. They also
+hold the words of the registered rule sets (`rule_set_words`), kept in step with the
+registry."""
+
+# The descriptions naming every rule set: filled in from the registry.
+_LISTING = ("cmd.group.desc", "param.rules.desc")
+_TEMPLATES: dict[Lang, dict[str, str]] = {
+    language: {key: table.pop(key) for key in _LISTING} for language, table in STRINGS.items()}
+_DERIVED: set[str] = set()
+MAX_DESCRIPTION = 100
+"""Discord's limit on a command's or a parameter's description."""
+
+
+def rule_set_words() -> dict[Lang, dict[str, str]]:
+    """What players read of the registered rule sets, by key, as each rule set's object
+    says it (`engine.rules.RuleSet`): its name (``rules.<name>``, its choice
+    ``choice.rules.<name>``), its paragraph (``rules.about.<name>``), its leaderboard's
+    unit (``board.unit.<name>``) and, for each option it adds, the parameter's name and
+    description (``param.<option>.*``, one description per rule set having it), its
+    ``/mahjong rules`` line (``opt.<option>``) and its choices and values
+    (``choice.<option>.<value>``, ``val.<option>.<value>``); and the descriptions that
+    list every rule set. Nothing here names a rule set."""
+    words: dict[str, Words] = {}
+    descs: dict[str, list[Words]] = {}
+    sets = list(rulesets.RULESETS.values())
+    for ruleset in sets:
+        name = ruleset.name
+        words[f"rules.{name}"] = Words(ruleset.en, ruleset.zh)
+        words[f"choice.rules.{name}"] = Words(f"{ruleset.en} {ruleset.zh}", ruleset.zh)
+        words[f"rules.about.{name}"] = ruleset.about
+        words[f"board.unit.{name}"] = ruleset.unit
+        for option in ruleset.own_options():
+            said = ruleset.option_words[option]
+            if said.desc not in descs.setdefault(option, []):
+                descs[option].append(said.desc)
+            if f"opt.{option}" in words:  # the first rule set having it names it
+                continue
+            words[f"param.{option}.name"] = said.name
+            words[f"opt.{option}"] = said.line
+            words.update({f"choice.{option}.{v}": w for v, w in said.choices.items()})
+            words.update({f"val.{option}.{v}": w for v, w in said.values.items()})
+    for option, several in descs.items():
+        words[f"param.{option}.desc"] = Words(
+            _clip("; ".join(w.en for w in several)), _clip("；".join(w.zh for w in several)))
+    out: dict[Lang, dict[str, str]] = {
+        "en": {key: w.en for key, w in words.items()},
+        "zh": {key: w.zh for key, w in words.items()}}
+    listing: dict[Lang, tuple[str, str]] = {
+        "en": (_either([r.en for r in sets], ", ", " or "), ", ".join(r.en for r in sets)),
+        "zh": (_either([r.zh for r in sets], "、", "或"), "、".join(r.zh for r in sets))}
+    for language, (either, every) in listing.items():
+        for key in _LISTING:
+            out[language][key] = _clip(_TEMPLATES[language][key].format(either=either,
+                                                                          every=every))
+    return out
+
+
+def _either(names: Sequence[str], sep: str, last: str) -> str:
+    """"A or B", "A, B or C" (or the Chinese "A或B", "A、B或C")."""
+    return last.join([sep.join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DESCRIPTION else text[:MAX_DESCRIPTION - 1] + "…"
+
+
+def _follow_the_registry() -> None:
+    """Put the registered rule sets' words in `STRINGS` (and take a gone one's out)."""
+    for table in STRINGS.values():
+        for key in _DERIVED:
+            table.pop(key, None)
+    _DERIVED.clear()
+    for language, words in rule_set_words().items():
+        clash = set(words) & set(STRINGS[language])
+        if clash:
+            raise ValueError(f"a rule set's words would replace the adapter's: {sorted(clash)}")
+        STRINGS[language].update(words)
+        _DERIVED.update(words)
+
+
+_follow_the_registry()
+rulesets.on_change(_follow_the_registry)
 
 COMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if k != "group")
 """The subcommands of /mahjong, in the order they are registered."""

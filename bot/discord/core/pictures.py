@@ -40,8 +40,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from bot.discord.core.workers import BrokenWorkers, WorkerPool
+from engine import rules as rulesets
 from engine.game.snapshot import decode, encode
 from engine.game.state import HandState, Phase
+from engine.rules import RuleSet
 from engine.rules.common import TableOptions
 from engine.tiles import Tile
 
@@ -88,10 +90,14 @@ def job_bytes(call: object) -> bytes:
     return out.getvalue()
 
 
-def _prepare_worker() -> None:
-    """A picture process's initializer: yield the CPU to the bot's event loop, then
-    draw a hand and a table once, so that the modules, fonts and glyph caches are
-    loaded before a player's picture is asked for."""
+def _prepare_worker(known: tuple[RuleSet, ...] = ()) -> None:
+    """A picture process's initializer: register the rule sets the bot knows (``known``:
+    one registered outside the engine's package, as a test's, is otherwise unknown in a
+    new process), yield the CPU to the bot's event loop, then draw a hand and a table
+    once, so that the modules, fonts and glyph caches are loaded before a player's
+    picture is asked for."""
+    for ruleset in known:
+        rulesets.register(ruleset)
     if hasattr(os, "nice"):
         try:
             os.nice(NICENESS)
@@ -131,8 +137,9 @@ class Pictures:
             return None
         pool = self._pools.get(which)
         if pool is None:
+            prepare = functools.partial(_prepare_worker, rulesets.registered())
             pool = self._pools[which] = WorkerPool(self.processes * WORKERS[which],
-                                                   initializer=_prepare_worker,
+                                                   initializer=prepare,
                                                    dumps=job_bytes)
         return pool
 

@@ -1,33 +1,30 @@
 """The options of ``/mahjong new``: one spec per table option, with its Discord shape.
 
-One slash command serves both rule sets, so each option says which rule sets have it;
-`table_options` turns what the user filled in into the dict the engine validates
-(unset options keep the rules page's defaults, an option of the other rule set is
-refused with a clear message). The cog applies the specs with the ``*_kwargs``
-helpers, e.g.::
-
-    @group.command(name=ls("cmd.new.name"), description=ls("cmd.new.desc"))
-    @app_commands.rename(**rename_kwargs())
-    @app_commands.describe(**describe_kwargs())
-    @app_commands.choices(**choices_kwargs())
-    async def new(interaction, rules: str, hands: app_commands.Range[int, 1, 64] | None = None,
-                  ...)
+One slash command serves every registered rule set, so each option says which rule sets
+have it; `table_options` turns what the user filled in into the dict the engine
+validates (unset options keep the rules page's defaults, an option of another rule set
+is refused with a clear message). The specs are derived from the registry
+(`engine.rules`): the options every table has (`TableOptions`), then each rule set's
+own, their type, default, range and choices read from its options class, their words
+from the rule set (`bot.discord.core.i18n.rule_set_words`). The command is built from
+them when the command tree is (`parameters`, and the ``*_kwargs`` helpers for
+``app_commands.rename/describe/choices``), so a rule set registered before the bot
+starts is offered with its options.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from discord import app_commands
 
-from bot.discord.core.i18n import LocaleLike, ls, t
-from engine.rules import RULESETS
+from bot.discord.core.i18n import LocaleLike, has, ls, t
+from engine import rules as rulesets
 from engine.rules.common import TableOptions
-
-BOTH = frozenset(RULESETS)
-"""Every rule set: the options all tables have."""
+from engine.rules.ruleset import RuleSet
 
 TURN_TIMERS = (30, 60, 120, 300, 900, 1800, 3600, 2 * 3600, 4 * 3600, 8 * 3600,
                12 * 3600, 24 * 3600, 48 * 3600)
@@ -71,28 +68,19 @@ class OptionSpec:
     min_value: int | None = None
     max_value: int | None = None
 
+    def annotation(self) -> Any:
+        """The type of its parameter in the command: optional but for ``rules``, a
+        whole number within its range unless it has choices."""
+        kind: Any = {"str": str, "bool": bool, "int": int}[self.type]
+        if self.type == "int" and not self.choices and self.min_value is not None:
+            kind = app_commands.Range[int, self.min_value, self.max_value]
+        return kind if self.name == "rules" else kind | None
 
-def _rules_with(name: str) -> frozenset[str]:
-    """The rule sets whose table options include ``name``: an option belongs where the
-    rule set's options type has it, so a new option is declared in one rule module."""
-    return frozenset(r.name for r in RULESETS.values()
-                     if name in r.options_type.__dataclass_fields__)
-
-
-def _options_with(name: str) -> type[TableOptions]:
-    return next(r.options_type for r in RULESETS.values()
-                if name in r.options_type.__dataclass_fields__)
-
-
-def _ranged(name: str) -> OptionSpec:
-    opts = _options_with(name)
-    low, high = opts.RANGES[name]
-    return OptionSpec(name, "int", _rules_with(name), _default(opts, name),
-                      min_value=low, max_value=high)
-
-
-def _default(opts: type[TableOptions], name: str) -> Any:
-    return opts.__dataclass_fields__[name].default
+    def parameter(self) -> inspect.Parameter:
+        """Its parameter in the command's callback signature."""
+        return inspect.Parameter(
+            self.name, inspect.Parameter.KEYWORD_ONLY, annotation=self.annotation(),
+            **({} if self.name == "rules" else {"default": None}))
 
 
 def duration_parts(seconds: int) -> tuple[str, int]:
@@ -109,46 +97,88 @@ def duration(seconds: int, locale: LocaleLike) -> str:
     return t(key, locale, n=n)
 
 
-def _timer(name: str, values: tuple[int, ...]) -> OptionSpec:
+def _default(opts: type[TableOptions], name: str) -> Any:
+    return opts.__dataclass_fields__[name].default
+
+
+def _timer(name: str, values: tuple[int, ...], every: frozenset[str]) -> OptionSpec:
     default = _default(TableOptions, name)
     choices = tuple(Choice(v, duration_parts(v)[0], (("n", duration_parts(v)[1]),),
                            default=v == default) for v in values)
-    return OptionSpec(name, "int", BOTH, default, choices)
+    return OptionSpec(name, "int", every, default, choices)
+
+
+def _common_range(name: str, every: frozenset[str]) -> OptionSpec:
+    low, high = TableOptions.RANGES[name]
+    return OptionSpec(name, "int", every, _default(TableOptions, name), min_value=low,
+                      max_value=high)
+
+
+def _own(name: str, having: list[RuleSet]) -> OptionSpec:
+    """A rule set's own option, from every rule set having it (the first one's default;
+    the ranges and choices of all)."""
+    rules = frozenset(r.name for r in having)
+    first = having[0].options_type
+    default = _default(first, name)
+    if isinstance(default, bool):
+        return OptionSpec(name, "bool", rules, default)
+    values = [v for r in having for v in r.options_type._choices().get(name, ())]
+    if values and all(isinstance(v, str) for v in values):
+        return OptionSpec(name, "str", rules, default, tuple(
+            Choice(v, f"choice.{name}.{v}", default=v == default) for v in dict.fromkeys(values)))
+    lows, highs = [], []
+    for ruleset in having:
+        opts = ruleset.options_type
+        choices = opts._choices().get(name)
+        low, high = (min(choices), max(choices)) if choices else opts.RANGES.get(name, (1, 10**6))
+        lows.append(low)
+        highs.append(high)
+    return OptionSpec(name, "int", rules, default, min_value=min(lows), max_value=max(highs))
 
 
 def _specs() -> tuple[OptionSpec, ...]:
-    rules = OptionSpec("rules", "str", BOTH, None, tuple(
-        Choice(name, f"choice.rules.{name}") for name in RULESETS))
-    caishen = OptionSpec("caishen", "str", _rules_with("caishen"), "fixed", (
-        Choice("fixed", "choice.caishen.fixed"), Choice("flip", "choice.caishen.flip")))
-    base = OptionSpec("base", "int", BOTH, 1, min_value=1,
-                      max_value=max(r.options_type.RANGES["base"][1]
-                                    for r in RULESETS.values()
-                                    if "base" in r.options_type.RANGES))
-    mentions = OptionSpec("mentions", "str", BOTH, _default(TableOptions, "mentions"), tuple(
+    every = frozenset(rulesets.RULESETS)
+    rules = OptionSpec("rules", "str", every, None, tuple(
+        Choice(name, f"choice.rules.{name}") for name in rulesets.RULESETS))
+    mentions = OptionSpec("mentions", "str", every, _default(TableOptions, "mentions"), tuple(
         Choice(v, f"choice.mentions.{v}", default=v == _default(TableOptions, "mentions"))
         for v in TableOptions.CHOICES["mentions"]))
+    having: dict[str, list[RuleSet]] = {}
+    for ruleset in rulesets.RULESETS.values():
+        for name in ruleset.own_options():
+            having.setdefault(name, []).append(ruleset)
     return (
         rules,
-        _ranged("hands"),
-        _timer("turn_timer", TURN_TIMERS),
-        _timer("claim_timer", CLAIM_TIMERS),
-        _ranged("away_after"),
-        OptionSpec("away_leaves", "bool", BOTH, False),
+        _common_range("hands", every),
+        _timer("turn_timer", TURN_TIMERS, every),
+        _timer("claim_timer", CLAIM_TIMERS, every),
+        _common_range("away_after", every),
+        OptionSpec("away_leaves", "bool", every, False),
         mentions,
-        base,
-        _ranged("la_cap"),
-        _ranged("huangfan_multiplier"),
-        caishen,
-        OptionSpec("caishen_melds", "bool", _rules_with("caishen_melds"), True),
-        _ranged("discard_win_streak"),
-        OptionSpec("liability", "bool", _rules_with("liability"), True),
+        *(_own(name, sets) for name, sets in having.items()),
     )
 
 
-NEW_OPTIONS: tuple[OptionSpec, ...] = _specs()
-"""Every option of ``/mahjong new``, ``rules`` first (the only required one)."""
-SPECS: dict[str, OptionSpec] = {s.name: s for s in NEW_OPTIONS}
+_made: tuple[int, tuple[OptionSpec, ...], dict[str, OptionSpec]] | None = None
+
+
+def new_options() -> tuple[OptionSpec, ...]:
+    """Every option of ``/mahjong new``, ``rules`` first (the only required one), for
+    the rule sets registered now."""
+    return _made_now()[1]
+
+
+def specs() -> dict[str, OptionSpec]:
+    """`new_options` by name."""
+    return _made_now()[2]
+
+
+def _made_now() -> tuple[int, tuple[OptionSpec, ...], dict[str, OptionSpec]]:
+    global _made
+    if _made is None or _made[0] != rulesets.generation():
+        made = _specs()
+        _made = (rulesets.generation(), made, {s.name: s for s in made})
+    return _made
 
 
 class OptionNotForRules(ValueError):
@@ -170,10 +200,11 @@ def table_options(rules: str, given: Mapping[str, Any]) -> dict[str, Any]:
     engine still validates values (e.g. Hangzhou's base ∈ {1, 2, 3, 5}).
     """
     out: dict[str, Any] = {}
+    known = specs()
     for name, value in given.items():
         if name == "rules" or value is None:
             continue
-        spec = SPECS.get(name)
+        spec = known.get(name)
         if spec is None:
             raise KeyError(f"no option {name!r} in /mahjong new")
         if rules not in spec.rules:
@@ -184,17 +215,28 @@ def table_options(rules: str, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def rename_kwargs() -> dict[str, app_commands.locale_str]:
     """For ``app_commands.rename``: each parameter's localised name."""
-    return {s.name: ls(f"param.{s.name}.name") for s in NEW_OPTIONS}
+    return {s.name: ls(f"param.{s.name}.name") for s in new_options()}
 
 
 def describe_kwargs() -> dict[str, app_commands.locale_str]:
     """For ``app_commands.describe``: each parameter's localised description."""
-    return {s.name: ls(f"param.{s.name}.desc") for s in NEW_OPTIONS}
+    return {s.name: ls(f"param.{s.name}.desc") for s in new_options()}
 
 
 def choices_kwargs() -> dict[str, list[app_commands.Choice[Any]]]:
     """For ``app_commands.choices``: the options that have fixed choices."""
-    return {s.name: [c.app_choice() for c in s.choices] for s in NEW_OPTIONS if s.choices}
+    return {s.name: [c.app_choice() for c in s.choices] for s in new_options() if s.choices}
+
+
+def parameters() -> list[inspect.Parameter]:
+    """``/mahjong new``'s parameters after the interaction, as its callback's signature
+    declares them to discord.py (`bot.discord.commands`)."""
+    return [s.parameter() for s in new_options()]
+
+
+def choice_names(name: str) -> dict[Any, str]:
+    """An option's choices by value, named in English (tests, tools)."""
+    return {c.value: c.name("en") for c in specs()[name].choices}
 
 
 def option_value_text(name: str, value: Any, locale: LocaleLike) -> str:
@@ -205,6 +247,7 @@ def option_value_text(name: str, value: Any, locale: LocaleLike) -> str:
         return t("val.on" if value else "val.off", locale)
     if value is None:
         return t("val.none", locale)
-    if name in ("caishen", "mentions"):
-        return t(f"val.{name}.{value}", locale)
+    key = f"val.{name}.{value}"
+    if isinstance(value, str) and has(key):  # a choice said in words (mentions, caishen)
+        return t(key, locale)
     return str(value)
