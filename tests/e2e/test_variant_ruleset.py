@@ -222,7 +222,7 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path,
 async def test_the_service_plays_settles_and_stores_it(world: World) -> None:
     world.service.deal = stacked(ALL_CHOWS, "chicken")
     table = await world.table(rules="chicken", options={"all_chows": 3})
-    (row,) = await world.store.tables_in_channel(CHANNEL)
+    (row,) = await world.store.lobby.tables_in_channel(CHANNEL)
     assert row.rules == "chicken" and row.options == {"all_chows": 3}
     await world.service.act(by(ANN), table, W(0), step=1)
     (settled,) = world.notes.of("settlement")
