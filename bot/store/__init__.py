@@ -1,7 +1,11 @@
-"""The SQLite store: the only place that speaks SQL (see DESIGN.md, "State").
+"""The store (SQLite or PostgreSQL): the only place that speaks SQL (see DESIGN.md,
+"State").
 
 Usage: ``store = await Store.open(config.database_path)`` at start-up (it creates the
-file and applies migrations), then short typed async calls from the table service.
+database and applies migrations), then short typed async calls from the table service
+on its repositories, one per aggregate: ``store.lobby.create_table(…)``,
+``store.log.append(…)``, ``store.deadlines.due(now)`` (`bot.store.repository` lists
+them).
 """
 
 from bot.store.db import connect
