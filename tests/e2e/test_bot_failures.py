@@ -60,7 +60,7 @@ async def test_closed_dms_play_through_the_hand_command(
     assert len(notices) == 1 and f"<@{closed.id}>" in notices[0].content
     assert fake.dms(closed) == []
     assert len(fake.failures(50007)) == 1  # said once: the seat is marked dm_closed
-    seats = await bots.running[-1].client.store.seats(1)
+    seats = await bots.running[-1].client.store.lobby.seats(1)
     assert [s.dm_closed for s in seats] == [False, False, True, False]
     assert assert_secrecy(fake, world) > 0
     # the hand command answered privately with the picture of the seat's own hand
@@ -148,6 +148,6 @@ async def test_reopened_dms_are_written_to_again_from_the_next_hand(
     await driver.play_until(lambda: any(f.filename == "hand-1-1.png"
                                         for f in fake.files(fake.dms(closed))),
                             idle=lambda: quiet(bots))
-    seats = await bots.running[-1].client.store.seats(1)
+    seats = await bots.running[-1].client.store.lobby.seats(1)
     assert not seats[1].dm_closed
     assert assert_secrecy(fake, world) > 0

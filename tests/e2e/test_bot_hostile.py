@@ -188,4 +188,4 @@ async def test_no_hostile_command_logs_a_traceback_or_opens_a_table(
             assert "went wrong" not in said, (command, options, said)
         await quiet(bots)
     _no_tracebacks(log.getvalue())
-    assert await bots.running[-1].client.store.tables_in_channel(world.channel.id) == []
+    assert await bots.running[-1].client.store.lobby.tables_in_channel(world.channel.id) == []

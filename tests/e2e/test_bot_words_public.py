@@ -147,7 +147,7 @@ async def test_computer_players_are_named_in_an_english_servers_language(
     assert "电脑" not in shown
     board = await answer(await slash(world, world.players[1], "leaderboard"))
     assert "电脑" not in (board.content or "")
-    seats = await bots.running[-1].client.store.seats(1)
+    seats = await bots.running[-1].client.store.lobby.seats(1)
     assert [s.display_name for s in seats][2:] == ["Computer 3", "Computer 4"]
 
 
