@@ -30,10 +30,18 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     monkeypatch.setattr(
         discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url)
     )
+    # A client running several shards waits 5 s before each IDENTIFY after its first,
+    # as Discord's limit asks; the fake has no such limit, so they follow at once.
+    monkeypatch.setattr(discord.Client, "before_identify_hook", _identify_at_once)
     try:
         yield server
     finally:
         await server.stop()
+
+
+async def _identify_at_once(self: discord.Client, shard_id: int | None, *,
+                            initial: bool = False) -> None:
+    """`discord.Client.before_identify_hook` without its wait."""
 
 
 @pytest.fixture
