@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import discord
 
@@ -58,11 +58,15 @@ class ErrorLog(logging.Handler):
         return "\n".join(formatter.format(r) for r in self.records)
 
 
-@dataclass
-class RunningBot:
+C = TypeVar("C", bound=discord.Client)
+C_co = TypeVar("C_co", bound=discord.Client, covariant=True)
+
+
+@dataclass(frozen=True)
+class RunningBot(Generic[C_co]):
     """A client connected to the fake, with the task running ``client.connect``."""
 
-    client: discord.Client
+    client: C_co
     task: asyncio.Task[None]
 
     async def stop(self) -> None:
@@ -85,9 +89,9 @@ class BotLauncher:
         self.guild_ready_timeout = GUILD_READY_TIMEOUT
         """What the clients started from now on wait after the last GUILD_CREATE before
         they are ready (discord.py's default: 2 s)."""
-        self.running: list[RunningBot] = []
+        self.running: list[RunningBot[discord.Client]] = []
 
-    async def start(self, client: discord.Client, token: str = "fake-token") -> RunningBot:
+    async def start(self, client: C, token: str = "fake-token") -> RunningBot[C]:
         """Log in, connect and wait until the client is ready with every guild."""
         client._connection.guild_ready_timeout = self.guild_ready_timeout
         await client.login(token)
@@ -97,7 +101,7 @@ class BotLauncher:
         await self._until_ready(running)
         return running
 
-    async def _until_ready(self, running: RunningBot) -> None:
+    async def _until_ready(self, running: RunningBot[C]) -> None:
         ready = asyncio.create_task(running.client.wait_until_ready())
         done, _ = await asyncio.wait(
             {ready, running.task}, timeout=START_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
@@ -151,8 +155,8 @@ class BotLauncher:
         return True
 
     async def restart(
-        self, old: RunningBot, client: discord.Client, *, settle: bool = True
-    ) -> RunningBot:
+        self, old: RunningBot[discord.Client], client: C, *, settle: bool = True
+    ) -> RunningBot[C]:
         """Stop ``old`` and start a new client object against the same fake state.
 
         With ``settle`` (the default) the old client first finishes its in-flight
