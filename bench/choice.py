@@ -119,8 +119,7 @@ def measure(hands: int) -> None:
         emit(f"discards_{rules_name}", float(len(discards)), "calls")
         emit(f"selfplay_checked_hands_per_second_{rules_name}", summary["hands"] / cpu,
              "hands/s")
-        warm = warm_median(best_discards.__wrapped__,  # type: ignore[attr-defined]  # the memo's function
-                           decisions)
+        warm = warm_median(memo.uncached(best_discards), decisions)
         emit(f"weighing_warm_median_us_{rules_name}", warm, "us")
     shape_memory()
 

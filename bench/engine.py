@@ -195,8 +195,7 @@ def main() -> int:
     rng = random.Random(SEED)
     data = build(rng)
     fixed = Wildcards.fixed()
-    uncached_waits: Callable[..., frozenset[Tile]]
-    uncached_waits = analysis._waits.__wrapped__  # type: ignore[attr-defined]  # the memo's wrapped function
+    uncached_waits = memo.uncached(analysis._waits)
 
     def compute_waits(tiles: tuple[Tile, ...]) -> frozenset[Tile]:
         return uncached_waits(tuple(sorted(tiles)), (), fixed, STANDARD_ONLY)

@@ -9,6 +9,7 @@ and bench/game.py print them).
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -63,6 +64,12 @@ def bounded(maxsize: int) -> Callable[[F], F]:
         _CACHES[f"{fn.__module__}.{fn.__qualname__}"] = _LruMemo(cached)
         return cached  # type: ignore[return-value]  # lru_cache keeps the call signature
     return wrap
+
+
+def uncached(fn: F) -> F:
+    """The function a `bounded` memo wraps, to call past the memo (benches, tests)."""
+    inner: F = inspect.unwrap(fn)
+    return inner
 
 
 class IdentityMemo(Generic[V]):

@@ -23,6 +23,10 @@ from __future__ import annotations
 import argparse
 import string
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SOURCE = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
@@ -124,7 +128,7 @@ def write_licence(font_path: Path, out: Path, debian_copyright: str = DEBIAN_COP
     out.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _rename(font, family: str = FAMILY) -> None:
+def _rename(font: TTFont, family: str = FAMILY) -> None:
     """Give the subset its own name; the copyright (ID 0) and licence (13/14) stay."""
     ps_name = family.replace(" ", "")
     names = {1: family, 3: f"{ps_name}-Bold", 4: f"{family} Bold", 6: f"{ps_name}-Bold"}

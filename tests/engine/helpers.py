@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from engine.score import score_case
+
+
+def fractions(*values: int) -> tuple[Fraction, ...]:
+    """Whole amounts as the engine gives amounts (a `Fraction` equals its int; mypy's
+    strict equality compares the types)."""
+    return tuple(Fraction(v) for v in values)
 
 
 def case(rules: str, hand: str, win_tile: str | None, **fields: Any) -> dict[str, Any]:

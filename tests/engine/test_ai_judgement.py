@@ -14,7 +14,7 @@ from engine.ai import (
     kong_helps,
 )
 from engine.analysis import NO_WILDCARDS, Wildcards
-from engine.melds import MeldKind
+from engine.melds import Meld, MeldKind
 from engine.rules.common import make_meld
 from engine.tiles import NUM_KINDS, Tile, parse_tiles
 from tests.engine.ai_reference import useful_as_first_written
@@ -94,7 +94,7 @@ def test_kong_of_a_spare_pung() -> None:
 
 
 def _random_hands(rng: random.Random, wall: list[Tile], count: int
-                  ) -> list[tuple[list[Tile], list]]:
+                  ) -> list[tuple[list[Tile], list[Meld]]]:
     """Hands of 14 tiles less three a meld, the melds pongs of tiles not in the hand."""
     out = []
     for _ in range(count):

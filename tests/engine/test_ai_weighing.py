@@ -80,7 +80,8 @@ def _random_case(rng: random.Random, number: int) -> tuple[Judge, list[Tile], tu
         face = wall.pop()
         if judge.wildcards.plays_as(face) is None or wall.count(face) < 2:
             continue
-        wall.remove(face), wall.remove(face)
+        wall.remove(face)
+        wall.remove(face)
         kind = MeldKind.PONG if judge is SH or rng.random() < 0.5 else MeldKind.CONCEALED_KONG
         tiles = (face,) * (3 if kind is MeldKind.PONG else 4)
         melds.append(make_meld(kind, tiles, 1 if kind is MeldKind.PONG else None,
@@ -104,7 +105,7 @@ def test_the_discards_weighed_are_the_plain_ones_on_random_hands() -> None:
     for number in range(3000):
         judge, hand, melds, unseen, candidates = _random_case(rng, number)
         tiles = tuple(sorted(hand))
-        assert _best_discards.__wrapped__(judge, tiles, melds, unseen, candidates) == \
+        assert memo.uncached(_best_discards)(judge, tiles, melds, unseen, candidates) == \
             best_discards_as_first_written(judge, tiles, melds, unseen, candidates), \
             (judge.rules, judge.wildcards, tiles, melds, unseen, candidates)
 
@@ -148,7 +149,7 @@ def test_the_discards_weighed_are_the_plain_ones_in_self_play(
     selfplay(rules_name, hands, seed=17, options=options, check_views=False)
     assert len(decisions) > 700
     for judge, tiles, melds, unseen, candidates in decisions:
-        assert weigh.__wrapped__(judge, tiles, melds, unseen, candidates) == \
+        assert memo.uncached(weigh)(judge, tiles, melds, unseen, candidates) == \
             best_discards_as_first_written(judge, tiles, melds, unseen, candidates), \
             (tiles, melds, unseen, candidates)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 import pytest
@@ -114,7 +115,8 @@ def bf_decomposes(c: tuple[int, ...], need_pair: bool) -> bool:
     return False
 
 
-def substitutions(c: list[int], jokers: int):
+def substitutions(c: list[int], jokers: int
+                  ) -> Iterator[tuple[list[int], tuple[int, ...]]]:
     """Every natural count array the jokers can turn ``c`` into."""
     for subs in itertools.combinations_with_replacement(range(NUM_KINDS), jokers):
         full = list(c)
@@ -160,7 +162,7 @@ def _norm(kind: GroupKind, face: int, wild: int) -> Group:
     return Group(kind, Tile(face), wild)
 
 
-def _bf_groups(nat: list[int], wild: list[int], need_pair: bool):
+def _bf_groups(nat: list[int], wild: list[int], need_pair: bool) -> Iterator[list[Group]]:
     """Every split of natural + wild-marked tiles into melds and one pair, as
     lists of groups (each group counting the wild-marked tiles it takes)."""
     i = next((k for k in range(NUM_KINDS) if nat[k] or wild[k]), -1)
@@ -193,7 +195,7 @@ def _bf_groups(nat: list[int], wild: list[int], need_pair: bool):
                 wild[k] += taken_wild[k]
 
 
-def _key(groups) -> tuple[Group, ...]:
+def _key(groups: Iterable[Group]) -> tuple[Group, ...]:
     return tuple(sorted(groups, key=Group.sort_key))
 
 
@@ -241,6 +243,7 @@ def reading_is_partition(groups: tuple[Group, ...], c: list[int], jokers: int) -
         if idx == len(chows):
             return not any(remaining)
         g = chows[idx]
+        assert g.face is not None, "a chow has its face"
         run = (g.face, g.face + 1, g.face + 2)
         for natural in itertools.combinations(run, 3 - g.wild):
             if all(remaining[t] for t in natural):
@@ -260,6 +263,10 @@ def reading_is_partition(groups: tuple[Group, ...], c: list[int], jokers: int) -
 
 
 Mode = tuple[Tile | None, dict[Tile, Tile], int]
+ModeChoice = tuple[str, Tile | None]
+"""A wildcard mode as the strategies draw it: its name, and the turned tile of a flip."""
+Counts = tuple[list[int], int]
+"""Natural counts by kind, and jokers."""
 
 
 def bf_mode(mode: str, turned: Tile | None = None) -> Mode:
@@ -271,6 +278,7 @@ def bf_mode(mode: str, turned: Tile | None = None) -> Mode:
         return Tile.WHITE, {}, 4
     if turned is Tile.WHITE:
         return Tile.WHITE, {}, 3
+    assert turned is not None, "a flip mode has its turned tile"
     return turned, {Tile.WHITE: turned}, 3
 
 
@@ -279,10 +287,11 @@ def engine_mode(mode: str, turned: Tile | None = None) -> Wildcards:
         return Wildcards.none()
     if mode == "fixed":
         return Wildcards.fixed()
+    assert turned is not None, "a flip mode has its turned tile"
     return Wildcards.flip(turned)
 
 
-def bf_split(physical, mode: Mode) -> tuple[list[int], int]:
+def bf_split(physical: Sequence[Tile], mode: Mode) -> tuple[list[int], int]:
     joker, stand, _ = mode
     c = [0] * NUM_KINDS
     j = 0
@@ -294,7 +303,8 @@ def bf_split(physical, mode: Mode) -> tuple[list[int], int]:
     return c, j
 
 
-def bf_is_winning(physical, mode, melds=(), shapes: ShapeRules = STANDARD_ONLY) -> bool:
+def bf_is_winning(physical: Sequence[Tile], mode: Mode, melds: Sequence[Meld] = (),
+                  shapes: ShapeRules = STANDARD_ONLY) -> bool:
     if len(physical) != 14 - 3 * len(melds):
         return False
     c, j = bf_split(physical, mode)
@@ -306,26 +316,27 @@ def bf_is_winning(physical, mode, melds=(), shapes: ShapeRules = STANDARD_ONLY) 
             and all(t.is_honor for m in melds for t in m.tiles))
 
 
-def bf_shape_waits(physical, mode: Mode, melds=(), shapes: ShapeRules = STANDARD_ONLY
-                   ) -> frozenset[Tile]:
+def bf_shape_waits(physical: Sequence[Tile], mode: Mode, melds: Sequence[Meld] = (),
+                   shapes: ShapeRules = STANDARD_ONLY) -> frozenset[Tile]:
     """Every tile whose addition completes the shape, even one that cannot arrive."""
     return frozenset(t for t in PLAYING_TILES
                      if bf_is_winning((*physical, t), mode, melds, shapes))
 
 
-def live(physical, mode: Mode, melds=()) -> frozenset[Tile]:
+def live(physical: Sequence[Tile], mode: Mode, melds: Sequence[Meld] = ()) -> frozenset[Tile]:
     """Tiles that can still arrive: not every copy in play held in hand or melds."""
     held = Counter((*physical, *(t for m in melds for t in m.tiles)))
     return frozenset(t for t in PLAYING_TILES
                      if held[t] < (mode[2] if t == mode[0] else 4))
 
 
-def bf_waits(physical, mode: Mode, melds=(), shapes: ShapeRules = STANDARD_ONLY
-             ) -> frozenset[Tile]:
+def bf_waits(physical: Sequence[Tile], mode: Mode, melds: Sequence[Meld] = (),
+             shapes: ShapeRules = STANDARD_ONLY) -> frozenset[Tile]:
     return bf_shape_waits(physical, mode, melds, shapes) & live(physical, mode, melds)
 
 
-def bf_bao_tou(physical, mode, melds=(), shapes: ShapeRules = STANDARD_ONLY) -> bool:
+def bf_bao_tou(physical: Sequence[Tile], mode: Mode, melds: Sequence[Meld] = (),
+               shapes: ShapeRules = STANDARD_ONLY) -> bool:
     if len(physical) != 13 - 3 * len(melds):
         return False
     c, j = bf_split(physical, mode)
@@ -345,7 +356,8 @@ EVERY_KIND = list(range(NUM_KINDS))
 
 
 @st.composite
-def complete_counts(draw, melds: int | None = None, kinds=tuple(EVERY_KIND)):
+def complete_counts(draw: st.DrawFn, melds: int | None = None,
+                    kinds: tuple[int, ...] = tuple(EVERY_KIND)) -> list[int]:
     """Natural counts of ``melds`` melds (0–4) and a pair, at most four of a kind."""
     n = draw(st.integers(0, 4)) if melds is None else melds
     c = [0] * NUM_KINDS
@@ -353,7 +365,7 @@ def complete_counts(draw, melds: int | None = None, kinds=tuple(EVERY_KIND)):
         # Only groups that still fit (at most four of a kind): no rejection needed.
         chows = [s for s in CHOW_STARTS if max(c[s], c[s + 1], c[s + 2]) <= 3]
         pungs = [k for k in kinds if c[k] <= 1]
-        if chows and draw(st.booleans()):
+        if chows and bool(draw(st.booleans())):
             start = draw(st.sampled_from(chows))
             group = (start, start + 1, start + 2)
         else:
@@ -369,7 +381,7 @@ def as_list(c: list[int]) -> list[int]:
     return [k for k, n in enumerate(c) for _ in range(n)]
 
 
-def from_list(lst) -> list[int]:
+def from_list(lst: Iterable[int]) -> list[int]:
     c = [0] * NUM_KINDS
     for k in lst:
         c[k] += 1
@@ -377,7 +389,7 @@ def from_list(lst) -> list[int]:
 
 
 @st.composite
-def jokered(draw, c: list[int], jokers: int):
+def jokered(draw: st.DrawFn, c: list[int], jokers: int) -> Counts:
     """Replace ``jokers`` random tiles of ``c`` by jokers (as many as there are tiles)."""
     lst = as_list(c)
     jokers = min(jokers, len(lst))
@@ -387,15 +399,15 @@ def jokered(draw, c: list[int], jokers: int):
 
 
 @st.composite
-def complete_with_jokers(draw, max_jokers: int = 4, melds: int | None = None,
-                         kinds=tuple(EVERY_KIND)):
+def complete_with_jokers(draw: st.DrawFn, max_jokers: int = 4, melds: int | None = None,
+                         kinds: tuple[int, ...] = tuple(EVERY_KIND)) -> Counts:
     c = draw(complete_counts(melds, kinds))
     return draw(jokered(c, draw(st.integers(0, max_jokers))))
 
 
 @st.composite
-def near_complete(draw, max_jokers: int = 2, melds: int | None = None,
-                  kinds=tuple(EVERY_KIND)):
+def near_complete(draw: st.DrawFn, max_jokers: int = 2, melds: int | None = None,
+                  kinds: tuple[int, ...] = tuple(EVERY_KIND)) -> Counts:
     """A complete hand with one natural tile swapped for another kind (often not
     complete any more, sometimes complete again)."""
     c, j = draw(complete_with_jokers(max_jokers, melds, kinds))
@@ -408,8 +420,8 @@ def near_complete(draw, max_jokers: int = 2, melds: int | None = None,
 
 
 @st.composite
-def one_short(draw, max_jokers: int = 2, melds: int | None = None,
-              kinds=tuple(EVERY_KIND)):
+def one_short(draw: st.DrawFn, max_jokers: int = 2, melds: int | None = None,
+              kinds: tuple[int, ...] = tuple(EVERY_KIND)) -> Counts:
     """A complete or near-complete hand minus one tile (natural or joker)."""
     if draw(st.booleans()):
         c, j = draw(complete_with_jokers(max_jokers, melds, kinds))
@@ -421,7 +433,8 @@ def one_short(draw, max_jokers: int = 2, melds: int | None = None,
 
 
 @st.composite
-def random_counts(draw, size: int, max_jokers: int = 2, kinds=tuple(EVERY_KIND)):
+def random_counts(draw: st.DrawFn, size: int, max_jokers: int = 2,
+                  kinds: tuple[int, ...] = tuple(EVERY_KIND)) -> Counts:
     """Any ``size`` tiles (<= 4 of a kind), some of them jokers."""
     j = draw(st.integers(0, min(max_jokers, size)))
     pool = [k for k in kinds for _ in range(4)]
@@ -441,7 +454,10 @@ def physical_from(c: list[int], jokers: int, mode: str, turned: Tile | None) -> 
     joker, stand, _ = bf_mode(mode, turned)
     back = {nat: phys for phys, nat in stand.items()}
     out = [back.get(Tile(k), Tile(k)) for k in as_list(c)]
-    return tuple(out + [joker] * jokers)
+    if jokers:
+        assert joker is not None, "jokers in a mode without wildcards"
+        out += [joker] * jokers
+    return tuple(out)
 
 
 def fits_mode(c: list[int], jokers: int, mode: str, turned: Tile | None) -> bool:
@@ -471,7 +487,7 @@ SLOW = settings(max_examples=60, deadline=None, derandomize=True, database=None,
     "234567m234567p55s",
     "11z",
 ])
-def test_known_complete(text):
+def test_known_complete(text: str) -> None:
     assert is_complete(counts(text))
 
 
@@ -486,7 +502,7 @@ def test_known_complete(text):
     "1m",
     "",
 ])
-def test_known_not_complete(text):
+def test_known_not_complete(text: str) -> None:
     assert not is_complete(counts(text))
 
 
@@ -505,19 +521,19 @@ def test_known_not_complete(text):
     ("147m147p147s13z", 3, False),
     ("123m456p789s1112z", 2, False),  # 15 tiles
 ])
-def test_known_with_jokers(text, jokers, expected):
+def test_known_with_jokers(text: str, jokers: int, expected: bool) -> None:
     c = counts(text)
     assert is_complete(c, jokers) is expected
     if jokers <= 3:
         assert bf_complete(c, jokers) is expected
 
 
-def test_jokers_may_stand_for_a_fifth_copy():
+def test_jokers_may_stand_for_a_fifth_copy() -> None:
     # 1111m + 财神 as a fifth 1m: 111m 11m(财神) 234p 567p.
     assert is_complete(counts("1111m234p567p"), 1)
 
 
-def test_all_melds():
+def test_all_melds() -> None:
     assert is_all_melds(counts("123456m789p111s"))
     assert is_all_melds(counts("12456m789p111s"), 1)
     assert is_all_melds(counts(""), 3)
@@ -530,7 +546,7 @@ def test_all_melds():
 # Wildcard modes
 
 
-def test_fixed_mode_white_dragons_are_jokers():
+def test_fixed_mode_white_dragons_are_jokers() -> None:
     assert FIXED.joker is Tile.WHITE and FIXED.jokers_in_set == 4
     assert FIXED.plays_as(Tile.WHITE) is None
     assert FIXED.plays_as(Tile.M1) is Tile.M1
@@ -549,7 +565,7 @@ def test_fixed_mode_white_dragons_are_jokers():
     ("147m147p147s34z5z5z5z", 3, False),
     ("19m19p19s1234z5z5z5z5z", 4, False),
 ])
-def test_fixed_mode_hands(text, jokers, winning):
+def test_fixed_mode_hands(text: str, jokers: int, winning: bool) -> None:
     h = hand(text, FIXED)
     assert h.jokers == jokers
     assert h.is_winning() is winning
@@ -557,7 +573,7 @@ def test_fixed_mode_hands(text, jokers, winning):
     assert (h.shanten() == -1) is winning
 
 
-def test_fixed_mode_white_dragon_pair_is_two_jokers():
+def test_fixed_mode_white_dragon_pair_is_two_jokers() -> None:
     # 5z5z is a pair of 财神 (standing for anything), not a natural pair of 5z.
     h = hand("123m456p789s111z5z5z", FIXED)
     assert h.jokers == 2 and h.is_winning()
@@ -565,7 +581,7 @@ def test_fixed_mode_white_dragon_pair_is_two_jokers():
     assert all(r.wild == 2 for r in h.readings())
 
 
-def test_flip_mode_turned_tile_is_wild_and_white_stands_in():
+def test_flip_mode_turned_tile_is_wild_and_white_stands_in() -> None:
     wild = Wildcards.flip(Tile.M4)
     assert wild.joker is Tile.M4 and wild.jokers_in_set == 3
     assert wild.plays_as(Tile.M4) is None
@@ -575,7 +591,7 @@ def test_flip_mode_turned_tile_is_wild_and_white_stands_in():
     assert j == 1 and c == counts("44m1z")
 
 
-def test_flip_mode_white_plays_as_the_turned_tile():
+def test_flip_mode_white_plays_as_the_turned_tile() -> None:
     wild = Wildcards.flip(Tile.M4)
     # 5z is a natural 4m here: 123m 456m 789p 111s 22s, no jokers at all.
     h = hand("123m5z56m789p111s22s", wild)
@@ -591,7 +607,7 @@ def test_flip_mode_white_plays_as_the_turned_tile():
     assert hand("12m4m456p789s11122z", wild).jokers == 1
 
 
-def test_flip_mode_honour_turned():
+def test_flip_mode_honour_turned() -> None:
     wild = Wildcards.flip(Tile.EAST)
     h = hand("123m456p789s5z5z5z22z", wild)  # 5z5z5z = a pung of East
     assert h.jokers == 0 and h.counts[Tile.EAST] == 3 and h.is_winning()
@@ -599,7 +615,7 @@ def test_flip_mode_honour_turned():
     assert h.jokers == 3 and h.is_winning()
 
 
-def test_flip_mode_turned_white():
+def test_flip_mode_turned_white() -> None:
     wild = Wildcards.flip(Tile.WHITE)
     assert wild.joker is Tile.WHITE and wild.stand_in == () and wild.jokers_in_set == 3
     assert wild.plays_as(Tile.WHITE) is None
@@ -608,12 +624,12 @@ def test_flip_mode_turned_white():
     assert hand("123456m789p111s5z", wild).is_bao_tou()
 
 
-def test_flip_a_flower_is_refused():
+def test_flip_a_flower_is_refused() -> None:
     with pytest.raises(ValueError, match="flower"):
         Wildcards.flip(Tile.SPRING)
 
 
-def test_no_wildcards():
+def test_no_wildcards() -> None:
     h = hand("123m456p789s111z5z5z")
     assert h.jokers == 0 and h.is_winning()
     assert NO_WILDCARDS.plays_as(Tile.WHITE) is Tile.WHITE
@@ -638,13 +654,13 @@ def test_no_wildcards():
     ("123m456p789s11122z", 0, None),
     ("11223344556677m", 1, None),
 ])
-def test_seven_pairs_luxury(text, jokers, luxury):
+def test_seven_pairs_luxury(text: str, jokers: int, luxury: int | None) -> None:
     assert seven_pairs_luxury(counts(text), jokers) == luxury
     if jokers <= 2:
         assert bf_seven_pairs_luxury(counts(text), jokers) == luxury
 
 
-def test_seven_pairs_needs_the_shape_rule():
+def test_seven_pairs_needs_the_shape_rule() -> None:
     text = "1122m3344p5566s77z"
     assert not hand(text).is_winning()
     h = hand(text, shapes=SEVEN)
@@ -654,7 +670,7 @@ def test_seven_pairs_needs_the_shape_rule():
     assert len(reading.groups) == 7
 
 
-def test_seven_pairs_four_alike_is_luxury():
+def test_seven_pairs_four_alike_is_luxury() -> None:
     h = hand("1111m3344p5566s77z", shapes=SEVEN)
     assert h.is_winning()
     pairs = [r for r in h.readings() if r.shape is Shape.SEVEN_PAIRS]
@@ -662,7 +678,7 @@ def test_seven_pairs_four_alike_is_luxury():
     assert len(pairs[0].groups) == 7
 
 
-def test_seven_pairs_with_jokers_prefer_fours():
+def test_seven_pairs_with_jokers_prefer_fours() -> None:
     h = hand("1122m3344p5566s5z5z", FIXED, SEVEN)
     assert h.is_winning()
     [pairs] = [r for r in h.readings() if r.shape is Shape.SEVEN_PAIRS]
@@ -671,7 +687,7 @@ def test_seven_pairs_with_jokers_prefer_fours():
     assert len(pairs.groups) == 7
 
 
-def test_seven_pairs_reading_groups_cover_the_tiles():
+def test_seven_pairs_reading_groups_cover_the_tiles() -> None:
     for text, jokers in (("1122334455667m", 1), ("1111222233334m", 1), ("1122334455m", 4),
                          ("11112233445566m", 0)):
         reading = seven_pairs_reading(counts(text), jokers)
@@ -683,7 +699,7 @@ def test_seven_pairs_reading_groups_cover_the_tiles():
     assert seven_pairs_reading(counts("123m456p789s11122z"), 0) is None
 
 
-def test_six_pairs():
+def test_six_pairs() -> None:
     assert is_six_pairs(counts("112233m4455p66s"))
     assert is_six_pairs(counts("112233m4455p6s"), 1)
     assert is_six_pairs(counts("1111m4455p66s"), 2)
@@ -695,7 +711,7 @@ def test_six_pairs():
 # 暴头
 
 
-def test_bao_tou_fixed_any_tile_completes():
+def test_bao_tou_fixed_any_tile_completes() -> None:
     h = hand("123456m789p111s5z", FIXED)
     assert h.is_bao_tou()
     assert h.waits() == ALL_TILES
@@ -704,7 +720,7 @@ def test_bao_tou_fixed_any_tile_completes():
     assert h.shanten() == 0
 
 
-def test_bao_tou_six_pairs_needs_seven_pairs():
+def test_bao_tou_six_pairs_needs_seven_pairs() -> None:
     text = "112233m4455p66s5z"
     # 112233m is two chows, but 4455p66s is not melds: only six pairs make it 暴头.
     assert not hand(text, FIXED).is_bao_tou()
@@ -715,7 +731,7 @@ def test_bao_tou_six_pairs_needs_seven_pairs():
         assert h.with_tile(t).is_winning(), t
 
 
-def test_bao_tou_needs_a_joker_and_thirteen_tiles():
+def test_bao_tou_needs_a_joker_and_thirteen_tiles() -> None:
     assert not hand("123456m789p111s1z").is_bao_tou()  # no 财神: a single wait on 1z
     assert hand("123456m789p111s1z").waits() == {Tile.EAST}
     assert not hand("123456m789p111s5z1z", FIXED).is_bao_tou()  # 14 tiles
@@ -723,7 +739,7 @@ def test_bao_tou_needs_a_joker_and_thirteen_tiles():
     assert hand("123456m789p112s5z", FIXED).waits()
 
 
-def test_bao_tou_with_two_jokers_and_melds():
+def test_bao_tou_with_two_jokers_and_melds() -> None:
     assert hand("123456m789p11s5z5z", FIXED).is_bao_tou()
     h = hand("123m456p789s5z", FIXED, melds=(pong("777z"),))
     assert h.is_bao_tou()
@@ -732,7 +748,7 @@ def test_bao_tou_with_two_jokers_and_melds():
                                      concealed_kong("9999p"))).is_bao_tou()
 
 
-def test_bao_tou_flip_mode():
+def test_bao_tou_flip_mode() -> None:
     wild = Wildcards.flip(Tile.P3)
     h = hand("123456m789p111s3p", wild)
     assert h.is_bao_tou() and h.waits() == ALL_TILES
@@ -744,7 +760,7 @@ def test_bao_tou_flip_mode():
 # Shanghai honours jumble
 
 
-def test_jumble_any_honours():
+def test_jumble_any_honours() -> None:
     text = "12345671234566z"  # no melds, no pairs shape: only the jumble reads it
     assert not hand(text).is_winning()
     assert not hand(text, shapes=SEVEN).is_winning()
@@ -754,7 +770,7 @@ def test_jumble_any_honours():
     assert h.shanten() == -1
 
 
-def test_jumble_counts_the_melds():
+def test_jumble_counts_the_melds() -> None:
     h = hand("12345671234z", shapes=JUMBLE, melds=(pong("666z"),))
     assert h.is_winning()
     assert not hand("12345671234z", shapes=JUMBLE, melds=(pong("666s"),)).is_winning()
@@ -763,11 +779,11 @@ def test_jumble_counts_the_melds():
                 melds=(pong("555z"), pong("666z"), concealed_kong("7777z"))).is_winning()
 
 
-def test_jumble_refuses_a_suit_tile():
+def test_jumble_refuses_a_suit_tile() -> None:
     assert not hand("1234567123456z1m", shapes=JUMBLE).is_winning()
 
 
-def test_jumble_waits_and_shanten():
+def test_jumble_waits_and_shanten() -> None:
     h = hand("1234567123456z", shapes=JUMBLE)  # 13 honours: any honour completes
     assert h.waits() >= HONOURS
     assert h.shanten() == 0
@@ -795,37 +811,37 @@ def test_jumble_waits_and_shanten():
     ("1122m", ""),  # 4 tiles: not one short of a complete hand
     ("19m19p19s1234567z", ""),
 ])
-def test_waits_classic(text, expected):
+def test_waits_classic(text: str, expected: str) -> None:
     h = hand(text)
     assert h.waits() == frozenset(tiles(expected) if expected else ())
     assert h.waits() == bf_waits(h.concealed, bf_mode("none"))
 
 
-def test_waits_with_melds():
+def test_waits_with_melds() -> None:
     h = hand("2345m", melds=(pong("111z"), chi("456p"), pong("999s")))
     assert h.waits() == {Tile.M2, Tile.M5}
 
 
-def test_waits_with_a_joker_include_the_joker():
+def test_waits_with_a_joker_include_the_joker() -> None:
     h = hand("13m456p789s1112z5z", FIXED)
     assert Tile.WHITE in h.waits()  # a drawn 财神 completes anything that waits
     assert h.waits() == bf_waits(h.concealed, bf_mode("fixed"))
 
 
-def test_waits_flip_mode_white_stands_in():
+def test_waits_flip_mode_white_stands_in() -> None:
     wild = Wildcards.flip(Tile.M2)
     h = hand("13m456p789s11122z", wild)
     # 2m itself is a 财神 (completes), and 5z plays as 2m (completes).
     assert h.waits() == {Tile.M2, Tile.WHITE}
 
 
-def test_waits_seven_pairs():
+def test_waits_seven_pairs() -> None:
     h = hand("1122m3344p5566s7z", shapes=SEVEN)
     assert Tile.RED in h.waits()
     assert hand("1122m3344p5566s7z").waits() == frozenset()
 
 
-def test_waits_leave_out_tiles_that_cannot_arrive():
+def test_waits_leave_out_tiles_that_cannot_arrive() -> None:
     # 1111m + three melds: only a fifth 1m would complete it.
     h = hand("1111m234p567p789s")
     assert h.with_tile(Tile.M1).is_winning()
@@ -847,7 +863,7 @@ def test_waits_leave_out_tiles_that_cannot_arrive():
     assert h.with_tile(Tile.M1).is_winning() and Tile.M1 not in h.waits()
 
 
-def test_waits_empty_when_not_one_short():
+def test_waits_empty_when_not_one_short() -> None:
     assert hand("123m456p789s11122z").waits() == frozenset()
     assert hand("123m456p789s1z").waits() == frozenset()
 
@@ -877,11 +893,11 @@ def test_waits_empty_when_not_one_short():
     ("12m5z456p789s11122z", FIXED, STANDARD_ONLY, -1),
     ("147m258p369s12z5z5z", FIXED, STANDARD_ONLY, 6),
 ])
-def test_shanten_known(text, wild, shapes, expected):
+def test_shanten_known(text: str, wild: Wildcards, shapes: ShapeRules, expected: int) -> None:
     assert hand(text, wild, shapes).shanten() == expected
 
 
-def test_shanten_with_melds():
+def test_shanten_with_melds() -> None:
     assert hand("2345m", melds=(pong("111z"), chi("456p"), pong("999s"))).shanten() == 0
     assert hand("2355m", melds=(pong("111z"), chi("456p"), pong("999s"))).shanten() == 0
     assert hand("2359m", melds=(pong("111z"), chi("456p"), pong("999s"))).shanten() == 1
@@ -892,7 +908,7 @@ def test_shanten_with_melds():
 # Readings
 
 
-def test_readings_of_a_classic_hand():
+def test_readings_of_a_classic_hand() -> None:
     # 111 222 333m + 44m: also 123 123 123m + 44m.
     h = hand("11122233344m456p")
     groups = {r.groups for r in h.readings()}
@@ -902,13 +918,13 @@ def test_readings_of_a_classic_hand():
         assert r.pair is not None and len(r.melds) == 4
 
 
-def test_readings_with_jokers_place_them():
+def test_readings_with_jokers_place_them() -> None:
     [reading] = [r for r in hand("12m5z456p789s11122z", FIXED).readings()
                  if Group(GroupKind.CHOW, Tile.M1, 1) in r.groups]
     assert reading.wild == 1
 
 
-def test_no_readings_when_not_complete():
+def test_no_readings_when_not_complete() -> None:
     assert standard_readings(counts("123m456p789s1112z3z")) == []
     assert hand("123m456p789s1112z3z").readings() == []
 
@@ -919,7 +935,7 @@ def test_no_readings_when_not_complete():
 
 @FAST
 @given(complete_with_jokers(max_jokers=4))
-def test_constructed_complete_hands_are_complete(hand_counts):
+def test_constructed_complete_hands_are_complete(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert is_complete(c, j)
     assert standard_readings(c, j)
@@ -927,7 +943,7 @@ def test_constructed_complete_hands_are_complete(hand_counts):
 
 @FAST
 @given(complete_with_jokers(max_jokers=4, melds=4, kinds=tuple(NATURAL_KINDS)), MODES)
-def test_constructed_hands_win_in_every_mode(hand_counts, mode):
+def test_constructed_hands_win_in_every_mode(hand_counts: Counts, mode: ModeChoice) -> None:
     c, j = hand_counts
     assume(fits_mode(c, j, *mode))
     physical = physical_from(c, j, *mode)
@@ -939,14 +955,14 @@ def test_constructed_hands_win_in_every_mode(hand_counts, mode):
 
 @FAST
 @given(st.one_of(complete_with_jokers(max_jokers=2), near_complete(max_jokers=2)))
-def test_win_check_matches_brute_force(hand_counts):
+def test_win_check_matches_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert is_complete(c, j) == bf_complete(c, j)
 
 
 @FAST
 @given(st.integers(0, 4).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)))
-def test_win_check_random_tiles(hand_counts):
+def test_win_check_random_tiles(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert is_complete(c, j) == bf_complete(c, j)
 
@@ -954,14 +970,14 @@ def test_win_check_random_tiles(hand_counts):
 @SLOW
 @given(st.one_of(complete_with_jokers(max_jokers=3, melds=4),
                  near_complete(max_jokers=3, melds=4)))
-def test_win_check_three_jokers(hand_counts):
+def test_win_check_three_jokers(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert is_complete(c, j) == bf_complete(c, j)
 
 
 @FAST
 @given(st.one_of(complete_with_jokers(max_jokers=1), near_complete(max_jokers=1)))
-def test_all_melds_matches_brute_force(hand_counts):
+def test_all_melds_matches_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     # Take a tile away so the count is a multiple of three (or not: both must agree).
     lst = as_list(c)
@@ -974,7 +990,7 @@ def test_all_melds_matches_brute_force(hand_counts):
 
 @FAST
 @given(st.one_of(complete_with_jokers(max_jokers=1), near_complete(max_jokers=1)))
-def test_readings_match_brute_force(hand_counts):
+def test_readings_match_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     found = standard_readings(c, j)
     for r in found:
@@ -987,7 +1003,7 @@ def test_readings_match_brute_force(hand_counts):
 
 @SLOW
 @given(complete_with_jokers(max_jokers=2))
-def test_readings_two_jokers_match_brute_force(hand_counts):
+def test_readings_two_jokers_match_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     found = standard_readings(c, j)
     assert {_key(r.groups) for r in found} == bf_readings(c, j)
@@ -995,7 +1011,7 @@ def test_readings_two_jokers_match_brute_force(hand_counts):
 
 @FAST
 @given(complete_with_jokers(max_jokers=4))
-def test_readings_are_partitions_with_many_jokers(hand_counts):
+def test_readings_are_partitions_with_many_jokers(hand_counts: Counts) -> None:
     c, j = hand_counts
     found = standard_readings(c, j)
     assert found
@@ -1007,13 +1023,13 @@ def test_readings_are_partitions_with_many_jokers(hand_counts):
 @given(st.one_of(random_counts(14, max_jokers=2),
                  complete_with_jokers(max_jokers=2, melds=4),
                  near_complete(max_jokers=2, melds=4)))
-def test_seven_pairs_luxury_matches_brute_force(hand_counts):
+def test_seven_pairs_luxury_matches_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert seven_pairs_luxury(c, j) == bf_seven_pairs_luxury(c, j)
 
 
 @st.composite
-def pairs_hands(draw, max_jokers: int = 2):
+def pairs_hands(draw: st.DrawFn, max_jokers: int = 2) -> Counts:
     """Seven pairs built constructively (fours allowed), some tiles jokers."""
     c = [0] * NUM_KINDS
     for _ in range(7):
@@ -1029,7 +1045,7 @@ def pairs_hands(draw, max_jokers: int = 2):
 
 @FAST
 @given(pairs_hands())
-def test_seven_pairs_hands_match_brute_force(hand_counts):
+def test_seven_pairs_hands_match_brute_force(hand_counts: Counts) -> None:
     c, j = hand_counts
     assert seven_pairs_luxury(c, j) == bf_seven_pairs_luxury(c, j)
     lst = as_list(c)
@@ -1041,7 +1057,7 @@ def test_seven_pairs_hands_match_brute_force(hand_counts):
 @FAST
 @given(one_short(max_jokers=2, kinds=tuple(NATURAL_KINDS)), MODES,
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_waits_match_brute_force(hand_counts, mode, shapes):
+def test_waits_match_brute_force(hand_counts: Counts, mode: ModeChoice, shapes: ShapeRules) -> None:
     c, j = hand_counts
     assume(fits_mode(c, j, *mode))
     physical = physical_from(c, j, *mode)
@@ -1051,7 +1067,7 @@ def test_waits_match_brute_force(hand_counts, mode, shapes):
 
 @FAST
 @given(one_short(max_jokers=0, melds=4))
-def test_waits_without_wildcards_match_brute_force(hand_counts):
+def test_waits_without_wildcards_match_brute_force(hand_counts: Counts) -> None:
     c, _ = hand_counts
     physical = tuple(Tile(k) for k in as_list(c))
     h = HandAnalysis(physical)
@@ -1062,7 +1078,7 @@ def test_waits_without_wildcards_match_brute_force(hand_counts):
 @given(st.integers(0, 3).flatmap(
     lambda m: st.tuples(one_short(max_jokers=2, melds=4 - m, kinds=tuple(NATURAL_KINDS)),
                         st.just(m))))
-def test_waits_with_melds_match_brute_force(args):
+def test_waits_with_melds_match_brute_force(args: tuple[Counts, int]) -> None:
     (c, j), m = args
     melds = (pong("777z"), chi("123s"), pong("111p"))[:m]
     physical = physical_from(c, j, "fixed", None)
@@ -1082,7 +1098,9 @@ HONOUR_KINDS = [k for k in EVERY_KIND if k >= 27 and k != Tile.WHITE]
            random_counts(14 - 3 * m, max_jokers=1, kinds=tuple(HONOUR_KINDS))), st.just(m))),
        st.one_of(st.just(("none", None)), MODES),
        st.sampled_from([STANDARD_ONLY, SEVEN, JUMBLE]))
-def test_discard_waits_match_brute_force_for_every_discard(args, mode, shapes):
+def test_discard_waits_match_brute_force_for_every_discard(args: tuple[Counts, int],
+                                                           mode: ModeChoice,
+                                                           shapes: ShapeRules) -> None:
     """The one-pass waits of every discard of a 14-tile hand (the view's moves) are each
     discard's brute-force waits: with 财神, flip mode's stand-in, seven pairs, the
     honours jumble (without 财神) and melds."""
@@ -1103,7 +1121,7 @@ def test_discard_waits_match_brute_force_for_every_discard(args, mode, shapes):
         assert found[tile] == bf_waits(tuple(rest), bf_mode(*mode), melds, shapes), tile
 
 
-def test_discard_waits_of_a_wrongly_sized_hand_are_empty():
+def test_discard_waits_of_a_wrongly_sized_hand_are_empty() -> None:
     assert discard_waits(parse_tiles("123m456p789s11z"), (), FIXED, SEVEN) == \
         dict.fromkeys(parse_tiles("123m456p789s11z"), frozenset())
 
@@ -1111,7 +1129,7 @@ def test_discard_waits_of_a_wrongly_sized_hand_are_empty():
 @FAST
 @given(one_short(max_jokers=3, melds=4, kinds=tuple(NATURAL_KINDS)),
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_bao_tou_matches_brute_force(hand_counts, shapes):
+def test_bao_tou_matches_brute_force(hand_counts: Counts, shapes: ShapeRules) -> None:
     c, j = hand_counts
     assume(j <= 2 or sum(c) + j == 13)
     physical = physical_from(c, j, "fixed", None)
@@ -1129,7 +1147,7 @@ def test_bao_tou_matches_brute_force(hand_counts, shapes):
                  near_complete(max_jokers=2, melds=4),
                  random_counts(14, max_jokers=2)),
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_shanten_minus_one_iff_winning(hand_counts, shapes):
+def test_shanten_minus_one_iff_winning(hand_counts: Counts, shapes: ShapeRules) -> None:
     c, j = hand_counts
     h = HandAnalysis(tuple(Tile(k) for k in as_list(c)) + (Tile.WHITE,) * j,
                      wildcards=FIXED if j else NO_WILDCARDS, shapes=shapes)
@@ -1141,7 +1159,7 @@ def test_shanten_minus_one_iff_winning(hand_counts, shapes):
 @FAST
 @given(st.one_of(one_short(max_jokers=2, melds=4), random_counts(13, max_jokers=2)),
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_shanten_zero_iff_waiting(hand_counts, shapes):
+def test_shanten_zero_iff_waiting(hand_counts: Counts, shapes: ShapeRules) -> None:
     """13 tiles: shanten 0 exactly when `waits()` is not empty; waits are the tiles that
     complete the shape, less those that cannot arrive (every copy held)."""
     c, j = hand_counts
@@ -1162,7 +1180,7 @@ def test_shanten_zero_iff_waiting(hand_counts, shapes):
                  near_complete(max_jokers=2, melds=4),
                  random_counts(14, max_jokers=2)),
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_shanten_zero_iff_one_discard_from_waiting(hand_counts, shapes):
+def test_shanten_zero_iff_one_discard_from_waiting(hand_counts: Counts, shapes: ShapeRules) -> None:
     c, j = hand_counts
     h = HandAnalysis(tuple(Tile(k) for k in as_list(c)) + (Tile.WHITE,) * j,
                      wildcards=FIXED if j else NO_WILDCARDS, shapes=shapes)
@@ -1174,7 +1192,7 @@ def test_shanten_zero_iff_one_discard_from_waiting(hand_counts, shapes):
     assert (h.shanten() == 0) == (ready_after_discard and not h.is_winning())
 
 
-def _exchanges(h: HandAnalysis):
+def _exchanges(h: HandAnalysis) -> Iterator[HandAnalysis]:
     """Every 13-tile hand one draw-and-discard away (a drawn 5z is a 财神)."""
     for draw in PLAYING_TILES:
         full = (*h.concealed, draw)
@@ -1185,7 +1203,7 @@ def _exchanges(h: HandAnalysis):
 @SLOW
 @given(st.one_of(one_short(max_jokers=2, melds=4), random_counts(13, max_jokers=2)),
        st.sampled_from([STANDARD_ONLY, SEVEN]))
-def test_shanten_is_a_distance(hand_counts, shapes):
+def test_shanten_is_a_distance(hand_counts: Counts, shapes: ShapeRules) -> None:
     """Shanten k > 0 drops by exactly one with the best exchange, never by more."""
     c, j = hand_counts
     h = HandAnalysis(tuple(Tile(k) for k in as_list(c)) + (Tile.WHITE,) * j,
@@ -1200,7 +1218,7 @@ def test_shanten_is_a_distance(hand_counts, shapes):
 
 @FAST
 @given(st.one_of(one_short(max_jokers=0, melds=4), random_counts(13, max_jokers=0)))
-def test_shanten_matches_the_mahjong_package(hand_counts):
+def test_shanten_matches_the_mahjong_package(hand_counts: Counts) -> None:
     shanten_mod = pytest.importorskip("mahjong.shanten")
     c, _ = hand_counts
     theirs = shanten_mod.Shanten().calculate_shanten_for_regular_hand(c)
@@ -1210,7 +1228,8 @@ def test_shanten_matches_the_mahjong_package(hand_counts):
 @FAST
 @given(st.integers(0, 3).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)),
        st.booleans())
-def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts, sequences):
+def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts: Counts,
+                                                           sequences: bool) -> None:
     c, j = hand_counts
     blocks = 4 - (14 - sum(c) - j) // 3
     held = [k for k in range(NUM_KINDS) if c[k]]
@@ -1224,7 +1243,8 @@ def test_shanten_minus_each_is_the_shanten_of_each_discard(hand_counts, sequence
 @FAST
 @given(st.integers(0, 3).flatmap(lambda m: random_counts(14 - 3 * m, max_jokers=2)),
        st.booleans(), st.sampled_from([(0, 1, 2, 3), (0, 3), (1, 3), (2,), (3,), (2, 0, 1)]))
-def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts, sequences, kept):
+def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts: Counts, sequences: bool,
+                                                          kept: tuple[int, ...]) -> None:
     """The computer player's target shanten, group by group, is `standard_shanten` of the
     counts with every group not kept emptied (singles and all, in any order)."""
     c, j = hand_counts
@@ -1243,7 +1263,8 @@ def test_groups_shanten_is_the_shanten_of_the_groups_kept(hand_counts, sequences
 @FAST
 @given(st.sets(st.tuples(st.integers(0, 4), st.integers(0, 7), st.integers(0, 1)),
                min_size=1, max_size=40))
-def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options):
+def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options: set[tuple[int, int,
+                                                                       int]]) -> None:
     """The partial sets' pruning, by (melds, pair) first, is the plain pairwise one."""
     plain = {o for o in options
              if not any(q != o and q[0] >= o[0] and q[1] >= o[1] and q[2] >= o[2]
@@ -1254,8 +1275,8 @@ def test_pareto_keeps_exactly_the_options_nothing_else_equals_or_beats(options):
 @FAST
 @given(st.integers(0, 3).flatmap(lambda m: random_counts(13 - 3 * m, max_jokers=2)),
        st.booleans(), st.booleans())
-def test_shanten_plus_each_is_the_shanten_with_each_tile_more(hand_counts, sequences,
-                                                              unsorted):
+def test_shanten_plus_each_is_the_shanten_with_each_tile_more(hand_counts: Counts, sequences: bool,
+                                                              unsorted: bool) -> None:
     c, j = hand_counts
     blocks = 4 - (13 - sum(c) - j) // 3
     kinds = [k for k in range(NUM_KINDS) if c[k] < 4]
@@ -1307,7 +1328,7 @@ def _partials_lowest_tile_first(key: tuple[int, ...], honors: bool
                                 for q in options))
 
 
-def test_partial_sets_match_the_lowest_tile_recursion_on_every_small_shape():
+def test_partial_sets_match_the_lowest_tile_recursion_on_every_small_shape() -> None:
     """Every suit shape of up to six tiles, every honours shape of up to eight, and
     5,000 random suit shapes of 7 to 14 tiles: split into parts or not, the same sets."""
     shapes = [(key, False) for key in itertools.product(range(5), repeat=9) if sum(key) <= 6]
@@ -1318,5 +1339,6 @@ def test_partial_sets_match_the_lowest_tile_recursion_on_every_small_shape():
         for kind in rng.choices(range(9), k=rng.randint(7, 14)):
             key[kind] = min(4, key[kind] + 1)
         shapes.append((tuple(key), False))
-    for key, honors in shapes:
-        assert analysis._partials(key, honors) == _partials_lowest_tile_first(key, honors), key
+    for shape, honors in shapes:
+        assert analysis._partials(shape, honors) == _partials_lowest_tile_first(shape, honors), \
+            shape

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from tests.engine.helpers import hz, refused
 
 
-def pats(result: dict) -> Counter:
+def pats(result: dict[str, Any]) -> Counter[str]:
     assert result["valid"], result
     return Counter(result["patterns"])
 
@@ -169,5 +170,5 @@ def test_no_robbing_a_kong_and_no_flowers_in_hangzhou() -> None:
     ({"discard_win_streak": 4}, ["discard_win_streak", "between"]),
     ({"huangfan_multiplier": 2}, ["unknown option", "huangfan_multiplier"]),
 ])
-def test_bad_options_are_refused_clearly(options: dict, words: list) -> None:
+def test_bad_options_are_refused_clearly(options: dict[str, Any], words: list[str]) -> None:
     assert refused(hz(PLAIN, "1z", options=options), *words)

@@ -17,6 +17,7 @@ from engine.match import (
 )
 from engine.rules import hangzhou
 from engine.rules.shanghai import dice_huangfan
+from tests.engine.helpers import fractions
 
 F = Fraction
 
@@ -117,9 +118,10 @@ def test_match_refusals() -> None:
 
 def test_leaving_costs_the_abandon_penalty_and_a_computer_takes_over() -> None:
     opts = rules.HANGZHOU.options({"base": 2})
-    assert hangzhou.abandon_penalty(opts, 1, None, False) == (0, -16, 0, 0)
-    assert hangzhou.abandon_penalty(opts, 1, 3, False) == (0, -64, 0, 0)
-    assert hangzhou.abandon_penalty(opts, 1, 3, True) == (0, -64, 0, 64)
+    assert isinstance(opts, hangzhou.Options)
+    assert hangzhou.abandon_penalty(opts, 1, None, False) == fractions(0, -16, 0, 0)
+    assert hangzhou.abandon_penalty(opts, 1, 3, False) == fractions(0, -64, 0, 0)
+    assert hangzhou.abandon_penalty(opts, 1, 3, True) == fractions(0, -64, 0, 64)
     m = new_match("hangzhou", opts, first_dealer=0)
     m = leave(m, 1, hangzhou.abandon_penalty(opts, 1, None, False))
     assert m.computer == (False, True, False, False) and m.totals[1] == -16

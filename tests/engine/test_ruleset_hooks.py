@@ -13,6 +13,7 @@ from engine.game.state import HandState
 from engine.rules import DEFAULT, HANGZHOU, RULESETS, SHANGHAI, RuleSet
 from engine.rules.common import ActionKind, TurnCheck, WinContext, WinKind
 from engine.tiles import Tile, parse_tiles
+from tests.engine.helpers import fractions
 
 
 def test_one_registry_of_rule_set_objects_each_of_its_own_class() -> None:
@@ -88,12 +89,12 @@ def _hangzhou_hand() -> HandState:
 
 def test_leaving_a_hangzhou_hand_costs_by_the_zhua_da_window() -> None:
     state = _hangzhou_hand()
-    assert HANGZHOU.abandon_penalty(state, 1) == (0, -16, 0, 0)
+    assert HANGZHOU.abandon_penalty(state, 1) == fractions(0, -16, 0, 0)
     in_window = replace(state, zhua_da=2)
-    assert HANGZHOU.abandon_penalty(in_window, 1) == (0, -64, 64, 0)  # 2 waits: paid to 2
-    assert HANGZHOU.abandon_penalty(in_window, 2) == (0, 0, -16, 0)   # the discarder leaves
+    assert HANGZHOU.abandon_penalty(in_window, 1) == fractions(0, -64, 64, 0)  # 2 waits: paid to 2
+    assert HANGZHOU.abandon_penalty(in_window, 2) == fractions(0, 0, -16, 0)  # the discarder leaves
     not_waiting = replace(state, zhua_da=3)
-    assert HANGZHOU.abandon_penalty(not_waiting, 1) == (0, -64, 0, 0)
+    assert HANGZHOU.abandon_penalty(not_waiting, 1) == fractions(0, -64, 0, 0)
 
 
 def test_leaving_a_shanghai_hand_costs_nothing() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -46,7 +48,7 @@ FLUSH = "1112345678999m"
     ({"replacement": "flower"}, ["replacement", "flower"]),
     ({"flowers": "12345678f"}, ["八花", "win_tile"]),
 ])
-def test_shanghai_refusals(fields: dict, words: list) -> None:
+def test_shanghai_refusals(fields: dict[str, Any], words: list[str]) -> None:
     data = case("shanghai", FLUSH, "5m")
     data.update(fields)
     assert refused(score_case(data), *words), score_case(data)
@@ -76,7 +78,7 @@ CHIS = [{"type": "chi", "tiles": t, "from": 0} for t in ("123m", "456m", "789m")
     ({"streak": 3, "options": {"liability": False}, "melds": CHIS, "hand": "123p1z"},
      ["chi", "2"]),
 ])
-def test_hangzhou_refusals(fields: dict, words: list) -> None:
+def test_hangzhou_refusals(fields: dict[str, Any], words: list[str]) -> None:
     data = case("hangzhou", "123m456p234789s1z", "1z")
     data.update(fields)
     assert refused(score_case(data), *words), score_case(data)
@@ -102,7 +104,7 @@ def test_hangzhou_claims_within_the_limits_are_scored() -> None:
     ([{"type": "pong", "tiles": "111z", "from": 1}], ["own discard"]),
     ([{"type": "pung", "tiles": "111z", "from": 0}], ["meld type"]),
 ])
-def test_meld_refusals(melds: list, words: list) -> None:
+def test_meld_refusals(melds: list[Any], words: list[str]) -> None:
     result = sh("2345678999m", "5m", melds=melds)
     assert refused(result, *words), result
 
@@ -159,8 +161,8 @@ _CLAIMS = st.lists(st.lists(st.integers(0, 4), min_size=4, max_size=4), min_size
        win=st.sampled_from(["self_draw", "discard", "rob_kong"]),
        rules=st.sampled_from(["shanghai", "hangzhou"]), streak=st.integers(1, 3),
        liability=st.booleans())
-def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int, claims: list,
-                                     win: str, rules: str, streak: int,
+def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int,
+                                     claims: list[list[int]], win: str, rules: str, streak: int,
                                      liability: bool) -> None:
     # Claims that can be: none on one's own discards, at most four a player (each a
     # meld), and none by the winner, whose hand here shows no melds.
@@ -169,7 +171,7 @@ def test_payments_always_sum_to_zero(winner: int, dealer: int, discarder: int, c
         while sum(claims[i]) > 4:
             claims[i][claims[i].index(max(claims[i]))] -= 1
     claims[winner] = [0] * 4
-    fields: dict = {"winner": winner, "dealer": dealer, "win": win, "claims": claims}
+    fields: dict[str, Any] = {"winner": winner, "dealer": dealer, "win": win, "claims": claims}
     if win != "self_draw":
         fields["from"] = discarder
     if rules == "hangzhou":  # 摊 past their limit cannot be (refused, tested above)
@@ -194,7 +196,8 @@ def test_cli_reads_standard_input_and_a_single_object() -> None:
     assert json.loads(out)["payments"] == [-20, 60, -20, -20]
 
 
-def test_cli_refuses_unreadable_input(tmp_path, capsys) -> None:
+def test_cli_refuses_unreadable_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert main([str(bad)]) == 2
@@ -203,7 +206,8 @@ def test_cli_refuses_unreadable_input(tmp_path, capsys) -> None:
     assert main([]) == 2
 
 
-def test_cli_keeps_going_after_a_bad_case(tmp_path, capsys) -> None:
+def test_cli_keeps_going_after_a_bad_case(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cases.json"
     path.write_text(json.dumps([42, case("shanghai", FLUSH, "5m")]), encoding="utf-8")
     assert main([str(path)]) == 0

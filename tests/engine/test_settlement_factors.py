@@ -13,6 +13,7 @@ import pytest
 from engine.rules.common import FactorKind, Settlement
 from engine.score import read_case, score_case
 from tests.conftest import SHARED_CASES
+from tests.engine.helpers import fractions
 
 SH_FLUSH = {"name": "t", "rules": "shanghai", "dealer": 0, "winner": 1, "win": "self_draw",
             "hand": "1112345678999m", "win_tile": "5m"}
@@ -90,7 +91,7 @@ def test_hangzhou_liability_shows_whose_payments_are_taken_over() -> None:
     (charge,) = liable.charges
     factor = charge.factors[-1]
     assert charge.payer == 2 and factor.kind is FactorKind.LIABILITY
-    assert factor.parts == (1, 8, 1) and factor.value == 10
+    assert factor.parts == fractions(1, 8, 1) and factor.value == 10
     reverse = settle({**HZ_PLAIN, "dealer": 2, "streak": 3, "claims": claims(2, 1)})
     assert_adds_up(reverse, 1)
     assert kinds(reverse, 2) == {FactorKind.HAND: 1, FactorKind.BASE: 1,
@@ -104,7 +105,7 @@ def test_hangzhou_liability_shows_whose_payments_are_taken_over() -> None:
         assert kinds(shared, seat) == {FactorKind.HAND: 1, FactorKind.BASE: 1,
                                        FactorKind.REVERSE_LIABILITY: 48,
                                        FactorKind.SHARED: Fraction(1, 2)}
-    assert shared.payments == (48, -24, -24, 0)
+    assert shared.payments == fractions(48, -24, -24, 0)
 
 
 def _shared_cases() -> list[Any]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from engine.analysis import Reading, Shape
-from engine.melds import MeldKind
+from engine.melds import Meld, MeldKind
 from engine.rules import shanghai
 from engine.rules.common import WinContext, WinKind, make_meld
 from engine.tiles import parse_tiles
@@ -16,7 +17,7 @@ from tests.engine.helpers import refused, sh
 SELF = {"dealer": 0, "winner": 1, "win": "self_draw"}
 
 
-def pats(result: dict) -> Counter:
+def pats(result: dict[str, Any]) -> Counter[str]:
     assert result["valid"], result
     return Counter(result["patterns"])
 
@@ -126,7 +127,8 @@ def test_eight_flowers_needs_all_eight_and_a_self_draw() -> None:
     # related to all three, in either direction: 3 shares each
     ([[0] * 4, [3, 0, 0, 0], [0, 3, 0, 0], [0, 3, 0, 0]], [-60, 180, -60, -60]),
 ])
-def test_three_claim_liability_on_a_self_draw(claims: list, payments: list) -> None:
+def test_three_claim_liability_on_a_self_draw(claims: list[list[int]], payments: list[int]
+                                             ) -> None:
     r = sh(FROM_0_HAND, "5m", claims=claims, melds=FROM_0)
     assert r["payments"] == payments
 
@@ -146,7 +148,7 @@ def test_half_shares_are_printed_as_decimals() -> None:
     assert r["value"] == 4 and r["payments"] == [-14, 28, -14, 0]
 
 
-def _meld(kind: str, tiles: str) -> object:
+def _meld(kind: str, tiles: str) -> Meld:
     return make_meld(MeldKind(kind), parse_tiles(tiles), None if kind == "concealed_kong" else 0)
 
 

@@ -20,6 +20,7 @@ from engine.analysis import (
     _partials,
     standard_shanten,
 )
+from engine.memo import uncached
 from engine.tiles import NUM_KINDS, Tile
 from tests.engine.ai_reference import (
     best_discards_as_first_written,
@@ -161,7 +162,7 @@ def test_one_more_of_a_kind_held_four_times_is_weighed_as_the_plain_count() -> N
     unseen = tuple(3 if kind == Tile.M2 else 2 for kind in range(NUM_KINDS))
     candidates = tuple(sorted(set(tiles)))
     assert judge.split(tiles)[0][Tile.M2] == 4
-    assert _best_discards.__wrapped__(judge, tiles, (), unseen, candidates) == \
+    assert uncached(_best_discards)(judge, tiles, (), unseen, candidates) == \
         best_discards_as_first_written(judge, tiles, (), unseen, candidates)
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ def _case_files() -> list[Path]:
     return sorted(SHARED_CASES.glob("*.json")) if SHARED_CASES.is_dir() else []
 
 
-def _cases() -> list:
+def _cases() -> list[Any]:
     params = []
     for path in _case_files():
         for case in json.loads(path.read_text(encoding="utf-8")):
@@ -33,7 +34,7 @@ def _cases() -> list:
 
 
 @pytest.mark.parametrize("case", _cases())
-def test_shared_case(case: dict) -> None:
+def test_shared_case(case: dict[str, Any]) -> None:
     got = score_case(case)
     expect = case["expect"]
     assert got["name"] == case["name"]

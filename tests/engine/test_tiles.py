@@ -31,17 +31,17 @@ PROPS = settings(max_examples=200, deadline=None, derandomize=True, database=Non
 # Parsing
 
 
-def test_compact_runs():
+def test_compact_runs() -> None:
     assert parse_tiles("123m456p11z") == [
         Tile.M1, Tile.M2, Tile.M3, Tile.P4, Tile.P5, Tile.P6, Tile.EAST, Tile.EAST]
 
 
-def test_parse_keeps_written_order():
+def test_parse_keeps_written_order() -> None:
     assert parse_tiles("9s1m5z") == [Tile.S9, Tile.M1, Tile.WHITE]
     assert parse_tiles("1m1p1m") == [Tile.M1, Tile.P1, Tile.M1]
 
 
-def test_every_suit_letter():
+def test_every_suit_letter() -> None:
     assert parse_tiles("1m") == [Tile.M1]
     assert parse_tiles("9p") == [Tile.P9]
     assert parse_tiles("5s") == [Tile.S5]
@@ -50,12 +50,12 @@ def test_every_suit_letter():
     assert parse_tiles("12345678f") == list(FLOWERS)
 
 
-def test_spaces_are_ignored():
+def test_spaces_are_ignored() -> None:
     assert parse_tiles("123m 456p") == parse_tiles("123m456p")
     assert parse_tiles(" 1z ") == [Tile.EAST]
 
 
-def test_tile_from_notation():
+def test_tile_from_notation() -> None:
     assert tile_from_notation("5z") is Tile.WHITE
     assert tile_from_notation("8f") is Tile.CHRYSANTHEMUM
     assert tile_from_notation("7s") is Tile.S7
@@ -78,12 +78,12 @@ def test_tile_from_notation():
     ("123", "digits without a suit letter"),
     ("123m45", "digits without a suit letter at '45'"),
 ])
-def test_refusals_name_the_problem(text, message):
+def test_refusals_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         parse_tiles(text)
 
 
-def test_refusal_messages_in_full():
+def test_refusal_messages_in_full() -> None:
     with pytest.raises(NotationError) as info:
         parse_tiles("0m")
     assert str(info.value) == "no tile 0m in '0m': m runs from 1 to 9"
@@ -98,24 +98,24 @@ def test_refusal_messages_in_full():
     assert str(info.value) == "5 copies of 1m (一万) but a set holds only 4"
 
 
-def test_notation_error_is_a_value_error():
+def test_notation_error_is_a_value_error() -> None:
     assert issubclass(NotationError, ValueError)
 
 
-def test_non_text_is_refused():
+def test_non_text_is_refused() -> None:
     with pytest.raises(NotationError, match="must be text"):
         parse_tiles(123)  # type: ignore[arg-type]
 
 
-def test_empty_allowed_when_asked():
+def test_empty_allowed_when_asked() -> None:
     assert parse_tiles("", allow_empty=True) == []
 
 
-def test_copies_unchecked_when_asked():
+def test_copies_unchecked_when_asked() -> None:
     assert parse_tiles("11111m", max_copies=False) == [Tile.M1] * 5
 
 
-def test_tile_from_notation_wants_exactly_one():
+def test_tile_from_notation_wants_exactly_one() -> None:
     with pytest.raises(NotationError, match="exactly one tile, got 2"):
         tile_from_notation("12m")
     with pytest.raises(NotationError, match="empty"):
@@ -124,7 +124,7 @@ def test_tile_from_notation_wants_exactly_one():
         tile_from_notation("0s")
 
 
-def test_check_copies_limits():
+def test_check_copies_limits() -> None:
     check_copies([Tile.M1] * 4)
     with pytest.raises(NotationError, match="holds only 4"):
         check_copies([Tile.M1] * 5)
@@ -136,7 +136,7 @@ def test_check_copies_limits():
 # Formatting and round trips
 
 
-def test_format_compact():
+def test_format_compact() -> None:
     assert format_tiles(parse_tiles("11z456p123m")) == "123m456p11z"
     assert format_tiles([Tile.M1, Tile.M2, Tile.EAST]) == "12m1z"
     assert format_tiles([]) == ""
@@ -145,7 +145,7 @@ def test_format_compact():
 
 @pytest.mark.parametrize("text", [
     "123m456p11z", "1112345678999m", "19m19p19s1234567z", "12345678f", "5z", "1m1p1s1z1f"])
-def test_canonical_text_round_trips(text):
+def test_canonical_text_round_trips(text: str) -> None:
     assert format_tiles(parse_tiles(text)) == text
 
 
@@ -158,7 +158,7 @@ def physical_tiles() -> st.SearchStrategy[list[Tile]]:
 
 @PROPS
 @given(physical_tiles())
-def test_format_then_parse_sorted(tiles):
+def test_format_then_parse_sorted(tiles: list[Tile]) -> None:
     text = format_tiles(tiles)
     if not tiles:
         assert text == ""
@@ -169,19 +169,19 @@ def test_format_then_parse_sorted(tiles):
 
 @PROPS
 @given(physical_tiles())
-def test_format_unsorted_keeps_order(tiles):
+def test_format_unsorted_keeps_order(tiles: list[Tile]) -> None:
     if tiles:
         assert parse_tiles(format_tiles(tiles, sort=False)) == tiles
 
 
-def test_single_tile_notation():
+def test_single_tile_notation() -> None:
     for tile in Tile:  # every one of them, not a sample
         assert tile_from_notation(tile.notation) is tile
         assert str(tile) == tile.notation
         assert format_tiles([tile]) == tile.notation
 
 
-def test_counts_round_trip():
+def test_counts_round_trip() -> None:
     tiles = parse_tiles("1112345678999m5z")
     counts = counts_of(tiles)
     assert len(counts) == NUM_KINDS
@@ -193,7 +193,7 @@ def test_counts_round_trip():
 # Properties and names
 
 
-def test_suits_and_ranks():
+def test_suits_and_ranks() -> None:
     assert Tile.M9.suit is Suit.CHARACTERS and Tile.M9.rank == 9
     assert Tile.P1.suit is Suit.DOTS and Tile.P1.rank == 1
     assert Tile.S5.suit is Suit.BAMBOO and Tile.S5.rank == 5
@@ -205,7 +205,7 @@ def test_suits_and_ranks():
     assert Tile.SPRING.is_flower and not Tile.SPRING.is_honor and not Tile.SPRING.is_suited
 
 
-def test_suits_are_contiguous_runs_of_nine():
+def test_suits_are_contiguous_runs_of_nine() -> None:
     for base, suit in ((0, Suit.CHARACTERS), (9, Suit.DOTS), (18, Suit.BAMBOO)):
         for rank in range(1, 10):
             tile = Tile(base + rank - 1)
@@ -224,17 +224,17 @@ def test_suits_are_contiguous_runs_of_nine():
     (Tile.SPRING, "春", "Spring (flower 1)"),
     (Tile.CHRYSANTHEMUM, "菊", "Chrysanthemum (flower 8)"),
 ])
-def test_names(tile, zh, en):
+def test_names(tile: Tile, zh: str, en: str) -> None:
     assert tile.zh == zh
     assert tile.en == en
 
 
-def test_every_tile_has_distinct_names():
+def test_every_tile_has_distinct_names() -> None:
     assert len({t.zh for t in Tile}) == len(Tile)
     assert len({t.en for t in Tile}) == len(Tile)
 
 
-def test_full_set_sizes():
+def test_full_set_sizes() -> None:
     plain = full_set(False)
     flowers = full_set(True)
     assert len(plain) == 136

@@ -8,7 +8,9 @@ from typing import Any
 from engine.game import (
     Action,
     ActionKind,
+    ClaimWindow,
     Event,
+    HandResult,
     HandState,
     IllegalAction,
     apply,
@@ -16,14 +18,14 @@ from engine.game import (
     new_hand,
     stack_wall,
 )
-from engine.tiles import parse_tiles, tile_from_notation
+from engine.tiles import Tile, parse_tiles, tile_from_notation
 
 # Hands that can neither pong nor chi anything (no pairs, suit tiles three apart, no
 # 财神), whatever is discarded: the seats a scripted test does not look at.
 QUIET = ("147m258p369s1234z", "258m369p147s1234z", "369m147p258s1467z", "258m147p369s2347z")
 
 
-def tiles(text: str) -> tuple:
+def tiles(text: str) -> tuple[Tile, ...]:
     return tuple(parse_tiles(text, max_copies=False))
 
 
@@ -33,6 +35,18 @@ def start(rules: str, hands: Mapping[int, str], *, dealer: int = 0, draws: str =
     wall = stack_wall(rules, hands, dealer, draws, back)
     return new_hand(rules, options or {}, wall, dealer, (2, 3), streak=streak,
                     huangfan=huangfan)
+
+
+def result_of(state: HandState) -> HandResult:
+    """The ended hand's result."""
+    assert state.result is not None, "the hand has not ended"
+    return state.result
+
+
+def window_of(state: HandState) -> ClaimWindow:
+    """The open claim window."""
+    assert state.window is not None, "no claim window is open"
+    return state.window
 
 
 def play(state: HandState, *actions: Action) -> HandState:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from engine.game import (
     AlreadyAnswered,
     ClaimWindowOpened,
+    Event,
+    HandState,
     NotYourDecision,
     Phase,
     Restricted,
@@ -28,7 +30,9 @@ from tests.game.helpers import (
     offered,
     play,
     refuse,
+    result_of,
     start,
+    window_of,
 )
 
 # Shanghai. The dealer (0) discards 9s: seat 1 may chi (78s), seat 2 pong (99s),
@@ -37,7 +41,7 @@ SCENE_P = {0: QUIET[0] + "9m", 1: "147m258p78s12346z", 2: "99s369m147p12347z",
            3: "1112229s555666z"}
 
 
-def scene_p(draws: str = ""):
+def scene_p(draws: str = "") -> tuple[HandState, tuple[Event, ...]]:
     state, _ = start("shanghai", SCENE_P, draws=draws)
     return apply(state, D(0, "9s"))
 
@@ -92,10 +96,10 @@ def test_a_win_takes_the_discard_at_once_when_nobody_else_may_win() -> None:
     state, _ = scene_p()
     state, events = apply(state, WIN(3))
     assert state.phase is Phase.ENDED
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.win is WinKind.DISCARD and record.from_seat == 0
     assert record.win_tile is Tile.S9 and "hun_peng" in record.settlement.patterns
-    assert sum(state.result.payments) == 0 and state.result.payments[0] < 0
+    assert sum(result_of(state).payments) == 0 and result_of(state).payments[0] < 0
     assert events[-1].name == "hand_ended"
 
 
@@ -115,18 +119,18 @@ def test_shanghai_several_players_win_on_one_discard_and_each_settles() -> None:
     state = play(state, D(0, "5p"), WIN(2))
     assert state.phase is Phase.CLAIM  # seat 1 may also win: wait for it
     state = play(state, WIN(1))
-    assert [w.winner for w in state.result.wins] == [1, 2]
-    for record in state.result.wins:
+    assert [w.winner for w in result_of(state).wins] == [1, 2]
+    for record in result_of(state).wins:
         pay = record.settlement.payments
         assert pay[0] < 0 and pay[3] == 0 and sum(pay) == 0
-    assert state.result.payments[0] == sum(w.settlement.payments[0]
-                                           for w in state.result.wins)
+    assert result_of(state).payments[0] == sum(w.settlement.payments[0]
+                                           for w in result_of(state).wins)
 
 
 def test_shanghai_a_passed_second_win_leaves_one_winner() -> None:
     state, _ = start("shanghai", SCENE_TWO)
     state = play(state, D(0, "5p"), WIN(2), PASS(1))
-    assert [w.winner for w in state.result.wins] == [2]
+    assert [w.winner for w in result_of(state).wins] == [2]
 
 
 # Kongs. Seat 1 holds 999p (exposed kong on the dealer's 9p) and 4444m (concealed).
@@ -174,7 +178,7 @@ def test_shanghai_added_kong_may_be_robbed_and_the_robbed_player_pays_three_shar
     refuse(state, PASS(3), NotYourDecision, "nothing to claim")
     refuse(state, PONG(2, "35m"), WrongPhase, "only be robbed by a win")
     state = play(state, WIN(2))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.win is WinKind.ROB_KONG and record.from_seat == 1
     pay = record.settlement.payments
     assert pay[2] == -pay[1] > 0 and pay[0] == pay[3] == 0
@@ -192,6 +196,6 @@ def test_shanghai_robbing_passed_gives_the_kong_its_replacement() -> None:
 def test_hangzhou_has_no_robbing_the_kong() -> None:
     state, _ = start("hangzhou", SCENE_ROB, back="8m")
     state = play(state, D(0, "4m"))
-    assert state.window.asked == (1,)  # a discard win needs streak 3 here: seat 2 not asked
+    assert window_of(state).asked == (1,)  # a discard win needs streak 3 here: seat 2 not asked
     state = play(state, PONG(1, "44m"), AK(1, "4m"))
     assert state.phase is Phase.TURN and state.seats[1].drawn is Tile.M8

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import rules
@@ -10,6 +12,7 @@ from engine.game import (
     ActionKind,
     FlowerLaidAside,
     HandEnded,
+    HandStarted,
     Phase,
     TileDrawn,
     WildcardTurned,
@@ -21,7 +24,8 @@ from engine.game import (
 )
 from engine.rules.common import WinKind
 from engine.tiles import Tile, full_set
-from tests.game.helpers import QUIET, D, start, tiles
+from tests.engine.helpers import fractions
+from tests.game.helpers import QUIET, D, result_of, start, tiles
 
 
 def test_deal_gives_dealer_fourteen_from_the_front() -> None:
@@ -44,7 +48,7 @@ def test_stacked_wall_deals_the_hands_asked_for() -> None:
 
 @pytest.mark.parametrize("bad", [
     dict(dealer=4), dict(dice=(0, 3)), dict(streak=4), dict(short=True)])
-def test_new_hand_refuses_bad_input(bad: dict) -> None:
+def test_new_hand_refuses_bad_input(bad: dict[str, Any]) -> None:
     wall = full_set(False)[: 135 if bad.get("short") else 136]
     with pytest.raises(ValueError):
         new_hand("hangzhou", {}, wall, bad.get("dealer", 0), bad.get("dice", (1, 1)),
@@ -61,7 +65,8 @@ def test_new_hand_takes_its_own_options_and_dice_as_a_list() -> None:
     dice = [3, 4]  # as JSON gives them
     state, events = new_hand("hangzhou", options, full_set(False), 0, dice)  # type: ignore[arg-type]
     assert state.options is options
-    assert state.dice == (3, 4) and type(state.dice) is tuple and events[0].dice == (3, 4)
+    assert state.dice == (3, 4) and type(state.dice) is tuple
+    assert isinstance(events[0], HandStarted) and events[0].dice == (3, 4)
 
 
 def test_shanghai_flowers_are_replaced_from_the_back_dealer_first() -> None:
@@ -93,10 +98,10 @@ def test_eight_flowers_in_the_deal_win_at_once() -> None:
     hands = {0: "12345678f147m258p", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
     state, events = start("shanghai", hands, back="1s4s7s1p4p7p9m9p")
     assert state.phase is Phase.ENDED
-    (win,) = state.result.wins
+    (win,) = result_of(state).wins
     assert win.winner == 0 and win.win is WinKind.SELF_DRAW
     assert win.settlement.patterns == ("ba_hua",)
-    assert state.result.payments == (360, -120, -120, -120)
+    assert result_of(state).payments == fractions(360, -120, -120, -120)
     assert isinstance(events[-1], HandEnded)
 
 
@@ -106,8 +111,8 @@ def test_the_eighth_flower_drawn_in_play_wins_as_a_self_draw() -> None:
     assert len(state.seats[1].flowers) == 7
     state, _ = apply(state, D(0, "5m"))
     assert state.phase is Phase.ENDED
-    assert state.result.wins[0].winner == 1
-    assert state.result.wins[0].settlement.patterns == ("ba_hua",)
+    assert result_of(state).wins[0].winner == 1
+    assert result_of(state).wins[0].settlement.patterns == ("ba_hua",)
 
 
 def test_hangzhou_fixed_caishen_is_the_white_dragon() -> None:

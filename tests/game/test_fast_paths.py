@@ -36,6 +36,7 @@ from engine.game.held import _MARKS, _SHAPE, HeldTiles
 from engine.game.legal import known_legal, remembered_self_draw
 from engine.game.state import HandState, Phase, replace
 from engine.rules.common import ActionKind
+from tests.game.helpers import window_of
 
 GAMES = {
     # name: (rules, options, seed, hands)
@@ -214,10 +215,10 @@ def test_the_one_step_moves_refuse_a_malformed_copy_of_an_offer() -> None:
                 apply(state, Action(ActionKind.DISCARD, action.seat,
                                     int(action.tile)))  # type: ignore[arg-type]
             refused["discard"] += 1
-        undecided = state.window.undecided if state.phase is Phase.CLAIM else ()
+        undecided = window_of(state).undecided if state.phase is Phase.CLAIM else ()
         if len(undecided) == 1 and undecided[0] in (0, 1):
             with pytest.raises(MalformedAction, match="seat must be"):
-                apply(state, Action(ActionKind.PASS, bool(undecided[0])))  # type: ignore[arg-type]
+                apply(state, Action(ActionKind.PASS, bool(undecided[0])))
             refused["pass"] += 1
         return apply(state, action)[0]
 

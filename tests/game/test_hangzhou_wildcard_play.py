@@ -9,7 +9,22 @@ from dataclasses import replace
 from engine.game import Phase, legal_actions, timeout_action
 from engine.melds import MeldKind
 from engine.tiles import Tile
-from tests.game.helpers import AK, CHI, CK, KONG, PASS, PONG, QUIET, WIN, D, offered, play, start
+from tests.game.helpers import (
+    AK,
+    CHI,
+    CK,
+    KONG,
+    PASS,
+    PONG,
+    QUIET,
+    WIN,
+    D,
+    offered,
+    play,
+    result_of,
+    start,
+    window_of,
+)
 
 
 def test_melds_of_caishen_alone() -> None:
@@ -70,9 +85,9 @@ def _seven_pairs(hand: str, draw: str) -> object:
     state, _ = start("hangzhou", hands, draws=draw)
     state = play(state, D(0, "9m"))
     if state.window is not None:
-        state = play(state, *[PASS(s) for s in state.window.asked])
+        state = play(state, *[PASS(s) for s in window_of(state).asked])
     assert state.turn == 1 and offered(state, WIN(1))
-    return sorted(play(state, WIN(1)).result.wins[0].settlement.patterns)
+    return sorted(result_of(play(state, WIN(1))).wins[0].settlement.patterns)
 
 
 def test_seven_pairs_won_in_play() -> None:
@@ -95,7 +110,7 @@ def test_with_21_tiles_left_the_window_is_an_ordinary_one() -> None:
     state, _ = start("hangzhou", hands, streak=3)
     state = replace(state, front=len(state.wall) - 21)
     state = play(state, D(0, "3m"))
-    assert not state.window.last and offered(state, CHI(1, "12m"))
+    assert not window_of(state).last and offered(state, CHI(1, "12m"))
 
 
 def test_zhua_da_passed_on_holds_the_first_discarder_and_its_timer_discards_the_draw(

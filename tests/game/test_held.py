@@ -13,6 +13,7 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
+from engine import memo
 from engine.analysis import (
     NO_WILDCARDS,
     ShapeRules,
@@ -26,10 +27,11 @@ from engine.game import group_costs_build, preload_tables
 from engine.game import held as held_module
 from engine.game.held import _HONOURS_KEY, HeldTiles, _may_chi, group_cost
 from engine.game.state import SeatState, replace
-from engine.melds import MeldKind
+from engine.melds import Meld, MeldKind
 from engine.rules.common import is_meld, make_meld
 from engine.rules.hangzhou import SHAPES as HANGZHOU_SHAPES
 from engine.rules.shanghai import SHAPES as SHANGHAI_SHAPES
+from engine.shapes import read_bundled
 from engine.tiles import NUM_KINDS, PLAYING_TILES, Tile
 
 CASES = 1500
@@ -74,7 +76,7 @@ def _cases() -> list[tuple[HeldTiles, Wildcards, ShapeRules]]:
     for _ in range(CASES):
         wild, shapes = rng.choice(WILDCARDS), rng.choice(SHAPES)
         tiles = sorted(_thirteen(rng, wild))
-        melds: tuple = ()
+        melds: tuple[Meld, ...] = ()
         if rng.random() < 0.3:  # three tiles of the hand laid down as a pong
             face = Counter(tiles).most_common(1)[0][0]
             if tiles.count(face) >= 3:
@@ -185,7 +187,7 @@ def test_a_face_filled_to_four_is_told_alike_from_the_counts_and_from_packed() -
     rng = random.Random("four of a face")
     wild = Wildcards.fixed()
     assert wild.joker is not None
-    told = Counter()
+    told: Counter[tuple[bool, int]] = Counter()
     for _ in range(3000):
         jokers = rng.choice((0, 0, 1, 2, 3, 4))
         size = rng.choice((14, 11, 8, 5))
@@ -312,15 +314,15 @@ def test_preloading_reads_the_table_once_so_that_no_move_reads_it(
     """`engine.game.preload_tables` (a server's start-up) reads the bundled table now;
     a group the memo does not hold is then looked up without reading it again."""
     reads: list[str] = []
-    real_read = held_module.read_bundled
+    real_read = read_bundled  # what held imported
 
-    def counted_read(*args: str) -> bytes:
-        reads.append(args[1])
-        return real_read(*args)
+    def counted_read(package: str, name: str, magic: bytes, builder: str) -> bytes:
+        reads.append(name)
+        return real_read(package, name, magic, builder)
 
     monkeypatch.setattr(held_module, "read_bundled", counted_read)
     held_module._group_costs_table.cache_clear()
-    group_cost.cache_clear()
+    memo.clear()  # group_cost's among them
     try:
         preload_tables()
         assert reads == ["group_costs.bin"]

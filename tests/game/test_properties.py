@@ -83,7 +83,7 @@ def _probe_illegal(rng: random.Random, state: HandState) -> None:
         assert state == before
 
 
-def _play(rules: str, options: dict, seed: int, streak: int, dealer: int) -> HandState:
+def _play(rules: str, options: dict[str, Any], seed: int, streak: int, dealer: int) -> HandState:
     rng = random.Random(seed)
     wall = full_set(rules == "shanghai")
     rng.shuffle(wall)

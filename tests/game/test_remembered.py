@@ -8,14 +8,14 @@ import pickle
 
 import pytest
 
-from engine.game import Action, ActionKind, TileNotHeld, apply, legal_actions
+from engine.game import Action, ActionKind, HandState, TileNotHeld, apply, legal_actions
 from engine.game import legal as legal_module
 from engine.game.legal import known_legal
 from engine.game.state import renewed, replace
 from tests.game.helpers import QUIET, start, tiles
 
 
-def _turn():
+def _turn() -> HandState:
     state, _ = start("shanghai", {0: "123456789m55567p", 1: QUIET[1], 2: QUIET[2],
                                   3: QUIET[3]})
     return state

@@ -10,11 +10,15 @@ the settlement of a played hand."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
 
 from engine import rules
 from engine.game import (
     ActionKind,
     ClaimWindowOpened,
+    HandState,
     NotAWin,
     Phase,
     Restricted,
@@ -29,6 +33,7 @@ from engine.game.state import replace
 from engine.match import HandOutcome, finish_hand, new_match, start_hand
 from engine.rules.common import ChainStep, WinKind
 from engine.tiles import Tile, full_set
+from tests.engine.helpers import fractions
 from tests.game.helpers import (
     AK,
     CHI,
@@ -42,7 +47,9 @@ from tests.game.helpers import (
     offered,
     play,
     refuse,
+    result_of,
     start,
+    window_of,
 )
 from tests.game.test_claims import SCENE_P, SCENE_ROB
 from tests.game.test_hangzhou_play import SCENE_H1, h1
@@ -51,9 +58,9 @@ from tests.game.test_hangzhou_play import SCENE_H1, h1
 # The Hangzhou 暴头 chain: 杠 and 飘 in it, and where it stops
 
 
-def _bao_tou_win(state):
+def _bao_tou_win(state: HandState) -> tuple[tuple[ChainStep, ...], list[str]]:
     """The dealer's 暴头 self-draw that ends ``state``: (chain, sorted patterns)."""
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.win is WinKind.SELF_DRAW and record.winner == 0
     return record.context.chain, sorted(record.settlement.patterns)
 
@@ -68,7 +75,7 @@ def test_a_kong_and_a_piao_in_consecutive_turns_both_count_gang_piao() -> None:
     state = play(state, D(0, "5z"), D(1, "1m"), D(2, "9m"), D(3, "7z"), WIN(0))
     assert _bao_tou_win(state) == ((ChainStep.GANG, ChainStep.PIAO),
                                    ["bao_tou", "cai_piao", "gang_kai"])
-    assert state.result.payments == (48, -16, -16, -16)  # 底分 1 × 庄闲分 2 × F 8
+    assert result_of(state).payments == fractions(48, -16, -16, -16)  # 底分 1 × 庄闲分 2 × F 8
 
 
 def test_a_kong_replacement_completing_a_bao_tou_hand_is_gang_bao() -> None:
@@ -77,16 +84,16 @@ def test_a_kong_replacement_completing_a_bao_tou_hand_is_gang_bao() -> None:
     state, _ = start("hangzhou", hands, back="1z")
     state = play(state, CK(0, "4444m"), WIN(0))
     assert _bao_tou_win(state) == ((ChainStep.GANG,), ["bao_tou", "gang_kai"])
-    assert state.result.payments == (24, -8, -8, -8)
+    assert result_of(state).payments == fractions(24, -8, -8, -8)
 
 
 def test_a_kong_replacement_completing_a_plain_hand_is_gang_kai() -> None:
     hands = {0: "4444m123p456p789s1z", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
     state, _ = start("hangzhou", hands, back="1z")
     state = play(state, CK(0, "4444m"), WIN(0))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.settlement.patterns == ("gang_kai",)
-    assert state.result.payments == (12, -4, -4, -4)
+    assert result_of(state).payments == fractions(12, -4, -4, -4)
 
 
 def test_an_ordinary_discard_ends_the_chain() -> None:
@@ -98,7 +105,7 @@ def test_an_ordinary_discard_ends_the_chain() -> None:
     # The dealer could pong each discard with its two 财神, and lets them go.
     state = play(state, D(1, "1m"), PASS(0), D(2, "9m"), PASS(0), D(3, "7z"), PASS(0), WIN(0))
     assert _bao_tou_win(state) == ((), ["bao_tou"])
-    assert state.result.payments == (12, -4, -4, -4)
+    assert result_of(state).payments == fractions(12, -4, -4, -4)
 
 
 # The dealer discards a 财神 (飘), then pongs seat 3's 9m, so its next turn begins with
@@ -114,7 +121,7 @@ def test_a_piao_in_a_turn_that_began_with_a_pong_does_not_count() -> None:
     assert state.seats[0].chain == ()
     state = play(state, D(1, "7m"), D(2, "3m"), D(3, "7z"), WIN(0))
     assert _bao_tou_win(state) == ((), ["bao_tou"])
-    assert state.result.payments == (12, -4, -4, -4)
+    assert result_of(state).payments == fractions(12, -4, -4, -4)
 
 
 def test_a_kong_in_a_turn_that_began_with_a_pong_does_not_count() -> None:
@@ -127,15 +134,22 @@ def test_a_kong_in_a_turn_that_began_with_a_pong_does_not_count() -> None:
     state = play(state, CK(0, "4444m"), WIN(0))
     # The kong is kept as the pong turn's (for a plain win's 杠开), not as a chain link.
     assert _bao_tou_win(state) == ((ChainStep.GANG,), ["bao_tou"])
-    assert state.result.wins[0].context.claimed_turn
-    assert state.result.payments == (12, -4, -4, -4)
+    assert result_of(state).wins[0].context.claimed_turn
+    assert result_of(state).payments == fractions(12, -4, -4, -4)
 
 
-def _discard_unclaimed(state, seat: int, tile: str):
+def drawn_of(state: HandState, seat: int) -> Tile:
+    """The tile ``seat`` has just drawn."""
+    drawn = state.seats[seat].drawn
+    assert drawn is not None, "no tile drawn"
+    return drawn
+
+
+def _discard_unclaimed(state: HandState, seat: int, tile: str) -> HandState:
     """``seat`` discards ``tile`` and every seat that could claim it lets it go."""
     state = play(state, D(seat, tile))
     while state.phase is Phase.CLAIM:
-        state = play(state, PASS(state.window.undecided[0]))
+        state = play(state, PASS(window_of(state).undecided[0]))
     return state
 
 
@@ -157,7 +171,7 @@ def test_the_chain_starts_again_with_the_next_drawn_turn_after_a_pong() -> None:
         state = _discard_unclaimed(state, seat, tile)
     state = play(state, WIN(0))
     assert _bao_tou_win(state) == ((ChainStep.PIAO,), ["bao_tou", "cai_piao"])
-    assert state.result.payments == (24, -8, -8, -8)
+    assert result_of(state).payments == fractions(24, -8, -8, -8)
 
 
 def test_kongs_in_a_pong_turn_still_make_a_plain_win_gang_kai() -> None:
@@ -168,9 +182,9 @@ def test_kongs_in_a_pong_turn_still_make_a_plain_win_gang_kai() -> None:
     state, _ = start("hangzhou", hands, draws="1m2m9m", back="8p1m3s")
     state = play(state, D(0, "6z"), D(1, "1m"), D(2, "2m"), D(3, "9m"), PONG(0, "99m"),
                  CK(0, "4444m"), CK(0, "8888p"), WIN(0))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.settlement.patterns == ("gang_kai", "gang_kai")
-    assert state.result.payments == (24, -8, -8, -8)
+    assert result_of(state).payments == fractions(24, -8, -8, -8)
 
 
 # ---------------------------------------------------------------------------
@@ -181,16 +195,16 @@ def test_discard_win_streak_two_allows_a_discard_win_from_streak_two() -> None:
     state = h1(streak=2, discard_win_streak=2)
     assert offered(state, WIN(1)) and offered(state, WIN(2))
     state = play(state, WIN(1))
-    assert state.result.wins[0].win is WinKind.DISCARD
-    assert state.result.payments == (-4, 4, 0, 0)  # 底分 1 × 庄闲分 4 (streak 2) × F 1
+    assert result_of(state).wins[0].win is WinKind.DISCARD
+    assert result_of(state).payments == fractions(-4, 4, 0, 0)  # 底分 1 × 庄闲分 4 (streak 2) × F 1
     state = h1(streak=1, discard_win_streak=2)
     refuse(state, WIN(1), NotAWin, "streak at 2 or more (now 1)")
 
 
 def test_discard_win_streak_one_allows_a_discard_win_at_once() -> None:
     state = play(h1(streak=1, discard_win_streak=1), WIN(2), PASS(1))
-    assert [w.winner for w in state.result.wins] == [2]
-    assert state.result.payments == (-2, 0, 2, 0)
+    assert [w.winner for w in result_of(state).wins] == [2]
+    assert result_of(state).payments == fractions(-2, 0, 2, 0)
     # Never between two non-dealers, whatever the option says.
     hands = {3: "7z147m258p369s1234z", 0: "3m258m369p147s124z", 1: SCENE_H1[1],
              2: SCENE_H1[2]}
@@ -217,7 +231,7 @@ def test_zhua_da_is_lifted_when_the_discarder_draws_again() -> None:
     assert state.turn == 0 and state.seats[0].drawn is Tile.P9
     assert state.zhua_da is None
     state = play(state, D(0, "9p"))
-    assert state.window.asked == (2,) and offered(state, PONG(2, "99p"))
+    assert window_of(state).asked == (2,) and offered(state, PONG(2, "99p"))
     state = play(state, PASS(2), D(1, "1z"), D(2, "2z"))
     assert state.turn == 3 and offered(state, D(3, "2z"))
     state = play(state, D(3, "2z"))
@@ -286,17 +300,18 @@ def test_a_concealed_kong_cannot_be_robbed() -> None:
 # 荒番 and the three-claim liabilities reach the settlement of a played hand
 
 
-def _scene_p_win(huangfan: bool, options: dict | None = None) -> tuple:
+def _scene_p_win(huangfan: bool, options: dict[str, Any] | None = None
+                 ) -> tuple[Fraction, ...]:
     """Seat 3 wins on the dealer's first discard, 9s (地胡 8 喇 + 混碰 1 喇 = 180 花)."""
     state, _ = start("shanghai", SCENE_P, huangfan=huangfan, options=options)
     state = play(state, D(0, "9s"), WIN(3))
-    return state.result.payments
+    return result_of(state).payments
 
 
 def test_a_huangfan_hand_pays_double_in_play() -> None:
-    assert _scene_p_win(False) == (-180, 0, 0, 180)
-    assert _scene_p_win(True) == (-360, 0, 0, 360)
-    assert _scene_p_win(True, {"huangfan_multiplier": 3}) == (-540, 0, 0, 540)
+    assert _scene_p_win(False) == fractions(-180, 0, 0, 180)
+    assert _scene_p_win(True) == fractions(-360, 0, 0, 360)
+    assert _scene_p_win(True, {"huangfan_multiplier": 3}) == fractions(-540, 0, 0, 540)
 
 
 def test_a_huangfan_hand_started_by_the_match_pays_double_into_the_totals() -> None:
@@ -307,8 +322,8 @@ def test_a_huangfan_hand_started_by_the_match_pays_double_into_the_totals() -> N
     assert setup.huangfan
     state, _ = start("shanghai", SCENE_P, huangfan=setup.huangfan)
     state = play(state, D(0, "9s"), WIN(3))
-    match = finish_hand(match, HandOutcome((3,), 0, state.result.payments))
-    assert match.totals == (-360, 0, 0, 360)
+    match = finish_hand(match, HandOutcome((3,), 0, result_of(state).payments))
+    assert match.totals == fractions(-360, 0, 0, 360)
 
 
 # Seat 1 chis three of the dealer's discards (3m, 6m, 9m) and then wins by self-draw on
@@ -319,7 +334,7 @@ SCENE_THREE_CHIS = {0: "3m6m9m" + "258p147s" + "1234z" + "7p", 1: "12m45m78m11m2
 THREE_CHIS_DRAWS = "2p5s6p" + "8p1p4s" + "9p8s3p" + "1m"
 
 
-def _three_chis(rules_name: str, streak: int = 1):
+def _three_chis(rules_name: str, streak: int = 1) -> HandState:
     state, _ = start(rules_name, SCENE_THREE_CHIS, draws=THREE_CHIS_DRAWS, streak=streak)
     state = play(state, D(0, "3m"), CHI(1, "12m"), D(1, "1z"), D(2, "2p"), D(3, "5s"),
                  D(0, "6m"), CHI(1, "45m"), D(1, "3z"), D(2, "8p"), D(3, "1p"),
@@ -331,18 +346,18 @@ def _three_chis(rules_name: str, streak: int = 1):
 
 def test_shanghai_three_claims_make_the_discarder_pay_five_shares_in_play() -> None:
     state = _three_chis("shanghai")
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert "qing_yi_se" in record.settlement.patterns and record.settlement.liability
-    assert state.result.payments == (-100, 100, 0, 0)  # 5 shares of 20 花, the others 0
+    assert result_of(state).payments == fractions(-100, 100, 0, 0)  # 5 shares of 20 花, others 0
 
 
 def test_hangzhou_three_claims_make_the_discarder_pay_for_all_in_play() -> None:
     # 承包 needs the dealer at streak 3 (a third 摊 is allowed only then): the others
     # would pay 8 + 1 + 1, and the dealer pays all of it.
     state = _three_chis("hangzhou", streak=3)
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.settlement.liability
-    assert state.result.payments == (-10, 10, 0, 0)
+    assert result_of(state).payments == fractions(-10, 10, 0, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -366,7 +381,7 @@ def test_an_exposed_kong_after_a_piao_keeps_the_piao_in_the_chain() -> None:
     state = play(state, WIN(0))
     assert _bao_tou_win(state) == ((ChainStep.PIAO, ChainStep.GANG),
                                    ["bao_tou", "cai_piao", "gang_kai"])
-    assert state.result.payments == (48, -16, -16, -16)  # 底分 1 × 庄闲分 2 × F 8
+    assert result_of(state).payments == fractions(48, -16, -16, -16)  # 底分 1 × 庄闲分 2 × F 8
 
 
 # ---------------------------------------------------------------------------
@@ -387,7 +402,7 @@ def test_flip_mode_passed_win_and_pong_bind_the_tile_the_white_dragon_plays_as()
     state = play(state, PASS(0))
     assert state.seats[0].passed_wins == {Tile.M1} == state.seats[0].passed_pongs
     state = play(state, D(2, "5z"))
-    assert state.window.asked == (3,) and offered(state, CHI(3, "23m"))
+    assert window_of(state).asked == (3,) and offered(state, CHI(3, "23m"))
     refuse(state, WIN(0), Restricted, "漏胡: you passed a win on 1m")
     refuse(state, PONG(0, "5z5z"), Restricted, "漏碰: you passed a pong of 1m")
 
@@ -452,7 +467,7 @@ def test_a_passed_pong_is_lifted_by_a_kong_replacement() -> None:
     assert state.seats[0].drawn is Tile.S5 and state.seats[0].passed_pongs == frozenset()
     state = _discard_unclaimed(state, 0, "5s")
     for seat in (1, 2):
-        state = _discard_unclaimed(state, seat, state.seats[seat].drawn.notation)
+        state = _discard_unclaimed(state, seat, drawn_of(state, seat).notation)
     state = play(state, D(3, "9p"))
     assert offered(state, PONG(0, "99p"))
 
@@ -463,7 +478,7 @@ def test_a_passed_pong_is_lifted_by_a_kong_replacement() -> None:
 # wall empty
 
 
-def _by_timeouts(state) -> tuple:
+def _by_timeouts(state: HandState) -> tuple[HandState, list[int]]:
     """Play ``state`` to its end by the timer's defaults: (the end, the tiles left to
     draw at each discard)."""
     left_at_discards = []
@@ -478,14 +493,15 @@ def _by_timeouts(state) -> tuple:
 QUIET_HANDS = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
 
 
-def _hangzhou_with_left(left: int, hands=QUIET_HANDS, back: str = ""):
+def _hangzhou_with_left(left: int, hands: Mapping[int, str] = QUIET_HANDS, back: str = ""
+                        ) -> HandState:
     state, _ = start("hangzhou", hands, back=back)
     return replace(state, front=len(state.wall) - state.back - left)
 
 
 def test_hangzhou_the_hand_ends_after_the_first_discard_at_twenty_tiles_left() -> None:
     state, left = _by_timeouts(_hangzhou_with_left(23))
-    assert left == [23, 22, 21, 20] and state.result.drawn
+    assert left == [23, 22, 21, 20] and result_of(state).drawn
     assert state.wall_remaining == 20
 
 
@@ -494,18 +510,18 @@ def test_hangzhou_a_kong_brings_the_end_nearer_by_its_replacement_and_burnt_tile
     state = play(_hangzhou_with_left(22, hands, back="6s"), CK(0, "8888p"))
     assert state.wall_remaining == 20 and state.seats[0].drawn is Tile.S6
     state, left = _by_timeouts(state)
-    assert left == [20] and state.result.drawn and state.wall_remaining == 20
+    assert left == [20] and result_of(state).drawn and state.wall_remaining == 20
     state = play(_hangzhou_with_left(23, hands, back="6s"), CK(0, "8888p"))
     state, left = _by_timeouts(state)
-    assert left == [21, 20] and state.result.drawn
+    assert left == [21, 20] and result_of(state).drawn
 
 
 def test_shanghai_the_last_tile_is_discarded_and_the_next_draw_ends_the_hand() -> None:
     state, _ = start("shanghai", QUIET_HANDS, draws="1m2m3m")
     state = replace(state, wall=state.wall[:state.front + 3])  # three tiles left
     state, left = _by_timeouts(state)
-    assert left == [3, 2, 1, 0] and state.result.drawn
-    assert state.wall_remaining == 0 and state.result.payments == (0, 0, 0, 0)
+    assert left == [3, 2, 1, 0] and result_of(state).drawn
+    assert state.wall_remaining == 0 and result_of(state).payments == fractions(0, 0, 0, 0)
 
 
 def test_shanghai_the_last_discard_may_still_be_won_on() -> None:
@@ -516,7 +532,7 @@ def test_shanghai_the_last_discard_may_still_be_won_on() -> None:
     state = play(state, D(0, "5m"), D(1, "7z"), D(2, "6z"), D(3, "3m"))
     assert state.wall_remaining == 0 and offered(state, WIN(0))
     state = play(state, WIN(0))
-    assert [w.winner for w in state.result.wins] == [0]
+    assert [w.winner for w in result_of(state).wins] == [0]
 
 
 # ---------------------------------------------------------------------------
@@ -559,9 +575,9 @@ def test_hangzhou_two_liable_players_share_the_reverse_liability_in_play() -> No
     state = replace(state, claims=((0,) * 4, (3, 0, 0, 0), (3, 0, 0, 0), (0,) * 4))
     state = _discard_unclaimed(state, 0, "7z")
     for seat in (1, 2, 3):
-        state = _discard_unclaimed(state, seat, state.seats[seat].drawn.notation)
+        state = _discard_unclaimed(state, seat, drawn_of(state, seat).notation)
     assert state.turn == 0 and state.seats[0].drawn is Tile.EAST
     state = play(state, WIN(0))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert record.settlement.liability and "倒承包" in record.settlement.liability
-    assert state.result.payments == (48, -24, -24, 0)
+    assert result_of(state).payments == fractions(48, -24, -24, 0)

@@ -10,6 +10,8 @@ import pytest
 from engine.game import (
     Action,
     ActionKind,
+    Event,
+    HandState,
     MalformedAction,
     Phase,
     apply,
@@ -78,8 +80,8 @@ def test_a_malformed_action_object_is_refused_by_apply() -> None:
         apply(state, Action(ActionKind.WIN, 7))
 
 
-def _random_hand(rules: str, seed: int) -> tuple[tuple[Tile, ...], list[Action], object,
-                                                  list]:
+def _random_hand(rules: str, seed: int
+                 ) -> tuple[tuple[Tile, ...], list[Action], HandState, list[Event]]:
     rng = random.Random(seed)
     wall = full_set(rules == "shanghai")
     rng.shuffle(wall)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from engine.game import NotAWin, Phase, apply, deciding_seats, new_hand, timeout_action
+from engine.game import HandState, NotAWin, Phase, apply, deciding_seats, new_hand, timeout_action
 from engine.tiles import Tile, full_set
-from tests.game.helpers import CHI, CK, PASS, QUIET, WIN, D, offered, play, refuse, start
+from tests.engine.helpers import fractions
+from tests.game.helpers import CHI, CK, PASS, QUIET, WIN, D, offered, play, refuse, result_of, start
 from tests.game.test_claims import SCENE_P, SCENE_TWO
 
 
@@ -16,9 +17,9 @@ def test_heavenly_hand_the_dealer_wins_on_the_dealt_fourteen() -> None:
     state, _ = start("shanghai", hands)
     assert offered(state, WIN(0))
     state = play(state, WIN(0))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert "tian_hu" in record.settlement.patterns and record.context.first_go_round
-    assert state.result.payments[0] > 0 and sum(state.result.payments) == 0
+    assert result_of(state).payments[0] > 0 and sum(result_of(state).payments) == 0
 
 
 def test_a_plain_complete_hand_is_not_offered_a_win() -> None:
@@ -34,7 +35,7 @@ def test_a_plain_complete_hand_is_not_offered_a_win() -> None:
 def test_earthly_hand_on_the_dealers_first_discard() -> None:
     state, _ = start("shanghai", SCENE_TWO)
     state = play(state, D(0, "5p"), PASS(1), WIN(2))
-    assert "di_hu" in state.result.wins[0].settlement.patterns
+    assert "di_hu" in result_of(state).wins[0].settlement.patterns
 
 
 def test_the_first_go_round_ends_when_the_dealer_draws_again() -> None:
@@ -62,11 +63,11 @@ def test_win_on_a_kong_replacement_counts_gang_kai() -> None:
     state = play(state, CK(0, "8888p"))
     assert state.seats[0].drawn is Tile.S6 and state.replacement is not None
     state = play(state, WIN(0))
-    (record,) = state.result.wins
+    (record,) = result_of(state).wins
     assert "gang_kai" in record.settlement.patterns and record.context.replacement
 
 
-def _drawn_hand(rules: str) -> object:
+def _drawn_hand(rules: str) -> HandState:
     """Play hands by the timer defaults (no claims are ever made) until one is drawn."""
     for seed in range(50):
         wall = full_set(rules == "shanghai")
@@ -75,7 +76,7 @@ def _drawn_hand(rules: str) -> object:
         while state.phase is not Phase.ENDED:
             seat = deciding_seats(state)[0]
             state, _ = apply(state, timeout_action(state, seat))
-        if state.result.drawn:
+        if result_of(state).drawn:
             return state
     raise AssertionError("no drawn hand in 50 tries")
 
@@ -83,7 +84,7 @@ def _drawn_hand(rules: str) -> object:
 def test_shanghai_hand_is_drawn_when_a_draw_finds_the_wall_empty() -> None:
     state = _drawn_hand("shanghai")
     assert state.wall_remaining == 0 and state.tile_count() == 144
-    assert state.result.payments == (0, 0, 0, 0)
+    assert result_of(state).payments == fractions(0, 0, 0, 0)
 
 
 def test_hangzhou_hand_is_drawn_after_the_window_at_twenty_tiles() -> None:

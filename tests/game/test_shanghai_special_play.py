@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.game import timeout_action
 from engine.tiles import Tile
-from tests.game.helpers import CK, QUIET, WIN, D, offered, play, start
+from tests.engine.helpers import fractions
+from tests.game.helpers import CK, QUIET, WIN, D, offered, play, result_of, start
 
 READY = "123m456m789p23s55p"
 """Seat 1's hand, one 1s or 4s from complete: a plain hand (not winnable alone)."""
@@ -18,7 +19,7 @@ def test_a_win_on_a_flower_s_replacement_is_gang_kai() -> None:
     assert state.turn == 1 and state.seats[1].drawn is Tile.S4  # the flower's replacement
     assert not state.first_go_round and offered(state, WIN(1))
     state = play(state, WIN(1))
-    (won,) = state.result.wins
+    (won,) = result_of(state).wins
     assert set(won.settlement.patterns) == {"gang_kai", "men_qing"}
     assert won.settlement.value == 20  # (1 stake + 1 flower) × 2² = 8 花: one 喇
 
@@ -28,7 +29,7 @@ def test_the_dealer_s_first_fourteen_after_flowers_are_tian_hu() -> None:
     state, _ = start("shanghai", hands, back="5m")
     assert state.seats[0].flowers == (Tile.SPRING,) and offered(state, WIN(0))
     state = play(state, WIN(0))
-    assert "tian_hu" in state.result.wins[0].settlement.patterns
+    assert "tian_hu" in result_of(state).wins[0].settlement.patterns
 
 
 def test_big_crane_after_four_concealed_kongs() -> None:
@@ -38,7 +39,7 @@ def test_big_crane_after_four_concealed_kongs() -> None:
     state = play(state, CK(0, "1111m"), CK(0, "2222m"), CK(0, "3333m"), CK(0, "4444m"))
     assert state.seats[0].hand == (Tile.M5, Tile.M5)
     state = play(state, WIN(0))
-    (won,) = state.result.wins
+    (won,) = result_of(state).wins
     assert set(won.settlement.patterns) == {"qing_peng", "da_diao_che"}
     assert won.settlement.value == 60
 
@@ -50,6 +51,6 @@ def test_a_non_dealer_s_self_draw_in_the_first_go_round_is_di_hu() -> None:
     assert offered(state, WIN(1))
     assert timeout_action(state, 1) == WIN(1)  # the timer wins for a player away
     state = play(state, WIN(1))
-    (won,) = state.result.wins
+    (won,) = result_of(state).wins
     assert won.settlement.patterns == ("di_hu",) and won.settlement.value == 160
-    assert state.result.payments == (-160, 480, -160, -160)
+    assert result_of(state).payments == fractions(-160, 480, -160, -160)

@@ -44,7 +44,7 @@ def test_views_never_leak_during_play(rules_name: str) -> None:
 
 @pytest.mark.parametrize("options", [{"caishen": "flip"}, {"caishen_melds": False},
                                      {"liability": False, "discard_win_streak": 1}])
-def test_hangzhou_options_play_through(options: dict) -> None:
+def test_hangzhou_options_play_through(options: dict[str, Any]) -> None:
     assert selfplay("hangzhou", 30, seed=3, options=options, check_views=False)["hands"] == 30
 
 

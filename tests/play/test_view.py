@@ -36,7 +36,7 @@ from tests.game.helpers import QUIET, start
 
 
 def _start(rules: str, hands: dict[int, str], back: str = "",
-           options: dict[str, str] | None = None):
+           options: dict[str, str] | None = None) -> HandState:
     state, _ = start(rules, hands, back=back, options=options)
     return state
 
@@ -134,7 +134,7 @@ def _eager_advice(state: HandState, seat: int) -> tuple[Any, ...]:
     s = state.seats[seat]
     judge = remembered_judge(state)
     offered = legal_actions(state, seat)
-    discards = [a.tile for a in offered if a.kind is ActionKind.DISCARD]
+    discards = [a.tile for a in offered if a.kind is ActionKind.DISCARD and a.tile is not None]
     after = discard_waits(s.hand, s.melds, state.wildcards, state.ruleset.shapes) \
         if discards else {}
     prospect = prospect_of(state, seat)
@@ -282,7 +282,8 @@ def test_a_hand_has_one_judge_and_idle_seats_share_its_record() -> None:
     other = hands[1][0]
     assert remembered_judge(other) is not remembered_judge(first)
     known = advice_inputs(views(other)[idle[0]])
-    assert known is not None and known.judge is not advice_inputs(view(first, idle[0])).judge
+    first_known = advice_inputs(view(first, idle[0]))
+    assert known is not None and first_known is not None and known.judge is not first_known.judge
 
 
 @pytest.mark.parametrize(("rules_name", "options", "seed"), [

@@ -25,7 +25,7 @@ from engine.rules.common import SEATS, WinContext, WinKind, make_meld
 from engine.score import score_case
 from engine.tiles import Tile, format_tiles
 from engine.view import view
-from tests.game.helpers import PASS, QUIET, D, play, start, tiles
+from tests.game.helpers import PASS, QUIET, D, play, start, tiles, window_of
 from tests.game.test_hangzhou_play import SCENE_LOU_HU
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -143,7 +143,7 @@ def _offered_win(state: HandState, seat: int) -> int | None:
     if Action(ActionKind.WIN, seat) not in legal_actions(state, seat):
         return None
     record = remembered_self_draw(state, seat) if state.phase is Phase.TURN else judge(
-        state, seat, WinKind.DISCARD, state.window.tile, state.window.from_seat)
+        state, seat, WinKind.DISCARD, window_of(state).tile, window_of(state).from_seat)
     assert record is not None and record.settlement.valid
     scored = score_case(_case(state, record.context))
     assert scored["valid"] and scored["value"] == record.settlement.value, scored
@@ -193,7 +193,7 @@ def _arrival(state: HandState, seat: int, tile: Tile, discarder: int | None,
         if state.phase is Phase.ENDED:
             return None
         if state.phase is not Phase.TURN:
-            if discarder is not None and state.window.from_seat == discarder and \
+            if discarder is not None and window_of(state).from_seat == discarder and \
                     state.phase is Phase.CLAIM:
                 return state
             for asked in deciding_seats(state):
@@ -207,7 +207,7 @@ def _arrival(state: HandState, seat: int, tile: Tile, discarder: int | None,
             state = _given(state, on_turn, given)
         state, _ = apply(state, Action(ActionKind.DISCARD, on_turn, given))
         if on_turn == discarder and (state.phase is not Phase.CLAIM or
-                                     state.window.from_seat != discarder):
+                                     window_of(state).from_seat != discarder):
             return None  # nobody may claim it: the seat is not asked to win on it
 
 

@@ -17,6 +17,7 @@ from engine.view import MeldView
 from render import gallery, samples
 from render.draw import chi_order, meld_tiles
 from render.tiles import FACE_RATIO, sideways_image, thickness, tile_image
+from tests.render.pixels import pixel
 
 K = MeldKind
 
@@ -62,14 +63,15 @@ def test_concealed_kong_two_backs_to_its_owner_four_to_everyone_else() -> None:
 def test_sideways_sprite_is_the_upright_one_turned() -> None:
     up, side = tile_image(Tile.M1, 48), sideways_image(Tile.M1, 48)
     assert side.size == (round(48 * FACE_RATIO), 48 + thickness(48))
-    assert side.getpixel((0, 0))[3] == 0 and side.getpixel((side.width // 2, 10))[3] == 255
+    assert pixel(side, (0, 0))[3] == 0 and pixel(side, (side.width // 2, 10))[3] == 255
     assert up.size != side.size
 
 
 @pytest.mark.parametrize(("value", "signed", "text"), [
     (Fraction(7, 2), False, "3.5"), (Fraction(200), True, "+200"), (-16, True, "-16"),
     (0, True, "0"), (Fraction(-1, 3), False, "-0.33"), (2.5, True, "+2.5")])
-def test_numbers_read_as_people_write_them(value, signed: bool, text: str) -> None:
+def test_numbers_read_as_people_write_them(value: Fraction | float, signed: bool, text: str
+                                           ) -> None:
     assert draw.number(value, signed=signed) == text
 
 
@@ -85,7 +87,8 @@ def test_fit_cuts_long_names_with_an_ellipsis() -> None:
     assert draw.fit("Al", 19, 120) == "Al"
 
 
-def test_every_string_the_pictures_draw_is_in_a_bundled_font(monkeypatch) -> None:
+def test_every_string_the_pictures_draw_is_in_a_bundled_font(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
     from render.tiles import name_font
 
     seen: list[str] = []
@@ -104,7 +107,8 @@ def test_every_string_the_pictures_draw_is_in_a_bundled_font(monkeypatch) -> Non
     assert seen and missing == set()
 
 
-def test_gallery_writes_every_sample(tmp_path: Path, capsys) -> None:
+def test_gallery_writes_every_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                     ) -> None:
     gallery.main([str(tmp_path)])
     files = sorted(p.name for p in tmp_path.glob("*.png"))
     expected = {*samples.HANDS, *samples.TABLES, *samples.SETTLEMENTS}
@@ -161,7 +165,7 @@ def test_a_hand_picture_speaks_its_readers_language(monkeypatch: pytest.MonkeyPa
     an English reader's keeps the Chinese terms glossed, as the English texts do."""
     import render.hand
     drawn: list[str] = []
-    real = render.hand.draw_text
+    real = draw.draw_text  # what render.hand imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
@@ -24,8 +25,9 @@ from render.cards import (
 )
 from render.draw import GOLD, HIGHLIGHT, NEGATIVE, POSITIVE, SUGGEST, face_height, meld_size
 from render.hand import CHIP_TILE_W, TILE_W, HandLayout, hand_image, render_hand
-from render.table import render_table, table_image
+from render.table import TableLayout, render_table, table_image
 from render.tiles import tile_image, tile_size
+from tests.render.pixels import pixel
 
 MAX_WIDTH = 1200
 
@@ -113,7 +115,7 @@ def _concealed_tops(view: PlayerView) -> tuple[HandLayout, int]:
 
 
 @pytest.mark.parametrize("make", [samples.hand_caishen_fixed, samples.hand_caishen_flip])
-def test_every_caishen_copy_has_a_gold_border(make) -> None:
+def test_every_caishen_copy_has_a_gold_border(make: Callable[[], PlayerView]) -> None:
     view = make()
     caishen = view.table.caishen
     assert caishen is not None
@@ -126,12 +128,12 @@ def test_every_caishen_copy_has_a_gold_border(make) -> None:
     assert marked
     for i, tile in enumerate(hand):
         x = layout.tile_x[i]
-        pixel = img.getpixel((x + 1, mid))
+        colour = pixel(img, (x + 1, mid))
         if tile == caishen:
-            assert pixel == GOLD, (i, pixel)
-            assert _near(png_img.getpixel((x + 1, mid)), GOLD)
+            assert colour == GOLD, (i, colour)
+            assert _near(pixel(png_img, (x + 1, mid)), GOLD)
         else:
-            assert not _near(pixel, GOLD, 40), (i, pixel)
+            assert not _near(colour, GOLD, 40), (i, colour)
 
 
 def test_flip_mode_shows_the_turned_tile_as_the_caishen() -> None:
@@ -190,7 +192,7 @@ def _back_matches(img: Image.Image, xy: tuple[int, int], width: int) -> bool:
     alpha = sprite.getchannel("A")
     opaque = [(x, y) for y in range(sprite.height) for x in range(sprite.width)
               if alpha.getpixel((x, y)) == 255]
-    return all(region.getpixel(p) == sprite.getpixel(p)[:3] for p in opaque)
+    return all(pixel(region, p) == pixel(sprite, p)[:3] for p in opaque)
 
 
 def test_concealed_tiles_are_drawn_only_as_backs() -> None:
@@ -259,11 +261,11 @@ def test_last_discard_is_highlighted_and_claimed_ones_dimmed() -> None:
     cx0, cy0 = _river_origin(view, layout, 0)
     cx = cx0 + 4 * (w + 1)
     sprite = tile_image(claimed.tile, 40)
-    drawn = img.getpixel((cx + 3, cy0 + h // 2))
-    assert sum(drawn) < sum(sprite.getpixel((3, h // 2))[:3]) - 100
+    drawn = pixel(img, (cx + 3, cy0 + h // 2))
+    assert sum(drawn) < sum(pixel(sprite, (3, h // 2))[:3]) - 100
 
 
-def _river_origin(view: TableView, layout, seat: int) -> tuple[int, int]:
+def _river_origin(view: TableView, layout: TableLayout, seat: int) -> tuple[int, int]:
     x0, y0, _, y1 = layout.rivers[seat]
     if layout.positions[seat] == "top":
         rows = -(-len(view.seats[seat].discards) // 6)
@@ -356,10 +358,10 @@ def test_random_hands_and_tables_stay_within_bounds(seed: int) -> None:
                                         for _ in range(rng.randrange(31))))
         for s in view.table.seats)
     table = replace(view.table, seats=seats)
-    img, layout = render_table(table, samples.NAMES, rng.randrange(4))
+    img, table_layout = render_table(table, samples.NAMES, rng.randrange(4))
     assert img.width <= MAX_WIDTH
-    for seat, (_, _, x1, y1) in layout.extents.items():
-        assert x1 <= layout.panels[seat][2] and y1 <= layout.panels[seat][3]
+    for seat, (_, _, x1, y1) in table_layout.extents.items():
+        assert x1 <= table_layout.panels[seat][2] and y1 <= table_layout.panels[seat][3]
 
 
 def test_four_added_kongs_and_eight_flowers_stay_inside_every_panel() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -29,7 +30,8 @@ def _width(data: bytes) -> int:
 
 @pytest.mark.parametrize(("ruleset", "options"), [
     ("shanghai", None), ("hangzhou", None), ("hangzhou", {"caishen": "flip"})])
-def test_a_whole_hand_renders_from_engine_views(ruleset: str, options: dict | None) -> None:
+def test_a_whole_hand_renders_from_engine_views(ruleset: str, options: dict[str, Any] | None
+                                                ) -> None:
     rng = random.Random(3)
     wall = full_set(rules.get(ruleset).has_flowers)
     rng.shuffle(wall)

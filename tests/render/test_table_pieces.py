@@ -17,8 +17,9 @@ from engine.ai import choose_action
 from engine.game import apply, deciding_seats, new_hand
 from engine.game.state import Phase
 from engine.tiles import full_set
-from engine.view import spectator_view
+from engine.view import TableView, spectator_view
 from render import samples
+from render.draw import draw_text
 from render.pieces import MARGIN, Part, Pieces, in_palette, paper
 from render.table import PIECES, render_table, table_image
 
@@ -39,7 +40,7 @@ def _whole(view: object, names: tuple[str, ...], bottom: int
     return drawn.mode, drawn.size, drawn.tobytes(), drawn.getpalette()
 
 
-def _hand_views(ruleset: str, seed: int) -> list[object]:
+def _hand_views(ruleset: str, seed: int) -> list[TableView]:
     rng = random.Random(seed)
     wall = full_set(rules.get(ruleset).has_flowers)
     rng.shuffle(wall)
@@ -141,7 +142,7 @@ def test_the_table_names_the_streak_as_the_texts_do(monkeypatch: pytest.MonkeyPa
     荒番 hand is not said to be ×2 (its multiplier is the table's option)."""
     import render.table
     drawn: list[str] = []
-    real = render.table.draw_text
+    real = draw_text  # what render.table imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)
