@@ -272,14 +272,14 @@ async def bench_restart(dbs: Databases, tables: int, repeats: int = 3,
             report = await service.recover(eager=kind in ("full", "full_whole_logs"))
             if kind == "full_old_path":
                 for row in await service.store.lobby.live_tables():
-                    await service.recovery.live(row.id)
+                    await service.tables.get(row.id)
             walls.append(time.perf_counter() - t0)
             cpus.append(time.process_time() - c0)  # this process's CPU, SQLite's thread too
             assert report.live_tables == tables and not report.failed, report
             if kind != "ready":
                 states[kind] = {t: live.hand.state for t, live in service._tables.items()
                                 if live.hand is not None}
-            resumed = service.recovery.resumed
+            resumed = service.tables.resumed
             await service.store.close()
         emit(f"service_restart_{kind}_s_{tables}_tables{suffix}", statistics.median(walls),
              "s")

@@ -238,9 +238,9 @@ async def run_demo(rules: str, hands: int, out: Path | None, db: Path,
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(notifier.finished.wait(), 0.5)
-        service.scheduler.stop()
+        service.stop()
         runner.cancel()
-        await service.scheduler.drain()
+        await service.drain()
     finally:
         await store.close()
     if out is not None:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.service.cause import Cause
+from bot.service.clock import Clock
+from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
     Pending,
@@ -43,28 +45,48 @@ from bot.service.notices import (
     Receipt,
     RevealNotice,
     SettlementNotice,
+    TableInfo,
     TableNotice,
     TableRef,
     public_events,
     public_lines,
 )
-from bot.service.part import Part
-from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow
+from bot.service.notifier import Notifier
+from bot.service.snapshots import replay_hand
+from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store
 from engine.game import Event, HandState
 from engine.rules.common import SEATS
 from engine.view import spectator_view, visible_deciding
 
-if TYPE_CHECKING:
-    from bot.service.service import TableService
+
+class Outbox(Protocol):
+    """Which undelivered announcements this process hands over (`ProcessModel`)."""
+
+    async def undelivered(self, table_id: int | None = None, *,
+                          created_before: float | None = None) -> list[AnnouncementRow]: ...
 
 log = logging.getLogger(__name__)
 
 
-class Announcer(Part):
+InfoLookup = Callable[[int], Awaitable[TableInfo]]
+"""A table's info by id (`Queries.table_info`)."""
+
+
+class Announcer:
     """Builds every notice from memory or the outbox and publishes it."""
 
-    def __init__(self, service: TableService) -> None:
-        super().__init__(service)
+    def __init__(self, store: Store, clock: Clock, notifier: Notifier, languages: Languages,
+                 outbox: Outbox, *, notify_computer_hands: bool = False) -> None:
+        """``outbox``: which undelivered rows are this process's to hand over (the
+        process model's `undelivered`). ``notify_computer_hands``: also send private
+        notices for computer seats (the offline demo shows them)."""
+        self._store = store
+        self._clock = clock
+        self.notifier = notifier
+        """Where every notice goes (a test may swap it for one that fails)."""
+        self._languages = languages
+        self._outbox = outbox
+        self.notify_computer_hands = notify_computer_hands
         self.handed: set[int] = set()
         """Announcements handed to the notifier by this process and not yet delivered."""
 
@@ -84,53 +106,57 @@ class Announcer(Part):
                            created_before: float | None = None) -> list[AnnouncementRow]:
         """The undelivered rows to hand over; in shared mode those this process claimed
         (another process may be delivering the others: claims.py)."""
-        if not self.service.shared:
-            return await self.store.outbox.undelivered(table_id)
-        return await self.claims.announcements(table_id, created_before=created_before)
+        return await self._outbox.undelivered(table_id, created_before=created_before)
 
-    async def redeliver(self, *, created_before: float | None = None) -> None:
+    async def redeliver(self, table_info: InfoLookup, *,
+                        created_before: float | None = None) -> None:
         """Start-up: every announcement a crash left undelivered, in order per table
-        (shared mode: those nobody delivers; ``created_before``: see `Claims.sweep`)."""
+        (shared mode: those nobody delivers; ``created_before``: see `Claims.sweep`).
+        ``table_info`` words a lobby announcement (its table is not at hand)."""
         by_table: dict[int, list[AnnouncementRow]] = {}
         for row in await self._undelivered(created_before=created_before):
             by_table.setdefault(row.table_id, []).append(row)
         for table_id, rows in by_table.items():
-            table = await self.store.lobby.get_table(table_id)
+            table = await self._store.lobby.get_table(table_id)
             if table is None:
                 continue
             ref = TableRef(table.id, table.guild_id, table.channel_id, table.creator_id)
             log.info("table %s: delivering %s announcement(s) left by a restart", table_id,
                      len(rows))
-            await self._hand_over(ref, rows, None, {})
+            await self._hand_over(ref, rows, None, {}, table_info=table_info)
 
     async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
                          live: LiveTable | None, states: Mapping[int, HandState],
-                         cause: Cause | None = None) -> None:
+                         cause: Cause | None = None, *,
+                         table_info: InfoLookup | None = None) -> None:
         self.handed.update(r.id for r in rows)
         for row in rows:
             try:
-                notice = await self._notice_of(row, ref, live, states, cause)
+                notice = await self._notice_of(row, ref, live, states, cause, table_info)
             except Exception:
                 log.exception("announcement %s could not be worded", row.key)
                 continue
             await self.publish(notice)
 
     async def _notice_of(self, row: AnnouncementRow, ref: TableRef, live: LiveTable | None,
-                         states: Mapping[int, HandState], cause: Cause | None = None
-                         ) -> Announcement:
+                         states: Mapping[int, HandState], cause: Cause | None = None,
+                         table_info: InfoLookup | None = None) -> Announcement:
         """Rebuild an announcement from its row: the hand's record (and for the
         settlement its replay, hands being deterministic) plus the row's facts."""
         receipt = Receipt(row.id, row.key, row.status == "sending", self._mark)
         facts = row.facts
         if row.kind == "lobby":
-            info = info_of(live) if live is not None else \
-                await self.queries.table_info(ref.table_id)
+            if live is not None:
+                info = info_of(live)
+            else:
+                assert table_info is not None, "a table not at hand is looked up"
+                info = await table_info(ref.table_id)
             return LobbyNotice(info, facts["what"], by=facts.get("by"), receipt=receipt,
                                cause=cause)
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)
-        hand = await self.store.hands.get(row.hand_id or 0)
+        hand = await self._store.hands.get(row.hand_id or 0)
         assert hand is not None, row.key
         if row.kind == "hand_started":
             return HandStartNotice(ref, tuple(facts["names"]), hand.number, facts["hands"],
@@ -140,15 +166,15 @@ class Announcer(Part):
             return RevealNotice(ref, hand.number, hand.wall, hand.salt, hand.commitment,
                                 receipt=receipt)
         if row.kind == "leaderboard":
-            table = await self.store.lobby.get_table(ref.table_id)
+            table = await self._store.lobby.get_table(ref.table_id)
             assert table is not None
-            rows = await self.store.leaderboard.top(table.channel_id, table.rules)
+            rows = await self._store.leaderboard.top(table.channel_id, table.rules)
             return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
         state = states.get(hand.id)
         if state is None:
-            table = await self.store.lobby.get_table(ref.table_id)
+            table = await self._store.lobby.get_table(ref.table_id)
             assert table is not None
-            state = await self.recovery.replay(table, options_of(table), hand)
+            state = await replay_hand(self._store, table, options_of(table), hand)
         view = spectator_view(state, hand.number)
         assert view.result is not None, row.key
         return SettlementNotice(ref, tuple(facts["names"]), state.ruleset.name, hand.number,
@@ -156,8 +182,8 @@ class Announcer(Part):
                                 caishen=view.caishen, receipt=receipt)
 
     async def _mark(self, announcement_id: int, status: AnnouncementStatus) -> None:
-        await self.store.outbox.mark(announcement_id, status,
-                                     self.clock.now())
+        await self._store.outbox.mark(announcement_id, status,
+                                           self._clock.now())
         if status == "delivered":
             self.handed.discard(announcement_id)
 
@@ -177,7 +203,7 @@ class Announcer(Part):
         before = steps_of(old) if old is not None else None
         for seat in range(SEATS):
             row = live.seats[seat]
-            if row is None or (row.is_computer and not self.service.notify_computer_hands):
+            if row is None or (row.is_computer and not self.notify_computer_hands):
                 continue
             step = steps[seat]
             if old is not None and before is not None and old.seats[seat] is new.seats[seat] \
@@ -230,7 +256,7 @@ class Announcer(Part):
         return PrivateNotice(
             live.ref, seat, row.user_id, live.names, live.hand.row.number, step,
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
-            self.locales.get(row.user_id) if row.user_id is not None else None,
+            self._languages.of(row.user_id),
             news, cause, reminder, resent)
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
@@ -257,7 +283,7 @@ class Announcer(Part):
     async def publish(self, notice: Notice) -> None:
         """Notifier errors are logged, never raised: the move is already committed."""
         try:
-            await self.service.notifier.publish(notice)
+            await self.notifier.publish(notice)
         except asyncio.CancelledError:
             raise
         except Exception:

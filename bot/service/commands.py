@@ -21,7 +21,9 @@ from typing import Any
 
 from bot.service import errors as E
 from bot.service import fairness
+from bot.service.announcements import Announcer
 from bot.service.cause import Cause
+from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.guards import (
     free_seat,
@@ -32,13 +34,16 @@ from bot.service.guards import (
     need_player,
     need_seat,
 )
+from bot.service.languages import Languages
 from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
-from bot.service.moves import parse_action
+from bot.service.moves import JUDGED, ComputerNamer, Moves, parse_action
 from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
-from bot.service.part import Part
+from bot.service.process import ProcessModel
 from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
-from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, StoreError
+from bot.service.tables import LiveTables
+from bot.service.timers import Timers
+from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, Store
 from engine import rules as rulesets
 from engine.game import Action
 from engine.match import new_match
@@ -46,13 +51,22 @@ from engine.rules.common import SEATS, OptionError
 
 log = logging.getLogger(__name__)
 
-JUDGED = 3
-"""Shared mode: how often a click is judged against a table another process keeps
-moving (each lost compare-and-set reloads the table first)."""
 
-
-class Commands(Part):
+class Commands:
     """A person's requests: lobby, play, standing choices, language."""
+
+    def __init__(self, store: Store, clock: Clock, tables: LiveTables, moves: Moves,
+                 timers: Timers, announcer: Announcer, languages: Languages,
+                 process: ProcessModel, *, computer_name: ComputerNamer) -> None:
+        self._store = store
+        self._clock = clock
+        self._tables = tables
+        self._moves = moves
+        self._timers = timers
+        self._announcer = announcer
+        self._languages = languages
+        self._process = process
+        self._computer_name = computer_name
 
     async def create_table(self, cause: Cause, *, guild_id: int, channel_id: int, rules: str,
                            options: Mapping[str, Any] | None = None,
@@ -71,20 +85,20 @@ class Commands(Part):
             stored = ruleset.name  # the registry's name: the store keeps it as text
         except OptionError as exc:
             raise Refused(E.BAD_OPTIONS, str(exc)) from None
-        if await self.store.lobby.tables_in_channel(channel_id, live_only=True):
+        if await self._store.lobby.tables_in_channel(channel_id, live_only=True):
             raise Refused(E.CHANNEL_BUSY, "this channel already has a table; finish or "
                                           "cancel it first")
-        now = self.clock.now()
-        row = await self.store.lobby.create_table(
+        now = self._clock.now()
+        row = await self._store.lobby.create_table(
             guild_id=guild_id, channel_id=channel_id, creator_id=creator_id,
             rules=stored, at=now, options=dict(options or {}),
             creator_name=creator_name if sit else None)
         live = LiveTable(row, empty_seats(), version=row.version)
-        for seated in await self.store.lobby.seats(row.id) if sit else ():
+        for seated in await self._store.lobby.seats(row.id) if sit else ():
             live.set_seat(seated)
-        self.tables[row.id] = live
+        self._tables.add(live)
         info = info_of(live)
-        await self.announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
+        await self._announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
         return info
 
     async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
@@ -93,14 +107,14 @@ class Commands(Part):
         await self.seen(cause)
         user_id, name = cause.user_id, cause.name
         need_name(name)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             need_lobby(live)
             if live.seat_of(user_id) is not None:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table")
             seat = free_seat(live, seat)
             try:
-                row = await self.store.lobby.sit(table_id, seat, user_id=user_id, display_name=name,
-                                                 at=self.clock.now())
+                row = await self._store.lobby.sit(table_id, seat, user_id=user_id,
+                                                  display_name=name, at=self._clock.now())
             except SeatTaken:
                 raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
                               seat=seat + 1) from None
@@ -108,42 +122,42 @@ class Commands(Part):
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
             info = info_of(live)
-        await self.announcer.publish(LobbyNotice(info, "joined", seat, cause=cause))
+        await self._announcer.publish(LobbyNotice(info, "joined", seat, cause=cause))
         return Seated(info, seat)
 
     async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
                            ) -> Seated:
         """Seat a computer player (asked by someone seated, the creator or a manager)."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             need_lobby(live)
             need_member(live, cause)
             seat = free_seat(live, seat)
             try:
-                row = await self.store.lobby.sit_computer(
-                    table_id, seat, at=self.clock.now(),
-                    display_name=self.service.computer_name(live.ref, seat, None))
+                row = await self._store.lobby.sit_computer(
+                    table_id, seat, at=self._clock.now(),
+                    display_name=self._computer_name(live.ref, seat, None))
             except SeatTaken:
                 raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
                               seat=seat + 1) from None
             live.set_seat(row)
             info = info_of(live)
-        await self.announcer.publish(LobbyNotice(info, "computer_added", seat, cause=cause))
+        await self._announcer.publish(LobbyNotice(info, "computer_added", seat, cause=cause))
         return Seated(info, seat)
 
     async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             need_lobby(live)
             need_member(live, cause)
             row = live.seats[seat] if 0 <= seat < SEATS else None
             if row is None or not row.is_computer:
                 raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
                               seat=seat + 1)
-            await self.store.lobby.leave(table_id, seat)
+            await self._store.lobby.leave(table_id, seat)
             live.seats[seat] = None
             info = info_of(live)
-        await self.announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
+        await self._announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
         return info
 
     async def leave(self, cause: Cause, table_id: int, *, agreed: Fraction | None = None
@@ -154,15 +168,15 @@ class Commands(Part):
         ``agreed``, or with another amount than leaving costs now (a 抓打 window opened
         since), it is refused `confirm_leave` with the cost, nothing changed."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             if live.row.status == "lobby":
-                await self.store.lobby.leave(table_id, seat)
+                await self._store.lobby.leave(table_id, seat)
                 live.seats[seat] = None
                 info = info_of(live)
                 gone = None
             else:
-                cost = self.moves.abandon_penalty(live, seat)
+                cost = self._moves.abandon_penalty(live, seat)
                 owed = -cost[seat] if cost else Fraction(0)
                 receiver = next((live.names[s] for s, a in enumerate(cost or ()) if a > 0),
                                 None)
@@ -172,21 +186,21 @@ class Commands(Part):
                                   receiver=receiver, rules=live.row.rules, table=table_id)
                 row = live.seats[seat]
                 assert row is not None
-                await self.moves.replace_by_computer(live, seat)
+                await self._moves.replace_by_computer(live, seat)
                 info = info_of(live)
                 gone = AwayNotice(live.ref, seat, row.user_id, row.display_name, True,
                                   removed=True, penalty=owed, by_choice=True,
                                   receiver=receiver, rules=live.row.rules)
         if gone is not None:  # the channel is told who left and what it cost
-            await self.announcer.publish(gone)
-        await self.announcer.publish(LobbyNotice(info, "left" if gone is None else "replaced",
+            await self._announcer.publish(gone)
+        await self._announcer.publish(LobbyNotice(info, "left" if gone is None else "replaced",
                                                  seat, cause=cause))
         return info
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:
         """Start the match (the creator or a manager), with every seat filled."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             need_lobby(live)
             if cause.user_id != live.row.creator_id and \
                     not cause.manages(live.row.guild_id):
@@ -200,37 +214,37 @@ class Commands(Part):
             # status, match and first hand in one transaction: another process never
             # reads the table started halfway (nor does a crash leave it so)
             dealer = fairness.first_dealer()
-            dealt = self.moves.deal(live, new_match(live.row.rules, options_of(live.row),
+            dealt = self._moves.deal(live, new_match(live.row.rules, options_of(live.row),
                                                     dealer, computers_of(live)),
-                                    self.clock.now())
+                                    self._clock.now())
             try:
-                live.row, match_row, hand_row = await self.store.matches.start(
-                    table_id, first_dealer=dealer, at=self.clock.now(), hand=dealt.new)
+                live.row, match_row, hand_row = await self._store.matches.start(
+                    table_id, first_dealer=dealer, at=self._clock.now(), hand=dealt.new)
             except StaleStatus:
                 raise Refused(E.NOT_IN_LOBBY, "the table has already started") from None
             live.match_id = match_row.id
-            await self.moves.dealt(live, dealt, hand_row, cause)  # tells the lobby too
+            await self._moves.dealt(live, dealt, hand_row, cause)  # tells the lobby too
+            await self._tables.settle(live)  # a deal a peer's recovery ended first: reloaded
             return info_of(live)
 
     async def cancel(self, cause: Cause, table_id: int) -> TableInfo:
         """Cancel a table (its creator or a server manager): the running hand is void
         (no settlement) and its wall revealed; the match is recorded as abandoned."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             if cause.user_id != live.row.creator_id and \
                     not cause.manages(live.row.guild_id):
                 raise Refused(E.NOT_ALLOWED, "only the table's creator or a server manager "
                                              "can cancel it")
             try:
-                live.row = await self.store.endings.cancel_table(
-                    table_id, at=self.clock.now(),
-                    announcements=self.moves.void(live, cause.name))
+                live.row = await self._store.endings.cancel_table(
+                    table_id, at=self._clock.now(),
+                    announcements=self._moves.void(live, cause.name))
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
-            self.recovery.drop(live)
-            live.pending = {}
+            live.pending = {}  # it leaves memory with the lock (`LiveTables.settle`)
             info = info_of(live)
-        await self.announcer.deliver(live, cause=cause)
+        await self._announcer.deliver(live, cause=cause)
         return info
 
     async def set_choices(self, cause: Cause, table_id: int,
@@ -238,11 +252,11 @@ class Commands(Part):
         """A seat's standing choices, applied from its next decision on (or this one);
         returns the seat's choices now."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
-            row = await self.store.lobby.set_choices(table_id, seat, choices)
+            row = await self._store.lobby.set_choices(table_id, seat, choices)
             live.set_seat(row)
-            await self.timers.replan(live)
+            await self._timers.replan(live)
             return row.choices
 
     async def set_choice(self, cause: Cause, table_id: int, name: str, on: bool
@@ -252,23 +266,23 @@ class Commands(Part):
         if name not in StandingChoices.__dataclass_fields__:
             raise ValueError(f"there is no standing choice {name!r}")  # a caller's slip
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             row = live.seats[seat]
             assert row is not None
-            row = await self.store.lobby.set_choices(table_id, seat,
-                                                     replace(row.choices, **{name: on}))
+            row = await self._store.lobby.set_choices(table_id, seat,
+                                               replace(row.choices, **{name: on}))
             live.set_seat(row)
-            await self.timers.replan(live)
+            await self._timers.replan(live)
             return row.choices
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""
         await self.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
-            await self.timers.mark_present(live, seat)
-            await self.timers.replan(live)
+            await self._moves.mark_present(live, seat)
+            await self._timers.replan(live)
             return info_of(live)
 
     async def act(self, cause: Cause, table_id: int, action: Action | Mapping[str, Any], *,
@@ -284,22 +298,21 @@ class Commands(Part):
         buttons made before steps were public carry.
         """
         await self.seen(cause)
-        async with self.recovery.locked(table_id, trusting=True) as live:
+        async with self._tables.locked(table_id, trusting=True) as live:
             judged = 1
             while True:
                 try:
                     return await self._act(live, cause, action, step, hand_number,
                                            public_step)
                 except Refused as exc:
-                    # shared mode: another process's move landed first (the table was
-                    # reloaded), or memory judged the click without a fresh read and
-                    # is behind; either way it is judged again against what is stored
-                    if not self.service.shared or judged >= JUDGED:
-                        raise
-                    if exc.code != E.RACED and not await self.recovery.refresh(live):
-                        raise  # memory was current: the refusal stands
-                    if self.tables.get(table_id) is not live:  # over meanwhile: say how
-                        await self.recovery.live(table_id)
+                    # shared mode: another process's move landed first, or memory
+                    # judged the click without a fresh read and is behind; either way
+                    # it is judged again against what is stored (`judge_again`)
+                    if judged >= JUDGED or \
+                            not await self._process.judge_again(self._tables, live, exc):
+                        raise  # one process, or memory was current: the refusal stands
+                    if self._tables.loaded.get(table_id) is not live:  # over meanwhile
+                        await self._tables.get(table_id)  # say how
                         raise
                     judged += 1
 
@@ -319,16 +332,9 @@ class Commands(Part):
             (public_step is not None and public_step != public_step_of(hand.state, seat))
         if passed:
             raise Refused(E.STALE, "that button is for a decision that has passed")
-        return await self.moves.commit(live, move, "player", cause)
+        return await self._moves.commit(live, move, "player", cause)
 
     async def seen(self, cause: Cause) -> None:
         """Any interaction, even one that changes nothing: remember the person's
-        language (their private notices speak it), written only when it changed."""
-        locale = cause.locale
-        if not locale or self.locales.get(cause.user_id) == locale:
-            return
-        self.locales[cause.user_id] = locale
-        try:
-            await self.store.lobby.set_user_locale(cause.user_id, locale, self.clock.now())
-        except StoreError as exc:  # only a language preference: never worth a failure
-            log.info("locale of user %s not saved: %s", cause.user_id, exc)
+        language (`Languages.seen`)."""
+        await self._languages.seen(cause)

@@ -14,7 +14,15 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
-from bot.store import DeadlineKind, HandRow, NewDeadline, SeatRow, SettlementRow, TableRow
+from bot.store import (
+    DeadlineKind,
+    HandRow,
+    NewDeadline,
+    SeatRow,
+    SettlementRow,
+    TableBump,
+    TableRow,
+)
 from engine import rules as rulesets
 from engine.game import ActionKind, HandState, Phase, deciding_seats, legal_actions
 from engine.match import MatchState
@@ -74,7 +82,13 @@ class LiveTable:
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     version: int | None = None
     """Shared mode: the table's change counter this memory matches (None: unknown, so
-    the next command reloads the table); see `Recovery.locked`."""
+    the next command reloads the table); see `SharedProcess`."""
+    fence: TableBump | None = None
+    """Shared mode, while a block holds the lock: what fences the block's writes (the
+    table's bump, `SharedProcess.fenced`); None off shared mode or outside a block."""
+    stale: bool = False
+    """A write found the store disagreeing with memory (another writer): the table is
+    reloaded before its lock is released (`LiveTables.settle`)."""
     _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
     _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
 
@@ -83,6 +97,7 @@ class LiveTable:
         the table is being rebuilt from the store in place."""
         self.row, self.seats, self.version = row, seats, row.version
         self.match_id, self.match, self.hand, self.pending = None, None, None, {}
+        self.stale = False
 
     @property
     def id(self) -> int:

@@ -9,24 +9,36 @@ announcements, and the next hand dealt (`deal`) in the same transaction (the las
 of a match: `Endings.finish_hand`, with the match totals) (`end_hand`); a match's first
 hand is written with its start (`Commands.start`). No other process ever reads a match
 between two hands (shared mode), nor does a crash leave one. A seat given to the
-computer mid-match (`replace_by_computer`) is charged the rule set's penalty here too.
+computer mid-match (`replace_by_computer`) is charged the rule set's penalty here too,
+and so is one whose timeouts in a row reached ``away_after`` with ``away_leaves``
+(`after_move` counts them: away after ``away_after``; a person's own move brings them
+back, `mark_present`).
+
+A write the store refuses (another writer moved the table) marks the table ``stale``:
+it is reloaded before its lock is released (`LiveTables.settle`), and the move is
+refused `raced`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from bot.service import errors as E
 from bot.service import fairness
+from bot.service.announcements import Announcer
 from bot.service.cause import Cause
+from bot.service.clock import Clock
 from bot.service.errors import Refused
+from bot.service.fairness import Deal
 from bot.service.live import LiveHand, LiveTable, Pending, deadline_rows, info_of, user_of
-from bot.service.notices import LobbyNotice
-from bot.service.part import Part
+from bot.service.notices import AwayNotice, LobbyNotice, TableRef
 from bot.service.results import ActResult
+from bot.service.scheduler import Scheduler
+from bot.service.snapshots import snapshot_of
+from bot.service.timers import Timers
 from bot.store import (
     ActionSource,
     Conflict,
@@ -37,6 +49,7 @@ from bot.store import (
     NewHand,
     Settlement,
     StaleAction,
+    Store,
     StoreError,
     best_hand_key,
     player_key,
@@ -45,6 +58,15 @@ from engine.game import Action, Event, HandState, IllegalAction, Phase, apply, n
 from engine.match import HandOutcome, MatchState, finish_hand, start_hand
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS
+
+JUDGED = 3
+"""Shared mode: how often a click or a timer is judged against a table another process
+keeps moving (each lost compare-and-set reloads the table first)."""
+
+ComputerNamer = Callable[[TableRef, int, str | None], str]
+"""The name a computer seat gets when it sits down: (table, seat 0–3, the name of the
+player it replaces mid-match or None). The name is stored with the seat, so every place
+that shows it (lobby, pictures, settlement, leaderboard) shows the same words."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +82,23 @@ class Dealt:
     new: NewHand
 
 
-class Moves(Part):
-    """Commit moves; deal, settle and void hands; seats taken over."""
+class Moves:
+    """Commit moves; deal, settle and void hands; seats away or taken over."""
+
+    def __init__(self, store: Store, clock: Clock, scheduler: Scheduler, timers: Timers,
+                 announcer: Announcer, *, deal: Callable[[str, int], Deal],
+                 computer_name: ComputerNamer, snapshot_every: int) -> None:
+        """``deal`` shuffles a wall (rules, dealer); ``computer_name`` names a seat the
+        computer takes over; ``snapshot_every``: a live hand's state is saved with every
+        this many actions (0: never; snapshots.py)."""
+        self._store = store
+        self._clock = clock
+        self._scheduler = scheduler
+        self._timers = timers
+        self._announcer = announcer
+        self._deal = deal
+        self._computer_name = computer_name
+        self.snapshot_every = snapshot_every
 
     def deal(self, live: LiveTable, match: MatchState, now: float) -> Dealt:
         """The next hand of ``match``, not yet written: a wall shuffled with `secrets`
@@ -70,10 +107,10 @@ class Moves(Part):
         `Endings.finish_and_deal`)."""
         dice = fairness.roll_dice()
         match, setup = start_hand(match, dice)
-        deal = self.service.deal(live.row.rules, setup.dealer)
+        deal = self._deal(live.row.rules, setup.dealer)
         state, events = new_hand(live.row.rules, match.options, deal.wall, setup.dealer, dice,
                                  streak=setup.streak, huangfan=setup.huangfan)
-        pending = self.timers.plan(live, state, now, kept={})
+        pending = self._timers.plan(live, state, now, kept={})
         return Dealt(match, setup.number, state, events, pending, NewHand(
             deal.wall_text, deal.salt, deal.commitment, dice, setup.dealer, setup.streak,
             match.huangfan, [NewAnnouncement("hand_started", facts={
@@ -86,11 +123,11 @@ class Moves(Part):
         end of the hand before, `end_hand`). Another process mending it first wins: the
         table is reloaded as it stored it."""
         assert live.match is not None and live.match_id is not None
-        dealt = self.deal(live, live.match, self.clock.now())
+        dealt = self.deal(live, live.match, self._clock.now())
         try:
-            row = await self.store.matches.deal(live.match_id, dealt.new, at=self.clock.now())
-        except Conflict:
-            await self.recovery.reload(live)
+            row = await self._store.matches.deal(live.match_id, dealt.new, at=self._clock.now())
+        except Conflict:  # reloaded before the lock is released (`LiveTables.settle`)
+            live.stale = True
             return
         await self.dealt(live, dealt, row, cause)
 
@@ -103,13 +140,13 @@ class Moves(Part):
         live.match = dealt.match
         live.hand = LiveHand(row, state)
         live.pending = {}
-        self.scheduler.forget(live.id)
+        self._scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
-        await self.announcer.publish(LobbyNotice(
+        await self._announcer.publish(LobbyNotice(
             info_of(live), "started" if dealt.number == 1 else "hand_started",
             cause=cause))
         if not delivered:
-            await self.announcer.deliver(live, cause=cause)
+            await self._announcer.deliver(live, cause=cause)
         if state.phase is Phase.ENDED:  # 八花 on the deal
             try:
                 await self.end_hand(live, state, dealt.events, None, cause)
@@ -120,8 +157,8 @@ class Moves(Part):
                 # state a peer mends while this one works on it); it was reloaded
             return
         live.pending = dealt.pending
-        self.timers.schedule(live, dealt.pending.values())
-        await self.announcer.announce(live, None, state, dealt.events, set(dealt.pending),
+        self._timers.schedule(live, dealt.pending.values())
+        await self._announcer.announce(live, None, state, dealt.events, set(dealt.pending),
                                       cause)
 
     async def commit(self, live: LiveTable, action: Action, source: ActionSource,
@@ -134,29 +171,29 @@ class Moves(Part):
             new, events = apply(old, action)
         except IllegalAction as exc:
             raise _illegal(exc, live.names) from None
-        now = self.clock.now()
+        now = self._clock.now()
         row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
                         source, now)
         if new.phase is Phase.ENDED:
             await self.end_hand(live, new, events, row, cause)
-            await self.timers.after_move(live, action.seat, source, old.phase is not Phase.TURN)
+            await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished, action.seat)
-        pending = self.timers.plan(live, new, now)
+        pending = self._timers.plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         try:
-            await self.store.log.append(
+            await self._store.log.append(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
                 deadlines=deadline_rows(pending) if fresh else None,
-                snapshot=self.recovery.snapshot_of(new))
+                snapshot=snapshot_of(new, self.snapshot_every))
         except StoreError as exc:
-            await self.recovery.reload(live)
+            live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
         hand.state = new
         live.pending = pending
-        self.timers.schedule(live, (pending[s] for s in fresh))
-        await self.timers.after_move(live, action.seat, source, old.phase is not Phase.TURN)
-        await self.announcer.announce(live, old, new, events, fresh, cause)
+        self._timers.schedule(live, (pending[s] for s in fresh))
+        await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
+        await self._announcer.announce(live, old, new, events, fresh, cause)
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
 
     async def end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
@@ -166,7 +203,7 @@ class Moves(Part):
         assert live.hand is not None and live.match is not None and state.result is not None
         hand = live.hand
         match = finish_hand(live.match, outcome(state))
-        now = self.clock.now()
+        now = self._clock.now()
         told = [NewAnnouncement("settlement", facts={
                     "names": list(live.names), "totals": _fractions(match.totals)}),
                 NewAnnouncement("reveal"), NewAnnouncement("leaderboard")]
@@ -176,29 +213,29 @@ class Moves(Part):
         dealt = None if match.finished else self.deal(live, match, now)
         try:
             if dealt is None:
-                await self.store.endings.finish_hand(
+                await self._store.endings.finish_hand(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, True), at=now,
                     match_totals=dict(enumerate(match.totals)), announcements=told)
             else:  # the next hand is dealt in the same transaction
-                _, next_row = await self.store.endings.finish_and_deal(
+                _, next_row = await self._store.endings.finish_and_deal(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, False), at=now,
                     announcements=told, deal=dealt.new)
         except StoreError as exc:
-            await self.recovery.reload(live)
+            live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
         old = hand.state
         hand.state = state
         live.match = match
         live.pending = {}
-        self.scheduler.forget(live.id)
-        await self.announcer.announce(live, old, state, events, set(), cause)
+        self._scheduler.forget(live.id)
+        await self._announcer.announce(live, old, state, events, set(), cause)
         if match.finished:
-            live.row = replace(live.row, status="finished")  # written with the last hand
-            self.recovery.drop(live)
+            # written with the last hand; it leaves memory with the lock (`LiveTables.settle`)
+            live.row = replace(live.row, status="finished")
             live.hand = None
-        await self.announcer.deliver(live, {hand.row.id: state}, cause)
+        await self._announcer.deliver(live, {hand.row.id: state}, cause)
         if dealt is not None:
             await self.dealt(live, dealt, next_row, cause, delivered=True)
 
@@ -233,15 +270,62 @@ class Moves(Part):
                                    points=amount)
                   for s, amount in charged.items()
                   if s == seat or user_of(live.seats[s]) is not None]
-        live.set_seat(await self.store.matches.replace_by_computer(
+        live.set_seat(await self._store.matches.replace_by_computer(
             live.id, seat,
-            display_name=self.service.computer_name(live.ref, seat, old.display_name),
+            display_name=self._computer_name(live.ref, seat, old.display_name),
             match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
-            at=self.clock.now(),
+            at=self._clock.now(),
             left=(hand.row.id, hand.state.seq) if hand is not None and running else None))
         live.match = match_leave(live.match, seat, penalty)
-        await self.timers.replan(live)
+        await self._timers.replan(live)
         return penalty
+
+    async def after_move(self, live: LiveTable, seat: int, source: ActionSource,
+                         claim: bool = False) -> None:
+        """Count timeouts in a row (away after ``away_after``); a person's own move
+        ends the run and brings them back. A timed-out ``claim`` does not count: being
+        marked away right at a claim deadline would tell everyone the seat was asked."""
+        row = live.seats[seat]
+        if row is None or row.is_computer or source == "computer":
+            return
+        if claim and source == "timeout":
+            return
+        if source == "player":
+            await self.mark_present(live, seat)
+            return
+        row = await self._store.lobby.add_timeout(live.id, seat)
+        live.set_seat(row)
+        assert live.match is not None
+        if not row.away and row.consecutive_timeouts >= live.match.options.away_after:
+            if live.match.options.away_leaves and not live.match.finished:
+                await self._remove_away(live, seat)
+                return
+            live.set_seat(await self._store.lobby.set_away(live.id, seat, True))
+            await self._announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
+                                                True))
+            await self._timers.replan(live)
+
+    async def mark_present(self, live: LiveTable, seat: int) -> None:
+        row = live.seats[seat]
+        if row is None or (not row.away and not row.consecutive_timeouts):
+            return
+        if row.consecutive_timeouts:
+            row = await self._store.lobby.reset_timeouts(live.id, seat)
+        if row.away:
+            row = await self._store.lobby.set_away(live.id, seat, False)
+            await self._announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
+                                                False))
+        live.set_seat(row)
+
+    async def _remove_away(self, live: LiveTable, seat: int) -> None:
+        """``away_leaves``: the timeouts in a row count as leaving the match (逃跑)."""
+        row = live.seats[seat]
+        assert row is not None
+        penalty = await self.replace_by_computer(live, seat)
+        await self._announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
+                                            True, removed=True,
+                                            penalty=-penalty[seat] if penalty else Fraction(0)))
+        await self._announcer.publish(LobbyNotice(info_of(live), "replaced", seat))
 
     def abandon_penalty(self, live: LiveTable, seat: int) -> tuple[Fraction, ...] | None:
         """What leaving now costs each seat (None: nothing, e.g. Shanghai)."""
@@ -261,7 +345,7 @@ class Moves(Part):
         left = {}
         if live.match_id is not None and any(r is not None and r.is_computer
                                              for r in live.seats):
-            left = {d.seat: d for d in await self.store.matches.departures(live.match_id)
+            left = {d.seat: d for d in await self._store.matches.departures(live.match_id)
                     if d.hand_id == live.hand.row.id}
         out = []
         for seat in range(SEATS):

@@ -12,6 +12,7 @@ from bot.service.cause import Cause, Place
 from bot.service.errors import Refused
 from bot.service.fairness import parse_wall
 from bot.service.guards import need_hand, need_seat
+from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
     deadline_of,
@@ -22,9 +23,10 @@ from bot.service.live import (
     step_of,
 )
 from bot.service.notices import TableInfo, public_events
-from bot.service.part import Part
 from bot.service.results import HandHistory, HandInfo, HistoryPart, Standings, TablePicture
 from bot.service.steps import public_step_of
+from bot.service.tables import LiveTables
+from bot.store import Store
 from engine.game import Action, apply, new_hand
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
@@ -35,51 +37,46 @@ MAX_TABLE_ID = 2**63 - 1
 PostgreSQL's BIGINT) hold no more."""
 
 
-class Queries(Part):
+class Queries:
     """Reads: table info, hands, pictures, history, standings."""
 
+    def __init__(self, store: Store, tables: LiveTables, languages: Languages) -> None:
+        self._store = store
+        self._tables = tables
+        self._languages = languages
+
     async def table_info(self, table_id: int) -> TableInfo:
-        live = self.tables.get(table_id)
-        if live is None or self.service.shared:
-            try:
-                live = await self._read(table_id)
-            except Refused:
-                return await self._stored_info(table_id)
+        try:
+            live = await self._tables.read(table_id)
+        except Refused:
+            return await self._stored_info(table_id)
         return info_of(live)
 
     async def _stored_info(self, table_id: int) -> TableInfo:
         """A table no longer in play (finished or cancelled), as the store has it."""
-        row = await self.store.lobby.get_table(table_id)
+        row = await self._store.lobby.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
         seats = empty_seats()
-        for s in await self.store.lobby.seats(table_id):
+        for s in await self._store.lobby.seats(table_id):
             seats[s.seat] = s
         info = replace(info_of(LiveTable(row, seats)), hands_in_match=options_of(row).hands)
-        matches = await self.store.matches.of_table(table_id)
+        matches = await self._store.matches.of_table(table_id)
         if not matches:
             return info
         match = matches[-1]
         # A settled hand has a settlement row per seat (a drawn one too); a hand voided
         # by cancelling has none and was not played.
-        settled = await self.store.endings.match_settlements(match.id)
+        settled = await self._store.endings.match_settlements(match.id)
         if match.totals is not None:
             totals = tuple(match.totals[s] for s in range(SEATS))
         else:  # an abandoned match keeps no totals: its settled hands and penalties
-            totals = match_totals(settled, await self.store.matches.penalty_totals(match.id))
+            totals = match_totals(settled, await self._store.matches.penalty_totals(match.id))
         return replace(info, hands_played=len({s.hand_id for s in settled}), totals=totals)
-
-    async def _read(self, table_id: int) -> LiveTable:
-        """The live table to read: as it is in memory (one process), or checked fresh
-        against the store under its lock (shared mode: another process may have moved it)."""
-        if not self.service.shared:
-            return await self.recovery.live(table_id)
-        async with self.recovery.locked(table_id) as live:
-            return live
 
     async def tables_in_channel(self, channel_id: int, *, live_only: bool = True
                                 ) -> list[TableInfo]:
-        rows = await self.store.lobby.tables_in_channel(channel_id, live_only=live_only)
+        rows = await self._store.lobby.tables_in_channel(channel_id, live_only=live_only)
         return [await self.table_info(r.id) for r in rows]
 
     async def find_table(self, cause: Cause, given: int | None = None, *,
@@ -118,23 +115,23 @@ class Queries(Part):
         decision in private messages one where the person sits. A live table's server
         and channel never change, so memory answers (a seat, in shared mode, only when
         it says yes: another process may have seated the person since)."""
-        live = self.tables.get(table_id)
+        live = self._tables.loaded.get(table_id)
         if place.guild_id is not None:
             if live is not None:
                 return live.row.guild_id == place.guild_id and \
                     live.row.channel_id == place.channel_id
-            return await self.store.lobby.table_at(table_id, guild_id=place.guild_id,
-                                                   channel_id=place.channel_id) is not None
+            return await self._store.lobby.table_at(table_id, guild_id=place.guild_id,
+                                             channel_id=place.channel_id) is not None
         if not decision:  # a table's public buttons are its channel's alone
             return False
         if live is not None and live.seat_of(cause.user_id) is not None:
             return True
-        return await self.store.lobby.seat_of(table_id, cause.user_id) is not None
+        return await self._store.lobby.seat_of(table_id, cause.user_id) is not None
 
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand, for `/mahjong hand` (private)."""
-        await self.commands.seen(cause)
-        async with self.recovery.locked(table_id) as live:
+        await self._languages.seen(cause)
+        async with self._tables.locked(table_id) as live:
             hand = need_hand(live)
             seat = need_seat(live, cause.user_id)
             pending = live.pending.get(seat)
@@ -148,7 +145,7 @@ class Queries(Part):
 
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public table picture's input: the table and the spectator view."""
-        live = await self._read(table_id)
+        live = await self._tables.read(table_id)
         hand = need_hand(live)
         return TablePicture(info_of(live), spectator_view(hand.state, live.hand_number))
 
@@ -159,10 +156,10 @@ class Queries(Part):
         private to a seat, a concealed kong without its tiles); the wall itself is public
         once the hand is over.
         """
-        row = await self.store.lobby.get_table(table_id)
+        row = await self._store.lobby.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
-        hand = await self.store.hands.last_ended(table_id)
+        hand = await self._store.hands.last_ended(table_id)
         if hand is None:
             return None
         state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
@@ -171,7 +168,7 @@ class Queries(Part):
         # Each action told by who made it: a person who left this hand (or a later one)
         # held their seat until then; the computer made the seat's moves after.
         names = list((await self.table_info(table_id)).names)
-        left = [d for d in await self.store.matches.departures(hand.match_id)
+        left = [d for d in await self._store.matches.departures(hand.match_id)
                 if d.hand_number >= hand.number]
         then = {d.seat: names[d.seat] for d in left if d.hand_number == hand.number}
         for d in left:
@@ -179,7 +176,7 @@ class Queries(Part):
         turns = sorted((d.seq, d.seat) for d in left if d.hand_number == hand.number)
         parts: list[HistoryPart] = []
         told = list(events)
-        for action in await self.store.log.actions(hand.id):
+        for action in await self._store.log.actions(hand.id):
             while turns and turns[0][0] < action.seq:
                 parts.append(HistoryPart(tuple(names), public_events(told)))
                 told = []
@@ -198,9 +195,9 @@ class Queries(Part):
         default), so a board never adds up two rule sets' units."""
         if rules is not None and rules not in RULESETS:
             raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}")
-        kept = await self.store.leaderboard.rules(channel_id)
+        kept = await self._store.leaderboard.rules(channel_id)
         if rules is None:
-            tables = await self.store.lobby.tables_in_channel(channel_id, live_only=False)
+            tables = await self._store.lobby.tables_in_channel(channel_id, live_only=False)
             rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
-        rows = await self.store.leaderboard.top(channel_id, rules, limit=limit)
+        rows = await self._store.leaderboard.top(channel_id, rules, limit=limit)
         return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))

@@ -39,16 +39,19 @@ class Wake:
     what: Literal["due", "remind"] = "due"
 
 
+Fire = Callable[[Wake], Awaitable[None]]
+"""What a moment is handed to when it comes."""
+
 COMPACT_SLACK = 16
 """Dead heap entries tolerated beyond as many as there are live ones: compaction runs
 when the heap exceeds twice the live entries plus this, so it stays amortised O(1)."""
 
 
 class Scheduler:
-    def __init__(self, clock: Clock, fire: Callable[[Wake], Awaitable[None]], *,
-                 concurrency: int = 32) -> None:
+    def __init__(self, clock: Clock, *, concurrency: int = 32) -> None:
+        """The moments of every table; `run` and `run_due` hand each, when it comes, to
+        the ``fire`` they are given (`Alarms.fire`)."""
         self._clock = clock
-        self._fire = fire
         self._heap: list[Wake] = []
         # the live entries, table -> seat -> wakes: a heap entry not in here is dead
         self._live: dict[int, dict[int, set[Wake]]] = {}
@@ -123,16 +126,16 @@ class Scheduler:
         self._drop_dead_head()
         return self._heap[0].when if self._heap else None
 
-    async def run_due(self) -> int:
+    async def run_due(self, fire: Fire) -> int:
         """Fire everything due now, one after another, including what those firings
         make due (a chain of computer moves with no pause); return how many fired."""
         fired = 0
         while (when := self.earliest()) is not None and when <= self._clock.now():
-            await self._safe_fire(self._pop())
+            await _safe_fire(fire, self._pop())
             fired += 1
         return fired
 
-    async def run(self) -> None:
+    async def run(self, fire: Fire) -> None:
         """Forever: sleep until the earliest entry, then fire it (concurrently across
         tables; the service's per-table lock keeps each table in order)."""
         self._running = True
@@ -148,7 +151,7 @@ class Scheduler:
                     continue
                 wake = self._pop()
                 await self._limit.acquire()
-                task = asyncio.create_task(self._fire_released(wake))
+                task = asyncio.create_task(self._fire_released(fire, wake))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
         finally:
@@ -192,26 +195,27 @@ class Scheduler:
         self._heap = list(self.entries())
         heapq.heapify(self._heap)
 
-    async def _fire_released(self, wake: Wake) -> None:
+    async def _fire_released(self, fire: Fire, wake: Wake) -> None:
         try:
-            await self._safe_fire(wake)
+            await _safe_fire(fire, wake)
         finally:
             self._limit.release()
 
-    async def _safe_fire(self, wake: Wake) -> None:
-        try:
-            await self._fire(wake)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("scheduled %s for table %s seat %s failed", wake.what,
-                          wake.table_id, wake.seat)
+
+async def _safe_fire(fire: Fire, wake: Wake) -> None:
+    try:
+        await fire(wake)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("scheduled %s for table %s seat %s failed", wake.what,
+                      wake.table_id, wake.seat)
 
 
 @contextlib.asynccontextmanager
-async def running(scheduler: Scheduler) -> AsyncIterator[asyncio.Task[None]]:
+async def running(scheduler: Scheduler, fire: Fire) -> AsyncIterator[asyncio.Task[None]]:
     """Run the scheduler in the background for the length of a block."""
-    task = asyncio.create_task(scheduler.run())
+    task = asyncio.create_task(scheduler.run(fire))
     try:
         yield task
     finally:

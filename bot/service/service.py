@@ -11,12 +11,15 @@ query, each delegating to the part that does it:
 - `Commands` (commands.py): lobby, play, standing choices, `seen`;
 - `Queries` (queries.py): reads, no change;
 - `Moves` (moves.py): the one path of every move; dealing, settling, voiding hands;
-- `Timers` (timers.py): pending decisions, the scheduler's moments, reminders, away;
+- `Timers` (timers.py): pending decisions and the scheduler's moments;
+- `Alarms` (alarms.py): a moment come: the reminder, or the timer's or computer's move;
 - `Announcer` (announcements.py): every notice built and published, the outbox;
-- `Recovery` (recovery.py): live tables loaded on first use, rebuilt after a restart.
+- `LiveTables` (tables.py): the tables in memory, loaded on first use, each locked;
+- `Recovery` (recovery.py): serving again after a restart.
 
-The parts share the store, the clock, the scheduler and the live tables (`Part`,
-part.py); each table's changes happen under its own lock.
+Each part is handed, when it is made here, exactly the parts and settings it uses;
+the process model (process.py: one process, or several sharing the database) is
+chosen here once. Each table's changes happen under its own lock.
 """
 
 from __future__ import annotations
@@ -25,16 +28,18 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from bot.service.alarms import Alarms
 from bot.service.announcements import Announcer
 from bot.service.cause import Cause
-from bot.service.claims import Claims
 from bot.service.clock import Clock, SystemClock
 from bot.service.commands import Commands
 from bot.service.fairness import Deal, shuffle
+from bot.service.languages import Languages
 from bot.service.live import LiveTable
-from bot.service.moves import Moves
+from bot.service.moves import ComputerNamer, Moves
 from bot.service.notices import SeatInfo, TableInfo, TableRef
 from bot.service.notifier import Notifier
+from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
 from bot.service.recovery import Recovery
 from bot.service.results import (
@@ -48,15 +53,11 @@ from bot.service.results import (
 )
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import SNAPSHOT_EVERY
+from bot.service.tables import LiveTables
 from bot.service.timers import Timers
 from bot.store import StandingChoices, Store
 from engine import rules as rulesets
 from engine.game import Action, preload_tables
-
-ComputerNamer = Callable[[TableRef, int, str | None], str]
-"""The name a computer seat gets when it sits down: (table, seat 0–3, the name of the
-player it replaces mid-match or None). The name is stored with the seat, so every place
-that shows it (lobby, pictures, settlement, leaderboard) shows the same words."""
 
 
 def default_computer_name(ref: TableRef, seat: int, replaces: str | None) -> str:
@@ -94,35 +95,48 @@ class TableService:
         wait before another takes them), polled every ``claim_poll`` seconds. Off, one
         process owns everything in memory, with no extra round trip."""
         self.store = store
-        self.notifier = notifier
-        self.clock: Clock = clock or SystemClock()
-        self.computer_pause = computer_pause
-        self.grace = grace
-        self.notify_computer_hands = notify_computer_hands
-        self.deal: Callable[[str, int], Deal] = deal or (
-            lambda rules, _dealer: shuffle(rulesets.get(rules).has_flowers))
-        self.computer_name: ComputerNamer = computer_name or default_computer_name
-        self.snapshot_every = snapshot_every
-        self.use_snapshots = use_snapshots
-        self.shared = shared
-        self.claim_lease = claim_lease
-        self.claim_poll = claim_poll
-        self.announce_lease = announce_lease
-        self.tables: dict[int, LiveTable] = {}
-        self.locales: dict[int, str] = {}
-        self.scheduler = Scheduler(self.clock, lambda wake: self.timers.fire(wake))
-        self.recovery = Recovery(self)
-        self.moves = Moves(self)
-        self.timers = Timers(self)
-        self.announcer = Announcer(self)
-        self.commands = Commands(self)
-        self.queries = Queries(self)
-        self.claims = Claims(self)
+        self.clock = clock = clock or SystemClock()
+        self.process: ProcessModel = SharedProcess(
+            store, clock, claim_lease=claim_lease, claim_poll=claim_poll,
+            announce_lease=announce_lease) if shared else OneProcess(store)
+        computer_name = computer_name or default_computer_name
+        self.scheduler = Scheduler(clock)
+        languages = Languages(store, clock)
+        self.announcer = Announcer(store, clock, notifier, languages, self.process,
+                                   notify_computer_hands=notify_computer_hands)
+        self.timers = Timers(store, clock, self.scheduler, self.announcer,
+                             computer_pause=computer_pause)
+        self.moves = Moves(store, clock, self.scheduler, self.timers, self.announcer,
+                           deal=deal or _shuffle, computer_name=computer_name,
+                           snapshot_every=snapshot_every)
+        self.tables = LiveTables(store, clock, self.scheduler, self.process, self.moves,
+                                 self.timers, languages, use_snapshots=use_snapshots)
+        self.alarms = Alarms(store, clock, self.tables, self.moves, self.announcer,
+                             self.process)
+        self.commands = Commands(store, clock, self.tables, self.moves, self.timers,
+                                 self.announcer, languages, self.process,
+                                 computer_name=computer_name)
+        self.queries = Queries(store, self.tables, languages)
+        self.recovery = Recovery(store, clock, self.scheduler, self.tables, self.announcer,
+                                 self.process, self.queries.table_info, grace=grace,
+                                 computer_pause=computer_pause)
+        self.loop = self.process.loop(self.scheduler, self.alarms.fire,
+                                      sweep=self.recovery.redeliver,
+                                      take_over=self.recovery.resend)
+
+    @property
+    def notifier(self) -> Notifier:
+        """Where the service's notices go (the `Announcer`'s)."""
+        return self.announcer.notifier
+
+    @notifier.setter
+    def notifier(self, notifier: Notifier) -> None:
+        self.announcer.notifier = notifier
 
     @property
     def _tables(self) -> dict[int, LiveTable]:
-        """The live tables (tests peek at them)."""
-        return self.tables
+        """The live tables in memory (tests peek at them)."""
+        return self.tables.loaded
 
     # ------------------------------------------------------------------ commands
 
@@ -244,26 +258,24 @@ class TableService:
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime
         (shared mode: the loop claiming due deadlines from the database)."""
-        if self.shared:
-            await self.claims.run()
-        else:
-            await self.scheduler.run()
+        await self.loop.run()
 
     def stop(self) -> None:
         """End `run` (its firings in flight finish: `drain`)."""
-        self.claims.stop()
-        self.scheduler.stop()
+        self.loop.stop()
 
     async def drain(self) -> None:
         """Wait for the firings already started."""
-        await self.scheduler.drain()
-        await self.claims.drain()
+        await self.loop.drain()
 
     async def run_due(self) -> int:
         """Play everything due now (tests with a fake clock; the demo's fast loop)."""
-        if self.shared:
-            return await self.claims.run_due()
-        return await self.scheduler.run_due()
+        return await self.loop.run_due()
+
+
+def _shuffle(rules: str, dealer: int) -> Deal:
+    """A wall shuffled with `secrets` (the bot's; tests stack walls instead)."""
+    return shuffle(rulesets.get(rules).has_flowers)
 
 
 __all__ = ["ActResult", "ComputerNamer", "HandHistory", "HandInfo", "RecoveryReport",

@@ -26,8 +26,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from bot.service.fairness import parse_wall
-from bot.store import HandLog, HandRow, NewSnapshot, state_digest
-from engine.game import Action, HandState, IllegalAction, Phase, apply
+from bot.store import HandLog, HandRow, NewSnapshot, Store, TableRow, state_digest
+from engine.game import Action, HandState, IllegalAction, Phase, apply, replay
 from engine.game.snapshot import SNAPSHOT_FORMAT, SnapshotError, decode, encode
 from engine.rules.common import TableOptions
 
@@ -72,6 +72,15 @@ def snapshot_of(state: HandState, every: int) -> NewSnapshot | None:
     if every <= 0 or state.seq % every or state.phase is Phase.ENDED:
         return None
     return NewSnapshot(state.seq, engine_version(), encode(state))
+
+
+async def replay_hand(store: Store, row: TableRow, options: TableOptions, hand: HandRow
+                      ) -> HandState:
+    """A hand's state replayed from its whole log (an ended hand's settlement, or a
+    live hand whose snapshot is not usable)."""
+    actions = [Action.from_json(a.payload) for a in await store.log.actions(hand.id)]
+    return replay(row.rules, options, parse_wall(hand.wall), hand.dice, hand.dealer,
+                  actions, streak=hand.streak, huangfan=hand.huangfan > 0)
 
 
 def resume(rules: str, options: TableOptions, hand: HandRow, log: HandLog) -> HandState:

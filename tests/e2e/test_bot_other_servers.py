@@ -175,5 +175,5 @@ async def test_the_tables_own_place_still_works(
     assert hand.ephemeral and any(c.startswith("mj:dc:1:") for c in fake.custom_ids(hand))
     pref = PreferenceButton(1, "pass_claims", True).custom_id
     assert "Saved" in await press(fake, p1, fake.dms(p1)[-1], pref, None, "en-US")
-    seat = running.client.service.tables[1].seats[0]
+    seat = running.client.service._tables[1].seats[0]
     assert seat is not None and seat.choices.pass_claims

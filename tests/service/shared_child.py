@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import Cause, RecordingNotifier, SystemClock, TableService  # noqa: E402
+from bot.service.process import SharedProcess  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.crashkit import PrintingStore  # noqa: E402
 
@@ -78,7 +79,8 @@ async def main(database: str, slot: int, hands: int, closing: Path) -> int:
     service = TableService(store, RecordingNotifier(), clock=SystemClock(), shared=True,
                            claim_lease=LEASE, claim_poll=0.05, announce_lease=2.0,
                            grace=0.0, computer_pause=0.02)
-    print(f"OWNER {service.claims.owner}", flush=True)
+    assert isinstance(service.process, SharedProcess)
+    print(f"OWNER {service.process.owner}", flush=True)
     await service.recover()
     await service.resend_dms()
     runner = asyncio.create_task(service.run())

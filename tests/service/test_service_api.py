@@ -77,7 +77,7 @@ async def test_a_table_is_found_only_where_it_is(world: World) -> None:
                 assert (exc.reason, exc.params) == (nowhere.reason, nowhere.params)
     assert await svc.find_table(by(ANN, place=Place(None, 5)), table, decision=True) == table
     # the table is gone from memory (another process's, a restart): the store decides
-    svc.tables.pop(table)
+    svc._tables.pop(table)
     await refused("no_table", svc.find_table(by(EVE, place=Place(GUILD + 1, CHANNEL)), table))
     await refused("no_table", svc.find_table(by(EVE, place=Place(None, 5)), table,
                                              decision=True))

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service.fairness import Deal
 from tests.service.helpers import ANN, CHANNEL, QUIET, W, World, by, refused, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -17,9 +18,14 @@ pytestmark = pytest.mark.usefixtures("dealer_zero")
 HEAVENLY = {0: "123m456m789m123p55p", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
 
 
+def _heavenly(rules: str, dealer: int) -> Deal:
+    """Every table's wall (whatever its rules) deals Ann a complete hand."""
+    return stacked(HEAVENLY, rules)(rules, dealer)
+
+
 async def _heavenly_win(world: World, rules: str) -> int:
-    """A table of ``rules`` in the channel where Ann wins the first hand, then cancelled."""
-    world.service.deal = stacked(HEAVENLY, rules)
+    """A table of ``rules`` in the channel where Ann wins the first hand, then cancelled
+    (the world made with ``deal=_heavenly``)."""
     table = await world.table(rules=rules)
     await world.service.act(by(ANN), table, W(0), step=1)
     await world.service.cancel(by(ANN), table)
@@ -28,7 +34,7 @@ async def _heavenly_win(world: World, rules: str) -> int:
 
 async def test_each_rule_set_has_its_own_board(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    world = await make_world()
+    world = await make_world(deal=_heavenly)
     await _heavenly_win(world, "shanghai")
     await _heavenly_win(world, "hangzhou")
     shanghai_win, hangzhou_win = (n.totals[0] for n in world.notes.of("settlement"))
@@ -46,7 +52,7 @@ async def test_each_rule_set_has_its_own_board(
 
 async def test_the_default_board_is_the_channels_last_played_rule_set(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    world = await make_world()
+    world = await make_world(deal=_heavenly)
     empty = await world.service.leaderboard(CHANNEL)
     assert (empty.rules, empty.rows, empty.others) == ("shanghai", (), ())
     await _heavenly_win(world, "shanghai")
@@ -63,13 +69,13 @@ async def test_the_default_board_is_the_channels_last_played_rule_set(
 
 async def test_an_unknown_rule_set_is_refused(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    world = await make_world()
+    world = await make_world(deal=_heavenly)
     await refused("bad_options", world.service.leaderboard(CHANNEL, "riichi"))
 
 
 async def test_the_standings_posted_after_a_hand_are_its_rule_sets(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    world = await make_world()
+    world = await make_world(deal=_heavenly)
     await _heavenly_win(world, "shanghai")
     await _heavenly_win(world, "hangzhou")
     shanghai_told, hangzhou_told = world.notes.of("leaderboard")
@@ -81,7 +87,7 @@ async def test_the_standings_posted_after_a_hand_are_its_rule_sets(
 
 async def test_a_restarted_service_keeps_the_boards_apart(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    world = await make_world()
+    world = await make_world(deal=_heavenly)
     await _heavenly_win(world, "shanghai")
     await _heavenly_win(world, "hangzhou")
     again = TableService(world.store, RecordingNotifier(), clock=FakeClock())

@@ -113,7 +113,7 @@ def split_like_an_older_version(world: World, method: str) -> None:
                                 **kwargs: Any) -> Any:
         ended = await store.endings.finish_hand(hand_id, final, **kwargs)
         world.service.scheduler.forget(ended.table_id)
-        world.service.tables.clear()
+        world.service._tables.clear()
         raise Crash(method)
 
     split = finish_then_crash if method == "finish_and_deal" else start_then_crash

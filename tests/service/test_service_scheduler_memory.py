@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.service import FakeClock, TableService
+from bot.service.process import SchedulerLoop
 from bot.service.scheduler import COMPACT_SLACK, Wake
 from bot.store import StandingChoices
 from engine.game import timeout_action
@@ -44,14 +45,15 @@ def assert_only_open(world: World) -> None:
 def record_firings(world: World) -> list[Wake]:
     """Every wake the scheduler hands to the service, in order."""
     fired: list[Wake] = []
-    scheduler = world.service.scheduler
-    fire = scheduler._fire
+    loop = world.service.loop
+    assert isinstance(loop, SchedulerLoop)
+    fire = loop._fire
 
     async def recording(wake: Wake) -> None:
         fired.append(wake)
         await fire(wake)
 
-    scheduler._fire = recording  # type: ignore[method-assign]
+    loop._fire = recording
     return fired
 
 
@@ -127,14 +129,16 @@ async def test_a_whole_match_of_computers_keeps_the_scheduler_bounded(
     # (entries, deciding seats, heap) at every firing: checked after the run, since
     # the scheduler logs and swallows what a firing raises
     seen: list[tuple[int, int, int]] = []
-    fire = scheduler._fire
+    loop = world.service.loop
+    assert isinstance(loop, SchedulerLoop)
+    fire = loop._fire
 
     async def measuring(wake: Wake) -> None:
         deciding = sum(len(t.pending) for t in world.service._tables.values())
         seen.append((len(scheduler), deciding, scheduler.heap_size))
         await fire(wake)
 
-    scheduler._fire = measuring  # type: ignore[method-assign]
+    loop._fire = measuring
     while any(t in world.service._tables for t in tables):
         await world.advance(30)
         assert_only_open(world)

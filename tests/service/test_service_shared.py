@@ -182,15 +182,15 @@ async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_mem
     one change by b, and a reloads once."""
     a, b = await two(make_world, deal=stacked(SCENE_PONG))
     reloads: list[int] = []
-    reload = a.service.recovery.reload
+    reload = a.service.tables.reload
 
     async def counted(live: Any) -> None:
         reloads.append(live.id)
         await reload(live)
 
-    monkeypatch.setattr(a.service.recovery, "reload", counted)
+    monkeypatch.setattr(a.service.tables, "reload", counted)
     table = await a.table(options=TIMERS)            # created, joined, started on a
-    live = a.service.recovery.tables[table]
+    live = a.service._tables[table]
     start = await a.store.processes.table_version(table)
     assert live.version == start > 0
     await a.service.act(by(ANN), table, D(0, "9m"), step=1)
@@ -288,7 +288,7 @@ async def test_a_click_s_move_on_a_table_changed_elsewhere_fails_its_check_and_l
     await b.service.set_choice(by(BOB), table, "pass_claims", True)
     await a.service.act(by(ANN), table, D(0, "9m"), step=1)
     assert await _hand_log(a, table) == [(0, "player")]
-    live = a.service.recovery.tables[table]
+    live = a.service._tables[table]
     assert live.seats[1] is not None and live.seats[1].choices.pass_claims
     assert live.version == await a.store.processes.table_version(table)
 

@@ -80,7 +80,7 @@ async def test_a_restart_resumes_every_hand_from_its_snapshot_as_its_log_replays
         await play(world, table, rng.randrange(4, 40), rng)
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == len(tables)
+    assert world.service.tables.resumed == len(tables)
     for table in tables:
         assert state_of(world, table) == await truth(world, table)
     for table in tables:  # and play goes on from there as from the log
@@ -97,7 +97,7 @@ async def test_a_table_loaded_on_first_use_resumes_from_its_snapshot(
     world = await restart(make_world, world)
     await world.service.recover()
     await world.service.table_info(table)
-    assert world.service.recovery.resumed == 1
+    assert world.service.tables.resumed == 1
     assert state_of(world, table) == await truth(world, table)
 
 
@@ -126,7 +126,7 @@ async def test_a_snapshot_that_does_not_check_out_falls_back_to_the_log(
     world = await restart(make_world, world)
     with caplog.at_level(logging.WARNING):
         await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 0
+    assert world.service.tables.resumed == 0
     assert state_of(world, table) == await truth(world, table)
     if what != "missing":
         assert "not used" in caplog.text
@@ -143,7 +143,7 @@ async def test_a_resealed_snapshot_that_decodes_to_nonsense_falls_back_to_the_lo
                        bad, state_digest(snap.version, bad))
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 0
+    assert world.service.tables.resumed == 0
     assert state_of(world, table) == await truth(world, table)
 
 
@@ -168,7 +168,7 @@ async def test_a_format_1_snapshot_is_ignored_and_the_log_replayed(
     world = await restart(make_world, world)
     with caplog.at_level(logging.WARNING):
         await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 0
+    assert world.service.tables.resumed == 0
     assert "not used" in caplog.text
     assert ("format 1" in caplog.text) == (version == snap.version)
     assert state_of(world, table) == await truth(world, table)
@@ -190,7 +190,7 @@ async def test_a_snapshot_of_another_log_falls_back_to_the_log(make_world: MakeW
                        two.id, one.id)
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 1
+    assert world.service.tables.resumed == 1
     assert state_of(world, second) == await truth(world, second)
 
 
@@ -201,7 +201,7 @@ async def test_a_snapshot_ahead_of_the_log_falls_back_to_the_log(make_world: Mak
     await snapshot_sql(world, "DELETE FROM actions WHERE hand_id = ? AND seq > 6", hand.id)
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 0
+    assert world.service.tables.resumed == 0
     assert state_of(world, table) == await truth(world, table)
     assert state_of(world, table).seq == 6
 
@@ -220,7 +220,7 @@ async def test_a_snapshot_on_a_log_without_digests_falls_back_to_the_log(
     world = await restart(make_world, world)
     with caplog.at_level(logging.WARNING):
         await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 0
+    assert world.service.tables.resumed == 0
     assert "not used" in caplog.text
     assert state_of(world, table) == await truth(world, table)
 
@@ -240,7 +240,7 @@ async def test_moves_after_the_newest_snapshot_are_replayed_on_top_of_it(
     assert [s.seq for s in await world.store.log.snapshots(hand.id)] == [8]
     world = await restart(make_world, world)
     await world.service.recover(eager=True)
-    assert world.service.recovery.resumed == 1
+    assert world.service.tables.resumed == 1
     assert state_of(world, table) == await truth(world, table)
     assert state_of(world, table).seq == 15
 

@@ -187,7 +187,7 @@ async def test_the_scheduler_loop_sleeps_until_the_earliest_deadline(
             await asyncio.sleep(0)
         return len(await sources(world.store, table))
 
-    async with running(world.service.scheduler):
+    async with running(world.service.scheduler, world.service.alarms.fire):
         assert await moves() == 0
         world.clock.advance(59)
         assert await moves() == 0

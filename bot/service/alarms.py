@@ -1,0 +1,103 @@
+"""`Alarms`: what happens when a decision's moment comes.
+
+`fire` checks that the moment still stands against the table's live state (a deadline
+`recover` pushed may belong to a table that changed since), then reminds at half time
+(the DM again, then the ping: `Announcer.remind`) or plays the default, the
+computer's move or a standing choice through `Moves.commit`, as any move is played.
+The one process's `Scheduler`, or shared mode's `Claims`, hands it each moment.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.service import errors as E
+from bot.service.announcements import Announcer
+from bot.service.clock import Clock
+from bot.service.errors import Refused
+from bot.service.live import LiveTable, Pending, auto_reason, step_of
+from bot.service.moves import JUDGED, Moves
+from bot.service.process import ProcessModel
+from bot.service.scheduler import Wake
+from bot.service.tables import LiveTables
+from bot.store import ActionSource, NotFound, Store
+from engine.ai import choose_action
+from engine.game import Action, ActionKind, timeout_action
+
+log = logging.getLogger(__name__)
+
+
+class Alarms:
+    """A moment come: remind, or play the seat's move."""
+
+    def __init__(self, store: Store, clock: Clock, tables: LiveTables, moves: Moves,
+                 announcer: Announcer, process: ProcessModel) -> None:
+        self._store = store
+        self._clock = clock
+        self._tables = tables
+        self._moves = moves
+        self._announcer = announcer
+        self._process = process
+
+    async def fire(self, wake: Wake) -> None:
+        """A scheduled moment: check it still stands, then remind or play the default
+        (timer), the computer's move or a standing choice, as any move is played."""
+        try:
+            async with self._tables.locked(wake.table_id) as live:
+                await self._fire(live, wake)
+        except Refused:
+            return  # the table is over (or was never there)
+
+    async def _fire(self, live: LiveTable, wake: Wake) -> None:
+        for judged in range(1, JUDGED + 1):
+            hand = live.hand
+            p = live.pending.get(wake.seat)
+            if hand is None or hand.row.id != wake.hand_id or p is None \
+                    or p.step != wake.step or step_of(hand.state, wake.seat) != p.step:
+                return
+            if wake.what == "remind":
+                await self._remind(live, p, wake)
+                return
+            if wake.when != p.due_at:
+                return
+            action, source = self._auto_action(live, p)
+            try:
+                await self._moves.commit(live, action, source)
+                return
+            except Refused as exc:
+                if exc.code == E.RACED and judged < JUDGED and \
+                        await self._process.judge_again(self._tables, live, exc):
+                    continue  # another process moved the table (now reloaded): again
+                # the kind only: a log must not hold a concealed tile
+                log.warning("table %s: a %s %s was refused: %s", live.id, source,
+                            action.kind.value, exc.code)
+                return
+
+    async def _remind(self, live: LiveTable, p: Pending, wake: Wake) -> None:
+        assert live.hand is not None
+        if not p.reminds or wake.when != p.half_at:
+            return
+        try:
+            await self._store.deadlines.mark_reminded(live.hand.row.id, p.seat, self._clock.now())
+        except NotFound:
+            return
+        live.pending[p.seat] = replace(p, reminded=True)
+        await self._announcer.remind(live, live.pending[p.seat])
+
+    def _auto_action(self, live: LiveTable, p: Pending) -> tuple[Action, ActionSource]:
+        assert live.hand is not None
+        state = live.hand.state
+        seat = p.seat
+        if p.kind != "computer":
+            return timeout_action(state, seat), "timeout"
+        seat_row = live.seats[seat]
+        reason = auto_reason(seat_row, state, seat)
+        if reason == "always_win":
+            return Action(ActionKind.WIN, seat), "computer"
+        if reason == "pass_claims":
+            return Action(ActionKind.PASS, seat), "computer"
+        if reason == "away" and seat_row is not None \
+                and seat_row.choices.discard_drawn_when_away:
+            return timeout_action(state, seat), "computer"
+        return choose_action(state, seat, live.rng), "computer"

@@ -1,0 +1,325 @@
+"""`LiveTables`: the tables in memory, each under its own lock.
+
+A table is loaded on first use (`get`): its seats, then its match and hand replayed
+from the log, finishing whatever a crash cut short between two writes (`Moves` deals
+or settles what is missing). `locked` is how every command, query and timer reaches a
+table: under its lock, made fresh and its writes fenced as the process model says
+(process.py). `reload` rebuilds a table the store disagreed with, in place; a table
+that is over leaves memory when its lock is released (`settle`). Each person's
+language is learnt with their table.
+
+What a rebuild reads comes in one `TableLoad` (`Rebuilds.load`): a dozen
+statements for a whole batch of tables (`load_batch`: an eager `recover` reads every
+live table at once) instead of a dozen per table. A live hand resumes from its newest
+state snapshot and the actions after it when the snapshot checks out against the log
+(snapshots.py), else its whole log is replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterable
+
+from bot.service import errors as E
+from bot.service import fairness
+from bot.service.clock import Clock
+from bot.service.errors import Refused
+from bot.service.languages import Languages
+from bot.service.live import (
+    LiveHand,
+    LiveTable,
+    Pending,
+    computers_of,
+    deadline_rows,
+    empty_seats,
+    match_totals,
+    options_of,
+    step_of,
+)
+from bot.service.moves import Moves, outcome
+from bot.service.process import ProcessModel
+from bot.service.scheduler import Scheduler
+from bot.service.snapshots import UnusableSnapshot, replay_hand, resume
+from bot.service.timers import Timers
+from bot.store import (
+    Conflict,
+    DeadlineRow,
+    HandLog,
+    HandRow,
+    StaleStatus,
+    Store,
+    TableLoad,
+    TableRow,
+)
+from engine.game import Action, HandState, Phase, deciding_seats, replay
+from engine.match import HandSetup, MatchState, finish_hand, new_match
+from engine.rules.common import SEATS, TableOptions
+
+log = logging.getLogger(__name__)
+
+
+class LiveTables:
+    """The live tables: loaded on first use, locked, reloaded, dropped when over."""
+
+    def __init__(self, store: Store, clock: Clock, scheduler: Scheduler,
+                 process: ProcessModel, moves: Moves, timers: Timers, languages: Languages,
+                 *, use_snapshots: bool = True) -> None:
+        self._store = store
+        self._clock = clock
+        self._scheduler = scheduler
+        self._process = process
+        self._moves = moves
+        self._timers = timers
+        self._languages = languages
+        self.use_snapshots = use_snapshots
+        self.loaded: dict[int, LiveTable] = {}
+        """The live tables in memory, by id."""
+        self.loading: dict[int, asyncio.Lock] = {}
+        """A lock per table being loaded, so two first uses load it once."""
+        self.resumed = 0
+        """Hands rebuilt from a snapshot (the others replayed their whole log)."""
+
+    def add(self, live: LiveTable) -> None:
+        """A table just created (its lobby)."""
+        self.loaded[live.id] = live
+
+    async def get(self, table_id: int) -> LiveTable:
+        """The live table, rebuilt from the store on first use."""
+        live = self.loaded.get(table_id)
+        if live is not None:
+            return live
+        lock = self.loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            live = self.loaded.get(table_id)
+            if live is None:
+                live = await self.rebuild(table_id)
+        self.loading.pop(table_id, None)
+        if live is None:
+            row = await self._store.lobby.get_table(table_id)
+            if row is not None and row.status == "cancelled":
+                raise Refused(E.CANCELLED, "this table was cancelled")
+            if row is not None:
+                raise Refused(E.NOT_PLAYING, f"this table is {row.status}")
+            raise Refused(E.NO_TABLE, "there is no such table")
+        return live
+
+    @contextlib.asynccontextmanager
+    async def locked(self, table_id: int, *, trusting: bool = False
+                     ) -> AsyncIterator[LiveTable]:
+        """The live table under its lock, for a command, query or timer: made fresh and
+        its writes fenced as the process model says (`ProcessModel.fenced`; one
+        process: nothing more). ``trusting`` (a click): memory believed current is not
+        read fresh first (see `SharedProcess`). Before the lock is released, a table a
+        write found stale is reloaded and one that is over leaves memory (`settle`)."""
+        live = await self.get(table_id)
+        async with live.lock, self._process.fenced(self, live, trusting=trusting):
+            try:
+                yield live
+            finally:
+                await self.settle(live)
+
+    async def read(self, table_id: int) -> LiveTable:
+        """The live table a query reads (`ProcessModel.read`)."""
+        return await self._process.read(self, table_id)
+
+    async def settle(self, live: LiveTable) -> None:
+        """Under the table's lock: reload it if a write found the store disagreeing with
+        memory (``live.stale``); drop it from memory if it is over."""
+        if live.stale:
+            live.stale = False
+            await self.reload(live)
+        elif not live.row.is_live and self.loaded.get(live.id) is live:
+            self.drop(live)
+
+    def drop(self, live: LiveTable) -> None:
+        """The table is over: out of memory and out of the scheduler."""
+        self.loaded.pop(live.id, None)
+        self._scheduler.forget(live.id)
+
+    async def reload(self, live: LiveTable) -> None:
+        """The store disagreed with memory (another writer): rebuild from the log, in
+        place (the caller holds the table's lock, and whoever waits for it finds the
+        rebuilt table); a table no longer live, or that fails to load, is dropped."""
+        self._scheduler.forget(live.id)
+        live.pending = {}
+        try:
+            fresh = await self.rebuild(live.id, into=live)
+        except Exception:
+            log.exception("table %s could not be reloaded", live.id)
+            fresh = None
+        if fresh is None:
+            self.drop(live)
+            live.version = None
+
+    async def load_batch(self, table_ids: Iterable[int]) -> list[int]:
+        """Rebuild these tables from one batch of reads; return those that failed.
+
+        Each table's loading lock is held from before the read until the table is in
+        memory: a first use meanwhile waits, then finds it, and never loads (or changes,
+        or ends) a table between the batch's read and its rebuild."""
+        held: dict[int, asyncio.Lock] = {}
+        failed = []
+        try:
+            for table_id in table_ids:
+                if table_id not in self.loaded and table_id not in held:
+                    lock = self.loading.setdefault(table_id, asyncio.Lock())
+                    await lock.acquire()
+                    held[table_id] = lock
+            loads = await self._store.rebuilds.load(held, snapshots=self.use_snapshots)
+            for table_id in list(held):
+                try:
+                    if table_id not in self.loaded:
+                        await self.rebuild(table_id, loads.pop(table_id, None))
+                except Exception:
+                    log.exception("table %s could not be rebuilt", table_id)
+                    failed.append(table_id)
+                finally:
+                    held.pop(table_id).release()
+                    self.loading.pop(table_id, None)
+        finally:
+            for lock in held.values():
+                lock.release()
+        return failed
+
+    async def rebuild(self, table_id: int, load: TableLoad | None = None, *,
+                      into: LiveTable | None = None) -> LiveTable | None:
+        """The table rebuilt from the store (None: it is not live). ``into``: rebuild
+        that live table in place, its lock held by the caller (`reload`)."""
+        if load is None:
+            load = (await self._store.rebuilds.load([table_id],
+                                                    snapshots=self.use_snapshots)).get(table_id)
+        if load is None or not load.table.is_live:
+            return None
+        row = load.table
+        seats = empty_seats()
+        for s in load.seats:
+            seats[s.seat] = s
+        if into is None:
+            live = LiveTable(row, seats, version=row.version)
+        else:
+            live = into
+            live.reset(row, seats)
+            if live.fence is not None:  # the block's bumps now count from the counter read
+                live.fence.known = row.version
+        self.loaded[table_id] = live
+        self._languages.learn(load.locales)
+        if row.status == "playing":
+            if into is not None:  # the caller holds the lock
+                await self._rebuild_match(live, load)
+                await self.settle(live)
+            else:
+                async with live.lock:
+                    await self._rebuild_match(live, load)
+                    await self.settle(live)
+        return self.loaded.get(table_id)
+
+    async def _rebuild_match(self, live: LiveTable, load: TableLoad) -> None:
+        """Rebuild the match and hand from the log, finishing whatever a crash cut short
+        between two writes (a match without its first hand, a hand ended without the
+        next one started, a deal that ended at once).
+
+        What it judges was read in one snapshot (`Rebuilds.load`), and the service
+        writes a start (status, match, first hand) and a hand's end with the next deal
+        each in one transaction: a table "playing" with no match, or a match between two
+        hands, is what a crash of an older version left, never a live process's change
+        halfway (shared mode). A mend racing another process's mend of it loses
+        (`Conflict`) and takes the table as that one stored it."""
+        match_row = load.match
+        options = options_of(live.row)
+        hands = list(load.hands)
+        if match_row is None:
+            if load.matches_played:  # the last match ended: so did the table
+                await self._close_finished(live)
+                return
+            try:
+                match_row = await self._store.matches.create(
+                    live.id, first_dealer=fairness.first_dealer(), at=self._clock.now())
+            except Conflict:  # another process mended it first: the table as it is now
+                live.stale = True
+                return
+            hands = []
+        live.match_id = match_row.id
+        if not hands:
+            live.match = new_match(live.row.rules, options, match_row.first_dealer,
+                                   computers_of(live))
+            await self._moves.start_hand(live)
+            return
+        last = hands[-1]
+        settled = [s for s in load.settlements if s.hand_id != last.id]
+        wins = [0] * SEATS
+        for s in settled:
+            wins[s.seat] += 1 if s.value > 0 and s.amount > 0 else 0
+        live.match = MatchState(
+            live.row.rules, options, dealer=last.dealer, hands_played=last.number - 1,
+            streak=last.streak, huangfan=last.huangfan,
+            totals=match_totals(settled, load.penalties),
+            wins=tuple(wins), computer=computers_of(live),
+            current=HandSetup(last.number, last.dealer, last.dice, last.streak,
+                              last.huangfan > 0))
+        if load.log is not None and load.log.hand_id == last.id:
+            state = await self.hand_state(live.row, options, last, load.log)
+        else:  # an ended hand (the next one not dealt): its whole log
+            state = await replay_hand(self._store, live.row, options, last)
+        live.hand = LiveHand(last, state)
+        if last.status == "ended":
+            live.match = finish_hand(live.match, outcome(state))
+            live.hand = None
+            await self._moves.start_hand(live)
+        elif state.phase is Phase.ENDED:
+            await self._moves.end_hand(live, state, (), None)
+        else:
+            await self._restore_deadlines(live, load.deadlines)
+
+    async def hand_state(self, row: TableRow, options: TableOptions, hand: HandRow,
+                         hand_log: HandLog) -> HandState:
+        """A live hand's state: from its snapshot when that checks out against the log
+        (snapshots.py), else the replay of its whole log."""
+        if hand_log.snapshot is not None:
+            try:
+                state = resume(row.rules, options, hand, hand_log)
+            except UnusableSnapshot as exc:
+                log.warning("hand %s: snapshot at action %s not used (%s); replaying the "
+                            "log", hand.id, hand_log.snapshot.seq, exc)
+            else:
+                self.resumed += 1
+                return state
+            return await replay_hand(self._store, row, options, hand)
+        actions = [Action.from_json(a.payload) for a in hand_log.actions]
+        return replay(row.rules, options, fairness.parse_wall(hand.wall), hand.dice,
+                      hand.dealer, actions, streak=hand.streak, huangfan=hand.huangfan > 0)
+
+    async def _restore_deadlines(self, live: LiveTable, stored: tuple[DeadlineRow, ...]
+                                 ) -> None:
+        """Take the stored deadlines that still fit the replayed state; make new ones
+        for any decision that has none."""
+        assert live.hand is not None
+        state = live.hand.state
+        rows = {r.seat: r for r in stored}
+        now = self._clock.now()
+        pending: dict[int, Pending] = {}
+        fresh = False
+        for seat in deciding_seats(state):
+            step = step_of(state, seat)
+            assert step is not None
+            r = rows.get(seat)
+            if r is not None and r.seq == step:
+                pending[seat] = Pending(seat, step, r.kind, r.set_at, r.due_at,
+                                        r.reminded_at is not None)
+            else:
+                pending[seat] = self._timers.new_pending(live, state, seat, step, now)
+                fresh = True
+        live.pending = pending
+        if fresh:
+            await self._store.deadlines.replace(live.hand.row.id, deadline_rows(pending))
+        self._timers.schedule(live, pending.values())
+
+    async def _close_finished(self, live: LiveTable) -> None:
+        """Mend a table whose last match ended in a database written before the last
+        hand finished its table in its own transaction (it leaves memory: `settle`)."""
+        with contextlib.suppress(StaleStatus):
+            live.row = await self._store.lobby.set_status(live.id, "finished",
+                                                          expected="playing")
+        if live.row.is_live:  # someone else's status since: not this table's to keep
+            self.drop(live)
