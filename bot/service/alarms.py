@@ -79,7 +79,8 @@ class Alarms:
         if not p.reminds or wake.when != p.half_at:
             return
         try:
-            await self._store.deadlines.mark_reminded(live.hand.row.id, p.seat, self._clock.now())
+            await self._store.deadlines.mark_reminded(live.hand.row.id, p.seat,
+                                                      self._clock.now(), fence=live.fence)
         except NotFound:
             return
         live.pending[p.seat] = replace(p, reminded=True)

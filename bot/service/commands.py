@@ -114,7 +114,8 @@ class Commands:
             seat = free_seat(live, seat)
             try:
                 row = await self._store.lobby.sit(table_id, seat, user_id=user_id,
-                                                  display_name=name, at=self._clock.now())
+                                                  display_name=name, at=self._clock.now(),
+                                                  fence=live.fence)
             except SeatTaken:
                 raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
                               seat=seat + 1) from None
@@ -136,7 +137,7 @@ class Commands:
             try:
                 row = await self._store.lobby.sit_computer(
                     table_id, seat, at=self._clock.now(),
-                    display_name=self._computer_name(live.ref, seat, None))
+                    display_name=self._computer_name(live.ref, seat, None), fence=live.fence)
             except SeatTaken:
                 raise Refused(E.SEAT_TAKEN, f"seat {seat + 1} is taken",
                               seat=seat + 1) from None
@@ -154,7 +155,7 @@ class Commands:
             if row is None or not row.is_computer:
                 raise Refused(E.NOT_A_COMPUTER, f"seat {seat + 1} is not a computer player",
                               seat=seat + 1)
-            await self._store.lobby.leave(table_id, seat)
+            await self._store.lobby.leave(table_id, seat, fence=live.fence)
             live.seats[seat] = None
             info = info_of(live)
         await self._announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
@@ -171,7 +172,7 @@ class Commands:
         async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             if live.row.status == "lobby":
-                await self._store.lobby.leave(table_id, seat)
+                await self._store.lobby.leave(table_id, seat, fence=live.fence)
                 live.seats[seat] = None
                 info = info_of(live)
                 gone = None
@@ -219,7 +220,8 @@ class Commands:
                                     self._clock.now())
             try:
                 live.row, match_row, hand_row = await self._store.matches.start(
-                    table_id, first_dealer=dealer, at=self._clock.now(), hand=dealt.new)
+                    table_id, first_dealer=dealer, at=self._clock.now(), hand=dealt.new,
+                    fence=live.fence)
             except StaleStatus:
                 raise Refused(E.NOT_IN_LOBBY, "the table has already started") from None
             live.match_id = match_row.id
@@ -239,7 +241,7 @@ class Commands:
             try:
                 live.row = await self._store.endings.cancel_table(
                     table_id, at=self._clock.now(),
-                    announcements=self._moves.void(live, cause.name))
+                    announcements=self._moves.void(live, cause.name), fence=live.fence)
             except StaleStatus:
                 raise Refused(E.NOT_PLAYING, "the table is already over") from None
             live.pending = {}  # it leaves memory with the lock (`LiveTables.settle`)
@@ -254,7 +256,7 @@ class Commands:
         await self.seen(cause)
         async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
-            row = await self._store.lobby.set_choices(table_id, seat, choices)
+            row = await self._store.lobby.set_choices(table_id, seat, choices, fence=live.fence)
             live.set_seat(row)
             await self._timers.replan(live)
             return row.choices
@@ -271,7 +273,7 @@ class Commands:
             row = live.seats[seat]
             assert row is not None
             row = await self._store.lobby.set_choices(table_id, seat,
-                                               replace(row.choices, **{name: on}))
+                                               replace(row.choices, **{name: on}), fence=live.fence)
             live.set_seat(row)
             await self._timers.replan(live)
             return row.choices

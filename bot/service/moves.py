@@ -125,7 +125,8 @@ class Moves:
         assert live.match is not None and live.match_id is not None
         dealt = self.deal(live, live.match, self._clock.now())
         try:
-            row = await self._store.matches.deal(live.match_id, dealt.new, at=self._clock.now())
+            row = await self._store.matches.deal(live.match_id, dealt.new, at=self._clock.now(),
+                                                 fence=live.fence)
         except Conflict:  # reloaded before the lock is released (`LiveTables.settle`)
             live.stale = True
             return
@@ -185,7 +186,7 @@ class Moves:
             await self._store.log.append(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
                 deadlines=deadline_rows(pending) if fresh else None,
-                snapshot=snapshot_of(new, self.snapshot_every))
+                snapshot=snapshot_of(new, self.snapshot_every), fence=live.fence)
         except StoreError as exc:
             live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
@@ -216,12 +217,13 @@ class Moves:
                 await self._store.endings.finish_hand(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, True), at=now,
-                    match_totals=dict(enumerate(match.totals)), announcements=told)
+                    match_totals=dict(enumerate(match.totals)), announcements=told,
+                    fence=live.fence)
             else:  # the next hand is dealt in the same transaction
                 _, next_row = await self._store.endings.finish_and_deal(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, False), at=now,
-                    announcements=told, deal=dealt.new)
+                    announcements=told, deal=dealt.new, fence=live.fence)
         except StoreError as exc:
             live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
@@ -275,7 +277,8 @@ class Moves:
             display_name=self._computer_name(live.ref, seat, old.display_name),
             match_id=live.match_id, penalties=charged, reason="abandon", deltas=deltas,
             at=self._clock.now(),
-            left=(hand.row.id, hand.state.seq) if hand is not None and running else None))
+            left=(hand.row.id, hand.state.seq) if hand is not None and running else None,
+            fence=live.fence))
         live.match = match_leave(live.match, seat, penalty)
         await self._timers.replan(live)
         return penalty
@@ -293,14 +296,14 @@ class Moves:
         if source == "player":
             await self.mark_present(live, seat)
             return
-        row = await self._store.lobby.add_timeout(live.id, seat)
+        row = await self._store.lobby.add_timeout(live.id, seat, fence=live.fence)
         live.set_seat(row)
         assert live.match is not None
         if not row.away and row.consecutive_timeouts >= live.match.options.away_after:
             if live.match.options.away_leaves and not live.match.finished:
                 await self._remove_away(live, seat)
                 return
-            live.set_seat(await self._store.lobby.set_away(live.id, seat, True))
+            live.set_seat(await self._store.lobby.set_away(live.id, seat, True, fence=live.fence))
             await self._announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 True))
             await self._timers.replan(live)
@@ -310,9 +313,9 @@ class Moves:
         if row is None or (not row.away and not row.consecutive_timeouts):
             return
         if row.consecutive_timeouts:
-            row = await self._store.lobby.reset_timeouts(live.id, seat)
+            row = await self._store.lobby.reset_timeouts(live.id, seat, fence=live.fence)
         if row.away:
-            row = await self._store.lobby.set_away(live.id, seat, False)
+            row = await self._store.lobby.set_away(live.id, seat, False, fence=live.fence)
             await self._announcer.publish(AwayNotice(live.ref, seat, row.user_id, row.display_name,
                                                 False))
         live.set_seat(row)

@@ -30,7 +30,7 @@ from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.live import LiveTable
 from bot.service.scheduler import Fire, Scheduler
-from bot.store import AnnouncementRow, NotFound, Store
+from bot.store import AnnouncementRow, NotFound, Store, TableBump
 
 if TYPE_CHECKING:
     from bot.service.tables import LiveTables
@@ -232,22 +232,23 @@ class SharedProcess:
     @contextlib.contextmanager
     def _bumping(self, tables: LiveTables, live: LiveTable, *, expect: bool = False
                  ) -> Iterator[None]:
-        """The block's writes bump the table's counter in their own transactions;
+        """The block's table writes carry ``live.fence``: each bumps the table's counter
+        in its own transaction (the first a compare-and-set with ``expect``);
         afterwards memory keeps the counter only if nobody else wrote meanwhile. A
         refusal changes nothing; any other exception forgets the counter (half done?
         the next command reloads)."""
-        with self._store.bumping(live.id, live.version, expect=expect) as bump:
-            live.fence = bump
-            try:
-                yield
-            except Refused:
-                live.version = bump.known
-                raise
-            except BaseException:
-                live.version = None
-                raise
-            finally:
-                live.fence = None
+        bump = live.fence = TableBump(live.id, live.version, expect)
+        try:
+            yield
+        except Refused:
+            live.version = bump.known
+            raise
+        except BaseException:
+            live.version = None
+            raise
+        finally:
+            bump.armed = False  # a write made after the block bumps nothing
+            live.fence = None
         # dropped meanwhile (over, or failed to reload): nothing to trust
         live.version = bump.known if tables.loaded.get(live.id) is live else None
 

@@ -235,7 +235,8 @@ class LiveTables:
                 return
             try:
                 match_row = await self._store.matches.create(
-                    live.id, first_dealer=fairness.first_dealer(), at=self._clock.now())
+                    live.id, first_dealer=fairness.first_dealer(), at=self._clock.now(),
+                    fence=live.fence)
             except Conflict:  # another process mended it first: the table as it is now
                 live.stale = True
                 return
@@ -312,7 +313,8 @@ class LiveTables:
                 fresh = True
         live.pending = pending
         if fresh:
-            await self._store.deadlines.replace(live.hand.row.id, deadline_rows(pending))
+            await self._store.deadlines.replace(live.hand.row.id, deadline_rows(pending),
+                                                fence=live.fence)
         self._timers.schedule(live, pending.values())
 
     async def _close_finished(self, live: LiveTable) -> None:
@@ -320,6 +322,6 @@ class LiveTables:
         hand finished its table in its own transaction (it leaves memory: `settle`)."""
         with contextlib.suppress(StaleStatus):
             live.row = await self._store.lobby.set_status(live.id, "finished",
-                                                          expected="playing")
+                                                          expected="playing", fence=live.fence)
         if live.row.is_live:  # someone else's status since: not this table's to keep
             self.drop(live)

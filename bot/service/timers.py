@@ -75,7 +75,7 @@ class Timers:
                 fresh.add(seat)
         if not fresh:
             return
-        await self._store.deadlines.replace(hand.row.id, deadline_rows(pending))
+        await self._store.deadlines.replace(hand.row.id, deadline_rows(pending), fence=live.fence)
         live.pending = pending
         self.schedule(live, (pending[s] for s in fresh))
         await self._announcer.ping(live, fresh)

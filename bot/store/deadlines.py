@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.store import hands
 from bot.store.database import Session
 from bot.store.errors import NotFound
-from bot.store.repository import DEADLINE_SELECT, Repository, skip_locked
+from bot.store.repository import DEADLINE_SELECT, Repository, TableBump, skip_locked
 from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline
 
 _MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
@@ -61,9 +61,10 @@ class Deadlines(Repository):
             return await _deadline_in(db, hand_id, seat)
 
     async def replace(self, hand_id: int,
-                      deadlines: Sequence[NewDeadline]) -> list[DeadlineRow]:
+                      deadlines: Sequence[NewDeadline],
+                      *, fence: TableBump | None = None) -> list[DeadlineRow]:
         """Make these the hand's only deadlines (e.g. a claim window opens)."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             await hands.live_hand_in(db, hand_id)
             await replace_deadlines_in(db, hand_id, deadlines)
         return await self.all(hand_id)
@@ -81,9 +82,10 @@ class Deadlines(Repository):
             count = await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
             return count
 
-    async def mark_reminded(self, hand_id: int, seat: int, at: float) -> DeadlineRow:
+    async def mark_reminded(self, hand_id: int, seat: int, at: float,
+                            *, fence: TableBump | None = None) -> DeadlineRow:
         """The half-time reminder went out: never send it twice."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             # the claim of the reminder's moment ends: the deadline's own is the next one
             count = await db.run("UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
                                  " claimed_until = NULL WHERE hand_id = ? AND seat = ?",

@@ -10,7 +10,7 @@ from bot.store import hands, leaderboard, lobby, matches, outbox
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
 from bot.store.log import ActionLog
-from bot.store.repository import HAND_SELECT, Repository, as_json
+from bot.store.repository import HAND_SELECT, Repository, TableBump, as_json
 from bot.store.rows import (
     LIVE_TABLE_STATUSES,
     HandRow,
@@ -38,7 +38,8 @@ class Endings(Repository):
                           settlements: Sequence[Settlement],
                           deltas: Sequence[LeaderboardDelta], at: float,
                           match_totals: Mapping[int, Fraction] | None = None,
-                          announcements: Sequence[NewAnnouncement] = ()) -> HandRow:
+                          announcements: Sequence[NewAnnouncement] = (),
+                          fence: TableBump | None = None) -> HandRow:
         """End a hand in ONE transaction: final action, settlements, status, standings,
         and what the channel must be told of it (``announcements``, about this hand).
 
@@ -47,7 +48,7 @@ class Endings(Repository):
         match and its table finish too. A crash or any error leaves none of it written.
         A hand after which the match goes on ends with `finish_and_deal` instead.
         """
-        async with self._write() as db:
+        async with self._write(fence) as db:
             return await self._finish_in(db, hand_id, final, settlements, deltas, at,
                                          match_totals, announcements)
 
@@ -55,11 +56,12 @@ class Endings(Repository):
                               settlements: Sequence[Settlement],
                               deltas: Sequence[LeaderboardDelta], at: float,
                               announcements: Sequence[NewAnnouncement] = (),
-                              deal: NewHand) -> tuple[HandRow, HandRow]:
+                              deal: NewHand,
+                              fence: TableBump | None = None) -> tuple[HandRow, HandRow]:
         """`finish_hand` and the match's next hand (``deal``) in ONE transaction: the
         ended hand's row and the new one's. No process ever reads, and no crash leaves,
         a match between two hands (shared mode: a peer's recovery would deal it too)."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             ended = await self._finish_in(db, hand_id, final, settlements, deltas, at,
                                           None, announcements)
             return ended, await matches.deal_in(db, ended.match_id, deal, at)
@@ -93,13 +95,14 @@ class Endings(Repository):
         return await hands.hand_in(db, hand_id)
 
     async def cancel_table(self, table_id: int, *, at: float,
-                           announcements: Sequence[NewAnnouncement] = ()) -> TableRow:
+                           announcements: Sequence[NewAnnouncement] = (),
+                           fence: TableBump | None = None) -> TableRow:
         """Cancel a table in ONE transaction: from the lobby or play to ``cancelled``,
         its live hand ended without settlement (void), its match abandoned, and what
         the channel must be told (the void hand's wall, the match's end) recorded.
 
         `StaleStatus` if the table is already over; nothing is written then."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             table = await lobby.table_in(db, table_id, lock=True)
             if table.status not in LIVE_TABLE_STATUSES:
                 raise StaleStatus(f"table {table_id} is {table.status}, not lobby or playing")

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.store.database import Params, Session
 from bot.store.errors import AlreadySeated, NotFound, SeatTaken, StaleStatus
-from bot.store.repository import LIVE, Repository, as_json, locking
+from bot.store.repository import LIVE, Repository, TableBump, as_json, locking
 from bot.store.rows import Rules, SeatRow, StandingChoices, TableRow, TableStatus
 
 
@@ -84,15 +84,15 @@ class Lobby(Repository):
         return [TableRow.of(r) for r in rows]
 
     async def set_status(self, table_id: int, status: TableStatus, *,
-                         expected: TableStatus | Iterable[TableStatus] | None = None
-                         ) -> TableRow:
+                         expected: TableStatus | Iterable[TableStatus] | None = None,
+                         fence: TableBump | None = None) -> TableRow:
         """Move a table to ``status``; with ``expected``, only from that status.
 
         ``expected`` makes it a compare-and-set, so two racing Start (or Cancel) clicks
         cannot both take effect: the loser gets `StaleStatus`.
         """
         allowed = [expected] if isinstance(expected, str) else expected
-        async with self._write() as db:
+        async with self._write(fence) as db:
             current = await table_in(db, table_id, lock=True)
             if allowed is not None and current.status not in allowed:
                 raise StaleStatus(f"table {table_id} is {current.status}, not "
@@ -133,18 +133,18 @@ class Lobby(Repository):
     # ---- seats -----------------------------------------------------------------------
 
     async def sit(self, table_id: int, seat: int, *, user_id: int, display_name: str,
-                  at: float) -> SeatRow:
+                  at: float, fence: TableBump | None = None) -> SeatRow:
         """Seat a person; `SeatTaken` or `AlreadySeated` if that cannot be."""
-        return await self._sit(table_id, seat, user_id, display_name, at)
+        return await self._sit(table_id, seat, user_id, display_name, at, fence=fence)
 
     async def sit_computer(self, table_id: int, seat: int, *, display_name: str,
-                           at: float) -> SeatRow:
+                           at: float, fence: TableBump | None = None) -> SeatRow:
         """Seat a computer player in an empty seat."""
-        return await self._sit(table_id, seat, None, display_name, at)
+        return await self._sit(table_id, seat, None, display_name, at, fence=fence)
 
     async def _sit(self, table_id: int, seat: int, user_id: int | None, display_name: str,
-                   at: float) -> SeatRow:
-        async with self._write() as db:
+                   at: float, *, fence: TableBump | None = None) -> SeatRow:
+        async with self._write(fence) as db:
             await table_in(db, table_id, lock=True)  # one seat change at a time
             if await db.one("SELECT 1 FROM seats WHERE table_id = ? AND seat = ?",
                           (table_id, seat)):
@@ -156,9 +156,9 @@ class Lobby(Repository):
             await insert_seat_in(db, table_id, seat, user_id, display_name, at)
             return await seat_in(db, table_id, seat)
 
-    async def leave(self, table_id: int, seat: int) -> None:
+    async def leave(self, table_id: int, seat: int, *, fence: TableBump | None = None) -> None:
         """Empty a seat (in the lobby; during play use `make_computer`)."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             count = await db.run("DELETE FROM seats WHERE table_id = ? AND seat = ?",
                                   (table_id, seat))
             if count == 0:
@@ -170,20 +170,25 @@ class Lobby(Repository):
             table_id, seat, "user_id = NULL, is_computer = 1, display_name = ?, away = 0,"
                             " consecutive_timeouts = 0, dm_closed = 0", (display_name,))
 
-    async def set_away(self, table_id: int, seat: int, away: bool) -> SeatRow:
-        return await self._update_seat(table_id, seat, "away = ?", (int(away),))
+    async def set_away(self, table_id: int, seat: int, away: bool,
+                       *, fence: TableBump | None = None) -> SeatRow:
+        return await self._update_seat(table_id, seat, "away = ?", (int(away),), fence=fence)
 
-    async def add_timeout(self, table_id: int, seat: int) -> SeatRow:
+    async def add_timeout(self, table_id: int, seat: int,
+                          *, fence: TableBump | None = None) -> SeatRow:
         """Count one more decision in a row that timed out."""
         return await self._update_seat(
-            table_id, seat, "consecutive_timeouts = consecutive_timeouts + 1", ())
+            table_id, seat, "consecutive_timeouts = consecutive_timeouts + 1", (), fence=fence)
 
-    async def reset_timeouts(self, table_id: int, seat: int) -> SeatRow:
+    async def reset_timeouts(self, table_id: int, seat: int,
+                             *, fence: TableBump | None = None) -> SeatRow:
         """The player acted: their run of timeouts is over."""
-        return await self._update_seat(table_id, seat, "consecutive_timeouts = 0", ())
+        return await self._update_seat(table_id, seat, "consecutive_timeouts = 0", (), fence=fence)
 
-    async def set_choices(self, table_id: int, seat: int, choices: StandingChoices) -> SeatRow:
-        return await self._update_seat(table_id, seat, "choices = ?", (choices.to_json(),))
+    async def set_choices(self, table_id: int, seat: int, choices: StandingChoices,
+                          *, fence: TableBump | None = None) -> SeatRow:
+        return await self._update_seat(table_id, seat, "choices = ?", (choices.to_json(),),
+                                       fence=fence)
 
     async def set_dm_closed(self, table_id: int, seat: int, closed: bool) -> SeatRow:
         """Remember a refused DM, so the channel notice is posted once, not every turn."""
@@ -209,8 +214,8 @@ class Lobby(Repository):
         return [SeatRow.of(r) for r in rows]
 
     async def _update_seat(self, table_id: int, seat: int, assignments: str,
-                           params: Params) -> SeatRow:
-        async with self._write() as db:
+                           params: Params, *, fence: TableBump | None = None) -> SeatRow:
+        async with self._write(fence) as db:
             count = await db.run(f"UPDATE seats SET {assignments} WHERE table_id = ? AND seat = ?",
                 (*params, table_id, seat))
             if count == 0:

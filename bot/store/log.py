@@ -11,7 +11,7 @@ from bot.store import hands
 from bot.store.database import Database, Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import ConstraintError, StaleAction
-from bot.store.repository import Repository, as_json
+from bot.store.repository import Repository, TableBump, as_json
 from bot.store.rows import (
     ActionRow,
     ActionSource,
@@ -139,7 +139,8 @@ class ActionLog(Repository):
     async def append(self, hand_id: int, expected_seq: int, seat: int, kind: str,
                      payload: Any, source: ActionSource, at: float, *,
                      deadlines: Sequence[NewDeadline] | None = None,
-                     snapshot: NewSnapshot | None = None) -> ActionRow:
+                     snapshot: NewSnapshot | None = None,
+                     fence: TableBump | None = None) -> ActionRow:
         """Write action number ``expected_seq`` of a live hand: a compare-and-set.
 
         It lands only if ``expected_seq`` is exactly the next seq (1 for the first);
@@ -155,7 +156,7 @@ class ActionLog(Repository):
                                   f"that action, not of {snapshot.seq}")
         cached = self._digests.get(hand_id)
         row, running = await self._at_once(_append_now, hand_id, action, deadlines,
-                                           snapshot, cached)
+                                           snapshot, cached, fence=fence)
         self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
 

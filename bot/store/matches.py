@@ -10,7 +10,7 @@ from bot.store import hands, leaderboard, lobby, outbox
 from bot.store.database import Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import Conflict, ConstraintError, NotFound, StaleStatus
-from bot.store.repository import Repository, locking
+from bot.store.repository import Repository, TableBump, locking
 from bot.store.rows import (
     Departure,
     HandRow,
@@ -77,20 +77,22 @@ async def deal_in(db: Session, match_id: int, new: NewHand, at: float) -> HandRo
 class Matches(Repository):
     """Matches, their deals, and people leaving them."""
 
-    async def create(self, table_id: int, *, first_dealer: int, at: float) -> MatchRow:
+    async def create(self, table_id: int, *, first_dealer: int, at: float,
+                     fence: TableBump | None = None) -> MatchRow:
         """The table's next match (numbered 1, 2, …); one in play at a time."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             return await create_in(db, table_id, first_dealer, at)
 
     async def start(self, table_id: int, *, first_dealer: int, at: float,
-                    hand: NewHand) -> tuple[TableRow, MatchRow, HandRow]:
+                    hand: NewHand,
+                    fence: TableBump | None = None) -> tuple[TableRow, MatchRow, HandRow]:
         """Start a table in ONE transaction: from the lobby to ``playing``, its match,
         and the match's first hand (its announcements and first deadlines with it).
 
         Another process therefore never reads a table playing with no match or no hand
         (shared mode), nor does a crash leave one. `StaleStatus` unless the table is in
         the lobby (two Start clicks: the loser's); nothing is written then."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             table = await lobby.table_in(db, table_id, lock=True)
             if table.status != "lobby":
                 raise StaleStatus(f"table {table_id} is {table.status}, not lobby")
@@ -121,7 +123,8 @@ class Matches(Repository):
             await finish_in(db, match_id, totals, at, status)
             return await match_in(db, match_id)
 
-    async def deal(self, match_id: int, hand: NewHand, *, at: float) -> HandRow:
+    async def deal(self, match_id: int, hand: NewHand, *, at: float,
+                   fence: TableBump | None = None) -> HandRow:
         """The match's next hand (numbered 1, 2, …); one live at a time.
 
         The wall is the dealing order, two characters a tile ("1m5z2p…"): the
@@ -130,7 +133,7 @@ class Matches(Repository):
         The service deals with `start` and `Endings.finish_and_deal`; this one mends a
         database a crash of an older version left with a match and no live hand.
         """
-        async with self._write() as db:
+        async with self._write(fence) as db:
             return await deal_in(db, match_id, hand, at)
 
     async def replace_by_computer(self, table_id: int, seat: int, *, display_name: str,
@@ -139,12 +142,13 @@ class Matches(Repository):
                                   reason: str = "abandon",
                                   deltas: Sequence[LeaderboardDelta] = (),
                                   at: float = 0.0,
-                                  left: tuple[int, int] | None = None) -> SeatRow:
+                                  left: tuple[int, int] | None = None,
+                                  fence: TableBump | None = None) -> SeatRow:
         """A person leaves mid-match, in ONE transaction: the computer takes the seat,
         any penalty is recorded against the match, the standings are charged, and
         (``left``: the running hand's id and the actions it had) who the person was is
         kept (`departures`)."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             table = await lobby.table_in(db, table_id)
             if left is not None:
                 person = await db.one("SELECT user_id, display_name FROM seats"

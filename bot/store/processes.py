@@ -42,7 +42,7 @@ class Processes(Repository):
             await db.run("DELETE FROM process_heartbeats WHERE owner = ?", (owner,))
 
     async def table_version(self, table_id: int) -> int:
-        """The table's change counter (`Store.bumping`); `NotFound` if there is no table."""
+        """The table's change counter (`TableBump`); `NotFound` if there is no table."""
         row = await self._one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         if row is None:
             raise NotFound(f"no table {table_id}")

@@ -12,9 +12,11 @@ presenter's memory). A transaction that spans aggregates is one transaction: the
 operation's own repository composes the others' in-session functions (``…_in(session,
 …)``, module functions that take the caller's session).
 
-Shared mode's table bump (`TableBump`) is armed here, in one place for every
-repository: while `Store.bumping` is armed, every write transaction of any repository
-ends with the table's bump (`Repository._write`, `Repository._at_once`).
+Shared mode's table bump (`TableBump`) is explicit: each write of a table's own state
+(a seat, its match, a hand's log, its end, its deadlines) takes the table's ``fence``
+(None off shared mode, or outside a command), and its transaction then ends with the
+table's bump (`Repository._write`, `Repository._at_once`). Nothing is ambient: a write
+not handed a fence bumps nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import contextlib
 import json
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from bot.store.database import Database, Params, Session, Work
@@ -71,8 +72,9 @@ def as_json(value: Any) -> str:
 
 
 class TableBump:
-    """Shared mode: a table whose change counter (``game_tables.version``, 0008) goes one
-    up inside every write transaction made while it is armed (`Store.bumping`), so a
+    """Shared mode: the fence of one table's writes while a command holds its lock
+    (`SharedProcess.fenced`): each write handed it (``fence=``) puts the table's change
+    counter (``game_tables.version``, 0008) one up inside its own transaction, so a
     command's changes and its bump commit together (no transaction of their own).
 
     ``known``: the counter as this process last knew it to match its memory; after each
@@ -84,7 +86,9 @@ class TableBump:
     def __init__(self, table_id: int, known: int | None, expect: bool = False) -> None:
         self.table_id = table_id
         self.known = known
+        """The counter memory was built at (a reload in the block sets it again)."""
         self.armed = True
+        """False once the block is over: a late write handed it bumps nothing."""
         self.bumps = 0
         self.expect = expect and known is not None
         """The next bump is a compare-and-set: it lands only on ``known``, else the
@@ -96,11 +100,6 @@ class TableBump:
         self.expect = False
         known = self.known
         self.known = version if known is not None and version == known + 1 else None
-
-
-BUMPING: ContextVar[TableBump | None] = ContextVar("table_bump", default=None)
-"""The table the current command bumps in its writes (unset: no bump, as off shared
-mode, where a write pays nothing for it but this lookup). Set by `Store.bumping`."""
 
 
 async def _bump_in(db: Session, table_id: int, expected: int | None) -> int | None:
@@ -130,19 +129,18 @@ class Repository:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    def _write(self) -> AbstractAsyncContextManager[Session]:
+    def _write(self, fence: TableBump | None = None) -> AbstractAsyncContextManager[Session]:
         """One write transaction: committed if the block returns, rolled back if not
-        (with the armed table's bump as its last statement: `Store.bumping`)."""
-        bump = BUMPING.get()
-        if bump is None or not bump.armed:
+        (with the ``fence``'s table bump as its last statement, while it is armed)."""
+        if fence is None or not fence.armed:
             return self._db.write()
-        return self._bumped_write(bump)
+        return self._bumped_write(fence)
 
-    async def _at_once(self, work: Work[T], *args: Any) -> T:
+    async def _at_once(self, work: Work[T], *args: Any, fence: TableBump | None = None) -> T:
         """``work`` as one transaction handed to the database whole
-        (`Database.write_at_once`), with the armed table's bump as its last statement,
-        as `_write` adds it."""
-        bump = BUMPING.get()
+        (`Database.write_at_once`), with the ``fence``'s table bump as its last
+        statement, as `_write` adds it."""
+        bump = fence
         if bump is None or not bump.armed:
             return await self._db.write_at_once(work, *args)
         bumped: tuple[T, int | None] = await self._db.write_at_once(

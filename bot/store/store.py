@@ -14,8 +14,7 @@ rolls it back: a failed write changes nothing. Constraint violations surface as
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from bot.store.postgres import open_migrated as _open_postgres
 from bot.store.presenter import Presenter
 from bot.store.processes import Processes
 from bot.store.rebuilds import Rebuilds
-from bot.store.repository import BUMPING, TableBump
 from bot.store.sqlite import SqliteDatabase, sqlite_path
 
 
@@ -95,32 +93,6 @@ class Store:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-
-    def rebase_bump(self, table_id: int, version: int) -> None:
-        """The armed bump of this table (if any) counts from ``version`` on: memory was
-        just rebuilt from a read of the table at that counter."""
-        bump = BUMPING.get()
-        if bump is not None and bump.armed and bump.table_id == table_id:
-            bump.known = version
-
-    @contextlib.contextmanager
-    def bumping(self, table_id: int, known: int | None, *,
-                expect: bool = False) -> Iterator[TableBump]:
-        """Shared mode: every write transaction of this task (and of tasks it starts
-        meanwhile) also adds one to the table's change counter, in the same transaction
-        — the command's changes and the news that the table changed commit together.
-        ``known``: the counter memory was built at (`TableBump.known` says, after the
-        block, whether memory is still trusted). With ``expect``, the first bump is a
-        compare-and-set on ``known`` (`StaleTable` and nothing written if the counter
-        moved): memory not read fresh is checked by the write that relies on it.
-        Nested blocks bump their own table."""
-        bump = TableBump(table_id, known, expect)
-        token = BUMPING.set(bump)
-        try:
-            yield bump
-        finally:
-            bump.armed = False  # a task started in the block and writing later: no bump
-            BUMPING.reset(token)
 
     async def pragma(self, name: str) -> Any:
         """The value of a PRAGMA (for health checks and tests: is WAL really on?)."""

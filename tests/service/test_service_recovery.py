@@ -101,12 +101,12 @@ def split_like_an_older_version(world: World, method: str) -> None:
     real_start = store.matches.start
 
     async def start_then_crash(table_id: int, *, first_dealer: int, at: float,
-                               hand: NewHand) -> Any:
+                               hand: NewHand, fence: Any = None) -> Any:
         if method == "start_match":
-            await store.lobby.set_status(table_id, "playing", expected="lobby")
+            await store.lobby.set_status(table_id, "playing", expected="lobby", fence=fence)
         else:
             await real_start(table_id, first_dealer=first_dealer, at=at,
-                             hand=replace(hand, deadlines=()))
+                             hand=replace(hand, deadlines=()), fence=fence)
         raise Crash(method)
 
     async def finish_then_crash(hand_id: int, final: Any, *, deal: NewHand,

@@ -16,28 +16,32 @@ from bot.store import (
     StaleTable,
     StandingChoices,
     Store,
+    TableBump,
 )
 from tests.store.helpers import NewGame
 
 
-async def test_each_write_made_while_bumping_moves_the_counter_in_its_own_transaction(
+async def test_each_write_handed_the_fence_moves_the_counter_in_its_own_transaction(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     table = game.table.id
     assert await store.processes.table_version(table) == 0
     assert game.table.version == 0
-    with store.bumping(table, 0) as bump:
-        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                               104.0)
-        assert await store.processes.table_version(table) == 1 and bump.known == 1
-        await store.lobby.set_choices(table, 1, StandingChoices(pass_claims=True))
-        assert await store.processes.table_version(table) == 2 and bump.known == 2
-        with pytest.raises(StaleAction):  # rolled back: neither the action nor the bump
-            await store.log.append(game.hand.id, 1, 1, "discard", {"tile": "2m"},
-                                   "player", 105.0)
-        assert await store.processes.table_version(table) == 2 and bump.bumps == 2
-    await store.lobby.set_choices(table, 1, StandingChoices())  # not armed: no bump
+    bump = TableBump(table, 0)
+    await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                           104.0, fence=bump)
+    assert await store.processes.table_version(table) == 1 and bump.known == 1
+    await store.lobby.set_choices(table, 1, StandingChoices(pass_claims=True), fence=bump)
+    assert await store.processes.table_version(table) == 2 and bump.known == 2
+    with pytest.raises(StaleAction):  # rolled back: neither the action nor the bump
+        await store.log.append(game.hand.id, 1, 1, "discard", {"tile": "2m"},
+                               "player", 105.0, fence=bump)
+    assert await store.processes.table_version(table) == 2 and bump.bumps == 2
+    await store.lobby.set_choices(table, 1, StandingChoices())  # no fence: no bump
     assert await store.processes.table_version(table) == 2
+    bump.armed = False  # the command's block is over: a late write bumps nothing
+    await store.lobby.set_choices(table, 1, StandingChoices(pass_claims=True), fence=bump)
+    assert await store.processes.table_version(table) == 2 and bump.bumps == 2
     assert (await store.lobby.get_table(table)).version == 2  # type: ignore[union-attr]
     with pytest.raises(NotFound):
         await store.processes.table_version(9999)
@@ -48,21 +52,19 @@ async def test_a_bump_after_another_writer_s_leaves_memory_untrusted(
     game = await new_game()
     other = await Store.open(database)  # another process
     try:
-        with other.bumping(game.table.id, 0):
-            await other.lobby.set_away(game.table.id, 2, True)
+        await other.lobby.set_away(game.table.id, 2, True, fence=TableBump(game.table.id, 0))
     finally:
         await other.close()
-    with store.bumping(game.table.id, 0) as bump:  # read at 0, before the other's write
-        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                               104.0)
+    bump = TableBump(game.table.id, 0)  # read at 0, before the other's write
+    await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                           104.0, fence=bump)
     assert bump.known is None  # 2 is not 0 + 1: the next command reloads
-    with store.bumping(game.table.id, 2) as bump:
-        store.rebase_bump(game.table.id, 1)  # rebuilt from a read at 1: count from there
-        store.rebase_bump(game.table.id + 1, 7)  # another table's: not this bump
-        await store.lobby.set_away(game.table.id, 2, False)
+    bump = TableBump(game.table.id, 2)
+    bump.known = 1  # rebuilt from a read at 1: count from there
+    await store.lobby.set_away(game.table.id, 2, False, fence=bump)
     assert bump.known is None  # 3 is not 1 + 1
-    with store.bumping(game.table.id, 3) as bump:
-        await store.lobby.set_away(game.table.id, 2, True)
+    bump = TableBump(game.table.id, 3)
+    await store.lobby.set_away(game.table.id, 2, True, fence=bump)
     assert bump.known == 4
 
 
@@ -187,20 +189,22 @@ async def test_an_expecting_bump_lands_only_on_the_counter_it_expects(
         store: Store, new_game: NewGame) -> None:
     game = await new_game()
     table = game.table.id
-    await store.lobby.set_away(table, 2, True)              # not armed: still 0
-    with store.bumping(table, 0, expect=True) as bump:
-        await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
-                               104.0)
-        await store.lobby.set_away(table, 2, False)         # only the first bump checks
+    await store.lobby.set_away(table, 2, True)              # no fence: still 0
+    bump = TableBump(table, 0, expect=True)
+    await store.log.append(game.hand.id, 1, 0, "discard", {"tile": "1m"}, "player",
+                           104.0, fence=bump)
+    await store.lobby.set_away(table, 2, False, fence=bump)  # only the first bump checks
     assert bump.known == 2
-    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
+    bump = TableBump(table, 1, expect=True)
+    with pytest.raises(StaleTable):
         await store.log.append(game.hand.id, 2, 1, "discard", {"tile": "2m"}, "player",
-                               105.0)
+                               105.0, fence=bump)
     assert [a.seq for a in await store.log.actions(game.hand.id)] == [1]  # rolled back
-    with store.bumping(table, 1, expect=True) as bump, pytest.raises(StaleTable):
-        await store.lobby.set_away(table, 2, True)
+    bump = TableBump(table, 1, expect=True)
+    with pytest.raises(StaleTable):
+        await store.lobby.set_away(table, 2, True, fence=bump)
     assert (await store.lobby.seats(table))[2].away is False
-    with store.bumping(table, 1, expect=True) as bump:
-        store.rebase_bump(table, 2)                   # reloaded: checks against 2 now
-        await store.lobby.set_away(table, 2, True)
+    bump = TableBump(table, 1, expect=True)
+    bump.known = 2                                    # reloaded: checks against 2 now
+    await store.lobby.set_away(table, 2, True, fence=bump)
     assert bump.known == 3 and await store.processes.table_version(table) == 3

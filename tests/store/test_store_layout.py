@@ -14,9 +14,9 @@ STORE = Path(bot.store.__file__).parent
 MOST_LINES = 400
 REPOSITORIES = ("lobby", "matches", "hands", "log", "endings", "rebuilds", "deadlines",
                 "outbox", "processes", "leaderboard", "presenter")
-ROOT = {"open", "close", "dialect", "bumping", "rebase_bump", "pragma"}
+ROOT = {"open", "close", "dialect", "pragma"}
 """What `Store` itself does: open, migrate and close the database, say its dialect and
-(SQLite) a pragma, and arm shared mode's table bump."""
+(SQLite) a pragma."""
 
 
 def test_no_store_module_is_over_four_hundred_lines() -> None:
@@ -25,6 +25,14 @@ def test_no_store_module_is_over_four_hundred_lines() -> None:
             continue
         lines = len(path.read_text(encoding="utf-8").splitlines())
         assert lines <= MOST_LINES, f"{path.name} has {lines} lines: split it"
+
+
+def test_no_store_module_holds_ambient_state() -> None:
+    """Shared mode's table bump is handed to each write that carries it (``fence=``):
+    no context variable arms writes behind their callers' backs."""
+    for path in sorted(STORE.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "contextvars" not in text and "ContextVar" not in text, path.name
 
 
 def test_the_store_only_composes_its_repositories() -> None:
