@@ -33,21 +33,56 @@ RUNS: dict[str, tuple[str, dict[str, Any], int, int, int]] = {
 
 def canon(value: Any) -> Any:
     """A value with the same content in a form whose repr is stable."""
-    if isinstance(value, Enum):
-        return f"{type(value).__name__}.{value.name}"
-    if isinstance(value, Fraction):
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        kind = _kind(type(value))
+    if kind is _PLAIN:
+        return value
+    if kind is _TUPLE:
+        return tuple([canon(v) for v in value])
+    if type(kind) is dict:  # an enum: its members' names, as they are met
+        name = kind.get(value)
+        if name is None:
+            name = kind[value] = f"{type(value).__name__}.{value.name}"
+        return name
+    if kind is _FRACTION:
         return f"{value.numerator}/{value.denominator}"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,
-                tuple((f.name, canon(getattr(value, f.name)))
-                      for f in dataclasses.fields(value)))
-    if isinstance(value, (set, frozenset)):
-        return ("set", tuple(sorted(repr(canon(v)) for v in value)))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((repr(canon(k)), canon(v)) for k, v in value.items())))
-    if isinstance(value, (list, tuple)):
-        return tuple(canon(v) for v in value)
-    return value
+    if kind is _SET:
+        return ("set", tuple(sorted([repr(canon(v)) for v in value])))
+    if kind is _DICT:
+        return ("dict", tuple(sorted([(repr(canon(k)), canon(v)) for k, v in value.items()])))
+    return (type(value).__name__, tuple([(name, canon(getattr(value, name))) for name in kind]))
+
+
+_PLAIN, _TUPLE, _FRACTION, _SET, _DICT = ("plain",), ("tuple",), ("fraction",), ("set",), \
+    ("dict",)
+_KINDS: dict[type, Any] = {}
+"""How `canon` treats each type it met (the fingerprints fold millions of values, so it
+is worked out once a type): one of the markers above, a dataclass's field names, or for
+an enum a dict of its members' names."""
+
+
+def _kind(cls: type) -> Any:
+    """What `canon` does with a value of ``cls``, tried in this order: an enum (an
+    IntEnum too) by its name, a fraction as text, a dataclass field by field, sets and
+    dicts sorted, lists and tuples item by item, anything else as it is (a class too)."""
+    kind: Any
+    if issubclass(cls, Enum):
+        kind = {}
+    elif issubclass(cls, Fraction):
+        kind = _FRACTION
+    elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
+        kind = tuple(f.name for f in dataclasses.fields(cls))
+    elif issubclass(cls, (set, frozenset)):
+        kind = _SET
+    elif issubclass(cls, dict):
+        kind = _DICT
+    elif issubclass(cls, (list, tuple)):
+        kind = _TUPLE
+    else:
+        kind = _PLAIN
+    _KINDS[cls] = kind
+    return kind
 
 
 def fingerprint(rules_name: str, options: dict[str, Any], seed: int, hands: int,
