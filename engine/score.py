@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from engine import rules
 from engine.melds import Meld, MeldKind
+from engine.refusals import MAX_ECHO, Code, Param, Refusal, RefusalError
 from engine.rules.common import (
     SEATS,
     ChainStep,
@@ -49,7 +50,7 @@ MAX_DIGITS = 30
 MAX_REASON = 200
 """A refusal's reason is clipped to this: what it echoes of the input is not repeated
 whole."""
-MAX_SHOWN = 40
+MAX_SHOWN = MAX_ECHO
 """What a reason echoes of one value, at most."""
 
 T = TypeVar("T")
@@ -57,22 +58,26 @@ D = TypeVar("D")
 E = TypeVar("E", bound=Enum)
 
 
-class CaseError(ValueError):
-    """A case that cannot be read; the message says which field and why."""
+class CaseError(RefusalError):
+    """A case that cannot be read; its code says which field and why."""
 
 
 class TooDeep(CaseError):
     """JSON nested deeper than `MAX_DEPTH` (or than the parser can follow)."""
 
-    def __init__(self) -> None:
-        super().__init__(f"the case is nested more than {MAX_DEPTH} deep")
+    def __init__(self, code: Code | Refusal = Code.TOO_DEEP, /, **params: Param) -> None:
+        super().__init__(code, **(params or {"depth": MAX_DEPTH}))
 
 
 class NumberTooLong(CaseError):
     """A whole number longer than `MAX_DIGITS` digits."""
 
-    def __init__(self, digits: int) -> None:
-        super().__init__(f"a number of {digits} digits is too long (at most {MAX_DIGITS})")
+    def __init__(self, digits: int | Refusal) -> None:
+        if isinstance(digits, Refusal):  # as the exception is copied (pickle)
+            super().__init__(digits)
+            digits = int(str(digits.params["digits"]))
+        else:
+            super().__init__(Code.NUMBER_TOO_LONG, digits=digits, limit=MAX_DIGITS)
         self.digits = digits
 
 
@@ -118,15 +123,17 @@ def score_case(case: Mapping[str, Any]) -> dict[str, Any]:
     name = case.get("name") if isinstance(case, Mapping) else None
     if not isinstance(name, str | int | float | bool):  # a name is echoed as it was
         name = None
+    return to_output(name, judge_case(case))
+
+
+def judge_case(case: Mapping[str, Any]) -> Settlement:
+    """One case's settlement; a case that does not read is refused with its reason
+    (``Settlement.reason``, a `Refusal`), never raised."""
     try:
         ruleset, options, ctx = read_case(case)
-        result = ruleset.score(ctx, options)
+        return ruleset.score(ctx, options)
     except (CaseError, RuleError, OptionError, NotationError) as exc:
-        reason = str(exc)
-        if len(reason) > MAX_REASON:
-            reason = reason[:MAX_REASON - 1] + "…"
-        result = Settlement.refused(reason)
-    return to_output(name, result)
+        return Settlement.refused(exc.refusal)
 
 
 def to_output(name: Any, result: Settlement) -> dict[str, Any]:
@@ -135,20 +142,24 @@ def to_output(name: Any, result: Settlement) -> dict[str, Any]:
         out["patterns"] = list(result.patterns)
         out["value"] = result.value
         out["payments"] = [number(p) for p in result.payments]
+        out["breakdown"] = list(result.breakdown)
     else:
-        out["reason"] = result.reason
-    out["breakdown"] = list(result.breakdown)
+        reason = str(result.reason or Refusal(Code.NOT_VALID))
+        if len(reason) > MAX_REASON:
+            reason = reason[:MAX_REASON - 1] + "…"
+        out["reason"] = reason
+        out["breakdown"] = [f"不能胡 Not a valid win: {reason}"]
     return out
 
 
 def read_case(case: Any) -> tuple[rules.RuleSet, Any, WinContext]:
     if not isinstance(case, Mapping):
-        raise CaseError(f"a case must be a JSON object, not {type(case).__name__}")
+        raise CaseError(Code.CASE_NOT_OBJECT, type=type(case).__name__)
     if _depth(case) > MAX_DEPTH:
         raise TooDeep()
     unknown = sorted(set(case) - FIELDS)
     if unknown:
-        raise CaseError(f"unknown field {shown(unknown[0])}")
+        raise CaseError(Code.UNKNOWN_FIELD, field=shown(unknown[0]))
     ruleset = rules.get(_need(case, "rules", str))
     raw_options = dict(_get(case, "options", dict, {}))
     flipped_text = raw_options.pop("flipped", None)
@@ -194,19 +205,19 @@ def _get(case: Mapping[str, Any], key: str, kind: type[T], default: D) -> T | D:
 
 def _need(case: Mapping[str, Any], key: str, kind: type[T]) -> T:
     if key not in case:
-        raise CaseError(f"missing field {key!r}")
+        raise CaseError(Code.MISSING_FIELD, field=key)
     value = case[key]
     if kind is int and isinstance(value, bool):
-        raise CaseError(f"{key!r} must be a whole number, not {value!r}")
+        raise CaseError(Code.FIELD_WHOLE, field=key, value=shown(value))
     if not isinstance(value, kind):
-        raise CaseError(f"{key!r} must be a {kind.__name__}, not {shown(value)}")
+        raise CaseError(Code.FIELD_TYPE, field=key, type=kind.__name__, value=shown(value))
     return value
 
 
 def _seat(case: Mapping[str, Any], key: str) -> int:
     seat = _need(case, key, int)
     if not 0 <= seat < SEATS:
-        raise CaseError(f"{key!r} must be a seat 0–3, not {shown(seat)}")
+        raise CaseError(Code.FIELD_SEAT, field=key, value=shown(seat))
     return seat
 
 
@@ -214,8 +225,8 @@ def _enum(kind: type[E], value: str, key: str) -> E:
     try:
         return kind(value)
     except ValueError:
-        choices = ", ".join(repr(m.value) for m in kind)
-        raise CaseError(f"{key!r} must be one of {choices}, not {shown(value)}") from None
+        raise CaseError(Code.FIELD_CHOICE, field=key, choices=tuple(str(m.value) for m in kind),
+                        value=shown(value)) from None
 
 
 def _replacement(case: Mapping[str, Any]) -> Replacement | None:
@@ -227,16 +238,16 @@ def _chain(case: Mapping[str, Any]) -> tuple[ChainStep, ...]:
     text = _get(case, "chain", str, "")
     bad = set(text) - {"P", "K"}
     if bad:
-        raise CaseError(f"'chain' holds only P (a 财神 discard) and K (a kong), not {bad.pop()!r}")
+        raise CaseError(Code.CHAIN_STEP, char=bad.pop())
     return tuple(ChainStep(ch) for ch in text)
 
 
 def _meld(data: Any, wild: Any) -> Meld:
     if not isinstance(data, Mapping):
-        raise CaseError("each meld must be an object with 'type' and 'tiles'")
+        raise CaseError(Code.MELD_OBJECT)
     unknown = sorted(set(data) - {"type", "tiles", "from"})
     if unknown:
-        raise CaseError(f"unknown meld field {shown(unknown[0])}")
+        raise CaseError(Code.UNKNOWN_MELD_FIELD, field=shown(unknown[0]))
     kind = _enum(MeldKind, _need(data, "type", str), "meld type")
     tiles = parse_tiles(_need(data, "tiles", str), max_copies=False)
     from_seat = _seat(data, "from") if "from" in data else None
@@ -248,7 +259,7 @@ def _claims(case: Mapping[str, Any], winner: int, melds: tuple[Meld, ...]
     if "claims" in case:
         rows = _need(case, "claims", list)
         if len(rows) != SEATS or any(not isinstance(r, list) or len(r) != SEATS for r in rows):
-            raise CaseError("'claims' must be a 4×4 list of counts")
+            raise CaseError(Code.CLAIMS_LIST)
         return tuple(tuple(row) for row in rows)
     # Without 'claims', the winner's own melds are the claims we know of.
     made = Counter(m.from_seat for m in melds if m.from_seat is not None)
@@ -291,5 +302,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["CaseError", "NumberTooLong", "Tile", "TooDeep", "main", "parse_json", "read_case",
-           "score_case"]
+__all__ = ["CaseError", "NumberTooLong", "Tile", "TooDeep", "judge_case", "main", "parse_json",
+           "read_case", "score_case"]

@@ -12,9 +12,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
 
+from engine.refusals import Code, RefusalError, clipped
 
-class NotationError(ValueError):
-    """Raised for text that is not valid tile notation; the message says why."""
+
+class NotationError(RefusalError):
+    """Raised for text that is not valid tile notation; its code says why."""
 
 
 class Suit(Enum):
@@ -183,7 +185,7 @@ def tile_from_notation(text: str) -> Tile:
         return tile  # the common case, read from logs and buttons: no parsing needed
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise NotationError(f"expected exactly one tile, got {len(tiles)} in {text!r}")
+        raise NotationError(Code.ONE_TILE, n=len(tiles), text=clipped(text))
     return tiles[0]
 
 
@@ -195,40 +197,39 @@ def parse_tiles(text: str, *, allow_empty: bool = False, max_copies: bool = True
     holds (four, or one for a flower).
     """
     if not isinstance(text, str):
-        raise NotationError(f"tile notation must be text, not {type(text).__name__}")
+        raise NotationError(Code.NOTATION_NOT_TEXT, type=type(text).__name__)
     compact = text.replace(" ", "")
     if not compact:
         if allow_empty:
             return []
-        raise NotationError("empty tile notation: expected tiles such as '123m'")
+        raise NotationError(Code.NO_TILES)
     tiles: list[Tile] = []
     pos = 0
     for match in _GROUP.finditer(compact):
         if match.start() != pos:
-            raise NotationError(_stray(compact, pos))
+            raise _stray(compact, pos)
         digits, letter = match.groups()
         if letter not in _MAX_RANK:
-            raise NotationError(
-                f"unknown suit letter {letter!r} in {text!r}: use m, p, s, z or f")
+            raise NotationError(Code.SUIT_LETTER, letter=letter, text=clipped(text))
         for ch in digits:
             rank = int(ch)
             if not 1 <= rank <= _MAX_RANK[letter]:
-                raise NotationError(f"no tile {ch}{letter} in {text!r}: "
-                                    f"{letter} runs from 1 to {_MAX_RANK[letter]}")
+                raise NotationError(Code.NO_SUCH_TILE, face=ch + letter, text=clipped(text),
+                                    letter=letter, top=_MAX_RANK[letter])
             tiles.append(Tile(_SUIT_BASE[letter] + rank - 1))
         pos = match.end()
     if pos != len(compact):
-        raise NotationError(_stray(compact, pos))
+        raise _stray(compact, pos)
     if max_copies:
         check_copies(tiles)
     return tiles
 
 
-def _stray(compact: str, pos: int) -> str:
+def _stray(compact: str, pos: int) -> NotationError:
     rest = compact[pos:]
     if rest[:1].isdigit():
-        return f"digits without a suit letter at {rest!r}: end each run with m, p, s, z or f"
-    return f"unexpected {rest[:1]!r} in tile notation {compact!r}"
+        return NotationError(Code.NO_SUIT, text=clipped(rest))
+    return NotationError(Code.STRAY, char=rest[:1], text=clipped(compact))
 
 
 def check_copies(tiles: Iterable[Tile], limits: dict[Tile, int] | None = None) -> None:
@@ -236,8 +237,7 @@ def check_copies(tiles: Iterable[Tile], limits: dict[Tile, int] | None = None) -
     for tile, n in Counter(tiles).items():
         limit = (limits or {}).get(tile, 1 if tile.is_flower else 4)
         if n > limit:
-            raise NotationError(
-                f"{n} copies of {tile.notation} ({tile.zh}) but a set holds only {limit}")
+            raise NotationError(Code.COPIES, n=n, tile=tile, limit=limit)
 
 
 def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:

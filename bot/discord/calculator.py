@@ -1,5 +1,5 @@
 """``/mahjong score`` as a calculator: slash-command fields (or a JSON case) → a case of
-``shared/cases/README.md`` → `engine.score.score_case` → a reply in the user's locale.
+``shared/cases/README.md`` → `engine.score.judge_case` → a reply in the user's locale.
 
 The fields are deliberately few: the winner is seat 1, the dealer is the winner or
 seat 2, a discard or a robbed kong comes from seat 3 and a chi from the seat before
@@ -20,8 +20,17 @@ from typing import Any
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.refusals import explain
 from bot.discord.core.words import MAX_CONTENT, amounts_text, clip, rules_name, value_text
+from engine.refusals import Code, Refusal
 from engine.rules import DEFAULT, RULESETS
-from engine.score import MAX_DEPTH, MAX_DIGITS, NumberTooLong, TooDeep, parse_json, score_case
+from engine.score import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    NumberTooLong,
+    TooDeep,
+    judge_case,
+    parse_json,
+    to_output,
+)
 
 WINNER, OTHER, DISCARDER = 0, 1, 2
 CHI_FROM = (WINNER + 3) % 4
@@ -106,12 +115,13 @@ def score_reply(args: Mapping[str, Any], locale: LocaleLike) -> str:
         case = build_case(args)
     except CaseInputError as exc:
         return clip(t(exc.key, locale, **exc.fields), MAX_CONTENT)
-    result = score_case(case)
+    settlement = judge_case(case)
+    result = to_output(None, settlement)
     rules = str(case.get("rules") or DEFAULT.name)
     title = t("reply.score.calc_title", locale,
               rules=rules_name(rules, locale) if rules in RULESETS else rules)
-    if not result.get("valid"):
-        reason = explain(str(result.get("reason", "?")), "not_a_win", locale)
+    if not settlement.valid:
+        reason = explain(settlement.reason or Refusal(Code.NOT_VALID), locale)
         return clip(f"{title}\n" + t("reply.score.invalid", locale, reason=reason),
                     MAX_CONTENT)
     lines = [title, *(f"· {_breakdown_line(line, locale)}"

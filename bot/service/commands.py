@@ -84,7 +84,7 @@ class Commands:
             ruleset.options(options)
             stored = ruleset.name  # the registry's name: the store keeps it as text
         except OptionError as exc:
-            raise Refused(E.BAD_OPTIONS, str(exc)) from None
+            raise Refused(E.BAD_OPTIONS, str(exc), refusal=exc.refusal) from None
         if await self._store.lobby.tables_in_channel(channel_id, live_only=True):
             raise Refused(E.CHANNEL_BUSY, "this channel already has a table; finish or "
                                           "cancel it first")

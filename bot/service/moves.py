@@ -382,9 +382,11 @@ def parse_action(action: Action | Mapping[str, Any]) -> Action:
 
 
 def _illegal(exc: IllegalAction, names: Sequence[str] = ()) -> Refused:
-    """The engine's refusal: its kind (``why``) and English reason (``detail``) for the
-    adapter to say in the reader's language; ``names`` for the seats it mentions."""
-    return Refused(E.ILLEGAL, exc.reason, why=exc.code, detail=exc.reason, names=tuple(names))
+    """The engine's refusal (``refusal``: its code and values) and kind (``why``) for
+    the adapter to say in the reader's language, with ``names`` for the seats it
+    mentions; ``detail`` is the engine's English sentence."""
+    return Refused(E.ILLEGAL, exc.reason, why=exc.kind, detail=exc.reason,
+                   refusal=exc.refusal, names=tuple(names))
 
 
 def _stale(exc: StoreError) -> Refused:

@@ -28,6 +28,7 @@ from bot.service.steps import public_step_of
 from bot.service.tables import LiveTables
 from bot.store import Store
 from engine.game import Action, apply, new_hand
+from engine.refusals import Code, Refusal, echo
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
 from engine.view import spectator_view, view
@@ -194,7 +195,9 @@ class Queries:
         played last among those it has standings in (else its last table's, else the
         default), so a board never adds up two rule sets' units."""
         if rules is not None and rules not in RULESETS:
-            raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}")
+            raise Refused(E.BAD_OPTIONS, f"there are no rules named {rules!r}",
+                          refusal=Refusal.of(Code.UNKNOWN_RULES, name=echo(rules),
+                                             choices=tuple(RULESETS)))
         kept = await self._store.leaderboard.rules(channel_id)
         if rules is None:
             tables = await self._store.lobby.tables_in_channel(channel_id, live_only=False)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game.errors import MalformedAction
+from engine.refusals import Code, echo
 from engine.rules.common import SEATS, ActionKind
 from engine.tiles import NotationError, Tile, format_tiles, parse_tiles, tile_from_notation
 
@@ -50,46 +51,46 @@ class Action:
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         """The inverse of `to_json`; anything else raises `MalformedAction`."""
         if not isinstance(data, Mapping):
-            raise MalformedAction(f"an action is a JSON object, not {type(data).__name__}")
+            raise MalformedAction(Code.ACTION_NOT_OBJECT, type=type(data).__name__)
         unknown = sorted(set(data) - {"kind", "seat", "tile", "tiles"})
         if unknown:
-            raise MalformedAction(f"unknown action field {unknown[0]!r}")
+            raise MalformedAction(Code.ACTION_FIELD, field=echo(unknown[0]))
         try:
             kind = ActionKind(data.get("kind"))
         except ValueError:
-            raise MalformedAction(f"unknown action kind {data.get('kind')!r}") from None
+            raise MalformedAction(Code.ACTION_KIND, value=echo(data.get("kind"))) from None
         seat = data.get("seat")  # refused after bad tiles, as `checked` refuses it
         try:
             tile = tile_from_notation(data["tile"]) if "tile" in data else None
             tiles = tuple(parse_tiles(data["tiles"])) if "tiles" in data else ()
         except NotationError as exc:
-            raise MalformedAction(str(exc)) from None
+            raise MalformedAction(exc.refusal) from None
         return checked(cls(kind, _seat(seat), tile, tiles))
 
 
 def checked(action: Action) -> Action:
     """Refuse an action whose seat or payload does not fit its kind (MalformedAction)."""
     if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
-        raise MalformedAction(f"not an action: {action!r}")
+        raise MalformedAction(Code.NOT_AN_ACTION, value=echo(action))
     _seat(action.seat)  # a dataclass does not check its field types
     given = action.tiles if action.tile is None else (*action.tiles, action.tile)
     if not all(isinstance(t, Tile) for t in given):
-        raise MalformedAction("tiles must be Tile values")
+        raise MalformedAction(Code.NOT_TILE_VALUES)
     wants_tile = action.kind in _TILE_KINDS
     if wants_tile != (action.tile is not None):
-        need = "needs" if wants_tile else "takes no"
-        raise MalformedAction(f"a {action.kind.value} {need} 'tile'")
+        raise MalformedAction(Code.TILE_NEEDED if wants_tile else Code.TILE_UNWANTED,
+                              kind=action.kind.value)
     size = _MELD_SIZES.get(action.kind, 0)
     if len(action.tiles) != size:
-        raise MalformedAction(f"a {action.kind.value} takes {size} tile(s) from the hand, "
-                              f"not {len(action.tiles)}")
+        raise MalformedAction(Code.ACTION_SIZE, kind=action.kind.value, size=size,
+                              got=len(action.tiles))
     return action
 
 
 def _seat(seat: object) -> int:
     """``seat`` as a seat number; anything but a whole number 0–3 is MalformedAction."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise MalformedAction(f"seat must be 0–3, not {seat!r}")
+        raise MalformedAction(Code.ACTION_SEAT, value=echo(seat))
     return seat
 
 

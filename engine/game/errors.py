@@ -1,71 +1,71 @@
-"""Why an action is refused. Every refusal is an `IllegalAction` (a ValueError) whose
-message is meant for the player who tried it, and never reveals another seat's tiles."""
+"""Why an action is refused. Every refusal is an `IllegalAction` (a ValueError) with a
+`Code` and its parameters (`engine.refusals`), meant for the player who tried it: it
+never reveals another seat's tiles."""
 
 from __future__ import annotations
 
+from engine.refusals import RefusalError
 
-class IllegalAction(ValueError):
+
+class IllegalAction(RefusalError):
     """An action the current state does not allow; nothing was changed.
 
-    ``code`` names the kind of refusal (stable, for translations: the reason is English).
+    ``kind`` names the kind of refusal (stable: one per subclass); ``code`` and
+    ``params`` say exactly why, and ``str(exc)`` (or ``exc.reason``) in English.
     """
 
-    code = "illegal"
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    kind = "illegal"
 
 
 class MalformedAction(IllegalAction):
     """Not an action at all: bad JSON, an unknown kind, a missing tile."""
 
-    code = "malformed"
+    kind = "malformed"
 
 
 class HandOver(IllegalAction):
     """The hand has ended."""
 
-    code = "hand_over"
+    kind = "hand_over"
 
 
 class NotYourDecision(IllegalAction):
     """The seat has nothing to decide now (not its turn, not asked in this window)."""
 
-    code = "not_your_decision"
+    kind = "not_your_decision"
 
 
 class WrongPhase(IllegalAction):
     """This kind of action does not fit the moment (a claim on one's own turn, …)."""
 
-    code = "wrong_phase"
+    kind = "wrong_phase"
 
 
 class AlreadyAnswered(IllegalAction):
     """The seat already answered this claim window."""
 
-    code = "already_answered"
+    kind = "already_answered"
 
 
 class TileNotHeld(IllegalAction):
     """The action uses a tile the seat does not hold."""
 
-    code = "tile_not_held"
+    kind = "tile_not_held"
 
 
 class InvalidMeld(IllegalAction):
     """The tiles do not make the meld claimed (or there is no pong to add to)."""
 
-    code = "invalid_meld"
+    kind = "invalid_meld"
 
 
 class NotAWin(IllegalAction):
     """The hand does not win under these rules now (incomplete, or not qualifying)."""
 
-    code = "not_a_win"
+    kind = "not_a_win"
 
 
 class Restricted(IllegalAction):
     """A rule restriction forbids it (漏胡, 漏碰, 抓打, 摊, chi limit, last window, …)."""
 
-    code = "restricted"
+    kind = "restricted"

@@ -39,6 +39,7 @@ from engine.game.settle import judge, self_draw
 from engine.game.state import ANSWERS, HandState, WinRecord, make, record_of, renewed
 from engine.melds import MeldKind
 from engine.memo import bounded
+from engine.refusals import Code, Refusal, echo
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -102,7 +103,7 @@ def validate(state: HandState, action: Action) -> None:
     """Raise the specific `IllegalAction` if ``action`` is not allowed now."""
     checked(action)
     if state.phase is ENDED:
-        raise HandOver("the hand is over")
+        raise HandOver(Code.HAND_OVER)
     if state.phase is TURN:
         _validate_turn(state, action)
     else:
@@ -231,20 +232,19 @@ def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
 def _validate_turn(state: HandState, action: Action) -> None:
     seat = action.seat
     if seat != state.turn:
-        raise NotYourDecision(f"it is seat {state.turn}'s turn, not yours")
+        raise NotYourDecision(Code.NOT_YOUR_TURN, seat=state.turn)
     if action.kind not in TURN_KINDS:
-        raise WrongPhase(f"no discard to {action.kind.value} now: it is your turn to "
-                         "discard, kong or win")
+        raise WrongPhase(Code.TURN_ONLY, kind=action.kind.value)
     s = state.seats[seat]
     used = (action.tile,) if action.tile is not None else action.tiles
     if not s.holds(used):
-        raise TileNotHeld(f"you do not hold {''.join(t.notation for t in used)}")
+        raise TileNotHeld(Code.NOT_HELD, tiles=tuple(used))
     if action.kind is CONCEALED_KONG:
         _meld_or_refuse(MeldKind.CONCEALED_KONG, action.tiles, state)
     elif action.kind is ADDED_KONG:
         assert action.tile is not None
         if added_kong_target(state, seat, action.tile) is None:
-            raise InvalidMeld(f"you have no pong that {action.tile.notation} completes")
+            raise InvalidMeld(Code.NO_PONG, tile=action.tile)
     _rule_refusal_on_turn(state, action)
     if action.kind is WIN:
         _check_self_draw(state, seat)
@@ -276,12 +276,12 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
 
 def _check_self_draw(state: HandState, seat: int) -> None:
     if state.seats[seat].drawn is None and not state.opening:
-        raise NotAWin("no tile has been drawn this turn: a self-draw needs one")
+        raise NotAWin(Code.NO_DRAW)
     record = remembered_self_draw(state, seat)
     if record is None:
-        raise NotAWin("the tiles do not form a complete hand")
+        raise NotAWin(Code.INCOMPLETE)
     if not record.settlement.valid:
-        raise NotAWin(record.settlement.reason or "not a valid win")
+        raise NotAWin(record.settlement.reason or Refusal(Code.NOT_VALID))
 
 
 def remembered_self_draw(state: HandState, seat: int) -> WinRecord | None:
@@ -359,17 +359,17 @@ def _validate_answer(state: HandState, action: Action) -> None:
     assert window is not None
     seat = action.seat
     if seat == window.from_seat:
-        raise NotYourDecision("the others are answering your tile")
+        raise NotYourDecision(Code.OWN_TILE)
     if not window.options[seat]:
         if action.kind in CLAIM_KINDS:
             check_claim(state, action)  # say which rule forbids it, when one does
-        raise NotYourDecision(f"you have nothing to claim on {window.tile.notation}")
+        raise NotYourDecision(Code.NOTHING_TO_CLAIM, tile=window.tile)
     if window.answers[seat] is not None:
-        raise AlreadyAnswered("you already answered this discard")
+        raise AlreadyAnswered(Code.ANSWERED)
     if action.kind is PASS or action in window.options[seat]:
         return
     check_claim(state, action)
-    raise IllegalAction(f"{action} is not one of your choices now")
+    raise IllegalAction(Code.NOT_A_CHOICE, action=echo(action))
 
 
 def check_claim(state: HandState, action: Action) -> None:
@@ -378,14 +378,13 @@ def check_claim(state: HandState, action: Action) -> None:
     assert window is not None
     rob = state.phase is ROB_KONG
     if action.kind not in CLAIM_KINDS:
-        raise WrongPhase(f"seat {window.from_seat}'s {window.tile.notation} is waiting for "
-                         "claims: claim it or pass")
+        raise WrongPhase(Code.CLAIM_OR_PASS, seat=window.from_seat, tile=window.tile)
     if rob and action.kind is not WIN:
-        raise WrongPhase("an added kong may only be robbed by a win (抢杠), or passed")
+        raise WrongPhase(Code.ROB_ONLY)
     if action.kind is CHI and action.seat != (window.from_seat + 1) % SEATS:
-        raise Restricted("chi is only from the upper player (the seat just before you)")
+        raise Restricted(Code.CHI_UPPER)
     if not state.seats[action.seat].holds(action.tiles):
-        raise TileNotHeld(f"you do not hold {''.join(t.notation for t in action.tiles)}")
+        raise TileNotHeld(Code.NOT_HELD, tiles=action.tiles)
     if action.kind in _CLAIM_MELD:
         _meld_or_refuse(_CLAIM_MELD[action.kind], (*action.tiles, window.tile), state)
     reason = state.ruleset.claim_refusal(_claim_check(state, action), state.options)
@@ -411,11 +410,11 @@ def _check_claim_win(state: HandState, seat: int, rob: bool) -> None:
     window = state.window
     assert window is not None
     if not state.seats[seat].held(state.wildcards, state.ruleset.shapes).wins_on(window.tile):
-        raise NotAWin(f"{window.tile.notation} does not complete your hand")
+        raise NotAWin(Code.NOT_COMPLETE, tile=window.tile)
     kind = WinKind.ROB_KONG if rob else WinKind.DISCARD
     record = judge(state, seat, kind, window.tile, window.from_seat)
     if not record.settlement.valid:
-        raise NotAWin(record.settlement.reason or "not a valid win")
+        raise NotAWin(record.settlement.reason or Refusal(Code.NOT_VALID))
 
 
 def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
@@ -624,4 +623,4 @@ def _meld_or_refuse(kind: MeldKind, tiles: tuple[Tile, ...], state: HandState) -
     try:
         make_meld(kind, tiles, None, state.wildcards)
     except RuleError as exc:
-        raise InvalidMeld(str(exc)) from None
+        raise InvalidMeld(exc.refusal) from None

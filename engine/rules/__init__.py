@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.refusals import Code, echo
 from engine.rules.common import OptionError, RuleError, Settlement, WinContext
 from engine.rules.hangzhou import Hangzhou
 from engine.rules.ruleset import OptionWords, RuleSet, Words
@@ -93,8 +94,8 @@ def get(name: str) -> RuleSet:
     try:
         return RULESETS[name]
     except KeyError:
-        raise OptionError(f"unknown rules {name!r}: choose "
-                          + " or ".join(repr(n) for n in RULESETS)) from None
+        raise OptionError(Code.UNKNOWN_RULES, name=echo(name), choices=tuple(RULESETS)
+                          ) from None
 
 
 def label(name: str) -> str:

@@ -12,17 +12,18 @@ from typing import Any, ClassVar
 
 from engine.analysis import NO_WILDCARDS, Wildcards
 from engine.melds import Meld, MeldKind
-from engine.tiles import Tile, format_tiles
+from engine.refusals import MAX_ECHO, Code, Refusal, RefusalError, echo
+from engine.tiles import Tile
 
 SEATS = 4
 
 
-class RuleError(ValueError):
-    """A win or settlement request that the rules cannot accept; the text says why."""
+class RuleError(RefusalError):
+    """A win or settlement request that the rules cannot accept; its code says why."""
 
 
-class OptionError(ValueError):
-    """An unknown table option or a bad value for one."""
+class OptionError(RefusalError):
+    """An unknown table option or a bad value for one (or an unknown rule set)."""
 
 
 class WinKind(Enum):
@@ -153,7 +154,8 @@ class Settlement:
     patterns: tuple[str, ...] = ()
     value: int = 0
     payments: tuple[Fraction, ...] = (Fraction(0),) * SEATS
-    reason: str | None = None
+    reason: Refusal | None = None
+    """Why the win is refused (``valid`` False)."""
     breakdown: tuple[str, ...] = ()
     liability: str | None = None
     charges: tuple[Charge, ...] = ()
@@ -164,7 +166,7 @@ class Settlement:
     counts it; empty otherwise."""
 
     @classmethod
-    def refused(cls, reason: str) -> Settlement:
+    def refused(cls, reason: Refusal) -> Settlement:
         return cls(valid=False, reason=reason, breakdown=(f"不能胡 Not a valid win: {reason}",))
 
 
@@ -214,9 +216,8 @@ class TableOptions:
         known = {f.name: f for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - set(known))
         if unknown:
-            raise OptionError(
-                f"unknown option {unknown[0]!r} for these rules; known options: "
-                + ", ".join(sorted(known)))
+            raise OptionError(Code.OPTION_UNKNOWN, option=str(unknown[0])[:MAX_ECHO],
+                              known=", ".join(sorted(known)))
         values = {name: cls._check(name, known[name], value) for name, value in data.items()}
         return cls(**values)
 
@@ -226,20 +227,21 @@ class TableOptions:
         choices = cls._choices()
         if name in choices:
             if value not in choices[name]:
-                raise OptionError(f"option {name!r} must be one of "
-                                  f"{', '.join(map(repr, choices[name]))}, not {value!r}")
+                raise OptionError(Code.OPTION_CHOICE, option=name, choices=choices[name],
+                                  value=echo(value))
             return value
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise OptionError(f"option {name!r} must be true or false, not {value!r}")
+                raise OptionError(Code.OPTION_BOOL, option=name, value=echo(value))
             return value
         if value is None and default is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"option {name!r} must be a whole number, not {value!r}")
+            raise OptionError(Code.OPTION_WHOLE, option=name, value=echo(value))
         low, high = cls.RANGES.get(name, (1, 10**6))
         if not low <= value <= high:
-            raise OptionError(f"option {name!r} must be between {low} and {high}, not {value}")
+            raise OptionError(Code.OPTION_RANGE, option=name, low=low, high=high,
+                              value=echo(value))
         return value
 
     @classmethod
@@ -260,7 +262,7 @@ class TableOptions:
 
 def check_seat(name: str, seat: Any) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise RuleError(f"{name} must be a seat 0–3, not {seat!r}")
+        raise RuleError(Code.BAD_SEAT, field=name, value=echo(seat))
     return seat
 
 
@@ -270,45 +272,45 @@ def check_context(ctx: WinContext, *, flowers_allowed: bool) -> None:
     check_seat("dealer", ctx.dealer)
     if ctx.win is WinKind.SELF_DRAW:
         if ctx.from_seat is not None:
-            raise RuleError("a self-draw has no 'from': nobody discarded the winning tile")
+            raise RuleError(Code.SELF_DRAW_FROM)
     else:
         if ctx.from_seat is None:
-            raise RuleError(f"a {ctx.win.value} win needs 'from': the seat that gave the tile")
+            raise RuleError(Code.NEEDS_FROM, win=ctx.win.value)
         check_seat("from", ctx.from_seat)
         if ctx.from_seat == ctx.winner:
-            raise RuleError("'from' is the winner: a player cannot win on their own tile")
+            raise RuleError(Code.FROM_WINNER)
         if ctx.replacement is not None:
-            raise RuleError("a replacement tile is drawn, so its win must be a self-draw")
+            raise RuleError(Code.REPLACEMENT_DISCARD)
     if ctx.flowers and not flowers_allowed:
-        raise RuleError("these rules have no flowers")
+        raise RuleError(Code.NO_FLOWERS)
     if any(not t.is_flower for t in ctx.flowers):
-        raise RuleError("'flowers' may hold only flower tiles (1f–8f)")
+        raise RuleError(Code.FLOWERS_ONLY)
     if any(t.is_flower for t in ctx.concealed) or (ctx.win_tile and ctx.win_tile.is_flower):
-        raise RuleError("a flower is never part of a hand: list it under 'flowers'")
+        raise RuleError(Code.FLOWER_IN_HAND)
     if ctx.replacement is Replacement.KONG and not any(m.kind.is_kong for m in ctx.melds):
-        raise RuleError("a kong replacement follows a kong: the winner shows none")
+        raise RuleError(Code.REPLACEMENT_KONG)
     if ctx.replacement is Replacement.FLOWER and flowers_allowed and not ctx.flowers:
-        raise RuleError("a flower replacement follows a flower: the winner shows none")
+        raise RuleError(Code.REPLACEMENT_FLOWER)
     _check_melds(ctx)
     _check_claims(ctx)
     if ctx.first_go_round and any(m.kind.is_claim or m.kind.is_kong for m in ctx.melds):
-        raise RuleError("first_go_round means no chi, pong or kong has been made yet")
+        raise RuleError(Code.FIRST_GO_ROUND)
 
 
 def _check_melds(ctx: WinContext) -> None:
     for meld in ctx.melds:
         if meld.kind is MeldKind.CONCEALED_KONG:
             if meld.from_seat is not None:
-                raise RuleError("a concealed kong comes from nobody: drop its 'from'")
+                raise RuleError(Code.CONCEALED_KONG_FROM)
             continue
         if meld.from_seat is None:
-            raise RuleError(f"a {meld.kind.value} meld needs 'from': whose discard it claimed")
+            raise RuleError(Code.MELD_FROM, meld=meld.kind.value)
         check_seat("a meld's from", meld.from_seat)
         if meld.from_seat == ctx.winner:
-            raise RuleError(f"{meld}: a player cannot claim their own discard")
+            raise RuleError(Code.OWN_DISCARD, meld=meld.kind.value, tiles=meld.tiles)
         if meld.kind is MeldKind.CHI and meld.from_seat != upper_seat(ctx.winner):
-            raise RuleError(f"{meld}: chi is only from the upper player "
-                            f"(seat {upper_seat(ctx.winner)})")
+            raise RuleError(Code.CHI_FROM_UPPER, meld=meld.kind.value, tiles=meld.tiles,
+                            seat=upper_seat(ctx.winner))
 
 
 MAX_CLAIMS = 4
@@ -318,16 +320,15 @@ MAX_CLAIMS = 4
 def _check_claims(ctx: WinContext) -> None:
     claims = ctx.claims
     if len(claims) != SEATS or any(len(row) != SEATS for row in claims):
-        raise RuleError("'claims' must be a 4×4 list")
+        raise RuleError(Code.CLAIMS_SHAPE)
     for a, row in enumerate(claims):
         for b, n in enumerate(row):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise RuleError(f"claims[{a}][{b}] must be a count ≥ 0, not {n!r}")
+                raise RuleError(Code.CLAIMS_COUNT, seat=a, seat_b=b, value=echo(n))
             if a == b and n:
-                raise RuleError(f"claims[{a}][{a}]: nobody claims their own discards")
+                raise RuleError(Code.CLAIMS_OWN, seat=a)
         if sum(row) > MAX_CLAIMS:
-            raise RuleError(f"claims[{a}] adds up to {sum(row)}, but a player makes at most "
-                            f"{MAX_CLAIMS} claims in a hand (each one is a meld)")
+            raise RuleError(Code.CLAIMS_ROW, seat=a, n=sum(row), limit=MAX_CLAIMS)
     # Every claim the winner made is a meld still shown (a pong stays one when a kong
     # is added to it), so the winner's row and its melds tell the same story.
     w = ctx.winner
@@ -335,19 +336,16 @@ def _check_claims(ctx: WinContext) -> None:
     for seat in range(SEATS):
         n, said = made.get(seat, 0), claims[w][seat]
         if said < n:
-            raise RuleError(f"the winner shows {n} meld(s) claimed from seat {seat} but "
-                            f"claims[{w}][{seat}] is {said}")
+            raise RuleError(Code.CLAIMS_FEWER, seat=w, seat_b=seat, melds=n, n=said)
         if said > n:
-            raise RuleError(f"claims[{w}][{seat}] is {said}, but the winner shows {n} "
-                            f"meld(s) claimed from seat {seat}: each claim is a meld")
+            raise RuleError(Code.CLAIMS_MORE, seat=w, seat_b=seat, melds=n, n=said)
 
 
 def check_copies_in_play(tiles: Sequence[Tile], limits: Mapping[Tile, int]) -> None:
     for tile, n in Counter(tiles).items():
         limit = limits.get(tile, 1 if tile.is_flower else 4)
         if n > limit:
-            raise RuleError(f"{n} copies of {tile.notation} ({tile.zh}) in play, "
-                            f"but only {limit} can be")
+            raise RuleError(Code.COPIES_IN_PLAY, n=n, tile=tile, limit=limit)
 
 
 def check_hand_size(ctx: WinContext, *, extra_allowed: bool = False) -> None:
@@ -355,8 +353,7 @@ def check_hand_size(ctx: WinContext, *, extra_allowed: bool = False) -> None:
     got = len(ctx.concealed)
     if got == want or (extra_allowed and got == want + 1):
         return
-    raise RuleError(f"the hand before the winning tile must hold {want} tiles with "
-                    f"{len(ctx.melds)} meld(s), not {got}")
+    raise RuleError(Code.HAND_SIZE, want=want, melds=len(ctx.melds), got=got)
 
 
 def make_meld(kind: MeldKind, tiles: Sequence[Tile], from_seat: int | None,
@@ -364,14 +361,14 @@ def make_meld(kind: MeldKind, tiles: Sequence[Tile], from_seat: int | None,
     """A meld from its physical tiles, checked for shape; a wildcard may fill any place."""
     size = kind.size
     if len(tiles) != size:
-        raise RuleError(f"a {kind.value} has {size} tiles, not {len(tiles)}: "
-                        f"{format_tiles(tiles)}")
+        raise RuleError(Code.MELD_SIZE, meld=kind.value, size=size, got=len(tiles),
+                        tiles=tuple(sorted(tiles)))
     if any(t.is_flower for t in tiles):
-        raise RuleError("flowers never form melds")
+        raise RuleError(Code.FLOWER_MELD)
     face = _face_of(kind, tiles, wildcards)
     if face is None:
-        what = "three tiles in a row of one suit" if kind is MeldKind.CHI else "identical tiles"
-        raise RuleError(f"{format_tiles(tiles)} is not a {kind.value}: it needs {what}")
+        raise RuleError(Code.NOT_A_RUN if kind is MeldKind.CHI else Code.NOT_IDENTICAL,
+                        tiles=tuple(sorted(tiles)), meld=kind.value)
     return Meld(kind, tuple(tiles), face, from_seat)
 
 

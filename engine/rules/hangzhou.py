@@ -15,6 +15,7 @@ from engine.analysis import (
     seven_pairs_luxury,
 )
 from engine.melds import MeldKind
+from engine.refusals import Code, Refusal, echo
 from engine.rules.common import (
     SEATS,
     ActionKind,
@@ -80,10 +81,10 @@ def wildcards(options: Options, flipped: Tile | None) -> Wildcards:
     """The 财神 of a hand: the White Dragons, or the copies of the turned tile."""
     if options.caishen == "fixed":
         if flipped is not None:
-            raise RuleError("'flipped' is only for caishen = flip")
+            raise RuleError(Code.FLIPPED_FIXED)
         return Wildcards.fixed()
     if flipped is None:
-        raise RuleError("caishen = flip needs 'flipped': the tile turned after the deal")
+        raise RuleError(Code.FLIP_NEEDS_FLIPPED)
     return Wildcards.flip(flipped)
 
 
@@ -137,7 +138,7 @@ def _factor(ctx: WinContext, seven_pairs: int | None, clean: bool, bao_tou: bool
     return _Factor(tuple(pats), 2 ** len(pats))
 
 
-def _best_factor(ctx: WinContext, wild: Wildcards) -> _Factor | str:
+def _best_factor(ctx: WinContext, wild: Wildcards) -> _Factor | Refusal:
     """The most valuable reading's multiplier, or why the win is refused."""
     assert ctx.win_tile is not None
     before = HandAnalysis(ctx.concealed, ctx.melds, wild, SHAPES)
@@ -146,13 +147,13 @@ def _best_factor(ctx: WinContext, wild: Wildcards) -> _Factor | str:
     standard = is_complete(counts, jokers)
     pairs = seven_pairs_luxury(counts, jokers) if not ctx.melds else None
     if not standard and pairs is None:
-        return "the tiles do not form a complete hand"
+        return Refusal(Code.INCOMPLETE)
     bao_tou = before.is_bao_tou()
     if ctx.win is WinKind.DISCARD:
         if bao_tou:
-            return "a 暴头 hand wins by self-draw only"
+            return Refusal(Code.BAO_TOU)
         if not standard:
-            return "a seven-pairs hand wins by self-draw only"
+            return Refusal(Code.SEVEN_PAIRS)
         return _Factor((), 1)
     options: list[_Factor] = []
     if standard:
@@ -162,15 +163,15 @@ def _best_factor(ctx: WinContext, wild: Wildcards) -> _Factor | str:
     return max(options, key=lambda f: f.value)
 
 
-def discard_win_refusal(ctx: WinContext, options: Options, wild: Wildcards) -> str | None:
+def discard_win_refusal(ctx: WinContext, options: Options, wild: Wildcards
+                        ) -> Refusal | None:
     """The 放铳 conditions a win on a discard must meet (漏胡/抓打 are the game's)."""
     if ctx.streak < options.discard_win_streak:
-        return (f"a win on a discard needs the dealer's streak at {options.discard_win_streak}"
-                f" or more (now {ctx.streak}); only a self-draw wins")
+        return Refusal.of(Code.STREAK, need=options.discard_win_streak, now=ctx.streak)
     if ctx.dealer not in (ctx.winner, ctx.from_seat):
-        return "a win on a discard is only between the dealer and another player"
+        return Refusal(Code.DEALER_ONLY)
     if ctx.win_tile is not None and wild.is_joker(ctx.win_tile):
-        return "a discarded 财神 can never be claimed"
+        return Refusal(Code.CAISHEN_DISCARD)
     return None
 
 
@@ -261,16 +262,16 @@ def check(ctx: WinContext, options: Options) -> Wildcards:
     """Refuse a Hangzhou win that cannot exist (RuleError); return its wildcards."""
     check_context(ctx, flowers_allowed=False)
     if ctx.win_tile is None:
-        raise RuleError("a win needs 'win_tile': the tile that completed the hand")
+        raise RuleError(Code.NEEDS_WIN_TILE)
     if ctx.win is WinKind.ROB_KONG:
-        raise RuleError("Hangzhou rules have no 抢杠 (robbing a kong)")
+        raise RuleError(Code.NO_ROB_KONG)
     if not 1 <= ctx.streak <= MAX_STREAK:
-        raise RuleError(f"streak must be 1–3, not {ctx.streak}")
+        raise RuleError(Code.STREAK_RANGE, top=MAX_STREAK, value=echo(ctx.streak))
     if ctx.replacement is Replacement.FLOWER:
-        raise RuleError("Hangzhou has no flowers, so no flower replacement")
+        raise RuleError(Code.NO_FLOWER_REPLACEMENT)
     wild = wildcards(options, ctx.flipped)
     if not options.caishen_melds and any(wild.is_joker(t) for m in ctx.melds for t in m.tiles):
-        raise RuleError("with caishen_melds off a 财神 may not be used in chi, pong or kong")
+        raise RuleError(Code.CAISHEN_MELDS)
     check_hand_size(ctx)
     _check_claims_and_chain(ctx, options)
     # Each 飘 of the chain is a 财神 its winner discarded: a copy in play too.
@@ -288,28 +289,26 @@ def _check_claims_and_chain(ctx: WinContext, options: Options) -> None:
         for b, n in enumerate(row):
             limit = tan_limit(a, b, ctx.dealer, ctx.streak)
             if n > limit:
-                raise RuleError(f"claims[{a}][{b}] is {n}, but seat {a} may make at most "
-                                f"{limit} 摊 on seat {b} in this hand")
+                raise RuleError(Code.TAN_COUNT, seat=a, seat_b=b, n=n, limit=limit)
     chis = sum(1 for m in ctx.melds if m.kind is MeldKind.CHI)
     if not options.liability and chis > MAX_CHIS_WITHOUT_LIABILITY:
-        raise RuleError(f"without liability (承包) no player may chi more than "
-                        f"{MAX_CHIS_WITHOUT_LIABILITY} times in a hand")
+        raise RuleError(Code.CHI_LIMIT, n=MAX_CHIS_WITHOUT_LIABILITY)
     kongs = sum(1 for m in ctx.melds if m.kind.is_kong)
     gang = ctx.chain.count(ChainStep.GANG)
     if gang > kongs:
-        raise RuleError(f"the chain holds {gang} kong(s) (K), but the winner shows {kongs}")
+        raise RuleError(Code.CHAIN_KONGS, n=gang, kongs=kongs)
 
 
 def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     options = options or Options()
     if not isinstance(options, Options):
-        raise OptionError("Hangzhou scoring needs Hangzhou options")
+        raise OptionError(Code.OPTIONS_TYPE, rules="Hangzhou")
     try:
         wild = check(ctx, options)
     except RuleError as exc:
-        return Settlement.refused(str(exc))
+        return Settlement.refused(exc.refusal)
     best = _judged(ctx, options, wild)
-    if isinstance(best, str):
+    if isinstance(best, Refusal):
         return Settlement.refused(best)
     lines = [f"{PATTERNS[p].label()}: {PATTERNS[p].value}" for p in best.patterns]
     if not best.patterns:
@@ -320,7 +319,7 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
                       (*lines, *settle_lines), note, owed)
 
 
-def _judged(ctx: WinContext, options: Options, wild: Wildcards) -> _Factor | str:
+def _judged(ctx: WinContext, options: Options, wild: Wildcards) -> _Factor | Refusal:
     """The win's multiplier, or why it is refused (``ctx`` passed `check`)."""
     if ctx.win is WinKind.DISCARD:
         refusal = discard_win_refusal(ctx, options, wild)
@@ -333,13 +332,13 @@ def win_value(ctx: WinContext, options: Options | None = None) -> int | None:
     """`score`'s value F of the win (None: refused), without working out its payments."""
     options = options or Options()
     if not isinstance(options, Options):
-        raise OptionError("Hangzhou scoring needs Hangzhou options")
+        raise OptionError(Code.OPTIONS_TYPE, rules="Hangzhou")
     try:
         wild = check(ctx, options)
     except RuleError:
         return None
     best = _judged(ctx, options, wild)
-    return None if isinstance(best, str) else best.value
+    return None if isinstance(best, Refusal) else best.value
 
 
 # ---------------------------------------------------------------------------
@@ -386,83 +385,76 @@ def _face(tile: Tile, check: ClaimCheck) -> Tile:
     return check.wildcards.plays_as(tile) or tile
 
 
-def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
+def claim_refusal(check: ClaimCheck, options: Options) -> Refusal | None:
     """Why the rules forbid this claim (财神, 抓打, last window, 漏胡, 漏碰, 摊), or None."""
     for rule in (_caishen_claim, _zhua_da_claim, _last_window_claim, _passed_claim,
                  _meld_caishen, _tan_claim, _chi_limit):
-        reason = rule(check, options)
-        if reason:
-            return reason
+        refusal = rule(check, options)
+        if refusal is not None:
+            return refusal
     return None
 
 
-def _caishen_claim(check: ClaimCheck, options: Options) -> str | None:
+def _caishen_claim(check: ClaimCheck, options: Options) -> Refusal | None:
     if check.wildcards.is_joker(check.tile):
-        return "a discarded 财神 can never be claimed (not for chi, pong, kong or a win)"
+        return Refusal(Code.CAISHEN_CLAIM)
     return None
 
 
-def _zhua_da_claim(check: ClaimCheck, options: Options) -> str | None:
+def _zhua_da_claim(check: ClaimCheck, options: Options) -> Refusal | None:
     x = check.zhua_da
     if x is not None and x != check.claimer:
-        return (f"抓打: seat {x} discarded a 财神; until seat {x} draws again nobody else "
-                "may chi, pong, kong or win on a discard")
+        return Refusal.of(Code.ZHUA_DA_CLAIM, seat=x)
     return None
 
 
-def _last_window_claim(check: ClaimCheck, options: Options) -> str | None:
+def _last_window_claim(check: ClaimCheck, options: Options) -> Refusal | None:
     if check.last_window and check.kind is not ActionKind.WIN:
-        return "流局: 20 or fewer tiles are left, so only a win may be claimed on this discard"
+        return Refusal(Code.LAST_WINDOW)
     return None
 
 
-def _passed_claim(check: ClaimCheck, options: Options) -> str | None:
+def _passed_claim(check: ClaimCheck, options: Options) -> Refusal | None:
     face = _face(check.tile, check)
     if check.kind is ActionKind.WIN and face in check.passed_wins:
-        return (f"漏胡: you passed a win on {face.notation}; no win on another "
-                f"{face.notation} until your own next draw")
+        return Refusal.of(Code.LOU_HU, tile=face)
     if check.kind is ActionKind.PONG and face in check.passed_pongs:
-        return (f"漏碰: you passed a pong of {face.notation}; no pong of it until your "
-                "own next draw")
+        return Refusal.of(Code.LOU_PENG, tile=face)
     return None
 
 
-def _meld_caishen(check: ClaimCheck | TurnCheck, options: Options) -> str | None:
+def _meld_caishen(check: ClaimCheck | TurnCheck, options: Options) -> Refusal | None:
     if not options.caishen_melds and any(check.wildcards.is_joker(t) for t in check.meld_tiles):
-        return "with caishen_melds off a 财神 may not be used in chi, pong or kong"
+        return Refusal(Code.CAISHEN_MELDS)
     return None
 
 
-def _tan_claim(check: ClaimCheck, options: Options) -> str | None:
+def _tan_claim(check: ClaimCheck, options: Options) -> Refusal | None:
     # The limit holds whatever ``liability`` says: the page lifts only 承包 with it off
     # and adds the chi limit, which then matters where a third 摊 is allowed.
     if check.kind is ActionKind.WIN:
         return None
     limit = tan_limit(check.claimer, check.discarder, check.dealer, check.streak)
     if check.claims[check.claimer][check.discarder] >= limit:
-        return (f"摊: you already have {limit} claims on seat {check.discarder}'s discards, "
-                "the most allowed" + ("" if limit > MAX_TAN else
-                                      " (a third only between dealer and non-dealer at "
-                                      "a streak of 3)"))
+        return Refusal.of(Code.TAN if limit > MAX_TAN else Code.TAN_THIRD, n=limit,
+                          seat=check.discarder)
     return None
 
 
-def _chi_limit(check: ClaimCheck, options: Options) -> str | None:
+def _chi_limit(check: ClaimCheck, options: Options) -> Refusal | None:
     if not options.liability and check.kind is ActionKind.CHI and \
             check.chis >= MAX_CHIS_WITHOUT_LIABILITY:
-        return (f"without liability (承包) no player may chi more than "
-                f"{MAX_CHIS_WITHOUT_LIABILITY} times in a hand")
+        return Refusal.of(Code.CHI_LIMIT, n=MAX_CHIS_WITHOUT_LIABILITY)
     return None
 
 
-def turn_refusal(check: TurnCheck, options: Options) -> str | None:
+def turn_refusal(check: TurnCheck, options: Options) -> Refusal | None:
     """Why the rules forbid this decision on one's own turn, or None."""
     if check.kind is ActionKind.WIN and check.after_claim:
-        return "after a chi or pong the claimer must discard: no win in that same step"
+        return Refusal(Code.WIN_AFTER_CLAIM)
     x = check.zhua_da
     if x is not None and x != check.seat and not _zhua_da_allows(check):
-        return (f"抓打: seat {x} discarded a 财神; until seat {x} draws again you may only "
-                "win by self-draw, make a concealed kong or discard the tile just drawn")
+        return Refusal.of(Code.ZHUA_DA_TURN, seat=x)
     if check.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
         return _meld_caishen(check, options)
     return None
@@ -559,13 +551,13 @@ class Hangzhou(RuleSet):
     def turns_wildcard(self, options: TableOptions) -> bool:
         return isinstance(options, Options) and options.caishen == "flip"
 
-    def claim_refusal(self, check: ClaimCheck, options: Options) -> str | None:
+    def claim_refusal(self, check: ClaimCheck, options: Options) -> Refusal | None:
         return claim_refusal(check, options)
 
-    def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
+    def turn_refusal(self, check: TurnCheck, options: Options) -> Refusal | None:
         return turn_refusal(check, options)
 
-    def discard_win_refusal(self, ctx: WinContext, options: Options) -> str | None:
+    def discard_win_refusal(self, ctx: WinContext, options: Options) -> Refusal | None:
         """The 放铳 conditions (`discard_win_refusal`), as `score` asks them."""
         return discard_win_refusal(ctx, options, wildcards(options, ctx.flipped))
 
@@ -590,5 +582,5 @@ class Hangzhou(RuleSet):
         assert isinstance(state.options, Options)
         return abandon_penalty(state.options, leaver, state.zhua_da, waiting)
 
-    def foreign_fields(self, ctx: WinContext) -> str | None:
-        return "'huangfan' is a Shanghai field" if ctx.huangfan else None
+    def foreign_fields(self, ctx: WinContext) -> Refusal | None:
+        return Refusal(Code.SHANGHAI_FIELD) if ctx.huangfan else None

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards
+from engine.refusals import Code, Refusal
 from engine.rules.common import (
     ClaimCheck,
     Pattern,
@@ -142,7 +143,7 @@ class RuleSet(ABC):
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         """The hand's wildcards; ``flipped`` is the tile turned at the deal, if any."""
         if flipped is not None:
-            raise RuleError(f"{self.en} has no 财神: 'flipped' is a flip-mode setting")
+            raise RuleError(Code.NO_CAISHEN, rules=self.en)
         return NO_WILDCARDS
 
     def tile_set(self) -> list[Tile]:
@@ -153,17 +154,17 @@ class RuleSet(ABC):
         """Whether the deal turns a tile from the back to name the wildcards (翻财神)."""
         return False
 
-    def claim_refusal(self, check: ClaimCheck, options: Any) -> str | None:
+    def claim_refusal(self, check: ClaimCheck, options: Any) -> Refusal | None:
         """Why a claim the shape allows is refused here, or None."""
         return None
 
-    def discard_win_refusal(self, ctx: WinContext, options: Any) -> str | None:
+    def discard_win_refusal(self, ctx: WinContext, options: Any) -> Refusal | None:
         """Why `score` refuses a win on a discard between these seats now, whatever the
         hand (so a hint need not score the hand to know), or None. `score` refuses the
         same win for the same reason."""
         return None
 
-    def turn_refusal(self, check: TurnCheck, options: Any) -> str | None:
+    def turn_refusal(self, check: TurnCheck, options: Any) -> Refusal | None:
         """Why a move on one's own turn is refused here, or None."""
         return None
 
@@ -194,7 +195,7 @@ class RuleSet(ABC):
         leaving costs nothing."""
         return None
 
-    def foreign_fields(self, ctx: WinContext) -> str | None:
+    def foreign_fields(self, ctx: WinContext) -> Refusal | None:
         """Why a calculator case sets a field this rule set does not have, or None."""
         return None
 

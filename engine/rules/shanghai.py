@@ -17,6 +17,7 @@ from engine.analysis import (
     Wildcards,
 )
 from engine.melds import Meld, MeldKind
+from engine.refusals import Code, Refusal
 from engine.rules.common import (
     SEATS,
     Charge,
@@ -304,10 +305,9 @@ def check(ctx: WinContext) -> None:
     """Refuse a Shanghai win that cannot exist (RuleError)."""
     check_context(ctx, flowers_allowed=True)
     if ctx.flipped is not None:
-        raise RuleError("Shanghai has no 财神: 'flipped' is a Hangzhou flip-mode setting")
+        raise RuleError(Code.NO_CAISHEN, rules="Shanghai")
     if ctx.win_tile is not None and len(set(ctx.flowers)) == len(FLOWERS):
-        raise RuleError("all eight flowers win as 八花 the moment the eighth comes: such a "
-                        "win has no 'win_tile'")
+        raise RuleError(Code.EIGHT_FLOWERS_TILE)
     check_hand_size(ctx, extra_allowed=ctx.win_tile is None)
     tiles = list(ctx.concealed) + list(ctx.flowers)
     tiles += [t for m in ctx.melds for t in m.tiles]
@@ -315,7 +315,7 @@ def check(ctx: WinContext) -> None:
         tiles.append(ctx.win_tile)
     check_copies_in_play(tiles, {})
     if any(t.is_flower for m in ctx.melds for t in m.tiles):
-        raise RuleError("flowers never form melds")
+        raise RuleError(Code.FLOWER_MELD)
 
 
 def score(ctx: WinContext, options: Options | None = None) -> Settlement:
@@ -323,32 +323,31 @@ def score(ctx: WinContext, options: Options | None = None) -> Settlement:
     try:
         check(ctx)
     except RuleError as exc:
-        return Settlement.refused(str(exc))
+        return Settlement.refused(exc.refusal)
     if ctx.win_tile is None:
         return _eight_flowers(ctx, options)
     best = _best(ctx, options)
-    if isinstance(best, str):
+    if isinstance(best, Refusal):
         return Settlement.refused(best)
     payments, lines, note, owed = settle(ctx, best.value, options)
     return Settlement(True, best.patterns, best.value, payments, None,
                       (*best.lines, *lines), note, owed, base=best.base)
 
 
-def _best(ctx: WinContext, options: Options) -> _Valued | str:
+def _best(ctx: WinContext, options: Options) -> _Valued | Refusal:
     """The reading `score` lists (of those worth the most), or why the win is refused;
     ``ctx`` passed `check` and has a winning tile."""
     assert ctx.win_tile is not None
     hand = HandAnalysis((*ctx.concealed, ctx.win_tile), ctx.melds, WILDCARDS, SHAPES)
     readings = hand.readings()
     if not readings:
-        return "the tiles do not form a complete hand"
+        return Refusal(Code.INCOMPLETE)
     all_tiles = [*ctx.concealed, ctx.win_tile, *(t for m in ctx.melds for t in m.tiles)]
     valued = [_value(ctx, r, _hand_patterns(ctx, r, all_tiles), options.la_cap)
               for r in readings]
     winning = [v for v in valued if v.qualifies]
     if not winning:
-        return ("a plain hand cannot win in Shanghai: it needs a flush, all pungs, honours, "
-                "a big crane, a replacement win or another special pattern")
+        return Refusal(Code.PLAIN_HAND)
     return listed(winning)
 
 
@@ -363,14 +362,14 @@ def win_value(ctx: WinContext, options: Options | None = None) -> int | None:
         settlement = _eight_flowers(ctx, options)
         return settlement.value if settlement.valid else None
     best = _best(ctx, options)
-    return None if isinstance(best, str) else best.value
+    return None if isinstance(best, Refusal) else best.value
 
 
 def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
     if len(set(ctx.flowers)) != 8:
-        return Settlement.refused("no winning tile: only all eight flowers (八花) win so")
+        return Settlement.refused(Refusal(Code.NO_WIN_TILE))
     if ctx.win is not WinKind.SELF_DRAW:
-        return Settlement.refused("八花 Eight Flowers wins as a self-draw only")
+        return Settlement.refused(Refusal(Code.EIGHT_FLOWERS))
     la = _TABLE["ba_hua"][2]
     value = HUA_PER_LA * la
     if options.la_cap is not None:
@@ -384,12 +383,12 @@ def _eight_flowers(ctx: WinContext, options: Options) -> Settlement:
 # ---------------------------------------------------------------------------
 # Play (engine.game asks these)
 
-def claim_refusal(check: ClaimCheck, options: Options) -> str | None:
+def claim_refusal(check: ClaimCheck, options: Options) -> Refusal | None:
     """Shanghai restricts no claim beyond its shape (chi from the upper player only)."""
     return None
 
 
-def turn_refusal(check: TurnCheck, options: Options) -> str | None:
+def turn_refusal(check: TurnCheck, options: Options) -> Refusal | None:
     """Shanghai restricts nothing on one's own turn beyond a valid hand for a win."""
     return None
 
@@ -467,13 +466,13 @@ class Shanghai(RuleSet):
 
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         if flipped is not None:
-            raise RuleError("Shanghai has no 财神: 'flipped' is a Hangzhou flip-mode setting")
+            raise RuleError(Code.NO_CAISHEN, rules="Shanghai")
         return WILDCARDS
 
-    def claim_refusal(self, check: ClaimCheck, options: Options) -> str | None:
+    def claim_refusal(self, check: ClaimCheck, options: Options) -> Refusal | None:
         return claim_refusal(check, options)
 
-    def turn_refusal(self, check: TurnCheck, options: Options) -> str | None:
+    def turn_refusal(self, check: TurnCheck, options: Options) -> Refusal | None:
         return turn_refusal(check, options)
 
     def huangfan_after_dice(self, counter: int, dice: tuple[int, int]) -> int:
@@ -492,7 +491,7 @@ class Shanghai(RuleSet):
         start = discarder if discarder is not None else winners[0]
         return min(winners, key=lambda s: (s - start) % SEATS or SEATS), 1
 
-    def foreign_fields(self, ctx: WinContext) -> str | None:
+    def foreign_fields(self, ctx: WinContext) -> Refusal | None:
         if ctx.streak != 1 or ctx.chain:
-            return "'streak' and 'chain' are Hangzhou fields"
+            return Refusal(Code.HANGZHOU_FIELDS)
         return None
