@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from engine import rules
 from engine.melds import Meld, MeldKind
-from engine.refusals import MAX_ECHO, Code, Param, Refusal, RefusalError
+from engine.refusals import MAX_ECHO, Code, Refusal, RefusalError
 from engine.rules.common import (
     SEATS,
     ChainStep,
@@ -65,8 +65,8 @@ class CaseError(RefusalError):
 class TooDeep(CaseError):
     """JSON nested deeper than `MAX_DEPTH` (or than the parser can follow)."""
 
-    def __init__(self, code: Code | Refusal = Code.TOO_DEEP, /, **params: Param) -> None:
-        super().__init__(code, **(params or {"depth": MAX_DEPTH}))
+    def __init__(self, refusal: Refusal | None = None) -> None:  # given: a copy (pickle)
+        super().__init__(refusal or Refusal.of(Code.TOO_DEEP, depth=MAX_DEPTH))
 
 
 class NumberTooLong(CaseError):

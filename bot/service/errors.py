@@ -14,7 +14,9 @@ class Refused(Exception):
 
     ``code`` is stable and names one sentence the adapter says in the reader's language;
     ``params`` are that sentence's values (seat numbers 1–4, names, …; for ``ILLEGAL``
-    the engine's ``why`` code and English ``detail``); ``reason`` is the same in plain
+    the engine's ``refusal``, an `engine.refusals.Refusal` — its code and values —, its
+    kind ``why`` and English ``detail``; for ``BAD_OPTIONS`` the engine's ``refusal``
+    when it gave one); ``reason`` is the same in plain
     English, for logs and tests — players read the adapter's sentence, not this.
     """
 

@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.service import Refused
+from engine.refusals import Code, Refusal
+from engine.tiles import Tile
 from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -28,9 +30,11 @@ async def test_refusals_carry_their_sentences_values(
     # another seat's button: whose it is, seats numbered as players see them (1–4)
     wrong = await _refusal(svc.act(by(BOB), table, D(0, "9m"), step=1))
     assert (wrong.code, dict(wrong.params)) == ("wrong_seat", {"seat": 1, "name": names[0]})
-    # the engine's refusal: its kind and its English reason, with the names of the seats
+    # the engine's refusal: its code and values, its kind and its English reason, with
+    # the names of the seats
     illegal = await _refusal(svc.act(by(ANN), table, D(0, "5m"), step=1))
     assert illegal.code == "illegal" and illegal.params["why"] == "tile_not_held"
+    assert illegal.params["refusal"] == Refusal.of(Code.NOT_HELD, tiles=(Tile.M5,))
     assert illegal.params["detail"] == "you do not hold 5m"
     assert tuple(illegal.params["names"]) == tuple(names)
     # a button of an earlier hand and one of a passed decision are told apart

@@ -639,7 +639,7 @@ _ZH: dict[str, str] = {
     "why.unknown_field": "案例没有 {field} 这一项",
     "why.missing_field": "案例缺少 '{field}' 这一项",
     "why.field_whole": "'{field}' 必须是整数，不能是 {value}",
-    "why.field_type": "'{field}' 的类型不对，不能是 {value}",
+    "why.field_type": "'{field}' 必须是 {type} 类型，不能是 {value}",
     "why.field_seat": "'{field}' 必须是 0 到 3 号位，不能是 {value}",
     "why.field_choice": "'{field}' 只能是 {choices}，不能是 {value}",
     "why.chain_step": "'chain' 里只能有 P（打出财神）和 K（杠），不能有 {char}",
