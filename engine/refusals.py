@@ -256,7 +256,7 @@ ENGLISH: Mapping[Code, str] = MappingProxyType({
     _C.FLIP_NEEDS_FLIPPED: "caishen = flip needs 'flipped': the tile turned after the deal",
     _C.NO_CAISHEN: "{rules} has no 财神: 'flipped' is a flip-mode setting",
     _C.NEEDS_WIN_TILE: "a win needs 'win_tile': the tile that completed the hand",
-    _C.NO_ROB_KONG: "Hangzhou rules have no 抢杠 (robbing a kong)",
+    _C.NO_ROB_KONG: "{rules} rules have no 抢杠 (robbing a kong)",
     _C.STREAK_RANGE: "streak must be 1–{top}, not {value}",
     _C.NO_FLOWER_REPLACEMENT: "Hangzhou has no flowers, so no flower replacement",
     _C.TAN_COUNT: "claims[{seat}][{seat_b}] is {n}, but seat {seat} may make at most "

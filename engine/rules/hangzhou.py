@@ -264,7 +264,7 @@ def check(ctx: WinContext, options: Options) -> Wildcards:
     if ctx.win_tile is None:
         raise RuleError(Code.NEEDS_WIN_TILE)
     if ctx.win is WinKind.ROB_KONG:
-        raise RuleError(Code.NO_ROB_KONG)
+        raise RuleError(Code.NO_ROB_KONG, rules="Hangzhou")
     if not 1 <= ctx.streak <= MAX_STREAK:
         raise RuleError(Code.STREAK_RANGE, top=MAX_STREAK, value=echo(ctx.streak))
     if ctx.replacement is Replacement.FLOWER:

@@ -28,6 +28,7 @@ from engine import rules as rulesets
 from engine.analysis import NO_WILDCARDS, GroupKind, HandAnalysis, ShapeRules
 from engine.game import new_hand, stack_wall
 from engine.melds import MeldKind
+from engine.refusals import Code, Refusal
 from engine.rules import OptionWords, RuleSet, Words
 from engine.rules.common import (
     SEATS,
@@ -101,7 +102,7 @@ class Chicken(RuleSet):
 
     def _score(self, ctx: WinContext, options: ChickenOptions) -> Settlement:
         judged = _judged(ctx, options)
-        if isinstance(judged, str):
+        if isinstance(judged, Refusal):
             return Settlement.refused(judged)
         patterns, value = judged
         payers = [s for s in range(SEATS) if s != ctx.winner] \
@@ -119,7 +120,7 @@ class Chicken(RuleSet):
 
     def _win_value(self, ctx: WinContext, options: ChickenOptions) -> int | None:
         judged = _judged(ctx, options)
-        return None if isinstance(judged, str) else judged[1]
+        return None if isinstance(judged, Refusal) else judged[1]
 
     def next_dealer(self, dealer: int, streak: int, winners: Sequence[int],
                     discarder: int | None) -> tuple[int, int]:
@@ -128,23 +129,23 @@ class Chicken(RuleSet):
         return (dealer + 1) % SEATS, 1
 
 
-def _judged(ctx: WinContext, options: ChickenOptions) -> tuple[tuple[str, ...], int] | str:
+def _judged(ctx: WinContext, options: ChickenOptions) -> tuple[tuple[str, ...], int] | Refusal:
     """(the patterns, the value) of a win, or why it is refused."""
     try:
         check_context(ctx, flowers_allowed=False)
         if ctx.win_tile is None:
-            raise RuleError("a win needs 'win_tile': the tile that completed the hand")
+            raise RuleError(Code.NEEDS_WIN_TILE)
         if ctx.win is WinKind.ROB_KONG:
-            raise RuleError("Chicken rules have no 抢杠 (robbing a kong)")
+            raise RuleError(Code.NO_ROB_KONG, rules="Chicken")
         check_hand_size(ctx)
         check_copies_in_play([*ctx.concealed, ctx.win_tile,
                               *(t for m in ctx.melds for t in m.tiles)], {})
     except RuleError as exc:
-        return str(exc)
+        return exc.refusal
     hand = HandAnalysis((*ctx.concealed, ctx.win_tile), ctx.melds, NO_WILDCARDS, SHAPES)
     readings = hand.readings()
     if not readings:
-        return "the tiles do not form a complete hand"
+        return Refusal(Code.INCOMPLETE)
     chows = all(m.kind is MeldKind.CHI for m in ctx.melds) and any(
         all(g.kind is GroupKind.CHOW for g in r.melds) for r in readings)
     return (("ping_he",), options.all_chows) if chows else ((), 1)

@@ -235,7 +235,7 @@ _EN: dict[str, str] = {
                               "turned after the deal",
     "why.no_caishen": "{rules} has no 财神, so no 'flipped'",
     "why.needs_win_tile": "a win needs 'win_tile', the tile that completed the hand",
-    "why.no_rob_kong": "Hangzhou rules have no 抢杠 (robbing a kong)",
+    "why.no_rob_kong": "{rules} rules have no 抢杠 (robbing a kong)",
     "why.streak_range": "the dealer's streak runs from 1 to {top}, not {value}",
     "why.no_flower_replacement": "Hangzhou has no flowers, so no flower replacement",
     "why.tan_count": "{seat} cannot have made {n} claims (摊) on {seat_b}'s discards: at most "
@@ -610,7 +610,7 @@ _ZH: dict[str, str] = {
     "why.flip_needs_flipped": "翻财神的牌桌需要写 'flipped'：开牌后翻出的那张牌",
     "why.no_caishen": "{rules}没有财神，不用写 'flipped'",
     "why.needs_win_tile": "胡牌需要写 'win_tile'：胡的那张牌",
-    "why.no_rob_kong": "杭州麻将没有抢杠",
+    "why.no_rob_kong": "{rules}没有抢杠",
     "why.streak_range": "老庄只能是 1 到 {top}，不能是 {value}",
     "why.no_flower_replacement": "杭州麻将没有花牌，也就没有补花",
     "why.tan_count": "{seat}不可能吃碰杠了{seat_b}的牌 {n} 次：这一局最多 {limit} 摊",
