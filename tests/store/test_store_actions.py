@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from bot.store import (
     Store,
     StoreError,
 )
+from bot.store.sqlite import SqliteDatabase
 from tests.store.helpers import NewGame, sqlite_only
 
 
@@ -127,9 +129,10 @@ async def test_a_move_is_no_round_trip_to_the_database_thread(
     runs on the event loop's own thread when the database is free, not handed to
     aiosqlite's thread; a stale move is refused there as well."""
     hand = (await new_game()).hand
+    assert isinstance(store._db, SqliteDatabase)
     connection = store._db.connection
     calls = []
-    handed = connection._execute
+    handed: Callable[..., Awaitable[object]] = connection._execute  # aiosqlite's, untyped
 
     async def counted(fn: object, *args: object, **kwargs: object) -> object:
         calls.append(fn)

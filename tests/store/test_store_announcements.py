@@ -17,6 +17,7 @@ from bot.store import (
     StaleStatus,
     Store,
 )
+from tests.narrowing import known
 from tests.store.helpers import COMMITMENT, SALT, WALL, NewGame
 
 TOLD = [NewAnnouncement("settlement", facts={"totals": ["1", "-1", "0", "0"]}),
@@ -40,7 +41,7 @@ async def test_the_end_of_a_hand_and_its_announcements_are_one_write(
         ("reveal", f"reveal-{game.table.id}-1", game.hand.id, "pending"),
         ("leaderboard", f"leaderboard-{game.table.id}-1", game.hand.id, "pending")]
     assert rows[0].facts == {"totals": ["1", "-1", "0", "0"]}
-    assert (await store.lobby.get_table(game.table.id)).status == "finished"  # the last hand
+    assert known(await store.lobby.get_table(game.table.id)).status == "finished"  # the last hand
 
 
 async def test_a_new_hand_is_written_with_its_commitment(store: Store,
@@ -61,7 +62,7 @@ async def test_an_announcement_is_delivered_once_and_stays_delivered(
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
                                     announcements=TOLD)
     first, *_ = await store.outbox.undelivered(game.table.id)
-    assert (await store.outbox.mark(first.id, "sending", 151.0)).status == "sending"
+    assert known(await store.outbox.mark(first.id, "sending", 151.0)).status == "sending"
     done = await store.outbox.mark(first.id, "delivered", 152.0)
     assert (done.status, done.delivered_at) == ("delivered", 152.0)
     again = await store.outbox.mark(first.id, "sending", 153.0)
@@ -77,7 +78,7 @@ async def test_the_same_announcement_cannot_be_recorded_twice(
     with pytest.raises(ConstraintError):
         await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
                                         announcements=[NewAnnouncement("reveal")] * 2)
-    assert (await store.hands.get(game.hand.id)).status == "live"  # rolled back as one
+    assert known(await store.hands.get(game.hand.id)).status == "live"  # rolled back as one
 
 
 async def test_cancelling_is_one_write_with_its_announcements(
@@ -87,8 +88,8 @@ async def test_cancelling_is_one_write_with_its_announcements(
             NewAnnouncement("lobby", None, 1, {"what": "cancelled"})]
     table = await store.endings.cancel_table(game.table.id, at=170.0, announcements=told)
     assert table.status == "cancelled"
-    assert (await store.hands.get(game.hand.id)).status == "ended"
-    assert (await store.matches.get(game.match.id)).status == "abandoned"
+    assert known(await store.hands.get(game.hand.id)).status == "ended"
+    assert known(await store.matches.get(game.match.id)).status == "abandoned"
     assert await store.deadlines.all(game.hand.id) == []
     assert [r.key for r in await store.outbox.undelivered()] == [
         f"reveal-{game.table.id}-1", f"lobby-{game.table.id}-1"]

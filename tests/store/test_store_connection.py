@@ -127,7 +127,8 @@ async def test_restart_keeps_everything(store: Store, database: Path | str,
         await reopened.close()
 
 
-async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int) -> tuple:
+async def snapshot(store: Store, table_id: int, hand_id: int, ended_hand: int
+                   ) -> tuple[object, ...]:
     return (await store.lobby.get_table(table_id), await store.lobby.seats(table_id),
             await store.matches.of_table(table_id), await store.hands.get(hand_id),
             await store.log.actions(hand_id), await store.deadlines.all(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -79,8 +80,9 @@ async def test_malformed_hands_are_refused(store: Store, new_game: NewGame, fiel
                                            value: object) -> None:
     game = await new_game()
     await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0)
+    malformed: dict[str, Any] = {field: value}
     hand = replace(NewHand(WALL, SALT, COMMITMENT, dice=(3, 3), dealer=0, streak=0, huangfan=0),
-                   **{field: value})
+                   **malformed)
     with pytest.raises(ConstraintError):
         await store.matches.deal(game.match.id, hand, at=160.0)
     assert [h.number for h in await store.hands.of_match(game.match.id)] == [1]

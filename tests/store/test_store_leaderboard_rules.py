@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -17,8 +18,9 @@ ANN = LeaderboardDelta("user:1", "Ann", Fraction(400), hands_won=1, hands_played
 
 async def test_each_rule_set_keeps_its_own_line(store: Store) -> None:
     await store.leaderboard.apply(1, 10, "shanghai", [ANN])
-    await store.leaderboard.apply(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", 6)])
-    await store.leaderboard.apply(1, 10, "hangzhou", [LeaderboardDelta("user:1", "Ann", -2)])
+    for points in (6, -2):
+        await store.leaderboard.apply(1, 10, "hangzhou",
+                                      [LeaderboardDelta("user:1", "Ann", Fraction(points))])
     shanghai = await store.leaderboard.entry(10, "shanghai", "user:1")
     hangzhou = await store.leaderboard.entry(10, "hangzhou", "user:1")
     assert shanghai is not None and hangzhou is not None
@@ -54,7 +56,8 @@ async def empty_database(request: pytest.FixtureRequest, tmp_path: Path
 
 async def test_standings_kept_before_0014_go_to_their_tables_rule_set(
         empty_database: Path | str) -> None:
-    dialect = "sqlite" if isinstance(empty_database, Path) else "postgres"
+    dialect: Literal["sqlite", "postgres"] = \
+        "sqlite" if isinstance(empty_database, Path) else "postgres"
     before = [m for m in load_migrations(dialect=dialect) if m.version < 14]
     old = await Store.open(empty_database, migrations=before)
     try:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.discord.delivery.memory import InMemory, PresenterMemory
 from bot.store import NotFound, Store, StoreMemory, TableMemory
+from tests.narrowing import known
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 
 
@@ -32,7 +33,8 @@ async def _read(memory: PresenterMemory, table_id: int) -> tuple[object, ...]:
 
 
 WRITTEN = (11, 12, 500.0, 13, frozenset({2}), True)
-EMPTY = (None, None, 0.0, None, frozenset(), False)
+EMPTY: tuple[int | None, int | None, float, int | None, frozenset[int], bool] = (
+    None, None, 0.0, None, frozenset(), False)
 
 
 async def test_store_memory_survives_a_restart(db_path: Path) -> None:
@@ -171,7 +173,7 @@ async def test_racing_swaps_hand_every_id_back_exactly_once(
                     for i in range(20)]
 
         handed = await asyncio.gather(swaps(memories[0], 100), swaps(memories[1], 200))
-        stored = (await memory_of(store, table)).table_message
+        stored = known((await memory_of(store, table)).table_message)
         back = [m for got in handed for m in got if m is not None]
         assert sorted([*back, stored]) == [*range(100, 120), *range(200, 220)]
     finally:
