@@ -43,14 +43,28 @@ def register(ruleset: RuleSet) -> RuleSet:
         if type(known) is type(ruleset):
             return known
         raise ValueError(f"another rule set is registered as {ruleset.name!r}")
-    missing = set(ruleset.own_options()) - set(ruleset.option_words)
-    if missing:
-        raise ValueError(f"rule set {ruleset.name!r} says nothing of its options "
-                         f"{sorted(missing)}: give their OptionWords")
+    _check_words(ruleset)
     RULESETS[ruleset.name] = ruleset
     _generation += 1
     _changed()
     return ruleset
+
+
+def _check_words(ruleset: RuleSet) -> None:
+    """Refuse a rule set that leaves players without words for one of its options: its
+    `OptionWords`, a ``{value}`` in its line, a name for each of its text choices."""
+    for option in ruleset.own_options():
+        said = ruleset.option_words.get(option)
+        if said is None:
+            raise ValueError(f"rule set {ruleset.name!r} says nothing of its option "
+                             f"{option!r}: give its OptionWords")
+        if "{value}" not in said.line.en or "{value}" not in said.line.zh:
+            raise ValueError(f"the line of option {option!r} must show its {{value}}")
+        named = set(said.choices)
+        unnamed = [v for v in ruleset.options_type._choices().get(option, ())
+                   if isinstance(v, str) and v not in named]
+        if unnamed:
+            raise ValueError(f"option {option!r} has choices without a name: {unnamed}")
 
 
 def unregister(name: str) -> None:
@@ -61,10 +75,11 @@ def unregister(name: str) -> None:
         _changed()
 
 
-def on_change(listener: Callable[[], None]) -> None:
+def on_change(listener: Callable[[], None]) -> Callable[[], None]:
     """Call ``listener`` after each change of the registry (what is derived from it, as
-    the Discord words, is remade then)."""
+    the Discord words, is remade then); returns what stops it."""
     _listeners.append(listener)
+    return lambda: _listeners.remove(listener)
 
 
 def _changed() -> None:
