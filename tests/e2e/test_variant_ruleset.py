@@ -202,7 +202,8 @@ def test_the_calculator_scores_its_pattern_under_its_option() -> None:
 @pytest.fixture(params=["sqlite", "postgres"])
 async def world(request: pytest.FixtureRequest, tmp_path: Path,
                 monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    """A service on a real SQLite file, or on a fresh PostgreSQL database."""
+    """A service on a real SQLite file, or on a fresh PostgreSQL database, whose first
+    hand deals the dealer four chows and a pair."""
     monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
     url: str | None = None
     target: Path | str = tmp_path / "service.sqlite3"
@@ -212,8 +213,8 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path,
     store = await Store.open(target)
     clock, notes = FakeClock(), RecordingNotifier()
     try:
-        yield World(store, clock, notes, TableService(store, notes, clock=clock,
-                                                      computer_pause=0.0))
+        yield World(store, clock, notes, TableService(
+            store, notes, clock=clock, computer_pause=0.0, deal=stacked(ALL_CHOWS, "chicken")))
     finally:
         await store.close()
         if url is not None:
@@ -221,7 +222,6 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path,
 
 
 async def test_the_service_plays_settles_and_stores_it(world: World) -> None:
-    world.service.deal = stacked(ALL_CHOWS, "chicken")
     table = await world.table(rules="chicken", options={"all_chows": 3})
     (row,) = await world.store.lobby.tables_in_channel(CHANNEL)
     assert row.rules == "chicken" and row.options == {"all_chows": 3}
