@@ -33,7 +33,7 @@ from engine.game.state import (
     Phase,
     SeatState,
     WinRecord,
-    record_of,
+    make,
     replace,
 )
 from engine.melds import Meld, MeldKind
@@ -331,10 +331,7 @@ class PlayerView:
 
 def _knowing(knowledge: SeatKnowledge, table: TableView, seat: int,
              concealed: tuple[Tile, ...], drawn: Tile | None) -> PlayerView:
-    """``PlayerView(table, seat, concealed, drawn, knowledge=knowledge)`` without the
-    constructor's per-field ``setattr`` (tested to be the same view)."""
-    return record_of(PlayerView, {"table": table, "seat": seat, "concealed": concealed,
-                                  "drawn": drawn, _KNOWLEDGE: knowledge})
+    return PlayerView(table, seat, concealed, drawn, knowledge=knowledge)
 
 
 def advice_inputs(pv: PlayerView) -> SeatKnowledge | None:
@@ -472,7 +469,7 @@ def _view_of(state: HandState, seat: int, public: TableView, shown: _SeatShown,
         # (``in`` over the kinds: the scan runs in C, not a generator's frames.)
         win_value = _win_value(state, seat) if _WIN in map(_KIND_OF, offered) \
             else None
-        knowledge = record_of(SeatKnowledge, {"judge": shown.idle.judge,
+        knowledge = make(SeatKnowledge, {"judge": shown.idle.judge,
                                               "melds": shown.idle.melds,
                                               "offered": offered, "win_value": win_value,
                                               "prospect": prospect_of(state, seat)})
@@ -499,7 +496,7 @@ def _viewer_table(public: TableView, viewer: int, own: SeatView, deciding: tuple
 
 
 def _public_table(state: HandState, hand_number: int) -> TableView:
-    return record_of(TableView, {
+    return make(TableView, {
         "rules": state.rules, "hand_number": hand_number, "dealer": state.dealer,
         "streak": state.streak, "huangfan": state.huangfan, "dice": state.dice,
         "wall_left": state.wall_remaining, "caishen": state.wildcards.joker,
@@ -595,7 +592,7 @@ def _idle_knowledge(judge: Judge, melds: tuple[Meld, ...]) -> SeatKnowledge:
     # Keyed by which melds record and which judge: an entry keeps both alive (the melds
     # as the memo's key, the judge in the knowledge), so neither id is another's.
     known = _IDLE_KNOWLEDGE.find(melds, id(judge))
-    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), record_of(
+    return known if known is not None else _IDLE_KNOWLEDGE.keep(melds, id(judge), make(
         SeatKnowledge, {"judge": judge, "melds": melds, "offered": (), "win_value": None,
                         "prospect": None}))
 
@@ -604,7 +601,7 @@ def _idle_now(state: HandState, seat: int, idle: SeatKnowledge) -> SeatKnowledge
     """``idle`` (a seat's knowledge without moves, shared between states) with its
     prospect in ``state``, whose table its waits are judged on: one record a state and
     seat, whether the seat's view is made alone or with the others'."""
-    return state.remembered(_IDLE_NOW[seat], lambda: record_of(SeatKnowledge, {
+    return state.remembered(_IDLE_NOW[seat], lambda: make(SeatKnowledge, {
         "judge": idle.judge, "melds": idle.melds, "offered": (), "win_value": None,
         "prospect": prospect_of(state, seat)}))
 
@@ -620,7 +617,7 @@ _MELD_ROWS: IdentityMemo[tuple[MeldView, ...]] = IdentityMemo("engine.view.meld_
 
 
 def _seat_view(s: SeatState, i: int, dealer: int, has_drawn: bool, shown: bool) -> SeatView:
-    return record_of(SeatView, {
+    return make(SeatView, {
         "seat": i, "wind": SEAT_WINDS[(i - dealer) % 4], "dealer": i == dealer,
         "concealed_count": len(s.hand), "has_drawn": has_drawn,
         "discards": _river(s.discards), "melds": _meld_row(s.melds, shown),

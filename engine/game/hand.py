@@ -3,10 +3,6 @@ internally each step returns a new state and appends to a local event list."""
 
 from __future__ import annotations
 
-from bisect import insort
-from itertools import repeat
-from operator import is_
-
 from engine.game.actions import Action
 from engine.game.claims import Resolution, resolve
 from engine.game.events import (
@@ -21,7 +17,6 @@ from engine.game.events import (
     TileDiscarded,
     TileDrawn,
 )
-from engine.game.held import KIND_MARK, HeldTiles
 from engine.game.kinds import (  # enum members, read fast
     ADDED_KONG,
     CHI,
@@ -37,8 +32,6 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.legal import (
-    DISCARD_OFFERS,
-    LEGAL_QUESTION,
     added_kong_target,
     claim_options,
     could_claim,
@@ -48,8 +41,6 @@ from engine.game.legal import (
 )
 from engine.game.settle import eight_flowers, judge
 from engine.game.state import (
-    ANSWERS,
-    HELD,
     ClaimWindow,
     Discard,
     HandResult,
@@ -57,7 +48,6 @@ from engine.game.state import (
     SeatState,
     WinRecord,
     make,
-    renewed,
     replace,
 )
 from engine.melds import MeldKind
@@ -72,18 +62,16 @@ FLOWERS_FOR_BA_HUA = 8
 def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...]]:
     """The state after ``action`` and the events it caused; raises a subclass of
     `IllegalAction` (and changes nothing) when the action is not allowed now."""
-    # The two commonest moves, each made in one step when it is the plain case.
-    if type(action) is Action:
-        kind = action.kind
-        plain = _plain_discard(state, action) if kind is DISCARD and state.phase is TURN \
-            else _plain_pass(state, action) if kind is PASS else None
-        if plain is not None:
-            return plain
     if not known_legal(state, action):
         validate(state, action)  # which rule refuses it, when one does
     events: list[Event] = []
-    new = (_turn(state, action, events) if state.phase is TURN
-           else _answer(state, action, events))
+    if state.phase is not TURN:
+        new = _answer(state, action, events)
+    elif action.kind is DISCARD:  # the commonest move
+        assert action.tile is not None
+        new = discard(state, action.seat, action.tile, events)
+    else:
+        new = _turn(state, action, events)
     # ``new`` was made by this call and nobody has seen it yet: count the action in it
     # rather than copy it once more.
     assert new is not state
@@ -93,9 +81,6 @@ def apply(state: HandState, action: Action) -> tuple[HandState, tuple[Event, ...
 
 def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
     seat = action.seat
-    if action.kind is DISCARD:
-        assert action.tile is not None
-        return discard(state, seat, action.tile, ev)
     if action.kind is CONCEALED_KONG:
         return _concealed_kong(state, seat, action.tiles, ev)
     if action.kind is ADDED_KONG:
@@ -121,71 +106,52 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     (the caller's own dictionary, which the draw adds its changes to).
     """
     wall = state.wall
-    if len(wall) == state.front + state.back:  # nothing left to draw
-        return end(_with(state, before), (), ev)
-    from_back = replacement is not None
-    tile = wall[-1 - state.back] if from_back else wall[state.front]
-    if tile >= _FIRST_FLOWER:
-        state = _with(state, before)
-        changes: dict[str, object] = {}
-        mine = _drawer_released(state, seat, from_back, changes)
-        return _flower(state.changed(seat, mine, **changes), seat, tile, ev)
-    changes = {} if before is None else before
-    mine = _drawer_released(state, seat, from_back, changes)
-    ev.append(_DRAWN[seat][from_back][tile])
+    front, back = state.front, state.back
+    changes: dict[str, object] = {} if before is None else before
+    if len(wall) == front + back:  # nothing left to draw
+        return end(replace(state, **changes), (), ev)
+    # A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打); a
+    # plain draw starts a turn, and by the dealer ends the first go-round.
+    mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
+    if replacement is None:
+        tile = wall[front]
+        changes["front"] = front + 1
+        mine["claimed_turn"] = False
+        if seat == state.dealer:
+            changes["first_go_round"] = False
+    else:
+        tile = wall[-1 - back]
+        changes["back"] = back + 1
+    if changes.get("zhua_da", state.zhua_da) == seat:
+        changes["zhua_da"] = None
     # The seats as the move before the draw left them (a tuple of them, when it did; the
     # changes hold any field's values, so the type is said here).
     made: tuple[SeatState, ...] | None = changes.get("seats")  # type: ignore[assignment]  # ↑
     seats = list(state.seats if made is None else made)
     s = seats[seat]
-    mine["hand"] = s.with_tile(tile)
+    if tile >= _FIRST_FLOWER:  # laid aside, and a replacement drawn for it
+        mine["flowers"] = flowers = (*s.flowers, tile)
+        seats[seat] = replace(s, **mine)
+        changes["seats"] = tuple(seats)
+        state = replace(state, **changes)
+        ev.append(FlowerLaidAside(seat, tile))
+        if len(flowers) == FLOWERS_FOR_BA_HUA:
+            return end(state, (eight_flowers(state, seat),), ev)
+        return draw(state, seat, ev, replacement=Replacement.FLOWER)
+    ev.append(_DRAWN[seat][replacement is not None][tile])
     mine["drawn"] = tile
-    seats[seat] = s.after(tile, True, mine)
+    seats[seat] = s.after(tile, True, **mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
     changes["seats"] = tuple(seats)
     changes["phase"] = TURN
     changes["turn"] = seat
     changes["window"] = None
     changes["replacement"] = replacement
-    return renewed(state, changes)
+    return replace(state, **changes)
 
 
 _FIRST_FLOWER = int(Tile.SPRING)  # a plain int: compared on every draw
-
-
-def _with(state: HandState, changes: dict[str, object] | None) -> HandState:
-    return state if changes is None else renewed(state, changes)
-
-
-def _drawer_released(state: HandState, seat: int, from_back: bool,
-                     changes: dict[str, object]) -> dict[str, object]:
-    """A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打), and a
-    plain draw by the dealer ends the first go-round: the state's changes are added to
-    ``changes`` (which may hold the changes of the move before the draw already), the
-    seat's returned."""
-    mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
-    if from_back:
-        changes["back"] = state.back + 1
-    else:  # a plain draw starts a turn
-        changes["front"] = state.front + 1
-        mine["claimed_turn"] = False
-    if changes.get("zhua_da", state.zhua_da) == seat:
-        changes["zhua_da"] = None
-    if seat == state.dealer and not from_back:
-        changes["first_go_round"] = False
-    return mine
-
-
 _NONE_PASSED: frozenset[Tile] = frozenset()
-
-
-def _flower(state: HandState, seat: int, flower: Tile, ev: list[Event]) -> HandState:
-    s = state.seats[seat]
-    state = state.with_seat(seat, flowers=(*s.flowers, flower))
-    ev.append(FlowerLaidAside(seat, flower))
-    if len(state.seats[seat].flowers) == FLOWERS_FOR_BA_HUA:
-        return end(state, (eight_flowers(state, seat),), ev)
-    return draw(state, seat, ev, replacement=Replacement.FLOWER)
 
 
 def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
@@ -204,10 +170,8 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 # One's own turn
 
 
-def discard(state: HandState, seat: int, tile: Tile, ev: list[Event],
-            could: tuple[bool, ...] | None = None) -> HandState:
-    """``seat`` discards ``tile``; ``could``: `could_claim` of it, when the caller asked
-    it already (`_plain_discard`)."""
+def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
+    """``seat`` discards ``tile``."""
     s = state.seats[seat]
     joker = state.wildcards.joker
     wild = joker is not None and tile == joker  # a 财神 (`Wildcards.is_joker`)
@@ -215,8 +179,8 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event],
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     seats = list(state.seats)
-    seats[seat] = s.after(tile, False, {"hand": s.without(tile), "drawn": None, "chain": chain,
-                                        "discards": (*s.discards, _UNCLAIMED[tile])})
+    seats[seat] = s.after(tile, False, drawn=None, chain=chain,
+                          discards=(*s.discards, _UNCLAIMED[tile]))
     # 抓打 starts, or passes to this seat, with a 财神 discard.
     changes: dict[str, object] = {"seats": tuple(seats),
                                   "zhua_da": seat if wild else state.zhua_da}
@@ -226,176 +190,10 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event],
     # Who could claim it, asked of the seats before the discard (only the discarder's
     # changed, and it is never asked). Most discards: nobody, and the next seat's draw
     # is made in the same copy of the state as the discard.
-    if could is None:
-        could = could_claim(state, tile, seat, False)
-    if not last and not any(could):
+    could = could_claim(state, tile, seat, False)
+    if not last and True not in could:
         return draw(state, (seat + 1) % SEATS, ev, before=changes)
-    return open_window(renewed(state, changes), seat, tile, ev, last=last, could=could)
-
-
-def _plain_discard(state: HandState, action: Action
-                   ) -> tuple[HandState, tuple[Event, ...]] | None:
-    """The commonest move, a discard nobody may claim and the next seat's plain draw,
-    made in one step (`discard` then `draw`, written out in one function: about half of
-    all moves, and most of their cost was calls and records passed between the steps).
-    None when the move is anything else (not an offered discard, a 财神, the last
-    tiles' window, a flower or no tile to draw): `apply` then makes it the general way.
-    A discard some seat could claim is made the general way from here, told who could.
-    tests/game/test_fast_paths.py holds the two ways to the same states and events."""
-    answers = state.__dict__.get(ANSWERS)
-    if answers is None:
-        return None  # nobody asked the turn's offers: `validate` checks the move
-    seat = state.turn
-    offered: tuple[Action, ...] | None = answers.get(LEGAL_QUESTION[seat])
-    tile = action.tile
-    if offered is None or type(action.seat) is not int or action.seat != seat or \
-            type(tile) is not Tile or action.tiles:
-        return None
-    # The offers are made of the one value of each discard (`known_legal`): found by
-    # identity, as comparing records field by field costs more than the rest.
-    if not any(map(is_, offered, repeat(DISCARD_OFFERS[seat][tile]))):
-        return None
-    wild = state.wildcards
-    if tile is wild.joker:  # 财神 discards change the chain and 抓打 (the general way)
-        return None
-    ruleset = state.ruleset
-    wall = state.wall
-    front = state.front
-    remaining = len(wall) - front - state.back
-    limit = ruleset.last_window_tiles
-    if not remaining or (limit is not None and remaining <= limit):
-        return None
-    drawn = wall[front]
-    if drawn >= _FIRST_FLOWER:
-        return None
-    seats = state.seats
-    s = seats[seat]
-    shapes = ruleset.shapes
-    held: HeldTiles | None = s.__dict__.get(HELD)  # `SeatState.held`, written out
-    if held is None or held.wildcards is not wild or held.shapes is not shapes:
-        held = s.held(wild, shapes)
-    face = held.basis.plays[tile]
-    if face is None:
-        return None
-    nxt = _NEXT[seat]
-    group, mark = KIND_MARK[face]
-    # Could any other seat claim the tile (`could_claim`, written out)? Most discards:
-    # the kind is not among a seat's marks (`HeldTiles.mark_claims`, worked out once a
-    # hand change), so the seat may not; asked of the seats before the discard.
-    could: list[bool] | None = None
-    for other in _OTHERS[seat]:
-        o = seats[other]
-        h: HeldTiles | None = o.__dict__.get(HELD)  # `SeatState.held`, written out
-        if h is None or h.wildcards is not wild or h.shapes is not shapes:
-            h = o.held(wild, shapes)
-        if not h.marked:
-            h.mark_claims()
-        if other == nxt:
-            if not h.next_marks[group] & mark or not h.may_claim(tile, face, True):
-                continue
-        elif not h.claim_marks[group] & mark or not h.may_claim(tile, face, False):
-            continue
-        if could is None:
-            could = [False] * SEATS
-        could[other] = True
-    if could is not None:
-        # A window to open: the general way, told who could claim (and the move known
-        # to be offered, so not checked again).
-        ev: list[Event] = []
-        new = discard(state, seat, tile, ev, could=tuple(could))
-        new.__dict__["seq"] = state.seq + 1
-        return new, tuple(ev)
-    # The discarder's record and the drawer's, each copied once (`SeatState.after`).
-    hand = list(s.hand)
-    hand.remove(tile)
-    mine = s.__dict__.copy()
-    mine["hand"] = kept = tuple(hand)
-    mine["drawn"] = None
-    mine["chain"] = ()
-    mine["discards"] = (*s.discards, _UNCLAIMED[tile])
-    mine[HELD] = held.moved(tile, kept, -1)
-    new_seats = list(seats)
-    new_seats[seat] = record = _new(SeatState)
-    _set_attribute(record, "__dict__", mine)  # `state.make`, written out: hot path
-    return _plain_draw(state, new_seats, nxt, drawn), \
-        (_DISCARDED[seat][tile], _DRAWN[nxt][False][drawn])
-
-
-def _plain_pass(state: HandState, action: Action
-                ) -> tuple[HandState, tuple[Event, ...]] | None:
-    """The commonest answer, the last asked seat's pass on a discard, and the next
-    seat's plain draw, made in one step (`_answer` then `draw`, written out). None when
-    the answer is anything else (another seat still undecided, Hangzhou's last window,
-    a flower or no tile to draw, an answer not allowed): `apply` then makes it the
-    general way. tests/game/test_fast_paths.py holds the two ways to the same states
-    and events."""
-    seat = action.seat
-    if type(seat) is not int or not 0 <= seat < SEATS or action.tile is not None or \
-            action.tiles or state.phase is not CLAIM:
-        return None
-    window = state.window
-    assert window is not None
-    # Offered (asked, not answered yet: `known_legal`), and every other asked seat
-    # passed already.
-    if not window.options[seat] or window.answers[seat] is not None or window.last or \
-            not _others_passed(window, seat):
-        return None
-    wall = state.wall
-    front = state.front
-    if len(wall) == front + state.back:
-        return None
-    drawn = wall[front]
-    if drawn >= _FIRST_FLOWER:
-        return None
-    seats = list(state.seats)
-    passed = _passed(state, action)
-    if passed is not None:  # what the pass binds the seat to (漏胡 / 漏碰)
-        seats[seat] = renewed(seats[seat], passed)
-    nxt = _NEXT[window.from_seat]
-    return _plain_draw(state, seats, nxt, drawn), \
-        (_PASS_ANSWERED[seat], _UNCLAIMED_CLOSE, _DRAWN[nxt][False][drawn])
-
-
-def _plain_draw(state: HandState, seats: list[SeatState], seat: int, drawn: Tile
-                ) -> HandState:
-    """The state after ``seat``'s plain draw of ``drawn`` (from the front, no flower),
-    with ``seats`` as the move before it left them: `draw`, written out for the plain
-    discard and the plain pass."""
-    d = seats[seat]
-    theirs = d.__dict__.copy()
-    hand = list(d.hand)
-    insort(hand, drawn)  # a hand is kept sorted
-    theirs["hand"] = grown = tuple(hand)
-    theirs["drawn"] = drawn
-    theirs["passed_wins"] = theirs["passed_pongs"] = _NONE_PASSED
-    theirs["claimed_turn"] = False
-    counted: HeldTiles | None = theirs.get(HELD)
-    if counted is not None:
-        theirs[HELD] = counted.moved(drawn, grown, 1)
-    seats[seat] = record = _new(SeatState)
-    _set_attribute(record, "__dict__", theirs)  # `state.make`, written out: hot path
-    changed = state.__dict__.copy()
-    changed["seats"] = tuple(seats)
-    changed["front"] = state.front + 1
-    changed["phase"] = TURN
-    changed["turn"] = seat
-    changed["window"] = None
-    changed["replacement"] = None
-    if state.zhua_da == seat:
-        changed["zhua_da"] = None
-    if seat == state.dealer:
-        changed["first_go_round"] = False
-    changed[ANSWERS] = None
-    changed["seq"] = state.seq + 1
-    new = _new(HandState)
-    _set_attribute(new, "__dict__", changed)
-    return new
-
-
-_new = object.__new__
-_set_attribute = object.__setattr__  # past the frozen records' own ``__setattr__``
-_NEXT = tuple((seat + 1) % SEATS for seat in range(SEATS))
-_OTHERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
+    return open_window(replace(state, **changes), seat, tile, ev, last=last, could=could)
 
 
 # A discard nobody claimed is a value of its tile alone, and the events of discards
@@ -458,14 +256,13 @@ def open_window(state: HandState, seat: int, tile: Tile, ev: list[Event], *,
     window = make(ClaimWindow, {"tile": tile, "from_seat": seat, "options": empty,
                                 "answers": (None,) * SEATS, "last": last,
                                 "opened_at": state.seq + 1})
-    # Copies that change no field a derived value is computed from (`renewed`).
-    probe = renewed(state, {"phase": phase, "window": window})
+    probe = replace(state, phase=phase, window=window)
     options = tuple(claim_options(probe, s) if could[s] else () for s in range(SEATS))
     if not any(options):
         return _no_claim(state, seat, rob, last, ev)
-    window = renewed(window, {"options": options})
+    window = replace(window, options=options)
     ev.append(ClaimWindowOpened(tile, seat, window.asked, rob, last))
-    return renewed(probe, {"window": window})
+    return replace(probe, window=window)
 
 
 def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
@@ -489,10 +286,10 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
         return draw(state, (window.from_seat + 1) % SEATS, ev, before=changes)
     answers = list(window.answers)
     answers[seat] = action
-    window = changes["window"] = renewed(window, {"answers": tuple(answers)})
+    window = changes["window"] = replace(window, answers=tuple(answers))
     outcome = resolve(window, state.ruleset.multiple_winners)
     # The answer and what it binds the seat to, in one copy of the state.
-    state = renewed(state, changes)
+    state = replace(state, **changes)
     return state if outcome is None else _close(state, outcome, ev)
 
 

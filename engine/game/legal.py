@@ -21,7 +21,7 @@ from engine.game.errors import (
     TileNotHeld,
     WrongPhase,
 )
-from engine.game.held import HeldTiles, neighbours
+from engine.game.held import KIND_MARK, HeldTiles, neighbours
 from engine.game.kinds import (  # enum members, read fast
     ADDED_KONG,
     CHI,
@@ -36,7 +36,7 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.settle import judge, self_draw
-from engine.game.state import ANSWERS, HandState, WinRecord, make, record_of, renewed
+from engine.game.state import ANSWERS, HandState, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.refusals import Code, Refusal, echo
@@ -115,15 +115,28 @@ def known_legal(state: HandState, action: Action) -> bool:
     (`legal_actions` asked before the move, as every player does, or a claim window's
     options): then `validate` would accept it, since the offers are exactly what it
     accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
-    if isinstance(action, Action) and type(action.seat) is int and 0 <= action.seat < SEATS:
-        offered = _known_offers(state, action.seat)
+    seat = action.seat if isinstance(action, Action) else None
+    if type(seat) is int and 0 <= seat < SEATS:
         # A discard, win or pass equal to the one value of it offered (`_interned`, what
         # the offers are made of), or the very claim offered: well formed. Told by
         # identity, as comparing records field by field costs more than all the rest.
-        if offered is not None:
-            interned = _interned(action)
-            if any(map(is_, offered, repeat(action if interned is None else interned))):
-                return True
+        interned = _interned(action)
+        offered: tuple[Action, ...] | None
+        if state.phase is TURN:
+            answers = state.__dict__.get(ANSWERS)  # `remembered_answer`, written out
+            offered = None if answers is None else answers.get(_LEGAL[seat])
+        else:
+            window = state.window
+            if window is None or not window.options[seat] or \
+                    window.answers[seat] is not None:
+                offered = None
+            elif interned is _PASSES[seat]:
+                return True  # a pass is offered to every seat asked
+            else:
+                offered = window.options[seat]
+        if offered is not None and \
+                any(map(is_, offered, repeat(action if interned is None else interned))):
+            return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
 
@@ -254,8 +267,7 @@ def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
     the same for every decision the turn offers."""
     drawn = state.seats[seat].drawn
-    # Every field named (`make` without its check: asked once a turn).
-    return record_of(TurnCheck, {
+    return make(TurnCheck, {
         "kind": DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
         "meld_tiles": (), "drawn": drawn,
         "after_claim": drawn is None and not state.opening, "zhua_da": state.zhua_da})
@@ -265,10 +277,8 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
                           situation: TurnCheck | None = None) -> None:
     if situation is None:
         situation = _turn_situation(state, action.seat)
-    # A `TurnCheck` has no derived value: the hot path's copy (`renewed`) serves.
-    check = renewed(situation, {
-        "kind": action.kind, "tile": action.tile,
-        "meld_tiles": action.tiles if action.tile is None else (action.tile,)})
+    check = replace(situation, kind=action.kind, tile=action.tile,
+                    meld_tiles=action.tiles if action.tile is None else (action.tile,))
     reason = state.ruleset.turn_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
@@ -428,7 +438,7 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
     if not candidates:
         return ()
     # What the rule set is told is the same for each candidate but its kind and tiles:
-    # made once, copied with those (`renewed`: a `ClaimCheck` has no derived value).
+    # made once, copied with those.
     first = _claim_check(state, candidates[0])
     return tuple(a for a in candidates if _claim_allowed(state, a, first))
 
@@ -441,7 +451,7 @@ def _claim_allowed(state: HandState, candidate: Action, first: ClaimCheck) -> bo
     holds the offers and `validate` to each other). ``first``: `_claim_check` of the
     seat's first candidate."""
     check = first if first.kind is candidate.kind and first.meld_tiles is candidate.tiles \
-        else renewed(first, {"kind": candidate.kind, "meld_tiles": candidate.tiles})
+        else replace(first, kind=candidate.kind, meld_tiles=candidate.tiles)
     if state.ruleset.claim_refusal(check, state.options):
         return False
     if candidate.kind is not WIN:
@@ -461,15 +471,32 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     wild = state.wildcards
     shapes = state.ruleset.shapes
     seats = state.seats
-    upper = (from_seat + 1) % SEATS  # chi only from the seat just before
+    upper = _NEXT[from_seat]  # chi only from the seat just before
     # What the tile plays as, read from the discarder's table of it (`Wildcards.plays_as`
     # by tile, the same for every seat of the hand); a robbed kong is only won on.
     face = None if rob else seats[from_seat].held(wild, shapes).basis.plays[tile]
-    # Written out for the four seats: asked on every discard (a move's hot path).
-    return (from_seat != 0 and seats[0].held(wild, shapes).may_claim(tile, face, upper == 0),
-            from_seat != 1 and seats[1].held(wild, shapes).may_claim(tile, face, upper == 1),
-            from_seat != 2 and seats[2].held(wild, shapes).may_claim(tile, face, upper == 2),
-            from_seat != 3 and seats[3].held(wild, shapes).may_claim(tile, face, upper == 3))
+    group, mark = (0, 0) if face is None else KIND_MARK[face]
+    could: list[bool] | None = None
+    for seat in _OTHERS[from_seat]:
+        held = seats[seat].held(wild, shapes)
+        # Most discards: the kind is not among the seat's marks (`HeldTiles.mark_claims`,
+        # worked out once a hand change and asked on the other seats' discards), and the
+        # seat may not claim it.
+        if face is not None:
+            if not held.marked:
+                held.mark_claims()
+            if not (held.next_marks if seat == upper else held.claim_marks)[group] & mark:
+                continue
+        if held.may_claim(tile, face, seat == upper):
+            if could is None:
+                could = [False] * SEATS
+            could[seat] = True
+    return _NOBODY if could is None else tuple(could)
+
+
+_NOBODY = (False,) * SEATS
+_NEXT = tuple((seat + 1) % SEATS for seat in range(SEATS))
+_OTHERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
 
 
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from engine.analysis import Wildcards
 from engine.game.actions import Action
 from engine.game.kinds import CLAIM, ENDED, PASS, ROB_KONG, TURN, WIN
-from engine.game.state import HandState, make, record_of
+from engine.game.state import HandState, make
 from engine.melds import Meld, MeldKind
 from engine.memo import bounded
 from engine.rules import RuleSet
@@ -120,9 +120,7 @@ _FACTS = "table facts"
 def _table_facts(state: HandState) -> TableFacts:
     window = state.window
     phase = state.phase
-    # Every field named (`make` without its check: one record a state, on the views'
-    # path).
-    return record_of(TableFacts, {
+    return make(TableFacts, {
         "rules": state.rules, "options": state.options, "dealer": state.dealer,
         "streak": state.streak, "huangfan": state.huangfan and state.ruleset.has_huangfan,
         "flipped": state.flipped, "claims": state.claims,
@@ -158,7 +156,7 @@ def _prospect(state: HandState, seat: int) -> WinProspect | None:
     if window is not None and state.phase is CLAIM and state.ruleset.passed_claims_bind \
             and window.answers[seat] is None and WIN_OFFER[seat] in window.options[seat]:
         passed = passed | {state.wildcards.plays_as(window.tile) or window.tile}
-    return record_of(WinProspect, {
+    return make(WinProspect, {
         "seat": seat, "flowers": own.flowers, "chain": own.chain,
         "claimed_turn": own.claimed_turn, "passed_wins": passed,
         "table": table_facts(state)})

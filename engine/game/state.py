@@ -31,14 +31,19 @@ from engine.tiles import Tile
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-_FIELDS: dict[type, frozenset[str]] = {}
+_Derived = tuple[tuple[str, frozenset[str], bool], ...]
+_Shape = tuple[frozenset[str], _Derived, frozenset[str]]
+_SHAPES: dict[type, _Shape] = {}
+"""A record type's field names and derived values (`_shape`), for `replace` and `make`."""
 ANSWERS = _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
 HELD = _HELD = "_held"
 """Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
-_DERIVED: dict[type, tuple[tuple[str, frozenset[str]], ...]] = {}
-"""A record type's derived values and the fields each is computed from: `replace` drops
-one when any of its fields changes (and keeps it otherwise, as the next state's)."""
+_DERIVED: dict[type, _Derived] = {}
+"""A record type's derived values, the fields each is computed from, and whether it is
+emptied (None, for a value read with ``__dict__.get``) rather than removed (a cached
+property's) when `replace` changes one of those fields: it is kept otherwise, as the
+copy's. Emptied keeps the copy's table its size, as the value comes back at once."""
 
 _UNASKED = object()
 """What `HandState.remembered` finds for a question not asked yet."""
@@ -48,36 +53,17 @@ V = TypeVar("V")
 
 
 def replace(record: T, **changes: object) -> T:
-    """`dataclasses.replace` for this package's frozen records, without re-running
-    ``__init__``: none of them has a ``__post_init__``, and every move makes a dozen
-    copies (the standard one was a third of the cost of replaying a log). A derived
-    value (a state's 财神, a seat's `HeldTiles`) is dropped when what it is computed
-    from changes."""
+    """The one way a record of this package is copied with changes: `dataclasses.replace`
+    without re-running ``__init__`` (none of the records has a ``__post_init__``, and
+    every move makes a few copies: the standard one was a third of the cost of replaying
+    a log). The changes must be fields; a derived value (a state's 财神 and rule set, a
+    seat's `HeldTiles`) is dropped when a field it is computed from changes, and kept as
+    the copy's otherwise; what the record was asked (`HandState.remembered`) is not."""
     cls = type(record)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    names, derived, inputs = _SHAPES.get(cls) or _shape(cls)
     if not names.issuperset(changes):
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    values = record.__dict__.copy()
-    for name, value in changes.items():
-        values[name] = value
-    if _ANSWERS in values:
-        values[_ANSWERS] = None  # answers about the old record, not the new one
-    for derived, inputs in _DERIVED.get(cls, ()):
-        if not inputs.isdisjoint(changes):
-            values.pop(derived, None)
-    return record_of(cls, values)
-
-
-def renewed(record: T, changes: dict[str, object]) -> T:
-    """`replace` for the few copies on every move's hot path (a draw, a discard, a claim
-    answer), whose ``changes`` are fields no derived value is computed from (a state's
-    seats, phase, turn, wall position and window; `SeatState.after` keeps a seat's own):
-    no field-name check and no derived value to drop, so derived values carry over.
-    tests/game/test_fast_paths.py holds the moves made with it to those made with
-    `replace`."""
     values = record.__dict__.copy()
     # One by one: every name is already in the copy, and ``dict.update`` would first
     # grow the copy (a full table) to room for them all.
@@ -87,32 +73,40 @@ def renewed(record: T, changes: dict[str, object]) -> T:
         # Answers about the old record, not the new one: emptied, not removed (a new
         # key would regrow the copy's table when this record is asked in turn).
         values[_ANSWERS] = None
-    new = _new(type(record))
-    _set_attribute(new, "__dict__", values)  # `record_of`, written out: hot path
+    if not inputs.isdisjoint(changes):
+        for name, computed_from, emptied in derived:
+            if name in values and not computed_from.isdisjoint(changes):
+                if emptied:
+                    values[name] = None
+                else:
+                    del values[name]
+    new = _new(cls)
+    _set_attribute(new, "__dict__", values)
     return new
 
 
 def make(cls: type[T], values: dict[str, object]) -> T:
-    """``cls(**values)`` for this package's frozen records (no ``__post_init__``) with
-    every field given, without the dataclass ``__init__``'s per-field ``setattr``: for
-    the few records built on every move's hot path. ``values`` is the caller's own
-    dictionary, which the record keeps."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    """The one way a record of this package is made without its ``__init__``:
+    ``cls(**values)`` with every field given, without the dataclass ``__init__``'s
+    per-field ``setattr`` (several times the cost: the records made on every move and
+    every view). ``values`` is the caller's own dictionary, which the record keeps."""
+    names = (_SHAPES.get(cls) or _shape(cls))[0]
     if len(values) != len(names) or not names.issuperset(values):
         raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
-    return record_of(cls, values)
-
-
-def record_of(cls: type[T], values: dict[str, object]) -> T:
-    """A frozen record of ``cls`` whose attributes are ``values`` (which it keeps: the
-    caller made it for this record, naming every field: `make` checks that, the views'
-    hot path does not). Setting the dictionary whole is several times cheaper than
-    filling the new record's own one (its ``update`` copies and regrows it)."""
     new = _new(cls)
     _set_attribute(new, "__dict__", values)
     return new
+
+
+def _shape(cls: type) -> _Shape:
+    """A record type's field names, its derived values (`_DERIVED`) and the fields any
+    of them is computed from, kept once."""
+    if hasattr(cls, "__post_init__"):  # would be skipped: made by its constructor only
+        raise TypeError(f"{cls.__name__} is made by its constructor")
+    derived = _DERIVED.get(cls, ())
+    shape = _SHAPES[cls] = (frozenset(f.name for f in fields(cls)), derived,
+                            frozenset().union(*(inputs for _, inputs, _ in derived)))
+    return shape
 
 
 _new = object.__new__
@@ -190,22 +184,16 @@ class SeatState:
                                                        shapes)
         return held
 
-    def after(self, tile: Tile, gained: bool, changes: dict[str, object]) -> SeatState:
-        """`replace` for a draw (``gained``: the hand in ``changes`` gains ``tile``) or a
-        discard (loses it): the `HeldTiles` already worked out are brought up to date
-        from the old ones rather than counted again."""
-        # ``changes`` never hold the melds (only the hand, of what `held` depends on):
-        # a hot-path copy (`renewed`), its `HeldTiles` moved by the one tile.
-        assert "melds" not in changes
-        values = self.__dict__.copy()
-        for name, value in changes.items():
-            values[name] = value
-        held: HeldTiles | None = values.get(_HELD)
-        if held is not None:
-            hand: tuple[Tile, ...] = values["hand"]
-            values[_HELD] = held.moved(tile, hand, 1 if gained else -1)
-        new = _new(SeatState)
-        _set_attribute(new, "__dict__", values)  # `record_of`, written out: hot path
+    def after(self, tile: Tile, gained: bool, **changes: object) -> SeatState:
+        """The seat after its concealed tiles gain ``tile`` (a draw) or lose it (a
+        discard), with ``changes`` to its other fields: `replace`, with the `HeldTiles`
+        already worked out brought up to date from the old ones (`HeldTiles.moved`)
+        rather than counted again."""
+        new = replace(self, hand=self.with_tile(tile) if gained else self.without(tile),
+                      **changes)
+        held: HeldTiles | None = self.__dict__.get(_HELD)
+        if held is not None and "melds" not in changes:
+            new.__dict__[_HELD] = held.moved(tile, new.hand, 1 if gained else -1)
         return new
 
     def __getstate__(self) -> dict[str, object]:
@@ -377,6 +365,6 @@ class HandState:
         return self.wall_remaining + len(self.set_aside) + in_seats
 
 
-_DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped"))),
-                       ("ruleset", frozenset(("rules",))))
-_DERIVED[SeatState] = ((_HELD, frozenset(("hand", "melds"))),)
+_DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped")), False),
+                       ("ruleset", frozenset(("rules",)), False))
+_DERIVED[SeatState] = ((_HELD, frozenset(("hand", "melds")), True),)

@@ -1,18 +1,15 @@
-"""The move path's shortcuts against the general path they replace, on 2,000 seeded
+"""What the move path keeps to be quick, against what it stands for, on 2,000 seeded
 random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by move:
 
-- a discard nobody may claim, and an answer that closes a window unclaimed, are made in
-  one copy of the state with the next draw (`draw`'s ``before``): the same state and
-  events as making the discard's state first and drawing from it; the plain discard and
-  its draw in one step (`hand._plain_discard`, for an offered discard), and the last pass
-  on a discard and its draw (`hand._plain_pass`), the same as both made the general way
-  (with both steps turned off);
-- the copies that skip `replace`'s checks (`renewed`, `SeatState.after`) keep no stale
-  derived value: every seat's kept `HeldTiles` (its counts, each group's key and cost
-  moved tile by tile, and the shape answers made from them) equals counting its tiles
-  afresh;
+- a move applied to a state whose offers were asked (`known_legal` trusts an offered
+  move) makes the same state and events as on a copy nobody asked (validated in full);
+- every seat's kept `HeldTiles` (its counts, each group's key and cost moved tile by
+  tile by `SeatState.after`, and the shape answers and claim marks made from them)
+  equals counting its tiles afresh;
+- who could claim a discard (`could_claim`, told first from each seat's claim marks)
+  is who could by its tiles counted afresh (`HeldTiles.may_claim`);
 - a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
-  equal every candidate enumerated and checked as before;
+  equal every candidate enumerated and checked;
 - `known_legal` knows an offered move given as an equal value, as `validate` would;
 - a claim window's melds on tiles that all play as themselves (`_natural_claims`) are
   those every candidate multiset enumerated and checked finds (`_meld_claims`), in the
@@ -29,13 +26,12 @@ import pytest
 
 from engine import rules
 from engine.game import Action, MalformedAction, apply, deciding_seats, legal_actions, new_hand
-from engine.game import hand as hand_module
 from engine.game import legal as legal_module
-from engine.game.events import Event
 from engine.game.held import _MARKS, _SHAPE, HeldTiles
-from engine.game.legal import known_legal, remembered_self_draw
+from engine.game.legal import could_claim, known_legal, remembered_self_draw
 from engine.game.state import HandState, Phase, replace
-from engine.rules.common import ActionKind
+from engine.rules.common import SEATS, ActionKind
+from engine.tiles import Tile
 from tests.game.helpers import window_of
 
 GAMES = {
@@ -65,22 +61,6 @@ def _moves(rules_name: str, options: dict[str, Any], seed: int, hands: int,
             yield
 
 
-def _general_draw(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Patch `draw` so that, while the returned flag is set, the changes made before a
-    draw go into a state of their own first (the general path, two copies)."""
-    general = [False]
-    one_copy = hand_module.draw
-
-    def draw(state: HandState, seat: int, ev: list[Event], *, replacement: Any = None,
-             before: dict[str, object] | None = None) -> HandState:
-        if general[0] and before is not None:
-            return one_copy(replace(state, **before), seat, ev, replacement=replacement)
-        return one_copy(state, seat, ev, replacement=replacement, before=before)
-
-    monkeypatch.setattr(hand_module, "draw", draw)
-    return general
-
-
 def _reference_turn_offers(state: HandState, seat: int,
                            monkeypatch: pytest.MonkeyPatch) -> tuple[Action, ...]:
     """The turn's offers with every candidate enumerated and checked (no shortcut)."""
@@ -98,6 +78,14 @@ def _may_self_draw_by_judging(state: HandState, seat: int, _held: object) -> boo
         return False
     record = remembered_self_draw(state, seat)
     return record is not None and record.settlement.valid
+
+
+def _could_claim_afresh(state: HandState, tile: Tile, from_seat: int) -> tuple[bool, ...]:
+    wild, shapes = state.wildcards, state.ruleset.shapes
+    face = wild.plays_as(tile)
+    upper = (from_seat + 1) % SEATS
+    return tuple(seat != from_seat and HeldTiles.of(s.hand, s.melds, wild, shapes).may_claim(
+        tile, face, seat == upper) for seat, s in enumerate(state.seats))
 
 
 def _held_as_counted_afresh(state: HandState) -> None:
@@ -124,31 +112,14 @@ def _values(held: HeldTiles) -> dict[str, object]:
         "wildcards": held.wildcards, "shapes": held.shapes}
 
 
-def _counted(step: Any, name: str, moves: dict[str, int], general: list[bool]) -> Any:
-    """``step`` (`hand._plain_discard` or `_plain_pass`), counting the moves it made;
-    while ``general`` is set, it makes none (the general path makes them all)."""
-    def counted(state: HandState, action: Action) -> object:
-        if general[0]:
-            return None
-        made = step(state, action)
-        moves[name] += made is not None
-        return made
-    return counted
-
-
 def _value_copy(action: Action) -> Action:
     return Action(action.kind, action.seat, action.tile, action.tiles)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_the_shortcuts_play_every_move_as_the_general_path(
+def test_the_kept_data_plays_every_move_as_worked_out_afresh(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    general = _general_draw(monkeypatch)
-    moves = {"one_copy_draws": 0, "turns": 0, "_plain_discard": 0, "_plain_pass": 0,
-             "natural_claims": 0}
-    for one_step in ("_plain_discard", "_plain_pass"):
-        monkeypatch.setattr(hand_module, one_step, _counted(
-            getattr(hand_module, one_step), one_step, moves, general))
+    moves = {"turns": 0, "natural_claims": 0}
     monkeypatch.setattr(legal_module, "_natural_claims", _as_enumerated(moves))
 
     def step(state: HandState, action: Action) -> HandState:
@@ -156,25 +127,21 @@ def test_the_shortcuts_play_every_move_as_the_general_path(
             assert legal_actions(state, action.seat) == \
                 _reference_turn_offers(state, action.seat, monkeypatch)
             moves["turns"] += 1
+            if action.kind is ActionKind.DISCARD:
+                assert action.tile is not None
+                assert could_claim(state, action.tile, action.seat, False) == \
+                    _could_claim_afresh(state, action.tile, action.seat)
         assert known_legal(state, _value_copy(action))
-        general[0] = True
-        slow: tuple[HandState, tuple[Event, ...]] = apply(replace(state, seq=state.seq),
-                                                          action)
-        general[0] = False
-        fast = apply(state, action)
-        assert fast == slow
-        if fast[0].seats != state.seats and fast[0].phase is Phase.TURN:
-            moves["one_copy_draws"] += 1
-        _held_as_counted_afresh(fast[0])
-        return fast[0]
+        unasked = apply(replace(state, seq=state.seq), action)
+        made = apply(state, action)
+        assert made == unasked
+        _held_as_counted_afresh(made[0])
+        return made[0]
 
     rules_name, options, seed, hands = GAMES[name]
     for _ in _moves(rules_name, options, seed, hands, step):
         pass
-    assert moves["turns"] > 20 * hands and moves["one_copy_draws"] > 10 * hands
-    # The plain discard-and-draw step (`hand._plain_discard`) made most of those draws;
-    # the general path (`general`, the answers dropped) made each of them too.
-    assert moves["_plain_discard"] > 10 * hands and moves["_plain_pass"] > hands
+    assert moves["turns"] > 20 * hands
     # Fixed 财神 and no 财神: most windows' melds were told at once (a turned 财神 has
     # a stand-in, so its windows always enumerate).
     assert moves["natural_claims"] > (hands if name != "hangzhou_flip" else -1)
@@ -202,10 +169,10 @@ def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> N
         known_legal(state, int_tile)
 
 
-def test_the_one_step_moves_refuse_a_malformed_copy_of_an_offer() -> None:
+def test_a_move_refuses_a_malformed_copy_of_an_offer() -> None:
     """`apply` of an offered discard given with an int tile, or of the last pass on a
-    discard given with a bool seat, is refused as malformed (and changes nothing), as
-    the general path refuses it, though each equals what the one-step move makes."""
+    discard given with a bool seat, is refused as malformed (and changes nothing), though
+    each equals the move offered."""
     refused = {"discard": 0, "pass": 0}
 
     def step(state: HandState, action: Action) -> HandState:
