@@ -64,11 +64,8 @@ def replace(record: T, **changes: object) -> T:
     if not names.issuperset(changes):
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    values = record.__dict__.copy()
-    # One by one: every name is already in the copy, and ``dict.update`` would first
-    # grow the copy (a full table) to room for them all.
-    for name, value in changes.items():
-        values[name] = value
+    # Every name is in the record's dictionary already: the union is a copy of its size.
+    values = record.__dict__ | changes
     if _ANSWERS in values:
         # Answers about the old record, not the new one: emptied, not removed (a new
         # key would regrow the copy's table when this record is asked in turn).
