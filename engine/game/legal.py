@@ -567,7 +567,7 @@ def _natural_claims(state: HandState, seat: int, held: HeldTiles, face: Tile,
     itself or is a 财神: a pong (kong) is two (three) of the face and the 财神 held, a
     chi two of the face's held neighbours that make a run with it, or one of them and a
     财神, or two 财神; in the enumeration's order (sorted). Each claim is one value, made
-    once (`_NATURAL_CLAIMS`). tests/game/test_fast_paths.py holds these to
+    once (`_NATURAL_CLAIMS`). tests/game/test_kept_data.py holds these to
     `_meld_claims`."""
     counts, jokers = held.split
     joker = held.wildcards.joker if jokers else None  # a 财神 held, when one is
