@@ -25,7 +25,8 @@ Discord `bot.discord.delivery.posting.Poster`'s.
 - Shared mode (``shared``: other processes draw the same tables' changes): the message
   ids are read from the memory before each delivery, and a new message is swapped in,
   the one it replaces deleted (see bot/discord/delivery/memory.py): one lobby message, one
-  picture, at most one mention, whichever process posted them.
+  picture, at most one mention, whichever process posted them. Which of the two is
+  chosen once, here (`ChannelMessages`, bot/discord/delivery/channel.py).
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
   ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
@@ -46,7 +47,8 @@ import discord
 from bot.discord.core.i18n import LocaleLike, lang, t
 from bot.discord.core.pictures import Pictures
 from bot.discord.core.words import amounts_text
-from bot.discord.delivery.memory import PresenterMemory, ViewMessage
+from bot.discord.delivery.channel import ChannelMessages, KeptHere, Swapped
+from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
 from bot.discord.delivery.table_state import Tables, TableState, channel_queue
@@ -104,7 +106,6 @@ class DiscordNotifier:
                  now: Callable[[], float] = time.time,
                  pictures: Pictures | None = None, shared: bool = False) -> None:
         self.client = client
-        self.shared = shared
         self.pictures = pictures or Pictures(0)
         self.memory = memory
         self.outbox = Outbox()
@@ -112,6 +113,9 @@ class DiscordNotifier:
         self.repost_after = repost_after
         self.now = now
         self.post = Poster(client, memory)
+        self.channel: ChannelMessages = Swapped(memory, self.post) if shared \
+            else KeptHere(memory, self.post)
+        """Where the lobby, picture and mention are remembered (delivery/channel.py)."""
         self.tables = Tables(memory, shared=shared)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
         self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
@@ -219,7 +223,7 @@ class DiscordNotifier:
             message = await self.post.send(ref, embed=embed, view=view)
             if message is not None:
                 st.lobby_message = message.id
-                await self._keep(ref, "lobby", message.id)
+                await self.channel.keep(ref, "lobby", message.id)
         if info.status == "cancelled":  # the open decisions' DMs say so
             await self.dms.void(ref, _people(info.seats))
         if info.status in ("finished", "cancelled"):  # edited or posted anew alike
@@ -248,27 +252,7 @@ class DiscordNotifier:
         self.dms.forget(ref.table_id)
         self.replies.forget(ref.table_id)
         self.post.forget(ref.table_id)
-        if self.shared:  # whichever process posted the mention and the DMs
-            await self._drop_ping(ref, st or TableState())
-            await self.memory.forget_dm_messages(ref.table_id)
-        elif st is not None:
-            await self._drop_ping(ref, st)
-
-    async def _keep(self, ref: TableRef, which: ViewMessage, message_id: int,
-                    posted_at: float = 0.0) -> None:
-        """Remember the table's new ``which`` message. One process: written through
-        (the message it replaces is dealt with by the caller, as this process knows
-        it). Shared mode: swapped in, and the message it replaced, whoever posted it,
-        deleted: two processes racing to post leave one."""
-        if not self.shared:
-            if which == "lobby":
-                await self.memory.set_lobby_message(ref.table_id, message_id)
-            else:
-                await self.memory.set_table_message(ref.table_id, message_id, posted_at)
-            return
-        old = await self.memory.swap_message(ref.table_id, which, message_id, posted_at)
-        if old is not None and old != message_id:
-            await self.post.delete(ref, old)
+        await self.channel.forget(ref, st)
 
     # ------------------------------------------------------------------ the table
 
@@ -327,9 +311,8 @@ class DiscordNotifier:
                                        allowed_mentions=discord.AllowedMentions.none())
         if message is not None:
             old, st.table_message, st.table_posted = st.table_message, message.id, self.now()
-            await self._keep(ref, "table", message.id, st.table_posted)
-            if old is not None and not self.shared:  # one live picture: the stale one
-                await self.post.delete(ref, old)  # goes (shared mode: `_keep` did)
+            await self.channel.keep(ref, "table", message.id, old=old,
+                                    posted_at=st.table_posted)
 
     async def _away(self, notice: AwayNotice) -> None:
         key = "chan.away" if notice.away else "chan.back"
@@ -407,40 +390,11 @@ class DiscordNotifier:
     async def _post_ping(self, ref: TableRef, st: TableState, text: str) -> None:
         """One ping message per table: the previous one is deleted, so the channel does
         not fill up with them."""
-        if self.shared:  # posted first, then swapped in: whoever posted the old one
-            message = await self.post.send(ref, content=text)
-            await self._swap_ping(ref, st, message.id if message is not None else None)
-            return
-        old, st.ping_message = st.ping_message, None
-        if old is not None:
-            await self.post.delete(ref, old)
-        message = await self.post.send(ref, content=text)
-        st.ping_message = message.id if message is not None else None
-        await self._keep_ping(ref, old, st.ping_message)
+        await self.channel.post_ping(ref, st, lambda: self.post.send(ref, content=text))
 
     async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
         """The standing mention goes (the hand or the table is over)."""
-        if self.shared:
-            await self._swap_ping(ref, st, None)
-            return
-        old, st.ping_message = st.ping_message, None
-        if old is not None:
-            await self.post.delete(ref, old)
-            await self._keep_ping(ref, old, None)
-
-    async def _swap_ping(self, ref: TableRef, st: TableState, new: int | None) -> None:
-        """Shared mode: ``new`` becomes the standing mention and the one it replaced,
-        whichever process posted it, is deleted (two racing mentions leave one)."""
-        st.ping_message = new
-        old = await self.memory.swap_message(ref.table_id, "ping", new)
-        if old is not None and old != new:
-            await self.post.delete(ref, old)
-
-    async def _keep_ping(self, ref: TableRef, old: int | None, new: int | None) -> None:
-        """The standing mention's id is remembered, so that after a restart it is still
-        deleted when the next one is posted or the hand ends."""
-        if new != old:
-            await self.memory.set_ping_message(ref.table_id, new)
+        await self.channel.drop_ping(ref, st)
 
     # ------------------------------------------------------------------ the end of a hand
 
