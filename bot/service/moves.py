@@ -96,7 +96,8 @@ class Moves:
         self._scheduler = scheduler
         self._timers = timers
         self._announcer = announcer
-        self._deal = deal
+        self.shuffle = deal
+        """How a wall is shuffled (tests stack walls by setting another)."""
         self._computer_name = computer_name
         self.snapshot_every = snapshot_every
 
@@ -107,7 +108,7 @@ class Moves:
         `Endings.finish_and_deal`)."""
         dice = fairness.roll_dice()
         match, setup = start_hand(match, dice)
-        deal = self._deal(live.row.rules, setup.dealer)
+        deal = self.shuffle(live.row.rules, setup.dealer)
         state, events = new_hand(live.row.rules, match.options, deal.wall, setup.dealer, dice,
                                  streak=setup.streak, huangfan=setup.huangfan)
         pending = self._timers.plan(live, state, now, kept={})

@@ -134,6 +134,15 @@ class TableService:
         self.announcer.notifier = notifier
 
     @property
+    def deal(self) -> Callable[[str, int], Deal]:
+        """How walls are shuffled (`Moves.shuffle`; tests stack walls by setting it)."""
+        return self.moves.shuffle
+
+    @deal.setter
+    def deal(self, deal: Callable[[str, int], Deal]) -> None:
+        self.moves.shuffle = deal
+
+    @property
     def _tables(self) -> dict[int, LiveTable]:
         """The live tables in memory (tests peek at them)."""
         return self.tables.loaded
