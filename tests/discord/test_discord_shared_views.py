@@ -22,6 +22,7 @@ import pytest
 import bot.discord.hand.replies as replies
 from bot.discord.delivery.memory import InMemory, PresenterMemory
 from bot.discord.hand.replies import order
+from bot.discord.play.move_dms import KnownHere
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, LobbyNotice, TableInfo
 from bot.store import Store, StoreMemory, TableMemory
@@ -264,13 +265,15 @@ async def test_a_finished_table_forgets_its_seats_dms(memory: PresenterMemory) -
     for notifier in (alone, shared):
         await notifier.publish(private(dealt(), 0))
         await settle(notifier)
-    assert (TABLE, 0) in alone.dms._move_dms
+    assert isinstance(alone.dms.move_dms, KnownHere)
+    assert (TABLE, 0) in alone.dms.move_dms.move_dms
     assert (await memory.recall(TABLE)).dm_messages != {}
     for notifier in (alone, shared):
         notifier.clicked(TABLE, 1, 1)
         await notifier.publish(LobbyNotice(_info("finished"), "finished", 0))
         await settle(notifier)
-        assert not [k for k in (*notifier.dms._move_dms, *notifier.dms._clicked)
+        held = notifier.dms.move_dms
+        assert not [k for k in (*getattr(held, "move_dms", {}), *held.clicked_off)
                     if k[0] == TABLE]
     assert (await memory.recall(TABLE)).dm_messages == {}
 

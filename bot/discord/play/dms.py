@@ -18,7 +18,8 @@ change and the request behind it. Nothing is asked of the service.
   with live buttons per seat. In shared mode the seat's DM with buttons is kept in the
   memory and swapped (bot/discord/delivery/memory.py), so the buttons go whichever process
   posted the older DM; with one process the memory's is read once, after a start, so
-  that a DM from before a restart loses its buttons too.
+  that a DM from before a restart loses its buttons too (`MoveDms`, move_dms.py, chosen
+  once where the presenter is made).
 - The step each DM with a decision shows is stored once it went out (any mode): after
   a crash the service DMs again the decisions whose DM never went out (``resent``
   notices; in shared mode one whose step the stored DM already shows is not sent).
@@ -43,6 +44,7 @@ from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
 from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.play.choices import add_preferences
+from bot.discord.play.move_dms import MoveDms
 from bot.discord.play.moves import move_view
 from bot.discord.play.words import dm_closed_text, dm_text
 from bot.discord.table.words import describe_events
@@ -147,7 +149,9 @@ def _echo(notice: PrivateNotice, before: tuple[int, int | None] | None) -> bool:
 
 class DmPresenter:
     def __init__(self, poster: Poster, tables: Tables, outbox: Outbox,
-                 pictures: Pictures) -> None:
+                 pictures: Pictures, move_dms: MoveDms) -> None:
+        """``move_dms``: where each seat's DM with move buttons is known (move_dms.py:
+        this process, or the shared memory)."""
         self.poster = poster
         self.pictures = pictures
         self.tables = tables
@@ -162,16 +166,10 @@ class DmPresenter:
         went out (benchmarks: the latency from a click to its DMs)."""
         self._pending: dict[Key, tuple[PrivateNotice, tuple[Event, ...]]] = {}
         """The unsent notice of each seat with the news of every notice it replaced."""
-        self._move_dms: dict[Key, int] = {}
-        """(table, seat) → the newest DM still showing move buttons (one process; in
-        shared mode the memory keeps it)."""
+        self.move_dms = move_dms
         self.follows: Callable[[int, int, int], bool] | None = None
         """Whether a person's `/mahjong hand` reply follows a seat's game now
         (`LiveReplies.follows`)."""
-        self._clicked: dict[Key, int] = {}
-        """(table, seat) → the DM this process took the buttons off at a click (not
-        edited again when a newer DM replaces it): in shared mode any; with one process
-        one it did not know, such as a DM from before the start."""
         self._cancelled: dict[int, Voided] = {}
         """Cancelled tables → what their open decisions' DMs say now."""
 
@@ -257,20 +255,8 @@ class DmPresenter:
         newer one first) comes back from the swap itself and loses its own buttons; a DM
         without a decision (``shows``: the state it shows) older than the stored
         decision takes nothing off it."""
-        if self.tables.shared:
-            old = await self._swap(key, buttons, order, shows)
-        else:
-            old = self._move_dms.pop(key, None)
-            if buttons is not None:
-                self._move_dms[key] = buttons
-            # the seat's DM with buttons sent before this process started, if any
-            kept = (await self.tables.load(key[0])).dm_messages.pop(key[1], None)
-            if kept is not None and kept not in (old, buttons, self._clicked.pop(key, None)):
-                await self._buttons_off(user_id, kept)
-            if order is not None:  # the step shown, kept for a restart (`owed_dms`)
-                await self.memory.swap_dm_message(*key, buttons, order)
-        if old is not None:
-            await self._buttons_off(user_id, old)
+        for message in await self.move_dms.replace(key, buttons, order=order, shows=shows):
+            await self._buttons_off(user_id, message)
 
     async def _buttons_off(self, user_id: int, message: int) -> None:
         try:
@@ -288,14 +274,8 @@ class DmPresenter:
         process may have sent it, and the memory is asked in the seat's queue."""
         assert notice.cause is not None and notice.user_id is not None
         spared = notice.cause.message_id
-        st = self.tables.get(key[0])
-        if self.tables.shared:
-            known = st.dm_messages.get(key[1])
-            if known is not None and known == spared:
-                return
-        elif self._move_dms.get(key) in (None, spared) and st.loaded \
-                and st.dm_messages.get(key[1]) in (None, spared):
-            return  # (not loaded yet: a DM from before the start may show them)
+        if self.move_dms.answered_on(key, spared, self.tables.get(key[0])):
+            return
         self.outbox.put(("dm", *key), partial(self._take_off, key, notice.user_id, spared,
                                               _order(notice.hand_number, notice.seq)))
 
@@ -304,28 +284,9 @@ class DmPresenter:
         """`_answered`'s edit, in the seat's DM queue: after the DMs queued before it,
         and before any newer one (which would take the buttons off itself)."""
         st = await self.tables.fresh(key[0])
-        stored = st.dm_messages.get(key[1]) if self.tables.shared \
-            else self._move_dms.get(key, st.dm_messages.get(key[1]))
+        stored = self.move_dms.stored(key, st)
         if stored is not None and stored != spared:
             await self._supersede(key, user_id, None, order=None, shows=shows)
-
-    async def _swap(self, key: Key, new: int | None, order: int | None,
-                    shows: int | None = None) -> int | None:
-        """Shared mode: ``new`` becomes the seat's DM with buttons; returns the one whose
-        buttons are to go (None: none, or this process's click took them off)."""
-        table_id, seat = key
-        stored = self.tables.get(table_id).dm_messages.get(seat)  # read by `_deliver`
-        if new is None and stored is None:
-            return None  # nothing to take off, nothing to keep: no write
-        old = await self.memory.swap_dm_message(table_id, seat, new, order, shows=shows)
-        if new is not None and old != new:  # stored: known here until the next read
-            self.tables.get(table_id).dm_messages[seat] = new
-        elif new is None and old is not None:
-            self.tables.get(table_id).dm_messages.pop(seat, None)
-        if old is not None and self._clicked.get(key) == old:
-            del self._clicked[key]
-            return None
-        return old
 
     def left(self, table_id: int, seat: int, user_id: int) -> None:
         """The seat's person left the match: their DM still showing move buttons loses
@@ -351,18 +312,8 @@ class DmPresenter:
         words = self._cancelled.get(ref.table_id)
         if words is None:
             return
-        table_id = ref.table_id
-        # one process: the seats' DMs from before the start not replaced since
-        kept = {} if self.tables.shared else (await self.tables.load(table_id)).dm_messages
         for seat, user_id in sorted(people.items()):
-            key = (table_id, seat)
-            message = self._move_dms.pop(key, None)
-            if self.tables.shared:
-                message = await self.memory.swap_dm_message(table_id, seat, None)
-                if message is not None and self._clicked.pop(key, None) == message:
-                    message = None  # this process's click took its buttons off already
-            elif message is None and kept.get(seat) != self._clicked.pop(key, None):
-                message = kept.pop(seat, None)
+            message = await self.move_dms.void((ref.table_id, seat))
             if message is not None:
                 await self._void_dm(user_id, message, words)
 
@@ -375,19 +326,11 @@ class DmPresenter:
 
     def forget(self, table_id: int) -> None:
         """The table is over: its seats' DMs are not edited any more."""
-        for held in (self._move_dms, self._clicked):
-            for key in [k for k in held if k[0] == table_id]:
-                del held[key]
+        self.move_dms.forget(table_id)
 
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""
-        key = (table_id, seat)
-        if self.tables.shared and message_id is not None:
-            self._clicked[key] = message_id
-        elif self._move_dms.get(key) == message_id:
-            del self._move_dms[key]
-        elif key not in self._move_dms and message_id is not None:
-            self._clicked[key] = message_id  # a DM from before the start, maybe
+        self.move_dms.clicked((table_id, seat), message_id)
 
     async def _closed(self, ref: TableRef, seat: int, user_id: int, hand: int,
                       say: bool = True) -> None:

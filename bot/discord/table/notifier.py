@@ -56,6 +56,7 @@ from bot.discord.hand.replies import LiveReplies
 from bot.discord.leaderboard import board_png, leaderboard_text
 from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
+from bot.discord.play.move_dms import KnownHere, MoveDms, SwappedDms
 from bot.discord.table.words import (
     commitment_text,
     describe_events,
@@ -113,11 +114,14 @@ class DiscordNotifier:
         self.repost_after = repost_after
         self.now = now
         self.post = Poster(client, memory)
+        self.tables = Tables(memory, shared=shared)
+        # shared mode or one process: chosen here, once, for each part that differs
         self.channel: ChannelMessages = Swapped(memory, self.post) if shared \
             else KeptHere(memory, self.post)
         """Where the lobby, picture and mention are remembered (delivery/channel.py)."""
-        self.tables = Tables(memory, shared=shared)
-        self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures)
+        move_dms: MoveDms = SwappedDms(self.tables, memory) if shared \
+            else KnownHere(self.tables, memory)
+        self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures, move_dms)
         self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
         self.dms.on_delivery = self.replies.delivered
         self.dms.follows = self.replies.follows
