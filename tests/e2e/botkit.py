@@ -14,12 +14,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeGuild, FakeMessage, FakeUser, InteractionHandle
+from fakediscord import (
+    BotLauncher,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    InteractionHandle,
+)
 
 from bot.discord.client import MahjongBot
 from bot.discord.core.i18n import STRINGS
 
 PLAYER_IDS = (101, 102, 103, 104)
+
+
+def latest_bot(bots: BotLauncher) -> MahjongBot:
+    """The bot ``bots`` started last."""
+    bot = bots.running[-1].client
+    assert isinstance(bot, MahjongBot), bot
+    return bot
 
 
 async def quiet(bots: Any) -> None:
@@ -45,7 +59,7 @@ async def tick(clock: Any, seconds: float, service: Any, bots: Any) -> None:
     await quiet(bots)
 
 
-def make_bot(db: Path, **kwargs: Any) -> MahjongBot:
+def make_bot(db: Path | str, **kwargs: Any) -> MahjongBot:
     """The real bot, fast: no computer pause, table picture coalesced over 0.05 s."""
     options: dict[str, Any] = {"database_path": db, "computer_pause": 0.0,
                                "table_interval": 0.05}

@@ -11,6 +11,7 @@ from botkit import make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
 from bot.service import FakeClock
+from tests.narrowing import known
 
 
 async def test_a_timed_out_player_leaves_the_match_when_the_table_says_so(
@@ -32,10 +33,10 @@ async def test_a_timed_out_player_leaves_the_match_when_the_table_says_so(
     await asyncio.sleep(0.02)  # the scheduler wakes
     await service.scheduler.drain()
     await quiet(bots)
-    name = table.seats[seat].name
+    name = known(table.seats[seat]).name
     told = [m.content for m in fake.messages(world.channel)
             if m.content and "has left the match" in m.content]
     assert told == [f"{name} timed out too many times in a row and has left the match: the "
                     "computer plays the seat until the match ends. 逃跑 penalty: 8."]
     after = await service.table_info(table.ref.table_id)
-    assert after.seats[seat].is_computer and after.totals[seat] == -8
+    assert known(after.seats[seat]).is_computer and known(after.totals)[seat] == -8

@@ -50,7 +50,7 @@ def shown(fake: FakeDiscord, user: FakeUser) -> list[str]:
         for components in [v["components"] for v in message.versions] + \
                 [message.components]:  # every state the message was in, oldest first
             for item in flatten(components):
-                if item.custom_id.startswith(("mj:mv:", "mj:dc:")):
+                if item.custom_id is not None and item.custom_id.startswith(("mj:mv:", "mj:dc:")):
                     kind, _table, rest = item.custom_id[3:].split(":", 2)
                     out.append(f"{kind}:{rest}")
     return list(dict.fromkeys(out))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from botkit import Driver, choose, make_bot, make_world, open_table, quiet
-from fakediscord import BotLauncher, FakeDiscord
+from fakediscord import BotLauncher, FakeDiscord, FakeMessage, InteractionHandle
 
 from bot.discord.core import answering
 
@@ -16,7 +16,8 @@ UPDATE_MESSAGE = 7
 DEFERRED_UPDATE = 6
 
 
-async def _click_one(fake: FakeDiscord, bots: BotLauncher, driver: Driver) -> object:
+async def _click_one(fake: FakeDiscord, bots: BotLauncher, driver: Driver
+                     ) -> tuple[InteractionHandle, FakeMessage]:
     for _ in range(200):
         for user in driver.world.players:
             message = driver.pending(user)
@@ -44,11 +45,11 @@ async def test_a_click_alone_is_answered_with_its_move_in_one_response(
     await open_table(world)
     await quiet(bots)
     handle, message = await _click_one(fake, bots, Driver(world))
-    response = await handle.response()  # type: ignore[attr-defined]
+    response = await handle.response()
     assert response.type == UPDATE_MESSAGE
     assert "✓" in message.content and not fake.components(message)
     await quiet(bots)
-    assert [r.type for r in handle.record.responses] == [UPDATE_MESSAGE]  # type: ignore[attr-defined]
+    assert [r.type for r in handle.record.responses] == [UPDATE_MESSAGE]
     assert not fake.requests("PATCH", "/messages/@original")
 
 
@@ -61,7 +62,7 @@ async def test_a_slow_move_is_acknowledged_first_then_edited(
     await open_table(world)
     await quiet(bots)
     handle, message = await _click_one(fake, bots, Driver(world))
-    assert (await handle.response()).type == DEFERRED_UPDATE  # type: ignore[attr-defined]
+    assert (await handle.response()).type == DEFERRED_UPDATE
     await fake.wait_for(lambda: not fake.components(message))
     assert "✓" in message.content
     assert fake.requests("PATCH", "/messages/@original")

@@ -15,6 +15,10 @@ async def test_the_started_bot_tuned_the_collector(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     tuned: list[bool] = []
-    monkeypatch.setattr(collector, "tune", lambda: tuned.append(True) or True)
+    def tune() -> bool:
+        tuned.append(True)
+        return True
+
+    monkeypatch.setattr(collector, "tune", tune)
     await bots.start(make_bot(tmp_path / "db.sqlite3"))
     assert tuned == [True]

@@ -51,7 +51,8 @@ async def test_a_press_on_a_button_the_message_no_longer_shows_is_answered(
     buttons off, with the message as it is now: it is answered as if still shown (a
     passed move refused, a standing choice saved), never left to fail unanswered."""
     driver, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
-    toggles = [c.custom_id for c in fake.components(dm) if c.custom_id.startswith("mj:pref:")]
+    toggles = [c.custom_id for c in fake.components(dm)
+               if c.custom_id is not None and c.custom_id.startswith("mj:pref:")]
     assert toggles
     await (await fake.select(owner, dm, menu, value)).response()
     await fake.wait_for(lambda: not fake.components(dm), what="the DM's buttons taken off")

@@ -10,6 +10,7 @@ from botkit import (
     answer,
     assert_secrecy,
     channel_files,
+    latest_bot,
     make_bot,
     make_world,
     open_table,
@@ -18,6 +19,8 @@ from botkit import (
     slash,
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+
+from tests.narrowing import known
 
 COMPONENT = 3
 
@@ -60,7 +63,7 @@ async def test_closed_dms_play_through_the_hand_command(
     assert len(notices) == 1 and f"<@{closed.id}>" in notices[0].content
     assert fake.dms(closed) == []
     assert len(fake.failures(50007)) == 1  # said once: the seat is marked dm_closed
-    seats = await bots.running[-1].client.store.lobby.seats(1)
+    seats = await latest_bot(bots).store.lobby.seats(1)
     assert [s.dm_closed for s in seats] == [False, False, True, False]
     assert assert_secrecy(fake, world) > 0
     # the hand command answered privately with the picture of the seat's own hand
@@ -81,36 +84,38 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     await open_table(world)
     driver = Driver(world)
     user, message = await _pending(fake, driver, bots)
-    select = next(c for c in fake.components(message) if c.custom_id.startswith("mj:dc:"))
+    select = next(c for c in fake.components(message) if known(c.custom_id).startswith("mj:dc:"))
+    menu = known(select.custom_id)
     # a stranger's click on a seated player's button (forged: they never see it), in the
     # table's channel; in their own DMs a table they do not sit at is no table at all
     in_channel = fake.messages(world.channel)[-1]
-    handle = await forged_click(fake, world.outsider, in_channel, select.custom_id,
+    handle = await forged_click(fake, world.outsider, in_channel, menu,
                                 [select.options[0]])
     refused = await private_answer(handle)
     assert "don't sit" in (refused.content or "")
-    handle = await forged_click(fake, world.outsider, message, select.custom_id,
+    handle = await forged_click(fake, world.outsider, message, menu,
                                 [select.options[0]])
     assert "no table here" in ((await private_answer(handle)).content or "")
     # another player at the table pressing it (the move is not theirs)
     other = next(p for p in world.players if p.id != user.id)
-    handle = await forged_click(fake, other, message, select.custom_id, [select.options[0]])
+    handle = await forged_click(fake, other, message, menu, [select.options[0]])
     assert "not for you" in ((await private_answer(handle)).content or "")
     # the owner plays the same decision through /mahjong hand, then the DM is stale
     hand = await slash(world, user, "hand")
     assert (await answer(hand)).ephemeral
     assert hand.original is not None
-    played = await fake.select(user, hand.original, select.custom_id, [select.options[0]])
+    played = await fake.select(user, hand.original, menu, [select.options[0]])
     # answered with the move (7: the message edited in the click's response), or, when
     # the move took longer than `MOVE_ANSWER_WAIT`, acknowledged before it (6)…
     assert (await played.response()).type in (6, 7)
-    await fake.wait_for(lambda: not fake.components(hand.original))  # …edited either way
-    stale = await fake.select(user, message, select.custom_id, [select.options[0]])
+    original = hand.original
+    await fake.wait_for(lambda: not fake.components(original))  # …edited either way
+    stale = await fake.select(user, message, menu, [select.options[0]])
     assert "passed" in ((await private_answer(stale)).content or "")
     # the lobby's Start is the creator's: a stranger is refused privately
     lobby = next(m for m in fake.messages(world.channel) if m.embeds)
     assert lobby.components == [] or all(
-        not c.custom_id.endswith(":start") for c in fake.components(lobby))
+        not known(c.custom_id).endswith(":start") for c in fake.components(lobby))
 
 
 async def test_a_missing_channel_permission_is_told_to_the_creator_once(
@@ -148,6 +153,6 @@ async def test_reopened_dms_are_written_to_again_from_the_next_hand(
     await driver.play_until(lambda: any(f.filename == "hand-1-1.png"
                                         for f in fake.files(fake.dms(closed))),
                             idle=lambda: quiet(bots))
-    seats = await bots.running[-1].client.store.lobby.seats(1)
+    seats = await latest_bot(bots).store.lobby.seats(1)
     assert not seats[1].dm_closed
     assert assert_secrecy(fake, world) > 0

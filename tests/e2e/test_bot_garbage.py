@@ -42,7 +42,7 @@ async def _garbage_of_clicks(fake: FakeDiscord, bots: BotLauncher, driver: Drive
     try:
         for _ in range(clicks):
             handle, _message = await _click_one(fake, bots, driver)
-            await handle.response()  # type: ignore[attr-defined]
+            await handle.response()
             await quiet(bots)
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()

@@ -38,7 +38,7 @@ def _step(custom_id: str) -> tuple[int, int]:
 
 def _menu(fake: FakeDiscord, message: FakeMessage) -> tuple[str, list[str]] | None:
     for c in fake.components(message):
-        if c.custom_id.startswith("mj:dc:") and c.options:
+        if c.custom_id is not None and c.custom_id.startswith("mj:dc:") and c.options:
             return c.custom_id, [c.options[0]]
     return None
 

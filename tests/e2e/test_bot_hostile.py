@@ -15,6 +15,7 @@ from botkit import (
     Driver,
     World,
     answer,
+    latest_bot,
     make_bot,
     make_world,
     open_table,
@@ -63,7 +64,7 @@ def _no_tracebacks(log: str) -> None:
 async def _playing(fake: FakeDiscord, bots: BotLauncher, database: Path | str
                    ) -> tuple[World, FakeUser, FakeMessage]:
     world = make_world(fake)
-    await bots.start(make_bot(database))  # type: ignore[arg-type]  # a path or a URL
+    await bots.start(make_bot(database))
     await open_table(world)
     user, message = await _pending(Driver(world), bots)
     return world, user, message
@@ -82,7 +83,7 @@ def _forged_ids(table: int, seat: int, big: int) -> list[str]:
 async def test_ids_past_64_bits_are_out_of_date_buttons_and_change_nothing(
         fake: FakeDiscord, bots: BotLauncher, database: Path | str) -> None:
     _world, user, message = await _playing(fake, bots, database)
-    store = bots.running[-1].client.store
+    store = latest_bot(bots).store
     before = [await store.lobby.get_table(1), await store.lobby.seats(1)]
     seat = next(s.seat for s in await store.lobby.seats(1) if s.user_id == user.id)
     stale = "That button is out of date"
@@ -108,11 +109,11 @@ COMMANDS = ("join", "leave", "addbot", "start", "hand", "table", "cancel", "hist
 async def test_a_table_option_past_64_bits_is_a_table_that_does_not_exist(
         fake: FakeDiscord, bots: BotLauncher, database: Path | str) -> None:
     world = make_world(fake)
-    await bots.start(make_bot(database))  # type: ignore[arg-type]  # a path or a URL
+    await bots.start(make_bot(database))
     creator = world.players[0]
     await (await slash(world, creator, "new", rules="shanghai")).response()
     await quiet(bots)
-    store = bots.running[-1].client.store
+    store = latest_bot(bots).store
     before = [await store.lobby.get_table(1), await store.lobby.seats(1)]
     with debug_logs() as log:
         for command in COMMANDS:
@@ -188,4 +189,4 @@ async def test_no_hostile_command_logs_a_traceback_or_opens_a_table(
             assert "went wrong" not in said, (command, options, said)
         await quiet(bots)
     _no_tracebacks(log.getvalue())
-    assert await bots.running[-1].client.store.lobby.tables_in_channel(world.channel.id) == []
+    assert await latest_bot(bots).store.lobby.tables_in_channel(world.channel.id) == []

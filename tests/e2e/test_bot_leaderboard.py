@@ -28,9 +28,11 @@ async def test_a_channel_playing_both_rule_sets_keeps_two_boards(
     for count, rules in enumerate(("shanghai", "hangzhou"), start=1):
         bot.service.deal = stacked(HEAVENLY, rules)
         await open_table(world, rules, hands=1)
-        await Driver(world).play_until(
-            lambda n=count: len(channel_files(fake, world.channel, "leaderboard")) >= n,
-            idle=lambda: quiet(bots))
+
+        def posted_so_far(n: int = count) -> bool:
+            return len(channel_files(fake, world.channel, "leaderboard")) >= n
+
+        await Driver(world).play_until(posted_so_far, idle=lambda: quiet(bots))
         await quiet(bots)
     posted = [m.content for m in channel_files(fake, world.channel, "leaderboard")]
     assert posted[0].startswith("**Shanghai leaderboard of this channel · points: 花 × 底分**")

@@ -31,6 +31,7 @@ from botkit import (
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 
 from bot.discord.core.i18n import t
+from tests.narrowing import known
 
 
 def _prefix(key: str, locale: str, **fields: Any) -> str:
@@ -79,7 +80,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
                            "plays your seat until the match ends.")
     assert f"Under Hangzhou rules leaving a running hand is 逃跑: you are charged {cost}" \
         in text
-    assert not (await service.table_info(1)).seats[3].is_computer
+    assert not known((await service.table_info(1)).seats[3]).is_computer
 
     # the confirmation is p4's alone, and "Keep my seat" keeps it
     for other in (world.outsider, p1):
@@ -89,7 +90,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     assert kept.type == 7
     assert fake.message(question).content == "You keep your seat at table #1."
     assert not _buttons(fake, fake.message(question))
-    assert not (await service.table_info(1)).seats[3].is_computer
+    assert not known((await service.table_info(1)).seats[3]).is_computer
 
     # /mahjong leave asks too; confirmed, the computer takes the seat
     asked_again = await answer(await slash(world, p4, "leave"))
@@ -102,7 +103,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
         "You left table #1: the computer plays your seat until the match ends.")
     await quiet(bots)
     info = await service.table_info(1)
-    assert info.seats[3].is_computer and info.totals is not None and info.totals[3] == -cost
+    assert known(info.seats[3]).is_computer and info.totals is not None and info.totals[3] == -cost
     assert not any(c.startswith(("mj:mv:", "mj:dc:")) for m in fake.dms(p4)
                    for c in fake.custom_ids(m))  # no decision of the seat is p4's now
     said = [m.content for m in fake.messages(world.channel)
@@ -136,7 +137,7 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_told_and_kept_with_
     whole = next((a.data.decode() for a in history.attachments
                   if a.filename.endswith(".txt")), history.content or "")
     lines = whole.splitlines()
-    assert info.seats[3].name == "Computer 4 (for p4)"
+    assert known(info.seats[3]).name == "Computer 4 (for p4)"
     person = _prefix("ev.discard", "en", name="p4")
     computer = _prefix("ev.discard", "en", name="Computer 4 (for p4)")
     assert sum(1 for line in lines if line.startswith(person)) == mine
@@ -158,7 +159,7 @@ async def test_leaving_a_shanghai_match_says_it_costs_nothing_in_chinese(
         "按上海规则离开不扣分；你打过的局仍记在你的排行榜上。"]
     await (await fake.click(p4, asked, yes, locale="zh-CN")).response()
     await quiet(bots)
-    assert (await running.client.service.table_info(1)).seats[3].is_computer
+    assert known((await running.client.service.table_info(1)).seats[3]).is_computer
     said = [m.content for m in fake.messages(world.channel)
             if m.content and "left the match" in m.content]
     assert said == ["p4 left the match at table #1: the computer plays the seat until the "

@@ -28,6 +28,7 @@ from fakediscord import BotLauncher, FakeDiscord
 from bot.service import FakeClock
 from bot.service.fairness import Deal, deal_of
 from engine.game import stack_wall
+from tests.narrowing import known
 from tests.service.helpers import QUIET
 
 TURN = 12 * 3600  # the default turn timer
@@ -132,7 +133,7 @@ async def _discard_9p(fake: FakeDiscord, world: World, bots: BotLauncher) -> Non
     menu = next(c for c in fake.components(message)
                 if c.custom_id and c.custom_id.startswith("mj:dc:"))
     value = next(v for v in menu.options if v == "9p")
-    await (await fake.select(ann, message, menu.custom_id, [value])).response()
+    await (await fake.select(ann, message, known(menu.custom_id), [value])).response()
     await quiet(bots)
 
 

@@ -60,7 +60,8 @@ async def said(handle: Any) -> tuple[str, bool]:
 def public_buttons(table: int, user: FakeUser) -> list[tuple[str, list[str] | None]]:
     """The ids of ``table``'s buttons that belong to its channel alone: the lobby's,
     and the confirmation of leaving a running match asked by ``user``."""
-    lobby = [(LobbyButton(table, what).custom_id, None) for what in LOBBY_ACTIONS]
+    lobby: list[tuple[str, list[str] | None]] = [
+        (LobbyButton(table, what).custom_id, None) for what in LOBBY_ACTIONS]
     return lobby + [(LeaveButton(table, user.id, Fraction(0), yes).custom_id, None)
                     for yes in (True, False)]
 

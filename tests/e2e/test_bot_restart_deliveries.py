@@ -18,6 +18,7 @@ from fakediscord import BotLauncher, FakeDiscord, FakeMessage
 import bot.discord.core.pictures
 from bot.service import FakeClock, PrivateNotice, RecordingNotifier
 from bot.store import Store
+from tests.narrowing import known
 
 OWED_WITHIN = 2.0
 """Seconds after READY by which a delivery owed at start-up has reached Discord."""
@@ -45,14 +46,14 @@ async def _five_clicks_in(fake: FakeDiscord, bots: BotLauncher, db: Path,
 
 
 async def _lose_a_move(bots: BotLauncher, running: Any, driver: Driver
-                      ) -> set[tuple[int | None, tuple[int, int]]]:
+                      ) -> set[tuple[int, tuple[int, int]]]:
     """A crash right after a move's commit: its DMs and its picture are owed. The
     (user, (hand, public step)) of the decisions whose DM is owed."""
     lost = RecordingNotifier()
     running.client.service.notifier = lost
     assert await driver.step()
     await quiet(bots)
-    owed = {(n.user_id, (n.hand_number, n.public_step)) for n in lost.of("private_hand")
+    owed = {(known(n.user_id), (n.hand_number, n.public_step)) for n in lost.of("private_hand")
             if isinstance(n, PrivateNotice) and n.public_step is not None}
     assert owed, "the lost move opened no decision for a person"
     return owed
@@ -87,7 +88,7 @@ async def test_what_a_restart_owes_goes_out_as_soon_as_the_gateway_is_ready(
     await fake.wait_for(arrived, slow_pictures.DELAY + 10, "the owed DMs")
     await quiet(bots)
     dm_channels = {fake.dm_channel_id(p) for p in world.players}
-    late = {}
+    late: dict[str, float] = {}
     for r in fake.state.requests[requests:]:
         if (r.method == "POST" and r.channel_id in dm_channels) or \
                 (r.channel_id == world.channel.id and r.files):

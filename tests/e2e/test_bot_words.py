@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage
+from fakediscord import BotLauncher, FakeChannel, FakeDiscord, FakeMessage
 
 
-def _lobby(fake: FakeDiscord, channel: object) -> FakeMessage:
+def _lobby(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
     return next(m for m in fake.messages(channel) if m.embeds and "table #1" in
                 m.embeds[0].get("title", ""))
 

@@ -15,6 +15,7 @@ from botkit import (
     answer,
     channel_files,
     discard_decision,
+    latest_bot,
     leave_match,
     make_bot,
     make_world,
@@ -97,7 +98,8 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     # answered with the move (7: the message edited in the click's response), or, when
     # the move took longer than `MOVE_ANSWER_WAIT`, acknowledged before it (6)…
     assert (await played.response()).type in (6, 7)
-    await fake.wait_for(lambda: not fake.components(hand.original))  # …edited either way
+    original = hand.original
+    await fake.wait_for(lambda: not fake.components(original))  # …edited either way
     assert await press(fake, owner, shown, menu, value, "en-US") == \
         "That button is for a decision that has passed."
     assert await press(fake, owner, shown, menu, value, "zh-CN") == \
@@ -147,7 +149,7 @@ async def test_computer_players_are_named_in_an_english_servers_language(
     assert "电脑" not in shown
     board = await answer(await slash(world, world.players[1], "leaderboard"))
     assert "电脑" not in (board.content or "")
-    seats = await bots.running[-1].client.store.lobby.seats(1)
+    seats = await latest_bot(bots).store.lobby.seats(1)
     assert [s.display_name for s in seats][2:] == ["Computer 3", "Computer 4"]
 
 
@@ -194,7 +196,7 @@ async def test_history_reads_like_the_channels_lines_and_attaches_a_long_hand(
     world = make_world(fake, guild_locale="en-US")
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0))
     await _played_hand(world, fake, bots, win=False)  # nobody wins: a whole wall
-    store = bots.running[-1].client.store
+    store = latest_bot(bots).store
     hand = (await store.hands.of_match((await store.matches.of_table(1))[-1].id))[-1]
     moves = [a.kind for a in await store.log.actions(hand.id)]
     response = await (await slash(world, world.players[2], "history")).response()

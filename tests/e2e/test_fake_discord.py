@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 import aiohttp
 import discord
@@ -53,7 +54,7 @@ class ZhTranslator(app_commands.Translator):
         return None
 
 
-class PingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:ping:(?P<n>\d+)"):
+class PingButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"demo:ping:(?P<n>\d+)"):
     """A button that survives restarts: its state is in its custom_id."""
 
     def __init__(self, n: int) -> None:
@@ -62,7 +63,7 @@ class PingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:ping
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PingButton:
         """Rebuild the button from its custom_id."""
         return cls(int(match["n"]))
@@ -81,7 +82,7 @@ class PingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:ping
 
 
 class DiscardSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"demo:discard:(?P<hand>\d+)"
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"demo:discard:(?P<hand>\d+)"
 ):
     """A select that survives restarts; picks are kept on the bot."""
 
@@ -92,7 +93,7 @@ class DiscardSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DiscardSelect:
         """Rebuild the select from its custom_id."""
         return cls(int(match["hand"]))
@@ -115,7 +116,8 @@ class ColourView(discord.ui.View):
         options=[discord.SelectOption(label=c, value=c) for c in ("red", "green", "blue")],
         max_values=2,
     )
-    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+    async def colour(self, interaction: discord.Interaction,
+                     select: discord.ui.Select[ColourView]) -> None:
         """Remember the picked values, acknowledge, then edit the message."""
         self.picks.append(list(select.values))
         await interaction.response.defer()
@@ -125,8 +127,9 @@ class ColourView(discord.ui.View):
 class NameModal(discord.ui.Modal, title="Who are you?"):
     """A modal with a plain text input and a labelled select."""
 
-    name: discord.ui.TextInput = discord.ui.TextInput(label="Name", custom_id="demo:name")
-    wind: discord.ui.Label = discord.ui.Label(
+    name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Name",
+                                                                 custom_id="demo:name")
+    wind: discord.ui.Label[NameModal] = discord.ui.Label(
         text="Wind",
         component=discord.ui.Select(
             custom_id="demo:wind",
