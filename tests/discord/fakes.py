@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -22,6 +22,9 @@ from bot.discord.hand.replies import LiveReplies
 class FakeService:
     answers: dict[str, Any] = field(default_factory=dict)
     calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+
+    def __setattr__(self, name: str, value: Any) -> None:  # a test may set a method
+        super().__setattr__(name, value)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -147,6 +150,12 @@ class FakeInteraction:
     async def edit_original_response(self, **kwargs: Any) -> None:
         self.events.append("edit")
         self.said.append((kwargs["content"], False, kwargs))
+
+
+def as_interaction(fake: FakeInteraction) -> discord.Interaction:
+    """The fake interaction, standing in for discord.py's (it has what the adapter
+    reads of one)."""
+    return cast(discord.Interaction, fake)
 
 
 def interaction(service: Any = None, **kwargs: Any) -> FakeInteraction:

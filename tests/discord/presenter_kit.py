@@ -14,10 +14,11 @@ import itertools
 import json
 import random
 from dataclasses import dataclass, field
+from email.message import Message
 from email.parser import BytesParser
 from email.policy import HTTP
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.http import Route
@@ -26,6 +27,7 @@ from bot.discord.delivery.memory import InMemory, PresenterMemory
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, MoveNotice, PrivateNotice, SeatInfo, TableNotice, TableRef
 from bot.service.live import step_of
+from bot.service.notices import Mentions, MoveKind
 from bot.store import StandingChoices
 from engine import rules
 from engine.game import Event, HandState, apply, legal_actions, new_hand
@@ -125,10 +127,10 @@ class FakeHttp:
         body = BytesParser(policy=HTTP).parsebytes(head + await data.as_bytes())
         parts = {p.get_param("name", header="content-disposition"): p
                  for p in body.iter_parts()}
-        payload = json.loads(parts["payload_json"].get_payload(decode=True))
+        payload = json.loads(_body(parts["payload_json"]))
         picture = parts.get("files[0]")
         file = None if picture is None else discord.File(
-            io.BytesIO(picture.get_payload(decode=True)), filename=picture.get_filename())
+            io.BytesIO(_body(picture)), filename=picture.get_filename())
         if route.method == "PATCH":  # a channel message's picture edited (edit_picture)
             assert route.path == "/channels/{channel_id}/messages/{message_id}"
             message_id = int(route.url.rsplit("/", 1)[1])
@@ -136,6 +138,7 @@ class FakeHttp:
             await message.edit(content=payload.get("content"), attachments=[file])
             return {"id": str(message_id), "channel_id": str(channel_id)}
         assert route.method == "POST" and route.path == "/channels/{channel_id}/messages"
+        assert channel_id is not None
         sent = await FakeChannel(self.client, channel_id).send(
             content=payload.get("content"), file=file,
             view=SentComponents(payload.get("components", [])))
@@ -173,10 +176,21 @@ class FakeClient:
         return [s for s in self.sent if s.where == "channel"]
 
 
+def as_client(client: FakeClient) -> discord.Client:
+    """The fake client, standing in for discord.py's (it has what the presenter uses)."""
+    return cast(discord.Client, client)
+
+
+def _body(part: Message[Any, Any]) -> bytes:
+    body = part.get_payload(decode=True)
+    assert isinstance(body, bytes), "a part's body, decoded"
+    return body
+
+
 def presenter(client: FakeClient, memory: PresenterMemory | None = None, *,
               shared: bool = False, repost_after: float = 3600.0) -> DiscordNotifier:
     """A presenter on ``client``; ``shared``: one of several processes on ``memory``."""
-    return DiscordNotifier(client, memory or InMemory(), table_interval=0.0,
+    return DiscordNotifier(as_client(client), memory or InMemory(), table_interval=0.0,
                            repost_after=repost_after, shared=shared)
 
 
@@ -223,8 +237,9 @@ def private(state: HandState, seat: int, *, hand: int = 1, cause: Cause | None =
                          locale=locale, cause=cause, reminder=reminder)
 
 
-def move(seat: int, step: int, *, hand: int = 1, kind: str = "turn", reminder: bool = False,
-         mentions: str = "when_needed", discarder: int | None = None) -> MoveNotice:
+def move(seat: int, step: int, *, hand: int = 1, kind: MoveKind = "turn",
+         reminder: bool = False, mentions: Mentions = "when_needed",
+         discarder: int | None = None) -> MoveNotice:
     return MoveNotice(REF, seat, USERS[seat], hand, step, kind, 1e9,
                       reminder=reminder, seats=seats(), mentions=mentions,
                       discarder=discarder)

@@ -15,7 +15,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...]]]:
     """The collector's calls, recorded instead of made (the test process keeps its own)."""
     made: list[tuple[str, tuple[int, ...]]] = []
     monkeypatch.setattr(collector, "_tuned", False)
-    monkeypatch.setattr(gc, "collect", lambda *a: made.append(("collect", a)) or 0)
+    def collect(*generations: int) -> int:
+        made.append(("collect", generations))
+        return 0
+
+    monkeypatch.setattr(gc, "collect", collect)
     monkeypatch.setattr(gc, "freeze", lambda: made.append(("freeze", ())))
     monkeypatch.setattr(gc, "set_threshold", lambda *a: made.append(("threshold", a)))
     return made

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 import bot.discord.core.answering as answering
 from bot.discord.commands import MahjongCommands
@@ -28,7 +29,7 @@ async def run(name: str, inter: Any, **args: Any) -> None:
     """Invoke a subcommand's callback as discord.py does, on the group it belongs to."""
     group = MahjongCommands()
     command = group.get_command(name)
-    assert command is not None
+    assert isinstance(command, app_commands.Command)
     await command.callback(group, inter, **args)  # type: ignore[arg-type]
 
 

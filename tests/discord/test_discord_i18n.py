@@ -24,6 +24,7 @@ from bot.discord.core.i18n import (
     translate,
 )
 from bot.discord.lobby.options import choices_kwargs, new_options, table_options
+from tests.narrowing import known
 
 _ZH_LOCALES = (discord.Locale.chinese, discord.Locale.taiwan_chinese)
 
@@ -89,8 +90,8 @@ def test_locale_picks_the_language() -> None:
 
 async def test_translator_returns_chinese_for_zh_locales_only() -> None:
     translator = MahjongTranslator()
-    ctx: Any = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_name, None)
+    ctx: Any = app_commands.TranslationContext(  # what the strings are for: not read
+        app_commands.TranslationContextLocation.other, None)
     for locale in _ZH_LOCALES:
         assert await translator.translate(ls("cmd.group.name"), locale, ctx) == "麻将"
         assert await translator.translate(ls("cmd.new.desc"), locale, ctx) \
@@ -105,12 +106,12 @@ def test_choice_names_translate_with_their_fields_and_fit() -> None:
     for name, choices in choices_kwargs().items():
         assert len(choices) <= 25, name
         for choice in choices:
-            zh = translate(choice._locale_name, discord.Locale.chinese)
+            zh = translate(known(choice._locale_name), discord.Locale.chinese)
             assert zh and 1 <= len(zh) <= 100 and 1 <= len(choice.name) <= 100
     timers = {c.value: c for c in choices_kwargs()["turn_timer"]}
     assert timers[43200].name == "12 h (default)"
-    assert translate(timers[43200]._locale_name, "zh-CN") == "12 小时（默认）"
-    assert translate(timers[30]._locale_name, "zh-CN") == "30 秒"
+    assert translate(known(timers[43200]._locale_name), "zh-CN") == "12 小时（默认）"
+    assert translate(known(timers[30]._locale_name), "zh-CN") == "30 秒"
 
 
 def test_options_of_the_other_rule_set_are_refused_in_both_languages() -> None:

@@ -24,7 +24,7 @@ from bot.store import StandingChoices
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import Tile, parse_tiles
-from tests.discord.fakes import FakeInteraction, FakeService, interaction
+from tests.discord.fakes import FakeInteraction, FakeService, as_interaction, interaction
 
 BIG = 10**18  # the largest ids the scheme must carry (SQLite row ids, snowflakes)
 
@@ -50,7 +50,8 @@ ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, L
 
 
 def template(cls: Any) -> re.Pattern[str]:
-    return cls.__discord_ui_compiled_template__
+    pattern: re.Pattern[str] = cls.__discord_ui_compiled_template__
+    return pattern
 
 
 async def read(cls: Any, custom_id: str, inter: Any = None) -> Any:
@@ -331,18 +332,18 @@ async def test_a_press_on_a_component_the_message_no_longer_shows_is_answered() 
     service = FakeService({"act": SimpleNamespace(seat=1)})
     shown = interaction(service, message=_message(menu, button),
                         data={"custom_id": menu, "component_type": 3, "values": ["9p"]})
-    await answer_unshown(shown)  # shown: discord.py answers it, not this
+    await answer_unshown(as_interaction(shown))  # shown: discord.py answers it, not this
     assert service.names() == [] and shown.said == []
     for data in ({"custom_id": menu, "component_type": 3, "values": ["9p"]},
                  {"custom_id": button, "component_type": 2}):
         gone = interaction(service, message=_message(), data=data)
-        await answer_unshown(gone)
+        await answer_unshown(as_interaction(gone))
         assert len(gone.said) == 1
     acts = [args[2] for name, args, _ in service.calls if name == "act"]
     assert acts == [Action(ActionKind.DISCARD, 1, Tile.P9), Action(ActionKind.PASS, 1)]
     other = interaction(service, message=_message(), data={"custom_id": "poll:1",
                                                            "component_type": 2})
-    await answer_unshown(other)  # not the bot's: nothing to say
+    await answer_unshown(as_interaction(other))  # not the bot's: nothing to say
     assert other.said == [] and service.names() == ["act", "act"]
 
 
@@ -377,8 +378,8 @@ async def test_a_bad_move_or_tile_is_out_of_date_and_never_played() -> None:
     # Fits the template, fails notation (a pong of three): refused, not dropped.
     match = template(MoveButton).fullmatch("mj:mv:5:2:17:p555m")
     assert match is not None
-    button = await MoveButton.from_custom_id(inter, None, match)
-    await button.callback(inter)
+    button = await MoveButton.from_custom_id(as_interaction(inter), discord.ui.Button(), match)
+    await button.callback(as_interaction(inter))
     select = await read(DiscardSelect, "mj:dc:5:2:18", inter)
     inter.data = {"custom_id": select.custom_id, "values": ["1f"]}
     await select.callback(inter)

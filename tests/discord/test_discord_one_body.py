@@ -5,6 +5,7 @@ in the same order."""
 from __future__ import annotations
 
 import io
+from email.message import Message
 from email.parser import BytesParser
 from email.policy import HTTP
 from typing import Any
@@ -25,9 +26,21 @@ async def _parts(payload: aiohttp.Payload) -> list[tuple[str | None, str | None,
     head = f"Content-Type: {payload.content_type}\r\n\r\n".encode()
     message = BytesParser(policy=HTTP).parsebytes(head + await payload.as_bytes())
     assert message.is_multipart()
-    return [(part.get_param("name", header="content-disposition"), part.get_filename(),
-             part.get("Content-Type", ""), part.get_payload(decode=True))
+    return [(_name(part), part.get_filename(),
+             part.get("Content-Type", ""), _body(part))
             for part in message.iter_parts()]
+
+
+def _name(part: Message[Any, Any]) -> str | None:
+    name = part.get_param("name", header="content-disposition")
+    assert name is None or isinstance(name, str), name
+    return name
+
+
+def _body(part: Message[Any, Any]) -> bytes:
+    body = part.get_payload(decode=True)
+    assert isinstance(body, bytes), "a part's body, decoded"
+    return body
 
 
 def _fields() -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from bot.discord.core.answering import InFlight
 from bot.discord.delivery.outbox import SLOT_HOLD, Outbox
@@ -46,7 +47,7 @@ async def test_deliveries_go_on_under_a_stream_of_interactions() -> None:
 
     in_flight.begin()  # never answered: the jobs still run, in order
     for n in range(3):
-        outbox.put("dm", lambda n=n: job(n))
+        outbox.put("dm", partial(job, n))
     assert await outbox.drain(5)
     assert done == [0, 1, 2]
 
@@ -77,7 +78,7 @@ async def test_only_a_few_deliveries_run_at_once_and_every_queue_keeps_its_order
 
     for n in range(4):
         for key in "abcdefgh":
-            outbox.put(key, lambda key=key, n=n: job(key, n))
+            outbox.put(key, partial(job, key, n))
     assert await outbox.drain(5)
     assert most == 3
     assert len(done) == 32
@@ -144,7 +145,7 @@ async def test_deliveries_waiting_for_the_answers_hold_no_slot() -> None:
 
     in_flight.begin()
     for key in "abcd":
-        outbox.put(key, lambda key=key: job(key))
+        outbox.put(key, partial(job, key))
     await _turns()
     assert done == [] and outbox.slots_taken() == 0
     in_flight.end()

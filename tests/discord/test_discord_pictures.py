@@ -11,7 +11,7 @@ import os
 from bot.discord.core.pictures import NICENESS, WORKERS, Pictures
 from bot.discord.delivery.memory import InMemory
 from bot.discord.table.notifier import DiscordNotifier
-from tests.discord.presenter_kit import USERS, FakeClient, dealt, private, settle
+from tests.discord.presenter_kit import USERS, FakeClient, as_client, dealt, private, settle
 
 
 async def test_a_hand_is_drawn_in_another_process_when_there_are_processes() -> None:
@@ -52,7 +52,7 @@ async def test_without_processes_a_hand_is_drawn_in_this_process() -> None:
 async def test_a_dm_drawn_in_the_hands_process_shows_the_seats_hand() -> None:
     client = FakeClient()
     pictures = Pictures(1)
-    notifier = DiscordNotifier(client, InMemory(), table_interval=0.0, pictures=pictures)
+    notifier = DiscordNotifier(as_client(client), InMemory(), table_interval=0.0, pictures=pictures)
     try:
         await pictures.start()
         await notifier.publish(private(dealt(), 0))

@@ -69,7 +69,7 @@ async def test_a_decision_answered_elsewhere_takes_the_dms_buttons_off() -> None
         await notifier.publish(private(dealt(), 0))
         await settle(notifier)
         dm = client.dms(USERS[0])[-1]
-        clicked = dm.id if message == "dm" else message
+        clicked = dm.id if isinstance(message, str) else message  # "dm": the DM itself
         await notifier.publish(private(after, 0, cause=Cause(USERS[0], message_id=clicked)))
         await settle(notifier)
         assert dm.edits == ([] if message == "dm" else [{"view": None}]), message

@@ -250,7 +250,7 @@ async def test_a_decision_answered_elsewhere_takes_the_buttons_off_whichever_pro
             await settle(notifier)
         dm = client.dms(USERS[0])[-1]
         assert dm.edits == []
-        clicked = dm.id if message == "dm" else message
+        clicked = dm.id if isinstance(message, str) else message  # "dm": the DM itself
         await second.publish(private(after, 0, cause=Cause(USERS[0], message_id=clicked)))
         await settle(second)
         # clicked, its answer took its buttons off; else they go now

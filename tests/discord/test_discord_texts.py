@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import discord
 
-from bot.discord.core.words import amount_text
+from bot.discord.core.words import amount_text, fit
 from bot.discord.leaderboard import leaderboard_text
-from bot.discord.play.words import dm_closed_text, dm_text, fit
+from bot.discord.play.words import dm_closed_text, dm_text
 from bot.discord.rules import rules_summary
 from bot.discord.table.words import (
     describe_events,
@@ -29,6 +29,7 @@ from engine.tiles import Tile
 from engine.view import spectator_view, view
 from tests.game.helpers import AK, PASS, PONG, QUIET, WIN, D, play, start
 from tests.game.test_claims import SCENE_K, SCENE_P, SCENE_ROB, SCENE_TWO
+from tests.narrowing import known
 
 LOCALES = (discord.Locale.american_english, discord.Locale.chinese)
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -90,13 +91,13 @@ def test_a_settlement_tells_each_win_and_who_pays_whom() -> None:
 def test_a_robbed_kong_and_a_hangzhou_multiplier_read_right() -> None:
     state, _ = start("shanghai", SCENE_ROB)
     state = play(state, D(0, "4m"), PASS(2), PONG(1, "44m"), AK(1, "4m"), WIN(2))
-    text = settlement_text(spectator_view(state).result, NAMES, 1, "en")
+    text = settlement_text(known(spectator_view(state).result), NAMES, 1, "en")
     assert "Cy robs Bob's kong" in text
     assert "Bob pays 2 花 × 3 (抢杠 robbed kong: shares) = 6" in text  # the 3 shares shown
     state, _ = start("hangzhou", {0: "123456m789p111s5z9s", 1: QUIET[1], 2: QUIET[2],
                                   3: QUIET[3]})
     state = play(state, WIN(0))
-    text = settlement_text(spectator_view(state).result, NAMES, 2, "zh-CN")
+    text = settlement_text(known(spectator_view(state).result), NAMES, 2, "zh-CN")
     assert "第 2 局：Ann 自摸" in text and "暴头（×2）" in text and "牌值：×2" in text
 
 

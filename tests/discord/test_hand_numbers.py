@@ -17,9 +17,11 @@ from bot.discord.rules import rules_summary
 from engine.game import apply
 from engine.tiles import Tile, tile_from_notation
 from engine.view import PlayerView, view
+from render.draw import draw_text
 from render.hand import render_hand
 from tests.game.helpers import PASS, D, play, start
 from tests.game.test_claims import SCENE_K, SCENE_P
+from tests.narrowing import known
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 
@@ -41,14 +43,15 @@ def menu(pv: PlayerView, locale: str) -> list[dict[str, Any]]:
     ui = move_view(pv, 1, 1, 7, locale)
     (select,) = [c.to_component_dict() for c in ui.children
                  if c.to_component_dict()["type"] == 3]
-    return select["options"]
+    options: list[dict[str, Any]] = select["options"]
+    return options
 
 
 @pytest.fixture
 def drawn_text(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """(text, x) of every string drawn on the hand picture."""
     out: list[tuple[str, int]] = []
-    real = render.hand.draw_text
+    real = draw_text  # what render.hand imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         out.append((text, xy[0]))
@@ -61,7 +64,7 @@ def drawn_text(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_menu_entries_carry_the_pictures_numbers(locale: str) -> None:
     pv = turn_view()
-    held = [*pv.concealed, pv.drawn]
+    held = [*pv.concealed, known(pv.drawn)]
     for option in menu(pv, locale):
         numbers, _, rest = option["label"].partition(" · ")
         want = [i + 1 for i, tile in enumerate(held) if tile.notation == option["value"]]
@@ -84,7 +87,7 @@ def test_the_picture_numbers_its_tiles_only_when_a_discard_is_due(
 
 def test_the_dm_explains_the_numbers_and_highlights() -> None:
     pv = turn_view()
-    held = [*pv.concealed, pv.drawn]
+    held = [*pv.concealed, known(pv.drawn)]
     hint = max(i for i, tile in enumerate(held) if tile == pv.suggested) + 1
     en = dm_text(pv, table_id=1, names=NAMES, locale="en-US")
     assert "numbers under the tiles are those of the discard menu" in en

@@ -13,6 +13,7 @@ import render.cards
 from bot.discord import leaderboard as boards
 from bot.discord.leaderboard import best_hand_text
 from bot.store import LeaderboardRow, best_hand_key
+from render.draw import draw_text
 
 
 def row(desc: str | None, value: int | None, rules: str = "shanghai") -> LeaderboardRow:
@@ -40,7 +41,7 @@ def test_best_hand_is_named_in_the_readers_language() -> None:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every string drawn on a card."""
     out: list[str] = []
-    real = render.cards.draw_text
+    real = draw_text  # what render.cards imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         out.append(text)

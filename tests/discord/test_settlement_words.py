@@ -16,6 +16,7 @@ from bot.discord.table.words import how_paid_lines, settlement_text
 from engine.score import read_case
 from engine.view import ResultView, SettlementView
 from render.cards import render_settlement, settlement_card
+from render.draw import draw_text
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
 SH = {"name": "t", "rules": "shanghai", "dealer": 0, "winner": 1, "win": "self_draw",
@@ -156,7 +157,7 @@ def test_a_win_without_a_pattern_reads_as_the_card_draws_it(
     rules' letters H and F."""
     import render.cards
     drawn: list[str] = []
-    real = render.cards.draw_text
+    real = draw_text  # what render.cards imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)
@@ -180,7 +181,7 @@ def test_the_base_flowers_a_value_starts_from_are_shown_by_their_parts(
     kongs) with its 花, and they add up to it."""
     import render.cards
     drawn: list[str] = []
-    real = render.cards.draw_text
+    real = draw_text  # what render.cards imported
 
     def record(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)

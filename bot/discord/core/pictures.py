@@ -158,7 +158,7 @@ class Pictures:
             log.warning("a picture process died as it started; drawing in threads")
             self._fall_back()
 
-    async def draw(self, draw: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    async def draw(self, draw: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``draw(*args, **kwargs)`` in the public pictures' worker (or a thread)."""
         return await self._run("public", functools.partial(draw, *args, **kwargs))
 
