@@ -101,9 +101,9 @@ def measure(hands: int) -> None:
         return best_discards(*args)
 
     ai.choose_discard = timed_discard
-    ai._best_discards = recorded  # type: ignore[assignment]
+    ai._best_discards = recorded  # type: ignore[assignment]  # recording, for the bench
     selfplay_module = sys.modules["engine.selfplay"]
-    selfplay_module.choose_action = timed_action  # type: ignore[attr-defined]
+    selfplay_module.choose_action = timed_action  # type: ignore[attr-defined]  # timed
     for rules_name in ("shanghai", "hangzhou"):
         memo.clear()
         discards.clear()

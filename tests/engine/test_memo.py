@@ -40,7 +40,10 @@ def test_a_full_identity_memo_forgets_its_oldest_quarter_at_once() -> None:
     remembered: IdentityMemo[int] = IdentityMemo("tests.identity_quarter", 8)
     kept = [object() for _ in range(9)]
     for n, obj in enumerate(kept):
-        remembered.get(obj, None, lambda n=n: n)  # type: ignore[misc]
+        def make(n: int = n) -> int:
+            return n
+
+        remembered.get(obj, None, make)
     assert remembered.stats("tests.identity_quarter").size == 7  # 8 - 2 + the ninth
     assert [remembered.get(obj, None, lambda: -1) for obj in kept[2:]] == list(range(2, 9))
     assert remembered.get(kept[0], None, lambda: -1) == -1  # the oldest two went

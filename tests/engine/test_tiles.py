@@ -104,7 +104,7 @@ def test_notation_error_is_a_value_error() -> None:
 
 def test_non_text_is_refused() -> None:
     with pytest.raises(NotationError, match="must be text"):
-        parse_tiles(123)  # type: ignore[arg-type]
+        parse_tiles(123)  # type: ignore[arg-type]  # not text, on purpose
 
 
 def test_empty_allowed_when_asked() -> None:

@@ -63,7 +63,7 @@ def test_new_hand_refuses_another_rule_sets_options() -> None:
 def test_new_hand_takes_its_own_options_and_dice_as_a_list() -> None:
     options = rules.HANGZHOU.options({"base": 2})
     dice = [3, 4]  # as JSON gives them
-    state, events = new_hand("hangzhou", options, full_set(False), 0, dice)  # type: ignore[arg-type]
+    state, events = new_hand("hangzhou", options, full_set(False), 0, dice)  # type: ignore[arg-type]  # a list
     assert state.options is options
     assert state.dice == (3, 4) and type(state.dice) is tuple
     assert isinstance(events[0], HandStarted) and events[0].dice == (3, 4)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from engine import rules
+from engine import memo, rules
 from engine.game import Action, MalformedAction, apply, deciding_seats, legal_actions, new_hand
 from engine.game import legal as legal_module
 from engine.game.held import _MARKS, _SHAPE, HeldTiles
@@ -68,7 +68,7 @@ def _reference_turn_offers(state: HandState, seat: int,
     with monkeypatch.context() as patch:
         patch.setattr(legal_module, "_may_kong", lambda *_: True)
         patch.setattr(legal_module, "_discard_offers",
-                      legal_module._discard_offers.__wrapped__)  # type: ignore[attr-defined]
+                      memo.uncached(legal_module._discard_offers))
         patch.setattr(legal_module, "_may_self_draw", _may_self_draw_by_judging)
         return legal_module._turn_actions(fresh, seat)
 
@@ -163,7 +163,7 @@ def _as_enumerated(moves: dict[str, int]) -> Any:
 def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:
     state, _ = new_hand("shanghai", {}, tuple(rules.get("shanghai").tile_set()), 0, (1, 1))
     offered = legal_actions(state, 0)[0]
-    int_tile = Action(offered.kind, 0, int(offered.tile))  # type: ignore[arg-type]
+    int_tile = Action(offered.kind, 0, int(offered.tile))  # type: ignore[arg-type]  # on purpose
     assert int_tile == offered  # an IntEnum equals its int
     with pytest.raises(MalformedAction, match="Tile values"):
         known_legal(state, int_tile)
@@ -180,7 +180,7 @@ def test_a_move_refuses_a_malformed_copy_of_an_offer() -> None:
             legal_actions(state, action.seat)
             with pytest.raises(MalformedAction, match="Tile values"):
                 apply(state, Action(ActionKind.DISCARD, action.seat,
-                                    int(action.tile)))  # type: ignore[arg-type]
+                                    int(action.tile)))  # type: ignore[arg-type]  # on purpose
             refused["discard"] += 1
         undecided = window_of(state).undecided if state.phase is Phase.CLAIM else ()
         if len(undecided) == 1 and undecided[0] in (0, 1):

@@ -69,7 +69,7 @@ def test_action_json_round_trip(action: Action) -> None:
     {"kind": "pass", "seat": 1, "tile": "3m"}, ["win"]])
 def test_malformed_json_is_refused(data: object) -> None:
     with pytest.raises(MalformedAction):
-        Action.from_json(data)  # type: ignore[arg-type]
+        Action.from_json(data)  # type: ignore[arg-type]  # malformed, on purpose
 
 
 def test_a_malformed_action_object_is_refused_by_apply() -> None:

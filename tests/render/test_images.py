@@ -216,7 +216,7 @@ def test_a_concealed_kong_is_face_down_even_if_the_view_held_its_faces() -> None
 
 def test_the_table_refuses_anything_but_a_table_view() -> None:
     with pytest.raises(TypeError, match="TableView"):
-        table_image(samples.hand_14(), samples.NAMES)  # type: ignore[arg-type]
+        table_image(samples.hand_14(), samples.NAMES)  # type: ignore[arg-type]  # on purpose
 
 
 def _long_table(n: int) -> TableView:

@@ -34,9 +34,9 @@ def _indices(data: bytes) -> tuple[str, tuple[int, int], bytes, list[int] | None
         return img.mode, img.size, img.tobytes(), img.getpalette()
 
 
-def _whole(view: object, names: tuple[str, ...], bottom: int
+def _whole(view: TableView, names: tuple[str, ...], bottom: int
            ) -> tuple[str, tuple[int, int], bytes, list[int] | None]:
-    drawn = in_palette(render_table(view, names, bottom)[0])  # type: ignore[arg-type]
+    drawn = in_palette(render_table(view, names, bottom)[0])
     return drawn.mode, drawn.size, drawn.tobytes(), drawn.getpalette()
 
 

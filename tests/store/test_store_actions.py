@@ -101,7 +101,8 @@ async def test_malformed_action_is_refused(store: Store, new_game: NewGame, seat
                                            source: str) -> None:
     hand = (await new_game()).hand
     with pytest.raises(ConstraintError):
-        await store.log.append(hand.id, 1, seat, "discard", {}, source, 110.0)  # type: ignore[arg-type]
+        await store.log.append(hand.id, 1, seat, "discard", {}, source,  # type: ignore[arg-type]  # bad
+                               110.0)
     assert await store.log.next_seq(hand.id) == 1
 
 
@@ -115,7 +116,7 @@ async def test_action_and_its_deadlines_in_one_write(store: Store, new_game: New
     assert [(d.seat, d.seq, d.kind) for d in await store.deadlines.all(hand.id)] == [
         (3, 2, "computer"), (1, 2, "claim")]
 
-    bad = [NewDeadline(2, 3, "nap", 111.0, 180.0)]  # type: ignore[arg-type]
+    bad = [NewDeadline(2, 3, "nap", 111.0, 180.0)]  # type: ignore[arg-type]  # on purpose
     with pytest.raises(ConstraintError):
         await store.log.append(hand.id, 2, 1, "pass", {}, "player", 111.0, deadlines=bad)
     assert await store.log.next_seq(hand.id) == 2  # the action did not land either

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.store import (
@@ -23,6 +24,7 @@ from bot.store import (
 )
 from bot.store import sqlite as sqlite_backend
 from bot.store.database import Session
+from tests.narrowing import known
 from tests.store.helpers import NewGame, sqlite_only
 
 
@@ -88,11 +90,11 @@ async def test_wal_refusal_is_a_store_error(tmp_path: Path,
 
     real = db._set_pragmas
 
-    async def no_wal(conn, in_memory, busy_ms):  # type: ignore[no-untyped-def]
+    async def no_wal(conn: aiosqlite.Connection, in_memory: bool, busy_ms: int) -> None:
         await conn.execute("PRAGMA journal_mode = DELETE")
         original = conn.execute
 
-        def execute(sql, *args):  # type: ignore[no-untyped-def]
+        def execute(sql: str, *args: Any) -> Any:
             return original("PRAGMA journal_mode" if "WAL" in sql else sql, *args)
 
         monkeypatch.setattr(conn, "execute", execute)
@@ -204,8 +206,7 @@ async def test_the_wal_is_checkpointed_on_aiosqlites_thread_every_few_loop_commi
     assert database._checkpoint is not None
     await database._checkpoint
     assert seen == ["PRAGMA wal_checkpoint(PASSIVE)"]
-    assert database._loop_connection() is not None
-    assert database._loop_connection().execute(  # type: ignore[union-attr]
+    assert known(database._loop_connection()).execute(
         "PRAGMA wal_autocheckpoint").fetchone()[0] == 0
 
 

@@ -21,6 +21,7 @@ from bot.store import (
     Store,
 )
 from bot.store.database import Session
+from tests.narrowing import known
 from tests.store.helpers import CHANNEL, GUILD, Game, NewGame
 
 WIN = NewAction(2, 1, "win", {"tile": "5z"}, "player", 130.0)
@@ -56,7 +57,7 @@ async def test_everything_is_written(store: Store, new_game: NewGame) -> None:
         ("user:2", Fraction(21, 2)), ("user:1", Fraction(-7, 2))]
     assert all(e.player_key.startswith("user:") for e in board)  # computers never rank
     assert all((e.guild_id, e.channel_id) == (GUILD, CHANNEL) for e in board)
-    assert (await store.matches.get(game.match.id)).status == "playing"  # type: ignore[union-attr]
+    assert known(await store.matches.get(game.match.id)).status == "playing"
 
 
 async def test_the_last_hand_can_finish_the_match(store: Store, new_game: NewGame) -> None:

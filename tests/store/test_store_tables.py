@@ -69,7 +69,7 @@ async def test_status_compare_and_set(store: Store) -> None:
     done = await store.lobby.set_status(table.id, "finished", expected=("lobby", "playing"))
     assert done.status == "finished" and not done.is_live
     with pytest.raises(ConstraintError):
-        await store.lobby.set_status(table.id, "paused")  # type: ignore[arg-type]
+        await store.lobby.set_status(table.id, "paused")  # type: ignore[arg-type]  # on purpose
     with pytest.raises(NotFound):
         await store.lobby.set_status(9999, "playing")
 
