@@ -121,9 +121,9 @@ def test_making_an_id_refuses_values_outside_the_scheme() -> None:
         with pytest.raises(BadCustomId):
             DiscardSelect(*args)
     with pytest.raises(BadCustomId):
-        LobbyButton(1, "kick")  # type: ignore[arg-type]
+        LobbyButton(1, "kick")  # type: ignore[arg-type]  # on purpose
     with pytest.raises(BadCustomId):
-        PreferenceButton(1, "sometimes", True)  # type: ignore[arg-type]
+        PreferenceButton(1, "sometimes", True)  # type: ignore[arg-type]  # on purpose
     with pytest.raises(BadCustomId):
         MoveButton(1, 1, 1, None)
 
@@ -273,7 +273,7 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
                 inter.response.done = True
                 timeline.append(f"acknowledged {inter.id}")
             return defer
-        inter.response.defer = deferring()  # type: ignore[method-assign]
+        inter.response.defer = deferring()  # type: ignore[method-assign]  # a slow defer
     service.act = watched_act
     buttons = [await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), i)
                for i in (first, second)]

@@ -61,7 +61,7 @@ async def _sent(live: LiveReplies, state: HandState, message_id: int = 5
                 ) -> tuple[Reply, FakeWebhook]:
     reply = _expect(live, state)
     hook = FakeWebhook()
-    live.sent(TABLE, SEAT, reply, hook, message_id)  # type: ignore[arg-type]
+    live.sent(TABLE, SEAT, reply, hook, message_id)  # type: ignore[arg-type]  # a fake webhook
     return reply, hook
 
 
@@ -106,7 +106,7 @@ async def test_a_move_played_on_the_reply_is_shown_by_the_clicks_answer_alone() 
     reply = live.expect(TABLE, 0, USERS[0], 1, start.seq, "en-US")
     assert reply is not None
     hook = FakeWebhook()
-    live.sent(TABLE, 0, reply, hook, 5)  # type: ignore[arg-type]
+    live.sent(TABLE, 0, reply, hook, 5)  # type: ignore[arg-type]  # a fake webhook
     after, _ = discarded(start)  # the dealer's discard: nothing more to decide
     live.private(private(after, 0, cause=Cause(USERS[0], "Ann", message_id=5)))
     await _settle(live)
@@ -151,7 +151,7 @@ async def test_a_notice_while_the_reply_is_drawn_is_drawn_in_it_once_sent() -> N
     live.private(private(after, SEAT))
     await _settle(live)
     hook = FakeWebhook()
-    live.sent(TABLE, SEAT, reply, hook, 5)  # type: ignore[arg-type]
+    live.sent(TABLE, SEAT, reply, hook, 5)  # type: ignore[arg-type]  # a fake webhook
     await _settle(live)
     assert hook.redraws() == [5]
 
@@ -161,7 +161,7 @@ async def test_a_newer_reply_takes_the_buttons_off_the_older_even_unsent() -> No
     live = _live()
     first = _expect(live, start)
     _, hook = await _sent(live, start, message_id=6)  # asked again before it went out
-    live.sent(TABLE, SEAT, first, hook, 5)  # type: ignore[arg-type]
+    live.sent(TABLE, SEAT, first, hook, 5)  # type: ignore[arg-type]  # a fake webhook
     await _settle(live)
     assert hook.buttons_off() == [5]
     _, again = await _sent(live, start, message_id=7)
@@ -211,7 +211,7 @@ async def test_a_dismissed_reply_is_not_drawn_again(status: int, again: int) -> 
     live = _live()
     reply = _expect(live, start)
     hook = FakeWebhook(fails=status)
-    live.sent(TABLE, SEAT, reply, hook, 5)  # type: ignore[arg-type]
+    live.sent(TABLE, SEAT, reply, hook, 5)  # type: ignore[arg-type]  # a fake webhook
     after, _ = discarded(start, claimable=True)
     live.private(private(after, SEAT))
     await _settle(live)

@@ -25,6 +25,7 @@ from bot.discord.hand.replies import order
 from bot.discord.play.move_dms import KnownHere
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, LobbyNotice, TableInfo
+from bot.service.notices import TableStatus
 from bot.store import Store, StoreMemory, TableMemory
 from engine.game import HandState, apply, legal_actions
 from tests.discord.presenter_kit import (
@@ -161,8 +162,8 @@ async def test_a_mention_left_by_one_process_is_deleted_by_the_other(
     assert live(client, "mention") == []
 
 
-def _info(status: str) -> TableInfo:
-    return TableInfo(REF, CREATOR, "shanghai", {}, status, seats())  # type: ignore[arg-type]
+def _info(status: TableStatus) -> TableInfo:
+    return TableInfo(REF, CREATOR, "shanghai", {}, status, seats())
 
 
 async def test_a_lobby_reposted_by_one_process_is_the_one_the_other_edits(
@@ -328,8 +329,8 @@ async def _play(notifier: DiscordNotifier) -> None:
 
 async def test_one_process_reads_its_memory_once_shared_mode_each_delivery() -> None:
     alone, shared = Counting(InMemory()), Counting(InMemory())
-    await _play(presenter(FakeClient(), alone))  # type: ignore[arg-type]
-    await _play(presenter(FakeClient(), shared, shared=True))  # type: ignore[arg-type]
+    await _play(presenter(FakeClient(), alone))  # type: ignore[arg-type]  # counted memory
+    await _play(presenter(FakeClient(), shared, shared=True))  # type: ignore[arg-type]  # same
     assert alone.recalls == 1
     # the first load, then one a delivery that edits or reads closed DMs: the lobby, 2
     # pictures, 2 DMs (a mention on every turn is swapped in without a read)
@@ -397,7 +398,8 @@ class Hook:
 def _with_hooks(*notifiers: DiscordNotifier) -> Edits:
     edits: Edits = {}
     for notifier in notifiers:
-        notifier.replies.webhook_of = lambda token: Hook(token, edits)  # type: ignore[assignment,return-value]
+        notifier.replies.webhook_of = lambda token: Hook(  # type: ignore[assignment,return-value]  # fake
+            token, edits)
     return edits
 
 
@@ -406,7 +408,8 @@ def _reply_on(notifier: DiscordNotifier, state: HandState, seat: int, token: str
     """``/mahjong hand`` answered by ``notifier``: a reply of ``state`` went out."""
     reply = notifier.replies.expect(TABLE, seat, USERS[seat], 1, state.seq, "en-US")
     assert reply is not None
-    notifier.replies.sent(TABLE, seat, reply, Hook(token, edits), message_id)  # type: ignore[arg-type]
+    notifier.replies.sent(TABLE, seat, reply, Hook(token, edits),  # type: ignore[arg-type]  # fake
+                          message_id)
 
 
 def _redraws(edits: Edits, token: str) -> list[int]:

@@ -80,7 +80,8 @@ async def test_each_error_gets_a_private_sentence_in_the_users_language(
 async def test_a_deferred_interaction_is_answered_by_a_followup() -> None:
     bot = MahjongBot(sync_commands=False)
     interaction = FakeInteraction(discord.Locale.chinese, deferred=True)
-    await bot.tree.on_error(interaction, app_commands.CheckFailure())  # type: ignore[arg-type]
+    await bot.tree.on_error(interaction,  # type: ignore[arg-type]  # a fake interaction
+                            app_commands.CheckFailure())
     assert interaction.said == [Said(t("error.check", "zh-CN"), True, "followup")]
 
 

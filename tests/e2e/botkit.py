@@ -125,17 +125,17 @@ def choose(fake: FakeDiscord, message: FakeMessage, *, win: bool = True
     """A legal move on the message: Win (unless ``win`` is False), else Pass, else the
     suggested discard (⭐), else the first offered."""
     items = fake.components(message)
-    moves = [c for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
+    moves = [c.custom_id for c in items if c.custom_id and c.custom_id.startswith("mj:mv:")]
     for wanted in ("w", "x") if win else ("x",):
-        for c in moves:
-            if (c.custom_id or "").split(":")[5] == wanted:  # mj:mv:t:h:pN:move[:s]
-                return c.custom_id, None  # type: ignore[return-value]
+        for move in moves:
+            if move.split(":")[5] == wanted:  # mj:mv:t:h:pN:move[:s]
+                return move, None
     for c in items:
         if c.custom_id and c.custom_id.startswith("mj:dc:") and c.options:
             starred = [o["value"] for o in c.raw.get("options", []) if o.get("emoji")]
             return c.custom_id, [(starred or list(c.options))[0]]
     if moves:
-        return moves[0].custom_id, None  # type: ignore[return-value]
+        return moves[0], None
     return None
 
 

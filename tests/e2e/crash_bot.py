@@ -60,7 +60,7 @@ async def main(api: str, gateway: str, db: str, guild: int, channel: int, host: 
     await bot.wait_until_ready()
     print("READY", flush=True)
     table = await seat_computers(bot.service, store, guild, channel, host, hands)
-    while (await store.lobby.get_table(table)).status == "playing":  # type: ignore[union-attr]
+    while (row := await store.lobby.get_table(table)) is not None and row.status == "playing":
         await asyncio.sleep(0.02)
     await bot.close()  # delivers what is queued
     connection.cancel()

@@ -9,6 +9,7 @@ import pytest
 from botkit import Driver, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
+from bot.service.fairness import Deal
 from tests.service.helpers import QUIET, stacked
 
 # The dealer (p1, seat 0) is dealt a complete hand and wins at once (天胡).
@@ -23,10 +24,14 @@ async def test_a_channel_playing_both_rule_sets_keeps_two_boards(
     # left to chance, a third of the rolls added nothing (+600) and the test failed
     monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (2, 4))
     world = make_world(fake)
-    bot = make_bot(tmp_path / "db.sqlite3", picture_processes=0)
+
+    def heavenly(rules: str, dealer: int) -> Deal:  # a heavenly hand of each rule set
+        return stacked(HEAVENLY, rules)(rules, dealer)
+
+    bot = make_bot(tmp_path / "db.sqlite3", picture_processes=0,
+                   service_options={"deal": heavenly})
     await bots.start(bot)
     for count, rules in enumerate(("shanghai", "hangzhou"), start=1):
-        bot.service.deal = stacked(HEAVENLY, rules)
         await open_table(world, rules, hands=1)
 
         def posted_so_far(n: int = count) -> bool:

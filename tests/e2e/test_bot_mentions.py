@@ -7,6 +7,7 @@ they may claim or not."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def turn_pings(fake: FakeDiscord, world: World) -> list[str]:
 
 
 async def _play(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path, clicks: int,
-                closed: set[int] = frozenset(), **options: Any) -> World:  # type: ignore[assignment]
+                closed: AbstractSet[int] = frozenset(), **options: Any) -> World:
     world = make_world(fake)
     for user in closed:
         fake.close_dms(user)

@@ -38,7 +38,7 @@ async def main(db: str, hands: int) -> int:
             await service.add_computer(host, table_id)
         await service.start(host, table_id)
     runner = asyncio.create_task(service.run())
-    while (await store.lobby.get_table(table_id)).status == "playing":  # type: ignore[union-attr]
+    while (row := await store.lobby.get_table(table_id)) is not None and row.status == "playing":
         await asyncio.sleep(0.02)
     # as the bot shuts down: the firing that ended the match finishes its announcements
     # before the database closes

@@ -3,8 +3,6 @@ needs; `find_table` picks the table a command means; `seen` keeps the language."
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.service import Place, Seated, TablePicture
@@ -155,7 +153,7 @@ async def test_every_command_remembers_the_language_even_when_refused(world: Wor
 async def test_a_locale_the_store_cannot_write_fails_nothing(world: World) -> None:
     from bot.store import StoreError
 
-    async def broken(*_: Any) -> bool:
+    async def broken(user_id: int, locale: str, at: float) -> bool:
         raise StoreError("disk full")
 
     world.store.lobby.set_user_locale = broken  # type: ignore[method-assign]  # a failing store

@@ -12,6 +12,8 @@ import pytest
 from bot.service import FakeClock, Refused
 from bot.service.fairness import Deal, deal_of
 from engine.game import stack_wall
+from tests.engine.helpers import fractions
+from tests.narrowing import known
 from tests.service.helpers import ANN, CHANNEL, QUIET, World, by
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -44,7 +46,7 @@ async def test_with_away_leaves_the_timeouts_remove_the_seat_and_charge_the_pena
     seat = info.seats[0]
     assert seat is not None and seat.is_computer and seat.user_id is None
     assert world.notes.of("lobby")[-1].what == "replaced"
-    assert info.totals == (-penalty, 0, 0, 0)            # not redistributed
+    assert info.totals == fractions(-penalty, 0, 0, 0)   # not redistributed
     entry = await world.store.leaderboard.entry(CHANNEL, rules, f"user:{ANN}")
     assert (entry.points if entry else 0) == -penalty
     # Ann is gone: back is refused, and the match goes on with the computer in her seat.
@@ -63,7 +65,7 @@ async def test_away_leaves_removal_and_penalty_survive_a_restart(
                              computer_pause=5.0)
     await world.service.recover()
     info = await world.service.table_info(table)
-    assert info.totals == (-8, 0, 0, 0)
+    assert info.totals == fractions(-8, 0, 0, 0)
     assert info.seats[0] is not None and info.seats[0].is_computer
 
 
@@ -76,8 +78,8 @@ async def test_by_default_an_away_seat_stays_and_pays_nothing(
     info = await world.service.table_info(table)
     seat = info.seats[0]
     assert seat is not None and seat.away and not seat.is_computer and seat.user_id == ANN
-    assert info.totals == (0, 0, 0, 0)
+    assert info.totals == fractions(0, 0, 0, 0)
     assert await world.store.leaderboard.entry(CHANNEL, "hangzhou", f"user:{ANN}") is None
     assert "replaced" not in [n.what for n in world.notes.of("lobby")]
     await world.service.back(by(ANN), table)
-    assert not (await world.service.table_info(table)).seats[0].away
+    assert not known((await world.service.table_info(table)).seats[0]).away

@@ -13,6 +13,8 @@ import pytest
 
 from bot.service.fairness import Deal, deal_of
 from engine.game import stack_wall
+from tests.engine.helpers import fractions
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, QUIET, World, by, refused
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -36,11 +38,11 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_charged_and_kept_wi
                                   "rules": "hangzhou", "table": table}
     await refused("confirm_leave", svc.leave(by(DEE), table, agreed=Fraction(0)))
     info = await svc.table_info(table)
-    assert not info.seats[3].is_computer and info.totals == (0, 0, 0, 0)
+    assert not known(info.seats[3]).is_computer and info.totals == fractions(0, 0, 0, 0)
     assert world.notes.of("away") == []
 
     info = await svc.leave(by(DEE), table, agreed=Fraction(8))
-    assert info.seats[3].is_computer and info.totals[3] == -8
+    assert known(info.seats[3]).is_computer and known(info.totals)[3] == -8
     (told,) = world.notes.of("away")
     assert (told.name, told.by_choice, told.removed, told.penalty, told.receiver,
             told.rules) == ("Dee", True, True, Fraction(8), None, "hangzhou")
@@ -59,8 +61,8 @@ async def test_leaving_a_running_hangzhou_match_is_confirmed_charged_and_kept_wi
     assert history is not None
     actions = await world.store.log.actions(hand.id)
     first, *rest = history.parts
-    assert first.names[3] == "Dee" and rest and rest[-1].names[3] == info.seats[3].name
-    assert history.names[3] == info.seats[3].name
+    assert first.names[3] == "Dee" and rest and rest[-1].names[3] == known(info.seats[3]).name
+    assert history.names[3] == known(info.seats[3]).name
     told_first = sum(1 for e in first.events if getattr(e, "seat", None) == 3
                      and type(e).__name__ == "TileDiscarded")
     assert told_first == sum(1 for a in actions if a.seat == 3 and a.kind == "discard"

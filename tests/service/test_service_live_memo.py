@@ -5,7 +5,9 @@ table's options are its own."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -17,14 +19,14 @@ from engine.game import Phase, apply, deciding_seats, legal_actions, new_hand
 from engine.rules.common import OptionError
 
 
-def _table(rules: str = "shanghai", options: dict[str, object] | None = None) -> TableRow:
+def _table(rules: str = "shanghai", options: Mapping[str, object] | None = None) -> TableRow:
     return TableRow(1, 2, 3, 4, rules, dict(options or {}), "lobby", 0.0, None, None, None,
                     False)
 
 
-def _seat(seat: int, name: str, **changes: object) -> SeatRow:
+def _seat(seat: int, name: str, **changes: Any) -> SeatRow:
     row = SeatRow(1, seat, 100 + seat, False, name, False, 0, StandingChoices(), False, 0.0)
-    return replace(row, **changes)  # type: ignore[arg-type]
+    return replace(row, **changes)
 
 
 def _worked_out(live: LiveTable) -> tuple[SeatInfo | None, ...]:
@@ -35,7 +37,7 @@ def _worked_out(live: LiveTable) -> tuple[SeatInfo | None, ...]:
 
 def test_seat_infos_follow_every_change_of_a_seat() -> None:
     live = LiveTable(_table(), empty_seats())
-    steps = [
+    steps: list[Callable[[], object]] = [
         lambda: live.set_seat(_seat(0, "Ann")),
         lambda: live.set_seat(_seat(2, "Bo")),
         lambda: live.set_seat(_seat(2, "Bo", away=True)),

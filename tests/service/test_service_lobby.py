@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import rules as rulesets
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, EVE, GUILD, World, by, refused
 
 
@@ -136,7 +137,7 @@ async def test_cancel_by_creator_or_manager_only(world: World) -> None:
     assert info.status == "cancelled"
     await refused("cancelled", svc.cancel(by(ANN), table))
     await refused("cancelled", svc.join(by(EVE, "Eve"), table))
-    assert (await world.store.lobby.get_table(table)).status == "cancelled"
+    assert known(await world.store.lobby.get_table(table)).status == "cancelled"
 
 
 async def test_cancel_during_play_voids_the_hand_and_reveals_the_wall(world: World) -> None:
@@ -147,7 +148,7 @@ async def test_cancel_during_play_voids_the_hand_and_reveals_the_wall(world: Wor
     assert info.status == "cancelled"
     (reveal,) = world.notes.of("reveal")
     assert reveal.wall == hand.wall and reveal.commitment == hand.commitment
-    assert (await world.store.hands.get(hand.id)).status == "ended"
+    assert known(await world.store.hands.get(hand.id)).status == "ended"
     assert await world.store.endings.settlements(hand.id) == []
     assert (await world.store.matches.of_table(table))[-1].status == "abandoned"
     assert await world.store.deadlines.all() == []
@@ -170,7 +171,7 @@ async def test_choices_back_and_queries_refuse_outside_their_place(world: World)
     await refused("not_seated", svc.set_choices(by(EVE), table, StandingChoices(True)))
     choices = await svc.set_choices(by(BOB), table, StandingChoices(pass_claims=True))
     assert choices == StandingChoices(pass_claims=True)
-    assert (await svc.table_info(table)).seats[1].choices == choices
+    assert known((await svc.table_info(table)).seats[1]).choices == choices
     await refused("not_seated", svc.back(by(EVE), table))
     await refused("not_playing", svc.hand(by(ANN), table))
     await refused("not_playing", svc.table_picture(table))

@@ -14,7 +14,8 @@ import pytest
 
 from bot.demo import run_demo
 from bot.service import FakeClock, Notice, RecordingNotifier
-from bot.store import Store
+from bot.store import ActionRow, Store
+from tests.engine.helpers import fractions
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, DEE, World, by
 
 TIMERS = {"turn_timer": 60, "claim_timer": 20}
@@ -27,7 +28,7 @@ async def test_leaving_mid_match_hands_the_seat_to_the_computer(world: World) ->
     assert seat is not None and seat.is_computer and seat.user_id is None
     assert "Bob" in seat.name
     assert world.notes.of("lobby")[-1].what == "replaced"
-    assert info.totals == (0, 0, 0, 0)                     # Shanghai: no penalty
+    assert info.totals == fractions(0, 0, 0, 0)                     # Shanghai: no penalty
     # Bob's decisions are now the computer's: the hand goes on without waiting for him
     await world.until("settlement", step=60)
 
@@ -75,7 +76,7 @@ async def test_timers_of_several_tables_fire_in_deadline_order(
     assert len(await moves(world, slow)) == 1 and len(await moves(world, fast)) >= 3
 
 
-async def moves(world: World, table: int) -> list[object]:
+async def moves(world: World, table: int) -> list[ActionRow]:
     hand = await world.store.hands.live(table)
     return [] if hand is None else await world.store.log.actions(hand.id)
 

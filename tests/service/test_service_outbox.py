@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.service import FakeClock, Notice, RecordingNotifier, commitment
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CHANNEL, CID, SCENE_TWO, D, P, W, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -93,7 +94,7 @@ async def test_a_crash_after_dealing_loses_no_commitment(make_world: MakeWorld) 
     table = row.id
     world = await crash_then_restart(make_world, world)
     (started,) = world.notes.of("hand_started")
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert (started.hand_number, started.commitment) == (1, hand.commitment)
     assert started.dealer == 0 and started.names == ("Ann", "Bob", "Cid", "Dee")
 
@@ -112,7 +113,7 @@ async def test_the_last_hand_announces_the_match_end_even_after_a_crash(
     assert (lobby.what, lobby.table.status) == ("finished", "finished")
     (end,) = world.notes.of("match_ended")
     assert (end.hands_played, end.cancelled, sum(end.totals)) == (1, False, 0)
-    assert (await world.store.lobby.get_table(table)).status == "finished"
+    assert known(await world.store.lobby.get_table(table)).status == "finished"
 
 
 async def test_a_cancelled_tables_reveal_survives_a_crash(make_world: MakeWorld) -> None:
@@ -126,7 +127,7 @@ async def test_a_cancelled_tables_reveal_survives_a_crash(make_world: MakeWorld)
     assert told(world.notes) == [("reveal", 1), ("lobby", None), ("match_ended", None)]
     (end,) = world.notes.of("match_ended")
     assert end.cancelled and end.hands_played == 0
-    assert (await world.store.lobby.get_table(table)).status == "cancelled"
+    assert known(await world.store.lobby.get_table(table)).status == "cancelled"
 
 
 async def test_an_announcement_that_may_have_gone_out_is_delivered_as_unsure(

@@ -16,7 +16,7 @@ import pytest
 
 from bot.service.live import step_of
 from bot.service.steps import public_moves, public_step_of
-from engine.game import Phase, apply, deciding_seats, legal_actions, new_hand
+from engine.game import HandState, Phase, apply, deciding_seats, legal_actions, new_hand
 from engine.melds import MeldKind
 from engine.tiles import full_set
 from engine.view import spectator_view
@@ -24,10 +24,10 @@ from engine.view import spectator_view
 HANDS = 60
 
 
-def shown_moves(state: object) -> int:
+def shown_moves(state: HandState) -> int:
     """The discards and melds the spectator's picture shows (an added kong: a pong and
     the tile added)."""
-    table = spectator_view(state, 1)  # type: ignore[arg-type]
+    table = spectator_view(state, 1)
     return sum(len(s.discards) + sum(2 if m.kind is MeldKind.ADDED_KONG else 1
                                      for m in s.melds) for s in table.seats)
 

@@ -12,6 +12,7 @@ import pytest
 
 from bot.service import FakeClock
 from bot.store import NewHand, StandingChoices
+from tests.narrowing import known
 from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -41,9 +42,9 @@ async def test_a_restart_rebuilds_the_hand_and_defers_passed_deadlines(
     assert cid.deadline == world.clock.now() + 30.0        # grace, not fired at once
     await world.settle()                                    # only the reminder, now late
     assert [r.user_id for r in world.notes.of("reminder")] == [CID]
-    assert len(await world.store.log.actions((await world.store.hands.live(table)).id)) == 1
+    assert len(await world.store.log.actions(known(await world.store.hands.live(table)).id)) == 1
     await world.advance(30)
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert [(a.seat, a.kind, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "pass", "timeout")]
 
@@ -56,7 +57,7 @@ async def test_lazy_recovery_rebuilds_a_table_on_first_use(
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 0 and report.deadlines == 1
     await world.advance(30)            # the deadline's wake rebuilds the table, then plays
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert [(a.seat, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "timeout")]
 
@@ -84,7 +85,7 @@ async def finish_match(world: World, table: int) -> None:
     info = await world.service.table_info(table)
     assert info.status == "finished"
     (match,) = await world.store.matches.of_table(table)
-    assert match.status == "finished" and sum(match.totals.values()) == 0
+    assert match.status == "finished" and sum(known(match.totals).values()) == 0
     hands = await world.store.hands.of_match(match.id)
     assert [h.number for h in hands] == list(range(1, len(hands) + 1)) and len(hands) == 2
     for h in hands:
@@ -135,7 +136,7 @@ async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(
     world = await restart(make_world, world)
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 1                     # no deadline: rebuilt at once
-    assert (await world.store.hands.live(table)).number == 2
+    assert known(await world.store.hands.live(table)).number == 2
     await finish_match(world, table)
 
 
@@ -177,7 +178,7 @@ async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
     with caplog.at_level(logging.INFO):
         report = await world.service.recover()
     assert (report.live_tables, report.rebuilt, report.failed) == (1, 1, ())
-    assert (await world.store.lobby.get_table(table)).status == "finished"
+    assert known(await world.store.lobby.get_table(table)).status == "finished"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -188,7 +189,7 @@ async def test_after_a_restart_a_computer_moves_within_its_pause_not_the_grace(
     await world.advance(60)                  # Ann's turn times out: a computer is to move
     (owed,) = await world.store.deadlines.all()
     assert owed.kind == "computer" and owed.seat != 0
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     world = await restart(make_world, world, computer_pause=2.0)   # grace 30 s
     report = await world.service.recover()
     assert report.deferred == 1
@@ -206,7 +207,7 @@ async def test_after_a_restart_a_standing_choice_is_played_at_once_not_after_the
     await world.service.act(by(ANN), table, D(0, "9m"))   # Cid's pass is owed at once...
     (owed,) = await world.store.deadlines.all()
     assert (owed.seat, owed.kind) == (2, "computer")
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     world = await restart(make_world, world)          # ...but the bot went down first
     await world.service.recover()
     await world.settle()

@@ -14,6 +14,7 @@ from bot.service.process import SchedulerLoop
 from bot.service.scheduler import COMPACT_SLACK, Wake
 from bot.store import StandingChoices
 from engine.game import timeout_action
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, D, P, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -99,7 +100,7 @@ async def test_a_superseded_entry_never_fires(
     superseded |= world.service.scheduler.entries()       # Cid's claim window
     await world.service.act(by(CID), table, P(2))
     superseded |= world.service.scheduler.entries()       # Bob's turn, not reminded yet
-    state = world.service._tables[table].hand.state  # type: ignore[union-attr]
+    state = known(world.service._tables[table].hand).state
     await world.service.act(by(BOB), table, timeout_action(state, 1))
     await world.advance(200)
     assert fired and not superseded & set(fired)

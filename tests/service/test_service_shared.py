@@ -18,6 +18,7 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, Refused, TableService
 from bot.store import StandingChoices, Store
+from tests.narrowing import known
 from tests.service.helpers import (
     ANN,
     BOB,
@@ -93,7 +94,7 @@ async def test_clicks_on_either_process_play_one_hand(make_world: MakeWorld) -> 
     await a.service.act(by(CID), table, P(2), step=2)
     hand = await b.service.hand(by(BOB), table)     # b reloads the pass a made
     assert hand.step == 3
-    actions = await a.store.log.actions((await a.store.hands.live(table)).id)  # type: ignore[union-attr]
+    actions = await a.store.log.actions(known(await a.store.hands.live(table)).id)
     assert [(x.seq, x.seat, x.kind) for x in actions] == [(1, 0, "discard"), (2, 2, "pass")]
 
 
@@ -162,7 +163,7 @@ async def test_the_other_process_finishes_a_table_a_started(make_world: MakeWorl
     for _ in range(2000):
         a.clock.advance(10)
         await asyncio.gather(a.service.run_due(), b.service.run_due())
-        if (await a.store.lobby.get_table(table)).status == "finished":  # type: ignore[union-attr]
+        if known(await a.store.lobby.get_table(table)).status == "finished":
             break
     else:
         raise AssertionError("the match never ended")
@@ -201,7 +202,7 @@ async def test_a_process_s_own_changes_carry_the_counter_s_bump_and_keep_its_mem
     await b.service.set_choice(by(BOB), table, "always_win", True)
     info = await a.service.table_info(table)
     assert reloads == [table]
-    assert info.seats[1].choices == StandingChoices(always_win=True, pass_claims=True)
+    assert known(info.seats[1]).choices == StandingChoices(always_win=True, pass_claims=True)
     assert live.version == await a.store.processes.table_version(table)
 
 

@@ -19,6 +19,7 @@ from bot.service.snapshots import engine_version
 from bot.store import state_digest
 from engine.game import Action, HandState, deciding_seats, legal_actions, replay
 from engine.game.snapshot import SNAPSHOT_FORMAT
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CID, DEE, World, by
 
 OPTIONS = {"turn_timer": 3600, "claim_timer": 3600}
@@ -120,7 +121,7 @@ async def test_a_snapshot_that_does_not_check_out_falls_back_to_the_log(
     world, table = await one_table(make_world, 10)
     sql, *params = TAMPERING[what]
     if params:
-        [snap] = await world.store.log.snapshots((await world.store.hands.live(table)).id)
+        [snap] = await world.store.log.snapshots(known(await world.store.hands.live(table)).id)
         params = [state_digest("1-0123456789ab", snap.state)]
     await snapshot_sql(world, sql, *params)
     world = await restart(make_world, world)
@@ -135,7 +136,7 @@ async def test_a_snapshot_that_does_not_check_out_falls_back_to_the_log(
 async def test_a_resealed_snapshot_that_decodes_to_nonsense_falls_back_to_the_log(
         make_world: MakeWorld) -> None:
     world, table = await one_table(make_world, 10)
-    [snap] = await world.store.log.snapshots((await world.store.hands.live(table)).id)
+    [snap] = await world.store.log.snapshots(known(await world.store.hands.live(table)).id)
     fields = snap.state.split("|")
     fields[7] = "9"  # the turn of a seat that does not exist
     bad = "|".join(fields)
@@ -160,7 +161,7 @@ async def test_a_format_1_snapshot_is_ignored_and_the_log_replayed(
     # written by the engine before (its version), or even sealed as this engine's: the
     # text is refused by its format, the log is replayed, nothing fails
     world, table = await one_table(make_world, 10)
-    [snap] = await world.store.log.snapshots((await world.store.hands.live(table)).id)
+    [snap] = await world.store.log.snapshots(known(await world.store.hands.live(table)).id)
     version = snap.version if version == "this engine's" else version
     text = FORMAT_1 % snap.seq
     await snapshot_sql(world, "UPDATE hand_snapshots SET version = ?, state = ?,"
@@ -181,8 +182,8 @@ async def test_a_snapshot_of_another_log_falls_back_to_the_log(make_world: MakeW
     second = await world.table(options=OPTIONS, channel=2)
     await play(world, first, 8, rng)
     await play(world, second, 8, rng)
-    one = await world.store.hands.live(first)
-    two = await world.store.hands.live(second)
+    one = known(await world.store.hands.live(first))
+    two = known(await world.store.hands.live(second))
     # the second hand's snapshot replaced by the first's (same seq, its own log digest)
     await snapshot_sql(world, "DELETE FROM hand_snapshots WHERE hand_id = ?", two.id)
     await snapshot_sql(world, "INSERT INTO hand_snapshots SELECT ?, seq, version, log_digest,"
@@ -196,7 +197,7 @@ async def test_a_snapshot_of_another_log_falls_back_to_the_log(make_world: MakeW
 
 async def test_a_snapshot_ahead_of_the_log_falls_back_to_the_log(make_world: MakeWorld) -> None:
     world, table = await one_table(make_world, 9)  # a snapshot at 8, one action after
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     # the log lost its last actions (a backup of the log older than the snapshot, say)
     await snapshot_sql(world, "DELETE FROM actions WHERE hand_id = ? AND seq > 6", hand.id)
     world = await restart(make_world, world)
@@ -211,7 +212,7 @@ async def test_a_snapshot_on_a_log_without_digests_falls_back_to_the_log(
     """Actions written before migration 0012 carry no running digest: nothing vouches
     that such a log is the one a snapshot was sealed with, so the log is replayed."""
     world, table = await one_table(make_world, 10)
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     columns = "hand_id, seq, seat, kind, payload, source, at"
     for sql in (f"CREATE TEMP TABLE old_log AS SELECT {columns} FROM actions WHERE hand_id = ?",
                 "DELETE FROM actions WHERE hand_id = ?",
@@ -236,7 +237,7 @@ async def test_moves_after_the_newest_snapshot_are_replayed_on_top_of_it(
     world = await restart(make_world, world, snapshot_every=0)
     await world.service.recover(eager=True)
     await play(world, table, 7, rng)
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert [s.seq for s in await world.store.log.snapshots(hand.id)] == [8]
     world = await restart(make_world, world)
     await world.service.recover(eager=True)

@@ -12,6 +12,7 @@ from bot.service import parse_wall
 from bot.service.scheduler import running
 from bot.store import StandingChoices, Store
 from engine.game import Action, apply, new_hand
+from tests.narrowing import known
 from tests.service.helpers import ANN, BOB, CID, SCENE_PONG, SCENE_TWO, D, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -39,7 +40,7 @@ async def test_turn_timer_plays_the_default_and_reminds_once_at_half_time(
     await world.advance(0.5)
     # the dealer has no drawn tile: the rightmost tile of the sorted hand goes
     assert await sources(world.store, table) == [(0, "discard", "timeout")]
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert (await world.store.log.actions(hand.id))[0].payload["tile"] == "4z"
     assert len(world.notes.of("reminder")) == 1
     seat = (await world.store.lobby.seats(table))[0]
@@ -63,7 +64,7 @@ async def test_claim_timer_passes_for_a_silent_claimer(
 
 async def match_actions(store: Store, table: int) -> list[tuple[int, str, str]]:
     (match,) = await store.matches.of_table(table)
-    out = []
+    out: list[tuple[int, str, str]] = []
     for hand in await store.hands.of_match(match.id):
         out += [(a.seat, a.kind, a.source) for a in await store.log.actions(hand.id)]
     return out
@@ -89,7 +90,7 @@ async def test_away_after_n_timeouts_then_the_computer_plays_until_back(
     ann = [src for seat_, _, src in after[before:] if seat_ == 0]
     assert ann and set(ann) == {"computer"}
     info = await world.service.back(by(ANN), table)
-    assert not info.seats[0].away
+    assert not known(info.seats[0]).away
     assert world.notes.of("away")[-1].away is False
     assert (await world.store.lobby.seats(table))[0].consecutive_timeouts == 0
 
@@ -144,7 +145,7 @@ async def test_standing_choice_always_win_and_a_second_winner_timing_out(
     await world.service.set_choices(by(CID), table, StandingChoices(always_win=True))
     await world.service.act(by(ANN), table, D(0, "5p"))
     await world.settle()
-    hand = await world.store.hands.live(table)
+    hand = known(await world.store.hands.live(table))
     assert [(a.seat, a.kind, a.source) for a in await world.store.log.actions(hand.id)] == \
         [(0, "discard", "player"), (2, "win", "computer")]
     await world.advance(20)                      # Bob's claim timer: pass
