@@ -49,6 +49,17 @@ def test_only_the_wiring_chooses_the_process_model() -> None:
     assert naming == ["service.py"]
 
 
+def test_only_the_adapter_s_wiring_chooses_where_the_presenter_s_memory_lives() -> None:
+    """The adapter too: the notifier chooses, once, each part that differs in shared
+    mode (the channel's messages, each seat's DM with buttons, the `/mahjong hand`
+    replies, the tables' memory read before each delivery), from the flag the client
+    hands it; no other module of the adapter tests it."""
+    adapter = SERVICE.parent / "discord"
+    naming = sorted(str(path.relative_to(adapter)) for path in adapter.rglob("*.py")
+                    if any(_names_shared(n) for n in ast.walk(_tree(path))))
+    assert naming == ["client.py", "table/notifier.py"]
+
+
 def test_no_part_is_a_service_locator() -> None:
     """No part takes the whole service, nor reaches another through it."""
     assert not (SERVICE / "part.py").exists()

@@ -7,7 +7,7 @@ windows already mentioned, and the newest decision seen for each seat (`due`), f
 which a reminder that came too late is dropped without asking anyone.
 
 In shared mode (several processes drawing the same tables) what the memory keeps is
-read again before each delivery (`Tables.fresh`): another process may have re-posted a
+read again before each delivery (`SharedTables.fresh`): another process may have re-posted a
 message or seen a player's DMs close or open since.
 """
 
@@ -77,9 +77,8 @@ class TableState:
 class Tables:
     """Each table's `TableState`, its remembered part loaded once."""
 
-    def __init__(self, memory: PresenterMemory, *, shared: bool = False) -> None:
+    def __init__(self, memory: PresenterMemory) -> None:
         self.memory = memory
-        self.shared = shared
         self._states: dict[int, TableState] = {}
 
     def get(self, table_id: int) -> TableState:
@@ -109,12 +108,22 @@ class Tables:
         return st
 
     async def fresh(self, table_id: int) -> TableState:
-        """`load`, and in shared mode the memory read again (one query): its message
-        ids, the picture's time, each seat's closed DMs and DM with buttons are what
-        they are now, whichever process wrote them. One process: `load` alone."""
+        """The state before a delivery: one process, `load` alone (what it remembers is
+        what this process wrote; shared mode: `SharedTables`)."""
+        return await self.load(table_id)
+
+    def forget(self, table_id: int) -> TableState | None:
+        return self._states.pop(table_id, None)
+
+
+class SharedTables(Tables):
+    """Shared mode: what the memory keeps is read again before each delivery."""
+
+    async def fresh(self, table_id: int) -> TableState:
+        """`load`, and the memory read again (one query): its message ids, the
+        picture's time, each seat's closed DMs and DM with buttons are what they are
+        now, whichever process wrote them."""
         st = await self.load(table_id)
-        if not self.shared:
-            return st
         mem = await self.memory.recall(table_id)
         st.lobby_message, st.table_message = mem.lobby_message, mem.table_message
         st.table_posted, st.ping_message = mem.table_posted, mem.ping_message
@@ -126,6 +135,3 @@ class Tables:
         st.dm_orders = dict(mem.dm_orders)
         st.hand_replies = dict(mem.hand_replies)
         return st
-
-    def forget(self, table_id: int) -> TableState | None:
-        return self._states.pop(table_id, None)

@@ -123,7 +123,6 @@ class LiveReplies:
         self.pictures = pictures
         self.tables = tables
         self.kept = tables is not None and webhook_of is not None
-        self.shared = self.kept and tables is not None and tables.shared
         self.webhook_of = webhook_of
         self._replies: dict[Key, Reply] = {}
         self._by_message: dict[int, Reply] = {}
@@ -154,9 +153,8 @@ class LiveReplies:
         return reply
 
     def _queue(self, key: Key) -> Hashable:
-        """The `Outbox` queue of a seat's reply: shared mode, the seat's DM queue (its
-        deliveries read the memory first); else its own."""
-        return ("dm", *key) if self.shared else ("reply", *key)
+        """The `Outbox` queue of a seat's reply: its own (shared mode: `SharedReplies`)."""
+        return ("reply", *key)
 
     def sent(self, table_id: int, seat: int, reply: Reply, webhook: discord.Webhook,
              message_id: int) -> None:
@@ -232,24 +230,20 @@ class LiveReplies:
             # (an older redraw queued would overwrite that answer with a passed decision)
             reply.shows = shows
             self._pending.pop(key, None)
-            if self.shared:  # no other process draws an older state over the answer
-                self.outbox.put(self._queue(key), partial(self._advance, key, reply, shows))
+            self._answered_on(key, reply, shows)
             return
         if reply.message_id is None:
             self._hold(key, notice, None)  # drawn once it went out (`sent`)
         else:
             self._hold(key, notice, self._redraw)
 
+    def _answered_on(self, key: Key, reply: Reply, shows: int) -> None:
+        """A move was played on this process's reply (shared mode: `SharedReplies`)."""
+
     def _echo_elsewhere(self, key: Key, notice: PrivateNotice) -> bool:
-        """Shared mode: the echo of a move its person played here (no DM delivery reads
-        the memory for it) while the memory, as last read here, keeps a reply for the
-        seat that another process made: the reply shows the passed decision, redrawn
-        from what is known (a reply made since the last read is not, a replaced one
-        refuses the redraw: `advance_hand_reply`)."""
-        cause = notice.cause
-        return self.shared and self.tables is not None and notice.step is None and \
-            cause is not None and cause.user_id == notice.user_id and \
-            key[1] in self.tables.get(key[0]).hand_replies
+        """Whether a notice of a seat this process follows no reply of is drawn in
+        another process's reply (shared mode: `SharedReplies`)."""
+        return False
 
     def delivered(self, key: Key, notice: PrivateNotice, news: tuple[Event, ...]) -> None:
         """The seat's DM delivery read the memory (`DmPresenter`, in the seat's queue;
@@ -263,13 +257,13 @@ class LiveReplies:
         stored = self.tables.get(key[0]).hand_replies
         if key[1] not in stored:
             return
-        if not self.shared:
-            self._adopt(key, stored.pop(key[1]), notice, news)
-            return
-        queued = key in self._pending
-        self._pending[key] = (notice, news)  # the delivery's: its news merged already
-        if not queued:
-            self.outbox.put(self._queue(key), partial(self._redraw_kept, key))
+        self._found_kept(key, stored, notice, news)
+
+    def _found_kept(self, key: Key, stored: dict[int, HandReplyRow], notice: PrivateNotice,
+                    news: tuple[Event, ...]) -> None:
+        """The memory keeps a reply for the seat that this process does not follow: one
+        process, one made before a restart (`_adopt`; shared mode: `SharedReplies`)."""
+        self._adopt(key, stored.pop(key[1]), notice, news)
 
     def _adopt(self, key: Key, kept: HandReplyRow, notice: PrivateNotice,
                news: tuple[Event, ...]) -> None:
@@ -371,8 +365,7 @@ class LiveReplies:
         if self._replies.get(key) is not reply or shows <= reply.shows:
             return  # overtaken while it was drawn (a newer reply, a click's answer)
         assert reply.message_id is not None
-        if self.shared and not await self._memory.advance_hand_reply(
-                *key, reply.message_id, shows):
+        if not await self._may_draw(key, reply.message_id, shows):
             return  # another process drew a state as new, or a newer reply follows
         text = reply_text(dm.text, reply.expires_at, reply.locale)
         if await self._edit(key, reply, content=text, view=ComposedView(dm.components),
@@ -395,13 +388,14 @@ class LiveReplies:
         assert self.tables is not None
         return self.tables.memory
 
+    async def _may_draw(self, key: Key, message_id: int, shows: int) -> bool:
+        """Whether the reply may show the state ``shows`` (shared mode: `SharedReplies`)."""
+        return True
+
     def _replaced(self, key: Key, reply: Reply) -> bool:
-        """Shared mode: whether the memory, as the seat's delivery read it just before,
-        keeps another reply for the seat (made later, on another process)."""
-        if not self.shared or self.tables is None:
-            return False
-        kept = self.tables.get(key[0]).hand_replies.get(key[1])
-        return kept is not None and kept.message_id != reply.message_id
+        """Whether another process made a later reply for the seat (shared mode:
+        `SharedReplies`)."""
+        return False
 
     async def _keep(self, key: Key, reply: Reply) -> None:
         """This process's reply went out: it follows the seat for every process (one
@@ -411,14 +405,15 @@ class LiveReplies:
         old = await self._memory.swap_hand_reply(
             *key, reply.message_id, token=reply.token, user_id=reply.user_id,
             until=reply.expires_at, order=reply.shows)
-        stored = self.tables.get(key[0]).hand_replies
-        if self.shared:
-            stored[key[1]] = HandReplyRow(reply.message_id, reply.token, reply.user_id,
-                                       reply.expires_at, reply.shows)
-        else:  # one process keeps there only the replies made before its start
-            stored.pop(key[1], None)
+        self._stored(key, reply)
         if old is not None and old.message_id != reply.message_id:
             await self._edit_kept(old, view=None)
+
+    def _stored(self, key: Key, reply: Reply) -> None:
+        """This process's reply is kept: one process keeps in `TableState.hand_replies`
+        only the replies made before its start (shared mode: `SharedReplies`)."""
+        assert self.tables is not None
+        self.tables.get(key[0]).hand_replies.pop(key[1], None)
 
     async def _advance(self, key: Key, reply: Reply, shows: int) -> None:
         """A move played on this process's reply: the memory says it shows it."""
@@ -485,3 +480,54 @@ def reply_text(text: str, expires_at: float, locale: LocaleLike) -> str:
     line = follow_line(expires_at, locale)
     return clip(text, MAX_CONTENT - len(line) - 1) + "\n" + line
 
+
+class SharedReplies(LiveReplies):
+    """Shared mode: the memory's reply is the one that follows a seat, whichever process
+    made it; each seat's reply is redrawn in the seat's DM queue (its deliveries read
+    the memory first). Chosen once, where the presenter is made."""
+
+    def __init__(self, outbox: Outbox, pictures: Pictures, tables: Tables,
+                 webhook_of: WebhookOf) -> None:
+        super().__init__(outbox, pictures, tables, webhook_of)
+        self._tables = tables
+
+    def _queue(self, key: Key) -> Hashable:
+        return ("dm", *key)
+
+    def _answered_on(self, key: Key, reply: Reply, shows: int) -> None:
+        """No other process draws an older state over the answer."""
+        self.outbox.put(self._queue(key), partial(self._advance, key, reply, shows))
+
+    def _echo_elsewhere(self, key: Key, notice: PrivateNotice) -> bool:
+        """The echo of a move its person played here (no DM delivery reads the memory
+        for it) while the memory, as last read here, keeps a reply for the seat that
+        another process made: the reply shows the passed decision, redrawn from what is
+        known (a reply made since the last read is not, a replaced one refuses the
+        redraw: `advance_hand_reply`)."""
+        cause = notice.cause
+        return notice.step is None and cause is not None and \
+            cause.user_id == notice.user_id and \
+            key[1] in self._tables.get(key[0]).hand_replies
+
+    def _found_kept(self, key: Key, stored: dict[int, HandReplyRow], notice: PrivateNotice,
+                    news: tuple[Event, ...]) -> None:
+        """One another process made, looked up there rather than at the notice (the
+        memory as it is now, without a query or a job for each notice of every seat)."""
+        queued = key in self._pending
+        self._pending[key] = (notice, news)  # the delivery's: its news merged already
+        if not queued:
+            self.outbox.put(self._queue(key), partial(self._redraw_kept, key))
+
+    async def _may_draw(self, key: Key, message_id: int, shows: int) -> bool:
+        return await self._memory.advance_hand_reply(*key, message_id, shows)
+
+    def _replaced(self, key: Key, reply: Reply) -> bool:
+        """Whether the memory, as the seat's delivery read it just before, keeps another
+        reply for the seat (made later, on another process)."""
+        kept = self._tables.get(key[0]).hand_replies.get(key[1])
+        return kept is not None and kept.message_id != reply.message_id
+
+    def _stored(self, key: Key, reply: Reply) -> None:
+        assert reply.message_id is not None
+        self._tables.get(key[0]).hand_replies[key[1]] = HandReplyRow(
+            reply.message_id, reply.token, reply.user_id, reply.expires_at, reply.shows)

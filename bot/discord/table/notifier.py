@@ -51,8 +51,8 @@ from bot.discord.delivery.channel import ChannelMessages, KeptHere, Swapped
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
-from bot.discord.delivery.table_state import Tables, TableState, channel_queue
-from bot.discord.hand.replies import LiveReplies
+from bot.discord.delivery.table_state import SharedTables, Tables, TableState, channel_queue
+from bot.discord.hand.replies import LiveReplies, SharedReplies
 from bot.discord.leaderboard import board_png, leaderboard_text
 from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
@@ -114,15 +114,17 @@ class DiscordNotifier:
         self.repost_after = repost_after
         self.now = now
         self.post = Poster(client, memory)
-        self.tables = Tables(memory, shared=shared)
         # shared mode or one process: chosen here, once, for each part that differs
+        self.tables = SharedTables(memory) if shared else Tables(memory)
+        """What is known of each table; shared mode reads the memory before each delivery."""
         self.channel: ChannelMessages = Swapped(memory, self.post) if shared \
             else KeptHere(memory, self.post)
         """Where the lobby, picture and mention are remembered (delivery/channel.py)."""
         move_dms: MoveDms = SwappedDms(self.tables, memory) if shared \
             else KnownHere(self.tables, memory)
         self.dms = DmPresenter(self.post, self.tables, self.outbox, self.pictures, move_dms)
-        self.replies = LiveReplies(self.outbox, self.pictures, self.tables, self._webhook)
+        self.replies = (SharedReplies if shared else LiveReplies)(
+            self.outbox, self.pictures, self.tables, self._webhook)
         self.dms.on_delivery = self.replies.delivered
         self.dms.follows = self.replies.follows
 
