@@ -62,11 +62,11 @@ class Recovery:
         Deadlines that passed while the bot was down move to now + grace (a person's) or
         now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
         grace is for people) — in shared mode only when no other process was seen
-        alive lately (`Claims.alone`); every deadline is scheduled again. Tables that need work
-        at once (playing but with no deadline: a crash between two writes) are rebuilt
-        now; the others on first use (a command, a deadline) or by `warm`, so the bot
-        serves again in milliseconds even with a thousand tables. With ``eager`` every
-        live table is replayed now.
+        alive lately (`SharedProcess.starting`); every deadline is scheduled again.
+        Tables that need work at once (playing but with no deadline: a crash between two
+        writes) are rebuilt now; the others on first use (a command, a deadline) or by
+        `warm`, so the bot serves again in milliseconds even with a thousand tables.
+        With ``eager`` every live table is replayed now.
         """
         now = self._clock.now()
         await self.redeliver()

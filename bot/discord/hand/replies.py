@@ -27,7 +27,7 @@ until when it follows).
   each seat's reply is also kept in the memory (`PresenterMemory.swap_hand_reply`,
   with its interaction's token), so the process that made a move redraws the reply
   wherever it was asked. Its jobs then run in the seat's DM queue, where the DM
-  delivery reads the memory again first (`Tables.fresh`; `delivered`), and a redraw
+  delivery reads the memory again first (`SharedTables.fresh`; `delivered`), and a redraw
   lands only over an older state (`PresenterMemory.advance_hand_reply`, asked before
   the edit). The echo of a move its person played on another process than the reply's
   (no delivery reads the memory for it) is redrawn from the memory as last read there:
@@ -430,7 +430,7 @@ class LiveReplies:
 
     async def _redraw_kept(self, key: Key) -> None:
         """Redraw the reply the memory keeps for the seat (made by another process),
-        as its delivery read it just before (`Tables.fresh`, in the same queue)."""
+        as its delivery read it just before (`SharedTables.fresh`, in the same queue)."""
         pending = self._pending.pop(key, None)
         if pending is None or key in self._replies or self.tables is None:
             return  # this process's own reply came meanwhile: `sent` draws it
