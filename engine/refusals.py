@@ -13,7 +13,9 @@ The exceptions that carry a refusal (`IllegalAction`, `OptionError`, `RuleError`
 `NotationError`, `CaseError`) are all `RefusalError`: ``exc.code``, ``exc.params`` and
 ``exc.refusal``. A new refusal is a new `Code` member with its sentence in `ENGLISH`
 (tests/engine/test_refusal_codes.py checks that every raise uses a code and that each
-code has a sentence here and in the adapter's languages).
+code has a sentence here and in the adapter's languages) — or, for a refusal only one
+rule set gives, a `RuleCode` in that rule set's module, with its sentence in English
+and Chinese, declared in the rule set's ``refusals`` (`engine.rules.ruleset`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Union
 
 if TYPE_CHECKING:
+    from engine.rules.ruleset import RuleCode
     from engine.tiles import Tile
 
 Param = Union[int, str, "Tile", tuple["Tile", ...], tuple[int | str, ...], None]
@@ -334,21 +337,27 @@ _FORMAT = _English()
 class Refusal:
     """One refusal: its code and the values its sentence names (read-only)."""
 
-    code: Code
+    code: Code | RuleCode
+    """One of the engine's `Code`s, or a refusal a rule set brings of its own
+    (`engine.rules.ruleset.RuleCode`, its sentence in English and Chinese with it)."""
     params: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.code, Code):  # a rule set's own: its params checked here
+            self.code.check(self.params)
+
     @classmethod
-    def of(cls, code: Code, /, **params: Param) -> Refusal:
+    def of(cls, code: Code | RuleCode, /, **params: Param) -> Refusal:
         return cls(code, MappingProxyType(params))
 
     def __str__(self) -> str:
         return _FORMAT.format(self.code.english, **self.params)
 
-    def __reduce__(self) -> tuple[Any, tuple[Code, dict[str, Param]]]:
+    def __reduce__(self) -> tuple[Any, tuple[Code | RuleCode, dict[str, Param]]]:
         return _refusal, (self.code, dict(self.params))
 
 
-def _refusal(code: Code, params: dict[str, Param]) -> Refusal:
+def _refusal(code: Code | RuleCode, params: dict[str, Param]) -> Refusal:
     """A `Refusal` copied (pickle cannot copy its read-only mapping as it is)."""
     return Refusal(code, MappingProxyType(params))
 
@@ -357,13 +366,13 @@ class RefusalError(ValueError):
     """An engine refusal as an exception: `code` and `params` (from `refusal`); its
     ``str`` is the English sentence."""
 
-    def __init__(self, code: Code | Refusal, /, **params: Param) -> None:
+    def __init__(self, code: Code | RuleCode | Refusal, /, **params: Param) -> None:
         refusal = code if isinstance(code, Refusal) else Refusal(code, MappingProxyType(params))
         super().__init__(refusal)
         self.refusal = refusal
 
     @property
-    def code(self) -> Code:
+    def code(self) -> Code | RuleCode:
         return self.refusal.code
 
     @property

@@ -101,6 +101,8 @@ class PatternView:
     en: str
     value: str
     """The value as the rules page writes it: "1 喇", "1 番", "×2"."""
+    value_zh: str
+    """The value in Chinese ("3 份" for "3 shares")."""
 
 
 @dataclass(frozen=True)
@@ -678,7 +680,8 @@ def settlement_view(state: HandState, record: WinRecord) -> SettlementView:
         winner=record.winner, win=record.win.value, from_seat=record.from_seat,
         concealed=tuple(sorted(ctx.concealed)), win_tile=ctx.win_tile,
         melds=tuple(_meld(m, shown=True) for m in ctx.melds), flowers=ctx.flowers,
-        patterns=tuple(PatternView(p, patterns[p].zh, patterns[p].en, patterns[p].value)
+        patterns=tuple(PatternView(p, patterns[p].zh, patterns[p].en, patterns[p].value,
+                                   patterns[p].value_zh)
                        for p in result.patterns),
         value=result.value, value_unit=state.ruleset.value_unit,
         payments=result.payments, liability=result.liability, breakdown=result.breakdown,

@@ -199,10 +199,10 @@ def table_ended() -> TableView:
 # --- settlements ------------------------------------------------------------------
 
 SH = {  # Shanghai patterns used below, as the rules page names them
-    "qing_yi_se": PatternView("qing_yi_se", "清一色", "Full Flush", "1 喇"),
-    "peng_peng_hu": PatternView("peng_peng_hu", "碰碰胡", "All Pungs", "1 番"),
-    "men_qing": PatternView("men_qing", "门清", "Concealed Hand", "1 番"),
-    "da_diao_che": PatternView("da_diao_che", "大吊车", "Big Crane", "1 喇"),
+    "qing_yi_se": PatternView("qing_yi_se", "清一色", "Full Flush", "1 喇", "1 喇"),
+    "peng_peng_hu": PatternView("peng_peng_hu", "碰碰胡", "All Pungs", "1 番", "1 番"),
+    "men_qing": PatternView("men_qing", "门清", "Concealed Hand", "1 番", "1 番"),
+    "da_diao_che": PatternView("da_diao_che", "大吊车", "Big Crane", "1 喇", "1 喇"),
 }
 
 
@@ -228,8 +228,8 @@ def settlement_hangzhou() -> ResultView:
         win_tile=Tile.S9,
         melds=(meld(K.PONG, "333m", 2, "3m"), meld(K.KONG, "1111z", 3, "1z")),
         flowers=(),
-        patterns=(PatternView("bao_tou", "暴头", "Burst Head", "×2"),
-                  PatternView("cai_piao", "财飘", "Floating Wildcard", "×2 each")),
+        patterns=(PatternView("bao_tou", "暴头", "Burst Head", "×2", "×2"),
+                  PatternView("cai_piao", "财飘", "Floating Wildcard", "×2 each", "×2 每个")),
         value=4, value_unit="×",
         payments=(Fraction(48), Fraction(-16), Fraction(-16), Fraction(-16)),
         liability=None,
@@ -244,7 +244,7 @@ def settlement_discard() -> ResultView:
         melds=(meld(K.PONG, "222z", 0, "2z"), meld(K.PONG, "333z", 2, "3z"),
                meld(K.PONG, "555z", 3, "5z"), meld(K.PONG, "777z", 0, "7z")),
         flowers=tiles("48f"),
-        patterns=(PatternView("zi_yi_se", "字一色", "All Honours", "4 喇"),
+        patterns=(PatternView("zi_yi_se", "字一色", "All Honours", "4 喇", "4 喇"),
                   SH["da_diao_che"]),
         value=100, value_unit="花",
         payments=(Fraction(-100), Fraction(400), Fraction(0), Fraction(-300)),

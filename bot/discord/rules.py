@@ -37,7 +37,7 @@ def rules_summary(rules: str, options: Mapping[str, Any] | TableOptions | None,
     every option's value (a table's, or the defaults when ``options`` is None), and how
     to read the hand picture (its legend, said in a DM once a match)."""
     patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
-                  value=pattern_value(p.value, locale))
+                  value=pattern_value(p, locale))
                 for p in RULESETS[rules].patterns.values()]
     heading = "rules.defaults" if options is None else "rules.options"
     parts = [f"**{t('rules.title', locale, rules=rules_name(rules, locale))}**",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.refusals import Code, echo
 from engine.rules.common import OptionError, RuleError, Settlement, WinContext
 from engine.rules.hangzhou import Hangzhou
-from engine.rules.ruleset import OptionWords, RuleSet, Words
+from engine.rules.ruleset import OptionWords, RuleCode, RuleSet, Words
 from engine.rules.shanghai import Shanghai
 
 RULESETS: dict[str, RuleSet] = {}
@@ -65,6 +65,12 @@ def _check_words(ruleset: RuleSet) -> None:
                    if isinstance(v, str) and v not in named]
         if unnamed:
             raise ValueError(f"option {option!r} has choices without a name: {unnamed}")
+    taken = {c.value for c in Code} | {c.value for r in RULESETS.values() if r is not ruleset
+                                        for c in r.refusals}
+    for code in ruleset.refusals:
+        if code.value in taken:
+            raise ValueError(f"rule set {ruleset.name!r}: refusal {code.value!r} is taken")
+        taken.add(code.value)
 
 
 def unregister(name: str) -> None:
@@ -120,6 +126,6 @@ def label(name: str) -> str:
     return f"{ruleset.zh} {ruleset.en}" if ruleset is not None else name
 
 
-__all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "OptionWords", "RuleError",
-           "RuleSet", "Settlement", "WinContext", "Words", "generation", "get", "label",
-           "on_change", "register", "registered", "unregister"]
+__all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "OptionWords", "RuleCode",
+           "RuleError", "RuleSet", "Settlement", "WinContext", "Words", "generation", "get",
+           "label", "on_change", "register", "registered", "unregister"]

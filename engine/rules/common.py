@@ -83,12 +83,14 @@ class WinContext:
 
 @dataclass(frozen=True)
 class Pattern:
-    """A pattern of a rule page: its id, Chinese name, English gloss and value text."""
+    """A pattern of a rule page: its id, Chinese name, English gloss and value text, in
+    English (as the page writes it: "1 喇", "×2 each", "3 shares") and in Chinese."""
 
     id: str
     zh: str
     en: str
     value: str
+    value_zh: str
 
     def label(self) -> str:
         return f"{self.zh} {self.en}"

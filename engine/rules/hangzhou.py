@@ -52,12 +52,12 @@ MAX_STREAK = 3
 
 PATTERNS: dict[str, Pattern] = {
     p.id: p for p in (
-        Pattern("qi_dui", "七对子", "Seven Pairs", "×2"),
-        Pattern("hao_hua", "豪华", "Luxury", "×2 each"),
-        Pattern("qing_qi_dui", "清七对", "Clean Seven Pairs", "×2"),
-        Pattern("bao_tou", "暴头", "Burst Head", "×2"),
-        Pattern("cai_piao", "财飘", "Floating Wildcard", "×2 each"),
-        Pattern("gang_kai", "杠开", "Kong Bloom", "×2 each"),
+        Pattern("qi_dui", "七对子", "Seven Pairs", "×2", "×2"),
+        Pattern("hao_hua", "豪华", "Luxury", "×2 each", "×2 每个"),
+        Pattern("qing_qi_dui", "清七对", "Clean Seven Pairs", "×2", "×2"),
+        Pattern("bao_tou", "暴头", "Burst Head", "×2", "×2"),
+        Pattern("cai_piao", "财飘", "Floating Wildcard", "×2 each", "×2 每个"),
+        Pattern("gang_kai", "杠开", "Kong Bloom", "×2 each", "×2 每个"),
     )}
 
 

@@ -17,6 +17,7 @@ overrides what its rule page says.
 from __future__ import annotations
 
 import dataclasses
+import string
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import NO_WILDCARDS, ShapeRules, Wildcards
-from engine.refusals import Code, Refusal
+from engine.refusals import Code, Param, Refusal
 from engine.rules.common import (
     ClaimCheck,
     Pattern,
@@ -46,6 +47,43 @@ class Words:
 
     en: str
     zh: str
+
+
+@dataclass(frozen=True)
+class RuleCode:
+    """A refusal one rule set gives of its own, brought by its module with its sentence:
+    raised as ``RuleError(CODE, **params)`` like an engine `Code`, carried by the
+    `Refusal`, said by the adapter in the reader's language from ``words`` (a clause,
+    its ``{fields}`` plain: the parameters, each said as the adapter says a seat, a tile,
+    a count). Declared in its rule set's ``refusals``; its ``value`` is stable and
+    differs from every `Code`'s."""
+
+    value: str
+    words: Words
+
+    def __post_init__(self) -> None:
+        if self.fields(self.words.en) != self.fields(self.words.zh):
+            raise ValueError(f"refusal {self.value!r}: its English and Chinese sentences "
+                             f"name different fields")
+
+    @property
+    def name(self) -> str:
+        return self.value.upper()
+
+    @property
+    def english(self) -> str:
+        """The English sentence's template (as `Code.english`)."""
+        return self.words.en
+
+    @staticmethod
+    def fields(sentence: str) -> set[str]:
+        return {f.split(".")[0] for _, f, _, _ in string.Formatter().parse(sentence) if f}
+
+    def check(self, params: Mapping[str, Param]) -> None:
+        """A refusal of this code must give exactly the values its sentence names."""
+        if set(params) != self.fields(self.words.en):
+            raise TypeError(f"refusal {self.value!r} names {sorted(self.fields(self.words.en))}, "
+                            f"not {sorted(params)}")
 
 
 @dataclass(frozen=True)
@@ -85,6 +123,8 @@ class RuleSet(ABC):
     option_words: Mapping[str, OptionWords]
     """The words of each option `options_type` adds to `TableOptions` (`own_options`)."""
     patterns: Mapping[str, Pattern]
+    refusals: Sequence[RuleCode] = ()
+    """The refusals only this rule set gives (`RuleCode`), with their sentences."""
     shapes: ShapeRules
     value_unit: str
     """What a hand's value counts: "花" (added up) or "×" (a multiplier)."""

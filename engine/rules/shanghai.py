@@ -73,15 +73,16 @@ INCLUDES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _value_text(pid: str) -> str:
+def _value_text(pid: str, share: str) -> str:
     la, fan = _TABLE[pid][2:]
     if pid == "qiang_gang":
-        return "3 shares"
+        return f"3 {share}"
     return f"{la} 喇" if la else f"{fan} 番"
 
 
 PATTERNS: dict[str, Pattern] = {
-    pid: Pattern(pid, zh, en, _value_text(pid)) for pid, (zh, en, _, _) in _TABLE.items()}
+    pid: Pattern(pid, zh, en, _value_text(pid, "shares"), _value_text(pid, "份"))
+    for pid, (zh, en, _, _) in _TABLE.items()}
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,19 @@
 """A rule set is one module: this file is one. It defines a small variant, 鸡胡 Chicken
-(any complete hand wins, on a discard too; its own pattern 平和 All Chows; its own
-option ``all_chows``, what that pattern multiplies a hand by), registers it, and plays
+(any complete hand wins, on a discard too; its own pattern 平和 All Chows, whose value
+it says in both languages; its own option ``all_chows``, what that pattern multiplies a
+hand by; its own refusal, a robbed kong, with its sentence in both languages),
+registers it, and plays
 it through every layer: a hand in the engine, the calculator (`engine.score`), the
 table service on both stores (SQLite, and PostgreSQL when there is one), and the real
 bot on the fake Discord, whose ``/mahjong new`` offers the rule set and its option in
-both languages, and where a hand is played and settled. Nothing else in the code base
-names it: the command, its labels, the stored name and the pictures' processes all
-come from the registered object.
+both languages, and where a hand is played and settled and its refusal said. Nothing
+else in the code base names it: the command, its labels, the stored name, the pictures'
+processes and the sentence of its refusal all come from the registered object.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ import pytest
 from botkit import Driver, answer, channel_files, make_bot, make_world, open_table, quiet, slash
 from fakediscord import BotLauncher, FakeDiscord
 
+from bot.discord.core.refusals import explain, refusal_text
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.store import Store
 from engine import rules as rulesets
@@ -29,7 +33,7 @@ from engine.analysis import NO_WILDCARDS, GroupKind, HandAnalysis, ShapeRules
 from engine.game import new_hand, stack_wall
 from engine.melds import MeldKind
 from engine.refusals import Code, Refusal
-from engine.rules import OptionWords, RuleSet, Words
+from engine.rules import OptionWords, RuleCode, RuleSet, Words
 from engine.rules.common import (
     SEATS,
     Charge,
@@ -47,6 +51,7 @@ from engine.rules.common import (
 )
 from engine.score import score_case
 from engine.selfplay import Tally, play_hand
+from engine.tiles import Tile, parse_tiles
 from tests.pgcluster import Server
 from tests.service.helpers import ANN, CHANNEL, QUIET, W, World, by, stacked
 
@@ -63,7 +68,11 @@ class ChickenOptions(TableOptions):
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {**TableOptions.RANGES, "all_chows": (1, 4)}
 
 
-PATTERNS = {"ping_he": Pattern("ping_he", "平和", "All Chows", "× all_chows")}
+PATTERNS = {"ping_he": Pattern("ping_he", "平和", "All Chows", "× all_chows", "×平和倍数")}
+NO_ROB = RuleCode("chicken_no_rob", Words(
+    "Chicken has no 抢杠: nobody wins on the {tile} added to a kong",
+    "鸡胡没有抢杠：不能胡别人加杠的{tile}"))
+"""A refusal of its own, brought here with its sentence (no engine `Code` for it)."""
 OPTION_WORDS = {"all_chows": OptionWords(
     Words("all_chows", "平和倍数"),
     Words("Chicken: what 平和 (all chows) multiplies a hand by (1–4, default 2)",
@@ -91,6 +100,7 @@ class Chicken(RuleSet):
     options_type = ChickenOptions
     option_words = OPTION_WORDS
     patterns = PATTERNS
+    refusals = (NO_ROB,)
     shapes = ShapeRules()
     value_unit = "×"
     has_flowers = False
@@ -136,7 +146,7 @@ def _judged(ctx: WinContext, options: ChickenOptions) -> tuple[tuple[str, ...], 
         if ctx.win_tile is None:
             raise RuleError(Code.NEEDS_WIN_TILE)
         if ctx.win is WinKind.ROB_KONG:
-            raise RuleError(Code.NO_ROB_KONG, rules="Chicken")
+            raise RuleError(NO_ROB, tile=ctx.win_tile)
         check_hand_size(ctx)
         check_copies_in_play([*ctx.concealed, ctx.win_tile,
                               *(t for m in ctx.melds for t in m.tiles)], {})
@@ -193,6 +203,26 @@ def test_the_calculator_scores_its_pattern_under_its_option() -> None:
     bad = score_case({**case, "options": {"all_chows": 9}})
     assert not bad["valid"] and "between 1 and 4" in bad["reason"]
     assert not score_case({**case, "hand": "123m456m789m23p59p"})["valid"]
+    robbed = score_case({**case, "win": "rob_kong"})
+    assert robbed["reason"] == "Chicken has no 抢杠: nobody wins on the 1p added to a kong"
+
+
+def test_its_own_refusal_is_said_in_both_languages_and_travels() -> None:
+    settled = CHICKEN.score(WinContext(
+        winner=0, dealer=0, win=WinKind.ROB_KONG,
+        concealed=tuple(parse_tiles("123m456m789m23p55p")), win_tile=Tile.P1, from_seat=2))
+    refusal = settled.reason
+    assert refusal is not None and refusal.code is NO_ROB and dict(refusal.params) == {
+        "tile": Tile.P1}
+    assert pickle.loads(pickle.dumps(refusal)) == refusal  # to and from picture processes
+    assert refusal_text("illegal", "", "en-US", {"refusal": refusal}) == (
+        "That move isn't allowed: Chicken has no 抢杠: nobody wins on the One of Dots added "
+        "to a kong.")
+    assert explain(refusal, "zh-CN") == "鸡胡没有抢杠：不能胡别人加杠的一筒"
+    with pytest.raises(TypeError):  # its sentence's values, no other
+        RuleError(NO_ROB, seat=1)
+    with pytest.raises(ValueError):  # a code another rule set (or the engine) has
+        rulesets.register(type("Again", (Chicken,), {"name": "again"})())
 
 
 # ---------------------------------------------------------------------------
@@ -260,6 +290,13 @@ async def test_discord_offers_it_and_a_hand_is_played_and_settled(
     assert "Chicken" in rules["description"]
     summary = await (await slash(world, world.players[1], "rules", rules="chicken")).response()
     assert "Chicken rules" in (summary.content or "") and "×2" in (summary.content or "")
+    assert "平和 All Chows (× all_chows)" in (summary.content or "")
+    zh_summary = await (await slash(world, world.players[0], "rules", rules="chicken")).response()
+    assert "平和（×平和倍数）" in (zh_summary.content or "")
+    robbed = await answer(await slash(world, world.players[1], "score", rules="chicken",
+                                      hand="123m456m789m23p55p", win_tile="1p",
+                                      win="rob_kong"))
+    assert "鸡胡没有抢杠" in robbed.content or "Chicken has no 抢杠" in robbed.content
     wrong = await (await slash(world, world.players[1], "new", rules="shanghai",
                                all_chows=3)).response()
     assert wrong.ephemeral and "all_chows" in (wrong.content or "")

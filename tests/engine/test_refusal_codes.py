@@ -157,3 +157,16 @@ def test_refusals_carry_their_values() -> None:
         copy = pickle.loads(pickle.dumps(exc))
         assert (type(copy), copy.refusal, str(copy)) == (type(exc), exc.refusal, str(exc))
     assert NumberTooLong(31).digits == pickle.loads(pickle.dumps(NumberTooLong(31))).digits
+
+
+def test_a_rule_sets_own_refusal_brings_both_sentences_and_is_held_to_them() -> None:
+    from engine.rules import RULESETS, RuleCode, Words
+    own = RuleCode("own_refusal", Words("{tile} is not for {seat}", "{seat} 不能要 {tile}"))
+    assert str(RuleError(own, tile=Tile.M5, seat=2)) == "5m is not for 2"
+    assert pickle.loads(pickle.dumps(Refusal.of(own, tile=Tile.M5, seat=2))).code == own
+    with pytest.raises(TypeError):  # its params are those its sentence names
+        RuleError(own, tile=Tile.M5)
+    with pytest.raises(ValueError):  # its two sentences name the same values
+        RuleCode("own_refusal", Words("{tile}", "{seat}"))
+    values = [c.value for r in RULESETS.values() for c in r.refusals]
+    assert len(set(values)) == len(values) and not set(values) & {c.value for c in Code}

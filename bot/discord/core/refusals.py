@@ -5,7 +5,8 @@ The service refuses with a stable code and the values its sentence needs
 do not allow, an option that does not fit: the ``refusal`` param) is an
 `engine.refusals.Refusal`, a code and its values too, as are the calculator's. Each is
 said by its code — ``refused.<code>`` for the service's, ``why.<code>`` (a clause) for
-the engine's, in English or 简体中文 (bot/discord/core/i18n.py) — with the seats the engine
+the engine's, in English or 简体中文 (bot/discord/core/i18n.py); a rule set's own
+(`engine.rules.RuleCode`) by the sentences it brings — with the seats the engine
 numbers 0–3 said by name (or numbered 1–4 as players number them), tiles by name and
 options by their label. Nothing is read back from the engine's English.
 """
@@ -15,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.discord.core.i18n import LocaleLike, has, join, t
+from bot.discord.core.i18n import LocaleLike, has, join, lang, t
 from bot.discord.core.words import MAX_CONTENT, clip, rules_name, tiles_text
-from engine.refusals import Param, Refusal
+from engine.refusals import Code, Param, Refusal
 from engine.rules import RULESETS
 from engine.tiles import Tile
 
@@ -31,7 +32,11 @@ def explain(refusal: Refusal, locale: LocaleLike, names: Sequence[str] = ()) -> 
     """An engine refusal as a clause in the reader's language (seats by name when
     ``names`` are given, else numbered 1–4)."""
     fields = {k: _field(k, v, locale, names) for k, v in refusal.params.items()}
-    return t(f"why.{refusal.code.value}", locale, **fields)
+    code = refusal.code
+    if isinstance(code, Code):
+        return t(f"why.{code.value}", locale, **fields)
+    said = code.words  # a rule set's own refusal brings its sentence
+    return (said.zh if lang(locale) == "zh" else said.en).format(**fields)
 
 
 def _field(name: str, value: Param, locale: LocaleLike, names: Sequence[str]) -> str:

@@ -18,8 +18,9 @@ from bot.discord.core.i18n import LocaleLike, join, lang, t
 from engine.game.prospect import Wait
 from engine.melds import MeldKind
 from engine.rules import RULESETS
+from engine.rules.common import Pattern
 from engine.tiles import Tile
-from engine.view import SEAT_WINDS, TableView
+from engine.view import SEAT_WINDS, PatternView, TableView
 
 MAX_CONTENT = 2000
 MAX_OPTION_TEXT = 100
@@ -213,16 +214,10 @@ def pattern_name(zh: str, en: str, locale: LocaleLike) -> str:
     return zh if lang(locale) == "zh" else f"{zh} {en}"
 
 
-_ZH_VALUE_WORDS = ((" each", " 每个"), (" shares", " 份"), (" share", " 份"))
-
-
-def pattern_value(value: str, locale: LocaleLike) -> str:
-    """A pattern's value as the rules page writes it ("1 喇", "×2 each", "3 shares"),
-    its English words put in Chinese for a Chinese reader."""
-    if lang(locale) == "zh":
-        for en, zh in _ZH_VALUE_WORDS:
-            value = value.replace(en, zh)
-    return value
+def pattern_value(pattern: Pattern | PatternView, locale: LocaleLike) -> str:
+    """A pattern's value as the rules page writes it ("1 喇", "×2 each", "3 shares"), or
+    as the pattern says it in Chinese for a Chinese reader."""
+    return pattern.value_zh if lang(locale) == "zh" else pattern.value
 
 
 # Factors that change nothing when they are 1 are left out of a formula (底分 1, one

@@ -207,7 +207,7 @@ def _settlement_lines(win: SettlementView, names: Sequence[str], hand: int,
     if win.flowers:
         lines.append(t("settle.flowers", locale, tiles=tiles_text(win.flowers, locale)))
     patterns = [t("settle.pattern", locale, name=pattern_name(p.zh, p.en, locale),
-                  value=pattern_value(p.value, locale)) for p in win.patterns]
+                  value=pattern_value(p, locale)) for p in win.patterns]
     if not patterns:  # as the card says it: a plain win, worth its unit's one
         plain = "×1" if win.value_unit == "×" else None
         patterns = [t("settle.pattern", locale, name=t("settle.no_patterns", locale),
