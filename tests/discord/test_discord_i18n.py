@@ -40,6 +40,13 @@ def _valid_name(name: str) -> bool:
 
 
 def test_both_languages_hold_the_same_keys_and_fields() -> None:
+    import importlib
+
+    from bot.discord.core.i18n import FEATURES
+
+    for name in FEATURES:  # each feature's strings module, and so the whole lookup
+        module = importlib.import_module(name)
+        assert module.EN and list(module.EN) == list(module.ZH), name
     en, zh = STRINGS["en"], STRINGS["zh"]
     assert set(en) == set(zh), set(en) ^ set(zh)
     for key in en:

@@ -104,3 +104,55 @@ def test_slash_commands_keep_their_signatures_for_mypy() -> None:
     for decorator in (command, table_param):
         hints = inspect.get_annotations(decorator)
         assert "Any" not in str(hints["return"]), decorator
+
+
+def _texts(source: str) -> tuple[set[str], set[str]]:
+    """The string constants of a module's code (not its docstrings) and the constant
+    heads of its f-strings (``f"btn.{kind}"`` → ``btn.``)."""
+    tree = ast.parse(source)
+    docs = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    whole: set[str] = set()
+    heads: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and node.values:
+            first = node.values[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                heads.add(first.value)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docs:
+            whole.add(node.value)
+    return whole, heads
+
+
+def _feature(module: str) -> str:
+    """The feature a module of the adapter belongs to: its package under bot.discord,
+    or the module itself (``bot.discord.calculator``); a strings module, its feature's."""
+    parts = module.removesuffix("_strings").split(".")
+    return ".".join(parts[:3])
+
+
+def test_each_feature_s_texts_are_defined_in_that_feature() -> None:
+    """Every key a feature uses is in its own strings module or among core's shared
+    ones, never in another feature's; core uses only its own; and each key of a
+    feature's strings module is used by that feature (said whole, or by an f-string's
+    head as ``f"btn.{kind}"``)."""
+    from bot.discord.core import i18n
+
+    keys = set(i18n.STRINGS["en"])
+    owners = {key: _feature(module) for key, module in i18n.OWNED.items()}
+    assert {_feature(m) for m in i18n.FEATURES} == set(owners.values())
+    assert len(owners) > 150 and len(keys) - len(owners) > 150
+    used: dict[str, set[str]] = {}
+    for name, text in _sources().items():
+        if name in i18n.FEATURES or name == f"{CORE}.i18n":
+            continue
+        feature = _feature(name)
+        whole, heads = _texts(text)
+        for key in whole & keys:
+            owner = owners.get(key)
+            assert owner is None or owner == feature, f"{name} says {key}, {owner}'s text"
+        mine = used.setdefault(feature, set())
+        mine |= {key for key in whole if key in keys}
+        mine |= {key for key in keys if any(key.startswith(h) for h in heads if "." in h)}
+    for key, owner in owners.items():
+        assert key in used.get(owner, set()), f"{owner} defines {key} and does not use it"

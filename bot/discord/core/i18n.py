@@ -1,4 +1,11 @@
-"""Every user-facing string of the Discord adapter, in English and 简体中文.
+"""The strings of the Discord adapter, in English and 简体中文: one lookup by key.
+
+Each feature keeps its own texts in its strings module (``play/strings.py``,
+``calculator_strings.py``…, listed in `FEATURES`); this module holds the mechanism,
+the command tree's names and descriptions (``cmd.*``, ``param.*``) and the strings
+several features share (the engine's refusals ``why.*``, the service's ``refused.*``,
+errors, what happened ``ev.*``, tiles, waits, values). All are put in one table per
+language when this module is imported.
 
 Strings are looked up by key so that the same code path can answer in the locale of
 the person who clicked (`interaction.locale`) or of the server (`guild_locale`) for
@@ -13,6 +20,7 @@ command tree. Players in zh-CN (and zh-TW, which falls back to zh-CN) see Chines
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -101,23 +109,10 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "case": ("案例", "算分：用 JSON 写出整个案例（座位编号 0–3）"),
 }
 
+# The strings several features share (or core's own: refusals, errors, tiles, waits,
+# what happened); each feature's own are in its strings module (`FEATURES`).
 _EN: dict[str, str] = {
-    # -- choice names (≤ 100 characters)
-    "choice.default": "{name} (default)",
-    # -- durations, values
-    "dur.s": "{n} s",
-    "dur.min": "{n} min",
-    "dur.h": "{n} h",
-    "dur.d": "{n} d",
-    "val.on": "on",
-    "val.off": "off",
-    "val.none": "none",
-    "choice.mentions.when_needed": "When needed: closed DMs or half the time gone",
-    "choice.mentions.every_turn": "Every turn, on top of the DM",
-    "val.mentions.when_needed": "only when needed (closed DMs, half-time reminders)",
-    "val.mentions.every_turn": "every turn",
     "list.sep": ", ",
-    # -- refusals: one sentence per code of the service (bot/discord/core/refusals.py)
     "refused.wrap": "Not done.",
     "refused.no_table": "There is no table here; open one with /mahjong new.",
     "refused.bad_options": "Those options don't work: {why}.",
@@ -131,12 +126,11 @@ _EN: dict[str, str] = {
     "refused.seat_taken": "Seat {seat} is taken.",
     "refused.no_such_seat": "Seats are numbered 1 to 4.",
     "refused.not_seated": "You don't sit at this table.",
-    "refused.not_member": "Only players at this table, its creator or a server manager can "
-                          "do that.",
+    "refused.not_member": "Only players at this table, its creator or a server manager can do "
+                          "that.",
     "refused.not_yours": "That button is for {name}; you don't sit at this table.",
     "refused.not_allowed": "Only the table's creator or a server manager can do that.",
-    "refused.empty_seats": "Seat(s) {seats} are empty: wait for players or add computer "
-                           "players.",
+    "refused.empty_seats": "Seat(s) {seats} are empty: wait for players or add computer players.",
     "refused.not_a_computer": "Seat {seat} is not a computer player.",
     "refused.wrong_seat": "That button is for {name}, not for you.",
     "refused.no_hand": "No hand is being played.",
@@ -145,7 +139,6 @@ _EN: dict[str, str] = {
     "refused.raced": "Another move landed first; look at the table again.",
     "refused.illegal": "That move isn't allowed: {why}.",
     "seat.n": "seat {n}",
-    # -- why the engine refused, as a clause: one per engine.refusals.Code (its value)
     "why.hand_over": "the hand is over",
     "why.not_your_turn": "it is {seat}'s turn, not yours",
     "why.turn_only": "there is no discard to claim; it is your turn to discard, kong or win",
@@ -173,21 +166,20 @@ _EN: dict[str, str] = {
     "why.action_seat": "seats are numbered 1 to 4",
     "why.bao_tou": "a 暴头 hand wins by self-draw only",
     "why.seven_pairs": "a seven-pairs hand wins by self-draw only",
-    "why.streak": "a win on a discard needs the dealer's streak at 老庄 {need} or more "
-                  "(now 老庄 {now}); only a self-draw wins",
+    "why.streak": "a win on a discard needs the dealer's streak at 老庄 {need} or more (now "
+                  "老庄 {now}); only a self-draw wins",
     "why.dealer_only": "a win on a discard is only between the dealer and another player",
     "why.caishen_discard": "a discarded 财神 can never be claimed",
     "why.caishen_claim": "a discarded 财神 can never be claimed",
-    "why.zhua_da_claim": "抓打: {seat} discarded a 财神, and until they draw again nobody "
-                         "else may chi, pong, kong or win on a discard",
-    "why.zhua_da_turn": "抓打: {seat} discarded a 财神, and until they draw again you may "
-                        "only win by self-draw, make a concealed kong or discard the tile "
-                        "just drawn",
+    "why.zhua_da_claim": "抓打: {seat} discarded a 财神, and until they draw again nobody else "
+                         "may chi, pong, kong or win on a discard",
+    "why.zhua_da_turn": "抓打: {seat} discarded a 财神, and until they draw again you may only "
+                        "win by self-draw, make a concealed kong or discard the tile just "
+                        "drawn",
     "why.last_window": "流局: 20 or fewer tiles are left, so only a win may be claimed",
     "why.lou_hu": "漏胡: you passed a win on {tile}, so no win on another {tile} until your "
                   "own next draw",
-    "why.lou_peng": "漏碰: you passed a pong of {tile}, so no pong of it until your own "
-                    "next draw",
+    "why.lou_peng": "漏碰: you passed a pong of {tile}, so no pong of it until your own next draw",
     "why.caishen_melds": "at this table a 财神 may not be used in chi, pong or kong",
     "why.tan": "摊: you already have {n} claims on {seat}'s discards, the most allowed",
     "why.tan_third": "摊: you already have {n} claims on {seat}'s discards, the most allowed",
@@ -206,8 +198,7 @@ _EN: dict[str, str] = {
     "why.flowers_only": "'flowers' may hold only flowers",
     "why.flower_in_hand": "a flower is never part of a hand: list it under 'flowers'",
     "why.replacement_kong": "a kong replacement needs a kong, and the winner shows none",
-    "why.replacement_flower": "a flower replacement needs a flower, and the winner shows "
-                              "none",
+    "why.replacement_flower": "a flower replacement needs a flower, and the winner shows none",
     "why.first_go_round": "in the first go-round nobody has made a chi, pong or kong yet",
     "why.concealed_kong_from": "a concealed kong comes from nobody: drop its 'from'",
     "why.meld_from": "a claimed meld needs 'from', whose discard it claimed",
@@ -290,75 +281,6 @@ _EN: dict[str, str] = {
     "error.check": "You can't use that command here.",
     "error.bad_value": "One of the values you gave doesn't fit that command.",
     "error.bad_component": "That button is out of date. Use /mahjong hand for fresh ones.",
-    # -- replies to commands and buttons (ephemeral unless said otherwise)
-    "reply.created": "Table #{table} is open: press Join to take a seat.",
-    "reply.joined": "{name} sits down at seat {seat}.",
-    "reply.left": "{name} leaves the table.",
-    "reply.computer_added": "A computer player sits down at seat {seat}.",
-    "reply.started": "The match at table #{table} begins: check your DMs.",
-    "reply.cancelled": "Table #{table} is cancelled.",
-    "reply.move_taken": "Done: {move}.",
-    "reply.hand.follows": "This reply follows the game until {until}; after that, "
-                          "use /mahjong hand again.",
-    "reply.leaderboard.title": "Leaderboard of this channel",
-    "reply.leaderboard.row": "{rank}. {name}: {points} (won {won} of {hands} hands)",
-    "reply.leaderboard.row.one": "{rank}. {name}: {points} (won {won} of {hands} hand)",
-    "reply.leaderboard.empty": "No hand has been settled in this channel yet.",
-    "reply.leaderboard.rules_empty": "No {rules} hand has been settled in this channel yet.",
-    "reply.leaderboard.others": "This channel keeps a {boards} board too: "
-                                "`/mahjong leaderboard` with its rules.",
-    "board.title": "{rules} leaderboard of this channel",
-    "board.name": "Name",
-    "board.points": "Points",
-    "board.won": "Won",
-    "board.matches": "Matches",
-    "board.best": "Best hand",
-    "best.hand": "{patterns} · {value}",
-    "best.plain": "平胡 Plain win",
-    "best.repeat": "{name} ×{count}",
-    "reply.score.title": "Table #{table}: after {played} of {hands} hands",
-    "reply.score.cancelled": "Table #{table} was cancelled after {played} of {hands} hands",
-    "reply.score.row": "{name}: {points}",
-    "reply.history.title": "Table #{table}: hand {hand}",
-    "reply.history.attached": "The whole hand is in the attached file; its end:",
-    "reply.history.empty": "No hand has finished at this table yet.",
-    # -- lobby
-    "lobby.title": "{rules} mahjong · table #{table}",
-    "lobby.seats": "Seats",
-    "lobby.seat": "Seat {seat} ({wind}): {name}",
-    "lobby.seat_empty": "Seat {seat} ({wind}): empty",
-    "lobby.computer": "🤖 {name}",
-    "name.computer": "Computer {n}",
-    "name.computer_for": "Computer {n} (for {name})",
-    "lobby.away": "{name} (away)",
-    "lobby.options": "Options",
-    "lobby.status.lobby": "Waiting for players: {free} seat(s) free.",
-    "lobby.status.playing": "Playing: hand {hand} of {hands}.",
-    "lobby.status.finished": "The match is over.",
-    "lobby.status.cancelled": "This table was cancelled.",
-    "lobby.footer": "Buttons: join, leave, add a computer player, start when four are seated.",
-    # -- buttons and the discard menu (labels ≤ 80, option text ≤ 100)
-    "btn.join": "Join",
-    "btn.leave": "Leave",
-    "btn.addbot": "Add computer",
-    "btn.start": "Start",
-    "btn.win": "胡 Win",
-    "btn.win_value": "胡 Win ({value})",
-    "btn.kong": "杠 Kong {tiles}",
-    "btn.added_kong": "加杠 Add to kong {tiles}",
-    "btn.concealed_kong": "暗杠 Concealed kong {tiles}",
-    "btn.pong": "碰 Pong {tiles}",
-    "btn.chi": "吃 Chi {tiles}",
-    "btn.pass": "过 Pass",
-    "btn.discard": "打 Discard {tiles}",
-    "btn.pref.always_win": "Always win when allowed",
-    "btn.pref.pass_claims": "Pass every chi/pong/kong",
-    "btn.pref.discard_drawn_when_away": "When away, discard the drawn tile",
-    "btn.pref.on": "✓ {label}",
-    "btn.back": "I'm back",
-    "discard.placeholder": "打 Discard a tile…",
-    "discard.numbered": "{numbers} · {label}",
-    "discard.waits": "听 waits: {tiles}",
     "tile.copies": "{name} ×{count}",
     "tile.caishen": "{name} (财神)",
     "wait.group": "{tiles} ({value})",
@@ -367,12 +289,8 @@ _EN: dict[str, str] = {
     "wait.self_draw": "self-draw only, {value}",
     "wait.discard": "on a discard only, {value}",
     "wait.both": "self-draw {self_draw}, on a discard {discard}",
-    "discard.drawn": "just drawn",
-    "discard.suggested": "suggested",
-    "discard.sep": " · ",
     "value.hua": "{value} 花",
     "value.times": "×{value}",
-    # -- what happened (plain words from engine events)
     "ev.discard": "{name} discarded {tile}.",
     "ev.chi": "{name} chi {tiles}.",
     "ev.pong": "{name} pong {tiles}.",
@@ -387,127 +305,16 @@ _EN: dict[str, str] = {
     "ev.hand_start": "Hand {hand} begins; {name} deals.",
     "ev.win": "{name} wins!",
     "ev.drawn_hand": "The hand is drawn: nobody won.",
-    # -- DMs and channel pings
-    "dm.header": "**{rules} · table #{table} · hand {hand}**",
-    "dm.turn": "Your turn: discard a tile (or kong, or win, when the buttons offer it).",
-    "dm.claim": "{name} discarded {tile}: claim it or pass.",
-    "dm.rob_kong": "{name} adds {tile} to a kong: win on it or pass.",
-    "dm.waiting": "Nothing to decide now; waiting for {names}.",
-    "dm.waiting_claim": "Nothing to decide now; the discard may be claimed.",
-    "dm.ended": "The hand is over.",
-    "dm.hand": "Your hand: {tiles}",
-    "dm.hand_drawn": "Your hand: {tiles} + drawn {drawn}",
-    "dm.waits": "听 Ready, waiting on: {tiles}",
-    "dm.deadline": "Decide {when} (at {at}); after that the default move is played.",
-    "dm.reminder": "Reminder: half of your time for this decision has passed.",
-    "dm.caishen": "财神 this hand: {tile}",
-    "dm.legend": "In the picture: {parts}.",
     "dm.legend.numbers": "the numbers under the tiles are those of the discard menu",
-    "dm.legend.suggested": "tile {n}, outlined in blue, is the suggested discard (⭐)",
-    "dm.legend.drawn": "tile {n}, set apart on the right, is the tile you just drew",
     "dm.legend.caishen": "a red 财 badge and a gold frame mark each 财神",
     "dm.legend.sep": "; ",
-    "dm.legend.again": "(Said once a match: /mahjong rules says it again.)",
-    "legend.title": "Your hand picture: {parts}.",
-    "legend.suggested": "the tile outlined in blue is the suggested discard (⭐)",
-    "legend.drawn": "the tile set apart on the right is the one you just drew",
-    "dm.closed": "{mention}, I can't send you direct messages: use /mahjong hand to play "
-                 "(its private reply follows the game).",
-    "chan.your_turn": "{mention}, your turn at table #{table} (hand {hand}), {when}.",
-    "chan.your_claim": "{mention}, you may claim a discard at table #{table} (hand {hand}), "
-                       "{when}.",
-    "chan.where": "Your tiles and buttons are in your DMs, or use /mahjong hand.",
-    "chan.where_closed": "Your DMs are closed: play with /mahjong hand (its private reply "
-                         "follows the game).",
-    "chan.turn_reminder": "{mention}, half of your time for your turn at table #{table} "
-                          "(hand {hand}) is gone: decide {when}.",
-    "chan.claim_closed_dms": "A discard may be claimed at table #{table} (hand {hand}). "
-                             "{mentions}: your DMs are closed, so look at /mahjong hand in "
-                             "case the decision is yours.",
-    "chan.claim_closed_dms_reminder": "Half the time to claim the discard at table #{table} "
-                                      "(hand {hand}) is gone. {mentions}: your DMs are "
-                                      "closed, so look at /mahjong hand in case the "
-                                      "decision is yours.",
-    # -- rules summary
-    "rules.title": "{rules} rules",
-    "rules.options": "Options of this table:",
-    "rules.defaults": "Default options (set them with /mahjong new):",
-    "rules.patterns": "Patterns: {patterns}",
-    "opt.hands": "局数 hands in the match: {value}",
-    "opt.turn_timer": "Turn timer: {value}",
-    "opt.claim_timer": "Claim timer: {value}",
-    "opt.away_after": "Computer takes over after {value} timeouts in a row",
-    "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
-    "opt.mentions": "Channel mentions: {value}",
-    # -- settlement, scores, the table caption
-    "settle.self_draw": "**Hand {hand}: {name} wins by self-draw**",
-    "settle.discard": "**Hand {hand}: {name} wins on {giver}'s discard**",
-    "settle.rob_kong": "**Hand {hand}: {name} robs {giver}'s kong**",
-    "settle.drawn": "**Hand {hand} is drawn: nobody wins.**",
-    "settle.hand": "Winning hand: {tiles} + {win}",
-    "settle.melds": "Melds: {melds}",
-    "settle.flowers": "Flowers: {tiles}",
-    "settle.base": "底花 base: {parts} = {total} 花",
-    "base.stake": "{hua} stake",
-    "base.flowers": "{hua} flowers",
-    "base.pungs": "{hua} honour pungs",
-    "base.kongs": "{hua} kongs",
-    "settle.patterns": "Patterns: {patterns}",
-    "settle.no_patterns": "平胡 Plain win",
     "settle.pattern": "{name} ({value})",
-    "settle.value": "Value: {value}",
-    "settle.liability": "Liability: {text}",
-    "settle.payments": "Payments: {payments}",
-    "settle.totals": "Match totals: {totals}",
     "settle.amount": "{name} {amount}",
-    "settle.how": "How it is paid:",
-    "settle.charge.one": "{names} pays {formula} = {amount}",
-    "settle.charge.each": "{names} each pay {formula} = {amount}",
-    "factor.hand.hua": "{value} 花",
-    "factor.hand.times": "{value} (hand)",
-    "factor.base": "{value} (底分 base)",
-    "factor.huangfan": "{value} (荒番 dead-hand round)",
-    "factor.shares": "{value} (shares)",
-    "factor.rob_kong": "{value} (抢杠 robbed kong: shares)",
-    "factor.three_claims": "{value} (吃三口包 three-claim liability: shares)",
-    "factor.dealer": "{value} (庄闲分: the dealer's share at 老庄 {streak})",
-    "factor.liability": "{value} (承包 liability: paying for everyone)",
-    "factor.reverse_liability": "{value} (倒承包 reverse liability: twice for everyone)",
-    "factor.shared": "{value} (liability shared by {count})",
-    "meld.sep": "; ",
-    "meld.chi": "chi {tiles}",
-    "meld.pong": "pong {tiles}",
-    "meld.kong": "kong {tiles}",
-    "meld.added_kong": "added kong {tiles}",
-    "meld.concealed_kong": "concealed kong {tiles}",
-    "caption.table": "{rules} · table #{table} · hand {hand} · {left} tiles left",
-    "caption.turn": "{name} to play.",
-    "caption.claim": "The discard may be claimed: waiting for answers.",
-    "caption.rob_kong": "The added kong may be robbed: waiting for answers.",
-    "caption.dealer": "Dealer: {name}",
-    "caption.streak": "The dealer's streak: 老庄 {streak}",
-    "caption.huangfan.dice": "荒番 hand: the dice {dice} make it one; payments are "
-                             "multiplied.",
-    "caption.huangfan.carried": "荒番 hand: carried over from an earlier drawn hand (or "
-                                "dice); payments are multiplied.",
-    "caption.caishen": "财神: {tile}",
-    "caption.commitment": "Wall commitment (SHA-256): `{digest}`",
-    "caption.reveal": "Wall of hand {hand}: `{wall}` salt `{salt}`; check sha256(salt + wall).",
+    "refused.cancelled": "This table was cancelled.",
+    "refused.confirm_leave": "Leaving a running match needs your confirmation first.",
 }
 
 _ZH: dict[str, str] = {
-    "choice.default": "{name}（默认）",
-    "dur.s": "{n} 秒",
-    "dur.min": "{n} 分钟",
-    "dur.h": "{n} 小时",
-    "dur.d": "{n} 天",
-    "val.on": "开",
-    "val.off": "关",
-    "val.none": "不封顶",
-    "choice.mentions.when_needed": "需要时：私信关闭或时间过半",
-    "choice.mentions.every_turn": "每次轮到都 @（另有私信）",
-    "val.mentions.when_needed": "仅在需要时（私信关闭、时间过半提醒）",
-    "val.mentions.every_turn": "每次轮到",
     "list.sep": "、",
     "refused.wrap": "未能执行。",
     "refused.no_table": "这里没有牌桌；用 /mahjong new 开一张吧。",
@@ -596,10 +403,10 @@ _ZH: dict[str, str] = {
     "why.claims_count": "{seat}对{seat_b}的吃碰杠次数必须是 0 或更大的整数，不能是 {value}",
     "why.claims_own": "{seat}不可能吃碰自己打出的牌",
     "why.claims_row": "{seat}一局最多吃碰杠 {limit} 次（每次成一组副露），不可能有 {n} 次",
-    "why.claims_fewer": "胡牌者{seat}亮出 {melds} 组吃碰杠{seat_b}的副露，所以对{seat_b}的"
-                        "吃碰杠是 {melds} 次，不是 {n} 次",
-    "why.claims_more": "胡牌者{seat}亮出 {melds} 组吃碰杠{seat_b}的副露，所以对{seat_b}的"
-                       "吃碰杠是 {melds} 次，不是 {n} 次",
+    "why.claims_fewer": "胡牌者{seat}亮出 {melds} 组吃碰杠{seat_b}的副露，所以对{seat_b}的吃碰"
+                        "杠是 {melds} 次，不是 {n} 次",
+    "why.claims_more": "胡牌者{seat}亮出 {melds} 组吃碰杠{seat_b}的副露，所以对{seat_b}的吃碰杠"
+                       "是 {melds} 次，不是 {n} 次",
     "why.copies_in_play": "{tile} 出现了 {n} 张，最多只能有 {limit} 张",
     "why.hand_size": "有 {melds} 组副露时，胡牌前的手牌是 {want} 张，而不是 {got} 张",
     "why.meld_size": "{tiles} 组不成这组副露",
@@ -662,70 +469,6 @@ _ZH: dict[str, str] = {
     "error.check": "你不能在这里使用这个命令。",
     "error.bad_value": "你填写的某个值不适合这个命令。",
     "error.bad_component": "这个按钮已经过时。请用 /mahjong hand 获取新的按钮。",
-    "reply.created": "第 {table} 桌已开：按「加入」入座。",
-    "reply.joined": "{name} 坐到了 {seat} 号座位。",
-    "reply.left": "{name} 离开了牌桌。",
-    "reply.computer_added": "一位电脑玩家坐到了 {seat} 号座位。",
-    "reply.started": "第 {table} 桌开始对局：请查看私信。",
-    "reply.cancelled": "第 {table} 桌已取消。",
-    "reply.move_taken": "已执行：{move}。",
-    "reply.hand.follows": "这条回复会随牌局更新到 {until}；之后请再用 /mahjong hand。",
-    "reply.leaderboard.title": "本频道排行榜",
-    "reply.leaderboard.row": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
-    "reply.leaderboard.row.one": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
-    "reply.leaderboard.empty": "本频道还没有结算过的牌局。",
-    "reply.leaderboard.rules_empty": "本频道还没有结算过的{rules}牌局。",
-    "reply.leaderboard.others": "本频道另有{boards}排行榜：在 `/麻将 排行榜` 中选规则查看。",
-    "board.title": "本频道{rules}排行榜",
-    "board.name": "玩家",
-    "board.points": "积分",
-    "board.won": "胡牌",
-    "board.matches": "场次",
-    "board.best": "最佳牌型",
-    "best.hand": "{patterns} · {value}",
-    "best.plain": "平胡",
-    "best.repeat": "{name} ×{count}",
-    "reply.score.title": "第 {table} 桌：共 {hands} 局，已打 {played} 局",
-    "reply.score.cancelled": "第 {table} 桌已取消：共 {hands} 局，取消前打了 {played} 局",
-    "reply.score.row": "{name}：{points}",
-    "reply.history.title": "第 {table} 桌：第 {hand} 局",
-    "reply.history.attached": "整局记录见附件；结尾如下：",
-    "reply.history.empty": "这张牌桌还没有打完的牌局。",
-    "lobby.title": "{rules}麻将 · 第 {table} 桌",
-    "lobby.seats": "座位",
-    "lobby.seat": "{seat} 号位（{wind}）：{name}",
-    "lobby.seat_empty": "{seat} 号位（{wind}）：空",
-    "lobby.computer": "🤖 {name}",
-    "name.computer": "电脑 {n}",
-    "name.computer_for": "电脑 {n}（代 {name}）",
-    "lobby.away": "{name}（托管中）",
-    "lobby.options": "选项",
-    "lobby.status.lobby": "等待玩家：还有 {free} 个空位。",
-    "lobby.status.playing": "对局中：第 {hand} 局，共 {hands} 局。",
-    "lobby.status.finished": "本场已结束。",
-    "lobby.status.cancelled": "这张牌桌已取消。",
-    "lobby.footer": "按钮：加入、离开、加电脑；四人坐满后开始。",
-    "btn.join": "加入",
-    "btn.leave": "离开",
-    "btn.addbot": "加电脑",
-    "btn.start": "开始",
-    "btn.win": "胡",
-    "btn.win_value": "胡（{value}）",
-    "btn.kong": "杠 {tiles}",
-    "btn.added_kong": "加杠 {tiles}",
-    "btn.concealed_kong": "暗杠 {tiles}",
-    "btn.pong": "碰 {tiles}",
-    "btn.chi": "吃 {tiles}",
-    "btn.pass": "过",
-    "btn.discard": "打 {tiles}",
-    "btn.pref.always_win": "能胡就胡",
-    "btn.pref.pass_claims": "不吃不碰不杠",
-    "btn.pref.discard_drawn_when_away": "托管时摸什么打什么",
-    "btn.pref.on": "✓ {label}",
-    "btn.back": "我回来了",
-    "discard.placeholder": "打一张牌…",
-    "discard.numbered": "{numbers} · {label}",
-    "discard.waits": "听：{tiles}",
     "tile.copies": "{name}×{count}",
     "tile.caishen": "{name}（财神）",
     "wait.group": "{tiles}（{value}）",
@@ -734,9 +477,6 @@ _ZH: dict[str, str] = {
     "wait.self_draw": "只能自摸，{value}",
     "wait.discard": "只能点炮，{value}",
     "wait.both": "自摸 {self_draw}，点炮 {discard}",
-    "discard.drawn": "刚摸的",
-    "discard.suggested": "推荐",
-    "discard.sep": " · ",
     "value.hua": "{value} 花",
     "value.times": "×{value}",
     "ev.discard": "{name} 打出 {tile}。",
@@ -753,247 +493,42 @@ _ZH: dict[str, str] = {
     "ev.hand_start": "第 {hand} 局开始，{name} 坐庄。",
     "ev.win": "{name} 胡了！",
     "ev.drawn_hand": "流局：无人胡牌。",
-    "dm.header": "**{rules} · 第 {table} 桌 · 第 {hand} 局**",
-    "dm.turn": "轮到你了：打一张牌（按钮里有杠、胡时也可以杠、胡）。",
-    "dm.claim": "{name} 打出 {tile}：吃碰杠胡，或者过。",
-    "dm.rob_kong": "{name} 加杠 {tile}：可以抢杠胡，或者过。",
-    "dm.waiting": "现在不用你做决定；等待 {names}。",
-    "dm.waiting_claim": "现在不用你做决定；这张牌可能有人吃碰杠胡。",
-    "dm.ended": "本局已结束。",
-    "dm.hand": "你的手牌：{tiles}",
-    "dm.hand_drawn": "你的手牌：{tiles}，摸到 {drawn}",
-    "dm.waits": "听牌：{tiles}",
-    "dm.deadline": "请在 {when}（{at}）前决定；超时将自动执行默认操作。",
-    "dm.reminder": "提醒：这次决定的时间已过一半。",
-    "dm.caishen": "本局财神：{tile}",
-    "dm.legend": "图中：{parts}。",
     "dm.legend.numbers": "牌下的编号就是出牌菜单里的编号",
-    "dm.legend.suggested": "蓝框的第 {n} 张是推荐打出的牌（⭐）",
-    "dm.legend.drawn": "单独放在右边的第 {n} 张是刚摸到的牌",
     "dm.legend.caishen": "带红色“财”字和金框的是财神",
     "dm.legend.sep": "；",
-    "dm.legend.again": "（每场只说一次：/mahjong rules 可以再看。）",
-    "legend.title": "手牌图中：{parts}。",
-    "legend.suggested": "蓝框的牌是推荐打出的牌（⭐）",
-    "legend.drawn": "单独放在右边的是刚摸到的牌",
-    "dm.closed": "{mention}，我无法给你发私信：请用 /mahjong hand 打牌（它的私密回复会随牌局"
-                 "更新）。",
-    "chan.your_turn": "{mention}，第 {table} 桌（第 {hand} 局）轮到你了，{when}截止。",
-    "chan.your_claim": ("{mention}，第 {table} 桌（第 {hand} 局）有一张牌你可以吃碰杠胡，"
-                        "{when}截止。"),
-    "chan.where": "手牌和按钮在你的私信里，也可以用 /mahjong hand。",
-    "chan.where_closed": "你的私信已关闭：请用 /mahjong hand 打牌（它的私密回复会随牌局更新）。",
-    "chan.turn_reminder": "{mention}，第 {table} 桌（第 {hand} 局）轮到你出牌的时间已过一半，"
-                          "{when}截止。",
-    "chan.claim_closed_dms": "第 {table} 桌（第 {hand} 局）有一张牌可能有人吃碰杠胡。"
-                             "{mentions}：你的私信已关闭，请用 /mahjong hand 看看是否需要你决定。",
-    "chan.claim_closed_dms_reminder": "第 {table} 桌（第 {hand} 局）吃碰杠胡的时间已过一半。"
-                                      "{mentions}：你的私信已关闭，请用 /mahjong hand "
-                                      "看看是否需要你决定。",
-    "rules.title": "{rules}规则",
-    "rules.options": "本桌选项：",
-    "rules.defaults": "默认选项（开桌时可用 /mahjong new 设置）：",
-    "rules.patterns": "牌型：{patterns}",
-    "opt.hands": "局数：{value}",
-    "opt.turn_timer": "出牌时限：{value}",
-    "opt.claim_timer": "吃碰时限：{value}",
-    "opt.away_after": "连续超时 {value} 次后由电脑托管",
-    "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
-    "opt.mentions": "频道 @ 提醒：{value}",
-    "settle.self_draw": "**第 {hand} 局：{name} 自摸**",
-    "settle.discard": "**第 {hand} 局：{name} 胡 {giver} 打出的牌**",
-    "settle.rob_kong": "**第 {hand} 局：{name} 抢 {giver} 的杠**",
-    "settle.drawn": "**第 {hand} 局流局：无人胡牌。**",
-    "settle.hand": "胡牌：{tiles} + {win}",
-    "settle.melds": "副露：{melds}",
-    "settle.flowers": "花：{tiles}",
-    "settle.base": "底花：{parts} = {total} 花",
-    "base.stake": "底 {hua}",
-    "base.flowers": "花牌 {hua}",
-    "base.pungs": "字牌刻子 {hua}",
-    "base.kongs": "杠 {hua}",
-    "settle.patterns": "牌型：{patterns}",
-    "settle.no_patterns": "平胡",
     "settle.pattern": "{name}（{value}）",
-    "settle.value": "牌值：{value}",
-    "settle.liability": "承包：{text}",
-    "settle.payments": "输赢：{payments}",
-    "settle.totals": "本场累计：{totals}",
     "settle.amount": "{name} {amount}",
-    "settle.how": "怎么算：",
-    "settle.charge.one": "{names} 付 {formula} = {amount}",
-    "settle.charge.each": "{names} 各付 {formula} = {amount}",
-    "factor.hand.hua": "{value} 花",
-    "factor.hand.times": "{value}（牌值）",
-    "factor.base": "{value}（底分）",
-    "factor.huangfan": "{value}（荒番）",
-    "factor.shares": "{value}（份）",
-    "factor.rob_kong": "{value} 份（抢杠）",
-    "factor.three_claims": "{value} 份（吃三口包）",
-    "factor.dealer": "{value}（庄闲分：老庄 {streak}）",
-    "factor.liability": "{value}（承包：替各家付）",
-    "factor.reverse_liability": "{value}（倒承包：替各家付两倍）",
-    "factor.shared": "{value}（{count} 家分担承包）",
-    "meld.sep": "；",
-    "meld.chi": "吃 {tiles}",
-    "meld.pong": "碰 {tiles}",
-    "meld.kong": "明杠 {tiles}",
-    "meld.added_kong": "加杠 {tiles}",
-    "meld.concealed_kong": "暗杠 {tiles}",
-    "caption.table": "{rules} · 第 {table} 桌 · 第 {hand} 局 · 余 {left} 张",
-    "caption.turn": "轮到 {name}。",
-    "caption.claim": "这张牌可能有人吃碰杠胡：等待决定。",
-    "caption.rob_kong": "这张加杠可能被抢：等待决定。",
-    "caption.dealer": "庄家：{name}",
-    "caption.streak": "老庄 {streak}",
-    "caption.huangfan.dice": "荒番局：骰子 {dice} 带来荒番，输赢加倍。",
-    "caption.huangfan.carried": "荒番局：由前面的流局（或骰子）带来，输赢加倍。",
-    "caption.caishen": "财神：{tile}",
-    "caption.commitment": "牌墙承诺（SHA-256）：`{digest}`",
-    "caption.reveal": "第 {hand} 局牌墙：`{wall}` 盐 `{salt}`；可验证 sha256(盐 + 牌墙)。",
-}
-
-
-# The adapter's own replies and channel notices (bot/discord/commands.py, the features'
-# items, table/notifier.py).
-_EN.update({
-    "choice.win.self_draw": "Self-draw 自摸",
-    "choice.win.discard": "On a discard 点炮",
-    "choice.win.rob_kong": "Robbing a kong 抢杠",
-    "reply.score.calc_title": "**Score: {rules}**",
-    "reply.score.value": "Value: {value}",
-    "reply.score.payments": "Payments: {payments}",
-    "calc.pays": "{a} pays {b} ({c} × one share)",
-    "calc.share": "One share = {a}",
-    "reply.score.invalid": "Not a valid win: {reason}",
-    "reply.score.bad_case": "That case is not valid JSON (line {line}, column {column}).",
-    "reply.score.not_object": "A case is one JSON object, as the calculator's README shows.",
-    "reply.score.too_deep": "That case nests lists or objects more than {depth} deep; a case "
-                            "needs three (the case, its melds, a meld).",
-    "reply.score.long_number": "That case has a number of {digits} digits; no field needs "
-                               "more than {limit}.",
-    "reply.score.bad_meld": "I can't read the meld {meld}; write pong:555m, chi:123s, "
-                            "kong:1111z, akong:4444p or ckong:9999p.",
-    "reply.score.no_table": "Give a hand and a winning tile to score it, or use this in a "
-                            "channel with a table for its match totals.",
-    "reply.pref_saved": "Saved: {label}.",
-    "reply.back": "Welcome back: your timers run again.",
-    "reply.table.none": "No hand is being played at table #{table} right now.",
-    "chan.hand_start": "**Table #{table}: hand {hand} of {hands} begins**; {name} deals, "
-                       "dice {dice}.",
-    "chan.away": "{name} is away: the computer plays for them until they act again.",
-    "chan.back": "{name} is back.",
-    "chan.removed": "{name} timed out too many times in a row and has left the match: the "
-                    "computer plays the seat until the match ends.",
-    "chan.removed_penalty": "{name} timed out too many times in a row and has left the match: "
-                            "the computer plays the seat until the match ends. 逃跑 penalty: "
-                            "{points}.",
-    "chan.match_ended": "**The match at table #{table} is over** after {hands} hands. "
-                        "Totals: {totals}",
-    "chan.match_cancelled": "The match at table #{table} was cancelled. Totals so far: {totals}",
-    "perm.missing": "I can't post at table #{table} in <#{channel}>: a permission is missing "
-                    "({what}). Please give me View Channel, Send Messages, Embed Links, Attach "
-                    "Files and Read Message History there; the game itself goes on.",
-})
-_ZH.update({
-    "choice.win.self_draw": "自摸",
-    "choice.win.discard": "点炮",
-    "choice.win.rob_kong": "抢杠",
-    "reply.score.calc_title": "**算分：{rules}**",
-    "reply.score.value": "分值：{value}",
-    "reply.score.payments": "输赢：{payments}",
-    "calc.pays": "{a}付 {b}（{c} 份）",
-    "calc.share": "每份 = {a}",
-    "reply.score.invalid": "不能这样胡：{reason}",
-    "reply.score.bad_case": "这个案例不是有效的 JSON（第 {line} 行第 {column} 列）。",
-    "reply.score.not_object": "案例应是一个 JSON 对象（见算分器的说明）。",
-    "reply.score.too_deep": "这个案例的列表或对象嵌套超过 {depth} 层；一个案例只需三层（案例、"
-                            "副露列表、副露）。",
-    "reply.score.long_number": "这个案例里有一个 {digits} 位的数字；任何字段都用不到超过 "
-                               "{limit} 位。",
-    "reply.score.bad_meld": "看不懂副露 {meld}；请写成 pong:555m、chi:123s、kong:1111z、"
-                            "akong:4444p 或 ckong:9999p。",
-    "reply.score.no_table": "给出手牌和胡的牌即可算分；在有牌桌的频道里不填则显示本场比分。",
-    "reply.pref_saved": "已保存：{label}。",
-    "reply.back": "欢迎回来：你的计时重新开始。",
-    "reply.table.none": "第 {table} 桌现在没有在打的牌局。",
-    "chan.hand_start": "**第 {table} 桌：第 {hand} 局（共 {hands} 局）开始**；{name} 坐庄，"
-                       "骰子 {dice}。",
-    "chan.away": "{name} 暂时离开：在其再次操作前由电脑代打。",
-    "chan.back": "{name} 回来了。",
-    "chan.removed": "{name} 连续超时次数过多，视为离开本场：此后由电脑代打该座位直到本场结束。",
-    "chan.removed_penalty": "{name} 连续超时次数过多，视为离开本场："
-                            "此后由电脑代打该座位直到本场结束。逃跑罚分：{points}。",
-    "chan.match_ended": "**第 {table} 桌本场结束**，共打 {hands} 局。总分：{totals}",
-    "chan.match_cancelled": "第 {table} 桌本场已取消。目前得分：{totals}",
-    "perm.missing": "我无法在 <#{channel}> 的第 {table} 桌发消息：缺少权限（{what}）。"
-                    "请在该频道给我查看频道、发送消息、嵌入链接、附加文件和读取消息历史的权限；对局照常进行。",
-})
-
-
-# Leaving a running match (a private confirmation, then the channel's line) and a
-# cancelled table (its players' open DMs, an old button) (bot/discord/lobby/leave.py,
-# table/notifier.py, play/dms.py).
-_EN.update({
-    "leave.confirm.title": "**Leave table #{table} while its match is running?** The "
-                           "computer plays your seat until the match ends.",
-    "leave.confirm.free": "Under {rules} rules leaving costs no points; the hands you "
-                          "played stay on your leaderboard line.",
-    "leave.confirm.penalty": "Under {rules} rules leaving a running hand is 逃跑: you are "
-                             "charged {points}, which nobody receives. It goes on your "
-                             "leaderboard line with the hands you played.",
-    "leave.confirm.penalty_to": "Under {rules} rules leaving a running hand is 逃跑: you are "
-                                "charged {points}, paid to {receiver} (who discarded the 财神 "
-                                "and is waiting). It goes on your leaderboard line with the "
-                                "hands you played.",
-    "leave.changed": "What leaving costs changed meanwhile: here it is again.",
-    "leave.kept": "You keep your seat at table #{table}.",
-    "leave.done": "You left table #{table}: the computer plays your seat until the match "
-                  "ends.",
-    "leave.not_yours": "This confirmation belongs to another player.",
-    "btn.leave.confirm": "Leave the match",
-    "btn.leave.keep": "Keep my seat",
-    "chan.left": "{name} left the match at table #{table}: the computer plays the seat "
-                 "until the match ends. No penalty under {rules} rules.",
-    "chan.left_penalty": "{name} left the match at table #{table}: the computer plays the "
-                         "seat until the match ends. 逃跑 penalty: {points}, which nobody "
-                         "receives.",
-    "chan.left_penalty_to": "{name} left the match at table #{table}: the computer plays the "
-                            "seat until the match ends. 逃跑 penalty: {points}, paid to "
-                            "{receiver}.",
-    "dm.cancelled": "**Table #{table} was cancelled by {name}.** This decision is void; the "
-                    "hand's wall is revealed in <#{channel}>.",
-    "dm.cancelled_anon": "**Table #{table} was cancelled.** This decision is void; the "
-                         "hand's wall is revealed in <#{channel}>.",
-    "refused.cancelled": "This table was cancelled.",
-    "refused.confirm_leave": "Leaving a running match needs your confirmation first.",
-})
-_ZH.update({
-    "leave.confirm.title": "**确定在对局进行中离开第 {table} 桌吗？** "
-                           "此后由电脑代打你的座位直到本场结束。",
-    "leave.confirm.free": "按{rules}规则离开不扣分；你打过的局仍记在你的排行榜上。",
-    "leave.confirm.penalty": "按{rules}规则在牌局进行中离开即为逃跑：罚你 {points} 分，无人收取。"
-                             "罚分与你打过的局一起记在你的排行榜上。",
-    "leave.confirm.penalty_to": "按{rules}规则在牌局进行中离开即为逃跑：罚你 {points} 分，付给 "
-                                "{receiver}（打出财神且已听牌）。罚分与你打过的局一起记在你的排行榜上。",
-    "leave.changed": "离开的代价刚刚变了，请重新确认。",
-    "leave.kept": "你保留第 {table} 桌的座位。",
-    "leave.done": "你已离开第 {table} 桌：此后由电脑代打你的座位直到本场结束。",
-    "leave.not_yours": "这个确认属于另一位玩家。",
-    "btn.leave.confirm": "离开本场",
-    "btn.leave.keep": "保留座位",
-    "chan.left": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
-                 "按{rules}规则不罚分。",
-    "chan.left_penalty": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
-                         "逃跑罚分：{points}，无人收取。",
-    "chan.left_penalty_to": "{name} 离开了第 {table} 桌的本场：此后由电脑代打该座位直到本场结束。"
-                            "逃跑罚分：{points}，付给 {receiver}。",
-    "dm.cancelled": "**第 {table} 桌已被 {name} 取消。** "
-                    "这个决定作废；本局牌墙在 <#{channel}> 公开。",
-    "dm.cancelled_anon": "**第 {table} 桌已被取消。** 这个决定作废；本局牌墙在 <#{channel}> 公开。",
     "refused.cancelled": "这张牌桌已被取消。",
     "refused.confirm_leave": "对局进行中离开需要先确认。",
-})
+}
+
+FEATURES: tuple[str, ...] = (
+    "bot.discord.play.strings", "bot.discord.lobby.strings", "bot.discord.hand.strings",
+    "bot.discord.table.strings", "bot.discord.delivery.strings",
+    "bot.discord.commands_strings", "bot.discord.calculator_strings",
+    "bot.discord.history_strings", "bot.discord.leaderboard_strings",
+    "bot.discord.rules_strings")
+"""Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
+the feature's own texts. All are put in the one lookup when this module is first
+imported, so a key is found whatever a process (a picture worker, a test) imported
+first. A new feature with texts adds its module here."""
+OWNED: dict[str, str] = {}
+"""Each feature's key, by the strings module that defines it (the rest are core's)."""
+
+
+def _gather() -> None:
+    for name in FEATURES:
+        module = importlib.import_module(name)
+        for language, table in (("en", module.EN), ("zh", module.ZH)):
+            mine = _EN if language == "en" else _ZH
+            clash = set(table) & set(mine)
+            if clash:
+                raise ValueError(f"{name} defines keys defined elsewhere: {sorted(clash)}")
+            mine.update(table)
+        OWNED.update(dict.fromkeys(module.EN, name))
+
+
+_gather()
 
 
 def _add_commands(table: dict[str, str], commands: dict[str, tuple[str, str]],

@@ -1,0 +1,48 @@
+"""The texts of ``/mahjong leaderboard``: its card and text (leaderboard.py), in English
+and 简体中文, by key.
+
+A leaf module (it imports nothing): `bot.discord.core.i18n` lists it and puts its
+tables in the one lookup, so a key is found whatever was imported first. Both tables
+hold the same keys with the same fields (tests/discord/test_discord_i18n.py), and
+every key this feature uses is here or among core's shared ones
+(tests/discord/test_feature_layout.py).
+"""
+
+from __future__ import annotations
+
+EN: dict[str, str] = {
+    "reply.leaderboard.title": "Leaderboard of this channel",
+    "reply.leaderboard.row": "{rank}. {name}: {points} (won {won} of {hands} hands)",
+    "reply.leaderboard.row.one": "{rank}. {name}: {points} (won {won} of {hands} hand)",
+    "reply.leaderboard.empty": "No hand has been settled in this channel yet.",
+    "reply.leaderboard.rules_empty": "No {rules} hand has been settled in this channel yet.",
+    "reply.leaderboard.others": "This channel keeps a {boards} board too: `/mahjong "
+                                "leaderboard` with its rules.",
+    "board.title": "{rules} leaderboard of this channel",
+    "board.name": "Name",
+    "board.points": "Points",
+    "board.won": "Won",
+    "board.matches": "Matches",
+    "board.best": "Best hand",
+    "best.hand": "{patterns} · {value}",
+    "best.plain": "平胡 Plain win",
+    "best.repeat": "{name} ×{count}",
+}
+
+ZH: dict[str, str] = {
+    "reply.leaderboard.title": "本频道排行榜",
+    "reply.leaderboard.row": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
+    "reply.leaderboard.row.one": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
+    "reply.leaderboard.empty": "本频道还没有结算过的牌局。",
+    "reply.leaderboard.rules_empty": "本频道还没有结算过的{rules}牌局。",
+    "reply.leaderboard.others": "本频道另有{boards}排行榜：在 `/麻将 排行榜` 中选规则查看。",
+    "board.title": "本频道{rules}排行榜",
+    "board.name": "玩家",
+    "board.points": "积分",
+    "board.won": "胡牌",
+    "board.matches": "场次",
+    "board.best": "最佳牌型",
+    "best.hand": "{patterns} · {value}",
+    "best.plain": "平胡",
+    "best.repeat": "{name} ×{count}",
+}
