@@ -10,9 +10,10 @@ Register with ``tree.add_command(MahjongCommands())`` after
 To add a command: a method here, where it should be listed, decorated with
 ``@command("name")`` (and ``@table_param`` or ``app_commands.rename/describe`` for its
 arguments), its body inside ``async with answering(interaction) as answer:`` calling
-``answer.service``; its name, description, argument names and replies in
+``answer.service``; its name, description and argument names in
 `bot.discord.core.i18n` (its entry in the command table, English and 简体中文, which
-`COMMANDS` lists in the same order). The bot syncs the changed tree by itself at
+`COMMANDS` lists in the same order), its replies in its feature's strings module
+(``commands_strings.py`` for those said here). The bot syncs the changed tree by itself at
 start (client.py's fingerprint).
 """
 
