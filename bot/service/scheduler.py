@@ -122,6 +122,12 @@ class Scheduler:
         while (when := self.earliest()) is not None and when <= now:
             self._pop()
 
+    def busy(self, horizon: float = 0.0) -> bool:
+        """Whether a firing is under way or an entry comes due within ``horizon``
+        seconds (what a test waits for before it calls the bot idle)."""
+        when = self.earliest()
+        return bool(self._tasks) or (when is not None and when <= self._clock.now() + horizon)
+
     def earliest(self) -> float | None:
         self._drop_dead_head()
         return self._heap[0].when if self._heap else None

@@ -22,6 +22,7 @@ from fakediscord import (
     FakeUser,
     InteractionHandle,
 )
+from fakediscord.runner import busy_tasks
 
 from bot.discord.client import MahjongBot
 from bot.discord.core.i18n import STRINGS
@@ -36,19 +37,49 @@ def latest_bot(bots: BotLauncher) -> MahjongBot:
     return bot
 
 
-async def quiet(bots: Any) -> None:
-    """Wait until the bot is done: discord.py's tasks, the requests, and the notifier's
-    queued deliveries (which may draw a picture for a while without a request)."""
-    for _ in range(20):
-        await bots.idle()
-        busy = [r.client.notifier.outbox for r in bots.running
-                if getattr(r.client, "notifier", None) is not None
-                and r.client.notifier.outbox.busy()]
-        if not busy:
+QUIET = 0.005
+"""The quiet period `quiet` still asks of the fake once the bot has nothing queued: a
+safety net only, the bot's queued work is waited for by name (`queued_work`)."""
+DUE_HORIZON = 0.1
+"""Scheduler entries due this soon count as queued work (a computer's move, no pause)."""
+QUIET_TIMEOUT = 30.0
+BOT_TASKS = ("mahjong-warm", "mahjong-ready", "outbox-")
+"""The bot's own tasks that end once their work is done (its long-lived ones aside)."""
+
+
+def queued_work(bots: BotLauncher) -> list[str]:
+    """What the running bots have queued that no request or discord.py task shows yet:
+    the notifier's deliveries (a picture drawn in a thread or worker process for a while
+    without a request), a table picture waiting for its coalescing timer, the
+    scheduler's firings under way or due, and the start-up tasks still running."""
+    work = [t.get_name() for t in busy_tasks(BOT_TASKS)]
+    for running in bots.running:
+        bot = running.client
+        if not isinstance(bot, MahjongBot) or bot.is_closed() or bot.notifier is None:
+            continue
+        if bot.notifier.outbox.busy():
+            work.append("deliveries")
+        if bot.notifier.tables.coalescing():
+            work.append("a table picture's timer")
+        if bot.service is not None and bot.service.scheduler.busy(DUE_HORIZON):
+            work.append("the scheduler's firings")
+    return work
+
+
+async def quiet(bots: BotLauncher) -> None:
+    """Wait until the bot is done: discord.py's tasks, the requests, and the bot's own
+    queued work (`queued_work`), all at one moment."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + QUIET_TIMEOUT
+    while True:
+        await bots.idle(quiet=QUIET)
+        if not queued_work(bots):
             return
-        for outbox in busy:
-            await outbox.drain(10)
-    raise TimeoutError("the bot kept delivering")
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            raise TimeoutError(f"the bot kept working: {queued_work(bots)}")
+        await bots.fake.wait_for(lambda: not queued_work(bots), remaining,
+                                 "the bot's queued work")
 
 
 async def tick(clock: Any, seconds: float, service: Any, bots: Any) -> None:

@@ -115,6 +115,10 @@ class Tables:
     def forget(self, table_id: int) -> TableState | None:
         return self._states.pop(table_id, None)
 
+    def coalescing(self) -> bool:
+        """Whether a table's picture waits for its coalescing timer (tests wait for it)."""
+        return any(st.scheduled for st in self._states.values())
+
 
 class SharedTables(Tables):
     """Shared mode: what the memory keeps is read again before each delivery."""

@@ -22,6 +22,9 @@ GUILD_READY_TIMEOUT = 0.05
 START_TIMEOUT = 5.0
 STOP_TIMEOUT = 5.0
 IDLE_TIMEOUT = 10.0
+QUIET = 0.05
+"""How long :meth:`BotLauncher.idle` wants no request by default: work the bot queued
+for later (a timer, a background task) shows only through its requests."""
 # names discord.py gives the tasks that run commands, component/modal callbacks and events
 BUSY_TASK_PREFIXES = (
     "CommandTree-invoker",
@@ -115,11 +118,13 @@ class BotLauncher:
         missing = [g for g in mine if running.client.get_guild(g) is None]
         assert not missing, f"guilds never became available: {missing}"
 
-    async def idle(self, timeout: float = IDLE_TIMEOUT) -> None:
+    async def idle(self, timeout: float = IDLE_TIMEOUT, quiet: float = QUIET) -> None:
         """Wait until every client has read every gateway event the fake sent, runs no
-        command/callback/event task, and made no request for a moment.
+        command/callback/event task, and made no request for ``quiet`` seconds.
 
-        Use it after an interaction to let the bot finish everything it started.
+        Use it after an interaction to let the bot finish everything it started. A
+        caller that knows the bot's own queued work (timers, background deliveries)
+        waits for it too and may ask for a shorter ``quiet`` (a safety net only).
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -132,7 +137,7 @@ class BotLauncher:
             if pending:
                 await asyncio.wait(pending, timeout=remaining)
                 continue
-            await self.fake.settle(timeout=remaining)
+            await self.fake.settle(quiet, timeout=remaining)
             if not self._busy():
                 return
 
