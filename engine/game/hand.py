@@ -47,6 +47,7 @@ from engine.game.state import (
     HandState,
     SeatState,
     WinRecord,
+    copied,
     make,
     replace,
 )
@@ -109,7 +110,7 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     front, back = state.front, state.back
     changes: dict[str, object] = {} if before is None else before
     if len(wall) == front + back:  # nothing left to draw
-        return end(replace(state, **changes), (), ev)
+        return end(copied(state, changes), (), ev)
     # A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打); a
     # plain draw starts a turn, and by the dealer ends the first go-round.
     mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
@@ -131,23 +132,23 @@ def draw(state: HandState, seat: int, ev: list[Event], *,
     s = seats[seat]
     if tile >= _FIRST_FLOWER:  # laid aside, and a replacement drawn for it
         mine["flowers"] = flowers = (*s.flowers, tile)
-        seats[seat] = replace(s, **mine)
+        seats[seat] = copied(s, mine)
         changes["seats"] = tuple(seats)
-        state = replace(state, **changes)
+        state = copied(state, changes)
         ev.append(FlowerLaidAside(seat, tile))
         if len(flowers) == FLOWERS_FOR_BA_HUA:
             return end(state, (eight_flowers(state, seat),), ev)
         return draw(state, seat, ev, replacement=Replacement.FLOWER)
     ev.append(_DRAWN[seat][replacement is not None][tile])
     mine["drawn"] = tile
-    seats[seat] = s.after(tile, True, **mine)
+    seats[seat] = s.after(tile, True, mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
     changes["seats"] = tuple(seats)
     changes["phase"] = TURN
     changes["turn"] = seat
     changes["window"] = None
     changes["replacement"] = replacement
-    return replace(state, **changes)
+    return copied(state, changes)
 
 
 _FIRST_FLOWER = int(Tile.SPRING)  # a plain int: compared on every draw
@@ -179,8 +180,8 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     # that began with a chi or pong is outside it (hangzhou.md, decision).
     chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
     seats = list(state.seats)
-    seats[seat] = s.after(tile, False, drawn=None, chain=chain,
-                          discards=(*s.discards, _UNCLAIMED[tile]))
+    seats[seat] = s.after(tile, False, {"drawn": None, "chain": chain,
+                                        "discards": (*s.discards, _UNCLAIMED[tile])})
     # 抓打 starts, or passes to this seat, with a 财神 discard.
     changes: dict[str, object] = {"seats": tuple(seats),
                                   "zhua_da": seat if wild else state.zhua_da}
@@ -193,7 +194,7 @@ def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandSta
     could = could_claim(state, tile, seat, False)
     if not last and True not in could:
         return draw(state, (seat + 1) % SEATS, ev, before=changes)
-    return open_window(replace(state, **changes), seat, tile, ev, last=last, could=could)
+    return open_window(copied(state, changes), seat, tile, ev, last=last, could=could)
 
 
 # A discard nobody claimed is a value of its tile alone, and the events of discards
@@ -276,7 +277,7 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     changes: dict[str, object] = {}
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
-        seats[seat] = replace(seats[seat], **passed)
+        seats[seat] = copied(seats[seat], passed)
         changes["seats"] = tuple(seats)
     if action.kind is PASS and state.phase is CLAIM and not window.last \
             and _others_passed(window, seat):
@@ -289,7 +290,7 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     window = changes["window"] = replace(window, answers=tuple(answers))
     outcome = resolve(window, state.ruleset.multiple_winners)
     # The answer and what it binds the seat to, in one copy of the state.
-    state = replace(state, **changes)
+    state = copied(state, changes)
     return state if outcome is None else _close(state, outcome, ev)
 
 

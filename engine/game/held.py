@@ -173,8 +173,7 @@ class _Basis(NamedTuple):
     @classmethod
     def of(cls, wildcards: Wildcards, shapes: ShapeRules, melds: tuple[Meld, ...]
            ) -> _Basis:
-        plays = _PLAYS.get(wildcards, None, lambda: tuple(
-            wildcards.plays_as(tile) for tile in Tile))
+        plays = plays_table(wildcards)
         pongs = [m for m in melds if m.kind is MeldKind.PONG]
         return cls(wildcards, shapes, melds, plays, 14 - 3 * len(melds),
                    shapes.seven_pairs and not melds,
@@ -185,6 +184,13 @@ class _Basis(NamedTuple):
 _NO_FACES: frozenset[Tile | None] = frozenset()
 """The pong faces of melds without a pong: one value (each basis would make its own)."""
 _PLAYS: IdentityMemo[tuple[Tile | None, ...]] = IdentityMemo("engine.game.held.plays", 64)
+
+
+def plays_table(wildcards: Wildcards) -> tuple[Tile | None, ...]:
+    """What each tile plays as under ``wildcards`` (`Wildcards.plays_as`), by tile: one
+    table a hand's 财神 (memoised by which `Wildcards` it is)."""
+    return _PLAYS.get(wildcards, None, lambda: tuple(
+        wildcards.plays_as(tile) for tile in Tile))
 
 _SHAPE = ("packed", "keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
@@ -263,6 +269,14 @@ class HeldTiles:
         held.basis = _Basis.of(wildcards, shapes, melds)
         held.keyed = held.shaped = held.answered = held.marked = False
         return held
+
+    def is_of(self, concealed: tuple[Tile, ...], melds: tuple[Meld, ...],
+              wildcards: Wildcards, shapes: ShapeRules) -> bool:
+        """Whether these are the counts of the very values given (by identity: a seat
+        keeps its counts in its record, and its copies carry them, used only while they
+        count the copy's own hand and melds: `SeatState.held`)."""
+        return self.concealed is concealed and self.melds is melds and \
+            self.wildcards is wildcards and self.shapes is shapes
 
     def worked_out(self) -> HeldTiles:
         """These tiles with their shape's values set (`_SHAPE`): worked out from

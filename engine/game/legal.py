@@ -36,7 +36,7 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.settle import judge, self_draw
-from engine.game.state import ANSWERS, HandState, WinRecord, make, replace
+from engine.game.state import ANSWERS, HELD, HandState, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.refusals import Code, Refusal, echo
@@ -472,13 +472,20 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     shapes = state.ruleset.shapes
     seats = state.seats
     upper = _NEXT[from_seat]  # chi only from the seat just before
-    # What the tile plays as, read from the discarder's table of it (`Wildcards.plays_as`
-    # by tile, the same for every seat of the hand); a robbed kong is only won on.
-    face = None if rob else seats[from_seat].held(wild, shapes).basis.plays[tile]
+    # What the tile plays as (the state's table of `Wildcards.plays_as`); a robbed kong
+    # is only won on.
+    face = None if rob else state.plays[tile]
     group, mark = (0, 0) if face is None else KIND_MARK[face]
     could: list[bool] | None = None
     for seat in _OTHERS[from_seat]:
-        held = seats[seat].held(wild, shapes)
+        s = seats[seat]
+        # `SeatState.held`, read from the seat's record where it is kept (three seats a
+        # discard, most of them the same records as on the last discard; `is_of`
+        # written out).
+        held: HeldTiles | None = s.__dict__.get(HELD)
+        if held is None or held.concealed is not s.hand or held.melds is not s.melds or \
+                held.wildcards is not wild or held.shapes is not shapes:
+            held = s.held(wild, shapes)
         # Most discards: the kind is not among the seat's marks (`HeldTiles.mark_claims`,
         # worked out once a hand change and asked on the other seats' discards), and the
         # seat may not claim it.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 from engine import rules
 from engine.analysis import ShapeRules, Wildcards
 from engine.game.actions import Action
-from engine.game.held import HeldTiles
+from engine.game.held import HeldTiles, plays_table
 from engine.melds import Meld, MeldKind
 from engine.rules import RuleSet
 from engine.rules.common import (
@@ -31,19 +31,20 @@ from engine.tiles import Tile
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-_Derived = tuple[tuple[str, frozenset[str], bool], ...]
-_Shape = tuple[frozenset[str], _Derived, frozenset[str]]
+_Derived = tuple[tuple[str, frozenset[str]], ...]
+_Shape = tuple[frozenset[str], _Derived, frozenset[str] | None]
 _SHAPES: dict[type, _Shape] = {}
-"""A record type's field names and derived values (`_shape`), for `replace` and `make`."""
+"""A record type's field names, derived values and the names a copy must look at
+(`_shape`), for `replace` and `make`."""
 ANSWERS = _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
 HELD = _HELD = "_held"
 """Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
 _DERIVED: dict[type, _Derived] = {}
-"""A record type's derived values, the fields each is computed from, and whether it is
-emptied (None, for a value read with ``__dict__.get``) rather than removed (a cached
-property's) when `replace` changes one of those fields: it is kept otherwise, as the
-copy's. Emptied keeps the copy's table its size, as the value comes back at once."""
+"""A record type's derived values (cached properties) and the fields each is computed
+from: `replace` removes one when it changes one of those fields, and keeps it as the
+copy's otherwise. (A seat's `HeldTiles` is not one: it tells itself whose tiles it
+counts, `SeatState.held`.)"""
 
 _UNASKED = object()
 """What `HandState.remembered` finds for a question not asked yet."""
@@ -56,30 +57,48 @@ def replace(record: T, **changes: object) -> T:
     """The one way a record of this package is copied with changes: `dataclasses.replace`
     without re-running ``__init__`` (none of the records has a ``__post_init__``, and
     every move makes a few copies: the standard one was a third of the cost of replaying
-    a log). The changes must be fields; a derived value (a state's 财神 and rule set, a
-    seat's `HeldTiles`) is dropped when a field it is computed from changes, and kept as
-    the copy's otherwise; what the record was asked (`HandState.remembered`) is not."""
+    a log). The changes must be fields; a derived value (a state's 财神, rule set and
+    table of what each tile plays as) is dropped when a field it is computed from
+    changes, and kept as the copy's otherwise; what the record was asked
+    (`HandState.remembered`) is not. A seat's `HeldTiles` is carried over as it is: it
+    is used only while it counts the seat's very hand and melds (`SeatState.held`)."""
+    return copied(record, changes)
+
+
+def copied(record: T, changes: dict[str, object]) -> T:
+    """`replace`, told its changes as a dictionary (the caller's, read and not kept): for
+    the copies a move makes from changes it gathered (`SeatState.after`, a draw), which
+    would otherwise be packed into keywords and unpacked again."""
     cls = type(record)
-    names, derived, inputs = _SHAPES.get(cls) or _shape(cls)
-    if not names.issuperset(changes):
-        unknown = sorted(set(changes) - names)
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    # Every name is in the record's dictionary already: the union is a copy of its size.
-    values = record.__dict__ | changes
-    if _ANSWERS in values:
-        # Answers about the old record, not the new one: emptied, not removed (a new
-        # key would regrow the copy's table when this record is asked in turn).
-        values[_ANSWERS] = None
-    if not inputs.isdisjoint(changes):
-        for name, computed_from, emptied in derived:
-            if name in values and not computed_from.isdisjoint(changes):
-                if emptied:
-                    values[name] = None
-                else:
+    names, derived, watched = _SHAPES.get(cls) or _shape(cls)
+    old = record.__dict__
+    # Every field is in the record's dictionary already (a record is made with all of
+    # them): the union is a copy of its size, and a change that names no field grows it.
+    values = old | changes
+    if len(values) != len(old):
+        _check_names(cls, names, changes)
+    if watched is not None:  # a record with derived values (`_DERIVED`: a hand state)
+        if not watched.isdisjoint(changes):
+            # A change names a derived value (refused), or a field one is computed from.
+            _check_names(cls, names, changes)
+            for name, computed_from in derived:
+                if name in values and not computed_from.isdisjoint(changes):
                     del values[name]
+        if _ANSWERS in values:
+            # Answers about the old record, not the new one: emptied, not removed (a new
+            # key would regrow the copy's table when this record is asked in turn).
+            values[_ANSWERS] = None
     new = _new(cls)
     _set_attribute(new, "__dict__", values)
     return new
+
+
+def _check_names(cls: type, names: frozenset[str], changes: dict[str, object]) -> None:
+    """Refuse changes that are not all fields of ``cls`` (`copied`, when a change may
+    not be)."""
+    if not names.issuperset(changes):
+        unknown = sorted(set(changes) - names)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
 
 
 def make(cls: type[T], values: dict[str, object]) -> T:
@@ -88,7 +107,7 @@ def make(cls: type[T], values: dict[str, object]) -> T:
     per-field ``setattr`` (several times the cost: the records made on every move and
     every view). ``values`` is the caller's own dictionary, which the record keeps."""
     names = (_SHAPES.get(cls) or _shape(cls))[0]
-    if len(values) != len(names) or not names.issuperset(values):
+    if values.keys() != names:  # (a dictionary's keys against a set: no set made)
         raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
     new = _new(cls)
     _set_attribute(new, "__dict__", values)
@@ -96,13 +115,16 @@ def make(cls: type[T], values: dict[str, object]) -> T:
 
 
 def _shape(cls: type) -> _Shape:
-    """A record type's field names, its derived values (`_DERIVED`) and the fields any
-    of them is computed from, kept once."""
+    """A record type's field names, its derived values (`_DERIVED`), and the names a
+    copy's changes are looked at for when it has any (`copied`): each derived value's
+    own and `_ANSWERS` (which no change may name), and the fields any of them is
+    computed from; kept once."""
     if hasattr(cls, "__post_init__"):  # would be skipped: made by its constructor only
         raise TypeError(f"{cls.__name__} is made by its constructor")
     derived = _DERIVED.get(cls, ())
-    shape = _SHAPES[cls] = (frozenset(f.name for f in fields(cls)), derived,
-                            frozenset().union(*(inputs for _, inputs, _ in derived)))
+    watched = frozenset((_ANSWERS, *(name for name, _ in derived))).union(
+        *(inputs for _, inputs in derived)) if derived else None
+    shape = _SHAPES[cls] = (frozenset(f.name for f in fields(cls)), derived, watched)
     return shape
 
 
@@ -173,24 +195,31 @@ class SeatState:
 
     def held(self, wildcards: Wildcards, shapes: ShapeRules) -> HeldTiles:
         """The seat's concealed tiles counted under the hand's 财神, worked out once
-        per hand and melds: kept in the record until `replace` changes either (a
-        derived value, like a state's `wildcards`: never compared, stored or pickled)."""
+        per hand and melds: kept in the record, and in its copies, for as long as it
+        counts this record's very hand and melds (`HeldTiles.is_of`: told by identity,
+        so `replace` need not look at a seat's changes); never compared, stored or
+        pickled."""
         held: HeldTiles | None = self.__dict__.get(_HELD)
-        if held is None or held.wildcards is not wildcards or held.shapes is not shapes:
+        # `HeldTiles.is_of`, written out (asked on every discard of three seats).
+        if held is None or held.concealed is not self.hand or held.melds is not self.melds \
+                or held.wildcards is not wildcards or held.shapes is not shapes:
             held = self.__dict__[_HELD] = HeldTiles.of(self.hand, self.melds, wildcards,
                                                        shapes)
         return held
 
-    def after(self, tile: Tile, gained: bool, **changes: object) -> SeatState:
+    def after(self, tile: Tile, gained: bool, changes: dict[str, object]) -> SeatState:
         """The seat after its concealed tiles gain ``tile`` (a draw) or lose it (a
-        discard), with ``changes`` to its other fields: `replace`, with the `HeldTiles`
-        already worked out brought up to date from the old ones (`HeldTiles.moved`)
-        rather than counted again."""
-        new = replace(self, hand=self.with_tile(tile) if gained else self.without(tile),
-                      **changes)
+        discard), with ``changes`` to its other fields (the caller's dictionary, which
+        the hand is added to): `copied`, with the `HeldTiles` already worked out brought
+        up to date from the old ones (`HeldTiles.moved`) rather than counted again."""
+        changes["hand"] = hand = self.with_tile(tile) if gained else self.without(tile)
+        new = copied(self, changes)
         held: HeldTiles | None = self.__dict__.get(_HELD)
-        if held is not None and "melds" not in changes:
-            new.__dict__[_HELD] = held.moved(tile, new.hand, 1 if gained else -1)
+        if held is not None:
+            # The old record's, when they count its tiles: moved; else not the copy's.
+            new.__dict__[_HELD] = held.moved(tile, hand, 1 if gained else -1) \
+                if "melds" not in changes and held.concealed is self.hand and \
+                held.melds is self.melds else None
         return new
 
     def __getstate__(self) -> dict[str, object]:
@@ -298,6 +327,12 @@ class HandState:
     def wildcards(self) -> Wildcards:
         return self.ruleset.wildcards(self.options, self.flipped)
 
+    @cached_property
+    def plays(self) -> tuple[Tile | None, ...]:
+        """What each tile plays as (`Wildcards.plays_as`; None: a 财神), by tile: asked
+        of every discard (`could_claim`); kept, like `wildcards`, until it may change."""
+        return plays_table(self.wildcards)
+
     @property
     def wall_remaining(self) -> int:
         """Tiles still to be drawn."""
@@ -340,6 +375,7 @@ class HandState:
         state = dict(self.__dict__)
         state.pop(_ANSWERS, None)
         state.pop("ruleset", None)  # the registry's one, looked up again
+        state.pop("plays", None)  # worked out again from `wildcards`
         return state
 
     def with_seat(self, seat: int, **changes: object) -> HandState:
@@ -362,6 +398,6 @@ class HandState:
         return self.wall_remaining + len(self.set_aside) + in_seats
 
 
-_DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped")), False),
-                       ("ruleset", frozenset(("rules",)), False))
-_DERIVED[SeatState] = ((_HELD, frozenset(("hand", "melds")), True),)
+_DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped"))),
+                       ("plays", frozenset(("rules", "options", "flipped"))),
+                       ("ruleset", frozenset(("rules",))))

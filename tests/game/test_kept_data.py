@@ -91,8 +91,9 @@ def _could_claim_afresh(state: HandState, tile: Tile, from_seat: int) -> tuple[b
 def _held_as_counted_afresh(state: HandState) -> None:
     for s in state.seats:
         kept = s.__dict__.get("_held")
-        if kept is None:
-            continue
+        if kept is None or not kept.is_of(s.hand, s.melds, state.wildcards,
+                                          state.ruleset.shapes):
+            continue  # (not this seat's: a copy's whose tiles changed, never used)
         fresh = HeldTiles.of(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
         # Every count, group key and cost, and the shape answers made from them (the
         # fresh count's worked out as they are read, the kept one's moved with it).
