@@ -137,6 +137,9 @@ def test_the_kept_data_plays_every_move_as_worked_out_afresh(
         made = apply(state, action)
         assert made == unasked
         _held_as_counted_afresh(made[0])
+        # What each tile plays as, kept by the state for `could_claim`, as worked out
+        # afresh from the hand's 财神 (a flip mode's stand-in included).
+        assert made[0].plays == tuple(made[0].wildcards.plays_as(t) for t in Tile)
         return made[0]
 
     rules_name, options, seed, hands = GAMES[name]
