@@ -1,11 +1,7 @@
 """The texts of ``/mahjong score``'s calculator (calculator.py), in English and 简体中文, by
 key.
 
-A leaf module (it imports nothing): `bot.discord.core.i18n` lists it and puts its
-tables in the one lookup, so a key is found whatever was imported first. Both tables
-hold the same keys with the same fields (tests/discord/test_discord_i18n.py), and
-every key this feature uses is here or among core's shared ones
-(tests/discord/test_feature_layout.py).
+A feature's strings module: what that means and what holds it, `bot.discord.core.i18n`.
 """
 
 from __future__ import annotations

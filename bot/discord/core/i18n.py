@@ -7,6 +7,12 @@ several features share (the engine's refusals ``why.*``, the service's ``refused
 errors, what happened ``ev.*``, tiles, waits, values). All are put in one table per
 language when this module is imported.
 
+A feature's strings module is a leaf (it imports nothing) holding ``EN`` and ``ZH``:
+listed here and put in the one lookup at import, so a key is found whatever was
+imported first. Both tables hold the same keys with the same fields
+(tests/discord/test_discord_i18n.py), and every key a feature uses is in its own module
+or among core's shared ones (tests/discord/test_feature_layout.py).
+
 Strings are looked up by key so that the same code path can answer in the locale of
 the person who clicked (`interaction.locale`) or of the server (`guild_locale`) for
 channel messages. Both tables must hold exactly the same keys with the same format
