@@ -28,6 +28,7 @@ from bot.service.live import (
     deadline_of,
     info_of,
     options_of,
+    silent_offer,
     step_of,
     steps_of,
 )
@@ -251,13 +252,15 @@ class Announcer:
                  news: tuple[Event, ...], step: int | None, *, cause: Cause | None = None,
                  reminder: bool = False, resent: bool = False) -> PrivateNotice:
         """What one seat's person is shown of ``state``, with everything needed to show
-        it: their choices, away flag, language, and the public news of the change."""
+        it: their choices, away flag, language, and the public news of the change; sent
+        silently when it asks to claim with no win on offer (`silent_offer`)."""
         assert live.hand is not None
         return PrivateNotice(
             live.ref, seat, row.user_id, live.names, live.hand.row.number, step,
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self._languages.of(row.user_id),
-            news, cause, reminder, resent)
+            news, cause, reminder, resent,
+            silent=step is not None and silent_offer(state, seat))
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):

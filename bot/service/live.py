@@ -199,6 +199,16 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoRe
     return "pass_claims" if choices.pass_claims else None
 
 
+def silent_offer(state: HandState, seat: int) -> bool:
+    """Whether the decision in front of ``seat`` is a claim offer holding no win: its DM
+    goes out without notifying (for everybody, always; a claim window's mention in the
+    channel is never told apart by it, nor anything else public)."""
+    window = state.window
+    if state.phase is Phase.TURN or window is None or not window.options[seat]:
+        return False
+    return all(a.kind is not ActionKind.WIN for a in window.options[seat])
+
+
 def deadline_of(p: Pending | None) -> float | None:
     """The deadline a person is shown (none for a computer's or an automatic move)."""
     return p.due_at if p is not None and p.kind != "computer" else None

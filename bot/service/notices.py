@@ -214,6 +214,10 @@ class PrivateNotice:
     """The decision's DM is owed again: a crash (of this process or, in shared mode, of
     another) came between its commit and its DM. A presenter sends it only where the
     seat's DM does not already show ``step`` (another process may have sent it since)."""
+    silent: bool = False
+    """Sent without notifying its person (Discord's suppress-notifications flag): the
+    service decides (a claim offer holding no win, a person inside their quiet hours),
+    the adapter only obeys."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)
@@ -257,6 +261,8 @@ class MoveNotice:
     """The table's ``mentions`` option."""
     discarder: int | None = None
     """For a claim: the seat whose tile may be claimed (never mentioned)."""
+    silent: bool = False
+    """A mention it makes does not notify (Discord's suppress-notifications flag)."""
 
     @property
     def kind(self) -> str:

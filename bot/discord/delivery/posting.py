@@ -88,6 +88,12 @@ def _unquoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def silent_flags() -> discord.MessageFlags:
+    """The flags of a message that does not notify (SUPPRESS_NOTIFICATIONS, 1 << 12;
+    what discord.py's ``send(silent=True)`` sets)."""
+    return discord.MessageFlags(suppress_notifications=True)
+
+
 def memory_file(data: bytes, filename: str) -> discord.File:
     """``data`` (a picture, a text) as a file to send."""
     return MemoryFile(io.BytesIO(data), filename=filename)
@@ -209,15 +215,18 @@ class Poster:
         return channel  # type: ignore[return-value]  # create_dm's
 
     async def dm_id(self, user_id: int, *, content: str, file: discord.File,
-                    view: discord.ui.View) -> int:
+                    view: discord.ui.View, silent: bool = False) -> int:
         """Send a DM as `dm` does (the same request), and return only its id: the hand
         DMs' answer is never read, and discord.py's `Message` made of it (its
         components parsed back, the client's cache) was a tenth of the bot's time per
-        click. Its body leaves in one write (`one_body`). Raises on failure, as `dm`."""
+        click. Its body leaves in one write (`one_body`). Raises on failure, as `dm`.
+        ``silent``: sent with the suppress-notifications flag (as discord.py's
+        ``silent=True``): it arrives without notifying."""
         channel = await self.dm_channel(user_id)
+        extra: dict[str, Any] = {"flags": silent_flags()} if silent else {}
         with handle_message_parameters(
                 content=content, file=file, view=view, nonce=secrets.randbits(64),
-                previous_allowed_mentions=self.client.allowed_mentions) as params:
+                previous_allowed_mentions=self.client.allowed_mentions, **extra) as params:
             body = await one_body(params.multipart or [])
             route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
             data = await self.client.http.request(route, data=body)

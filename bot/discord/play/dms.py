@@ -8,6 +8,9 @@ change and the request behind it. Nothing is asked of the service.
   buttons would be stale anyway), their news concatenated.
 - The player whose own answer to a decision left them nothing to decide is not DMed
   its echo: the answer to the click already updated the message they clicked.
+- A notice marked ``silent`` (the service decides: a claim offer with no win, a
+  person in quiet hours) is sent with Discord's suppress-notifications flag; of
+  merged notices, the newest (the one the DM shows) decides.
 - A half-time reminder (``reminder``) is the DM again with its reminder line; one a
   newer notice overtook before it went out is not sent.
 - A DM refused with 50007 marks the seat's DMs closed (remembered across restarts) and
@@ -223,7 +226,8 @@ class DmPresenter:
         try:
             message = await self.poster.dm_id(user_id, content=dm.text,
                                               file=hand_file(ref.table_id, seat, dm.png),
-                                              view=ComposedView(dm.components))
+                                              view=ComposedView(dm.components),
+                                              silent=n.silent)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 # Told now, the refusal of a DM asking to claim would tell who may claim.

@@ -18,6 +18,8 @@ Discord `bot.discord.delivery.posting.Poster`'s.
   ``mentions`` option is ``every_turn``. A claim window never names its claimants: it
   mentions every seat with closed DMs but the discarder, claimant or not. A reminder
   whose decision was taken meanwhile (the seat's newer notices say so) is dropped.
+- A `MoveNotice` marked ``silent`` makes its mention without notifying (Discord's
+  suppress-notifications flag).
 - The table picture is one channel message, edited at most once per ``table_interval``
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
@@ -351,7 +353,7 @@ class DiscordNotifier:
         if n.move == "claim":
             if n.reminder and n.discarder is not None:
                 await self._claim_ping(n.ref, n.hand_number, n.step, n.discarder,
-                                       _people(n.seats), reminder=True)
+                                       _people(n.seats), reminder=True, silent=n.silent)
             return
         if not (n.reminder or n.mentions == "every_turn"):
             st = await self.tables.fresh(n.ref.table_id)  # closed DMs, as any process saw
@@ -368,10 +370,11 @@ class DiscordNotifier:
                               hand=n.hand_number, kind=n.move, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder,
                               closed_dms=closed)
-        await self._post_ping(n.ref, st, text)
+        await self._post_ping(n.ref, st, text, silent=n.silent)
 
     async def _claim_ping(self, ref: TableRef, hand: int, step: int, discarder: int,
-                          people: dict[int, int], reminder: bool = False) -> None:
+                          people: dict[int, int], reminder: bool = False,
+                          silent: bool = False) -> None:
         """Half the time of a claim window gone (the first claimant's reminder still
         due), for the players whose DMs are closed: all of them but the discarder are
         mentioned, whether they may claim or not, so the mention tells nobody who may
@@ -391,12 +394,15 @@ class DiscordNotifier:
         key = "chan.claim_closed_dms_reminder" if reminder else "chan.claim_closed_dms"
         text = t(key, self.channel_locale(ref), table=ref.table_id, hand=hand,
                  mentions=" ".join(f"<@{people[s]}>" for s in closed))
-        await self._post_ping(ref, st, text)
+        await self._post_ping(ref, st, text, silent=silent)
 
-    async def _post_ping(self, ref: TableRef, st: TableState, text: str) -> None:
+    async def _post_ping(self, ref: TableRef, st: TableState, text: str, *,
+                         silent: bool = False) -> None:
         """One ping message per table: the previous one is deleted, so the channel does
-        not fill up with them."""
-        await self.channel.post_ping(ref, st, lambda: self.post.send(ref, content=text))
+        not fill up with them. ``silent``: its mentions do not notify (the notice's
+        `MoveNotice.silent`: Discord's suppress-notifications flag)."""
+        await self.channel.post_ping(ref, st, lambda: self.post.send(ref, content=text,
+                                                                     silent=silent))
 
     async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
         """The standing mention goes (the hand or the table is over)."""

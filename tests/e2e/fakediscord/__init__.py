@@ -12,6 +12,7 @@ See DESIGN.md, "Testing the Discord layer without Discord". Typical use, with th
     response = await handle.response()                          # type, ephemeral, content
     hand = (await fake.wait_for(lambda: fake.dms(alice)))[-1]   # what alice got by DM
     fake.pngs(hand), fake.custom_ids(hand)                      # pictures and buttons
+    hand.flags, hand.silent                                     # sent silently or not
     await (await fake.click(alice, hand, "discard:3")).response()
     running = await bots.restart(running, make_bot())           # new client, same world
 """
@@ -20,6 +21,7 @@ from .components import ComponentInfo
 from .gateway import shard_of
 from .models import (
     EPHEMERAL,
+    SUPPRESS_NOTIFICATIONS,
     FakeAttachment,
     FakeChannel,
     FakeGuild,
@@ -35,6 +37,7 @@ from .server import FakeDiscord, InteractionHandle
 
 __all__ = [
     "EPHEMERAL",
+    "SUPPRESS_NOTIFICATIONS",
     "BotLauncher",
     "CommandLookupError",
     "ComponentInfo",

@@ -15,6 +15,8 @@ from typing import Any
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SUPPRESS_NOTIFICATIONS = 1 << 12
+"""A message sent silently (discord.py's ``silent=True``): it notifies nobody."""
 ALL_PERMISSIONS = 0x1F_7FFF_FFFF_FFFF
 # add reactions, view channel, send, embed links, attach files, read history,
 # external emojis, use application commands, send in threads
@@ -227,6 +229,11 @@ class FakeMessage:
     def ephemeral(self) -> bool:
         """Whether only the interaction's user can see this message."""
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def silent(self) -> bool:
+        """Whether the message was sent without notifying (SUPPRESS_NOTIFICATIONS)."""
+        return bool(self.flags & SUPPRESS_NOTIFICATIONS)
 
     @property
     def edits(self) -> int:
