@@ -7,8 +7,9 @@ puts them together): `bot.store.lobby` (tables, seats, settings, locales),
 rows), `bot.store.log` (actions and snapshots), `bot.store.endings` (the end of a hand
 or a table), `bot.store.rebuilds` (what rebuilding tables reads),
 `bot.store.deadlines`, `bot.store.outbox` (announcements), `bot.store.processes`
-(heartbeats, table versions), `bot.store.leaderboard` and `bot.store.presenter` (the
-presenter's memory). A transaction that spans aggregates is one transaction: the
+(heartbeats, table versions), `bot.store.leaderboard`, `bot.store.presenter` (the
+presenter's memory) and `bot.store.people` (what each person sets for themself). A
+transaction that spans aggregates is one transaction: the
 operation's own repository composes the others' in-session functions (``…_in(session,
 …)``, module functions that take the caller's session).
 

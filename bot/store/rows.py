@@ -123,6 +123,26 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class PersonRow:
+    """What a person set for themself, at every table (migration 0018): a time zone,
+    daily quiet hours (minutes of the day on that zone's clock, or None) and a leave
+    (real time, or None)."""
+
+    user_id: int
+    time_zone: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    vacation_from: float | None = None
+    vacation_until: float | None = None
+    updated_at: float = 0.0
+
+    @classmethod
+    def of(cls, r: Row) -> PersonRow:
+        return cls(r["user_id"], r["time_zone"], r["quiet_start"], r["quiet_end"],
+                   r["vacation_from"], r["vacation_until"], r["updated_at"])
+
+
+@dataclass(frozen=True)
 class MatchRow:
     id: int
     table_id: int

@@ -30,6 +30,7 @@ from bot.store.log import ActionLog
 from bot.store.matches import Matches
 from bot.store.migrate import Migration, apply_migrations
 from bot.store.outbox import Outbox
+from bot.store.people import People
 from bot.store.postgres import is_postgres_url
 from bot.store.postgres import open_migrated as _open_postgres
 from bot.store.presenter import Presenter
@@ -58,6 +59,7 @@ class Store:
         self.processes = Processes(db)
         self.leaderboard = Leaderboard(db)
         self.presenter = Presenter(db)
+        self.people = People(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

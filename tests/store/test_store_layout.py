@@ -13,7 +13,7 @@ from bot.store.repository import Repository
 STORE = Path(bot.store.__file__).parent
 MOST_LINES = 400
 REPOSITORIES = ("lobby", "matches", "hands", "log", "endings", "rebuilds", "deadlines",
-                "outbox", "processes", "leaderboard", "presenter")
+                "outbox", "processes", "leaderboard", "presenter", "people")
 ROOT = {"open", "close", "dialect", "pragma"}
 """What `Store` itself does: open, migrate and close the database, say its dialect and
 (SQLite) a pragma."""
