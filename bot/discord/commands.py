@@ -31,6 +31,7 @@ from discord import app_commands
 from bot.discord.calculator import score_reply
 from bot.discord.core.answering import answering
 from bot.discord.core.i18n import lang, ls, t
+from bot.discord.core.tree_errors import ServerOnly
 from bot.discord.delivery.posting import memory_file
 from bot.discord.hand.replies import reply_text
 from bot.discord.history import history_text
@@ -47,6 +48,7 @@ from bot.discord.lobby.options import (
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.rules import rules_summary
 from bot.discord.table.words import score_text, table_caption
+from bot.discord.turns import turns_text
 from bot.service import Refused
 from bot.service import errors as E
 from engine.rules import DEFAULT
@@ -93,13 +95,23 @@ def _offer_rule_sets(child: app_commands.Command[Any, ..., Any] | app_commands.G
             param.choices = choices_kwargs()["rules"]
 
 
+IN_DMS = frozenset({"turns", "rules", "score"})
+"""The subcommands that also work in private messages with the bot: about the person
+(what waits for them) or about no table (a rule set's summary, the calculator). The
+others act on a channel's table, and are refused in DMs (`ServerOnly`)."""
+CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
+"""Where Discord offers ``/mahjong``: servers, and private messages with the bot."""
+
+
 class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
-                      description=ls("cmd.group.desc"), guild_only=True):
-    """``/mahjong``: guild only, a table lives in a channel. Discord lists the
-    subcommands in the order they are defined here."""
+                      description=ls("cmd.group.desc")):
+    """``/mahjong``: in servers, where a table lives in a channel, and in private
+    messages with the bot for the subcommands `IN_DMS` (the others are refused there,
+    `interaction_check`). Discord lists the subcommands in the order they are defined
+    here."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(allowed_contexts=CONTEXTS)
         # /mahjong new's options and every `rules` choice are the registered rule sets':
         # made now, as the tree is built, and ``new`` listed first
         others = self.commands
@@ -109,6 +121,14 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
         for child in others:
             _offer_rule_sets(child)
             self.add_command(child)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """In private messages, only the subcommands `IN_DMS`: any other is about a
+        channel's table, and says so (`ServerOnly`: the tree's error handler)."""
+        command = interaction.command
+        if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
+            raise ServerOnly("a table's command in private messages")
+        return True
 
     def _new_command(self) -> app_commands.Command[Any, ..., None]:
         """``/mahjong new``: its parameters are the options of the registered rule sets
@@ -211,6 +231,14 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             if live is not None and sent is not None:
                 replies.sent(table_id, info.seat, live, answer.interaction.followup,
                              sent.id)
+
+    @command("turns")
+    async def turns(self, interaction: discord.Interaction) -> None:
+        """Every table, in every server, where a decision waits for the person asking:
+        privately, wherever it is asked."""
+        async with answering(interaction) as answer:
+            waiting = await answer.run(answer.service.turns(answer.cause))
+            await answer.say(turns_text(waiting, answer.locale))
 
     @command("table")
     @table_param

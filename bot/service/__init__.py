@@ -30,6 +30,7 @@ from bot.service.notices import (
     TableInfo,
     TableNotice,
     TableRef,
+    WaitingMove,
 )
 from bot.service.notifier import Notifier, NullNotifier, RecordingNotifier
 from bot.service.results import Standings
@@ -82,6 +83,7 @@ __all__ = [
     "TablePicture",
     "TableRef",
     "TableService",
+    "WaitingMove",
     "Wake",
     "commitment",
     "parse_wall",

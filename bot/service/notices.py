@@ -270,6 +270,23 @@ class MoveNotice:
 
 
 @dataclass(frozen=True)
+class WaitingMove:
+    """A decision that waits for one person (`/mahjong turns`, the digest after their
+    quiet hours): where (the table, its rules, the channel's table message when known),
+    which hand, a turn or a claim, and when its timer plays it. Only ever shown to that
+    person: whether a seat is asked in a claim window is its secret."""
+
+    ref: TableRef
+    rules: str
+    hand_number: int
+    hands_in_match: int
+    move: MoveKind
+    deadline: float
+    message_id: int | None = None
+    """The channel's table message (None: not posted, or not known)."""
+
+
+@dataclass(frozen=True)
 class AwayNotice:
     """Public: a seat is now played by the computer until its person acts (or is back).
 

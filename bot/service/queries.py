@@ -1,7 +1,7 @@
 """`Queries`: what anyone may read of tables, changing nothing (but the language
 `hand` remembers): a table's info, the channel's tables, the table a command means,
-one seat's hand (private), the public picture's input, the last hand's history and the
-leaderboard."""
+one seat's hand (private), what waits for a person (private), the public picture's
+input, the last hand's history and the leaderboard."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from bot.service.live import (
     options_of,
     step_of,
 )
-from bot.service.notices import TableInfo, public_events
+from bot.service.notices import TableInfo, TableRef, WaitingMove, public_events
 from bot.service.results import HandHistory, HandInfo, HistoryPart, Standings, TablePicture
 from bot.service.steps import public_step_of
 from bot.service.tables import LiveTables
-from bot.store import Store
+from bot.store import Store, Waiting
 from engine.game import Action, apply, new_hand
 from engine.refusals import Code, Refusal, echo
 from engine.rules import DEFAULT, RULESETS
@@ -144,6 +144,18 @@ class Queries:
                             live.names, row.choices, row.away, hand.state.seq,
                             public_step_of(hand.state, seat))
 
+    async def turns(self, cause: Cause) -> tuple[WaitingMove, ...]:
+        """What waits for the person asking, at every table of every server they sit at
+        (`/mahjong turns`, private wherever it is asked): their turns and claim
+        decisions, the soonest deadline first. Nothing of any other seat."""
+        await self._languages.seen(cause)
+        return await self.waiting_for(cause.user_id)
+
+    async def waiting_for(self, user_id: int) -> tuple[WaitingMove, ...]:
+        """The decisions waiting for ``user_id``, as the store has them (in shared mode
+        too: fresher than any process's memory), the soonest deadline first."""
+        return tuple(waiting_move(w) for w in await self._store.deadlines.waiting_for(user_id))
+
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public table picture's input: the table and the spectator view."""
         live = await self._tables.read(table_id)
@@ -204,3 +216,11 @@ class Queries:
             rules = kept[0] if kept else tables[-1].rules if tables else DEFAULT.name
         rows = await self._store.leaderboard.top(channel_id, rules, limit=limit)
         return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules))
+
+
+def waiting_move(waiting: Waiting) -> WaitingMove:
+    """A stored waiting decision as the service tells it."""
+    row = waiting.table
+    return WaitingMove(TableRef(row.id, row.guild_id, row.channel_id, row.creator_id),
+                       row.rules, waiting.hand_number, options_of(row).hands, waiting.kind,
+                       waiting.due_at, row.table_message_id)

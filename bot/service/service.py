@@ -37,7 +37,7 @@ from bot.service.fairness import Deal, shuffle
 from bot.service.languages import Languages
 from bot.service.live import LiveTable
 from bot.service.moves import ComputerNamer, Moves
-from bot.service.notices import SeatInfo, TableInfo, TableRef
+from bot.service.notices import SeatInfo, TableInfo, TableRef, WaitingMove
 from bot.service.notifier import Notifier
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
@@ -231,6 +231,11 @@ class TableService:
     async def hand(self, cause: Cause, table_id: int) -> HandInfo:
         """The person's own hand and decision (private)."""
         return await self.queries.hand(cause, table_id)
+
+    async def turns(self, cause: Cause) -> tuple[WaitingMove, ...]:
+        """What waits for the person asking, at every table of every server (private):
+        their turns and claims, the soonest deadline first."""
+        return await self.queries.turns(cause)
 
     async def table_picture(self, table_id: int) -> TablePicture:
         """The public picture's input; ``not_playing`` between matches."""

@@ -9,7 +9,7 @@ from bot.store import hands
 from bot.store.database import Session
 from bot.store.errors import NotFound
 from bot.store.repository import DEADLINE_SELECT, Repository, TableBump, skip_locked
-from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline
+from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline, Waiting
 
 _MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
            " THEN d.set_at + (d.due_at - d.set_at) / 2 ELSE d.due_at END")
@@ -155,3 +155,21 @@ class Deadlines(Repository):
         row = await self._one(f"SELECT min({_MOMENT}) AS at FROM deadlines d"
                                    " WHERE d.claimed_by IS NULL")
         return None if row is None or row["at"] is None else float(row["at"])
+
+    async def waiting_for(self, user_id: int) -> list[Waiting]:
+        """The decisions that wait for this person right now, at every table of every
+        server: their seat's turn or claim deadline in a live hand of a playing table
+        (not a seat the computer plays: away, or a standing choice, kind "computer"),
+        the soonest deadline first. Only the person's own seats: nothing of another
+        seat (whether it is asked in a claim window is its secret)."""
+        rows = await self._all(
+            "SELECT t.*, s.seat AS w_seat, h.number AS w_number, d.kind AS w_kind,"
+            " d.seq AS w_seq, d.set_at AS w_set_at, d.due_at AS w_due_at"
+            " FROM seats s JOIN game_tables t ON t.id = s.table_id"
+            " JOIN matches m ON m.table_id = t.id AND m.status = 'playing'"
+            " JOIN hands h ON h.match_id = m.id AND h.status = 'live'"
+            " JOIN deadlines d ON d.hand_id = h.id AND d.seat = s.seat"
+            " WHERE s.user_id = ? AND s.away = 0 AND t.status = 'playing'"
+            " AND d.kind IN ('turn', 'claim')"
+            " ORDER BY d.due_at, t.id", (user_id,))
+        return [Waiting.of(r) for r in rows]

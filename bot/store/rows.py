@@ -261,6 +261,27 @@ class DeadlineRow:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A decision that waits for one person right now (`Deadlines.waiting_for`): their
+    turn or claim in a live hand, with the table it is at (its rules, server, channel
+    and message) and when its timer plays it."""
+
+    table: TableRow
+    seat: int
+    hand_number: int
+    kind: Literal["turn", "claim"]
+    seq: int
+    """The decision's step (the deadline's seq)."""
+    set_at: float
+    due_at: float
+
+    @classmethod
+    def of(cls, r: Row) -> Waiting:
+        return cls(TableRow.of(r), r["w_seat"], r["w_number"], r["w_kind"], r["w_seq"],
+                   r["w_set_at"], r["w_due_at"])
+
+
+@dataclass(frozen=True)
 class OwedDm:
     """A person's pending decision that their stored DM does not show (`Presenter.owed_dms`):
     a crash between the decision's commit and its DM lost the DM."""

@@ -68,7 +68,7 @@ def test_english_names_are_the_code_names() -> None:
     """Discord dispatches on the default (English) names: they must not drift."""
     assert t("cmd.group.name") == "mahjong"
     assert [t(f"cmd.{c}.name") for c in COMMANDS] == [
-        "new", "join", "leave", "addbot", "start", "hand", "table", "leaderboard", "rules",
+        "new", "join", "leave", "addbot", "start", "hand", "turns", "table", "leaderboard", "rules",
         "score", "cancel", "history"]
     for spec in new_options():
         assert t(f"param.{spec.name}.name") == spec.name
@@ -145,7 +145,8 @@ async def test_the_translated_command_payload_fits_discord() -> None:
     assert new["name_localizations"]["zh-CN"] == "开桌"
     assert len(new["options"]) == len(new_options()) <= 25
     assert new["options"][0]["name"] == "rules" and new["options"][0]["required"]
-    assert payload["dm_permission"] is False  # guild only
+    # servers and private messages with the bot (`IN_DMS` there), no group DMs
+    assert payload["dm_permission"] is True and payload["contexts"] == [0, 1]
     assert subs["rules"]["options"][0]["choices"][0]["name_localizations"]["zh-CN"] == "上海"
     assert subs["join"]["options"][0]["name_localizations"]["zh-CN"] == "桌号"
     (board_rules,) = subs["leaderboard"]["options"]  # optional: the channel's last by default

@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.discord.client import MahjongBot
 from bot.discord.core.i18n import t
+from bot.discord.core.tree_errors import ServerOnly
 
 
 @dataclass
@@ -59,13 +60,15 @@ class FakeInteraction:
 def _errors() -> dict[str, app_commands.AppCommandError]:
     return {
         "error.check": app_commands.CheckFailure("no"),
+        "error.server_only": ServerOnly("a table's command in private messages"),
         "error.bad_value": app_commands.TransformerError(
             "abc", discord.AppCommandOptionType.integer, app_commands.Transformer()),
         "error.unexpected": app_commands.AppCommandError("something else"),
     }
 
 
-@pytest.mark.parametrize("key", ["error.check", "error.bad_value", "error.unexpected"])
+@pytest.mark.parametrize("key", ["error.check", "error.server_only", "error.bad_value",
+                                 "error.unexpected"])
 @pytest.mark.parametrize("locale", [discord.Locale.american_english, discord.Locale.chinese])
 async def test_each_error_gets_a_private_sentence_in_the_users_language(
         key: str, locale: discord.Locale) -> None:
@@ -87,5 +90,6 @@ async def test_a_deferred_interaction_is_answered_by_a_followup() -> None:
 
 def test_the_sentences_differ_and_exist_in_both_languages() -> None:
     for locale in ("en-US", "zh-CN"):
-        words = {t(k, locale) for k in ("error.check", "error.bad_value", "error.unexpected")}
-        assert len(words) == 3 and all("error." not in w for w in words)
+        words = {t(k, locale) for k in ("error.check", "error.server_only", "error.bad_value",
+                                        "error.unexpected")}
+        assert len(words) == 4 and all("error." not in w for w in words)

@@ -49,6 +49,7 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "addbot": ("addbot", "Seat a computer player in an empty seat"),
     "start": ("start", "Start the match once all four seats are filled"),
     "hand": ("hand", "See your tiles and moves privately (use it when your DMs are closed)"),
+    "turns": ("turns", "Every table, in every server, where a decision waits for you (private)"),
     "table": ("table", "Show the table picture again"),
     "leaderboard": ("leaderboard", "This channel's running leaderboard, one per rule set"),
     "rules": ("rules", "A summary of the rules, this table's options and how to read your hand "
@@ -66,6 +67,7 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "addbot": ("加电脑", "让电脑玩家坐一个空位"),
     "start": ("开始", "四个座位坐满后开始对局"),
     "hand": ("手牌", "私下查看你的手牌和可选操作（私信关闭时使用）"),
+    "turns": ("轮到我", "所有服务器中等你决定的牌局（仅你可见）"),
     "table": ("牌桌", "重新显示牌桌图片"),
     "leaderboard": ("排行榜", "本频道的累计排行榜（每种规则各一个）"),
     "rules": ("规则", "规则、本桌选项摘要及手牌图的看法"),
@@ -285,6 +287,8 @@ _EN: dict[str, str] = {
     "refused.option_not_for_rules": "Option {option} is not part of {rules} rules.",
     "error.unexpected": "Something went wrong on my side; please try again.",
     "error.check": "You can't use that command here.",
+    "error.server_only": "That command works in the server channel of its table; in our "
+                         "private messages you can use /mahjong turns, rules and score.",
     "error.bad_value": "One of the values you gave doesn't fit that command.",
     "error.bad_component": "That button is out of date. Use /mahjong hand for fresh ones.",
     "tile.copies": "{name} ×{count}",
@@ -473,6 +477,8 @@ _ZH: dict[str, str] = {
     "refused.option_not_for_rules": "选项 {option} 不属于{rules}规则。",
     "error.unexpected": "出了点问题，请再试一次。",
     "error.check": "你不能在这里使用这个命令。",
+    "error.server_only": "这个命令要在牌桌所在的服务器频道里使用；私信中可以用 /麻将 轮到我、"
+                         "规则和算分。",
     "error.bad_value": "你填写的某个值不适合这个命令。",
     "error.bad_component": "这个按钮已经过时。请用 /mahjong hand 获取新的按钮。",
     "tile.copies": "{name}×{count}",
@@ -513,7 +519,7 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.table.strings", "bot.discord.delivery.strings",
     "bot.discord.commands_strings", "bot.discord.calculator_strings",
     "bot.discord.history_strings", "bot.discord.leaderboard_strings",
-    "bot.discord.rules_strings")
+    "bot.discord.rules_strings", "bot.discord.turns_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
 the feature's own texts. All are put in the one lookup when this module is first
 imported, so a key is found whatever a process (a picture worker, a test) imported

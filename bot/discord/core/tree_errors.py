@@ -24,8 +24,16 @@ from bot.discord.core.i18n import t
 log = logging.getLogger(__name__)
 
 
+class ServerOnly(app_commands.CheckFailure):
+    """A command about a channel's table, used in private messages with the bot (a
+    command group's check raises it): the person is told where it works."""
+
+
 def error_key(error: app_commands.AppCommandError) -> str:
-    """The sentence for ``error``: a check, a value, or our own fault."""
+    """The sentence for ``error``: a table's command in private messages, a check, a
+    value, or our own fault."""
+    if isinstance(error, ServerOnly):
+        return "error.server_only"
     if isinstance(error, app_commands.CheckFailure):
         return "error.check"
     if isinstance(error, app_commands.TransformerError):
@@ -36,9 +44,13 @@ def error_key(error: app_commands.AppCommandError) -> str:
 async def on_app_command_error(interaction: discord.Interaction,
                                error: app_commands.AppCommandError) -> None:
     command = interaction.command.qualified_name if interaction.command else "?"
-    log.error("app command %s failed (%s):\n%s", command, type(error).__name__,
-              traceback_without_messages(error))
-    text = t(error_key(error), interaction.locale)
+    key = error_key(error)
+    if key == "error.server_only":  # not a fault: the person is told where it works
+        log.info("app command %s refused in private messages", command)
+    else:
+        log.error("app command %s failed (%s):\n%s", command, type(error).__name__,
+                  traceback_without_messages(error))
+    text = t(key, interaction.locale)
     with contextlib.suppress(discord.HTTPException):
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
