@@ -1,16 +1,23 @@
 """``/mahjong turns`` and the digest DM after quiet hours: every table, in every server,
 where a decision waits for the reader, the soonest deadline first, each with a link to
 its channel (its table message when known). Private to its reader, always: a claim
-decision is its seat's secret.
+decision is its seat's secret. The command is in commands.py; the notifier hands the
+digest to `send_digest`.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+
+import discord
 
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.words import MAX_CONTENT, rules_name, timestamp
-from bot.service import WaitingMove
+from bot.discord.delivery.posting import Poster
+from bot.service import DigestNotice, WaitingMove
+
+log = logging.getLogger(__name__)
 
 DISCORD = "https://discord.com/channels"
 
@@ -46,3 +53,18 @@ def turns_text(waiting: Sequence[WaitingMove], locale: LocaleLike, *,
             break
         lines.append(line)
     return "\n".join(lines)
+
+
+async def send_digest(post: Poster, notice: DigestNotice) -> None:
+    """The digest DM, once the person's quiet hours end: it notifies (the DMs of the
+    night came silently). Closed DMs lose it (the decisions' own DMs did not reach them
+    either; `/mahjong turns` says the same)."""
+    text = turns_text(notice.waiting, notice.locale, digest=True)
+    try:
+        await post.dm(notice.user_id, content=text,
+                      allowed_mentions=discord.AllowedMentions.none())
+    except discord.Forbidden:
+        log.info("digest for user %s not sent: their DMs are closed", notice.user_id)
+    except discord.HTTPException as exc:
+        log.warning("digest for user %s not sent: %s %s", notice.user_id, exc.status,
+                    exc.code)

@@ -16,6 +16,7 @@ from bot.service.fairness import commitment, parse_wall, wall_text
 from bot.service.live import step_of
 from bot.service.notices import (
     AwayNotice,
+    DigestNotice,
     HandStartNotice,
     LeaderboardNotice,
     LobbyNotice,
@@ -52,6 +53,7 @@ __all__ = [
     "BestHand",
     "Cause",
     "Clock",
+    "DigestNotice",
     "FakeClock",
     "HandHistory",
     "HandInfo",

@@ -287,6 +287,20 @@ class WaitingMove:
 
 
 @dataclass(frozen=True)
+class DigestNotice:
+    """Private to one person, once their quiet hours (or leave) end: every decision that
+    waits for them, the soonest first — one notifying DM instead of one per table (the
+    DMs that reached them while quiet came silently)."""
+
+    kind: ClassVar[str] = "digest"
+
+    user_id: int
+    waiting: tuple[WaitingMove, ...]
+    locale: str | None = None
+    """The language the person last used with the bot (None: not known)."""
+
+
+@dataclass(frozen=True)
 class AwayNotice:
     """Public: a seat is now played by the computer until its person acts (or is back).
 
@@ -370,7 +384,7 @@ class MatchEndNotice:
 
 Notice = (LobbyNotice | HandStartNotice | TableNotice | PrivateNotice | MoveNotice
           | AwayNotice | SettlementNotice | RevealNotice | LeaderboardNotice
-          | MatchEndNotice)
+          | MatchEndNotice | DigestNotice)
 """Everything the service tells the outside world, through `Notifier.publish`."""
 
 Announcement = (LobbyNotice | HandStartNotice | SettlementNotice | RevealNotice

@@ -15,7 +15,8 @@ query, each delegating to the part that does it:
 - `Alarms` (alarms.py): a moment come: the reminder, or the timer's or computer's move;
 - `Announcer` (announcements.py): every notice built and published, the outbox;
 - `LiveTables` (tables.py): the tables in memory, loaded on first use, each locked;
-- `Recovery` (recovery.py): serving again after a restart.
+- `Recovery` (recovery.py): serving again after a restart;
+- `Digests` (digests.py): the one DM when someone's quiet hours end and decisions wait.
 
 Each part is handed, when it is made here, exactly the parts and settings it uses;
 the process model (process.py: one process, or several sharing the database) is
@@ -24,6 +25,7 @@ chosen here once. Each table's changes happen under its own lock.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -33,6 +35,7 @@ from bot.service.announcements import Announcer
 from bot.service.cause import Cause
 from bot.service.clock import Clock, SystemClock
 from bot.service.commands import Commands
+from bot.service.digests import DIGEST_LEASE, SWEEP_EVERY, Digests
 from bot.service.fairness import Deal, shuffle
 from bot.service.languages import Languages
 from bot.service.live import LiveTable
@@ -76,7 +79,8 @@ class TableService:
                  computer_name: ComputerNamer | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True,
                  shared: bool = False, claim_lease: float = 15.0, claim_poll: float = 0.25,
-                 announce_lease: float = 120.0) -> None:
+                 announce_lease: float = 120.0, digest_every: float = SWEEP_EVERY,
+                 digest_lease: float = DIGEST_LEASE) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
@@ -93,7 +97,11 @@ class TableService:
         deadlines and announcements are claimed from the database (claims.py) for
         ``claim_lease`` / ``announce_lease`` seconds (what a killed process's claims
         wait before another takes them), polled every ``claim_poll`` seconds. Off, one
-        process owns everything in memory, with no extra round trip."""
+        process owns everything in memory, with no extra round trip.
+
+        ``digest_every``: seconds between two looks at who is quiet with a decision
+        waiting (each is owed one DM when their quiet ends); ``digest_lease``: how long
+        a process holds a digest it is sending (digests.py)."""
         self.store = store
         self.clock = clock = clock or SystemClock()
         self.process: ProcessModel = SharedProcess(
@@ -120,6 +128,9 @@ class TableService:
         self.recovery = Recovery(store, clock, self.scheduler, self.tables, self.announcer,
                                  self.process, self.queries.table_info, grace=grace,
                                  computer_pause=computer_pause)
+        self.digests = Digests(store, clock, self.announcer, languages,
+                               self.queries.waiting_for, every=digest_every,
+                               lease=digest_lease)
         self.loop = self.process.loop(self.scheduler, self.alarms.fire,
                                       sweep=self.recovery.redeliver,
                                       take_over=self.recovery.resend)
@@ -271,20 +282,23 @@ class TableService:
 
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime
-        (shared mode: the loop claiming due deadlines from the database)."""
-        await self.loop.run()
+        (shared mode: the loop claiming due deadlines from the database), and beside it
+        the digests' (digests.py)."""
+        await asyncio.gather(self.loop.run(), self.digests.run())
 
     def stop(self) -> None:
         """End `run` (its firings in flight finish: `drain`)."""
         self.loop.stop()
+        self.digests.stop()
 
     async def drain(self) -> None:
         """Wait for the firings already started."""
         await self.loop.drain()
 
     async def run_due(self) -> int:
-        """Play everything due now (tests with a fake clock; the demo's fast loop)."""
-        return await self.loop.run_due()
+        """Play everything due now, and send the digests due (tests with a fake clock;
+        the demo's fast loop)."""
+        return await self.loop.run_due() + await self.digests.run_due()
 
 
 def _shuffle(rules: str, dealer: int) -> Deal:

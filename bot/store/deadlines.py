@@ -16,6 +16,15 @@ _MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
 """A deadline's next moment: a person's reminder at half time (`DeadlineRow.half_at`,
 computed the same way) until it went out, then the deadline."""
 _CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
+WAITING = ("FROM seats s JOIN game_tables t ON t.id = s.table_id"
+           " JOIN matches m ON m.table_id = t.id AND m.status = 'playing'"
+           " JOIN hands h ON h.match_id = m.id AND h.status = 'live'"
+           " JOIN deadlines d ON d.hand_id = h.id AND d.seat = s.seat"
+           " WHERE s.user_id IS NOT NULL AND s.away = 0 AND t.status = 'playing'"
+           " AND d.kind IN ('turn', 'claim')")
+"""The decisions that wait for a person (seat ``s``, table ``t``, deadline ``d``): a turn
+or claim deadline of their seat in a live hand of a playing table (not one the computer
+plays: away, or a standing choice); a query adds its own conditions with AND."""
 
 
 async def replace_deadlines_in(db: Session, hand_id: int,
@@ -165,11 +174,5 @@ class Deadlines(Repository):
         rows = await self._all(
             "SELECT t.*, s.seat AS w_seat, h.number AS w_number, d.kind AS w_kind,"
             " d.seq AS w_seq, d.set_at AS w_set_at, d.due_at AS w_due_at"
-            " FROM seats s JOIN game_tables t ON t.id = s.table_id"
-            " JOIN matches m ON m.table_id = t.id AND m.status = 'playing'"
-            " JOIN hands h ON h.match_id = m.id AND h.status = 'live'"
-            " JOIN deadlines d ON d.hand_id = h.id AND d.seat = s.seat"
-            " WHERE s.user_id = ? AND s.away = 0 AND t.status = 'playing'"
-            " AND d.kind IN ('turn', 'claim')"
-            " ORDER BY d.due_at, t.id", (user_id,))
+            f" {WAITING} AND s.user_id = ? ORDER BY d.due_at, t.id", (user_id,))
         return [Waiting.of(r) for r in rows]

@@ -143,6 +143,23 @@ class PersonRow:
 
 
 @dataclass(frozen=True)
+class DigestRow:
+    """A digest owed to a person (0019): the one DM, when their quiet hours end at
+    ``due_at``, that sums up what waits for them."""
+
+    user_id: int
+    due_at: float
+    created_at: float
+    claimed_by: str | None = None
+    claimed_until: float | None = None
+
+    @classmethod
+    def of(cls, r: Row) -> DigestRow:
+        return cls(r["user_id"], r["due_at"], r["created_at"], r["claimed_by"],
+                   r["claimed_until"])
+
+
+@dataclass(frozen=True)
 class MatchRow:
     id: int
     table_id: int

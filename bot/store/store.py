@@ -21,6 +21,7 @@ from typing import Any
 from bot.store.database import Database
 from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, file_problem, unusable
 from bot.store.deadlines import Deadlines
+from bot.store.digests import Digests
 from bot.store.endings import Endings
 from bot.store.errors import MigrationError, StoreError
 from bot.store.hands import Hands
@@ -60,6 +61,7 @@ class Store:
         self.leaderboard = Leaderboard(db)
         self.presenter = Presenter(db)
         self.people = People(db)
+        self.digests = Digests(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

@@ -1,17 +1,20 @@
 """``/mahjong turns`` against the fake Discord: a person sitting at tables in two
 servers is told, privately, where a decision waits for them (links to each table's
 channel), from a server's channel and from their DMs with the bot; someone else is told
-that nothing waits for them, and nothing of the other seats."""
+that nothing waits for them, and nothing of the other seats. And the digest: after a
+night of quiet hours on a fake clock, one DM that notifies lists both tables."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
-from botkit import World, answer, latest_bot, make_bot, make_world, open_table, quiet
-from fakediscord import BotLauncher, FakeDiscord, FakeUser
+from botkit import World, answer, latest_bot, make_bot, make_world, open_table, quiet, tick
+from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeUser
 
 from bot.discord.core.i18n import t
+from bot.service import FakeClock
 
 RIVAL = 901
 
@@ -83,3 +86,51 @@ async def test_a_tables_command_in_private_messages_says_where_it_works(
     assert await latest_bot(bots).store.lobby.live_tables() == []  # nothing opened
     rules = await answer(await fake.slash(p1, None, None, "mahjong", "rules"))
     assert "Shanghai" in (rules.content or "")
+
+
+EVENING = 1772452800.0
+"""2026-03-02 20:00 in Asia/Shanghai: before p1's quiet hours (23:00–07:00)."""
+HOUR = 3600.0
+
+
+async def test_one_digest_dm_when_the_quiet_hours_end(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    clock = FakeClock(EVENING)
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", clock=clock, picture_processes=0))
+    bot = latest_bot(bots)
+    await open_table(world)
+    rival, there = await _second_server(fake, world)  # p1's turn at both tables
+    await quiet(bots)
+    p1 = world.players[0]
+    await bot.store.people.set_quiet(p1.id, time_zone="Asia/Shanghai", start=23 * 60,
+                                     end=7 * 60, at=clock.now())
+
+    def digests() -> list[str]:
+        return [m.content for m in fake.dms(p1) if "quiet hours are over" in m.content]
+
+    await tick(clock, 3.5 * HOUR, bot.service, bots)  # 23:30: quiet, a digest is owed
+    for _ in range(500):  # the digests' loop looks beside the scheduler's
+        owed = await bot.store.digests.owed(p1.id)
+        if owed is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert owed is not None and owed.due_at == EVENING + 11 * HOUR
+    await tick(clock, 7.5 * HOUR - 60, bot.service, bots)  # 06:59
+    assert digests() == []
+    await tick(clock, 60, bot.service, bots)  # 07:00
+    await fake.wait_for(digests, what="the digest DM")
+    await quiet(bots)
+    (text,) = digests()
+    (message,) = [m for m in fake.dms(p1) if m.content == text]
+    assert not message.silent and not message.flags & SUPPRESS_NOTIFICATIONS  # it notifies
+    title, first, second = text.split("\n")
+    assert title.startswith("**Your quiet hours are over.** Waiting for you (2)")
+    assert "table #1" in first and f"channels/{world.guild.id}/{world.channel.id}" in first
+    assert "table #2" in second and f"channels/{rival}/{there}" in second
+    for other in world.players[1:]:
+        assert not [m for m in fake.dms(other) if "quiet hours" in m.content]
+    await tick(clock, 2 * HOUR, bot.service, bots)
+    assert len(digests()) == 1  # once

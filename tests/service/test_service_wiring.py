@@ -17,6 +17,7 @@ from bot.service import TableService
 from bot.service.alarms import Alarms
 from bot.service.announcements import Announcer
 from bot.service.commands import Commands
+from bot.service.digests import Digests
 from bot.service.moves import Moves
 from bot.service.process import OneProcess, SharedProcess
 from bot.service.queries import Queries
@@ -26,7 +27,7 @@ from bot.service.timers import Timers
 from bot.store import Store
 
 SERVICE = Path(bot.service.__file__).parent
-PARTS = (Alarms, Announcer, Commands, LiveTables, Moves, Queries, Recovery, Timers)
+PARTS = (Alarms, Announcer, Commands, Digests, LiveTables, Moves, Queries, Recovery, Timers)
 
 
 def _tree(path: Path) -> ast.Module:

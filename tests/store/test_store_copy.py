@@ -43,6 +43,7 @@ async def played(path: Path) -> None:
         await store.lobby.set_setting("commands:global", "abc", at=5.0)
         await store.people.set_quiet(2**62, time_zone="Asia/Shanghai", start=1380, end=420,
                                      at=5.0)
+        await store.digests.owe(2**62, 50.0, at=5.0)
         await store.matches.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
                                                 penalties={0: Fraction(-5, 2)}, at=6.0,
                                                 deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
@@ -67,7 +68,7 @@ async def everything(store: Store) -> tuple[object, ...]:
             await store.leaderboard.top(DEMO_CHANNEL, "shanghai"),
             await store.leaderboard.top(DEMO_CHANNEL, "hangzhou"), await store.deadlines.all(),
             await store.lobby.user_locales([2**62]), await store.lobby.setting("commands:global"),
-            await store.people.get(2**62))
+            await store.people.get(2**62), await store.digests.owed(2**62))
 
 
 async def test_a_played_database_copies_over_whole(tmp_path: Path, pg_url: str) -> None:

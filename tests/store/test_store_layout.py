@@ -13,7 +13,8 @@ from bot.store.repository import Repository
 STORE = Path(bot.store.__file__).parent
 MOST_LINES = 400
 REPOSITORIES = ("lobby", "matches", "hands", "log", "endings", "rebuilds", "deadlines",
-                "outbox", "processes", "leaderboard", "presenter", "people")
+                "outbox", "processes", "leaderboard", "presenter", "people",
+                "digests")
 ROOT = {"open", "close", "dialect", "pragma"}
 """What `Store` itself does: open, migrate and close the database, say its dialect and
 (SQLite) a pragma."""

@@ -20,6 +20,8 @@ Discord `bot.discord.delivery.posting.Poster`'s.
   whose decision was taken meanwhile (the seat's newer notices say so) is dropped.
 - A `MoveNotice` marked ``silent`` makes its mention without notifying (Discord's
   suppress-notifications flag).
+- A `DigestNotice` (someone's quiet hours ended with decisions waiting) is one DM to
+  that person, which notifies (`bot.discord.turns.send_digest`).
 - The table picture is one channel message, edited at most once per ``table_interval``
   (the newest state wins) and re-posted instead of edited when older than
   ``repost_after``.
@@ -68,9 +70,11 @@ from bot.discord.table.words import (
     table_caption,
     your_move_text,
 )
+from bot.discord.turns import send_digest
 from bot.service import (
     AwayNotice,
     Cause,
+    DigestNotice,
     HandStartNotice,
     LeaderboardNotice,
     LobbyNotice,
@@ -181,6 +185,9 @@ class DiscordNotifier:
                     lambda: self._leaderboard(notice, name)))
             case MatchEndNotice():
                 self._announce(notice.ref, notice.receipt, self._match_end_text(notice))
+            case DigestNotice():  # one person's, after their quiet hours
+                self.outbox.put(("digest", notice.user_id),
+                                lambda: send_digest(self.post, notice))
 
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""

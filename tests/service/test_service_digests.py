@@ -1,0 +1,148 @@
+"""The digest: when a person's quiet hours end and decisions wait for them, exactly one
+DM lists them all (the list of `/mahjong turns`), instead of one notification per
+table; none when nothing waits by then; once across a restart, and once with two
+processes on one database."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from bot.service import DigestNotice, FakeClock
+from tests.service.helpers import ANN, BOB, EVE, QUIET, D, World, by, stacked
+
+pytestmark = pytest.mark.usefixtures("dealer_zero")
+
+EVENING = 1772452800.0
+"""2026-03-02 20:00 in Asia/Shanghai (12:00 UTC): before Ann's quiet hours."""
+HOUR = 3600.0
+NIGHT_START, NIGHT_END = 23 * 60, 7 * 60
+MORNING = EVENING + 11 * HOUR
+"""07:00 the next day in Shanghai: Ann's quiet hours end."""
+CALM = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+"""The dealer (seat 0) discards 9m, which nobody may claim."""
+
+MakeWorld = Callable[..., Awaitable[World]]
+OTHER_GUILD = 8
+
+
+async def _quiet(world: World, user: int = ANN) -> None:
+    await world.store.people.set_quiet(user, time_zone="Asia/Shanghai", start=NIGHT_START,
+                                       end=NIGHT_END, at=world.clock.now())
+
+
+async def _tables(world: World) -> tuple[int, int]:
+    """Two tables in two servers where Ann deals: her turn at both."""
+    world.service.deal = lambda rules, dealer: stacked(CALM, rules)(rules, dealer)
+    here = await world.table((ANN,), computers=3)
+    info = await world.service.create_table(by(ANN), guild_id=OTHER_GUILD, channel_id=80,
+                                            rules="hangzhou")
+    there = info.ref.table_id
+    await world.service.join(by(BOB), there)
+    for _ in range(2):
+        await world.service.add_computer(by(ANN), there)
+    await world.service.start(by(ANN), there)
+    await world.settle()
+    return here, there
+
+
+def _digests(*worlds: World) -> list[DigestNotice]:
+    return [n for w in worlds for n in w.notes.of("digest")]
+
+
+async def test_one_digest_after_the_night_lists_every_table(make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(EVENING))
+    here, there = await _tables(world)
+    await _quiet(world)
+    await world.advance(HOUR)  # 21:00: not quiet yet, nothing owed
+    assert await world.store.digests.owed(ANN) is None
+    await world.advance(2.5 * HOUR)  # 23:30: quiet, her turns wait: owed at 07:00
+    owed = await world.store.digests.owed(ANN)
+    assert owed is not None and owed.due_at == MORNING
+    await world.advance(MORNING - 60 - world.clock.now())
+    assert _digests(world) == []
+    await world.advance(60)  # 07:00
+    (digest,) = _digests(world)
+    assert digest.user_id == ANN
+    assert digest.waiting == await world.service.turns(by(ANN))
+    assert [w.ref.table_id for w in digest.waiting] == [here, there]  # the soonest first
+    # the day goes on: nothing more, though her turns still wait
+    await world.advance(3 * HOUR)
+    assert len(_digests(world)) == 1
+    assert await world.store.digests.owed(ANN) is None
+    # Bob set no quiet hours: no digest for him, ever; Eve sits nowhere
+    await _quiet(world, EVE)
+    await world.advance(13 * HOUR)  # the next night
+    assert [d.user_id for d in _digests(world)] == [ANN]
+    assert await world.store.digests.owed(EVE) is None
+
+
+async def test_the_digest_speaks_the_persons_language(make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await world.service.turns(by(ANN, locale="zh-CN"))
+    await _quiet(world)
+    await world.advance(3.5 * HOUR)
+    again = await make_world(world.clock)  # another process: knows it from the store
+    await again.advance(MORNING - again.clock.now())
+    (digest,) = _digests(world, again)
+    assert digest.locale == "zh-CN"
+
+
+async def test_no_digest_when_nothing_waits_any_more(make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(EVENING))
+    world.service.deal = stacked(CALM)
+    table = await world.table((ANN, BOB), computers=2)
+    await _quiet(world)
+    await world.advance(3.5 * HOUR)  # 23:30: quiet, her turn waits
+    assert await world.store.digests.owed(ANN) is not None
+    world.clock.advance(2 * HOUR)  # she plays at 01:30 all the same: Bob's turn now
+    await world.service.act(by(ANN), table, D(0, "9m"), step=1, hand_number=1)
+    await world.advance(MORNING + HOUR - world.clock.now())
+    assert _digests(world) == []
+    assert await world.store.digests.owed(ANN) is None  # owed no more
+
+
+async def test_once_across_a_restart(make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await _quiet(world)
+    await world.advance(3.5 * HOUR)  # owed, then the bot stops for the night
+    await world.store.close()
+    restarted = await make_world(world.clock)
+    await restarted.service.recover()
+    restarted.clock.advance(MORNING + 5 * 60 - restarted.clock.now())  # back at 07:05
+    await restarted.settle()
+    await restarted.advance(HOUR)
+    (digest,) = _digests(world, restarted)
+    assert digest.user_id == ANN and len(digest.waiting) == 2
+
+
+async def test_two_processes_send_it_once(make_world: MakeWorld) -> None:
+    one = await make_world(FakeClock(EVENING), shared=True)
+    await _tables(one)
+    await _quiet(one)
+    two = await make_world(one.clock, shared=True)
+    await one.advance(3.5 * HOUR)
+    one.clock.advance(MORNING - one.clock.now())
+    for _ in range(3):
+        await two.settle()
+        await one.settle()
+    assert [d.user_id for d in _digests(one, two)] == [ANN]
+
+
+async def test_hours_changed_in_the_night_put_it_off(make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await _quiet(world)
+    await world.advance(3.5 * HOUR)
+    # in the night Ann sleeps in: quiet until 09:00 now
+    await world.store.people.set_quiet(ANN, time_zone="Asia/Shanghai", start=NIGHT_START,
+                                       end=9 * 60, at=world.clock.now())
+    await world.advance(MORNING + 60 - world.clock.now())
+    assert _digests(world) == []
+    owed = await world.store.digests.owed(ANN)
+    assert owed is not None and owed.due_at == MORNING + 2 * HOUR
+    await world.advance(2 * HOUR)
+    assert len(_digests(world)) == 1
