@@ -11,12 +11,14 @@ waits; each one who is quiet now is owed a digest at the moment their quiet ends
 of ``digests``, migration 0019, written once). When that moment comes, a process claims
 the row with a lease (`Digests.claim`: with several processes on one database one takes
 it, ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), looks again (still quiet, the hours
-changed: put off to their new end), deletes it — only while its claim holds, so a
+changed: put off to their new end), marks it sent — only while its claim holds, so a
 process whose lease ran out never sends what another took — and then publishes the
 digest. A restart or a kill before that moment leaves the row to whoever runs next; a
-kill between the claim and the delete leaves it claimed until the lease runs out, then
-another process sends it; a kill between the delete and the DM loses that one digest
-(the decisions' own DMs are there, silent).
+kill between the claim and the mark leaves it claimed until the lease runs out, then
+another process sends it; a kill between the mark and the DM loses that one digest
+(the decisions' own DMs are there, silent). A sent row stays (0020) until the next
+quiet's: a decision that reached the person in the last moments of their quiet, after
+the last look, is owed that quiet's digest at the next look, unless it went already.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ SWEEP_EVERY = 60.0
 reaches a person in the last minute of their quiet hours may get no digest."""
 DIGEST_LEASE = 120.0
 """Seconds a process holds a digest it claimed (a killed one's passes to another)."""
+LOOKBACK = 3
+"""How many looks back a quiet that ended is still owed its digest for a decision that
+reached the person after the last look before its end."""
 RETRY = 5.0
 """Seconds before looking again at a digest due that another process holds."""
 
@@ -57,6 +62,18 @@ def rest_of(person: PersonRow) -> Rest | None:
     if hours is None and person.vacation_until is None:
         return None
     return Rest(hours, person.vacation_from, person.vacation_until)
+
+
+def last_quiet(rest: Rest, since: float, now: float) -> tuple[float, float] | None:
+    """The person's quiet (a night of their hours, or their leave) that ended in
+    ``(since, now]``, as ``(begin, end)``; the latest if several (None: none)."""
+    ended = []
+    if rest.hours is not None:
+        ended += [(b, e) for b, e in rest.hours.windows(now, 2) if since < e <= now]
+    if rest.leave_from is not None and rest.leave_until is not None \
+            and since < rest.leave_until <= now:
+        ended.append((rest.leave_from, rest.leave_until))
+    return max(ended, key=lambda w: w[1], default=None)
 
 
 class Digests:
@@ -83,19 +100,38 @@ class Digests:
 
     async def sweep(self) -> int:
         """Everyone quiet now with a decision waiting is owed a digest when their quiet
-        ends (once: a digest already owed stands); how many were newly owed."""
+        ends; so is everyone whose quiet ended since the look before (within a few
+        looks) with a decision waiting that reached them during it (after that look:
+        the last moments of their quiet). Once a quiet: a digest owed or sent for it
+        stands. How many were newly owed."""
         now = self._clock.now()
+        since = max(self.swept_at, now - LOOKBACK * self.every)
         self.swept_at = now
         owed = 0
         for person in await self._store.digests.resting_and_waited_for(now):
             rest = rest_of(person)
-            until = rest.quiet_until(now) if rest is not None else None
+            if rest is None:
+                continue
+            until = rest.quiet_until(now)
+            if until is None:
+                until = await self._just_ended(person.user_id, rest, since, now)
             if until is not None and await self._store.digests.owe(person.user_id, until,
                                                                    at=now):
                 owed += 1
         if owed:
             self._wake.set()  # the loop sleeps until the soonest
         return owed
+
+    async def _just_ended(self, user_id: int, rest: Rest, since: float, now: float
+                          ) -> float | None:
+        """When the person's quiet ended, if it ended in ``(since, now]`` and a decision
+        waiting for them reached them during it (None: not so)."""
+        ended = last_quiet(rest, since, now)
+        if ended is None:
+            return None
+        begin, end = ended
+        waiting = await self._store.deadlines.waiting_for(user_id)
+        return end if any(begin <= w.set_at < end for w in waiting) else None
 
     async def run_due(self) -> int:
         """Look (when a sweep is due), then send the digests come due; how many went."""
@@ -126,7 +162,8 @@ class Digests:
             await self._store.digests.put_off(row.user_id, until, owner=self.owner)
             return 0
         waiting = await self._waiting_for(row.user_id)
-        if not await self._store.digests.done(row.user_id, owner=self.owner) or not waiting:
+        if not await self._store.digests.done(row.user_id, owner=self.owner, at=now) \
+                or not waiting:
             return 0  # another process took it (this one's lease ran out), or nothing waits
         await self._announcer.publish(DigestNotice(row.user_id, waiting,
                                                    await self._locale(row.user_id)))

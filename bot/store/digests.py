@@ -1,8 +1,10 @@
-"""Digests (0019): the one DM a person is owed when their quiet hours (or leave) end and
-decisions wait for them. A row is written when a process sees the person quiet with a
-decision waiting (`owe`), claimed when it comes due (several processes on one
-database: one takes it, with a lease, as deadlines and announcements are claimed), and
-deleted once its DM went or nothing waited any more (`done`)."""
+"""Digests (0019, 0020): the one DM a person is owed when their quiet hours (or leave)
+end and decisions wait for them. A row is written when a process sees the person quiet
+with a decision waiting (`owe`, due when that quiet ends), claimed when it comes due
+(several processes on one database: one takes it, with a lease, as deadlines and
+announcements are claimed), and marked sent once its DM went or nothing waited any more
+(`done`); a sent row stays, so that one night's digest is never owed twice, until the
+next night's replaces it."""
 
 from __future__ import annotations
 
@@ -18,23 +20,29 @@ class Digests(Repository):
 
     async def resting_and_waited_for(self, now: float) -> list[PersonRow]:
         """The people who set quiet hours (or are on leave at ``now``), for whom a
-        decision waits and no digest is owed yet: those a process looks at to see
-        whether they are quiet now."""
+        decision waits and no digest is owed yet (none, or the last one sent): those a
+        process looks at to see whether they are quiet now."""
         rows = await self._all(
             "SELECT p.* FROM people p WHERE (p.quiet_start IS NOT NULL"
             " OR p.vacation_until > ?)"
-            " AND NOT EXISTS (SELECT 1 FROM digests g WHERE g.user_id = p.user_id)"
+            " AND NOT EXISTS (SELECT 1 FROM digests g WHERE g.user_id = p.user_id"
+            " AND g.sent_at IS NULL)"
             f" AND EXISTS (SELECT 1 {WAITING} AND s.user_id = p.user_id)"
             " ORDER BY p.user_id", (now,))
         return [PersonRow.of(r) for r in rows]
 
     async def owe(self, user_id: int, due_at: float, *, at: float) -> bool:
-        """A digest is owed to ``user_id`` at ``due_at``: False if one already was (it
-        stands as it was)."""
+        """The digest of the quiet that ends at ``due_at`` is owed to ``user_id``: False,
+        and nothing changes, if one is owed already (unsent) or this one was sent (a
+        sent digest of an earlier quiet gives way to it)."""
         async with self._write() as db:
-            count = await db.run("INSERT INTO digests (user_id, due_at, created_at)"
-                                 " VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
-                                 (user_id, due_at, at))
+            count = await db.run(
+                "INSERT INTO digests (user_id, due_at, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
+                " created_at = excluded.created_at, sent_at = NULL, claimed_by = NULL,"
+                " claimed_until = NULL"
+                " WHERE digests.sent_at IS NOT NULL AND digests.due_at < excluded.due_at",
+                (user_id, due_at, at))
             return count > 0
 
     async def owed(self, user_id: int) -> DigestRow | None:
@@ -43,7 +51,7 @@ class Digests(Repository):
 
     async def earliest(self) -> float | None:
         """When the next digest comes due (None: none is owed)."""
-        row = await self._one("SELECT min(due_at) AS at FROM digests")
+        row = await self._one("SELECT min(due_at) AS at FROM digests WHERE sent_at IS NULL")
         return None if row is None or row["at"] is None else float(row["at"])
 
     async def claim(self, now: float, *, owner: str, until: float,
@@ -52,7 +60,7 @@ class Digests(Repository):
         holds (or whose holder's lease ran out: a killed process), soonest first; on
         PostgreSQL ``FOR UPDATE SKIP LOCKED``, so two processes never take the same."""
         async with self._write() as db:
-            rows = await db.all("SELECT * FROM digests WHERE due_at <= ?"
+            rows = await db.all("SELECT * FROM digests WHERE due_at <= ? AND sent_at IS NULL"
                                 " AND (claimed_until IS NULL OR claimed_until < ?)"
                                 f" ORDER BY due_at, user_id LIMIT ?{skip_locked(db, 'digests')}",
                                 (now, now, limit))
@@ -69,10 +77,12 @@ class Digests(Repository):
                                  (due_at, user_id, owner))
             return count > 0
 
-    async def done(self, user_id: int, *, owner: str) -> bool:
-        """The claimed digest went (or nothing waited): it is owed no more. False if
-        ``owner`` no longer held it (its lease ran out and another process took it)."""
+    async def done(self, user_id: int, *, owner: str, at: float) -> bool:
+        """The claimed digest goes now (or nothing waited): it is owed no more, and kept
+        as sent. False if ``owner`` no longer held it (its lease ran out and another
+        process took it)."""
         async with self._write() as db:
-            count = await db.run("DELETE FROM digests WHERE user_id = ? AND claimed_by = ?",
-                                 (user_id, owner))
+            count = await db.run("UPDATE digests SET sent_at = ?, claimed_by = NULL,"
+                                 " claimed_until = NULL WHERE user_id = ? AND claimed_by = ?"
+                                 " AND sent_at IS NULL", (at, user_id, owner))
             return count > 0

@@ -152,11 +152,13 @@ class DigestRow:
     created_at: float
     claimed_by: str | None = None
     claimed_until: float | None = None
+    sent_at: float | None = None
+    """When it went (0020; None: still owed). A sent row stays until the next quiet's."""
 
     @classmethod
     def of(cls, r: Row) -> DigestRow:
         return cls(r["user_id"], r["due_at"], r["created_at"], r["claimed_by"],
-                   r["claimed_until"])
+                   r["claimed_until"], r["sent_at"])
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,8 @@ async def test_one_digest_after_the_night_lists_every_table(make_world: MakeWorl
     # the day goes on: nothing more, though her turns still wait
     await world.advance(3 * HOUR)
     assert len(_digests(world)) == 1
-    assert await world.store.digests.owed(ANN) is None
+    sent = await world.store.digests.owed(ANN)
+    assert sent is not None and sent.sent_at == MORNING
     # Bob set no quiet hours: no digest for him, ever; Eve sits nowhere
     await _quiet(world, EVE)
     await world.advance(13 * HOUR)  # the next night
@@ -101,7 +102,8 @@ async def test_no_digest_when_nothing_waits_any_more(make_world: MakeWorld) -> N
     await world.service.act(by(ANN), table, D(0, "9m"), step=1, hand_number=1)
     await world.advance(MORNING + HOUR - world.clock.now())
     assert _digests(world) == []
-    assert await world.store.digests.owed(ANN) is None  # owed no more
+    owed = await world.store.digests.owed(ANN)
+    assert owed is not None and owed.sent_at is not None  # owed no more
 
 
 async def test_once_across_a_restart(make_world: MakeWorld) -> None:
@@ -146,3 +148,38 @@ async def test_hours_changed_in_the_night_put_it_off(make_world: MakeWorld) -> N
     assert owed is not None and owed.due_at == MORNING + 2 * HOUR
     await world.advance(2 * HOUR)
     assert len(_digests(world)) == 1
+
+
+async def test_a_decision_in_the_last_moments_of_the_quiet_gets_its_digest(
+        make_world: MakeWorld) -> None:
+    """Bob plays at 06:59:30, after the last look at 06:59: Ann's turn reaches her in her
+    quiet hours with nothing owed; the first look after 07:00 owes that night's digest."""
+    world = await make_world(FakeClock(EVENING))
+    world.service.deal = stacked(CALM)
+    table = await world.table((BOB, ANN), computers=2)  # Bob deals, Ann is next
+    await _quiet(world)
+    await world.advance(MORNING - 60 - world.clock.now())  # 06:59: nothing waits for Ann
+    assert await world.store.digests.owed(ANN) is None
+    world.clock.advance(30)
+    await world.service.act(by(BOB), table, D(0, "9m"), step=1, hand_number=1)
+    await world.settle()
+    assert [w.move for w in await world.service.turns(by(ANN))] == ["turn"]
+    await world.advance(40)  # 07:00:10
+    (digest,) = _digests(world)
+    assert [w.ref.table_id for w in digest.waiting] == [table]
+    for _ in range(5):  # once: the looks after find that night's digest sent
+        await world.advance(60)
+    assert len(_digests(world)) == 1
+
+
+async def test_a_quiet_never_seen_owes_nothing_for_an_evening_turn(
+        make_world: MakeWorld) -> None:
+    """A quiet no process looked at (the bot down from 20:00 to 07:30): the turn that
+    waits reached her in the evening, not while quiet, and nothing is owed for it."""
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await _quiet(world)
+    await world.settle()
+    world.clock.advance(MORNING + 30 * 60 - world.clock.now())
+    await world.settle()
+    assert _digests(world) == []

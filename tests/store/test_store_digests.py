@@ -28,6 +28,9 @@ async def test_those_at_rest_with_a_decision_waiting_are_looked_at(
     assert not await store.digests.owe(BIG, 900.0, at=101.0)  # owed once, as it was
     assert await store.digests.owed(BIG) == DigestRow(BIG, 700.0, 100.0)
     assert [p.user_id for p in await store.digests.resting_and_waited_for(100.0)] == [1]
+    await store.digests.claim(700.0, owner="a", until=800.0)
+    await store.digests.done(BIG, owner="a", at=700.0)  # sent: looked at again
+    assert [p.user_id for p in await store.digests.resting_and_waited_for(100.0)] == [1, BIG]
 
 
 async def test_claimed_by_one_then_put_off_or_done(store: Store, database: Path | str) -> None:
@@ -38,19 +41,33 @@ async def test_claimed_by_one_then_put_off_or_done(store: Store, database: Path 
     (mine,) = await store.digests.claim(750.0, owner="a", until=800.0)
     assert (mine.user_id, mine.claimed_by, mine.claimed_until) == (5, "a", 800.0)
     assert await store.digests.claim(760.0, owner="b", until=900.0) == []  # a holds it
-    assert not await store.digests.done(5, owner="b")
+    assert not await store.digests.done(5, owner="b", at=760.0)
     assert await store.digests.put_off(5, 1000.0, owner="a")  # still quiet: later
     assert await store.digests.owed(5) == DigestRow(5, 1000.0, 1.0)
     assert [d.user_id for d in await store.digests.claim(850.0, owner="b", until=870.0)] == [6]
     # b was killed holding 6: once its lease ran out, c takes it, and b's word is void
     (taken,) = await store.digests.claim(880.0, owner="c", until=999.0)
-    assert taken.user_id == 6 and not await store.digests.done(6, owner="b")
-    assert await store.digests.done(6, owner="c")
+    assert taken.user_id == 6 and not await store.digests.done(6, owner="b", at=881.0)
+    assert await store.digests.done(6, owner="c", at=882.0)
+    assert not await store.digests.done(6, owner="c", at=883.0)  # once
+    assert await store.digests.claim(2000.0, owner="d", until=2100.0) == \
+        [DigestRow(5, 1000.0, 1.0, "d", 2100.0)]  # a sent one is not owed
     await store.close()
     again = await Store.open(database)
     try:
-        assert await again.digests.owed(6) is None
-        assert await again.digests.owed(5) == DigestRow(5, 1000.0, 1.0)
+        assert await again.digests.owed(6) == DigestRow(6, 800.0, 1.0, sent_at=882.0)
         assert await again.digests.earliest() == 1000.0
     finally:
         await again.close()
+
+
+async def test_a_quiets_digest_is_owed_once_and_the_next_ones_after(store: Store) -> None:
+    assert await store.digests.owe(5, 700.0, at=1.0)
+    assert len(await store.digests.claim(700.0, owner="a", until=800.0)) == 1
+    assert await store.digests.done(5, owner="a", at=701.0)
+    assert not await store.digests.owe(5, 700.0, at=702.0)  # that night's went
+    assert not await store.digests.owe(5, 600.0, at=702.0)  # nor an earlier one
+    assert await store.digests.earliest() is None
+    assert await store.digests.owe(5, 1700.0, at=1000.0)  # the next night's
+    assert await store.digests.owed(5) == DigestRow(5, 1700.0, 1000.0)
+    assert not await store.digests.owe(5, 2700.0, at=1001.0)  # owed: it stands
