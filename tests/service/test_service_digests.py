@@ -5,7 +5,12 @@ processes on one database."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +188,42 @@ async def test_a_quiet_never_seen_owes_nothing_for_an_evening_turn(
     world.clock.advance(MORNING + 30 * 60 - world.clock.now())
     await world.settle()
     assert _digests(world) == []
+
+
+CHILD = Path(__file__).with_name("digest_child.py")
+
+
+def _killed(db: Path, what: str, now: float) -> str:
+    """Run the child until it says what it committed, then SIGKILL it; its word."""
+    proc = subprocess.Popen([sys.executable, str(CHILD), str(db), what, str(now)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    said = proc.stdout.readline().strip()
+    os.kill(proc.pid, signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, err[-2000:]
+    return said
+
+
+@pytest.mark.parametrize("what", ["owe", "claim"])
+async def test_once_across_a_sigkill(make_world: MakeWorld, db_path: Path, what: str) -> None:
+    """Killed once the digest was owed (23:30), or while holding it unsent (07:00): the
+    next process sends it once (after the dead one's lease, for a claim)."""
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await _quiet(world)
+    await world.store.close()
+    night = EVENING + 3.5 * HOUR
+    assert _killed(db_path, "owe", night) == "OWED 1"
+    if what == "claim":
+        assert _killed(db_path, "claim", MORNING) == "CLAIMED 1"
+    after = await make_world(FakeClock(MORNING))
+    await after.service.recover()
+    await after.settle()
+    if what == "claim":
+        assert _digests(after) == []  # the dead process holds it until its lease ends
+        await after.advance(121.0)
+    (digest,) = _digests(after)
+    assert digest.user_id == ANN and len(digest.waiting) == 2
+    await after.advance(HOUR)
+    assert len(_digests(after)) == 1
