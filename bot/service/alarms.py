@@ -16,7 +16,7 @@ from bot.service import errors as E
 from bot.service.announcements import Announcer
 from bot.service.clock import Clock
 from bot.service.errors import Refused
-from bot.service.live import LiveTable, Pending, auto_reason, step_of
+from bot.service.live import LiveTable, Pending, advance_answer, answers_of, auto_reason, step_of
 from bot.service.moves import JUDGED, Moves
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Wake
@@ -42,7 +42,8 @@ class Alarms:
 
     async def fire(self, wake: Wake) -> None:
         """A scheduled moment: check it still stands, then remind or play the default
-        (timer), the computer's move or a standing choice, as any move is played."""
+        (timer), the computer's move, a standing choice or a claim answered in advance, as
+        any move is played."""
         try:
             async with self._tables.locked(wake.table_id) as live:
                 await self._fire(live, wake)
@@ -93,9 +94,16 @@ class Alarms:
         if p.kind != "computer":
             return timeout_action(state, seat), "timeout"
         seat_row = live.seats[seat]
-        reason = auto_reason(seat_row, state, seat)
+        answers = answers_of(live, seat)
+        reason = auto_reason(seat_row, state, seat, answers)
         if reason == "always_win":
             return Action(ActionKind.WIN, seat), "computer"
+        if reason == "claim_answer" and seat_row is not None:
+            # The person's own answer, given in advance: their move ("player": it
+            # counts as theirs, as a click would), one the window offers now.
+            answer = advance_answer(state, seat, seat_row.choices, answers)
+            assert answer is not None
+            return answer, "player"
         if reason == "pass_claims":
             return Action(ActionKind.PASS, seat), "computer"
         if reason == "away" and seat_row is not None \

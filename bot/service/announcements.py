@@ -25,6 +25,8 @@ from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
     Pending,
+    answers_of,
+    covered,
     deadline_of,
     info_of,
     options_of,
@@ -191,8 +193,9 @@ class Announcer:
     async def announce(self, live: LiveTable, old: HandState | None, new: HandState,
                        events: tuple[Event, ...], fresh: set[int],
                        cause: Cause | None = None) -> None:
-        """The public table; each person whose hand or decision changed; a ping for
-        each fresh decision of a person."""
+        """The public table; each person whose hand or decision changed (not a claim
+        decision answered for them in advance, nor its echo); a ping for each fresh
+        decision of a person."""
         assert live.hand is not None
         number = live.hand.row.number
         names = live.names
@@ -202,6 +205,7 @@ class Announcer:
                                         news, new, live.seat_infos, cause))
         steps = steps_of(new)
         before = steps_of(old) if old is not None else None
+        unasked = live.hand.unasked
         for seat in range(SEATS):
             row = live.seats[seat]
             if row is None or (row.is_computer and not self.notify_computer_hands):
@@ -210,8 +214,24 @@ class Announcer:
             if old is not None and before is not None and old.seats[seat] is new.seats[seat] \
                     and before[seat] == step and seat not in fresh:
                 continue
+            if step is not None and self._covered(live, seat, new):
+                unasked[seat] = step  # answered for them at once: nothing to ask
+                continue
+            if step is None and old is not None and before is not None \
+                    and before[seat] is not None and unasked.get(seat) == before[seat] \
+                    and old.seats[seat] is new.seats[seat]:
+                continue  # the echo of their own answer, given in advance
             await self.publish(self._private(live, seat, row, new, news, step, cause=cause))
         await self.ping(live, fresh)
+
+    @staticmethod
+    def _covered(live: LiveTable, seat: int, state: HandState) -> bool:
+        """A person's claim decision their answers given in advance (or a standing
+        choice) decide: played at once by the computer's path (`Alarms`), never put to
+        them. Nothing public tells it apart from a seat asked that answered at once."""
+        p = live.pending.get(seat)
+        return p is not None and p.kind == "computer" \
+            and covered(live.seats[seat], state, seat, answers_of(live, seat))
 
     async def remind(self, live: LiveTable, p: Pending) -> None:
         """Half a person's time is gone: their DM again (with the state it shows), then

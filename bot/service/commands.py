@@ -43,13 +43,27 @@ from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
 from bot.service.tables import LiveTables
 from bot.service.timers import Timers
-from bot.store import AlreadySeated, SeatTaken, StaleStatus, StandingChoices, Store
+from bot.store import (
+    AlreadySeated,
+    ClaimAnswerKind,
+    HandEnded,
+    SeatTaken,
+    StaleStatus,
+    StandingChoices,
+    Store,
+)
 from engine import rules as rulesets
-from engine.game import Action
+from engine.game import Action, ActionKind
 from engine.match import new_match
 from engine.rules.common import SEATS, OptionError
+from engine.tiles import Tile
 
 log = logging.getLogger(__name__)
+
+_HELD_FOR = {ActionKind.PONG: 2, ActionKind.KONG: 3}
+"""How many of a tile a seat holds to answer its claim in advance."""
+_ANSWER_NAMES: dict[ActionKind, ClaimAnswerKind] = {ActionKind.PONG: "pong",
+                                                    ActionKind.KONG: "kong"}
 
 
 class Commands:
@@ -277,6 +291,43 @@ class Commands:
             live.set_seat(row)
             await self._timers.replan(live)
             return row.choices
+
+    async def set_claim_answers(self, cause: Cause, table_id: int,
+                                answers: Mapping[Tile, ActionKind], *,
+                                hand_number: int | None = None) -> dict[Tile, ActionKind]:
+        """The claims the seat answers in advance for the live hand ("pong 5m", "kong
+        5m": the whole set, replacing the one before; empty clears it): each of a tile
+        the seat holds two (pong) or three (kong) of now, else `bad_claim_answer` and
+        nothing changes. A claim window offering the seat exactly that (and no win) is
+        then answered at once, never put to them (`live.advance_answer`); a window open
+        for them now too. ``hand_number`` (the menu's): an earlier hand's is
+        `stale_hand`. Returns the seat's answers now."""
+        await self.seen(cause)
+        async with self._tables.locked(table_id) as live:
+            seat = need_seat(live, cause.user_id)
+            hand = need_hand(live)
+            if hand_number is not None and hand_number != live.hand_number:
+                raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
+            held = hand.state.seats[seat].hand
+            for tile, kind in answers.items():
+                need = _HELD_FOR.get(kind)
+                if need is None or held.count(tile) < need:
+                    raise Refused(E.BAD_CLAIM_ANSWER, "a pong is answered in advance for a "
+                                  "tile held twice, a kong for one held three times",
+                                  tile=tile, kind=kind.value)
+            try:
+                await self._store.claim_answers.replace(
+                    hand.row.id, seat, [(t.notation, _ANSWER_NAMES[k])
+                                        for t, k in answers.items()], fence=live.fence)
+            except HandEnded:  # another process ended it meanwhile (shared mode)
+                live.stale = True
+                raise Refused(E.STALE_HAND, "that hand is over") from None
+            if answers:
+                hand.answers[seat] = dict(answers)
+            else:
+                hand.answers.pop(seat, None)
+            await self._timers.replan(live)
+            return dict(answers)
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""

@@ -66,3 +66,6 @@ STALE_HAND = "stale_hand"
 RACED = "raced"
 """Another move landed first (two clicks at once)."""
 ILLEGAL = "illegal"
+BAD_CLAIM_ANSWER = "bad_claim_answer"
+"""A claim answered in advance for a tile the seat does not hold enough of (params:
+``tile``, ``kind`` "pong" or "kong")."""

@@ -15,21 +15,32 @@ from typing import Any, Literal
 
 from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
 from bot.store import (
+    ClaimAnswerRow,
     DeadlineKind,
     HandRow,
     NewDeadline,
     SeatRow,
     SettlementRow,
+    StandingChoices,
     TableBump,
     TableRow,
 )
 from engine import rules as rulesets
-from engine.game import ActionKind, HandState, Phase, deciding_seats, legal_actions
+from engine.game import Action, ActionKind, HandState, Phase, deciding_seats, legal_actions
 from engine.match import MatchState
 from engine.rules.common import SEATS, TableOptions
+from engine.tiles import Tile, tile_from_notation
 from engine.view import visible_deciding
 
-AutoReason = Literal["computer", "away", "always_win", "pass_claims"]
+AutoReason = Literal["computer", "away", "always_win", "pass_claims", "claim_answer"]
+
+Answers = Mapping[Tile, ActionKind]
+"""A seat's claims answered in advance for the hand: tile → PONG or KONG ("pong 5m")."""
+NO_ANSWERS: Answers = {}
+
+COVERING: frozenset[AutoReason] = frozenset(("always_win", "pass_claims", "claim_answer"))
+"""The reasons that answer a person's claim window for them: the seat is *covered*, its
+window played at once and never put to them (no DM, no ping)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,11 @@ class Pending:
 class LiveHand:
     row: HandRow
     state: HandState
+    answers: dict[int, Answers] = field(default_factory=dict)
+    """Each seat's claims answered in advance for this hand (store.claim_answers)."""
+    unasked: dict[int, int] = field(default_factory=dict)
+    """Seat → the step of its claim decision its answers covered, never put to its
+    person (no DM before it, none of its echo after: `Announcer.announce`)."""
 
 
 @dataclass(frozen=True)
@@ -179,9 +195,12 @@ def steps_of(state: HandState) -> tuple[int | None, ...]:
 _NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
 
 
-def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoReason | None:
+def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
+                answers: Answers = NO_ANSWERS) -> AutoReason | None:
     """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
-    or a standing choice that fits this decision; None: ask the person."""
+    a standing choice that fits this decision, or the claims the seat answered in
+    advance (``answers``, with its standing "never chi": `advance_answer`); None: ask
+    the person."""
     if seat_row is None or seat_row.is_computer:
         return "computer"
     if seat_row.away:
@@ -196,7 +215,59 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int) -> AutoRe
     kinds = {a.kind for a in state.window.options[seat]}
     if ActionKind.WIN in kinds:
         return "always_win" if choices.always_win else None
+    if advance_answer(state, seat, choices, answers) is not None:
+        return "claim_answer"
     return "pass_claims" if choices.pass_claims else None
+
+
+def advance_answer(state: HandState, seat: int, choices: StandingChoices,
+                   answers: Answers = NO_ANSWERS) -> Action | None:
+    """The move ``seat``'s answers given in advance play in the open claim window, when
+    they decide every option it has there (None: they do not). A win on offer is
+    never theirs to decide (only "always win" is: `auto_reason`). "pong T" / "kong T"
+    plays that claim of the window's tile T with the seat's own T tiles, when the
+    window offers exactly it (never another pong, one with 财神 say); "never chi"
+    passes a window that offers chi alone. Only an option of the window is ever
+    returned: what the rules allow now, whatever was answered before."""
+    window = state.window
+    if state.phase is Phase.TURN or window is None:
+        return None
+    options = window.options[seat]
+    if not options or any(a.kind is ActionKind.WIN for a in options):
+        return None
+    wanted = answers.get(window.tile)
+    if wanted is not None:
+        natural = (window.tile,) * (3 if wanted is ActionKind.KONG else 2)
+        for action in options:
+            if action.kind is wanted and action.tiles == natural:
+                return action
+    if choices.never_chi and all(a.kind is ActionKind.CHI for a in options):
+        return Action(ActionKind.PASS, seat)
+    return None
+
+
+def covered(seat_row: SeatRow | None, state: HandState, seat: int,
+            answers: Answers = NO_ANSWERS) -> bool:
+    """Whether a person's claim decision is answered for them (`COVERING`)."""
+    return seat_row is not None and not seat_row.is_computer and state.phase is not Phase.TURN \
+        and auto_reason(seat_row, state, seat, answers) in COVERING
+
+
+def answers_in(rows: Iterable[ClaimAnswerRow], hand_id: int) -> dict[int, Answers]:
+    """The stored answers of one hand, by seat."""
+    out: dict[int, dict[Tile, ActionKind]] = {}
+    for r in rows:
+        if r.hand_id == hand_id:
+            out.setdefault(r.seat, {})[tile_from_notation(r.tile)] = _ANSWER_KINDS[r.kind]
+    return dict(out)
+
+
+_ANSWER_KINDS = {"pong": ActionKind.PONG, "kong": ActionKind.KONG}
+
+
+def answers_of(live: LiveTable, seat: int) -> Answers:
+    """The seat's claims answered in advance in the live hand."""
+    return live.hand.answers.get(seat, NO_ANSWERS) if live.hand is not None else NO_ANSWERS
 
 
 def silent_offer(state: HandState, seat: int) -> bool:

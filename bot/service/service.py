@@ -60,7 +60,8 @@ from bot.service.tables import LiveTables
 from bot.service.timers import Timers
 from bot.store import StandingChoices, Store
 from engine import rules as rulesets
-from engine.game import Action, preload_tables
+from engine.game import Action, ActionKind, preload_tables
+from engine.tiles import Tile
 
 
 def default_computer_name(ref: TableRef, seat: int, replaces: str | None) -> str:
@@ -204,6 +205,13 @@ class TableService:
                          ) -> StandingChoices:
         """Turn one standing choice on or off, the others kept; returns the choices."""
         return await self.commands.set_choice(cause, table_id, name, on)
+
+    async def set_claim_answers(self, cause: Cause, table_id: int,
+                                answers: Mapping[Tile, ActionKind], *,
+                                hand_number: int | None = None) -> dict[Tile, ActionKind]:
+        """The seat's claims answered in advance for this hand; returns them."""
+        return await self.commands.set_claim_answers(cause, table_id, answers,
+                                                     hand_number=hand_number)
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again."""

@@ -31,6 +31,7 @@ from bot.service.live import (
     LiveHand,
     LiveTable,
     Pending,
+    answers_in,
     computers_of,
     deadline_rows,
     empty_seats,
@@ -263,7 +264,7 @@ class LiveTables:
             state = await self.hand_state(live.row, options, last, load.log)
         else:  # an ended hand (the next one not dealt): its whole log
             state = await replay_hand(self._store, live.row, options, last)
-        live.hand = LiveHand(last, state)
+        live.hand = LiveHand(last, state, answers_in(load.claim_answers, last.id))
         if last.status == "ended":
             live.match = finish_hand(live.match, outcome(state))
             live.hand = None

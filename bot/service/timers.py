@@ -12,7 +12,14 @@ from collections.abc import Iterable, Mapping
 
 from bot.service.announcements import Announcer
 from bot.service.clock import Clock
-from bot.service.live import LiveTable, Pending, auto_reason, deadline_rows, step_of
+from bot.service.live import (
+    LiveTable,
+    Pending,
+    answers_of,
+    auto_reason,
+    deadline_rows,
+    step_of,
+)
 from bot.service.scheduler import Scheduler, Wake
 from bot.store import Store
 from engine.game import HandState, Phase, deciding_seats
@@ -47,10 +54,10 @@ class Timers:
 
     def new_pending(self, live: LiveTable, state: HandState, seat: int, step: int,
                     now: float) -> Pending:
-        reason = auto_reason(live.seats[seat], state, seat)
+        reason = auto_reason(live.seats[seat], state, seat, answers_of(live, seat))
         if reason == "computer":
             return Pending(seat, step, "computer", now, now + self.computer_pause)
-        if reason is not None:  # away, or a standing choice: at once
+        if reason is not None:  # away, a standing choice or an answer given: at once
             return Pending(seat, step, "computer", now, now)
         options = state.options
         if state.phase is Phase.TURN:
@@ -58,8 +65,9 @@ class Timers:
         return Pending(seat, step, "claim", now, now + options.claim_timer)
 
     async def replan(self, live: LiveTable) -> None:
-        """Seats whose auto-play changed (away, back, standing choices, replaced by the
-        computer) get a new pending decision; the hand's deadlines are rewritten."""
+        """Seats whose auto-play changed (away, back, standing choices, claims answered
+        in advance, replaced by the computer) get a new pending decision; the hand's
+        deadlines are rewritten."""
         hand = live.hand
         if hand is None or hand.state.phase is Phase.ENDED:
             return
@@ -67,7 +75,8 @@ class Timers:
         pending: dict[int, Pending] = {}
         fresh = set()
         for seat, old in live.pending.items():
-            auto = auto_reason(live.seats[seat], hand.state, seat) is not None
+            auto = auto_reason(live.seats[seat], hand.state, seat,
+                               answers_of(live, seat)) is not None
             if (old.kind == "computer") == auto:
                 pending[seat] = old
             else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from bot.store import hands, leaderboard, lobby, matches, outbox
+from bot.store import claim_answers, hands, leaderboard, lobby, matches, outbox
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
 from bot.store.log import ActionLog
@@ -83,6 +83,7 @@ class Endings(Repository):
                      (at, hand_id))
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
         await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
+        await claim_answers.clear_in(db, hand_id)
         self._log.forget(hand_id)
         table = await lobby.table_in(db, hand.table_id)
         await leaderboard.apply_in(db, table.guild_id, table.channel_id, table.rules,
@@ -115,6 +116,7 @@ class Endings(Repository):
                            (at, live["id"]))
                 await db.run("DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
                 await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (live["id"],))
+                await claim_answers.clear_in(db, live["id"])
                 self._log.forget(live["id"])
             await db.run("UPDATE matches SET status = 'abandoned', finished_at = ?"
                            " WHERE table_id = ? AND status = 'playing'", (at, table_id))

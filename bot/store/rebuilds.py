@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
+from bot.store import claim_answers
 from bot.store.database import Session
 from bot.store.repository import DEADLINE_SELECT, HAND_SELECT, Repository, grouped, marks
 from bot.store.rows import (
@@ -59,6 +60,7 @@ async def _loads_in(db: Session, ids: list[int],
     deadlines = grouped((DeadlineRow.of(r) for r in await db.all(
         f"{DEADLINE_SELECT} WHERE d.hand_id IN ({marks(live_hands)})"
         " ORDER BY d.seat", live_hands)), lambda d: d.hand_id)
+    answers = grouped(await claim_answers.of_hands_in(db, live_hands), lambda a: a.hand_id)
     users = sorted({s.user_id for ss in seats.values() for s in ss
                     if s.user_id is not None})
     locales = {r["user_id"]: r["locale"] for r in await db.all(
@@ -78,7 +80,8 @@ async def _loads_in(db: Session, ids: list[int],
             tuple(s for _, s in settlements.get(match.id, [])) if match else (),
             penalties.get(match.id, {}) if match else {},
             logs.get(last.id) if last else None,
-            tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0))
+            tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0),
+            tuple(answers.get(last.id, [])) if last else ())
     return out
 
 

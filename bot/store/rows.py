@@ -40,19 +40,26 @@ LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 
 @dataclass(frozen=True)
 class StandingChoices:
-    """A seat's standing orders, applied without asking (see DESIGN: async play)."""
+    """A seat's standing orders, applied without asking (see DESIGN: async play).
+
+    ``pass_claims`` is "win only" (every chi, pong and kong passed, never a win),
+    ``never_chi`` passes the chi offers alone (issue 30's claim answers in advance)."""
 
     always_win: bool = False
     pass_claims: bool = False
     discard_drawn_when_away: bool = False
+    never_chi: bool = False
 
     def to_json(self) -> str:
-        return json.dumps({"always_win": self.always_win, "pass_claims": self.pass_claims,
-                           "discard_drawn_when_away": self.discard_drawn_when_away})
+        return json.dumps({name: getattr(self, name) for name in _CHOICES})
 
     @classmethod
     def from_json(cls, text: str) -> StandingChoices:
         return _choices_of(text)
+
+
+_CHOICES = tuple(StandingChoices.__dataclass_fields__)
+"""The standing choices' names, in their stored order (a missing one is off)."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -60,9 +67,26 @@ def _choices_of(text: str) -> StandingChoices:
     """A seat row's stored choices: a handful of distinct texts, each read once (a
     rebuild reads four seats a table)."""
     data = json.loads(text)
-    return StandingChoices(bool(data.get("always_win", False)),
-                           bool(data.get("pass_claims", False)),
-                           bool(data.get("discard_drawn_when_away", False)))
+    return StandingChoices(**{name: bool(data.get(name, False)) for name in _CHOICES})
+
+
+ClaimAnswerKind = Literal["pong", "kong"]
+
+
+@dataclass(frozen=True)
+class ClaimAnswerRow:
+    """A claim a person answered in advance for one hand (migration 0021): "pong 5m"
+    (``tile`` in notation) plays that pong, "kong 5m" that exposed kong, when a claim
+    window offers it (and nothing better decides it)."""
+
+    hand_id: int
+    seat: int
+    tile: str
+    kind: ClaimAnswerKind
+
+    @classmethod
+    def of(cls, r: Row) -> ClaimAnswerRow:
+        return cls(r["hand_id"], r["seat"], r["tile"], r["kind"])
 
 
 @dataclass(frozen=True)
@@ -599,3 +623,5 @@ class TableLoad:
     matches_played: int = 0
     """How many matches the table has had, the one in play included: read with the
     rest, so a table "playing" with none in play is judged on one moment's state."""
+    claim_answers: tuple[ClaimAnswerRow, ...] = ()
+    """The live hand's claims answered in advance (issue 30)."""

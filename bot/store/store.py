@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.store.claim_answers import ClaimAnswers
 from bot.store.database import Database
 from bot.store.db import DEFAULT_BUSY_TIMEOUT_MS, file_problem, unusable
 from bot.store.deadlines import Deadlines
@@ -62,6 +63,7 @@ class Store:
         self.presenter = Presenter(db)
         self.people = People(db)
         self.digests = Digests(db)
+        self.claim_answers = ClaimAnswers(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

@@ -21,7 +21,7 @@ CODES = sorted(v for k, v in vars(E).items() if k.isupper() and isinstance(v, st
 ZH_NAMES = ("小明", "小红", "小刚", "小丽")  # names without Latin letters, to find English
 PARAMS = {"seat": 3, "name": "小刚", "seats": (2, 4), "why": "tile_not_held",
           "detail": "you do not hold 7z", "names": ZH_NAMES,
-          "refusal": Refusal.of(Code.NOT_HELD, tiles=(Tile.RED,))}
+          "refusal": Refusal.of(Code.NOT_HELD, tiles=(Tile.RED,)), "tile": Tile.RED}
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 ALLOWED_LATIN = {"mahjong", "new"}  # the command /mahjong new
 
@@ -58,6 +58,15 @@ def test_the_button_refusals_read_as_players_expect() -> None:
     assert refusal_text(E.SEAT_TAKEN, "seat 3 is taken", "zh-CN", {"seat": 3}) \
         == "3 号位已经有人了。"
     assert refusal_text("brand_new_code", "why", "en") == "Not done."
+
+
+def test_a_claim_answered_in_advance_names_its_tile() -> None:
+    five = Tile.M5
+    en = refusal_text(E.BAD_CLAIM_ANSWER, "x", "en", {"tile": five, "kind": "kong"})
+    zh = refusal_text(E.BAD_CLAIM_ANSWER, "x", "zh-CN", {"tile": five, "kind": "kong"})
+    assert en == ("You can answer in advance a pong of a tile you hold two of, or a kong "
+                  "of one you hold three of: not Five of Characters."), en
+    assert zh == "只能预先回答手里有两张的牌的碰、有三张的牌的杠：五万 不行。", zh
     assert refusal_text("brand_new_code", "why", "zh-CN") == "未能执行。"
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, Refused, TableService
 from bot.store import StandingChoices, Store
+from engine.game import ActionKind
+from engine.tiles import tile_from_notation
 from tests.narrowing import known
 from tests.service.helpers import (
     ANN,
@@ -346,3 +348,20 @@ async def test_after_every_process_was_down_the_first_to_start_dms_what_was_lost
     clock.advance(10)
     await b.service.run_due()                        # a's row is gone: not taken over again
     assert len(b.notes.of("private_hand")) == len(owed)
+
+
+async def test_a_claim_answered_in_advance_on_one_process_is_played_by_the_other(
+        make_world: MakeWorld) -> None:
+    """Cid's "pong 9m" is set through a; b, which had the table in memory, reloads it
+    with the answer and the window closes at once with Cid's pong, played once."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.table_info(table)
+    await a.service.set_claim_answers(by(CID), table, {tile_from_notation("9m"): ActionKind.PONG})
+    await b.service.act(by(ANN), table, D(0, "9m"), step=1)
+    for _ in range(3):
+        await asyncio.gather(a.service.run_due(), b.service.run_due())
+    actions = await a.store.log.actions(known(await a.store.hands.live(table)).id)
+    assert [(x.seat, x.kind, x.source) for x in actions] == [(0, "discard", "player"),
+                                                             (2, "pong", "player")]
+    assert (await a.service.table_info(table)).deciding == (2,)

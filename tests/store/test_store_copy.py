@@ -39,6 +39,7 @@ async def played(path: Path) -> None:
                 hand.id, seq, seq % 4, "discard", {"tile": "5z"}, "player", 3.0 + seq,
                 deadlines=[NewDeadline(seq % 4, seq + 1, "turn", 4.0, 99.0)],
                 snapshot=NewSnapshot(seq, "v1", "{}") if seq == 2 else None)
+        await store.claim_answers.replace(hand.id, 1, [("5m", "pong")])
         await store.lobby.set_user_locale(2**62, "zh-CN", at=5.0)
         await store.lobby.set_setting("commands:global", "abc", at=5.0)
         await store.people.set_quiet(2**62, time_zone="Asia/Shanghai", start=1380, end=420,
@@ -61,6 +62,7 @@ async def everything(store: Store) -> tuple[object, ...]:
     hands = [h for m in matches for h in await store.hands.of_match(m.id)]
     return (tables, await store.rebuilds.load(ids), matches, hands,
             [await store.log.actions(h.id) for h in hands],
+            [await store.claim_answers.of_hand(h.id) for h in hands],
             [await store.endings.settlements(h.id) for h in hands],
             [await store.matches.departures(m.id) for m in matches],
             await store.leaderboard.top(CHANNEL, "hangzhou"),

@@ -146,6 +146,8 @@ _EN: dict[str, str] = {
     "refused.stale_hand": "That button is from an earlier hand.",
     "refused.raced": "Another move landed first; look at the table again.",
     "refused.illegal": "That move isn't allowed: {why}.",
+    "refused.bad_claim_answer": "You can answer in advance a pong of a tile you hold two of, "
+                                "or a kong of one you hold three of: not {tile}.",
     "seat.n": "seat {n}",
     "why.hand_over": "the hand is over",
     "why.not_your_turn": "it is {seat}'s turn, not yours",
@@ -349,6 +351,7 @@ _ZH: dict[str, str] = {
     "refused.stale_hand": "这个按钮来自之前的一局。",
     "refused.raced": "另一步操作先到了；请重新看看牌桌。",
     "refused.illegal": "这一步不能走：{why}。",
+    "refused.bad_claim_answer": "只能预先回答手里有两张的牌的碰、有三张的牌的杠：{tile} 不行。",
     "seat.n": "{n} 号位",
     "why.hand_over": "这一局已经结束",
     "why.not_your_turn": "现在轮到{seat}，不是你",

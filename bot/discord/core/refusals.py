@@ -73,6 +73,8 @@ def refusal_text(code: str, reason: str, locale: LocaleLike,
     for name in ("seat", "name"):
         if name in params:
             fields[name] = params[name]
+    if isinstance(params.get("tile"), Tile):
+        fields["tile"] = tiles_text((params["tile"],), locale)
     if "seats" in params:
         fields["seats"] = join([str(s) for s in params["seats"]], locale)
     key = f"refused.{code}"
