@@ -5,16 +5,19 @@ processes on one database."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.service import DigestNotice, FakeClock
+from bot.service import DigestNotice, FakeClock, RecordingNotifier, TableService
+from bot.store import Store
 from tests.service.helpers import ANN, BOB, EVE, QUIET, D, World, by, stacked
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
@@ -227,3 +230,42 @@ async def test_once_across_a_sigkill(make_world: MakeWorld, db_path: Path, what:
     assert digest.user_id == ANN and len(digest.waiting) == 2
     await after.advance(HOUR)
     assert len(_digests(after)) == 1
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def on_both(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[MakeWorld]:
+    """Worlds in shared mode on one database of each kind (PostgreSQL: SKIP LOCKED)."""
+    database: Path | str = db_path
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+        database = await server.database()
+    stores: list[Store] = []
+
+    async def make(clock: FakeClock, **kwargs: Any) -> World:
+        store = await Store.open(database)
+        stores.append(store)
+        notes = RecordingNotifier()
+        service = TableService(store, notes, clock=clock, computer_pause=0.0, shared=True,
+                               **kwargs)
+        return World(store, clock, notes, service)
+
+    yield make
+    for store in stores:
+        await store.close()
+    if request.param == "postgres":
+        await server.drop(str(database))
+
+
+async def test_three_processes_at_once_send_it_once(on_both: MakeWorld) -> None:
+    clock = FakeClock(EVENING)
+    # leases long enough that the clock's jumps of hours leave the processes alive to
+    # each other (their heartbeats are not pruned as a killed process's would be)
+    worlds = [await on_both(clock, claim_lease=1000.0) for _ in range(3)]
+    await _tables(worlds[0])
+    await _quiet(worlds[0])
+    clock.advance(3.5 * HOUR)
+    await asyncio.gather(*(w.settle() for w in worlds))  # all look at once
+    clock.advance(MORNING - clock.now())
+    for _ in range(3):
+        await asyncio.gather(*(w.settle() for w in worlds))  # and claim at once
+    assert [d.user_id for d in _digests(*worlds)] == [ANN]
