@@ -20,7 +20,8 @@ from bot.store.store import Store
 
 TABLES = ("game_tables", "seats", "matches", "hands", "actions", "deadlines", "settlements",
           "hand_snapshots", "penalties", "departures", "announcements", "leaderboard",
-          "user_locales", "bot_settings", "people", "digests", "claim_answers")
+          "user_locales", "bot_settings", "people", "digests", "claim_answers",
+          "premoves")
 """Every table of the schema but schema_version (each side keeps its own), in an order
 where a row's parents are copied before it."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from bot.store import claim_answers, hands, leaderboard, lobby, matches, outbox
+from bot.store import claim_answers, hands, leaderboard, lobby, matches, outbox, premoves
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
 from bot.store.log import ActionLog
@@ -84,6 +84,7 @@ class Endings(Repository):
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
         await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
         await claim_answers.clear_in(db, hand_id)
+        await premoves.clear_hand_in(db, hand_id)
         self._log.forget(hand_id)
         table = await lobby.table_in(db, hand.table_id)
         await leaderboard.apply_in(db, table.guild_id, table.channel_id, table.rules,
@@ -117,6 +118,7 @@ class Endings(Repository):
                 await db.run("DELETE FROM deadlines WHERE hand_id = ?", (live["id"],))
                 await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (live["id"],))
                 await claim_answers.clear_in(db, live["id"])
+                await premoves.clear_hand_in(db, live["id"])
                 self._log.forget(live["id"])
             await db.run("UPDATE matches SET status = 'abandoned', finished_at = ?"
                            " WHERE table_id = ? AND status = 'playing'", (at, table_id))

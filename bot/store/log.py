@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store import hands
+from bot.store import hands, premoves
 from bot.store.database import Database, Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import ConstraintError, StaleAction
@@ -31,7 +31,8 @@ costs its next append one more read."""
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
                       deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
-                      cached: tuple[int, str] | None) -> tuple[ActionRow, str]:
+                      cached: tuple[int, str] | None, spent: Sequence[int] = ()
+                      ) -> tuple[ActionRow, str]:
     """`ActionLog.append`'s transaction, handed to the database whole
     (`Database.write_at_once`): the hand is live, ``action`` carries the next seq
     (compare-and-set) and the log's running digest up to it, the deadlines replaced, the
@@ -41,6 +42,8 @@ async def _append_now(db: Session, hand_id: int, action: NewAction,
     payload, digest = await _insert_next(db, hand_id, action, cached)
     if deadlines is not None:
         await replace_deadlines_in(db, hand_id, deadlines)
+    if spent:
+        await premoves.clear_in(db, hand_id, spent)
     if snapshot is not None:
         # the older snapshots go in the same statement (a trigger, migration 0007)
         await db.run("INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
@@ -140,6 +143,7 @@ class ActionLog(Repository):
                      payload: Any, source: ActionSource, at: float, *,
                      deadlines: Sequence[NewDeadline] | None = None,
                      snapshot: NewSnapshot | None = None,
+                     premoves_spent: Sequence[int] = (),
                      fence: TableBump | None = None) -> ActionRow:
         """Write action number ``expected_seq`` of a live hand: a compare-and-set.
 
@@ -148,7 +152,9 @@ class ActionLog(Repository):
         written. With ``deadlines``, the hand's deadlines are replaced by these in the
         same transaction, so a crash cannot leave a move without its next timer. With
         ``snapshot`` (the state this action reached), it becomes the hand's one snapshot
-        in the same transaction, sealed with the digest of the log up to it.
+        in the same transaction, sealed with the digest of the log up to it. The seats of
+        ``premoves_spent`` lose their next discard chosen in advance (played, or asked
+        instead: `bot.store.premoves`) in the same transaction too.
         """
         action = NewAction(expected_seq, seat, kind, payload, source, at)
         if snapshot is not None and snapshot.seq != expected_seq:
@@ -156,7 +162,8 @@ class ActionLog(Repository):
                                   f"that action, not of {snapshot.seq}")
         cached = self._digests.get(hand_id)
         row, running = await self._at_once(_append_now, hand_id, action, deadlines,
-                                           snapshot, cached, fence=fence)
+                                           snapshot, cached, tuple(premoves_spent),
+                                           fence=fence)
         self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bot.store import claim_answers
+from bot.store import claim_answers, premoves
 from bot.store.database import Session
 from bot.store.repository import DEADLINE_SELECT, HAND_SELECT, Repository, grouped, marks
 from bot.store.rows import (
@@ -61,6 +61,7 @@ async def _loads_in(db: Session, ids: list[int],
         f"{DEADLINE_SELECT} WHERE d.hand_id IN ({marks(live_hands)})"
         " ORDER BY d.seat", live_hands)), lambda d: d.hand_id)
     answers = grouped(await claim_answers.of_hands_in(db, live_hands), lambda a: a.hand_id)
+    chosen = await premoves.of_hands_in(db, live_hands)
     users = sorted({s.user_id for ss in seats.values() for s in ss
                     if s.user_id is not None})
     locales = {r["user_id"]: r["locale"] for r in await db.all(
@@ -81,7 +82,8 @@ async def _loads_in(db: Session, ids: list[int],
             penalties.get(match.id, {}) if match else {},
             logs.get(last.id) if last else None,
             tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0),
-            tuple(answers.get(last.id, [])) if last else ())
+            tuple(answers.get(last.id, [])) if last else (),
+            chosen.get(last.id, {}) if last else {})
     return out
 
 

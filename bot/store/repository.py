@@ -8,9 +8,10 @@ rows), `bot.store.log` (actions and snapshots), `bot.store.endings` (the end of 
 or a table), `bot.store.rebuilds` (what rebuilding tables reads),
 `bot.store.deadlines`, `bot.store.outbox` (announcements), `bot.store.processes`
 (heartbeats, table versions), `bot.store.leaderboard`, `bot.store.presenter` (the
-presenter's memory), `bot.store.people` (what each person sets for themself) and
-`bot.store.digests` (the DM owed when someone's quiet hours end). A
-transaction that spans aggregates is one transaction: the
+presenter's memory), `bot.store.people` (what each person sets for themself),
+`bot.store.digests` (the DM owed when someone's quiet hours end) and `bot.store.premoves`
+(the next discards chosen in advance). A transaction that spans aggregates is one
+transaction: the
 operation's own repository composes the others' in-session functions (``…_in(session,
 …)``, module functions that take the caller's session).
 

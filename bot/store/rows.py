@@ -10,7 +10,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, Protocol
 
@@ -49,6 +49,9 @@ class StandingChoices:
     pass_claims: bool = False
     discard_drawn_when_away: bool = False
     never_chi: bool = False
+    discard_drawn_when_ready: bool = False
+    """While the hand is ready: a turn whose draw offers no win and no kong discards the
+    drawn tile at once (issue 30)."""
 
     def to_json(self) -> str:
         return json.dumps({name: getattr(self, name) for name in _CHOICES})
@@ -625,3 +628,5 @@ class TableLoad:
     rest, so a table "playing" with none in play is judged on one moment's state."""
     claim_answers: tuple[ClaimAnswerRow, ...] = ()
     """The live hand's claims answered in advance (issue 30)."""
+    premoves: Mapping[int, str] = field(default_factory=dict)
+    """The live hand's next discards chosen in advance: seat → tile notation (0022)."""

@@ -35,6 +35,7 @@ from bot.store.outbox import Outbox
 from bot.store.people import People
 from bot.store.postgres import is_postgres_url
 from bot.store.postgres import open_migrated as _open_postgres
+from bot.store.premoves import Premoves
 from bot.store.presenter import Presenter
 from bot.store.processes import Processes
 from bot.store.rebuilds import Rebuilds
@@ -64,6 +65,7 @@ class Store:
         self.people = People(db)
         self.digests = Digests(db)
         self.claim_answers = ClaimAnswers(db)
+        self.premoves = Premoves(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

@@ -40,6 +40,7 @@ async def played(path: Path) -> None:
                 deadlines=[NewDeadline(seq % 4, seq + 1, "turn", 4.0, 99.0)],
                 snapshot=NewSnapshot(seq, "v1", "{}") if seq == 2 else None)
         await store.claim_answers.replace(hand.id, 1, [("5m", "pong")])
+        await store.premoves.set(hand.id, 1, "9p", at=4.5)
         await store.lobby.set_user_locale(2**62, "zh-CN", at=5.0)
         await store.lobby.set_setting("commands:global", "abc", at=5.0)
         await store.people.set_quiet(2**62, time_zone="Asia/Shanghai", start=1380, end=420,
