@@ -33,7 +33,7 @@ from bot.discord.core.pictures import Pictures
 from bot.discord.core.tree_errors import on_app_command_error
 from bot.discord.lobby import leave, message  # noqa: F401  (their buttons, registered)
 from bot.discord.lobby.names import computer_name
-from bot.discord.play import choices, moves  # noqa: F401  (their buttons, registered)
+from bot.discord.play import choices, moves, premoves  # noqa: F401  (their buttons, registered)
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Clock, TableService
 from bot.store import Store, StoreMemory

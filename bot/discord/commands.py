@@ -223,7 +223,8 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             dm = await answer.pictures.draw_hand(partial(
                 prepare_dm, info.view, (), lang(answer.locale), table_id=table_id,
                 hand=info.hand_number, step=info.public_step, names=info.names,
-                deadline=info.deadline, choices=info.choices, away=info.away))
+                deadline=info.deadline, choices=info.choices, away=info.away,
+                next_discard=info.next_discard))
             text = dm.text if live is None else \
                 reply_text(dm.text, live.expires_at, answer.locale)
             sent = await answer.say(text, file=hand_file(table_id, info.seat, dm.png),

@@ -16,7 +16,16 @@ from bot.service import errors as E
 from bot.service.announcements import Announcer
 from bot.service.clock import Clock
 from bot.service.errors import Refused
-from bot.service.live import LiveTable, Pending, advance_answer, answers_of, auto_reason, step_of
+from bot.service.live import (
+    AheadReason,
+    LiveTable,
+    Pending,
+    advance_answer,
+    answers_of,
+    auto_reason,
+    played_ahead,
+    step_of,
+)
 from bot.service.moves import JUDGED, Moves
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Wake
@@ -62,9 +71,9 @@ class Alarms:
                 return
             if wake.when != p.due_at:
                 return
-            action, source = self._auto_action(live, p)
+            action, source, ahead = self._auto_action(live, p)
             try:
-                await self._moves.commit(live, action, source)
+                await self._moves.commit(live, action, source, ahead=ahead)
                 return
             except Refused as exc:
                 if exc.code == E.RACED and judged < JUDGED and \
@@ -87,26 +96,36 @@ class Alarms:
         live.pending[p.seat] = replace(p, reminded=True)
         await self._announcer.remind(live, live.pending[p.seat])
 
-    def _auto_action(self, live: LiveTable, p: Pending) -> tuple[Action, ActionSource]:
+    def _auto_action(self, live: LiveTable, p: Pending
+                     ) -> tuple[Action, ActionSource, AheadReason | None]:
+        """The move a moment plays, its source, and (a turn its person chose
+        beforehand) why it is theirs."""
         assert live.hand is not None
         state = live.hand.state
         seat = p.seat
         if p.kind != "computer":
-            return timeout_action(state, seat), "timeout"
+            return timeout_action(state, seat), "timeout", None
         seat_row = live.seats[seat]
         answers = answers_of(live, seat)
-        reason = auto_reason(seat_row, state, seat, answers)
+        premove = live.premoves.get(seat)
+        reason = auto_reason(seat_row, state, seat, answers, premove)
         if reason == "always_win":
-            return Action(ActionKind.WIN, seat), "computer"
+            return Action(ActionKind.WIN, seat), "computer", None
         if reason == "claim_answer" and seat_row is not None:
             # The person's own answer, given in advance: their move ("player": it
             # counts as theirs, as a click would), one the window offers now.
             answer = advance_answer(state, seat, seat_row.choices, answers)
             assert answer is not None
-            return answer, "player"
+            return answer, "player", None
         if reason == "pass_claims":
-            return Action(ActionKind.PASS, seat), "computer"
+            return Action(ActionKind.PASS, seat), "computer", None
+        if reason in ("premove", "discard_drawn") and seat_row is not None:
+            ahead = played_ahead(seat_row, state, seat, premove)
+            assert ahead is not None  # the same judgement as `auto_reason`'s
+            # The person's own move, chosen beforehand: "player", as a click is (it
+            # counts as theirs and ends a run of timeouts); never "computer".
+            return ahead[1], "player", ahead[0]
         if reason == "away" and seat_row is not None \
                 and seat_row.choices.discard_drawn_when_away:
-            return timeout_action(state, seat), "computer"
-        return choose_action(state, seat, live.rng), "computer"
+            return timeout_action(state, seat), "computer", None
+        return choose_action(state, seat, live.rng), "computer", None

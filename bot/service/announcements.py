@@ -26,6 +26,7 @@ from bot.service.live import (
     LiveTable,
     Pending,
     answers_of,
+    auto_reason,
     covered,
     deadline_of,
     info_of,
@@ -44,6 +45,7 @@ from bot.service.notices import (
     MoveKind,
     MoveNotice,
     Notice,
+    PlayedAhead,
     PrivateNotice,
     Receipt,
     RevealNotice,
@@ -192,10 +194,14 @@ class Announcer:
 
     async def announce(self, live: LiveTable, old: HandState | None, new: HandState,
                        events: tuple[Event, ...], fresh: set[int],
-                       cause: Cause | None = None) -> None:
+                       cause: Cause | None = None, *,
+                       played: tuple[int, PlayedAhead] | None = None) -> None:
         """The public table; each person whose hand or decision changed (not a claim
         decision answered for them in advance, nor its echo); a ping for each fresh
-        decision of a person."""
+        decision of a person. A person's turn that is played at once for them, as they
+        chose beforehand (`played_ahead`), is not put to them either: their DM comes
+        with the move (``played``: the seat, what it drew and discarded), with this
+        news."""
         assert live.hand is not None
         number = live.hand.row.number
         names = live.names
@@ -221,7 +227,12 @@ class Announcer:
                     and before[seat] is not None and unasked.get(seat) == before[seat] \
                     and old.seats[seat] is new.seats[seat]:
                 continue  # the echo of their own answer, given in advance
-            await self.publish(self._private(live, seat, row, new, news, step, cause=cause))
+            if seat in fresh and _ahead(live, new, seat, row):
+                live.held_news[seat] = live.held_news.get(seat, ()) + news
+                continue
+            await self.publish(self._private(
+                live, seat, row, new, news, step, cause=cause,
+                played=played[1] if played is not None and played[0] == seat else None))
         await self.ping(live, fresh)
 
     @staticmethod
@@ -270,17 +281,22 @@ class Announcer:
 
     def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
                  news: tuple[Event, ...], step: int | None, *, cause: Cause | None = None,
-                 reminder: bool = False, resent: bool = False) -> PrivateNotice:
+                 reminder: bool = False, resent: bool = False,
+                 played: PlayedAhead | None = None) -> PrivateNotice:
         """What one seat's person is shown of ``state``, with everything needed to show
-        it: their choices, away flag, language, and the public news of the change; sent
+        it: their choices, away flag, language, the public news of the change (and any
+        held back from a turn played at once for them), their next discard chosen in
+        advance, and the turn just played for them (``played``, their own seat's); sent
         silently when it asks to claim with no win on offer (`silent_offer`)."""
         assert live.hand is not None
+        held = live.held_news.pop(seat, ())
         return PrivateNotice(
             live.ref, seat, row.user_id, live.names, live.hand.row.number, step,
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self._languages.of(row.user_id),
-            news, cause, reminder, resent,
-            silent=step is not None and silent_offer(state, seat))
+            held + news, cause, reminder, resent,
+            silent=step is not None and silent_offer(state, seat),
+            next_discard=live.premoves.get(seat), played=played)
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):
@@ -311,6 +327,14 @@ class Announcer:
             raise
         except Exception:
             log.exception("notifier failed on a %s notice", notice.kind)
+
+
+def _ahead(live: LiveTable, state: HandState, seat: int, row: SeatRow) -> bool:
+    """The seat's fresh turn is played at once as its person chose beforehand."""
+    p = live.pending.get(seat)
+    return p is not None and p.kind == "computer" and not row.is_computer \
+        and auto_reason(row, state, seat,
+                        premove=live.premoves.get(seat)) in ("premove", "discard_drawn")
 
 
 def _fraction_tuple(values: list[str]) -> tuple[Fraction, ...]:

@@ -53,7 +53,7 @@ from bot.store import (
     Store,
 )
 from engine import rules as rulesets
-from engine.game import Action, ActionKind
+from engine.game import Action, ActionKind, Phase
 from engine.match import new_match
 from engine.rules.common import SEATS, OptionError
 from engine.tiles import Tile
@@ -328,6 +328,42 @@ class Commands:
                 hand.answers.pop(seat, None)
             await self._timers.replan(live)
             return dict(answers)
+
+    async def set_next_discard(self, cause: Cause, table_id: int, tile: Tile | None, *,
+                               hand_number: int | None = None, seat: int | None = None
+                               ) -> Tile | None:
+        """Choose (``tile``) or cancel (None) the seat's next discard in advance, while
+        it is not the seat's turn: played at once at its next turn if the draw offers
+        no win and no kong and the tile is still held (`played_ahead`). Private: nothing
+        is published. ``hand_number`` and ``seat``, from the DM's menu, refuse a menu of
+        an earlier hand (`stale_hand`) or of someone else's seat (`not_yours`,
+        `wrong_seat`). A tile the seat does not hold is refused `not_held`, any change
+        during its own turn `your_turn`. Returns the seat's next discard now."""
+        await self.seen(cause)
+        async with self._tables.locked(table_id) as live:
+            hand = need_hand(live)
+            mine = need_player(live, cause.user_id, seat) if seat is not None \
+                else need_seat(live, cause.user_id)
+            if seat is not None and seat != mine:
+                raise Refused(E.WRONG_SEAT, f"you sit in seat {mine + 1}; that menu is for "
+                                            f"seat {seat + 1}", seat=seat + 1,
+                              name=live.names[seat])
+            if hand_number is not None and hand_number != live.hand_number:
+                raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
+            state = hand.state
+            if state.phase is Phase.TURN and state.turn == mine:
+                raise Refused(E.YOUR_TURN, "it is your turn now: play it from the move menu")
+            if tile is None:
+                if mine in live.premoves:
+                    await self._store.premoves.clear(hand.row.id, mine, fence=live.fence)
+                    del live.premoves[mine]
+                return None
+            if tile not in state.seats[mine].hand:
+                raise Refused(E.NOT_HELD, "you do not hold that tile", tile=tile)
+            await self._store.premoves.set(hand.row.id, mine, tile.notation,
+                                           at=self._clock.now(), fence=live.fence)
+            live.premoves[mine] = tile
+            return tile
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""

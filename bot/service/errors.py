@@ -69,3 +69,8 @@ ILLEGAL = "illegal"
 BAD_CLAIM_ANSWER = "bad_claim_answer"
 """A claim answered in advance for a tile the seat does not hold enough of (params:
 ``tile``, ``kind`` "pong" or "kong")."""
+NOT_HELD = "not_held"
+"""A next discard chosen in advance that the seat does not hold (params: tile)."""
+YOUR_TURN = "your_turn"
+"""A next discard chosen (or cancelled) in advance while it is the seat's turn: it is
+played from the decision's own menu."""

@@ -26,13 +26,24 @@ from bot.store import (
     TableRow,
 )
 from engine import rules as rulesets
-from engine.game import Action, ActionKind, HandState, Phase, deciding_seats, legal_actions
+from engine.game import (
+    Action,
+    ActionKind,
+    Event,
+    HandState,
+    Phase,
+    deciding_seats,
+    legal_actions,
+)
 from engine.match import MatchState
 from engine.rules.common import SEATS, TableOptions
 from engine.tiles import Tile, tile_from_notation
-from engine.view import visible_deciding
+from engine.view import view, visible_deciding
 
-AutoReason = Literal["computer", "away", "always_win", "pass_claims", "claim_answer"]
+AutoReason = Literal["computer", "away", "always_win", "pass_claims", "claim_answer",
+                     "premove", "discard_drawn"]
+AheadReason = Literal["premove", "discard_drawn"]
+"""A turn played at once by what its person chose beforehand (`played_ahead`)."""
 
 Answers = Mapping[Tile, ActionKind]
 """A seat's claims answered in advance for the hand: tile → PONG or KONG ("pong 5m")."""
@@ -105,6 +116,12 @@ class LiveTable:
     stale: bool = False
     """A write found the store disagreeing with memory (another writer): the table is
     reloaded before its lock is released (`LiveTables.settle`)."""
+    premoves: dict[int, Tile] = field(default_factory=dict)
+    """The live hand's next discards chosen in advance, by seat (the store's premoves,
+    0018): private to each seat's person."""
+    held_news: dict[int, tuple[Event, ...]] = field(default_factory=dict)
+    """The public news a seat's DM did not get because its turn was played at once
+    (`Announcer.announce`): told with its next DM."""
     _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
     _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
 
@@ -113,6 +130,7 @@ class LiveTable:
         the table is being rebuilt from the store in place."""
         self.row, self.seats, self.version = row, seats, row.version
         self.match_id, self.match, self.hand, self.pending = None, None, None, {}
+        self.premoves, self.held_news = {}, {}
         self.stale = False
 
     @property
@@ -196,10 +214,13 @@ _NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
 
 
 def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
-                answers: Answers = NO_ANSWERS) -> AutoReason | None:
+                answers: Answers = NO_ANSWERS, premove: Tile | None = None
+                ) -> AutoReason | None:
     """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
-    a standing choice that fits this decision, or the claims the seat answered in
-    advance (``answers``, with its standing "never chi": `advance_answer`); None: ask
+    a standing choice that fits this decision, the claims the seat answered in
+    advance (``answers``, with its standing "never chi": `advance_answer`), or a turn
+    its person chose beforehand (``premove``, the seat's next discard chosen in
+    advance: `played_ahead`); None: ask
     the person."""
     if seat_row is None or seat_row.is_computer:
         return "computer"
@@ -210,7 +231,8 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
         if choices.always_win and any(a.kind is ActionKind.WIN
                                       for a in legal_actions(state, seat)):
             return "always_win"
-        return None
+        ahead = played_ahead(seat_row, state, seat, premove)
+        return ahead[0] if ahead is not None else None
     assert state.window is not None
     kinds = {a.kind for a in state.window.options[seat]}
     if ActionKind.WIN in kinds:
@@ -278,6 +300,46 @@ def silent_offer(state: HandState, seat: int) -> bool:
     if state.phase is Phase.TURN or window is None or not window.options[seat]:
         return False
     return all(a.kind is not ActionKind.WIN for a in window.options[seat])
+
+
+_ASKS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.CONCEALED_KONG,
+                   ActionKind.ADDED_KONG})
+"""A turn offering one of these is always put to its person."""
+
+
+def played_ahead(seat_row: SeatRow, state: HandState, seat: int, premove: Tile | None
+                 ) -> tuple[AheadReason, Action] | None:
+    """The discard ``seat``'s turn plays at once because its person chose it
+    beforehand, and why; None: ask them. Only a turn that began with a draw (not the
+    dealer's first, not one after the seat's own claim) and whose draw offers no win and
+    no kong, and only a discard the rules allow now: the next discard chosen in advance
+    (``premove``) if it is still held, else (none chosen) the drawn tile when the seat
+    asked for "discard my draw" and its hand is ready without it (the engine's waits,
+    as the discard menu shows them). A chosen next discard no longer held asks."""
+    if state.phase is not Phase.TURN or state.turn != seat:
+        return None
+    drawn = state.seats[seat].drawn
+    if drawn is None or state.seats[seat].claimed_turn:
+        return None
+    legal = legal_actions(state, seat)
+    if any(a.kind in _ASKS for a in legal):
+        return None
+    if premove is not None:
+        chosen = Action(ActionKind.DISCARD, seat, premove)
+        return ("premove", chosen) if chosen in legal else None
+    if not seat_row.choices.discard_drawn_when_ready:
+        return None
+    action = Action(ActionKind.DISCARD, seat, drawn)
+    if action not in legal or not discard_keeps_ready(state, seat, drawn):
+        return None
+    return "discard_drawn", action
+
+
+def discard_keeps_ready(state: HandState, seat: int, tile: Tile) -> bool:
+    """Whether the seat's hand waits on a tile the win button would accept after
+    discarding ``tile`` (the discard menu's "听 waits")."""
+    return any(m.action.kind is ActionKind.DISCARD and m.action.tile == tile and m.waits
+               for m in view(state, seat).moves)
 
 
 def deadline_of(p: Pending | None) -> float | None:

@@ -33,8 +33,17 @@ from bot.service.cause import Cause
 from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.fairness import Deal
-from bot.service.live import LiveHand, LiveTable, Pending, deadline_rows, info_of, user_of
-from bot.service.notices import AwayNotice, LobbyNotice, TableRef
+from bot.service.live import (
+    AheadReason,
+    LiveHand,
+    LiveTable,
+    Pending,
+    auto_reason,
+    deadline_rows,
+    info_of,
+    user_of,
+)
+from bot.service.notices import AwayNotice, LobbyNotice, PlayedAhead, TableRef
 from bot.service.results import ActResult
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import snapshot_of
@@ -54,7 +63,16 @@ from bot.store import (
     best_hand_key,
     player_key,
 )
-from engine.game import Action, Event, HandState, IllegalAction, Phase, apply, new_hand
+from engine.game import (
+    Action,
+    ActionKind,
+    Event,
+    HandState,
+    IllegalAction,
+    Phase,
+    apply,
+    new_hand,
+)
 from engine.match import HandOutcome, MatchState, finish_hand, start_hand
 from engine.match import leave as match_leave
 from engine.rules.common import SEATS
@@ -142,6 +160,7 @@ class Moves:
         live.match = dealt.match
         live.hand = LiveHand(row, state)
         live.pending = {}
+        live.premoves, live.held_news = {}, {}
         self._scheduler.forget(live.id)
         # The lobby message says which hand is being played: each deal updates it.
         await self._announcer.publish(LobbyNotice(
@@ -164,8 +183,12 @@ class Moves:
                                       cause)
 
     async def commit(self, live: LiveTable, action: Action, source: ActionSource,
-                     cause: Cause | None = None) -> ActResult:
-        """The one path of every move (see the module docstring)."""
+                     cause: Cause | None = None, *, ahead: AheadReason | None = None
+                     ) -> ActResult:
+        """The one path of every move (see the module docstring). ``ahead``: the move is
+        a turn its person chose beforehand (`played_ahead`): their DM says so. The
+        next discards chosen in advance that the move spends (`premoves_spent`) go in
+        its transaction."""
         hand = live.hand
         assert hand is not None
         old = hand.state
@@ -183,19 +206,27 @@ class Moves:
                              live.match is None or live.match.finished, action.seat)
         pending = self._timers.plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
+        spent = premoves_spent(live, action, new, fresh)
         try:
             await self._store.log.append(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
                 deadlines=deadline_rows(pending) if fresh else None,
-                snapshot=snapshot_of(new, self.snapshot_every), fence=live.fence)
+                snapshot=snapshot_of(new, self.snapshot_every), premoves_spent=spent,
+                fence=live.fence)
         except StoreError as exc:
             live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
         hand.state = new
         live.pending = pending
+        for seat in spent:
+            live.premoves.pop(seat, None)
         self._timers.schedule(live, (pending[s] for s in fresh))
         await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
-        await self._announcer.announce(live, old, new, events, fresh, cause)
+        drawn = old.seats[action.seat].drawn
+        played = (action.seat, PlayedAhead(ahead, drawn, action.tile)) \
+            if ahead is not None and drawn is not None and action.tile is not None else None
+        await self._announcer.announce(live, old, new, events, fresh, cause,
+                                       played=played)
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
 
     async def end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
@@ -232,6 +263,7 @@ class Moves:
         hand.state = state
         live.match = match
         live.pending = {}
+        live.premoves = {}  # deleted with the hand's end
         self._scheduler.forget(live.id)
         await self._announcer.announce(live, old, state, events, set(), cause)
         if match.finished:
@@ -371,6 +403,23 @@ class Moves:
                 hands_played=1, matches_played=1 if match_over else 0,
                 hand_value=record.settlement.value if record else None, hand_desc=desc))
         return out
+
+
+def premoves_spent(live: LiveTable, action: Action, new: HandState, fresh: set[int]
+                   ) -> list[int]:
+    """The seats whose next discard chosen in advance ``action`` spends: its own seat's
+    by any move but a pass (the discard that plays it, a claim: after its own claim a
+    seat is asked), and a seat whose turn now comes and is put to its person instead
+    (dropped: it was for this turn)."""
+    spent = []
+    chosen = live.premoves
+    if action.seat in chosen and action.kind is not ActionKind.PASS:
+        spent.append(action.seat)
+    if new.phase is Phase.TURN and new.turn in fresh and new.turn in chosen \
+            and new.turn not in spent and auto_reason(live.seats[new.turn], new, new.turn,
+                                                      premove=chosen[new.turn]) != "premove":
+        spent.append(new.turn)
+    return spent
 
 
 def parse_action(action: Action | Mapping[str, Any]) -> Action:

@@ -183,6 +183,18 @@ class TableNotice:
 
 
 @dataclass(frozen=True)
+class PlayedAhead:
+    """A seat's turn played at once by what its person chose beforehand (private to
+    them): ``reason`` "premove" (their next discard chosen in advance) or
+    "discard_drawn" ("discard my draw" with a ready hand), the tile drawn, the tile
+    discarded."""
+
+    reason: Literal["premove", "discard_drawn"]
+    drawn: Tile
+    discarded: Tile
+
+
+@dataclass(frozen=True)
 class PrivateNotice:
     """Private to one seat's person: their hand changed or a decision is in front of
     them. ``step`` is the decision's place in the hand (None: nothing to decide now);
@@ -218,6 +230,11 @@ class PrivateNotice:
     """Sent without notifying its person (Discord's suppress-notifications flag): the
     service decides (a claim offer holding no win, a person inside their quiet hours),
     the adapter only obeys."""
+    next_discard: Tile | None = None
+    """The seat's next discard chosen in advance (its DM says "next: 9p")."""
+    played: PlayedAhead | None = None
+    """The seat's turn that was just played at once for its person (what was drawn and
+    discarded), told in their DM."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)

@@ -142,7 +142,7 @@ class Queries:
                             view(hand.state, seat, live.hand_number),
                             step_of(hand.state, seat), deadline_of(pending),
                             live.names, row.choices, row.away, hand.state.seq,
-                            public_step_of(hand.state, seat))
+                            public_step_of(hand.state, seat), live.premoves.get(seat))
 
     async def turns(self, cause: Cause) -> tuple[WaitingMove, ...]:
         """What waits for the person asking, at every table of every server they sit at

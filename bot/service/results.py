@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.service.notices import TableInfo
 from bot.store import LeaderboardRow, StandingChoices
 from engine.game import Event
+from engine.tiles import Tile
 from engine.view import PlayerView, TableView
 
 
@@ -61,6 +62,8 @@ class HandInfo:
     a newer state when its ``seq`` is larger)."""
     public_step: int | None = None
     """What the decision's buttons carry (`steps.py`; None: nothing to decide now)."""
+    next_discard: Tile | None = None
+    """The seat's next discard chosen in advance (its person's alone)."""
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,13 @@ class TableService:
         return await self.commands.set_claim_answers(cause, table_id, answers,
                                                      hand_number=hand_number)
 
+    async def set_next_discard(self, cause: Cause, table_id: int, tile: Tile | None, *,
+                               hand_number: int | None = None, seat: int | None = None
+                               ) -> Tile | None:
+        """Choose (or, None, cancel) the seat's next discard in advance; returns it."""
+        return await self.commands.set_next_discard(cause, table_id, tile,
+                                                    hand_number=hand_number, seat=seat)
+
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again."""
         return await self.commands.back(cause, table_id)

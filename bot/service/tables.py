@@ -57,6 +57,7 @@ from bot.store import (
 from engine.game import Action, HandState, Phase, deciding_seats, replay
 from engine.match import HandSetup, MatchState, finish_hand, new_match
 from engine.rules.common import SEATS, TableOptions
+from engine.tiles import tile_from_notation
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +273,8 @@ class LiveTables:
         elif state.phase is Phase.ENDED:
             await self._moves.end_hand(live, state, (), None)
         else:
+            live.premoves = {seat: tile_from_notation(tile)
+                             for seat, tile in load.premoves.items()}
             await self._restore_deadlines(live, load.deadlines)
 
     async def hand_state(self, row: TableRow, options: TableOptions, hand: HandRow,

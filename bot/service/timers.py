@@ -54,7 +54,8 @@ class Timers:
 
     def new_pending(self, live: LiveTable, state: HandState, seat: int, step: int,
                     now: float) -> Pending:
-        reason = auto_reason(live.seats[seat], state, seat, answers_of(live, seat))
+        reason = auto_reason(live.seats[seat], state, seat, answers_of(live, seat),
+                             live.premoves.get(seat))
         if reason == "computer":
             return Pending(seat, step, "computer", now, now + self.computer_pause)
         if reason is not None:  # away, a standing choice or an answer given: at once
@@ -76,7 +77,7 @@ class Timers:
         fresh = set()
         for seat, old in live.pending.items():
             auto = auto_reason(live.seats[seat], hand.state, seat,
-                               answers_of(live, seat)) is not None
+                               answers_of(live, seat), live.premoves.get(seat)) is not None
             if (old.kind == "computer") == auto:
                 pending[seat] = old
             else:

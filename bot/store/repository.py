@@ -11,9 +11,8 @@ or a table), `bot.store.rebuilds` (what rebuilding tables reads),
 presenter's memory), `bot.store.people` (what each person sets for themself),
 `bot.store.digests` (the DM owed when someone's quiet hours end) and `bot.store.premoves`
 (the next discards chosen in advance). A transaction that spans aggregates is one
-transaction: the
-operation's own repository composes the others' in-session functions (``…_in(session,
-…)``, module functions that take the caller's session).
+transaction: the operation's own repository composes the others' in-session functions
+(``…_in(session, …)``, module functions that take the caller's session).
 
 Shared mode's table bump (`TableBump`) is explicit: each write of a table's own state
 (a seat, its match, a hand's log, its end, its deadlines) takes the table's ``fence``

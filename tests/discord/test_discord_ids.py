@@ -18,6 +18,7 @@ from bot.discord.lobby.leave import LeaveButton
 from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
 from bot.discord.play.choices import PREFERENCES, BackButton, PreferenceButton
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
+from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect
 from bot.service import Cause, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
@@ -46,7 +47,8 @@ ACTIONS = [
 
 
 
-ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton)
+ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
+         NextDiscardSelect, NextDiscardCancel)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -137,7 +139,8 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
 
 def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
-           "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes"]
+           "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
+           "mj:nxc:1:1:s2"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]

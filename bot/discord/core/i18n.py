@@ -148,6 +148,9 @@ _EN: dict[str, str] = {
     "refused.illegal": "That move isn't allowed: {why}.",
     "refused.bad_claim_answer": "You can answer in advance a pong of a tile you hold two of, "
                                 "or a kong of one you hold three of: not {tile}.",
+    "refused.not_held": "You don't hold {tile}; choose a tile from your hand.",
+    "refused.your_turn": "It is your turn now: play it from your move menu; the next "
+                         "discard is chosen while others play.",
     "seat.n": "seat {n}",
     "why.hand_over": "the hand is over",
     "why.not_your_turn": "it is {seat}'s turn, not yours",
@@ -349,6 +352,8 @@ _ZH: dict[str, str] = {
     "refused.no_hand": "现在没有在打的牌局。",
     "refused.stale": "这个按钮对应的决定已经过去了。",
     "refused.stale_hand": "这个按钮来自之前的一局。",
+    "refused.not_held": "你手里没有 {tile}；请从手牌里选一张。",
+    "refused.your_turn": "现在轮到你了：请用出牌菜单打牌；下一张要打的牌在别人打牌时预先选。",
     "refused.raced": "另一步操作先到了；请重新看看牌桌。",
     "refused.illegal": "这一步不能走：{why}。",
     "refused.bad_claim_answer": "只能预先回答手里有两张的牌的碰、有三张的牌的杠：{tile} 不行。",

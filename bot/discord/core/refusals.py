@@ -77,6 +77,8 @@ def refusal_text(code: str, reason: str, locale: LocaleLike,
         fields["tile"] = tiles_text((params["tile"],), locale)
     if "seats" in params:
         fields["seats"] = join([str(s) for s in params["seats"]], locale)
+    if isinstance(params.get("tile"), Tile):
+        fields["tile"] = tiles_text((params["tile"],), locale)
     key = f"refused.{code}"
     if not has(key):
         key = "refused.wrap"

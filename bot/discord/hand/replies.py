@@ -379,7 +379,7 @@ class LiveReplies:
             prepare_dm, notice.viewing(), news, lang(locale), table_id=key[0],
             hand=notice.hand_number, step=notice.public_step, names=notice.names,
             deadline=notice.deadline, choices=notice.choices, away=notice.away,
-            reminder=notice.reminder))
+            reminder=notice.reminder, next_discard=notice.next_discard))
 
     # -- shared mode: the memory's reply, whichever process made it ------------------
 

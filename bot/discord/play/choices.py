@@ -3,7 +3,8 @@ a seat's decision, and their clicks.
 
 ``mj:pref:{table}:{name}:{on|off}``
     Set a standing choice to on or off: ``name`` ∈ always_win, pass_claims,
-    discard_drawn_when_away (the store's StandingChoices).
+    discard_drawn_when_away, discard_drawn_when_ready (the store's StandingChoices;
+    the last is shown only while the hand is ready, or while it is on).
 ``mj:back:{table}``
     "I'm back": an away player takes their seat back from the computer.
 """
@@ -17,11 +18,22 @@ import discord
 
 from bot.discord.core.answering import answering
 from bot.discord.core.i18n import LocaleLike, t
-from bot.discord.core.items import MAX_BUTTON_LABEL, MAX_ROWS, NUM, own_id, persistent
+from bot.discord.core.items import (
+    MAX_BUTTON_LABEL,
+    MAX_ROW_BUTTONS,
+    MAX_ROWS,
+    NUM,
+    own_id,
+    persistent,
+)
 from bot.discord.core.words import clip
 
-Preference = Literal["always_win", "pass_claims", "discard_drawn_when_away"]
-PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_drawn_when_away")
+Preference = Literal["always_win", "pass_claims", "discard_drawn_when_away",
+                     "discard_drawn_when_ready"]
+PREFERENCES: tuple[Preference, ...] = ("always_win", "pass_claims", "discard_drawn_when_away",
+                                       "discard_drawn_when_ready")
+WHEN_READY: frozenset[Preference] = frozenset({"discard_drawn_when_ready"})
+"""Shown only while the seat's hand is ready (or while on, to turn it off)."""
 
 
 @persistent
@@ -82,14 +94,18 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 def preference_items(table_id: int, choices: Any, locale: LocaleLike, *, away: bool = False,
-                     row: int | None = None) -> list[discord.ui.Item[Any]]:
+                     row: int | None = None, ready: bool = False
+                     ) -> list[discord.ui.Item[Any]]:
     """One toggle per standing choice (``choices`` has the store's StandingChoices
-    fields), each id carrying the value a press sets; "I'm back" first when away."""
+    fields), each id carrying the value a press sets; "I'm back" first when away. The
+    choices for a ready hand only while it is ``ready`` (or on)."""
     items: list[discord.ui.Item[Any]] = []
     if away:
         items.append(BackButton(table_id, label=t("btn.back", locale), row=row))
     for name in PREFERENCES:
         current = bool(getattr(choices, name))
+        if name in WHEN_READY and not ready and not current:
+            continue
         label = t(f"btn.pref.{name}", locale)
         if current:
             label = t("btn.pref.on", locale, label=label)
@@ -100,14 +116,17 @@ def preference_items(table_id: int, choices: Any, locale: LocaleLike, *, away: b
 
 
 def add_preferences(ui: discord.ui.View, table_id: int, choices: Any, locale: LocaleLike,
-                    *, away: bool = False) -> bool:
-    """Append the standing-choice row to ``ui`` when a row is free (a move view uses
-    at most two rows in practice); False when there is no room."""
+                    *, away: bool = False, ready: bool = False) -> bool:
+    """Append the standing-choice rows to ``ui`` after its last used row, five toggles a
+    row (a move view uses at most two rows in practice); False when there is no room
+    for them all (none is added then)."""
     used = {row for row in map(_row_of, ui.children) if row is not None}
-    free = [r for r in range(MAX_ROWS) if r not in used and r > max(used, default=-1)]
-    if not free:
+    free = [r for r in range(MAX_ROWS) if r > max(used, default=-1)]
+    items = preference_items(table_id, choices, locale, away=away, ready=ready)
+    if len(free) * MAX_ROW_BUTTONS < len(items):
         return False
-    for item in preference_items(table_id, choices, locale, away=away, row=free[0]):
+    for i, item in enumerate(items):
+        item.row = free[i // MAX_ROW_BUTTONS]
         ui.add_item(item)
     return True
 

@@ -49,10 +49,14 @@ from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.play.choices import add_preferences
 from bot.discord.play.move_dms import MoveDms
 from bot.discord.play.moves import move_view
+from bot.discord.play.premoves import can_choose_next, next_items, next_options
 from bot.discord.play.words import dm_closed_text, dm_text
 from bot.discord.table.words import describe_events
 from bot.service import PrivateNotice, TableRef
+from bot.service.notices import PlayedAhead
 from engine.game.events import Event
+from engine.rules.common import ActionKind
+from engine.tiles import Tile
 from engine.view import PlayerView
 from render.hand import hand_image
 
@@ -74,16 +78,32 @@ def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
 def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | None,
                     names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
                     choices: Any = None, away: bool = False, reminder: bool = False,
-                    happened: Sequence[str] = ()) -> tuple[str, discord.ui.View]:
+                    happened: Sequence[str] = (), next_discard: Tile | None = None,
+                    played: PlayedAhead | None = None) -> tuple[str, discord.ui.View]:
     """The text and components of a seat's DM or ``/mahjong hand`` reply (``step``:
-    the public step its decision's buttons carry, None: nothing to decide)."""
+    the public step its decision's buttons carry, None: nothing to decide: the "Next
+    discard…" menu then, `bot.discord.play.premoves`). ``next_discard``: the one chosen
+    in advance; ``played``: the turn just played for the seat as chosen beforehand."""
     text = dm_text(view, table_id=table_id, names=names, locale=locale, deadline=deadline,
-                   reminder=reminder, happened=happened)
+                   reminder=reminder, happened=happened, next_discard=next_discard,
+                   played=played)
     ui = move_view(view, table_id, hand, step, locale) if view.moves and step is not None \
         else discord.ui.View(timeout=None)
+    if can_choose_next(view, step):
+        for item in next_items(table_id, hand, view.seat,
+                               next_options(view, next_discard, locale),
+                               next_discard is not None, locale, row=0):
+            ui.add_item(item)
     if choices is not None:
-        add_preferences(ui, table_id, choices, locale, away=away)
+        add_preferences(ui, table_id, choices, locale, away=away, ready=_ready(view))
     return text, ui
+
+
+def _ready(view: PlayerView) -> bool:
+    """The seat's hand waits on a tile the win button would accept (the engine's
+    waits): with 13 tiles, or after one of the discards it is offered."""
+    return bool(view.waits) or any(m.waits for m in view.moves
+                                   if m.action.kind is ActionKind.DISCARD)
 
 
 @dataclass(frozen=True)
@@ -116,7 +136,8 @@ class ComposedView(discord.ui.View):
 def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Event],
                lang: Lang, *, table_id: int, hand: int, step: int | None,
                names: tuple[str, ...], deadline: float | None, choices: Any, away: bool,
-               reminder: bool = False) -> PreparedDm:
+               reminder: bool = False, next_discard: Tile | None = None,
+               played: PlayedAhead | None = None) -> PreparedDm:
     """Off the event loop and off its GIL, in the hands' picture process
     (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
     its picture, and the DM's words and components (the discard menu's entries, each
@@ -129,7 +150,8 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     happened = describe_events(news, names, view.seat, lang, hand, view.table.caishen)
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
-                               reminder=reminder, happened=happened)
+                               reminder=reminder, happened=happened,
+                               next_discard=next_discard, played=played)
     return PreparedDm(text, ui.to_components(), hand_image(view, lang=lang), bool(view.moves),
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
@@ -222,7 +244,8 @@ class DmPresenter:
             partial(prepare_dm, n.viewing(), tuple(news), reader, table_id=ref.table_id,
                     hand=n.hand_number, step=n.public_step, names=n.names,
                     deadline=n.deadline,
-                    choices=n.choices, away=n.away, reminder=n.reminder))
+                    choices=n.choices, away=n.away, reminder=n.reminder,
+                    next_discard=n.next_discard, played=n.played))
         try:
             message = await self.poster.dm_id(user_id, content=dm.text,
                                               file=hand_file(ref.table_id, seat, dm.png),

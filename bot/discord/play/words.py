@@ -17,8 +17,11 @@ from bot.discord.core.words import (
     timestamp,
     waits_text,
 )
+from bot.discord.play.premoves import next_line
+from bot.service.notices import PlayedAhead
 from engine.melds import MeldKind
 from engine.rules.common import ActionKind
+from engine.tiles import Tile
 from engine.view import PlayerView
 from render.hand import held_tiles, offers_discard, suggested_number
 
@@ -98,14 +101,19 @@ def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
 
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
-            reminder: bool = False) -> str:
+            reminder: bool = False, next_discard: Tile | None = None,
+            played: PlayedAhead | None = None) -> str:
     """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
-    the table and hand, what just happened, what is asked, the hand, the deadline."""
+    the table and hand, the turn just played for the seat as chosen beforehand, what
+    just happened, what is asked, the hand, the deadline, the next discard chosen in
+    advance."""
     table = view.table
     head = [t("dm.header", locale, rules=rules_name(table.rules, locale), table=table_id,
               hand=table.hand_number)]
     if reminder:
         head.append(t("dm.reminder", locale))
+    if played is not None:
+        head.append(played_line(played, locale, table.caishen))
     prompt = prompt_line(view, names, locale)
     said = _asked_news(view, names, locale)
     if happened and said is not None and happened[-1] == said:
@@ -122,7 +130,16 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     if deadline is not None and view.moves:
         tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
                       at=timestamp(deadline, "f")))
+    if next_discard is not None and not view.moves and table.phase != "ended":
+        tail.append(next_line(next_discard, locale, table.caishen))
     return fit(head, happened, tail)
+
+
+def played_line(played: PlayedAhead, locale: LocaleLike, caishen: Tile | None) -> str:
+    """What was drawn and discarded at once for the seat, as its person chose."""
+    return t(f"dm.played.{played.reason}", locale,
+             drawn=tiles_text((played.drawn,), locale, caishen=caishen),
+             tile=tiles_text((played.discarded,), locale, caishen=caishen))
 
 
 def dm_closed_text(mention: str, locale: LocaleLike) -> str:

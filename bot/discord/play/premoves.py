@@ -1,0 +1,187 @@
+"""The next discard chosen in advance ("next: 9p", DESIGN30 point 2): the menu under a
+seat's DM while it is not deciding, its cancel button once set, and their clicks.
+
+``mj:nx:{table}:{hand}:s{seat}``
+    "Next discard…": the chosen option's value is a tile's notation (``"9p"``). Played
+    at the seat's next turn if the draw offers no win and no kong and the tile is still
+    held (the service judges it then); choosing again changes it.
+``mj:nxc:{table}:{hand}:s{seat}``
+    Cancel the next discard chosen in advance.
+
+``hand`` makes a menu of an earlier hand stale; ``seat`` refuses anyone else's press
+(`not_yours`, `wrong_seat`). Each click is answered by editing the message it was on
+(its "next:" line and the cancel button): nothing of it goes anywhere else. The id
+scheme's shared rules are `bot.discord.core.items`'.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.discord.core.answering import Answer, answering
+from bot.discord.core.i18n import LocaleLike, t
+from bot.discord.core.items import (
+    MAX_BUTTON_LABEL,
+    MAX_OPTIONS,
+    NUM,
+    BadCustomId,
+    out_of_date,
+    own_id,
+    persistent,
+)
+from bot.discord.core.words import MAX_CONTENT, MAX_OPTION_TEXT, clip, tiles_text
+from engine.tiles import NotationError, Tile, tile_from_notation
+from engine.view import PlayerView
+
+NEXT_MARK = "⏭"
+"""How a DM's "next discard" line begins (an edit finds the old one by it)."""
+
+
+def next_line(tile: Tile, locale: LocaleLike, caishen: Tile | None = None) -> str:
+    """The DM's line saying the next discard chosen in advance."""
+    return t("dm.next", locale, mark=NEXT_MARK,
+             tile=tiles_text((tile,), locale, caishen=caishen))
+
+
+def with_next_line(content: str, line: str | None) -> str:
+    """A DM's text with its "next discard" line replaced (None: taken out)."""
+    lines = [x for x in content.split("\n") if not x.startswith(NEXT_MARK)]
+    if line is not None:
+        lines.append(line)
+    return clip("\n".join(lines), MAX_CONTENT)
+
+
+def can_choose_next(view: PlayerView, step: int | None) -> bool:
+    """Whether a DM offers the menu: the seat decides nothing now, in a running hand."""
+    return step is None and view.table.phase != "ended" and bool(view.hand)
+
+
+def next_options(view: PlayerView, chosen: Tile | None, locale: LocaleLike
+                 ) -> list[discord.SelectOption]:
+    """One entry per kind of tile the seat holds, the chosen one marked."""
+    wild = view.table.caishen
+    return [discord.SelectOption(label=clip(tiles_text((tile,), locale, caishen=wild),
+                                            MAX_OPTION_TEXT),
+                                 value=tile.notation, default=tile == chosen)
+            for tile in sorted(set(view.hand), key=int)][:MAX_OPTIONS]
+
+
+def next_items(table_id: int, hand: int, seat: int, options: list[discord.SelectOption],
+               chosen: bool, locale: LocaleLike, *, row: int
+               ) -> list[discord.ui.Item[Any]]:
+    """The menu (on ``row``) and, once a next discard is chosen, its cancel button (on
+    the row after)."""
+    items: list[discord.ui.Item[Any]] = [NextDiscardSelect(
+        table_id, hand, seat, options=options, row=row,
+        placeholder=t("next.placeholder", locale))]
+    if chosen:
+        items.append(NextDiscardCancel(table_id, hand, seat, row=row + 1,
+                                       label=clip(t("btn.next_cancel", locale),
+                                                  MAX_BUTTON_LABEL)))
+    return items
+
+
+@persistent
+class NextDiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                        template=rf"mj:nx:(?P<table>{NUM}):(?P<hand>{NUM}):s(?P<seat>[0-3])"):
+    """"Next discard…": the value is a tile's notation."""
+
+    def __init__(self, table: int, hand: int, seat: int, *,
+                 options: list[discord.SelectOption] | None = None, placeholder: str = "",
+                 row: int | None = None) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=own_id(NextDiscardSelect, f"mj:nx:{table}:{hand}:s{seat}"),
+            placeholder=placeholder or None, min_values=1, max_values=1,
+            options=options or [discord.SelectOption(label="-", value="-")], row=row)
+        super().__init__(select)
+        self.table, self.hand, self.seat = table, hand, seat
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> NextDiscardSelect:
+        options = list(getattr(item, "options", ()) or ()) or None
+        return cls(int(match["table"]), int(match["hand"]), int(match["seat"]),
+                   options=options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values")
+        try:
+            if not isinstance(values, list) or len(values) != 1 or \
+                    not isinstance(values[0], str):
+                raise BadCustomId(f"one tile is chosen, not {values!r}")
+            tile = tile_from_notation(values[0])
+        except (BadCustomId, NotationError):
+            await out_of_date(interaction)
+            return
+        await choose(interaction, self.table, self.hand, self.seat, tile)
+
+
+@persistent
+class NextDiscardCancel(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=rf"mj:nxc:(?P<table>{NUM}):(?P<hand>{NUM}):s(?P<seat>[0-3])"):
+    """Cancel the next discard chosen in advance."""
+
+    def __init__(self, table: int, hand: int, seat: int, *, label: str = "",
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or None, style=discord.ButtonStyle.secondary, row=row,
+            custom_id=own_id(NextDiscardCancel, f"mj:nxc:{table}:{hand}:s{seat}")))
+        self.table, self.hand, self.seat = table, hand, seat
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> NextDiscardCancel:
+        return cls(int(match["table"]), int(match["hand"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await choose(interaction, self.table, self.hand, self.seat, None)
+
+
+async def choose(interaction: discord.Interaction, table_id: int, hand: int, seat: int,
+                 tile: Tile | None) -> None:
+    """Choose (or cancel) the seat's next discard, for the table the id names where its
+    decisions belong (its channel, or the seated person's private messages); then the
+    message clicked shows it: its "next:" line, its menu and cancel button."""
+    async with answering(interaction) as answer:
+        table = await answer.table_id(table_id, decision=True)
+        chosen = await answer.run(answer.service.set_next_discard(
+            answer.cause, table, tile, hand_number=hand, seat=seat))
+        await _show(answer, interaction, table, hand, seat, chosen)
+
+
+async def _show(answer: Answer, interaction: discord.Interaction, table: int, hand: int,
+                seat: int, chosen: Tile | None) -> None:
+    """Edit the clicked message: its "next:" line, and its menu (the chosen tile marked)
+    and cancel button in place of the old ones; its other rows kept."""
+    message = interaction.message
+    info = await answer.run(answer.service.hand(answer.cause, table))
+    locale = answer.locale
+    caishen = info.view.table.caishen
+    line = next_line(chosen, locale, caishen) if chosen is not None else None
+    if message is None:
+        await answer.say(line or t("reply.next_cancelled", locale))
+        return
+    ui = discord.ui.View.from_message(message, timeout=None)
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    for item in ui.children:
+        custom_id = getattr(item, "custom_id", "") or ""
+        if custom_id.startswith(("mj:nx:", "mj:nxc:")):
+            continue
+        rows.setdefault(item.row if item.row is not None else 0, []).append(item)
+    out = discord.ui.View(timeout=None)
+    if can_choose_next(info.view, info.step):
+        for item in next_items(table, hand, seat, next_options(info.view, chosen, locale),
+                               chosen is not None, locale, row=0):
+            out.add_item(item)
+    first = 2 if chosen is not None else 1
+    for i, row in enumerate(sorted(rows)):
+        for item in rows[row]:
+            item.row = min(first + i, 4)
+            out.add_item(item)
+    await answer.update(content=with_next_line(message.content, line), view=out)

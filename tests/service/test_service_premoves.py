@@ -1,0 +1,251 @@
+"""Pre-moves (issue 30): the next discard chosen in advance ("next: 9p") and "discard my
+draw unless it wins or kongs" for a ready hand — played at once at the seat's turn when
+the draw offers no win and no kong, asked otherwise; judged in their own place; kept
+across a restart; never shown to anyone else."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+
+import pytest
+
+from bot.service import PrivateNotice
+from bot.service.fairness import Deal, deal_of
+from bot.service.notices import PlayedAhead
+from bot.store import StandingChoices, Store
+from engine.game import stack_wall
+from engine.tiles import tile_from_notation
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CID,
+    EVE,
+    QUIET,
+    SCENE_PONG,
+    D,
+    World,
+    by,
+    refused,
+)
+
+pytestmark = pytest.mark.usefixtures("dealer_zero")
+TIMERS = {"turn_timer": 600, "claim_timer": 60}
+T = tile_from_notation
+
+NINE_GATES = "1112345678999p"  # Bob ready: any 1p–9p wins
+KONGABLE = "258m369p777s1234z"  # Bob: a fourth 7s is a concealed kong
+
+
+def dealing(hands: Mapping[int, str], draws: str) -> Callable[[str, int], Deal]:
+    """Seat 0 deals ``hands``; then the front of the wall gives ``draws`` in order."""
+    def deal(rules: str, dealer: int) -> Deal:
+        return deal_of(stack_wall(rules, hands, dealer, draws=draws))
+    return deal
+
+
+def quiet(bob: str = QUIET[1]) -> dict[int, str]:
+    """Nobody can claim the dealer's 9m; Bob holds ``bob`` (Cid and Dee hold no 1p or
+    9p when he holds the nine gates)."""
+    if bob == NINE_GATES:
+        return {0: QUIET[0] + "9m", 1: bob, 2: "369m258p258s1467z", 3: "258m147s369s2347z"}
+    return {0: QUIET[0] + "9m", 1: bob, 2: QUIET[2], 3: QUIET[3]}
+
+
+async def log_of(store: Store, table: int) -> list[tuple[int, str, str, str]]:
+    hand = await store.hands.live(table)
+    assert hand is not None
+    return [(a.seat, a.kind, a.payload.get("tile", ""), a.source)
+            for a in await store.log.actions(hand.id)]
+
+
+async def chosen(store: Store, table: int) -> dict[int, str]:
+    hand = await store.hands.live(table)
+    assert hand is not None
+    return await store.premoves.of_hand(hand.id)
+
+
+def dms(world: World, seat: int) -> list[PrivateNotice]:
+    return [n for n in world.notes.of("private_hand") if n.seat == seat]
+
+
+async def test_the_next_discard_plays_at_the_turn_without_asking(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    world.notes.clear()
+    assert await world.service.set_next_discard(by(BOB), table, T("1z"), hand_number=1,
+                                                seat=1) == T("1z")
+    assert world.notes.sent == []  # private: nothing is published
+    assert await chosen(world.store, table) == {1: "1z"}
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player"),
+                                                (1, "discard", "1z", "player")]
+    assert await chosen(world.store, table) == {}  # spent with the move that played it
+    # Bob was never asked: no DM with a decision, no ping; his DM tells draw and move
+    mine = dms(world, 1)
+    assert [n.step for n in mine] == [None]
+    assert mine[0].played == PlayedAhead("premove", T("9s"), T("1z"))
+    assert mine[0].next_discard is None
+    assert mine[0].news  # Ann's discard, held back from the skipped DM
+    assert [m.seat for m in world.notes.of("your_move")] == [2]  # Cid's turn, not Bob's
+
+
+async def test_changing_and_cancelling_it(make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("1z"))
+    await world.service.set_next_discard(by(BOB), table, T("2z"))
+    assert await chosen(world.store, table) == {1: "2z"}
+    assert await world.service.set_next_discard(by(BOB), table, None) is None
+    assert await chosen(world.store, table) == {}
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player")]
+    assert dms(world, 1)[-1].step is not None  # asked as today
+
+
+@pytest.mark.parametrize(("bob", "draw"), [(NINE_GATES, "5p"), (KONGABLE, "7s")])
+async def test_a_draw_offering_a_win_or_a_kong_asks_and_drops_it(
+        make_world: Callable[..., Awaitable[World]], bob: str, draw: str) -> None:
+    world = await make_world(deal=dealing(quiet(bob), draw))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("2m" if bob == KONGABLE else "9p"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player")]
+    assert await chosen(world.store, table) == {}  # dropped: it was for this turn
+    assert dms(world, 1)[-1].step is not None and dms(world, 1)[-1].next_discard is None
+    assert [m.seat for m in world.notes.of("your_move")][-1] == 1
+
+
+async def test_a_tile_no_longer_held_asks_and_a_restart_keeps_the_choice(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    hand = await world.store.hands.live(table)
+    assert hand is not None
+    # written behind the service's back: a choice the hand no longer allows (Bob never
+    # held 5z), read back by a restarted service
+    await world.store.premoves.set(hand.id, 1, "5z", at=1.0)
+    again = await make_world(deal=dealing(quiet(), "9s"))
+    await again.service.recover(eager=True)
+    await again.service.act(by(ANN), table, D(0, "9m"))
+    await again.settle()
+    assert await log_of(again.store, table) == [(0, "discard", "9m", "player")]
+    assert await chosen(again.store, table) == {}
+    # a real choice survives a restart and plays
+    third = await make_world(deal=dealing(quiet(), "9s"))
+    await third.service.recover(eager=True)
+    await third.service.act(by(BOB), table, D(1, "9s"))
+    await third.settle()
+    await third.service.set_next_discard(by(BOB), table, T("4z"))
+    fourth = await make_world(deal=dealing(quiet(), "9s"))
+    await fourth.service.recover(eager=True)
+    for seat, user in ((2, CID), (3, 4), (0, ANN)):  # Cid, Dee and Ann discard their draws
+        live = await fourth.service.tables.get(table)
+        assert live.hand is not None
+        drawn = live.hand.state.seats[seat].drawn
+        assert drawn is not None and live.hand.state.turn == seat
+        await fourth.service.act(by(user), table, D(seat, drawn.notation))
+        await fourth.settle()
+    assert (await log_of(fourth.store, table))[-1][:3] == (1, "discard", "4z")
+
+
+async def test_after_its_own_claim_the_seat_is_asked(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(SCENE_PONG, ""))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(CID), table, T("1z"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    live = await world.service.tables.get(table)
+    assert live.hand is not None
+    window = live.hand.state.window
+    assert window is not None
+    (pong,) = [a for a in window.options[2] if a.kind.value == "pong"]
+    await world.service.act(by(CID), table, pong)
+    await world.settle()
+    assert await chosen(world.store, table) == {}  # spent by Cid's own claim
+    assert [(s, k) for s, k, _, _ in await log_of(world.store, table)] == \
+        [(0, "discard"), (2, "pong")]
+    assert dms(world, 2)[-1].step is not None
+
+
+async def test_discard_my_draw_when_ready(make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(NINE_GATES), "6z"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_choice(by(BOB), table, "discard_drawn_when_ready", True)
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player"),
+                                                (1, "discard", "6z", "player")]
+    assert dms(world, 1)[-1].played == PlayedAhead("discard_drawn", T("6z"), T("6z"))
+
+
+async def test_discard_my_draw_asks_a_hand_that_is_not_ready_and_yields_to_the_premove(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_choice(by(BOB), table, "discard_drawn_when_ready", True)
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert len(await log_of(world.store, table)) == 1  # not ready: asked
+    other = await make_world(deal=dealing(quiet(NINE_GATES), "6z"))
+    second = await other.table(options=TIMERS, channel=71)
+    await other.service.set_choice(by(BOB, place=None), second, "discard_drawn_when_ready", True)
+    await other.service.set_next_discard(by(BOB), second, T("1p"))
+    await other.service.act(by(ANN), second, D(0, "9m"))
+    await other.settle()
+    assert (await log_of(other.store, second))[-1] == (1, "discard", "1p", "player")
+
+
+async def test_each_request_is_judged_in_its_own_place(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    svc = world.service
+    await refused("not_yours", svc.set_next_discard(by(EVE), table, T("1z"), seat=1))
+    await refused("not_seated", svc.set_next_discard(by(EVE), table, T("1z")))
+    await refused("wrong_seat", svc.set_next_discard(by(CID), table, T("1z"), seat=1))
+    await refused("stale_hand", svc.set_next_discard(by(BOB), table, T("1z"), hand_number=0,
+                                                     seat=1))
+    exc = await refused("not_held", svc.set_next_discard(by(BOB), table, T("9m"), seat=1))
+    assert exc.params["tile"] == T("9m")
+    await refused("your_turn", svc.set_next_discard(by(ANN), table, T("1z"), seat=0))
+    await refused("your_turn", svc.set_next_discard(by(ANN), table, None, seat=0))
+    other = await world.table(options=TIMERS, channel=71, users=(EVE, 5, 6, 8))
+    await refused("not_yours", svc.set_next_discard(by(BOB), other, T("1z"), seat=1))
+    assert await chosen(world.store, table) == {} and await chosen(world.store, other) == {}
+
+
+async def test_nothing_of_it_reaches_anyone_else(
+        make_world: Callable[..., Awaitable[World]], caplog: pytest.LogCaptureFixture) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    caplog.set_level(logging.DEBUG, logger="bot")
+    await world.service.set_next_discard(by(BOB), table, T("1z"))
+    await world.service.set_choice(by(CID), table, "discard_drawn_when_ready", True)
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    for kind, notice in world.notes.sent:
+        if kind == "private_hand" and notice.seat == 1:
+            continue
+        assert getattr(notice, "next_discard", None) is None, kind
+        assert getattr(notice, "played", None) is None, kind
+        assert "premove" not in repr(notice) and "PlayedAhead" not in repr(notice), kind
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("bot")]
+    assert not [line for line in said if "premove" in line or "1z" in line]
+    info = await world.service.table_info(table)
+    assert "premove" not in repr(info)
+    # the stored move is the person's own, as a click is
+    assert (await log_of(world.store, table))[-1][3] == "player"
+
+
+async def test_standing_choices_keep_discard_drawn_when_ready(world: World) -> None:
+    table = await world.table(start=False)
+    choices = await world.service.set_choices(by(ANN), table,
+                                              StandingChoices(discard_drawn_when_ready=True))
+    assert choices.discard_drawn_when_ready
+    assert (await world.store.lobby.seats(table))[0].choices.discard_drawn_when_ready
