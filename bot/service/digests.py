@@ -33,7 +33,7 @@ from bot.service.clock import Clock
 from bot.service.languages import Languages
 from bot.service.notices import DigestNotice, WaitingMove
 from bot.service.quiet import BadQuietHours, QuietHours, Rest
-from bot.store import DigestRow, PersonRow, Store, StoreError
+from bot.store import DigestRow, PersonRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +186,7 @@ class Digests:
                     due = await self._store.digests.earliest()
                 except asyncio.CancelledError:
                     raise
-                except (StoreError, OSError):
+                except Exception:  # never the end of the loop (nor of the scheduler's)
                     log.exception("the digests could not be looked at")
                     due = None
                 now = self._clock.now()

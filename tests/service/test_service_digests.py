@@ -269,3 +269,39 @@ async def test_three_processes_at_once_send_it_once(on_both: MakeWorld) -> None:
     for _ in range(3):
         await asyncio.gather(*(w.settle() for w in worlds))  # and claim at once
     assert [d.user_id for d in _digests(*worlds)] == [ANN]
+
+
+async def test_a_failure_of_the_store_does_not_end_the_loops(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The digests' loop runs beside the scheduler's (`TableService.run`): a look that
+    fails is logged, and both go on; the digest comes at the next look."""
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await _quiet(world)
+    looks = world.store.digests.resting_and_waited_for
+    failed: list[float] = []
+
+    async def failing_once(now: float) -> object:
+        if not failed:
+            failed.append(now)
+            raise OSError("the disk hiccupped")
+        return await looks(now)
+
+    monkeypatch.setattr(world.store.digests, "resting_and_waited_for", failing_once)
+    runner = asyncio.create_task(world.service.run())
+    try:
+        for _ in range(4):  # 23:30, then a minute at a time: the second look owes it
+            world.clock.advance(3.5 * HOUR if not failed else 60)
+            await asyncio.sleep(0.05)
+        world.clock.advance(MORNING - world.clock.now())
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if _digests(world):
+                break
+        assert failed and len(_digests(world)) == 1
+        assert not runner.done()
+        assert "the digests could not be looked at" in caplog.text
+    finally:
+        world.service.stop()
+        await asyncio.wait_for(runner, 5)
