@@ -860,14 +860,14 @@ def table(rules_name: str, rows: dict[str, dict[str, float]], hands: int) -> str
     today = next(t for t in TODAY if t.rules == rules_name)
     out = [f"{rules_name} ({hands} hands; goals with all on: median <= 24 h, 0 sleeping "
            "moves, <= 8 prompts and <= 8 notifications per seat per hand)",
-           f"{'configuration':18} {'median h':>9} {'p90 h':>7} {'prompts':>8} "
+           f"{'configuration':22} {'median h':>9} {'p90 h':>7} {'prompts':>8} "
            f"{'notifs':>7} {'sleeping':>9}   today (issue 30)"]
     for name, f in rows.items():
         beside = ""
         if name == "defaults":
             beside = (f"   {today.median_hours:g} h / {today.p90_hours:g} h, "
                       f"{today.prompts:g} prompts, {today.sleeping_moves:g} sleeping")
-        out.append(f"{name:18} {f['median_hours']:9.1f} {f['p90_hours']:7.1f} "
+        out.append(f"{name:22} {f['median_hours']:9.1f} {f['p90_hours']:7.1f} "
                    f"{f['prompts']:8.2f} {f['notifications']:7.2f} "
                    f"{f['sleeping_moves']:9.2f}{beside}")
     return "\n".join(out)
