@@ -59,11 +59,11 @@ Counted
 -------
 - prompts: DMs that ask a decision (a turn, or a claim window that offers the seat a
   claim), counted also when the window closed before the seat answered;
-- notifications: prompts, reminders (DM and turn mention), the clock's warnings and the
-  digests that notify (a silent DM does not count). DMs that ask nothing are counted in
-  no configuration (today's included: the DM after another seat claimed your discard or
-  closed a window you were asked on, the end of the hand; nor the DM that shows a
-  pre-move played, which the model takes to be sent silently);
+- notifications: prompts, reminders (DM and turn mention), the clock's warnings, the
+  digests, and the DM that shows a turn played by a pre-move (it is sent as any DM that
+  asks nothing: notifying), each unless silent. The other DMs that ask nothing are
+  counted in no configuration (today's included: the DM after another seat claimed
+  your discard or closed a window you were asked on, the end of the hand);
 - sleeping moves: computer moves (timer or away) made for a person while asleep.
 
 The features, modelled as DESIGN30.md says they behave
@@ -122,7 +122,8 @@ no change. Which assumption of the issue's author differed was not found.
 What-ifs (``--what-if``)
 ------------------------
 Each is "all" with one change the design does not have, to show what would move the
-goals: ``either`` (the pre-move plays the drawn tile or the pre-chosen one, whichever
+goals: ``played silent`` (the DM that shows a pre-move played goes out silently),
+``either`` (the pre-move plays the drawn tile or the pre-chosen one, whichever
 the computer throws: "next: 9p, or the draw when it is the less useful"), ``pre always``
 (the next discard plays whatever the computer would throw, as a real person's does: the
 hands would then differ, so only its timing means something), ``suggested`` (a standing
@@ -132,7 +133,7 @@ does not stop a pre-move), ``named only`` (an advance answer "only the claims I 
 every unnamed pong/kong/chi offer passes), ``chi named`` (advance answers may name a
 chi), ``same visit`` (the turn after one's own claim is answered in the claim's visit),
 ``claim then`` (an advance claim names the discard after it, taken to be the
-computer's), and combinations.
+computer's), and combinations (each with ``played silent``).
 """
 
 from __future__ import annotations
@@ -563,6 +564,8 @@ class Config:
     choice) on every turn whose draw offers no win or kong: no pre-move to choose."""
     wild_kongs: bool = False
     """A kong offer that needs a 财神 does not stop a pre-move or "discard my draw"."""
+    played_silent: bool = False
+    """The DM that shows a pre-move played goes out silently (it asks nothing)."""
     claim_then: bool = False
     """An advance claim names the discard after it too ("pong 5m, then 9p"): the turn
     after a claim an advance answer played is played at once (taken to be the tile the
@@ -586,15 +589,16 @@ WHAT_IFS = {
     "all + chi named": replace(_ALL, named_only=True, chi_named=True),
     "all + claim then": replace(_ALL, claim_then=True),
     "all + wild kongs": replace(_ALL, wild_kongs=True),
+    "all + played silent": replace(_ALL, played_silent=True),
     "all + pre always": replace(_ALL, pre_always=True),
     "all + suggested": replace(_ALL, suggested=True),
     "all + suggested, named": replace(_ALL, suggested=True, named_only=True,
-                                      chi_named=True, wild_kongs=True),
+                                      chi_named=True, wild_kongs=True, played_silent=True),
     "all + either, named": replace(_ALL, either=True, named_only=True, chi_named=True,
-                                   wild_kongs=True, claim_then=True),
+                                   wild_kongs=True, claim_then=True, played_silent=True),
     "all + every what-if": replace(_ALL, either=True, same_visit=True, named_only=True,
                                    chi_named=True, claim_then=True, wild_kongs=True,
-                                   suggested=True),
+                                   suggested=True, played_silent=True),
 }
 
 
@@ -740,6 +744,8 @@ class Timeline:
                     and d.why != "turn: ready, the computer keeps the draw")):
                 self.people.timeouts[seat] = 0
                 seen[seat] = (awake_after(t, delays[SEATS + seat]), d.hand)
+                if not cfg.played_silent:
+                    self.notify(t, "pre-move played DM")  # the draw and the move
                 continue
             if cfg.claim_then and d.after_claim and self.auto_claim[seat]:
                 self.auto_claim[seat] = False
