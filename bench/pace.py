@@ -91,7 +91,8 @@ The features, modelled as DESIGN30.md says they behave
   chi" when it would take no chi; "always win" is on for good; "pong T" answers are
   cleared at the hand's end, and before the hand's first visit only "always win"
   stands. A window seat is covered when these decide its options (a win: always win;
-  a kong/pong offer of T: "kong T", then "pong T" plays it, "win only" passes it; only
+  a kong/pong offer of T made of the seat's own natural T tiles: "kong T", then "pong T"
+  plays it (`bot.service.live.advance_answer`), "win only" passes it; only
   chi offers: "never chi" or "win only" passes) and what they decide equals the
   computer's answer now (a chi is never covered: there is no "chi" answer): its answer
   is played at once (no prompt, no wait; a move of the person's). Claim prompts whose
@@ -506,9 +507,12 @@ def uncovered(stored: Stored | None, w: Window, seat: int, cfg: Config) -> str:
         return "claim: the computer chis (no advance answer says chi)"
     tile, from_seat = w.window.tile, w.window.from_seat
     decided: Action | None = None
-    for kind in (ActionKind.KONG, ActionKind.PONG):
+    for kind, size in ((ActionKind.KONG, 3), (ActionKind.PONG, 2)):
         for option in options:
-            if option.kind is kind and claims_option(stored, option, tile, from_seat):
+            # "pong T" / "kong T" play only the claim made of the seat's own natural T
+            # tiles (never one with a 财神 or a tile standing in for T)
+            if option.kind is kind and option.tiles == (tile,) * size and \
+                    claims_option(stored, option, tile, from_seat):
                 decided = option
                 break
         if decided is not None:
