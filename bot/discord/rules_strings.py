@@ -20,6 +20,7 @@ EN: dict[str, str] = {
     "opt.away_after": "Computer takes over after {value} timeouts in a row",
     "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
     "opt.mentions": "Channel mentions: {value}",
+    "opt.vacation_days": "Days of leave (/mahjong vacation) honoured: {value}",
 }
 
 ZH: dict[str, str] = {
@@ -36,4 +37,5 @@ ZH: dict[str, str] = {
     "opt.away_after": "连续超时 {value} 次后由电脑托管",
     "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
     "opt.mentions": "频道 @ 提醒：{value}",
+    "opt.vacation_days": "接受休假（/mahjong 休假）天数：{value}",
 }

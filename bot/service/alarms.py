@@ -1,7 +1,9 @@
 """`Alarms`: what happens when a decision's moment comes.
 
 `fire` checks that the moment still stands against the table's live state (a deadline
-`recover` pushed may belong to a table that changed since), then reminds at half time
+`recover` pushed may belong to a table that changed since) and that the person does not
+rest now (quiet hours, leave: then nothing plays, the timer waits for them), then
+reminds at half time
 (the DM again, then the ping: `Announcer.remind`) or plays the default, the
 computer's move or a standing choice through `Moves.commit`, as any move is played.
 The one process's `Scheduler`, or shared mode's `Claims`, hands it each moment.
@@ -23,13 +25,17 @@ from bot.service.live import (
     advance_answer,
     answers_of,
     auto_reason,
+    options_of,
     played_ahead,
     step_of,
+    user_of,
 )
 from bot.service.moves import JUDGED, Moves
+from bot.service.people import People, rest_of
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Wake
 from bot.service.tables import LiveTables
+from bot.service.timers import Timers
 from bot.store import ActionSource, NotFound, Store
 from engine.ai import choose_action
 from engine.game import Action, ActionKind, timeout_action
@@ -41,8 +47,11 @@ class Alarms:
     """A moment come: remind, or play the seat's move."""
 
     def __init__(self, store: Store, clock: Clock, tables: LiveTables, moves: Moves,
-                 announcer: Announcer, process: ProcessModel) -> None:
+                 timers: Timers, announcer: Announcer, people: People,
+                 process: ProcessModel) -> None:
         self._store = store
+        self._timers = timers
+        self._people = people
         self._clock = clock
         self._tables = tables
         self._moves = moves
@@ -66,6 +75,8 @@ class Alarms:
             if hand is None or hand.row.id != wake.hand_id or p is None \
                     or p.step != wake.step or step_of(hand.state, wake.seat) != p.step:
                 return
+            if p.kind != "computer" and await self._resting(live, p, wake):
+                return
             if wake.what == "remind":
                 await self._remind(live, p, wake)
                 return
@@ -84,17 +95,48 @@ class Alarms:
                             action.kind.value, exc.code)
                 return
 
-    async def _remind(self, live: LiveTable, p: Pending, wake: Wake) -> None:
+    async def _resting(self, live: LiveTable, p: Pending, wake: Wake) -> bool:
+        """A person's moment came while they rest (quiet hours, leave): the timer plays
+        nothing and waits for them to be back; a reminder is not sent (their quiet hours'
+        end tells them what waits). True: handled so. Before a timer plays, their
+        settings are read fresh (a change another process stored is honoured even if
+        it never reached this table)."""
+        now = self._clock.now()
+        user = user_of(live.seats[p.seat])
+        if user is None or wake.when not in (p.due_at, p.half_at):
+            return False
+        if wake.what == "remind":
+            row = self._people.row(user)
+        else:
+            row = await self._people.fresh(user)
+        rest = rest_of(row, options_of(live.row))
+        if rest is None or not rest.quiet_at(now):
+            return False
+        if wake.what == "remind":
+            if p.reminds and wake.when == p.half_at:
+                await self._mark_reminded(live, p)
+            return True
+        back = rest.quiet_until(now)
+        assert back is not None
+        await self._timers.postpone(live, p, back)
+        return True
+
+    async def _mark_reminded(self, live: LiveTable, p: Pending) -> bool:
         assert live.hand is not None
-        if not p.reminds or wake.when != p.half_at:
-            return
         try:
             await self._store.deadlines.mark_reminded(live.hand.row.id, p.seat,
                                                       self._clock.now(), fence=live.fence)
         except NotFound:
-            return
+            return False
         live.pending[p.seat] = replace(p, reminded=True)
-        await self._announcer.remind(live, live.pending[p.seat])
+        return True
+
+    async def _remind(self, live: LiveTable, p: Pending, wake: Wake) -> None:
+        assert live.hand is not None
+        if not p.reminds or wake.when != p.half_at:
+            return
+        if await self._mark_reminded(live, p):
+            await self._announcer.remind(live, live.pending[p.seat])
 
     def _auto_action(self, live: LiveTable, p: Pending
                      ) -> tuple[Action, ActionSource, AheadReason | None]:

@@ -48,6 +48,7 @@ from bot.service.notices import (
     PlayedAhead,
     PrivateNotice,
     Receipt,
+    Resting,
     RevealNotice,
     SettlementNotice,
     TableInfo,
@@ -57,6 +58,7 @@ from bot.service.notices import (
     public_lines,
 )
 from bot.service.notifier import Notifier
+from bot.service.people import People, leave_end
 from bot.service.snapshots import replay_hand
 from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store
 from engine.game import Event, HandState
@@ -81,7 +83,8 @@ class Announcer:
     """Builds every notice from memory or the outbox and publishes it."""
 
     def __init__(self, store: Store, clock: Clock, notifier: Notifier, languages: Languages,
-                 outbox: Outbox, *, notify_computer_hands: bool = False) -> None:
+                 people: People, outbox: Outbox, *, notify_computer_hands: bool = False
+                 ) -> None:
         """``outbox``: which undelivered rows are this process's to hand over (the
         process model's `undelivered`). ``notify_computer_hands``: also send private
         notices for computer seats (the offline demo shows them)."""
@@ -90,6 +93,7 @@ class Announcer:
         self.notifier = notifier
         """Where every notice goes (a test may swap it for one that fails)."""
         self._languages = languages
+        self._people = people
         self._outbox = outbox
         self.notify_computer_hands = notify_computer_hands
         self.handed: set[int] = set()
@@ -208,7 +212,8 @@ class Announcer:
         news = public_events(events)
         await self.publish(TableNotice(live.ref, names, number, new.seq,
                                         public_lines(events, names), visible_deciding(new),
-                                        news, new, live.seat_infos, cause))
+                                        news, new, live.seat_infos, cause,
+                                        self.resting(live)))
         steps = steps_of(new)
         before = steps_of(old) if old is not None else None
         unasked = live.hand.unasked
@@ -256,6 +261,14 @@ class Announcer:
                                          reminder=True))
         await self.publish(self._move(live, p, row, reminder=True))
 
+    async def redraw(self, live: LiveTable, seat: int) -> None:
+        """The seat's DM again as it stands (its decision's deadline moved)."""
+        row = live.seats[seat]
+        if live.hand is None or row is None or row.is_computer:
+            return
+        state = live.hand.state
+        await self.publish(self._private(live, seat, row, state, (), step_of(state, seat)))
+
     async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
         """A crash lost the DMs of these decisions (`Presenter.owed_dms`): each one still
         pending is put to its person again (the DM with the current buttons, and the
@@ -270,7 +283,8 @@ class Announcer:
         if not seats:
             return 0
         await self.publish(TableNotice(live.ref, live.names, live.hand_number, state.seq, (),
-                                       visible_deciding(state), (), state, live.seat_infos))
+                                       visible_deciding(state), (), state, live.seat_infos,
+                                       resting=self.resting(live)))
         for seat in seats:
             row = live.seats[seat]
             assert row is not None
@@ -295,7 +309,8 @@ class Announcer:
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self._languages.of(row.user_id),
             held + news, cause, reminder, resent,
-            silent=step is not None and silent_offer(state, seat),
+            silent=(step is not None and silent_offer(state, seat))
+            or self.quiet(live, row.user_id),
             next_discard=live.premoves.get(seat), played=played)
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
@@ -317,7 +332,29 @@ class Announcer:
         mentions: Mentions = "every_turn" if live.match.options.mentions == "every_turn" \
             else "when_needed"
         return MoveNotice(live.ref, p.seat, row.user_id, live.hand_number, p.step, kind,
-                          p.due_at, reminder, live.seat_infos, mentions, discarder)
+                          p.due_at, reminder, live.seat_infos, mentions, discarder,
+                          silent=self.quiet(live, row.user_id))
+
+    def quiet(self, live: LiveTable, user_id: int | None) -> bool:
+        """Whether the person rests now (quiet hours, or leave at this table): whatever
+        is sent to them then does not notify."""
+        rest = self._people.rest(user_id, options_of(live.row))
+        return rest is not None and rest.quiet_at(self._clock.now())
+
+    def resting(self, live: LiveTable) -> tuple[Resting, ...]:
+        """The seats whose people rest now, and until when (the table shows it)."""
+        now = self._clock.now()
+        options = options_of(live.row)
+        out = []
+        for row in live.seats:
+            if row is None or row.user_id is None or row.is_computer:
+                continue
+            rest = self._people.rest(row.user_id, options)
+            until = None if rest is None else rest.quiet_until(now)
+            if until is not None:
+                leave = leave_end(self._people.row(row.user_id), options, now) is not None
+                out.append(Resting(row.seat, until, leave))
+        return tuple(out)
 
     async def publish(self, notice: Notice) -> None:
         """Notifier errors are logged, never raised: the move is already committed."""

@@ -156,6 +156,16 @@ class HandStartNotice:
 
 
 @dataclass(frozen=True)
+class Resting:
+    """A seat whose person rests now: their quiet hours (or, ``leave``, a leave of days,
+    `/mahjong vacation`) end at ``until``. Only that is shown of it."""
+
+    seat: int
+    until: float
+    leave: bool = False
+
+
+@dataclass(frozen=True)
 class TableNotice:
     """Public: the table changed. ``lines`` say what happened, without hidden tiles."""
 
@@ -177,6 +187,8 @@ class TableNotice:
     """Who sits where now (names, user ids for mentions, away flags)."""
     cause: Cause | None = field(default=None, compare=False)
     """The person's request that made this change (None: a timer or the computer)."""
+    resting: tuple[Resting, ...] = ()
+    """The seats whose people rest now (quiet hours, leave), and until when."""
 
     def view(self) -> TableView:
         return spectator_view(self._state, self.hand_number)
@@ -345,6 +357,22 @@ class AwayNotice:
 
 
 @dataclass(frozen=True)
+class LeaveNotice:
+    """Private to a table's creator: a person at their table took leave (`/mahjong
+    vacation`), which the table honours until ``until`` (its ``vacation_days``); sent
+    once each time the person sets a leave."""
+
+    kind: ClassVar[str] = "leave"
+
+    ref: TableRef
+    seat: int
+    user_id: int
+    name: str
+    until: float
+    creator_id: int
+
+
+@dataclass(frozen=True)
 class SettlementNotice:
     """Public: how the hand ended, every pattern and who pays whom."""
 
@@ -401,7 +429,7 @@ class MatchEndNotice:
 
 Notice = (LobbyNotice | HandStartNotice | TableNotice | PrivateNotice | MoveNotice
           | AwayNotice | SettlementNotice | RevealNotice | LeaderboardNotice
-          | MatchEndNotice | DigestNotice)
+          | MatchEndNotice | DigestNotice | LeaveNotice)
 """Everything the service tells the outside world, through `Notifier.publish`."""
 
 Announcement = (LobbyNotice | HandStartNotice | SettlementNotice | RevealNotice

@@ -148,6 +148,11 @@ class QuietHours:
         runs out when they end)."""
         return _awake_after(self, start, seconds)
 
+    def awake_between(self, begin: float, end: float) -> float:
+        """How much of ``[begin, end)`` is outside quiet hours (what a timer that ran
+        from ``begin`` to ``end`` counted)."""
+        return _awake_between(self, begin, end)
+
 
 @dataclass(frozen=True)
 class Rest:
@@ -196,6 +201,9 @@ class Rest:
     def awake_after(self, start: float, seconds: float) -> float:
         return _awake_after(self, start, seconds)
 
+    def awake_between(self, begin: float, end: float) -> float:
+        return _awake_between(self, begin, end)
+
 
 def _awake_after(rest: QuietHours | Rest, start: float, seconds: float) -> float:
     if seconds < 0:
@@ -210,3 +218,17 @@ def _awake_after(rest: QuietHours | Rest, start: float, seconds: float) -> float
             return t + left
         left -= begin - t
         t = begin
+
+
+def _awake_between(rest: QuietHours | Rest, begin: float, end: float) -> float:
+    awake, t = 0.0, begin
+    while t < end:
+        until = rest.quiet_until(t)
+        if until is not None:
+            t = until
+            continue
+        stop = rest.next_start(t)
+        stop = end if stop is None else min(stop, end)
+        awake += stop - t
+        t = stop
+    return awake

@@ -116,3 +116,27 @@ class Standings:
     """Best first."""
     others: tuple[str, ...] = ()
     """The channel's other rule sets with standings, the last played first."""
+
+
+@dataclass(frozen=True)
+class QuietSet:
+    """A person's quiet hours as they now stand (`/mahjong quiet`): ``start`` and ``end``
+    minutes of the day on ``time_zone``'s clock (None: off), and the next quiet window
+    in real time (``next_start`` None while off; while quiet now, the window they are
+    in: ``next_start`` is when it began)."""
+
+    time_zone: str | None
+    start: int | None
+    end: int | None
+    next_start: float | None = None
+    next_end: float | None = None
+
+
+@dataclass(frozen=True)
+class LeaveSet:
+    """A person's leave as it now stands (`/mahjong vacation`): until when (None: none),
+    and at each live table they sit at, until when that table honours it (its
+    ``vacation_days``; None: that table allows no leave)."""
+
+    until: float | None
+    tables: tuple[tuple[int, float | None], ...] = ()

@@ -42,13 +42,17 @@ from bot.service.live import LiveTable
 from bot.service.moves import ComputerNamer, Moves
 from bot.service.notices import SeatInfo, TableInfo, TableRef, WaitingMove
 from bot.service.notifier import Notifier
+from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
 from bot.service.recovery import Recovery
+from bot.service.resting import Resting
 from bot.service.results import (
     ActResult,
     HandHistory,
     HandInfo,
+    LeaveSet,
+    QuietSet,
     RecoveryReport,
     Seated,
     Standings,
@@ -111,21 +115,24 @@ class TableService:
         computer_name = computer_name or default_computer_name
         self.scheduler = Scheduler(clock)
         languages = Languages(store, clock)
-        self.announcer = Announcer(store, clock, notifier, languages, self.process,
+        self.people = people = People(store, clock)
+        self.announcer = Announcer(store, clock, notifier, languages, people, self.process,
                                    notify_computer_hands=notify_computer_hands)
-        self.timers = Timers(store, clock, self.scheduler, self.announcer,
+        self.timers = Timers(store, clock, self.scheduler, self.announcer, people,
                              computer_pause=computer_pause)
         self.moves = Moves(store, clock, self.scheduler, self.timers, self.announcer,
                            deal=deal or _shuffle, computer_name=computer_name,
                            snapshot_every=snapshot_every)
         self.tables = LiveTables(store, clock, self.scheduler, self.process, self.moves,
-                                 self.timers, languages, use_snapshots=use_snapshots)
-        self.alarms = Alarms(store, clock, self.tables, self.moves, self.announcer,
-                             self.process)
+                                 self.timers, languages, people, use_snapshots=use_snapshots)
+        self.alarms = Alarms(store, clock, self.tables, self.moves, self.timers,
+                             self.announcer, people, self.process)
         self.commands = Commands(store, clock, self.tables, self.moves, self.timers,
                                  self.announcer, languages, self.process,
                                  computer_name=computer_name)
         self.queries = Queries(store, self.tables, languages)
+        self.resting = Resting(store, clock, self.tables, self.timers, self.announcer, people,
+                               languages)
         self.recovery = Recovery(store, clock, self.scheduler, self.tables, self.announcer,
                                  self.process, self.queries.table_info, grace=grace,
                                  computer_pause=computer_pause)
@@ -235,6 +242,19 @@ class TableService:
     async def seen(self, cause: Cause) -> None:
         """Any interaction: remember the person's language."""
         await self.commands.seen(cause)
+
+    async def set_quiet(self, cause: Cause, *, start: str | None = None,
+                        end: str | None = None, time_zone: str | None = None,
+                        off: bool = False) -> QuietSet:
+        """The person's quiet hours (HH:MM to HH:MM on an IANA zone's clock), at every
+        table: their timers stand still and nothing notifies them meanwhile."""
+        return await self.resting.set_quiet(cause, start=start, end=end,
+                                            time_zone=time_zone, off=off)
+
+    async def set_vacation(self, cause: Cause, days: int | None) -> LeaveSet:
+        """Take leave for ``days`` days (None: end it); each table honours it up to its
+        ``vacation_days`` option, and its creator is told."""
+        return await self.resting.set_vacation(cause, days)
 
     # ------------------------------------------------------------------ queries
 

@@ -6,7 +6,7 @@ or settles what is missing). `locked` is how every command, query and timer reac
 table: under its lock, made fresh and its writes fenced as the process model says
 (process.py). `reload` rebuilds a table the store disagreed with, in place; a table
 that is over leaves memory when its lock is released (`settle`). Each person's
-language is learnt with their table.
+language and settings (quiet hours, leave) are learnt with their table.
 
 What a rebuild reads comes in one `TableLoad` (`Rebuilds.load`): a dozen
 statements for a whole batch of tables (`load_batch`: an eager `recover` reads every
@@ -40,6 +40,7 @@ from bot.service.live import (
     step_of,
 )
 from bot.service.moves import Moves, outcome
+from bot.service.people import People
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import UnusableSnapshot, replay_hand, resume
@@ -67,8 +68,9 @@ class LiveTables:
 
     def __init__(self, store: Store, clock: Clock, scheduler: Scheduler,
                  process: ProcessModel, moves: Moves, timers: Timers, languages: Languages,
-                 *, use_snapshots: bool = True) -> None:
+                 people: People, *, use_snapshots: bool = True) -> None:
         self._store = store
+        self._people = people
         self._clock = clock
         self._scheduler = scheduler
         self._process = process
@@ -118,6 +120,7 @@ class LiveTables:
         live = await self.get(table_id)
         async with live.lock, self._process.fenced(self, live, trusting=trusting):
             try:
+                await self._people.know(s.user_id for s in live.seats if s is not None)
                 yield live
             finally:
                 await self.settle(live)
@@ -207,6 +210,8 @@ class LiveTables:
                 live.fence.known = row.version
         self.loaded[table_id] = live
         self._languages.learn(load.locales)
+        self._people.learn((s.user_id for s in load.seats if s.user_id is not None),
+                           load.people)
         if row.status == "playing":
             if into is not None:  # the caller holds the lock
                 await self._rebuild_match(live, load)

@@ -9,6 +9,7 @@ happens when a moment comes is `Alarms.fire` (alarms.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from bot.service.announcements import Announcer
 from bot.service.clock import Clock
@@ -18,8 +19,12 @@ from bot.service.live import (
     answers_of,
     auto_reason,
     deadline_rows,
+    options_of,
     step_of,
+    user_of,
 )
+from bot.service.people import People
+from bot.service.quiet import Rest
 from bot.service.scheduler import Scheduler, Wake
 from bot.store import Store
 from engine.game import HandState, Phase, deciding_seats
@@ -29,12 +34,13 @@ class Timers:
     """Pending decisions: planned and scheduled."""
 
     def __init__(self, store: Store, clock: Clock, scheduler: Scheduler, announcer: Announcer,
-                 *, computer_pause: float) -> None:
+                 people: People, *, computer_pause: float) -> None:
         """``computer_pause``: seconds a computer player waits before moving."""
         self._store = store
         self._clock = clock
         self._scheduler = scheduler
         self._announcer = announcer
+        self._people = people
         self.computer_pause = computer_pause
 
     def plan(self, live: LiveTable, state: HandState, now: float,
@@ -62,8 +68,52 @@ class Timers:
             return Pending(seat, step, "computer", now, now)
         options = state.options
         if state.phase is Phase.TURN:
-            return Pending(seat, step, "turn", now, now + options.turn_timer)
-        return Pending(seat, step, "claim", now, now + options.claim_timer)
+            return Pending(seat, step, "turn", now, self._due(live, seat, now, options.turn_timer))
+        return Pending(seat, step, "claim", now, self._due(live, seat, now, options.claim_timer))
+
+    def rest(self, live: LiveTable, seat: int) -> Rest | None:
+        """The seat's person's rest at this table (quiet hours, leave), as known here."""
+        return self._people.rest(user_of(live.seats[seat]), options_of(live.row))
+
+    def _due(self, live: LiveTable, seat: int, now: float, seconds: float) -> float:
+        """A person's deadline, ``seconds`` of their time from ``now``: time they rest
+        (quiet hours, leave at this table) does not count, and the deadline never falls
+        inside it. The one place a person's deadline is worked out."""
+        rest = self.rest(live, seat)
+        return now + seconds if rest is None else rest.awake_after(now, seconds)
+
+    async def rest_changed(self, live: LiveTable, seat: int, before: Rest | None) -> bool:
+        """The seat's person changed their rest (``before``: as it was): their pending
+        decision keeps the time it had left, counted under the new rest; True if its
+        deadline moved (written with the table's fence, and rescheduled)."""
+        hand = live.hand
+        p = live.pending.get(seat)
+        if hand is None or hand.state.phase is Phase.ENDED or p is None \
+                or p.kind == "computer":
+            return False
+        now = self._clock.now()
+        if p.due_at <= now:
+            left = 0.0
+        elif before is None:
+            left = p.due_at - now
+        else:
+            left = before.awake_between(now, p.due_at)
+        return await self._move(live, p, self._due(live, seat, now, left))
+
+    async def postpone(self, live: LiveTable, p: Pending, until: float) -> None:
+        """A person's timer came due while they rest: it runs out when they are back."""
+        await self._move(live, p, until)
+
+    async def _move(self, live: LiveTable, p: Pending, due: float) -> bool:
+        assert live.hand is not None
+        if due == p.due_at:
+            return False
+        moved = replace(p, due_at=due, reminded=False)  # its reminder is owed again
+        await self._store.deadlines.set(live.hand.row.id, p.seat, seq=p.step, kind=p.kind,
+                                        set_at=p.set_at, due_at=due, fence=live.fence)
+        live.pending = {**live.pending, p.seat: moved}
+        self.schedule(live, [moved])
+        return True
 
     async def replan(self, live: LiveTable) -> None:
         """Seats whose auto-play changed (away, back, standing choices, claims answered

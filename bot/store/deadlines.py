@@ -61,9 +61,10 @@ class Deadlines(Repository):
     """The hands' deadlines."""
 
     async def set(self, hand_id: int, seat: int, *, seq: int, kind: DeadlineKind,
-                  set_at: float, due_at: float) -> DeadlineRow:
+                  set_at: float, due_at: float, fence: TableBump | None = None
+                  ) -> DeadlineRow:
         """Set or replace a seat's deadline in a hand (a new one is not yet reminded)."""
-        async with self._write() as db:
+        async with self._write(fence) as db:
             await hands.live_hand_in(db, hand_id)
             await _upsert_in(db, hand_id, NewDeadline(seat, seq, kind, set_at,
                                                                  due_at))

@@ -4,7 +4,7 @@ counter (0008)."""
 from __future__ import annotations
 
 from bot.store.errors import NotFound
-from bot.store.repository import Repository
+from bot.store.repository import Repository, TableBump
 
 
 class Processes(Repository):
@@ -40,6 +40,14 @@ class Processes(Repository):
         """Process ``owner`` stopped cleanly: it is no longer alive."""
         async with self._write() as db:
             await db.run("DELETE FROM process_heartbeats WHERE owner = ?", (owner,))
+
+    async def touch(self, *, fence: TableBump | None) -> None:
+        """Shared mode: put the table's change counter up with nothing else written (the
+        other processes reload it: something it is built from changed elsewhere, such
+        as a seated person's quiet hours); nothing without a fence."""
+        if fence is not None and fence.armed:
+            async with self._write(fence):
+                pass
 
     async def table_version(self, table_id: int) -> int:
         """The table's change counter (`TableBump`); `NotFound` if there is no table."""

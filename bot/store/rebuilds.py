@@ -14,6 +14,7 @@ from bot.store.rows import (
     HandLog,
     HandRow,
     MatchRow,
+    PersonRow,
     Row,
     SeatRow,
     SettlementRow,
@@ -67,15 +68,17 @@ async def _loads_in(db: Session, ids: list[int],
     locales = {r["user_id"]: r["locale"] for r in await db.all(
         f"SELECT user_id, locale FROM user_locales WHERE user_id IN ({marks(users)})",
         users)}
+    people = {r["user_id"]: PersonRow.of(r) for r in await db.all(
+        f"SELECT * FROM people WHERE user_id IN ({marks(users)})", users)}
     out = {}
     for t in tables:
         match = matches.get(t.id)
         mine = hands.get(match.id, []) if match else []
         last = mine[-1] if mine and mine[-1].status == "live" else None
-        people = seats.get(t.id, [])
+        seated = seats.get(t.id, [])
         out[t.id] = TableLoad(
-            t, tuple(people),
-            {s.user_id: locales[s.user_id] for s in people
+            t, tuple(seated),
+            {s.user_id: locales[s.user_id] for s in seated
              if s.user_id is not None and s.user_id in locales},
             match, tuple(mine),
             tuple(s for _, s in settlements.get(match.id, [])) if match else (),
@@ -83,7 +86,9 @@ async def _loads_in(db: Session, ids: list[int],
             logs.get(last.id) if last else None,
             tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0),
             tuple(answers.get(last.id, [])) if last else (),
-            chosen.get(last.id, {}) if last else {})
+            chosen.get(last.id, {}) if last else {},
+            people={s.user_id: people[s.user_id] for s in seated
+                    if s.user_id is not None and s.user_id in people})
     return out
 
 

@@ -630,3 +630,5 @@ class TableLoad:
     """The live hand's claims answered in advance (issue 30)."""
     premoves: Mapping[int, str] = field(default_factory=dict)
     """The live hand's next discards chosen in advance: seat → tile notation (0022)."""
+    people: Mapping[int, PersonRow] = field(default_factory=dict)
+    """The settings of its seated people who set any (quiet hours, leave)."""

@@ -201,12 +201,16 @@ class TableOptions:
     mentions: str = "when_needed"
     """When the bot mentions a player in the channel: "when_needed" (their DMs are
     closed, or half their time is gone) or "every_turn"."""
+    vacation_days: int = 3
+    """How many days of a person's leave (``/mahjong vacation``) this table honours:
+    their timers stand still that long; 0: no leave at this table."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "hands": (1, 64),
         "turn_timer": _TIMER_RANGE,
         "claim_timer": (5, 2 * 24 * 3600),
         "away_after": (1, 10),
+        "vacation_days": (0, 30),
     }
     CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
         "mentions": ("when_needed", "every_turn")}

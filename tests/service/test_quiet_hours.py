@@ -152,7 +152,7 @@ zones = st.sampled_from(["Europe/Paris", "America/New_York", "Australia/Lord_How
                          "Asia/Kathmandu", "UTC", "America/Santiago", "Pacific/Chatham"])
 minutes = st.integers(0, 24 * 60 - 1)
 moments = st.floats(1.7e9, 1.9e9, allow_nan=False)
-spans = st.floats(0, 30 * 24 * HOUR, allow_nan=False)
+spans = st.floats(0, 3 * 24 * HOUR, allow_nan=False)
 
 
 @CHECKED
@@ -167,8 +167,10 @@ def test_a_deadline_has_exactly_its_awake_time_and_never_falls_in_quiet_hours(
     awake = due - t - quiet_seconds(hours, t, due)
     assert awake == pytest.approx(seconds, abs=1e-3)
     # and the moment is the first such: a second earlier, less awake time had passed
-    if seconds > 1:
+    # (unless it is a window's end: the time ran out as the window began)
+    if seconds > 1 and not hours.quiet_at(due - 1):
         assert due - 1 - t - quiet_seconds(hours, t, due - 1) < seconds
+    assert hours.awake_between(t, due) == pytest.approx(seconds, abs=1e-3)
 
 
 @CHECKED

@@ -89,6 +89,9 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
                     "(default off)"),
     "mentions": ("mentions", "When to mention a player in the channel (default: only "
                              "when needed)"),
+    "vacation_days": ("vacation_days",
+                      "Days of a player's /mahjong vacation this table honours (0–30, "
+                      "default 3; 0: none)"),
     "table": ("table", "The table number, when the channel has more than one"),
     "hand": ("hand", "Calculator: the concealed tiles before the winning tile, e.g. 123m456p"),
     "win_tile": ("win_tile", "Calculator: the winning tile, e.g. 5s"),
@@ -107,6 +110,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "away_leaves": ("超时算逃跑",
                     "连续超时视为离开：电脑接替座位直到本场结束，并按逃跑处罚（默认关）"),
     "mentions": ("频道提醒", "何时在频道里 @ 玩家（默认：仅在需要时）"),
+    "vacation_days": ("休假天数", "本桌接受玩家 /mahjong 休假 的天数（0–30，默认 3；0：不接受）"),
     "table": ("桌号", "桌号（频道里有多张牌桌时）"),
     "hand": ("手牌", "算分：胡牌前的暗手，例如 123m456p"),
     "win_tile": ("胡的牌", "算分：胡的那张牌，例如 5s"),
@@ -327,6 +331,15 @@ _EN: dict[str, str] = {
     "settle.amount": "{name} {amount}",
     "refused.cancelled": "This table was cancelled.",
     "refused.confirm_leave": "Leaving a running match needs your confirmation first.",
+    "refused.bad_time_zone": "“{zone}” is not a time zone; pick one from the list, like "
+                             "Asia/Shanghai or Europe/London.",
+    "refused.no_time_zone": "Quiet hours need your time zone the first time: add time_zone.",
+    "refused.bad_clock": "“{value}” is not a time of day; write it as HH:MM, like 23:00.",
+    "refused.quiet_needs_hours": "Quiet hours need both a start and an end the first time.",
+    "refused.quiet_empty": "Quiet hours must end at another time than they start.",
+    "refused.quiet_too_long": "Quiet hours last at most {most} hours a day; for longer, take "
+                              "a vacation.",
+    "refused.bad_days": "A vacation lasts 1 to {most} days.",
 }
 
 _ZH: dict[str, str] = {
@@ -520,6 +533,14 @@ _ZH: dict[str, str] = {
     "settle.amount": "{name} {amount}",
     "refused.cancelled": "这张牌桌已被取消。",
     "refused.confirm_leave": "对局进行中离开需要先确认。",
+    "refused.bad_time_zone": "“{zone}”不是时区；请从列表中选择，例如 Asia/Shanghai 或 "
+                             "Europe/London。",
+    "refused.no_time_zone": "第一次设置免打扰时段需要时区：请填写时区。",
+    "refused.bad_clock": "“{value}”不是时刻；请写成 HH:MM，例如 23:00。",
+    "refused.quiet_needs_hours": "第一次设置免打扰时段需要开始和结束时间。",
+    "refused.quiet_empty": "免打扰时段的结束时间不能与开始时间相同。",
+    "refused.quiet_too_long": "免打扰时段每天最多 {most} 小时；更长请用休假。",
+    "refused.bad_days": "休假为 1 到 {most} 天。",
 }
 
 FEATURES: tuple[str, ...] = (

@@ -155,6 +155,7 @@ def _specs() -> tuple[OptionSpec, ...]:
         _common_range("away_after", every),
         OptionSpec("away_leaves", "bool", every, False),
         mentions,
+        _common_range("vacation_days", every),
         *(_own(name, sets) for name, sets in having.items()),
     )
 
