@@ -41,6 +41,7 @@ from bot.service.live import (
     auto_reason,
     deadline_rows,
     info_of,
+    step_of,
     user_of,
 )
 from bot.service.notices import AwayNotice, LobbyNotice, PlayedAhead, TableRef
@@ -227,7 +228,10 @@ class Moves:
             if ahead is not None and drawn is not None and action.tile is not None else None
         await self._announcer.announce(live, old, new, events, fresh, cause,
                                        played=played)
-        return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat)
+        mine = new.seats[action.seat]
+        held = mine.hand if step_of(new, action.seat) is None else ()
+        return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat,
+                         held, new.wildcards.joker)
 
     async def end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
                        final: NewAction | None, cause: Cause | None = None) -> None:

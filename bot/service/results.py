@@ -22,6 +22,12 @@ class ActResult:
     match_ended: bool
     seat: int
     """The seat that moved."""
+    held: tuple[Tile, ...] = ()
+    """The moving seat's concealed tiles after the move when it decides nothing now (for
+    its own "Next discard…" menu on the message it clicked: `set_next_discard`); empty
+    otherwise. Returned to the person who moved alone."""
+    caishen: Tile | None = None
+    """The hand's 财神 (public), to name ``held``."""
 
 
 @dataclass(frozen=True)

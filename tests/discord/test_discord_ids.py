@@ -19,7 +19,7 @@ from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
 from bot.discord.play.choices import PREFERENCES, BackButton, PreferenceButton
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect
-from bot.service import Cause, Place, Refused
+from bot.service import ActResult, Cause, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
 from engine.game.actions import Action
@@ -190,7 +190,7 @@ def clicked_message() -> Any:
 
 
 async def test_a_move_button_plays_for_its_seat_and_takes_the_buttons_off() -> None:
-    service = FakeService({"act": SimpleNamespace(seat=2)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     inter = interaction(service, message=clicked_message(), manager=True,
                         locale=discord.Locale.chinese)
     pong = ACTIONS[4]
@@ -213,7 +213,7 @@ async def test_a_click_whose_move_is_slow_is_acknowledged_before_the_move_ends(
     """A click alone waits for its move at most `MOVE_ANSWER_WAIT`: a slower move gets
     a deferred update first, then the message is edited."""
     monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
-    service = FakeService({"act": SimpleNamespace(seat=2)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     inter = interaction(service, message=clicked_message())
     act = service.act
     answered_during: list[list[str]] = []
@@ -234,7 +234,7 @@ async def test_a_click_while_another_waits_for_its_answer_is_acknowledged_first(
     """The answer waits for nothing when another interaction is still unanswered: a
     deferred update before the service is asked, so the click's answer never queues
     behind the move, its commit or other clicks."""
-    service = FakeService({"act": SimpleNamespace(seat=2)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     inter = interaction(service, message=clicked_message())
     inter.client.in_flight.begin()  # another interaction, not answered yet
     answered_before: list[list[str]] = []
@@ -257,7 +257,7 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
     acknowledged first, and each one's move waits until the others got their first
     response, so none is answered behind the moves."""
     timeline: list[str] = []
-    service = FakeService({"act": SimpleNamespace(seat=2)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     first = interaction(service, message=clicked_message(), interaction_id=1)
     second = FakeInteraction(first.client, message=clicked_message(), interaction_id=2)
     in_flight = first.client.in_flight
@@ -312,7 +312,7 @@ async def test_a_refused_click_acknowledged_first_is_told_privately_after() -> N
 
 
 async def test_the_discard_menu_discards_the_chosen_tile() -> None:
-    service = FakeService({"act": SimpleNamespace(seat=1)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=1)})
     inter = interaction(service, message=clicked_message())
     select = await read(DiscardSelect, "mj:dc:5:2:p18:s1", inter)
     inter.data = {"custom_id": select.custom_id, "values": ["9p"]}
@@ -332,7 +332,7 @@ def _message(*custom_ids: str) -> Any:
 async def test_a_press_on_a_component_the_message_no_longer_shows_is_answered() -> None:
     """discord.py drops it (it rebuilds items from the message); the id says all."""
     menu, button = "mj:dc:5:2:18:s1", "mj:mv:5:2:18:x:s1"
-    service = FakeService({"act": SimpleNamespace(seat=1)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=1)})
     shown = interaction(service, message=_message(menu, button),
                         data={"custom_id": menu, "component_type": 3, "values": ["9p"]})
     await answer_unshown(as_interaction(shown))  # shown: discord.py answers it, not this
@@ -466,7 +466,7 @@ async def test_a_new_button_is_one_class_calling_the_service(
 async def test_an_id_made_before_steps_were_public_is_judged_by_its_seq() -> None:
     """A DM sent before an upgrade carries the hand's seq (a bare number) where ids now
     carry the public step (``p`` and a number): it still plays, judged as it was."""
-    service = FakeService({"act": SimpleNamespace(seat=1)})
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=1)})
     inter = interaction(service, message=clicked_message())
     select = await read(DiscardSelect, "mj:dc:5:2:18:s1", inter)
     assert (select.step, select.seq, select.custom_id) == (None, 18, "mj:dc:5:2:18:s1")

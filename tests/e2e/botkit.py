@@ -425,6 +425,12 @@ def concealed_lines(fake: FakeDiscord, user: FakeUser) -> set[str]:
     return out
 
 
+def moves_shown(fake: FakeDiscord, message: FakeMessage) -> list[str]:
+    """The ids of the decision's move buttons and discard menu ``message`` shows (a
+    message whose move was played may still offer the "Next discard…" menu)."""
+    return [c for c in fake.custom_ids(message) if c.startswith(("mj:mv:", "mj:dc:"))]
+
+
 def texts(message: FakeMessage) -> str:
     return message.content + json.dumps(message.embeds, ensure_ascii=False)
 

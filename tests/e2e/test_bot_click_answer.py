@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from botkit import Driver, choose, make_bot, make_world, open_table, quiet
+from botkit import Driver, choose, make_bot, make_world, moves_shown, open_table, quiet
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, InteractionHandle
 
 from bot.discord.core import answering
@@ -47,7 +47,7 @@ async def test_a_click_alone_is_answered_with_its_move_in_one_response(
     handle, message = await _click_one(fake, bots, Driver(world))
     response = await handle.response()
     assert response.type == UPDATE_MESSAGE
-    assert "✓" in message.content and not fake.components(message)
+    assert "✓" in message.content and not moves_shown(fake, message)
     await quiet(bots)
     assert [r.type for r in handle.record.responses] == [UPDATE_MESSAGE]
     assert not fake.requests("PATCH", "/messages/@original")
@@ -63,6 +63,6 @@ async def test_a_slow_move_is_acknowledged_first_then_edited(
     await quiet(bots)
     handle, message = await _click_one(fake, bots, Driver(world))
     assert (await handle.response()).type == DEFERRED_UPDATE
-    await fake.wait_for(lambda: not fake.components(message))
+    await fake.wait_for(lambda: not moves_shown(fake, message))
     assert "✓" in message.content
     assert fake.requests("PATCH", "/messages/@original")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from botkit import (
     answer,
+    moves_shown,
     press,
     quiet,
     slash,
@@ -30,8 +31,8 @@ async def test_a_decision_played_through_mahjong_hand_takes_the_dms_buttons_off(
     await answer(hand)
     assert hand.original is not None
     await (await fake.select(owner, hand.original, menu, value)).response()
-    await fake.wait_for(lambda: not fake.components(dm), what="the DM's buttons taken off")
-    assert not fake.components(hand.original)  # the clicked reply, by the click's answer
+    await fake.wait_for(lambda: not moves_shown(fake, dm), what="the DM's buttons taken off")
+    assert not moves_shown(fake, hand.original)  # the clicked reply, by the click's answer
     assert fake.message(dm).content == words  # the DM still shows what it showed
     assert _edits(fake, dm) == 1
 
@@ -41,7 +42,7 @@ async def test_a_click_on_the_dm_is_its_only_edit(
     _, owner, dm, menu, value = await table_with_a_discard(fake, bots, tmp_path)
     await (await fake.select(owner, dm, menu, value)).response()
     await quiet(bots)
-    assert not fake.components(dm)
+    assert not moves_shown(fake, dm)
     assert _edits(fake, dm) == 0
 
 
@@ -55,7 +56,7 @@ async def test_a_press_on_a_button_the_message_no_longer_shows_is_answered(
                if c.custom_id is not None and c.custom_id.startswith("mj:pref:")]
     assert toggles
     await (await fake.select(owner, dm, menu, value)).response()
-    await fake.wait_for(lambda: not fake.components(dm), what="the DM's buttons taken off")
+    await fake.wait_for(lambda: not moves_shown(fake, dm), what="the DM's buttons taken off")
     assert await press(fake, owner, dm, menu, value, "en-US") == \
         "That button is for a decision that has passed."
     told = await press(fake, owner, dm, toggles[0], None, "en-US")

@@ -13,6 +13,7 @@ from botkit import (
     latest_bot,
     make_bot,
     make_world,
+    moves_shown,
     open_table,
     private_answer,
     quiet,
@@ -109,7 +110,7 @@ async def test_strangers_and_stale_buttons_are_refused_privately(
     # the move took longer than `MOVE_ANSWER_WAIT`, acknowledged before it (6)…
     assert (await played.response()).type in (6, 7)
     original = hand.original
-    await fake.wait_for(lambda: not fake.components(original))  # …edited either way
+    await fake.wait_for(lambda: not moves_shown(fake, original))  # …edited either way
     stale = await fake.select(user, message, menu, [select.options[0]])
     assert "passed" in ((await private_answer(stale)).content or "")
     # the lobby's Start is the creator's: a stranger is refused privately

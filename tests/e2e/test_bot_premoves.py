@@ -61,6 +61,8 @@ async def test_a_next_discard_chosen_in_the_dm_plays_at_the_turn_without_a_promp
     menu = next(c for c in fake.custom_ids(ann_dm) if c.startswith("mj:dc:"))
     await (await fake.select(ann, ann_dm, menu, ["9m"])).response()
     await quiet(bots)
+    # the message Ann clicked offers her next discard at once, from the tiles she kept
+    assert fake.custom_ids(fake.message(ann_dm)) == ["mj:nx:1:1:s0"]
     new = fake.dms(bob)[bobs_dms:]
     assert len(new) == 1, [m.content for m in new]  # one DM: no prompt before it
     told = new[0]

@@ -19,6 +19,7 @@ from botkit import (
     leave_match,
     make_bot,
     make_world,
+    moves_shown,
     open_table,
     press,
     quiet,
@@ -99,7 +100,7 @@ async def test_each_button_refusal_is_one_sentence_in_the_readers_language(
     # the move took longer than `MOVE_ANSWER_WAIT`, acknowledged before it (6)…
     assert (await played.response()).type in (6, 7)
     original = hand.original
-    await fake.wait_for(lambda: not fake.components(original))  # …edited either way
+    await fake.wait_for(lambda: not moves_shown(fake, original))  # …edited either way
     assert await press(fake, owner, shown, menu, value, "en-US") == \
         "That button is for a decision that has passed."
     assert await press(fake, owner, shown, menu, value, "zh-CN") == \

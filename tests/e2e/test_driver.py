@@ -9,6 +9,7 @@ from pathlib import Path
 from botkit import (
     Snapshot,
     answer,
+    moves_shown,
     press,
     slash,
     table_with_a_discard,
@@ -30,7 +31,7 @@ async def test_a_click_on_a_decision_just_played_elsewhere_is_a_race_not_a_refus
     assert hand.original is not None
     await (await fake.select(owner, hand.original, menu, value)).response()
     original = hand.original
-    await fake.wait_for(lambda: not fake.components(original))  # the move is played
+    await fake.wait_for(lambda: not moves_shown(fake, original))  # the move is played
     told = await press(fake, owner, shown, menu, value, "en-US")
     assert told == "That button is for a decision that has passed."
     await driver.heard(dm, menu, told)  # the claim window after the discard is offered

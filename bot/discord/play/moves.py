@@ -56,7 +56,8 @@ from bot.discord.core.words import (
     value_text,
     waits_text,
 )
-from bot.service import Refused
+from bot.discord.play.premoves import next_items, tile_options
+from bot.service import ActResult, Refused
 from bot.service import errors as E
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
@@ -291,8 +292,27 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int,
             content = clip(f"{before}\n✓ " + t("reply.move_taken", answer.locale,
                                                  move=move_text(action, answer.locale)),
                            MAX_CONTENT)
-            with contextlib.suppress(discord.HTTPException):  # the move stands: it is told
-                await answer.update(content=content, view=None)
+            after = _next_menu(played, answer.locale)
+            try:
+                with contextlib.suppress(discord.HTTPException):  # the move stands: told
+                    await answer.update(content=content, view=after)
+            finally:
+                if after is not None:  # sent: its items and it no longer need each other
+                    after.clear_items()
+
+
+def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
+    """What the clicked message offers once its move is played: the "Next discard…"
+    menu when the seat decides nothing now (`bot.discord.play.premoves`: chosen in the
+    same visit, as the player is there), else nothing."""
+    if not played.held or played.hand_ended:
+        return None
+    ui = discord.ui.View(timeout=None)
+    for item in next_items(played.table_id, played.hand_number, played.seat,
+                           tile_options(played.held, None, locale, played.caishen),
+                           False, locale, row=0):
+        ui.add_item(item)
+    return ui
 
 
 async def _own_seat(answer: Answer, table_id: int) -> int:

@@ -17,6 +17,7 @@ scheme's shared rules are `bot.discord.core.items`'.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -62,11 +63,16 @@ def can_choose_next(view: PlayerView, step: int | None) -> bool:
 def next_options(view: PlayerView, chosen: Tile | None, locale: LocaleLike
                  ) -> list[discord.SelectOption]:
     """One entry per kind of tile the seat holds, the chosen one marked."""
-    wild = view.table.caishen
-    return [discord.SelectOption(label=clip(tiles_text((tile,), locale, caishen=wild),
+    return tile_options(view.hand, chosen, locale, view.table.caishen)
+
+
+def tile_options(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
+                 caishen: Tile | None = None) -> list[discord.SelectOption]:
+    """One entry per kind of tile in ``held``, the chosen one marked."""
+    return [discord.SelectOption(label=clip(tiles_text((tile,), locale, caishen=caishen),
                                             MAX_OPTION_TEXT),
                                  value=tile.notation, default=tile == chosen)
-            for tile in sorted(set(view.hand), key=int)][:MAX_OPTIONS]
+            for tile in sorted(set(held), key=int)][:MAX_OPTIONS]
 
 
 def next_items(table_id: int, hand: int, seat: int, options: list[discord.SelectOption],
@@ -184,4 +190,8 @@ async def _show(answer: Answer, interaction: discord.Interaction, table: int, ha
         for item in rows[row]:
             item.row = min(first + i, 4)
             out.add_item(item)
-    await answer.update(content=with_next_line(message.content, line), view=out)
+    try:
+        await answer.update(content=with_next_line(message.content, line), view=out)
+    finally:  # sent: the views and their items no longer need each other
+        out.clear_items()
+        ui.clear_items()
