@@ -6,7 +6,12 @@ across a restart; never shown to anyone else."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 
 import pytest
 
@@ -249,3 +254,25 @@ async def test_standing_choices_keep_discard_drawn_when_ready(world: World) -> N
                                               StandingChoices(discard_drawn_when_ready=True))
     assert choices.discard_drawn_when_ready
     assert (await world.store.lobby.seats(table))[0].choices.discard_drawn_when_ready
+
+
+async def test_a_sigkill_keeps_the_choice(make_world: Callable[..., Awaitable[World]],
+                                          db_path: Path) -> None:
+    """Chosen in a process then killed (SIGKILL) before anything else: the next process
+    plays it at Bob's turn."""
+    child = Path(__file__).with_name("premove_child.py")
+    proc = subprocess.Popen([sys.executable, str(child), str(db_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed once the choice's write returned
+        assert line.startswith("SET "), proc.stderr.read() if proc.stderr else line
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    table = int(line.split()[1])
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    await world.service.recover(eager=True)
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert (await log_of(world.store, table))[-1] == (1, "discard", "1z", "player")

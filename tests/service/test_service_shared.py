@@ -17,14 +17,16 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, Refused, TableService
+from bot.service.fairness import deal_of
 from bot.store import StandingChoices, Store
-from engine.game import ActionKind
+from engine.game import ActionKind, stack_wall
 from engine.tiles import tile_from_notation
 from tests.narrowing import known
 from tests.service.helpers import (
     ANN,
     BOB,
     CID,
+    QUIET,
     SCENE_PONG,
     D,
     P,
@@ -365,3 +367,22 @@ async def test_a_claim_answered_in_advance_on_one_process_is_played_by_the_other
     assert [(x.seat, x.kind, x.source) for x in actions] == [(0, "discard", "player"),
                                                              (2, "pong", "player")]
     assert (await a.service.table_info(table)).deciding == (2,)
+
+
+async def test_a_next_discard_chosen_on_one_process_is_played_by_the_other(
+        make_world: MakeWorld) -> None:
+    """Pre-moves (issue 30): chosen through b (a fenced write), honoured by a, whose
+    memory reloads the table with it; the move that plays it clears it for both."""
+    hands = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    a, b = await two(make_world, deal=lambda rules, dealer: deal_of(
+        stack_wall(rules, hands, dealer, draws="9s")))
+    table = await a.table(options=TIMERS)
+    await b.service.set_next_discard(by(BOB), table, tile_from_notation("1z"))
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)  # a reloads first: sees it
+    await asyncio.gather(a.service.run_due(), b.service.run_due())
+    hand = known(await a.store.hands.live(table))
+    assert [(x.seat, x.kind, x.payload.get("tile"), x.source)
+            for x in await a.store.log.actions(hand.id)] == \
+        [(0, "discard", "9m", "player"), (1, "discard", "1z", "player")]
+    assert await a.store.premoves.of_hand(hand.id) == {}
+    assert (await b.service.hand(by(BOB), table)).next_discard is None
