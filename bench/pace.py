@@ -274,6 +274,8 @@ class Turn:
     """The computer wins (a standing "always win" plays it at once)."""
     after_claim: bool
     """The turn follows the seat's own chi or pong (it was just there)."""
+    move: Action
+    """The computer's move."""
 
 
 @dataclass(frozen=True)
@@ -300,8 +302,15 @@ class Hand:
     judge: Judge
 
 
-def record_hand(rules_name: str, rng: random.Random) -> Hand:
-    """One hand played by the computer, with what each configuration needs to time it."""
+Observer = Callable[[HandState, Decision, Tile | None], None]
+"""Told each decision with the state it was taken on and, for a turn, the next discard
+the seat's person would have chosen (None: none, their hand being ready)."""
+
+
+def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = None
+                ) -> Hand:
+    """One hand played by the computer, with what each configuration needs to time it
+    (``observe``: tests compare the model's judgement with the service's)."""
     ruleset = rules.get(rules_name)
     wall = ruleset.tile_set()
     rng.shuffle(wall)
@@ -328,11 +337,14 @@ def record_hand(rules_name: str, rng: random.Random) -> Hand:
             wins = action.kind is ActionKind.WIN
             why = _why_turn(s.drawn is not None, last_discard[seat], action, ready[seat])
             blocked = _blocked(legal, state)
+            asked_on = state
             state, _ = apply(state, action)
             after = state.seats[seat]
             decisions.append(Turn(seat, (after.hand, after.melds), plays_drawn, plays_pre,
                                   plays_either, plain, blocked, why, wins,
-                                  claimed[seat]))
+                                  claimed[seat], action))
+            if observe is not None:
+                observe(asked_on, decisions[-1], None if ready[seat] else pre[seat])
             claimed[seat] = False
             discard = action.kind is ActionKind.DISCARD
             last_discard[seat] = discard
@@ -347,7 +359,7 @@ def record_hand(rules_name: str, rng: random.Random) -> Hand:
         asked = deciding_seats(state)
         choices = tuple(choose_action(state, s, rng) if s in asked else None
                         for s in range(SEATS))
-        before = state.seats
+        before, opened = state.seats, state
         for seat in asked:
             if state.window is None or seat not in deciding_seats(state):
                 break  # settled before this seat's answer
@@ -360,6 +372,8 @@ def record_hand(rules_name: str, rng: random.Random) -> Hand:
             claimed[taken] = _kind(choices[taken]) in (ActionKind.CHI, ActionKind.PONG)
         decisions.append(Window(window, remembered_judge(state), choices,
                                 tuple((s.hand, s.melds) for s in before), taken))
+        if observe is not None:
+            observe(opened, decisions[-1], None)
     delays = [tuple([rng.lognormvariate(math.log(MEDIAN_DELAY), SIGMA)
                      for _ in range(2 * SEATS)]) for _ in decisions]
     return Hand(decisions, delays, ruleset.multiple_winners, judge)
