@@ -227,11 +227,14 @@ class Announcer:
                 continue
             if step is not None and self._covered(live, seat, new):
                 unasked[seat] = step  # answered for them at once: nothing to ask
+                live.held_news[seat] = live.held_news.get(seat, ()) + news  # told next
                 continue
             if step is None and old is not None and before is not None \
                     and before[seat] is not None and unasked.get(seat) == before[seat] \
                     and old.seats[seat] is new.seats[seat]:
-                continue  # the echo of their own answer, given in advance
+                # the echo of their own answer, given in advance (its news told next)
+                live.held_news[seat] = live.held_news.get(seat, ()) + news
+                continue
             if seat in fresh and _ahead(live, new, seat, row):
                 live.held_news[seat] = live.held_news.get(seat, ()) + news
                 continue
@@ -311,7 +314,8 @@ class Announcer:
             held + news, cause, reminder, resent,
             silent=(step is not None and silent_offer(state, seat))
             or self.quiet(live, row.user_id),
-            next_discard=live.premoves.get(seat), played=played)
+            next_discard=live.premoves.get(seat), played=played,
+            answers=tuple(sorted(answers_of(live, seat).items())))
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):

@@ -18,6 +18,7 @@ from bot.service.cause import Cause
 from bot.service.steps import public_step_of
 from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
 from engine.game import (
+    ActionKind,
     ClaimWindowClosed,
     ClaimWindowOpened,
     ConcealedKongDeclared,
@@ -247,6 +248,9 @@ class PrivateNotice:
     played: PlayedAhead | None = None
     """The seat's turn that was just played at once for its person (what was drawn and
     discarded), told in their DM."""
+    answers: tuple[tuple[Tile, ActionKind], ...] = ()
+    """The claims the seat answered in advance for this hand ("pong 5m": (5m, PONG)),
+    by tile; its DM offers to change them while it decides nothing."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)

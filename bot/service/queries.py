@@ -15,6 +15,7 @@ from bot.service.guards import need_hand, need_seat
 from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
+    answers_of,
     deadline_of,
     empty_seats,
     info_of,
@@ -142,7 +143,8 @@ class Queries:
                             view(hand.state, seat, live.hand_number),
                             step_of(hand.state, seat), deadline_of(pending),
                             live.names, row.choices, row.away, hand.state.seq,
-                            public_step_of(hand.state, seat), live.premoves.get(seat))
+                            public_step_of(hand.state, seat), live.premoves.get(seat),
+                            tuple(sorted(answers_of(live, seat).items())))
 
     async def turns(self, cause: Cause) -> tuple[WaitingMove, ...]:
         """What waits for the person asking, at every table of every server they sit at

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from bot.service.notices import TableInfo
 from bot.store import LeaderboardRow, StandingChoices
-from engine.game import Event
+from engine.game import ActionKind, Event
 from engine.tiles import Tile
 from engine.view import PlayerView, TableView
 
@@ -70,6 +70,8 @@ class HandInfo:
     """What the decision's buttons carry (`steps.py`; None: nothing to decide now)."""
     next_discard: Tile | None = None
     """The seat's next discard chosen in advance (its person's alone)."""
+    answers: tuple[tuple[Tile, ActionKind], ...] = ()
+    """The claims the seat answered in advance for this hand, by tile."""
 
 
 @dataclass(frozen=True)

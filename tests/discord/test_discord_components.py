@@ -251,16 +251,17 @@ def test_standing_choices_row_sets_explicit_values() -> None:
     flat = check_limits(ui)
     extra = flat[2:]
     assert [c["label"] for c in extra] == [
-        "I'm back", "✓ Always win when allowed", "Pass every chi/pong/kong",
+        "I'm back", "✓ Always win when allowed", "Pass every chi/pong/kong", "Never chi",
         "When away, discard the drawn tile"]
     assert id_fields(BackButton, extra[0]["custom_id"])["table"] == TABLE
     prefs = [id_fields(PreferenceButton, c["custom_id"]) for c in extra[1:]]
     assert [(p["name"], p["value"]) for p in prefs] == [
-        ("always_win", "off"), ("pass_claims", "on"), ("discard_drawn_when_away", "on")]
+        ("always_win", "off"), ("pass_claims", "on"), ("never_chi", "on"),
+        ("discard_drawn_when_away", "on")]
     zh = discord.ui.View(timeout=None)
     assert add_preferences(zh, 1, StandingChoices(), "zh-CN")
     assert [c["label"] for c in check_limits(zh)] == [
-        "能胡就胡", "不吃不碰不杠", "托管时摸什么打什么"]
+        "能胡就胡", "不吃不碰不杠", "从不吃", "托管时摸什么打什么"]
     full = discord.ui.View(timeout=None)
     for row in range(5):
         full.add_item(discord.ui.Button(label="x", custom_id=f"x{row}", row=row))
@@ -312,3 +313,36 @@ def test_lobby_seats_come_from_the_service_seat_info() -> None:
     embed = lobby_embed(table_id=1, rules="shanghai", options={}, seats=lobby, locale="en",
                         status="playing", hand=1, hands=8)
     assert "Seat 4 (North): <@7> (away)" in known(embed.fields[0].value)
+
+
+def test_an_idle_seat_is_offered_its_claims_in_advance_with_the_ones_chosen() -> None:
+    from bot.discord.play.choices import ClaimAnswersSelect
+    from bot.discord.play.dms import private_message
+    from bot.store import StandingChoices
+
+    state, _ = start("shanghai", SCENE_P)  # the dealer's turn: seat 3 decides nothing
+    idle = view(state, 3)
+    one_bamboo = Tile.S1
+    text, ui = private_message(idle, table_id=TABLE, hand=HAND, step=None,
+                               names=("A", "B", "C", "D"), locale="en", deadline=None,
+                               choices=StandingChoices(never_chi=True),
+                               answers=((one_bamboo, ActionKind.KONG),))
+    flat = check_limits(ui)
+    (menu,) = [c for c in flat if c["custom_id"].startswith("mj:ca:")]  # after "next…"
+    assert id_fields(ClaimAnswersSelect, menu["custom_id"]) == {"table": TABLE, "hand": HAND}
+    values = [o["value"] for o in menu["options"]]
+    assert values == ["p1s", "k1s", "p2s", "k2s", "p5z", "k5z", "p6z", "k6z"]
+    assert [o["value"] for o in menu["options"] if o.get("default")] == ["k1s"]
+    assert menu["min_values"] == 0 and menu["max_values"] == len(values)
+    assert "Answered in advance: 杠 Kong One of Bamboo." in text
+    assert "✓ Never chi" in [c.get("label") for c in flat]
+    # deciding, or holding no pair: no menu, no line
+    _, deciding = private_message(view(state, 0), table_id=TABLE, hand=HAND, step=1,
+                                  names=("A", "B", "C", "D"), locale="en", deadline=None,
+                                  answers=())
+    assert not any(c["custom_id"].startswith("mj:ca:") for c in check_limits(deciding))
+    text, bare = private_message(view(state, 1), table_id=TABLE, hand=HAND, step=None,
+                                 names=("A", "B", "C", "D"), locale="zh-CN", deadline=None,
+                                 answers=())
+    assert not any(c["custom_id"].startswith("mj:ca:") for c in check_limits(bare))
+    assert "预先" not in text

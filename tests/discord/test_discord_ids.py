@@ -16,7 +16,13 @@ from bot.discord.core import answering
 from bot.discord.core.items import DYNAMIC_ITEMS, MAX_CUSTOM_ID, BadCustomId, answer_unshown
 from bot.discord.lobby.leave import LeaveButton
 from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
-from bot.discord.play.choices import PREFERENCES, BackButton, PreferenceButton
+from bot.discord.play.choices import (
+    PREFERENCES,
+    BackButton,
+    ClaimAnswersSelect,
+    PreferenceButton,
+    parse_answers,
+)
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect
 from bot.service import ActResult, Cause, Place, Refused
@@ -48,7 +54,7 @@ ACTIONS = [
 
 
 ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
-         NextDiscardSelect, NextDiscardCancel)
+         NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -140,7 +146,7 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
 def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
            "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
-           "mj:nxc:1:1:s2"]
+           "mj:nxc:1:1:s2", "mj:ca:1:2"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
@@ -410,6 +416,32 @@ async def test_a_standing_choice_is_set_to_the_value_its_id_says() -> None:
     await (await read(PreferenceButton, "mj:pref:5:always_win:on", inter)).callback(inter)
     assert service.last("set_choice")[0][1:] == (5, "always_win", True)
     assert inter.said == [("Saved: ✓ Always win when allowed.", True, {})]
+
+
+async def test_claims_answered_in_advance_are_the_menus_whole_choice() -> None:
+    assert ClaimAnswersSelect(BIG, 3).custom_id == f"mj:ca:{BIG}:3"
+    assert parse_answers(["p9m", "k5p", "p5p"]) == {Tile.M9: ActionKind.PONG,
+                                                    Tile.P5: ActionKind.KONG}
+    assert parse_answers([]) == {}
+    for bad in (["c9m"], ["p9"], ["p1f2"], "p9m", [9], ["x"] * 26):
+        with pytest.raises(ValueError):
+            parse_answers(bad)
+    service = FakeService({"set_claim_answers": {Tile.M9: ActionKind.PONG}})
+    inter = interaction(service, data={"custom_id": "mj:ca:5:2", "values": ["p9m"]})
+    await (await read(ClaimAnswersSelect, "mj:ca:5:2", inter)).callback(inter)
+    (args, kwargs) = service.last("set_claim_answers")
+    assert args[1:] == (5, {Tile.M9: ActionKind.PONG}) and kwargs == {"hand_number": 2}
+    assert inter.said[0][1] is True and "Nine of Characters" in inter.said[0][0]
+    cleared = FakeService({"set_claim_answers": {}})
+    inter = interaction(cleared, locale=discord.Locale.chinese,
+                        data={"custom_id": "mj:ca:5:2", "values": []})
+    await (await read(ClaimAnswersSelect, "mj:ca:5:2", inter)).callback(inter)
+    assert cleared.last("set_claim_answers")[0][2] == {}
+    assert inter.said == [("已清除：本局的吃碰杠都会问你。", True, {})]
+    forged = FakeService()
+    inter = interaction(forged, data={"custom_id": "mj:ca:5:2", "values": ["p9x"]})
+    await (await read(ClaimAnswersSelect, "mj:ca:5:2", inter)).callback(inter)
+    assert forged.names() == [] and inter.said[0][1] is True
 
 
 async def test_back_gives_the_seat_back() -> None:

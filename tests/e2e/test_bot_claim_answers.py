@@ -1,13 +1,21 @@
 """Claim offers through the real bot: a DM asking to claim with no win on offer arrives
 silently (Discord's suppress-notifications flag, which the fake records), a turn's DM
-and a win's offer notify as any DM."""
+notifies as any DM; a claim answered in advance from the DM (the menu, or "win only")
+closes its window without a prompt."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 
-from botkit import Driver, make_bot, make_world, open_table, quiet
-from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeMessage
+import pytest
+from botkit import Driver, World, make_bot, make_world, open_table, quiet
+from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeMessage, FakeUser
+
+from bot.service.fairness import Deal, deal_of
+from engine.game import stack_wall
+from tests.service.helpers import SCENE_PONG
 
 
 def _first_ids(message: FakeMessage) -> list[str]:
@@ -58,3 +66,151 @@ async def test_a_claim_offer_without_a_win_arrives_silently(
     assert all(m.silent and m.flags & SUPPRESS_NOTIFICATIONS for m in offers())
     turns = [m for p in world.players for m in fake.dms(p) if _turn(m)]
     assert turns and not any(m.silent for m in turns)
+
+
+# ---------------------------------------------------------------------------
+# Claims answered in advance, from the DM's menu
+
+
+def _deal(_rules: str, _dealer: int) -> Deal:
+    """Seat 2 holds 9m 9m; the dealer discards 9m, and each seat its 5z after."""
+    return deal_of(stack_wall("shanghai", SCENE_PONG, 0, draws="5z5z5z5z"))
+
+
+def _prompts(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    """The DMs that asked ``user`` to claim (a Pass button when sent)."""
+    return [m for m in fake.dms(user) if "x" in _moves(m)]
+
+
+async def _started(fake: FakeDiscord, bots: BotLauncher, folder: Path,
+                   monkeypatch: pytest.MonkeyPatch) -> World:
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    world = make_world(fake)
+    await bots.start(make_bot(folder / "db.sqlite3", picture_processes=0,
+                              service_options={"deal": _deal}))
+    await open_table(world)
+    await quiet(bots)
+    return world
+
+
+async def _discard(fake: FakeDiscord, bots: BotLauncher, user: FakeUser, tile: str) -> None:
+    message = fake.dms(user)[-1]
+    menu = next(c for c in fake.custom_ids(message) if c.startswith("mj:dc:"))
+    response = await (await fake.select(user, message, menu, [tile])).response()
+    assert not (response.ephemeral and response.content), response.content
+    await quiet(bots)
+
+
+async def test_a_pong_answered_in_advance_closes_the_window_without_a_prompt(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    world = await _started(fake, bots, tmp_path, monkeypatch)
+    ann, cid = world.players[0], world.players[2]
+    idle = fake.dms(cid)[-1]                     # the deal's DM: Cid decides nothing
+    menu = next(c for c in fake.custom_ids(idle) if c.startswith("mj:ca:"))
+    answered = await (await fake.select(cid, idle, menu, ["p9m"])).response()
+    assert answered.ephemeral and "Saved for this hand" in str(answered.content)
+    before = len(fake.dms(cid))
+    await _discard(fake, bots, ann, "9m")
+    assert _prompts(fake, cid) == []             # never asked to claim
+    (turn,) = fake.dms(cid)[before:]             # his discard after the pong, at once
+    assert _turn(turn) and not turn.silent
+    caption = fake.messages(world.channel)[-1].content
+    assert "pong" in caption.lower()
+
+
+async def test_win_only_passes_in_advance_and_the_channel_sees_a_window_as_ever(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    world = await _started(fake, bots, tmp_path, monkeypatch)
+    ann, bob, cid = world.players[:3]
+    idle = fake.dms(cid)[-1]
+    toggle = next(c for c in fake.custom_ids(idle) if c.endswith(":pass_claims:on"))
+    assert (await (await fake.click(cid, idle, toggle)).response()).ephemeral
+    before = len(fake.dms(cid))
+    await _discard(fake, bots, ann, "9m")
+    assert _prompts(fake, cid) == [] and fake.dms(cid)[before:] == []  # nothing at all
+    assert _turn(fake.dms(bob)[-1])              # the window closed: Bob's turn
+
+
+# ---------------------------------------------------------------------------
+# Secrecy: a covered seat and one asked that answered at once look the same to others
+
+
+def _walls(count: int) -> Callable[[str, int], Deal]:
+    """Each table started gets the same deal (seat 0 dealing)."""
+    deals = iter([_deal("shanghai", 0) for _ in range(count)])
+    return lambda _rules, _dealer: next(deals)
+
+
+def _same_names(fake: FakeDiscord) -> World:
+    """A second server whose players are named as the first's (other ids)."""
+    players = [fake.add_user(201 + i, f"p{i + 1}") for i in range(4)]
+    guild = fake.add_guild(902, "Club", members=players)
+    return World(fake, guild, fake.channel(guild, "general"), players, players[0])
+
+
+def _plain(text: str, table: int, world: World) -> str:
+    """A message's words with its table's number and its people's ids left out."""
+    text = re.sub(rf"#{table}\b|table-{table}\b|第 {table} 桌", "#T", text)
+    text = re.sub(r"\b[0-9a-f]{64}\b", "H", text)  # each wall's commitment (its salt)
+    # the deadlines: each table played in its own real seconds (the service's test
+    # compares them on one fake clock)
+    text = re.sub(r"<t:\d+:([A-Za-z])>", r"<t:D:\1>", text)
+    for i, user in enumerate(world.players):
+        text = text.replace(str(user.id), f"P{i}")
+    return text
+
+
+def _ids(message: FakeMessage, table: int) -> list[str]:
+    return [re.sub(rf"^(mj:[a-z]+):{table}:", r"\1:T:", c) for c in _first_ids(message)]
+
+
+Seen = tuple[list[tuple[str, list[str], list[str], int]],
+             dict[int, list[tuple[str, list[str], int]]]]
+
+
+def _seen(fake: FakeDiscord, world: World, table: int, secret: int) -> Seen:
+    """What the channel shows now and what every seat but ``secret`` was DMed."""
+    channel = [(_plain(m.content, table, world), [a.filename.replace(str(table), "T")
+                                                  for a in m.attachments],
+                _ids(m, table), m.flags)
+               for m in fake.messages(world.channel)]
+    dms = {i: [(_plain(m.content, table, world), _ids(m, table), m.flags)
+               for m in fake.dms(user)]
+           for i, user in enumerate(world.players) if i != secret}
+    return channel, dms
+
+
+async def test_a_covered_seat_and_a_quick_answer_look_the_same_to_everyone_else(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tables play the same moves; at the first Cid answered "pong 9m" in advance,
+    at the second he is asked and pongs. The channel (every message as it ends, with
+    its pictures' names, buttons and flags) and every other seat's DMs (their words,
+    buttons and flags) are the same."""
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (3, 4))
+    covered, asked = make_world(fake), _same_names(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0,
+                              service_options={"deal": _walls(2)}))
+    for world in (covered, asked):
+        await open_table(world)
+        await quiet(bots)
+        ann, _, cid, dee = world.players
+        if world is covered:
+            idle = fake.dms(cid)[-1]
+            menu = next(c for c in fake.custom_ids(idle) if c.startswith("mj:ca:"))
+            await (await fake.select(cid, idle, menu, ["p9m"])).response()
+            await quiet(bots)
+        await _discard(fake, bots, ann, "9m")
+        if world is asked:
+            (prompt,) = _prompts(fake, cid)
+            pong = next(c for c in fake.custom_ids(prompt)
+                        if c.startswith("mj:mv:") and c.split(":")[5].startswith("p"))
+            await (await fake.click(cid, prompt, pong)).response()
+            await quiet(bots)
+        await _discard(fake, bots, cid, "1z")
+        await _discard(fake, bots, dee, "5z")
+    assert _seen(fake, covered, 1, 2) == _seen(fake, asked, 2, 2)
+    assert len(_seen(fake, covered, 1, 2)[0]) >= 3

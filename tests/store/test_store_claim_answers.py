@@ -57,6 +57,6 @@ async def test_the_schema_refuses_what_is_no_answer(store: Store, new_game: NewG
     await store.claim_answers.replace(game.hand.id, 0, [("5m", "pong")])
     for bad in ([("5m", "chi")], [("5mm", "pong")]):
         with pytest.raises(ConstraintError):
-            await store.claim_answers.replace(game.hand.id, 0, bad)  # type: ignore[arg-type]
+            await store.claim_answers.replace(game.hand.id, 0, bad)  # type: ignore[arg-type]  # no kind the schema takes, on purpose
     assert await store.claim_answers.of_hand(game.hand.id) == [
         ClaimAnswerRow(game.hand.id, 0, "5m", "pong")]  # a refused write changed nothing

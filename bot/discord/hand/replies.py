@@ -379,7 +379,8 @@ class LiveReplies:
             prepare_dm, notice.viewing(), news, lang(locale), table_id=key[0],
             hand=notice.hand_number, step=notice.public_step, names=notice.names,
             deadline=notice.deadline, choices=notice.choices, away=notice.away,
-            reminder=notice.reminder, next_discard=notice.next_discard))
+            reminder=notice.reminder, next_discard=notice.next_discard,
+            answers=notice.answers))
 
     # -- shared mode: the memory's reply, whichever process made it ------------------
 

@@ -46,7 +46,7 @@ from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
 from bot.discord.delivery.table_state import Tables, channel_queue
-from bot.discord.play.choices import add_preferences
+from bot.discord.play.choices import Answers, add_claim_answers, add_preferences, answers_text
 from bot.discord.play.move_dms import MoveDms
 from bot.discord.play.moves import move_view
 from bot.discord.play.premoves import can_choose_next, next_items, next_options
@@ -79,14 +79,19 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
                     names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
                     choices: Any = None, away: bool = False, reminder: bool = False,
                     happened: Sequence[str] = (), next_discard: Tile | None = None,
-                    played: PlayedAhead | None = None) -> tuple[str, discord.ui.View]:
+                    played: PlayedAhead | None = None, answers: Answers | None = None
+                    ) -> tuple[str, discord.ui.View]:
     """The text and components of a seat's DM or ``/mahjong hand`` reply (``step``:
     the public step its decision's buttons carry, None: nothing to decide: the "Next
-    discard…" menu then, `bot.discord.play.premoves`). ``next_discard``: the one chosen
-    in advance; ``played``: the turn just played for the seat as chosen beforehand."""
+    discard…" menu then, `bot.discord.play.premoves`, and the claims answered in
+    advance, shown and offered to change: ``answers``, None: no such menu).
+    ``next_discard``: the one chosen in advance; ``played``: the turn just played for
+    the seat as chosen beforehand."""
+    idle = step is None and answers is not None
+    answered = answers_text(answers, locale) if idle and answers else None
     text = dm_text(view, table_id=table_id, names=names, locale=locale, deadline=deadline,
                    reminder=reminder, happened=happened, next_discard=next_discard,
-                   played=played)
+                   played=played, answered=answered)
     ui = move_view(view, table_id, hand, step, locale) if view.moves and step is not None \
         else discord.ui.View(timeout=None)
     if can_choose_next(view, step):
@@ -94,6 +99,8 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
                                next_options(view, next_discard, locale),
                                next_discard is not None, locale, row=0):
             ui.add_item(item)
+    if idle and answers is not None:
+        add_claim_answers(ui, view, table_id, hand, answers, locale)
     if choices is not None:
         add_preferences(ui, table_id, choices, locale, away=away, ready=_ready(view))
     return text, ui
@@ -137,7 +144,8 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
                lang: Lang, *, table_id: int, hand: int, step: int | None,
                names: tuple[str, ...], deadline: float | None, choices: Any, away: bool,
                reminder: bool = False, next_discard: Tile | None = None,
-               played: PlayedAhead | None = None) -> PreparedDm:
+               played: PlayedAhead | None = None, answers: Answers | None = None
+               ) -> PreparedDm:
     """Off the event loop and off its GIL, in the hands' picture process
     (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
     its picture, and the DM's words and components (the discard menu's entries, each
@@ -151,7 +159,7 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
                                reminder=reminder, happened=happened,
-                               next_discard=next_discard, played=played)
+                               next_discard=next_discard, played=played, answers=answers)
     return PreparedDm(text, ui.to_components(), hand_image(view, lang=lang), bool(view.moves),
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
@@ -245,7 +253,7 @@ class DmPresenter:
                     hand=n.hand_number, step=n.public_step, names=n.names,
                     deadline=n.deadline,
                     choices=n.choices, away=n.away, reminder=n.reminder,
-                    next_discard=n.next_discard, played=n.played))
+                    next_discard=n.next_discard, played=n.played, answers=n.answers))
         try:
             message = await self.poster.dm_id(user_id, content=dm.text,
                                               file=hand_file(ref.table_id, seat, dm.png),

@@ -102,11 +102,11 @@ def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
             reminder: bool = False, next_discard: Tile | None = None,
-            played: PlayedAhead | None = None) -> str:
+            played: PlayedAhead | None = None, answered: str | None = None) -> str:
     """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
     the table and hand, the turn just played for the seat as chosen beforehand, what
-    just happened, what is asked, the hand, the deadline, the next discard chosen in
-    advance."""
+    just happened, what is asked, the hand, the claims answered in advance
+    (``answered``, their words), the deadline, the next discard chosen in advance."""
     table = view.table
     head = [t("dm.header", locale, rules=rules_name(table.rules, locale), table=table_id,
               hand=table.hand_number)]
@@ -127,6 +127,8 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     if view.waits and not any(m.action.kind is ActionKind.DISCARD for m in view.moves):
         tail.append(t("dm.waits", locale, tiles=waits_text(view.waits, view.table.rules, locale,
                                                            caishen=table.caishen)))
+    if answered:  # the claims answered in advance, while nothing is asked
+        tail.append(t("dm.claims", locale, answers=answered))
     if deadline is not None and view.moves:
         tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
                       at=timestamp(deadline, "f")))
