@@ -49,9 +49,11 @@ RETRY = 5.0
 """Seconds before looking again at a digest due that another process holds."""
 
 
-def rest_of(person: PersonRow) -> Rest | None:
-    """A person's quiet hours and leave as time arithmetic (None: neither; hours whose
-    zone this machine does not know count as none)."""
+def person_rest(person: PersonRow) -> Rest | None:
+    """A person's quiet hours and whole leave as time arithmetic, the same at every table
+    (None: neither; hours whose zone this machine does not know count as none). Unlike
+    a table's (`people.rest_of`), the leave is not cut to a table's ``vacation_days``:
+    the digest is the person's, and comes when their own rest ends."""
     hours = None
     if person.quiet_start is not None and person.quiet_end is not None and person.time_zone:
         try:
@@ -109,7 +111,7 @@ class Digests:
         self.swept_at = now
         owed = 0
         for person in await self._store.digests.resting_and_waited_for(now):
-            rest = rest_of(person)
+            rest = person_rest(person)
             if rest is None:
                 continue
             until = rest.quiet_until(now)
@@ -156,7 +158,7 @@ class Digests:
         changed), else owed no more and, when something waits, sent."""
         now = self._clock.now()
         person = await self._store.people.get(row.user_id)
-        rest = rest_of(person) if person is not None else None
+        rest = person_rest(person) if person is not None else None
         until = rest.quiet_until(now) if rest is not None else None
         if until is not None:
             await self._store.digests.put_off(row.user_id, until, owner=self.owner)
