@@ -68,9 +68,12 @@ Counted
 
 The features, modelled as DESIGN30.md says they behave
 ------------------------------------------------------
-- ``quiet``: everyone's quiet hours are their sleep (23:00–07:00). Deadlines, the
-  half-time reminder and the warning count only awake time (`QuietHours.awake_after`),
-  so a timer never expires at night; every DM or mention while quiet is silent.
+- ``quiet``: everyone's quiet hours are their sleep (23:00–07:00). Deadlines count only
+  awake time (`QuietHours.awake_after`, `Timers._due`), so a timer never expires at
+  night; the half-time reminder comes halfway between the prompt and that deadline
+  (`Pending.half_at`), the warning three quarters of the way, and neither notifies
+  while quiet (the service skips the reminder then); every DM or mention while quiet is
+  silent.
 - ``premoves``: "discard my draw unless it wins or kongs" is on for good (a standing
   toggle); it acts while the seat is ready (its tiles before the draw wait on a tile the
   win button would accept: the view's ``waits``). A turn is played at once when the
@@ -676,13 +679,14 @@ class Timeline:
     def waited(self, seat: int, t: float, end: float, timer: float, turn: bool,
                without_win: bool) -> None:
         """A prompt pending from ``t`` until ``end``: its reminder, warning, digest."""
-        half = self.after(t, timer / 2)
+        due = self.after(t, timer)
+        half = t + (due - t) / 2  # `Pending.half_at`
         if half < end:
             self.notify(half, "reminder DM", without_win)  # the DM again
             if turn:
                 self.notify(half, "reminder mention")  # "when_needed": a reminder mentions
         if self.cfg.clock:
-            warn = self.after(t, timer * 3 / 4)
+            warn = t + (due - t) * 3 / 4
             if warn < end:
                 self.notify(warn, "warning", without_win)
         if self.cfg.digest:
