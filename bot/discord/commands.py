@@ -46,6 +46,7 @@ from bot.discord.lobby.options import (
     table_options,
 )
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
 from bot.discord.rules import rules_summary
 from bot.discord.table.words import score_text, table_caption
 from bot.discord.turns import turns_text
@@ -95,7 +96,7 @@ def _offer_rule_sets(child: app_commands.Command[Any, ..., Any] | app_commands.G
             param.choices = choices_kwargs()["rules"]
 
 
-IN_DMS = frozenset({"turns", "rules", "score"})
+IN_DMS = frozenset({"turns", "quiet", "vacation", "rules", "score"})
 """The subcommands that also work in private messages with the bot: about the person
 (what waits for them) or about no table (a rule set's summary, the calculator). The
 others act on a channel's table, and are refused in DMs (`ServerOnly`)."""
@@ -240,6 +241,39 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
         async with answering(interaction) as answer:
             waiting = await answer.run(answer.service.turns(answer.cause))
             await answer.say(turns_text(waiting, answer.locale))
+
+    @command("quiet")
+    @app_commands.rename(start=ls("param.quiet_start.name"), end=ls("param.quiet_end.name"),
+                         time_zone=ls("param.time_zone.name"), off=ls("param.quiet_off.name"))
+    @app_commands.describe(start=ls("param.quiet_start.desc"), end=ls("param.quiet_end.desc"),
+                           time_zone=ls("param.time_zone.desc"),
+                           off=ls("param.quiet_off.desc"))
+    async def quiet(self, interaction: discord.Interaction, start: str | None = None,
+                    end: str | None = None, time_zone: str | None = None,
+                    off: bool = False) -> None:
+        """The person's quiet hours, at every table of every server (private reply)."""
+        async with answering(interaction) as answer:
+            done = await answer.run(answer.service.set_quiet(
+                answer.cause, start=start, end=end, time_zone=time_zone, off=off))
+            await answer.say(quiet_reply(done, answer.locale))
+
+    @quiet.autocomplete("time_zone")
+    async def _time_zones(self, interaction: discord.Interaction, current: str
+                          ) -> list[app_commands.Choice[str]]:
+        return zone_choices(current)
+
+    @command("vacation")
+    @app_commands.rename(days=ls("param.days.name"), off=ls("param.vacation_off.name"))
+    @app_commands.describe(days=ls("param.days.desc"), off=ls("param.vacation_off.desc"))
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, 30] | None = None,
+                       off: bool = False) -> None:
+        """Leave for whole days (or ``off``: back now), honoured per table."""
+        async with answering(interaction) as answer:
+            # neither days nor off: 0 days, which the service refuses (1 to 30)
+            wanted = None if off else int(days or 0)
+            done = await answer.run(answer.service.set_vacation(answer.cause, wanted))
+            await answer.say(vacation_reply(done, answer.locale))
 
     @command("table")
     @table_param

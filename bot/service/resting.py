@@ -93,7 +93,7 @@ class Resting:
         until = hours.quiet_until(now)
         if until is not None:  # quiet now: the window they are in
             begin = max((b for b, e in hours.windows(now, 2) if b <= now < e), default=now)
-            return QuietSet(zone, hours.start, hours.end, begin, until)
+            return QuietSet(zone, hours.start, hours.end, begin, until, now=True)
         upcoming = hours.next_start(now)
         return QuietSet(zone, hours.start, hours.end, upcoming,
                         None if upcoming is None else hours.quiet_until(upcoming))

@@ -138,6 +138,8 @@ class QuietSet:
     end: int | None
     next_start: float | None = None
     next_end: float | None = None
+    now: bool = False
+    """The person is inside those quiet hours now."""
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,8 @@ def test_english_names_are_the_code_names() -> None:
     """Discord dispatches on the default (English) names: they must not drift."""
     assert t("cmd.group.name") == "mahjong"
     assert [t(f"cmd.{c}.name") for c in COMMANDS] == [
-        "new", "join", "leave", "addbot", "start", "hand", "turns", "table", "leaderboard", "rules",
-        "score", "cancel", "history"]
+        "new", "join", "leave", "addbot", "start", "hand", "turns", "quiet", "vacation", "table",
+        "leaderboard", "rules", "score", "cancel", "history"]
     for spec in new_options():
         assert t(f"param.{spec.name}.name") == spec.name
 

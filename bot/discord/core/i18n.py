@@ -50,6 +50,10 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "start": ("start", "Start the match once all four seats are filled"),
     "hand": ("hand", "See your tiles and moves privately (use it when your DMs are closed)"),
     "turns": ("turns", "Every table, in every server, where a decision waits for you (private)"),
+    "quiet": ("quiet", "Your quiet hours, at every table: your timers stand still and nothing "
+                       "notifies you"),
+    "vacation": ("vacation", "Take days off: your timers stand still (each table sets how many "
+                             "days)"),
     "table": ("table", "Show the table picture again"),
     "leaderboard": ("leaderboard", "This channel's running leaderboard, one per rule set"),
     "rules": ("rules", "A summary of the rules, this table's options and how to read your hand "
@@ -68,6 +72,8 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "start": ("开始", "四个座位坐满后开始对局"),
     "hand": ("手牌", "私下查看你的手牌和可选操作（私信关闭时使用）"),
     "turns": ("轮到我", "所有服务器中等你决定的牌局（仅你可见）"),
+    "quiet": ("免打扰", "你的免打扰时段（所有牌桌）：计时暂停，不发通知"),
+    "vacation": ("休假", "休假几天：你的计时暂停（每张牌桌自定上限）"),
     "table": ("牌桌", "重新显示牌桌图片"),
     "leaderboard": ("排行榜", "本频道的累计排行榜（每种规则各一个）"),
     "rules": ("规则", "规则、本桌选项摘要及手牌图的看法"),
@@ -100,6 +106,12 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "flowers": ("flowers", "Calculator, Shanghai: the winner's flowers, e.g. 1f5f"),
     "dealer": ("dealer", "Calculator: the winner is the dealer (default no)"),
     "case": ("case", "Calculator: a whole case as JSON, seats 0–3 (see the calculator's README)"),
+    "quiet_start": ("start", "When your quiet hours start, HH:MM on your clock (e.g. 23:00)"),
+    "quiet_end": ("end", "When they end, HH:MM (e.g. 07:00)"),
+    "time_zone": ("time_zone", "Your time zone (e.g. Asia/Shanghai); needed the first time"),
+    "quiet_off": ("off", "Turn your quiet hours off"),
+    "days": ("days", "How many days, from now (1–30)"),
+    "vacation_off": ("off", "End your vacation now"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "rules": ("规则", "{either}规则"),
@@ -119,6 +131,12 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "flowers": ("花牌", "算分（上海）：胡家的花，例如 1f5f"),
     "dealer": ("庄家", "算分：胡家是庄家（默认否）"),
     "case": ("案例", "算分：用 JSON 写出整个案例（座位编号 0–3）"),
+    "quiet_start": ("开始", "免打扰开始时间，按你的时钟 HH:MM（例如 23:00）"),
+    "quiet_end": ("结束", "免打扰结束时间 HH:MM（例如 07:00）"),
+    "time_zone": ("时区", "你的时区（例如 Asia/Shanghai）；第一次需要填写"),
+    "quiet_off": ("关闭", "关闭免打扰"),
+    "days": ("天数", "从现在起休假几天（1–30）"),
+    "vacation_off": ("结束", "现在结束休假"),
 }
 
 # The strings several features share (or core's own: refusals, errors, tiles, waits,
@@ -548,7 +566,7 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.table.strings", "bot.discord.delivery.strings",
     "bot.discord.commands_strings", "bot.discord.calculator_strings",
     "bot.discord.history_strings", "bot.discord.leaderboard_strings",
-    "bot.discord.rules_strings", "bot.discord.turns_strings")
+    "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
 the feature's own texts. All are put in the one lookup when this module is first
 imported, so a key is found whatever a process (a picture worker, a test) imported

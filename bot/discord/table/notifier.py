@@ -61,6 +61,7 @@ from bot.discord.leaderboard import board_png, leaderboard_text
 from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
 from bot.discord.play.move_dms import KnownHere, MoveDms, SwappedDms
+from bot.discord.quiet import resting_lines, tell_creator
 from bot.discord.table.words import (
     commitment_text,
     describe_events,
@@ -77,6 +78,7 @@ from bot.service import (
     DigestNotice,
     HandStartNotice,
     LeaderboardNotice,
+    LeaveNotice,
     LobbyNotice,
     MatchEndNotice,
     MoveNotice,
@@ -185,6 +187,9 @@ class DiscordNotifier:
                     lambda: self._leaderboard(notice, name)))
             case MatchEndNotice():
                 self._announce(notice.ref, notice.receipt, self._match_end_text(notice))
+            case LeaveNotice():  # a player took leave: the table's creator is told once
+                self.outbox.put(("leave", notice.creator_id),
+                                lambda: tell_creator(self.post, notice))
             case DigestNotice():  # one person's, after their quiet hours
                 self.outbox.put(("digest", notice.user_id),
                                 lambda: send_digest(self.post, notice))
@@ -301,7 +306,7 @@ class DiscordNotifier:
             return
         if not notice.events and st.shown is not None \
                 and notice.hand_number == st.shown.hand_number \
-                and notice.view() == st.shown.view():
+                and notice.resting == st.shown.resting and notice.view() == st.shown.view():
             # Nothing public changed (a claim answered, the window still open): an edit
             # would let the channel count the answers, and so the claimants.
             return
@@ -315,6 +320,9 @@ class DiscordNotifier:
             happened=tuple(describe_events(notice.events, notice.names, None, locale,
                                            notice.hand_number, view.caishen)),
             mention={s: f"<@{u}>" for s, u in _people(notice.seats).items()})
+        if notice.resting:  # beside a resting person's seat: until when, nothing more
+            caption = "\n".join([caption, *resting_lines(notice.resting, notice.names,
+                                                          locale)])
         picture = memory_file(png, f"table-{ref.table_id}.png")
         await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
         fresh = self.now() - st.table_posted < self.repost_after
