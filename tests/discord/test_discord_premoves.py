@@ -1,0 +1,94 @@
+"""Pre-moves in a seat's DM (issue 30): the "Next discard…" menu only while the seat
+decides nothing, its cancel button and "next:" line once chosen, the line that tells a
+turn played for the seat, and "discard my draw" shown only for a ready hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord.core.items import MAX_ROW_BUTTONS
+from bot.discord.play.choices import add_preferences, preference_items
+from bot.discord.play.dms import private_message
+from bot.discord.play.premoves import NEXT_MARK, with_next_line
+from bot.service.notices import PlayedAhead
+from bot.store import StandingChoices
+from engine.tiles import tile_from_notation
+from engine.view import view
+from tests.discord.presenter_kit import NAMES, dealt, discarded
+
+T = tile_from_notation
+
+
+def ids(ui: discord.ui.View) -> list[str]:
+    out = []
+    for item in ui.children:
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str):
+            out.append(custom_id)
+    return out
+
+
+def rows(ui: discord.ui.View) -> dict[str, int]:
+    """Each component's action row, as Discord receives them."""
+    return {c["custom_id"]: i for i, row in enumerate(ui.to_components())
+            for c in row["components"]}
+
+
+def test_the_menu_is_offered_only_while_the_seat_decides_nothing() -> None:
+    state = dealt(3)
+    deciding = view(state, 0)
+    _, ui = private_message(deciding, table_id=5, hand=1, step=2, names=NAMES,
+                            locale="en-US", deadline=None)
+    assert not [i for i in ids(ui) if i.startswith("mj:nx")]
+    idle = view(state, 1)
+    text, ui = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
+                               locale="en-US", deadline=None)
+    assert ids(ui) == ["mj:nx:5:1:s1"] and NEXT_MARK not in text
+    chosen = idle.hand[0]
+    text, ui = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
+                               locale="en-US", deadline=None, next_discard=chosen,
+                               choices=StandingChoices())
+    assert ids(ui)[:2] == ["mj:nx:5:1:s1", "mj:nxc:5:1:s1"]
+    assert rows(ui)["mj:nx:5:1:s1"] == 0 and rows(ui)["mj:nxc:5:1:s1"] == 1
+    assert all(row >= 2 for custom_id, row in rows(ui).items()
+               if custom_id.startswith("mj:pref:"))
+    (line,) = [x for x in text.splitlines() if x.startswith(NEXT_MARK)]
+    assert line.startswith(f"{NEXT_MARK} Next discard: ")
+    menu: Any = ui.children[0]
+    assert [o.value for o in menu.item.options if o.default] == [chosen.notation]
+
+
+def test_a_turn_played_for_the_seat_is_told_in_its_dm() -> None:
+    state, _ = discarded(dealt(3))
+    idle = view(state, 0)
+    text, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES, locale="zh-CN",
+                              deadline=None, played=PlayedAhead("premove", T("9s"), T("1z")))
+    assert "⚡ 你摸到 九条；已打出你预选的 东风。" in text
+
+
+def test_the_next_line_is_replaced_not_repeated() -> None:
+    content = "head\n⏭ Next discard: East Wind\nmore"
+    assert with_next_line(content, "⏭ Next discard: West Wind") == \
+        "head\nmore\n⏭ Next discard: West Wind"
+    assert with_next_line(content, None) == "head\nmore"
+
+
+def test_discard_my_draw_is_shown_only_for_a_ready_hand_or_while_on() -> None:
+    def names(ready: bool, choices: StandingChoices) -> list[str]:
+        return [i.split(":")[3] for i in (getattr(x, "custom_id", "") for x in
+                                          preference_items(5, choices, "en-US", ready=ready))
+                if i.startswith("mj:pref:")]
+    assert "discard_drawn_when_ready" not in names(False, StandingChoices())
+    assert "discard_drawn_when_ready" in names(True, StandingChoices())
+    assert "discard_drawn_when_ready" in names(False,
+                                               StandingChoices(discard_drawn_when_ready=True))
+
+
+def test_more_toggles_than_a_row_holds_go_on_to_the_next_row() -> None:
+    ui = discord.ui.View(timeout=None)
+    assert add_preferences(ui, 5, StandingChoices(), "en-US", away=True, ready=True)
+    placed = sorted(rows(ui).values())
+    assert len(placed) > MAX_ROW_BUTTONS
+    assert placed == [0] * MAX_ROW_BUTTONS + [1] * (len(placed) - MAX_ROW_BUTTONS)
