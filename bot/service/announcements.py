@@ -243,6 +243,19 @@ class Announcer:
                 played=played[1] if played is not None and played[0] == seat else None))
         await self.ping(live, fresh)
 
+    async def ask_held(self, live: LiveTable, seats: set[int]) -> None:
+        """Seats whose turn was to be played at once as chosen beforehand (their DM held
+        back: `announce`) and is now put to them instead (a standing choice turned off
+        in that instant): their DM, with the news held back."""
+        hand = live.hand
+        if hand is None:
+            return
+        for seat in sorted(seats & set(live.held_news)):
+            row = live.seats[seat]
+            if row is not None:
+                await self.publish(self._private(live, seat, row, hand.state, (),
+                                                 step_of(hand.state, seat)))
+
     @staticmethod
     def _covered(live: LiveTable, seat: int, state: HandState) -> bool:
         """A person's claim decision their answers given in advance (or a standing

@@ -138,6 +138,7 @@ class Timers:
         await self._store.deadlines.replace(hand.row.id, deadline_rows(pending), fence=live.fence)
         live.pending = pending
         self.schedule(live, (pending[s] for s in fresh))
+        await self._announcer.ask_held(live, {s for s in fresh if pending[s].kind != "computer"})
         await self._announcer.ping(live, fresh)
 
     def schedule(self, live: LiveTable, pendings: Iterable[Pending]) -> None:

@@ -276,3 +276,20 @@ async def test_a_sigkill_keeps_the_choice(make_world: Callable[..., Awaitable[Wo
     await world.service.act(by(ANN), table, D(0, "9m"))
     await world.settle()
     assert (await log_of(world.store, table))[-1] == (1, "discard", "1z", "player")
+
+
+async def test_a_turn_held_back_and_then_asked_after_all_gets_its_dm(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    """"Discard my draw" turned off in the instant between the turn and its move: the
+    turn is put to Bob after all, with the DM that was held back."""
+    world = await make_world(deal=dealing(quiet(NINE_GATES), "6z"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_choice(by(BOB), table, "discard_drawn_when_ready", True)
+    await world.service.act(by(ANN), table, D(0, "9m"))   # Bob's turn: to be played at once
+    assert [n.step for n in dms(world, 1)] == [None]       # the deal's DM only
+    await world.service.set_choice(by(BOB), table, "discard_drawn_when_ready", False)
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player")]
+    last = dms(world, 1)[-1]
+    assert last.step is not None and last.news  # asked, told Ann's discard
+    assert [m.seat for m in world.notes.of("your_move")][-1] == 1
