@@ -15,14 +15,16 @@ with it. So a change made in one process is what another plans with.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 
 from bot.service.clock import Clock
-from bot.service.quiet import QuietHours, Rest
+from bot.service.quiet import BadQuietHours, QuietHours, Rest
 from bot.store import PersonRow, Store
 from engine.rules.common import TableOptions
 
 DAY = 24 * 3600.0
+log = logging.getLogger(__name__)
 
 
 def rest_of(row: PersonRow | None, options: TableOptions) -> Rest | None:
@@ -33,7 +35,11 @@ def rest_of(row: PersonRow | None, options: TableOptions) -> Rest | None:
     hours = None
     if row.time_zone is not None and row.quiet_start is not None \
             and row.quiet_end is not None:
-        hours = QuietHours(row.time_zone, row.quiet_start, row.quiet_end)
+        try:
+            hours = QuietHours(row.time_zone, row.quiet_start, row.quiet_end)
+        except BadQuietHours:  # a zone this machine's tzdata does not know (any more)
+            log.warning("quiet hours of user %s not used: zone %r unknown here",
+                        row.user_id, row.time_zone)
     begin, until = row.vacation_from, row.vacation_until
     days = options.vacation_days
     if begin is None or until is None or days <= 0:

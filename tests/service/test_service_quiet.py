@@ -209,3 +209,16 @@ async def test_a_restart_keeps_the_settings(make_world: MakeWorld) -> None:
     assert known(again.service.people.row(ANN)) == PersonRow(
         ANN, "UTC", 1320, 420, None, None, utc(1, 20))
     assert table
+
+
+async def test_a_stored_zone_this_machine_does_not_know_counts_as_no_quiet_hours(
+        make_world: MakeWorld) -> None:
+    """A zone gone from this machine's tzdata (or written by a newer one): the timers
+    run as without quiet hours, nothing breaks."""
+    world = await make_world(FakeClock(utc(1, 21)))
+    await world.store.people.set_quiet(ANN, time_zone="Gone/Nowhere", start=1320, end=420,
+                                       at=world.clock.now())
+    table = await world.table((ANN,), computers=3, options={"turn_timer": 3600})
+    assert await due_of(world.store, 0) == utc(1, 22)
+    await world.advance(HOUR)
+    assert await moves_of(world.store, table, 0) == [("discard", "timeout")]
