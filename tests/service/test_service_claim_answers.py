@@ -16,9 +16,15 @@ import pytest
 
 from bot.service import FakeClock, PrivateNotice, RecordingNotifier, TableService
 from bot.service.fairness import Deal, deal_of
-from bot.store import StandingChoices, Store
+from bot.service.live import advance_answer, auto_reason
+from bot.store import SeatRow, StandingChoices, Store
 from engine.game import Action, ActionKind, stack_wall
 from engine.tiles import Tile, tile_from_notation
+from tests.game.helpers import PONG as game_PONG
+from tests.game.helpers import D as game_D
+from tests.game.helpers import play as game_play
+from tests.game.helpers import start as game_start
+from tests.game.test_hangzhou_play import SCENE_NEAR
 from tests.narrowing import known
 from tests.service.helpers import (
     ANN,
@@ -298,3 +304,42 @@ async def test_the_covered_seat_gets_no_dm_of_the_window_nor_its_answer(
             by(CID), table)).choices
     finally:
         await world.store.close()
+
+
+# ---------------------------------------------------------------------------
+# What an answer plays: only an option the window offers, never a win
+
+
+def _person(seat: int, choices: StandingChoices | None = None) -> SeatRow:
+    return SeatRow(1, seat, 100 + seat, False, f"P{seat}", False, 0,
+                   choices or StandingChoices(), False, 0.0)
+
+
+def test_a_pong_answered_is_the_natural_pong_offered_never_one_with_caishen() -> None:
+    """Hangzhou, 白 the 财神: seat 2 may pong 3m only with a 财神 (one 3m held), seat 3
+    with its own two 3m. "pong 3m" covers seat 3 alone."""
+    state = game_play(game_start("hangzhou", SCENE_NEAR)[0], game_D(0, "3m"))
+    answer = {tile("3m"): ActionKind.PONG}
+    assert advance_answer(state, 2, StandingChoices(), answer) is None
+    assert auto_reason(_person(2), state, 2, answer) is None        # asked
+    assert advance_answer(state, 3, StandingChoices(), answer) == game_PONG(3, "33m")
+    assert auto_reason(_person(3), state, 3, answer) == "claim_answer"
+    # a kong answered is no pong: seat 3 holds two 3m, the window offers no kong
+    kong = {tile("3m"): ActionKind.KONG}
+    assert auto_reason(_person(3), state, 3, kong) is None
+    # "win only" passes the pong; an answer given for this tile comes first
+    win_only = _person(3, StandingChoices(pass_claims=True))
+    assert auto_reason(win_only, state, 3) == "pass_claims"
+    assert auto_reason(win_only, state, 3, answer) == "claim_answer"
+
+
+def test_never_chi_passes_a_chi_alone_and_nothing_decides_a_win() -> None:
+    chi = game_play(game_start("shanghai", SCENE_CHI)[0], game_D(0, "9m"))
+    never = StandingChoices(never_chi=True)
+    assert advance_answer(chi, 1, never) == Action(ActionKind.PASS, 1)
+    assert advance_answer(chi, 1, StandingChoices()) is None
+    win = game_play(game_start("shanghai", SCENE_TWO)[0], game_D(0, "5p"))
+    everything = StandingChoices(pass_claims=True, never_chi=True)
+    assert advance_answer(win, 2, everything, {tile("5p"): ActionKind.PONG}) is None
+    assert auto_reason(_person(2, everything), win, 2) is None
+    assert auto_reason(_person(2, StandingChoices(always_win=True)), win, 2) == "always_win"
