@@ -9,7 +9,7 @@ import functools
 import random
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -163,7 +163,7 @@ class LiveTable:
         if seen is None or seen.rows != seats:  # the same rows: compared by identity first
             infos = tuple(None if s is None else SeatInfo(
                 s.seat, s.user_id, s.display_name, s.is_computer, s.away,
-                s.consecutive_timeouts, s.choices) for s in seats)
+                s.consecutive_timeouts, public_choices(s.choices)) for s in seats)
             seen = self._seats_seen = _SeatsSeen(seats, infos, names_of(infos))
         return seen
 
@@ -179,6 +179,15 @@ class LiveTable:
 
     def set_seat(self, row: SeatRow) -> None:
         self.seats[row.seat] = row
+
+
+def public_choices(choices: StandingChoices) -> StandingChoices:
+    """A seat's standing choices as the table shows them to anyone: without "discard my
+    draw" for a ready hand (offered only while the hand is ready, it would tell that it
+    was); the seat's own DM has them all."""
+    if not choices.discard_drawn_when_ready:
+        return choices
+    return replace(choices, discard_drawn_when_ready=False)
 
 
 def empty_seats() -> list[SeatRow | None]:

@@ -244,6 +244,11 @@ async def test_nothing_of_it_reaches_anyone_else(
     assert not [line for line in said if "premove" in line or "1z" in line]
     info = await world.service.table_info(table)
     assert "premove" not in repr(info)
+    # "discard my draw" is offered only while ready: the table never tells it was chosen
+    assert not any(s is not None and s.choices.discard_drawn_when_ready for s in info.seats)
+    assert not any(s is not None and s.choices.discard_drawn_when_ready
+                   for _, n in world.notes.sent for s in getattr(n, "seats", ()) or ()
+                   if hasattr(s, "choices"))
     # the stored move is the person's own, as a click is
     assert (await log_of(world.store, table))[-1][3] == "player"
 
