@@ -25,13 +25,12 @@ from bot.service.live import (
     advance_answer,
     answers_of,
     auto_reason,
-    options_of,
     played_ahead,
     step_of,
     user_of,
 )
 from bot.service.moves import JUDGED, Moves
-from bot.service.people import People, rest_of
+from bot.service.people import People
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Wake
 from bot.service.tables import LiveTables
@@ -96,20 +95,21 @@ class Alarms:
                 return
 
     async def _resting(self, live: LiveTable, p: Pending, wake: Wake) -> bool:
-        """A person's moment came while they rest (quiet hours, leave): the timer plays
-        nothing and waits for them to be back; a reminder is not sent (their quiet hours'
-        end tells them what waits). True: handled so. Before a timer plays, their
-        settings are read fresh (a change another process stored is honoured even if
+        """A person's moment came while they rest (quiet hours, leave; for a claim
+        window, while anyone at the table rests: `Timers.rest`): the timer plays nothing
+        and waits for them to be back; a reminder is not sent (their quiet hours' end
+        tells them what waits). True: handled so. Before a timer plays, the settings it
+        depends on are read fresh (a change another process stored is honoured even if
         it never reached this table)."""
         now = self._clock.now()
-        user = user_of(live.seats[p.seat])
-        if user is None or wake.when not in (p.due_at, p.half_at):
+        if user_of(live.seats[p.seat]) is None or wake.when not in (p.due_at, p.half_at):
             return False
-        if wake.what == "remind":
-            row = self._people.row(user)
-        else:
-            row = await self._people.fresh(user)
-        rest = rest_of(row, options_of(live.row))
+        rows = None
+        if wake.what != "remind":
+            users = [s.user_id for s in live.seats if s is not None and s.user_id is not None
+                     and (p.kind == "claim" or s.seat == p.seat)]
+            rows = {u: await self._people.fresh(u) for u in users}
+        rest = self._timers.rest(live, p.seat, p.kind, rows)
         if rest is None or not rest.quiet_at(now):
             return False
         if wake.what == "remind":

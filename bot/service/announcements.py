@@ -14,6 +14,7 @@ method here that builds and publishes it, and its case in each notifier.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from fractions import Fraction
@@ -278,12 +279,14 @@ class Announcer:
         await self.publish(self._move(live, p, row, reminder=True))
 
     async def redraw(self, live: LiveTable, seat: int) -> None:
-        """The seat's DM again as it stands (its decision's deadline moved)."""
+        """The seat's DM again as it stands, silently (only its decision's deadline
+        moved: someone's rest changed)."""
         row = live.seats[seat]
         if live.hand is None or row is None or row.is_computer:
             return
         state = live.hand.state
-        await self.publish(self._private(live, seat, row, state, (), step_of(state, seat)))
+        notice = self._private(live, seat, row, state, (), step_of(state, seat))
+        await self.publish(dataclasses.replace(notice, silent=True))
 
     async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
         """A crash lost the DMs of these decisions (`Presenter.owed_dms`): each one still
@@ -348,9 +351,18 @@ class Announcer:
         discarder = state.window.from_seat if kind == "claim" and state.window else None
         mentions: Mentions = "every_turn" if live.match.options.mentions == "every_turn" \
             else "when_needed"
+        # a claim's mention names every closed-DMs seat, asked or not: it is silent
+        # while anyone at the table rests, never for the claimant's own rest (that
+        # would tell who may claim)
+        silent = self.anyone_quiet(live) if kind == "claim" else self.quiet(live, row.user_id)
         return MoveNotice(live.ref, p.seat, row.user_id, live.hand_number, p.step, kind,
                           p.due_at, reminder, live.seat_infos, mentions, discarder,
-                          silent=self.quiet(live, row.user_id))
+                          silent=silent)
+
+    def anyone_quiet(self, live: LiveTable) -> bool:
+        """Whether any person at the table rests now (public: the table shows it)."""
+        return any(self.quiet(live, s.user_id) for s in live.seats
+                   if s is not None and not s.is_computer)
 
     def quiet(self, live: LiveTable, user_id: int | None) -> bool:
         """Whether the person rests now (quiet hours, or leave at this table): whatever

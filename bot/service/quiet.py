@@ -14,7 +14,8 @@ Timers count only the time a person is not quiet (`awake_after`), and a moment
 hours begin falls due when they end, so the re-check at fire time agrees with the plan.
 
 `Rest` puts the daily window and a stretch of leave (a vacation: one interval of real
-time, already cut to what the table allows) together behind the same three questions.
+time, already cut to what the table allows) together behind the same questions, and
+`Together` several people's rests (quiet while any of them rests).
 """
 
 from __future__ import annotations
@@ -205,7 +206,45 @@ class Rest:
         return _awake_between(self, begin, end)
 
 
-def _awake_after(rest: QuietHours | Rest, start: float, seconds: float) -> float:
+@dataclass(frozen=True)
+class Together:
+    """Several people's rests at once (a claim window's clock, which must not tell who
+    was asked: it runs only while nobody at the table rests): quiet while any rests."""
+
+    rests: tuple[Rest, ...]
+
+    def quiet_at(self, t: float) -> bool:
+        return any(r.quiet_at(t) for r in self.rests)
+
+    def quiet_until(self, t: float) -> float | None:
+        """When nobody rests any more (None: nobody rests at ``t``)."""
+        if not self.quiet_at(t):
+            return None
+        until = t
+        for _ in range(8 * _SEARCH_DAYS * max(1, len(self.rests))):
+            moved = max((r.quiet_until(until) or until for r in self.rests), default=until)
+            if moved == until:
+                break
+            until = moved
+        return until
+
+    def next_start(self, t: float) -> float | None:
+        return min((b for r in self.rests if (b := r.next_start(t)) is not None),
+                   default=None)
+
+    def awake_after(self, start: float, seconds: float) -> float:
+        return _awake_after(self, start, seconds)
+
+    def awake_between(self, begin: float, end: float) -> float:
+        return _awake_between(self, begin, end)
+
+
+Quiet = QuietHours | Rest | Together
+"""Anything that answers when someone rests (`quiet_at`, `quiet_until`, `next_start`,
+`awake_after`, `awake_between`)."""
+
+
+def _awake_after(rest: Quiet, start: float, seconds: float) -> float:
     if seconds < 0:
         raise ValueError(f"a negative time: {seconds}")
     t, left = start, float(seconds)
@@ -220,7 +259,7 @@ def _awake_after(rest: QuietHours | Rest, start: float, seconds: float) -> float
         t = begin
 
 
-def _awake_between(rest: QuietHours | Rest, begin: float, end: float) -> float:
+def _awake_between(rest: Quiet, begin: float, end: float) -> float:
     awake, t = 0.0, begin
     while t < end:
         until = rest.quiet_until(t)

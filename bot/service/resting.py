@@ -21,7 +21,7 @@ from bot.service.errors import Refused
 from bot.service.languages import Languages
 from bot.service.live import LiveTable, options_of
 from bot.service.notices import LeaveNotice, TableNotice
-from bot.service.people import DAY, People, leave_end, rest_of
+from bot.service.people import DAY, People, leave_end
 from bot.service.quiet import MINUTES_A_DAY, BadQuietHours, QuietHours, parse_clock, zone_of
 from bot.service.results import LeaveSet, QuietSet
 from bot.service.tables import LiveTables
@@ -137,7 +137,7 @@ class Resting:
         if seat is None or not live.row.is_live:
             return None
         options = options_of(live.row)
-        moved = await self._timers.rest_changed(live, seat, rest_of(before, options))
+        moved = await self._timers.rest_changed(live, user_id, before)
         if not moved:  # shared mode: the other processes still learn it (a reload)
             await self._store.processes.touch(fence=live.fence)
         now = self._clock.now()
@@ -149,8 +149,8 @@ class Resting:
                 live.ref, live.names, live.hand_number, state.seq, (),
                 visible_deciding(state), (), state, live.seat_infos,
                 resting=self._announcer.resting(live)))
-            if moved:  # the person's DM shows the deadline as it is now
-                await self._announcer.redraw(live, seat)
+            for other in sorted(moved):  # their DM shows the deadline as it is now
+                await self._announcer.redraw(live, other)
         row = live.seats[seat]
         if leave_told and until is not None and row is not None \
                 and live.row.creator_id != user_id:

@@ -23,10 +23,10 @@ from bot.service.live import (
     step_of,
     user_of,
 )
-from bot.service.people import People
-from bot.service.quiet import Rest
+from bot.service.people import People, rest_of
+from bot.service.quiet import Quiet, Together
 from bot.service.scheduler import Scheduler, Wake
-from bot.store import Store
+from bot.store import DeadlineKind, PersonRow, Store
 from engine.game import HandState, Phase, deciding_seats
 
 
@@ -68,37 +68,65 @@ class Timers:
             return Pending(seat, step, "computer", now, now)
         options = state.options
         if state.phase is Phase.TURN:
-            return Pending(seat, step, "turn", now, self._due(live, seat, now, options.turn_timer))
-        return Pending(seat, step, "claim", now, self._due(live, seat, now, options.claim_timer))
+            return Pending(seat, step, "turn", now, self._due(live, seat, "turn", now,
+                                                              options.turn_timer))
+        return Pending(seat, step, "claim", now, self._due(live, seat, "claim", now,
+                                                           options.claim_timer))
 
-    def rest(self, live: LiveTable, seat: int) -> Rest | None:
-        """The seat's person's rest at this table (quiet hours, leave), as known here."""
-        return self._people.rest(user_of(live.seats[seat]), options_of(live.row))
+    def rest(self, live: LiveTable, seat: int, kind: DeadlineKind,
+             rows: Mapping[int, PersonRow | None] | None = None) -> Quiet | None:
+        """What stops a decision's clock at this table (``rows``: people's settings to
+        use instead of those known here). A turn's: its person's rest (quiet hours, leave
+        at this table). A claim window's: anyone's at the table, so that its timing
+        never tells who was asked (whose rest kept it open is not to be guessed)."""
+        options = options_of(live.row)
+        known = rows or {}
 
-    def _due(self, live: LiveTable, seat: int, now: float, seconds: float) -> float:
+        def row_of(user: int | None) -> PersonRow | None:
+            if user is not None and user in known:
+                return known[user]
+            return self._people.row(user)
+
+        if kind != "claim":
+            return rest_of(row_of(user_of(live.seats[seat])), options)
+        rests = tuple(r for s in live.seats if s is not None and not s.is_computer
+                      and (r := rest_of(row_of(s.user_id), options)) is not None)
+        return Together(rests) if rests else None
+
+    def _due(self, live: LiveTable, seat: int, kind: DeadlineKind, now: float,
+             seconds: float) -> float:
         """A person's deadline, ``seconds`` of their time from ``now``: time they rest
-        (quiet hours, leave at this table) does not count, and the deadline never falls
-        inside it. The one place a person's deadline is worked out."""
-        rest = self.rest(live, seat)
+        (quiet hours, leave at this table; for a claim, anyone's at the table) does not
+        count, and the deadline never falls inside it. The one place a person's
+        deadline is worked out."""
+        rest = self.rest(live, seat, kind)
         return now + seconds if rest is None else rest.awake_after(now, seconds)
 
-    async def rest_changed(self, live: LiveTable, seat: int, before: Rest | None) -> bool:
-        """The seat's person changed their rest (``before``: as it was): their pending
-        decision keeps the time it had left, counted under the new rest; True if its
-        deadline moved (written with the table's fence, and rescheduled)."""
+    async def rest_changed(self, live: LiveTable, user_id: int, before: PersonRow | None
+                           ) -> set[int]:
+        """A person at this table changed their rest (``before``: their settings as they
+        were): each pending decision it bears on (their turn; any claim window) keeps
+        the time it had left, counted under the new rest; returns the seats whose
+        deadline moved (each written with the table's fence, and rescheduled)."""
         hand = live.hand
-        p = live.pending.get(seat)
-        if hand is None or hand.state.phase is Phase.ENDED or p is None \
-                or p.kind == "computer":
-            return False
+        moved: set[int] = set()
+        if hand is None or hand.state.phase is Phase.ENDED:
+            return moved
         now = self._clock.now()
-        if p.due_at <= now:
-            left = 0.0
-        elif before is None:
-            left = p.due_at - now
-        else:
-            left = before.awake_between(now, p.due_at)
-        return await self._move(live, p, self._due(live, seat, now, left))
+        for p in list(live.pending.values()):
+            if p.kind == "computer" or (p.kind != "claim"
+                                        and user_of(live.seats[p.seat]) != user_id):
+                continue
+            old = self.rest(live, p.seat, p.kind, {user_id: before})
+            if p.due_at <= now:
+                left = 0.0
+            elif old is None:
+                left = p.due_at - now
+            else:
+                left = old.awake_between(now, p.due_at)
+            if await self._move(live, p, self._due(live, p.seat, p.kind, now, left)):
+                moved.add(p.seat)
+        return moved
 
     async def postpone(self, live: LiveTable, p: Pending, until: float) -> None:
         """A person's timer came due while they rest: it runs out when they are back."""

@@ -14,7 +14,20 @@ import pytest
 from bot.service import FakeClock
 from bot.store import PersonRow, Store
 from tests.narrowing import known
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, EVE, GUILD, D, World, by, refused
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    CID,
+    EVE,
+    GUILD,
+    SCENE_PONG,
+    D,
+    World,
+    by,
+    refused,
+    stacked,
+)
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 HOUR = 3600.0
@@ -222,3 +235,34 @@ async def test_a_stored_zone_this_machine_does_not_know_counts_as_no_quiet_hours
     assert await due_of(world.store, 0) == utc(1, 22)
     await world.advance(HOUR)
     assert await moves_of(world.store, table, 0) == [("discard", "timeout")]
+
+
+async def test_a_claim_window_s_clock_stops_for_anyone_s_rest_never_telling_who_was_asked(
+        make_world: MakeWorld) -> None:
+    """Bob rests; only Cid may claim Ann's 9m. Cid's claim clock stops through Bob's
+    night as it would for anyone's: whether a resting seat was asked is not to be read
+    from how long a window stays open. A turn's clock is its own person's alone."""
+    world = await make_world(FakeClock(utc(1, 21, 40)), deal=stacked(SCENE_PONG))
+    await world.service.set_quiet(by(BOB), start="22:00", end="07:00", time_zone="UTC")
+    table = await world.table(options={"turn_timer": 3600, "claim_timer": 1200})
+    assert await due_of(world.store, 0) == utc(1, 22, 40)  # Ann's turn: Bob's rest no matter
+    await world.advance(600)  # 21:50
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    # twenty minutes of time nobody at the table rests: ten tonight, ten from 07:00
+    assert await due_of(world.store, 2) == utc(2, 7, 10)
+    await world.advance(utc(2, 7, 9) - world.clock.now())
+    assert await moves_of(world.store, table, 2) == []
+    await world.advance(60)
+    assert await moves_of(world.store, table, 2) == [("pass", "timeout")]
+
+
+async def test_a_claim_mention_is_silent_for_anyone_s_rest_not_the_claimant_s(
+        make_world: MakeWorld) -> None:
+    world = await make_world(FakeClock(utc(1, 23)), deal=stacked(SCENE_PONG))
+    await world.service.set_quiet(by(BOB), start="22:00", end="07:00", time_zone="UTC")
+    table = await world.table(options={"turn_timer": 3600, "claim_timer": 1200})
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    claim = [n for n in world.notes.of("your_move") if n.move == "claim"]
+    assert claim and all(n.user_id == CID and n.silent for n in claim)
+    turn = [n for n in world.notes.of("your_move") if n.move == "turn"]
+    assert turn and not turn[0].silent  # Ann is awake: her own turn notifies
