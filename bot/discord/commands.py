@@ -98,8 +98,9 @@ def _offer_rule_sets(child: app_commands.Command[Any, ..., Any] | app_commands.G
 
 IN_DMS = frozenset({"turns", "quiet", "vacation", "rules", "score"})
 """The subcommands that also work in private messages with the bot: about the person
-(what waits for them) or about no table (a rule set's summary, the calculator). The
-others act on a channel's table, and are refused in DMs (`ServerOnly`)."""
+(what waits for them, their quiet hours and leave) or about no table (a rule set's
+summary, the calculator). The others act on a channel's table, and are refused in DMs
+(`ServerOnly`, whose sentence names these)."""
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
 """Where Discord offers ``/mahjong``: servers, and private messages with the bot."""
 

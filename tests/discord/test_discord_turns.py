@@ -82,3 +82,10 @@ async def test_in_private_messages_only_the_subcommands_about_no_table_work() ->
         else:
             with pytest.raises(ServerOnly):
                 await group.interaction_check(private)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_refusal_in_private_messages_names_what_works_there(locale: str) -> None:
+    said = t("error.server_only", locale)
+    for name in IN_DMS:
+        assert t(f"cmd.{name}.name", locale) in said, name

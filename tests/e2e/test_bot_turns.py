@@ -105,8 +105,9 @@ async def test_one_digest_dm_when_the_quiet_hours_end(
     rival, there = await _second_server(fake, world)  # p1's turn at both tables
     await quiet(bots)
     p1 = world.players[0]
-    await bot.store.people.set_quiet(p1.id, time_zone="Asia/Shanghai", start=23 * 60,
-                                     end=7 * 60, at=clock.now())
+    said = await answer(await fake.slash(p1, None, None, "mahjong", "quiet", options={
+        "start": "23:00", "end": "07:00", "time_zone": "Asia/Shanghai"}))  # in her DMs
+    assert said.ephemeral and await bot.store.people.get(p1.id) is not None
 
     def digests() -> list[str]:
         return [m.content for m in fake.dms(p1) if "quiet hours are over" in m.content]
