@@ -25,7 +25,6 @@ pytestmark = pytest.mark.usefixtures("dealer_zero")
 EVENING = 1772452800.0
 """2026-03-02 20:00 in Asia/Shanghai (12:00 UTC): before Ann's quiet hours."""
 HOUR = 3600.0
-NIGHT_START, NIGHT_END = 23 * 60, 7 * 60
 MORNING = EVENING + 11 * HOUR
 """07:00 the next day in Shanghai: Ann's quiet hours end."""
 CALM = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
@@ -36,8 +35,9 @@ OTHER_GUILD = 8
 
 
 async def _quiet(world: World, user: int = ANN) -> None:
-    await world.store.people.set_quiet(user, time_zone="Asia/Shanghai", start=NIGHT_START,
-                                       end=NIGHT_END, at=world.clock.now())
+    """``user`` sets quiet hours 23:00–07:00 in Shanghai (`/mahjong quiet`)."""
+    await world.service.set_quiet(by(user), start="23:00", end="07:00",
+                                  time_zone="Asia/Shanghai")
 
 
 async def _tables(world: World) -> tuple[int, int]:
@@ -148,8 +148,8 @@ async def test_hours_changed_in_the_night_put_it_off(make_world: MakeWorld) -> N
     await _quiet(world)
     await world.advance(3.5 * HOUR)
     # in the night Ann sleeps in: quiet until 09:00 now
-    await world.store.people.set_quiet(ANN, time_zone="Asia/Shanghai", start=NIGHT_START,
-                                       end=9 * 60, at=world.clock.now())
+    await world.service.set_quiet(by(ANN), start="23:00", end="09:00",
+                                  time_zone="Asia/Shanghai")
     await world.advance(MORNING + 60 - world.clock.now())
     assert _digests(world) == []
     owed = await world.store.digests.owed(ANN)
@@ -305,3 +305,20 @@ async def test_a_failure_of_the_store_does_not_end_the_loops(
     finally:
         world.service.stop()
         await asyncio.wait_for(runner, 5)
+
+
+async def test_a_digest_when_a_leave_ends(make_world: MakeWorld) -> None:
+    """A leave is rest as quiet hours are: when it ends with decisions waiting, one DM."""
+    world = await make_world(FakeClock(EVENING))
+    await _tables(world)
+    await world.advance(HOUR)
+    await world.service.set_vacation(by(ANN), 1)  # a day off from 21:00
+    back = EVENING + 25 * HOUR
+    await world.advance(HOUR)  # on leave: owed when it ends
+    owed = await world.store.digests.owed(ANN)
+    assert owed is not None and owed.due_at == back
+    await world.advance(back - 60 - world.clock.now())
+    assert _digests(world) == []
+    await world.advance(60)
+    (digest,) = _digests(world)
+    assert len(digest.waiting) == 2
