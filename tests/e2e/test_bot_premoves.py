@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from botkit import latest_bot, make_bot, make_world, open_table, press, quiet
+from botkit import assert_secrecy, latest_bot, make_bot, make_world, open_table, press, quiet
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
 
 from bot.service.fairness import deal_of
@@ -84,6 +84,9 @@ async def test_a_next_discard_chosen_in_the_dm_plays_at_the_turn_without_a_promp
             assert "⏭" not in m.content and "⚡" not in m.content
             assert not any(c.startswith("mj:nx") and c.endswith(":s1")
                            for c in fake.custom_ids(m))
+    # pictures: each hand picture went to its own seat alone; the table's picture is the
+    # public one (it shows Bob's discard as any other)
+    assert assert_secrecy(fake, world) > 0
 
 
 async def test_the_menus_clicks_are_judged_in_their_own_place(
