@@ -1072,6 +1072,38 @@ def _turn_move(state: HandState, seat: int, legal: Sequence[Action], judge: Judg
     return Action(ActionKind.DISCARD, seat, tile)
 
 
+def less_useful(state: HandState, seat: int, tiles: Sequence[Tile]) -> Tile | None:
+    """Of ``tiles`` (in order of preference), the one ``seat``'s turn would discard by
+    the computer's own advice — the one it keeps less, as `choose_discard` weighs them —
+    among those the rules let it discard now; equals go to the earliest (no random
+    draw: the same answer every time); None when the rules allow none of them.
+
+    The next discard chosen in advance, "9p, or my draw if it helps less": asked with
+    (the chosen tile, the drawn tile) by the service (`bot.service.live.played_ahead`)
+    and by the pace model (``bench/pace.py``). Like the computer it keeps a 财神 over any
+    other tile."""
+    if state.phase is not Phase.TURN or state.turn != seat:
+        return None
+    legal = {a.tile for a in legal_actions(state, seat)
+             if a.kind is ActionKind.DISCARD and a.tile is not None}
+    candidates = tuple(dict.fromkeys(t for t in tiles if t in legal))
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    s = state.seats[seat]
+    best = _best_discards(remembered_judge(state), tuple(sorted(s.hand)), tuple(s.melds),
+                          remembered_unseen(state, seat), tuple(sorted(candidates)))
+    return next(t for t in candidates if t in best)
+
+
+def kong_needs_caishen(wildcards: Wildcards, action: Action) -> bool:
+    """Whether a turn's kong (concealed, or added to a pong) is made with a 财神 from
+    the hand: a concealed kong with a 财神 among its four tiles (four 财神 alone too),
+    or a 财神 added to a pong. The computer never gives a 财神 up so; a person's
+    pre-move is not stopped by such a kong on offer, only by a kong of their own natural
+    tiles (`bot.service.live.played_ahead`, ``bench/pace.py``)."""
+    return any(wildcards.is_joker(t) for t in (*action.tiles, action.tile) if t is not None)
+
+
 def _added_kong_melds(state: HandState, seat: int, tile: Tile) -> tuple[Meld, ...]:
     melds = list(state.seats[seat].melds)
     for i, meld in enumerate(melds):
