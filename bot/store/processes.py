@@ -4,7 +4,7 @@ counter (0008)."""
 from __future__ import annotations
 
 from bot.store.errors import NotFound
-from bot.store.repository import Repository, TableBump
+from bot.store.repository import Repository, TableBump, skip_locked
 
 
 class Processes(Repository):
@@ -12,14 +12,22 @@ class Processes(Repository):
 
     async def beat(self, owner: str, at: float, *, prune_before: float | None = None) -> None:
         """Process ``owner`` is alive at ``at``; with ``prune_before``, the rows of
-        processes last seen before then (killed ones) go."""
+        processes last seen before then (killed ones) go.
+
+        Two transactions: processes beating at once after a long pause each find the
+        others' rows old. Pruning in the upsert's transaction held one's own row while
+        waiting for another's (PostgreSQL: a deadlock, a beat failing); the prune also
+        skips rows another beat is writing now (they are alive)."""
         async with self._write() as db:
             await db.run("INSERT INTO process_heartbeats (owner, seen_at) VALUES (?, ?)"
                          " ON CONFLICT (owner) DO UPDATE SET seen_at = excluded.seen_at",
                          (owner, at))
-            if prune_before is not None:
-                await db.run("DELETE FROM process_heartbeats WHERE seen_at < ?",
-                             (prune_before,))
+        if prune_before is None:
+            return
+        async with self._write() as db:
+            await db.run("DELETE FROM process_heartbeats WHERE owner IN"
+                         " (SELECT owner FROM process_heartbeats WHERE seen_at < ?"
+                         f"{skip_locked(db, 'process_heartbeats')})", (prune_before,))
 
     async def seen(self, since: float, *, besides: str) -> list[str]:
         """The processes other than ``besides`` seen alive at or after ``since``."""

@@ -209,3 +209,26 @@ async def test_an_expecting_bump_lands_only_on_the_counter_it_expects(
     bump.known = 2                                    # reloaded: checks against 2 now
     await store.lobby.set_away(table, 2, True, fence=bump)
     assert bump.known == 3 and await store.processes.table_version(table) == 3
+
+
+async def test_heartbeats_of_processes_that_all_look_dead_never_deadlock(
+        database: Path | str) -> None:
+    """Processes that all beat at once after a long pause (a machine woken from sleep, a
+    fake clock jumped hours): each one's beat upserts its own row and prunes rows older
+    than the cut, which includes the others' rows as they were before their own upsert.
+    Upsert and prune in one transaction made PostgreSQL lock one process's row while it
+    waited for another's: a deadlock, one beat failing. Every beat now lands."""
+    import asyncio
+
+    stores = [await Store.open(database) for _ in range(3)]
+    try:
+        for n, store in enumerate(stores):
+            await store.processes.beat(f"p{n}", 100.0)
+        for _ in range(5):
+            await asyncio.wait_for(asyncio.gather(*(
+                store.processes.beat(f"p{n}", 10_000.0, prune_before=5_000.0)
+                for n, store in enumerate(stores))), 30)
+            assert await stores[0].processes.seen(10_000.0, besides="x") == ["p0", "p1", "p2"]
+    finally:
+        for store in stores:
+            await store.close()
