@@ -78,10 +78,10 @@ async def test_in_private_messages_only_the_subcommands_about_no_table_work() ->
         in_server = SimpleNamespace(guild_id=900, command=command)
         assert await group.interaction_check(in_server)  # type: ignore[arg-type]  # a fake
         if command.name in IN_DMS:
-            assert await group.interaction_check(private)  # type: ignore[arg-type]
+            assert await group.interaction_check(private)  # type: ignore[arg-type]  # a fake
         else:
             with pytest.raises(ServerOnly):
-                await group.interaction_check(private)  # type: ignore[arg-type]
+                await group.interaction_check(private)  # type: ignore[arg-type]  # a fake
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
