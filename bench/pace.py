@@ -39,9 +39,32 @@ reaching a person who is awake is answered after a delay drawn from a lognormal 
 median 20 minutes (σ = 1.2) of awake time: a delay running past 23:00 continues at
 07:00; one reaching a sleeper waits for 07:00 plus the delay. Nobody acts at night
 (a timer may). A claim window asks its seats at once and closes with the answer that
-settles it. A turn that follows the seat's own claim or kong is a prompt like any other
-(its own delay). The table's defaults: turn timer 12 h, claim timer 2 h, the turn's
+settles it. The table's defaults: turn timer 12 h, claim timer 2 h, the turn's
 half-time reminder, ``mentions`` "when_needed", away after 3 turn timeouts in a row.
+
+What the bot does, read from it (bot/service/moves.py, announcements.py; the adapter's
+bot/discord/play/dms.py, moves.py), and so modelled in every configuration:
+
+- The deal DMs every seat its hand (`Moves.dealt` announces with no state before). The
+  dealer's is its first turn's prompt; each other seat's asks nothing and notifies
+  (unless silent), and it is a *visit*: the person looks at it after a delay of their
+  own from the deal and, with the features on, sets their next discard and claim
+  answers there, before their first turn (the "Next discard…" menu and the claim
+  answers are offered on a DM that asks nothing).
+- After one's own claim (chi, pong, kong) clicked: the click's reply takes the
+  clicked message's buttons off, and the discard decision comes as a new DM (a prompt,
+  notifying unless silent) seconds later. When their click was the answer that
+  settled the window, the person is still there: the turn is answered in the same
+  visit (no new delay; still a prompt and a notification). When the window closed
+  later (another seat's answer or timer settled it), the turn's DM finds them gone:
+  a prompt with its own delay.
+- A DM goes to every person whose tiles or decision changed, except the echo of their
+  own click (the click's reply edited that message) and a decision answered for them
+  in advance (held back, told with the next DM). So besides prompts, reminders and
+  pre-move DMs, these notify (unless silent): the deal DM (above), the DM to the
+  seat whose discard was claimed, the DM to an asked seat whose window another
+  answer closed before theirs, and the DM after the computer played for them (a
+  timer, or away).
 
 Timers (today, `bot.service.timers` / `alarms`): a decision's deadline is its moment plus
 the timer (wall time). At expiry the computer plays the seat (the model plays the
@@ -59,11 +82,12 @@ Counted
 -------
 - prompts: DMs that ask a decision (a turn, or a claim window that offers the seat a
   claim), counted also when the window closed before the seat answered;
-- notifications: prompts, reminders (DM and turn mention), the clock's warnings, the
-  digests, and the DM that shows a turn played by a pre-move (it is sent as any DM that
-  asks nothing: notifying), each unless silent. The other DMs that ask nothing are
-  counted in no configuration (today's included: the DM after another seat claimed
-  your discard or closed a window you were asked on, the end of the hand);
+- notifications: every DM and mention that notifies: prompts, reminders (DM and turn
+  mention), the clock's warnings, the digests, the DM that shows a turn played by a
+  pre-move, and the DMs that ask nothing listed above (the deal's, a claimed discard's,
+  a window closed before one's answer, the computer's move for one), each unless
+  silent. (The first figures of the morning counted none of the DMs that ask
+  nothing; the hand's end sends none beyond those: its settlement is the channel's.)
 - sleeping moves: computer moves (timer or away) made for a person while asleep.
 
 The features, modelled as DESIGN30.md says they behave
@@ -291,6 +315,9 @@ class Window:
     """Each seat's tiles as the window opened."""
     taken: int | None
     """The seat whose chi, pong or kong was taken (None: a win, or nobody claimed)."""
+    claimed_from: bool
+    """The discarder's tiles changed (its discard was claimed) and it decides nothing:
+    the service DMs it the news (a DM that asks nothing)."""
 
 
 Decision = Turn | Window
@@ -303,6 +330,11 @@ class Hand:
     """Per decision, each seat's answer delay and then each seat's fresh delay (hours)."""
     multiple_winners: bool
     judge: Judge
+    dealer: int
+    dealt: tuple[HandKey, ...]
+    """Each seat's tiles as dealt (what its deal DM shows)."""
+    deal_delays: tuple[float, ...]
+    """Each seat's delay before it looks at its deal DM (hours)."""
 
 
 Observer = Callable[[HandState, Decision, Tile | None], None]
@@ -317,14 +349,21 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
     ruleset = rules.get(rules_name)
     wall = ruleset.tile_set()
     rng.shuffle(wall)
-    state, _ = new_hand(rules_name, {}, tuple(wall), rng.randrange(4),
+    dealer = rng.randrange(4)
+    state, _ = new_hand(rules_name, {}, tuple(wall), dealer,
                         (rng.randint(1, 6), rng.randint(1, 6)))
     judge = remembered_judge(state)
     side = random.Random(rng.random())  # the pre-move choices' ties: not the hand's rng
     decisions: list[Decision] = []
+    dealt = tuple((s.hand, s.melds) for s in state.seats)
     pre: list[Tile | None] = [None] * SEATS   # chosen after the seat's last discard
     ready: list[bool] = [False] * SEATS
     last_discard: list[bool] = [False] * SEATS  # the seat's last move was a discard
+    for seat in range(SEATS):
+        if seat != dealer and state.phase is not Phase.ENDED:
+            # its deal DM is a visit: the next discard chosen from the dealt tiles
+            last_discard[seat] = True
+            ready[seat], pre[seat] = _pre_move(state, seat, side)
     claimed: list[bool] = [False] * SEATS  # the seat's last move was a chi or pong
     while state.phase is not Phase.ENDED:
         if state.phase is Phase.TURN:
@@ -352,10 +391,7 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             discard = action.kind is ActionKind.DISCARD
             last_discard[seat] = discard
             if discard and state.phase is not Phase.ENDED:
-                ready[seat] = bool(view(state, seat).waits)
-                pre[seat] = None if ready[seat] else choose_discard(
-                    remembered_judge(state), after.hand, after.melds,
-                    unseen_counts(state, seat), side, after.hand)
+                ready[seat], pre[seat] = _pre_move(state, seat, side)
             continue
         window = state.window
         assert window is not None
@@ -370,16 +406,36 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             assert answer is not None
             state, _ = apply(state, answer)
         taken = next((s for s in asked if state.seats[s].melds != before[s].melds), None)
+        source = window.from_seat
+        claimed_from = state.seats[source] is not before[source] and \
+            source not in deciding_seats(state)
         if taken is not None:  # its claim, a chi, pong or kong, was the one taken
             last_discard[taken] = False
             claimed[taken] = _kind(choices[taken]) in (ActionKind.CHI, ActionKind.PONG)
         decisions.append(Window(window, remembered_judge(state), choices,
-                                tuple((s.hand, s.melds) for s in before), taken))
+                                tuple((s.hand, s.melds) for s in before), taken,
+                                claimed_from))
         if observe is not None:
             observe(opened, decisions[-1], None)
-    delays = [tuple([rng.lognormvariate(math.log(MEDIAN_DELAY), SIGMA)
-                     for _ in range(2 * SEATS)]) for _ in decisions]
-    return Hand(decisions, delays, ruleset.multiple_winners, judge)
+    delays = [tuple([_delay(rng) for _ in range(2 * SEATS)]) for _ in decisions]
+    deal_delays = tuple(_delay(rng) for _ in range(SEATS))
+    return Hand(decisions, delays, ruleset.multiple_winners, judge, dealer, dealt,
+                deal_delays)
+
+
+def _delay(rng: random.Random) -> float:
+    return rng.lognormvariate(math.log(MEDIAN_DELAY), SIGMA)
+
+
+def _pre_move(state: HandState, seat: int, side: random.Random) -> tuple[bool, Tile | None]:
+    """(ready, next discard) as the seat's person sets them looking at ``state`` with 13
+    tiles: a ready hand sets none ("discard my draw" is on); else the computer's choice
+    from the tiles kept, as if the draw were the tile it would throw."""
+    s = state.seats[seat]
+    if view(state, seat).waits:
+        return True, None
+    return False, choose_discard(remembered_judge(state), s.hand, s.melds,
+                                 unseen_counts(state, seat), side, s.hand)
 
 
 def _kind(action: Action | None) -> ActionKind | None:
@@ -708,8 +764,12 @@ class Timeline:
         return d.why
 
     def computer(self, seat: int, t: float) -> None:
+        """The computer plays for the seat's person (a timer, or away): counted as a
+        sleeping move at night; their DM then tells them (it asks nothing, it notifies
+        as any)."""
         if not awake(t):
             self.tally.sleeping += 1
+        self.notify(t, "DM: the computer played for you")
 
     def away(self, seat: int, t: float) -> bool:
         until = self.people.away_until[seat]
@@ -732,14 +792,26 @@ class Timeline:
         self.last_answer = last_answer
         judge = hand.judge
 
-        def visit(seat: int, when: float, tiles: HandKey) -> None:
+        def visit(seat: int, when: float, tiles: HandKey, moved: bool = True) -> None:
             stored[seat] = Stored(judge, tiles, seat)
             if pre_at[seat] is None:
                 pre_at[seat] = when
-            self.people.timeouts[seat] = 0
+            if moved:
+                self.people.timeouts[seat] = 0
+
+        deal: list[float | None] = [None] * SEATS  # the deal DM seen (when)
+        for seat in range(SEATS):
+            if seat != hand.dealer:  # the dealer's deal DM is its first turn's prompt
+                self.notify(t, "deal DM")
+                deal[seat] = awake_after(t, hand.deal_delays[seat])
 
         for d, delays in zip(hand.decisions, hand.delays, strict=True):
             for seat in range(SEATS):
+                dealt = deal[seat]
+                if dealt is not None and dealt <= t:
+                    deal[seat] = None
+                    if stored[seat] is None:  # nothing newer seen yet
+                        visit(seat, dealt, hand.dealt[seat], moved=False)
                 look = seen[seat]
                 if look is not None and look[0] <= t:
                     seen[seat] = None
@@ -774,8 +846,14 @@ class Timeline:
                 self.people.timeouts[seat] = 0
                 seen[seat] = (awake_after(t, delays[SEATS + seat]), d.hand)
                 continue
-            if cfg.same_visit and d.after_claim and last_answer[seat] == t:
-                visit(seat, t, d.hand)  # answered with the claim, in the same visit
+            if d.after_claim and last_answer[seat] == t:
+                # Their own claim click settled the window: the click's reply takes its
+                # buttons off, and the discard is asked by a new DM seconds later while
+                # they are still there (a prompt, notifying as any): the same visit.
+                self.tally.prompts += 1
+                self.tally.why["turn: after one's own claim, asked in the same visit"] += 1
+                self.notify(t, "turn prompt")
+                visit(seat, t, d.hand)
                 continue
             self.tally.why[self.why_turn(d, free) if cfg.premoves else "turn"] += 1
             answer, due = self.prompt(seat, t, self.turn_timer, delays[seat], True, False)
@@ -814,9 +892,13 @@ class Timeline:
                 asked[seat] = (answer, due, without_win)
                 answered[seat] = min(answer, due)
         close = self.close(w, answered, multiple)
+        if w.claimed_from:
+            self.notify(close, "DM: your discard was claimed")
         for seat, (answer, due, without_win) in asked.items():
             end = min(answer, due, close)
             self.waited(seat, t, end, self.claim_timer, False, without_win)
+            if answered[seat] > close:
+                self.notify(close, "DM: a window closed before your answer")
             if answered[seat] <= close:
                 if answer <= due:
                     visit(seat, answer, w.hands[seat])
