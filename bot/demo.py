@@ -37,6 +37,7 @@ from bot.service import (
     SystemClock,
     TableNotice,
     TableService,
+    WarningNotice,
     commitment,
 )
 from bot.store import Store
@@ -115,8 +116,8 @@ class DemoNotifier:
                 await self.leaderboard(notice)
             case MatchEndNotice():
                 await self.match_ended(notice)
-            case MoveNotice():
-                pass  # computer seats are never pinged
+            case MoveNotice() | WarningNotice():
+                pass  # computer seats are never pinged nor warned
 
     async def lobby(self, notice: LobbyNotice) -> None:
         self._rules = notice.table.rules

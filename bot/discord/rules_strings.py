@@ -21,6 +21,8 @@ EN: dict[str, str] = {
     "opt.away_leaves": "Those timeouts count as leaving the match (逃跑): {value}",
     "opt.mentions": "Channel mentions: {value}",
     "opt.vacation_days": "Days of leave (/mahjong vacation) honoured: {value}",
+    "opt.time_bank": "Time bank, each seat per hand: {value}",
+    "opt.time_bank_add": "Given back to the time bank after each own move: {value}",
 }
 
 ZH: dict[str, str] = {
@@ -38,4 +40,6 @@ ZH: dict[str, str] = {
     "opt.away_leaves": "连续超时视为逃跑（离开本场）：{value}",
     "opt.mentions": "频道 @ 提醒：{value}",
     "opt.vacation_days": "接受休假（/mahjong 休假）天数：{value}",
+    "opt.time_bank": "每人每局备用时间：{value}",
+    "opt.time_bank_add": "每走一步补回备用时间：{value}",
 }

@@ -33,6 +33,7 @@ from bot.service.notices import (
     TableNotice,
     TableRef,
     WaitingMove,
+    WarningNotice,
 )
 from bot.service.notifier import Notifier, NullNotifier, RecordingNotifier
 from bot.service.results import Standings
@@ -89,6 +90,7 @@ __all__ = [
     "TableService",
     "WaitingMove",
     "Wake",
+    "WarningNotice",
     "commitment",
     "parse_wall",
     "step_of",

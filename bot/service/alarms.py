@@ -4,7 +4,8 @@
 `recover` pushed may belong to a table that changed since) and that the person does not
 rest now (quiet hours, leave: then nothing plays, the timer waits for them), then
 reminds at half time
-(the DM again, then the ping: `Announcer.remind`) or plays the default, the
+(the DM again, then the ping: `Announcer.remind`), warns when a quarter of the time is
+left (`Announcer.warn`: once, marked in the store first) or plays the default, the
 computer's move or a standing choice through `Moves.commit`, as any move is played.
 The one process's `Scheduler`, or shared mode's `Claims`, hands it each moment.
 """
@@ -79,6 +80,9 @@ class Alarms:
             if wake.what == "remind":
                 await self._remind(live, p, wake)
                 return
+            if wake.what == "warn":
+                await self._warn(live, p, wake)
+                return
             if wake.when != p.due_at:
                 return
             action, source, ahead = self._auto_action(live, p)
@@ -102,10 +106,11 @@ class Alarms:
         depends on are read fresh (a change another process stored is honoured even if
         it never reached this table)."""
         now = self._clock.now()
-        if user_of(live.seats[p.seat]) is None or wake.when not in (p.due_at, p.half_at):
+        if user_of(live.seats[p.seat]) is None \
+                or wake.when not in (p.due_at, p.half_at, p.warn_at):
             return False
         rows = None
-        if wake.what != "remind":
+        if wake.what == "due":
             users = [s.user_id for s in live.seats if s is not None and s.user_id is not None
                      and (p.kind == "claim" or s.seat == p.seat)]
             rows = {u: await self._people.fresh(u) for u in users}
@@ -115,6 +120,10 @@ class Alarms:
         if wake.what == "remind":
             if p.reminds and wake.when == p.half_at:
                 await self._mark_reminded(live, p)
+            return True
+        if wake.what == "warn":  # nor the warning: marked, so it never comes later
+            if p.warns and wake.when == p.warn_at:
+                await self._mark_warned(live, p)
             return True
         back = rest.quiet_until(now)
         assert back is not None
@@ -129,6 +138,24 @@ class Alarms:
         except NotFound:
             return False
         live.pending[p.seat] = replace(p, reminded=True)
+        return True
+
+    async def _warn(self, live: LiveTable, p: Pending, wake: Wake) -> None:
+        """A quarter of a person's time is left: one warning DM (never for a computer's
+        or an automatic move, never twice: marked in the store before it goes)."""
+        if not p.warns or wake.when != p.warn_at:
+            return
+        if await self._mark_warned(live, p):
+            await self._announcer.warn(live, live.pending[p.seat])
+
+    async def _mark_warned(self, live: LiveTable, p: Pending) -> bool:
+        assert live.hand is not None
+        try:
+            await self._store.deadlines.mark_warned(live.hand.row.id, p.seat,
+                                                    self._clock.now(), fence=live.fence)
+        except NotFound:
+            return False
+        live.pending[p.seat] = replace(p, warned=True, reminded=True)
         return True
 
     async def _remind(self, live: LiveTable, p: Pending, wake: Wake) -> None:

@@ -28,6 +28,7 @@ from bot.service.live import (
     Pending,
     answers_of,
     auto_reason,
+    bank_now,
     covered,
     deadline_of,
     info_of,
@@ -55,6 +56,7 @@ from bot.service.notices import (
     TableInfo,
     TableNotice,
     TableRef,
+    WarningNotice,
     public_events,
     public_lines,
 )
@@ -62,7 +64,7 @@ from bot.service.notifier import Notifier
 from bot.service.people import People, leave_end
 from bot.service.snapshots import replay_hand
 from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store
-from engine.game import Event, HandState
+from engine.game import Event, HandState, timeout_action
 from engine.rules.common import SEATS
 from engine.view import spectator_view, visible_deciding
 
@@ -287,6 +289,20 @@ class Announcer:
         state = live.hand.state
         notice = self._private(live, seat, row, state, (), step_of(state, seat))
         await self.publish(dataclasses.replace(notice, silent=True))
+    async def warn(self, live: LiveTable, p: Pending) -> None:
+        """A quarter of a person's time is left: one short DM saying how long, the
+        time bank after it, and what the timer will then play."""
+        row = live.seats[p.seat]
+        assert live.hand is not None
+        if row is None or row.is_computer:
+            return
+        state = live.hand.state
+        bank = bank_now(live, p.seat, state.options, self._clock.now())
+        await self.publish(WarningNotice(
+            live.ref, p.seat, row.user_id, live.row.rules, live.hand_number,
+            "turn" if p.kind == "turn" else "claim", p.timer_end, p.due_at, bank or 0.0,
+            timeout_action(state, p.seat), self._languages.of(row.user_id),
+            self.quiet(live, row.user_id)))
 
     async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
         """A crash lost the DMs of these decisions (`Presenter.owed_dms`): each one still
@@ -331,7 +347,8 @@ class Announcer:
             silent=(step is not None and silent_offer(state, seat))
             or self.quiet(live, row.user_id),
             next_discard=live.premoves.get(seat), played=played,
-            answers=tuple(sorted(answers_of(live, seat).items())))
+            answers=tuple(sorted(answers_of(live, seat).items())),
+            bank=bank_now(live, seat, state.options, self._clock.now()))
 
     async def ping(self, live: LiveTable, seats: set[int]) -> None:
         for seat in sorted(seats):

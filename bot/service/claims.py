@@ -119,9 +119,13 @@ class Claims:
         self._stopped = False
 
     def moment(self, row: DeadlineRow, now: float) -> Wake:
-        """The moment of a claimed deadline: the reminder while a person's is owed."""
+        """The moment of a claimed deadline: the reminder while a person's is owed, then
+        the quarter-left warning while it is owed (`deadlines._MOMENT`'s order)."""
         if row.kind != "computer" and row.reminded_at is None and row.half_at <= now:
             return Wake(row.half_at, row.table_id, row.hand_id, row.seat, row.seq, "remind")
+        if row.kind != "computer" and row.warn_at is not None and row.warned_at is None \
+                and row.warn_at <= now:
+            return Wake(row.warn_at, row.table_id, row.hand_id, row.seat, row.seq, "warn")
         return Wake(row.due_at, row.table_id, row.hand_id, row.seat, row.seq)
 
     async def run_due(self) -> int:

@@ -66,15 +66,31 @@ class Pending:
     set_at: float
     due_at: float
     reminded: bool = False
+    timer_at: float | None = None
+    """When the seat's own timer runs out; its time bank runs from there to ``due_at``
+    (None: no bank, the timer ends at ``due_at``)."""
+    warn_at: float | None = None
+    """When a quarter of the timer is left: the warning DM (None: no warning)."""
+    warned: bool = False
+
+    @property
+    def timer_end(self) -> float:
+        """When the timer itself runs out (before the bank, if any)."""
+        return self.due_at if self.timer_at is None else self.timer_at
 
     @property
     def half_at(self) -> float:
-        return self.set_at + (self.due_at - self.set_at) / 2
+        return self.set_at + (self.timer_end - self.set_at) / 2
 
     @property
     def reminds(self) -> bool:
-        """Only a person's own timer gets a reminder, once."""
-        return self.kind != "computer" and not self.reminded
+        """Only a person's own timer gets a reminder, once (not after the warning)."""
+        return self.kind != "computer" and not self.reminded and not self.warned
+
+    @property
+    def warns(self) -> bool:
+        """A person's own timer, long enough to warn of, warns once."""
+        return self.kind != "computer" and self.warn_at is not None and not self.warned
 
 
 @dataclass
@@ -105,6 +121,9 @@ class LiveTable:
     match: MatchState | None = None
     hand: LiveHand | None = None
     pending: dict[int, Pending] = field(default_factory=dict)
+    banks: dict[int, float] = field(default_factory=dict)
+    """The live hand's time banks used or topped up so far, seat → seconds left (a seat
+    not here has the table's whole ``time_bank``); stored with the moves (time_banks)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     version: int | None = None
@@ -131,6 +150,7 @@ class LiveTable:
         self.row, self.seats, self.version = row, seats, row.version
         self.match_id, self.match, self.hand, self.pending = None, None, None, {}
         self.premoves, self.held_news = {}, {}
+        self.banks = {}
         self.stale = False
 
     @property
@@ -349,6 +369,23 @@ def discard_keeps_ready(state: HandState, seat: int, tile: Tile) -> bool:
     discarding ``tile`` (the discard menu's "听 waits")."""
     return any(m.action.kind is ActionKind.DISCARD and m.action.tile == tile and m.waits
                for m in view(state, seat).moves)
+def bank_left(live: LiveTable, seat: int, options: TableOptions) -> float:
+    """What is left of ``seat``'s time bank in the live hand, as its last move left it
+    (0: none at this table)."""
+    full = float(options.time_bank)
+    return min(full, live.banks.get(seat, full)) if full > 0 else 0.0
+
+
+def bank_now(live: LiveTable, seat: int, options: TableOptions, now: float) -> float | None:
+    """What a person sees of their time bank at ``now``: what is left, less what their
+    decision has run past its timer so far (None: the table has no bank)."""
+    if options.time_bank <= 0:
+        return None
+    left = bank_left(live, seat, options)
+    p = live.pending.get(seat)
+    if p is not None and p.kind != "computer" and p.timer_at is not None:
+        left -= min(left, max(0.0, now - p.timer_at))
+    return left
 
 
 def deadline_of(p: Pending | None) -> float | None:
@@ -393,7 +430,7 @@ def info_of(live: LiveTable) -> TableInfo:
 
 
 def deadline_rows(pending: Mapping[int, Pending]) -> list[NewDeadline]:
-    return [NewDeadline(p.seat, p.step, p.kind, p.set_at, p.due_at)
+    return [NewDeadline(p.seat, p.step, p.kind, p.set_at, p.due_at, p.timer_at, p.warn_at)
             for p in pending.values()]
 
 

@@ -130,6 +130,7 @@ class Moves:
         deal = self.shuffle(live.row.rules, setup.dealer)
         state, events = new_hand(live.row.rules, match.options, deal.wall, setup.dealer, dice,
                                  streak=setup.streak, huangfan=setup.huangfan)
+        live.banks = {}  # every hand starts with whole banks
         pending = self._timers.plan(live, state, now, kept={})
         return Dealt(match, setup.number, state, events, pending, NewHand(
             deal.wall_text, deal.salt, deal.commitment, dice, setup.dealer, setup.streak,
@@ -198,14 +199,20 @@ class Moves:
         except IllegalAction as exc:
             raise _illegal(exc, live.names) from None
         now = self._clock.now()
+        asked = live.pending.get(action.seat)
         row = NewAction(old.seq + 1, action.seat, action.kind.value, action.to_json(),
-                        source, now)
+                        source, now,
+                        asked.set_at if source == "player" and asked is not None else None)
         if new.phase is Phase.ENDED:
             await self.end_hand(live, new, events, row, cause)
             await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished, action.seat)
         pending = self._timers.plan(live, new, now)
+        banks = self._timers.banks_after(live, pending, action.seat, source, now, new.options)
+        if banks:  # the decisions after the move run with the banks it left
+            live.banks.update(banks)
+            pending = self._timers.plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         spent = premoves_spent(live, action, new, fresh)
         try:
@@ -213,7 +220,7 @@ class Moves:
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
                 deadlines=deadline_rows(pending) if fresh else None,
                 snapshot=snapshot_of(new, self.snapshot_every), premoves_spent=spent,
-                fence=live.fence)
+                asked_at=row.asked_at, banks=banks, fence=live.fence)
         except StoreError as exc:
             live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None

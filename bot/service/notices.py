@@ -18,6 +18,7 @@ from bot.service.cause import Cause
 from bot.service.steps import public_step_of
 from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
 from engine.game import (
+    Action,
     ActionKind,
     ClaimWindowClosed,
     ClaimWindowOpened,
@@ -251,6 +252,9 @@ class PrivateNotice:
     answers: tuple[tuple[Tile, ActionKind], ...] = ()
     """The claims the seat answered in advance for this hand ("pong 5m": (5m, PONG)),
     by tile; its DM offers to change them while it decides nothing."""
+    bank: float | None = None
+    """Seconds left in the seat's time bank (it runs once the decision's timer is out;
+    the ``deadline`` includes it); None: the table has no time bank."""
 
     def view(self) -> PlayerView:
         return view(self._state, self.seat, self.hand_number)
@@ -300,6 +304,30 @@ class MoveNotice:
     @property
     def kind(self) -> str:
         return "reminder" if self.reminder else "your_move"
+
+
+@dataclass(frozen=True)
+class WarningNotice:
+    """Private, once per decision: a quarter of a person's time for it is left. Says
+    until when their timer runs (``timer_at``), the time bank that runs after it
+    (``bank`` seconds; 0: none), when the timer then plays (``deadline``) and what it
+    will play (``default``: their own move, e.g. discarding their drawn tile, or a pass)."""
+
+    kind: ClassVar[str] = "warning"
+
+    ref: TableRef
+    seat: int
+    user_id: int | None
+    rules: str
+    hand_number: int
+    move: MoveKind
+    timer_at: float
+    deadline: float
+    bank: float
+    default: Action
+    locale: str | None = None
+    silent: bool = False
+    """Sent without a notification (the person is in quiet hours)."""
 
 
 @dataclass(frozen=True)
@@ -432,8 +460,8 @@ class MatchEndNotice:
 
 
 Notice = (LobbyNotice | HandStartNotice | TableNotice | PrivateNotice | MoveNotice
-          | AwayNotice | SettlementNotice | RevealNotice | LeaderboardNotice
-          | MatchEndNotice | DigestNotice | LeaveNotice)
+          | WarningNotice | AwayNotice | SettlementNotice | RevealNotice
+          | LeaderboardNotice | MatchEndNotice | DigestNotice | LeaveNotice)
 """Everything the service tells the outside world, through `Notifier.publish`."""
 
 Announcement = (LobbyNotice | HandStartNotice | SettlementNotice | RevealNotice

@@ -87,6 +87,9 @@ class Recovery:
             if r.kind != "computer" and r.reminded_at is None:
                 self._scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
                                          "remind"))
+            if r.kind != "computer" and r.warn_at is not None and r.warned_at is None:
+                self._scheduler.push(Wake(r.warn_at, r.table_id, r.hand_id, r.seat, r.seq,
+                                         "warn"))
         failed = await self._tables.load_batch(todo)
         self.all_were_down = down
         return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,

@@ -29,14 +29,15 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, order=True)
 class Wake:
     """A moment something may happen at a table: ``due`` plays the decision,
-    ``remind`` sends the half-time reminder."""
+    ``remind`` sends the half-time reminder, ``warn`` the warning when a quarter of the
+    time is left."""
 
     when: float
     table_id: int
     hand_id: int
     seat: int
     step: int
-    what: Literal["due", "remind"] = "due"
+    what: Literal["due", "remind", "warn"] = "due"
 
 
 Fire = Callable[[Wake], Awaitable[None]]

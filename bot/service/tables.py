@@ -280,6 +280,7 @@ class LiveTables:
         else:
             live.premoves = {seat: tile_from_notation(tile)
                              for seat, tile in load.premoves.items()}
+            live.banks = dict(load.banks)  # the hand's time banks as its moves left them
             await self._restore_deadlines(live, load.deadlines)
 
     async def hand_state(self, row: TableRow, options: TableOptions, hand: HandRow,
@@ -316,7 +317,8 @@ class LiveTables:
             r = rows.get(seat)
             if r is not None and r.seq == step:
                 pending[seat] = Pending(seat, step, r.kind, r.set_at, r.due_at,
-                                        r.reminded_at is not None)
+                                        r.reminded_at is not None, r.timer_at, r.warn_at,
+                                        r.warned_at is not None)
             else:
                 pending[seat] = self._timers.new_pending(live, state, seat, step, now)
                 fresh = True

@@ -4,12 +4,22 @@
 computer's pause; a standing choice or an away seat: at once), `schedule` keeps only
 those in the `Scheduler`, `replan` redoes them when a seat's auto-play changed. What
 happens when a moment comes is `Alarms.fire` (alarms.py).
+
+A person's decision has three moments besides its deadline, all worked out in one
+place (`Timers.clocked`, each through `Timers._due`, which leaves out their rest): the
+half-time reminder (half the timer), the warning when a quarter of the timer is left
+(`WARN_LEFT`; only for timers of `WARN_MIN_TIMER` or more), and, at a table with the
+``time_bank`` option, the end of the timer itself, after which the seat's bank runs
+before the timer plays. `Timers.banks_after` says what
+a move leaves of each seat's bank (used past its timer, topped up by ``time_bank_add``
+after the seat's own move, never above ``time_bank``); the banks are written with the
+move (time_banks) and read back by a rebuild.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.service.announcements import Announcer
 from bot.service.clock import Clock
@@ -18,6 +28,7 @@ from bot.service.live import (
     Pending,
     answers_of,
     auto_reason,
+    bank_left,
     deadline_rows,
     options_of,
     step_of,
@@ -26,8 +37,27 @@ from bot.service.live import (
 from bot.service.people import People, rest_of
 from bot.service.quiet import Quiet, Together
 from bot.service.scheduler import Scheduler, Wake
-from bot.store import DeadlineKind, PersonRow, Store
+from bot.store import ActionSource, DeadlineKind, PersonRow, Store
 from engine.game import HandState, Phase, deciding_seats
+from engine.rules.common import TableOptions
+
+WARN_LEFT = 0.25
+"""The warning DM goes when this share of a person's timer is left (once)."""
+WARN_MIN_TIMER = 20 * 60
+"""Timers shorter than this (live play: the quarter left is under 5 minutes) warn of
+nothing: their players are at the table, and the half-time reminder is there."""
+
+
+@dataclass(frozen=True)
+class Clocked:
+    """A person's decision's moments (`Timers.clocked`)."""
+
+    timer_at: float
+    """When the timer itself runs out."""
+    warn_at: float | None
+    """When a quarter of it is left (None: no warning for this timer)."""
+    due_at: float
+    """When the timer plays: after the seat's time bank, if it has one."""
 
 
 class Timers:
@@ -67,11 +97,56 @@ class Timers:
         if reason is not None:  # away, a standing choice or an answer given: at once
             return Pending(seat, step, "computer", now, now)
         options = state.options
-        if state.phase is Phase.TURN:
-            return Pending(seat, step, "turn", now, self._due(live, seat, "turn", now,
-                                                              options.turn_timer))
-        return Pending(seat, step, "claim", now, self._due(live, seat, "claim", now,
-                                                           options.claim_timer))
+        kind: DeadlineKind = "turn" if state.phase is Phase.TURN else "claim"
+        clocked = self.clocked(live, seat, kind, now, options.turn_timer if kind == "turn"
+                               else options.claim_timer, bank_left(live, seat, options))
+        banked = clocked.due_at != clocked.timer_at
+        return Pending(seat, step, kind, now, clocked.due_at,
+                       timer_at=clocked.timer_at if banked else None,
+                       warn_at=clocked.warn_at)
+
+    def clocked(self, live: LiveTable, seat: int, kind: DeadlineKind, now: float,
+                timer: float, bank: float) -> Clocked:
+        """A person's decision put to ``seat`` at ``now`` with ``timer`` seconds and
+        ``bank`` seconds of time bank: the timer's end, the quarter-left warning, and
+        the deadline (the timer's end, then the bank), each counted in the person's own
+        time (`_due`: rest does not count)."""
+        timer_at = self._due(live, seat, kind, now, timer)
+        warn_at = self._due(live, seat, kind, now, timer * (1 - WARN_LEFT)) \
+            if timer >= WARN_MIN_TIMER else None
+        due_at = self._due(live, seat, kind, timer_at, bank) if bank > 0 else timer_at
+        return Clocked(timer_at, warn_at, due_at)
+
+    @staticmethod
+    def bank_used(p: Pending, now: float, bank: float) -> float:
+        """What of its ``bank`` a person's decision used by ``now``: the time past its
+        timer, at most the bank (rest counted in: a bank running into quiet hours
+        still only plays once the rest is over, `_due`)."""
+        if p.kind == "computer" or p.timer_at is None:
+            return 0.0
+        return min(bank, max(0.0, now - p.timer_at))
+
+    def banks_after(self, live: LiveTable, pending: Mapping[int, Pending], seat: int,
+                    source: ActionSource, now: float, options: TableOptions
+                    ) -> dict[int, float]:
+        """The time banks a move by ``seat`` changes (seat → seconds left): each
+        person's decision it ended (``pending``: the decisions after it) spent the time
+        it ran past its timer; the mover's own move (``source`` "player") adds the
+        table's ``time_bank_add``, up to ``time_bank``. Empty without a bank."""
+        if options.time_bank <= 0:
+            return {}
+        changed: dict[int, float] = {}
+        for s, old in live.pending.items():
+            if pending.get(s) is old:
+                continue  # still deciding the same decision
+            left = bank_left(live, s, options)
+            used = self.bank_used(old, now, left)
+            if used > 0:
+                changed[s] = left - used
+        if source == "player":
+            left = changed.get(seat, bank_left(live, seat, options))
+            changed[seat] = min(float(options.time_bank), left + options.time_bank_add)
+        return {s: v for s, v in changed.items() if v != bank_left(live, s, options)}
 
     def rest(self, live: LiveTable, seat: int, kind: DeadlineKind,
              rows: Mapping[int, PersonRow | None] | None = None) -> Quiet | None:
@@ -118,13 +193,20 @@ class Timers:
                                         and user_of(live.seats[p.seat]) != user_id):
                 continue
             old = self.rest(live, p.seat, p.kind, {user_id: before})
-            if p.due_at <= now:
-                left = 0.0
-            elif old is None:
-                left = p.due_at - now
-            else:
-                left = old.awake_between(now, p.due_at)
-            if await self._move(live, p, self._due(live, p.seat, p.kind, now, left)):
+
+            def again(at: float, p: Pending = p, old: Quiet | None = old) -> float:
+                """A moment still to come, keeping the time it had left under the new
+                rest (one passed stays)."""
+                if at <= now:
+                    return at
+                left = at - now if old is None else old.awake_between(now, at)
+                return self._due(live, p.seat, p.kind, now, left)
+
+            due = self._due(live, p.seat, p.kind, now, 0.0) if p.due_at <= now \
+                else again(p.due_at)
+            timer_at = None if p.timer_at is None else again(p.timer_at)
+            warn_at = None if p.warn_at is None or p.warned else again(p.warn_at)
+            if await self._move(live, p, due, timer_at, warn_at):
                 moved.add(p.seat)
         return moved
 
@@ -132,13 +214,20 @@ class Timers:
         """A person's timer came due while they rest: it runs out when they are back."""
         await self._move(live, p, until)
 
-    async def _move(self, live: LiveTable, p: Pending, due: float) -> bool:
+    async def _move(self, live: LiveTable, p: Pending, due: float,
+                    timer_at: float | None = None, warn_at: float | None = None) -> bool:
+        """``p``'s deadline moves to ``due`` (and the end of its timer before a bank,
+        its warning not yet sent, to ``timer_at`` and ``warn_at``; by default where
+        they are): its reminder is owed again, a warning sent stays sent."""
         assert live.hand is not None
-        if due == p.due_at:
+        timer_at = p.timer_at if timer_at is None else timer_at
+        warn_at = p.warn_at if warn_at is None else warn_at
+        if (due, timer_at, warn_at) == (p.due_at, p.timer_at, p.warn_at):
             return False
-        moved = replace(p, due_at=due, reminded=False)  # its reminder is owed again
+        moved = replace(p, due_at=due, timer_at=timer_at, warn_at=warn_at, reminded=False)
         await self._store.deadlines.set(live.hand.row.id, p.seat, seq=p.step, kind=p.kind,
-                                        set_at=p.set_at, due_at=due, fence=live.fence)
+                                        set_at=p.set_at, due_at=due, timer_at=timer_at,
+                                        warn_at=warn_at, fence=live.fence)
         live.pending = {**live.pending, p.seat: moved}
         self.schedule(live, [moved])
         return True
@@ -180,4 +269,6 @@ class Timers:
             wakes = [Wake(p.due_at, live.id, hand_id, p.seat, p.step)]
             if p.reminds:
                 wakes.append(Wake(p.half_at, live.id, hand_id, p.seat, p.step, "remind"))
+            if p.warns and p.warn_at is not None:
+                wakes.append(Wake(p.warn_at, live.id, hand_id, p.seat, p.step, "warn"))
             self._scheduler.replace(live.id, p.seat, wakes)

@@ -12,9 +12,12 @@ from bot.store.repository import DEADLINE_SELECT, Repository, TableBump, skip_lo
 from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline, Waiting
 
 _MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
-           " THEN d.set_at + (d.due_at - d.set_at) / 2 ELSE d.due_at END")
-"""A deadline's next moment: a person's reminder at half time (`DeadlineRow.half_at`,
-computed the same way) until it went out, then the deadline."""
+           " THEN d.set_at + (COALESCE(d.timer_at, d.due_at) - d.set_at) / 2"
+           " WHEN d.kind <> 'computer' AND d.warn_at IS NOT NULL AND d.warned_at IS NULL"
+           " THEN d.warn_at ELSE d.due_at END")
+"""A deadline's next moment: a person's reminder at half their timer
+(`DeadlineRow.half_at`, computed the same way) until it went out, then the warning when
+a quarter is left (``warn_at``) until it went out, then the deadline."""
 _CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
 WAITING = ("FROM seats s JOIN game_tables t ON t.id = s.table_id"
            " JOIN matches m ON m.table_id = t.id AND m.status = 'playing'"
@@ -31,21 +34,31 @@ async def replace_deadlines_in(db: Session, hand_id: int,
                                deadlines: Sequence[NewDeadline]) -> None:
     """Delete then insert: two deadlines for one seat break the primary key."""
     await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
-    if deadlines:
+    if not deadlines:
+        return
+    if all(d.timer_at is None and d.warn_at is None for d in deadlines):
+        # neither a bank nor a warning (live timers, computers): the columns 0001 had
         await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
                           " VALUES (?, ?, ?, ?, ?, ?)",
                           [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
                            for d in deadlines])
+        return
+    await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at,"
+                      " timer_at, warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at,
+                        d.warn_at) for d in deadlines])
 
 
 async def _upsert_in(db: Session, hand_id: int,
                      d: NewDeadline) -> None:
-    await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat) DO UPDATE SET"
-                   " seq = excluded.seq, kind = excluded.kind, set_at = excluded.set_at,"
-                   " due_at = excluded.due_at, reminded_at = NULL, claimed_by = NULL,"
-                   " claimed_until = NULL",
-               (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at))
+    await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at, timer_at,"
+                   " warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat)"
+                   " DO UPDATE SET seq = excluded.seq, kind = excluded.kind, set_at ="
+                   " excluded.set_at, due_at = excluded.due_at, timer_at = excluded.timer_at,"
+                   " warn_at = excluded.warn_at, reminded_at = NULL, warned_at = CASE WHEN"
+                   " deadlines.seq = excluded.seq THEN deadlines.warned_at END,"
+                   " claimed_by = NULL, claimed_until = NULL",
+               (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at, d.warn_at))
 
 
 async def _deadline_in(db: Session, hand_id: int,
@@ -61,13 +74,14 @@ class Deadlines(Repository):
     """The hands' deadlines."""
 
     async def set(self, hand_id: int, seat: int, *, seq: int, kind: DeadlineKind,
-                  set_at: float, due_at: float, fence: TableBump | None = None
+                  set_at: float, due_at: float, timer_at: float | None = None,
+                  warn_at: float | None = None, fence: TableBump | None = None
                   ) -> DeadlineRow:
         """Set or replace a seat's deadline in a hand (a new one is not yet reminded)."""
         async with self._write(fence) as db:
             await hands.live_hand_in(db, hand_id)
-            await _upsert_in(db, hand_id, NewDeadline(seat, seq, kind, set_at,
-                                                                 due_at))
+            await _upsert_in(db, hand_id, NewDeadline(seat, seq, kind, set_at, due_at,
+                                                      timer_at, warn_at))
             return await _deadline_in(db, hand_id, seat)
 
     async def replace(self, hand_id: int,
@@ -100,6 +114,19 @@ class Deadlines(Repository):
             count = await db.run("UPDATE deadlines SET reminded_at = ?, claimed_by = NULL,"
                                  " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
                                  (at, hand_id, seat))
+            if count == 0:
+                raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
+            return await _deadline_in(db, hand_id, seat)
+
+    async def mark_warned(self, hand_id: int, seat: int, at: float,
+                          *, fence: TableBump | None = None) -> DeadlineRow:
+        """The quarter-left warning went out: never send it twice (a reminder not yet
+        sent by then is not sent any more either: the warning says more)."""
+        async with self._write(fence) as db:
+            count = await db.run("UPDATE deadlines SET warned_at = ?, reminded_at ="
+                                 " COALESCE(reminded_at, ?), claimed_by = NULL,"
+                                 " claimed_until = NULL WHERE hand_id = ? AND seat = ?",
+                                 (at, at, hand_id, seat))
             if count == 0:
                 raise NotFound(f"no deadline for seat {seat} in hand {hand_id}")
             return await _deadline_in(db, hand_id, seat)

@@ -4,14 +4,14 @@ digest, and its snapshot (the state an action reached, sealed with that digest).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.store import hands, premoves
 from bot.store.database import Database, Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import ConstraintError, StaleAction
-from bot.store.repository import Repository, TableBump, as_json
+from bot.store.repository import Repository, TableBump, as_json, marks
 from bot.store.rows import (
     ActionRow,
     ActionSource,
@@ -24,6 +24,9 @@ from bot.store.rows import (
     state_digest,
 )
 
+ANSWERS_READ = 200
+"""A person's newest answer times `ActionLog.answer_times` reads (their pace now)."""
+
 DIGESTS_KEPT = 10_000
 """Live hands whose last digest a store remembers (`ActionLog._remember`): one forgotten
 costs its next append one more read."""
@@ -31,8 +34,8 @@ costs its next append one more read."""
 
 async def _append_now(db: Session, hand_id: int, action: NewAction,
                       deadlines: Sequence[NewDeadline] | None, snapshot: NewSnapshot | None,
-                      cached: tuple[int, str] | None, spent: Sequence[int] = ()
-                      ) -> tuple[ActionRow, str]:
+                      cached: tuple[int, str] | None, spent: Sequence[int] = (),
+                      banks: Mapping[int, float] | None = None) -> tuple[ActionRow, str]:
     """`ActionLog.append`'s transaction, handed to the database whole
     (`Database.write_at_once`): the hand is live, ``action`` carries the next seq
     (compare-and-set) and the log's running digest up to it, the deadlines replaced, the
@@ -44,6 +47,8 @@ async def _append_now(db: Session, hand_id: int, action: NewAction,
         await replace_deadlines_in(db, hand_id, deadlines)
     if spent:
         await premoves.clear_in(db, hand_id, spent)
+    if banks:
+        await set_banks_in(db, hand_id, banks)
     if snapshot is not None:
         # the older snapshots go in the same statement (a trigger, migration 0007)
         await db.run("INSERT INTO hand_snapshots (hand_id, seq, version, log_digest, state,"
@@ -55,6 +60,14 @@ async def _append_now(db: Session, hand_id: int, action: NewAction,
                       snapshot.state, state_digest(snapshot.version, snapshot.state)))
     return (ActionRow(hand_id, action.expected_seq, action.seat, action.kind,
                       json.loads(payload), action.source, float(action.at)), digest)
+
+
+async def set_banks_in(db: Session, hand_id: int, banks: Mapping[int, float]) -> None:
+    """The seats' time banks in the hand now (seat → seconds left)."""
+    await db.run_many("INSERT INTO time_banks (hand_id, seat, seconds) VALUES (?, ?, ?)"
+                      " ON CONFLICT (hand_id, seat) DO UPDATE SET seconds = excluded.seconds",
+                      [(hand_id, seat, max(0.0, float(left)))
+                       for seat, left in sorted(banks.items())])
 
 
 async def _insert_next(db: Session, hand_id: int, action: NewAction,
@@ -94,13 +107,14 @@ async def _insert_chained(db: Session, hand_id: int, action: NewAction, payload:
     seq = action.expected_seq
     digest = next_log_digest(previous, seq, action.seat, action.kind, payload)
     landed = await db.run(
-        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest)"
-        " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
+        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest,"
+        " asked_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        " WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
         " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
         " WHERE hand_id = ? AND seq = ?), ?)",
         (hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
-         bytes.fromhex(digest), seq, hand_id, bytes.fromhex(previous), hand_id, seq - 1,
-         bytes.fromhex(previous)))
+         bytes.fromhex(digest), action.asked_at, seq, hand_id, bytes.fromhex(previous),
+         hand_id, seq - 1, bytes.fromhex(previous)))
     return digest if landed else None
 
 
@@ -144,6 +158,8 @@ class ActionLog(Repository):
                      deadlines: Sequence[NewDeadline] | None = None,
                      snapshot: NewSnapshot | None = None,
                      premoves_spent: Sequence[int] = (),
+                     asked_at: float | None = None,
+                     banks: Mapping[int, float] | None = None,
                      fence: TableBump | None = None) -> ActionRow:
         """Write action number ``expected_seq`` of a live hand: a compare-and-set.
 
@@ -155,15 +171,18 @@ class ActionLog(Repository):
         in the same transaction, sealed with the digest of the log up to it. The seats of
         ``premoves_spent`` lose their next discard chosen in advance (played, or asked
         instead: `bot.store.premoves`) in the same transaction too.
+        ``asked_at``: a person's own move, when its decision was put to them (their
+        answer time: the lobby's expected pace). ``banks``: the seats' time banks as
+        this move leaves them (seat → seconds left), in the same transaction.
         """
-        action = NewAction(expected_seq, seat, kind, payload, source, at)
+        action = NewAction(expected_seq, seat, kind, payload, source, at, asked_at)
         if snapshot is not None and snapshot.seq != expected_seq:
             raise ConstraintError(f"a snapshot written with action {expected_seq} is of "
                                   f"that action, not of {snapshot.seq}")
         cached = self._digests.get(hand_id)
         row, running = await self._at_once(_append_now, hand_id, action, deadlines,
                                            snapshot, cached, tuple(premoves_spent),
-                                           fence=fence)
+                                           banks, fence=fence)
         self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
 
@@ -188,6 +207,30 @@ class ActionLog(Repository):
         rows = await self._all(
             "SELECT * FROM actions WHERE hand_id = ? AND seq > ? ORDER BY seq", (hand_id, after))
         return [ActionRow.of(r) for r in rows]
+
+    async def answer_times(self, user_ids: Iterable[int], *, recent: int = ANSWERS_READ
+                           ) -> dict[int, list[float]]:
+        """Each person's own answer times (seconds from a decision put to them to their
+        move, ``asked_at`` to ``at``: migration 0023), their ``recent`` newest, newest
+        first, at every table they sat at; a person with none on record is left out.
+        Only their own moves count (not a timer's or the computer's), attributed through
+        the seat they sat in."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._all(
+            "SELECT user_id, seconds FROM (SELECT s.user_id, a.at - a.asked_at AS seconds,"
+            " ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY a.at DESC) AS n"
+            " FROM seats s JOIN matches m ON m.table_id = s.table_id"
+            " JOIN hands h ON h.match_id = m.id"
+            " JOIN actions a ON a.hand_id = h.id AND a.seat = s.seat"
+            f" WHERE s.user_id IN ({marks(wanted)}) AND a.source = 'player'"
+            " AND a.asked_at IS NOT NULL) t WHERE n <= ? ORDER BY user_id, n",
+            (*wanted, recent))
+        out: dict[int, list[float]] = {}
+        for r in rows:
+            out.setdefault(int(r["user_id"]), []).append(max(0.0, float(r["seconds"])))
+        return out
 
     async def next_seq(self, hand_id: int) -> int:
         """The seq the hand's next action must carry."""

@@ -63,6 +63,10 @@ async def _loads_in(db: Session, ids: list[int],
         " ORDER BY d.seat", live_hands)), lambda d: d.hand_id)
     answers = grouped(await claim_answers.of_hands_in(db, live_hands), lambda a: a.hand_id)
     chosen = await premoves.of_hands_in(db, live_hands)
+    banks: dict[int, dict[int, float]] = {}
+    for r in await db.all(f"SELECT hand_id, seat, seconds FROM time_banks WHERE hand_id IN"
+                          f" ({marks(live_hands)})", live_hands):
+        banks.setdefault(r["hand_id"], {})[r["seat"]] = float(r["seconds"])
     users = sorted({s.user_id for ss in seats.values() for s in ss
                     if s.user_id is not None})
     locales = {r["user_id"]: r["locale"] for r in await db.all(
@@ -88,7 +92,8 @@ async def _loads_in(db: Session, ids: list[int],
             tuple(answers.get(last.id, [])) if last else (),
             chosen.get(last.id, {}) if last else {},
             people={s.user_id: people[s.user_id] for s in seated
-                    if s.user_id is not None and s.user_id in people})
+                    if s.user_id is not None and s.user_id in people},
+            banks=banks.get(last.id, {}) if last else {})
     return out
 
 

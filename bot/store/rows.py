@@ -171,7 +171,7 @@ class PersonRow:
 
 @dataclass(frozen=True)
 class DigestRow:
-    """A digest owed to a person (0019): the one DM, when their quiet hours end at
+    """A digest owed to a person (0023): the one DM, when their quiet hours end at
     ``due_at``, that sums up what waits for them."""
 
     user_id: int
@@ -277,6 +277,8 @@ class NewAction:
     payload: Any
     source: ActionSource
     at: float
+    asked_at: float | None = None
+    """A person's own move: when the decision it answers was put to them (0023)."""
 
 
 @dataclass(frozen=True)
@@ -294,16 +296,31 @@ class DeadlineRow:
     """Shared mode: the process whose claim holds it (claims.py), until ``claimed_until``
     (past: a killed holder's claim, the next process to look takes it)."""
     claimed_until: float | None = None
+    timer_at: float | None = None
+    """When the seat's own timer runs out; a time bank runs from there to ``due_at``
+    (None: no bank, the timer ends at ``due_at``). Migration 0023."""
+    warn_at: float | None = None
+    """When a quarter of the timer is left: the warning DM (None: none, a computer's)."""
+    warned_at: float | None = None
+    """The warning went out (never twice)."""
+
+    @property
+    def timer_end(self) -> float:
+        return self.due_at if self.timer_at is None else self.timer_at
 
     @property
     def half_at(self) -> float:
-        """When the one reminder is due (half of the time has passed)."""
-        return self.set_at + (self.due_at - self.set_at) / 2
+        """When the one reminder is due (half of the timer has passed)."""
+        return self.set_at + (self.timer_end - self.set_at) / 2
 
     @classmethod
     def of(cls, r: Row) -> DeadlineRow:
+        try:
+            clock = (r["timer_at"], r["warn_at"], r["warned_at"])
+        except (IndexError, KeyError):  # a database before 0023 (an upgrade's test)
+            clock = (None, None, None)
         return cls(r["hand_id"], r["table_id"], r["seat"], r["seq"], r["kind"], r["set_at"],
-                   r["due_at"], r["reminded_at"], r["claimed_by"], r["claimed_until"])
+                   r["due_at"], r["reminded_at"], r["claimed_by"], r["claimed_until"], *clock)
 
 
 @dataclass(frozen=True)
@@ -361,6 +378,11 @@ class NewDeadline:
     kind: DeadlineKind
     set_at: float
     due_at: float
+    timer_at: float | None = None
+    """When the seat's own timer runs out, a time bank running from there to ``due_at``
+    (None: no bank)."""
+    warn_at: float | None = None
+    """When the quarter-left warning is due (None: no warning)."""
 
 
 @dataclass(frozen=True)
@@ -632,3 +654,6 @@ class TableLoad:
     """The live hand's next discards chosen in advance: seat → tile notation (0022)."""
     people: Mapping[int, PersonRow] = field(default_factory=dict)
     """The settings of its seated people who set any (quiet hours, leave)."""
+    banks: Mapping[int, float] = field(default_factory=dict)
+    """The live hand's time banks used or topped up so far, seat → seconds left (a
+    seat not here has its whole bank)."""

@@ -204,6 +204,13 @@ class TableOptions:
     vacation_days: int = 3
     """How many days of a person's leave (``/mahjong vacation``) this table honours:
     their timers stand still that long; 0: no leave at this table."""
+    time_bank: int = 0
+    """Seconds of each seat's own reserve for a hand (0: none, the default): once a
+    person's turn or claim timer runs out, their bank runs before the timer plays; what
+    they use of it is gone for the rest of the hand."""
+    time_bank_add: int = 0
+    """Seconds given back to a seat's bank after each of its own moves (never above
+    ``time_bank``)."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "hands": (1, 64),
@@ -211,6 +218,8 @@ class TableOptions:
         "claim_timer": (5, 2 * 24 * 3600),
         "away_after": (1, 10),
         "vacation_days": (0, 30),
+        "time_bank": (0, 2 * 24 * 3600),
+        "time_bank_add": (0, 12 * 3600),
     }
     CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
         "mentions": ("when_needed", "every_turn")}

@@ -37,8 +37,9 @@ async def played(path: Path) -> None:
         for seq in (1, 2, 3):
             await store.log.append(
                 hand.id, seq, seq % 4, "discard", {"tile": "5z"}, "player", 3.0 + seq,
-                deadlines=[NewDeadline(seq % 4, seq + 1, "turn", 4.0, 99.0)],
-                snapshot=NewSnapshot(seq, "v1", "{}") if seq == 2 else None)
+                deadlines=[NewDeadline(seq % 4, seq + 1, "turn", 4.0, 99.0, 90.0, 70.0)],
+                snapshot=NewSnapshot(seq, "v1", "{}") if seq == 2 else None,
+                asked_at=3.0, banks={seq % 4: 9.0 - seq})  # 0023: answer times, banks
         await store.claim_answers.replace(hand.id, 1, [("5m", "pong")])
         await store.premoves.set(hand.id, 1, "9p", at=4.5)
         await store.lobby.set_user_locale(2**62, "zh-CN", at=5.0)

@@ -98,6 +98,10 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "vacation_days": ("vacation_days",
                       "Days of a player's /mahjong vacation this table honours (0–30, "
                       "default 3; 0: none)"),
+    "time_bank": ("time_bank", "Each seat's reserve of time per hand, spent once its timer is "
+                               "out (default off)"),
+    "time_bank_add": ("time_bank_add", "Given back to a seat's time bank after each of its "
+                                       "moves, up to the bank (default none)"),
     "table": ("table", "The table number, when the channel has more than one"),
     "hand": ("hand", "Calculator: the concealed tiles before the winning tile, e.g. 123m456p"),
     "win_tile": ("win_tile", "Calculator: the winning tile, e.g. 5s"),
@@ -123,6 +127,8 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
                     "连续超时视为离开：电脑接替座位直到本场结束，并按逃跑处罚（默认关）"),
     "mentions": ("频道提醒", "何时在频道里 @ 玩家（默认：仅在需要时）"),
     "vacation_days": ("休假天数", "本桌接受玩家 /mahjong 休假 的天数（0–30，默认 3；0：不接受）"),
+    "time_bank": ("备用时间", "每人每局的备用时间，计时用完后才开始消耗（默认关）"),
+    "time_bank_add": ("备用时间补充", "每走一步补回的备用时间，最多补满（默认不补）"),
     "table": ("桌号", "桌号（频道里有多张牌桌时）"),
     "hand": ("手牌", "算分：胡牌前的暗手，例如 123m456p"),
     "win_tile": ("胡的牌", "算分：胡的那张牌，例如 5s"),

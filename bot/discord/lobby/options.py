@@ -32,6 +32,13 @@ TURN_TIMERS = (30, 60, 120, 300, 900, 1800, 3600, 2 * 3600, 4 * 3600, 8 * 3600,
 CLAIM_TIMERS = (15, 30, 60, 120, 300, 900, 1800, 3600, 2 * 3600, 4 * 3600, 8 * 3600,
                 12 * 3600)
 """Claim timer choices: 15 s up to half a day (default 2 h)."""
+TIME_BANKS = (0, 600, 1800, 3600, 2 * 3600, 4 * 3600, 8 * 3600, 12 * 3600, 24 * 3600,
+              48 * 3600)
+"""Time bank choices (seconds per seat per hand): off (the default) up to two days."""
+BANK_ADDS = (0, 60, 300, 600, 1800, 3600, 2 * 3600, 4 * 3600)
+"""What a seat's own move gives back to its bank: nothing (the default) up to 4 h."""
+DURATIONS = ("turn_timer", "claim_timer", "time_bank", "time_bank_add")
+"""The options whose values are lengths of time (said as durations; 0 is "off")."""
 
 
 @dataclass(frozen=True)
@@ -97,13 +104,26 @@ def duration(seconds: int, locale: LocaleLike) -> str:
     return t(key, locale, n=n)
 
 
+def span(seconds: float, locale: LocaleLike) -> str:
+    """A length of time left, as players read it, to the minute: "45 s", "1 h 20 min",
+    "2 d 3 h" (at most its two largest units; under a minute, in seconds)."""
+    whole = max(0, round(seconds))
+    if whole < 60:
+        return t("dur.s", locale, n=whole)
+    minutes = whole // 60
+    parts = [(key, n) for key, n in (("dur.d", minutes // 1440), ("dur.h", minutes // 60 % 24),
+                                     ("dur.min", minutes % 60)) if n]
+    return " ".join(t(key, locale, n=n) for key, n in parts[:2])
+
+
 def _default(opts: type[TableOptions], name: str) -> Any:
     return opts.__dataclass_fields__[name].default
 
 
 def _timer(name: str, values: tuple[int, ...], every: frozenset[str]) -> OptionSpec:
     default = _default(TableOptions, name)
-    choices = tuple(Choice(v, duration_parts(v)[0], (("n", duration_parts(v)[1]),),
+    choices = tuple(Choice(v, "val.off", default=v == default) if v == 0 else
+                    Choice(v, duration_parts(v)[0], (("n", duration_parts(v)[1]),),
                            default=v == default) for v in values)
     return OptionSpec(name, "int", every, default, choices)
 
@@ -156,6 +176,8 @@ def _specs() -> tuple[OptionSpec, ...]:
         OptionSpec("away_leaves", "bool", every, False),
         mentions,
         _common_range("vacation_days", every),
+        _timer("time_bank", TIME_BANKS, every),
+        _timer("time_bank_add", BANK_ADDS, every),
         *(_own(name, sets) for name, sets in having.items()),
     )
 
@@ -242,8 +264,8 @@ def choice_names(name: str) -> dict[Any, str]:
 
 def option_value_text(name: str, value: Any, locale: LocaleLike) -> str:
     """One option's value in words: timers as durations, booleans on/off, None as none."""
-    if name in ("turn_timer", "claim_timer"):
-        return duration(int(value), locale)
+    if name in DURATIONS:
+        return duration(int(value), locale) if value else t("val.off", locale)
     if isinstance(value, bool):
         return t("val.on" if value else "val.off", locale)
     if value is None:

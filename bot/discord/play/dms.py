@@ -50,9 +50,9 @@ from bot.discord.play.choices import Answers, add_claim_answers, add_preferences
 from bot.discord.play.move_dms import MoveDms
 from bot.discord.play.moves import move_view
 from bot.discord.play.premoves import can_choose_next, next_items, next_options
-from bot.discord.play.words import dm_closed_text, dm_text
+from bot.discord.play.words import dm_closed_text, dm_text, warning_text
 from bot.discord.table.words import describe_events
-from bot.service import PrivateNotice, TableRef
+from bot.service import PrivateNotice, TableRef, WarningNotice
 from bot.service.notices import PlayedAhead
 from engine.game.events import Event
 from engine.rules.common import ActionKind
@@ -79,19 +79,20 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
                     names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
                     choices: Any = None, away: bool = False, reminder: bool = False,
                     happened: Sequence[str] = (), next_discard: Tile | None = None,
-                    played: PlayedAhead | None = None, answers: Answers | None = None
-                    ) -> tuple[str, discord.ui.View]:
+                    played: PlayedAhead | None = None, answers: Answers | None = None,
+                    bank: float | None = None) -> tuple[str, discord.ui.View]:
     """The text and components of a seat's DM or ``/mahjong hand`` reply (``step``:
     the public step its decision's buttons carry, None: nothing to decide: the "Next
     discard…" menu then, `bot.discord.play.premoves`, and the claims answered in
     advance, shown and offered to change: ``answers``, None: no such menu).
     ``next_discard``: the one chosen in advance; ``played``: the turn just played for
-    the seat as chosen beforehand."""
+    the seat as chosen beforehand; ``bank``: the seat's time bank left (None: the table
+    has none)."""
     idle = step is None and answers is not None
     answered = answers_text(answers, locale) if idle and answers else None
     text = dm_text(view, table_id=table_id, names=names, locale=locale, deadline=deadline,
                    reminder=reminder, happened=happened, next_discard=next_discard,
-                   played=played, answered=answered)
+                   played=played, answered=answered, bank=bank)
     ui = move_view(view, table_id, hand, step, locale) if view.moves and step is not None \
         else discord.ui.View(timeout=None)
     if can_choose_next(view, step):
@@ -144,8 +145,8 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
                lang: Lang, *, table_id: int, hand: int, step: int | None,
                names: tuple[str, ...], deadline: float | None, choices: Any, away: bool,
                reminder: bool = False, next_discard: Tile | None = None,
-               played: PlayedAhead | None = None, answers: Answers | None = None
-               ) -> PreparedDm:
+               played: PlayedAhead | None = None, answers: Answers | None = None,
+               bank: float | None = None) -> PreparedDm:
     """Off the event loop and off its GIL, in the hands' picture process
     (`Pictures.draw_hand`): the seat's view (its analysis and suggestion take a few ms),
     its picture, and the DM's words and components (the discard menu's entries, each
@@ -159,7 +160,8 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
     text, ui = private_message(view, table_id=table_id, hand=hand, step=step, names=names,
                                locale=lang, deadline=deadline, choices=choices, away=away,
                                reminder=reminder, happened=happened,
-                               next_discard=next_discard, played=played, answers=answers)
+                               next_discard=next_discard, played=played, answers=answers,
+                               bank=bank)
     return PreparedDm(text, ui.to_components(), hand_image(view, lang=lang), bool(view.moves),
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
@@ -253,7 +255,8 @@ class DmPresenter:
                     hand=n.hand_number, step=n.public_step, names=n.names,
                     deadline=n.deadline,
                     choices=n.choices, away=n.away, reminder=n.reminder,
-                    next_discard=n.next_discard, played=n.played, answers=n.answers))
+                    next_discard=n.next_discard, played=n.played, answers=n.answers,
+                    bank=n.bank))
         try:
             message = await self.poster.dm_id(user_id, content=dm.text,
                                               file=hand_file(ref.table_id, seat, dm.png),
@@ -322,6 +325,26 @@ class DmPresenter:
         stored = self.move_dms.stored(key, st)
         if stored is not None and stored != spared:
             await self._supersede(key, user_id, None, order=None, shows=shows)
+
+    def warning(self, notice: WarningNotice) -> None:
+        """A quarter of the seat's time is left: a short DM (no picture, no buttons),
+        after the seat's queued DMs; not for a cancelled table."""
+        user_id = notice.user_id
+        if user_id is None:
+            return
+        self.poster.learn(user_id, notice.locale)
+        key = (notice.ref.table_id, notice.seat)
+        self.outbox.put(("dm", *key), partial(self._warn, notice, user_id))
+
+    async def _warn(self, n: WarningNotice, user_id: int) -> None:
+        if n.ref.table_id in self._cancelled:
+            return
+        reader = lang(n.locale or self.poster.user_locale(user_id, n.ref))
+        try:
+            await self.poster.dm(user_id, content=warning_text(n, reader), silent=n.silent)
+        except discord.HTTPException as exc:
+            log.info("table %s: the warning DM to seat %s failed (%s)", n.ref.table_id,
+                     n.seat, exc.status)
 
     def left(self, table_id: int, seat: int, user_id: int) -> None:
         """The seat's person left the match: their DM still showing move buttons loses

@@ -58,6 +58,14 @@ EN: dict[str, str] = {
     "dm.waits": "听 Ready, waiting on: {tiles}",
     "dm.deadline": "Decide {when} (at {at}); after that the default move is played.",
     "dm.reminder": "Reminder: half of your time for this decision has passed.",
+    "dm.bank": "Your time bank: {left} (it runs once your timer is out, before the default "
+               "move; the time above includes it).",
+    "dm.warning": "⏳ **{rules} · table #{table} · hand {hand}**: a quarter of your time for "
+                  "this {what} is left. Your timer runs out {when} (at {at}).",
+    "dm.warning.what.turn": "turn",
+    "dm.warning.what.claim": "claim",
+    "dm.warning.bank": "Then your time bank runs: {left}, until {deadline}.",
+    "dm.warning.then": "Then the timer plays for you: {move}.",
     "dm.caishen": "财神 this hand: {tile}",
     "dm.legend": "In the picture: {parts}.",
     "dm.legend.suggested": "tile {n}, outlined in blue, is the suggested discard (⭐)",
@@ -120,6 +128,14 @@ ZH: dict[str, str] = {
     "dm.waits": "听牌：{tiles}",
     "dm.deadline": "请在 {when}（{at}）前决定；超时将自动执行默认操作。",
     "dm.reminder": "提醒：这次决定的时间已过一半。",
+    "dm.bank": "你的备用时间：{left}（计时结束后开始消耗，用完才执行默认操作；"
+               "上面的时限已包括它）。",
+    "dm.warning": "⏳ **{rules} · 第 {table} 桌 · 第 {hand} 局**：这次{what}的时间只剩四分之一，"
+                  "计时将在 {when}（{at}）结束。",
+    "dm.warning.what.turn": "出牌",
+    "dm.warning.what.claim": "吃碰",
+    "dm.warning.bank": "之后消耗你的备用时间：{left}，到 {deadline} 为止。",
+    "dm.warning.then": "然后计时器将替你：{move}。",
     "dm.caishen": "本局财神：{tile}",
     "dm.legend": "图中：{parts}。",
     "dm.legend.suggested": "蓝框的第 {n} 张是推荐打出的牌（⭐）",

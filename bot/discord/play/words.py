@@ -17,7 +17,10 @@ from bot.discord.core.words import (
     timestamp,
     waits_text,
 )
+from bot.discord.lobby.options import span
+from bot.discord.play.moves import move_text
 from bot.discord.play.premoves import next_line
+from bot.service import WarningNotice
 from bot.service.notices import PlayedAhead
 from engine.melds import MeldKind
 from engine.rules.common import ActionKind
@@ -102,7 +105,8 @@ def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
             reminder: bool = False, next_discard: Tile | None = None,
-            played: PlayedAhead | None = None, answered: str | None = None) -> str:
+            played: PlayedAhead | None = None, answered: str | None = None,
+            bank: float | None = None) -> str:
     """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
     the table and hand, the turn just played for the seat as chosen beforehand, what
     just happened, what is asked, the hand, the claims answered in advance
@@ -132,6 +136,8 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
     if deadline is not None and view.moves:
         tail.append(t("dm.deadline", locale, when=timestamp(deadline, "R"),
                       at=timestamp(deadline, "f")))
+        if bank is not None:
+            tail.append(t("dm.bank", locale, left=span(bank, locale)))
     if next_discard is not None and not view.moves and table.phase != "ended":
         tail.append(next_line(next_discard, locale, table.caishen))
     return fit(head, happened, tail)
@@ -142,6 +148,19 @@ def played_line(played: PlayedAhead, locale: LocaleLike, caishen: Tile | None) -
     return t(f"dm.played.{played.reason}", locale,
              drawn=tiles_text((played.drawn,), locale, caishen=caishen),
              tile=tiles_text((played.discarded,), locale, caishen=caishen))
+
+
+def warning_text(n: WarningNotice, locale: LocaleLike) -> str:
+    """The DM when a quarter of a person's time is left: until when their timer runs,
+    the time bank after it, and what the timer then plays for them."""
+    lines = [t("dm.warning", locale, rules=rules_name(n.rules, locale), table=n.ref.table_id,
+               hand=n.hand_number, what=t(f"dm.warning.what.{n.move}", locale),
+               when=timestamp(n.timer_at, "R"), at=timestamp(n.timer_at, "f"))]
+    if n.bank > 0:
+        lines.append(t("dm.warning.bank", locale, left=span(n.bank, locale),
+                       deadline=timestamp(n.deadline, "f")))
+    lines.append(t("dm.warning.then", locale, move=move_text(n.default, locale)))
+    return "\n".join(lines)
 
 
 def dm_closed_text(mention: str, locale: LocaleLike) -> str:

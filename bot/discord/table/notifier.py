@@ -90,6 +90,7 @@ from bot.service import (
     SettlementNotice,
     TableNotice,
     TableRef,
+    WarningNotice,
 )
 from engine.rules.common import number
 from render.cards import settlement_card
@@ -164,6 +165,8 @@ class DiscordNotifier:
                 self.replies.private(notice)
             case MoveNotice():
                 self._chan(notice.ref, lambda: self._ping(notice))
+            case WarningNotice():
+                self.dms.warning(notice)
             case AwayNotice():
                 if notice.removed and notice.user_id is not None:  # left: the computer
                     # plays the seat; the person's open decision is no longer theirs
