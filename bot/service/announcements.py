@@ -37,6 +37,7 @@ from bot.service.live import (
     step_of,
     steps_of,
 )
+from bot.service.match_pace import days_a_match
 from bot.service.notices import (
     Announcement,
     HandStartNotice,
@@ -63,7 +64,8 @@ from bot.service.notices import (
 from bot.service.notifier import Notifier
 from bot.service.people import People, leave_end
 from bot.service.snapshots import replay_hand
-from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store
+from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store, StoreError
+from engine import rules as rulesets
 from engine.game import Event, HandState, timeout_action
 from engine.rules.common import SEATS
 from engine.view import spectator_view, visible_deciding
@@ -192,6 +194,33 @@ class Announcer:
         return SettlementNotice(ref, tuple(facts["names"]), state.ruleset.name, hand.number,
                                 view.result, _fraction_tuple(facts["totals"]),
                                 caishen=view.caishen, receipt=receipt)
+
+    async def lobby(self, info: TableInfo, what: str, seat: int | None = None, *,
+                    cause: Cause | None = None) -> None:
+        """A lobby notice of a change of seats, with the table's expected pace while it
+        is in the lobby (`pace`)."""
+        await self.publish(LobbyNotice(info, what, seat, cause=cause,
+                                       pace=await self.pace(info)))
+
+    async def pace(self, info: TableInfo) -> float | None:
+        """The days a match of this lobby takes at its seated people's own pace (their
+        answer times on record, `ActionLog.answer_times`); None outside the lobby or
+        while not enough is known (`match_pace.days_a_match`)."""
+        if info.status != "lobby":
+            return None
+        people = [s.user_id for s in info.seats
+                  if s is not None and not s.is_computer and s.user_id is not None]
+        if not people:
+            return None
+        try:
+            times = await self._store.log.answer_times(people)
+        except StoreError:
+            log.warning("table %s: the answer times could not be read", info.ref.table_id)
+            return None
+        hands = rulesets.get(info.rules).options(info.options).hands
+        return days_a_match(info.rules, hands, [
+            None if s is None else True if s.is_computer or s.user_id is None
+            else times.get(s.user_id, []) for s in info.seats])
 
     async def _mark(self, announcement_id: int, status: AnnouncementStatus) -> None:
         await self._store.outbox.mark(announcement_id, status,

@@ -37,7 +37,7 @@ from bot.service.guards import (
 from bot.service.languages import Languages
 from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
 from bot.service.moves import JUDGED, ComputerNamer, Moves, parse_action
-from bot.service.notices import AwayNotice, LobbyNotice, TableInfo
+from bot.service.notices import AwayNotice, TableInfo
 from bot.service.process import ProcessModel
 from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
@@ -112,7 +112,7 @@ class Commands:
             live.set_seat(seated)
         self._tables.add(live)
         info = info_of(live)
-        await self._announcer.publish(LobbyNotice(info, "created", 0 if sit else None, cause=cause))
+        await self._announcer.lobby(info, "created", 0 if sit else None, cause=cause)
         return info
 
     async def join(self, cause: Cause, table_id: int, seat: int | None = None) -> Seated:
@@ -137,7 +137,7 @@ class Commands:
                 raise Refused(E.ALREADY_SEATED, "you already sit at this table") from None
             live.set_seat(row)
             info = info_of(live)
-        await self._announcer.publish(LobbyNotice(info, "joined", seat, cause=cause))
+        await self._announcer.lobby(info, "joined", seat, cause=cause)
         return Seated(info, seat)
 
     async def add_computer(self, cause: Cause, table_id: int, seat: int | None = None
@@ -157,7 +157,7 @@ class Commands:
                               seat=seat + 1) from None
             live.set_seat(row)
             info = info_of(live)
-        await self._announcer.publish(LobbyNotice(info, "computer_added", seat, cause=cause))
+        await self._announcer.lobby(info, "computer_added", seat, cause=cause)
         return Seated(info, seat)
 
     async def remove_computer(self, cause: Cause, table_id: int, seat: int) -> TableInfo:
@@ -172,7 +172,7 @@ class Commands:
             await self._store.lobby.leave(table_id, seat, fence=live.fence)
             live.seats[seat] = None
             info = info_of(live)
-        await self._announcer.publish(LobbyNotice(info, "computer_removed", seat, cause=cause))
+        await self._announcer.lobby(info, "computer_removed", seat, cause=cause)
         return info
 
     async def leave(self, cause: Cause, table_id: int, *, agreed: Fraction | None = None
@@ -208,8 +208,8 @@ class Commands:
                                   receiver=receiver, rules=live.row.rules)
         if gone is not None:  # the channel is told who left and what it cost
             await self._announcer.publish(gone)
-        await self._announcer.publish(LobbyNotice(info, "left" if gone is None else "replaced",
-                                                 seat, cause=cause))
+        await self._announcer.lobby(info, "left" if gone is None else "replaced", seat,
+                                    cause=cause)
         return info
 
     async def start(self, cause: Cause, table_id: int) -> TableInfo:

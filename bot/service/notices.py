@@ -137,6 +137,9 @@ class LobbyNotice:
     receipt: Receipt | None = field(default=None, compare=False)
     """Set when the store recorded it (the table finished or was cancelled)."""
     cause: Cause | None = field(default=None, compare=False)
+    pace: float | None = None
+    """In the lobby: the days a match takes at the seated people's own pace
+    (`bot.service.match_pace`); None: not known yet (or not in the lobby)."""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ the warning DM when a quarter of a person's time is left."""
 
 from __future__ import annotations
 
+from bot.discord.lobby.message import lobby_embed, pace_text
 from bot.discord.lobby.options import (
     BANK_ADDS,
     TIME_BANKS,
@@ -92,3 +93,21 @@ def test_the_warning_says_how_long_the_bank_after_it_and_what_the_timer_plays() 
     en = warning_text(claim, "en")
     assert "for this claim" in en and "time bank" not in en and en.endswith("过 Pass.")
     assert warning_text(claim, "zh-CN").endswith("然后计时器将替你：过。")
+
+
+def test_the_lobby_says_the_table_s_pace_once_known() -> None:
+    assert [pace_text(d, "en") for d in (0.3, 0.6, 1.4, 2.6)] == [
+        "At this table's pace, under a day a match.", "At this table's pace, about a day "
+        "a match.", "At this table's pace, about a day a match.",
+        "At this table's pace, about 3 days a match."]
+    assert pace_text(2.6, "zh-CN") == "按本桌玩家的速度，一场大约 3 天。"
+    shown = lobby_embed(table_id=3, rules="shanghai", options={}, seats=[None] * 4,
+                        locale="en", pace=4.2)
+    assert shown.description is not None and shown.description.endswith(
+        "\nAt this table's pace, about 4 days a match.")
+    unknown = lobby_embed(table_id=3, rules="shanghai", options={}, seats=[None] * 4,
+                          locale="en")
+    assert unknown.description is not None and "pace" not in unknown.description
+    playing = lobby_embed(table_id=3, rules="shanghai", options={}, seats=[None] * 4,
+                          locale="en", status="playing", hand=2, hands=8, pace=4.2)
+    assert playing.description is not None and "pace" not in playing.description

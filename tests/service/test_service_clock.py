@@ -10,11 +10,25 @@ from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, PrivateNotice, WarningNotice
-from bot.store import Store
+from bot.service import FakeClock, LobbyNotice, PrivateNotice, WarningNotice
+from bot.service.match_pace import DECISIONS_PER_HAND, MIN_ANSWERS
+from bot.store import NewHand, Store
 from engine.game import ActionKind
 from engine.tiles import tile_from_notation
-from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, by, stacked
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    CID,
+    DEE,
+    GUILD,
+    SCENE_PONG,
+    D,
+    World,
+    by,
+    stacked,
+)
+from tests.store.helpers import COMMITMENT, SALT, WALL
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 HOUR = 3600.0
@@ -183,3 +197,54 @@ async def test_a_restart_keeps_the_bank(
     after = await sources(world.store, table)
     assert after[len(before)][1:] == ("discard", "timeout") and after[len(before)][0] == 0
     assert (await bank_of(world, table))[0] == 0.0
+
+
+async def answered(store: Store, answers: dict[int, tuple[float, int]], *,
+                   channel: int = 99) -> None:
+    """A past table where each person answered ``n`` decisions in ``seconds`` each."""
+    table = await store.lobby.create_table(guild_id=7, channel_id=channel, creator_id=1,
+                                           rules="shanghai", at=1.0)
+    for seat, user in enumerate(answers):
+        await store.lobby.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=1.0)
+    match = await store.matches.create(table.id, first_dealer=0, at=2.0)
+    hand = await store.matches.deal(match.id, NewHand(WALL, SALT, COMMITMENT, dice=(3, 5),
+                                                      dealer=0, streak=0, huangfan=0), at=3.0)
+    seq = 0
+    for seat, (seconds, n) in enumerate(answers.values()):
+        for _ in range(n):
+            seq += 1
+            await store.log.append(hand.id, seq, seat, "discard", {}, "player",
+                                   10.0 * seq + seconds, asked_at=10.0 * seq)
+
+
+async def test_the_lobby_shows_the_pace_once_the_people_s_answer_times_are_known(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    await answered(world.store, {ANN: (1200.0, MIN_ANSWERS), BOB: (3600.0, MIN_ANSWERS),
+                                 CID: (60.0, MIN_ANSWERS - 1)})
+    svc = world.service
+    info = await svc.create_table(by(ANN), guild_id=GUILD, channel_id=CHANNEL,
+                                  rules="shanghai", options={"hands": 4})
+    table = info.ref.table_id
+
+    def pace() -> float | None:
+        notice = world.notes.of("lobby")[-1]
+        assert isinstance(notice, LobbyNotice)
+        return notice.pace
+
+    # Ann alone (the three empty seats at her pace): 4 hands × 79 decisions × 20 min
+    assert pace() == pytest.approx(4 * DECISIONS_PER_HAND["shanghai"] * 1200 / 86_400)
+    await svc.join(by(BOB), table)
+    assert pace() == pytest.approx(4 * 79 / 4 * (1200 + 3600 + 2 * 2400) / 86_400)
+    await svc.join(by(CID), table)              # one answer short: nothing is said
+    assert pace() is None
+    await svc.leave(by(CID), table)
+    await svc.add_computer(by(ANN), table)      # a computer takes no time
+    assert pace() == pytest.approx(4 * 79 / 4 * (1200 + 3600 + 2400) / 86_400)
+    await svc.join(by(DEE), table)              # nothing on record
+    assert pace() is None
+    await svc.leave(by(DEE), table)
+    await svc.add_computer(by(ANN), table)
+    await svc.start(by(ANN), table)
+    assert all(n.pace is None for n in world.notes.of("lobby")
+               if n.table.status != "lobby")    # the lobby only

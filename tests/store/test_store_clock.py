@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import NewDeadline, NotFound, Store
+from bot.store import ActionSource, NewDeadline, NotFound, Store
 from tests.store.helpers import NewGame
 
 
@@ -67,12 +67,12 @@ async def test_answer_times_are_each_person_s_own_moves(store: Store,
                                                         new_game: NewGame) -> None:
     game = await new_game()           # users 1, 2, 3 at seats 0-2, a computer at seat 3
     hand = game.hand.id
-    moves = [(0, "player", 100.0, 160.0), (1, "player", 160.0, 460.0),
+    moves: list[tuple[int, ActionSource, float | None, float]] = [
+             (0, "player", 100.0, 160.0), (1, "player", 160.0, 460.0),
              (2, "timeout", 460.0, 7660.0), (3, "computer", 7660.0, 7661.0),
              (0, "player", 7661.0, 7671.0), (2, "player", None, 7700.0)]
     for seq, (seat, source, asked, at) in enumerate(moves, start=1):
-        await store.log.append(hand, seq, seat, "discard", {}, source, at,  # type: ignore[arg-type]
-                               asked_at=asked)
+        await store.log.append(hand, seq, seat, "discard", {}, source, at, asked_at=asked)
     times = await store.log.answer_times([1, 2, 3, 4])
     assert times == {1: [10.0, 60.0], 2: [300.0]}    # newest first; no timer's, no unknown
     assert await store.log.answer_times([1], recent=1) == {1: [10.0]}

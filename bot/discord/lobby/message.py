@@ -118,17 +118,30 @@ def seat_line(seat: int, filled: LobbySeat | None, dealer: int | None,
     return t("lobby.seat", locale, seat=seat + 1, wind=wind, name=name)
 
 
+def pace_text(days: float, locale: LocaleLike) -> str:
+    """"At this table's pace, about 3 days a match." (under half a day: "under a day")."""
+    whole = round(days)
+    if whole < 1:
+        return t("lobby.pace.under_a_day", locale)
+    if whole == 1:
+        return t("lobby.pace.a_day", locale)
+    return t("lobby.pace.days", locale, days=whole)
+
+
 def lobby_embed(*, table_id: int, rules: str, options: Mapping[str, Any],
                 seats: Sequence[LobbySeat | None], locale: LocaleLike, status: str = "lobby",
                 hand: int | None = None, hands: int | None = None,
-                dealer: int | None = None) -> discord.Embed:
-    """The lobby message: seats as they fill, the rules, every option and the status."""
+                dealer: int | None = None, pace: float | None = None) -> discord.Embed:
+    """The lobby message: seats as they fill, the rules, every option and the status;
+    in the lobby, once known, the days a match takes at its people's pace (``pace``)."""
     embed = discord.Embed(title=t("lobby.title", locale, rules=rules_name(rules, locale),
                                   table=table_id),
                           colour=discord.Colour.dark_green())
     free = sum(1 for s in seats if s is None)
     fields = {"free": free, "hand": hand or 0, "hands": hands or options.get("hands", 8)}
     embed.description = t(f"lobby.status.{status}", locale, **fields)
+    if status == "lobby" and pace is not None:
+        embed.description += "\n" + pace_text(pace, locale)
     lines = [seat_line(i, s, dealer, locale) for i, s in enumerate(seats)]
     embed.add_field(name=t("lobby.seats", locale), value="\n".join(lines), inline=False)
     embed.add_field(name=t("lobby.options", locale),

@@ -238,7 +238,7 @@ class DiscordNotifier:
         embed = lobby_embed(table_id=ref.table_id, rules=info.rules, options=info.options,
                             seats=[LobbySeat.of(s) for s in info.seats], locale=locale,
                             status=info.status, hand=info.hand_number,
-                            hands=info.hands_in_match)
+                            hands=info.hands_in_match, pace=notice.pace)
         view = lobby_view(ref.table_id, locale, free_seats=len(info.empty_seats),
                           status=info.status)
         if st.lobby_message is None or not await self.post.edit(ref, st.lobby_message,
