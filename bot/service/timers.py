@@ -117,14 +117,15 @@ class Timers:
         due_at = self._due(live, seat, kind, timer_at, bank) if bank > 0 else timer_at
         return Clocked(timer_at, warn_at, due_at)
 
-    @staticmethod
-    def bank_used(p: Pending, now: float, bank: float) -> float:
-        """What of its ``bank`` a person's decision used by ``now``: the time past its
-        timer, at most the bank (rest counted in: a bank running into quiet hours
-        still only plays once the rest is over, `_due`)."""
-        if p.kind == "computer" or p.timer_at is None:
+    def bank_used(self, live: LiveTable, p: Pending, now: float, bank: float) -> float:
+        """What of its ``bank`` a person's decision used by ``now``: the time it ran past
+        its timer, counted as the bank ran (`_due`: not while they rest), at most the
+        bank."""
+        if p.kind == "computer" or p.timer_at is None or now <= p.timer_at:
             return 0.0
-        return min(bank, max(0.0, now - p.timer_at))
+        rest = self.rest(live, p.seat, p.kind)
+        ran = now - p.timer_at if rest is None else rest.awake_between(p.timer_at, now)
+        return min(bank, max(0.0, ran))
 
     def banks_after(self, live: LiveTable, pending: Mapping[int, Pending], seat: int,
                     source: ActionSource, now: float, options: TableOptions
@@ -140,7 +141,7 @@ class Timers:
             if pending.get(s) is old:
                 continue  # still deciding the same decision
             left = bank_left(live, s, options)
-            used = self.bank_used(old, now, left)
+            used = self.bank_used(live, old, now, left)
             if used > 0:
                 changed[s] = left - used
         if source == "player":

@@ -5,6 +5,7 @@ own moves (never above ``time_bank``) and survives a restart."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -248,3 +249,26 @@ async def test_the_lobby_shows_the_pace_once_the_people_s_answer_times_are_known
     await svc.start(by(ANN), table)
     assert all(n.pace is None for n in world.notes.of("lobby")
                if n.table.status != "lobby")    # the lobby only
+
+
+def utc(day: int, hour: int, minute: int = 0) -> float:
+    return dt.datetime(2026, 6, day, hour, minute, tzinfo=dt.UTC).timestamp()
+
+
+async def test_quiet_hours_stop_the_warning_and_the_bank_as_they_stop_the_timer(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    """Ann sleeps 22:00–07:00 UTC; a 3 h timer from 18:00 ends at 21:00, her 2 h bank
+    runs an hour before she sleeps and an hour after: the timer plays at 08:00."""
+    world = await make_world(FakeClock(utc(1, 18)), deal=stacked(SCENE_PONG))
+    await world.service.set_quiet(by(ANN), start="22:00", end="07:00", time_zone="UTC")
+    table = await world.table((ANN,), computers=3,
+                              options={"turn_timer": 3 * 3600, "time_bank": 7200})
+    (row,) = await world.store.deadlines.all()
+    assert (row.warn_at, row.timer_at, row.due_at) == (utc(1, 20, 15), utc(1, 21), utc(2, 8))
+    await world.advance(utc(1, 20, 15) - world.clock.now())
+    assert len(world.notes.of("warning")) == 1
+    await world.advance(utc(2, 7, 30) - world.clock.now())
+    assert await sources(world.store, table) == []
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    # her bank ran an hour before 22:00 and half an hour after 07:00: half an hour left
+    assert await bank_of(world, table) == {0: 1800.0}
