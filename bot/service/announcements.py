@@ -66,7 +66,7 @@ from bot.service.people import People, leave_end
 from bot.service.snapshots import replay_hand
 from bot.store import AnnouncementRow, AnnouncementStatus, OwedDm, SeatRow, Store, StoreError
 from engine import rules as rulesets
-from engine.game import Event, HandState, timeout_action
+from engine.game import Event, HandState, Phase, timeout_action
 from engine.rules.common import SEATS
 from engine.view import spectator_view, visible_deciding
 
@@ -272,7 +272,8 @@ class Announcer:
                 continue
             await self.publish(self._private(
                 live, seat, row, new, news, step, cause=cause,
-                played=played[1] if played is not None and played[0] == seat else None))
+                played=played[1] if played is not None and played[0] == seat else None,
+                news_only=old is not None and step is None and new.phase is not Phase.ENDED))
         await self.ping(live, fresh)
 
     async def ask_held(self, live: LiveTable, seats: set[int]) -> None:
@@ -360,12 +361,17 @@ class Announcer:
     def _private(self, live: LiveTable, seat: int, row: SeatRow, state: HandState,
                  news: tuple[Event, ...], step: int | None, *, cause: Cause | None = None,
                  reminder: bool = False, resent: bool = False,
-                 played: PlayedAhead | None = None) -> PrivateNotice:
+                 played: PlayedAhead | None = None, news_only: bool = False
+                 ) -> PrivateNotice:
         """What one seat's person is shown of ``state``, with everything needed to show
         it: their choices, away flag, language, the public news of the change (and any
         held back from a turn played at once for them), their next discard chosen in
         advance, and the turn just played for them (``played``, their own seat's); sent
-        silently when it asks to claim with no win on offer (`silent_offer`)."""
+        silently when it asks to claim with no win on offer (`silent_offer`), and when
+        it asks nothing in the middle of a hand (``news_only``: a turn played for them
+        as they chose beforehand, by a timer or while away; a claim question withdrawn,
+        their discard claimed): it is news for their next look, no call to come. The
+        deal and the hand's end still notify, as every decision does."""
         assert live.hand is not None
         held = live.held_news.pop(seat, ())
         return PrivateNotice(
@@ -373,7 +379,7 @@ class Announcer:
             deadline_of(live.pending.get(seat)), state, row.choices, row.away,
             self._languages.of(row.user_id),
             held + news, cause, reminder, resent,
-            silent=(step is not None and silent_offer(state, seat))
+            silent=(step is not None and silent_offer(state, seat)) or news_only
             or self.quiet(live, row.user_id),
             next_discard=live.premoves.get(seat), played=played,
             answers=tuple(sorted(answers_of(live, seat).items())),

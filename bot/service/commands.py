@@ -35,9 +35,17 @@ from bot.service.guards import (
     need_seat,
 )
 from bot.service.languages import Languages
-from bot.service.live import LiveTable, computers_of, empty_seats, info_of, options_of, step_of
+from bot.service.live import (
+    LiveHand,
+    LiveTable,
+    computers_of,
+    empty_seats,
+    info_of,
+    options_of,
+    step_of,
+)
 from bot.service.moves import JUDGED, ComputerNamer, Moves, parse_action
-from bot.service.notices import AwayNotice, TableInfo
+from bot.service.notices import AwayNotice, NextDiscard, TableInfo
 from bot.service.process import ProcessModel
 from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
@@ -338,21 +346,13 @@ class Commands:
         is published. ``hand_number`` and ``seat``, from the DM's menu, refuse a menu of
         an earlier hand (`stale_hand`) or of someone else's seat (`not_yours`,
         `wrong_seat`). A tile the seat does not hold is refused `not_held`, any change
-        during its own turn `your_turn`. Returns the seat's next discard now."""
+        during its own turn `your_turn`. A change keeps the pre-move's "or my draw"
+        (`set_next_or_draw`); a new one starts with it on. Returns the seat's next
+        discard now."""
         await self.seen(cause)
         async with self._tables.locked(table_id) as live:
-            hand = need_hand(live)
-            mine = need_player(live, cause.user_id, seat) if seat is not None \
-                else need_seat(live, cause.user_id)
-            if seat is not None and seat != mine:
-                raise Refused(E.WRONG_SEAT, f"you sit in seat {mine + 1}; that menu is for "
-                                            f"seat {seat + 1}", seat=seat + 1,
-                              name=live.names[seat])
-            if hand_number is not None and hand_number != live.hand_number:
-                raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
+            hand, mine = self._premove_seat(live, cause, hand_number, seat)
             state = hand.state
-            if state.phase is Phase.TURN and state.turn == mine:
-                raise Refused(E.YOUR_TURN, "it is your turn now: play it from the move menu")
             if tile is None:
                 if mine in live.premoves:
                     await self._store.premoves.clear(hand.row.id, mine, fence=live.fence)
@@ -362,8 +362,58 @@ class Commands:
                 raise Refused(E.NOT_HELD, "you do not hold that tile", tile=tile)
             await self._store.premoves.set(hand.row.id, mine, tile.notation,
                                            at=self._clock.now(), fence=live.fence)
-            live.premoves[mine] = tile
+            before = live.premoves.get(mine)
+            live.premoves[mine] = NextDiscard(tile, before is None or before.or_draw)
             return tile
+
+    async def set_next_or_draw(self, cause: Cause, table_id: int, on: bool, *,
+                               hand_number: int | None = None, seat: int | None = None
+                               ) -> NextDiscard:
+        """Switch "or my draw if it helps less" on or off for the seat's next discard
+        chosen in advance: on, its turn plays whichever of the chosen tile and the drawn
+        one the engine's advice keeps less (`played_ahead`); off, exactly the chosen
+        tile. Private: nothing is published. Judged as `set_next_discard` is (``seat``,
+        ``hand_number``: the DM's button; `your_turn`); a seat with no next discard
+        chosen is refused `no_next_discard`. Returns the seat's next discard now."""
+        await self.seen(cause)
+        async with self._tables.locked(table_id) as live:
+            hand, mine = self._premove_seat(live, cause, hand_number, seat)
+            chosen = live.premoves.get(mine)
+            if chosen is None:
+                raise Refused(E.NO_NEXT_DISCARD, "you have no next discard chosen")
+            if chosen.or_draw != on:
+                try:
+                    found = await self._store.premoves.set_or_draw(hand.row.id, mine, on,
+                                                                   fence=live.fence)
+                except HandEnded:  # another process ended it meanwhile (shared mode)
+                    live.stale = True
+                    raise Refused(E.STALE_HAND, "that hand is over") from None
+                if not found:  # spent by another process meanwhile (shared mode)
+                    live.stale = True
+                    raise Refused(E.NO_NEXT_DISCARD, "you have no next discard chosen")
+                chosen = live.premoves[mine] = NextDiscard(chosen.tile, on)
+            return chosen
+
+    @staticmethod
+    def _premove_seat(live: LiveTable, cause: Cause, hand_number: int | None,
+                      seat: int | None) -> tuple[LiveHand, int]:
+        """The live hand and the seat whose pre-move ``cause``'s person changes, judged
+        in its own place: their own seat (a menu of another's: `not_yours`,
+        `wrong_seat`), this hand (`stale_hand`), not during their own turn
+        (`your_turn`)."""
+        hand = need_hand(live)
+        mine = need_player(live, cause.user_id, seat) if seat is not None \
+            else need_seat(live, cause.user_id)
+        if seat is not None and seat != mine:
+            raise Refused(E.WRONG_SEAT, f"you sit in seat {mine + 1}; that menu is for "
+                                        f"seat {seat + 1}", seat=seat + 1,
+                          name=live.names[seat])
+        if hand_number is not None and hand_number != live.hand_number:
+            raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
+        state = hand.state
+        if state.phase is Phase.TURN and state.turn == mine:
+            raise Refused(E.YOUR_TURN, "it is your turn now: play it from the move menu")
+        return hand, mine
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:
         """An away player is back: their timers run again instead of the computer."""

@@ -74,6 +74,9 @@ NOT_HELD = "not_held"
 YOUR_TURN = "your_turn"
 """A next discard chosen (or cancelled) in advance while it is the seat's turn: it is
 played from the decision's own menu."""
+NO_NEXT_DISCARD = "no_next_discard"
+""""Or my draw" switched for a next discard when the seat has none chosen (played, or
+cancelled, since the button was shown)."""
 BAD_TIME_ZONE = "bad_time_zone"
 """Quiet hours: not an IANA time zone (params: zone, as given)."""
 NO_TIME_ZONE = "no_time_zone"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from bot.service.notices import SeatInfo, TableInfo, TableRef, names_of
+from bot.service.notices import NextDiscard, SeatInfo, TableInfo, TableRef, names_of
 from bot.store import (
     ClaimAnswerRow,
     DeadlineKind,
@@ -26,6 +26,7 @@ from bot.store import (
     TableRow,
 )
 from engine import rules as rulesets
+from engine.ai import kong_needs_caishen, less_useful
 from engine.game import (
     Action,
     ActionKind,
@@ -135,9 +136,9 @@ class LiveTable:
     stale: bool = False
     """A write found the store disagreeing with memory (another writer): the table is
     reloaded before its lock is released (`LiveTables.settle`)."""
-    premoves: dict[int, Tile] = field(default_factory=dict)
+    premoves: dict[int, NextDiscard] = field(default_factory=dict)
     """The live hand's next discards chosen in advance, by seat (the store's premoves,
-    0018): private to each seat's person."""
+    0022, with "or my draw", 0024): private to each seat's person."""
     held_news: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     """The public news a seat's DM did not get because its turn was played at once
     (`Announcer.announce`): told with its next DM."""
@@ -243,7 +244,7 @@ _NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
 
 
 def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
-                answers: Answers = NO_ANSWERS, premove: Tile | None = None
+                answers: Answers = NO_ANSWERS, premove: NextDiscard | None = None
                 ) -> AutoReason | None:
     """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
     a standing choice that fits this decision, the claims the seat answered in
@@ -331,31 +332,47 @@ def silent_offer(state: HandState, seat: int) -> bool:
     return all(a.kind is not ActionKind.WIN for a in window.options[seat])
 
 
-_ASKS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.CONCEALED_KONG,
-                   ActionKind.ADDED_KONG})
-"""A turn offering one of these is always put to its person."""
+_KONGS = frozenset({ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG})
 
 
-def played_ahead(seat_row: SeatRow, state: HandState, seat: int, premove: Tile | None
-                 ) -> tuple[AheadReason, Action] | None:
+def asks_in_person(state: HandState, legal: Iterable[Action]) -> bool:
+    """Whether a turn offering ``legal`` is put to its person whatever they chose
+    beforehand: it offers a win, or a kong of their own natural tiles. A kong that needs
+    a 财神 (`kong_needs_caishen`: the computer never gives one up so) does not stop a
+    pre-move nor "discard my draw" (issue 30, amendment D)."""
+    return any(a.kind is ActionKind.WIN
+               or (a.kind in _KONGS and not kong_needs_caishen(state.wildcards, a))
+               for a in legal)
+
+
+def played_ahead(seat_row: SeatRow, state: HandState, seat: int,
+                 premove: NextDiscard | None) -> tuple[AheadReason, Action] | None:
     """The discard ``seat``'s turn plays at once because its person chose it
     beforehand, and why; None: ask them. Only a turn that began with a draw (not the
     dealer's first, not one after the seat's own claim) and whose draw offers no win and
-    no kong, and only a discard the rules allow now: the next discard chosen in advance
-    (``premove``) if it is still held, else (none chosen) the drawn tile when the seat
-    asked for "discard my draw" and its hand is ready without it (the engine's waits,
-    as the discard menu shows them). A chosen next discard no longer held asks."""
+    no kong of the seat's natural tiles (`asks_in_person`), and only a discard the rules
+    allow now: the next discard chosen in advance (``premove``) if it is still held —
+    or, with its "or my draw" on, the drawn tile when the engine's own advice keeps it
+    less (`engine.ai.less_useful`; a chosen 财神 is a float meant, played as chosen) —
+    else (none chosen) the drawn tile when the seat asked for "discard my draw" and its
+    hand is ready without it (the engine's waits, as the discard menu shows them). A
+    chosen next discard no longer held asks."""
     if state.phase is not Phase.TURN or state.turn != seat:
         return None
     drawn = state.seats[seat].drawn
     if drawn is None or state.seats[seat].claimed_turn:
         return None
     legal = legal_actions(state, seat)
-    if any(a.kind in _ASKS for a in legal):
+    if asks_in_person(state, legal):
         return None
     if premove is not None:
-        chosen = Action(ActionKind.DISCARD, seat, premove)
-        return ("premove", chosen) if chosen in legal else None
+        chosen = Action(ActionKind.DISCARD, seat, premove.tile)
+        if chosen not in legal:
+            return None
+        if not premove.or_draw or state.wildcards.is_joker(premove.tile):
+            return "premove", chosen
+        tile = less_useful(state, seat, (premove.tile, drawn))
+        return "premove", chosen if tile is None else Action(ActionKind.DISCARD, seat, tile)
     if not seat_row.choices.discard_drawn_when_ready:
         return None
     action = Action(ActionKind.DISCARD, seat, drawn)

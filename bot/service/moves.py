@@ -215,6 +215,7 @@ class Moves:
             pending = self._timers.plan(live, new, now)
         fresh = {s for s, p in pending.items() if live.pending.get(s) is not p}
         spent = premoves_spent(live, action, new, fresh)
+        premove = live.premoves.get(action.seat)
         try:
             await self._store.log.append(
                 hand.row.id, row.expected_seq, row.seat, row.kind, row.payload, source, now,
@@ -231,7 +232,9 @@ class Moves:
         self._timers.schedule(live, (pending[s] for s in fresh))
         await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
         drawn = old.seats[action.seat].drawn
-        played = (action.seat, PlayedAhead(ahead, drawn, action.tile)) \
+        played = (action.seat, PlayedAhead(
+            ahead, drawn, action.tile,
+            premove.tile if ahead == "premove" and premove is not None else None)) \
             if ahead is not None and drawn is not None and action.tile is not None else None
         await self._announcer.announce(live, old, new, events, fresh, cause,
                                        played=played)

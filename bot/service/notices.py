@@ -200,15 +200,28 @@ class TableNotice:
 
 
 @dataclass(frozen=True)
+class NextDiscard:
+    """A seat's next discard chosen in advance ("next: 9p"), private to its person:
+    ``tile``, and ``or_draw``: "or my draw if it helps less" — at the turn the one of
+    the two the engine's own advice keeps less is played (`engine.ai.less_useful`);
+    on unless its person switched it off for this pre-move (then exactly ``tile``)."""
+
+    tile: Tile
+    or_draw: bool = True
+
+
+@dataclass(frozen=True)
 class PlayedAhead:
     """A seat's turn played at once by what its person chose beforehand (private to
     them): ``reason`` "premove" (their next discard chosen in advance) or
     "discard_drawn" ("discard my draw" with a ready hand), the tile drawn, the tile
-    discarded."""
+    discarded, and (a pre-move) the tile chosen in advance: the draw is discarded in
+    its place when it helped less ("or my draw")."""
 
     reason: Literal["premove", "discard_drawn"]
     drawn: Tile
     discarded: Tile
+    chosen: Tile | None = None
 
 
 @dataclass(frozen=True)
@@ -247,8 +260,8 @@ class PrivateNotice:
     """Sent without notifying its person (Discord's suppress-notifications flag): the
     service decides (a claim offer holding no win, a person inside their quiet hours),
     the adapter only obeys."""
-    next_discard: Tile | None = None
-    """The seat's next discard chosen in advance (its DM says "next: 9p")."""
+    next_discard: NextDiscard | None = None
+    """The seat's next discard chosen in advance (its DM says "next: 9p, or my draw")."""
     played: PlayedAhead | None = None
     """The seat's turn that was just played at once for its person (what was drawn and
     discarded), told in their DM."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.notices import TableInfo
+from bot.service.notices import NextDiscard, TableInfo
 from bot.store import LeaderboardRow, StandingChoices
 from engine.game import ActionKind, Event
 from engine.tiles import Tile
@@ -68,7 +68,7 @@ class HandInfo:
     a newer state when its ``seq`` is larger)."""
     public_step: int | None = None
     """What the decision's buttons carry (`steps.py`; None: nothing to decide now)."""
-    next_discard: Tile | None = None
+    next_discard: NextDiscard | None = None
     """The seat's next discard chosen in advance (its person's alone)."""
     answers: tuple[tuple[Tile, ActionKind], ...] = ()
     """The claims the seat answered in advance for this hand, by tile."""

@@ -40,7 +40,7 @@ from bot.service.fairness import Deal, shuffle
 from bot.service.languages import Languages
 from bot.service.live import LiveTable
 from bot.service.moves import ComputerNamer, Moves
-from bot.service.notices import SeatInfo, TableInfo, TableRef, WaitingMove
+from bot.service.notices import NextDiscard, SeatInfo, TableInfo, TableRef, WaitingMove
 from bot.service.notifier import Notifier
 from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
@@ -225,6 +225,13 @@ class TableService:
                                ) -> Tile | None:
         """Choose (or, None, cancel) the seat's next discard in advance; returns it."""
         return await self.commands.set_next_discard(cause, table_id, tile,
+                                                    hand_number=hand_number, seat=seat)
+
+    async def set_next_or_draw(self, cause: Cause, table_id: int, on: bool, *,
+                               hand_number: int | None = None, seat: int | None = None
+                               ) -> NextDiscard:
+        """Switch "or my draw if it helps less" for the seat's next discard; returns it."""
+        return await self.commands.set_next_or_draw(cause, table_id, on,
                                                     hand_number=hand_number, seat=seat)
 
     async def back(self, cause: Cause, table_id: int) -> TableInfo:

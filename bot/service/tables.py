@@ -40,6 +40,7 @@ from bot.service.live import (
     step_of,
 )
 from bot.service.moves import Moves, outcome
+from bot.service.notices import NextDiscard
 from bot.service.people import People
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Scheduler
@@ -278,7 +279,8 @@ class LiveTables:
         elif state.phase is Phase.ENDED:
             await self._moves.end_hand(live, state, (), None)
         else:
-            live.premoves = {seat: tile_from_notation(tile)
+            live.premoves = {seat: NextDiscard(tile_from_notation(tile),
+                                               seat not in load.premoves_exact)
                              for seat, tile in load.premoves.items()}
             live.banks = dict(load.banks)  # the hand's time banks as its moves left them
             await self._restore_deadlines(live, load.deadlines)

@@ -90,10 +90,12 @@ async def _loads_in(db: Session, ids: list[int],
             logs.get(last.id) if last else None,
             tuple(deadlines.get(last.id, [])) if last else (), played.get(t.id, 0),
             tuple(answers.get(last.id, [])) if last else (),
-            chosen.get(last.id, {}) if last else {},
+            {seat: tile for seat, (tile, _) in chosen.get(last.id, {}).items()} if last else {},
             people={s.user_id: people[s.user_id] for s in seated
                     if s.user_id is not None and s.user_id in people},
-            banks=banks.get(last.id, {}) if last else {})
+            banks=banks.get(last.id, {}) if last else {},
+            premoves_exact=frozenset(seat for seat, (_, on) in chosen.get(last.id, {}).items()
+                                     if not on) if last else frozenset())
     return out
 
 

@@ -657,3 +657,6 @@ class TableLoad:
     banks: Mapping[int, float] = field(default_factory=dict)
     """The live hand's time banks used or topped up so far, seat → seconds left (a
     seat not here has its whole bank)."""
+    premoves_exact: frozenset[int] = frozenset()
+    """The seats of ``premoves`` whose person switched "or my draw if it helps less" off
+    (0024): their next discard is exactly that tile."""

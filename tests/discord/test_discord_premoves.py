@@ -12,7 +12,7 @@ from bot.discord.core.items import MAX_ROW_BUTTONS
 from bot.discord.play.choices import add_preferences, preference_items
 from bot.discord.play.dms import private_message
 from bot.discord.play.premoves import NEXT_MARK, with_next_line
-from bot.service.notices import PlayedAhead
+from bot.service.notices import NextDiscard, PlayedAhead
 from bot.store import StandingChoices
 from engine.tiles import tile_from_notation
 from engine.view import view
@@ -48,7 +48,8 @@ def test_the_menu_is_offered_only_while_the_seat_decides_nothing() -> None:
     assert ids(ui) == ["mj:nx:5:1:s1"] and NEXT_MARK not in text
     chosen = idle.hand[0]
     text, ui = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
-                               locale="en-US", deadline=None, next_discard=chosen,
+                               locale="en-US", deadline=None,
+                               next_discard=NextDiscard(chosen),
                                choices=StandingChoices())
     assert ids(ui)[:2] == ["mj:nx:5:1:s1", "mj:nxc:5:1:s1"]
     assert rows(ui)["mj:nx:5:1:s1"] == 0 and rows(ui)["mj:nxc:5:1:s1"] == 1

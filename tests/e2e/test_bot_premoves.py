@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from botkit import assert_secrecy, latest_bot, make_bot, make_world, open_table, press, quiet
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeMessage, FakeUser
 
 from bot.service.fairness import deal_of
 from engine.game import stack_wall
@@ -68,6 +68,7 @@ async def test_a_next_discard_chosen_in_the_dm_plays_at_the_turn_without_a_promp
     told = new[0]
     assert "⚡ You drew Nine of Bamboo; your chosen next discard East Wind was played." in \
         told.content, told.content
+    assert told.silent and told.flags & SUPPRESS_NOTIFICATIONS  # it asks nothing
     assert not any(c.startswith(("mj:dc:", "mj:mv:")) for c in fake.custom_ids(told))
     assert any(c.startswith("mj:nx:1:1:s1") for c in fake.custom_ids(told))  # again
     assert "⏭" not in told.content
@@ -111,6 +112,8 @@ async def test_the_menus_clicks_are_judged_in_their_own_place(
                                 "en-US"),
         "cancel, stranger": await press(fake, world.outsider, table_message,
                                         "mj:nxc:1:1:s1", None, "en-US"),
+        "or draw, none chosen": await press(fake, bob, dm, "mj:nxd:1:1:s1:off", None,
+                                            "en-US"),
     }
     assert said == {
         "stranger": "That button is for p2; you don't sit at this table.",
@@ -121,6 +124,76 @@ async def test_the_menus_clicks_are_judged_in_their_own_place(
         "own turn": "It is your turn now: play it from your move menu; the next discard "
                     "is chosen while others play.",
         "cancel, stranger": "That button is for p2; you don't sit at this table.",
+        "or draw, none chosen": "You have no next discard chosen now (it was played or "
+                                "cancelled): choose one first.",
     }
     assert await chosen(bots) == {}
     assert "⏭" not in fake.message(dm).content
+
+
+async def test_or_my_draw_plays_the_draw_when_it_helps_less_and_is_switched_in_the_dm(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob chooses 2m: "or my draw" is on, the DM says so and offers to switch it off
+    (and on again); he draws 7z, which helps less than 2m: 7z is played, his DM says
+    why, silently. The toggle's presses are judged in their own place."""
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
+    world = make_world(fake)
+    await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0, service_options={
+        "deal": lambda rules, dealer: deal_of(stack_wall(rules, HANDS, dealer,
+                                                         draws="7z5z5z5z"))}))
+    await open_table(world)
+    await quiet(bots)
+    ann, bob, cid, _ = world.players
+    dm = latest_dm(fake, bob)
+    await (await fake.select(bob, dm, MENU, ["2m"])).response()
+    await quiet(bots)
+    shown = fake.message(dm)
+    assert "⏭ Next discard: Two of Characters, or your draw if it helps less" in \
+        shown.content, shown.content
+    assert "mj:nxd:1:1:s1:off" in fake.custom_ids(shown)  # pressing it switches it off
+    table_message = fake.messages(world.channel)[-1]
+    said = {
+        "stranger": await press(fake, world.outsider, table_message, "mj:nxd:1:1:s1:off",
+                                None, "en-US"),
+        "other seat": await press(fake, cid, latest_dm(fake, cid), "mj:nxd:1:1:s1:off",
+                                  None, "en-US"),
+        "foreign table": await press(fake, bob, dm, "mj:nxd:7:1:s1:off", None, "en-US"),
+        "earlier hand": await press(fake, bob, dm, "mj:nxd:1:0:s1:off", None, "en-US"),
+    }
+    assert said == {
+        "stranger": "That button is for p2; you don't sit at this table.",
+        "other seat": "That button is for p2, not for you.",
+        "foreign table": "There is no table here; open one with /mahjong new.",
+        "earlier hand": "That button is from an earlier hand.",
+    }
+    store = latest_bot(bots).store
+    assert store is not None
+    hand = await store.hands.live(1)
+    assert hand is not None
+    assert await store.premoves.or_draw_of_hand(hand.id) == {1: ("2m", True)}
+    await (await fake.click(bob, dm, "mj:nxd:1:1:s1:off")).response()
+    await quiet(bots)
+    shown = fake.message(dm)
+    assert "⏭ Next discard: exactly Two of Characters, never your draw instead" in \
+        shown.content, shown.content
+    assert "mj:nxd:1:1:s1:on" in fake.custom_ids(shown)
+    assert await store.premoves.or_draw_of_hand(hand.id) == {1: ("2m", False)}
+    await (await fake.click(bob, dm, "mj:nxd:1:1:s1:on")).response()
+    await quiet(bots)
+    assert "or your draw if it helps less" in fake.message(dm).content
+    assert await store.premoves.or_draw_of_hand(hand.id) == {1: ("2m", True)}
+    bobs_dms = len(fake.dms(bob))
+    ann_dm = latest_dm(fake, ann)
+    menu = next(c for c in fake.custom_ids(ann_dm) if c.startswith("mj:dc:"))
+    await (await fake.select(ann, ann_dm, menu, ["9m"])).response()
+    await quiet(bots)
+    (told,) = fake.dms(bob)[bobs_dms:]
+    assert "⚡ You drew Red Dragon and played it: it helps less than Two of Characters" in \
+        told.content, told.content
+    assert told.silent and told.flags & SUPPRESS_NOTIFICATIONS
+    assert await chosen(bots) == {}
+    for player in (ann, cid, world.players[3]):
+        for m in fake.dms(player):
+            assert "⏭" not in m.content and "⚡" not in m.content
+            assert not any(c.startswith("mj:nxd") for c in fake.custom_ids(m))

@@ -17,9 +17,12 @@ import pytest
 
 from bot.service import PrivateNotice
 from bot.service.fairness import Deal, deal_of
-from bot.service.notices import PlayedAhead
+from bot.service.live import asks_in_person
+from bot.service.notices import NextDiscard, PlayedAhead
 from bot.store import StandingChoices, Store
-from engine.game import stack_wall
+from engine.game import Action, ActionKind, legal_actions, stack_wall
+from engine.game.deal import new_hand
+from engine.game.hand import apply
 from engine.tiles import tile_from_notation
 from tests.service.helpers import (
     ANN,
@@ -91,7 +94,8 @@ async def test_the_next_discard_plays_at_the_turn_without_asking(
     # Bob was never asked: no DM with a decision, no ping; his DM tells draw and move
     mine = dms(world, 1)
     assert [n.step for n in mine] == [None]
-    assert mine[0].played == PlayedAhead("premove", T("9s"), T("1z"))
+    # the draw, 9s, helped more than 1z: 1z was played
+    assert mine[0].played == PlayedAhead("premove", T("9s"), T("1z"), T("1z"))
     assert mine[0].next_discard is None
     assert mine[0].news  # Ann's discard, held back from the skipped DM
     assert [m.seat for m in world.notes.of("your_move")] == [2]  # Cid's turn, not Bob's
@@ -201,6 +205,8 @@ async def test_discard_my_draw_asks_a_hand_that_is_not_ready_and_yields_to_the_p
     second = await other.table(options=TIMERS, channel=71)
     await other.service.set_choice(by(BOB, place=None), second, "discard_drawn_when_ready", True)
     await other.service.set_next_discard(by(BOB), second, T("1p"))
+    # exactly 1p ("or my draw" on would throw the 6z drawn: it helps less)
+    await other.service.set_next_or_draw(by(BOB), second, False)
     await other.service.act(by(ANN), second, D(0, "9m"))
     await other.settle()
     assert (await log_of(other.store, second))[-1] == (1, "discard", "1p", "player")
@@ -298,3 +304,143 @@ async def test_a_turn_held_back_and_then_asked_after_all_gets_its_dm(
     last = dms(world, 1)[-1]
     assert last.step is not None and last.news  # asked, told Ann's discard
     assert [m.seat for m in world.notes.of("your_move")][-1] == 1
+
+
+# "9p, or my draw if it helps less" (amendment A): Bob holds QUIET[1]; of 2m and a
+# drawn 7z the engine keeps 2m, of 2m and a drawn 9s it keeps 9s.
+async def test_the_draw_is_played_when_it_helps_less_than_the_chosen_tile(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "7z"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("2m"))
+    assert (await world.service.hand(by(BOB), table)).next_discard == NextDiscard(T("2m"))
+    world.notes.clear()
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert await log_of(world.store, table) == [(0, "discard", "9m", "player"),
+                                                (1, "discard", "7z", "player")]
+    assert await chosen(world.store, table) == {}  # spent: the turn was played
+    (told,) = dms(world, 1)
+    assert told.step is None and told.played == PlayedAhead("premove", T("7z"), T("7z"),
+                                                            T("2m"))
+    assert told.silent  # it asks nothing: sent without notifying
+    assert T("2m") in (await world.service.hand(by(BOB), table)).view.hand  # kept
+
+
+async def test_the_chosen_tile_is_played_when_the_draw_helps_more(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "9s"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("2m"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert (await log_of(world.store, table))[-1] == (1, "discard", "2m", "player")
+    assert dms(world, 1)[-1].played == PlayedAhead("premove", T("9s"), T("2m"), T("2m"))
+
+
+async def test_or_my_draw_off_plays_exactly_the_chosen_tile_and_survives_a_restart(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "7z"))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("2m"))
+    world.notes.clear()
+    assert await world.service.set_next_or_draw(by(BOB), table, False, hand_number=1,
+                                                seat=1) == NextDiscard(T("2m"), False)
+    assert world.notes.sent == []  # private: nothing is published
+    # changing the tile keeps it off
+    await world.service.set_next_discard(by(BOB), table, T("5m"))
+    await world.service.set_next_discard(by(BOB), table, T("2m"))
+    assert (await world.service.hand(by(BOB), table)).next_discard == \
+        NextDiscard(T("2m"), False)
+    again = await make_world(deal=dealing(quiet(), "7z"))
+    await again.service.recover(eager=True)
+    assert (await again.service.hand(by(BOB), table)).next_discard == \
+        NextDiscard(T("2m"), False)
+    await again.service.act(by(ANN), table, D(0, "9m"))
+    await again.settle()
+    assert (await log_of(again.store, table))[-1] == (1, "discard", "2m", "player")
+    assert dms(again, 1)[-1].played == PlayedAhead("premove", T("7z"), T("2m"), T("2m"))
+
+
+async def test_switching_or_my_draw_is_judged_in_its_own_place(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=dealing(quiet(), "7z"))
+    table = await world.table(options=TIMERS)
+    svc = world.service
+    await refused("no_next_discard", svc.set_next_or_draw(by(BOB), table, False, seat=1))
+    await svc.set_next_discard(by(BOB), table, T("2m"))
+    await refused("not_yours", svc.set_next_or_draw(by(EVE), table, False, seat=1))
+    await refused("not_seated", svc.set_next_or_draw(by(EVE), table, False))
+    await refused("wrong_seat", svc.set_next_or_draw(by(CID), table, False, seat=1))
+    await refused("stale_hand", svc.set_next_or_draw(by(BOB), table, False, hand_number=0,
+                                                     seat=1))
+    await refused("your_turn", svc.set_next_or_draw(by(ANN), table, False, seat=0))
+    other = await world.table(options=TIMERS, channel=71, users=(EVE, 5, 6, 8))
+    await refused("not_yours", svc.set_next_or_draw(by(BOB), other, False, seat=1))
+    hand = await world.store.hands.live(table)
+    assert hand is not None
+    assert await world.store.premoves.or_draw_of_hand(hand.id) == {1: ("2m", True)}
+    # turned on when on: nothing changes, nothing refused
+    assert await svc.set_next_or_draw(by(BOB), table, True, seat=1) == NextDiscard(T("2m"))
+
+
+# A kong that needs a 财神 does not stop a pre-move (amendment D); a kong of one's own
+# natural tiles does. Hangzhou, White Dragons (5z) are 财神: Bob holds three 7s.
+SEVENS = "258m369p777s1234z"
+
+
+@pytest.mark.parametrize(("draw", "played"), [("5z", True), ("7s", False)])
+async def test_only_a_kong_of_natural_tiles_stops_the_next_discard(
+        make_world: Callable[..., Awaitable[World]], draw: str, played: bool) -> None:
+    world = await make_world(deal=dealing(quiet(SEVENS), draw))
+    table = await world.table(rules="hangzhou", options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("1z"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    log = await log_of(world.store, table)
+    if played:  # 777s + a 财神 was on offer: 1z played (the 财神 drawn is kept)
+        assert log[-1] == (1, "discard", "1z", "player")
+        assert dms(world, 1)[-1].played == PlayedAhead("premove", T("5z"), T("1z"), T("1z"))
+    else:  # four 7s: asked, the pre-move dropped
+        assert log == [(0, "discard", "9m", "player")]
+        assert dms(world, 1)[-1].step is not None
+        assert await chosen(world.store, table) == {}
+
+
+def test_a_kong_with_a_caishen_does_not_ask_in_person() -> None:
+    """`asks_in_person`, which "discard my draw" obeys too: a win, or a kong of natural
+    tiles."""
+    rules = "hangzhou"
+    hands = {0: QUIET[0] + "9m", 1: SEVENS, 2: QUIET[2], 3: QUIET[3]}
+    for draw, asks in (("5z", False), ("7s", True), ("6z", False)):
+        state, _ = new_hand(rules, {}, stack_wall(rules, hands, 0, draws=draw), 0, (3, 5))
+        state, _ = apply(state, Action(ActionKind.DISCARD, 0, T("9m")))
+        assert state.turn == 1 and state.seats[1].drawn == T(draw)
+        assert asks_in_person(state, legal_actions(state, 1)) is asks, draw
+
+
+async def test_a_dm_that_asks_nothing_mid_hand_is_silent(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    """The deal and every decision notify; what only tells news in the middle of a hand
+    (a turn played for the person as they chose, or by their timer; a claim question
+    withdrawn; their discard claimed) comes silently, for their next look."""
+    world = await make_world(deal=dealing(SCENE_PONG, "9s"))
+    table = await world.table(options=TIMERS)
+    dealt = [n for n in world.notes.of("private_hand")]
+    assert len(dealt) == 4 and not any(n.silent for n in dealt)  # the deal notifies
+    world.notes.clear()
+    await world.service.act(by(ANN), table, D(0, "9m"))  # Cid may pong: asked, silently
+    await world.settle()
+    (offer,) = dms(world, 2)
+    assert offer.step is not None and offer.silent  # a claim offer without a win
+    await world.advance(60)  # Cid's claim timer passes for him: the question withdrawn
+    reminded, withdrawn = dms(world, 2)[1:]
+    assert reminded.reminder and reminded.silent  # the offer again, at half time
+    assert withdrawn.step is None and withdrawn.silent
+    (turn,) = dms(world, 1)
+    assert turn.step is not None and not turn.silent  # Bob's turn notifies
+    await world.advance(600)  # Bob's turn timer plays his draw
+    reminded, timed = dms(world, 1)[1:]
+    assert reminded.reminder and not reminded.silent  # a reminder notifies
+    assert timed.step is None and timed.silent
+    assert (await log_of(world.store, table))[-1] == (1, "discard", "9s", "timeout")

@@ -23,6 +23,7 @@ from tests.service.helpers import (
     GUILD,
     SCENE_PONG,
     D,
+    P,
     World,
     by,
     refused,
@@ -86,8 +87,16 @@ async def test_what_reaches_a_quiet_person_is_silent_and_the_table_says_until_wh
         (await world.service.hand(by(ANN), table)).view).hand[-1].notation))
     awake = world.notes.of("table")[-1]
     assert awake.resting == ()
-    later = [n for n in world.notes.of("private_hand") if n.user_id == ANN][-1]
-    assert not later.silent
+    # the computers play: her next turn notifies (a claim offer without a win never
+    # does, awake or not: she passes those)
+    for _ in range(50):
+        await world.settle()
+        later = [n for n in world.notes.of("private_hand")
+                 if n.user_id == ANN and n.step is not None][-1]
+        if later.view().table.phase != "claim":
+            break
+        await world.service.act(by(ANN), table, P(0))
+    assert later.view().table.phase == "turn" and later.step != dm.step and not later.silent
 
 
 async def test_setting_and_ending_quiet_hours_replans_the_pending_deadline(

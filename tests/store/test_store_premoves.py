@@ -73,3 +73,28 @@ async def test_a_fenced_write_moves_the_tables_counter(store: Store, new_game: N
     after = await store.lobby.get_table(game.table.id)
     assert after is not None and after.version == before.version + 2
     assert bump.known == before.version + 2
+
+
+async def test_or_my_draw_is_on_for_a_new_one_kept_when_changed_and_reloaded(
+        database: Path | str, store: Store, new_game: NewGame) -> None:
+    game = await new_game()
+    hand = game.hand.id
+    assert not await store.premoves.set_or_draw(hand, 1, False)  # none chosen: nothing
+    await store.premoves.set(hand, 1, "9p", at=104.0)
+    await store.premoves.set(hand, 2, "1m", at=104.0)
+    assert await store.premoves.or_draw_of_hand(hand) == {1: ("9p", True), 2: ("1m", True)}
+    assert await store.premoves.set_or_draw(hand, 1, False)
+    await store.premoves.set(hand, 1, "3s", at=105.0)  # the tile changed: still off
+    assert await store.premoves.or_draw_of_hand(hand) == {1: ("3s", False), 2: ("1m", True)}
+    again = await Store.open(database)
+    try:
+        load = (await again.rebuilds.load([game.table.id]))[game.table.id]
+        assert load.premoves == {1: "3s", 2: "1m"} and load.premoves_exact == {1}
+    finally:
+        await again.close()
+    await store.premoves.clear(hand, 1)
+    await store.premoves.set(hand, 1, "9p", at=106.0)  # a new one: on again
+    assert await store.premoves.or_draw_of_hand(hand) == {1: ("9p", True), 2: ("1m", True)}
+    await store.endings.finish_hand(hand, None, settlements=[], deltas=[], at=107.0)
+    with pytest.raises(HandEnded):
+        await store.premoves.set_or_draw(hand, 2, False)

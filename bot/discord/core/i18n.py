@@ -179,6 +179,8 @@ _EN: dict[str, str] = {
     "refused.not_held": "You don't hold {tile}; choose a tile from your hand.",
     "refused.your_turn": "It is your turn now: play it from your move menu; the next "
                          "discard is chosen while others play.",
+    "refused.no_next_discard": "You have no next discard chosen now (it was played or "
+                               "cancelled): choose one first.",
     "seat.n": "seat {n}",
     "why.hand_over": "the hand is over",
     "why.not_your_turn": "it is {seat}'s turn, not yours",
@@ -392,6 +394,7 @@ _ZH: dict[str, str] = {
     "refused.stale_hand": "这个按钮来自之前的一局。",
     "refused.not_held": "你手里没有 {tile}；请从手牌里选一张。",
     "refused.your_turn": "现在轮到你了：请用出牌菜单打牌；下一张要打的牌在别人打牌时预先选。",
+    "refused.no_next_discard": "你现在没有预选下一张要打的牌（已打出或已取消）：请先选一张。",
     "refused.raced": "另一步操作先到了；请重新看看牌桌。",
     "refused.illegal": "这一步不能走：{why}。",
     "refused.bad_claim_answer": "只能预先回答手里有两张的牌的碰、有三张的牌的杠：{tile} 不行。",

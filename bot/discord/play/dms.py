@@ -53,10 +53,9 @@ from bot.discord.play.premoves import can_choose_next, next_items, next_options
 from bot.discord.play.words import dm_closed_text, dm_text, warning_text
 from bot.discord.table.words import describe_events
 from bot.service import PrivateNotice, TableRef, WarningNotice
-from bot.service.notices import PlayedAhead
+from bot.service.notices import NextDiscard, PlayedAhead
 from engine.game.events import Event
 from engine.rules.common import ActionKind
-from engine.tiles import Tile
 from engine.view import PlayerView
 from render.hand import hand_image
 
@@ -78,7 +77,7 @@ def hand_file(table_id: int, seat: int, png: bytes) -> discord.File:
 def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | None,
                     names: tuple[str, ...], locale: LocaleLike, deadline: float | None,
                     choices: Any = None, away: bool = False, reminder: bool = False,
-                    happened: Sequence[str] = (), next_discard: Tile | None = None,
+                    happened: Sequence[str] = (), next_discard: NextDiscard | None = None,
                     played: PlayedAhead | None = None, answers: Answers | None = None,
                     bank: float | None = None) -> tuple[str, discord.ui.View]:
     """The text and components of a seat's DM or ``/mahjong hand`` reply (``step``:
@@ -98,7 +97,7 @@ def private_message(view: PlayerView, *, table_id: int, hand: int, step: int | N
     if can_choose_next(view, step):
         for item in next_items(table_id, hand, view.seat,
                                next_options(view, next_discard, locale),
-                               next_discard is not None, locale, row=0):
+                               next_discard, locale, row=0):
             ui.add_item(item)
     if idle and answers is not None:
         add_claim_answers(ui, view, table_id, hand, answers, locale)
@@ -144,7 +143,7 @@ class ComposedView(discord.ui.View):
 def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Event],
                lang: Lang, *, table_id: int, hand: int, step: int | None,
                names: tuple[str, ...], deadline: float | None, choices: Any, away: bool,
-               reminder: bool = False, next_discard: Tile | None = None,
+               reminder: bool = False, next_discard: NextDiscard | None = None,
                played: PlayedAhead | None = None, answers: Answers | None = None,
                bank: float | None = None) -> PreparedDm:
     """Off the event loop and off its GIL, in the hands' picture process

@@ -310,7 +310,7 @@ def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
     ui = discord.ui.View(timeout=None)
     for item in next_items(played.table_id, played.hand_number, played.seat,
                            tile_options(played.held, None, locale, played.caishen),
-                           False, locale, row=0):
+                           None, locale, row=0):
         ui.add_item(item)
     return ui
 

@@ -7,6 +7,11 @@ seat's DM while it is not deciding, its cancel button once set, and their clicks
     held (the service judges it then); choosing again changes it.
 ``mj:nxc:{table}:{hand}:s{seat}``
     Cancel the next discard chosen in advance.
+``mj:nxd:{table}:{hand}:s{seat}:{on|off}``
+    Set "or my draw if it helps less" of the next discard chosen in advance (on for a
+    new one: at the turn, whichever of the chosen tile and the draw the engine's advice
+    keeps less is played; off: exactly the chosen tile). The id says the value a press
+    sets, so a double click or an old message never flips it the wrong way.
 
 ``hand`` makes a menu of an earlier hand stale; ``seat`` refuses anyone else's press
 (`not_yours`, `wrong_seat`). Each click is answered by editing the message it was on
@@ -34,6 +39,7 @@ from bot.discord.core.items import (
     persistent,
 )
 from bot.discord.core.words import MAX_CONTENT, MAX_OPTION_TEXT, clip, tiles_text
+from bot.service.notices import NextDiscard
 from engine.tiles import NotationError, Tile, tile_from_notation
 from engine.view import PlayerView
 
@@ -41,10 +47,11 @@ NEXT_MARK = "⏭"
 """How a DM's "next discard" line begins (an edit finds the old one by it)."""
 
 
-def next_line(tile: Tile, locale: LocaleLike, caishen: Tile | None = None) -> str:
-    """The DM's line saying the next discard chosen in advance."""
-    return t("dm.next", locale, mark=NEXT_MARK,
-             tile=tiles_text((tile,), locale, caishen=caishen))
+def next_line(chosen: NextDiscard, locale: LocaleLike, caishen: Tile | None = None) -> str:
+    """The DM's line saying the next discard chosen in advance, and whether it is "or
+    my draw if it helps less"."""
+    return t("dm.next" if chosen.or_draw else "dm.next.exact", locale, mark=NEXT_MARK,
+             tile=tiles_text((chosen.tile,), locale, caishen=caishen))
 
 
 def with_next_line(content: str, line: str | None) -> str:
@@ -60,10 +67,11 @@ def can_choose_next(view: PlayerView, step: int | None) -> bool:
     return step is None and view.table.phase != "ended" and bool(view.hand)
 
 
-def next_options(view: PlayerView, chosen: Tile | None, locale: LocaleLike
+def next_options(view: PlayerView, chosen: NextDiscard | None, locale: LocaleLike
                  ) -> list[discord.SelectOption]:
     """One entry per kind of tile the seat holds, the chosen one marked."""
-    return tile_options(view.hand, chosen, locale, view.table.caishen)
+    return tile_options(view.hand, chosen.tile if chosen is not None else None, locale,
+                        view.table.caishen)
 
 
 def tile_options(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
@@ -76,17 +84,25 @@ def tile_options(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
 
 
 def next_items(table_id: int, hand: int, seat: int, options: list[discord.SelectOption],
-               chosen: bool, locale: LocaleLike, *, row: int
+               chosen: NextDiscard | None, locale: LocaleLike, *, row: int
                ) -> list[discord.ui.Item[Any]]:
-    """The menu (on ``row``) and, once a next discard is chosen, its cancel button (on
-    the row after)."""
+    """The menu (on ``row``) and, once a next discard is chosen, its cancel button and
+    its "or my draw" toggle (on the row after)."""
     items: list[discord.ui.Item[Any]] = [NextDiscardSelect(
         table_id, hand, seat, options=options, row=row,
         placeholder=t("next.placeholder", locale))]
-    if chosen:
+    if chosen is not None:
         items.append(NextDiscardCancel(table_id, hand, seat, row=row + 1,
                                        label=clip(t("btn.next_cancel", locale),
                                                   MAX_BUTTON_LABEL)))
+        label = t("btn.next_or_draw", locale)
+        if chosen.or_draw:
+            label = t("btn.pref.on", locale, label=label)
+        items.append(NextOrDrawButton(
+            table_id, hand, seat, not chosen.or_draw, row=row + 1,
+            label=clip(label, MAX_BUTTON_LABEL),
+            style=discord.ButtonStyle.success if chosen.or_draw
+            else discord.ButtonStyle.secondary))
     return items
 
 
@@ -149,24 +165,57 @@ class NextDiscardCancel(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await choose(interaction, self.table, self.hand, self.seat, None)
 
 
+@persistent
+class NextOrDrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=rf"mj:nxd:(?P<table>{NUM}):(?P<hand>{NUM}):s(?P<seat>[0-3])"
+                                r":(?P<value>on|off)"):
+    """"Or my draw if it helps less" for the next discard chosen in advance: the id
+    says the value it sets."""
+
+    def __init__(self, table: int, hand: int, seat: int, on: bool, *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 row: int | None = None) -> None:
+        custom_id = f"mj:nxd:{table}:{hand}:s{seat}:{'on' if on else 'off'}"
+        super().__init__(discord.ui.Button(label=label or None, style=style, row=row,
+                                           custom_id=own_id(NextOrDrawButton, custom_id)))
+        self.table, self.hand, self.seat, self.on = table, hand, seat, on
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> NextOrDrawButton:
+        return cls(int(match["table"]), int(match["hand"]), int(match["seat"]),
+                   match["value"] == "on")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction) as answer:
+            table = await answer.table_id(self.table, decision=True)
+            await answer.run(answer.service.set_next_or_draw(
+                answer.cause, table, self.on, hand_number=self.hand, seat=self.seat))
+            await _show(answer, interaction, table, self.hand, self.seat)
+
+
 async def choose(interaction: discord.Interaction, table_id: int, hand: int, seat: int,
                  tile: Tile | None) -> None:
     """Choose (or cancel) the seat's next discard, for the table the id names where its
     decisions belong (its channel, or the seated person's private messages); then the
-    message clicked shows it: its "next:" line, its menu and cancel button."""
+    message clicked shows it: its "next:" line, its menu, cancel button and "or my
+    draw" toggle."""
     async with answering(interaction) as answer:
         table = await answer.table_id(table_id, decision=True)
-        chosen = await answer.run(answer.service.set_next_discard(
+        await answer.run(answer.service.set_next_discard(
             answer.cause, table, tile, hand_number=hand, seat=seat))
-        await _show(answer, interaction, table, hand, seat, chosen)
+        await _show(answer, interaction, table, hand, seat)
 
 
 async def _show(answer: Answer, interaction: discord.Interaction, table: int, hand: int,
-                seat: int, chosen: Tile | None) -> None:
-    """Edit the clicked message: its "next:" line, and its menu (the chosen tile marked)
-    and cancel button in place of the old ones; its other rows kept."""
+                seat: int) -> None:
+    """Edit the clicked message: its "next:" line, and its menu (the chosen tile marked),
+    cancel button and "or my draw" toggle in place of the old ones, as the seat's next
+    discard stands now; its other rows kept."""
     message = interaction.message
     info = await answer.run(answer.service.hand(answer.cause, table))
+    chosen = info.next_discard
     locale = answer.locale
     caishen = info.view.table.caishen
     line = next_line(chosen, locale, caishen) if chosen is not None else None
@@ -177,13 +226,13 @@ async def _show(answer: Answer, interaction: discord.Interaction, table: int, ha
     rows: dict[int, list[discord.ui.Item[Any]]] = {}
     for item in ui.children:
         custom_id = getattr(item, "custom_id", "") or ""
-        if custom_id.startswith(("mj:nx:", "mj:nxc:")):
+        if custom_id.startswith(("mj:nx:", "mj:nxc:", "mj:nxd:")):
             continue
         rows.setdefault(item.row if item.row is not None else 0, []).append(item)
     out = discord.ui.View(timeout=None)
     if can_choose_next(info.view, info.step):
         for item in next_items(table, hand, seat, next_options(info.view, chosen, locale),
-                               chosen is not None, locale, row=0):
+                               chosen, locale, row=0):
             out.add_item(item)
     first = 2 if chosen is not None else 1
     for i, row in enumerate(sorted(rows)):

@@ -23,9 +23,16 @@ EN: dict[str, str] = {
     "btn.pref.discard_drawn_when_ready": "Ready: discard my draw unless it wins or kongs",
     "btn.next_cancel": "Cancel next discard",
     "next.placeholder": "⏭ Next discard…",
-    "dm.next": "{mark} Next discard: {tile} — played at once at your turn if the draw "
-               "offers no win and no kong (you can change or cancel it until then).",
+    "dm.next": "{mark} Next discard: {tile}, or your draw if it helps less — played at "
+               "once at your turn if the draw offers no win and no kong of your own tiles "
+               "(you can change or cancel it until then).",
+    "dm.next.exact": "{mark} Next discard: exactly {tile}, never your draw instead — played "
+                     "at once at your turn if the draw offers no win and no kong of your own "
+                     "tiles (you can change or cancel it until then).",
+    "btn.next_or_draw": "Or my draw if it helps less",
     "dm.played.premove": "⚡ You drew {drawn}; your chosen next discard {tile} was played.",
+    "dm.played.premove_draw": "⚡ You drew {drawn} and played it: it helps less than {chosen}, "
+                              "your chosen next discard (kept).",
     "dm.played.discard_drawn": "⚡ You drew {drawn} and discarded it (discard my draw).",
     "reply.next_cancelled": "Next discard cancelled.",
     "btn.pref.never_chi": "Never chi",
@@ -94,9 +101,14 @@ ZH: dict[str, str] = {
     "btn.pref.discard_drawn_when_ready": "听牌后摸什么打什么（能胡能杠除外）",
     "btn.next_cancel": "取消预打",
     "next.placeholder": "⏭ 下一张打…",
-    "dm.next": "{mark} 下一张预打：{tile}——轮到你时，摸到的牌不能胡也不能杠就直接打出"
-               "（在那之前可以更改或取消）。",
+    "dm.next": "{mark} 下一张预打：{tile}，若摸到的牌更没用就打摸到的——轮到你时，摸到的牌"
+               "不能胡、也没有用自己的牌开的杠，就直接打出（在那之前可以更改或取消）。",
+    "dm.next.exact": "{mark} 下一张预打：只打 {tile}，不换成摸到的牌——轮到你时，摸到的牌"
+                     "不能胡、也没有用自己的牌开的杠，就直接打出（在那之前可以更改或取消）。",
+    "btn.next_or_draw": "摸到的牌更没用就打摸到的",
     "dm.played.premove": "⚡ 你摸到 {drawn}；已打出你预选的 {tile}。",
+    "dm.played.premove_draw": "⚡ 你摸到 {drawn}，它比你预选的 {chosen} 更没用，已打出摸到的牌"
+                              "（{chosen} 留在手里）。",
     "dm.played.discard_drawn": "⚡ 你摸到 {drawn}，已直接打出（听牌后摸什么打什么）。",
     "reply.next_cancelled": "已取消预打。",
     "btn.pref.never_chi": "从不吃",

@@ -21,7 +21,7 @@ from bot.discord.lobby.options import span
 from bot.discord.play.moves import move_text
 from bot.discord.play.premoves import next_line
 from bot.service import WarningNotice
-from bot.service.notices import PlayedAhead
+from bot.service.notices import NextDiscard, PlayedAhead
 from engine.melds import MeldKind
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
@@ -104,7 +104,7 @@ def _asked_news(view: PlayerView, names: Sequence[str], locale: LocaleLike) -> s
 
 def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: LocaleLike,
             happened: Sequence[str] = (), deadline: float | None = None,
-            reminder: bool = False, next_discard: Tile | None = None,
+            reminder: bool = False, next_discard: NextDiscard | None = None,
             played: PlayedAhead | None = None, answered: str | None = None,
             bank: float | None = None) -> str:
     """A seat's DM (or ephemeral ``/mahjong hand`` reply) above the picture and buttons:
@@ -144,9 +144,14 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
 
 
 def played_line(played: PlayedAhead, locale: LocaleLike, caishen: Tile | None) -> str:
-    """What was drawn and discarded at once for the seat, as its person chose."""
-    return t(f"dm.played.{played.reason}", locale,
-             drawn=tiles_text((played.drawn,), locale, caishen=caishen),
+    """What was drawn and discarded at once for the seat, as its person chose: with
+    "or my draw", the draw in place of the tile chosen when it helped less, and why."""
+    drawn = tiles_text((played.drawn,), locale, caishen=caishen)
+    if played.reason == "premove" and played.chosen is not None \
+            and played.chosen != played.discarded:
+        return t("dm.played.premove_draw", locale, drawn=drawn,
+                 chosen=tiles_text((played.chosen,), locale, caishen=caishen))
+    return t(f"dm.played.{played.reason}", locale, drawn=drawn,
              tile=tiles_text((played.discarded,), locale, caishen=caishen))
 
 
