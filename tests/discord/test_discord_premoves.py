@@ -93,3 +93,37 @@ def test_more_toggles_than_a_row_holds_go_on_to_the_next_row() -> None:
     placed = sorted(rows(ui).values())
     assert len(placed) > MAX_ROW_BUTTONS
     assert placed == [0] * MAX_ROW_BUTTONS + [1] * (len(placed) - MAX_ROW_BUTTONS)
+
+
+def test_the_next_line_and_the_toggle_say_whether_it_is_or_my_draw() -> None:
+    state = dealt(3)
+    idle = view(state, 1)
+    tile = idle.hand[0]
+    for or_draw, line, toggle in ((True, "or your draw if it helps less", "mj:nxd:5:1:s1:off"),
+                                  (False, "Next discard: exactly ", "mj:nxd:5:1:s1:on")):
+        text, ui = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
+                                   locale="en-US", deadline=None,
+                                   next_discard=NextDiscard(tile, or_draw))
+        assert line in text and toggle in ids(ui)
+        assert rows(ui)[toggle] == rows(ui)["mj:nxc:5:1:s1"] == 1
+        button: Any = next(i for i in ui.children if getattr(i, "custom_id", "") == toggle)
+        assert button.item.label.startswith("✓ ") is or_draw  # on shows its tick
+    zh, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES, locale="zh-CN",
+                            deadline=None, next_discard=NextDiscard(tile, False))
+    assert "下一张预打：只打" in zh
+    zh, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES, locale="zh-CN",
+                            deadline=None, next_discard=NextDiscard(tile))
+    assert "若摸到的牌更没用就打摸到的" in zh
+
+
+def test_the_draw_thrown_in_place_of_the_chosen_tile_is_told_with_why() -> None:
+    state, _ = discarded(dealt(3))
+    idle = view(state, 0)
+    played = PlayedAhead("premove", T("7z"), T("7z"), T("2m"))
+    text, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
+                              locale="en-US", deadline=None, played=played)
+    assert "⚡ You drew Red Dragon and played it: it helps less than Two of Characters, " \
+           "your chosen next discard (kept)." in text
+    text, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
+                              locale="zh-CN", deadline=None, played=played)
+    assert "⚡ 你摸到 红中，它比你预选的 二万 更没用，已打出摸到的牌（二万 留在手里）。" in text
