@@ -386,3 +386,23 @@ async def test_a_next_discard_chosen_on_one_process_is_played_by_the_other(
         [(0, "discard", "9m", "player"), (1, "discard", "1z", "player")]
     assert await a.store.premoves.of_hand(hand.id) == {}
     assert (await b.service.hand(by(BOB), table)).next_discard is None
+
+
+async def test_or_my_draw_switched_on_one_process_is_honoured_by_the_other(
+        make_world: MakeWorld) -> None:
+    """Bob chooses 2m through a, switches "or my draw" off through b (fenced writes):
+    a, which plays his turn, throws exactly 2m although the 7z drawn helps less."""
+    hands = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+    a, b = await two(make_world, deal=lambda rules, dealer: deal_of(
+        stack_wall(rules, hands, dealer, draws="7z")))
+    table = await a.table(options=TIMERS)
+    await a.service.set_next_discard(by(BOB), table, tile_from_notation("2m"))
+    switched = await b.service.set_next_or_draw(by(BOB), table, False)
+    assert not switched.or_draw
+    assert not known((await a.service.hand(by(BOB), table)).next_discard).or_draw
+    await a.service.act(by(ANN), table, D(0, "9m"), step=1)
+    await asyncio.gather(a.service.run_due(), b.service.run_due())
+    hand = known(await a.store.hands.live(table))
+    assert [(x.seat, x.kind, x.payload.get("tile"))
+            for x in await a.store.log.actions(hand.id)] == \
+        [(0, "discard", "9m"), (1, "discard", "2m")]
