@@ -24,7 +24,7 @@ from bot.discord.play.choices import (
     parse_answers,
 )
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
-from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect
+from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect, NextOrDrawButton
 from bot.service import ActResult, Cause, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
@@ -54,7 +54,7 @@ ACTIONS = [
 
 
 ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
-         NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect)
+         NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect, NextOrDrawButton)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -146,7 +146,7 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
 def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
            "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
-           "mj:nxc:1:1:s2", "mj:ca:1:2"]
+           "mj:nxc:1:1:s2", "mj:ca:1:2", "mj:nxd:1:1:s2:off"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
@@ -164,6 +164,17 @@ async def test_preference_and_back_ids_round_trip() -> None:
     for bad in ("mj:pref:3:pass_claims:maybe", "mj:pref:3:pass:on", "mj:back:x"):
         with pytest.raises(BadCustomId):
             await read(BackButton if "back" in bad else PreferenceButton, bad)
+
+
+async def test_the_or_my_draw_id_says_the_value_it_sets() -> None:
+    for on in (True, False):
+        made = NextOrDrawButton(BIG, 2, 3, on).custom_id
+        parsed = await read(NextOrDrawButton, made)
+        assert (parsed.table, parsed.hand, parsed.seat, parsed.on) == (BIG, 2, 3, on)
+    assert NextOrDrawButton(3, 1, 0, False).custom_id == "mj:nxd:3:1:s0:off"
+    for bad in ("mj:nxd:3:1:s0:maybe", "mj:nxd:3:1:s4:on", "mj:nxd:3:1:0:on"):
+        with pytest.raises(BadCustomId):
+            await read(NextOrDrawButton, bad)
 
 
 async def test_move_and_discard_ids_carry_the_seat_they_were_made_for() -> None:
