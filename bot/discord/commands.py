@@ -226,7 +226,7 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 prepare_dm, info.view, (), lang(answer.locale), table_id=table_id,
                 hand=info.hand_number, step=info.public_step, names=info.names,
                 deadline=info.deadline, choices=info.choices, away=info.away,
-                next_discard=info.next_discard, answers=info.answers))
+                next_discard=info.next_discard, answers=info.answers, bank=info.bank))
             text = dm.text if live is None else \
                 reply_text(dm.text, live.expires_at, answer.locale)
             sent = await answer.say(text, file=hand_file(table_id, info.seat, dm.png),

@@ -16,6 +16,7 @@ from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
     answers_of,
+    bank_left,
     deadline_of,
     empty_seats,
     info_of,
@@ -144,7 +145,9 @@ class Queries:
                             step_of(hand.state, seat), deadline_of(pending),
                             live.names, row.choices, row.away, hand.state.seq,
                             public_step_of(hand.state, seat), live.premoves.get(seat),
-                            tuple(sorted(answers_of(live, seat).items())))
+                            tuple(sorted(answers_of(live, seat).items())),
+                            bank_left(live, seat, hand.state.options)
+                            if hand.state.options.time_bank > 0 else None)
 
     async def turns(self, cause: Cause) -> tuple[WaitingMove, ...]:
         """What waits for the person asking, at every table of every server they sit at

@@ -72,6 +72,8 @@ class HandInfo:
     """The seat's next discard chosen in advance (its person's alone)."""
     answers: tuple[tuple[Tile, ActionKind], ...] = ()
     """The claims the seat answered in advance for this hand, by tile."""
+    bank: float | None = None
+    """The seat's time bank for its decision (None: the table has none)."""
 
 
 @dataclass(frozen=True)

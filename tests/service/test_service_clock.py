@@ -67,6 +67,7 @@ async def test_a_warning_goes_once_when_a_quarter_of_the_time_is_left(
                                                             tile_from_notation("4z"))
     (row,) = await world.store.deadlines.all()
     assert row.warned_at == start + 3 * HOUR / 4 and row.reminded_at is not None
+    assert (await world.service.hand(by(ANN), table)).bank is None   # no bank here
     await world.advance(HOUR / 4 - 1)
     assert len(world.notes.of("warning")) == 1 and await sources(world.store, table) == []
     await world.advance(1)
@@ -127,6 +128,8 @@ async def test_the_bank_runs_after_the_timer_before_it_plays_and_is_shown(
     start = world.clock.now()
     first = dms(world, ANN)[-1]
     assert (first.deadline, first.bank) == (start + HOUR + 600, 600.0)
+    info = await world.service.hand(by(ANN), table)   # /mahjong hand shows it too
+    assert (info.deadline, info.bank) == (start + HOUR + 600, 600.0)
     await world.advance(3 * HOUR / 4)
     (warning,) = world.notes.of("warning")
     assert (warning.timer_at, warning.deadline, warning.bank) == (start + HOUR,

@@ -380,7 +380,7 @@ class LiveReplies:
             hand=notice.hand_number, step=notice.public_step, names=notice.names,
             deadline=notice.deadline, choices=notice.choices, away=notice.away,
             reminder=notice.reminder, next_discard=notice.next_discard,
-            answers=notice.answers))
+            answers=notice.answers, bank=notice.bank))
 
     # -- shared mode: the memory's reply, whichever process made it ------------------
 
