@@ -321,7 +321,8 @@ class Announcer:
         await self.publish(dataclasses.replace(notice, silent=True))
     async def warn(self, live: LiveTable, p: Pending) -> None:
         """A quarter of a person's time is left: one short DM saying how long, the
-        time bank after it, and what the timer will then play."""
+        time bank after it, and what the timer will then play; silent where the
+        decision's own DM was (a claim offering no win, a person resting)."""
         row = live.seats[p.seat]
         assert live.hand is not None
         if row is None or row.is_computer:
@@ -332,7 +333,7 @@ class Announcer:
             live.ref, p.seat, row.user_id, live.row.rules, live.hand_number,
             "turn" if p.kind == "turn" else "claim", p.timer_end, p.due_at, bank or 0.0,
             timeout_action(state, p.seat), self._languages.of(row.user_id),
-            self.quiet(live, row.user_id)))
+            silent_offer(state, p.seat) or self.quiet(live, row.user_id)))
 
     async def resend(self, live: LiveTable, owed: Iterable[OwedDm]) -> int:
         """A crash lost the DMs of these decisions (`Presenter.owed_dms`): each one still

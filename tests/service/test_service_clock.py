@@ -59,7 +59,7 @@ async def test_a_warning_goes_once_when_a_quarter_of_the_time_is_left(
     assert world.notes.of("warning") == []
     await world.advance(1)
     (warning,) = world.notes.of("warning")
-    assert isinstance(warning, WarningNotice)
+    assert isinstance(warning, WarningNotice) and not warning.silent
     assert (warning.user_id, warning.seat, warning.move, warning.hand_number) == (ANN, 0, "turn", 1)
     assert (warning.timer_at, warning.deadline, warning.bank) == (start + HOUR, start + HOUR, 0.0)
     # what the timer will play: the dealer has no drawn tile, the rightmost tile goes
@@ -84,6 +84,7 @@ async def test_a_claim_warns_too_and_an_answer_before_it_is_never_warned(
     (warning,) = world.notes.of("warning")
     assert (warning.user_id, warning.move, warning.default.kind) == (CID, "claim",
                                                                       ActionKind.PASS)
+    assert warning.silent            # a claim offering no win: as silent as its DM
     await world.advance(300)
     assert await sources(world.store, table) == [(0, "discard", "player"),
                                                  (2, "pass", "timeout")]
