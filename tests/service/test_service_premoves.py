@@ -444,3 +444,16 @@ async def test_a_dm_that_asks_nothing_mid_hand_is_silent(
     assert reminded.reminder and not reminded.silent  # a reminder notifies
     assert timed.step is None and timed.silent
     assert (await log_of(world.store, table))[-1] == (1, "discard", "9s", "timeout")
+
+
+async def test_a_chosen_caishen_is_thrown_as_chosen(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    """The engine's advice always keeps a 财神, so "or my draw" would never let the one
+    Bob chose go: a 财神 chosen is a float meant, thrown whatever he draws."""
+    world = await make_world(deal=dealing(quiet("147s258p369p5z123z"), "6z"))
+    table = await world.table(rules="hangzhou", options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("5z"))
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+    assert (await log_of(world.store, table))[-1] == (1, "discard", "5z", "player")
+    assert dms(world, 1)[-1].played == PlayedAhead("premove", T("6z"), T("5z"), T("5z"))
