@@ -16,6 +16,7 @@ from bot.service.fairness import commitment, parse_wall, wall_text
 from bot.service.live import step_of
 from bot.service.notices import (
     AwayNotice,
+    ClaimAnswer,
     DigestNotice,
     HandStartNotice,
     LeaderboardNotice,
@@ -55,6 +56,7 @@ __all__ = [
     "AwayNotice",
     "BestHand",
     "Cause",
+    "ClaimAnswer",
     "Clock",
     "DigestNotice",
     "FakeClock",

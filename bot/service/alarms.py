@@ -20,6 +20,7 @@ from bot.service.announcements import Announcer
 from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.live import (
+    AHEAD,
     AheadReason,
     LiveTable,
     Pending,
@@ -188,8 +189,8 @@ class Alarms:
             return answer, "player", None
         if reason == "pass_claims":
             return Action(ActionKind.PASS, seat), "computer", None
-        if reason in ("premove", "discard_drawn") and seat_row is not None:
-            ahead = played_ahead(seat_row, state, seat, premove)
+        if reason in AHEAD and seat_row is not None:
+            ahead = played_ahead(seat_row, state, seat, premove, answers)
             assert ahead is not None  # the same judgement as `auto_reason`'s
             # The person's own move, chosen beforehand: "player", as a click is (it
             # counts as theirs and ends a run of timeouts); never "computer".

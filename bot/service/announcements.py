@@ -24,6 +24,7 @@ from bot.service.cause import Cause
 from bot.service.clock import Clock
 from bot.service.languages import Languages
 from bot.service.live import (
+    AHEAD,
     LiveTable,
     Pending,
     answers_of,
@@ -370,9 +371,10 @@ class Announcer:
         advance, and the turn just played for them (``played``, their own seat's); sent
         silently when it asks to claim with no win on offer (`silent_offer`), and when
         it asks nothing in the middle of a hand (``news_only``: a turn played for them
-        as they chose beforehand, by a timer or while away; a claim question withdrawn,
-        their discard claimed): it is news for their next look, no call to come. The
-        deal and the hand's end still notify, as every decision does."""
+        as they chose beforehand, by a timer or while away — a claim and its discard
+        played as answered in advance too; a claim question withdrawn, their discard
+        claimed): it is news for their next look, no call to come. The deal and the
+        hand's end still notify, as every decision does."""
         assert live.hand is not None
         held = live.held_news.pop(seat, ())
         return PrivateNotice(
@@ -452,8 +454,8 @@ def _ahead(live: LiveTable, state: HandState, seat: int, row: SeatRow) -> bool:
     """The seat's fresh turn is played at once as its person chose beforehand."""
     p = live.pending.get(seat)
     return p is not None and p.kind == "computer" and not row.is_computer \
-        and auto_reason(row, state, seat,
-                        premove=live.premoves.get(seat)) in ("premove", "discard_drawn")
+        and auto_reason(row, state, seat, answers_of(live, seat),
+                        live.premoves.get(seat)) in AHEAD
 
 
 def _fraction_tuple(values: list[str]) -> tuple[Fraction, ...]:

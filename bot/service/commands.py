@@ -36,16 +36,20 @@ from bot.service.guards import (
 )
 from bot.service.languages import Languages
 from bot.service.live import (
+    AnswersGiven,
     LiveHand,
     LiveTable,
+    answer_of,
+    answers_of,
     computers_of,
     empty_seats,
     info_of,
+    natural_chi,
     options_of,
     step_of,
 )
 from bot.service.moves import JUDGED, ComputerNamer, Moves, parse_action
-from bot.service.notices import AwayNotice, NextDiscard, TableInfo
+from bot.service.notices import AwayNotice, ClaimAnswer, NextDiscard, TableInfo
 from bot.service.process import ProcessModel
 from bot.service.results import ActResult, Seated
 from bot.service.steps import public_step_of
@@ -61,7 +65,7 @@ from bot.store import (
     Store,
 )
 from engine import rules as rulesets
-from engine.game import Action, ActionKind, Phase
+from engine.game import Action, ActionKind, HandState, Phase
 from engine.match import new_match
 from engine.rules.common import SEATS, OptionError
 from engine.tiles import Tile
@@ -71,7 +75,35 @@ log = logging.getLogger(__name__)
 _HELD_FOR = {ActionKind.PONG: 2, ActionKind.KONG: 3}
 """How many of a tile a seat holds to answer its claim in advance."""
 _ANSWER_NAMES: dict[ActionKind, ClaimAnswerKind] = {ActionKind.PONG: "pong",
-                                                    ActionKind.KONG: "kong"}
+                                                    ActionKind.KONG: "kong",
+                                                    ActionKind.CHI: "chi"}
+
+
+def _judge_answer(state: HandState, seat: int, tile: Tile, answer: ClaimAnswer) -> None:
+    """A claim answered in advance is one the seat could make of its own tiles now
+    (whether a window will offer it, the engine says then), naming a discard it would
+    still hold after it; else refused (`set_claim_answers`)."""
+    held = list(state.seats[seat].hand)
+    if answer.kind is ActionKind.CHI:
+        if not natural_chi(state, tile, answer.tiles) or \
+                any(held.count(t) < answer.tiles.count(t) for t in answer.tiles):
+            raise Refused(E.BAD_CHI_ANSWER, "a chi is answered in advance with two tiles of "
+                          "your own that make a run with the tile, no 财神",
+                          tile=tile, tiles=answer.tiles)
+    else:
+        need = _HELD_FOR.get(answer.kind)
+        if need is None or held.count(tile) < need or answer.tiles:
+            raise Refused(E.BAD_CLAIM_ANSWER, "a pong is answered in advance for a "
+                          "tile held twice, a kong for one held three times",
+                          tile=tile, kind=answer.kind.value)
+    if answer.then is None:
+        return
+    for used in answer.uses(tile):
+        held.remove(used)
+    if answer.kind is ActionKind.KONG or answer.then not in held:
+        raise Refused(E.BAD_THEN_DISCARD, "the discard named after a claim is one you "
+                      "still hold after it (after a chi or pong)", tile=answer.then,
+                      claimed=tile)
 
 
 class Commands:
@@ -301,41 +333,81 @@ class Commands:
             return row.choices
 
     async def set_claim_answers(self, cause: Cause, table_id: int,
-                                answers: Mapping[Tile, ActionKind], *,
-                                hand_number: int | None = None) -> dict[Tile, ActionKind]:
+                                answers: AnswersGiven, *,
+                                hand_number: int | None = None) -> dict[Tile, ClaimAnswer]:
         """The claims the seat answers in advance for the live hand ("pong 5m", "kong
-        5m": the whole set, replacing the one before; empty clears it): each of a tile
-        the seat holds two (pong) or three (kong) of now, else `bad_claim_answer` and
-        nothing changes. A claim window offering the seat exactly that (and no win) is
-        then answered at once, never put to them (`live.advance_answer`); a window open
-        for them now too. ``hand_number`` (the menu's): an earlier hand's is
-        `stale_hand`. Returns the seat's answers now."""
+        5m", "chi 5m with 3m4m", each perhaps naming the discard to follow: the whole
+        set, one per tile, replacing the one before; empty clears it): each a claim the
+        seat could make of its own tiles now (`_judge_answer`: two for a pong, three for
+        a kong, else `bad_claim_answer`; a chi's two of a run with the tile, no 财神,
+        else `bad_chi_answer`; a discard still held after the claim, else
+        `bad_then_discard`), or nothing changes. An answer naming no discard keeps the
+        discard the same claim named before (the menu of claims does not carry them).
+        A claim window offering the seat exactly that claim (and no win) is then
+        answered at once, never put to them (`live.advance_answer`); a window open for
+        them now too. ``hand_number`` (the menu's): an earlier hand's is `stale_hand`.
+        Returns the seat's answers now."""
         await self.seen(cause)
         async with self._tables.locked(table_id) as live:
             seat = need_seat(live, cause.user_id)
             hand = need_hand(live)
             if hand_number is not None and hand_number != live.hand_number:
                 raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
-            held = hand.state.seats[seat].hand
-            for tile, kind in answers.items():
-                need = _HELD_FOR.get(kind)
-                if need is None or held.count(tile) < need:
-                    raise Refused(E.BAD_CLAIM_ANSWER, "a pong is answered in advance for a "
-                                  "tile held twice, a kong for one held three times",
-                                  tile=tile, kind=kind.value)
-            try:
-                await self._store.claim_answers.replace(
-                    hand.row.id, seat, [(t.notation, _ANSWER_NAMES[k])
-                                        for t, k in answers.items()], fence=live.fence)
-            except HandEnded:  # another process ended it meanwhile (shared mode)
-                live.stale = True
-                raise Refused(E.STALE_HAND, "that hand is over") from None
-            if answers:
-                hand.answers[seat] = dict(answers)
-            else:
-                hand.answers.pop(seat, None)
-            await self._timers.replan(live)
-            return dict(answers)
+            before = answers_of(live, seat)
+            wanted: dict[Tile, ClaimAnswer] = {}
+            for tile, given in answers.items():
+                answer = answer_of(given)
+                old = before.get(tile)
+                if answer.then is None and old is not None and old.same_claim(answer):
+                    answer = old
+                _judge_answer(hand.state, seat, tile, answer)
+                wanted[tile] = answer
+            return await self._store_answers(live, seat, wanted)
+
+    async def set_claim_discard(self, cause: Cause, table_id: int, tile: Tile,
+                                then: Tile | None, *, hand_number: int | None = None
+                                ) -> dict[Tile, ClaimAnswer]:
+        """Name (``then``) or clear (None) the discard to follow the seat's claim of
+        ``tile`` answered in advance ("pong 5m, then 9p"): played at once after that
+        claim when still held and legal (`live.played_ahead`). A tile with no chi or
+        pong answered, or a discard the seat would not hold after the claim, is
+        `bad_then_discard`; ``hand_number`` as `set_claim_answers`. Returns the seat's
+        answers now."""
+        await self.seen(cause)
+        async with self._tables.locked(table_id) as live:
+            seat = need_seat(live, cause.user_id)
+            hand = need_hand(live)
+            if hand_number is not None and hand_number != live.hand_number:
+                raise Refused(E.STALE_HAND, "that menu is from an earlier hand")
+            wanted = dict(answers_of(live, seat))
+            old = wanted.get(tile)
+            if old is None or old.kind is ActionKind.KONG:
+                raise Refused(E.BAD_THEN_DISCARD, "a discard is named after a chi or pong "
+                              "answered in advance", tile=then or tile, claimed=tile)
+            wanted[tile] = replace(old, then=then)
+            _judge_answer(hand.state, seat, tile, wanted[tile])
+            return await self._store_answers(live, seat, wanted)
+
+    async def _store_answers(self, live: LiveTable, seat: int,
+                             wanted: dict[Tile, ClaimAnswer]) -> dict[Tile, ClaimAnswer]:
+        hand = live.hand
+        assert hand is not None
+        try:
+            await self._store.claim_answers.replace(
+                hand.row.id, seat,
+                [(t.notation, _ANSWER_NAMES[a.kind],
+                  "".join(x.notation for x in a.tiles) if a.kind is ActionKind.CHI else None,
+                  a.then.notation if a.then is not None else None)
+                 for t, a in wanted.items()], fence=live.fence)
+        except HandEnded:  # another process ended it meanwhile (shared mode)
+            live.stale = True
+            raise Refused(E.STALE_HAND, "that hand is over") from None
+        if wanted:
+            hand.answers[seat] = wanted
+        else:
+            hand.answers.pop(seat, None)
+        await self._timers.replan(live)
+        return dict(wanted)
 
     async def set_next_discard(self, cause: Cause, table_id: int, tile: Tile | None, *,
                                hand_number: int | None = None, seat: int | None = None

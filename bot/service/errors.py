@@ -69,6 +69,14 @@ ILLEGAL = "illegal"
 BAD_CLAIM_ANSWER = "bad_claim_answer"
 """A claim answered in advance for a tile the seat does not hold enough of (params:
 ``tile``, ``kind`` "pong" or "kong")."""
+BAD_CHI_ANSWER = "bad_chi_answer"
+"""A chi answered in advance that is no chi of the seat's own two tiles (params:
+``tile``, the claimed tile, and ``tiles``, the two named): not held, not a run with the
+tile, or a 财神 among them."""
+BAD_THEN_DISCARD = "bad_then_discard"
+"""A discard named to follow a claim answered in advance that the seat would not hold
+after that claim, or named after no such claim, or after a kong (params: ``tile``, the
+discard; ``claimed``, the claimed tile)."""
 NOT_HELD = "not_held"
 """A next discard chosen in advance that the seat does not hold (params: tile)."""
 YOUR_TURN = "your_turn"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from bot.service.notices import NextDiscard, SeatInfo, TableInfo, TableRef, names_of
+from bot.service.notices import ClaimAnswer, NextDiscard, SeatInfo, TableInfo, TableRef, names_of
 from bot.store import (
     ClaimAnswerRow,
     DeadlineKind,
@@ -37,18 +37,36 @@ from engine.game import (
     legal_actions,
 )
 from engine.match import MatchState
+from engine.melds import MeldKind
 from engine.rules.common import SEATS, TableOptions
-from engine.tiles import Tile, tile_from_notation
+from engine.tiles import Tile, parse_tiles, tile_from_notation
 from engine.view import view, visible_deciding
 
 AutoReason = Literal["computer", "away", "always_win", "pass_claims", "claim_answer",
-                     "premove", "discard_drawn"]
-AheadReason = Literal["premove", "discard_drawn"]
+                     "premove", "discard_drawn", "claim_discard"]
+AheadReason = Literal["premove", "discard_drawn", "claim_discard"]
 """A turn played at once by what its person chose beforehand (`played_ahead`)."""
+AHEAD: frozenset[AutoReason] = frozenset(("premove", "discard_drawn", "claim_discard"))
 
-Answers = Mapping[Tile, ActionKind]
-"""A seat's claims answered in advance for the hand: tile → PONG or KONG ("pong 5m")."""
+Answers = Mapping[Tile, ClaimAnswer]
+"""A seat's claims answered in advance for the hand, by the tile claimed: "pong 5m",
+"kong 5m", "chi 5m with 3m4m", each perhaps naming its discard ("then 9p")."""
+AnswersGiven = Mapping[Tile, "ClaimAnswer | ActionKind"]
+"""`Answers` as a caller may give them: a bare PONG or KONG is that claim, no discard
+named."""
 NO_ANSWERS: Answers = {}
+
+
+def answer_of(given: ClaimAnswer | ActionKind) -> ClaimAnswer:
+    """An answer as given (`AnswersGiven`) as a `ClaimAnswer`."""
+    return given if isinstance(given, ClaimAnswer) else ClaimAnswer(given)
+
+
+def answers_given(answers: AnswersGiven) -> Answers:
+    """Answers as given, each a `ClaimAnswer`."""
+    if all(isinstance(a, ClaimAnswer) for a in answers.values()):
+        return answers  # type: ignore[return-value]  # checked just above
+    return {tile: answer_of(a) for tile, a in answers.items()}
 
 COVERING: frozenset[AutoReason] = frozenset(("always_win", "pass_claims", "claim_answer"))
 """The reasons that answer a person's claim window for them: the seat is *covered*, its
@@ -244,14 +262,14 @@ _NO_STEPS: tuple[int | None, ...] = (None,) * SEATS
 
 
 def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
-                answers: Answers = NO_ANSWERS, premove: NextDiscard | None = None
+                answers: AnswersGiven = NO_ANSWERS, premove: NextDiscard | None = None
                 ) -> AutoReason | None:
     """Why ``seat``'s decision is played without asking: a computer seat, an away seat,
     a standing choice that fits this decision, the claims the seat answered in
     advance (``answers``, with its standing "never chi": `advance_answer`), or a turn
     its person chose beforehand (``premove``, the seat's next discard chosen in
-    advance: `played_ahead`); None: ask
-    the person."""
+    advance, or the discard its claim answered in advance names: `played_ahead`);
+    None: ask the person."""
     if seat_row is None or seat_row.is_computer:
         return "computer"
     if seat_row.away:
@@ -261,7 +279,7 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
         if choices.always_win and any(a.kind is ActionKind.WIN
                                       for a in legal_actions(state, seat)):
             return "always_win"
-        ahead = played_ahead(seat_row, state, seat, premove)
+        ahead = played_ahead(seat_row, state, seat, premove, answers)
         return ahead[0] if ahead is not None else None
     assert state.window is not None
     kinds = {a.kind for a in state.window.options[seat]}
@@ -273,33 +291,81 @@ def auto_reason(seat_row: SeatRow | None, state: HandState, seat: int,
 
 
 def advance_answer(state: HandState, seat: int, choices: StandingChoices,
-                   answers: Answers = NO_ANSWERS) -> Action | None:
+                   answers: AnswersGiven = NO_ANSWERS) -> Action | None:
     """The move ``seat``'s answers given in advance play in the open claim window, when
     they decide every option it has there (None: they do not). A win on offer is
-    never theirs to decide (only "always win" is: `auto_reason`). "pong T" / "kong T"
-    plays that claim of the window's tile T with the seat's own T tiles, when the
-    window offers exactly it (never another pong, one with 财神 say); "never chi"
-    passes a window that offers chi alone. Only an option of the window is ever
-    returned: what the rules allow now, whatever was answered before."""
+    never theirs to decide (only "always win" is: `auto_reason`). Named answers come
+    first: "pong T" / "kong T" plays that claim of the window's tile T with the seat's
+    own T tiles, "chi T with AB" that chi with the seat's own A and B, when the window
+    offers exactly it (never another claim, one with a 财神 say); then "never chi"
+    passes a window whose every other option is a chi (and "win only", `auto_reason`,
+    every other offer). Only an option of the window is ever returned: what the rules
+    allow now (only the seat after the discarder may chi), whatever was answered
+    before."""
     window = state.window
     if state.phase is Phase.TURN or window is None:
         return None
     options = window.options[seat]
     if not options or any(a.kind is ActionKind.WIN for a in options):
         return None
-    wanted = answers.get(window.tile)
-    if wanted is not None:
-        natural = (window.tile,) * (3 if wanted is ActionKind.KONG else 2)
-        for action in options:
-            if action.kind is wanted and action.tiles == natural:
-                return action
+    given = answers.get(window.tile)
+    if given is not None:
+        wanted = answer_of(given)
+        if wanted.kind in _NAMED:
+            named = Action(wanted.kind, seat, tiles=wanted.uses(window.tile))
+            for action in options:
+                if action == named:
+                    return action
     if choices.never_chi and all(a.kind is ActionKind.CHI for a in options):
         return Action(ActionKind.PASS, seat)
     return None
 
 
+def natural_chi(state: HandState, tile: Tile, tiles: tuple[Tile, ...]) -> bool:
+    """Whether ``tiles`` (two) make a run with ``tile`` of their own faces: suited, one
+    suit, in a row, none a 财神 nor a tile playing as another (a named chi's: which
+    window offers it, the engine says then)."""
+    if len(tiles) != 2:
+        return False
+    run = sorted((tile, *tiles))
+    wild = state.wildcards
+    if any(not t.is_suited or wild.plays_as(t) != t for t in run):
+        return False
+    return run[0] // 9 == run[2] // 9 and run[1] == run[0] + 1 and run[2] == run[1] + 1
+
+
+_NAMED = frozenset((ActionKind.PONG, ActionKind.KONG, ActionKind.CHI))
+"""The claims an answer given in advance may name."""
+
+
+def claimed_then(state: HandState, seat: int, answers: AnswersGiven) -> Tile | None:
+    """The discard the seat's answer given in advance names to follow the claim its
+    turn began with ("pong 5m, then 9p"), when that turn began with exactly the claim
+    the answer names (a chi or a pong: a kong draws its replacement, a turn the next
+    discard chosen in advance plays); None otherwise."""
+    mine = state.seats[seat]
+    if not mine.claimed_turn or not mine.melds:
+        return None
+    meld = mine.melds[-1]
+    tile = meld.claimed
+    if tile is None or meld.kind not in _THEN_KINDS:
+        return None
+    given = answers.get(tile)
+    if given is None:
+        return None
+    answer = answer_of(given)
+    if answer.then is None or _THEN_KINDS.get(meld.kind) is not answer.kind \
+            or sorted((*answer.uses(tile), tile)) != sorted(meld.tiles):
+        return None
+    return answer.then
+
+
+_THEN_KINDS = {MeldKind.CHI: ActionKind.CHI, MeldKind.PONG: ActionKind.PONG}
+"""The claims an answer given in advance may name a discard after."""
+
+
 def covered(seat_row: SeatRow | None, state: HandState, seat: int,
-            answers: Answers = NO_ANSWERS) -> bool:
+            answers: AnswersGiven = NO_ANSWERS) -> bool:
     """Whether a person's claim decision is answered for them (`COVERING`)."""
     return seat_row is not None and not seat_row.is_computer and state.phase is not Phase.TURN \
         and auto_reason(seat_row, state, seat, answers) in COVERING
@@ -307,14 +373,21 @@ def covered(seat_row: SeatRow | None, state: HandState, seat: int,
 
 def answers_in(rows: Iterable[ClaimAnswerRow], hand_id: int) -> dict[int, Answers]:
     """The stored answers of one hand, by seat."""
-    out: dict[int, dict[Tile, ActionKind]] = {}
+    out: dict[int, dict[Tile, ClaimAnswer]] = {}
     for r in rows:
         if r.hand_id == hand_id:
-            out.setdefault(r.seat, {})[tile_from_notation(r.tile)] = _ANSWER_KINDS[r.kind]
+            out.setdefault(r.seat, {})[tile_from_notation(r.tile)] = answer_in(r)
     return dict(out)
 
 
-_ANSWER_KINDS = {"pong": ActionKind.PONG, "kong": ActionKind.KONG}
+def answer_in(row: ClaimAnswerRow) -> ClaimAnswer:
+    """A stored answer as the service holds it."""
+    return ClaimAnswer(ANSWER_KINDS[row.kind],
+                       tuple(parse_tiles(row.with_tiles)) if row.with_tiles else (),
+                       tile_from_notation(row.then_discard) if row.then_discard else None)
+
+
+ANSWER_KINDS = {"pong": ActionKind.PONG, "kong": ActionKind.KONG, "chi": ActionKind.CHI}
 
 
 def answers_of(live: LiveTable, seat: int) -> Answers:
@@ -346,21 +419,33 @@ def asks_in_person(state: HandState, legal: Iterable[Action]) -> bool:
 
 
 def played_ahead(seat_row: SeatRow, state: HandState, seat: int,
-                 premove: NextDiscard | None) -> tuple[AheadReason, Action] | None:
+                 premove: NextDiscard | None, answers: AnswersGiven = NO_ANSWERS
+                 ) -> tuple[AheadReason, Action] | None:
     """The discard ``seat``'s turn plays at once because its person chose it
-    beforehand, and why; None: ask them. Only a turn that began with a draw (not the
-    dealer's first, not one after the seat's own claim) and whose draw offers no win and
-    no kong of the seat's natural tiles (`asks_in_person`), and only a discard the rules
-    allow now: the next discard chosen in advance (``premove``) if it is still held —
-    or, with its "or my draw" on, the drawn tile when the engine's own advice keeps it
-    less (`engine.ai.less_useful`; a chosen 财神 is a float meant, played as chosen) —
-    else (none chosen) the drawn tile when the seat asked for "discard my draw" and its
-    hand is ready without it (the engine's waits, as the discard menu shows them). A
-    chosen next discard no longer held asks."""
+    beforehand, and why; None: ask them. A turn right after the seat's own chi or pong:
+    the discard its answer given in advance named ("pong 5m, then 9p": `claimed_then`),
+    when still held and legal and no win is offered. Else only a turn that began with a
+    draw (not the dealer's first) and whose draw offers no win and no kong of the seat's
+    natural tiles (`asks_in_person`), and only a discard the rules allow now: the next
+    discard chosen in advance (``premove``) if it is still held — or, with its "or my
+    draw" on, the drawn tile when the engine's own advice keeps it less
+    (`engine.ai.less_useful`; a chosen 财神 is a float meant, played as chosen) — else
+    (none chosen) the drawn tile when the seat asked for "discard my draw" and its hand
+    is ready without it (the engine's waits, as the discard menu shows them). A chosen
+    next discard no longer held asks."""
     if state.phase is not Phase.TURN or state.turn != seat:
         return None
+    if state.seats[seat].claimed_turn:
+        then = claimed_then(state, seat, answers) if answers else None
+        if then is None:
+            return None
+        after = Action(ActionKind.DISCARD, seat, then)
+        legal = legal_actions(state, seat)
+        if after not in legal or any(a.kind is ActionKind.WIN for a in legal):
+            return None
+        return "claim_discard", after
     drawn = state.seats[seat].drawn
-    if drawn is None or state.seats[seat].claimed_turn:
+    if drawn is None:
         return None
     legal = legal_actions(state, seat)
     if asks_in_person(state, legal):

@@ -44,7 +44,7 @@ from bot.service.live import (
     step_of,
     user_of,
 )
-from bot.service.notices import AwayNotice, LobbyNotice, PlayedAhead, TableRef
+from bot.service.notices import AwayNotice, ClaimAnswer, LobbyNotice, PlayedAhead, TableRef
 from bot.service.results import ActResult
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import snapshot_of
@@ -76,7 +76,9 @@ from engine.game import (
 )
 from engine.match import HandOutcome, MatchState, finish_hand, start_hand
 from engine.match import leave as match_leave
+from engine.melds import MeldKind
 from engine.rules.common import SEATS
+from engine.tiles import Tile
 
 JUDGED = 3
 """Shared mode: how often a click or a timer is judged against a table another process
@@ -231,11 +233,8 @@ class Moves:
             live.premoves.pop(seat, None)
         self._timers.schedule(live, (pending[s] for s in fresh))
         await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
-        drawn = old.seats[action.seat].drawn
-        played = (action.seat, PlayedAhead(
-            ahead, drawn, action.tile,
-            premove.tile if ahead == "premove" and premove is not None else None)) \
-            if ahead is not None and drawn is not None and action.tile is not None else None
+        played = _played(old, action, ahead,
+                         premove.tile if premove is not None else None)
         await self._announcer.announce(live, old, new, events, fresh, cause,
                                        played=played)
         mine = new.seats[action.seat]
@@ -417,6 +416,35 @@ class Moves:
                 hands_played=1, matches_played=1 if match_over else 0,
                 hand_value=record.settlement.value if record else None, hand_desc=desc))
         return out
+
+
+def _played(old: HandState, action: Action, ahead: AheadReason | None,
+            chosen: Tile | None) -> tuple[int, PlayedAhead] | None:
+    """What the seat's DM tells of a turn played at once as its person chose
+    beforehand (``ahead``): what it drew, or the claim it made, what it discarded, and
+    (a pre-move) the tile it had ``chosen``."""
+    mine = old.seats[action.seat]
+    if ahead is None or action.tile is None:
+        return None
+    if ahead == "claim_discard":
+        meld = mine.melds[-1]
+        assert meld.claimed is not None  # `claimed_then` judged it
+        claimed = (meld.claimed, ClaimAnswer(
+            ActionKind.CHI if meld.kind is MeldKind.CHI else ActionKind.PONG,
+            _taken(meld.tiles, meld.claimed) if meld.kind is MeldKind.CHI else (),
+            action.tile))
+        return action.seat, PlayedAhead(ahead, None, action.tile, claim=claimed)
+    if mine.drawn is None:
+        return None
+    return action.seat, PlayedAhead(ahead, mine.drawn, action.tile,
+                                    chosen if ahead == "premove" else None)
+
+
+def _taken(tiles: tuple[Tile, ...], claimed: Tile) -> tuple[Tile, ...]:
+    """A meld's tiles from the claimer's hand: all but (one) claimed tile."""
+    rest = list(tiles)
+    rest.remove(claimed)
+    return tuple(sorted(rest))
 
 
 def premoves_spent(live: LiveTable, action: Action, new: HandState, fresh: set[int]

@@ -199,6 +199,29 @@ class TableNotice:
         return spectator_view(self._state, self.hand_number)
 
 
+@dataclass(frozen=True, order=True)
+class ClaimAnswer:
+    """One claim a seat answered in advance for a tile of this hand: ``kind`` PONG
+    ("pong 5m"), KONG ("kong 5m") or CHI ("chi 5m with 3m4m": ``tiles`` the two of the
+    seat's own it melds with, sorted); ``then``: the discard named to follow it ("pong
+    5m, then 9p"), None: the seat is asked its discard."""
+
+    kind: ActionKind
+    tiles: tuple[Tile, ...] = ()
+    then: Tile | None = None
+
+    def uses(self, tile: Tile) -> tuple[Tile, ...]:
+        """The tiles of the seat's hand the claim of ``tile`` melds with (natural: the
+        pong's two of the tile itself, never a 财神)."""
+        if self.kind is ActionKind.CHI:
+            return self.tiles
+        return (tile,) * (3 if self.kind is ActionKind.KONG else 2)
+
+    def same_claim(self, other: ClaimAnswer) -> bool:
+        """The same claim, whatever discard each names."""
+        return self.kind is other.kind and self.tiles == other.tiles
+
+
 @dataclass(frozen=True)
 class NextDiscard:
     """A seat's next discard chosen in advance ("next: 9p"), private to its person:
@@ -213,15 +236,18 @@ class NextDiscard:
 @dataclass(frozen=True)
 class PlayedAhead:
     """A seat's turn played at once by what its person chose beforehand (private to
-    them): ``reason`` "premove" (their next discard chosen in advance) or
-    "discard_drawn" ("discard my draw" with a ready hand), the tile drawn, the tile
-    discarded, and (a pre-move) the tile chosen in advance: the draw is discarded in
-    its place when it helped less ("or my draw")."""
+    them): ``reason`` "premove" (their next discard chosen in advance),
+    "discard_drawn" ("discard my draw" with a ready hand) or "claim_discard" (the
+    discard their claim answered in advance named: ``claim``, the claimed tile and the
+    answer; nothing drawn), the tile drawn, the tile discarded, and (a pre-move) the
+    tile chosen in advance: the draw is discarded in its place when it helped less ("or
+    my draw")."""
 
-    reason: Literal["premove", "discard_drawn"]
-    drawn: Tile
+    reason: Literal["premove", "discard_drawn", "claim_discard"]
+    drawn: Tile | None
     discarded: Tile
     chosen: Tile | None = None
+    claim: tuple[Tile, ClaimAnswer] | None = None
 
 
 @dataclass(frozen=True)
@@ -265,7 +291,7 @@ class PrivateNotice:
     played: PlayedAhead | None = None
     """The seat's turn that was just played at once for its person (what was drawn and
     discarded), told in their DM."""
-    answers: tuple[tuple[Tile, ActionKind], ...] = ()
+    answers: tuple[tuple[Tile, ClaimAnswer], ...] = ()
     """The claims the seat answered in advance for this hand ("pong 5m": (5m, PONG)),
     by tile; its DM offers to change them while it decides nothing."""
     bank: float | None = None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.notices import NextDiscard, TableInfo
+from bot.service.notices import ClaimAnswer, NextDiscard, TableInfo
 from bot.store import LeaderboardRow, StandingChoices
-from engine.game import ActionKind, Event
+from engine.game import Event
 from engine.tiles import Tile
 from engine.view import PlayerView, TableView
 
@@ -70,7 +70,7 @@ class HandInfo:
     """What the decision's buttons carry (`steps.py`; None: nothing to decide now)."""
     next_discard: NextDiscard | None = None
     """The seat's next discard chosen in advance (its person's alone)."""
-    answers: tuple[tuple[Tile, ActionKind], ...] = ()
+    answers: tuple[tuple[Tile, ClaimAnswer], ...] = ()
     """The claims the seat answered in advance for this hand, by tile."""
     bank: float | None = None
     """The seat's time bank for its decision (None: the table has none)."""

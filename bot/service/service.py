@@ -38,9 +38,16 @@ from bot.service.commands import Commands
 from bot.service.digests import DIGEST_LEASE, SWEEP_EVERY, Digests
 from bot.service.fairness import Deal, shuffle
 from bot.service.languages import Languages
-from bot.service.live import LiveTable
+from bot.service.live import AnswersGiven, LiveTable
 from bot.service.moves import ComputerNamer, Moves
-from bot.service.notices import NextDiscard, SeatInfo, TableInfo, TableRef, WaitingMove
+from bot.service.notices import (
+    ClaimAnswer,
+    NextDiscard,
+    SeatInfo,
+    TableInfo,
+    TableRef,
+    WaitingMove,
+)
 from bot.service.notifier import Notifier
 from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
@@ -64,7 +71,7 @@ from bot.service.tables import LiveTables
 from bot.service.timers import Timers
 from bot.store import StandingChoices, Store
 from engine import rules as rulesets
-from engine.game import Action, ActionKind, preload_tables
+from engine.game import Action, preload_tables
 from engine.tiles import Tile
 
 
@@ -214,10 +221,18 @@ class TableService:
         return await self.commands.set_choice(cause, table_id, name, on)
 
     async def set_claim_answers(self, cause: Cause, table_id: int,
-                                answers: Mapping[Tile, ActionKind], *,
-                                hand_number: int | None = None) -> dict[Tile, ActionKind]:
+                                answers: AnswersGiven, *,
+                                hand_number: int | None = None) -> dict[Tile, ClaimAnswer]:
         """The seat's claims answered in advance for this hand; returns them."""
         return await self.commands.set_claim_answers(cause, table_id, answers,
+                                                     hand_number=hand_number)
+
+    async def set_claim_discard(self, cause: Cause, table_id: int, tile: Tile,
+                                then: Tile | None, *, hand_number: int | None = None
+                                ) -> dict[Tile, ClaimAnswer]:
+        """Name (or, None, clear) the discard after the seat's claim of ``tile``
+        answered in advance; returns the seat's answers."""
+        return await self.commands.set_claim_discard(cause, table_id, tile, then,
                                                      hand_number=hand_number)
 
     async def set_next_discard(self, cause: Cause, table_id: int, tile: Tile | None, *,

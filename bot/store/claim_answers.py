@@ -1,5 +1,6 @@
-"""Claims answered in advance (migration 0021): "pong 5m", "kong 5m" for one hand of
-one seat, written from the person's DM, read with the table when it is rebuilt
+"""Claims answered in advance (migrations 0021, 0025): "pong 5m", "kong 5m", "chi 5m
+with 3m4m", each perhaps with the discard to follow ("then 9p"), for one hand of one
+seat, written from the person's DM, read with the table when it is rebuilt
 (`bot.store.rebuilds`), deleted with the rest of the hand's state when it ends
 (`clear_in`, in `bot.store.endings`' transactions)."""
 
@@ -11,6 +12,9 @@ from bot.store import hands
 from bot.store.database import Session
 from bot.store.repository import Repository, TableBump, marks
 from bot.store.rows import ClaimAnswerKind, ClaimAnswerRow
+
+NewClaimAnswer = tuple[str, ClaimAnswerKind] | tuple[str, ClaimAnswerKind, str | None, str | None]
+"""(tile, kind) or (tile, kind, with_tiles, then_discard), tiles in notation."""
 
 
 async def clear_in(db: Session, hand_id: int) -> None:
@@ -34,18 +38,24 @@ class ClaimAnswers(Repository):
         return [ClaimAnswerRow.of(r) for r in rows]
 
     async def replace(self, hand_id: int, seat: int,
-                      answers: Iterable[tuple[str, ClaimAnswerKind]], *,
+                      answers: Iterable[NewClaimAnswer], *,
                       fence: TableBump | None = None) -> list[ClaimAnswerRow]:
-        """Make ``answers`` (tile, kind) the seat's only ones in the hand (none: clear
-        them); `HandEnded` if the hand is over (nothing written)."""
-        wanted = dict(answers)
+        """Make ``answers`` the seat's only ones in the hand (none: clear them), one per
+        tile (a later one for a tile replaces an earlier); `HandEnded` if the hand is
+        over (nothing written)."""
+        wanted: dict[str, ClaimAnswerRow] = {}
+        for answer in answers:
+            tile, kind, *more = answer
+            with_tiles, then = (more[0], more[1]) if more else (None, None)
+            wanted[tile] = ClaimAnswerRow(hand_id, seat, tile, kind, with_tiles, then)
+        rows = [wanted[t] for t in sorted(wanted)]
         async with self._write(fence) as db:
             await hands.live_hand_in(db, hand_id)
             await db.run("DELETE FROM claim_answers WHERE hand_id = ? AND seat = ?",
                          (hand_id, seat))
-            if wanted:
-                await db.run_many("INSERT INTO claim_answers (hand_id, seat, tile, kind)"
-                                  " VALUES (?, ?, ?, ?)",
-                                  [(hand_id, seat, tile, kind)
-                                   for tile, kind in sorted(wanted.items())])
-        return [ClaimAnswerRow(hand_id, seat, tile, kind) for tile, kind in sorted(wanted.items())]
+            if rows:
+                await db.run_many("INSERT INTO claim_answers (hand_id, seat, tile, kind,"
+                                  " with_tiles, then_discard) VALUES (?, ?, ?, ?, ?, ?)",
+                                  [(r.hand_id, r.seat, r.tile, r.kind, r.with_tiles,
+                                    r.then_discard) for r in rows])
+        return rows

@@ -73,23 +73,28 @@ def _choices_of(text: str) -> StandingChoices:
     return StandingChoices(**{name: bool(data.get(name, False)) for name in _CHOICES})
 
 
-ClaimAnswerKind = Literal["pong", "kong"]
+ClaimAnswerKind = Literal["pong", "kong", "chi"]
 
 
 @dataclass(frozen=True)
 class ClaimAnswerRow:
-    """A claim a person answered in advance for one hand (migration 0021): "pong 5m"
-    (``tile`` in notation) plays that pong, "kong 5m" that exposed kong, when a claim
-    window offers it (and nothing better decides it)."""
+    """A claim a person answered in advance for one hand (migrations 0021, 0025): "pong
+    5m" (``tile`` in notation) plays that pong, "kong 5m" that exposed kong, "chi 5m
+    with 3m4m" (``with_tiles`` "3m4m") that chi, when a claim window offers it (and
+    nothing better decides it); ``then_discard`` (notation, or None): the discard
+    played at once after it ("pong 5m, then 9p")."""
 
     hand_id: int
     seat: int
     tile: str
     kind: ClaimAnswerKind
+    with_tiles: str | None = None
+    then_discard: str | None = None
 
     @classmethod
     def of(cls, r: Row) -> ClaimAnswerRow:
-        return cls(r["hand_id"], r["seat"], r["tile"], r["kind"])
+        return cls(r["hand_id"], r["seat"], r["tile"], r["kind"], r["with_tiles"],
+                   r["then_discard"])
 
 
 @dataclass(frozen=True)
@@ -298,7 +303,7 @@ class DeadlineRow:
     claimed_until: float | None = None
     timer_at: float | None = None
     """When the seat's own timer runs out; a time bank runs from there to ``due_at``
-    (None: no bank, the timer ends at ``due_at``). Migration 0023."""
+    (None: no bank, the timer ends at ``due_at``). Migration 0025."""
     warn_at: float | None = None
     """When a quarter of the timer is left: the warning DM (None: none, a computer's)."""
     warned_at: float | None = None

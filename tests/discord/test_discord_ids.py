@@ -20,12 +20,13 @@ from bot.discord.play.choices import (
     PREFERENCES,
     BackButton,
     ClaimAnswersSelect,
+    ClaimThenSelect,
     PreferenceButton,
     parse_answers,
 )
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect, NextOrDrawButton
-from bot.service import ActResult, Cause, Place, Refused
+from bot.service import ActResult, Cause, ClaimAnswer, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
 from engine.game.actions import Action
@@ -54,7 +55,8 @@ ACTIONS = [
 
 
 ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
-         NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect, NextOrDrawButton)
+         NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect, NextOrDrawButton,
+         ClaimThenSelect)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -146,7 +148,8 @@ def test_discard_values_are_tiles_but_never_flowers() -> None:
 def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
            "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
-           "mj:nxc:1:1:s2", "mj:ca:1:2", "mj:nxd:1:1:s2:off"]
+           "mj:nxc:1:1:s2", "mj:ca:1:2", "mj:nxd:1:1:s2:off",
+           "mj:cat:1:2:9m"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
@@ -431,17 +434,23 @@ async def test_a_standing_choice_is_set_to_the_value_its_id_says() -> None:
 
 async def test_claims_answered_in_advance_are_the_menus_whole_choice() -> None:
     assert ClaimAnswersSelect(BIG, 3).custom_id == f"mj:ca:{BIG}:3"
-    assert parse_answers(["p9m", "k5p", "p5p"]) == {Tile.M9: ActionKind.PONG,
-                                                    Tile.P5: ActionKind.KONG}
+    assert parse_answers(["p9m", "k5p", "p5p", "c3s1s2s"]) == {
+        Tile.M9: ClaimAnswer(ActionKind.PONG), Tile.P5: ClaimAnswer(ActionKind.KONG),
+        Tile.S3: ClaimAnswer(ActionKind.CHI, (Tile.S1, Tile.S2))}
+    # one answer a tile: a pong of it over a chi of it, whatever the order
+    assert parse_answers(["c3s1s2s", "p3s"]) == {Tile.S3: ClaimAnswer(ActionKind.PONG)}
     assert parse_answers([]) == {}
-    for bad in (["c9m"], ["p9"], ["p1f2"], "p9m", [9], ["x"] * 26):
+    for bad in (["c9m"], ["p9"], ["p1f2"], "p9m", [9], ["x"] * 26, ["p9m7m8m"],
+                ["c9m7m8x"]):
         with pytest.raises(ValueError):
             parse_answers(bad)
-    service = FakeService({"set_claim_answers": {Tile.M9: ActionKind.PONG}})
+    service = FakeService({"set_claim_answers": {Tile.M9: ClaimAnswer(ActionKind.PONG)},
+                           "hand": SimpleNamespace(view=SimpleNamespace(hand=(Tile.M9,) * 3))})
     inter = interaction(service, data={"custom_id": "mj:ca:5:2", "values": ["p9m"]})
     await (await read(ClaimAnswersSelect, "mj:ca:5:2", inter)).callback(inter)
     (args, kwargs) = service.last("set_claim_answers")
-    assert args[1:] == (5, {Tile.M9: ActionKind.PONG}) and kwargs == {"hand_number": 2}
+    assert args[1:] == (5, {Tile.M9: ClaimAnswer(ActionKind.PONG)}) \
+        and kwargs == {"hand_number": 2}
     assert inter.said[0][1] is True and "Nine of Characters" in inter.said[0][0]
     cleared = FakeService({"set_claim_answers": {}})
     inter = interaction(cleared, locale=discord.Locale.chinese,
@@ -453,6 +462,29 @@ async def test_claims_answered_in_advance_are_the_menus_whole_choice() -> None:
     inter = interaction(forged, data={"custom_id": "mj:ca:5:2", "values": ["p9x"]})
     await (await read(ClaimAnswersSelect, "mj:ca:5:2", inter)).callback(inter)
     assert forged.names() == [] and inter.said[0][1] is True
+
+
+async def test_the_discard_after_a_claim_answered_in_advance_is_named_or_cleared() -> None:
+    assert ClaimThenSelect(BIG, 3, Tile.M9).custom_id == f"mj:cat:{BIG}:3:9m"
+    (EAST,) = parse_tiles("1z")
+    named = {Tile.M9: ClaimAnswer(ActionKind.PONG, then=EAST)}
+    service = FakeService({"set_claim_discard": named})
+    inter = interaction(service, data={"custom_id": "mj:cat:5:2:9m", "values": ["1z"]})
+    await (await read(ClaimThenSelect, "mj:cat:5:2:9m", inter)).callback(inter)
+    (args, kwargs) = service.last("set_claim_discard")
+    assert args[1:] == (5, Tile.M9, EAST) and kwargs == {"hand_number": 2}
+    assert inter.said[0][0] == "After 碰 Pong Nine of Characters: East Wind."
+    asked = FakeService({"set_claim_discard": {Tile.M9: ClaimAnswer(ActionKind.PONG)}})
+    inter = interaction(asked, locale=discord.Locale.chinese,
+                        data={"custom_id": "mj:cat:5:2:9m", "values": ["-"]})
+    await (await read(ClaimThenSelect, "mj:cat:5:2:9m", inter)).callback(inter)
+    assert asked.last("set_claim_discard")[0][1:] == (5, Tile.M9, None)
+    assert "到时问你" in inter.said[0][0]
+    for forged in (["9x"], ["1z", "2z"], [], "1z"):
+        nobody = FakeService()
+        inter = interaction(nobody, data={"custom_id": "mj:cat:5:2:9m", "values": forged})
+        await (await read(ClaimThenSelect, "mj:cat:5:2:9m", inter)).callback(inter)
+        assert nobody.names() == [] and inter.said[0][1] is True
 
 
 async def test_back_gives_the_seat_back() -> None:

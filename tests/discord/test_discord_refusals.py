@@ -21,7 +21,8 @@ CODES = sorted(v for k, v in vars(E).items() if k.isupper() and isinstance(v, st
 ZH_NAMES = ("小明", "小红", "小刚", "小丽")  # names without Latin letters, to find English
 PARAMS = {"seat": 3, "name": "小刚", "seats": (2, 4), "why": "tile_not_held",
           "detail": "you do not hold 7z", "names": ZH_NAMES,
-          "refusal": Refusal.of(Code.NOT_HELD, tiles=(Tile.RED,)), "tile": Tile.RED}
+          "refusal": Refusal.of(Code.NOT_HELD, tiles=(Tile.RED,)), "tile": Tile.RED,
+          "claimed": Tile.M9, "tiles": (Tile.M7, Tile.M8)}
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 ALLOWED_LATIN = {"mahjong", "new"}  # the command /mahjong new
 
@@ -133,3 +134,16 @@ def test_every_engine_refusal_is_said_in_each_language(code: Code) -> None:
         assert "Cid" in en and "小刚" in zh, (en, zh)
     if isinstance(refusal.params.get("tile"), Tile):
         assert "5m" not in en + zh and "Five of Characters" in en and "五万" in zh, (en, zh)
+
+
+def test_a_named_chi_and_a_discard_after_a_claim_say_what_was_wrong() -> None:
+    chi = {"tile": Tile.M9, "tiles": (Tile.M2, Tile.M7)}
+    assert refusal_text(E.BAD_CHI_ANSWER, "x", "en", chi) == (
+        "A chi in advance takes two tiles of your own hand that make a run with the tile, "
+        "no 财神: not Nine of Characters with Characters 2 7.")
+    assert "九万" in refusal_text(E.BAD_CHI_ANSWER, "x", "zh-CN", chi)
+    then = {"tile": Tile.M5, "claimed": Tile.M9}
+    en = refusal_text(E.BAD_THEN_DISCARD, "x", "en", then)
+    assert en.endswith("not Five of Characters after Nine of Characters."), en
+    zh = refusal_text(E.BAD_THEN_DISCARD, "x", "zh-CN", then)
+    assert "九万 之后打 五万 不行" in zh, zh

@@ -6,7 +6,8 @@ closes its window without a prompt."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,10 @@ from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeMe
 
 from bot.service.fairness import Deal, deal_of
 from engine.game import stack_wall
-from tests.service.helpers import SCENE_PONG
+from tests.service.helpers import QUIET, SCENE_PONG
+
+# The dealer discards 9m; only seat 1 (the next) may claim it: a chi with 7m 8m.
+SCENE_CHI = {0: QUIET[0] + "9m", 1: "278m369p147s1234z", 2: QUIET[2], 3: QUIET[3]}
 
 
 def _first_ids(message: FakeMessage) -> list[str]:
@@ -72,9 +76,10 @@ async def test_a_claim_offer_without_a_win_arrives_silently(
 # Claims answered in advance, from the DM's menu
 
 
-def _deal(_rules: str, _dealer: int) -> Deal:
-    """Seat 2 holds 9m 9m; the dealer discards 9m, and each seat its 5z after."""
-    return deal_of(stack_wall("shanghai", SCENE_PONG, 0, draws="5z5z5z5z"))
+def _deal(_rules: str, _dealer: int, scene: Mapping[int, str] = SCENE_PONG) -> Deal:
+    """Seat 2 holds 9m 9m (``SCENE_CHI``: seat 1 holds 7m 8m); the dealer discards 9m,
+    and each seat its 5z after."""
+    return deal_of(stack_wall("shanghai", scene, 0, draws="5z5z5z5z"))
 
 
 def _prompts(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
@@ -83,11 +88,12 @@ def _prompts(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
 
 
 async def _started(fake: FakeDiscord, bots: BotLauncher, folder: Path,
-                   monkeypatch: pytest.MonkeyPatch) -> World:
+                   monkeypatch: pytest.MonkeyPatch,
+                   scene: Mapping[int, str] = SCENE_PONG) -> World:
     monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
     world = make_world(fake)
     await bots.start(make_bot(folder / "db.sqlite3", picture_processes=0,
-                              service_options={"deal": _deal}))
+                              service_options={"deal": partial(_deal, scene=scene)}))
     await open_table(world)
     await quiet(bots)
     return world
@@ -108,8 +114,11 @@ async def test_a_pong_answered_in_advance_closes_the_window_without_a_prompt(
     ann, cid = world.players[0], world.players[2]
     idle = fake.dms(cid)[-1]                     # the deal's DM: Cid decides nothing
     menu = next(c for c in fake.custom_ids(idle) if c.startswith("mj:ca:"))
-    answered = await (await fake.select(cid, idle, menu, ["p9m"])).response()
-    assert answered.ephemeral and "Saved for this hand" in str(answered.content)
+    handle = await fake.select(cid, idle, menu, ["p9m"])
+    answered = await handle.response()           # the DM itself shows the answer now
+    assert answered.type == 7 and "Answered in advance: 碰 Pong" in str(answered.content)
+    (saved,) = await handle.wait_followups()
+    assert "Saved for this hand" in saved.content
     before = len(fake.dms(cid))
     await _discard(fake, bots, ann, "9m")
     assert _prompts(fake, cid) == []             # never asked to claim
@@ -133,14 +142,56 @@ async def test_win_only_passes_in_advance_and_the_channel_sees_a_window_as_ever(
     assert _turn(fake.dms(bob)[-1])              # the window closed: Bob's turn
 
 
+async def _answer(fake: FakeDiscord, bots: BotLauncher, user: FakeUser, value: str,
+                  then: str | None = None) -> None:
+    """From the DM showing no decision: the claim ``value`` answered in advance, and
+    (``then``) the discard after it chosen on the reply's follow-up menu."""
+    idle = fake.dms(user)[-1]
+    menu = next(c for c in fake.custom_ids(idle) if c.startswith("mj:ca:"))
+    handle = await fake.select(user, idle, menu, [value])
+    await handle.response()
+    (saved,) = await handle.wait_followups()
+    await quiet(bots)
+    if then is not None:
+        after = next(c for c in fake.custom_ids(saved) if c.startswith("mj:cat:"))
+        reply = await (await fake.select(user, saved, after, [then])).response()
+        assert reply.ephemeral or reply.type == 4, reply
+        await quiet(bots)
+
+
+async def test_a_named_chi_closes_the_window_without_a_prompt(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    world = await _started(fake, bots, tmp_path, monkeypatch, SCENE_CHI)
+    ann, bob = world.players[:2]
+    await _answer(fake, bots, bob, "c9m7m8m")
+    before = len(fake.dms(bob))
+    await _discard(fake, bots, ann, "9m")
+    assert _prompts(fake, bob) == []             # never asked to claim
+    (turn,) = fake.dms(bob)[before:]             # his discard after the chi, at once
+    assert _turn(turn)
+    assert "chi" in fake.messages(world.channel)[-1].content.lower()
+
+
+async def test_a_pong_then_its_discard_play_without_a_prompt(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Pong 9m, then East": the window closes, the pong and the discard are played,
+    and Cid gets one silent DM saying so, asking nothing."""
+    world = await _started(fake, bots, tmp_path, monkeypatch)
+    ann, _, cid, dee = world.players
+    await _answer(fake, bots, cid, "p9m", then="1z")
+    before = len(fake.dms(cid))
+    await _discard(fake, bots, ann, "9m")
+    assert _prompts(fake, cid) == []
+    (told,) = fake.dms(cid)[before:]
+    assert told.silent and not _turn(told) and not _moves(told)
+    assert "then East Wind discarded" in told.content
+    assert _turn(fake.dms(dee)[-1])              # Dee's turn: both were played
+
+
 # ---------------------------------------------------------------------------
 # Secrecy: a covered seat and one asked that answered at once look the same to others
-
-
-def _walls(count: int) -> Callable[[str, int], Deal]:
-    """Each table started gets the same deal (seat 0 dealing)."""
-    deals = iter([_deal("shanghai", 0) for _ in range(count)])
-    return lambda _rules, _dealer: next(deals)
 
 
 def _same_names(fake: FakeDiscord) -> World:
@@ -182,35 +233,46 @@ def _seen(fake: FakeDiscord, world: World, table: int, secret: int) -> Seen:
     return channel, dms
 
 
+# (the secret seat, its menu value, the discard it names after; the claim's button)
+CASES = {"pong": (SCENE_PONG, 2, "p9m", None, "p"), "chi": (SCENE_CHI, 1, "c9m7m8m", None, "c"),
+         "pong, then 1z": (SCENE_PONG, 2, "p9m", "1z", "p")}
+
+
+@pytest.mark.parametrize("case", list(CASES))
 async def test_a_covered_seat_and_a_quick_answer_look_the_same_to_everyone_else(
         fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two tables play the same moves; at the first Cid answered "pong 9m" in advance,
-    at the second he is asked and pongs. The channel (every message as it ends, with
-    its pictures' names, buttons and flags) and every other seat's DMs (their words,
-    buttons and flags) are the same."""
+        monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """Two tables play the same moves; at the first the secret seat answered its claim
+    in advance (a pong, a named chi, a pong and the discard after it), at the second it
+    is asked and claims (and discards) at once. The channel (every message as it ends,
+    with its pictures' names, buttons and flags) and every other seat's DMs (their
+    words, buttons and flags) are the same."""
+    scene, secret, value, then, letter = CASES[case]
     monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
     monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (3, 4))
     covered, asked = make_world(fake), _same_names(fake)
+    deals = iter([_deal("shanghai", 0, scene) for _ in range(2)])
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0,
-                              service_options={"deal": _walls(2)}))
+                              service_options={"deal": lambda _r, _d: next(deals)}))
     for world in (covered, asked):
         await open_table(world)
         await quiet(bots)
-        ann, _, cid, dee = world.players
+        ann = world.players[0]
+        claimer = world.players[secret]
+        after = world.players[(secret + 1) % 4]
         if world is covered:
-            idle = fake.dms(cid)[-1]
-            menu = next(c for c in fake.custom_ids(idle) if c.startswith("mj:ca:"))
-            await (await fake.select(cid, idle, menu, ["p9m"])).response()
-            await quiet(bots)
+            await _answer(fake, bots, claimer, value, then)
         await _discard(fake, bots, ann, "9m")
         if world is asked:
-            (prompt,) = _prompts(fake, cid)
-            pong = next(c for c in fake.custom_ids(prompt)
-                        if c.startswith("mj:mv:") and c.split(":")[5].startswith("p"))
-            await (await fake.click(cid, prompt, pong)).response()
+            (prompt,) = _prompts(fake, claimer)
+            claim = next(c for c in fake.custom_ids(prompt)
+                         if c.startswith("mj:mv:") and c.split(":")[5].startswith(letter))
+            await (await fake.click(claimer, prompt, claim)).response()
             await quiet(bots)
-        await _discard(fake, bots, cid, "1z")
-        await _discard(fake, bots, dee, "5z")
-    assert _seen(fake, covered, 1, 2) == _seen(fake, asked, 2, 2)
-    assert len(_seen(fake, covered, 1, 2)[0]) >= 3
+            if then is not None:
+                await _discard(fake, bots, claimer, then)
+        if then is None:
+            await _discard(fake, bots, claimer, "1z")
+        await _discard(fake, bots, after, "5z")
+    assert _seen(fake, covered, 1, secret) == _seen(fake, asked, 2, secret)
+    assert len(_seen(fake, covered, 1, secret)[0]) >= 3

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, PrivateNotice, RecordingNotifier, TableService
+from bot.service import ClaimAnswer, FakeClock, PrivateNotice, RecordingNotifier, TableService
 from bot.service.fairness import Deal, deal_of
 from bot.service.live import advance_answer, auto_reason
 from bot.store import SeatRow, StandingChoices, Store
@@ -100,7 +100,8 @@ async def test_a_pong_answered_in_advance_is_played_at_once_without_asking(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
     table = await world.table(options=TIMERS)
-    assert await world.service.set_claim_answers(by(CID), table, PONG_9M) == PONG_9M
+    assert await world.service.set_claim_answers(by(CID), table, PONG_9M) == {
+        tile("9m"): ClaimAnswer(ActionKind.PONG)}
     before = len(privates(world, CID))
     await world.service.act(by(ANN), table, D(0, "9m"))
     await world.settle()
@@ -189,7 +190,7 @@ async def test_answers_are_the_seats_own_and_bad_ones_change_nothing(
     assert bad.params["tile"] == tile("9m") and bad.params["kind"] == "pong"
     await refused("bad_claim_answer", svc.set_claim_answers(
         by(CID), table, {tile("9m"): ActionKind.KONG}))      # two, not three
-    await refused("bad_claim_answer", svc.set_claim_answers(
+    await refused("bad_chi_answer", svc.set_claim_answers(            # no tiles named
         by(CID), table, {tile("9m"): ActionKind.CHI}))
     await refused("stale_hand", svc.set_claim_answers(by(CID), table, {}, hand_number=2))
     hand = known(await world.store.hands.live(table))
@@ -250,19 +251,29 @@ def _seen_by_others(world: World, secret: int) -> list[tuple[Any, ...]]:
     return out
 
 
-@pytest.mark.parametrize("answer", ["pong", "pass"])
+SEVEN_EIGHT = (tile("7m"), tile("8m"))
+
+
+@pytest.mark.parametrize("answer", ["pong", "pass", "chi", "pong, then 1z"])
 async def test_nobody_else_can_tell_a_covered_seat_from_a_quick_answer(
         tmp_path: Path, answer: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.service.fairness.roll_dice", lambda: (3, 4))  # same deals
+    scene, secret, seat = (SCENE_CHI, BOB, 1) if answer == "chi" else (SCENE_PONG, CID, 2)
+    given: dict[str, Mapping[Tile, ClaimAnswer | ActionKind]] = {
+        "pong": PONG_9M, "chi": {tile("9m"): ClaimAnswer(ActionKind.CHI, SEVEN_EIGHT)},
+        "pong, then 1z": {tile("9m"): ClaimAnswer(ActionKind.PONG, then=tile("1z"))}}
+    claims = {"pong": Action(ActionKind.PONG, 2, tiles=(tile("9m"), tile("9m"))),
+              "pass": P(2), "chi": Action(ActionKind.CHI, 1, tiles=SEVEN_EIGHT),
+              "pong, then 1z": Action(ActionKind.PONG, 2, tiles=(tile("9m"), tile("9m")))}
     seen = []
     for covered in (True, False):
         folder = tmp_path / f"{answer}-{covered}"
         folder.mkdir()
-        world = await _world(folder, SCENE_PONG)
+        world = await _world(folder, scene)
         try:
             table = await world.table(options=TIMERS)
-            if covered and answer == "pong":
-                await world.service.set_claim_answers(by(CID), table, PONG_9M)
+            if covered and answer in given:
+                await world.service.set_claim_answers(by(secret), table, given[answer])
             world.notes.clear()
             await world.service.act(by(ANN), table, D(0, "9m"))
             if covered and answer == "pass":
@@ -270,18 +281,19 @@ async def test_nobody_else_can_tell_a_covered_seat_from_a_quick_answer(
                 await world.service.set_claim_answers(by(CID), table, {})
                 await world.service.set_choice(by(CID), table, "pass_claims", True)
             elif not covered:
-                played = Action(ActionKind.PONG, 2, tiles=(tile("9m"), tile("9m"))) \
-                    if answer == "pong" else P(2)
-                await world.service.act(by(CID), table, played)
+                await world.service.act(by(secret), table, claims[answer])
+                if answer == "pong, then 1z":
+                    await world.service.act(by(CID), table, D(2, "1z"))
             await world.settle()
-            seen.append(_seen_by_others(world, CID))
-            if answer == "pong":
-                await world.service.act(by(CID), table, D(2, "1z"))
-                await world.settle()
-            else:
+            seen.append(_seen_by_others(world, secret))
+            if answer == "pass":
                 await world.service.act(by(BOB), table, D(1, "1z"))
-                await world.settle()
-            seen.append(_seen_by_others(world, CID))
+            elif answer == "pong, then 1z":
+                await world.service.act(by(DEE), table, D(3, "2z"))
+            else:
+                await world.service.act(by(secret), table, D(seat, "1z"))
+            await world.settle()
+            seen.append(_seen_by_others(world, secret))
         finally:
             await world.store.close()
     covered_run, asked_run = seen[:2], seen[2:]

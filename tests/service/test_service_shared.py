@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, Refused, TableService
+from bot.service import ClaimAnswer, FakeClock, RecordingNotifier, Refused, TableService
 from bot.service.fairness import deal_of
 from bot.store import StandingChoices, Store
 from engine.game import ActionKind, stack_wall
@@ -367,6 +367,26 @@ async def test_a_claim_answered_in_advance_on_one_process_is_played_by_the_other
     assert [(x.seat, x.kind, x.source) for x in actions] == [(0, "discard", "player"),
                                                              (2, "pong", "player")]
     assert (await a.service.table_info(table)).deciding == (2,)
+
+
+async def test_a_pong_then_discard_set_on_one_process_is_played_by_the_other(
+        make_world: MakeWorld) -> None:
+    """Cid's "pong 9m, then 1z" (its discard named from the follow-up menu, a fenced
+    write of its own) set through a; b plays the window, the pong and the discard."""
+    a, b = await two(make_world, deal=stacked(SCENE_PONG))
+    table = await a.table(options=TIMERS)
+    await b.service.table_info(table)
+    nine, east = tile_from_notation("9m"), tile_from_notation("1z")
+    await a.service.set_claim_answers(by(CID), table, {nine: ActionKind.PONG})
+    await a.service.set_claim_discard(by(CID), table, nine, east)
+    await b.service.act(by(ANN), table, D(0, "9m"), step=1)
+    for _ in range(4):
+        await asyncio.gather(a.service.run_due(), b.service.run_due())
+    actions = await a.store.log.actions(known(await a.store.hands.live(table)).id)
+    assert [(x.seat, x.kind, x.source) for x in actions] == [
+        (0, "discard", "player"), (2, "pong", "player"), (2, "discard", "player")]
+    assert (await b.service.hand(by(CID), table)).answers == (
+        (nine, ClaimAnswer(ActionKind.PONG, then=east)),)
 
 
 async def test_a_next_discard_chosen_on_one_process_is_played_by_the_other(

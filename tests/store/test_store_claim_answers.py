@@ -55,8 +55,31 @@ async def test_a_cancelled_table_leaves_none(store: Store, new_game: NewGame) ->
 async def test_the_schema_refuses_what_is_no_answer(store: Store, new_game: NewGame) -> None:
     game = await new_game()
     await store.claim_answers.replace(game.hand.id, 0, [("5m", "pong")])
-    for bad in ([("5m", "chi")], [("5mm", "pong")]):
+    for bad in ([("5m", "chi")], [("5mm", "pong")], [("5m", "pong", "3m4m", None)],
+                [("5m", "chi", "3m", None)], [("5m", "pong", None, "9pp")],
+                [("5m", "tsumo")]):
         with pytest.raises(ConstraintError):
             await store.claim_answers.replace(game.hand.id, 0, bad)  # type: ignore[arg-type]  # no kind the schema takes, on purpose
     assert await store.claim_answers.of_hand(game.hand.id) == [
         ClaimAnswerRow(game.hand.id, 0, "5m", "pong")]  # a refused write changed nothing
+
+
+async def test_a_named_chi_and_the_discard_after_a_claim_are_kept(
+        store: Store, new_game: NewGame, database: Path | str) -> None:
+    """Migration 0025: "chi 5m with 3m4m" and "pong 9p, then 1z", across a reopen and
+    with the rebuild; an answer without them reads as before."""
+    game = await new_game()
+    hand = game.hand.id
+    rows = await store.claim_answers.replace(hand, 1, [("5m", "chi", "3m4m", None),
+                                                       ("9p", "pong", None, "1z"),
+                                                       ("2s", "kong")])
+    assert rows == [ClaimAnswerRow(hand, 1, "2s", "kong"),
+                    ClaimAnswerRow(hand, 1, "5m", "chi", "3m4m", None),
+                    ClaimAnswerRow(hand, 1, "9p", "pong", None, "1z")]
+    again = await Store.open(database)
+    try:
+        assert await again.claim_answers.of_hand(hand) == rows
+        load = (await again.rebuilds.load([game.table.id]))[game.table.id]
+        assert load.claim_answers == tuple(rows)
+    finally:
+        await again.close()

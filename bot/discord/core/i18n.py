@@ -176,6 +176,11 @@ _EN: dict[str, str] = {
     "refused.illegal": "That move isn't allowed: {why}.",
     "refused.bad_claim_answer": "You can answer in advance a pong of a tile you hold two of, "
                                 "or a kong of one you hold three of: not {tile}.",
+    "refused.bad_chi_answer": "A chi in advance takes two tiles of your own hand that make "
+                              "a run with the tile, no 财神: not {tile} with {tiles}.",
+    "refused.bad_then_discard": "The discard named after a chi or pong in advance must be "
+                                "one you still hold after that claim (none after a kong): "
+                                "not {tile} after {claimed}.",
     "refused.not_held": "You don't hold {tile}; choose a tile from your hand.",
     "refused.your_turn": "It is your turn now: play it from your move menu; the next "
                          "discard is chosen while others play.",
@@ -392,6 +397,10 @@ _ZH: dict[str, str] = {
     "refused.no_hand": "现在没有在打的牌局。",
     "refused.stale": "这个按钮对应的决定已经过去了。",
     "refused.stale_hand": "这个按钮来自之前的一局。",
+    "refused.bad_chi_answer": "预先吃牌要用你手里能和这张连成顺子的两张牌（不能用财神）："
+                              "{tiles} 吃 {tile} 不行。",
+    "refused.bad_then_discard": "预先吃碰之后打的牌必须在吃碰后仍在你手里（杠之后不能指定）："
+                                "{claimed} 之后打 {tile} 不行。",
     "refused.not_held": "你手里没有 {tile}；请从手牌里选一张。",
     "refused.your_turn": "现在轮到你了：请用出牌菜单打牌；下一张要打的牌在别人打牌时预先选。",
     "refused.no_next_discard": "你现在没有预选下一张要打的牌（已打出或已取消）：请先选一张。",

@@ -6,9 +6,11 @@ is remembered per message: each ``custom_id`` carries all it needs, and one
 `discord.ui.DynamicItem` class per kind parses it. Each kind lives in the feature that
 places it, with its template, its flow and its words (`tests/discord/test_feature_layout.py`
 keeps it so): ``mj:mv`` and ``mj:dc`` (a decision's buttons and discard menu) in
-`bot.discord.play.moves`, ``mj:pref`` and ``mj:back`` (standing choices, "I'm back") in
+`bot.discord.play.moves`, ``mj:pref`` and ``mj:back`` (standing choices, "I'm back"),
+``mj:ca`` and ``mj:cat`` (claims answered in advance, the discard after one) in
 `bot.discord.play.choices`, ``mj:nx``, ``mj:nxc`` and ``mj:nxd`` (the next discard
-chosen in advance, its cancel and its "or my draw") in `bot.discord.play.premoves`, ``mj:lobby`` in
+chosen in advance, its cancel and its "or my draw") in `bot.discord.play.premoves`,
+``mj:lobby`` in
 `bot.discord.lobby.message`, ``mj:quit``
 (leaving a running match) in `bot.discord.lobby.leave`. ``@persistent`` registers a
 class for the client (`DYNAMIC_ITEMS`, ``client.add_dynamic_items(*DYNAMIC_ITEMS)``).

@@ -80,8 +80,11 @@ def refusal_text(code: str, reason: str, locale: LocaleLike,
         fields["tile"] = tiles_text((params["tile"],), locale)
     if "seats" in params:
         fields["seats"] = join([str(s) for s in params["seats"]], locale)
-    if isinstance(params.get("tile"), Tile):
-        fields["tile"] = tiles_text((params["tile"],), locale)
+    if isinstance(params.get("claimed"), Tile):  # a claim answered in advance
+        fields["claimed"] = tiles_text((params["claimed"],), locale)
+    tiles = params.get("tiles")
+    if isinstance(tiles, tuple) and all(isinstance(x, Tile) for x in tiles):
+        fields["tiles"] = clip(tiles_text(tiles, locale), MAX_ECHO)
     key = f"refused.{code}"
     if not has(key):
         key = "refused.wrap"

@@ -13,17 +13,25 @@ answers for this hand while it decides nothing, and their clicks.
     whole set each time, none clearing it): ``p9m`` "pong 9m", ``k9m`` "kong 9m", for
     the tiles the seat holds two or three of when the DM was made. Played at once
     when a window offers exactly that claim and no win (the service's
-    `advance_answer`); always the presser's own seat's.
+    `advance_answer`); always the presser's own seat's. ``c9m7m8m`` "chi 9m with 7m
+    8m" (two of the seat's own tiles, no 财神; at most 25 entries: those chosen, then
+    pongs and kongs, then chis). The save redraws the clicked DM (its line and the
+    menu's chosen entries) and replies with the `mj:cat` menus.
+``mj:cat:{table}:{hand}:{tile}``
+    The discard to play right after the seat's chi or pong of ``tile`` answered in
+    advance ("pong 9m, then 1z"): the value a tile's notation, ``-`` "ask me then";
+    one menu per chi or pong answered (at most five), on the reply to a save.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import discord
 
-from bot.discord.core.answering import answering
+from bot.discord.core.answering import Answer, answering
 from bot.discord.core.i18n import LocaleLike, join, t
 from bot.discord.core.items import (
     MAX_BUTTON_LABEL,
@@ -35,7 +43,10 @@ from bot.discord.core.items import (
     own_id,
     persistent,
 )
-from bot.discord.core.words import MAX_OPTION_TEXT, clip, tiles_text
+from bot.discord.core.words import MAX_CONTENT, MAX_OPTION_TEXT, clip, tiles_text
+from bot.discord.play.premoves import NEXT_MARK
+from bot.discord.play.words import answer_label
+from bot.service.notices import ClaimAnswer
 from engine.rules.common import ActionKind
 from engine.tiles import NotationError, Tile, tile_from_notation
 from engine.view import PlayerView
@@ -149,44 +160,64 @@ def _free_rows(ui: discord.ui.View) -> list[int]:
     return [r for r in range(MAX_ROWS) if r not in used and r > max(used, default=-1)]
 
 
-ANSWER_LETTERS = {ActionKind.PONG: "p", ActionKind.KONG: "k"}
+ANSWER_LETTERS = {ActionKind.PONG: "p", ActionKind.KONG: "k", ActionKind.CHI: "c"}
 _LETTER_ANSWERS = {v: k for k, v in ANSWER_LETTERS.items()}
 _HELD_FOR = {ActionKind.PONG: 2, ActionKind.KONG: 3}
-ANSWER_KEYS = {ActionKind.PONG: "claims.pong", ActionKind.KONG: "claims.kong"}
+_FIRST = {ActionKind.KONG: 0, ActionKind.PONG: 1, ActionKind.CHI: 2}
+"""Of two answers chosen for one tile, the one kept (the service keeps one a tile)."""
+THEN_MENUS = MAX_ROWS
+"""The most claims a reply offers to name the discard after (one menu a row)."""
 
-Answers = tuple[tuple[Tile, ActionKind], ...]
+Answers = tuple[tuple[Tile, ClaimAnswer], ...]
 """A seat's claims answered in advance, by tile (`PrivateNotice.answers`)."""
 
 
-def answer_value(tile: Tile, kind: ActionKind) -> str:
-    """A menu value: ``p9m`` "pong 9m", ``k9m`` "kong 9m"."""
-    return ANSWER_LETTERS[kind] + tile.notation
+def answer_value(tile: Tile, answer: ClaimAnswer | ActionKind) -> str:
+    """A menu value: ``p9m`` "pong 9m", ``k9m`` "kong 9m", ``c9m7m8m`` "chi 9m with 7m
+    8m"."""
+    answer = answer if isinstance(answer, ClaimAnswer) else ClaimAnswer(answer)
+    return ANSWER_LETTERS[answer.kind] + tile.notation + \
+        "".join(t.notation for t in answer.tiles)
 
 
-def parse_answers(values: Any) -> dict[Tile, ActionKind]:
-    """The menu's chosen values as answers (a kong of a tile wins over its pong);
-    anything else raises ValueError."""
+def parse_answers(values: Any) -> dict[Tile, ClaimAnswer]:
+    """The menu's chosen values as answers, one a tile (a kong wins over a pong, a pong
+    over a chi); anything else raises ValueError."""
     if not isinstance(values, list) or len(values) > MAX_OPTIONS:
         raise ValueError(f"a list of answers, not {values!r}")
-    out: dict[Tile, ActionKind] = {}
+    out: dict[Tile, ClaimAnswer] = {}
     for value in values:
-        if not isinstance(value, str) or len(value) != 3 or value[0] not in _LETTER_ANSWERS:
+        if not isinstance(value, str) or len(value) not in (3, 7) \
+                or value[0] not in _LETTER_ANSWERS:
+            raise ValueError(f"not an answer: {value!r}")
+        kind = _LETTER_ANSWERS[value[0]]
+        if (kind is ActionKind.CHI) != (len(value) == 7):
             raise ValueError(f"not an answer: {value!r}")
         try:
-            tile = tile_from_notation(value[1:])
+            tile = tile_from_notation(value[1:3])
+            tiles = (tile_from_notation(value[3:5]), tile_from_notation(value[5:7])) \
+                if kind is ActionKind.CHI else ()
         except NotationError as exc:
             raise ValueError(f"not an answer: {value!r}") from exc
-        kind = _LETTER_ANSWERS[value[0]]
-        if out.get(tile) is not ActionKind.KONG:
-            out[tile] = kind
+        answer = ClaimAnswer(kind, tuple(sorted(tiles)))
+        old = out.get(tile)
+        if old is None or _FIRST[kind] < _FIRST[old.kind]:
+            out[tile] = answer
     return out
 
 
-def answers_text(answers: Answers | dict[Tile, ActionKind], locale: LocaleLike) -> str:
-    """"碰 Pong Nine of Characters, 杠 Kong …" in the reader's language."""
-    pairs = answers.items() if isinstance(answers, dict) else answers
-    return join([t(ANSWER_KEYS[kind], locale, tile=tiles_text((tile,), locale))
-                 for tile, kind in sorted(pairs)], locale)
+def _pairs(answers: Answers | Mapping[Tile, ClaimAnswer | ActionKind]
+           ) -> list[tuple[Tile, ClaimAnswer]]:
+    pairs = answers.items() if isinstance(answers, Mapping) else answers
+    return sorted((tile, a if isinstance(a, ClaimAnswer) else ClaimAnswer(a))
+                  for tile, a in pairs)
+
+
+def answers_text(answers: Answers | Mapping[Tile, ClaimAnswer | ActionKind],
+                 locale: LocaleLike) -> str:
+    """"碰 Pong Nine of Characters, then discard …, 杠 Kong …" in the reader's
+    language."""
+    return join([answer_label(tile, a, locale) for tile, a in _pairs(answers)], locale)
 
 
 @persistent
@@ -223,36 +254,196 @@ class ClaimAnswersSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             table = await answer.table_id(self.table, decision=True)
             now = await answer.run(answer.service.set_claim_answers(
                 answer.cause, table, answers, hand_number=self.hand))
-            if now:
-                await answer.say(t("reply.claims_saved", answer.locale,
-                                   answers=answers_text(now, answer.locale)))
-            else:
+            await _redraw(answer, interaction, table, self.hand, now)
+            if not now:
                 await answer.say(t("reply.claims_cleared", answer.locale))
+                return
+            info = await answer.run(answer.service.hand(answer.cause, table))
+            menus = then_menus(info.view.hand, table, self.hand, now, answer.locale)
+            text = t("reply.claims_saved", answer.locale,
+                     answers=answers_text(now, answer.locale))
+            if not menus:
+                await answer.say(text)
+                return
+            ui = discord.ui.View(timeout=None)
+            for menu in menus:
+                ui.add_item(menu)
+            try:
+                await answer.say(clip(text + "\n" + t("claims.then_prompt", answer.locale),
+                                      MAX_CONTENT), view=ui)
+            finally:
+                ui.clear_items()
+
+
+async def _redraw(answer: Answer, interaction: discord.Interaction, table: int, hand: int,
+                  now: Mapping[Tile, ClaimAnswer]) -> None:
+    """The clicked DM shows the answers saved: its "answered in advance" line and the
+    menu's chosen entries (its other lines and rows kept)."""
+    message = interaction.message
+    if message is None:
+        return
+    info = await answer.run(answer.service.hand(answer.cause, table))
+    locale = answer.locale
+    ui = discord.ui.View.from_message(message, timeout=None)
+    out = discord.ui.View(timeout=None)
+    for item in ui.children:
+        custom_id = getattr(item, "custom_id", "") or ""
+        if custom_id.startswith("mj:ca:"):
+            menu = claim_answer_menu(info.view, table, hand, tuple(sorted(now.items())),
+                                     locale, row=item.row)
+            if menu is not None:
+                out.add_item(menu)
+            continue
+        out.add_item(item)
+    line = t("dm.claims", locale, answers=answers_text(now, locale)) if now else None
+    try:
+        await answer.update(content=with_claims_line(message.content, line, locale),
+                            view=out)
+    finally:  # sent: the views and their items no longer need each other
+        out.clear_items()
+        ui.clear_items()
+
+
+def with_claims_line(content: str, line: str | None, locale: LocaleLike) -> str:
+    """A DM's text with its "answered in advance" line replaced (None: taken out; put
+    before the "next discard" line, or last)."""
+    head = t("dm.claims", locale, answers="\x00").split("\x00")[0]
+    lines = [x for x in content.split("\n") if not (head and x.startswith(head))]
+    if line is not None:
+        at = next((i for i, x in enumerate(lines) if x.startswith(NEXT_MARK)), len(lines))
+        lines.insert(at, line)
+    return clip("\n".join(lines), MAX_CONTENT)
+
+
+def then_menus(held: Sequence[Tile], table: int, hand: int,
+               answers: Mapping[Tile, ClaimAnswer], locale: LocaleLike
+               ) -> list[ClaimThenSelect]:
+    """One menu a chi or pong answered (at most `THEN_MENUS`): the discard to play right
+    after it, of the tiles still held after that claim, or "ask me then"."""
+    menus: list[ClaimThenSelect] = []
+    for tile, answer in _pairs(answers):
+        if answer.kind is ActionKind.KONG or len(menus) >= THEN_MENUS:
+            continue
+        rest = list(held)
+        try:
+            for used in answer.uses(tile):
+                rest.remove(used)
+        except ValueError:
+            continue  # no longer held: the service judges the claim when it comes
+        claim = answer_label(tile, answer, locale, then=False)
+        options = [discord.SelectOption(label=clip(t("claims.then_ask", locale),
+                                                   MAX_OPTION_TEXT),
+                                        value="-", default=answer.then is None)]
+        options += [discord.SelectOption(label=clip(tiles_text((x,), locale),
+                                                    MAX_OPTION_TEXT),
+                                         value=x.notation, default=x == answer.then)
+                    for x in sorted(set(rest))]
+        menus.append(ClaimThenSelect(table, hand, tile, options=options[:MAX_OPTIONS],
+                                     row=len(menus),
+                                     placeholder=clip(t("claims.then_placeholder", locale,
+                                                        claim=claim), MAX_OPTION_TEXT)))
+    return menus
+
+
+@persistent
+class ClaimThenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                      template=rf"mj:cat:(?P<table>{NUM}):(?P<hand>{NUM}):(?P<tile>[1-9][mps]|[1-7]z)"):
+    """The discard to play right after the seat's claim of ``tile`` answered in advance
+    (value: a tile's notation, or ``-``: ask then)."""
+
+    def __init__(self, table: int, hand: int, tile: Tile, *,
+                 options: list[discord.SelectOption] | None = None, placeholder: str = "",
+                 row: int | None = None) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=own_id(ClaimThenSelect, f"mj:cat:{table}:{hand}:{tile.notation}"),
+            placeholder=placeholder or None, min_values=1, max_values=1,
+            options=options or [discord.SelectOption(label="-", value="-")], row=row)
+        super().__init__(select)
+        self.table, self.hand, self.tile = table, hand, tile
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> ClaimThenSelect:
+        return cls(int(match["table"]), int(match["hand"]), tile_from_notation(match["tile"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values")
+        try:
+            if not isinstance(values, list) or len(values) != 1 or \
+                    not isinstance(values[0], str):
+                raise ValueError(f"one value, not {values!r}")
+            then = None if values[0] == "-" else tile_from_notation(values[0])
+        except (ValueError, NotationError):
+            await out_of_date(interaction)
+            return
+        async with answering(interaction) as answer:
+            table = await answer.table_id(self.table, decision=True)
+            now = await answer.run(answer.service.set_claim_discard(
+                answer.cause, table, self.tile, then, hand_number=self.hand))
+            claim = now[self.tile]
+            locale = answer.locale
+            said = t("reply.claim_then_ask", locale) if then is None \
+                else tiles_text((then,), locale)
+            await answer.say(t("reply.claim_then", locale,
+                               claim=answer_label(self.tile, claim, locale, then=False),
+                               then=said))
 
 
 def claim_answer_menu(view: PlayerView, table_id: int, hand: int, answers: Answers,
                       locale: LocaleLike, *, row: int | None = None
                       ) -> ClaimAnswersSelect | None:
     """The menu of claims the seat may answer in advance: a pong of each tile it holds
-    two of, a kong of each it holds three of (None: it holds no pair), the current
-    answers chosen."""
-    held = view.hand
-    chosen = set(answers)
-    options = []
-    for tile in sorted(set(held)):
-        for kind in (ActionKind.PONG, ActionKind.KONG):
-            if held.count(tile) >= _HELD_FOR[kind]:
-                label = t(ANSWER_KEYS[kind], locale, tile=tiles_text((tile,), locale))
-                options.append(discord.SelectOption(
-                    label=clip(label, MAX_OPTION_TEXT), value=answer_value(tile, kind),
-                    description=clip(t("claims.note", locale), MAX_OPTION_TEXT),
-                    default=(tile, kind) in chosen))
+    two of, a kong of each it holds three of, a chi of each run two of its own tiles
+    make with a third (suited tiles, no 财神: 白, the one that may play as another
+    tile, is no suited tile), the current answers
+    chosen (None: nothing to offer). At most 25 entries: the answers chosen first (a
+    save keeps only what the menu shows), then the pongs and kongs, then the chis in
+    order of the tile claimed."""
+    chosen = {(tile, a.kind, a.tiles) for tile, a in answers}
+    entries = [(tile, a) for tile, a in answers if a.kind in ANSWER_LETTERS]
+    for tile, a in claimable(view):
+        if (tile, a.kind, a.tiles) not in chosen:
+            entries.append((tile, a))
+    options = [discord.SelectOption(
+        label=clip(answer_label(tile, a, locale, then=False), MAX_OPTION_TEXT),
+        value=answer_value(tile, a),
+        description=clip(t("claims.note", locale), MAX_OPTION_TEXT),
+        default=(tile, a.kind, a.tiles) in chosen) for tile, a in entries[:MAX_OPTIONS]]
     if not options:
         return None
-    return ClaimAnswersSelect(table_id, hand, row=row,
-                              options=options[:MAX_OPTIONS],
+    shown = {ActionKind.PONG: 0, ActionKind.KONG: 1, ActionKind.CHI: 2}
+    options.sort(key=lambda o: (tile_from_notation(o.value[1:3]),
+                                shown[_LETTER_ANSWERS[o.value[0]]], o.value))
+    return ClaimAnswersSelect(table_id, hand, row=row, options=options,
                               placeholder=clip(t("claims.placeholder", locale),
                                                MAX_OPTION_TEXT))
+
+
+def claimable(view: PlayerView) -> list[tuple[Tile, ClaimAnswer]]:
+    """What the seat could answer in advance from its hand: pongs and kongs, then chis
+    of its own natural tiles (by the tile claimed)."""
+    held = view.hand
+    wild = view.table.caishen
+    natural = sorted({x for x in held if x != wild})
+    out: list[tuple[Tile, ClaimAnswer]] = []
+    for tile in natural:
+        for kind in (ActionKind.PONG, ActionKind.KONG):
+            if held.count(tile) >= _HELD_FOR[kind]:
+                out.append((tile, ClaimAnswer(kind)))
+    chis: set[tuple[Tile, tuple[Tile, ...]]] = set()
+    suited = [x for x in natural if x.is_suited]
+    for i, a in enumerate(suited):
+        for b in suited[i + 1:]:
+            if a // 9 != b // 9 or b - a > 2:
+                continue
+            targets = [a + 1] if b - a == 2 else [a - 1, b + 1]
+            for c in targets:
+                if 0 <= c < 27 and c // 9 == a // 9:
+                    chis.add((Tile(c), (a, b)))
+    out += [(tile, ClaimAnswer(ActionKind.CHI, pair)) for tile, pair in sorted(chis)]
+    return out
 
 
 def add_claim_answers(ui: discord.ui.View, view: PlayerView, table_id: int, hand: int,

@@ -21,7 +21,7 @@ from bot.discord.lobby.options import span
 from bot.discord.play.moves import move_text
 from bot.discord.play.premoves import next_line
 from bot.service import WarningNotice
-from bot.service.notices import NextDiscard, PlayedAhead
+from bot.service.notices import ClaimAnswer, NextDiscard, PlayedAhead
 from engine.melds import MeldKind
 from engine.rules.common import ActionKind
 from engine.tiles import Tile
@@ -144,15 +144,34 @@ def dm_text(view: PlayerView, *, table_id: int, names: Sequence[str], locale: Lo
 
 
 def played_line(played: PlayedAhead, locale: LocaleLike, caishen: Tile | None) -> str:
-    """What was drawn and discarded at once for the seat, as its person chose: with
-    "or my draw", the draw in place of the tile chosen when it helped less, and why."""
-    drawn = tiles_text((played.drawn,), locale, caishen=caishen)
+    """What was drawn (or claimed) and discarded at once for the seat, as its person
+    chose: with "or my draw", the draw in place of the tile chosen when it helped less,
+    and why."""
+    drawn = tiles_text(() if played.drawn is None else (played.drawn,), locale,
+                       caishen=caishen)
     if played.reason == "premove" and played.chosen is not None \
             and played.chosen != played.discarded:
         return t("dm.played.premove_draw", locale, drawn=drawn,
                  chosen=tiles_text((played.chosen,), locale, caishen=caishen))
-    return t(f"dm.played.{played.reason}", locale, drawn=drawn,
+    claim = answer_label(*played.claim, locale, then=False) if played.claim else ""
+    return t(f"dm.played.{played.reason}", locale, drawn=drawn, claim=claim,
              tile=tiles_text((played.discarded,), locale, caishen=caishen))
+
+
+ANSWER_KEYS = {ActionKind.PONG: "claims.pong", ActionKind.KONG: "claims.kong",
+               ActionKind.CHI: "claims.chi"}
+
+
+def answer_label(tile: Tile, answer: ClaimAnswer, locale: LocaleLike, *,
+                 then: bool = True) -> str:
+    """"碰 Pong Nine of Characters", "吃 Chi Nine of Characters with Characters 7 8",
+    and (``then``) ", then …" the discard it names, in the reader's language."""
+    label = t(ANSWER_KEYS[answer.kind], locale, tile=tiles_text((tile,), locale),
+              tiles=tiles_text(answer.tiles, locale))
+    if then and answer.then is not None:
+        label = t("claims.then", locale, claim=label,
+                  tile=tiles_text((answer.then,), locale))
+    return label
 
 
 def warning_text(n: WarningNotice, locale: LocaleLike) -> str:
