@@ -79,6 +79,16 @@ _ANSWER_NAMES: dict[ActionKind, ClaimAnswerKind] = {ActionKind.PONG: "pong",
                                                     ActionKind.CHI: "chi"}
 
 
+def _then_held(state: HandState, seat: int, tile: Tile, answer: ClaimAnswer) -> bool:
+    """Whether the discard ``answer`` names after its claim is one the seat would still
+    hold after it (a menu save keeps it then; one discarded since is dropped)."""
+    try:
+        _judge_answer(state, seat, tile, answer)
+    except Refused:
+        return False
+    return True
+
+
 def _judge_answer(state: HandState, seat: int, tile: Tile, answer: ClaimAnswer) -> None:
     """A claim answered in advance is one the seat could make of its own tiles now
     (whether a window will offer it, the engine says then), naming a discard it would
@@ -357,10 +367,11 @@ class Commands:
             wanted: dict[Tile, ClaimAnswer] = {}
             for tile, given in answers.items():
                 answer = answer_of(given)
-                old = before.get(tile)
-                if answer.then is None and old is not None and old.same_claim(answer):
-                    answer = old
                 _judge_answer(hand.state, seat, tile, answer)
+                old = before.get(tile)
+                if answer.then is None and old is not None and old.same_claim(answer) \
+                        and _then_held(hand.state, seat, tile, old):
+                    answer = old  # the discard it named is kept while still possible
                 wanted[tile] = answer
             return await self._store_answers(live, seat, wanted)
 

@@ -351,3 +351,40 @@ def test_an_idle_seat_is_offered_its_claims_in_advance_with_the_ones_chosen() ->
     (chis,) = [c for c in check_limits(bare) if c["custom_id"].startswith("mj:ca:")]
     assert chis["options"] and all(o["value"][0] == "c" for o in chis["options"])
     assert "预先" not in text
+
+
+def test_a_hand_of_many_chis_keeps_the_claims_menu_within_discords_limits() -> None:
+    """A whole suit in hand makes more chis than a menu takes: at most 25 entries, the
+    answers already chosen always among them (a save keeps only what the menu shows),
+    then the pongs and kongs, then the chis; each entry's words within Discord's."""
+    from bot.discord.play.choices import claim_answer_menu, then_menus
+    from bot.discord.play.dms import private_message
+    from bot.service import ClaimAnswer
+    from bot.store import StandingChoices
+
+    scene = {0: QUIET[0] + "5z", 1: QUIET[1], 2: QUIET[2], 3: "123456789m1234p"}
+    state, _ = start("shanghai", scene)
+    idle = view(state, 3)
+    late = ClaimAnswer(ActionKind.CHI, (Tile.P3, Tile.P4), then=Tile.M1)  # sorts last
+    answers = ((Tile.P5, late),)
+    menu = known(claim_answer_menu(idle, TABLE, HAND, answers, "en"))
+    values = [o.value for o in menu.item.options]
+    assert len(values) == 25 and len(set(values)) == 25
+    assert [o.value for o in menu.item.options if o.default] == ["c5p3p4p"]
+    assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in menu.item.options)
+    _, ui = private_message(idle, table_id=TABLE, hand=HAND, step=None,
+                            names=("A", "B", "C", "D"), locale="zh-CN", deadline=None,
+                            choices=StandingChoices(), answers=answers)
+    check_limits(ui)
+    # the reply to a save: one "after …, discard…" menu per chi or pong answered, of the
+    # tiles still held after it ("ask me then" first), the named one chosen; none for a
+    # kong, nor for a claim of tiles no longer held
+    chosen = {Tile.P5: late, Tile.M9: ClaimAnswer(ActionKind.KONG),
+              Tile.RED: ClaimAnswer(ActionKind.PONG)}
+    (after,) = then_menus(idle.hand, TABLE, HAND, chosen, "en")
+    assert after.custom_id == f"mj:cat:{TABLE}:{HAND}:5p"
+    options = after.item.options
+    assert options[0].value == "-" and not options[0].default
+    assert [o.value for o in options if o.default] == ["1m"]
+    assert {"3p", "4p"}.isdisjoint(o.value for o in options)  # the chi's own tiles
+    assert "After 吃 Chi Five of Dots with Dots 3 4, discard" in (after.item.placeholder or "")

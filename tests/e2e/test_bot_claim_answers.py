@@ -117,6 +117,11 @@ async def test_a_pong_answered_in_advance_closes_the_window_without_a_prompt(
     handle = await fake.select(cid, idle, menu, ["p9m"])
     answered = await handle.response()           # the DM itself shows the answer now
     assert answered.type == 7 and "Answered in advance: 碰 Pong" in str(answered.content)
+    selects = [c for row in answered.components for c in row.get("components", [])
+               if str(c.get("custom_id", "")).startswith("mj:ca:")]
+    assert [[o["value"] for o in m["options"] if o.get("default")] for m in selects] == [["p9m"]]
+    assert any(str(c.get("custom_id", "")).startswith("mj:nx:")        # the other rows kept
+               for row in answered.components for c in row.get("components", []))
     (saved,) = await handle.wait_followups()
     assert "Saved for this hand" in saved.content
     before = len(fake.dms(cid))

@@ -301,3 +301,18 @@ async def test_named_claims_survive_a_restart(
     await world.service.act(by(ANN), table, D(0, "9m"))
     await world.settle()
     assert [k for _, k, _ in await sources(world, table)] == ["discard", "pong", "discard"]
+
+
+async def test_a_menu_save_drops_a_named_discard_no_longer_held(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    """"Pong 9m, then 7z"; Cid discards his 7z; saving the menu again keeps the pong
+    (the menu carries no discards) and drops the 7z instead of refusing the save."""
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=TIMERS)
+    svc = world.service
+    await svc.set_claim_answers(by(CID), table, {tile("9m"): pong("7z")})
+    for who, action in ((ANN, D(0, "1z")), (BOB, D(1, "2z")), (CID, D(2, "7z"))):
+        await svc.act(by(who), table, action)
+        await world.settle()
+    assert await svc.set_claim_answers(by(CID), table, {tile("9m"): pong()}) == {
+        tile("9m"): pong()}
