@@ -95,7 +95,7 @@ def _judge_answer(state: HandState, seat: int, tile: Tile, answer: ClaimAnswer) 
     still hold after it; else refused (`set_claim_answers`)."""
     held = list(state.seats[seat].hand)
     if answer.kind is ActionKind.CHI:
-        if not natural_chi(state, tile, answer.tiles) or \
+        if not natural_chi(state.wildcards, tile, answer.tiles) or \
                 any(held.count(t) < answer.tiles.count(t) for t in answer.tiles):
             raise Refused(E.BAD_CHI_ANSWER, "a chi is answered in advance with two tiles of "
                           "your own that make a run with the tile, no 财神",

@@ -27,6 +27,7 @@ from bot.store import (
 )
 from engine import rules as rulesets
 from engine.ai import kong_needs_caishen, less_useful
+from engine.analysis import Wildcards
 from engine.game import (
     Action,
     ActionKind,
@@ -321,14 +322,13 @@ def advance_answer(state: HandState, seat: int, choices: StandingChoices,
     return None
 
 
-def natural_chi(state: HandState, tile: Tile, tiles: tuple[Tile, ...]) -> bool:
+def natural_chi(wild: Wildcards, tile: Tile, tiles: tuple[Tile, ...]) -> bool:
     """Whether ``tiles`` (two) make a run with ``tile`` of their own faces: suited, one
-    suit, in a row, none a 财神 nor a tile playing as another (a named chi's: which
-    window offers it, the engine says then)."""
+    suit, in a row, none a 财神 nor a tile playing as another (``wild``, the hand's; a
+    named chi's: which window offers it, the engine says then)."""
     if len(tiles) != 2:
         return False
     run = sorted((tile, *tiles))
-    wild = state.wildcards
     if any(not t.is_suited or wild.plays_as(t) != t for t in run):
         return False
     return run[0] // 9 == run[2] // 9 and run[1] == run[0] + 1 and run[2] == run[1] + 1

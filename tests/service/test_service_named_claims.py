@@ -316,3 +316,20 @@ async def test_a_menu_save_drops_a_named_discard_no_longer_held(
         await world.settle()
     assert await svc.set_claim_answers(by(CID), table, {tile("9m"): pong()}) == {
         tile("9m"): pong()}
+
+
+def test_a_named_chi_never_uses_a_caishen_nor_a_stand_in() -> None:
+    """Hangzhou ``flip`` with 5m turned: the other 5m are 财神 and 白 plays as 5m. A named
+    chi is of natural tiles only (a chi with a 财神 stays the person's call, asked)."""
+    from bot.service.live import natural_chi
+    from engine.analysis import Wildcards
+
+    state = game_start("shanghai", SCENE_CHI)[0].wildcards
+    assert natural_chi(state, tile("9m"), tiles("7m8m"))
+    assert natural_chi(state, tile("6m"), tiles("4m5m"))
+    flip = Wildcards.flip(tile("5m"))
+    assert not natural_chi(flip, tile("6m"), tiles("4m5m"))      # 5m is a 财神 now
+    assert not natural_chi(flip, tile("5m"), tiles("3m4m"))      # nor claimed as one
+    assert not natural_chi(flip, tile("6m"), tiles("4m5z"))      # 白 plays as 5m
+    assert natural_chi(flip, tile("9m"), tiles("7m8m"))
+    assert not natural_chi(state, tile("9m"), tiles("7m"))       # two tiles, no fewer
