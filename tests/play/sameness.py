@@ -61,6 +61,10 @@ _WORDS = frozenset({"value_zh"})
 Chinese value words (issue 29: a rule set brings its own, `Pattern.value_zh`, where the
 adapter used to make them by word replacement) were added after the fingerprints were
 recorded, and the runs fold into the recorded fingerprints without them."""
+_CLOCK = frozenset({"vacation_days", "time_bank", "time_bank_add"})
+"""Table options that are the service's clock, not play (issue 30: how many days of
+leave a table honours, each seat's time bank), added after the fingerprints were
+recorded: a state's options fold into the recorded fingerprints without them."""
 _KINDS: dict[type, Any] = {}
 """How `canon` treats each type it met (the fingerprints fold millions of values, so it
 is worked out once a type): one of the markers above, a dataclass's field names, or for
@@ -77,7 +81,8 @@ def _kind(cls: type) -> Any:
     elif issubclass(cls, Fraction):
         kind = _FRACTION
     elif dataclasses.is_dataclass(cls) and not issubclass(cls, type):
-        kind = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _WORDS)
+        kind = tuple(f.name for f in dataclasses.fields(cls)
+                     if f.name not in _WORDS and f.name not in _CLOCK)
     elif issubclass(cls, (set, frozenset)):
         kind = _SET
     elif issubclass(cls, dict):
