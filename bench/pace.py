@@ -11,10 +11,11 @@ hand — with the issue's "today" figures beside the ``defaults`` row. Its last 
 JSON object: ``{rule set: {configuration: {"median_hours", "p90_hours", "prompts",
 "notifications", "sleeping_moves"}}}``. ``--why`` adds, for ``all``, the prompts left
 by why no feature answered them, and the notifications by kind; ``--what-if`` adds rows
-``all + …`` for feature changes the design does not have (below; not in the JSON line).
+``all …`` for changes the design does not have (below; not in the JSON line).
 The default 300 hands per rule set take about a minute (two on a loaded machine): the
-medians of seeds 1, 2, 3 and 30 stay within ±1.5 h of each other (Shanghai defaults
-71.9–74.6 h, Hangzhou 47.5–49.8 h); 100 hands move them by about ±3 h.
+medians of seeds 1, 2, 3 and 30 stay within about ±2.5 h of each other (Shanghai
+defaults 66.5–71.0 h, all 24.7–26.5 h; Hangzhou defaults 45.1–46.9 h, all 14.4–14.9 h);
+100 hands move them by about ±3 h.
 
 The hands
 ---------
@@ -60,11 +61,19 @@ bot/discord/play/dms.py, moves.py), and so modelled in every configuration:
   a prompt with its own delay.
 - A DM goes to every person whose tiles or decision changed, except the echo of their
   own click (the click's reply edited that message) and a decision answered for them
-  in advance (held back, told with the next DM). So besides prompts, reminders and
-  pre-move DMs, these notify (unless silent): the deal DM (above), the DM to the
-  seat whose discard was claimed, the DM to an asked seat whose window another
-  answer closed before theirs, and the DM after the computer played for them (a
-  timer, or away).
+  in advance (held back, told with the next DM). Besides prompts and reminders these
+  are: the deal DM (above; it notifies), and, silent since 1e7e29b (every DM that asks
+  nothing in the middle of a hand), the DM of a turn played at once for them (a
+  pre-move, a claim's named discard), the DM to the seat whose discard was claimed,
+  the DM to an asked seat whose window another answer closed before theirs, and the
+  DM after the computer played for them (a timer, or away). Each DM that asks nothing
+  is a visit (the next discard and the claims in advance are offered there): the
+  person looks at it after a fresh delay of their own, silent or not (they open
+  Discord at their own pace; a silent DM waits there unread; the what-if ``silent DMs
+  unseen`` takes the other reading). The reply to a move they clicked (a discard, a
+  pass, a claim) offers the next discard alone (`_next_menu`): the claims in advance
+  are set only on a DM that asks nothing (the what-if ``answers in the reply`` offers
+  them there too).
 
 Timers (today, `bot.service.timers` / `alarms`): a decision's deadline is its moment plus
 the timer (wall time). At expiry the computer plays the seat (the model plays the
@@ -76,92 +85,117 @@ sleeping move when made at night, until the person comes back — at the moment 
 would have answered the third timed-out prompt. At half the time (wall time) a pending
 decision is reminded: its DM again (a notification), and for a turn a channel mention of
 the person ("when_needed": a reminder mentions; another notification). The people's
-DMs are open, so nothing else is mentioned in the channel.
+DMs are open, so nothing else is mentioned in the channel (a claim's reminder mentions
+only closed-DMs people). When a quarter of the timer is left the bot sends a warning DM
+(`Timers.clocked`, timers of 20 minutes or more; silent as the decision's DM is: while
+quiet, or for a claim offering no win), in every configuration: it is no option.
 
 Counted
 -------
 - prompts: DMs that ask a decision (a turn, or a claim window that offers the seat a
   claim), counted also when the window closed before the seat answered;
 - notifications: every DM and mention that notifies: prompts, reminders (DM and turn
-  mention), the clock's warnings, the digests, the DM that shows a turn played by a
-  pre-move, and the DMs that ask nothing listed above (the deal's, a claimed discard's,
-  a window closed before one's answer, the computer's move for one), each unless
-  silent. (The first figures of the morning counted none of the DMs that ask
-  nothing; the hand's end sends none beyond those: its settlement is the channel's.)
+  mention), the warnings, the digests and the deal's DM to the seats it asks nothing,
+  each unless silent (with ``quiet``, anything while quiet). Silent in every
+  configuration, as the bot sends them for everybody always: a claim prompt whose
+  offers hold no win (its reminder too; `silent_offer`), and every DM that asks
+  nothing in the middle of a hand (above). (The first figures of the morning counted
+  the claim prompts without a win as notifying without ``answers``, and the
+  pre-move's DM as notifying, as the bot then sent them; the hand's end sends no DM
+  beyond those: its settlement is the channel's.)
 - sleeping moves: computer moves (timer or away) made for a person while asleep.
 
 The features, modelled as DESIGN30.md says they behave
 ------------------------------------------------------
 - ``quiet``: everyone's quiet hours are their sleep (23:00–07:00). Deadlines count only
-  awake time (`QuietHours.awake_after`, `Timers._due`), so a timer never expires at
+  awake time (`QuietHours.awake_after`, `Timers._due`; a claim window's clock stops
+  while anyone at the table rests, the same night here), so a timer never expires at
   night; the half-time reminder comes halfway between the prompt and that deadline
-  (`Pending.half_at`), the warning three quarters of the way, and neither notifies
-  while quiet (the service skips the reminder then); every DM or mention while quiet is
-  silent.
-- ``premoves``: "discard my draw unless it wins or kongs" is on for good (a standing
-  toggle); it acts while the seat is ready (its tiles before the draw wait on a tile the
-  win button would accept: the view's ``waits``). A turn is played at once when the
-  turn has a draw that offers no win and no kong, the seat's last move was a discard
-  (not a claim or kong: after those a person is asked), and the computer's move is
-  either the drawn tile while ready, or, while not ready, the next discard the person
-  chose. They choose it at every visit (a prompt answered, or the DM of a pre-move
-  played seen after a fresh delay) after their last discard: the computer's choice from
-  the tiles they keep (`choose_discard` over those tiles alone, "as if the draw were the
-  tile it would throw"); a person whose hand is ready chooses none (it would come
-  before "discard my draw" and break the ready hand). A turn that comes before that
-  visit finds no pre-move. Otherwise the turn is a prompt: the model never lets a
-  pre-move play a move the computer would not (so hands stay equal; the figure errs
-  on the slow side). A move played so is the person's: it ends a run of timeouts.
-- ``answers``: at every visit a person sets, for this hand, what the computer would
-  answer with the tiles they hold then: "kong T"/"pong T" for each tile T whose kong /
-  pong the computer would take, "win only" when it would claim nothing at all, "never
-  chi" when it would take no chi; "always win" is on for good; "pong T" answers are
-  cleared at the hand's end, and before the hand's first visit only "always win"
-  stands. A window seat is covered when these decide its options (a win: always win;
-  a kong/pong offer of T made of the seat's own natural T tiles: "kong T", then "pong T"
-  plays it (`bot.service.live.advance_answer`), "win only" passes it; only
-  chi offers: "never chi" or "win only" passes) and what they decide equals the
-  computer's answer now (a chi is never covered: there is no "chi" answer): its answer
-  is played at once (no prompt, no wait; a move of the person's). Claim prompts whose
-  offers hold no win are silent (their reminders and warnings too).
-- ``digest`` (with ``quiet``): when quiet hours end and a decision waits for the person,
+  (`Pending.half_at`), the warning after three quarters of the timer in awake time,
+  and neither notifies while quiet (the service skips the reminder then); every DM or
+  mention while quiet is silent. The digest comes with it (below): the bot sends it
+  to anyone with quiet hours, there is nothing else to set.
+- ``premoves`` (with amendments A and D): "discard my draw unless it wins or kongs" is
+  on for good (a standing toggle); it acts while the seat is ready (its tiles before
+  the draw wait on a tile the win button would accept: the view's ``waits``). The
+  next discard is "9p, or my draw if it helps less" ("or my draw" left on): at the
+  turn the bot plays whichever of the pre-chosen tile and the draw the engine's advice
+  keeps less (`engine.ai.less_useful`, the very function the service calls; a chosen
+  财神 is played as chosen). A turn is played at once when it has a draw that offers
+  no win and no kong of the seat's own natural tiles (a kong that needs a 财神 does not
+  stop it: `engine.ai.kong_needs_caishen`), the seat's last move was a discard or the
+  deal (not a claim or kong: after those see below), and the computer's move is
+  either the drawn tile while ready, or, while not ready, the tile the next discard
+  plays. The person chooses the next discard at every visit (a prompt answered, the
+  deal DM seen, or the DM of a turn played at once seen after a fresh delay) after
+  their last discard or the deal: the computer's choice from the tiles they keep
+  (`choose_discard` over those tiles alone, "as if the draw were the tile it would
+  throw"); a person whose hand is ready chooses none (it would come before "discard
+  my draw" and break the ready hand). A turn that comes before that visit finds no
+  pre-move (the one played was spent). Otherwise the turn is a prompt: the model never
+  lets a pre-move play a move the computer would not (so hands stay equal; the figure
+  errs on the slow side). A move played so is the person's: it ends a run of timeouts;
+  its DM is silent, and the person is assumed to look at it after a fresh delay all
+  the same (they open Discord at their own pace; a silent DM waits there unread).
+- ``answers`` (with amendments E and G): "always win" and "win only" are on for good
+  (standing toggles), so before the hand's first visit every non-win offer passes. At
+  every visit a person names, for this hand, one claim per tile as the service keeps
+  them (`named`): "kong T" when they hold three natural T and the computer would take
+  that kong, else "pong T", else "chi T with AB" (the first run of their own natural
+  tiles the computer would take, lowest first). A window seat is covered when these
+  decide its options as the service does (`bot.service.live.advance_answer`: a win
+  only by "always win"; the named claim of the window's tile when the window offers
+  exactly it; "win only" passes every other offer) and that equals the computer's
+  answer now: its answer is played at once (no prompt, no wait; a move of the
+  person's). Each named chi or pong names its discard too ("pong 5m, then 9p"): the
+  computer's choice from the tiles that claim leaves, with what the person saw at
+  their last discard (or the deal). After a claim an advance answer played, the turn
+  is played at once when the computer discards that tile and no win is offered
+  (`claimed_then`); otherwise it is a prompt with its own delay.
+- ``digest`` (quiet hours, whose digest it is: the same as ``quiet``, kept as the
+  issue's configuration): when quiet hours end and a decision waits for the person,
   one notifying DM says so (once a morning; with one table it adds a notification to a
   night's silent prompts, its gain is across several tables).
-- ``clock``: a warning DM when a quarter of the time is left and the decision still
-  waits (a notification unless silent); the time bank stays off (the option's default:
-  with the defaults' timers it would only delay the rare timeout).
+- ``clock``: the table's time bank on (``time_bank`` 8 h, ``time_bank_add`` 1 h: a
+  night's reserve, an hour back after each of the seat's own answers, at most 8 h):
+  once a person's timer runs out their bank runs (in awake time with ``quiet``)
+  before the computer plays; a decision answered past its timer uses the bank that
+  ran. (The warning it also built is sent in every configuration: above.)
 - ``all``: every feature at once.
 
 Checked against the issue
 -------------------------
-The ``defaults`` row gives the issue's median, p90 and prompts within 0–3 % (Shanghai
-73 h / 103 h / 19.6 against 73 / 101 / 20; Hangzhou 47.5 / 72 / 13.9 against 48 / 73 /
-14), but fewer sleeping moves: 0.7 and 0.8 a hand against 1.5 and 2.5. In this model a
-computer move for a sleeper needs a timer to run out at night: a turn pending at 23:00
-is answered early the next morning, well inside its 12 h; a claim window pending at
-23:00 runs out its 2 h at night, once per asked seat, and the turn it leads to then
-waits for the morning. The game so stalls at the one decision pending at 23:00, and the
-model gives about 0.22 (Shanghai) / 0.35 (Hangzhou) sleeping moves a night, over 3.1 /
-2.0 nights a hand. Hangzhou's 2.5 would need more than one a night, which the issue's
-own model description cannot produce. Closing windows only at the last asked seat's
-answer (the issue's words, instead of the engine's resolution) was tried: 0.71 / 0.79,
-no change. Which assumption of the issue's author differed was not found.
+The ``defaults`` row gives the issue's median, p90 and prompts within a few per cent
+(seed 30: Shanghai 71 h / 94 h / 19.9 against 73 / 101 / 20; Hangzhou 45 / 71 / 13.7
+against 48 / 73 / 14; the morning's model, before the turn after one's own claim was
+answered in the same visit, gave 73 / 103 / 19.6 and 47.5 / 72 / 13.9), but fewer
+sleeping moves: 0.6–0.8 a hand against 1.5 and 2.5. In this model a computer move for
+a sleeper needs a timer to run out at night: a turn pending at 23:00 is answered early
+the next morning, well inside its 12 h; a claim window pending at 23:00 runs out its
+2 h at night, once per asked seat, and the turn it leads to then waits for the
+morning. The game so stalls at the one decision pending at 23:00, about 0.2 (Shanghai)
+/ 0.35 (Hangzhou) sleeping moves a night over 3 / 2 nights a hand. Hangzhou's 2.5
+would need more than one a night, which the issue's own model description cannot
+produce. Closing windows only at the last asked seat's answer (the issue's words,
+instead of the engine's resolution) was tried: no change. Which assumption of the
+issue's author differed was not found.
 
 What-ifs (``--what-if``)
 ------------------------
-Each is "all" with one change the design does not have, to show what would move the
-goals: ``played silent`` (the DM that shows a pre-move played goes out silently),
-``either`` (the pre-move plays the drawn tile or the pre-chosen one, whichever
-the computer throws: "next: 9p, or the draw when it is the less useful"), ``pre always``
-(the next discard plays whatever the computer would throw, as a real person's does: the
-hands would then differ, so only its timing means something), ``suggested`` (a standing
-"play the suggested discard unless the draw wins or kongs": the DM's suggestion is the
-computer's choice, no pre-move to set), ``wild kongs`` (a kong offer that needs a 财神
-does not stop a pre-move), ``named only`` (an advance answer "only the claims I named":
-every unnamed pong/kong/chi offer passes), ``chi named`` (advance answers may name a
-chi), ``same visit`` (the turn after one's own claim is answered in the claim's visit),
-``claim then`` (an advance claim names the discard after it, taken to be the
-computer's), and combinations (each with ``played silent``).
+Each is "all" with one change the design does not have (not in the JSON line):
+``or my draw off`` (the next discard is exactly the tile chosen: the pre-move as first
+built, to show what amendment A gives), ``silent DMs unseen`` and ``silent DMs seen at
+once`` (the two readings around the configurations' "a silent DM that asks nothing is
+looked at after a fresh delay"), ``deal DM silent`` (the deal's DM to the seats it asks
+nothing goes out silently, as every other DM that asks nothing), ``answers in the
+reply`` (the reply to a move offers the claims in advance too), ``pre always`` (the
+next discard plays whatever the computer would throw, as a real person's does: the
+hands would then differ, so only its timing means something), ``suggested`` (a
+standing "play the suggested discard unless the draw wins or kongs", not adopted: it
+is the computer playing the seat), a few together, and all of them at once (but the
+two readings). The morning's what-ifs that became features (A, D, E with a named
+chi, G, the pre-move's DM silent, the turn after one's own claim in the same visit)
+are in the configurations now.
 """
 
 from __future__ import annotations
@@ -188,6 +222,8 @@ from engine.ai import (
     choose_action,
     choose_discard,
     claim_helps,
+    kong_needs_caishen,
+    less_useful,
     remembered_judge,
     unseen_counts,
 )
@@ -226,6 +262,14 @@ class Today:
 TODAY = (Today("shanghai", 73, 101, 20, 1.5), Today("hangzhou", 48, 73, 14, 2.5))
 RULESETS = tuple(today.rules for today in TODAY)
 
+WARN_LEFT = 0.25
+"""The warning DM comes when this share of a timer is left (`bot.service.timers`)."""
+WARN_MIN_TIMER = 20 * 60
+"""Timers shorter than this (seconds) warn of nothing."""
+TIME_BANK, TIME_BANK_ADD = 8.0, 1.0
+"""``clock``: the table's ``time_bank`` and ``time_bank_add`` (hours; the options' default
+is off): a night's reserve, an hour back after each of the seat's own answers."""
+
 WAKE, SLEEP = 7.0, 23.0
 """Everyone's waking hours (hours of the day)."""
 MEDIAN_DELAY = 20 / 60
@@ -261,6 +305,17 @@ def awake_after(t: float, hours: float) -> float:
         day, h = day + 24, WAKE
 
 
+def awake_between(start: float, end: float) -> float:
+    """The awake hours in [start, end)."""
+    total, t = 0.0, start
+    while t < end:
+        day = math.floor(t / 24) * 24
+        lo, hi = max(t, day + WAKE), min(end, day + SLEEP)
+        total += max(0.0, hi - lo)
+        t = day + 24
+    return total
+
+
 def mornings(start: float, end: float) -> list[int]:
     """The days whose 07:00 falls in [start, end)."""
     day = math.ceil((start - WAKE) / 24)
@@ -284,25 +339,35 @@ class Turn:
     """A turn with a draw after the seat's own discard, the seat ready, and the computer
     discards the drawn tile ("discard my draw" plays it unless ``blocked``)."""
     plays_pre: bool
-    """The same, not ready, and the computer discards the tile it would have pre-chosen
-    after the seat's previous discard (the next discard plays it unless ``blocked``)."""
-    plays_either: bool
-    """What-if: the same, and the computer throws the drawn tile or the pre-chosen one
-    (a pre-move "next: 9p, or the draw when it is the less useful")."""
+    """The same, not ready, and the computer discards the tile the next discard chosen
+    at the seat's last visit plays: "9p, or my draw if it helps less" (the one of the
+    pre-chosen tile and the draw `engine.ai.less_useful` names; the pre-chosen tile
+    itself when it is a 财神, as the service plays it) — played at once unless
+    ``blocked``."""
+    plays_exact: bool
+    """What-if: the same, with "or my draw" switched off (exactly the pre-chosen tile)."""
     plain: bool
     """What-if: a turn with a draw after the seat's own discard, and the computer
     discards (a standing "play the suggested discard" plays it unless ``blocked``)."""
     blocked: str
-    """What the draw offers that stops a pre-move: "win", "kong", "wild kong" (every
-    kong offered needs a 财神, which the computer never gives up) or ""."""
+    """What the turn offers that stops a pre-move or "discard my draw": "win", "kong"
+    (a kong of the seat's own natural tiles; one that needs a 财神 does not stop them,
+    `engine.ai.kong_needs_caishen`) or ""."""
     why: str
     """Why no pre-move plays it when not ``blocked``."""
     wins: bool
     """The computer wins (a standing "always win" plays it at once)."""
     after_claim: bool
-    """The turn follows the seat's own chi or pong (it was just there)."""
+    """The turn follows the seat's own chi or pong."""
     move: Action
     """The computer's move."""
+    then: Tile | None
+    """After the seat's own chi or pong: the discard its person named to follow that
+    claim in advance ("pong 5m, then 9p"), chosen at their last discard (or the deal)
+    with what they saw then: the computer's choice from the tiles the claim leaves."""
+    then_plays: bool
+    """The computer discards ``then`` and no win is offered (a claim an advance answer
+    played is then followed by it at once: `claimed_then`)."""
 
 
 @dataclass(frozen=True)
@@ -359,6 +424,10 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
     pre: list[Tile | None] = [None] * SEATS   # chosen after the seat's last discard
     ready: list[bool] = [False] * SEATS
     last_discard: list[bool] = [False] * SEATS  # the seat's last move was a discard
+    # what each seat's person last saw (the deal, or their last discard): judge, unseen
+    saw: list[tuple[Judge, tuple[int, ...]]] = [
+        (judge, tuple(unseen_counts(state, seat))) for seat in range(SEATS)]
+    then: list[Tile | None] = [None] * SEATS  # named after the seat's claim just taken
     for seat in range(SEATS):
         if seat != dealer and state.phase is not Phase.ENDED:
             # its deal DM is a visit: the next discard chosen from the dealt tiles
@@ -374,17 +443,23 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             plain = s.drawn is not None and last_discard[seat] and \
                 action.kind is ActionKind.DISCARD
             plays_drawn = plain and ready[seat] and action.tile == s.drawn
-            plays_pre = plain and not ready[seat] and action.tile == pre[seat]
-            plays_either = plain and not ready[seat] and action.tile in (pre[seat], s.drawn)
+            chosen = pre[seat]
+            plays_exact = plain and not ready[seat] and action.tile == chosen
+            plays_pre = plain and not ready[seat] and chosen is not None and \
+                action.tile == _or_my_draw(state, seat, chosen)
             wins = action.kind is ActionKind.WIN
             why = _why_turn(s.drawn is not None, last_discard[seat], action, ready[seat])
             blocked = _blocked(legal, state)
+            named_then = then[seat] if claimed[seat] else None
+            then_plays = named_then is not None and action.kind is ActionKind.DISCARD \
+                and action.tile == named_then \
+                and not any(a.kind is ActionKind.WIN for a in legal)
             asked_on = state
             state, _ = apply(state, action)
             after = state.seats[seat]
             decisions.append(Turn(seat, (after.hand, after.melds), plays_drawn, plays_pre,
-                                  plays_either, plain, blocked, why, wins,
-                                  claimed[seat], action))
+                                  plays_exact, plain, blocked, why, wins,
+                                  claimed[seat], action, named_then, then_plays))
             if observe is not None:
                 observe(asked_on, decisions[-1], None if ready[seat] else pre[seat])
             claimed[seat] = False
@@ -392,6 +467,7 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             last_discard[seat] = discard
             if discard and state.phase is not Phase.ENDED:
                 ready[seat], pre[seat] = _pre_move(state, seat, side)
+                saw[seat] = (remembered_judge(state), tuple(unseen_counts(state, seat)))
             continue
         window = state.window
         assert window is not None
@@ -412,6 +488,11 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
         if taken is not None:  # its claim, a chi, pong or kong, was the one taken
             last_discard[taken] = False
             claimed[taken] = _kind(choices[taken]) in (ActionKind.CHI, ActionKind.PONG)
+            if claimed[taken]:
+                mine = state.seats[taken]
+                seen_judge, unseen = saw[taken]
+                then[taken] = choose_discard(seen_judge, mine.hand, mine.melds, unseen,
+                                             side, mine.hand)
         decisions.append(Window(window, remembered_judge(state), choices,
                                 tuple((s.hand, s.melds) for s in before), taken,
                                 claimed_from))
@@ -438,13 +519,23 @@ def _pre_move(state: HandState, seat: int, side: random.Random) -> tuple[bool, T
                                  unseen_counts(state, seat), side, s.hand)
 
 
+def _or_my_draw(state: HandState, seat: int, chosen: Tile) -> Tile | None:
+    """The tile "``chosen``, or my draw if it helps less" discards at ``seat``'s turn:
+    the engine's one function for it (`less_useful`); a chosen 财神 is played as chosen
+    (the service's rule: a float meant)."""
+    drawn = state.seats[seat].drawn
+    if drawn is None or state.wildcards.is_joker(chosen):
+        return chosen
+    return less_useful(state, seat, (chosen, drawn))
+
+
 def _kind(action: Action | None) -> ActionKind | None:
     return None if action is None else action.kind
 
 
 def _why_turn(drawn: bool, after_discard: bool, action: Action, ready: bool) -> str:
     if not after_discard:
-        return "turn: the hand's first, or after the seat's own claim or kong"
+        return "turn: the dealer's first, or after the seat's own kong"
     if not drawn:
         return "turn: no draw"
     if action.kind is ActionKind.WIN:
@@ -457,15 +548,11 @@ def _why_turn(drawn: bool, after_discard: bool, action: Action, ready: bool) -> 
 
 
 def _blocked(legal: Sequence[Action], state: HandState) -> str:
-    kongs = [a for a in legal if a.kind in _KONGS]
     if any(a.kind is ActionKind.WIN for a in legal):
         return "win"
-    if not kongs:
-        return ""
-    wild = state.wildcards
-    if all(any(wild.is_joker(t) for t in (*a.tiles, a.tile) if t is not None) for a in kongs):
-        return "wild kong"
-    return "kong"
+    if any(a.kind in _KONGS and not kong_needs_caishen(state.wildcards, a) for a in legal):
+        return "kong"
+    return ""
 
 
 _KONGS = frozenset((ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG))
@@ -485,7 +572,6 @@ class Stored:
 
 
 _CLAIMS: dict[tuple[int, HandKey, Action, Tile, int], bool] = {}
-_STANDING: dict[tuple[int, HandKey, int], tuple[bool, bool]] = {}
 
 
 def _would_claim(judge: Judge, hand: HandKey, meld_kind: MeldKind, used: tuple[Tile, ...],
@@ -505,8 +591,8 @@ def _would_claim(judge: Judge, hand: HandKey, meld_kind: MeldKind, used: tuple[T
 
 
 def claims_option(stored: Stored, option: Action, tile: Tile, from_seat: int) -> bool:
-    """Whether the computer would take ``option`` (a kong or pong of ``tile``) with the
-    stored tiles ("kong T" / "pong T" set)."""
+    """Whether the computer would take ``option`` (a kong, pong or chi of ``tile``) with
+    the stored tiles."""
     key = (id(stored.judge), stored.hand, option, tile, from_seat)
     found = _CLAIMS.get(key)
     if found is None:
@@ -517,96 +603,73 @@ def claims_option(stored: Stored, option: Action, tile: Tile, from_seat: int) ->
     return found
 
 
-def standing(stored: Stored) -> tuple[bool, bool]:
-    """("win only", "never chi") as set from the stored tiles: whether the computer would
-    claim no tile at all / take no chi, whatever is discarded (natural tiles; a 财神 is
-    never used in a claim by the computer)."""
-    key = (id(stored.judge), stored.hand, stored.seat)
-    found = _STANDING.get(key)
-    if found is None:
-        found = _STANDING[key] = _standing(stored)
-    return found
+_NAMED: dict[tuple[int, HandKey, int, Tile], Action | None] = {}
 
 
-def _standing(stored: Stored) -> tuple[bool, bool]:
-    judge, (tiles, melds), seat = stored.judge, stored.hand, stored.seat
+def named(stored: Stored, tile: Tile) -> Action | None:
+    """The claim of ``tile`` the person names in advance from the stored tiles (one
+    answer per tile, as the service keeps them): "kong T" when they hold three natural
+    T and the computer would take that kong, else "pong T" (two), else "chi T with AB"
+    with the first run (lowest first) of their own natural tiles the computer would take;
+    None: none named (then "win only" passes every offer of it). The action is made for
+    ``stored.seat`` as the window would offer it (a chi's two tiles sorted)."""
+    key = (id(stored.judge), stored.hand, stored.seat, tile)
+    if key in _NAMED:
+        return _NAMED[key]
+    judge, (tiles, _), seat = stored.judge, stored.hand, stored.seat
     wild = judge.wildcards
-    natural = [t for t in tiles if not wild.is_joker(t) and not t.is_flower]
-    counts = {t: natural.count(t) for t in set(natural)}
-    upper = upper_seat(seat)
-    never_chi = True
-    for c in range(27):  # a suit tile discarded by the seat before this one
+    natural = [t for t in tiles if wild.plays_as(t) == t and not t.is_flower]
+    other, upper = (seat + 2) % SEATS, upper_seat(seat)
+    found: Action | None = None
+    for kind, size in ((ActionKind.KONG, 3), (ActionKind.PONG, 2)):
+        option = Action(kind, seat, tiles=(tile,) * size)
+        if natural.count(tile) >= size and claims_option(stored, option, tile, other):
+            found = option
+            break
+    if found is None and tile.is_suited and not wild.is_joker(tile):
+        c = int(tile)
         for low in (c - 2, c - 1, c):
             if low < 0 or low // 9 != c // 9 or low % 9 > 6:
                 continue
             used = tuple(Tile(k) for k in (low, low + 1, low + 2) if k != c)
-            if all(u in counts for u in used) and \
-                    _would_claim(judge, (tiles, melds), MeldKind.CHI, used, Tile(c), upper):
-                never_chi = False
+            option = Action(ActionKind.CHI, seat, tiles=used)
+            if all(u in natural for u in used) and claims_option(stored, option, tile, upper):
+                found = option
                 break
-        if not never_chi:
-            break
-    if not never_chi:
-        return False, False
-    other = (seat + 2) % SEATS
-    for t, n in sorted(counts.items()):
-        if n >= 2 and _would_claim(judge, (tiles, melds), MeldKind.PONG, (t, t), t, other):
-            return False, True
-        if n >= 3 and _would_claim(judge, (tiles, melds), MeldKind.KONG, (t, t, t), t, other):
-            return False, True
-    return True, True
+    _NAMED[key] = found
+    return found
 
 
 def covered(stored: Stored | None, w: Window, seat: int) -> bool:
     """Whether the stored answers decide ``seat``'s options on ``w`` exactly as the
     computer answers now."""
-    return not uncovered(stored, w, seat, Config(answers=True))
+    return not uncovered(stored, w, seat)
 
 
-def uncovered(stored: Stored | None, w: Window, seat: int, cfg: Config) -> str:
-    """Why the stored answers do not cover ``seat`` on ``w`` ("": they do)."""
+def uncovered(stored: Stored | None, w: Window, seat: int) -> str:
+    """Why the person's answers in advance do not cover ``seat`` on ``w`` ("": they do).
+    Standing: "always win" and "win only" (on for good); for this hand: the claims they
+    named at their last visit (`named`). A win on offer is decided by "always win"
+    alone; else the named claim of the window's tile plays when the window offers
+    exactly it (`bot.service.live.advance_answer`: named answers first), and "win only"
+    passes every other offer. Covered when that is the computer's answer now."""
     answer = w.choices[seat]
     assert answer is not None
     options = w.window.options[seat]
-    kinds = {a.kind for a in options}
-    if ActionKind.WIN in kinds:
-        # "always win" is on for good
+    if any(a.kind is ActionKind.WIN for a in options):
         return "" if answer.kind is ActionKind.WIN else "claim: a win declined"
+    claim = None if stored is None else named(stored, w.window.tile)
+    decided = claim if claim is not None and claim in options else \
+        Action(ActionKind.PASS, seat)
+    if decided == answer:
+        return ""
     if stored is None:
-        return "claim: no visit yet this hand"
-    if answer.kind is ActionKind.CHI:
-        if cfg.chi_named and claims_option(stored, answer, w.window.tile, w.window.from_seat):
-            return ""
-        return "claim: the computer chis (no advance answer says chi)"
-    tile, from_seat = w.window.tile, w.window.from_seat
-    decided: Action | None = None
-    for kind, size in ((ActionKind.KONG, 3), (ActionKind.PONG, 2)):
-        for option in options:
-            # "pong T" / "kong T" play only the claim made of the seat's own natural T
-            # tiles (never one with a 财神 or a tile standing in for T)
-            if option.kind is kind and option.tiles == (tile,) * size and \
-                    claims_option(stored, option, tile, from_seat):
-                decided = option
-                break
-        if decided is not None:
-            break
-    if decided is None and cfg.named_only:
-        return "" if answer.kind is ActionKind.PASS else \
-            "claim: the pong/kong is not among the stored answers (tiles changed)"
-    if decided is None:
-        win_only, never_chi = standing(stored)
-        if win_only or (kinds == {ActionKind.CHI} and never_chi):
-            decided = Action(ActionKind.PASS, seat)
-    if decided is None:
-        if answer.kind is ActionKind.PASS:
-            return "claim: a pong/kong offer passed (only 'win only' passes one)" \
-                if kinds & {ActionKind.PONG, ActionKind.KONG} else \
-                "claim: a chi offer passed, 'never chi' not set"
-        return "claim: the pong/kong is not among the stored answers (tiles changed)"
-    if decided.kind is ActionKind.PASS:
-        return "" if answer.kind is ActionKind.PASS else \
-            "claim: 'win only'/'never chi' stored, the computer claims now"
-    return "" if decided == answer else "claim: another claim stored than the computer's"
+        return "claim: the computer claims before any visit this hand ('win only' passes)"
+    if claim is None:
+        return "claim: the computer claims what the tiles at the last visit would not"
+    if answer.kind is ActionKind.PASS:
+        return "claim: the named claim offered, the computer passes now"
+    return "claim: another claim named than the computer's"
 
 
 # ---------------------------------------------------------------------------
@@ -620,38 +683,37 @@ class Config:
     answers: bool = False
     digest: bool = False
     clock: bool = False
-    # What-ifs: feature changes the design does not have (printed with --what-if only)
-    either: bool = False
-    """The pre-move plays the drawn tile or the pre-chosen one, whichever the computer
-    throws ("next: 9p, or the draw when it is the less useful")."""
-    same_visit: bool = False
-    """The turn after one's own chi or pong is answered in the same visit (the claim's
-    reply asks the discard at once)."""
-    named_only: bool = False
-    """An advance answer "only the claims I named": every pong/kong/chi offer not named
-    passes."""
-    chi_named: bool = False
-    """Advance answers may name a chi ("chi 5m with 3m4m")."""
+    # What-ifs: changes the design does not have (printed with --what-if only)
+    exact: bool = False
+    """The next discard with "or my draw" switched off: exactly the tile chosen (the
+    pre-move as first built, before amendment A)."""
     pre_always: bool = False
     """The next discard plays on every turn it is set for (a draw offering no win or
     kong, the seat not ready), whatever the computer would throw: a real person's
     pre-move does; the hands would then differ, so this is an upper bound's timing."""
     suggested: bool = False
     """A standing "play the suggested discard" (the DM's advice, which is the computer's
-    choice) on every turn whose draw offers no win or kong: no pre-move to choose."""
-    wild_kongs: bool = False
-    """A kong offer that needs a 财神 does not stop a pre-move or "discard my draw"."""
-    played_silent: bool = False
-    """The DM that shows a pre-move played goes out silently (it asks nothing)."""
-    claim_then: bool = False
-    """An advance claim names the discard after it too ("pong 5m, then 9p"): the turn
-    after a claim an advance answer played is played at once (taken to be the tile the
-    computer throws: the most this change could give)."""
+    choice) on every turn whose draw offers no win or kong: no pre-move to choose (not
+    adopted: it is the computer playing the seat)."""
+    answers_in_reply: bool = False
+    """The reply to a move (a discard or a claim clicked) offers the claims in advance
+    too, as it offers the next discard: they are then set at every visit."""
+    deal_silent: bool = False
+    """The deal's DM (to the seats it asks nothing) goes out silently, as every other DM
+    that asks nothing does."""
+    look_at_once: bool = False
+    """A silent DM that asks nothing (a turn played for the person, their discard
+    claimed) is looked at at once: the next discard is chosen again before the next
+    turn (the bound of how much the pre-move not chosen in time costs)."""
+    silent_unseen: bool = False
+    """A silent DM is not looked at by itself: the person sees it only at their next
+    visit (the pessimistic reading of a silent DM; the configurations have them looked
+    at after a fresh delay, as a notifying one)."""
 
 
 CONFIGURATIONS = {
     "defaults": Config(),
-    "quiet": Config(quiet=True),
+    "quiet": Config(quiet=True, digest=True),
     "premoves": Config(premoves=True),
     "answers": Config(answers=True),
     "digest": Config(quiet=True, digest=True),
@@ -660,22 +722,16 @@ CONFIGURATIONS = {
 }
 _ALL = CONFIGURATIONS["all"]
 WHAT_IFS = {
-    "all + either": replace(_ALL, either=True),
-    "all + same visit": replace(_ALL, same_visit=True),
-    "all + named only": replace(_ALL, named_only=True),
-    "all + chi named": replace(_ALL, named_only=True, chi_named=True),
-    "all + claim then": replace(_ALL, claim_then=True),
-    "all + wild kongs": replace(_ALL, wild_kongs=True),
-    "all + played silent": replace(_ALL, played_silent=True),
+    "all, or my draw off": replace(_ALL, exact=True),
+    "all, silent DMs unseen": replace(_ALL, silent_unseen=True),
+    "all, silent DMs seen at once": replace(_ALL, look_at_once=True),
+    "all + deal DM silent": replace(_ALL, deal_silent=True),
+    "all + answers in the reply": replace(_ALL, answers_in_reply=True),
     "all + pre always": replace(_ALL, pre_always=True),
     "all + suggested": replace(_ALL, suggested=True),
-    "all + suggested, named": replace(_ALL, suggested=True, named_only=True,
-                                      chi_named=True, wild_kongs=True, played_silent=True),
-    "all + either, named": replace(_ALL, either=True, named_only=True, chi_named=True,
-                                   wild_kongs=True, claim_then=True, played_silent=True),
-    "all + every what-if": replace(_ALL, either=True, same_visit=True, named_only=True,
-                                   chi_named=True, claim_then=True, wild_kongs=True,
-                                   suggested=True, played_silent=True),
+    "all + reply, deal silent": replace(_ALL, answers_in_reply=True, deal_silent=True),
+    "all + every what-if": replace(_ALL, deal_silent=True, answers_in_reply=True,
+                                   pre_always=True, suggested=True),
 }
 
 
@@ -708,6 +764,8 @@ class Timeline:
         self.people = People()
         self.tally = Tally()
         self.now = 9.0
+        self.bank = [TIME_BANK] * SEATS
+        """Each seat's time bank left in the hand (hours; ``clock``)."""
         self.last_answer: list[float | None] = [None] * SEATS
         self.auto_claim = [False] * SEATS
         """The seat's last claim was played by an advance answer."""
@@ -717,34 +775,53 @@ class Timeline:
         """``t`` plus ``hours`` of the person's time: awake time with quiet hours on."""
         return awake_after(t, hours) if self.cfg.quiet else t + hours
 
+    def seen_at(self, t: float, delay: float) -> float:
+        """When a silent DM that asks nothing, sent at ``t``, is looked at: after the
+        person's fresh ``delay`` of awake time (what-if ``look_at_once``: at once)."""
+        return awake_after(t, 0.0 if self.cfg.look_at_once else delay)
+
     def notify(self, t: float, what: str, claim_without_win: bool = False) -> None:
         if self.cfg.quiet and not awake(t):
             return
-        if self.cfg.answers and claim_without_win:
+        if claim_without_win:  # the bot sends these silently, always, for everybody
             return
         self.tally.notifications += 1
         self.tally.what[what] += 1
 
     def prompt(self, seat: int, t: float, timer: float, delay: float, turn: bool,
                without_win: bool) -> tuple[float, float]:
-        """Ask ``seat`` at ``t``: (answer moment, deadline)."""
+        """Ask ``seat`` at ``t``: (answer moment, deadline: the timer's end, then the
+        seat's time bank with ``clock``)."""
         self.tally.prompts += 1
         self.notify(t, "turn prompt" if turn else "claim prompt", without_win)
-        return awake_after(t, delay), self.after(t, timer)
+        timer_end = self.after(t, timer)
+        bank = self.bank[seat] if self.cfg.clock else 0.0
+        return awake_after(t, delay), self.after(timer_end, bank) if bank > 0 else timer_end
+
+    def answered(self, seat: int, t: float, timer: float, answer: float) -> None:
+        """The seat's person answered at ``answer`` the prompt of ``t``: the bank it ran
+        past its timer is used, then topped up (`Timers.banks_after`)."""
+        if not self.cfg.clock:
+            return
+        timer_end = self.after(t, timer)
+        used = 0.0
+        if answer > timer_end:
+            used = awake_between(timer_end, answer) if self.cfg.quiet else answer - timer_end
+        self.bank[seat] = min(TIME_BANK, max(0.0, self.bank[seat] - used) + TIME_BANK_ADD)
 
     def waited(self, seat: int, t: float, end: float, timer: float, turn: bool,
                without_win: bool) -> None:
         """A prompt pending from ``t`` until ``end``: its reminder, warning, digest."""
-        due = self.after(t, timer)
-        half = t + (due - t) / 2  # `Pending.half_at`
-        if half < end:
+        timer_end = self.after(t, timer)
+        half = t + (timer_end - t) / 2  # `Pending.half_at`
+        if half < end and not (self.cfg.quiet and not awake(half)):
+            # the service skips the reminder while the person rests
             self.notify(half, "reminder DM", without_win)  # the DM again
             if turn:
                 self.notify(half, "reminder mention")  # "when_needed": a reminder mentions
-        if self.cfg.clock:
-            warn = t + (due - t) * 3 / 4
-            if warn < end:
-                self.notify(warn, "warning", without_win)
+        warn = self.after(t, timer * (1 - WARN_LEFT))  # `Timers.clocked`
+        if timer * 3600 >= WARN_MIN_TIMER and warn < end:
+            self.notify(warn, "warning", without_win)  # silent as its DM (`Announcer.warn`)
         if self.cfg.digest:
             for day in mornings(t, end):
                 if (seat, day) not in self.people.digests:
@@ -753,23 +830,20 @@ class Timeline:
                     self.tally.what["digest"] += 1
 
     def why_turn(self, d: Turn, free: bool) -> str:
-        if d.why.startswith("turn: the hand's first") or d.why == "turn: no draw":
+        if d.why.startswith("turn: the dealer's first") or d.why == "turn: no draw":
             return d.why
         if not free:
             return {"win": "turn: a win offered, the computer declines it (Hangzhou 财飘)",
-                    "kong": "turn: a kong offered",
-                    "wild kong": "turn: a kong with a 财神 offered"}[d.blocked]
-        if d.plays_drawn or d.plays_pre or (self.cfg.either and d.plays_either):
+                    "kong": "turn: a kong of one's own natural tiles offered"}[d.blocked]
+        if d.plays_drawn or (d.plays_exact if self.cfg.exact else d.plays_pre):
             return "turn: the pre-move was not chosen yet"
         return d.why
 
     def computer(self, seat: int, t: float) -> None:
         """The computer plays for the seat's person (a timer, or away): counted as a
-        sleeping move at night; their DM then tells them (it asks nothing, it notifies
-        as any)."""
+        sleeping move at night (their DM then tells them, silently: it asks nothing)."""
         if not awake(t):
             self.tally.sleeping += 1
-        self.notify(t, "DM: the computer played for you")
 
     def away(self, seat: int, t: float) -> bool:
         until = self.people.away_until[seat]
@@ -784,40 +858,48 @@ class Timeline:
     # -- a hand
     def play(self, hand: Hand) -> None:
         start = t = self.now
+        self.bank = [TIME_BANK] * SEATS
         cfg = self.cfg
         stored: list[Stored | None] = [None] * SEATS
         pre_at: list[float | None] = [None] * SEATS   # the next discard chosen (when)
-        seen: list[tuple[float, HandKey] | None] = [None] * SEATS  # a pre-move's DM seen
+        # a DM that asks nothing, seen by then, and the tiles it shows
+        seen: list[tuple[float, HandKey] | None] = [None] * SEATS
         last_answer: list[float | None] = [None] * SEATS  # a person's last claim answer
         self.last_answer = last_answer
         judge = hand.judge
 
-        def visit(seat: int, when: float, tiles: HandKey, moved: bool = True) -> None:
-            stored[seat] = Stored(judge, tiles, seat)
+        def visit(seat: int, when: float, tiles: HandKey, idle: bool) -> None:
+            """The person is there at ``when`` with ``tiles``: they choose their next
+            discard (offered on a DM that asks nothing and on the reply to a move),
+            and on a DM that asks nothing (``idle``) also their claims in advance."""
+            if idle or cfg.answers_in_reply:
+                stored[seat] = Stored(judge, tiles, seat)
             if pre_at[seat] is None:
                 pre_at[seat] = when
-            if moved:
-                self.people.timeouts[seat] = 0
 
-        deal: list[float | None] = [None] * SEATS  # the deal DM seen (when)
+        def look(seat: int, when: float, tiles: HandKey, silent: bool) -> None:
+            """A DM that asks nothing is seen at ``when`` (after a fresh delay), unless
+            one is to be seen sooner; the newest shows ``tiles``."""
+            if silent and cfg.silent_unseen:
+                return
+            had = seen[seat]
+            seen[seat] = (when if had is None else min(had[0], when), tiles)
+
         for seat in range(SEATS):
             if seat != hand.dealer:  # the dealer's deal DM is its first turn's prompt
-                self.notify(t, "deal DM")
-                deal[seat] = awake_after(t, hand.deal_delays[seat])
+                if not cfg.deal_silent:
+                    self.notify(t, "DM: the deal")
+                look(seat, awake_after(t, hand.deal_delays[seat]), hand.dealt[seat],
+                     cfg.deal_silent)
 
         for d, delays in zip(hand.decisions, hand.delays, strict=True):
             for seat in range(SEATS):
-                dealt = deal[seat]
-                if dealt is not None and dealt <= t:
-                    deal[seat] = None
-                    if stored[seat] is None:  # nothing newer seen yet
-                        visit(seat, dealt, hand.dealt[seat], moved=False)
-                look = seen[seat]
-                if look is not None and look[0] <= t:
+                sight = seen[seat]
+                if sight is not None and sight[0] <= t:
                     seen[seat] = None
-                    visit(seat, look[0], look[1])
+                    visit(seat, sight[0], sight[1], idle=True)
             if isinstance(d, Window):
-                t = self.window(d, t, delays, hand.multiple_winners, stored, visit)
+                t = self.window(d, t, delays, hand.multiple_winners, stored, visit, look)
                 continue
             seat = d.seat
             seen[seat] = None
@@ -831,20 +913,22 @@ class Timeline:
             if cfg.answers and d.wins:  # "always win", a standing choice, on for good
                 self.people.timeouts[seat] = 0
                 continue
-            free = not d.blocked or (cfg.wild_kongs and d.blocked == "wild kong")
+            free = not d.blocked
             if cfg.premoves and free and (d.plays_drawn or (cfg.suggested and d.plain) or (
-                    active and (d.plays_either if cfg.either else d.plays_pre)) or (
+                    active and (d.plays_exact if cfg.exact else d.plays_pre)) or (
                     active and cfg.pre_always and d.plain and not d.plays_drawn
                     and d.why != "turn: ready, the computer keeps the draw")):
+                # played as the person's move; its DM (the draw and the move) is silent
                 self.people.timeouts[seat] = 0
-                seen[seat] = (awake_after(t, delays[SEATS + seat]), d.hand)
-                if not cfg.played_silent:
-                    self.notify(t, "pre-move played DM")  # the draw and the move
+                look(seat, self.seen_at(t, delays[SEATS + seat]), d.hand, True)
                 continue
-            if cfg.claim_then and d.after_claim and self.auto_claim[seat]:
-                self.auto_claim[seat] = False
+            claimed_ahead = d.after_claim and self.auto_claim[seat]
+            self.auto_claim[seat] = False
+            if cfg.answers and claimed_ahead and d.then_plays:
+                # "pong 5m, then 9p": the discard named with the claim, played at once as
+                # the person's move; its DM is silent as a pre-move's
                 self.people.timeouts[seat] = 0
-                seen[seat] = (awake_after(t, delays[SEATS + seat]), d.hand)
+                look(seat, self.seen_at(t, delays[SEATS + seat]), d.hand, True)
                 continue
             if d.after_claim and last_answer[seat] == t:
                 # Their own claim click settled the window: the click's reply takes its
@@ -853,16 +937,28 @@ class Timeline:
                 self.tally.prompts += 1
                 self.tally.why["turn: after one's own claim, asked in the same visit"] += 1
                 self.notify(t, "turn prompt")
-                visit(seat, t, d.hand)
+                self.people.timeouts[seat] = 0
+                visit(seat, t, d.hand, idle=False)
                 continue
-            self.tally.why[self.why_turn(d, free) if cfg.premoves else "turn"] += 1
+            if not cfg.premoves:
+                why = "turn"
+            elif d.after_claim and claimed_ahead and cfg.answers:
+                why = "turn: after a claim answered in advance, another discard than named"
+            elif d.after_claim:
+                why = "turn: after one's own claim clicked, the window closed later"
+            else:
+                why = self.why_turn(d, free)
+            self.tally.why[why] += 1
             answer, due = self.prompt(seat, t, self.turn_timer, delays[seat], True, False)
             end = min(answer, due)
             self.waited(seat, t, end, self.turn_timer, True, False)
             if answer <= due:
-                visit(seat, answer, d.hand)
+                self.answered(seat, t, self.turn_timer, answer)
+                self.people.timeouts[seat] = 0
+                visit(seat, answer, d.hand, idle=False)
             else:
                 self.computer(seat, due)
+                self.bank[seat] = 0.0  # run out (no top-up: not their move)
                 self.people.timeouts[seat] += 1
                 if self.people.timeouts[seat] >= AWAY_AFTER:
                     self.people.away_until[seat] = answer
@@ -871,8 +967,8 @@ class Timeline:
         self.now = t
 
     def window(self, w: Window, t: float, delays: tuple[float, ...], multiple: bool,
-               stored: list[Stored | None],
-               visit: Callable[[int, float, HandKey], None]) -> float:
+               stored: list[Stored | None], visit: Callable[[int, float, HandKey, bool], None],
+               look: Callable[[int, float, HandKey, bool], None]) -> float:
         """Time one claim window opened at ``t``; the moment it closes."""
         answered: dict[int, float] = {}   # seat → moment of its answer
         asked: dict[int, tuple[float, float, bool]] = {}  # prompted: answer, due, no win
@@ -880,11 +976,12 @@ class Timeline:
             if self.away(seat, t):
                 self.computer(seat, t)
                 answered[seat] = t
-            elif self.cfg.answers and not (why := uncovered(stored[seat], w, seat, self.cfg)):
+            elif self.cfg.answers and not (why := uncovered(stored[seat], w, seat)):
                 self.people.timeouts[seat] = 0
                 answered[seat] = t
                 self.auto_claim[seat] = w.taken == seat
             else:
+                self.auto_claim[seat] = False
                 self.tally.why[why if self.cfg.answers else "claim"] += 1  # (set if answers)
                 without_win = all(a.kind is not ActionKind.WIN for a in w.window.options[seat])
                 answer, due = self.prompt(seat, t, self.claim_timer, delays[seat], False,
@@ -892,19 +989,24 @@ class Timeline:
                 asked[seat] = (answer, due, without_win)
                 answered[seat] = min(answer, due)
         close = self.close(w, answered, multiple)
+        source = w.window.from_seat
         if w.claimed_from:
-            self.notify(close, "DM: your discard was claimed")
+            look(source, self.seen_at(close, delays[SEATS + source]), w.hands[source],
+                 True)
         for seat, (answer, due, without_win) in asked.items():
             end = min(answer, due, close)
             self.waited(seat, t, end, self.claim_timer, False, without_win)
             if answered[seat] > close:
-                self.notify(close, "DM: a window closed before your answer")
+                look(seat, self.seen_at(close, delays[SEATS + seat]), w.hands[seat], True)
             if answered[seat] <= close:
                 if answer <= due:
-                    visit(seat, answer, w.hands[seat])
+                    self.answered(seat, t, self.claim_timer, answer)
+                    self.people.timeouts[seat] = 0
+                    visit(seat, answer, w.hands[seat], False)
                     self.last_answer[seat] = answer
                 else:
                     self.computer(seat, due)  # a claim timeout is not counted for away
+                    self.bank[seat] = 0.0  # run out (no top-up: not their move)
         return close
 
     @staticmethod
@@ -970,14 +1072,14 @@ def table(rules_name: str, rows: dict[str, dict[str, float]], hands: int) -> str
     today = next(t for t in TODAY if t.rules == rules_name)
     out = [f"{rules_name} ({hands} hands; goals with all on: median <= 24 h, 0 sleeping "
            "moves, <= 8 prompts and <= 8 notifications per seat per hand)",
-           f"{'configuration':22} {'median h':>9} {'p90 h':>7} {'prompts':>8} "
+           f"{'configuration':30} {'median h':>9} {'p90 h':>7} {'prompts':>8} "
            f"{'notifs':>7} {'sleeping':>9}   today (issue 30)"]
     for name, f in rows.items():
         beside = ""
         if name == "defaults":
             beside = (f"   {today.median_hours:g} h / {today.p90_hours:g} h, "
                       f"{today.prompts:g} prompts, {today.sleeping_moves:g} sleeping")
-        out.append(f"{name:22} {f['median_hours']:9.1f} {f['p90_hours']:7.1f} "
+        out.append(f"{name:30} {f['median_hours']:9.1f} {f['p90_hours']:7.1f} "
                    f"{f['prompts']:8.2f} {f['notifications']:7.2f} "
                    f"{f['sleeping_moves']:9.2f}{beside}")
     return "\n".join(out)

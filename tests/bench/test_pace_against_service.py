@@ -4,7 +4,11 @@ is one `played_ahead` plays (with the next discard the model's person chose, or
 whose answers in advance (as the model's person set them from the tiles they hold)
 `auto_reason` and `advance_answer` play as the computer answers. Where the model asks
 although the service would play, it is on the slow side by design (a pre-move the
-computer would not throw; the turn after one's own kong)."""
+computer would not throw; the turn after one's own kong; a claim "win only" passes
+before any visit, or one the tiles at the last visit would not have named).
+The model's person: "or my draw" on, "discard my draw" and "always win" and "win only"
+on, a claim named for each tile the computer would claim, each with its discard
+(`pace.named`, `Turn.then`)."""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ import pytest
 
 from bench import pace
 from bot.service.live import advance_answer, auto_reason, played_ahead
-from bot.service.notices import NextDiscard
+from bot.service.notices import ClaimAnswer, NextDiscard
 from bot.store.rows import SeatRow, StandingChoices
 from engine.game import Action, ActionKind, HandState
+from engine.melds import MeldKind
 from engine.tiles import Tile
 
 
@@ -26,27 +31,39 @@ def person(seat: int, choices: StandingChoices) -> SeatRow:
 
 
 def service_turn(state: HandState, d: pace.Turn, pre: Tile | None) -> Action | None:
-    """What the service plays at once on this turn, with the model person's choices."""
-    row = person(d.seat, StandingChoices(always_win=True, discard_drawn_when_ready=True))
-    # the model's pre-move is exactly its tile ("or my draw" off) until the bench
-    # models amendment A
-    ahead = played_ahead(row, state, d.seat, None if pre is None else NextDiscard(pre, False))
+    """What the service plays at once on this turn, with the model person's choices:
+    their next discard with "or my draw" on, "discard my draw", and after their own
+    chi or pong the discard they named with it in advance ("pong 5m, then 9p")."""
+    row = person(d.seat, StandingChoices(always_win=True, pass_claims=True,
+                                         discard_drawn_when_ready=True))
+    answers: dict[Tile, ClaimAnswer] = {}
+    mine = state.seats[d.seat]
+    if d.after_claim and d.then is not None:
+        meld = mine.melds[-1]
+        assert meld.claimed is not None
+        uses = list(meld.tiles)
+        uses.remove(meld.claimed)
+        kind = ActionKind.CHI if meld.kind is MeldKind.CHI else ActionKind.PONG
+        answers[meld.claimed] = ClaimAnswer(kind, tuple(sorted(uses)) if
+                                            kind is ActionKind.CHI else (), d.then)
+    ahead = played_ahead(row, state, d.seat, None if pre is None else NextDiscard(pre),
+                         answers)
     return None if ahead is None else ahead[1]
 
 
-def service_claim(state: HandState, w: pace.Window, seat: int) -> Action | None:
+def service_claim(state: HandState, w: pace.Window, seat: int, stored: pace.Stored | None
+                  ) -> Action | None:
     """What the service plays at once for ``seat`` on the window, with the answers the
-    model's person set from the tiles they hold now."""
-    stored = pace.Stored(w.judge, w.hands[seat], seat)
+    model's person set from the tiles they held at their last visit (``stored``; None:
+    none yet this hand): "always win", "win only", and the claim of the window's tile
+    they named (`pace.named`)."""
     tile = w.window.tile
-    answers: dict[Tile, ActionKind] = {}
-    for kind, size in ((ActionKind.KONG, 3), (ActionKind.PONG, 2)):
-        option = Action(kind, seat, tiles=(tile,) * size)
-        if tile not in answers and sum(1 for t in stored.hand[0] if t == tile) >= size \
-                and pace.claims_option(stored, option, tile, w.window.from_seat):
-            answers[tile] = kind
-    win_only, never_chi = pace.standing(stored)
-    choices = StandingChoices(always_win=True, pass_claims=win_only, never_chi=never_chi)
+    answers: dict[Tile, ClaimAnswer] = {}
+    claim = None if stored is None else pace.named(stored, tile)
+    if claim is not None:
+        answers[tile] = ClaimAnswer(claim.kind, claim.tiles if claim.kind is ActionKind.CHI
+                                    else ())
+    choices = StandingChoices(always_win=True, pass_claims=True)
     reason = auto_reason(person(seat, choices), state, seat, answers)
     if reason == "always_win":
         return Action(ActionKind.WIN, seat)
@@ -60,33 +77,43 @@ def service_claim(state: HandState, w: pace.Window, seat: int) -> Action | None:
 @pytest.mark.parametrize("rules_name", list(pace.RULESETS))
 def test_the_model_plays_at_once_exactly_where_the_service_would(rules_name: str) -> None:
     seen: Counter[str] = Counter()
+    earlier: dict[int, pace.Stored] = {}
 
     def observe(state: HandState, d: pace.Decision, pre: Tile | None) -> None:
         if isinstance(d, pace.Turn):
             played = service_turn(state, d, pre)
-            model = not d.blocked and (d.plays_drawn or d.plays_pre)
+            if d.after_claim:
+                model = d.then_plays
+                seen["after a claim, its named discard played" if model else
+                     "after a claim, asked"] += 1
+            else:
+                model = not d.blocked and (d.plays_drawn or d.plays_pre)
             if model:
                 assert played == d.move
                 seen["turn played by both"] += 1
             elif played == d.move:
                 # the service plays it, the model asks: only after the seat's own kong
-                # (its replacement draw), or through a kong that needs a 财神 (amendment
-                # D, which the model's "all" does not have yet): the slow side
-                assert d.why.startswith("turn: the hand's first, or after") \
-                    or d.blocked == "wild kong"
+                # (its replacement draw), the slow side
+                assert d.why.startswith("turn: the dealer's first, or after")
                 seen["turn the model asks, the service plays"] += 1
             else:
                 seen["turn asked"] += 1
             return
         for seat in d.window.asked:
             choice = d.choices[seat]
-            played = service_claim(state, d, seat)
-            covered = pace.covered(pace.Stored(d.judge, d.hands[seat], seat), d, seat)
-            assert covered == (played == choice), (seat, choice, played)
-            seen["claim covered" if covered else "claim asked"] += 1
+            # a visit with the tiles held now, one with those of the seat's last window
+            # (stale: it has moved since), and none yet this hand
+            for stored in (pace.Stored(d.judge, d.hands[seat], seat), earlier.get(seat),
+                           None):
+                played = service_claim(state, d, seat, stored)
+                covered = pace.covered(stored, d, seat)
+                assert covered == (played == choice), (seat, choice, played)
+                seen["claim covered" if covered else "claim asked"] += 1
+            earlier[seat] = pace.Stored(d.judge, d.hands[seat], seat)
 
     rng = random.Random(f"check:{rules_name}")
     for _ in range(6):
         pace.record_hand(rules_name, rng, observe)
     assert seen["turn played by both"] and seen["turn asked"]
     assert seen["claim covered"] and seen["claim asked"]
+    assert seen["after a claim, its named discard played"]
