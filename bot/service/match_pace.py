@@ -4,9 +4,11 @@ Worked out from the seated people's own answer times (`ActionLog.answer_times`: 
 decision put to them to their move, at every table they sat at), once each of them has
 `MIN_ANSWERS` on record; nothing is said before (`days_a_match` returns None).
 
-The model, plainly: a hand waits for `DECISIONS_PER_HAND` decisions of its rule set one
-after another — each turn, and each claim window once (its seats are asked at once) —
-shared evenly by the four seats, each taking its person's median answer time (a
+The model, plainly: a hand waits for its rule set's ``decisions_per_hand`` (a named
+constant of each rule set, `engine.rules.ruleset.RuleSet.decisions_per_hand`, measured
+with the engine's computer player; tests/service/test_match_pace.py measures it again)
+decisions one after another — each turn, and each claim window once (its seats are
+asked at once) — shared evenly by the four seats, each taking its person's median answer time (a
 computer takes none; an empty seat, the mean of the seated people's). A match is the
 table's ``hands`` such hands. It leaves out what the timers cut short and what
 pre-moves or answers given in advance play at once, except as far as the people's own
@@ -16,15 +18,9 @@ answer times already show them (a move played at once counts as answered at once
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-DECISIONS_PER_HAND: Mapping[str, float] = {"shanghai": 79.0, "hangzhou": 53.0}
-"""Decisions that hold up a hand (turns, and claim windows counted once each), per hand,
-per rule set: measured by playing 150 seeded hands of each rule set with the engine's
-computer player for every seat (engine.ai.choose_action, random.Random(7); Shanghai
-78.8 — 64.2 turns, flowers laid aside included, and 14.6 windows —, Hangzhou 52.8 —
-35.2 turns and 17.5 windows). tests/service/test_match_pace.py plays other seeded hands
-and checks these still hold within 15 %. A rule set not here gets no estimate."""
+from engine import rules as rulesets
 
 MIN_ANSWERS = 20
 """Answered decisions a seated person needs on record before their pace is counted (a
@@ -43,9 +39,10 @@ def days_a_match(rules: str, hands: int, seats: Sequence[Sequence[float] | bool 
     """How many days a match of ``hands`` hands takes at these seats' pace, or None
     while not enough is known. ``seats``: for each seat, the person's answer times
     (seconds, any order), True for a computer, None for an empty seat. None when the rule
-    set has no `DECISIONS_PER_HAND`, when no seat holds a person, or when any seated
+    set has no ``decisions_per_hand``, when no seat holds a person, or when any seated
     person has fewer than `MIN_ANSWERS` answers on record."""
-    per_hand = DECISIONS_PER_HAND.get(rules)
+    ruleset = rulesets.RULESETS.get(rules)
+    per_hand = ruleset.decisions_per_hand if ruleset is not None else None
     if per_hand is None:
         return None
     medians: list[float] = []

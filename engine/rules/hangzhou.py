@@ -523,6 +523,10 @@ class Hangzhou(RuleSet):
     patterns = PATTERNS
     shapes = SHAPES
     value_unit = "×"
+    decisions_per_hand = 53.0
+    """Measured: 150 hands dealt from random.Random(7), the computer player
+    (engine.ai.choose_action) at every seat: 52.8 decisions a hand, 35.2 turns and 17.5
+    claim windows."""
     has_flowers = False
     counts_chain = True
     counts_streak = True

@@ -140,6 +140,11 @@ class RuleSet(ABC):
     """老庄: the dealer's streak counts in the settlement (and players are told it)."""
     max_streak: int = 10**6
     """The highest 老庄 streak a hand may start with (no cap by default)."""
+    decisions_per_hand: float | None = None
+    """The decisions that hold up a hand (each turn, and each claim window once: its
+    seats are asked at once), on average, as the computer player plays the rule set:
+    what the lobby's expected pace counts a hand as (bot/service/match_pace.py; None:
+    not measured, no estimate). tests/service/test_match_pace.py measures it again."""
 
     # The state machine's questions
     multiple_winners: bool

@@ -447,6 +447,10 @@ class Shanghai(RuleSet):
     patterns = PATTERNS
     shapes = SHAPES
     value_unit = "花"
+    decisions_per_hand = 79.0
+    """Measured: 150 hands dealt from random.Random(7), the computer player
+    (engine.ai.choose_action) at every seat: 78.8 decisions a hand, 64.2 turns (flowers
+    laid aside included) and 14.6 claim windows."""
     has_flowers = True
     has_huangfan = True
     needs_qualifying_pattern = True

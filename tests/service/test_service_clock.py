@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, LobbyNotice, PrivateNotice, WarningNotice
-from bot.service.match_pace import DECISIONS_PER_HAND, MIN_ANSWERS
+from bot.service.match_pace import MIN_ANSWERS
 from bot.store import NewHand, Store
 from engine.game import ActionKind
 from engine.tiles import tile_from_notation
@@ -238,7 +238,7 @@ async def test_the_lobby_shows_the_pace_once_the_people_s_answer_times_are_known
         return notice.pace
 
     # Ann alone (the three empty seats at her pace): 4 hands × 79 decisions × 20 min
-    assert pace() == pytest.approx(4 * DECISIONS_PER_HAND["shanghai"] * 1200 / 86_400)
+    assert pace() == pytest.approx(4 * 79 * 1200 / 86_400)
     await svc.join(by(BOB), table)
     assert pace() == pytest.approx(4 * 79 / 4 * (1200 + 3600 + 2 * 2400) / 86_400)
     await svc.join(by(CID), table)              # one answer short: nothing is said
