@@ -188,7 +188,9 @@ built, to show what amendment A gives), ``silent DMs unseen`` and ``silent DMs s
 once`` (the two readings around the configurations' "a silent DM that asks nothing is
 looked at after a fresh delay"), ``deal DM silent`` (the deal's DM to the seats it asks
 nothing goes out silently, as every other DM that asks nothing), ``answers in the
-reply`` (the reply to a move offers the claims in advance too), ``pre always`` (the
+reply`` (the reply to a move offers the claims in advance too), ``next discard kept``
+(a next discard not thrown because "or my draw" threw the draw instead stays chosen for
+the seat's next turn, once: the service spends it), ``pre always`` (the
 next discard plays whatever the computer would throw, as a real person's does: the
 hands would then differ, so only its timing means something), ``suggested`` (a
 standing "play the suggested discard unless the draw wins or kongs", not adopted: it
@@ -344,6 +346,12 @@ class Turn:
     pre-chosen tile and the draw `engine.ai.less_useful` names; the pre-chosen tile
     itself when it is a 财神, as the service plays it) — played at once unless
     ``blocked``."""
+    plays_carried: bool
+    """What-if ``kept``: the same, not ready, with the next discard carried over from the
+    seat's previous turn, which threw its draw instead of it (``kept``)."""
+    kept: bool
+    """The next discard played here threw the draw instead of the chosen tile (still
+    held: what-if ``kept`` carries it to the next turn)."""
     plays_exact: bool
     """What-if: the same, with "or my draw" switched off (exactly the pre-chosen tile)."""
     plain: bool
@@ -434,6 +442,7 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             last_discard[seat] = True
             ready[seat], pre[seat] = _pre_move(state, seat, side)
     claimed: list[bool] = [False] * SEATS  # the seat's last move was a chi or pong
+    carried: list[Tile | None] = [None] * SEATS  # what-if ``kept``
     while state.phase is not Phase.ENDED:
         if state.phase is Phase.TURN:
             seat = state.turn
@@ -447,6 +456,11 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             plays_exact = plain and not ready[seat] and action.tile == chosen
             plays_pre = plain and not ready[seat] and chosen is not None and \
                 action.tile == _or_my_draw(state, seat, chosen)
+            kept = plays_pre and action.tile != chosen
+            old = carried[seat]
+            plays_carried = plain and not ready[seat] and old is not None and \
+                action.tile == _or_my_draw(state, seat, old)
+            carried[seat] = chosen if kept else None
             wins = action.kind is ActionKind.WIN
             why = _why_turn(s.drawn is not None, last_discard[seat], action, ready[seat])
             blocked = _blocked(legal, state)
@@ -458,7 +472,7 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             state, _ = apply(state, action)
             after = state.seats[seat]
             decisions.append(Turn(seat, (after.hand, after.melds), plays_drawn, plays_pre,
-                                  plays_exact, plain, blocked, why, wins,
+                                  plays_carried, kept, plays_exact, plain, blocked, why, wins,
                                   claimed[seat], action, named_then, then_plays))
             if observe is not None:
                 observe(asked_on, decisions[-1], None if ready[seat] else pre[seat])
@@ -701,6 +715,9 @@ class Config:
     deal_silent: bool = False
     """The deal's DM (to the seats it asks nothing) goes out silently, as every other DM
     that asks nothing does."""
+    kept: bool = False
+    """A next discard not thrown because "or my draw" threw the draw instead stays
+    chosen for the next turn (the service spends it on the turn it played)."""
     look_at_once: bool = False
     """A silent DM that asks nothing (a turn played for the person, their discard
     claimed) is looked at at once: the next discard is chosen again before the next
@@ -725,12 +742,15 @@ WHAT_IFS = {
     "all, or my draw off": replace(_ALL, exact=True),
     "all, silent DMs unseen": replace(_ALL, silent_unseen=True),
     "all, silent DMs seen at once": replace(_ALL, look_at_once=True),
+    "all + next discard kept": replace(_ALL, kept=True),
     "all + deal DM silent": replace(_ALL, deal_silent=True),
     "all + answers in the reply": replace(_ALL, answers_in_reply=True),
     "all + pre always": replace(_ALL, pre_always=True),
     "all + suggested": replace(_ALL, suggested=True),
     "all + reply, deal silent": replace(_ALL, answers_in_reply=True, deal_silent=True),
-    "all + every what-if": replace(_ALL, deal_silent=True, answers_in_reply=True,
+    "all + kept, reply, deal silent": replace(_ALL, kept=True, answers_in_reply=True,
+                                              deal_silent=True),
+    "all + every what-if": replace(_ALL, deal_silent=True, answers_in_reply=True, kept=True,
                                    pre_always=True, suggested=True),
 }
 
@@ -768,6 +788,8 @@ class Timeline:
         """Each seat's time bank left in the hand (hours; ``clock``)."""
         self.last_answer: list[float | None] = [None] * SEATS
         self.auto_claim = [False] * SEATS
+        self.carry = [False] * SEATS
+        """What-if ``kept``: the seat's next discard was kept from its last turn."""
         """The seat's last claim was played by an advance answer."""
 
     # -- helpers
@@ -910,16 +932,19 @@ class Timeline:
             chosen_at = pre_at[seat]
             active = chosen_at is not None and chosen_at <= t
             pre_at[seat] = None
+            carry = cfg.kept and self.carry[seat] and not active and d.plays_carried
+            self.carry[seat] = False
             if cfg.answers and d.wins:  # "always win", a standing choice, on for good
                 self.people.timeouts[seat] = 0
                 continue
             free = not d.blocked
-            if cfg.premoves and free and (d.plays_drawn or (cfg.suggested and d.plain) or (
+            if cfg.premoves and free and (d.plays_drawn or (cfg.suggested and d.plain) or carry or (
                     active and (d.plays_exact if cfg.exact else d.plays_pre)) or (
                     active and cfg.pre_always and d.plain and not d.plays_drawn
                     and d.why != "turn: ready, the computer keeps the draw")):
                 # played as the person's move; its DM (the draw and the move) is silent
                 self.people.timeouts[seat] = 0
+                self.carry[seat] = active and d.kept and not cfg.exact
                 look(seat, self.seen_at(t, delays[SEATS + seat]), d.hand, True)
                 continue
             claimed_ahead = d.after_claim and self.auto_claim[seat]
