@@ -163,6 +163,10 @@ class Alarms:
         assert live.hand is not None
         if not p.reminds or wake.when != p.half_at:
             return
+        if p.warns and p.warn_at is not None and self._clock.now() >= p.warn_at:
+            # late (a restart): the warning's moment has come too, and says more
+            await self._warn(live, p, replace(wake, when=p.warn_at, what="warn"))
+            return
         if await self._mark_reminded(live, p):
             await self._announcer.remind(live, live.pending[p.seat])
 

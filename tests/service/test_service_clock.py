@@ -122,6 +122,23 @@ async def test_a_warning_after_a_restart_still_goes_once(
     assert world.notes.of("warning") == [] and world.notes.of("reminder") == []
 
 
+async def test_a_restart_after_both_moments_sends_the_warning_alone(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=SLOW)
+    await world.advance(HOUR / 4)
+    await world.store.close()                       # down past half and three quarters
+    world = await make_world(FakeClock(world.clock.now() + HOUR / 2 + 60), grace=30.0)
+    await world.service.recover()
+    await world.settle()
+    assert world.notes.of("reminder") == [] and len(world.notes.of("warning")) == 1
+    await world.advance(HOUR / 4 - 61)
+    assert await sources(world.store, table) == []
+    await world.advance(1)                          # the timer plays at its time
+    assert await sources(world.store, table) == [(0, "discard", "timeout")]
+    assert len(world.notes.of("warning")) == 1
+
+
 async def test_the_bank_runs_after_the_timer_before_it_plays_and_is_shown(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(deal=stacked(SCENE_PONG))
