@@ -450,12 +450,16 @@ def _taken(tiles: tuple[Tile, ...], claimed: Tile) -> tuple[Tile, ...]:
 def premoves_spent(live: LiveTable, action: Action, new: HandState, fresh: set[int]
                    ) -> list[int]:
     """The seats whose next discard chosen in advance ``action`` spends: its own seat's
-    by any move but a pass (the discard that plays it, a claim: after its own claim a
-    seat is asked), and a seat whose turn now comes and is put to its person instead
-    (dropped: it was for this turn)."""
+    by any move but a pass and but a discard of another tile (the discard of the chosen
+    tile plays it; a claim spends it: after its own claim a seat is asked), and a seat
+    whose turn now comes and is put to its person instead (dropped: it was for this
+    turn). When "or my draw" threw the draw instead, the chosen tile is still held and
+    still its person's plan: it stays chosen for the seat's next turn."""
     spent = []
     chosen = live.premoves
-    if action.seat in chosen and action.kind is not ActionKind.PASS:
+    mine = chosen.get(action.seat)
+    if mine is not None and action.kind is not ActionKind.PASS \
+            and not (action.kind is ActionKind.DISCARD and action.tile != mine.tile):
         spent.append(action.seat)
     if new.phase is Phase.TURN and new.turn in fresh and new.turn in chosen \
             and new.turn not in spent and auto_reason(live.seats[new.turn], new, new.turn,

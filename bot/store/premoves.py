@@ -3,7 +3,8 @@
 off: `Premoves.set_or_draw`).
 
 One row per seat per hand at most, private to the seat's person. Set and cleared by the
-person (`Premoves.set`, `Premoves.clear`); cleared with the move that plays it, the
+person (`Premoves.set`, `Premoves.clear`); cleared with the move that plays the chosen
+tile (a turn that threw the draw instead, "or my draw", keeps it for the next turn), the
 turn that asks instead or the seat's own claim (`clear_in`, in `ActionLog.append`'s
 transaction), and with the hand's end or its table's cancellation (`clear_hand_in`,
 in theirs). Rebuilding a table reads its live hand's (`of_hands_in`, `Rebuilds.load`).

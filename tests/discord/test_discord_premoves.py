@@ -123,7 +123,8 @@ def test_the_draw_thrown_in_place_of_the_chosen_tile_is_told_with_why() -> None:
     text, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
                               locale="en-US", deadline=None, played=played)
     assert "⚡ You drew Red Dragon and played it: it helps less than Two of Characters, " \
-           "your chosen next discard (kept)." in text
+           "your chosen next discard, still chosen for your next turn." in text
     text, _ = private_message(idle, table_id=5, hand=1, step=None, names=NAMES,
                               locale="zh-CN", deadline=None, played=played)
-    assert "⚡ 你摸到 红中，它比你预选的 二万 更没用，已打出摸到的牌（二万 留在手里）。" in text
+    assert "⚡ 你摸到 红中，它比你预选的 二万 更没用，已打出摸到的牌" \
+           "（二万 留在手里，仍是你下一张预打）。" in text

@@ -136,12 +136,13 @@ async def test_or_my_draw_plays_the_draw_when_it_helps_less_and_is_switched_in_t
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Bob chooses 2m: "or my draw" is on, the DM says so and offers to switch it off
     (and on again); he draws 7z, which helps less than 2m: 7z is played, his DM says
-    why, silently. The toggle's presses are judged in their own place."""
+    why, silently, and 2m stays chosen; at his next turn he draws 6z: played at once
+    again, from the same choice. The toggle's presses are judged in their own place."""
     monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: 0)
     world = make_world(fake)
     await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0, service_options={
         "deal": lambda rules, dealer: deal_of(stack_wall(rules, HANDS, dealer,
-                                                         draws="7z5z5z5z"))}))
+                                                         draws="7z5z5z5z6z"))}))
     await open_table(world)
     await quiet(bots)
     ann, bob, cid, _ = world.players
@@ -192,8 +193,23 @@ async def test_or_my_draw_plays_the_draw_when_it_helps_less_and_is_switched_in_t
     assert "⚡ You drew Red Dragon and played it: it helps less than Two of Characters" in \
         told.content, told.content
     assert told.silent and told.flags & SUPPRESS_NOTIFICATIONS
-    assert await chosen(bots) == {}
-    for player in (ann, cid, world.players[3]):
+    # 2m is still held and still his plan: it stays chosen, and his DM keeps saying so
+    assert await chosen(bots) == {1: "2m"}
+    assert "⏭ Next discard: Two of Characters" in told.content, told.content
+    assert "mj:nxc:1:1:s1" in fake.custom_ids(told)
+    dee = world.players[3]
+    for player in (cid, dee, ann):  # each discards the 5z drawn (nobody claims it)
+        mine = latest_dm(fake, player)
+        menu = next(c for c in fake.custom_ids(mine) if c.startswith("mj:dc:"))
+        await (await fake.select(player, mine, menu, ["5z"])).response()
+        await quiet(bots)
+    (again,) = fake.dms(bob)[bobs_dms + 1:]  # his second turn, played from one choice
+    assert "⚡ You drew Green Dragon and played it: it helps less than Two of Characters" \
+        in again.content, again.content
+    assert again.silent and not any(c.startswith(("mj:dc:", "mj:mv:"))
+                                    for c in fake.custom_ids(again))
+    assert await chosen(bots) == {1: "2m"}
+    for player in (ann, cid, dee):
         for m in fake.dms(player):
             assert "⏭" not in m.content and "⚡" not in m.content
             assert not any(c.startswith("mj:nxd") for c in fake.custom_ids(m))

@@ -319,12 +319,55 @@ async def test_the_draw_is_played_when_it_helps_less_than_the_chosen_tile(
     await world.settle()
     assert await log_of(world.store, table) == [(0, "discard", "9m", "player"),
                                                 (1, "discard", "7z", "player")]
-    assert await chosen(world.store, table) == {}  # spent: the turn was played
+    # kept: 2m is still held and still Bob's plan (spent only by playing 2m itself)
+    assert await chosen(world.store, table) == {1: "2m"}
     (told,) = dms(world, 1)
     assert told.step is None and told.played == PlayedAhead("premove", T("7z"), T("7z"),
                                                             T("2m"))
+    assert told.next_discard == NextDiscard(T("2m"))  # its "next:" line stays
     assert told.silent  # it asks nothing: sent without notifying
     assert T("2m") in (await world.service.hand(by(BOB), table)).view.hand  # kept
+
+
+async def test_a_choice_kept_by_thrown_draws_plays_turn_after_turn_until_its_tile_goes(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    # Bob draws 7z, then 6z (each helps less than 2m: thrown), then 9s (2m is thrown);
+    # the others discard the honours they draw, which nobody can claim
+    draws = "7z5z5z5z6z6z6z2z9s"
+    world = await make_world(deal=dealing(quiet(), draws))
+    table = await world.table(options=TIMERS)
+    await world.service.set_next_discard(by(BOB), table, T("2m"))
+    world.notes.clear()
+    await world.service.act(by(ANN), table, D(0, "9m"))
+    await world.settle()
+
+    async def others_discard_their_draws(w: World) -> None:
+        for seat, user in ((2, CID), (3, 4), (0, ANN)):
+            live = await w.service.tables.get(table)
+            assert live.hand is not None
+            drawn = live.hand.state.seats[seat].drawn
+            assert drawn is not None and live.hand.state.turn == seat
+            await w.service.act(by(user), table, D(seat, drawn.notation))
+            await w.settle()
+
+    await others_discard_their_draws(world)
+    # a restart keeps the choice the thrown draw left
+    again = await make_world(deal=dealing(quiet(), draws))
+    await again.service.recover(eager=True)
+    assert (await again.service.hand(by(BOB), table)).next_discard == NextDiscard(T("2m"))
+    assert await chosen(again.store, table) == {1: "2m"}  # 6z thrown at the second turn
+    await others_discard_their_draws(again)
+    bob = [(k, tile, source) for seat, k, tile, source in await log_of(again.store, table)
+           if seat == 1]
+    assert bob == [("discard", "7z", "player"), ("discard", "6z", "player"),
+                   ("discard", "2m", "player")]  # three turns, none asked
+    assert await chosen(again.store, table) == {}  # spent: 2m itself was played
+    assert [n.played for n in dms(again, 1) if n.played is not None] == [
+        PlayedAhead("premove", T("9s"), T("2m"), T("2m"))]
+    assert [n.step for n in dms(world, 1) + dms(again, 1)] == [None] * (
+        len(dms(world, 1)) + len(dms(again, 1)))  # Bob was never asked
+    assert dms(again, 1)[-1].next_discard is None
+    assert 1 not in [m.seat for m in world.notes.of("your_move") + again.notes.of("your_move")]
 
 
 async def test_the_chosen_tile_is_played_when_the_draw_helps_more(

@@ -32,7 +32,7 @@ EN: dict[str, str] = {
     "btn.next_or_draw": "Or my draw if it helps less",
     "dm.played.premove": "⚡ You drew {drawn}; your chosen next discard {tile} was played.",
     "dm.played.premove_draw": "⚡ You drew {drawn} and played it: it helps less than {chosen}, "
-                              "your chosen next discard (kept).",
+                              "your chosen next discard, still chosen for your next turn.",
     "dm.played.discard_drawn": "⚡ You drew {drawn} and discarded it (discard my draw).",
     "reply.next_cancelled": "Next discard cancelled.",
     "btn.pref.never_chi": "Never chi",
@@ -117,7 +117,7 @@ ZH: dict[str, str] = {
     "btn.next_or_draw": "摸到的牌更没用就打摸到的",
     "dm.played.premove": "⚡ 你摸到 {drawn}；已打出你预选的 {tile}。",
     "dm.played.premove_draw": "⚡ 你摸到 {drawn}，它比你预选的 {chosen} 更没用，已打出摸到的牌"
-                              "（{chosen} 留在手里）。",
+                              "（{chosen} 留在手里，仍是你下一张预打）。",
     "dm.played.discard_drawn": "⚡ 你摸到 {drawn}，已直接打出（听牌后摸什么打什么）。",
     "reply.next_cancelled": "已取消预打。",
     "btn.pref.never_chi": "从不吃",
