@@ -38,6 +38,7 @@ from bot.service.live import (
     LiveHand,
     LiveTable,
     Pending,
+    answers_of,
     auto_reason,
     deadline_rows,
     info_of,
@@ -240,7 +241,8 @@ class Moves:
         mine = new.seats[action.seat]
         held = mine.hand if step_of(new, action.seat) is None else ()
         return ActResult(live.id, hand.row.number, row.expected_seq, False, False, action.seat,
-                         held, new.wildcards.joker)
+                         held, new.wildcards.joker,
+                         tuple(sorted(answers_of(live, action.seat).items())) if held else ())
 
     async def end_hand(self, live: LiveTable, state: HandState, events: tuple[Event, ...],
                        final: NewAction | None, cause: Cause | None = None) -> None:

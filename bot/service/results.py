@@ -28,6 +28,10 @@ class ActResult:
     otherwise. Returned to the person who moved alone."""
     caishen: Tile | None = None
     """The hand's 财神 (public), to name ``held``."""
+    answers: tuple[tuple[Tile, ClaimAnswer], ...] = ()
+    """With ``held``: the moving seat's claims answered in advance in the hand, by tile
+    (for its "Claim in advance, this hand…" menu on the message it clicked, its chosen
+    entries marked: `set_claim_answers`)."""
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,13 @@ import discord
 from bot.discord.core.items import MAX_ROW_BUTTONS
 from bot.discord.play.choices import add_preferences, preference_items
 from bot.discord.play.dms import private_message
+from bot.discord.play.moves import _next_menu
 from bot.discord.play.premoves import NEXT_MARK, with_next_line
-from bot.service.notices import NextDiscard, PlayedAhead
+from bot.service import ActResult
+from bot.service.notices import ClaimAnswer, NextDiscard, PlayedAhead
 from bot.store import StandingChoices
-from engine.tiles import tile_from_notation
+from engine.rules.common import ActionKind
+from engine.tiles import parse_tiles, tile_from_notation
 from engine.view import view
 from tests.discord.presenter_kit import NAMES, dealt, discarded
 
@@ -128,3 +131,22 @@ def test_the_draw_thrown_in_place_of_the_chosen_tile_is_told_with_why() -> None:
                               locale="zh-CN", deadline=None, played=played)
     assert "⚡ 你摸到 红中，它比你预选的 二万 更没用，已打出摸到的牌" \
            "（二万 留在手里，仍是你下一张预打）。" in text
+
+
+def test_the_reply_to_a_click_offers_the_next_discard_and_the_claims_in_advance() -> None:
+    """Row 0 the next discard, row 1 the claims answered in advance with the seat's
+    answers marked; no claims menu when there is nothing to claim with nor answered."""
+    held = tuple(parse_tiles("11m45m99p123s1155z"))
+    answers = ((T("1m"), ClaimAnswer(ActionKind.PONG)),)
+    ui = _next_menu(ActResult(5, 2, 9, False, False, 1, held, None, answers), "en-US")
+    assert ui is not None
+    rows = [[c["custom_id"] for c in row["components"]] for row in ui.to_components()]
+    assert rows == [["mj:nx:5:2:s1"], ["mj:ca:5:2"]]
+    claims = ui.to_components()[1]["components"][0]
+    assert [o["value"] for o in claims["options"] if o.get("default")] == ["p1m"]
+    assert {"p9p", "p1z", "p5z"} <= {o["value"] for o in claims["options"]}
+    bare = _next_menu(ActResult(5, 2, 9, False, False, 1, tuple(parse_tiles(
+        "147m258p369s1234z")), None), "en-US")
+    assert bare is not None and len(bare.to_components()) == 1
+    assert _next_menu(ActResult(5, 2, 9, True, False, 1, held, None, answers), "en-US") \
+        is None  # the hand ended

@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from botkit import Driver, World, make_bot, make_world, open_table, quiet
+from botkit import Driver, World, latest_bot, make_bot, make_world, open_table, press, quiet
 from fakediscord import SUPPRESS_NOTIFICATIONS, BotLauncher, FakeDiscord, FakeMessage, FakeUser
 
 from bot.service.fairness import Deal, deal_of
@@ -281,3 +281,53 @@ async def test_a_covered_seat_and_a_quick_answer_look_the_same_to_everyone_else(
         await _discard(fake, bots, after, "5z")
     assert _seen(fake, covered, 1, secret) == _seen(fake, asked, 2, secret)
     assert len(_seen(fake, covered, 1, secret)[0]) >= 3
+
+
+# The dealer holds 1z 1z: once she has discarded, she may answer a pong of 1z in advance.
+SCENE_PAIR = {0: "147m258p369s1134z9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+
+
+def _rows(message: FakeMessage) -> list[list[str]]:
+    """A message's custom ids, row by row."""
+    return [[str(c.get("custom_id", "")) for c in row.get("components", [])]
+            for row in message.components]
+
+
+async def test_the_message_discarded_from_offers_the_claims_in_advance_too(
+        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reply to a discard click offers the next discard (row 0) and the claims in
+    advance (row 1), in the same visit; a save from it keeps the other row, and its
+    presses are judged in their own place (a stranger, a foreign table, an earlier
+    hand: refused, nothing saved)."""
+    world = await _started(fake, bots, tmp_path, monkeypatch, scene=SCENE_PAIR)
+    ann = world.players[0]
+    clicked = fake.dms(ann)[-1]
+    await _discard(fake, bots, ann, "9m")
+    shown = fake.message(clicked)
+    assert _rows(shown) == [["mj:nx:1:1:s0"], ["mj:ca:1:1"]], _rows(shown)
+    table_message = fake.messages(world.channel)[-1]
+    said = {
+        "stranger": await press(fake, world.outsider, table_message, "mj:ca:1:1", ["p1z"],
+                                "en-US"),
+        "foreign table": await press(fake, ann, shown, "mj:ca:7:1", ["p1z"], "en-US"),
+        "earlier hand": await press(fake, ann, shown, "mj:ca:1:0", ["p1z"], "en-US"),
+    }
+    assert said == {
+        "stranger": "You don't sit at this table.",
+        "foreign table": "There is no table here; open one with /mahjong new.",
+        "earlier hand": "That button is from an earlier hand.",
+    }
+    store = latest_bot(bots).store
+    assert store is not None
+    hand = await store.hands.live(1)
+    assert hand is not None
+    assert await store.claim_answers.of_hand(hand.id) == []
+    handle = await fake.select(ann, shown, "mj:ca:1:1", ["p1z"])
+    answered = await handle.response()
+    assert answered.type == 7 and "Answered in advance: 碰 Pong" in str(answered.content)
+    assert [[str(c.get("custom_id", "")) for c in row.get("components", [])]
+            for row in answered.components] == [["mj:nx:1:1:s0"], ["mj:ca:1:1"]]
+    await quiet(bots)
+    saved = await store.claim_answers.of_hand(hand.id)
+    assert [(r.seat, r.tile, r.kind) for r in saved] == [(0, "1z", "pong")]

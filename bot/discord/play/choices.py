@@ -394,6 +394,14 @@ class ClaimThenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 def claim_answer_menu(view: PlayerView, table_id: int, hand: int, answers: Answers,
                       locale: LocaleLike, *, row: int | None = None
                       ) -> ClaimAnswersSelect | None:
+    """The menu of claims the seat of ``view`` may answer in advance (`claims_menu`)."""
+    return claims_menu(view.hand, view.table.caishen, table_id, hand, answers, locale,
+                       row=row)
+
+
+def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand: int,
+                answers: Answers, locale: LocaleLike, *, row: int | None = None
+                ) -> ClaimAnswersSelect | None:
     """The menu of claims the seat may answer in advance: a pong of each tile it holds
     two of, a kong of each it holds three of, a chi of each run two of its own tiles
     make with a third (suited tiles, no 财神: 白, the one that may play as another
@@ -403,7 +411,7 @@ def claim_answer_menu(view: PlayerView, table_id: int, hand: int, answers: Answe
     order of the tile claimed."""
     chosen = {(tile, a.kind, a.tiles) for tile, a in answers}
     entries = [(tile, a) for tile, a in answers if a.kind in ANSWER_LETTERS]
-    for tile, a in claimable(view):
+    for tile, a in claimable(held, caishen):
         if (tile, a.kind, a.tiles) not in chosen:
             entries.append((tile, a))
     options = [discord.SelectOption(
@@ -421,11 +429,9 @@ def claim_answer_menu(view: PlayerView, table_id: int, hand: int, answers: Answe
                                                MAX_OPTION_TEXT))
 
 
-def claimable(view: PlayerView) -> list[tuple[Tile, ClaimAnswer]]:
-    """What the seat could answer in advance from its hand: pongs and kongs, then chis
-    of its own natural tiles (by the tile claimed)."""
-    held = view.hand
-    wild = view.table.caishen
+def claimable(held: Sequence[Tile], wild: Tile | None) -> list[tuple[Tile, ClaimAnswer]]:
+    """What a seat holding ``held`` could answer in advance: pongs and kongs, then chis
+    of its own natural tiles (by the tile claimed; ``wild``: the hand's 财神)."""
     natural = sorted({x for x in held if x != wild})
     out: list[tuple[Tile, ClaimAnswer]] = []
     for tile in natural:

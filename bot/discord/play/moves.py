@@ -302,9 +302,15 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int,
 
 
 def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
-    """What the clicked message offers once its move is played: the "Next discard…"
-    menu when the seat decides nothing now (`bot.discord.play.premoves`: chosen in the
-    same visit, as the player is there), else nothing."""
+    """What the clicked message offers once its move is played, when the seat decides
+    nothing now (chosen in the same visit, as the player is there): the "Next discard…"
+    menu (row 0, `bot.discord.play.premoves`) and the "Claim in advance, this hand…"
+    menu with the seat's answers marked (row 1, `bot.discord.play.choices`; none when
+    it holds nothing to claim with and has no answer), each judged in its own place as
+    the DM's are; else nothing. The decision's buttons and the DM's preference rows
+    are gone from it: two rows of Discord's five."""
+    # choices names answers as words does, and words names moves as this module does
+    from bot.discord.play.choices import claims_menu
     if not played.held or played.hand_ended:
         return None
     ui = discord.ui.View(timeout=None)
@@ -312,6 +318,10 @@ def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
                            tile_options(played.held, None, locale, played.caishen),
                            None, locale, row=0):
         ui.add_item(item)
+    claims = claims_menu(played.held, played.caishen, played.table_id, played.hand_number,
+                         played.answers, locale, row=1)
+    if claims is not None:
+        ui.add_item(claims)
     return ui
 
 
