@@ -274,7 +274,7 @@ class Announcer:
             await self.publish(self._private(
                 live, seat, row, new, news, step, cause=cause,
                 played=played[1] if played is not None and played[0] == seat else None,
-                news_only=old is not None and step is None and new.phase is not Phase.ENDED))
+                news_only=step is None and new.phase is not Phase.ENDED))
         await self.ping(live, fresh)
 
     async def ask_held(self, live: LiveTable, seats: set[int]) -> None:
@@ -373,8 +373,9 @@ class Announcer:
         it asks nothing in the middle of a hand (``news_only``: a turn played for them
         as they chose beforehand, by a timer or while away — a claim and its discard
         played as answered in advance too; a claim question withdrawn, their discard
-        claimed): it is news for their next look, no call to come. The deal and the
-        hand's end still notify, as every decision does."""
+        claimed), and a new hand's deal to a seat that decides nothing then: it is news
+        for their next look, no call to come. The dealer's deal (it asks the first move)
+        and the hand's end still notify, as every decision does."""
         assert live.hand is not None
         held = live.held_news.pop(seat, ())
         return PrivateNotice(

@@ -464,13 +464,17 @@ def test_a_kong_with_a_caishen_does_not_ask_in_person() -> None:
 
 async def test_a_dm_that_asks_nothing_mid_hand_is_silent(
         make_world: Callable[..., Awaitable[World]]) -> None:
-    """The deal and every decision notify; what only tells news in the middle of a hand
-    (a turn played for the person as they chose, or by their timer; a claim question
-    withdrawn; their discard claimed) comes silently, for their next look."""
+    """Every decision notifies; what only tells news (a new hand's deal to a seat with
+    nothing to decide; in the middle of a hand a turn played for the person as they
+    chose, or by their timer, a claim question withdrawn, their discard claimed) comes
+    silently, for their next look. The dealer's deal DM asks its first move: it
+    notifies."""
     world = await make_world(deal=dealing(SCENE_PONG, "9s"))
     table = await world.table(options=TIMERS)
     dealt = [n for n in world.notes.of("private_hand")]
-    assert len(dealt) == 4 and not any(n.silent for n in dealt)  # the deal notifies
+    assert [(n.seat, n.step is not None, n.silent) for n in sorted(
+        dealt, key=lambda n: n.seat)] == [(0, True, False), (1, False, True),
+                                          (2, False, True), (3, False, True)]
     world.notes.clear()
     await world.service.act(by(ANN), table, D(0, "9m"))  # Cid may pong: asked, silently
     await world.settle()
