@@ -14,7 +14,7 @@ by why no feature answered them, and the notifications by kind; ``--what-if`` ad
 ``all …`` for changes the design does not have (below; not in the JSON line).
 The default 300 hands per rule set take about a minute (two on a loaded machine): the
 medians of seeds 1, 2, 3 and 30 stay within about ±2.5 h of each other (Shanghai
-defaults 66.5–71.0 h, all 24.7–26.5 h; Hangzhou defaults 45.1–46.9 h, all 14.4–14.9 h);
+defaults 66.5–71.0 h, all 21.7–23.0 h; Hangzhou defaults 45.1–46.9 h, all 12.0–13.2 h);
 100 hands move them by about ±3 h.
 
 The hands
@@ -47,8 +47,9 @@ What the bot does, read from it (bot/service/moves.py, announcements.py; the ada
 bot/discord/play/dms.py, moves.py), and so modelled in every configuration:
 
 - The deal DMs every seat its hand (`Moves.dealt` announces with no state before). The
-  dealer's is its first turn's prompt; each other seat's asks nothing and notifies
-  (unless silent), and it is a *visit*: the person looks at it after a delay of their
+  dealer's is its first turn's prompt (it notifies); each other seat's asks nothing and
+  is sent silently (80bccb8: a new hand's DM comes silently, the first decision
+  notifies), and it is a *visit*: the person looks at it after a delay of their
   own from the deal and, with the features on, sets their next discard and claim
   answers there, before their first turn (the "Next discard…" menu and the claim
   answers are offered on a DM that asks nothing).
@@ -62,8 +63,8 @@ bot/discord/play/dms.py, moves.py), and so modelled in every configuration:
 - A DM goes to every person whose tiles or decision changed, except the echo of their
   own click (the click's reply edited that message) and a decision answered for them
   in advance (held back, told with the next DM). Besides prompts and reminders these
-  are: the deal DM (above; it notifies), and, silent since 1e7e29b (every DM that asks
-  nothing in the middle of a hand), the DM of a turn played at once for them (a
+  are: the deal DM (above; silent since 80bccb8), and, silent since 1e7e29b (every DM
+  that asks nothing in the middle of a hand), the DM of a turn played at once for them (a
   pre-move, a claim's named discard), the DM to the seat whose discard was claimed,
   the DM to an asked seat whose window another answer closed before theirs, and the
   DM after the computer played for them (a timer, or away). Each DM that asks nothing
@@ -71,9 +72,9 @@ bot/discord/play/dms.py, moves.py), and so modelled in every configuration:
   person looks at it after a fresh delay of their own, silent or not (they open
   Discord at their own pace; a silent DM waits there unread; the what-if ``silent DMs
   unseen`` takes the other reading). The reply to a move they clicked (a discard, a
-  pass, a claim) offers the next discard alone (`_next_menu`): the claims in advance
-  are set only on a DM that asks nothing (the what-if ``answers in the reply`` offers
-  them there too).
+  pass) offers the next discard and the claims in advance (`_next_menu`, since
+  9eff9b9): both are set at every visit, a prompt answered as well as a DM that asks
+  nothing.
 
 Timers (today, `bot.service.timers` / `alarms`): a decision's deadline is its moment plus
 the timer (wall time). At expiry the computer plays the seat (the model plays the
@@ -95,14 +96,14 @@ Counted
 - prompts: DMs that ask a decision (a turn, or a claim window that offers the seat a
   claim), counted also when the window closed before the seat answered;
 - notifications: every DM and mention that notifies: prompts, reminders (DM and turn
-  mention), the warnings, the digests and the deal's DM to the seats it asks nothing,
-  each unless silent (with ``quiet``, anything while quiet). Silent in every
-  configuration, as the bot sends them for everybody always: a claim prompt whose
-  offers hold no win (its reminder too; `silent_offer`), and every DM that asks
-  nothing in the middle of a hand (above). (The first figures of the morning counted
-  the claim prompts without a win as notifying without ``answers``, and the
-  pre-move's DM as notifying, as the bot then sent them; the hand's end sends no DM
-  beyond those: its settlement is the channel's.)
+  mention), the warnings and the digests, each unless silent (with ``quiet``, anything
+  while quiet). Silent in every configuration, as the bot sends them for everybody
+  always: a claim prompt whose offers hold no win (its reminder too; `silent_offer`),
+  every DM that asks nothing in the middle of a hand, and the deal's DM to the seats it
+  asks nothing (above). (The first figures of the morning counted the claim prompts
+  without a win as notifying without ``answers``, and the pre-move's DM as notifying,
+  as the bot then sent them; the hand's end sends no DM beyond those: its settlement
+  is the channel's.)
 - sleeping moves: computer moves (timer or away) made for a person while asleep.
 
 The features, modelled as DESIGN30.md says they behave
@@ -131,8 +132,12 @@ The features, modelled as DESIGN30.md says they behave
   their last discard or the deal: the computer's choice from the tiles they keep
   (`choose_discard` over those tiles alone, "as if the draw were the tile it would
   throw"); a person whose hand is ready chooses none (it would come before "discard
-  my draw" and break the ready hand). A turn that comes before that visit finds no
-  pre-move (the one played was spent). Otherwise the turn is a prompt: the model never
+  my draw" and break the ready hand). A next discard is spent when its chosen tile is
+  played (or the turn is asked, or the seat claims); when "or my draw" threw the draw
+  instead, the chosen tile is still held and stays chosen (cf0cf48), so the seat's
+  next turns play from it the same way, until a visit chooses again or the chosen tile
+  goes (`Turn.carried`). A turn that comes before that visit, after one that played
+  the chosen tile itself, finds no pre-move. Otherwise the turn is a prompt: the model never
   lets a pre-move play a move the computer would not (so hands stay equal; the figure
   errs on the slow side). A move played so is the person's: it ends a run of timeouts;
   its DM is silent, and the person is assumed to look at it after a fresh delay all
@@ -186,18 +191,15 @@ Each is "all" with one change the design does not have (not in the JSON line):
 ``or my draw off`` (the next discard is exactly the tile chosen: the pre-move as first
 built, to show what amendment A gives), ``silent DMs unseen`` and ``silent DMs seen at
 once`` (the two readings around the configurations' "a silent DM that asks nothing is
-looked at after a fresh delay"), ``deal DM silent`` (the deal's DM to the seats it asks
-nothing goes out silently, as every other DM that asks nothing), ``answers in the
-reply`` (the reply to a move offers the claims in advance too), ``next discard kept``
-(a next discard not thrown because "or my draw" threw the draw instead stays chosen for
-the seat's next turn, once: the service spends it), ``pre always`` (the
+looked at after a fresh delay"), ``pre always`` (the
 next discard plays whatever the computer would throw, as a real person's does: the
 hands would then differ, so only its timing means something), ``suggested`` (a
 standing "play the suggested discard unless the draw wins or kongs", not adopted: it
 is the computer playing the seat), a few together, and all of them at once (but the
-two readings). The morning's what-ifs that became features (A, D, E with a named
-chi, G, the pre-move's DM silent, the turn after one's own claim in the same visit)
-are in the configurations now.
+two readings). The what-ifs that became features (the morning's: A, D, E with a named
+chi, G, the pre-move's DM silent, the turn after one's own claim in the same visit;
+noon's: the next discard kept when its draw was thrown, the claims in advance in a
+click's reply, the deal's DM silent) are in the configurations now.
 """
 
 from __future__ import annotations
@@ -346,12 +348,18 @@ class Turn:
     pre-chosen tile and the draw `engine.ai.less_useful` names; the pre-chosen tile
     itself when it is a 财神, as the service plays it) — played at once unless
     ``blocked``."""
-    plays_carried: bool
-    """What-if ``kept``: the same, not ready, with the next discard carried over from the
-    seat's previous turn, which threw its draw instead of it (``kept``)."""
+    chosen: Tile | None
+    """The next discard the seat's person chose at a visit since its last discard (or
+    the deal): what ``plays_pre`` plays when that visit came before this turn."""
+    carried: tuple[tuple[Tile, bool], ...]
+    """The next discards still chosen from the seat's earlier turns (each threw its draw
+    instead of the chosen tile, which stays chosen: the service spends it only when
+    the chosen tile itself is played) that this turn plays as "9p, or my draw if it
+    helps less", the same, not ready: each with whether it throws the draw again (so
+    that it stays chosen for the next turn too)."""
     kept: bool
     """The next discard played here threw the draw instead of the chosen tile (still
-    held: what-if ``kept`` carries it to the next turn)."""
+    held: it stays chosen for the next turn)."""
     plays_exact: bool
     """What-if: the same, with "or my draw" switched off (exactly the pre-chosen tile)."""
     plain: bool
@@ -442,7 +450,8 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             last_discard[seat] = True
             ready[seat], pre[seat] = _pre_move(state, seat, side)
     claimed: list[bool] = [False] * SEATS  # the seat's last move was a chi or pong
-    carried: list[Tile | None] = [None] * SEATS  # what-if ``kept``
+    # the next discards that may still be chosen from earlier turns (draws thrown since)
+    chain: list[tuple[Tile, ...]] = [()] * SEATS
     while state.phase is not Phase.ENDED:
         if state.phase is Phase.TURN:
             seat = state.turn
@@ -457,10 +466,13 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             plays_pre = plain and not ready[seat] and chosen is not None and \
                 action.tile == _or_my_draw(state, seat, chosen)
             kept = plays_pre and action.tile != chosen
-            old = carried[seat]
-            plays_carried = plain and not ready[seat] and old is not None and \
-                action.tile == _or_my_draw(state, seat, old)
-            carried[seat] = chosen if kept else None
+            carried = tuple((old, action.tile != old) for old in chain[seat]
+                            if plain and not ready[seat]
+                            and action.tile == _or_my_draw(state, seat, old))
+            still = [old for old, again in carried if again]
+            if kept and chosen is not None and chosen not in still:
+                still.append(chosen)
+            chain[seat] = tuple(still)
             wins = action.kind is ActionKind.WIN
             why = _why_turn(s.drawn is not None, last_discard[seat], action, ready[seat])
             blocked = _blocked(legal, state)
@@ -472,7 +484,7 @@ def record_hand(rules_name: str, rng: random.Random, observe: Observer | None = 
             state, _ = apply(state, action)
             after = state.seats[seat]
             decisions.append(Turn(seat, (after.hand, after.melds), plays_drawn, plays_pre,
-                                  plays_carried, kept, plays_exact, plain, blocked, why, wins,
+                                  chosen, carried, kept, plays_exact, plain, blocked, why, wins,
                                   claimed[seat], action, named_then, then_plays))
             if observe is not None:
                 observe(asked_on, decisions[-1], None if ready[seat] else pre[seat])
@@ -709,15 +721,6 @@ class Config:
     """A standing "play the suggested discard" (the DM's advice, which is the computer's
     choice) on every turn whose draw offers no win or kong: no pre-move to choose (not
     adopted: it is the computer playing the seat)."""
-    answers_in_reply: bool = False
-    """The reply to a move (a discard or a claim clicked) offers the claims in advance
-    too, as it offers the next discard: they are then set at every visit."""
-    deal_silent: bool = False
-    """The deal's DM (to the seats it asks nothing) goes out silently, as every other DM
-    that asks nothing does."""
-    kept: bool = False
-    """A next discard not thrown because "or my draw" threw the draw instead stays
-    chosen for the next turn (the service spends it on the turn it played)."""
     look_at_once: bool = False
     """A silent DM that asks nothing (a turn played for the person, their discard
     claimed) is looked at at once: the next discard is chosen again before the next
@@ -742,15 +745,9 @@ WHAT_IFS = {
     "all, or my draw off": replace(_ALL, exact=True),
     "all, silent DMs unseen": replace(_ALL, silent_unseen=True),
     "all, silent DMs seen at once": replace(_ALL, look_at_once=True),
-    "all + next discard kept": replace(_ALL, kept=True),
-    "all + deal DM silent": replace(_ALL, deal_silent=True),
-    "all + answers in the reply": replace(_ALL, answers_in_reply=True),
     "all + pre always": replace(_ALL, pre_always=True),
     "all + suggested": replace(_ALL, suggested=True),
-    "all + reply, deal silent": replace(_ALL, answers_in_reply=True, deal_silent=True),
-    "all + kept, reply, deal silent": replace(_ALL, kept=True, answers_in_reply=True,
-                                              deal_silent=True),
-    "all + every what-if": replace(_ALL, deal_silent=True, answers_in_reply=True, kept=True,
+    "all + every what-if": replace(_ALL,
                                    pre_always=True, suggested=True),
 }
 
@@ -788,8 +785,9 @@ class Timeline:
         """Each seat's time bank left in the hand (hours; ``clock``)."""
         self.last_answer: list[float | None] = [None] * SEATS
         self.auto_claim = [False] * SEATS
-        self.carry = [False] * SEATS
-        """What-if ``kept``: the seat's next discard was kept from its last turn."""
+        self.carry: list[Tile | None] = [None] * SEATS
+        """The seat's next discard still chosen from its last turn, which threw its draw
+        instead (``premoves``: the service keeps it until the chosen tile is played)."""
         """The seat's last claim was played by an advance answer."""
 
     # -- helpers
@@ -892,10 +890,9 @@ class Timeline:
 
         def visit(seat: int, when: float, tiles: HandKey, idle: bool) -> None:
             """The person is there at ``when`` with ``tiles``: they choose their next
-            discard (offered on a DM that asks nothing and on the reply to a move),
-            and on a DM that asks nothing (``idle``) also their claims in advance."""
-            if idle or cfg.answers_in_reply:
-                stored[seat] = Stored(judge, tiles, seat)
+            discard and their claims in advance (both offered on a DM that asks nothing
+            and on the reply to a move; ``idle``: the former)."""
+            stored[seat] = Stored(judge, tiles, seat)
             if pre_at[seat] is None:
                 pre_at[seat] = when
 
@@ -909,10 +906,9 @@ class Timeline:
 
         for seat in range(SEATS):
             if seat != hand.dealer:  # the dealer's deal DM is its first turn's prompt
-                if not cfg.deal_silent:
-                    self.notify(t, "DM: the deal")
-                look(seat, awake_after(t, hand.deal_delays[seat]), hand.dealt[seat],
-                     cfg.deal_silent)
+                # it asks nothing: sent silently (a new hand's DM; the first decision
+                # notifies), and looked at after a delay of the person's own
+                look(seat, awake_after(t, hand.deal_delays[seat]), hand.dealt[seat], True)
 
         for d, delays in zip(hand.decisions, hand.delays, strict=True):
             for seat in range(SEATS):
@@ -932,8 +928,12 @@ class Timeline:
             chosen_at = pre_at[seat]
             active = chosen_at is not None and chosen_at <= t
             pre_at[seat] = None
-            carry = cfg.kept and self.carry[seat] and not active and d.plays_carried
-            self.carry[seat] = False
+            # a next discard still chosen from the seat's last turn (which threw its draw
+            # instead), when no visit chose one since
+            old = self.carry[seat]
+            self.carry[seat] = None
+            again = dict(d.carried).get(old) if old is not None and not active else None
+            carry = cfg.premoves and again is not None
             if cfg.answers and d.wins:  # "always win", a standing choice, on for good
                 self.people.timeouts[seat] = 0
                 continue
@@ -944,7 +944,12 @@ class Timeline:
                     and d.why != "turn: ready, the computer keeps the draw")):
                 # played as the person's move; its DM (the draw and the move) is silent
                 self.people.timeouts[seat] = 0
-                self.carry[seat] = active and d.kept and not cfg.exact
+                # "or my draw" threw the draw: the chosen tile stays chosen (the service
+                # spends it only when it is the tile played)
+                if carry and again:
+                    self.carry[seat] = old
+                elif active and d.kept and not cfg.exact and not carry:
+                    self.carry[seat] = d.chosen
                 look(seat, self.seen_at(t, delays[SEATS + seat]), d.hand, True)
                 continue
             claimed_ahead = d.after_claim and self.auto_claim[seat]

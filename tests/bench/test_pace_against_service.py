@@ -6,6 +6,8 @@ whose answers in advance (as the model's person set them from the tiles they hol
 although the service would play, it is on the slow side by design (a pre-move the
 computer would not throw; the turn after one's own kong; a claim "win only" passes
 before any visit, or one the tiles at the last visit would not have named).
+A next discard the model keeps for the next turn (its "or my draw" threw the draw
+instead) is one the service keeps (`premoves_spent`) and plays as the model does.
 The model's person: "or my draw" on, "discard my draw" and "always win" and "win only"
 on, a claim named for each tile the computer would claim, each with its discard
 (`pace.named`, `Turn.then`)."""
@@ -14,14 +16,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from bench import pace
-from bot.service.live import advance_answer, auto_reason, played_ahead
+from bot.service.live import LiveTable, advance_answer, auto_reason, played_ahead
+from bot.service.moves import premoves_spent
 from bot.service.notices import ClaimAnswer, NextDiscard
 from bot.store.rows import SeatRow, StandingChoices
-from engine.game import Action, ActionKind, HandState
+from engine.game import Action, ActionKind, HandState, apply
 from engine.melds import MeldKind
 from engine.tiles import Tile
 
@@ -88,6 +93,22 @@ def test_the_model_plays_at_once_exactly_where_the_service_would(rules_name: str
                      "after a claim, asked"] += 1
             else:
                 model = not d.blocked and (d.plays_drawn or d.plays_pre)
+            for old, again in () if d.blocked else d.carried:
+                # a next discard still chosen from an earlier turn that threw its draw
+                # instead: the service plays the same, and keeps it exactly when the
+                # draw is thrown again
+                assert service_turn(state, d, old) == d.move
+                after, _ = apply(state, d.move)
+                live = cast(LiveTable, SimpleNamespace(premoves={d.seat: NextDiscard(old)}))
+                assert (d.seat not in premoves_spent(live, d.move, after, set())) == again
+                seen["turn played by a next discard kept" + (", kept again" if again
+                                                            else "")] += 1
+            if d.kept:  # the service keeps the chosen tile, which is still held
+                assert pre is not None and d.move.tile != pre and \
+                    pre in state.seats[d.seat].hand
+                after, _ = apply(state, d.move)
+                live = cast(LiveTable, SimpleNamespace(premoves={d.seat: NextDiscard(pre)}))
+                assert d.seat not in premoves_spent(live, d.move, after, set())
             if model:
                 assert played == d.move
                 seen["turn played by both"] += 1
@@ -117,3 +138,5 @@ def test_the_model_plays_at_once_exactly_where_the_service_would(rules_name: str
     assert seen["turn played by both"] and seen["turn asked"]
     assert seen["claim covered"] and seen["claim asked"]
     assert seen["after a claim, its named discard played"]
+    assert seen["turn played by a next discard kept, kept again"]
+    assert seen["turn played by a next discard kept"]
