@@ -36,13 +36,6 @@ async def replace_deadlines_in(db: Session, hand_id: int,
     await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
     if not deadlines:
         return
-    if all(d.timer_at is None and d.warn_at is None for d in deadlines):
-        # neither a bank nor a warning (live timers, computers): the columns 0001 had
-        await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
-                          " VALUES (?, ?, ?, ?, ?, ?)",
-                          [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at)
-                           for d in deadlines])
-        return
     await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at,"
                       " timer_at, warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                       [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at,

@@ -303,7 +303,7 @@ class DeadlineRow:
     claimed_until: float | None = None
     timer_at: float | None = None
     """When the seat's own timer runs out; a time bank runs from there to ``due_at``
-    (None: no bank, the timer ends at ``due_at``). Migration 0025."""
+    (None: no bank, the timer ends at ``due_at``). Migration 0023."""
     warn_at: float | None = None
     """When a quarter of the timer is left: the warning DM (None: none, a computer's)."""
     warned_at: float | None = None
@@ -320,12 +320,9 @@ class DeadlineRow:
 
     @classmethod
     def of(cls, r: Row) -> DeadlineRow:
-        try:
-            clock = (r["timer_at"], r["warn_at"], r["warned_at"])
-        except (IndexError, KeyError):  # a database before 0023 (an upgrade's test)
-            clock = (None, None, None)
         return cls(r["hand_id"], r["table_id"], r["seat"], r["seq"], r["kind"], r["set_at"],
-                   r["due_at"], r["reminded_at"], r["claimed_by"], r["claimed_until"], *clock)
+                   r["due_at"], r["reminded_at"], r["claimed_by"], r["claimed_until"],
+                   r["timer_at"], r["warn_at"], r["warned_at"])
 
 
 @dataclass(frozen=True)

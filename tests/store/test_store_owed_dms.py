@@ -5,6 +5,7 @@ over, each by one (`Processes.take_dead`)."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 from bot.store import NewDeadline, NewHand, OwedDm, Store, load_migrations
@@ -63,8 +64,12 @@ async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) 
     match = await old.matches.create(table.id, first_dealer=0, at=3.0)
     hand = await old.matches.deal(match.id, NewHand("1m" * 72, "ab" * 16, "0" * 64, dice=(3, 5),
                                                     dealer=0, streak=0, huangfan=0), at=4.0)
-    await old.deadlines.replace(hand.id, [NewDeadline(0, 1, "turn", 5.0, 600.0)])
     await old.close()
+    # the deadline as that version wrote it: today's store writes columns it had not
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
+                   " VALUES (?, 0, 1, 'turn', 5.0, 600.0)", (hand.id,))
+    db.close()
     new = await Store.open(path)
     try:
         assert await new.presenter.owed_dms() == []
