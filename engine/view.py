@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import InitVar, dataclass
+from dataclasses import dataclass
 from fractions import Fraction
 from operator import attrgetter
 from typing import Generic, NamedTuple, TypeVar, overload
@@ -295,7 +295,14 @@ def _own_hand(judge: Judge, hand: tuple[Tile, ...], melds: tuple[Meld, ...]
     return analysis.waits(), judge.shanten(hand, melds)
 
 
-@dataclass(frozen=True)
+_MOVES: _Advice[tuple[MoveView, ...]] = _Advice((), _advised_moves)
+_WAITS: _Advice[tuple[Wait, ...]] = _Advice(NO_WAITS, _advised_waits)
+_SHANTEN: _Advice[int] = _Advice(8, _advised_shanten)
+_SUGGESTED: _Advice[Tile | None] = _Advice(None, _advised_suggestion)
+_set_attribute = object.__setattr__  # past the frozen view's own ``__setattr__``
+
+
+@dataclass(frozen=True, init=False)
 class PlayerView:
     """All one seat may see: the table plus its own concealed tiles and moves.
 
@@ -307,19 +314,39 @@ class PlayerView:
     concealed: tuple[Tile, ...]
     """Sorted, without the drawn tile."""
     drawn: Tile | None
-    moves: _Advice[tuple[MoveView, ...]] = _Advice((), _advised_moves)
-    waits: _Advice[tuple[Wait, ...]] = _Advice(NO_WAITS, _advised_waits)
+    moves: _Advice[tuple[MoveView, ...]] = _MOVES
+    waits: _Advice[tuple[Wait, ...]] = _WAITS
     """With 13 tiles (a kong counting 3): the tiles the seat could win on when they next
     arrive, with the win's value (`engine.game.prospect`)."""
-    shanten: _Advice[int] = _Advice(8, _advised_shanten)
-    suggested: _Advice[Tile | None] = _Advice(None, _advised_suggestion)
+    shanten: _Advice[int] = _SHANTEN
+    suggested: _Advice[Tile | None] = _SUGGESTED
     """The discard the computer player would make, when a discard is due."""
-    knowledge: InitVar[SeatKnowledge | None] = None
-    """What the advice is worked out from (`advice_inputs`); not a field."""
 
-    def __post_init__(self, knowledge: SeatKnowledge | None) -> None:
+    def __init__(self, table: TableView, seat: int, concealed: tuple[Tile, ...],
+                 drawn: Tile | None,
+                 moves: tuple[MoveView, ...] | _Advice[tuple[MoveView, ...]] = _MOVES,
+                 waits: tuple[Wait, ...] | _Advice[tuple[Wait, ...]] = _WAITS,
+                 shanten: int | _Advice[int] = _SHANTEN,
+                 suggested: Tile | _Advice[Tile | None] | None = _SUGGESTED,
+                 knowledge: SeatKnowledge | None = None) -> None:
+        """The view, its advice given (a sample view) or, left out, worked out when read
+        from ``knowledge`` (what the advice is worked out from, `advice_inputs`; not a
+        field). Its dictionary is set whole: a view is made for every seat after every
+        move, and the dataclass constructor's ``setattr`` a field cost several times
+        as much."""
+        values: dict[str, object] = {"table": table, "seat": seat, "concealed": concealed,
+                                     "drawn": drawn}
+        if moves is not _MOVES:  # given (a sample view); else worked out when read
+            values["moves"] = moves
+        if waits is not _WAITS:  # given (a sample view); else worked out when read
+            values["waits"] = waits
+        if shanten is not _SHANTEN:  # given (a sample view); else worked out when read
+            values["shanten"] = shanten
+        if suggested is not _SUGGESTED:  # given (a sample view); else worked out when read
+            values["suggested"] = suggested
         if knowledge is not None:
-            self.__dict__[_KNOWLEDGE] = knowledge
+            values[_KNOWLEDGE] = knowledge
+        _set_attribute(self, "__dict__", values)
 
     @property
     def me(self) -> SeatView:

@@ -34,6 +34,7 @@ from engine.game.kinds import (  # enum members, read fast
 from engine.game.legal import (
     added_kong_target,
     claim_options,
+    claimers,
     could_claim,
     known_legal,
     remembered_self_draw,
@@ -96,63 +97,68 @@ def _turn(state: HandState, action: Action, ev: list[Event]) -> HandState:
 # Draws
 
 
-def draw(state: HandState, seat: int, ev: list[Event], *,
-         replacement: Replacement | None = None,
-         before: dict[str, object] | None = None) -> HandState:
+def draw(state: HandState, seat: int, ev: list[Event],
+         values: dict[str, object] | None = None, seats: list[SeatState] | None = None, *,
+         replacement: Replacement | None = None) -> HandState:
     """``seat`` draws (a replacement from the back), laying flowers aside as they come.
 
-    The hand is drawn (荒局) when a draw is needed and the wall is empty. ``before``:
-    the state's changes by the move that led to this draw (a discard nobody may claim,
-    the answer that closed a window), made in the same copy of the state as the draw
-    (the caller's own dictionary, which the draw adds its changes to).
+    The hand is drawn (荒局) when a draw is needed and the wall is empty. ``values``:
+    the dictionary of the state's copy (`copied`) with the changes of the move that led
+    to this draw (a discard nobody may claim, the answer that closed a window), which
+    the draw sets its own changes in: the move and the draw make one copy of the state;
+    ``seats``, the seats as that move left them, a list the draw may change (then not
+    set in ``values`` yet).
     """
     wall = state.wall
     front, back = state.front, state.back
-    changes: dict[str, object] = {} if before is None else before
+    if values is None:
+        values = state.__dict__.copy()
+    if seats is None:
+        # (The dictionary holds any field's values, so the type is said here.)
+        seats = list(values["seats"])  # type: ignore[call-overload]  # ↑
     if len(wall) == front + back:  # nothing left to draw
-        return end(copied(state, changes), (), ev)
+        values["seats"] = tuple(seats)
+        return end(copied(state, values), (), ev)
+    s = seats[seat]
+    mine = s.__dict__.copy()
     # A draw ends what lasts "until the player's own next draw" (漏胡, 漏碰, 抓打); a
     # plain draw starts a turn, and by the dealer ends the first go-round.
-    mine: dict[str, object] = {"passed_wins": _NONE_PASSED, "passed_pongs": _NONE_PASSED}
+    mine["passed_wins"] = mine["passed_pongs"] = _NONE_PASSED
     if replacement is None:
         tile = wall[front]
-        changes["front"] = front + 1
+        values["front"] = front + 1
         mine["claimed_turn"] = False
         if seat == state.dealer:
-            changes["first_go_round"] = False
+            values["first_go_round"] = False
     else:
         tile = wall[-1 - back]
-        changes["back"] = back + 1
-    if changes.get("zhua_da", state.zhua_da) == seat:
-        changes["zhua_da"] = None
-    # The seats as the move before the draw left them (a tuple of them, when it did; the
-    # changes hold any field's values, so the type is said here).
-    made: tuple[SeatState, ...] | None = changes.get("seats")  # type: ignore[assignment]  # ↑
-    seats = list(state.seats if made is None else made)
-    s = seats[seat]
+        values["back"] = back + 1
+    if values["zhua_da"] == seat:
+        values["zhua_da"] = None
     if tile >= _FIRST_FLOWER:  # laid aside, and a replacement drawn for it
         mine["flowers"] = flowers = (*s.flowers, tile)
         seats[seat] = copied(s, mine)
-        changes["seats"] = tuple(seats)
-        state = copied(state, changes)
+        values["seats"] = tuple(seats)
+        state = copied(state, values)
         ev.append(FlowerLaidAside(seat, tile))
         if len(flowers) == FLOWERS_FOR_BA_HUA:
             return end(state, (eight_flowers(state, seat),), ev)
         return draw(state, seat, ev, replacement=Replacement.FLOWER)
     ev.append(_DRAWN[seat][replacement is not None][tile])
     mine["drawn"] = tile
-    seats[seat] = s.after(tile, True, mine)
+    seats[seat] = s.after(tile, 1, mine)
     # The seat's record and the state's are each copied once a draw (a move's hot path).
-    changes["seats"] = tuple(seats)
-    changes["phase"] = TURN
-    changes["turn"] = seat
-    changes["window"] = None
-    changes["replacement"] = replacement
-    return copied(state, changes)
+    values["seats"] = tuple(seats)
+    values["phase"] = TURN
+    values["turn"] = seat
+    values["window"] = None
+    values["replacement"] = replacement
+    return copied(state, values)
 
 
 _FIRST_FLOWER = int(Tile.SPRING)  # a plain int: compared on every draw
 _NONE_PASSED: frozenset[Tile] = frozenset()
+_NEXT = tuple((seat + 1) % SEATS for seat in range(SEATS))
 
 
 def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
@@ -173,28 +179,34 @@ def kong_replacement(state: HandState, seat: int, ev: list[Event]) -> HandState:
 
 def discard(state: HandState, seat: int, tile: Tile, ev: list[Event]) -> HandState:
     """``seat`` discards ``tile``."""
-    s = state.seats[seat]
-    joker = state.wildcards.joker
-    wild = joker is not None and tile == joker  # a 财神 (`Wildcards.is_joker`)
+    wildcards = state.wildcards
+    face = state.plays[tile]  # what it plays as (`Wildcards.plays_as`; None: a 财神)
+    seats = list(state.seats)
+    s = seats[seat]
+    mine = s.__dict__.copy()
+    mine["drawn"] = None
     # The chain runs over consecutive turns that ended in a 财神 discard (飘); a turn
     # that began with a chi or pong is outside it (hangzhou.md, decision).
-    chain = (*s.chain, ChainStep.PIAO) if wild and not s.claimed_turn else ()
-    seats = list(state.seats)
-    seats[seat] = s.after(tile, False, {"drawn": None, "chain": chain,
-                                        "discards": (*s.discards, _UNCLAIMED[tile])})
-    # 抓打 starts, or passes to this seat, with a 财神 discard.
-    changes: dict[str, object] = {"seats": tuple(seats),
-                                  "zhua_da": seat if wild else state.zhua_da}
+    mine["chain"] = (*s.chain, ChainStep.PIAO) if face is None and not s.claimed_turn \
+        else ()
+    mine["discards"] = (*s.discards, _UNCLAIMED[tile])
+    seats[seat] = s.after(tile, -1, mine)
+    values = state.__dict__.copy()
+    if face is None:  # 抓打 starts, or passes to this seat, with a 财神 discard
+        values["zhua_da"] = seat
     ev.append(_DISCARDED[seat][tile])
-    limit = state.ruleset.last_window_tiles
+    ruleset = state.ruleset
+    limit = ruleset.last_window_tiles
     last = limit is not None and len(state.wall) - state.front - state.back <= limit
-    # Who could claim it, asked of the seats before the discard (only the discarder's
-    # changed, and it is never asked). Most discards: nobody, and the next seat's draw
-    # is made in the same copy of the state as the discard.
-    could = could_claim(state, tile, seat, False)
+    # Who could claim it (`could_claim`), asked of the other seats (the discarder's is
+    # never asked). Most discards: nobody, and the next seat's draw is made in the same
+    # copy of the state as the discard.
+    could = could_claim(state, tile, seat, False) if face is None else \
+        claimers(seats, wildcards, ruleset.shapes, tile, face, seat)
     if not last and True not in could:
-        return draw(state, (seat + 1) % SEATS, ev, before=changes)
-    return open_window(copied(state, changes), seat, tile, ev, last=last, could=could)
+        return draw(state, _NEXT[seat], ev, values, seats)
+    values["seats"] = tuple(seats)
+    return open_window(copied(state, values), seat, tile, ev, last=last, could=could)
 
 
 # A discard nobody claimed is a value of its tile alone, and the events of discards
@@ -274,23 +286,25 @@ def _answer(state: HandState, action: Action, ev: list[Event]) -> HandState:
     # A pass (well formed: `validate` or an offer said so) is one value a seat.
     ev.append(_PASS_ANSWERED[seat] if action.kind is PASS else
               ClaimAnswered(action))
-    changes: dict[str, object] = {}
+    values = state.__dict__.copy()  # the state's copy (`copied`)
+    seats: list[SeatState] | None = None
     if passed is not None:  # what the answer binds the seat to
         seats = list(state.seats)
         seats[seat] = copied(seats[seat], passed)
-        changes["seats"] = tuple(seats)
     if action.kind is PASS and state.phase is CLAIM and not window.last \
             and _others_passed(window, seat):
         # The last of the asked seats passed a discard (what `resolve` says nobody
         # takes): the next draw is made in the same copy of the state as the answer.
         ev.append(_UNCLAIMED_CLOSE)
-        return draw(state, (window.from_seat + 1) % SEATS, ev, before=changes)
+        return draw(state, _NEXT[window.from_seat], ev, values, seats)
+    if seats is not None:
+        values["seats"] = tuple(seats)
     answers = list(window.answers)
     answers[seat] = action
-    window = changes["window"] = replace(window, answers=tuple(answers))
+    window = values["window"] = replace(window, answers=tuple(answers))
     outcome = resolve(window, state.ruleset.multiple_winners)
     # The answer and what it binds the seat to, in one copy of the state.
-    state = copied(state, changes)
+    state = copied(state, values)
     return state if outcome is None else _close(state, outcome, ev)
 
 
@@ -312,7 +326,8 @@ _UNCLAIMED_CLOSE = ClaimWindowClosed()
 
 def _passed(state: HandState, action: Action) -> dict[str, object] | None:
     """漏胡 / 漏碰: declining a win (or a pong, by passing or chi) binds until one's draw.
-    The seat's changes, or None when this answer binds it to nothing new."""
+    The seat's copy's dictionary (`copied`), or None when this answer binds it to
+    nothing new."""
     window = state.window
     assert window is not None
     if not state.ruleset.passed_claims_bind or state.phase is ROB_KONG:
@@ -335,7 +350,10 @@ def _passed(state: HandState, action: Action) -> dict[str, object] | None:
         pongs = pongs | {face}
     if wins == s.passed_wins and pongs == s.passed_pongs:
         return None
-    return {"passed_wins": wins, "passed_pongs": pongs}
+    mine = s.__dict__.copy()
+    mine["passed_wins"] = wins
+    mine["passed_pongs"] = pongs
+    return mine
 
 
 def _close(state: HandState, outcome: Resolution, ev: list[Event]) -> HandState:

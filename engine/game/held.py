@@ -194,7 +194,7 @@ def plays_table(wildcards: Wildcards) -> tuple[Tile | None, ...]:
 
 _SHAPE = ("packed", "keys", "melds_cost", "pairs", "odd", "suited", "complete", "completable")
 """`HeldTiles`' values worked out from the counts (`HeldTiles.worked_out`)."""
-_MARKS = ("claim_marks", "next_marks")
+_MARKS = ("claim_marks", "next_marks", "marks")
 """`HeldTiles`' kinds it may claim (`HeldTiles.mark_claims`)."""
 
 
@@ -257,6 +257,9 @@ class HeldTiles:
     completable: bool
     claim_marks: tuple[int, int, int, int]
     next_marks: tuple[int, int, int, int]
+    marks: tuple[tuple[int, int, int, int], tuple[int, int, int, int]]
+    """``claim_marks`` and ``next_marks``, in that order: indexed by whether the seat
+    may chi the discard."""
 
     @classmethod
     def of(cls, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], wildcards: Wildcards,
@@ -423,7 +426,8 @@ class HeldTiles:
         return self.completable and self._completed_by(tile)
 
     def mark_claims(self) -> HeldTiles:
-        """These tiles with ``claim_marks`` and ``next_marks`` set: for each group (three
+        """These tiles with ``claim_marks`` and ``next_marks`` (and ``marks``, the two
+        together) set: for each group (three
         suits, honours) a small int, a bit a kind of it (`KIND_MARK` says which group and
         bit), clear for each kind whose discard `may_claim` refuses, of a seat not next
         to the discarder (``claim_marks``: no pong and no win) or next to it
@@ -451,8 +455,9 @@ class HeldTiles:
                     near0 | jumble[0], near1 | jumble[1], near2 | jumble[2], near3 | jumble[3]
             pong0, pong1, pong2, pong3 = \
                 pong0 | near0, pong1 | near1, pong2 | near2, pong3 | near3
-        self.claim_marks = (pong0, pong1, pong2, pong3)
-        self.next_marks = (pong0 | chi0, pong1 | chi1, pong2 | chi2, pong3)
+        self.claim_marks = claim = (pong0, pong1, pong2, pong3)
+        self.next_marks = after = (pong0 | chi0, pong1 | chi1, pong2 | chi2, pong3)
+        self.marks = (claim, after)
         self.marked = True
         return self
 

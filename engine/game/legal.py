@@ -5,10 +5,11 @@ never disagree."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations_with_replacement, repeat
 from operator import is_
 
+from engine.analysis import ShapeRules, Wildcards
 from engine.game.actions import Action, checked
 from engine.game.errors import (
     AlreadyAnswered,
@@ -36,7 +37,7 @@ from engine.game.kinds import (  # enum members, read fast
     WIN,
 )
 from engine.game.settle import judge, self_draw
-from engine.game.state import ANSWERS, HELD, HandState, WinRecord, make, replace
+from engine.game.state import ANSWERS, HandState, SeatState, WinRecord, make, replace
 from engine.melds import MeldKind
 from engine.memo import bounded
 from engine.refusals import Code, Refusal, echo
@@ -74,7 +75,7 @@ def legal_actions(state: HandState, seat: int) -> tuple[Action, ...]:
         # Asked by every view and by the player before its move: worked out once a state
         # (`HandState.remembered`, written out: a turn's offers are never None, and a
         # closure a call was a tenth of the first one's cost).
-        answers = state.__dict__.get(ANSWERS)
+        answers = state._answers
         if answers is None:
             answers = state.__dict__[ANSWERS] = {}
         question = _LEGAL[seat]
@@ -117,42 +118,30 @@ def known_legal(state: HandState, action: Action) -> bool:
     accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
     seat = action.seat if isinstance(action, Action) else None
     if type(seat) is int and 0 <= seat < SEATS:
-        # A discard, win or pass equal to the one value of it offered (`_interned`, what
-        # the offers are made of), or the very claim offered: well formed. Told by
-        # identity, as comparing records field by field costs more than all the rest.
-        interned = _interned(action)
-        offered: tuple[Action, ...] | None
+        # A discard, win or pass equal to the one value of it this package offers (made
+        # of exactly typed fields: what the offers are made of, `DISCARD_OFFERS`), or
+        # the very claim or kong offered: well formed. Told by identity, as comparing
+        # records field by field costs more than all the rest.
+        kind, tile = action.kind, action.tile
+        plain = not action.tiles  # (a discard, win or pass takes no tiles from the hand)
         if state.phase is TURN:
-            answers = state.__dict__.get(ANSWERS)  # `remembered_answer`, written out
+            answers = state._answers  # `remembered_answer`, written out
             offered = None if answers is None else answers.get(_LEGAL[seat])
+            if offered is not None and any(map(is_, offered, repeat(
+                    _DISCARDS[seat][tile] if kind is DISCARD and type(tile) is Tile and plain
+                    else _WINS[seat] if kind is WIN and tile is None and plain
+                    else action))):
+                return True
         else:
             window = state.window
-            if window is None or not window.options[seat] or \
-                    window.answers[seat] is not None:
-                offered = None
-            elif interned is _PASSES[seat]:
-                return True  # a pass is offered to every seat asked
-            else:
-                offered = window.options[seat]
-        if offered is not None and \
-                any(map(is_, offered, repeat(action if interned is None else interned))):
-            return True
+            if window is not None and window.options[seat] and window.answers[seat] is None:
+                if kind is PASS and tile is None and plain:
+                    return True  # a pass is offered to every seat asked
+                if any(map(is_, window.options[seat], repeat(
+                        _WINS[seat] if kind is WIN and tile is None and plain else action))):
+                    return True
     offered = _known_offers(state, checked(action).seat)
     return offered is not None and action in offered
-
-
-def _interned(action: Action) -> Action | None:
-    """The one value this package offers equal to ``action`` (a discard, a win or a
-    pass, made of exactly typed fields), or None."""
-    kind, seat = action.kind, action.seat
-    if action.tiles:
-        return None
-    if kind is DISCARD:
-        return _DISCARDS[seat].get(action.tile) if type(action.tile) is Tile else None
-    if action.tile is not None:
-        return None
-    return _WINS[seat] if kind is WIN else \
-        _PASSES[seat] if kind is PASS else None
 
 
 def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
@@ -468,42 +457,53 @@ def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool
     ``from_seat`` (on its tiles' shape alone, before any rule is asked): when not, its
     `claim_options` are empty. Most discards nobody could claim, and their window is
     never built."""
-    wild = state.wildcards
-    shapes = state.ruleset.shapes
-    seats = state.seats
-    upper = _NEXT[from_seat]  # chi only from the seat just before
     # What the tile plays as (the state's table of `Wildcards.plays_as`); a robbed kong
     # is only won on.
     face = None if rob else state.plays[tile]
-    group, mark = (0, 0) if face is None else KIND_MARK[face]
+    if face is None:  # a 财神, or a robbed kong: only a win may take it
+        return _could_win(state, tile, from_seat)
+    return claimers(state.seats, state.wildcards, state.ruleset.shapes, tile, face,
+                    from_seat)
+
+
+def claimers(seats: Sequence[SeatState], wild: Wildcards, shapes: ShapeRules, tile: Tile,
+             face: Tile, from_seat: int) -> tuple[bool, ...]:
+    """`could_claim` of a tile that plays as ``face`` (no 财神, no robbed kong), told
+    the state's seats (``from_seat``'s own is not asked), 财神 and shapes: a discard
+    (`engine.game.hand.discard`) has them at hand."""
+    group, mark = KIND_MARK[face]
     could: list[bool] | None = None
-    for seat in _OTHERS[from_seat]:
+    for seat, chi in _ASKED[from_seat]:  # (chi only from the seat just before)
         s = seats[seat]
         # `SeatState.held`, read from the seat's record where it is kept (three seats a
-        # discard, most of them the same records as on the last discard; `is_of`
-        # written out).
-        held: HeldTiles | None = s.__dict__.get(HELD)
-        if held is None or held.concealed is not s.hand or held.melds is not s.melds or \
-                held.wildcards is not wild or held.shapes is not shapes:
+        # discard, most of them the same records as on the last discard).
+        held = s._held
+        if held is None or held.wildcards is not wild or held.shapes is not shapes:
             held = s.held(wild, shapes)
+        if not held.marked:
+            held.mark_claims()
         # Most discards: the kind is not among the seat's marks (`HeldTiles.mark_claims`,
         # worked out once a hand change and asked on the other seats' discards), and the
         # seat may not claim it.
-        if face is not None:
-            if not held.marked:
-                held.mark_claims()
-            if not (held.next_marks if seat == upper else held.claim_marks)[group] & mark:
-                continue
-        if held.may_claim(tile, face, seat == upper):
+        if held.marks[chi][group] & mark and held.may_claim(tile, face, chi):
             if could is None:
                 could = [False] * SEATS
             could[seat] = True
     return _NOBODY if could is None else tuple(could)
 
 
+def _could_win(state: HandState, tile: Tile, from_seat: int) -> tuple[bool, ...]:
+    """`could_claim` of a tile only a win may take (a 财神, or a robbed kong)."""
+    wild, shapes = state.wildcards, state.ruleset.shapes
+    return tuple(seat != from_seat and s.held(wild, shapes).may_claim(tile, None, False)
+                 for seat, s in enumerate(state.seats))
+
+
 _NOBODY = (False,) * SEATS
-_NEXT = tuple((seat + 1) % SEATS for seat in range(SEATS))
-_OTHERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
+_ASKED = tuple(tuple(((seat + k) % SEATS, k == 1) for k in range(1, SEATS))
+               for seat in range(SEATS))
+"""The seats asked about a discard of each seat, in turn order, and whether each may
+chi it (only the next one)."""
 
 
 def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:

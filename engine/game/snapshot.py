@@ -269,7 +269,7 @@ def _claimed(discards: tuple[Discard, ...], text: str) -> tuple[Discard, ...]:
 
 def _sorted_hand(text: str) -> tuple[Tile, ...]:
     """A seat's concealed tiles, which the engine keeps in tile order (`encode` writes
-    them so, and `SeatState.with_tile` inserts a drawn tile in its place): a hand in
+    them so, and `SeatState.after` inserts a drawn tile in its place): a hand in
     another order would be read wrongly by every move after it. The letters are in
     tile order, so the word itself is checked (a sort of 14 letters)."""
     if "".join(sorted(text)) != text:

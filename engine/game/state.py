@@ -8,7 +8,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from engine import rules
 from engine.analysis import ShapeRules, Wildcards
@@ -32,19 +33,17 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _Derived = tuple[tuple[str, frozenset[str]], ...]
-_Shape = tuple[frozenset[str], _Derived, frozenset[str] | None]
-_SHAPES: dict[type, _Shape] = {}
-"""A record type's field names, derived values and the names a copy must look at
-(`_shape`), for `replace` and `make`."""
+_FIELDS: dict[type, frozenset[str]] = {}
+"""A record type's field names (`_fields`), for `replace` and `make`."""
 ANSWERS = _ANSWERS = "_answers"
 """Where a state keeps what was already asked of it (`HandState.remembered`)."""
 HELD = _HELD = "_held"
 """Where a seat keeps what its concealed tiles amount to (`SeatState.held`)."""
 _DERIVED: dict[type, _Derived] = {}
 """A record type's derived values (cached properties) and the fields each is computed
-from: `replace` removes one when it changes one of those fields, and keeps it as the
-copy's otherwise. (A seat's `HeldTiles` is not one: it tells itself whose tiles it
-counts, `SeatState.held`.)"""
+from: a copy (`copied`) drops one when one of those fields changed, and keeps it as
+the copy's otherwise. (A seat's `HeldTiles` is not one: a copy keeps it while its hand
+and melds are the same, `SeatState.held`.)"""
 
 _UNASKED = object()
 """What `HandState.remembered` finds for a question not asked yet."""
@@ -60,30 +59,39 @@ def replace(record: T, **changes: object) -> T:
     a log). The changes must be fields; a derived value (a state's 财神, rule set and
     table of what each tile plays as) is dropped when a field it is computed from
     changes, and kept as the copy's otherwise; what the record was asked
-    (`HandState.remembered`) is not. A seat's `HeldTiles` is carried over as it is: it
-    is used only while it counts the seat's very hand and melds (`SeatState.held`)."""
-    return copied(record, changes)
-
-
-def copied(record: T, changes: dict[str, object]) -> T:
-    """`replace`, told its changes as a dictionary (the caller's, read and not kept): for
-    the copies a move makes from changes it gathered (`SeatState.after`, a draw), which
-    would otherwise be packed into keywords and unpacked again."""
+    (`HandState.remembered`) is not. A seat's `HeldTiles` is carried over while its hand
+    and melds are (`SeatState.held`)."""
     cls = type(record)
-    names, derived, watched = _SHAPES.get(cls) or _shape(cls)
+    names = _FIELDS.get(cls) or _fields(cls)
+    if not names.issuperset(changes):
+        unknown = sorted(set(changes) - names)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    values = record.__dict__ | changes
+    if values.get(_HELD) is not None and ("hand" in changes or "melds" in changes):
+        values[_HELD] = None  # a seat's counts, of its old tiles: not the copy's
+    return copied(record, values)
+
+
+def copied(record: T, values: dict[str, object]) -> T:
+    """`replace`, told the copy's whole dictionary: ``values`` is the record's own
+    dictionary copied (``record.__dict__.copy()``) with the changed fields set in it, and
+    the copy keeps it. For the copies a move makes (`SeatState.after`, a discard, a
+    draw, an answer), which set their changes in the copy itself rather than gather
+    them to be merged into it; a seat's counts are theirs to keep right (only
+    `SeatState.after` changes a seat's tiles so, and moves its counts with them). The
+    copy is checked as `replace` checks it: a name that is no field grows the
+    dictionary beyond the record's (a record is made with every field), which is
+    refused; derived values are dropped when a field they are computed from changed,
+    and what the record was asked is emptied."""
     old = record.__dict__
-    # Every field is in the record's dictionary already (a record is made with all of
-    # them): the union is a copy of its size, and a change that names no field grows it.
-    values = old | changes
-    if len(values) != len(old):
-        _check_names(cls, names, changes)
-    if watched is not None:  # a record with derived values (`_DERIVED`: a hand state)
-        if not watched.isdisjoint(changes):
-            # A change names a derived value (refused), or a field one is computed from.
-            _check_names(cls, names, changes)
-            for name, computed_from in derived:
-                if name in values and not computed_from.isdisjoint(changes):
-                    del values[name]
+    if len(values) > len(old):  # (the record may have gained derived values since)
+        unknown = sorted(set(values) - set(old))
+        raise TypeError(f"{type(record).__name__} has no field {unknown[0]!r}")
+    cls = type(record)
+    inputs = _INPUTS.get(cls)
+    if inputs is not None:  # a record with derived values (`_DERIVED`: a hand state)
+        if inputs(values) != inputs(old):
+            _drop_derived(_DERIVED[cls], values, old)
         if _ANSWERS in values:
             # Answers about the old record, not the new one: emptied, not removed (a new
             # key would regrow the copy's table when this record is asked in turn).
@@ -93,12 +101,13 @@ def copied(record: T, changes: dict[str, object]) -> T:
     return new
 
 
-def _check_names(cls: type, names: frozenset[str], changes: dict[str, object]) -> None:
-    """Refuse changes that are not all fields of ``cls`` (`copied`, when a change may
-    not be)."""
-    if not names.issuperset(changes):
-        unknown = sorted(set(changes) - names)
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+def _drop_derived(derived: _Derived, values: dict[str, object], old: dict[str, object]
+                  ) -> None:
+    """Drop from a copy's ``values`` each derived value some field it is computed from
+    changed (`copied`)."""
+    for name, computed_from in derived:
+        if any(values[field] is not old[field] for field in computed_from):
+            values.pop(name, None)
 
 
 def make(cls: type[T], values: dict[str, object]) -> T:
@@ -106,7 +115,7 @@ def make(cls: type[T], values: dict[str, object]) -> T:
     ``cls(**values)`` with every field given, without the dataclass ``__init__``'s
     per-field ``setattr`` (several times the cost: the records made on every move and
     every view). ``values`` is the caller's own dictionary, which the record keeps."""
-    names = (_SHAPES.get(cls) or _shape(cls))[0]
+    names = _FIELDS.get(cls) or _fields(cls)
     if values.keys() != names:  # (a dictionary's keys against a set: no set made)
         raise TypeError(f"{cls.__name__} needs exactly the fields {sorted(names)}")
     new = _new(cls)
@@ -114,18 +123,12 @@ def make(cls: type[T], values: dict[str, object]) -> T:
     return new
 
 
-def _shape(cls: type) -> _Shape:
-    """A record type's field names, its derived values (`_DERIVED`), and the names a
-    copy's changes are looked at for when it has any (`copied`): each derived value's
-    own and `_ANSWERS` (which no change may name), and the fields any of them is
-    computed from; kept once."""
+def _fields(cls: type) -> frozenset[str]:
+    """A record type's field names, kept once."""
     if hasattr(cls, "__post_init__"):  # would be skipped: made by its constructor only
         raise TypeError(f"{cls.__name__} is made by its constructor")
-    derived = _DERIVED.get(cls, ())
-    watched = frozenset((_ANSWERS, *(name for name, _ in derived))).union(
-        *(inputs for _, inputs in derived)) if derived else None
-    shape = _SHAPES[cls] = (frozenset(f.name for f in fields(cls)), derived, watched)
-    return shape
+    names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    return names
 
 
 _new = object.__new__
@@ -169,6 +172,9 @@ class SeatState:
     claimed_turn: bool = False
     passed_wins: frozenset[Tile] = frozenset()
     passed_pongs: frozenset[Tile] = frozenset()
+    _held: ClassVar[HeldTiles | None] = None
+    """`held`, once counted: a record's own (``HELD``), this when it has none (so that
+    it is read as an attribute, the quickest read)."""
 
     @property
     def chis(self) -> int:
@@ -188,39 +194,35 @@ class SeatState:
             hand.remove(tile)
         return tuple(hand)
 
-    def with_tile(self, tile: Tile) -> tuple[Tile, ...]:
-        hand = list(self.hand)
-        insort(hand, tile)  # the hand is kept sorted
-        return tuple(hand)
-
     def held(self, wildcards: Wildcards, shapes: ShapeRules) -> HeldTiles:
         """The seat's concealed tiles counted under the hand's 财神, worked out once
-        per hand and melds: kept in the record, and in its copies, for as long as it
-        counts this record's very hand and melds (`HeldTiles.is_of`: told by identity,
-        so `replace` need not look at a seat's changes); never compared, stored or
-        pickled."""
-        held: HeldTiles | None = self.__dict__.get(_HELD)
-        # `HeldTiles.is_of`, written out (asked on every discard of three seats).
-        if held is None or held.concealed is not self.hand or held.melds is not self.melds \
-                or held.wildcards is not wildcards or held.shapes is not shapes:
+        per hand and melds: kept in the record (``HELD``), and in its copies for as long
+        as they have the same hand and melds (`replace` drops them from a copy whose
+        hand or melds change, and `after` moves them tile by tile); never compared,
+        stored or pickled."""
+        held = self._held
+        if held is None or held.wildcards is not wildcards or held.shapes is not shapes:
             held = self.__dict__[_HELD] = HeldTiles.of(self.hand, self.melds, wildcards,
                                                        shapes)
         return held
 
-    def after(self, tile: Tile, gained: bool, changes: dict[str, object]) -> SeatState:
-        """The seat after its concealed tiles gain ``tile`` (a draw) or lose it (a
-        discard), with ``changes`` to its other fields (the caller's dictionary, which
-        the hand is added to): `copied`, with the `HeldTiles` already worked out brought
-        up to date from the old ones (`HeldTiles.moved`) rather than counted again."""
-        changes["hand"] = hand = self.with_tile(tile) if gained else self.without(tile)
-        new = copied(self, changes)
-        held: HeldTiles | None = self.__dict__.get(_HELD)
+    def after(self, tile: Tile, step: int, values: dict[str, object]) -> SeatState:
+        """The seat after its concealed tiles gain ``tile`` (``step`` 1: a draw, the tile
+        put in its place, the hand being kept in tile order) or lose it (-1: a discard):
+        `copied`, ``values`` being the copy's dictionary with the caller's changes to
+        the seat's other fields (this record's copied, which the hand is set in), and
+        the `HeldTiles` already worked out brought up to date from the old ones
+        (`HeldTiles.moved`) rather than counted again."""
+        hand = list(self.hand)
+        if step == 1:
+            insort(hand, tile)
+        else:
+            hand.remove(tile)
+        values["hand"] = concealed = tuple(hand)
+        held = self._held
         if held is not None:
-            # The old record's, when they count its tiles: moved; else not the copy's.
-            new.__dict__[_HELD] = held.moved(tile, hand, 1 if gained else -1) \
-                if "melds" not in changes and held.concealed is self.hand and \
-                held.melds is self.melds else None
-        return new
+            values[_HELD] = held.moved(tile, concealed, step)
+        return copied(self, values)
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
@@ -317,6 +319,9 @@ class HandState:
     result: HandResult | None = None
     seq: int = 0
     """How many actions have been applied."""
+    _answers: ClassVar[dict[Hashable, Any] | None] = None
+    """What was asked of the state (`remembered`): its own (``ANSWERS``), this when it
+    has none (so that it is read as an attribute, the quickest read)."""
 
     @cached_property
     def ruleset(self) -> RuleSet:  # (`rules` here is the field, not the module)
@@ -356,7 +361,7 @@ class HandState:
         moves, self-draw and the like are asked several times a move (the views, the
         computer player, `apply`). Kept with the state, so they go when it goes; never
         copied to the next state (`replace`), compared or pickled."""
-        answers = self.__dict__.get(_ANSWERS)
+        answers = self._answers
         if answers is None:
             answers = self.__dict__[_ANSWERS] = {}
         # `get`, not `try` (most questions are asked first on a new state, and a caught
@@ -368,7 +373,7 @@ class HandState:
 
     def remembered_answer(self, question: Hashable) -> object | None:
         """What `remembered` holds for ``question`` on this state, or None."""
-        answers = self.__dict__.get(_ANSWERS)
+        answers = self._answers
         return None if answers is None else answers.get(question)
 
     def __getstate__(self) -> dict[str, object]:
@@ -401,3 +406,8 @@ class HandState:
 _DERIVED[HandState] = (("wildcards", frozenset(("rules", "options", "flipped"))),
                        ("plays", frozenset(("rules", "options", "flipped"))),
                        ("ruleset", frozenset(("rules",))))
+_INPUTS: dict[type, Callable[[dict[str, object]], object]] = {
+    cls: itemgetter(*sorted(frozenset[str]().union(*(fields for _, fields in derived))))
+    for cls, derived in _DERIVED.items()}
+"""For each record type with derived values, the fields they are computed from, read
+out of a record's dictionary together (`copied` compares the copy's with the old)."""

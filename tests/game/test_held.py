@@ -216,7 +216,7 @@ def test_a_seat_keeps_its_held_tiles_only_while_its_hand_and_melds_stay() -> Non
         (Tile.M1,)
     meld = make_meld(MeldKind.PONG, (Tile.P5,) * 3, 1, NO_WILDCARDS)
     assert replace(seat, melds=(meld,)).held(NO_WILDCARDS, SHANGHAI_SHAPES) is not held
-    # told by identity: an equal hand that is another tuple is counted again
+    # a copy told its hand (here an equal one) counts it again
     assert replace(seat, hand=seat.hand[:2] + seat.hand[2:]).held(
         NO_WILDCARDS, SHANGHAI_SHAPES) is not held
     assert seat.held(Wildcards.fixed(), SHANGHAI_SHAPES) is not held  # other 财神

@@ -91,9 +91,11 @@ def _could_claim_afresh(state: HandState, tile: Tile, from_seat: int) -> tuple[b
 def _held_as_counted_afresh(state: HandState) -> None:
     for s in state.seats:
         kept = s.__dict__.get("_held")
-        if kept is None or not kept.is_of(s.hand, s.melds, state.wildcards,
-                                          state.ruleset.shapes):
-            continue  # (not this seat's: a copy's whose tiles changed, never used)
+        if kept is None:
+            continue
+        # A seat keeps only counts of its own tiles (`replace` drops them from a copy
+        # whose hand or melds change, `SeatState.after` moves them).
+        assert kept.is_of(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
         fresh = HeldTiles.of(s.hand, s.melds, state.wildcards, state.ruleset.shapes)
         # Every count, group key and cost, and the shape answers made from them (the
         # fresh count's worked out as they are read, the kept one's moved with it).
