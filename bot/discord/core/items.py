@@ -185,6 +185,17 @@ def own_id(cls: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
     return custom_id
 
 
+def chosen_value(interaction: discord.Interaction) -> str:
+    """The one value a single-choice menu's click carries, read from the click itself (a
+    menu the message no longer shows has no state); `BadCustomId` when the click does not
+    carry exactly one text value (forged or garbled)."""
+    data: Any = interaction.data or {}
+    values = data.get("values")
+    if not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], str):
+        raise BadCustomId(f"one value is chosen, not {values!r}")
+    return values[0]
+
+
 async def out_of_date(interaction: discord.Interaction) -> None:
     """The private answer to a component whose id reads but means nothing."""
     async with answering(interaction) as answer:

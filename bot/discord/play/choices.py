@@ -39,6 +39,8 @@ from bot.discord.core.items import (
     MAX_ROW_BUTTONS,
     MAX_ROWS,
     NUM,
+    BadCustomId,
+    chosen_value,
     out_of_date,
     own_id,
     persistent,
@@ -368,14 +370,10 @@ class ClaimThenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["table"]), int(match["hand"]), tile_from_notation(match["tile"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values")
         try:
-            if not isinstance(values, list) or len(values) != 1 or \
-                    not isinstance(values[0], str):
-                raise ValueError(f"one value, not {values!r}")
-            then = None if values[0] == "-" else tile_from_notation(values[0])
-        except (ValueError, NotationError):
+            value = chosen_value(interaction)
+            then = None if value == "-" else tile_from_notation(value)
+        except (BadCustomId, NotationError):
             await out_of_date(interaction)
             return
         async with answering(interaction) as answer:

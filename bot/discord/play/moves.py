@@ -43,6 +43,7 @@ from bot.discord.core.items import (
     MAX_ROWS,
     NUM,
     BadCustomId,
+    chosen_value,
     out_of_date,
     own_id,
     persistent,
@@ -242,13 +243,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         # read from the click itself: a menu the message no longer shows has no state
         # (`answer_unshown`)
-        data: Any = interaction.data or {}
-        values = data.get("values")
         try:
-            if not isinstance(values, list) or len(values) != 1 or \
-                    not isinstance(values[0], str):
-                raise BadCustomId(f"one tile is chosen, not {values!r}")
-            tile = parse_discard_value(values[0])
+            tile = parse_discard_value(chosen_value(interaction))
         except BadCustomId:
             await out_of_date(interaction)
             return

@@ -34,6 +34,7 @@ from bot.discord.core.items import (
     MAX_OPTIONS,
     NUM,
     BadCustomId,
+    chosen_value,
     out_of_date,
     own_id,
     persistent,
@@ -130,13 +131,8 @@ class NextDiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                    options=options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values")
         try:
-            if not isinstance(values, list) or len(values) != 1 or \
-                    not isinstance(values[0], str):
-                raise BadCustomId(f"one tile is chosen, not {values!r}")
-            tile = tile_from_notation(values[0])
+            tile = tile_from_notation(chosen_value(interaction))
         except (BadCustomId, NotationError):
             await out_of_date(interaction)
             return
