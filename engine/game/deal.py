@@ -18,7 +18,7 @@ from engine.game.events import (
 )
 from engine.game.hand import FLOWERS_FOR_BA_HUA, end
 from engine.game.settle import eight_flowers
-from engine.game.state import HandState, SeatState, replace
+from engine.game.state import HandState, SeatState, replace, unshared
 from engine.rules.common import SEATS, TableOptions
 from engine.tiles import Tile, parse_tiles
 
@@ -51,11 +51,12 @@ def new_hand(ruleset_name: str, options: Mapping[str, Any] | TableOptions | None
     hands: list[list[Tile]] = [[] for _ in range(SEATS)]
     for tile, seat in zip(wall, deal_order(dealer), strict=False):
         hands[seat].append(tile)
-    state = HandState(
+    # Each record with a dictionary of its own, which the hand's copies keep (`unshared`).
+    state = unshared(HandState(
         rules=ruleset.name, options=opts, wall=wall, dealer=dealer, dice=dice,
         streak=streak, huangfan=huangfan and ruleset.has_huangfan,
-        seats=tuple(SeatState(hand=tuple(sorted(h))) for h in hands),
-        front=DEALT, turn=dealer)
+        seats=tuple(unshared(SeatState(hand=tuple(sorted(h)))) for h in hands),
+        front=DEALT, turn=dealer))
     events: list[Event] = [HandStarted(ruleset.name, dealer, dice, streak,
                                        state.huangfan, len(wall))]
     events += [TilesDealt(s, tuple(hands[s])) for s in _from_dealer(dealer)]
