@@ -43,9 +43,10 @@ async def store(database: Path | str) -> AsyncIterator[Store]:
 def new_game(store: Store) -> Callable[..., Awaitable[Game]]:
     """A table with four seats (one computer), a match and its first live hand."""
 
-    async def make(channel_id: int = CHANNEL, *, users: tuple[int, ...] = (1, 2, 3)) -> Game:
-        table = await store.lobby.create_table(guild_id=GUILD, channel_id=channel_id,
-                                               creator_id=users[0], rules="shanghai", at=100.0)
+    async def make(channel_id: int = CHANNEL, *, users: tuple[int, ...] = (1, 2, 3),
+                   guild_id: int = GUILD, rules: str = "shanghai") -> Game:
+        table = await store.lobby.create_table(guild_id=guild_id, channel_id=channel_id,
+                                               creator_id=users[0], rules=rules, at=100.0)
         for seat, user in enumerate(users):
             await store.lobby.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=101.0)
         for seat in range(len(users), 4):

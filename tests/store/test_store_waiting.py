@@ -3,32 +3,17 @@ live table of every server, soonest first, and nothing of anyone else's seats.""
 
 from __future__ import annotations
 
-from bot.store import NewDeadline, NewHand, Store
-from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL, Game, NewGame
+from bot.store import NewDeadline, Store
+from tests.store.helpers import CHANNEL, GUILD, NewGame
 
 OTHER_GUILD, OTHER_CHANNEL = 333, 444
-
-
-async def _game_elsewhere(store: Store, users: tuple[int, ...]) -> Game:
-    """A playing table of another server, its first hand live (computers fill it)."""
-    table = await store.lobby.create_table(guild_id=OTHER_GUILD, channel_id=OTHER_CHANNEL,
-                                           creator_id=users[0], rules="hangzhou", at=100.0)
-    for seat, user in enumerate(users):
-        await store.lobby.sit(table.id, seat, user_id=user, display_name=f"P{user}", at=101.0)
-    for seat in range(len(users), 4):
-        await store.lobby.sit_computer(table.id, seat, display_name=f"Bot{seat}", at=101.0)
-    table = await store.lobby.set_status(table.id, "playing", expected="lobby")
-    match = await store.matches.create(table.id, first_dealer=0, at=102.0)
-    hand = await store.matches.deal(match.id, NewHand(WALL, SALT, COMMITMENT, dice=(3, 5),
-                                                      dealer=0, streak=0, huangfan=1),
-                                    at=103.0)
-    return Game(table, match, hand)
 
 
 async def test_a_persons_turns_and_claims_at_every_table_soonest_first(
         store: Store, new_game: NewGame) -> None:
     here = await new_game(users=(1, 2, 3))
-    there = await _game_elsewhere(store, (3, 1))  # 1 sits in seat 2 over there
+    there = await new_game(OTHER_CHANNEL, users=(3, 1), guild_id=OTHER_GUILD,
+                           rules="hangzhou")  # 1 sits in seat 2 over there
     await store.lobby.set_table_message(here.table.id, 5555, posted_at=104.0)
     # here: 1's turn (due late); there: a claim window asking 1 and 3 (due sooner)
     await store.deadlines.replace(here.hand.id, [NewDeadline(0, 7, "turn", 110.0, 900.0)])
