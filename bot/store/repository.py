@@ -9,10 +9,12 @@ or a table), `bot.store.rebuilds` (what rebuilding tables reads),
 `bot.store.deadlines`, `bot.store.outbox` (announcements), `bot.store.processes`
 (heartbeats, table versions), `bot.store.leaderboard`, `bot.store.presenter` (the
 presenter's memory), `bot.store.people` (what each person sets for themself),
-`bot.store.digests` (the DM owed when someone's quiet hours end) and `bot.store.premoves`
-(the next discards chosen in advance). A transaction that spans aggregates is one
-transaction: the operation's own repository composes the others' in-session functions
-(``…_in(session, …)``, module functions that take the caller's session).
+`bot.store.digests` (the DM owed when someone's quiet hours end), `bot.store.premoves`
+(the next discards chosen in advance) and `bot.store.facts` (the projection of settled
+hands and finished matches that stats and ratings read). A transaction that spans
+aggregates is one transaction: the operation's own repository composes the others'
+in-session functions (``…_in(session, …)``, module functions that take the caller's
+session).
 
 Shared mode's table bump (`TableBump`) is explicit: each write of a table's own state
 (a seat, its match, a hand's log, its end, its deadlines) takes the table's ``fence``

@@ -662,3 +662,123 @@ class TableLoad:
     premoves_exact: frozenset[int] = frozenset()
     """The seats of ``premoves`` whose person switched "or my draw if it helps less" off
     (0024): their next discard is exactly that tile."""
+
+
+# ---- the projection of settled hands and finished matches (migration 0026) ----------------
+
+
+@dataclass(frozen=True)
+class HandFact:
+    """What one seat did in one settled hand (``hand_facts``, 0026): derived from the
+    hand's rows (`bot.service.facts`), never a source. ``user_id``: the person credited
+    with the seat this hand (one who left mid-hand keeps it), None for a computer."""
+
+    hand_id: int
+    seat: int
+    match_id: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    rules: Rules
+    hand_number: int
+    user_id: int | None
+    ended_at: float
+    points: Fraction
+    """The seat's exact net of the hand."""
+    won: bool = False
+    self_draw: bool = False
+    won_from: int | None = None
+    """On the winner's row: the seat that dealt in (None: self-drawn, or no win)."""
+    dealt_in: bool = False
+    """This seat's discard (or kong robbed) was won on."""
+    deal_in_cost: Fraction = Fraction(0)
+    """What this seat paid on its deal-in (≥ 0; 0 without one)."""
+    win_value: int | None = None
+    """The win's value as the settlement shows it (on the winner's row)."""
+    patterns: tuple[str, ...] = ()
+    """The winner's pattern ids (empty otherwise)."""
+    claims: int = 0
+    """Chi, pong and exposed kong claims the seat made."""
+    drawn: bool = False
+    """The hand ended drawn (荒庄)."""
+    marks: Mapping[str, int] = field(default_factory=dict)
+    """The rule set's own figures (`engine.rules` ``stat_marks``), only those not 0."""
+    moves: int = 0
+    """Decisions the person made themself (source 'player')."""
+    move_hist: tuple[int, ...] = ()
+    """Their moves counted by how long each took, one count per ``MOVE_BUCKETS``."""
+    timeouts: int = 0
+    taken_over: bool = False
+    """The computer moved for the seat while it was the person's (away)."""
+    dealer: bool = False
+
+    def params(self) -> tuple[Any, ...]:
+        """The row's values in `HAND_FACT_COLUMNS` order."""
+        return (self.hand_id, self.seat, self.match_id, self.table_id, self.guild_id,
+                self.channel_id, self.rules, self.hand_number, self.user_id, self.ended_at,
+                fraction_text(self.points), int(self.won), int(self.self_draw),
+                self.won_from, int(self.dealt_in), fraction_text(self.deal_in_cost),
+                self.win_value, _compact(list(self.patterns)), int(self.claims),
+                int(self.drawn), _compact(dict(sorted(self.marks.items()))), self.moves,
+                _compact(list(self.move_hist)), self.timeouts, int(self.taken_over),
+                int(self.dealer))
+
+    @classmethod
+    def of(cls, r: Row) -> HandFact:
+        return cls(r["hand_id"], r["seat"], r["match_id"], r["table_id"], r["guild_id"],
+                   r["channel_id"], r["rules"], r["hand_number"], r["user_id"],
+                   r["ended_at"], Fraction(r["points"]), bool(r["won"]),
+                   bool(r["self_draw"]), r["won_from"], bool(r["dealt_in"]),
+                   Fraction(r["deal_in_cost"]), r["win_value"],
+                   tuple(json.loads(r["patterns"])), r["claims"], bool(r["drawn"]),
+                   json.loads(r["marks"]), r["moves"], tuple(json.loads(r["move_hist"])),
+                   r["timeouts"], bool(r["taken_over"]), bool(r["dealer"]))
+
+
+HAND_FACT_COLUMNS = ("hand_id", "seat", "match_id", "table_id", "guild_id", "channel_id",
+                     "rules", "hand_number", "user_id", "ended_at", "points", "won",
+                     "self_draw", "won_from", "dealt_in", "deal_in_cost", "win_value",
+                     "patterns", "claims", "drawn", "marks", "moves", "move_hist",
+                     "timeouts", "taken_over", "dealer")
+
+
+@dataclass(frozen=True)
+class MatchFact:
+    """One seat's result of a finished match (``match_facts``, 0026). ``placement``: by
+    final total, ties sharing the better place (1, 2, 2, 4); ``hands``: the hands the
+    seat's person played in it; ``computers``: the seats of the match that never had a
+    person (the same on each of its rows). ``user_id`` None: a computer (a seat a person
+    left is theirs)."""
+
+    match_id: int
+    seat: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    rules: Rules
+    user_id: int | None
+    finished_at: float
+    placement: int
+    total: Fraction
+    hands: int
+    computers: int
+
+    def params(self) -> tuple[Any, ...]:
+        """The row's values in `MATCH_FACT_COLUMNS` order."""
+        return (self.match_id, self.seat, self.table_id, self.guild_id, self.channel_id,
+                self.rules, self.user_id, self.finished_at, self.placement,
+                fraction_text(self.total), self.hands, self.computers)
+
+    @classmethod
+    def of(cls, r: Row) -> MatchFact:
+        return cls(r["match_id"], r["seat"], r["table_id"], r["guild_id"], r["channel_id"],
+                   r["rules"], r["user_id"], r["finished_at"], r["placement"],
+                   Fraction(r["total"]), r["hands"], r["computers"])
+
+
+MATCH_FACT_COLUMNS = ("match_id", "seat", "table_id", "guild_id", "channel_id", "rules",
+                      "user_id", "finished_at", "placement", "total", "hands", "computers")
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -25,6 +25,7 @@ from bot.store.deadlines import Deadlines
 from bot.store.digests import Digests
 from bot.store.endings import Endings
 from bot.store.errors import MigrationError, StoreError
+from bot.store.facts import Facts
 from bot.store.hands import Hands
 from bot.store.leaderboard import Leaderboard
 from bot.store.lobby import Lobby
@@ -66,6 +67,7 @@ class Store:
         self.digests = Digests(db)
         self.claim_answers = ClaimAnswers(db)
         self.premoves = Premoves(db)
+        self.facts = Facts(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

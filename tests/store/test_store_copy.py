@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from bot.demo import DEMO_CHANNEL, run_demo
-from bot.store import LeaderboardDelta, NewDeadline, NewHand, NewSnapshot, Store
+from bot.store import (
+    HandFact,
+    LeaderboardDelta,
+    MatchFact,
+    NewDeadline,
+    NewHand,
+    NewSnapshot,
+    Store,
+)
 from bot.store.copy import TABLES, CopyRefused, copy_database
 from tests.pgcluster import Server
 from tests.store.helpers import CHANNEL, COMMITMENT, GUILD, SALT, WALL
@@ -47,6 +55,10 @@ async def played(path: Path) -> None:
         await store.people.set_quiet(2**62, time_zone="Asia/Shanghai", start=1380, end=420,
                                      at=5.0)
         await store.digests.owe(2**62, 50.0, at=5.0)
+        await store.facts.write([HandFact(hand.id, 0, match.id, table.id, GUILD, CHANNEL,
+                                          "hangzhou", 1, 2**62, 6.0, Fraction(-5, 2))],
+                                [MatchFact(match.id, 0, table.id, GUILD, CHANNEL, "hangzhou",
+                                           2**62, 6.0, 4, Fraction(-5, 2), 1, 3)])
         await store.matches.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
                                                 penalties={0: Fraction(-5, 2)}, at=6.0,
                                                 deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
@@ -72,7 +84,8 @@ async def everything(store: Store) -> tuple[object, ...]:
             await store.leaderboard.top(DEMO_CHANNEL, "shanghai"),
             await store.leaderboard.top(DEMO_CHANNEL, "hangzhou"), await store.deadlines.all(),
             await store.lobby.user_locales([2**62]), await store.lobby.setting("commands:global"),
-            await store.people.get(2**62), await store.digests.owed(2**62))
+            await store.people.get(2**62), await store.digests.owed(2**62),
+            await store.facts.all_hands(), await store.facts.all_matches())
 
 
 async def test_a_played_database_copies_over_whole(tmp_path: Path, pg_url: str) -> None:

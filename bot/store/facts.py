@@ -1,0 +1,200 @@
+"""The projection of settled hands and finished matches (``hand_facts``,
+``match_facts``, migration 0026): what stats, ratings, boards and recaps read.
+
+Derived rows, never a source (`bot.service.facts` derives them): written in the
+transaction that settles their hand or finishes their match (`write_in`, composed by
+`bot.store.endings`), and by the rebuild (`Facts.rebuild_batch`), which takes its claim
+and records its progress in ``bot_settings`` (`Facts.claim_rebuild`). A write of a row
+already there replaces it: the rebuild and the incremental writes derive the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store.database import Session
+from bot.store.repository import Repository, grouped, marks
+from bot.store.rows import (
+    HAND_FACT_COLUMNS,
+    MATCH_FACT_COLUMNS,
+    HandFact,
+    MatchFact,
+    Rules,
+)
+
+
+def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    rest = [c for c in columns if c not in key]
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(columns)})"
+            f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in rest))
+
+
+_HAND_UPSERT = _upsert("hand_facts", HAND_FACT_COLUMNS, ("hand_id", "seat"))
+_MATCH_UPSERT = _upsert("match_facts", MATCH_FACT_COLUMNS, ("match_id", "seat"))
+
+FORMULA_KEY = "stats_formula"
+"""bot_settings: the formula (`bot.service.facts.STATS_FORMULA`) the projection was
+last completely built with."""
+REBUILD_KEY = "stats_rebuild"
+"""bot_settings: a rebuild under way: ``{"formula", "by", "until", "after"}`` — the
+formula it builds, the process that holds it until when, and the last hand id done."""
+
+
+async def write_in(db: Session, hands: Sequence[HandFact],
+                   matches: Sequence[MatchFact] = ()) -> None:
+    """Write (or replace) these rows in the caller's transaction."""
+    if hands:
+        await db.run_many(_HAND_UPSERT, [f.params() for f in hands])
+    if matches:
+        await db.run_many(_MATCH_UPSERT, [f.params() for f in matches])
+
+
+@dataclass(frozen=True)
+class RebuildClaim:
+    """A rebuild of the projection held by one process: it goes on after hand
+    ``after`` (0: from the start, everything deleted first)."""
+
+    formula: str
+    by: str
+    until: float
+    after: int
+
+
+class Facts(Repository):
+    """Reads and writes of the projection."""
+
+    async def of_hand(self, hand_id: int) -> list[HandFact]:
+        rows = await self._all("SELECT * FROM hand_facts WHERE hand_id = ? ORDER BY seat",
+                               (hand_id,))
+        return [HandFact.of(r) for r in rows]
+
+    async def of_match(self, match_id: int) -> list[MatchFact]:
+        rows = await self._all("SELECT * FROM match_facts WHERE match_id = ? ORDER BY seat",
+                               (match_id,))
+        return [MatchFact.of(r) for r in rows]
+
+    async def hands_of_match(self, match_id: int) -> list[HandFact]:
+        rows = await self._all("SELECT * FROM hand_facts WHERE match_id = ?"
+                               " ORDER BY hand_id, seat", (match_id,))
+        return [HandFact.of(r) for r in rows]
+
+    async def all_hands(self) -> list[HandFact]:
+        """Every hand row, by hand and seat (tests and tools: it is all of them)."""
+        rows = await self._all("SELECT * FROM hand_facts ORDER BY hand_id, seat")
+        return [HandFact.of(r) for r in rows]
+
+    async def all_matches(self) -> list[MatchFact]:
+        """Every match row, by match and seat (tests and tools)."""
+        rows = await self._all("SELECT * FROM match_facts ORDER BY match_id, seat")
+        return [MatchFact.of(r) for r in rows]
+
+    async def finished_matches(self, guild_id: int, rules: Rules,
+                               after: tuple[float, int] | None = None, *,
+                               limit: int = 500) -> list[tuple[MatchFact, ...]]:
+        """The server's finished matches of a rule set in order (finished_at, match_id),
+        those after the cursor ``after`` (its last match's (finished_at, match_id)),
+        at most ``limit`` of them, each its seats' rows in seat order (the ratings'
+        projector reads them; index ``match_facts_in_order``)."""
+        at, match_id = after if after is not None else (float("-inf"), 0)
+        rows = await self._all(
+            "SELECT f.* FROM match_facts f JOIN ("
+            " SELECT match_id, finished_at FROM match_facts"
+            " WHERE guild_id = ? AND rules = ? AND seat = 0"
+            " AND (finished_at > ? OR (finished_at = ? AND match_id > ?))"
+            " ORDER BY finished_at, match_id LIMIT ?) m ON m.match_id = f.match_id"
+            " ORDER BY f.finished_at, f.match_id, f.seat",
+            (guild_id, rules, at, at, match_id, limit))
+        return [tuple(ms) for ms in
+                grouped((MatchFact.of(r) for r in rows), lambda f: f.match_id).values()]
+
+    async def write(self, hands: Sequence[HandFact],
+                    matches: Sequence[MatchFact] = ()) -> None:
+        """Write (or replace) rows in a transaction of their own."""
+        async with self._write() as db:
+            await write_in(db, hands, matches)
+
+    # ---- the rebuild -----------------------------------------------------------------
+
+    async def formula(self) -> str | None:
+        """The formula the projection was last completely built with (None: never)."""
+        row = await self._one("SELECT value FROM bot_settings WHERE key = ?",
+                              (FORMULA_KEY,))
+        return None if row is None else str(row["value"])
+
+    async def claim_rebuild(self, formula: str, by: str, *, at: float, hold: float,
+                            force: bool = False) -> RebuildClaim | None:
+        """Take (or take back) the rebuild to ``formula`` for process ``by`` until
+        ``at + hold``: None when the projection is already built with it (unless
+        ``force``: start over) or another process holds an unexpired claim. A claim
+        left by a killed process goes on where it stopped (same formula); a new one
+        starts from nothing: every row is deleted in the same transaction."""
+        async with self._write() as db:
+            for key in (FORMULA_KEY, REBUILD_KEY):  # locked: a racing process waits
+                await db.run("INSERT INTO bot_settings (key, value, updated_at)"
+                             " VALUES (?, '', ?) ON CONFLICT (key) DO NOTHING", (key, at))
+            rows = {r["key"]: r["value"] for r in await db.all(
+                "SELECT key, value FROM bot_settings WHERE key IN (?, ?)"
+                f"{db.for_update}", (FORMULA_KEY, REBUILD_KEY))}
+            held = json.loads(rows[REBUILD_KEY]) if rows[REBUILD_KEY] else None
+            if held is not None and held["by"] != by and held["until"] > at:
+                return None
+            if held is None and rows[FORMULA_KEY] == formula and not force:
+                return None
+            after = 0
+            if held is not None and held["formula"] == formula and not force:
+                after = int(held["after"])
+            else:
+                await db.run("DELETE FROM hand_facts")
+                await db.run("DELETE FROM match_facts")
+            claim = RebuildClaim(formula, by, at + hold, after)
+            await self._hold_in(db, claim, at)
+            return claim
+
+    async def rebuild_batch(self, claim: RebuildClaim, hands: Sequence[HandFact],
+                            matches: Sequence[MatchFact], *, done_to: int, at: float,
+                            hold: float) -> RebuildClaim | None:
+        """One batch of the rebuild: its rows and the progress (hands up to id
+        ``done_to`` are done), and the claim held on, in one transaction. None (nothing
+        written) when the claim is no longer this process's."""
+        async with self._write() as db:
+            row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
+                               (REBUILD_KEY,))
+            held = json.loads(row["value"]) if row is not None and row["value"] else None
+            if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
+                return None
+            await write_in(db, hands, matches)
+            claim = RebuildClaim(claim.formula, claim.by, at + hold, done_to)
+            await self._hold_in(db, claim, at)
+            return claim
+
+    async def finish_rebuild(self, claim: RebuildClaim, *, at: float) -> bool:
+        """The rebuild is complete: its formula is recorded and its claim let go.
+        False (nothing written) when the claim is no longer this process's."""
+        async with self._write() as db:
+            row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
+                               (REBUILD_KEY,))
+            held = json.loads(row["value"]) if row is not None and row["value"] else None
+            if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
+                return False
+            await db.run("UPDATE bot_settings SET value = '', updated_at = ? WHERE key = ?",
+                         (at, REBUILD_KEY))
+            await db.run("UPDATE bot_settings SET value = ?, updated_at = ? WHERE key = ?",
+                         (claim.formula, at, FORMULA_KEY))
+            return True
+
+    @staticmethod
+    async def _hold_in(db: Session, claim: RebuildClaim, at: float) -> None:
+        value = json.dumps({"formula": claim.formula, "by": claim.by, "until": claim.until,
+                            "after": claim.after})
+        await db.run("UPDATE bot_settings SET value = ?, updated_at = ? WHERE key = ?",
+                     (value, at, REBUILD_KEY))
+
+    async def of_hands(self, hand_ids: Sequence[int]) -> dict[int, list[HandFact]]:
+        """The rows of these hands, by hand."""
+        ids = list(hand_ids)
+        rows = await self._all(f"SELECT * FROM hand_facts WHERE hand_id IN ({marks(ids)})"
+                               " ORDER BY hand_id, seat", ids)
+        return grouped((HandFact.of(r) for r in rows), lambda f: f.hand_id)
