@@ -757,3 +757,45 @@ def _win_record(state: HandState, seat: int) -> WinRecord | None:
         return None
     kind = WinKind.ROB_KONG if state.phase is _ROB_KONG else WinKind.DISCARD
     return judge(state, seat, kind, window.tile, window.from_seat)
+
+
+# ---------------------------------------------------------------------------
+# A finished hand's replay: the table with hands open
+
+
+@dataclass(frozen=True)
+class OpenView:
+    """A table with hands shown face up, for the replay of a finished hand: every seat's
+    (``viewer`` None: everything open) or only ``viewer``'s, as it saw the hand then
+    (`open_view`). Never made for a hand in play: the service replays finished hands
+    only."""
+
+    table: TableView
+    """The public table, but for the seats whose hands are open: their concealed kongs
+    face up."""
+    hands: tuple[tuple[Tile, ...] | None, ...]
+    """Each seat's concealed tiles, sorted, without the drawn tile; None: not shown."""
+    drawn: tuple[Tile | None, ...]
+    """Each shown seat's drawn tile while it is its to play (None otherwise)."""
+    viewer: int | None = None
+
+
+def open_view(state: HandState, hand_number: int = 1, viewer: int | None = None
+              ) -> OpenView:
+    """``state`` with every hand open (``viewer`` None), or as ``viewer`` saw it: its
+    own hand and concealed kongs, the others' as the public saw them (`view`), and the
+    decision in front of it alone marked in a claim window."""
+    shown = _seats_shown(state)
+    if viewer is not None:
+        mine = view(state, viewer, hand_number)
+        hidden: tuple[Tile, ...] | None = None
+        return OpenView(mine.table,
+                        tuple([mine.concealed if s == viewer else hidden
+                               for s in range(len(shown))]),
+                        tuple([mine.drawn if s == viewer else None
+                               for s in range(len(shown))]), viewer)
+    public = spectator_view(state, hand_number)
+    table = replace(public, seats=tuple([s.own for s in shown]),
+                    deciding=deciding_seats(state) if state.phase is not _ENDED else ())
+    return OpenView(table, tuple([s.concealed for s in shown]),
+                    tuple([s.drawn for s in shown]))

@@ -16,11 +16,11 @@ from engine import rules
 from engine.ai import choose_action
 from engine.game import apply, deciding_seats, new_hand
 from engine.game.state import Phase
-from engine.view import spectator_view, view
+from engine.view import open_view, spectator_view, view
 from render import samples
 from render.cards import leaderboard_card, settlement_card
 from render.hand import hand_image
-from render.table import table_image
+from render.table import open_table_image, table_image
 
 
 def game_pictures(seed: int = 7) -> dict[str, bytes]:
@@ -43,6 +43,11 @@ def game_pictures(seed: int = 7) -> dict[str, bytes]:
         out[f"game_{rules_name}_table_midgame"] = table_image(
             spectator_view(snapshot or state), samples.NAMES)
         out[f"game_{rules_name}_table_end"] = table_image(spectator_view(state), samples.NAMES)
+        # the replay of the hand (/mahjong replay): every hand open, and one seat's view
+        out[f"game_{rules_name}_replay_open"] = open_table_image(
+            open_view(snapshot or state), samples.NAMES)
+        out[f"game_{rules_name}_replay_seat1"] = open_table_image(
+            open_view(snapshot or state, viewer=1), samples.NAMES, 1)
         result = spectator_view(state).result
         if result is not None:
             out[f"game_{rules_name}_settlement"] = settlement_card(

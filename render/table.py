@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 from engine.melds import MeldKind
 from engine.rules import label as rules_label
 from engine.tiles import Tile
-from engine.view import MeldView, SeatView, TableView
+from engine.view import MeldView, OpenView, SeatView, TableView
 from render.draw import (
     GOLD,
     HIGHLIGHT,
@@ -80,6 +80,8 @@ class TableLayout:
     rivers: dict[int, Box] = field(default_factory=dict)
     concealed: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     """Where each seat's face-down tiles were pasted (top-left corners)."""
+    open: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Where each open hand's tiles were pasted face up (a replay: `render_open_table`)."""
     extents: dict[int, Box] = field(default_factory=dict)
     """The box each seat's panel contents actually covered."""
     centre: Box = (0, 0, 0, 0)
@@ -139,6 +141,32 @@ def render_table(view: TableView, names: Sequence[str], bottom_seat: int = 0
     """`table_image` as a Pillow image, with where things went (for tests)."""
     if not isinstance(view, TableView):  # a PlayerView would carry a concealed hand
         raise TypeError(f"the table picture takes a TableView, not {type(view).__name__}")
+    return _render(view, names, bottom_seat, {})
+
+
+OpenHand = tuple[tuple[Tile, ...], Tile | None]
+"""A hand drawn face up: its concealed tiles and its drawn tile apart."""
+
+
+def render_open_table(view: OpenView, names: Sequence[str], bottom_seat: int = 0
+                      ) -> tuple[Image.Image, TableLayout]:
+    """A finished hand's replay frame: the table as `render_table` draws it, with the
+    hands ``view`` shows face up in their seats' panels (and those seats' concealed kongs
+    as their owner sees them); the others as the public saw them."""
+    if not isinstance(view, OpenView):
+        raise TypeError(f"the open table takes an OpenView, not {type(view).__name__}")
+    hands = {seat: (hand, view.drawn[seat]) for seat, hand in enumerate(view.hands)
+             if hand is not None}
+    return _render(view.table, names, bottom_seat, hands)
+
+
+def open_table_image(view: OpenView, names: Sequence[str], bottom_seat: int = 0) -> bytes:
+    """The PNG of `render_open_table`."""
+    return png(render_open_table(view, names, bottom_seat)[0])
+
+
+def _render(view: TableView, names: Sequence[str], bottom_seat: int,
+            hands: dict[int, OpenHand]) -> tuple[Image.Image, TableLayout]:
     layout = _layout(view, bottom_seat)
     canvas = cloth(layout.size)
     draw = ImageDraw.Draw(canvas)
@@ -146,7 +174,7 @@ def render_table(view: TableView, names: Sequence[str], bottom_seat: int = 0
     for seat in view.seats:
         name = _name(names, seat.seat)
         _river(canvas, draw, view, seat, layout)
-        _panel(canvas, draw, view, seat, name, layout)
+        _panel(canvas, draw, view, seat, name, layout, hands.get(seat.seat))
     return canvas, layout
 
 
@@ -321,7 +349,8 @@ def _claim_badge(draw: ImageDraw.ImageDraw, view: TableView, claimer: int,
 
 
 def _panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, seat: SeatView,
-           name: str, layout: TableLayout) -> None:
+           name: str, layout: TableLayout, hand: OpenHand | None = None) -> None:
+    """A seat's panel; ``hand``: its concealed tiles face up (a replay), else backs."""
     x0, y0, x1, _ = layout.panels[seat.seat]
     vertical = layout.positions[seat.seat] in ("left", "right")
     pad = SIDE_PAD if vertical else PAD
@@ -330,11 +359,14 @@ def _panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, seat
     _plate(draw, view, seat, name, (x0 + pad, y0 + pad, x0 + pad + plate_w, y0 + pad + plate_h))
     if vertical:
         x, y = x0 + pad, y0 + pad + plate_h + 12
-        y = _hidden(canvas, draw, seat, (x, y + _TH), layout, base=True) + 12
+        if hand is not None:
+            y = _open_grid(canvas, view, seat, hand, (x, y), x1 - pad, layout) + 12
+        else:
+            y = _hidden(canvas, draw, seat, (x, y + _TH), layout, base=True) + 12
         right = x
         for meld in seat.melds:
             w, h = meld_size(meld, seat.seat, TILE_W, public=True)
-            _meld(canvas, view, seat, meld, (x, y + h), TILE_W)
+            _meld(canvas, view, seat, meld, (x, y + h), TILE_W, shown=hand is not None)
             right = max(right, x + w)
             y += h + 10
         end = _flowers(canvas, seat.flowers, (x, y + 4))
@@ -343,11 +375,14 @@ def _panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: TableView, seat
         # Tiles stand on one baseline near the panel's edge; stacked kong tiles rise
         # into the room above it.
         base = y0 + EDGE_H - 20
-        x = _hidden(canvas, draw, seat, (x0 + PAD + plate_w + 18, base), layout) + 22
+        start = (x0 + PAD + plate_w + 18, base)
+        x = (_open_row(canvas, view, seat, hand, start, layout) if hand is not None
+             else _hidden(canvas, draw, seat, start, layout)) + 22
         flowers_w = (min(4, len(seat.flowers)) * (FLOWER_W + 1) + 8) if seat.flowers else 0
         width = _meld_width(seat, x1 - PAD - x - flowers_w)
         for meld in seat.melds:
-            x += _meld(canvas, view, seat, meld, (x, base), width) + MELD_GAP
+            x += _meld(canvas, view, seat, meld, (x, base), width,
+                       shown=hand is not None) + MELD_GAP
         end = _flowers(canvas, seat.flowers, (x + 8 - (MELD_GAP if seat.melds else 0),
                                               y0 + PAD))
         layout.extents[seat.seat] = (x0 + PAD, y0 + PAD, max(x - MELD_GAP, end[0]), base)
@@ -363,10 +398,13 @@ def _meld_width(seat: SeatView, room: int) -> int:
 
 
 def _meld(canvas: Image.Image, view: TableView, seat: SeatView, meld: MeldView,
-          xy: tuple[int, int], width: int) -> int:
-    if meld.kind is MeldKind.CONCEALED_KONG:
+          xy: tuple[int, int], width: int, *, shown: bool = False) -> int:
+    """``shown``: an open hand's seat (a replay) lays its concealed kongs as their owner
+    does; otherwise they are four backs whatever the view says."""
+    if meld.kind is MeldKind.CONCEALED_KONG and not shown:
         meld = MeldView(meld.kind, (None,) * 4)  # never a face, whatever the view says
-    return draw_meld(canvas, meld, seat.seat, xy, width, public=True, caishen=view.caishen)
+    return draw_meld(canvas, meld, seat.seat, xy, width, public=not shown,
+                     caishen=view.caishen)
 
 
 def _plate_lines(view: TableView, seat: SeatView) -> list[tuple[str, tuple[int, int, int]]]:
@@ -423,6 +461,50 @@ def _hidden(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatView,
         end += 10 + _TW
     layout.concealed[seat.seat] = spots
     return bottom if base else end
+
+
+OPEN_TILE_W = 28
+"""An open hand's tiles in a side seat's narrow panel, in rows."""
+
+
+def _open_row(canvas: Image.Image, view: TableView, seat: SeatView, hand: OpenHand,
+              xy: tuple[int, int], layout: TableLayout) -> int:
+    """An open hand face up on the baseline xy[1], the drawn tile apart; the x after it."""
+    x, bottom = xy
+    y = bottom - _TH
+    concealed, drawn = hand
+    spots = []
+    for tile in concealed:
+        paste_tile(canvas, tile, (x, y), TILE_W, caishen=view.caishen)
+        spots.append((x, y))
+        x += _TW + 1
+    if drawn is not None:
+        x += 10
+        paste_tile(canvas, drawn, (x, y), TILE_W, caishen=view.caishen)
+        spots.append((x, y))
+        x += _TW
+    layout.open[seat.seat] = spots
+    return x
+
+
+def _open_grid(canvas: Image.Image, view: TableView, seat: SeatView, hand: OpenHand,
+               xy: tuple[int, int], right: int, layout: TableLayout) -> int:
+    """An open hand in rows of small tiles from xy (a side panel), the drawn tile last
+    and outlined; the y below it."""
+    x0, y = xy
+    w, h = tile_size(OPEN_TILE_W)
+    per_row = max(1, (right - x0 + 1) // (w + 1))
+    concealed, drawn = hand
+    tiles = [*concealed, *([drawn] if drawn is not None else [])]
+    spots = []
+    for i, tile in enumerate(tiles):
+        spot = (x0 + (i % per_row) * (w + 1), y + (i // per_row) * (h + 3))
+        paste_tile(canvas, tile, spot, OPEN_TILE_W, caishen=view.caishen)
+        spots.append(spot)
+    if drawn is not None:
+        outline_tile(canvas, spots[-1], (w, h), HIGHLIGHT, line=2, pad=1)
+    layout.open[seat.seat] = spots
+    return y + max(1, -(-len(tiles) // per_row)) * (h + 3) - 3
 
 
 def _flowers(canvas: Image.Image, flowers: Sequence[Tile], xy: tuple[int, int]

@@ -99,3 +99,13 @@ QUIET_TOO_LONG = "quiet_too_long"
 """Quiet hours longer than a person may rest each day (params: most, in hours)."""
 BAD_DAYS = "bad_days"
 """A leave of another number of days than 1 to the most (params: most)."""
+NO_FINISHED_HAND = "no_finished_hand"
+"""A replay asked of a table none of whose hands has ended yet (params: table)."""
+NO_SUCH_HAND = "no_such_hand"
+"""A replay of a hand number the table never dealt, or one voided by a cancel (params:
+table, hand, last: the table's last finished hand)."""
+HAND_RUNNING = "hand_running"
+"""A replay of the hand being played (params: table, hand): only finished hands are
+replayed."""
+NO_SUCH_STEP = "no_such_step"
+"""A replay step past the hand's end (params: last, the settlement's step)."""

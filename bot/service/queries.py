@@ -10,8 +10,8 @@ from dataclasses import replace
 from bot.service import errors as E
 from bot.service.cause import Cause, Place
 from bot.service.errors import Refused
-from bot.service.fairness import parse_wall
 from bot.service.guards import need_hand, need_seat
+from bot.service.hand_log import hand_log
 from bot.service.languages import Languages
 from bot.service.live import (
     LiveTable,
@@ -29,7 +29,7 @@ from bot.service.results import HandHistory, HandInfo, HistoryPart, Standings, T
 from bot.service.steps import public_step_of
 from bot.service.tables import LiveTables
 from bot.store import Store, Waiting
-from engine.game import Action, apply, new_hand
+from engine.game import Action, apply
 from engine.refusals import Code, Refusal, echo
 from engine.rules import DEFAULT, RULESETS
 from engine.rules.common import SEATS
@@ -180,29 +180,21 @@ class Queries:
         hand = await self._store.hands.last_ended(table_id)
         if hand is None:
             return None
-        state, events = new_hand(row.rules, options_of(row), parse_wall(hand.wall),
-                                 hand.dealer, hand.dice, streak=hand.streak,
-                                 huangfan=hand.huangfan > 0)
-        # Each action told by who made it: a person who left this hand (or a later one)
-        # held their seat until then; the computer made the seat's moves after.
-        names = list((await self.table_info(table_id)).names)
-        left = [d for d in await self._store.matches.departures(hand.match_id)
-                if d.hand_number >= hand.number]
-        then = {d.seat: names[d.seat] for d in left if d.hand_number == hand.number}
-        for d in left:
-            names[d.seat] = d.display_name
-        turns = sorted((d.seq, d.seat) for d in left if d.hand_number == hand.number)
+        log = await hand_log(self._store, self.table_info, row, hand)
+        state, events = log.deal()
+        # Each action told by who made it (`HandLog.names_at`): a new run of events
+        # where a person who left the hand gave the seat to the computer.
+        names = log.names_at(0)
         parts: list[HistoryPart] = []
         told = list(events)
-        for action in await self._store.log.actions(hand.id):
-            while turns and turns[0][0] < action.seq:
-                parts.append(HistoryPart(tuple(names), public_events(told)))
-                told = []
-                seat = turns.pop(0)[1]
-                names[seat] = then[seat]
+        for action in log.actions:
+            now = log.names_at(action.seq)
+            if now != names:
+                parts.append(HistoryPart(names, public_events(told)))
+                told, names = [], now
             state, events = apply(state, Action.from_json(action.payload))
             told += events
-        parts.append(HistoryPart(tuple(names), public_events(told)))
+        parts.append(HistoryPart(names, public_events(told)))
         return HandHistory(table_id, hand.number, tuple(p for p in parts if p.events)
                            or tuple(parts[-1:]), hand.wall, hand.salt)
 

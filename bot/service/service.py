@@ -10,6 +10,7 @@ query, each delegating to the part that does it:
 
 - `Commands` (commands.py): lobby, play, standing choices, `seen`;
 - `Queries` (queries.py): reads, no change;
+- `Replays` (replays.py): finished hands stepped through, and their records;
 - `Moves` (moves.py): the one path of every move; dealing, settling, voiding hands;
 - `Timers` (timers.py): pending decisions and the scheduler's moments;
 - `Alarms` (alarms.py): a moment come: the reminder, or the timer's or computer's move;
@@ -53,6 +54,7 @@ from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
 from bot.service.recovery import Recovery
+from bot.service.replays import HandRecord, ReplayFrame, Replays
 from bot.service.resting import Resting
 from bot.service.results import (
     ActResult,
@@ -138,6 +140,7 @@ class TableService:
                                  self.announcer, languages, self.process,
                                  computer_name=computer_name)
         self.queries = Queries(store, self.tables, languages)
+        self.replays = Replays(store, languages, self.queries.table_info)
         self.resting = Resting(store, clock, self.tables, self.timers, self.announcer, people,
                                languages)
         self.recovery = Recovery(store, clock, self.scheduler, self.tables, self.announcer,
@@ -318,6 +321,18 @@ class TableService:
         """The channel's standings of one rule set (by default the one it played last);
         ``bad_options`` for a rule set that does not exist."""
         return await self.queries.leaderboard(channel_id, rules, limit=limit)
+
+    async def replay(self, cause: Cause, table_id: int, hand: int | None = None,
+                     step: int | None = None, viewer: int | None = None) -> ReplayFrame:
+        """A step of a finished hand (default: the last one's deal), all open or as one
+        seat saw it; ``no_finished_hand``, ``no_such_hand``, ``hand_running``,
+        ``no_such_step``."""
+        return await self.replays.frame(cause, table_id, hand, step, viewer)
+
+    async def hand_record(self, cause: Cause, table_id: int, hand: int | None = None
+                          ) -> HandRecord:
+        """A finished hand as data anyone can check (its JSON file); refused as `replay`."""
+        return await self.replays.record(cause, table_id, hand)
 
     # ------------------------------------------------------------------ running
 
