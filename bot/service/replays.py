@@ -154,26 +154,25 @@ class Replays:
 
     async def _finished(self, table_id: int, number: int | None) -> HandLog:
         """The log of a finished hand of the table: refused when it is being played
-        (`hand_running`), was never dealt or was voided (`no_such_hand`), or when no
-        hand has ended yet (`no_finished_hand`)."""
+        (`hand_running`), when no hand has ended yet (`no_finished_hand`), or when it
+        was never dealt or was voided (`no_such_hand`)."""
         row = await self._store.lobby.get_table(table_id)
         if row is None:
             raise Refused(E.NO_TABLE, "there is no such table")
         hands, settled = await self._hands(row)
         finished = [h for h in hands if h.status == "ended" and h.id in settled]
-        if number is None:
-            if not finished:
-                raise Refused(E.NO_FINISHED_HAND, "no hand of this table has ended yet",
-                              table=table_id)
-            return await hand_log(self._store, self._table_info, row, finished[-1])
         chosen = [h for h in hands if h.number == number]
         if chosen and chosen[-1].status == "live":
             raise Refused(E.HAND_RUNNING, "that hand is being played: only finished hands "
                                           "are replayed", table=table_id, hand=number)
+        if not finished:
+            raise Refused(E.NO_FINISHED_HAND, "no hand of this table has ended yet",
+                          table=table_id)
+        if number is None:
+            return await hand_log(self._store, self._table_info, row, finished[-1])
         if not chosen or chosen[-1] not in finished:
             raise Refused(E.NO_SUCH_HAND, "the table has no such finished hand",
-                          table=table_id, hand=number,
-                          last=finished[-1].number if finished else 0)
+                          table=table_id, hand=number, last=finished[-1].number)
         return await hand_log(self._store, self._table_info, row, chosen[-1])
 
     async def _hands(self, row: TableRow) -> tuple[list[HandRow], set[int]]:

@@ -86,11 +86,22 @@ async def test_no_replay_before_a_hand_has_ended(world: World) -> None:
     await refused("hand_running", world.service.replay(by(ANN), playing, 1))
 
 
-async def test_a_hand_voided_by_a_cancel_is_not_replayed(world: World) -> None:
-    table = await world.table((ANN, BOB), computers=2)
-    await world.service.cancel(by(ANN), table)
-    await refused("no_such_hand", world.service.replay(by(ANN), table, 1))
-    await refused("no_finished_hand", world.service.hand_record(by(ANN), table))
+async def test_a_hand_voided_by_a_cancel_is_not_replayed(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=stacked(HEAVENLY))
+    svc = world.service
+    table = await world.table((ANN,), computers=3, options={"hands": 2})
+    asked = await svc.hand(by(ANN), table)
+    await svc.act(by(ANN), table, W(0), public_step=asked.public_step, hand_number=1)
+    await world.settle()
+    await svc.cancel(by(ANN), table)  # hand 2 is void: never settled
+    voided = await refused("no_such_hand", svc.replay(by(ANN), table, 2))
+    assert dict(voided.params) == {"table": table, "hand": 2, "last": 1}
+    assert (await svc.replay(by(ANN), table)).hand_number == 1
+    assert (await svc.hand_record(by(ANN), table)).hand_number == 1
+    other = await world.table((ANN,), computers=3, channel=CHANNEL + 1)
+    await svc.cancel(by(ANN), other)
+    await refused("no_finished_hand", svc.replay(by(ANN), other, 1))
 
 
 async def test_a_replay_is_found_only_where_its_table_is(world: World) -> None:

@@ -372,6 +372,13 @@ _EN: dict[str, str] = {
     "refused.quiet_too_long": "Quiet hours last at most {most} hours a day; for longer, take "
                               "a vacation.",
     "refused.bad_days": "A vacation lasts 1 to {most} days.",
+    "refused.no_finished_hand": "No hand of table #{table} has ended yet: only finished "
+                                "hands can be replayed.",
+    "refused.no_such_hand": "Table #{table} has no finished hand {hand} (its last finished "
+                            "hand is {last}).",
+    "refused.hand_running": "Hand {hand} of table #{table} is still being played: it can be "
+                            "replayed once it has ended.",
+    "refused.no_such_step": "That hand has steps 0 to {last} only.",
 }
 
 _ZH: dict[str, str] = {
@@ -578,6 +585,10 @@ _ZH: dict[str, str] = {
     "refused.quiet_empty": "免打扰时段的结束时间不能与开始时间相同。",
     "refused.quiet_too_long": "免打扰时段每天最多 {most} 小时；更长请用休假。",
     "refused.bad_days": "休假为 1 到 {most} 天。",
+    "refused.no_finished_hand": "第 {table} 桌还没有打完的局：只能回放已结束的局。",
+    "refused.no_such_hand": "第 {table} 桌没有已结束的第 {hand} 局（最近结束的是第 {last} 局）。",
+    "refused.hand_running": "第 {table} 桌的第 {hand} 局还在进行：结束后才能回放。",
+    "refused.no_such_step": "这一局只有第 0 到第 {last} 步。",
 }
 
 FEATURES: tuple[str, ...] = (
