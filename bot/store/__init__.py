@@ -28,6 +28,7 @@ from bot.store.errors import (
 from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
 from bot.store.presenter_memory import StoreMemory, TableMemory
+from bot.store.ratings import Formula, Placed, Rating, RatingChange, Rebuilt, Skill
 from bot.store.repository import TableBump
 from bot.store.rows import (
     ActionRow,
@@ -96,6 +97,7 @@ __all__ = [
     "DeadlineRow",
     "Departure",
     "DigestRow",
+    "Formula",
     "HandEnded",
     "HandFact",
     "HandLog",
@@ -117,13 +119,18 @@ __all__ = [
     "NotFound",
     "OwedDm",
     "PersonRow",
+    "Placed",
     "ProcessLock",
+    "Rating",
+    "RatingChange",
+    "Rebuilt",
     "Rules",
     "SchemaTooNew",
     "SeatRow",
     "SeatTaken",
     "Settlement",
     "SettlementRow",
+    "Skill",
     "SnapshotRow",
     "StaleAction",
     "StaleStatus",

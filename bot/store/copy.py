@@ -21,7 +21,8 @@ from bot.store.store import Store
 TABLES = ("game_tables", "seats", "matches", "hands", "actions", "deadlines", "settlements",
           "hand_snapshots", "penalties", "departures", "time_banks", "announcements",
           "leaderboard", "user_locales", "bot_settings", "people", "digests",
-          "claim_answers", "premoves", "hand_facts", "match_facts")
+          "claim_answers", "premoves", "hand_facts", "match_facts", "ratings",
+          "rating_changes", "rated_matches", "rating_cursors")
 """Every table of the schema but schema_version (each side keeps its own), in an order
 where a row's parents are copied before it."""
 

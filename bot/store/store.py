@@ -39,6 +39,7 @@ from bot.store.postgres import open_migrated as _open_postgres
 from bot.store.premoves import Premoves
 from bot.store.presenter import Presenter
 from bot.store.processes import Processes
+from bot.store.ratings import Ratings
 from bot.store.rebuilds import Rebuilds
 from bot.store.sqlite import SqliteDatabase, sqlite_path
 
@@ -68,6 +69,7 @@ class Store:
         self.claim_answers = ClaimAnswers(db)
         self.premoves = Premoves(db)
         self.facts = Facts(db)
+        self.ratings = Ratings(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

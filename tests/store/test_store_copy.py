@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo import DEMO_CHANNEL, run_demo
+from bot.service.ratings import FORMULA
 from bot.store import (
     HandFact,
     LeaderboardDelta,
@@ -59,6 +60,12 @@ async def played(path: Path) -> None:
                                           "hangzhou", 1, 2**62, 6.0, Fraction(-5, 2))],
                                 [MatchFact(match.id, 0, table.id, GUILD, CHANNEL, "hangzhou",
                                            2**62, 6.0, 4, Fraction(-5, 2), 1, 3)])
+        # the demo's match (the first), rated as if three people had played it (0027)
+        await store.facts.write([], [MatchFact(1, s, 1, GUILD, DEMO_CHANNEL, "shanghai",
+                                               2**62 + s if s < 3 else None, 7.0, s + 1,
+                                               Fraction(0), 2, 1) for s in range(4)])
+        for rated in (1, match.id):
+            await store.ratings.project(rated, FORMULA)
         await store.matches.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
                                                 penalties={0: Fraction(-5, 2)}, at=6.0,
                                                 deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
@@ -85,7 +92,9 @@ async def everything(store: Store) -> tuple[object, ...]:
             await store.leaderboard.top(DEMO_CHANNEL, "hangzhou"), await store.deadlines.all(),
             await store.lobby.user_locales([2**62]), await store.lobby.setting("commands:global"),
             await store.people.get(2**62), await store.digests.owed(2**62),
-            await store.facts.all_hands(), await store.facts.all_matches())
+            await store.facts.all_hands(), await store.facts.all_matches(),
+            await store.ratings.shown(GUILD, "shanghai", [2**62, 2**62 + 1, 2**62 + 2]),
+            await store.ratings.changes_between(GUILD, 0.0, 1e9))
 
 
 async def test_a_played_database_copies_over_whole(tmp_path: Path, pg_url: str) -> None:
