@@ -51,6 +51,7 @@ from bot.service.notices import (
     Notice,
     PlayedAhead,
     PrivateNotice,
+    RecapNotice,
     Receipt,
     Resting,
     RevealNotice,
@@ -140,6 +141,17 @@ class Announcer:
                      len(rows))
             await self._hand_over(ref, rows, None, {}, table_info=table_info)
 
+    async def deliver_table(self, table_id: int, table_info: InfoLookup) -> None:
+        """Hand over one table's undelivered announcements written outside its own
+        commands (a channel's weekly recap, which a table carries), oldest first; in
+        shared mode those this process claims."""
+        rows = [r for r in await self._undelivered(table_id) if r.id not in self.handed]
+        table = await self._store.lobby.get_table(table_id)
+        if not rows or table is None:
+            return
+        ref = TableRef(table.id, table.guild_id, table.channel_id, table.creator_id)
+        await self._hand_over(ref, rows, None, {}, table_info=table_info)
+
     async def _hand_over(self, ref: TableRef, rows: list[AnnouncementRow],
                          live: LiveTable | None, states: Mapping[int, HandState],
                          cause: Cause | None = None, *,
@@ -168,6 +180,8 @@ class Announcer:
                 info = await table_info(ref.table_id)
             return LobbyNotice(info, facts["what"], by=facts.get("by"), receipt=receipt,
                                cause=cause)
+        if row.kind == "recap":
+            return RecapNotice.of_facts(ref, facts, receipt)
         if row.kind == "match_ended":
             return MatchEndNotice(ref, tuple(facts["names"]), _fraction_tuple(facts["totals"]),
                                   facts["hands_played"], facts["cancelled"], receipt=receipt)

@@ -109,3 +109,13 @@ HAND_RUNNING = "hand_running"
 replayed."""
 NO_SUCH_STEP = "no_such_step"
 """A replay step past the hand's end (params: last, the settlement's step)."""
+NOT_MANAGER = "not_manager"
+"""Only a manager of the server (Manage Server) may do that: close a season, turn a
+channel's weekly recap on or off."""
+SEASON_CLOSED = "season_closed"
+"""The season a close was confirmed for is closed already (params: season): a second
+press, or another manager's close landed first. Nothing changed."""
+NO_SEASON = "no_season"
+"""A board asked of a season this server never had (params: season, current)."""
+BAD_SEASON = "bad_season"
+"""A season that is no number nor "all" (params: value, as given)."""

@@ -8,7 +8,8 @@ the engine view to draw from (`view()`), computed only if the notifier asks.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import dataclasses
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -501,13 +502,81 @@ class MatchEndNotice:
     receipt: Receipt | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True)
+class RecapHand:
+    """The week's biggest win of one rule set in a channel: whose, its value (as the
+    settlement shows it) and its patterns (the rule set's ids)."""
+
+    rules: str
+    user_id: int
+    name: str
+    value: int
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecapGain:
+    """The week's most improved rating in a channel: whose, of which rule set, by how
+    much (shown points) and where it now stands."""
+
+    rules: str
+    user_id: int
+    name: str
+    gain: int
+    shown: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RecapNotice:
+    """Public: a channel's weekly recap (`Recaps`), posted once for ``week`` (ISO,
+    ``YYYY-Www``, UTC) through the outbox; ``ref`` is the channel's table that carries it.
+    Its lines: the biggest hand of each rule set played, the most improved rating (None:
+    no rating changed, or none is kept), who played the most hands (``most_hands``:
+    name and count)."""
+
+    kind: ClassVar[str] = "recap"
+
+    ref: TableRef
+    week: str
+    hands: int
+    biggest: tuple[RecapHand, ...]
+    improved: RecapGain | None
+    most_hands: tuple[str, int] | None
+    receipt: Receipt | None = field(default=None, compare=False)
+
+    def facts(self) -> dict[str, Any]:
+        """What its announcement row keeps (JSON): everything but the table and receipt."""
+        return {"week": self.week, "hands": self.hands,
+                "biggest": [dataclasses.asdict(b) for b in self.biggest],
+                "improved": None if self.improved is None
+                else dataclasses.asdict(self.improved),
+                "most_hands": None if self.most_hands is None else list(self.most_hands)}
+
+    @classmethod
+    def of_facts(cls, ref: TableRef, facts: Mapping[str, Any],
+                 receipt: Receipt | None = None) -> RecapNotice:
+        """The notice its announcement row's ``facts`` keep (`facts`)."""
+        improved = facts.get("improved")
+        most = facts.get("most_hands")
+        return cls(ref, str(facts["week"]), int(facts["hands"]),
+                   tuple(RecapHand(b["rules"], int(b["user_id"]), str(b["name"]),
+                                   int(b["value"]), tuple(map(str, b["patterns"])))
+                         for b in facts["biggest"]),
+                   None if improved is None else RecapGain(
+                       improved["rules"], int(improved["user_id"]), str(improved["name"]),
+                       int(improved["gain"]), int(improved["shown"]),
+                       bool(improved["provisional"])),
+                   None if most is None else (str(most[0]), int(most[1])), receipt)
+
+
 Notice = (LobbyNotice | HandStartNotice | TableNotice | PrivateNotice | MoveNotice
           | WarningNotice | AwayNotice | SettlementNotice | RevealNotice
-          | LeaderboardNotice | MatchEndNotice | DigestNotice | LeaveNotice)
+          | LeaderboardNotice | MatchEndNotice | DigestNotice | LeaveNotice | RecapNotice)
 """Everything the service tells the outside world, through `Notifier.publish`."""
 
 Announcement = (LobbyNotice | HandStartNotice | SettlementNotice | RevealNotice
-                | LeaderboardNotice | MatchEndNotice)
+                | LeaderboardNotice | MatchEndNotice | RecapNotice)
 """The notices that may carry a `Receipt` (recorded in the store's outbox)."""
 
 

@@ -130,6 +130,31 @@ class Standings:
     """Best first."""
     others: tuple[str, ...] = ()
     """The channel's other rule sets with standings, the last played first."""
+    season: int | None = None
+    """The server's season the board is of (None: all time, every season summed; a
+    board asked without a season is its current one's, or None where unknown)."""
+    current: int | None = None
+    """The server's season now (None where unknown: a board asked without a server)."""
+
+
+@dataclass(frozen=True)
+class SeasonClosed:
+    """A server's season closed (`/mahjong season close`): its number, the next one's,
+    how many board lines went to the archive, and the channel's board of the closed
+    season (its rule set played last, best first)."""
+
+    closed: int
+    begun: int
+    archived: int
+    board: Standings
+
+
+@dataclass(frozen=True)
+class RecapSet:
+    """A channel's weekly recap as it now stands (`/mahjong recap`)."""
+
+    channel_id: int
+    enabled: bool
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from bot.service.notifier import Notifier
 from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
+from bot.service.recaps import RECAP_EVERY, Recaps
 from bot.service.recovery import Recovery
 from bot.service.replays import HandRecord, ReplayFrame, Replays
 from bot.service.resting import Resting
@@ -62,12 +63,15 @@ from bot.service.results import (
     HandInfo,
     LeaveSet,
     QuietSet,
+    RecapSet,
     RecoveryReport,
+    SeasonClosed,
     Seated,
     Standings,
     TablePicture,
 )
 from bot.service.scheduler import Scheduler
+from bot.service.seasons import Season, Seasons
 from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.tables import LiveTables
 from bot.service.timers import Timers
@@ -94,7 +98,8 @@ class TableService:
                  snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True,
                  shared: bool = False, claim_lease: float = 15.0, claim_poll: float = 0.25,
                  announce_lease: float = 120.0, digest_every: float = SWEEP_EVERY,
-                 digest_lease: float = DIGEST_LEASE) -> None:
+                 digest_lease: float = DIGEST_LEASE, recap_every: float = RECAP_EVERY
+                 ) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
@@ -115,7 +120,8 @@ class TableService:
 
         ``digest_every``: seconds between two looks at who is quiet with a decision
         waiting (each is owed one DM when their quiet ends); ``digest_lease``: how long
-        a process holds a digest it is sending (digests.py)."""
+        a process holds a digest it is sending (digests.py). ``recap_every``: seconds
+        between two looks for a channel's weekly recap come due (recaps.py)."""
         self.store = store
         self.clock = clock = clock or SystemClock()
         self.process: ProcessModel = SharedProcess(
@@ -149,6 +155,9 @@ class TableService:
         self.digests = Digests(store, clock, self.announcer, languages,
                                self.queries.waiting_for, every=digest_every,
                                lease=digest_lease)
+        self.seasons = Seasons(store, clock, self.queries)
+        self.recaps = Recaps(store, clock, self.announcer, self.queries.table_info,
+                             every=recap_every)
         self.loop = self.process.loop(self.scheduler, self.alarms.fire,
                                       sweep=self.recovery.redeliver,
                                       take_over=self.recovery.resend)
@@ -317,10 +326,30 @@ class TableService:
         return await self.queries.hand_history(table_id)
 
     async def leaderboard(self, channel_id: int, rules: str | None = None, *,
-                          limit: int = 10) -> Standings:
+                          limit: int = 10, guild_id: int | None = None,
+                          season: Season = None) -> Standings:
         """The channel's standings of one rule set (by default the one it played last);
-        ``bad_options`` for a rule set that does not exist."""
-        return await self.queries.leaderboard(channel_id, rules, limit=limit)
+        ``bad_options`` for a rule set that does not exist. With its server
+        (``guild_id``): of ``season`` (a past season's number, "all" for all time, None
+        for the current one; `no_season` for one the server never had)."""
+        if guild_id is None:
+            return await self.queries.leaderboard(channel_id, rules, limit=limit)
+        return await self.seasons.board(guild_id, channel_id, rules, season, limit=limit)
+
+    async def season_now(self, cause: Cause) -> int:
+        """The season of the server asked in that a close would close (a server
+        manager's: `not_manager` for anyone else)."""
+        return await self.seasons.season_now(cause)
+
+    async def close_season(self, cause: Cause, season: int) -> SeasonClosed:
+        """Close the server's season ``season`` (a server manager, confirmed): every
+        channel's boards archived, the next season begun; `season_closed` if it is
+        closed already."""
+        return await self.seasons.close(cause, season)
+
+    async def set_recap(self, cause: Cause, enabled: bool) -> RecapSet:
+        """Turn the weekly recap of the channel asked in on or off (a server manager)."""
+        return await self.recaps.set_recap(cause, enabled)
 
     async def replay(self, cause: Cause, table_id: int, hand: int | None = None,
                      step: int | None = None, viewer: int | None = None) -> ReplayFrame:
@@ -355,22 +384,24 @@ class TableService:
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime
         (shared mode: the loop claiming due deadlines from the database), and beside it
-        the digests' (digests.py)."""
-        await asyncio.gather(self.loop.run(), self.digests.run())
+        the digests' (digests.py) and the weekly recaps' (recaps.py)."""
+        await asyncio.gather(self.loop.run(), self.digests.run(), self.recaps.run())
 
     def stop(self) -> None:
         """End `run` (its firings in flight finish: `drain`)."""
         self.loop.stop()
         self.digests.stop()
+        self.recaps.stop()
 
     async def drain(self) -> None:
         """Wait for the firings already started."""
         await self.loop.drain()
 
     async def run_due(self) -> int:
-        """Play everything due now, and send the digests due (tests with a fake clock;
+        """Play everything due now, and send the digests and recaps due (tests with a fake clock;
         the demo's fast loop)."""
-        return await self.loop.run_due() + await self.digests.run_due()
+        return await self.loop.run_due() + await self.digests.run_due() \
+            + await self.recaps.run_due()
 
 
 def _shuffle(rules: str, dealer: int) -> Deal:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from bot.store.database import Session
 from bot.store.repository import Repository
 from bot.store.rows import LeaderboardDelta, LeaderboardRow, fraction_text
 
-_PEOPLE = "player_key LIKE 'user:%'"
+PEOPLE = "player_key LIKE 'user:%'"
 """A leaderboard line of a person: computers never rank (lines kept from before are
 not shown)."""
 
@@ -59,6 +59,12 @@ async def apply_in(db: Session, guild_id: int, channel_id: int, rules: str,
                     d.hand_value, d.hand_desc))
 
 
+def ranked(rows: Iterable[LeaderboardRow], limit: int) -> list[LeaderboardRow]:
+    """The top ``limit`` lines by exact points, then hands won, then name."""
+    return sorted(rows, key=lambda e: (-e.points, -e.hands_won, e.display_name,
+                                       e.player_key))[:limit]
+
+
 class Leaderboard(Repository):
     """The standings."""
 
@@ -79,16 +85,14 @@ class Leaderboard(Repository):
         """
         rows = await self._all(
             "SELECT * FROM leaderboard WHERE channel_id = ? AND rules = ?"
-            f" AND {_PEOPLE}", (channel_id, rules))
-        ranked = sorted((LeaderboardRow.of(r) for r in rows),
-                        key=lambda e: (-e.points, -e.hands_won, e.display_name, e.player_key))
-        return ranked[:limit]
+            f" AND {PEOPLE}", (channel_id, rules))
+        return ranked((LeaderboardRow.of(r) for r in rows), limit)
 
     async def rules(self, channel_id: int) -> list[str]:
         """The rule sets the channel has standings in, the one it played last first."""
         rows = await self._all(
             "SELECT r.rules FROM (SELECT DISTINCT rules FROM leaderboard WHERE channel_id = ?"
-            f" AND {_PEOPLE}) r"
+            f" AND {PEOPLE}) r"
             " ORDER BY COALESCE((SELECT MAX(t.id) FROM game_tables t WHERE t.channel_id = ?"
             " AND t.rules = r.rules), 0) DESC, r.rules", (channel_id, channel_id))
         return [r["rules"] for r in rows]

@@ -32,7 +32,7 @@ HandStatus = Literal["live", "ended"]
 ActionSource = Literal["player", "timeout", "computer"]
 DeadlineKind = Literal["turn", "claim", "computer"]
 AnnouncementKind = Literal["hand_started", "settlement", "reveal", "leaderboard",
-                           "match_ended", "lobby"]
+                           "match_ended", "lobby", "recap"]
 AnnouncementStatus = Literal["pending", "sending", "delivered"]
 
 LIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")

@@ -41,6 +41,8 @@ from bot.store.presenter import Presenter
 from bot.store.processes import Processes
 from bot.store.ratings import Ratings
 from bot.store.rebuilds import Rebuilds
+from bot.store.recaps import Recaps
+from bot.store.seasons import Seasons
 from bot.store.sqlite import SqliteDatabase, sqlite_path
 
 
@@ -70,6 +72,8 @@ class Store:
         self.premoves = Premoves(db)
         self.facts = Facts(db)
         self.ratings = Ratings(db)
+        self.seasons = Seasons(db)
+        self.recaps = Recaps(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

@@ -379,6 +379,11 @@ _EN: dict[str, str] = {
     "refused.hand_running": "Hand {hand} of table #{table} is still being played: it can be "
                             "replayed once it has ended.",
     "refused.no_such_step": "That hand has steps 0 to {last} only.",
+    "refused.not_manager": "Only a server manager (Manage Server) can do that.",
+    "refused.season_closed": "Season {season} is already closed; nothing changed.",
+    "refused.no_season": "This server has no season {season}: it is in season {current}.",
+    "refused.bad_season": "“{value}” is no season: give a season's number, or “all” for "
+                          "all time.",
 }
 
 _ZH: dict[str, str] = {
@@ -589,6 +594,10 @@ _ZH: dict[str, str] = {
     "refused.no_such_hand": "第 {table} 桌没有已结束的第 {hand} 局（最近结束的是第 {last} 局）。",
     "refused.hand_running": "第 {table} 桌的第 {hand} 局还在进行：结束后才能回放。",
     "refused.no_such_step": "这一局只有第 0 到第 {last} 步。",
+    "refused.not_manager": "只有服务器管理员（管理服务器权限）可以这样做。",
+    "refused.season_closed": "第 {season} 赛季已经结束，未作改动。",
+    "refused.no_season": "本服务器没有第 {season} 赛季：现在是第 {current} 赛季。",
+    "refused.bad_season": "“{value}”不是赛季：请填写赛季编号，或填 “all” 查看全部。",
 }
 
 FEATURES: tuple[str, ...] = (

@@ -70,7 +70,7 @@ def refusal_text(code: str, reason: str, locale: LocaleLike,
         else:  # without the engine's refusal: the sentence for its kind
             kind = f"why.kind.{params.get('why') if code == 'illegal' else 'options'}"
             fields["why"] = t(kind if has(kind) else "why.kind.illegal", locale)
-    for name in ("seat", "name", "most", "table", "hand", "last"):
+    for name in ("seat", "name", "most", "table", "hand", "last", "season", "current"):
         if name in params:
             fields[name] = params[name]
     for name in ("zone", "value"):  # what the input said (quiet hours), repeated in part
