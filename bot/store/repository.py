@@ -11,8 +11,9 @@ or a table), `bot.store.rebuilds` (what rebuilding tables reads),
 presenter's memory), `bot.store.people` (what each person sets for themself),
 `bot.store.digests` (the DM owed when someone's quiet hours end), `bot.store.premoves`
 (the next discards chosen in advance), `bot.store.facts` (the projection of settled
-hands and finished matches that stats and ratings read) and `bot.store.ratings` (the
-skill ratings made from the finished matches). A transaction that spans
+hands and finished matches that stats and ratings read), `bot.store.ratings` (the
+skill ratings made from the finished matches), `bot.store.seasons` (a server's seasons
+and archived boards) and `bot.store.recaps` (the weekly recaps). A transaction that spans
 aggregates is one transaction: the operation's own repository composes the others'
 in-session functions (``…_in(session, …)``, module functions that take the caller's
 session).

@@ -14,8 +14,8 @@ STORE = Path(bot.store.__file__).parent
 MOST_LINES = 400
 REPOSITORIES = ("lobby", "matches", "hands", "log", "endings", "rebuilds", "deadlines",
                 "outbox", "processes", "leaderboard", "presenter", "people",
-                "digests", "claim_answers", "premoves", "facts",
-                "ratings")
+                "digests", "claim_answers", "premoves", "facts", "ratings",
+                "seasons", "recaps")
 ROOT = {"open", "close", "dialect", "pragma"}
 """What `Store` itself does: open, migrate and close the database, say its dialect and
 (SQLite) a pragma."""
