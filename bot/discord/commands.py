@@ -48,6 +48,7 @@ from bot.discord.lobby.options import (
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
 from bot.discord.rules import rules_summary
+from bot.discord.stats import SCOPE_CHOICES, is_private, stats_png, stats_text
 from bot.discord.table.words import score_text, table_caption
 from bot.discord.turns import turns_text
 from bot.service import Refused
@@ -96,11 +97,11 @@ def _offer_rule_sets(child: app_commands.Command[Any, ..., Any] | app_commands.G
             param.choices = choices_kwargs()["rules"]
 
 
-IN_DMS = frozenset({"turns", "quiet", "vacation", "rules", "score"})
+IN_DMS = frozenset({"turns", "quiet", "vacation", "rules", "score", "stats"})
 """The subcommands that also work in private messages with the bot: about the person
-(what waits for them, their quiet hours and leave) or about no table (a rule set's
-summary, the calculator). The others act on a channel's table, and are refused in DMs
-(`ServerOnly`, whose sentence names these)."""
+(what waits for them, their quiet hours and leave, their own stats of every server) or
+about no table (a rule set's summary, the calculator). The others act on a channel's
+table, and are refused in DMs (`ServerOnly`, whose sentence names these)."""
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
 """Where Discord offers ``/mahjong``: servers, and private messages with the bot."""
 
@@ -392,3 +393,27 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 extra["file"] = memory_file(told.whole.encode("utf-8"), told.filename)
             await answer.say(told.content, ephemeral=False, allowed_mentions=NO_MENTIONS,
                              **extra)
+
+    @command("stats")
+    @app_commands.rename(player=ls("param.player.name"), rules=ls("param.rules.name"),
+                         scope=ls("param.scope.name"), versus=ls("param.versus.name"))
+    @app_commands.describe(player=ls("param.player.desc"), rules=ls("param.rules.desc"),
+                           scope=ls("param.scope.desc"), versus=ls("param.versus.desc"))
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def stats(self, interaction: discord.Interaction,
+                    player: discord.User | None = None, rules: str | None = None,
+                    scope: str | None = None, versus: discord.User | None = None) -> None:
+        """A person's figures (`bot.discord.stats`): public in the channel, but every
+        server's (the asker's own only) privately."""
+        async with answering(interaction) as answer:
+            await answer.defer(ephemeral=scope == "all" or interaction.guild_id is None)
+            got = await answer.run(answer.service.player_stats(
+                answer.cause, None if player is None else player.id, rules, scope,
+                None if versus is None else versus.id))
+            private = is_private(got)
+            locale = answer.locale if private else answer.public_locale
+            name = (player or interaction.user).display_name
+            other = None if versus is None else versus.display_name
+            png = await answer.pictures.draw(stats_png, got, name, other, lang(locale))
+            await answer.say(stats_text(got, name, other, locale), ephemeral=private,
+                             file=memory_file(png, "stats.png"), allowed_mentions=NO_MENTIONS)

@@ -73,6 +73,7 @@ from bot.service.results import (
 from bot.service.scheduler import Scheduler
 from bot.service.seasons import Season, Seasons
 from bot.service.snapshots import SNAPSHOT_EVERY
+from bot.service.stats import PlayerStats, Stats
 from bot.service.tables import LiveTables
 from bot.service.timers import Timers
 from bot.store import StandingChoices, Store
@@ -152,6 +153,7 @@ class TableService:
         self.recovery = Recovery(store, clock, self.scheduler, self.tables, self.announcer,
                                  self.process, self.queries.table_info, grace=grace,
                                  computer_pause=computer_pause)
+        self.stats = Stats(store, languages)
         self.digests = Digests(store, clock, self.announcer, languages,
                                self.queries.waiting_for, every=digest_every,
                                lease=digest_lease)
@@ -362,6 +364,14 @@ class TableService:
                           ) -> HandRecord:
         """A finished hand as data anyone can check (its JSON file); refused as `replay`."""
         return await self.replays.record(cause, table_id, hand)
+
+    async def player_stats(self, cause: Cause, user_id: int | None = None,
+                           rules: str | None = None, scope: str | None = None,
+                           versus: int | None = None) -> PlayerStats:
+        """``/mahjong stats``: a person's figures (default: the asker's) in one rule set,
+        in the channel asked in, its server or (their own only) every server, and
+        against ``versus`` (`Stats.player`)."""
+        return await self.stats.player(cause, user_id, rules, scope, versus)
 
     # ------------------------------------------------------------------ running
 

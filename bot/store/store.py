@@ -44,6 +44,7 @@ from bot.store.rebuilds import Rebuilds
 from bot.store.recaps import Recaps
 from bot.store.seasons import Seasons
 from bot.store.sqlite import SqliteDatabase, sqlite_path
+from bot.store.stats import Stats
 
 
 class Store:
@@ -74,6 +75,7 @@ class Store:
         self.ratings = Ratings(db)
         self.seasons = Seasons(db)
         self.recaps = Recaps(db)
+        self.stats = Stats(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,

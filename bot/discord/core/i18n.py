@@ -62,6 +62,8 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
               "Score a hand (give hand and win_tile, or a JSON case); alone: the match totals"),
     "cancel": ("cancel", "Cancel the table (its creator or a server manager)"),
     "history": ("history", "The last finished hand: its moves and its revealed wall"),
+    "stats": ("stats", "A player's figures: placements, win and deal-in rates, biggest hand, "
+                       "head-to-head"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "group": ("麻将", "{every}麻将：异步对局，随时出牌"),
@@ -80,6 +82,7 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "score": ("算分", "计算一手牌的得分（给出手牌与胡的牌，或 JSON）；不填则显示本场比分"),
     "cancel": ("取消", "取消牌桌（开桌人或服务器管理员）"),
     "history": ("历史", "上一局的全部操作与公开的牌墙"),
+    "stats": ("统计", "玩家数据：名次、胡牌率、放铳率、最大的一手、对阵记录"),
 }
 
 # Parameters: (name, description).
@@ -116,6 +119,9 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "quiet_off": ("off", "Turn your quiet hours off"),
     "days": ("days", "How many days, from now (1–30)"),
     "vacation_off": ("off", "End your vacation now"),
+    "player": ("player", "Whose figures (default: yours)"),
+    "scope": ("scope", "This channel (default), this server, or every server (yours only)"),
+    "versus": ("versus", "Head-to-head against this player"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "rules": ("规则", "{either}规则"),
@@ -143,6 +149,9 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "quiet_off": ("关闭", "关闭免打扰"),
     "days": ("天数", "从现在起休假几天（1–30）"),
     "vacation_off": ("结束", "现在结束休假"),
+    "player": ("玩家", "查看谁的数据（默认：你自己）"),
+    "scope": ("范围", "本频道（默认）、本服务器或全部服务器（仅本人）"),
+    "versus": ("对手", "与这位玩家的对阵记录"),
 }
 
 # The strings several features share (or core's own: refusals, errors, tiles, waits,
@@ -384,6 +393,13 @@ _EN: dict[str, str] = {
     "refused.no_season": "This server has no season {season}: it is in season {current}.",
     "refused.bad_season": "“{value}” is no season: give a season's number, or “all” for "
                           "all time.",
+    "refused.stats_bad_scope": "Stats are of this channel, this server or every server.",
+    "refused.stats_all_others": "Stats of every server are shown only to their own player; "
+                                "ask for this channel or this server instead.",
+    "refused.stats_private_scope": "Here, in private messages, only your own stats of "
+                                   "every server can be shown; ask in a server's channel "
+                                   "for that channel or server.",
+    "refused.stats_versus_self": "Head-to-head needs another player.",
 }
 
 _ZH: dict[str, str] = {
@@ -598,6 +614,11 @@ _ZH: dict[str, str] = {
     "refused.season_closed": "第 {season} 赛季已经结束，未作改动。",
     "refused.no_season": "本服务器没有第 {season} 赛季：现在是第 {current} 赛季。",
     "refused.bad_season": "“{value}”不是赛季：请填写赛季编号，或填 “all” 查看全部。",
+    "refused.stats_bad_scope": "统计范围只能是本频道、本服务器或全部服务器。",
+    "refused.stats_all_others": "全部服务器的统计只对本人显示；请改查本频道或本服务器。",
+    "refused.stats_private_scope": "私信里只能查看你自己在全部服务器的统计；"
+                                   "本频道或本服务器的统计请在服务器频道里查询。",
+    "refused.stats_versus_self": "对战统计需要选另一位玩家。",
 }
 
 FEATURES: tuple[str, ...] = (
@@ -605,7 +626,8 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.table.strings", "bot.discord.delivery.strings",
     "bot.discord.commands_strings", "bot.discord.calculator_strings",
     "bot.discord.history_strings", "bot.discord.leaderboard_strings",
-    "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings")
+    "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings",
+    "bot.discord.stats_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
 the feature's own texts. All are put in the one lookup when this module is first
 imported, so a key is found whatever a process (a picture worker, a test) imported
