@@ -20,6 +20,7 @@ from engine.view import open_view, spectator_view, view
 from render import samples
 from render.cards import leaderboard_card, settlement_card
 from render.hand import hand_image
+from render.stats import stats_card
 from render.table import open_table_image, table_image
 
 
@@ -69,6 +70,8 @@ def pictures(seed: int = 7) -> dict[str, bytes]:
         out[name] = settlement_card(make_result(), samples.NAMES, rules_name, caishen=caishen)
     out["leaderboard_20"] = leaderboard_card(samples.leaderboard_rows(20),
                                              "Mahjong night · 上海 Shanghai")
+    for name, card in samples.stats_cards().items():
+        out[name] = stats_card(card)
     return out
 
 

@@ -27,6 +27,7 @@ from engine.view import (
     seat_wind,
 )
 from render.cards import LeaderboardRow
+from render.stats import Figure, Section, StatsCard
 
 NAMES = ("Alice", "小波", "陈伟 Chen Wei", "Dmitri_the_Long_Named_Player")
 K = MeldKind
@@ -303,3 +304,52 @@ SETTLEMENTS: dict[str, tuple[Callable[[], ResultView], str]] = {
     "settlement_double": (settlement_double, "shanghai"),
     "settlement_drawn": (settlement_drawn, "hangzhou"),
 }
+
+
+def stats_cards() -> dict[str, StatsCard]:
+    """A player's ``/mahjong stats`` card in English and in Chinese, with every section
+    (the words as the adapter writes them), and one with nothing played yet."""
+    en = StatsCard("Alice", "Hangzhou · this channel", (
+        Section("Matches", (Figure("Matches played", "12"), Figure("Hands played", "97"),
+                            Figure("Average place", "2.25"),
+                            Figure("First place", "33.3%", "good"),
+                            Figure("Last place", "16.7%", "bad"))),
+        Section("Per hand", (Figure("Win rate 胡牌率", "26.8%", "good", "of 97"),
+                             Figure("Self-drawn wins", "42.3%"),
+                             Figure("Average win value", "×3.62", "gold"),
+                             Figure("Deal-in rate 放铳率", "11.3%", "bad"),
+                             Figure("Average deal-in cost", "-7.45", "bad"),
+                             Figure("Chi/pong/kong hands", "58.8%"),
+                             Figure("Drawn hands 荒庄", "9.3%"))),
+        Section("Biggest hand", note="财飘 Wild Float ×2、杠开 Kong Bloom · ×32"),
+        Section("Hangzhou figures", (Figure("财神 wins", "9"), Figure("暴头 wins", "5"),
+                                     Figure("财飘", "3"), Figure("杠开", "2"),
+                                     Figure("承包 paid", "1"), Figure("承包 received", "2"))),
+        Section("Playing by correspondence", (
+            Figure("Median time to move", "47 min"), Figure("Own moves", "1,204"),
+            Figure("Timeouts", "3", "bad"), Figure("Away takeovers", "1", "bad"))),
+        Section("Head-to-head with 小波", (
+            Figure("Matches together", "7"), Figure("Placed higher", "4 : 3", "good"),
+            Figure("Hands together", "58"), Figure("Wins off each other", "6 : 4"),
+            Figure("Net together", "+96", "good", "小波 -40")))),
+        badge_label="Rating", badge="1,083?")
+    zh = StatsCard("小波", "杭州 · 本服务器", (
+        Section("对局", (Figure("对局场数", "12"), Figure("局数", "97"),
+                         Figure("平均名次", "2.25"), Figure("一位率", "33.3%", "good"),
+                         Figure("末位率", "16.7%", "bad"))),
+        Section("每局", (Figure("胡牌率", "26.8%", "good", "共 97"),
+                         Figure("自摸占胡牌", "42.3%"), Figure("平均胡牌价值", "×3.62", "gold"),
+                         Figure("放铳率", "11.3%", "bad"), Figure("平均放铳失分", "-7.45", "bad"),
+                         Figure("吃碰杠局占比", "58.8%"), Figure("荒庄率", "9.3%"))),
+        Section("最大的一手", note="财飘 ×2、杠开 · ×32"),
+        Section("杭州特色", (Figure("财神胡", "9"), Figure("暴头", "5"), Figure("财飘", "3"),
+                             Figure("杠开", "2"), Figure("承包（付出）", "1"),
+                             Figure("承包（收到）", "2"))),
+        Section("异步对局", (Figure("出牌用时中位数", "47 分钟"), Figure("亲自操作", "1204"),
+                             Figure("超时次数", "3", "bad"), Figure("托管局数", "1", "bad")))),
+        badge_label="等级分", badge="1083（定级中）")
+    empty = StatsCard("Dmitri_the_Long_Named_Player", "Shanghai · every server",
+                      empty="Dmitri_the_Long_Named_Player has no finished hand in every "
+                            "server yet: play a match with `/mahjong new`, and the figures "
+                            "start with its first hand.")
+    return {"stats_card_en": en, "stats_card_zh": zh, "stats_card_empty": empty}

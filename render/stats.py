@@ -146,15 +146,16 @@ def _section(draw: ImageDraw.ImageDraw | None, section: Section, y: int) -> int:
         end = PAD + text_width(section.heading, 20) + GAP
         draw.line((end, y + 15, WIDTH - PAD, y + 15), fill=PANEL_LINE, width=1)
     y += HEADING_H
-    box_w = (WIDTH - 2 * PAD - GAP * (COLUMNS - 1)) // COLUMNS
+    columns = columns_for(len(section.figures))
+    box_w = (WIDTH - 2 * PAD - GAP * (columns - 1)) // columns
     for i, figure in enumerate(section.figures):
-        row, col = divmod(i, COLUMNS)
+        row, col = divmod(i, columns)
         x = PAD + col * (box_w + GAP)
         top = y + row * (BOX_H + GAP)
         if draw is not None:
             _box(draw, figure, (x, top, x + box_w, top + BOX_H))
     if section.figures:
-        rows = (len(section.figures) + COLUMNS - 1) // COLUMNS
+        rows = (len(section.figures) + columns - 1) // columns
         y += rows * (BOX_H + GAP)
     lines = _note_lines(section)
     if lines:
@@ -166,6 +167,11 @@ def _section(draw: ImageDraw.ImageDraw | None, section: Section, y: int) -> int:
                           NOTE_SIZE, TONES[section.note_tone], anchor="lm")
         y += height + GAP
     return y + 6
+
+
+def columns_for(count: int) -> int:
+    """Boxes a row: five or three when that fills the rows evenly, else four."""
+    return 5 if count == 5 else 3 if count in (3, 6, 9) else COLUMNS
 
 
 def _box(draw: ImageDraw.ImageDraw, figure: Figure, box: tuple[int, int, int, int]) -> None:

@@ -18,7 +18,6 @@ from bot.discord.core.i18n import LocaleLike, has, join, lang, ls, t
 from bot.discord.core.words import (
     MAX_CONTENT,
     UNIT_WORDS,
-    amount_text,
     pattern_name,
     rules_name,
     value_text,
@@ -139,7 +138,7 @@ def card_of(stats: PlayerStats, name: str, other: str | None, locale: LocaleLike
                    else _value(stats.rules, stats.average_win_value, locale), "gold"),
             Figure(t("stats.deal_in_rate", locale), percent(stats.deal_in_rate, locale), "bad"),
             Figure(t("stats.deal_in_cost", locale), none if stats.average_deal_in_cost is None
-                   else amount_text(-_round(stats.average_deal_in_cost)), "bad"),
+                   else number(-_round(stats.average_deal_in_cost), signed=True), "bad"),
             Figure(t("stats.claim_rate", locale), percent(stats.claim_rate, locale)),
             Figure(t("stats.drawn_rate", locale), percent(stats.drawn_rate, locale)))),
     ]
@@ -182,9 +181,9 @@ def _versus(h2h: HeadToHead, other: str, locale: LocaleLike) -> Section:
         Figure(t("stats.hands_together", locale), str(h2h.hands)),
         Figure(t("stats.wins_off", locale),
                t("stats.score", locale, mine=h2h.won_off, theirs=h2h.lost_to)),
-        Figure(t("stats.net_together", locale), amount_text(_round(h2h.points)), net_tone,
-               t("stats.their_net", locale, name=other,
-                 points=amount_text(_round(h2h.their_points))))))
+        Figure(t("stats.net_together", locale), number(_round(h2h.points), signed=True),
+               net_tone, t("stats.their_net", locale, name=other,
+                           points=number(_round(h2h.their_points), signed=True)))))
 
 
 def empty_text(stats: PlayerStats, name: str, locale: LocaleLike) -> str:
