@@ -22,7 +22,8 @@ from bot.discord.core.words import (
     rules_name,
     value_text,
 )
-from bot.service.stats import SCOPES, HeadToHead, PlayerStats, ShownRating
+from bot.service.stats import SCOPES, HeadToHead, PlayerStats
+from bot.store.ratings import Rating
 from bot.store.stats import BiggestWin
 from engine.rules import RULESETS
 from render.draw import number
@@ -70,7 +71,7 @@ def _short(value: float) -> str:
     return str(round(value)) if value >= 10 else f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def rating_text(rating: ShownRating | None, locale: LocaleLike) -> str | None:
+def rating_text(rating: Rating | None, locale: LocaleLike) -> str | None:
     """The rating as shown ("1,083?" while provisional; 中文 "1083（定级中）")."""
     if rating is None:
         return None

@@ -14,13 +14,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
 
 from bot.service import errors as E
 from bot.service.cause import Cause
 from bot.service.errors import Refused
 from bot.service.languages import Languages
 from bot.store import Store
+from bot.store.ratings import Rating
 from bot.store.stats import BiggestWin, HandTotals, MatchTotals, Scope, ScopeKind, Together
 from engine.refusals import Code, Refusal, echo
 from engine.rules import RULESETS
@@ -29,19 +29,6 @@ SCOPES: tuple[ScopeKind, ...] = ("channel", "server", "all")
 MOVE_BUCKETS: tuple[float, ...] = (60, 300, 900, 1800, 3600, 7200, 14400, 28800, 57600,
                                    86400, math.inf)
 """The upper bounds (seconds) of a fact's ``move_hist`` counts (`bot.service.facts`)."""
-
-
-class ShownRating(Protocol):
-    """A rating as `store.ratings.shown` gives it (what the card shows of it)."""
-
-    @property
-    def shown(self) -> int: ...
-
-    @property
-    def provisional(self) -> bool: ...
-
-    @property
-    def matches(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -106,7 +93,7 @@ class PlayerStats:
     timeouts: int
     taken_over: int
     """Hands in which the computer moved for the person while they were away."""
-    rating: ShownRating | None
+    rating: Rating | None
     """Their rating in the server asked in and this rule set (None: not rated)."""
     versus: HeadToHead | None = None
 
@@ -147,7 +134,7 @@ def mark_names(rules: str) -> tuple[str, ...]:
 
 def player_stats(user_id: int, rules: str, scope: Scope, hands: HandTotals,
                  matches: MatchTotals, biggest: BiggestWin | None, *,
-                 other_rules: Sequence[str] = (), rating: ShownRating | None = None,
+                 other_rules: Sequence[str] = (), rating: Rating | None = None,
                  together: Together | None = None, other_id: int | None = None
                  ) -> PlayerStats:
     """The figures, from the store's totals."""
@@ -239,10 +226,8 @@ class Stats:
                             other_id=versus)
 
     async def _rating(self, guild_id: int | None, rules: str, user_id: int
-                      ) -> ShownRating | None:
+                      ) -> Rating | None:
         """The person's rating in the server (None: no server, or not rated there)."""
-        ratings = getattr(self._store, "ratings", None)
-        if guild_id is None or ratings is None:
+        if guild_id is None:
             return None
-        shown: dict[int, ShownRating] = await ratings.shown(guild_id, rules, [user_id])
-        return shown.get(user_id)
+        return (await self._store.ratings.shown(guild_id, rules, [user_id])).get(user_id)

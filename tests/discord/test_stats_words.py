@@ -4,7 +4,7 @@ the biggest hand named with its patterns, and every character drawable."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -19,17 +19,15 @@ from bot.discord.stats import (
     stats_text,
 )
 from bot.service.stats import HeadToHead, PlayerStats
+from bot.store.ratings import Rating
 from bot.store.stats import BiggestWin
 from render import draw
 from render.stats import glyphs
 from render.tiles import name_font
 
 
-@dataclass(frozen=True)
-class Rated:
-    shown: int
-    provisional: bool
-    matches: int = 3
+def Rated(shown: int, provisional: bool) -> Rating:
+    return Rating(25.0, 8.3, 3 if provisional else 12, shown, provisional)
 
 
 def full(rules: str = "shanghai", **kw: object) -> PlayerStats:
