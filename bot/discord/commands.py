@@ -47,6 +47,7 @@ from bot.discord.lobby.options import (
 )
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
+from bot.discord.replay import replay_command
 from bot.discord.rules import rules_summary
 from bot.discord.stats import SCOPE_CHOICES, is_private, stats_png, stats_text
 from bot.discord.table.words import score_text, table_caption
@@ -417,3 +418,13 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
             png = await answer.pictures.draw(stats_png, got, name, other, lang(locale))
             await answer.say(stats_text(got, name, other, locale), ephemeral=private,
                              file=memory_file(png, "stats.png"), allowed_mentions=NO_MENTIONS)
+
+    @command("replay")
+    @app_commands.rename(table=ls("param.table.name"), hand=ls("param.hand_number.name"))
+    @app_commands.describe(table=ls("param.table.desc"), hand=ls("param.hand_number.desc"))
+    async def replay(self, interaction: discord.Interaction, table: TableArg | None = None,
+                     hand: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+        """A finished hand stepped through with every hand open (private), and its
+        record; default: the channel's last table's last finished hand."""
+        async with answering(interaction) as answer:
+            await replay_command(answer, table, hand)

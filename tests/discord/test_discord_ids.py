@@ -26,6 +26,7 @@ from bot.discord.play.choices import (
 )
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect, NextOrDrawButton
+from bot.discord.replay import ReplayRecord, ReplayStep, ReplayViewMenu
 from bot.service import ActResult, Cause, ClaimAnswer, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
@@ -56,7 +57,7 @@ ACTIONS = [
 
 ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
          NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect, NextOrDrawButton,
-         ClaimThenSelect)
+         ClaimThenSelect, ReplayStep, ReplayViewMenu, ReplayRecord)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -149,7 +150,7 @@ def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
            "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
            "mj:nxc:1:1:s2", "mj:ca:1:2", "mj:nxd:1:1:s2:off",
-           "mj:cat:1:2:9m"]
+           "mj:cat:1:2:9m", "mj:rp:1:2:3:a:f", "mj:rpv:1:2:3", "mj:rpf:1:2"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
@@ -550,3 +551,16 @@ async def test_an_id_made_before_steps_were_public_is_judged_by_its_seq() -> Non
     assert service.last("act")[1] == {"public_step": None, "step": 18, "hand_number": 2}
     button = await read(MoveButton, "mj:mv:5:2:17:x:s1")
     assert (button.step, button.seq, button.custom_id) == (None, 17, "mj:mv:5:2:17:x:s1")
+
+
+async def test_replay_ids_round_trip_and_refuse_what_they_do_not_carry() -> None:
+    for viewer in (None, 0, 3):
+        made = ReplayStep(BIG, 7, 120, viewer, "j").custom_id
+        parsed = await read(ReplayStep, made)
+        assert (parsed.table, parsed.hand, parsed.step, parsed.viewer) == (BIG, 7, 120, viewer)
+    assert ReplayStep(3, 1, 0, None, "b").custom_id == "mj:rp:3:1:0:a:b"
+    assert ReplayViewMenu(3, 1, 9).custom_id == "mj:rpv:3:1:9"
+    assert (await read(ReplayRecord, "mj:rpf:3:2")).hand == 2
+    for bad in ("mj:rp:3:1:0:4:b", "mj:rp:3:1:0:a:x", "mj:rp:3:1:-1:a:f", "mj:rpf:3"):
+        with pytest.raises(BadCustomId):
+            await read(ReplayRecord if bad.startswith("mj:rpf") else ReplayStep, bad)

@@ -26,6 +26,7 @@ from bot.discord.lobby.leave import LeaveButton
 from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
 from bot.discord.play.choices import BackButton, PreferenceButton
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode
+from bot.discord.replay import ReplayRecord, ReplayStep, ReplayViewMenu
 from engine.game.actions import Action
 from engine.rules.common import ActionKind
 from engine.tiles import tile_from_notation
@@ -34,7 +35,7 @@ from tests.pgcluster import Server
 NOWHERE = 4242
 """A table id no table has."""
 TABLE_COMMANDS = ("join", "leave", "addbot", "start", "hand", "table", "rules", "score",
-                  "cancel", "history")
+                  "cancel", "history", "replay")
 """Every /mahjong command that takes a ``table``."""
 
 
@@ -59,11 +60,15 @@ async def said(handle: Any) -> tuple[str, bool]:
 
 def public_buttons(table: int, user: FakeUser) -> list[tuple[str, list[str] | None]]:
     """The ids of ``table``'s buttons that belong to its channel alone: the lobby's,
-    and the confirmation of leaving a running match asked by ``user``."""
+    the confirmation of leaving a running match asked by ``user``, a replay's."""
     lobby: list[tuple[str, list[str] | None]] = [
         (LobbyButton(table, what).custom_id, None) for what in LOBBY_ACTIONS]
+    replay: list[tuple[str, list[str] | None]] = [
+        (ReplayStep(table, 1, 1, None, "f").custom_id, None),
+        (ReplayViewMenu(table, 1, 0).custom_id, ["2"]),
+        (ReplayRecord(table, 1).custom_id, None)]
     return lobby + [(LeaveButton(table, user.id, Fraction(0), yes).custom_id, None)
-                    for yes in (True, False)]
+                    for yes in (True, False)] + replay
 
 
 def buttons(table: int, user: FakeUser) -> list[tuple[str, list[str] | None]]:

@@ -64,6 +64,8 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "history": ("history", "The last finished hand: its moves and its revealed wall"),
     "stats": ("stats", "A player's figures: placements, win and deal-in rates, biggest hand, "
                        "head-to-head"),
+    "replay": ("replay", "Step through a finished hand with every tile open, and download "
+                         "its record"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "group": ("麻将", "{every}麻将：异步对局，随时出牌"),
@@ -83,6 +85,7 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "cancel": ("取消", "取消牌桌（开桌人或服务器管理员）"),
     "history": ("历史", "上一局的全部操作与公开的牌墙"),
     "stats": ("统计", "玩家数据：名次、胡牌率、放铳率、最大的一手、对阵记录"),
+    "replay": ("回放", "逐步回看一局已结束的牌，所有手牌公开，并可下载牌谱"),
 }
 
 # Parameters: (name, description).
@@ -113,6 +116,7 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "flowers": ("flowers", "Calculator, Shanghai: the winner's flowers, e.g. 1f5f"),
     "dealer": ("dealer", "Calculator: the winner is the dealer (default no)"),
     "case": ("case", "Calculator: a whole case as JSON, seats 0–3 (see the calculator's README)"),
+    "hand_number": ("hand", "The hand's number in the match (default: the last finished one)"),
     "quiet_start": ("start", "When your quiet hours start, HH:MM on your clock (e.g. 23:00)"),
     "quiet_end": ("end", "When they end, HH:MM (e.g. 07:00)"),
     "time_zone": ("time_zone", "Your time zone (e.g. Asia/Shanghai); needed the first time"),
@@ -143,6 +147,7 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "flowers": ("花牌", "算分（上海）：胡家的花，例如 1f5f"),
     "dealer": ("庄家", "算分：胡家是庄家（默认否）"),
     "case": ("案例", "算分：用 JSON 写出整个案例（座位编号 0–3）"),
+    "hand_number": ("局", "第几局（默认：最近结束的一局）"),
     "quiet_start": ("开始", "免打扰开始时间，按你的时钟 HH:MM（例如 23:00）"),
     "quiet_end": ("结束", "免打扰结束时间 HH:MM（例如 07:00）"),
     "time_zone": ("时区", "你的时区（例如 Asia/Shanghai）；第一次需要填写"),
@@ -625,7 +630,8 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.play.strings", "bot.discord.lobby.strings", "bot.discord.hand.strings",
     "bot.discord.table.strings", "bot.discord.delivery.strings",
     "bot.discord.commands_strings", "bot.discord.calculator_strings",
-    "bot.discord.history_strings", "bot.discord.leaderboard_strings",
+    "bot.discord.history_strings", "bot.discord.replay_strings",
+    "bot.discord.leaderboard_strings",
     "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings",
     "bot.discord.stats_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
