@@ -2,8 +2,11 @@
 
 Renders the samples of `render.samples` to PNG bytes: a 14-tile hand, an 18-tile hand
 with four kongs and flowers, a late-game table, a settlement card and a 20-row
-leaderboard. Each is rendered once untimed (sprite and font caches warm, as in a
-running bot), then `RUNS` times; the median time and the PNG size are reported.
+leaderboard; and a `/mahjong replay` frame as a press makes it: a self-played hand
+replayed by the engine from its deal to its last step, then drawn with every hand open
+(``replay_frame``; ``replay_frame_engine``: the replay alone). Each is rendered once
+untimed (sprite and font caches warm, as in a running bot), then `RUNS` times; the
+median time and the PNG size are reported.
 
 Goals: hand <= 15 ms and <= 120 KB; table <= 40 ms and <= 300 KB.
 
@@ -15,6 +18,7 @@ pictures of git revision REV (a temporary worktree), their lines named
 
 from __future__ import annotations
 
+import random
 import statistics
 import subprocess
 import sys
@@ -27,6 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
                        if "--code" in sys.argv[:-1] else ROOT))
 
+from engine import rules  # noqa: E402
+from engine.ai import choose_action  # noqa: E402
+from engine.game import Action, HandState, apply, deciding_seats, new_hand, replay  # noqa: E402
+from engine.game.state import Phase  # noqa: E402
+from engine.tiles import Tile  # noqa: E402
 from render import samples  # noqa: E402
 from render.cards import leaderboard_card, settlement_card  # noqa: E402
 from render.hand import hand_image  # noqa: E402
@@ -51,6 +60,32 @@ def _cases() -> None:
     _case("table_late", lambda: table_image(late, samples.NAMES))
     _case("settlement_card", lambda: settlement_card(result, samples.NAMES, "shanghai"))
     _case("leaderboard_20", lambda: leaderboard_card(rows, "Leaderboard"))
+    try:  # a revision before /mahjong replay (``--baseline``) has no frame to draw
+        from engine.view import open_view
+        from render.table import open_table_image
+    except ImportError:
+        return
+    rules, wall, actions = _played_hand()
+
+    def replayed() -> HandState:
+        return replay(rules, {}, wall, (3, 5), 0, actions)
+
+    _case("replay_frame_engine", lambda: bytes(len(replayed().seats)))
+    _case("replay_frame", lambda: open_table_image(open_view(replayed()), samples.NAMES))
+
+
+def _played_hand(seed: int = 7) -> tuple[str, tuple[Tile, ...], list[Action]]:
+    """A Hangzhou hand played by computer players to its end: its wall and actions."""
+    rng = random.Random(seed)
+    wall = rules.get("hangzhou").tile_set()
+    rng.shuffle(wall)
+    state, _ = new_hand("hangzhou", {}, tuple(wall), 0, (3, 5))
+    actions = []
+    while state.phase is not Phase.ENDED:
+        action = choose_action(state, deciding_seats(state)[0], rng)
+        actions.append(action)
+        state, _ = apply(state, action)
+    return "hangzhou", tuple(wall), actions
 
 
 def measure(make: Callable[[], bytes]) -> tuple[float, float, int]:
