@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from botkit import (
     Driver,
     answer,
@@ -24,6 +26,22 @@ from botkit import (
     slash,
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeMessage
+
+from tests.pgcluster import Server
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database(request: pytest.FixtureRequest, tmp_path: Path
+                   ) -> AsyncIterator[Path | str]:
+    """The bot's database: a SQLite file, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        yield tmp_path / "db.sqlite3"
+        return
+    server: Server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+    url = await server.database()
+    yield url
+    await server.drop(url)
+
 
 TITLE = re.compile(r"Replay of table #1, hand 1: step (\d+) of (\d+)")
 
@@ -39,9 +57,9 @@ def _step(fake: FakeDiscord, message: FakeMessage) -> tuple[int, int]:
 
 
 async def test_a_finished_hand_is_replayed_privately_with_its_buttons_and_record(
-        fake: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+        fake: FakeDiscord, bots: BotLauncher, database: Path | str) -> None:
     world = make_world(fake, locales=["en-US", "en-US", "en-US", "zh-CN"])
-    db = tmp_path / "db.sqlite3"
+    db = database
     running = await bots.start(make_bot(db, picture_processes=0))
     await open_table(world, hands=1)
     driver = Driver(world)
