@@ -47,6 +47,7 @@ from bot.discord.lobby.options import (
 )
 from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
 from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
+from bot.discord.ratings import rebuilt_text
 from bot.discord.replay import replay_command
 from bot.discord.rules import rules_summary
 from bot.discord.stats import SCOPE_CHOICES, is_private, stats_png, stats_text
@@ -428,3 +429,16 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
         record; default: the channel's last table's last finished hand."""
         async with answering(interaction) as answer:
             await replay_command(answer, table, hand)
+
+    ratings = app_commands.Group(name=ls("cmd.ratings.name"),
+                                 description=ls("cmd.ratings.desc"))
+    """``/mahjong ratings …``: the skill ratings of the server (bot/discord/ratings.py)."""
+
+    @ratings.command(name=ls("cmd.ratings.rebuild.name"),
+                     description=ls("cmd.ratings.rebuild.desc"))
+    async def ratings_rebuild(self, interaction: discord.Interaction) -> None:
+        """A server manager rebuilds the server's ratings from its finished matches;
+        privately told how many were replayed and what moved."""
+        async with answering(interaction) as answer:
+            rebuilt = await answer.run(answer.service.rebuild_ratings(answer.cause))
+            await answer.say(rebuilt_text(rebuilt, answer.locale), allowed_mentions=NO_MENTIONS)

@@ -49,7 +49,15 @@ from bot.service.service import (
     TablePicture,
     TableService,
 )
-from bot.store import BestHand, LeaderboardRow, StandingChoices
+from bot.store import (
+    BestHand,
+    LeaderboardRow,
+    Moved,
+    Rating,
+    RatingChange,
+    Rebuilt,
+    StandingChoices,
+)
 
 __all__ = [
     "ActResult",
@@ -69,12 +77,16 @@ __all__ = [
     "LobbyNotice",
     "MatchEndNotice",
     "MoveNotice",
+    "Moved",
     "NextDiscard",
     "Notice",
     "Notifier",
     "NullNotifier",
     "Place",
     "PrivateNotice",
+    "Rating",
+    "RatingChange",
+    "Rebuilt",
     "Receipt",
     "RecordingNotifier",
     "RecoveryReport",

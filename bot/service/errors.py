@@ -128,3 +128,6 @@ STATS_PRIVATE_SCOPE = "stats_private_scope"
 (param ``scope``)."""
 STATS_VERSUS_SELF = "stats_versus_self"
 """Head-to-head of a person against themself."""
+RATINGS_NOT_MANAGER = "ratings_not_manager"
+"""A rebuild of the server's ratings asked by someone who may not manage the server (or
+outside a server)."""

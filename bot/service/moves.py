@@ -6,7 +6,8 @@ Whether a person clicked, a timer ran out or the computer played: the table's lo
 the new state replaces the old → the `Announcer` tells. The last move of a hand goes
 through `Endings.finish_and_deal` with settlements, leaderboard deltas and the hand's
 announcements, and the next hand dealt (`deal`) in the same transaction (the last hand
-of a match: `Endings.finish_hand`, with the match totals) (`end_hand`); a match's first
+of a match: `Endings.finish_hand`, with the match totals, the match rated in the same
+transaction: bot/service/ratings.py) (`end_hand`); a match's first
 hand is written with its start (`Commands.start`). No other process ever reads a match
 between two hands (shared mode), nor does a crash leave one. A seat given to the
 computer mid-match (`replace_by_computer`) is charged the rule set's penalty here too,
@@ -46,6 +47,7 @@ from bot.service.live import (
     user_of,
 )
 from bot.service.notices import AwayNotice, ClaimAnswer, LobbyNotice, PlayedAhead, TableRef
+from bot.service.ratings import FORMULA
 from bot.service.results import ActResult
 from bot.service.scheduler import Scheduler
 from bot.service.snapshots import snapshot_of
@@ -265,7 +267,7 @@ class Moves:
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, True), at=now,
                     match_totals=dict(enumerate(match.totals)), announcements=told,
-                    fence=live.fence)
+                    rating=FORMULA, fence=live.fence)
             else:  # the next hand is dealt in the same transaction
                 _, next_row = await self._store.endings.finish_and_deal(
                     hand.row.id, final, settlements=_settlements(state),

@@ -53,6 +53,7 @@ from bot.service.notifier import Notifier
 from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
+from bot.service.rating_admin import RatingAdmin
 from bot.service.recaps import RECAP_EVERY, Recaps
 from bot.service.recovery import Recovery
 from bot.service.replays import HandRecord, ReplayFrame, Replays
@@ -76,7 +77,7 @@ from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.stats import PlayerStats, Stats
 from bot.service.tables import LiveTables
 from bot.service.timers import Timers
-from bot.store import StandingChoices, Store
+from bot.store import Rebuilt, StandingChoices, Store
 from engine import rules as rulesets
 from engine.game import Action, preload_tables
 from engine.tiles import Tile
@@ -154,6 +155,7 @@ class TableService:
                                  self.process, self.queries.table_info, grace=grace,
                                  computer_pause=computer_pause)
         self.stats = Stats(store, languages)
+        self.ratings = RatingAdmin(store, clock)
         self.digests = Digests(store, clock, self.announcer, languages,
                                self.queries.waiting_for, every=digest_every,
                                lease=digest_lease)
@@ -373,6 +375,11 @@ class TableService:
         against ``versus`` (`Stats.player`)."""
         return await self.stats.player(cause, user_id, rules, scope, versus)
 
+    async def rebuild_ratings(self, cause: Cause) -> Rebuilt:
+        """Replay the finished matches of the server asked in and rebuild its ratings
+        (a server manager: else ``ratings_not_manager``); what moved."""
+        return await self.ratings.rebuild(cause)
+
     # ------------------------------------------------------------------ running
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
@@ -381,6 +388,11 @@ class TableService:
         the restart waits on it (about 18 ms)."""
         preload_tables()
         return await self.recovery.recover(eager=eager)
+
+    async def start_ratings(self) -> Rebuilt | None:
+        """Start-up: every rating rebuilt when the formula changed (once), and any
+        finished match not rated yet rated (see `RatingAdmin.start`)."""
+        return await self.ratings.start()
 
     async def resend_dms(self) -> int:
         """Start-up, after `recover`: DM again each decision a crash left untold (see

@@ -28,7 +28,7 @@ from bot.store.errors import (
 from bot.store.lock import ProcessLock
 from bot.store.migrate import Migration, apply_migrations, load_migrations, schema_version
 from bot.store.presenter_memory import StoreMemory, TableMemory
-from bot.store.ratings import Formula, Placed, Rating, RatingChange, Rebuilt, Skill
+from bot.store.ratings import Formula, Moved, Placed, Rating, RatingChange, Rebuilt, Skill
 from bot.store.repository import TableBump
 from bot.store.rows import (
     ActionRow,
@@ -111,6 +111,7 @@ __all__ = [
     "MatchStatus",
     "Migration",
     "MigrationError",
+    "Moved",
     "NewAction",
     "NewAnnouncement",
     "NewDeadline",

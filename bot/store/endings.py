@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from bot.store import claim_answers, hands, leaderboard, lobby, matches, outbox, premoves
+from bot.store import (
+    claim_answers,
+    hands,
+    leaderboard,
+    lobby,
+    matches,
+    outbox,
+    premoves,
+    ratings,
+)
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
 from bot.store.log import ActionLog
@@ -39,6 +48,7 @@ class Endings(Repository):
                           deltas: Sequence[LeaderboardDelta], at: float,
                           match_totals: Mapping[int, Fraction] | None = None,
                           announcements: Sequence[NewAnnouncement] = (),
+                          rating: ratings.Formula | None = None,
                           fence: TableBump | None = None) -> HandRow:
         """End a hand in ONE transaction: final action, settlements, status, standings,
         and what the channel must be told of it (``announcements``, about this hand).
@@ -47,10 +57,15 @@ class Endings(Repository):
         as `ActionLog.append`. The hand's deadlines are cleared. With ``match_totals`` the
         match and its table finish too. A crash or any error leaves none of it written.
         A hand after which the match goes on ends with `finish_and_deal` instead.
+        With ``rating`` (a formula) the finished match is rated in the same transaction
+        (`bot.store.ratings.project_match_in`, from the facts written with it).
         """
         async with self._write(fence) as db:
-            return await self._finish_in(db, hand_id, final, settlements, deltas, at,
-                                         match_totals, announcements)
+            ended = await self._finish_in(db, hand_id, final, settlements, deltas, at,
+                                          match_totals, announcements)
+            if match_totals is not None and rating is not None:
+                await ratings.project_match_in(db, ended.match_id, rating)
+            return ended
 
     async def finish_and_deal(self, hand_id: int, final: NewAction | None, *,
                               settlements: Sequence[Settlement],

@@ -69,7 +69,8 @@ def test_english_names_are_the_code_names() -> None:
     assert t("cmd.group.name") == "mahjong"
     assert [t(f"cmd.{c}.name") for c in COMMANDS] == [
         "new", "join", "leave", "addbot", "start", "hand", "turns", "quiet", "vacation", "table",
-        "leaderboard", "rules", "score", "cancel", "history", "stats", "replay"]
+        "leaderboard", "rules", "score", "cancel", "history", "stats", "replay",
+        "ratings"]
     for spec in new_options():
         assert t(f"param.{spec.name}.name") == spec.name
 

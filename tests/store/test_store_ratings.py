@@ -5,7 +5,9 @@ server's ratings never read nor changed."""
 
 from __future__ import annotations
 
+import asyncio
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from bot.service.ratings import FORMULA, PlackettLuceFormula, shown_of
@@ -183,3 +185,30 @@ async def test_start_rebuilds_once_for_a_new_formula_and_catches_up(
     again = await store.ratings.start(other, at=1003.0)
     assert again is not None and again.moved == () and again.matches == 2
     assert await store.lobby.setting(SETTING) == "test-2"
+
+
+async def test_two_processes_rate_one_servers_matches_once_and_in_order(
+        store: Store, new_game: NewGame, database: Path | str) -> None:
+    """Two connections (two processes) taking the same matches at once, in opposite
+    orders: every match is taken once, and the ratings are those of a replay in order."""
+    matches = Matches(store, new_game)
+    games = [await matches.finish((1, 2, 3, None), places, at=100.0 + n)
+             for n, places in enumerate([(1, 2, 3, 4), (4, 3, 2, 1), (2, 1, 1, 4)] * 3)]
+    other = await Store.open(database)
+    try:
+        ids = [g.match.id for g in games]
+        await asyncio.gather(*(store.ratings.project(i, FORMULA) for i in ids),
+                             *(other.ratings.project(i, FORMULA) for i in reversed(ids)))
+        both = await dump(store)
+        assert len(both["rated_matches"]) == len(ids)
+        assert len(both["rating_changes"]) == 3 * len(ids)
+        await store.ratings.rebuild(FORMULA)
+        assert await dump(store) == both
+        # two processes starting under a new formula: it is rebuilt once
+        renamed = PlackettLuceFormula(name="test-3")
+        started = await asyncio.gather(store.ratings.start(renamed, at=1.0),
+                                       other.ratings.start(renamed, at=1.0))
+        assert sorted(s is None for s in started) == [False, True]
+        assert await dump(store) == both
+    finally:
+        await other.close()

@@ -66,6 +66,9 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
                        "head-to-head"),
     "replay": ("replay", "Step through a finished hand with every tile open, and download "
                          "its record"),
+    "ratings": ("ratings", "Skill ratings, per server and rule set"),
+    "ratings.rebuild": ("rebuild", "Rebuild this server's ratings from its finished matches "
+                                   "(server managers)"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "group": ("麻将", "{every}麻将：异步对局，随时出牌"),
@@ -86,6 +89,8 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "history": ("历史", "上一局的全部操作与公开的牌墙"),
     "stats": ("统计", "玩家数据：名次、胡牌率、放铳率、最大的一手、对阵记录"),
     "replay": ("回放", "逐步回看一局已结束的牌，所有手牌公开，并可下载牌谱"),
+    "ratings": ("等级分", "等级分（按服务器与规则分别计算）"),
+    "ratings.rebuild": ("重建", "按已结束的对局重建本服务器的等级分（服务器管理员）"),
 }
 
 # Parameters: (name, description).
@@ -386,6 +391,8 @@ _EN: dict[str, str] = {
     "refused.quiet_too_long": "Quiet hours last at most {most} hours a day; for longer, take "
                               "a vacation.",
     "refused.bad_days": "A vacation lasts 1 to {most} days.",
+    "refused.ratings_not_manager": "Only a server manager (Manage Server) can rebuild this "
+                                   "server's ratings.",
     "refused.no_finished_hand": "No hand of table #{table} has ended yet: only finished "
                                 "hands can be replayed.",
     "refused.no_such_hand": "Table #{table} has no finished hand {hand} (its last finished "
@@ -611,6 +618,7 @@ _ZH: dict[str, str] = {
     "refused.quiet_empty": "免打扰时段的结束时间不能与开始时间相同。",
     "refused.quiet_too_long": "免打扰时段每天最多 {most} 小时；更长请用休假。",
     "refused.bad_days": "休假为 1 到 {most} 天。",
+    "refused.ratings_not_manager": "只有服务器管理员（管理服务器权限）可以重建本服务器的等级分。",
     "refused.no_finished_hand": "第 {table} 桌还没有打完的局：只能回放已结束的局。",
     "refused.no_such_hand": "第 {table} 桌没有已结束的第 {hand} 局（最近结束的是第 {last} 局）。",
     "refused.hand_running": "第 {table} 桌的第 {hand} 局还在进行：结束后才能回放。",
@@ -633,7 +641,7 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.history_strings", "bot.discord.replay_strings",
     "bot.discord.leaderboard_strings",
     "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings",
-    "bot.discord.stats_strings")
+    "bot.discord.stats_strings", "bot.discord.ratings_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
 the feature's own texts. All are put in the one lookup when this module is first
 imported, so a key is found whatever a process (a picture worker, a test) imported
@@ -754,8 +762,11 @@ def _follow_the_registry() -> None:
 _follow_the_registry()
 rulesets.on_change(_follow_the_registry)
 
-COMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if k != "group")
-"""The subcommands of /mahjong, in the order they are registered."""
+COMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if k != "group" and "." not in k)
+"""The subcommands of /mahjong, in the order they are registered (a group's own
+subcommands, ``ratings.rebuild``, are not among them: `SUBCOMMANDS`)."""
+SUBCOMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if "." in k)
+"""The subcommands of /mahjong's groups, ``<group>.<subcommand>``."""
 
 PARAMS: tuple[str, ...] = tuple(_PARAMS_EN)
 

@@ -1,0 +1,80 @@
+"""``/mahjong ratings rebuild`` in the service: a server manager rebuilds the ratings of
+the server they asked in, and only those; anyone else, or a private message, is refused
+with its own sentence and nothing changes. The start-up rebuilds under a new formula,
+once."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from fractions import Fraction
+
+from bot.service import Place
+from bot.service import errors as E
+from bot.service.ratings import FORMULA, PlackettLuceFormula
+from bot.store import MatchFact, Skill
+from bot.store.ratings import SETTING
+from tests.service.helpers import ANN, BOB, CID, DEE, GUILD, HERE, World, by, refused
+
+ELSEWHERE = Place(GUILD + 1, 71)
+
+
+async def finished(world: World, guild: int, at: float,
+                   people: tuple[int | None, ...] = (ANN, BOB, CID, None)) -> int:
+    """A match of ``guild`` finished at ``at`` as the facts record it (not rated yet):
+    its match id. Its table is a lobby's, never started: the facts are what is rated."""
+    info = await world.service.create_table(by(ANN), guild_id=guild, channel_id=guild * 10,
+                                            rules="shanghai")
+    table = info.ref.table_id
+    match = await world.store.matches.create(table, first_dealer=0, at=at - 1)
+    await world.store.facts.write([], [
+        MatchFact(match.id, seat, table, guild, guild * 10, "shanghai", user, at, seat + 1,
+                  Fraction(3 - seat), 1, sum(p is None for p in people))
+        for seat, user in enumerate(people)])
+    await world.service.cancel(by(ANN), table)  # the lobby goes; the facts stay
+    return match.id
+
+
+async def test_only_a_manager_of_the_server_rebuilds_it(world: World) -> None:
+    mine = await finished(world, GUILD, 100.0)
+    theirs = await finished(world, GUILD + 1, 100.0, (ANN, DEE, None, BOB))
+    for match in (mine, theirs):
+        await world.store.ratings.project(match, FORMULA)
+    before = await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID])
+    theirs_before = await world.store.ratings.shown(GUILD + 1, "shanghai", [ANN, BOB, DEE])
+    svc = world.service
+    await refused(E.RATINGS_NOT_MANAGER, svc.rebuild_ratings(by(BOB, place=HERE)))
+    await refused(E.RATINGS_NOT_MANAGER,
+                  svc.rebuild_ratings(by(BOB, manager=True, place=Place(None, 5))))
+    await refused(E.RATINGS_NOT_MANAGER, svc.rebuild_ratings(by(BOB, manager=True)))
+    rebuilt = await svc.rebuild_ratings(by(BOB, manager=True, place=HERE))
+    assert (rebuilt.matches, rebuilt.rated, rebuilt.people, rebuilt.moved) == (1, 1, 3, ())
+    assert await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID]) == before
+    # a manager of the other server rebuilds theirs alone, under a changed formula too
+    await world.store.ratings.rebuild(PlackettLuceFormula(name="x", start=Skill(40.0, 3.0)),
+                                      GUILD)
+    moved = await svc.rebuild_ratings(by(DEE, manager=True, place=ELSEWHERE))
+    assert moved.matches == 1 and moved.moved == ()
+    assert await world.store.ratings.shown(GUILD + 1, "shanghai", [ANN, BOB, DEE]) == \
+        theirs_before
+    assert await world.store.ratings.shown(GUILD, "shanghai", [ANN]) != before
+    back = await svc.rebuild_ratings(by(ANN, manager=True, place=HERE))
+    assert {m.user_id for m in back.moved} == {ANN, BOB, CID}
+    assert await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID]) == before
+
+
+async def test_the_start_up_rates_what_was_missed_and_rebuilds_a_new_formula_once(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    first = await finished(world, GUILD, 100.0)
+    rebuilt = await world.service.start_ratings()  # never rated yet: rebuilt
+    assert rebuilt is not None and rebuilt.matches == 1
+    assert await world.store.lobby.setting(SETTING) == FORMULA.name
+    second = await finished(world, GUILD, 200.0)  # finished before the ratings knew it
+    restarted = await make_world()
+    assert await restarted.service.start_ratings() is None  # same formula: caught up
+    changes = await restarted.store.ratings.changes_between(GUILD, 0.0, 1e9)
+    assert [c.match_id for c in changes] == [first] * 3 + [second] * 3
+    await restarted.store.lobby.set_setting(SETTING, "plackett-luce-0", at=1.0)
+    again = await (await make_world()).service.start_ratings()
+    assert again is not None and again.matches == 2 and again.moved == ()
+    assert await restarted.service.start_ratings() is None
