@@ -28,11 +28,11 @@ import discord
 from bot.discord.core.answering import Answer, answering
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.items import NUM, BadCustomId, chosen_value, out_of_date, own_id, persistent
-from bot.discord.core.words import MAX_CONTENT, clip
+from bot.discord.core.words import MAX_CONTENT, clip, tile_name
 from bot.discord.delivery.posting import memory_file
 from bot.discord.table.words import describe_events, settlement_text
 from bot.service.replays import ReplayFrame
-from engine.game.events import ClaimWindowOpened
+from engine.game.events import ClaimWindowOpened, TileDrawn
 from render.table import open_table_image
 
 Go = Literal["b", "f", "j"]
@@ -183,9 +183,7 @@ def frame_text(frame: ReplayFrame, locale: LocaleLike) -> str:
              else t("replay.as_seat", locale, name=names[frame.viewer])]
     if frame.step == 0:
         lines.append(t("replay.deal", locale))
-    told = describe_events([e for e in frame.events if not isinstance(e, ClaimWindowOpened)],
-                           names, frame.viewer, locale, hand=frame.hand_number,
-                           caishen=frame.view.table.caishen)
+    told = _told(frame, locale)
     lines += told or ([] if frame.step == 0 else [t("replay.nothing", locale)])
     result = frame.view.table.result
     if frame.step == frame.last and result is not None:
@@ -193,6 +191,22 @@ def frame_text(frame: ReplayFrame, locale: LocaleLike) -> str:
                   settlement_text(result, names, frame.hand_number, locale,
                                   caishen=frame.view.table.caishen)]
     return clip("\n".join(lines), MAX_CONTENT)
+
+
+def _told(frame: ReplayFrame, locale: LocaleLike) -> list[str]:
+    """What happened at the step in the channel's words, told of each seat by name (the
+    reader is not necessarily the seat whose view it is): a draw the frame may show
+    (every hand open, or the viewer's own) is told as "Ann drew …"."""
+    lines: list[str] = []
+    caishen = frame.view.table.caishen
+    for event in frame.events:
+        if isinstance(event, TileDrawn):
+            lines.append(t("replay.drew", locale, name=frame.names[event.seat],
+                           tile=tile_name(event.tile, locale)))
+        elif not isinstance(event, ClaimWindowOpened):
+            lines += describe_events([event], frame.names, None, locale,
+                                     hand=frame.hand_number, caishen=caishen)
+    return lines
 
 
 def replay_view(frame: ReplayFrame, locale: LocaleLike) -> discord.ui.View:
