@@ -33,6 +33,7 @@ from bot.service.announcements import Announcer
 from bot.service.cause import Cause
 from bot.service.clock import Clock
 from bot.service.errors import Refused
+from bot.service.facts import FACTS
 from bot.service.fairness import Deal
 from bot.service.live import (
     AheadReason,
@@ -267,12 +268,12 @@ class Moves:
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, True), at=now,
                     match_totals=dict(enumerate(match.totals)), announcements=told,
-                    rating=FORMULA, fence=live.fence)
+                    facts=FACTS, rating=FORMULA, fence=live.fence)
             else:  # the next hand is dealt in the same transaction
                 _, next_row = await self._store.endings.finish_and_deal(
                     hand.row.id, final, settlements=_settlements(state),
                     deltas=await self._deltas(live, state, False), at=now,
-                    announcements=told, deal=dealt.new, fence=live.fence)
+                    announcements=told, deal=dealt.new, facts=FACTS, fence=live.fence)
         except StoreError as exc:
             live.stale = True  # reloaded before the lock is released (`LiveTables.settle`)
             raise _stale(exc) from None
@@ -504,11 +505,16 @@ def outcome(state: HandState) -> HandOutcome:
 
 def _settlements(state: HandState) -> list[Settlement]:
     assert state.result is not None
-    wins = {w.winner: w.settlement for w in state.result.wins}
-    return [Settlement(seat, state.result.payments[seat],
-                       list(wins[seat].patterns) if seat in wins else [],
-                       wins[seat].value if seat in wins else 0)
-            for seat in range(SEATS)]
+    wins = {w.winner: w for w in state.result.wins}
+    out = []
+    for seat in range(SEATS):
+        won = wins.get(seat)
+        out.append(Settlement(seat, state.result.payments[seat],
+                              list(won.settlement.patterns) if won else [],
+                              won.settlement.value if won else 0,
+                              won.win.value if won else None,
+                              won.from_seat if won else None))
+    return out
 
 
 def _fractions(values: tuple[Fraction, ...]) -> list[str]:

@@ -18,6 +18,7 @@ from bot.store import (
 )
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
+from bot.store.fact_sources import Derive, project_in
 from bot.store.log import ActionLog
 from bot.store.repository import HAND_SELECT, Repository, TableBump, as_json
 from bot.store.rows import (
@@ -48,6 +49,7 @@ class Endings(Repository):
                           deltas: Sequence[LeaderboardDelta], at: float,
                           match_totals: Mapping[int, Fraction] | None = None,
                           announcements: Sequence[NewAnnouncement] = (),
+                          facts: Derive | None = None,
                           rating: ratings.Formula | None = None,
                           fence: TableBump | None = None) -> HandRow:
         """End a hand in ONE transaction: final action, settlements, status, standings,
@@ -57,12 +59,14 @@ class Endings(Repository):
         as `ActionLog.append`. The hand's deadlines are cleared. With ``match_totals`` the
         match and its table finish too. A crash or any error leaves none of it written.
         A hand after which the match goes on ends with `finish_and_deal` instead.
-        With ``rating`` (a formula) the finished match is rated in the same transaction
+        With ``facts`` (the service's derivation) the hand's facts are written too, and
+        the match's when it finishes (`bot.store.fact_sources.project_in`); with
+        ``rating`` (a formula) the finished match is rated in the same transaction
         (`bot.store.ratings.project_match_in`, from the facts written with it).
         """
         async with self._write(fence) as db:
             ended = await self._finish_in(db, hand_id, final, settlements, deltas, at,
-                                          match_totals, announcements)
+                                          match_totals, announcements, facts)
             if match_totals is not None and rating is not None:
                 await ratings.project_match_in(db, ended.match_id, rating)
             return ended
@@ -71,29 +75,30 @@ class Endings(Repository):
                               settlements: Sequence[Settlement],
                               deltas: Sequence[LeaderboardDelta], at: float,
                               announcements: Sequence[NewAnnouncement] = (),
-                              deal: NewHand,
+                              deal: NewHand, facts: Derive | None = None,
                               fence: TableBump | None = None) -> tuple[HandRow, HandRow]:
         """`finish_hand` and the match's next hand (``deal``) in ONE transaction: the
         ended hand's row and the new one's. No process ever reads, and no crash leaves,
         a match between two hands (shared mode: a peer's recovery would deal it too)."""
         async with self._write(fence) as db:
             ended = await self._finish_in(db, hand_id, final, settlements, deltas, at,
-                                          None, announcements)
+                                          None, announcements, facts)
             return ended, await matches.deal_in(db, ended.match_id, deal, at)
 
     async def _finish_in(self, db: Session, hand_id: int, final: NewAction | None,
                          settlements: Sequence[Settlement],
                          deltas: Sequence[LeaderboardDelta], at: float,
                          match_totals: Mapping[int, Fraction] | None,
-                         announcements: Sequence[NewAnnouncement]) -> HandRow:
+                         announcements: Sequence[NewAnnouncement],
+                         facts: Derive | None = None) -> HandRow:
         hand = await hands.live_hand_in(db, hand_id)
         if final is not None:
             await self._log.insert_in(db, hand_id, final)
         for s in settlements:
-            await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value)"
-                         " VALUES (?, ?, ?, ?, ?)",
+            await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value,"
+                         " win, from_seat) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (hand_id, s.seat, fraction_text(s.amount), as_json(s.patterns),
-                          s.value))
+                          s.value, s.win, s.from_seat))
         await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                      (at, hand_id))
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
@@ -108,6 +113,8 @@ class Endings(Repository):
             await matches.finish_in(db, hand.match_id, match_totals, at, "finished")
             await db.run("UPDATE game_tables SET status = 'finished'"
                          " WHERE id = ? AND status = 'playing'", (hand.table_id,))
+        if facts is not None:  # the projection, with what it is derived from
+            await project_in(db, facts, hand_id - 1, hand_id)
         await outbox.announce_in(db, hand.table_id, announcements, at, hand)
         return await hands.hand_in(db, hand_id)
 

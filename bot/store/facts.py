@@ -15,25 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.database import Session
+from bot.store.fact_sources import Derive, project_in, write_in
 from bot.store.repository import Repository, grouped, marks
-from bot.store.rows import (
-    HAND_FACT_COLUMNS,
-    MATCH_FACT_COLUMNS,
-    HandFact,
-    MatchFact,
-    Rules,
-)
-
-
-def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
-    rest = [c for c in columns if c not in key]
-    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(columns)})"
-            f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
-            + ", ".join(f"{c} = excluded.{c}" for c in rest))
-
-
-_HAND_UPSERT = _upsert("hand_facts", HAND_FACT_COLUMNS, ("hand_id", "seat"))
-_MATCH_UPSERT = _upsert("match_facts", MATCH_FACT_COLUMNS, ("match_id", "seat"))
+from bot.store.rows import HandFact, MatchFact, Rules
 
 FORMULA_KEY = "stats_formula"
 """bot_settings: the formula (`bot.service.facts.STATS_FORMULA`) the projection was
@@ -41,15 +25,6 @@ last completely built with."""
 REBUILD_KEY = "stats_rebuild"
 """bot_settings: a rebuild under way: ``{"formula", "by", "until", "after"}`` — the
 formula it builds, the process that holds it until when, and the last hand id done."""
-
-
-async def write_in(db: Session, hands: Sequence[HandFact],
-                   matches: Sequence[MatchFact] = ()) -> None:
-    """Write (or replace) these rows in the caller's transaction."""
-    if hands:
-        await db.run_many(_HAND_UPSERT, [f.params() for f in hands])
-    if matches:
-        await db.run_many(_MATCH_UPSERT, [f.params() for f in matches])
 
 
 @dataclass(frozen=True)
@@ -153,22 +128,36 @@ class Facts(Repository):
             await self._hold_in(db, claim, at)
             return claim
 
-    async def rebuild_batch(self, claim: RebuildClaim, hands: Sequence[HandFact],
-                            matches: Sequence[MatchFact], *, done_to: int, at: float,
-                            hold: float) -> RebuildClaim | None:
-        """One batch of the rebuild: its rows and the progress (hands up to id
-        ``done_to`` are done), and the claim held on, in one transaction. None (nothing
-        written) when the claim is no longer this process's."""
+    async def rebuild_batch(self, claim: RebuildClaim, derive: Derive, *, size: int,
+                            at: float, hold: float
+                            ) -> tuple[RebuildClaim | None, int, bool]:
+        """One batch of the rebuild, in one transaction: the facts of the next ``size``
+        ended hands after the claim's progress (and of the matches they finish), the
+        progress and the claim held on. The claim as held on, the settled hands written,
+        and whether any hand was left to look at; (None, 0, False) — nothing written —
+        when the claim is no longer this process's."""
         async with self._write() as db:
             row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
                                (REBUILD_KEY,))
             held = json.loads(row["value"]) if row is not None and row["value"] else None
             if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
-                return None
-            await write_in(db, hands, matches)
-            claim = RebuildClaim(claim.formula, claim.by, at + hold, done_to)
+                return None, 0, False
+            last = await db.one("SELECT MAX(id) FROM (SELECT id FROM hands WHERE id > ?"
+                                " AND status = 'ended' ORDER BY id LIMIT ?) b",
+                                (claim.after, size))
+            if last is None or last[0] is None:
+                return claim, 0, False
+            upto = int(last[0])
+            written = await project_in(db, derive, claim.after, upto)
+            claim = RebuildClaim(claim.formula, claim.by, at + hold, upto)
             await self._hold_in(db, claim, at)
-            return claim
+            return claim, written, True
+
+    async def project(self, derive: Derive, after: int, upto: int) -> int:
+        """Derive and write the facts of the hands with ids in (``after``, ``upto``]
+        (and of the matches they finish) in a transaction of their own."""
+        async with self._write() as db:
+            return await project_in(db, derive, after, upto)
 
     async def finish_rebuild(self, claim: RebuildClaim, *, at: float) -> bool:
         """The rebuild is complete: its formula is recorded and its claim let go.

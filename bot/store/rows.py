@@ -395,6 +395,14 @@ class Settlement:
     amount: Fraction
     patterns: Any = ()
     value: int = 0
+    win: WinHow | None = None
+    """The winner's row: how it won (None on the others')."""
+    from_seat: int | None = None
+    """The winner's row: the seat that dealt in (None: self-drawn)."""
+
+
+WinHow = Literal["self_draw", "discard", "rob_kong"]
+"""How a win was made (0029), as the engine's `WinKind` values name it."""
 
 
 @dataclass(frozen=True)
@@ -404,11 +412,17 @@ class SettlementRow:
     amount: Fraction
     patterns: Any
     value: int
+    win: WinHow | None = None
+    """The winner's row: how it won (0029; None on the others', and on rows settled
+    before it)."""
+    from_seat: int | None = None
 
     @classmethod
     def of(cls, r: Row) -> SettlementRow:
+        names = r.keys()
         return cls(r["hand_id"], r["seat"], Fraction(r["amount"]), json.loads(r["patterns"]),
-                   r["value"])
+                   r["value"], r["win"] if "win" in names else None,
+                   r["from_seat"] if "from_seat" in names else None)
 
 
 @dataclass(frozen=True)
@@ -782,3 +796,82 @@ MATCH_FACT_COLUMNS = ("match_id", "seat", "table_id", "guild_id", "channel_id", 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class SeatActs:
+    """One seat's actions in a hand, counted in SQL (`bot.store.fact_sources`): its
+    person's own moves (source 'player') with how long each took (by ``MOVE_BUCKETS``),
+    timeouts, and whether the computer played a turn or a claim for it, all while the
+    seat was its person's (actions up to ``departures.seq`` in the hand they left)."""
+
+    seat: int
+    moves: int = 0
+    move_hist: tuple[int, ...] = ()
+    timeouts: int = 0
+    taken_over: bool = False
+
+
+@dataclass(frozen=True)
+class TailAction:
+    """An action of a hand's end: from its last turn action (discard or kong) on,
+    passes left out: who won, and on whose discard."""
+
+    seq: int
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class TakenClaim:
+    """A chi, pong or exposed kong that took its tile: by ``seat`` on ``from_seat``'s
+    discard, as action ``seq``."""
+
+    seq: int
+    seat: int
+    from_seat: int
+
+
+@dataclass(frozen=True)
+class HandSource:
+    """What a settled hand's facts are derived from, read from its stored rows in SQL
+    (`bot.store.fact_sources`) without replaying it: its hand, match and table, who is
+    credited with each seat (``users``; None: a computer) and when a person left
+    (``left``: the departure's seq, per seat), its settlements, its end
+    (``tail``), its claims and each seat's counted actions."""
+
+    hand_id: int
+    match_id: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    rules: Rules
+    options: Mapping[str, Any]
+    number: int
+    dealer: int
+    huangfan: int
+    started_at: float
+    ended_at: float
+    users: tuple[int | None, ...]
+    left: tuple[int | None, ...]
+    settlements: tuple[SettlementRow, ...]
+    tail: tuple[TailAction, ...]
+    claims: tuple[TakenClaim, ...]
+    acts: tuple[SeatActs, ...]
+
+
+@dataclass(frozen=True)
+class MatchSource:
+    """What a finished match's facts are derived from: its table, its final totals, and
+    per seat the person credited with it (None: never a person) and the hands they
+    played (from the match's ``hand_facts``)."""
+
+    match_id: int
+    table_id: int
+    guild_id: int
+    channel_id: int
+    rules: Rules
+    finished_at: float
+    totals: Mapping[int, Fraction]
+    users: tuple[int | None, ...]
+    hands: tuple[int, ...]

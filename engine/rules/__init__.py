@@ -15,7 +15,7 @@ from collections.abc import Callable
 from engine.refusals import Code, echo
 from engine.rules.common import OptionError, RuleError, Settlement, WinContext
 from engine.rules.hangzhou import Hangzhou
-from engine.rules.ruleset import OptionWords, RuleCode, RuleSet, Words
+from engine.rules.ruleset import OptionWords, RuleCode, RuleSet, StatHand, Words
 from engine.rules.shanghai import Shanghai
 
 RULESETS: dict[str, RuleSet] = {}
@@ -127,5 +127,5 @@ def label(name: str) -> str:
 
 
 __all__ = ["HANGZHOU", "RULESETS", "SHANGHAI", "OptionError", "OptionWords", "RuleCode",
-           "RuleError", "RuleSet", "Settlement", "WinContext", "Words", "generation", "get",
-           "label", "on_change", "register", "registered", "unregister"]
+           "RuleError", "RuleSet", "Settlement", "StatHand", "WinContext", "Words",
+           "generation", "get", "label", "on_change", "register", "registered", "unregister"]

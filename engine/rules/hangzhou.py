@@ -38,7 +38,7 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
-from engine.rules.ruleset import OptionWords, RuleSet, Words
+from engine.rules.ruleset import OptionWords, RuleSet, StatHand, Words
 from engine.tiles import Tile
 
 if TYPE_CHECKING:
@@ -59,6 +59,65 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("cai_piao", "财飘", "Floating Wildcard", "×2 each", "×2 每个"),
         Pattern("gang_kai", "杠开", "Kong Bloom", "×2 each", "×2 每个"),
     )}
+
+# The figures stats count of Hangzhou hands (`Hangzhou.stat_marks`), per seat and hand:
+CAISHEN_WIN = "caishen_win"
+"""A win the 财神 scored: 暴头 (and its 财飘), the multipliers a 财神 makes."""
+BAO_TOU = "bao_tou"
+"""A 暴头 win."""
+CAI_PIAO = "cai_piao"
+"""The 财飘 (飘) counted in a win's chain."""
+GANG_KAI = "gang_kai"
+"""The 杠开 counted in a win (a 暴头 chain's 杠, or a kong replacement's)."""
+PIAO_GANG = "piao_gang"
+"""A win whose chain holds both 飘 and 杠 (飘杠 / 杠飘)."""
+TAN_MADE = "tan_made"
+"""摊 the seat made: its chi, pong and exposed kongs on others' discards."""
+TAN_TAKEN = "tan_taken"
+"""摊 made on the seat: others' chi, pong and exposed kongs on its discards."""
+CHENG_BAO_PAID = "cheng_bao_paid"
+"""The seat paid for others as the liable one (承包 or 倒承包)."""
+CHENG_BAO_RECEIVED = "cheng_bao_received"
+"""The seat won and was paid through 承包 or 倒承包."""
+STAT_KEYS = (CAISHEN_WIN, BAO_TOU, CAI_PIAO, GANG_KAI, PIAO_GANG, TAN_MADE, TAN_TAKEN,
+             CHENG_BAO_PAID, CHENG_BAO_RECEIVED)
+
+
+def stat_marks(hand: StatHand) -> tuple[dict[str, int], ...]:
+    """Each seat's Hangzhou figures of a settled hand (`STAT_KEYS`): from its winner's
+    patterns and its 摊, liability as `_liable` judges it (three 摊 between two seats)."""
+    out: list[dict[str, int]] = [{} for _ in range(SEATS)]
+    claims = hand.claims
+    for seat in range(SEATS):
+        made = sum(claims[seat][b] for b in range(SEATS) if b != seat)
+        taken = sum(claims[a][seat] for a in range(SEATS) if a != seat)
+        if made:
+            out[seat][TAN_MADE] = made
+        if taken:
+            out[seat][TAN_TAKEN] = taken
+    liability = getattr(hand.options, "liability", True)
+    for w in hand.winners:
+        pats = hand.patterns[w]
+        piao, gang = pats.count("cai_piao"), pats.count("gang_kai")
+        if "bao_tou" in pats:
+            out[w][BAO_TOU] = 1
+        if "bao_tou" in pats or piao:
+            out[w][CAISHEN_WIN] = 1
+        if piao:
+            out[w][CAI_PIAO] = piao
+        if gang:
+            out[w][GANG_KAI] = gang
+        if piao and gang:
+            out[w][PIAO_GANG] = 1
+        if not liability:
+            continue
+        takers = [b for b in range(SEATS) if b != w and claims[w][b] >= 3][:1]
+        givers = [a for a in range(SEATS) if a != w and claims[a][w] >= 3]
+        for liable in (*takers, *givers):
+            out[liable][CHENG_BAO_PAID] = 1
+        if takers or givers:
+            out[w][CHENG_BAO_RECEIVED] = 1
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -542,11 +601,16 @@ class Hangzhou(RuleSet):
     window."""
     passed_claims_bind = True
 
+    stat_keys = STAT_KEYS
+
     def _score(self, ctx: WinContext, options: Options) -> Settlement:
         return score(ctx, options)
 
     def _win_value(self, ctx: WinContext, options: Options) -> int | None:
         return win_value(ctx, options)
+
+    def stat_marks(self, hand: StatHand) -> tuple[dict[str, int], ...]:
+        return stat_marks(hand)
 
     def wildcards(self, options: TableOptions, flipped: Tile | None = None) -> Wildcards:
         assert isinstance(options, Options)

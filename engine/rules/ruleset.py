@@ -104,6 +104,28 @@ class OptionWords:
     values: Mapping[Any, Words] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class StatHand:
+    """A settled hand as its statistics see it (`RuleSet.stat_marks`): read from the
+    stored hand (settlements, actions) without replaying it, and equally from a state.
+
+    ``values``/``patterns``: each seat's win value and pattern ids (0 and () for a seat
+    that did not win); ``from_seat``: the seat dealt in (a discard or a robbed kong;
+    None: self-drawn or drawn); ``claims[a][b]``: chi/pong/exposed kongs seat a made on
+    seat b's discards (摊); ``huangfan``: the hand's 荒番 counter as it started."""
+
+    values: tuple[int, ...]
+    patterns: tuple[tuple[str, ...], ...]
+    from_seat: int | None
+    claims: tuple[tuple[int, ...], ...]
+    huangfan: int
+    options: TableOptions
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, value in enumerate(self.values) if value > 0)
+
+
 class RuleSet(ABC):
     """One rule set. Subclasses set the data below and override the hooks they need."""
 
@@ -158,6 +180,15 @@ class RuleSet(ABC):
     window and the hand is drawn; None: the wall is played out."""
     passed_claims_bind: bool
     """A passed win/pong binds the player until its next draw (漏胡/漏碰)."""
+
+    stat_keys: tuple[str, ...] = ()
+    """The figures of this rule set's own that stats count per seat and hand
+    (`stat_marks`'s keys, each a label the stats page translates), in the order shown."""
+
+    def stat_marks(self, hand: StatHand) -> tuple[Mapping[str, int], ...]:
+        """Each seat's counts of this rule set's own figures in a settled hand (keys of
+        `stat_keys`; a figure at 0 is left out). None by default."""
+        return tuple({} for _ in hand.values)
 
     def own_options(self) -> tuple[str, ...]:
         """The options this rule set adds to those every table has, in their order."""

@@ -36,7 +36,7 @@ from engine.rules.common import (
     check_hand_size,
     number,
 )
-from engine.rules.ruleset import OptionWords, RuleSet, Words
+from engine.rules.ruleset import OptionWords, RuleSet, StatHand, Words
 from engine.tiles import FLOWERS, Tile
 
 NAME = "shanghai"
@@ -83,6 +83,30 @@ def _value_text(pid: str, share: str) -> str:
 PATTERNS: dict[str, Pattern] = {
     pid: Pattern(pid, zh, en, _value_text(pid, "shares"), _value_text(pid, "份"))
     for pid, (zh, en, _, _) in _TABLE.items()}
+
+# The figures stats count of Shanghai hands (`Shanghai.stat_marks`), per seat and hand:
+LA_HAND = "la_hand"
+"""A 喇 hand won: worth one 喇 (20 花) or more — a 喇 pattern, or 8 花 and up."""
+BA_HUA = "ba_hua"
+"""An 八花 win."""
+HUANGFAN_WIN = "huangfan_win"
+"""A win in a 荒番 hand (its settlement doubled)."""
+STAT_KEYS = (LA_HAND, BA_HUA, HUANGFAN_WIN)
+LA = 20
+"""One 喇 in 花: a hand worth this or more is a 喇 hand."""
+
+
+def stat_marks(hand: StatHand) -> tuple[dict[str, int], ...]:
+    """Each seat's Shanghai figures of a settled hand (`STAT_KEYS`)."""
+    out: list[dict[str, int]] = [{} for _ in range(SEATS)]
+    for w in hand.winners:
+        if hand.values[w] >= LA:
+            out[w][LA_HAND] = 1
+        if "ba_hua" in hand.patterns[w]:
+            out[w][BA_HUA] = 1
+        if hand.huangfan > 0:
+            out[w][HUANGFAN_WIN] = 1
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -462,6 +486,11 @@ class Shanghai(RuleSet):
     last_window_tiles = None
     """Shanghai plays the wall out: the hand is drawn only when a draw finds it empty."""
     passed_claims_bind = False
+
+    stat_keys = STAT_KEYS
+
+    def stat_marks(self, hand: StatHand) -> tuple[dict[str, int], ...]:
+        return stat_marks(hand)
 
     def _score(self, ctx: WinContext, options: Options) -> Settlement:
         return score(ctx, options)

@@ -4,10 +4,13 @@ claim held by one process at a time."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from bot.store import HandFact, MatchFact, Store
+from bot.store import HandFact, MatchFact, Settlement, Store
+from bot.store.rows import HandSource, MatchSource
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 
 
@@ -60,26 +63,50 @@ async def test_finished_matches_come_in_order_after_a_cursor(store: Store,
     assert await store.facts.of_match(games[0].match.id) == rows[:4]
 
 
+class _OneRow:
+    """A derivation that makes one row a settled hand (the service's is tested there)."""
+
+    buckets = (60.0, math.inf)
+
+    def hands(self, sources: Sequence[HandSource]) -> list[HandFact]:
+        return [HandFact(s.hand_id, 0, s.match_id, s.table_id, s.guild_id, s.channel_id,
+                         s.rules, s.number, s.users[0], s.ended_at,
+                         sum((x.amount for x in s.settlements), Fraction(0)))
+                for s in sources]
+
+    def matches(self, sources: Sequence[MatchSource]) -> list[MatchFact]:
+        return []
+
+
 async def test_one_process_holds_the_rebuild_and_a_killed_ones_claim_runs_out(
         store: Store, new_game: NewGame) -> None:
-    game = await new_game()
-    g = game.hand.id, game.match.id, game.table.id
-    await store.facts.write([_hand(*g, 0)])
+    games = [await new_game(CHANNEL + i) for i in range(3)]
+    for game in games:
+        await store.endings.finish_hand(game.hand.id, None, settlements=[
+            Settlement(seat, Fraction(0)) for seat in range(4)], deltas=[], at=130.0)
+    g = games[0].hand.id, games[0].match.id, games[0].table.id
+    await store.facts.write([_hand(*g, 3)])
     assert await store.facts.formula() is None
     first = await store.facts.claim_rebuild("f-1", "a", at=10.0, hold=60.0)
     assert first is not None and first.after == 0
     assert await store.facts.all_hands() == []  # a new rebuild starts from nothing
     assert await store.facts.claim_rebuild("f-1", "b", at=20.0, hold=60.0) is None
-    first = await store.facts.rebuild_batch(first, [_hand(*g, 1)], [], done_to=5,
-                                            at=30.0, hold=60.0)
-    assert first is not None and first.after == 5
+    held, written, more = await store.facts.rebuild_batch(first, _OneRow(), size=1,
+                                                          at=30.0, hold=60.0)
+    assert held is not None and held.after == games[0].hand.id and (written, more) == (1, True)
     # "a" was killed: once its claim ran out, "b" goes on where it stopped
     taken = await store.facts.claim_rebuild("f-1", "b", at=100.0, hold=60.0)
-    assert taken is not None and taken.after == 5
-    assert len(await store.facts.all_hands()) == 1
-    assert await store.facts.rebuild_batch(first, [_hand(*g, 2)], [], done_to=9,
-                                           at=101.0, hold=60.0) is None
-    assert await store.facts.finish_rebuild(first, at=102.0) is False
+    assert taken is not None and taken.after == games[0].hand.id
+    assert await store.facts.rebuild_batch(held, _OneRow(), size=1, at=101.0,
+                                           hold=60.0) == (None, 0, False)
+    assert await store.facts.finish_rebuild(held, at=102.0) is False
+    while taken is not None:
+        taken, written, more = await store.facts.rebuild_batch(taken, _OneRow(), size=1,
+                                                               at=101.0, hold=60.0)
+        if not more:
+            break
+    assert taken is not None
+    assert [f.hand_id for f in await store.facts.all_hands()] == [g.hand.id for g in games]
     assert await store.facts.finish_rebuild(taken, at=102.0) is True
     assert await store.facts.formula() == "f-1"
     assert await store.facts.claim_rebuild("f-1", "c", at=103.0, hold=60.0) is None
