@@ -17,7 +17,7 @@ from bot.service.live import step_of
 from bot.store import ActionRow, HandFact, MatchFact, Store
 from engine import rules as rulesets
 from engine.ai import choose_action
-from engine.game import Action, HandState, deciding_seats
+from engine.game import Action, ActionKind, HandState, Phase, deciding_seats, legal_actions
 from engine.game.replay import replay
 from engine.rules.common import FactorKind, WinKind
 from engine.rules.ruleset import StatHand
@@ -33,6 +33,8 @@ class Plan:
 
     lazy: frozenset[int] = frozenset()
     leaves: Mapping[int, int] = field(default_factory=dict)
+    aimless: frozenset[int] = frozenset()
+    """People who never win nor claim: they throw what they drew (hands end drawn)."""
 
 
 async def play_match(world: World, rules: str, users: tuple[int, ...], *, computers: int,
@@ -75,7 +77,8 @@ async def play_match(world: World, rules: str, users: tuple[int, ...], *, comput
             row = live.seats[seat]
             if row is None or row.user_id is None or row.away or row.user_id in plan.lazy:
                 continue
-            action = choose_action(state, seat, rng)
+            action = aimless(state, seat) if row.user_id in plan.aimless \
+                else choose_action(state, seat, rng)
             world.clock.advance(rng.choice((1.0, 45.0, 200.0, 1000.0, 5000.0)))
             try:
                 await svc.act(by(row.user_id), table, action, step=step_of(state, seat))
@@ -87,6 +90,16 @@ async def play_match(world: World, rules: str, users: tuple[int, ...], *, comput
         if not acted:
             await world.advance(30.0)
     raise AssertionError("the match never finished")
+
+
+def aimless(state: HandState, seat: int) -> Action:
+    """Pass every claim; on a turn, throw the tile drawn (else the first one allowed)."""
+    legal = legal_actions(state, seat)
+    if state.phase is not Phase.TURN:
+        return Action(ActionKind.PASS, seat)
+    drawn = state.seats[seat].drawn
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    return next((a for a in discards if a.tile == drawn), discards[0])
 
 
 # ---- the recount -----------------------------------------------------------------------

@@ -28,10 +28,23 @@ async def test_every_fact_equals_a_recount_from_the_engine(
     for i, (users, computers, plan) in enumerate((
             ((ANN, BOB, CID, DEE), 0, Plan()),
             ((ANN, BOB), 2, Plan(lazy=frozenset({BOB}))),
-            ((ANN,), 3, Plan()))):
+            ((ANN,), 3, Plan()),
+            ((ANN, BOB, CID, DEE), 0, Plan(aimless=frozenset({ANN, BOB, CID, DEE}))))):
+        # Hangzhou: wins on a discard from the first hand on (its default waits for 老庄)
+        options: dict[str, object] = {"hands": 1 if i == 3 else 4}
+        if rules == "hangzhou":
+            options["discard_win_streak"] = 1
         table = await play_match(world, rules, users, computers=computers, rng=rng,
-                                 plan=plan, options={"hands": 3}, channel=700 + i)
+                                 plan=plan, options=options, channel=700 + i)
         tables.append(table)
+    every = await world.store.facts.all_hands()
+    # what the recount covers: claims, deal-ins and self-draws, timeouts, an away seat
+    # the computer played for, and people's own moves
+    assert any(f.claims for f in every) and any(f.dealt_in for f in every)
+    assert any(f.self_draw for f in every) and any(f.timeouts for f in every)
+    assert any(f.taken_over for f in every) and any(f.moves for f in every)
+    assert any(f.drawn for f in every) and any(f.marks for f in every)
+    assert len(await world.store.facts.all_matches()) == 4 * len(tables)
     for table in tables:
         seated = await _seated(world, table)
         hands, matches = await recount(world.store, table, seated)
