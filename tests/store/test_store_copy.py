@@ -64,8 +64,8 @@ async def played(path: Path) -> None:
         await store.facts.write([], [MatchFact(1, s, 1, GUILD, DEMO_CHANNEL, "shanghai",
                                                2**62 + s if s < 3 else None, 7.0, s + 1,
                                                Fraction(0), 2, 1) for s in range(4)])
-        for rated in (1, match.id):
-            await store.ratings.project(rated, FORMULA)
+        # (the demo rated its match as computers' when it finished: rated again whole)
+        await store.ratings.rebuild(FORMULA)
         await store.matches.replace_by_computer(table.id, 0, display_name="C0", match_id=match.id,
                                                 penalties={0: Fraction(-5, 2)}, at=6.0,
                                                 deltas=[LeaderboardDelta(f"user:{2**62}", "Ann",
