@@ -60,13 +60,13 @@ EN: dict[str, str] = {
     "stats.empty.any": "{name} has no finished hand in {scope} yet: play a match with "
                        "`/mahjong new`, and the figures start with its first hand.",
     "stats.text.head": "**{name}** · {rules} · {scope}",
-    "stats.text.matches": "{matches} matches, {hands} hands · average place {place} · "
+    "stats.text.matches": "Matches {matches} · hands {hands} · average place {place} · "
                           "first {first} · last {last}",
-    "stats.text.hands": "{hands} hands · won {won} · dealt in {dealt}",
+    "stats.text.hands": "Hands {hands} · won {won} · dealt in {dealt}",
     "stats.text.rating": "Rating: {rating}",
-    "stats.text.versus": "Against {name}: {matches} matches together (placed higher "
-                         "{ahead} : {behind}), {hands} hands together (won on each other's "
-                         "discards {won} : {lost}).",
+    "stats.text.versus": "Against {name}: matches together {matches} (placed higher "
+                         "{ahead} : {behind}), hands together {hands} (wins off each other "
+                         "{won} : {lost}).",
     "stats.text.others": "{name} also played {rules} here: `/mahjong stats` with its rules.",
     "stats.mark.caishen_wins": "财神 wins",
     "stats.mark.bao_tou": "暴头 wins",

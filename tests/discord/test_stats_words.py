@@ -82,8 +82,8 @@ def test_the_text_is_short_and_names_the_other_rule_sets() -> None:
     text = stats_text(full(), "Ann", "Bob", "en-US")
     lines = text.splitlines()
     assert lines[0] == "**Ann** · Shanghai · this channel"
-    assert "4 matches, 32 hands" in lines[1] and "Rating: 1,083?" in text
-    assert "Against Bob: 3 matches together" in text
+    assert "Matches 4 · hands 32" in lines[1] and "Rating: 1,083?" in text
+    assert "Against Bob: matches together 3" in text
     assert lines[-1].startswith("Ann also played Hangzhou here")
     zh = stats_text(full(), "Ann", "Bob", "zh-CN")
     assert "等级分：1083（定级中）" in zh and "与 Bob" in zh
