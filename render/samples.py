@@ -330,7 +330,7 @@ def stats_cards() -> dict[str, StatsCard]:
             Figure("Timeouts", "3", "bad"), Figure("Away takeovers", "1", "bad"))),
         Section("Head-to-head with 小波", (
             Figure("Matches together", "7"), Figure("Placed higher", "4 : 3", "good"),
-            Figure("Hands together", "58"), Figure("Wins off each other", "6 : 4"),
+            Figure("Hands together", "58"), Figure("Won off each other", "6 : 4"),
             Figure("Net together", "+96", "good", "小波 -40")))),
         badge_label="Rating", badge="1,083?")
     zh = StatsCard("小波", "杭州 · 本服务器", (

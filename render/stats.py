@@ -46,6 +46,7 @@ NOTE_SIZE = 20
 NOTE_LINE = 28
 LABEL_SIZE = 15
 VALUE_SIZE = 30
+BOX_PAD = 12
 
 
 @dataclass(frozen=True)
@@ -177,14 +178,15 @@ def columns_for(count: int) -> int:
 def _box(draw: ImageDraw.ImageDraw, figure: Figure, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=SECTION_BG)
-    room = x1 - x0 - 28
-    draw_text(draw, (x0 + 14, y0 + 20), fit(figure.label, LABEL_SIZE, room), LABEL_SIZE,
+    room = x1 - x0 - 2 * BOX_PAD
+    draw_text(draw, (x0 + BOX_PAD, y0 + 20), fit(figure.label, LABEL_SIZE, room), LABEL_SIZE,
               MUTED, anchor="lm")
     value = fit(figure.value, VALUE_SIZE, room)
-    end = draw_text(draw, (x0 + 14, y1 - 26), value, VALUE_SIZE, TONES[figure.tone],
+    end = draw_text(draw, (x0 + BOX_PAD, y1 - 26), value, VALUE_SIZE, TONES[figure.tone],
                     anchor="lm")
-    if figure.detail and end + 8 < x1 - 14:
-        draw_text(draw, (end + 8, y1 - 22), fit(figure.detail, LABEL_SIZE, x1 - 14 - end - 8),
+    right = x1 - BOX_PAD
+    if figure.detail and end + 8 < right:
+        draw_text(draw, (end + 8, y1 - 22), fit(figure.detail, LABEL_SIZE, right - end - 8),
                   LABEL_SIZE, MUTED, anchor="lm")
 
 

@@ -45,7 +45,7 @@ EN: dict[str, str] = {
     "stats.together": "Matches together",
     "stats.placed_higher": "Placed higher",
     "stats.hands_together": "Hands together",
-    "stats.wins_off": "Wins off each other",
+    "stats.wins_off": "Won off each other",
     "stats.net_together": "Net together",
     "stats.their_net": "{name} {points}",
     "stats.score": "{mine} : {theirs}",
@@ -65,7 +65,7 @@ EN: dict[str, str] = {
     "stats.text.hands": "Hands {hands} · won {won} · dealt in {dealt}",
     "stats.text.rating": "Rating: {rating}",
     "stats.text.versus": "Against {name}: matches together {matches} (placed higher "
-                         "{ahead} : {behind}), hands together {hands} (wins off each other "
+                         "{ahead} : {behind}), hands together {hands} (won off each other "
                          "{won} : {lost}).",
     "stats.text.others": "{name} also played {rules} here: `/mahjong stats` with its rules.",
     "stats.mark.caishen_wins": "财神 wins",
