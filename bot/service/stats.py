@@ -211,7 +211,8 @@ class Stats:
         """The figures of ``user_id`` in ``scope`` (already judged), their rating of
         the server ``rated_in``."""
         stats = self._store.stats
-        played = await stats.rules_played(user_id, scope)
+        played = [(r, n) for r, n in await stats.rules_played(user_id, scope)
+                  if r in RULESETS]  # a rule set no longer registered is not shown
         if rules is None:
             rules = played[0][0] if played else next(iter(RULESETS))
         others = tuple(r for r, _ in played if r != rules)
