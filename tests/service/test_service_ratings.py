@@ -8,12 +8,29 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
 
+import pytest
+
 from bot.service import Place
 from bot.service import errors as E
+from bot.service.fairness import Deal
 from bot.service.ratings import FORMULA, PlackettLuceFormula
 from bot.store import MatchFact, Skill
 from bot.store.ratings import SETTING
-from tests.service.helpers import ANN, BOB, CID, DEE, GUILD, HERE, World, by, refused
+from tests.service.helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    CID,
+    DEE,
+    GUILD,
+    HERE,
+    QUIET,
+    W,
+    World,
+    by,
+    refused,
+    stacked,
+)
 
 ELSEWHERE = Place(GUILD + 1, 71)
 
@@ -78,3 +95,66 @@ async def test_the_start_up_rates_what_was_missed_and_rebuilds_a_new_formula_onc
     again = await (await make_world()).service.start_ratings()
     assert again is not None and again.matches == 2 and again.moved == ()
     assert await restarted.service.start_ratings() is None
+
+
+# ---- whole matches played through the service ----------------------------------------
+
+HEAVENLY = {0: "123m456m789m123p55p", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
+"""Seat 0 (Ann) is dealt a complete hand whenever she deals: 天胡 at the first step."""
+
+
+def heavenly(rules: str, dealer: int) -> Deal:
+    return stacked(HEAVENLY, rules)(rules, dealer)
+
+
+async def win_at_once(world: World, table: int) -> None:
+    await world.service.act(by(ANN), table, W(0), step=1)
+
+
+@pytest.mark.usefixtures("dealer_zero")
+async def test_a_finished_match_rates_its_people_and_never_a_computer(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=heavenly)
+    table = await world.table((ANN, BOB, CID), computers=1, options={"hands": 1})
+    await win_at_once(world, table)
+    rated = await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID, DEE])
+    assert sorted(rated) == [ANN, BOB, CID]
+    # everyone else paid the dealer alike: second place shared, the computer's too
+    assert rated[ANN].shown > 1000 > rated[BOB].shown == rated[CID].shown
+    assert all(r.matches == 1 and r.provisional for r in rated.values())
+    (fact,) = {f.finished_at for f in await world.store.facts.all_matches()}
+    changes = await world.store.ratings.changes_between(GUILD, 0.0, 1e12)
+    assert len(changes) == 3 and {c.at for c in changes} == {fact}
+    # a restart whose store never heard of the formula rebuilds: nothing moves
+    again = await (await make_world(deal=heavenly)).service.start_ratings()
+    assert again is not None and (again.matches, again.rated, again.moved) == (1, 1, ())
+
+
+@pytest.mark.usefixtures("dealer_zero")
+async def test_two_computers_or_a_cancel_leave_the_ratings_alone(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=heavenly)
+    two = await world.table((ANN, BOB), computers=2, options={"hands": 1})
+    await win_at_once(world, two)
+    assert len(await world.store.facts.all_matches()) == 4  # finished, not rated
+    assert await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB]) == {}
+    cancelled = await world.table(options={"hands": 2}, channel=CHANNEL + 1)
+    await win_at_once(world, cancelled)  # the first hand settled, then the table cancelled
+    await world.service.cancel(by(ANN), cancelled)
+    assert await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID, DEE]) == {}
+    assert await world.store.ratings.changes_between(GUILD, 0.0, 1e12) == []
+
+
+@pytest.mark.usefixtures("dealer_zero")
+async def test_a_person_who_left_is_rated_for_the_seat(
+        make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world(deal=heavenly)
+    svc = world.service
+    table = await world.table(options={"hands": 2})
+    await win_at_once(world, table)
+    asked = await refused(E.CONFIRM_LEAVE, svc.leave(by(BOB), table))
+    await svc.leave(by(BOB), table, agreed=asked.params["penalty"])
+    await win_at_once(world, table)  # Ann deals again (she won): the match ends
+    rated = await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID, DEE])
+    assert sorted(rated) == [ANN, BOB, CID, DEE]  # Bob's seat is his: no computer seat
+    assert rated[BOB].shown <= rated[CID].shown < rated[ANN].shown
