@@ -66,6 +66,9 @@ class LeaderboardRow:
     matches: int
     best_hand: str | None = None
     """The best hand in the reader's words, e.g. "清一色 · 20 花"; None when no win yet."""
+    rating: str | None = None
+    """The person's skill rating as the caller words it ("1083", "1083?" provisional);
+    None: no rating (drawn "—")."""
 
 
 # --- settlement -------------------------------------------------------------------
@@ -281,13 +284,13 @@ class _Pen:
 
 # --- leaderboard ------------------------------------------------------------------
 
-BOARD_W = 960
+BOARD_W = 1080
 ROW_H = 40
 MEDALS = {1: (240, 190, 40), 2: (196, 204, 214), 3: (205, 127, 50)}
-# (x, anchor) per column: rank, name, points, won, matches, best hand; names are cut
-# to fit between, best hands wrapped (a row grows to hold them).
-COLUMNS = ((PAD + 22, "mm"), (PAD + 56, "lm"), (470, "rm"), (550, "rm"), (650, "rm"),
-           (680, "lm"))
+# (x, anchor) per column: rank, name, points, rating, won, matches, best hand; names are
+# cut to fit between, best hands wrapped (a row grows to hold them).
+COLUMNS = ((PAD + 22, "mm"), (PAD + 56, "lm"), (470, "rm"), (590, "rm"), (670, "rm"),
+           (770, "rm"), (800, "lm"))
 
 
 @dataclass(frozen=True)
@@ -300,9 +303,10 @@ class BoardWords:
     matches: str = "Matches"
     best: str = "Best hand"
     empty: str = "No hands played yet."
+    rating: str = "Rating"
 
     def columns(self) -> tuple[str, ...]:
-        return ("#", self.name, self.points, self.won, self.matches, self.best)
+        return ("#", self.name, self.points, self.rating, self.won, self.matches, self.best)
 
 
 def leaderboard_card(rows: Sequence[LeaderboardRow], title: str,
@@ -337,7 +341,7 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], title: str,
 
 BEST_SIZE = 17
 BEST_LINE = 21
-BEST_W = BOARD_W - PAD - COLUMNS[5][0]
+BEST_W = BOARD_W - PAD - COLUMNS[6][0]
 
 
 def _best_lines(row: LeaderboardRow) -> list[str]:
@@ -376,7 +380,8 @@ def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: b
         draw.rounded_rectangle((PAD - 8, y, BOARD_W - PAD + 8, y + height - 2), radius=6,
                                fill=STRIPE)
     mid = y + height // 2 - 1
-    (rank_x, _), (name_x, _), (pts_x, _), (won_x, _), (m_x, _), (best_x, _) = COLUMNS
+    (rank_x, _), (name_x, _), (pts_x, _), (rating_x, _), (won_x, _), (m_x, _), \
+        (best_x, _) = COLUMNS
     medal = MEDALS.get(row.rank)
     if medal:
         draw.ellipse((rank_x - 14, mid - 14, rank_x + 14, mid + 14), fill=medal)
@@ -387,6 +392,8 @@ def _board_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, y: int, stripe: b
     points = row.points
     colour = POSITIVE if points > 0 else NEGATIVE if points < 0 else MUTED
     draw_text(draw, (pts_x, mid), number(points, signed=True), 20, colour, anchor="rm")
+    draw_text(draw, (rating_x, mid), fit(row.rating or "—", 18, rating_x - pts_x - 12), 18,
+              WHITE if row.rating else MUTED, anchor="rm")
     draw_text(draw, (won_x, mid), str(row.hands_won), 18, WHITE, anchor="rm")
     draw_text(draw, (m_x, mid), str(row.matches), 18, WHITE, anchor="rm")
     lines = _best_lines(row)

@@ -50,6 +50,7 @@ from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
 from bot.discord.ratings import rebuilt_text
 from bot.discord.replay import replay_command
 from bot.discord.rules import rules_summary
+from bot.discord.seasons import ask_close, parse_season, season_choices, set_recap, shown_season
 from bot.discord.stats import SCOPE_CHOICES, is_private, stats_png, stats_text
 from bot.discord.table.words import score_text, table_caption
 from bot.discord.turns import turns_text
@@ -302,23 +303,39 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 png, f"table-{table_id}.png"))
 
     @command("leaderboard")
-    @app_commands.rename(rules=ls("param.rules.name"))
-    @app_commands.describe(rules=ls("param.rules.desc"))
-    async def leaderboard(self, interaction: discord.Interaction, rules: str | None = None
-                          ) -> None:
-        """One rule set's standings (its points in its own unit); without ``rules``, the
-        rule set the channel played last, and a word on its other boards."""
+    @app_commands.rename(rules=ls("param.rules.name"), season=ls("param.season.name"))
+    @app_commands.describe(rules=ls("param.rules.desc"), season=ls("param.season.desc"))
+    async def leaderboard(self, interaction: discord.Interaction, rules: str | None = None,
+                          season: str | None = None) -> None:
+        """One rule set's standings (its points in its own unit, each person's rating);
+        without ``rules``, the rule set the channel played last, and a word on its other
+        boards; ``season``: a past season of this server, or all time."""
         async with answering(interaction) as answer:
+            wanted = parse_season(season)  # refused before anything public is shown
             await answer.defer(ephemeral=False)
-            board = await answer.run(answer.service.leaderboard(answer.channel_id, rules))
+            board = await answer.run(answer.service.leaderboard(
+                answer.channel_id, rules, guild_id=interaction.guild_id or 0, season=wanted))
             locale = answer.public_locale
             # a channel with no standings at all, asked about none: no rule set to name
-            named = board.rules if rules or board.rows or board.others else None
-            png = await answer.pictures.draw(board_png, board.rows, lang(locale), named)
-            text = leaderboard_text(board.rows, locale, rules=named, others=board.others)
+            named = board.rules if rules or board.rows or board.others or wanted else None
+            shown = shown_season(board.season, board.current)
+            ratings = dict(board.ratings)
+            png = await answer.pictures.draw(board_png, board.rows, lang(locale), named,
+                                             ratings, shown)
+            text = leaderboard_text(board.rows, locale, rules=named, others=board.others,
+                                    ratings=ratings, season=shown)
             await answer.say(text, ephemeral=False,
                              file=memory_file(png, "leaderboard.png"),
                              allowed_mentions=NO_MENTIONS)
+
+    @leaderboard.autocomplete("season")
+    async def _seasons(self, interaction: discord.Interaction, current: str
+                       ) -> list[app_commands.Choice[str]]:
+        service = getattr(interaction.client, "service", None)
+        if service is None or interaction.guild_id is None:
+            return []
+        now = await service.season_of(interaction.guild_id)
+        return season_choices(now, current, interaction.locale)
 
     @command("rules")
     @app_commands.rename(rules=ls("param.rules.name"), table=ls("param.table.name"))
@@ -442,3 +459,19 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
         async with answering(interaction) as answer:
             rebuilt = await answer.run(answer.service.rebuild_ratings(answer.cause))
             await answer.say(rebuilt_text(rebuilt, answer.locale), allowed_mentions=NO_MENTIONS)
+    season = app_commands.Group(name=ls("cmd.season.name"), description=ls("cmd.season.desc"))
+    """``/mahjong season …``: the server's seasons (`bot.discord.seasons`)."""
+
+    @season.command(name=ls("cmd.season.close.name"), description=ls("cmd.season.close.desc"))
+    async def season_close(self, interaction: discord.Interaction) -> None:
+        """Close the server's season (a server manager): confirmed privately first."""
+        async with answering(interaction) as answer:
+            await ask_close(answer)
+
+    @command("recap")
+    @app_commands.rename(enabled=ls("param.enabled.name"))
+    @app_commands.describe(enabled=ls("param.enabled.desc"))
+    async def recap(self, interaction: discord.Interaction, enabled: bool) -> None:
+        """Turn the channel's weekly recap on or off (a server manager; private reply)."""
+        async with answering(interaction) as answer:
+            await set_recap(answer, enabled)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 EN: dict[str, str] = {
     "reply.leaderboard.title": "Leaderboard of this channel",
-    "reply.leaderboard.row": "{rank}. {name}: {points} (won {won} of {hands} hands)",
-    "reply.leaderboard.row.one": "{rank}. {name}: {points} (won {won} of {hands} hand)",
+    "reply.leaderboard.row": "{rank}. {name}: {points} · {rating} (won {won} of {hands} "
+                             "hands)",
+    "reply.leaderboard.row.one": "{rank}. {name}: {points} · {rating} (won {won} of {hands} "
+                                 "hand)",
     "reply.leaderboard.empty": "No hand has been settled in this channel yet.",
     "reply.leaderboard.rules_empty": "No {rules} hand has been settled in this channel yet.",
     "reply.leaderboard.others": "This channel keeps a {boards} board too: `/mahjong "
@@ -23,12 +25,18 @@ EN: dict[str, str] = {
     "best.hand": "{patterns} · {value}",
     "best.plain": "平胡 Plain win",
     "best.repeat": "{name} ×{count}",
+    "board.rating": "Rating",
+    "board.rating.value": "rating {value}",
+    "board.rating.provisional": "rating {value}? (provisional)",
+    "board.rating.none": "rating —",
+    "board.season": "season {n}",
+    "board.all_time": "all time",
 }
 
 ZH: dict[str, str] = {
     "reply.leaderboard.title": "本频道排行榜",
-    "reply.leaderboard.row": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
-    "reply.leaderboard.row.one": "{rank}. {name}：{points}（{hands} 局胡 {won} 局）",
+    "reply.leaderboard.row": "{rank}. {name}：{points} · {rating}（{hands} 局胡 {won} 局）",
+    "reply.leaderboard.row.one": "{rank}. {name}：{points} · {rating}（{hands} 局胡 {won} 局）",
     "reply.leaderboard.empty": "本频道还没有结算过的牌局。",
     "reply.leaderboard.rules_empty": "本频道还没有结算过的{rules}牌局。",
     "reply.leaderboard.others": "本频道另有{boards}排行榜：在 `/麻将 排行榜` 中选规则查看。",
@@ -41,4 +49,10 @@ ZH: dict[str, str] = {
     "best.hand": "{patterns} · {value}",
     "best.plain": "平胡",
     "best.repeat": "{name} ×{count}",
+    "board.rating": "评分",
+    "board.rating.value": "评分 {value}",
+    "board.rating.provisional": "评分 {value}（定级中）",
+    "board.rating.none": "评分 —",
+    "board.season": "第 {n} 赛季",
+    "board.all_time": "历届总榜",
 }

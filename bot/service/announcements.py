@@ -198,7 +198,10 @@ class Announcer:
             table = await self._store.lobby.get_table(ref.table_id)
             assert table is not None
             rows = await self._store.leaderboard.top(table.channel_id, table.rules)
-            return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt)
+            ratings = await self._store.ratings.shown(
+                table.guild_id, table.rules, [r.user_id for r in rows if r.user_id is not None])
+            return LeaderboardNotice(ref, tuple(rows), hand.number, receipt=receipt,
+                                     ratings=ratings)
         state = states.get(hand.id)
         if state is None:
             table = await self._store.lobby.get_table(ref.table_id)

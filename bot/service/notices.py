@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from bot.service.cause import Cause
 from bot.service.steps import public_step_of
 from bot.store import AnnouncementStatus, LeaderboardRow, StandingChoices
+from bot.store.ratings import Rating
 from engine.game import (
     Action,
     ActionKind,
@@ -488,6 +489,8 @@ class LeaderboardNotice:
     hand_number: int = 0
     """The hand after which these are the standings."""
     receipt: Receipt | None = field(default=None, compare=False)
+    ratings: Mapping[int, Rating] = field(default_factory=dict)
+    """Each person's skill rating in the server's rule set, by user id (none: left out)."""
 
 
 @dataclass(frozen=True)

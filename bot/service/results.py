@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from bot.service.notices import ClaimAnswer, NextDiscard, TableInfo
 from bot.store import LeaderboardRow, StandingChoices
+from bot.store.ratings import Rating
 from engine.game import Event
 from engine.tiles import Tile
 from engine.view import PlayerView, TableView
@@ -135,6 +137,9 @@ class Standings:
     board asked without a season is its current one's, or None where unknown)."""
     current: int | None = None
     """The server's season now (None where unknown: a board asked without a server)."""
+    ratings: Mapping[int, Rating] = field(default_factory=dict)
+    """The skill rating in the server's rule set of each person on the board who has
+    one, by user id (the rating now, whichever season the board is of)."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ another server's season numbers are never read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from bot.service import errors as E
@@ -22,7 +23,8 @@ from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.queries import Queries
 from bot.service.results import SeasonClosed, Standings
-from bot.store import Store
+from bot.store import LeaderboardRow, Store
+from bot.store.ratings import Rating
 from engine.refusals import Code, Refusal, echo
 from engine.rules import RULESETS
 
@@ -80,7 +82,8 @@ class Seasons:
         current = await self._store.seasons.current(guild_id)
         if season is None or season == current:
             board = await self._queries.leaderboard(channel_id, rules, limit=limit)
-            return Standings(board.rules, board.rows, board.others, current, current)
+            return Standings(board.rules, board.rows, board.others, current, current,
+                             await self._ratings(guild_id, board.rules, board.rows))
         if season != "all" and not 1 <= season < current:
             raise Refused(E.NO_SEASON, f"no season {season} here", season=season,
                           current=current)
@@ -97,4 +100,10 @@ class Seasons:
             rows = await self._store.seasons.archived_top(guild_id, channel_id, number, rules,
                                                           limit=limit)
         return Standings(rules, tuple(rows), tuple(r for r in kept if r != rules), number,
-                         current)
+                         current, await self._ratings(guild_id, rules, rows))
+
+    async def _ratings(self, guild_id: int, rules: str, rows: Sequence[LeaderboardRow]
+                       ) -> dict[int, Rating]:
+        """The ratings of a board's people in the server's rule set."""
+        return await self._store.ratings.shown(
+            guild_id, rules, [r.user_id for r in rows if r.user_id is not None])

@@ -340,6 +340,10 @@ class TableService:
             return await self.queries.leaderboard(channel_id, rules, limit=limit)
         return await self.seasons.board(guild_id, channel_id, rules, season, limit=limit)
 
+    async def season_of(self, guild_id: int) -> int:
+        """The server's season now (1 until one is closed)."""
+        return await self.store.seasons.current(guild_id)
+
     async def season_now(self, cause: Cause) -> int:
         """The season of the server asked in that a close would close (a server
         manager's: `not_manager` for anyone else)."""

@@ -501,6 +501,12 @@ class LeaderboardRow:
                    r["rules"])
 
     @property
+    def user_id(self) -> int | None:
+        """The line's person (None: a computer's line, which no board shows)."""
+        key = self.player_key
+        return int(key.removeprefix("user:")) if key.startswith("user:") else None
+
+    @property
     def best_hand(self) -> BestHand | None:
         """The best hand as data; None when there is none or it is an old free text."""
         if self.best_hand_desc is None or self.best_hand_value is None:

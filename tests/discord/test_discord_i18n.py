@@ -17,6 +17,7 @@ from bot.discord.core.i18n import (
     COMMANDS,
     PARAMS,
     STRINGS,
+    SUBCOMMANDS,
     MahjongTranslator,
     lang,
     ls,
@@ -59,6 +60,9 @@ def test_command_and_parameter_names_and_descriptions_fit_discord(language: str)
     for cmd in ("group", *COMMANDS):
         assert _valid_name(t(f"cmd.{cmd}.name", language)), cmd
         assert 1 <= len(t(f"cmd.{cmd}.desc", language)) <= 100, cmd
+    for sub in SUBCOMMANDS:
+        assert _valid_name(t(f"cmd.{sub}.name", language)), sub
+        assert 1 <= len(t(f"cmd.{sub}.desc", language)) <= 100, sub
     for param in PARAMS:
         assert _valid_name(t(f"param.{param}.name", language)), param
         assert 1 <= len(t(f"param.{param}.desc", language)) <= 100, param
@@ -70,7 +74,7 @@ def test_english_names_are_the_code_names() -> None:
     assert [t(f"cmd.{c}.name") for c in COMMANDS] == [
         "new", "join", "leave", "addbot", "start", "hand", "turns", "quiet", "vacation", "table",
         "leaderboard", "rules", "score", "cancel", "history", "stats", "replay",
-        "ratings"]
+        "ratings", "season", "recap"]
     for spec in new_options():
         assert t(f"param.{spec.name}.name") == spec.name
 
@@ -150,9 +154,14 @@ async def test_the_translated_command_payload_fits_discord() -> None:
     assert payload["dm_permission"] is True and payload["contexts"] == [0, 1]
     assert subs["rules"]["options"][0]["choices"][0]["name_localizations"]["zh-CN"] == "上海"
     assert subs["join"]["options"][0]["name_localizations"]["zh-CN"] == "桌号"
-    (board_rules,) = subs["leaderboard"]["options"]  # optional: the channel's last by default
+    # optional: the channel's last by default; this season by default (issue 31)
+    board_rules, board_season = subs["leaderboard"]["options"]
     assert board_rules["name"] == "rules" and not board_rules["required"]
     assert [c["value"] for c in board_rules["choices"]] == ["shanghai", "hangzhou"]
+    assert board_season["name"] == "season" and not board_season["required"]
+    assert board_season["autocomplete"]
+    (close,) = subs["season"]["options"]  # /mahjong season close
+    assert close["type"] == 1 and close["name_localizations"]["zh-CN"] == "结束"
     for option in new["options"]:
         zh_name = option["name_localizations"]["zh-CN"]
         assert _valid_name(zh_name) and _valid_name(option["name"])

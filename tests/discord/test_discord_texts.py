@@ -164,14 +164,17 @@ def test_leaderboard_and_score() -> None:
     rows = [LeaderboardRow(1, 2, "u:1", "Ann", Fraction(42), 3, 8, 1, None, None, "shanghai"),
             LeaderboardRow(1, 2, "u:2", "Bob", Fraction(-7, 2), 1, 8, 1, None, None,
                            "shanghai")]
+    # issue 31: each line says the person's rating ("—": none), marked while provisional
     assert leaderboard_text(rows, "en").splitlines() == [
         "**Shanghai leaderboard of this channel · points: 花 × 底分**",
-        "1. Ann: +42 (won 3 of 8 hands)", "2. Bob: −3.5 (won 1 of 8 hands)"]
+        "1. Ann: +42 · rating — (won 3 of 8 hands)",
+        "2. Bob: −3.5 · rating — (won 1 of 8 hands)"]
     one = [replace(rows[0], hands_won=1, hands_played=1)]
-    assert leaderboard_text(one, "en").splitlines()[1] == "1. Ann: +42 (won 1 of 1 hand)"
+    assert leaderboard_text(one, "en").splitlines()[1] == \
+        "1. Ann: +42 · rating — (won 1 of 1 hand)"
     zh = leaderboard_text(rows, "zh-CN", others=["hangzhou"]).splitlines()
     assert zh[0] == "**本频道上海排行榜 · 积分：花 × 底分**"
-    assert "2. Bob：−3.5（8 局胡 1 局）" in zh and "杭州" in zh[-1]
+    assert "2. Bob：−3.5 · 评分 —（8 局胡 1 局）" in zh and "杭州" in zh[-1]
     assert leaderboard_text([], "zh-CN") == "本频道还没有结算过的牌局。"
     assert leaderboard_text([], "en", rules="hangzhou", others=["shanghai"]).splitlines() == [
         "No Hangzhou hand has been settled in this channel yet.",

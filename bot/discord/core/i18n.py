@@ -69,6 +69,10 @@ _COMMANDS_EN: dict[str, tuple[str, str]] = {
     "ratings": ("ratings", "Skill ratings, per server and rule set"),
     "ratings.rebuild": ("rebuild", "Rebuild this server's ratings from its finished matches "
                                    "(server managers)"),
+    "season": ("season", "This server's seasons of the leaderboards"),
+    "season.close": ("close", "Close this season: every channel's leaderboard archived, the "
+                              "next begun (server managers)"),
+    "recap": ("recap", "Turn this channel's weekly recap on or off (server managers)"),
 }
 _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "group": ("麻将", "{every}麻将：异步对局，随时出牌"),
@@ -91,6 +95,9 @@ _COMMANDS_ZH: dict[str, tuple[str, str]] = {
     "replay": ("回放", "逐步回看一局已结束的牌，所有手牌公开，并可下载牌谱"),
     "ratings": ("等级分", "等级分（按服务器与规则分别计算）"),
     "ratings.rebuild": ("重建", "按已结束的对局重建本服务器的等级分（服务器管理员）"),
+    "season": ("赛季", "本服务器排行榜的赛季"),
+    "season.close": ("结束", "结束本赛季：存档所有频道的排行榜，开始新赛季（服务器管理员）"),
+    "recap": ("周报", "开启或关闭本频道的每周回顾（服务器管理员）"),
 }
 
 # Parameters: (name, description).
@@ -131,6 +138,9 @@ _PARAMS_EN: dict[str, tuple[str, str]] = {
     "player": ("player", "Whose figures (default: yours)"),
     "scope": ("scope", "This channel (default), this server, or every server (yours only)"),
     "versus": ("versus", "Head-to-head against this player"),
+    "season": ("season", "A past season's number, or all for all time (default: this "
+                         "season)"),
+    "enabled": ("enabled", "On or off"),
 }
 _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "rules": ("规则", "{either}规则"),
@@ -162,6 +172,8 @@ _PARAMS_ZH: dict[str, tuple[str, str]] = {
     "player": ("玩家", "查看谁的数据（默认：你自己）"),
     "scope": ("范围", "本频道（默认）、本服务器或全部服务器（仅本人）"),
     "versus": ("对手", "与这位玩家的对阵记录"),
+    "season": ("赛季", "往届赛季编号，或 all 查看历届总榜（默认本赛季）"),
+    "enabled": ("开启", "开启或关闭"),
 }
 
 # The strings several features share (or core's own: refusals, errors, tiles, waits,
@@ -641,7 +653,8 @@ FEATURES: tuple[str, ...] = (
     "bot.discord.history_strings", "bot.discord.replay_strings",
     "bot.discord.leaderboard_strings",
     "bot.discord.rules_strings", "bot.discord.turns_strings", "bot.discord.quiet_strings",
-    "bot.discord.stats_strings", "bot.discord.ratings_strings")
+    "bot.discord.stats_strings", "bot.discord.ratings_strings",
+    "bot.discord.seasons_strings")
 """Each feature's strings module: a leaf (it imports nothing) holding ``EN`` and ``ZH``,
 the feature's own texts. All are put in the one lookup when this module is first
 imported, so a key is found whatever a process (a picture worker, a test) imported
@@ -769,6 +782,7 @@ SUBCOMMANDS: tuple[str, ...] = tuple(k for k in _COMMANDS_EN if "." in k)
 """The subcommands of /mahjong's groups, ``<group>.<subcommand>``."""
 
 PARAMS: tuple[str, ...] = tuple(_PARAMS_EN)
+
 
 
 def lang(locale: LocaleLike) -> Lang:

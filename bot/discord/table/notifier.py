@@ -62,6 +62,7 @@ from bot.discord.lobby.message import LobbySeat, lobby_embed, lobby_view
 from bot.discord.play.dms import DmPresenter, hand_file, private_message
 from bot.discord.play.move_dms import KnownHere, MoveDms, SwappedDms
 from bot.discord.quiet import resting_lines, tell_creator
+from bot.discord.seasons import recap_text
 from bot.discord.table.words import (
     commitment_text,
     describe_events,
@@ -84,6 +85,7 @@ from bot.service import (
     MoveNotice,
     Notice,
     PrivateNotice,
+    RecapNotice,
     Receipt,
     RevealNotice,
     SeatInfo,
@@ -190,6 +192,9 @@ class DiscordNotifier:
                     lambda: self._leaderboard(notice, name)))
             case MatchEndNotice():
                 self._announce(notice.ref, notice.receipt, self._match_end_text(notice))
+            case RecapNotice():  # a channel's week, carried by its last table
+                self._announce(notice.ref, notice.receipt,
+                               recap_text(notice, self.channel_locale(notice.ref)))
             case LeaveNotice():  # a player took leave: the table's creator is told once
                 self.outbox.put(("leave", notice.creator_id),
                                 lambda: tell_creator(self.post, notice))
@@ -449,8 +454,10 @@ class DiscordNotifier:
         locale = self.channel_locale(n.ref)
         # the language, not the locale: a discord.Locale does not pickle to the picture
         # process
-        png = await self.pictures.draw(board_png, n.rows, lang(locale))
-        return await self.post.send(n.ref, content=leaderboard_text(n.rows, locale),
+        ratings = dict(n.ratings)
+        png = await self.pictures.draw(board_png, n.rows, lang(locale), None, ratings)
+        return await self.post.send(n.ref, content=leaderboard_text(n.rows, locale,
+                                                                    ratings=ratings),
                                     allowed_mentions=discord.AllowedMentions.none(),
                                     file=memory_file(png, name))
 
