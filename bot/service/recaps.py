@@ -104,11 +104,12 @@ class Recaps:
         (nothing posted for a quiet week); how many recaps were posted."""
         week, start, end = due_week(self._clock.now())
         posted = 0
-        for recap in await self._store.recaps.due(week, end):
+        for recap in await self._store.recaps.due(week):
             figures = await self._store.recaps.week(recap.channel_id, start, end)
             notice = None
             if figures.hands and figures.table_id is not None:
-                notice = await self._notice(recap.guild_id, figures, week, start, end)
+                notice = await self._notice(recap.guild_id, recap.channel_id, figures, week,
+                                            start, end)
             if not await self._store.recaps.post(
                     recap.channel_id, week, at=self._clock.now(), table_id=figures.table_id,
                     number=week_number(week),
@@ -119,8 +120,8 @@ class Recaps:
                 await self._announcer.deliver_table(figures.table_id, self._table_info)
         return posted
 
-    async def _notice(self, guild_id: int, figures: WeekFigures, week: str, start: float,
-                      end: float) -> RecapNotice:
+    async def _notice(self, guild_id: int, channel_id: int, figures: WeekFigures, week: str,
+                      start: float, end: float) -> RecapNotice:
         names = dict(figures.names)
 
         def name(user_id: int) -> str:
@@ -130,15 +131,31 @@ class Recaps:
                         for b in figures.biggest)
         most = None if figures.most_hands is None else \
             (name(figures.most_hands[0]), figures.most_hands[1])
-        improved = await self._improved(guild_id, figures, start, end)
+        improved = await self._improved(guild_id, channel_id, figures, start, end)
         assert figures.table_id is not None
         ref = TableRef(figures.table_id, guild_id, 0, 0)
         return RecapNotice(ref, week, figures.hands, biggest, improved, most)
 
-    async def _improved(self, guild_id: int, figures: WeekFigures, start: float, end: float
-                        ) -> RecapGain | None:
-        """The week's most improved rating of the channel's matches (None: none rose)."""
-        return None
+    async def _improved(self, guild_id: int, channel_id: int, figures: WeekFigures,
+                        start: float, end: float) -> RecapGain | None:
+        """The week's most improved rating from the channel's matches that ended in it:
+        each person's shown rating of a rule set after their last such match there less
+        before their first (None: none rose, or no match was rated)."""
+        changes = [c for c in await self._store.ratings.changes_between(guild_id, start, end)
+                   if c.match_id in figures.matches]
+        first: dict[tuple[int, str], int] = {}
+        last: dict[tuple[int, str], int] = {}
+        for c in changes:  # in the order they were made
+            first.setdefault((c.user_id, c.rules), c.shown_before)
+            last[(c.user_id, c.rules)] = c.shown_after
+        gains = sorted(((last[k] - first[k], last[k], -k[0], k) for k in first), reverse=True)
+        if not gains or gains[0][0] <= 0:
+            return None
+        gain, shown, _, (user_id, rules) = gains[0]
+        names = await self._store.recaps.names(channel_id, [user_id])
+        now = (await self._store.ratings.shown(guild_id, rules, [user_id])).get(user_id)
+        return RecapGain(rules, user_id, names.get(user_id) or str(user_id), gain, shown,
+                         now is not None and now.provisional)
 
     async def run(self) -> None:
         """Forever: post what is due, then sleep until the next due moment (or a look)."""

@@ -82,13 +82,13 @@ class Recaps(Repository):
         row = await self._one("SELECT * FROM recaps WHERE channel_id = ?", (channel_id,))
         return RecapRow.of(row) if row is not None else None
 
-    async def due(self, week: str, week_end: float) -> list[RecapRow]:
-        """The channels whose recap is on (and was on before the week ended) with
-        ``week`` not yet decided."""
+    async def due(self, week: str) -> list[RecapRow]:
+        """The channels whose recap is on with ``week`` not yet decided (a recap turned
+        on after its week ended still gets that week's, once)."""
         rows = await self._all(
-            "SELECT r.* FROM recaps r WHERE r.enabled = 1 AND r.since < ?"
+            "SELECT r.* FROM recaps r WHERE r.enabled = 1"
             " AND NOT EXISTS (SELECT 1 FROM recaps_posted p WHERE p.channel_id = r.channel_id"
-            " AND p.week = ?) ORDER BY r.channel_id", (week_end, week))
+            " AND p.week = ?) ORDER BY r.channel_id", (week,))
         return [RecapRow.of(r) for r in rows]
 
     async def posted(self, channel_id: int) -> list[str]:
