@@ -317,7 +317,8 @@ class MahjongCommands(app_commands.Group, name=ls("cmd.group.name"),
                 answer.channel_id, rules, guild_id=interaction.guild_id or 0, season=wanted))
             locale = answer.public_locale
             # a channel with no standings at all, asked about none: no rule set to name
-            named = board.rules if rules or board.rows or board.others or wanted else None
+            named = board.rules if rules or board.rows or board.others or wanted \
+                or (board.current or 1) > 1 else None
             shown = shown_season(board.season, board.current)
             ratings = dict(board.ratings)
             png = await answer.pictures.draw(board_png, board.rows, lang(locale), named,

@@ -15,8 +15,7 @@ from typing import Any, Literal
 
 from bot.discord.core.i18n import LocaleLike, join, t
 from bot.discord.core.words import MAX_CONTENT, amount_text, pattern_name, rules_name, value_text
-from bot.service import BestHand, LeaderboardRow
-from bot.store.ratings import Rating
+from bot.service import BestHand, LeaderboardRow, Rating
 from engine.rules import RULESETS
 from render.cards import BoardWords, leaderboard_card
 from render.cards import LeaderboardRow as BoardRow

@@ -27,6 +27,7 @@ from bot.discord.play.choices import (
 from bot.discord.play.moves import DiscardSelect, MoveButton, MoveCode, parse_discard_value
 from bot.discord.play.premoves import NextDiscardCancel, NextDiscardSelect, NextOrDrawButton
 from bot.discord.replay import ReplayRecord, ReplayStep, ReplayViewMenu
+from bot.discord.seasons import SeasonCloseButton
 from bot.service import ActResult, Cause, ClaimAnswer, Place, Refused
 from bot.service import errors as E
 from bot.store import StandingChoices
@@ -57,7 +58,7 @@ ACTIONS = [
 
 ITEMS = (MoveButton, DiscardSelect, LobbyButton, PreferenceButton, BackButton, LeaveButton,
          NextDiscardSelect, NextDiscardCancel, ClaimAnswersSelect, NextOrDrawButton,
-         ClaimThenSelect, ReplayStep, ReplayViewMenu, ReplayRecord)
+         ClaimThenSelect, ReplayStep, ReplayViewMenu, ReplayRecord, SeasonCloseButton)
 
 
 def template(cls: Any) -> re.Pattern[str]:
@@ -150,7 +151,8 @@ def test_templates_do_not_overlap_and_every_item_is_registered() -> None:
     ids = [move_id(1, 1, 1, ACTIONS[0]), "mj:dc:1:1:1", "mj:lobby:1:join",
            "mj:pref:1:always_win:on", "mj:back:1", "mj:quit:1:2:8:yes", "mj:nx:1:1:s2",
            "mj:nxc:1:1:s2", "mj:ca:1:2", "mj:nxd:1:1:s2:off",
-           "mj:cat:1:2:9m", "mj:rp:1:2:3:a:f", "mj:rpv:1:2:3", "mj:rpf:1:2"]
+           "mj:cat:1:2:9m", "mj:rp:1:2:3:a:f", "mj:rpv:1:2:3", "mj:rpf:1:2",
+           "mj:sc:1:2:yes"]
     for i, custom_id in enumerate(ids):
         matching = [j for j, cls in enumerate(ITEMS) if template(cls).fullmatch(custom_id)]
         assert matching == [i]
