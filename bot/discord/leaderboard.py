@@ -59,7 +59,7 @@ def rating_figure(rating: Rating | None) -> str | None:
 
 
 def rating_words(rating: Rating | None, locale: LocaleLike) -> str:
-    """A rating as a text line says it: "rating 1083", "rating 1083?" (provisional),
+    """A rating as a text line says it: "rating 1083", "rating 1083 (provisional)",
     "rating —" (none)."""
     if rating is None:
         return t("board.rating.none", locale)

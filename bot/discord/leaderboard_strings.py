@@ -27,7 +27,7 @@ EN: dict[str, str] = {
     "best.repeat": "{name} ×{count}",
     "board.rating": "Rating",
     "board.rating.value": "rating {value}",
-    "board.rating.provisional": "rating {value}? (provisional)",
+    "board.rating.provisional": "rating {value} (provisional)",
     "board.rating.none": "rating —",
     "board.season": "season {n}",
     "board.all_time": "all time",

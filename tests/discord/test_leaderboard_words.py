@@ -4,6 +4,7 @@ the title drawn once."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -110,3 +111,17 @@ def test_a_long_best_hand_is_wrapped_never_cut(drawn: list[str], locale: str) ->
         joined = (joined + " " + part).strip() if words.startswith(
             (joined + " " + part).strip()) else joined + part
     assert joined == words, (shown, words)
+
+
+def test_the_card_has_the_rating_column(drawn: list[str]) -> None:
+    """Issue 31: each person's rating ("—" for none, "?" while provisional), in its column."""
+    from bot.service import Rating
+
+    ann = replace(row(best_hand_key("shanghai", ("qing_yi_se",)), 20), player_key="user:1")
+    bob = replace(ann, player_key="user:2", display_name="Bob")
+    cy = replace(ann, player_key="user:3", display_name="Cy")
+    boards.board_png([ann, bob, cy], "zh-CN", None,
+                     {1: Rating(30.0, 5.0, 12, 1083, False), 2: Rating(25.0, 8.0, 3, 920, True)},
+                     2)
+    assert drawn[0] == "本频道上海排行榜 · 积分：花 × 底分 · 第 2 赛季"
+    assert "评分" in drawn and {"1083", "920?", "—"} <= set(drawn)

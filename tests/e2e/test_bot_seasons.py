@@ -6,6 +6,7 @@ with the rating column; the recap turned on by a manager is posted once a week."
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -62,7 +63,9 @@ async def test_a_manager_closes_the_season_and_boards_show_past_seasons(
     world, _ = await _one_won_hand(fake, bots, tmp_path, monkeypatch)
     p2, manager = world.players[1], world.outsider
     posted = channel_files(fake, world.channel, "leaderboard-")[-1].content
-    assert "p1: +" in posted and "rating —" in posted  # the column, no rating yet
+    # the rating column: the match (one hand) was rated as it finished, provisionally
+    p1_line = next(line for line in posted.splitlines() if "p1: +" in line)
+    assert re.search(r" · rating \d+ \(provisional\) \(won 1 of 1 hand\)$", p1_line)
 
     refused = await answer(await fake.slash(p2, world.guild, world.channel,
                                             "mahjong", "season", "close"))
