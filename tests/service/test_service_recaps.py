@@ -15,6 +15,7 @@ import pytest
 from bot.service import FakeClock, Place, RecapNotice, RecordingNotifier, TableService
 from bot.service import errors as E
 from bot.service.fairness import Deal
+from bot.service.notices import Notice
 from bot.service.recaps import due_week, next_due, week_name, week_number
 from bot.store import Store
 from bot.store.ratings import RatingChange
@@ -173,10 +174,10 @@ async def test_a_recap_lost_in_a_crash_is_delivered_once_by_the_next_start(
     await _ann_wins(world)
 
     class Dying(RecordingNotifier):
-        async def publish(self, notice: object) -> None:
+        async def publish(self, notice: Notice) -> None:
             if isinstance(notice, RecapNotice):
                 raise ConnectionError("killed before Discord heard of it")
-            await super().publish(notice)  # type: ignore[arg-type]
+            await super().publish(notice)
 
     world.service.notifier = Dying()
     clock.set(MONDAY_AFTER)

@@ -4,14 +4,24 @@ a season of another server is never shown."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
 
 import pytest
 
-from bot.service import Place, Standings
+from bot.service import (
+    FakeClock,
+    Place,
+    RecordingNotifier,
+    Refused,
+    Standings,
+    TableService,
+)
 from bot.service import errors as E
 from bot.service.fairness import Deal
+from bot.service.results import SeasonClosed
+from bot.store import Store
 from tests.service.helpers import (
     ANN,
     BOB,
@@ -129,3 +139,29 @@ async def test_computers_never_rank_in_any_season(
                await svc.leaderboard(CHANNEL, guild_id=GUILD, season="all")]
     for board in boards:
         assert set(_points(board)) == {f"user:{ANN}", f"user:{BOB}"}
+
+
+async def test_two_processes_close_a_season_once(pg_url: str) -> None:
+    """Shared mode on PostgreSQL: the same confirmation pressed twice, each press served
+    by another process at the same moment: one closes, the other is told it is closed."""
+    stores = [await Store.open(pg_url) for _ in range(2)]
+    try:
+        clock, notes = FakeClock(), RecordingNotifier()
+        services = [TableService(s, notes, clock=clock, shared=True, computer_pause=0.0,
+                                 deal=_heavenly) for s in stores]
+        world = World(stores[0], clock, notes, services[0])
+        await _ann_wins(world)
+        manager = by(BOB, manager=True, place=HERE)
+        done = await asyncio.gather(*(s.close_season(manager, 1) for s in services),
+                                    return_exceptions=True)
+        closed = [d for d in done if isinstance(d, SeasonClosed)]
+        told = [d for d in done if isinstance(d, Refused)]
+        assert len(closed) == 1 and len(told) == 1 and told[0].code == E.SEASON_CLOSED
+        assert closed[0].archived == 4
+        for service in services:
+            assert await service.season_of(GUILD) == 2
+        assert len((await services[1].leaderboard(CHANNEL, guild_id=GUILD, season=1)).rows) \
+            == 4
+    finally:
+        for store in stores:
+            await store.close()

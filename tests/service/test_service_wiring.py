@@ -21,13 +21,16 @@ from bot.service.digests import Digests
 from bot.service.moves import Moves
 from bot.service.process import OneProcess, SharedProcess
 from bot.service.queries import Queries
+from bot.service.recaps import Recaps
 from bot.service.recovery import Recovery
+from bot.service.seasons import Seasons
 from bot.service.tables import LiveTables
 from bot.service.timers import Timers
 from bot.store import Store
 
 SERVICE = Path(bot.service.__file__).parent
-PARTS = (Alarms, Announcer, Commands, Digests, LiveTables, Moves, Queries, Recovery, Timers)
+PARTS = (Alarms, Announcer, Commands, Digests, LiveTables, Moves, Queries, Recaps, Recovery,
+         Seasons, Timers)
 
 
 def _tree(path: Path) -> ast.Module:

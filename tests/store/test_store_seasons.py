@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from fractions import Fraction
+from pathlib import Path
 
 from bot.store import LeaderboardDelta, Store
 from bot.store.rows import HandFact
@@ -58,9 +59,9 @@ async def test_closing_twice_closes_once(store: Store) -> None:
     assert await store.seasons.current(G) == 2
 
 
-async def test_two_closes_at_once_close_once(store: Store, database: object) -> None:
+async def test_two_closes_at_once_close_once(store: Store, database: Path | str) -> None:
     await store.leaderboard.apply(G, 10, SH, [d("user:1", "Ann", Fraction(1))])
-    other = await Store.open(database)  # type: ignore[arg-type]
+    other = await Store.open(database)
     try:
         results = await asyncio.gather(store.seasons.close(G, 1, by=1, at=1.0),
                                        other.seasons.close(G, 1, by=2, at=1.0))
@@ -136,10 +137,10 @@ async def test_a_recap_is_set_per_channel_and_a_week_is_decided_once(
     assert not off.enabled and await store.recaps.due("1970-W09") == []
 
 
-async def test_two_writers_decide_a_week_once(store: Store, database: object,
+async def test_two_writers_decide_a_week_once(store: Store, database: Path | str,
                                               new_game: NewGame) -> None:
     game = await new_game()
-    other = await Store.open(database)  # type: ignore[arg-type]
+    other = await Store.open(database)
     try:
         done = await asyncio.gather(*(s.recaps.post(CHANNEL, "1970-W02", at=1.0,
                                                     table_id=game.table.id, number=197002,
