@@ -125,3 +125,9 @@ def test_the_card_has_the_rating_column(drawn: list[str]) -> None:
                      2)
     assert drawn[0] == "本频道上海排行榜 · 积分：花 × 底分 · 第 2 赛季"
     assert "评分" in drawn and {"1083", "920?", "—"} <= set(drawn)
+    from render import draw
+    from render.tiles import name_font
+
+    missing = {ch for text in drawn for ch in text
+               if not draw._has_glyph(ch) and not draw._has_glyph(ch, name_font)}
+    assert missing == set()  # every word of the column and the season in a bundled font
