@@ -278,8 +278,12 @@ def leaderboard_rows(n: int = 20) -> list[LeaderboardRow]:
                      for _ in range(n)), reverse=True)
     names = [f"{rng.choice(('Alice', '王小明', 'Chen', 'Dana', 'Eli', '芳芳', 'Gus'))}"
              f"{rng.choice(('', '_88', ' Li', 'xx', ' the Great'))}" for _ in range(n)]
-    return [LeaderboardRow(i + 1, names[i], points[i], rng.randint(0, 40), rng.randint(1, 12),
+    rows = [LeaderboardRow(i + 1, names[i], points[i], rng.randint(0, 40), rng.randint(1, 12),
                            rng.choice(_BEST)) for i in range(n)]
+    ratings = random.Random(31)  # the rating column: a rating, a provisional one, none
+    return [replace(r, rating=ratings.choice((str(ratings.randint(900, 1300)),
+                                              f"{ratings.randint(950, 1100)}?", None)))
+            for r in rows]
 
 
 HANDS: dict[str, Callable[[], PlayerView]] = {
