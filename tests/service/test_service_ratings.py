@@ -5,7 +5,7 @@ once."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from fractions import Fraction
 
 import pytest
@@ -14,7 +14,7 @@ from bot.service import Place
 from bot.service import errors as E
 from bot.service.fairness import Deal
 from bot.service.ratings import FORMULA, PlackettLuceFormula
-from bot.store import MatchFact, Skill
+from bot.store import MatchFact, Placed, Skill
 from bot.store.ratings import SETTING
 from tests.service.helpers import (
     ANN,
@@ -158,3 +158,35 @@ async def test_a_person_who_left_is_rated_for_the_seat(
     rated = await world.store.ratings.shown(GUILD, "shanghai", [ANN, BOB, CID, DEE])
     assert sorted(rated) == [ANN, BOB, CID, DEE]  # Bob's seat is his: no computer seat
     assert rated[BOB].shown <= rated[CID].shown < rated[ANN].shown
+
+
+class Broken(PlackettLuceFormula):
+    """A formula that fails: the process dies, as it were, in the middle of rating."""
+
+    def rate(self, seats: Sequence[Placed], computers: int,
+             skills: Mapping[int, Skill]) -> dict[int, Skill] | None:
+        raise RuntimeError("killed while rating")
+
+
+@pytest.mark.usefixtures("dealer_zero")
+async def test_a_match_never_ends_unrated_nor_is_rated_twice(
+        make_world: Callable[..., Awaitable[World]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rating is written in the transaction that finishes the match: when it fails,
+    the match has not finished either (no facts, no totals), and after a restart the
+    last move is played again and the match rated once."""
+    world = await make_world(deal=heavenly)
+    table = await world.table((ANN, BOB, CID), computers=1, options={"hands": 1})
+    monkeypatch.setattr("bot.service.moves.FORMULA", Broken())
+    with pytest.raises(RuntimeError):
+        await win_at_once(world, table)
+    row = await world.store.lobby.get_table(table)
+    assert row is not None and row.status == "playing"
+    assert await world.store.facts.all_matches() == []
+    monkeypatch.undo()
+    restarted = await make_world(deal=heavenly)
+    await restarted.service.recover()
+    assert await restarted.service.start_ratings() is not None  # first start: nothing yet
+    await win_at_once(restarted, table)
+    assert len(await restarted.store.ratings.changes_between(GUILD, 0.0, 1e12)) == 3
+    assert await restarted.service.start_ratings() is None
+    assert len(await restarted.store.ratings.changes_between(GUILD, 0.0, 1e12)) == 3
