@@ -33,6 +33,7 @@ from bot.store.rows import HandFact
 from tests.service.helpers import QUIET, stacked
 
 MANAGE_GUILD = 1 << 5
+OTHER_GUILD = 901
 HEAVENLY = {0: "123m456m789m123p55p", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
 
 
@@ -47,6 +48,10 @@ async def _one_won_hand(fake: FakeDiscord, bots: BotLauncher, tmp_path: Path,
     world = make_world(fake)
     manager_role = fake.add_role(world.guild, "mods", MANAGE_GUILD)
     fake.add_member(world.guild, world.outsider, [manager_role])
+    # another server, where the outsider manages too and p2 plays (judged in place)
+    elsewhere = fake.add_guild(OTHER_GUILD, "Elsewhere", owner=world.outsider,
+                               members=[world.players[1], world.outsider])
+    assert elsewhere.id == OTHER_GUILD
     running = await bots.start(make_bot(tmp_path / "db.sqlite3", picture_processes=0,
                                         service_options={"deal": _heavenly, **options}))
     await open_table(world, hands=1)
@@ -109,6 +114,17 @@ async def test_a_manager_closes_the_season_and_boards_show_past_seasons(
     assert missing.ephemeral and "no season 7" in missing.content
     bad = await answer(await slash(world, p2, "leaderboard", season="spring"))
     assert bad.ephemeral and "is no season" in bad.content
+    # the other server: in its own season 1, nothing of this one's, its own close
+    there = fake.channel(OTHER_GUILD, "general")
+    ours_elsewhere = await answer(await fake.slash(p2, OTHER_GUILD, there, "mahjong",
+                                                   "leaderboard", options={"season": "all"}))
+    assert "p1" not in ours_elsewhere.content and "all time" in ours_elsewhere.content
+    never = await answer(await fake.slash(p2, OTHER_GUILD, there, "mahjong", "leaderboard",
+                                          options={"season": "2"}))
+    assert never.ephemeral and "no season 2: it is in season 1" in never.content
+    asked_there = await answer(await fake.slash(manager, OTHER_GUILD, there, "mahjong",
+                                                "season", "close"))
+    assert "Close season 1 of this server?" in asked_there.content
     offered = await (await fake.autocomplete(p2, world.guild, world.channel,
                                              "mahjong", "leaderboard", focused="season",
                                              options={"season": ""})).response()
