@@ -112,6 +112,7 @@ class MahjongBot(discord.Client):
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",
                  report.live_tables, report.deadlines, report.deferred)
         await self.service.resend_dms()  # the decisions a crash left without their DMs
+        await self.service.start_facts()  # the stats' facts, when derived another way
         await self.service.start_ratings()  # a new formula rebuilds them; missed ones rated
         self._tasks += [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
                         asyncio.create_task(self.service.warm(), name="mahjong-warm")]

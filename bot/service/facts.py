@@ -243,13 +243,14 @@ class FactsRebuilt:
 
 async def rebuild_facts(store: Store, now: Callable[[], float], *, force: bool = False,
                         size: int = 2000, hold: float = 60.0, poll: float = 2.0,
-                        wait: bool = True) -> FactsRebuilt:
+                        wait: bool = True, pause: float = 0.0) -> FactsRebuilt:
     """Rebuild the projection from the logs, all settled hands in order, batch by batch
     (each batch, its progress and the claim held on in one transaction): a process
     killed midway leaves the batches it committed, and the next to start (once its
     claim ran out, ``hold`` seconds) goes on from there. Without ``force`` nothing is
     done when the stored formula is this one. With several processes one rebuilds;
-    the others wait for it (``wait``) polling every ``poll`` seconds, or return at once."""
+    the others wait for it (``wait``) polling every ``poll`` seconds, or return at once.
+    ``pause``: seconds between two batches (moves go on between them anyway)."""
     by = secrets.token_hex(8)
     start = now()
     looked = 0
@@ -277,7 +278,7 @@ async def rebuild_facts(store: Store, now: Callable[[], float], *, force: bool =
         looked += count
         if not more:
             break
-        await asyncio.sleep(0)  # moves go on between batches
+        await asyncio.sleep(pause)  # moves go on between batches
     done = await store.facts.finish_rebuild(claim, at=now())
     seconds = now() - start
     log.info("rebuilt the stats' facts: %s hands in %.1f s", looked, seconds)

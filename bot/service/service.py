@@ -37,6 +37,7 @@ from bot.service.cause import Cause
 from bot.service.clock import Clock, SystemClock
 from bot.service.commands import Commands
 from bot.service.digests import DIGEST_LEASE, SWEEP_EVERY, Digests
+from bot.service.facts import FactsRebuilt, rebuild_facts
 from bot.service.fairness import Deal, shuffle
 from bot.service.languages import Languages
 from bot.service.live import AnswersGiven, LiveTable
@@ -54,6 +55,7 @@ from bot.service.people import People
 from bot.service.process import OneProcess, ProcessModel, SharedProcess
 from bot.service.queries import Queries
 from bot.service.rating_admin import RatingAdmin
+from bot.service.ratings import FORMULA as RATING_FORMULA
 from bot.service.recaps import RECAP_EVERY, Recaps
 from bot.service.recovery import Recovery
 from bot.service.replays import HandRecord, ReplayFrame, Replays
@@ -392,6 +394,21 @@ class TableService:
         the restart waits on it (about 18 ms)."""
         preload_tables()
         return await self.recovery.recover(eager=eager)
+
+    async def start_facts(self) -> FactsRebuilt:
+        """Start-up, before `start_ratings`: the stats' facts rebuilt from the logs when
+        they were derived by another formula (`bot.service.facts.rebuild_facts`: once,
+        whatever the number of processes starting; the others wait for it). Facts
+        rebuilt, every rating is replayed from them."""
+        rebuilt = await rebuild_facts(self.store, self.clock.now)
+        if rebuilt.hands and rebuilt.done:
+            await self.store.ratings.rebuild(RATING_FORMULA)
+        return rebuilt
+
+    async def rebuild_facts(self) -> FactsRebuilt:
+        """Every settled hand's and finished match's facts derived again from the logs
+        (tools and tests; start-up does it when the formula changed: `start_facts`)."""
+        return await rebuild_facts(self.store, self.clock.now, force=True)
 
     async def start_ratings(self) -> Rebuilt | None:
         """Start-up: every rating rebuilt when the formula changed (once), and any

@@ -17,7 +17,16 @@ from bot.service.live import step_of
 from bot.store import ActionRow, HandFact, MatchFact, Store
 from engine import rules as rulesets
 from engine.ai import choose_action
-from engine.game import Action, ActionKind, HandState, Phase, deciding_seats, legal_actions
+from engine.game import (
+    Action,
+    ActionKind,
+    HandState,
+    Phase,
+    apply,
+    deciding_seats,
+    legal_actions,
+    new_hand,
+)
 from engine.game.replay import replay
 from engine.rules.common import FactorKind, WinKind
 from engine.rules.ruleset import StatHand
@@ -145,11 +154,24 @@ async def recount(store: Store, table_id: int, seated: Mapping[int, int | None]
             if not settled:
                 continue  # a voided hand
             actions = await store.log.actions(hand.id)
-            state = replay(table.rules, options, [tile_from_notation(t)
-                                                  for t in hand.wall_tiles],
-                           hand.dice, hand.dealer,
-                           [Action.from_json(a.payload) for a in actions],
-                           streak=hand.streak, huangfan=hand.huangfan > 0)
+            wall = [tile_from_notation(t) for t in hand.wall_tiles]
+            state, _ = new_hand(table.rules, options, wall, hand.dealer, hand.dice,
+                                streak=hand.streak, huangfan=hand.huangfan > 0)
+            claimed_at: list[tuple[int, int, int]] = []  # (claimer, discarder, its answer's seq)
+            for a in actions:
+                before = state.claims
+                state, _ = apply(state, Action.from_json(a.payload))
+                for c in range(4):
+                    for giver in range(4):
+                        for _ in range(state.claims[c][giver] - before[c][giver]):
+                            answer = max(b.seq for b in actions if b.seat == c
+                                         and b.seq <= a.seq and b.kind in ("chi", "pong",
+                                                                           "kong"))
+                            claimed_at.append((c, giver, answer))
+            # the same end as replaying it whole
+            assert state == replay(table.rules, options, wall, hand.dice, hand.dealer,
+                                   [Action.from_json(a.payload) for a in actions],
+                                   streak=hand.streak, huangfan=hand.huangfan > 0)
             result = state.result
             assert result is not None, hand
             wins = {w.winner: w for w in result.wins}
@@ -168,18 +190,34 @@ async def recount(store: Store, table_id: int, seated: Mapping[int, int | None]
                     for f in f_of(c))}
                 for seat in range(4):
                     assert (marks[seat].get("cheng_bao_paid", 0) == 1) == (seat in liable)
+            lefts = {s: d.seq for s, d in departures.items() if d.hand_id == hand.id}
+            if lefts:  # a person left during it: theirs is what they did until then
+                theirs = [[0] * 4 for _ in range(4)]
+                for c, giver, seq in claimed_at:
+                    if c not in lefts or seq <= lefts[c]:
+                        theirs[c][giver] += 1
+                credited = StatHand(tuple(0 if s in lefts else v for s, v in enumerate(values)),
+                                    patterns, from_seat, tuple(map(tuple, theirs)),
+                                    hand.huangfan, options)
+                mine = ruleset.stat_marks(credited)
+                marks = tuple(mine[s] if s in lefts else marks[s] for s in range(4))
+            dealt_seq = None if from_seat is None else max(
+                a.seq for a in actions if a.seat == from_seat
+                and a.kind in ("discard", "added_kong"))
             for seat in range(4):
                 d = departures.get(seat)
                 user = seated[seat] if d is None else (
                     d.user_id if d.hand_number >= hand.number else None)
-                left = d.seq if d is not None and d.hand_id == hand.id else None
+                left = lefts.get(seat)
                 if user is not None:
                     played[seat] += 1
-                assert left is None, "recount: departures are checked on their own"
-                won = seat in wins
                 melds = state.seats[seat].melds
                 claimed = sum(1 for m in melds if m.from_seat is not None)
                 assert claimed == sum(claims[seat]), (claimed, claims[seat])
+                if left is not None:
+                    claimed = sum(1 for c, _, seq in claimed_at if c == seat and seq <= left)
+                won = seat in wins and left is None
+                dealt = from_seat == seat and (left is None or (dealt_seq or 0) <= left)
                 moves, hist, timeouts, taken = _acts(actions, hand.started_at, seat, left)
                 payment = result.payments[seat]
                 hands_out.append(HandFact(
@@ -187,10 +225,10 @@ async def recount(store: Store, table_id: int, seated: Mapping[int, int | None]
                     table.rules, hand.number, user, hand.ended_at or 0.0, payment,
                     won=won, self_draw=won and wins[seat].win is WinKind.SELF_DRAW,
                     won_from=wins[seat].from_seat if won else None,
-                    dealt_in=from_seat == seat,
-                    deal_in_cost=-payment if from_seat == seat and payment < 0 else Fraction(0),
+                    dealt_in=dealt,
+                    deal_in_cost=-payment if dealt and payment < 0 else Fraction(0),
                     win_value=values[seat] if won else None,
-                    patterns=patterns[seat], claims=claimed, drawn=not result.wins,
+                    patterns=patterns[seat] if won else (), claims=claimed, drawn=not result.wins,
                     marks={k: v for k, v in marks[seat].items() if v}, moves=moves,
                     move_hist=hist, timeouts=timeouts, taken_over=taken and user is not None,
                     dealer=seat == hand.dealer))

@@ -55,3 +55,30 @@ async def test_every_fact_equals_a_recount_from_the_engine(
         wrong = differences([f for m in await world.store.matches.of_table(table)
                              for f in await world.store.facts.of_match(m.id)], matches)
         assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("rules", ["shanghai", "hangzhou"])
+async def test_a_person_who_left_is_credited_until_they_left(
+        make_world: Callable[..., Awaitable[World]], rules: str) -> None:
+    world = await make_world()
+    table = await play_match(world, rules, (ANN, BOB, CID), computers=1,
+                             rng=random.Random(11), plan=Plan(leaves={BOB: 12}),
+                             options={"hands": 3})
+    seated = await _seated(world, table)
+    seated[1] = BOB  # the computer holds his seat now: he sat there at the start
+    hands, matches = await recount(world.store, table, seated)
+    stored = await world.store.facts.all_hands()
+    wrong = differences(stored, hands)
+    assert not wrong, "\n".join(wrong)
+    [match] = await world.store.matches.of_table(table)
+    [left] = await world.store.matches.departures(match.id)
+    bob = [f for f in stored if f.seat == 1]
+    assert [f.user_id for f in bob] == [BOB if f.hand_number <= left.hand_number else None
+                                       for f in bob]
+    gone = next(f for f in bob if f.hand_id == left.hand_id)
+    assert not gone.won  # whatever the computer won after he left is not his
+    rows = await world.store.facts.of_match(match.id)
+    assert rows[1].user_id == BOB and rows[1].hands == left.hand_number
+    assert rows[1].computers == 1  # seat 3: his seat had a person
+    wrong = differences(rows, matches)
+    assert not wrong, "\n".join(wrong)

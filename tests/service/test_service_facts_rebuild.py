@@ -1,0 +1,139 @@
+"""The projection rebuilt from the logs equals what each settlement wrote, on a SQLite
+file and on PostgreSQL; start-up rebuilds it once when the stored formula differs; a
+rebuild killed midway (SIGKILL) leaves whole hands only, and the next start goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service.facts import STATS_FORMULA, rebuild_facts
+from bot.store import Store
+from tests.service.facts_play import Plan, play_match
+from tests.service.helpers import ANN, BOB, CID, DEE, World, by
+
+CHILD = Path(__file__).with_name("facts_rebuild_child.py")
+MakeWorld = Callable[..., Awaitable[World]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def make_world(request: pytest.FixtureRequest, db_path: Path
+                     ) -> AsyncIterator[MakeWorld]:
+    """Worlds on one database of each kind (a real SQLite file, a fresh PostgreSQL)."""
+    database: Path | str = db_path
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
+        database = await server.database()
+    stores: list[Store] = []
+
+    async def make(**kwargs: Any) -> World:
+        store = await Store.open(database)
+        stores.append(store)
+        notes = RecordingNotifier()
+        clock = FakeClock()
+        service = TableService(store, notes, clock=clock, computer_pause=0.0, **kwargs)
+        return World(store, clock, notes, service)
+
+    yield make
+    for store in stores:
+        await store.close()
+    if request.param == "postgres":
+        await server.drop(str(database))
+
+
+async def _played(world: World) -> None:
+    """Matches of both rule sets: people, computers, an away seat, a departure, and a
+    table cancelled midway (its voided hand and abandoned match have no facts)."""
+    rng = random.Random(3)
+    await play_match(world, "shanghai", (ANN, BOB, CID, DEE), computers=0, rng=rng,
+                     options={"hands": 2}, channel=71)
+    await play_match(world, "hangzhou", (ANN, BOB), computers=2, rng=rng,
+                     plan=Plan(lazy=frozenset({BOB})), options={"hands": 2}, channel=72)
+    await play_match(world, "hangzhou", (ANN, BOB, CID), computers=1, rng=rng,
+                     plan=Plan(leaves={CID: 8}), options={"hands": 2}, channel=73)
+    cancelled = await world.table((ANN, BOB), computers=2, channel=74)
+    await world.advance(30.0)
+    await world.service.cancel(by(ANN), cancelled)
+
+
+async def test_a_rebuild_equals_what_each_settlement_wrote(make_world: MakeWorld) -> None:
+    world = await make_world()
+    await _played(world)
+    hands, matches = await world.store.facts.all_hands(), await world.store.facts.all_matches()
+    assert len(matches) == 12 and len({f.hand_id for f in hands}) >= 6
+    rebuilt = await rebuild_facts(world.store, world.clock.now, force=True, size=3)
+    assert rebuilt.done and rebuilt.hands == len(hands) // 4
+    assert await world.store.facts.all_hands() == hands
+    assert await world.store.facts.all_matches() == matches
+    assert await world.store.facts.formula() == STATS_FORMULA
+
+
+async def test_start_up_rebuilds_once_when_the_formula_differs(make_world: MakeWorld) -> None:
+    world = await make_world()
+    await _played(world)
+    hands = await world.store.facts.all_hands()
+    # a database from before the projection: no formula kept, no rows
+    await world.store._db.execute("DELETE FROM hand_facts")
+    await world.store._db.execute("DELETE FROM match_facts")
+    first = await world.service.start_facts()
+    assert first.done and first.hands == len(hands) // 4
+    assert await world.store.facts.all_hands() == hands
+    again = await world.service.start_facts()
+    assert (again.done, again.hands) == (True, 0)  # the same formula: nothing to do
+    # another formula stored (an older bot's): rebuilt, by one of two processes
+    await world.store.lobby.set_setting("stats_formula", "facts-0", at=1.0)
+    other = await make_world()
+    one, two = await asyncio.gather(
+        rebuild_facts(world.store, world.clock.now, poll=0.05),
+        rebuild_facts(other.store, other.clock.now, poll=0.05))
+    assert sorted((one.hands, two.hands)) == [0, len(hands) // 4]
+    assert one.done and two.done
+    assert await world.store.facts.all_hands() == hands
+
+
+async def test_a_rebuild_killed_midway_goes_on_at_the_next_start(db_path: Path) -> None:
+    """SQLite file only: the kill is of another process on the same file."""
+    store = await Store.open(db_path)
+    try:
+        clock, notes = FakeClock(), RecordingNotifier()
+        world = World(store, clock, notes,
+                      TableService(store, notes, clock=clock, computer_pause=0.0))
+        await _played(world)
+        hands = await store.facts.all_hands()
+        matches = await store.facts.all_matches()
+        await store.lobby.set_setting("stats_formula", "facts-0", at=1.0)
+    finally:
+        await store.close()
+    proc = subprocess.Popen([sys.executable, str(CHILD), str(db_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "GO"
+    await asyncio.sleep(1.2)  # a few batches of one hand
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    store = await Store.open(db_path)
+    try:
+        assert await store.facts.formula() == "facts-0"  # not finished
+        partial = await store.facts.all_hands()
+        done = sorted({f.hand_id for f in partial})
+        assert 0 < len(done) < len({f.hand_id for f in hands})
+        # whole hands only, each as it was written at its settlement
+        assert partial == [f for f in hands if f.hand_id in done]
+        # the next start waits for the killed process's claim to run out, goes on
+        again = await rebuild_facts(store, time.time, hold=1.0, poll=0.1)
+        assert again.done and 0 < again.hands < len(hands) // 4
+        assert await store.facts.all_hands() == hands
+        assert await store.facts.all_matches() == matches
+        assert await store.facts.formula() == STATS_FORMULA
+    finally:
+        await store.close()
