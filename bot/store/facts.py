@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.store.database import Session
 from bot.store.fact_sources import Derive, project_in, write_in
@@ -107,16 +108,17 @@ class Facts(Repository):
         left by a killed process goes on where it stopped (same formula); a new one
         starts from nothing: every row is deleted in the same transaction."""
         async with self._write() as db:
-            for key in (FORMULA_KEY, REBUILD_KEY):  # locked: a racing process waits
+            for key in (REBUILD_KEY, FORMULA_KEY):
                 await db.run("INSERT INTO bot_settings (key, value, updated_at)"
                              " VALUES (?, '', ?) ON CONFLICT (key) DO NOTHING", (key, at))
-            rows = {r["key"]: r["value"] for r in await db.all(
-                "SELECT key, value FROM bot_settings WHERE key IN (?, ?)"
-                f"{db.for_update}", (FORMULA_KEY, REBUILD_KEY))}
-            held = json.loads(rows[REBUILD_KEY]) if rows[REBUILD_KEY] else None
+            # the rebuild's row is the one lock every step of it takes (first): a
+            # racing process waits, and no two steps wait for each other
+            held = await self._held_in(db)
+            row = await db.one("SELECT value FROM bot_settings WHERE key = ?", (FORMULA_KEY,))
+            built = "" if row is None else str(row["value"])
             if held is not None and held["by"] != by and held["until"] > at:
                 return None
-            if held is None and rows[FORMULA_KEY] == formula and not force:
+            if held is None and built == formula and not force:
                 return None
             after = 0
             if held is not None and held["formula"] == formula and not force:
@@ -137,9 +139,7 @@ class Facts(Repository):
         and whether any hand was left to look at; (None, 0, False) — nothing written —
         when the claim is no longer this process's."""
         async with self._write() as db:
-            row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
-                               (REBUILD_KEY,))
-            held = json.loads(row["value"]) if row is not None and row["value"] else None
+            held = await self._held_in(db)
             if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
                 return None, 0, False
             last = await db.one("SELECT MAX(id) FROM (SELECT id FROM hands WHERE id > ?"
@@ -163,9 +163,7 @@ class Facts(Repository):
         """The rebuild is complete: its formula is recorded and its claim let go.
         False (nothing written) when the claim is no longer this process's."""
         async with self._write() as db:
-            row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
-                               (REBUILD_KEY,))
-            held = json.loads(row["value"]) if row is not None and row["value"] else None
+            held = await self._held_in(db)
             if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
                 return False
             await db.run("UPDATE bot_settings SET value = '', updated_at = ? WHERE key = ?",
@@ -173,6 +171,13 @@ class Facts(Repository):
             await db.run("UPDATE bot_settings SET value = ?, updated_at = ? WHERE key = ?",
                          (claim.formula, at, FORMULA_KEY))
             return True
+
+    @staticmethod
+    async def _held_in(db: Session) -> dict[str, Any] | None:
+        """The rebuild under way (its row locked until the transaction ends), or None."""
+        row = await db.one(f"SELECT value FROM bot_settings WHERE key = ?{db.for_update}",
+                           (REBUILD_KEY,))
+        return json.loads(row["value"]) if row is not None and row["value"] else None
 
     @staticmethod
     async def _hold_in(db: Session, claim: RebuildClaim, at: float) -> None:

@@ -96,7 +96,7 @@ async def test_start_up_rebuilds_once_when_the_formula_differs(make_world: MakeW
     other = await make_world()
     one, two = await asyncio.gather(
         rebuild_facts(world.store, world.clock.now, poll=0.05),
-        rebuild_facts(other.store, other.clock.now, poll=0.05))
+        rebuild_facts(other.store, world.clock.now, poll=0.05))  # one clock: one time
     assert sorted((one.hands, two.hands)) == [0, len(hands) // 4]
     assert one.done and two.done
     assert await world.store.facts.all_hands() == hands
