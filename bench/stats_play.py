@@ -12,7 +12,7 @@ Deterministic for a seed (the walls are the service's own shuffle, seeded here).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.service import Cause, FakeClock, Place, TableService
 from bot.service.fairness import Deal, deal_of
@@ -33,12 +33,13 @@ def seeded_deals(service: TableService, rng: random.Random) -> None:
 async def play_matches(service: TableService, clock: FakeClock, rng: random.Random, *,
                        people: Sequence[int], guild_id: int, channel_id: int, rules: str,
                        hands: int = 2, computers: int = 0, timeouts: float = 0.0,
-                       leaves: float = 0.0, think: tuple[float, float] = (5.0, 4 * 3600.0)
-                       ) -> int:
+                       leaves: float = 0.0, think: tuple[float, float] = (5.0, 4 * 3600.0),
+                       asleep: Collection[int] = ()) -> int:
     """One match at a new table of ``people`` (and ``computers``) in the channel, played
     to its end; its table id. ``timeouts``: the chance a person lets a decision time
     out; ``leaves``: the chance, at each of their turns, that a person leaves the match
-    (at most one a match)."""
+    (at most one a match); ``asleep``: people who never answer (their timers play for
+    them until the computer takes their seat over, away)."""
     place = Place(guild_id, channel_id)
 
     def cause(user: int) -> Cause:
@@ -74,7 +75,7 @@ async def play_matches(service: TableService, clock: FakeClock, rng: random.Rand
                 await _leave(service, cause(row.user_id), table_id)
                 moved = True
                 break
-            if timeouts and rng.random() < timeouts:
+            if row.user_id in asleep or (timeouts and rng.random() < timeouts):
                 continue  # this person lets it run out
             clock.advance(rng.uniform(*think))
             action = choose_action(state, seat, rng)

@@ -29,6 +29,9 @@ from bot.store.stats import Scope
 from engine.game import Action, apply, new_hand
 from engine.game.events import MeldDeclared
 from engine.melds import MeldKind
+from engine.rules import get as get_rules
+from engine.rules.common import SEATS
+from engine.rules.ruleset import StatHand
 
 CLAIMS = (MeldKind.CHI, MeldKind.PONG, MeldKind.KONG)
 BATCH = 500
@@ -55,6 +58,8 @@ class SeatCount:
     hist: list[int] = field(default_factory=lambda: [0] * len(MOVE_BUCKETS))
     timeouts: int = 0
     taken_over: bool = False
+    marks: dict[str, int] = field(default_factory=dict)
+    """The rule set's own figures (`RuleSet.stat_marks` of the replayed hand)."""
 
 
 @dataclass
@@ -165,14 +170,30 @@ def _replay(h: Any, actions: list[Any], settled: dict[int, Fraction], people: di
                         (int(h["dice"][0]), int(h["dice"][2])), streak=h["streak"],
                         huangfan=h["huangfan"] > 0)
     seats = {s: SeatCount(int(h["id"]), s, settled.get(s, Fraction(0))) for s in people}
+    claimed = [[0] * SEATS for _ in range(SEATS)]  # claimed[a][b]: a's claims on b's discards
+    credited = [[0] * SEATS for _ in range(SEATS)]  # those made while the seat was its person's
+    answered: dict[int, int] = {}  # seat → the seq of its last chi/pong/kong answer
+    won_at: dict[int, int] = {}  # seat → the seq of its win
+    offered_at: dict[int, int] = {}  # seat → the seq of its last discard or added kong
+
+    def theirs(seat: int, seq: int) -> bool:
+        return seq <= left_at.get(seat, NEVER)
+
     before = float(h["started_at"])
     for a in actions:
         payload = a["payload"]
-        state, events = apply(state, Action.from_json(
-            json.loads(payload) if isinstance(payload, str) else payload))
-        seq = int(a["seq"])
-        seat = seats.get(a["seat"])
-        if seat is not None and seq <= left_at.get(a["seat"], NEVER):
+        action = Action.from_json(json.loads(payload) if isinstance(payload, str) else payload)
+        state, events = apply(state, action)
+        seq, who = int(a["seq"]), int(a["seat"])
+        kind = action.kind.value
+        if kind in ("chi", "pong", "kong"):
+            answered[who] = seq
+        elif kind == "win":
+            won_at[who] = seq
+        elif kind in ("discard", "added_kong"):
+            offered_at[who] = seq
+        seat = seats.get(who)
+        if seat is not None and theirs(who, seq):
             if a["source"] == "player":
                 seat.moves += 1
                 took = float(a["at"]) - before
@@ -184,23 +205,45 @@ def _replay(h: Any, actions: list[Any], settled: dict[int, Fraction], people: di
         before = float(a["at"])
         for e in events:
             if isinstance(e, MeldDeclared) and e.meld.kind in CLAIMS \
-                    and e.meld.from_seat is not None and e.seat in seats \
-                    and seq <= left_at.get(e.seat, NEVER):
-                seats[e.seat].claims += 1
+                    and e.meld.from_seat is not None:
+                claimed[e.seat][e.meld.from_seat] += 1
+                if theirs(e.seat, answered.get(e.seat, seq)):
+                    credited[e.seat][e.meld.from_seat] += 1
     result = state.result
     assert result is not None, f"hand {h['id']} did not end in its replay"
     for seat in seats.values():
         seat.drawn = result.drawn
+        seat.claims = sum(credited[seat.seat])
+    values = [0] * SEATS
+    patterns: list[tuple[str, ...]] = [()] * SEATS
+    mine = [0] * SEATS  # the values of the wins made while the seat was its person's
     for win in result.wins:
-        if win.winner in seats:
-            w = seats[win.winner]
-            w.won, w.self_draw = True, win.from_seat is None
-            w.won_from, w.value = win.from_seat, win.settlement.value
-            w.patterns = win.settlement.patterns
-        if win.from_seat is not None and win.from_seat in seats:
-            loser = seats[win.from_seat]
+        values[win.winner] = win.settlement.value
+        patterns[win.winner] = win.settlement.patterns
+        if theirs(win.winner, won_at.get(win.winner, NEVER)):
+            mine[win.winner] = win.settlement.value
+            if win.winner in seats:
+                w = seats[win.winner]
+                w.won, w.self_draw = True, win.from_seat is None
+                w.won_from, w.value = win.from_seat, win.settlement.value
+                w.patterns = win.settlement.patterns
+        loser = None if win.from_seat is None else seats.get(win.from_seat)
+        if loser is not None and theirs(loser.seat, offered_at.get(loser.seat, NEVER)):
             loser.dealt_in = True
-            loser.deal_in_cost += -win.settlement.payments[win.from_seat]
+            loser.deal_in_cost += -win.settlement.payments[loser.seat]
+    from_seat = next((w.from_seat for w in result.wins if w.from_seat is not None), None)
+    ruleset = get_rules(h["rules"])
+    table_options = ruleset.options(options)
+    marks = ruleset.stat_marks(StatHand(
+        tuple(values), tuple(patterns), from_seat, tuple(tuple(row) for row in claimed),
+        int(h["huangfan"]), table_options))
+    if left_at:  # a person left during it: their figures of their own part
+        own = ruleset.stat_marks(StatHand(
+            tuple(mine), tuple(patterns), from_seat,
+            tuple(tuple(row) for row in credited), int(h["huangfan"]), table_options))
+        marks = tuple(own[s] if s in left_at else marks[s] for s in range(SEATS))
+    for seat in seats.values():
+        seat.marks = dict(marks[seat.seat])
     return HandCount(int(h["id"]), int(h["match_id"]), h["rules"], int(h["guild_id"]),
                      int(h["channel_id"]), people, seats)
 
@@ -264,6 +307,8 @@ def figures(user: int, rules: str, scope: Scope, hands: Sequence[HandCount],
         "timeouts": sum(s.timeouts for s in seats),
         "taken_over": sum(s.taken_over for s in seats),
         "biggest": None if big is None else (big.value, Counter(big.patterns)),
+        "marks": {k: v for k, v in sum((Counter(s.marks) for s in seats), Counter()).items()
+                  if v},
         "matches": len(placed),
         "average_placement": sum(p for _, p in placed) / len(placed) if placed else None,
         "first_rate": sum(p == 1 for _, p in placed) / len(placed) if placed else None,

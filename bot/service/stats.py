@@ -128,8 +128,7 @@ def _rate(part: int, whole: int) -> float | None:
 
 def mark_names(rules: str) -> tuple[str, ...]:
     """The rule set's own figures, in the order it names them (none if it names none)."""
-    marks = getattr(RULESETS[rules], "stat_keys", ())
-    return tuple(m if isinstance(m, str) else str(getattr(m, "id", m)) for m in marks)
+    return tuple(RULESETS[rules].stat_keys)
 
 
 def player_stats(user_id: int, rules: str, scope: Scope, hands: HandTotals,

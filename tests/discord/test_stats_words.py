@@ -21,6 +21,7 @@ from bot.discord.stats import (
 from bot.service.stats import HeadToHead, PlayerStats
 from bot.store.ratings import Rating
 from bot.store.stats import BiggestWin
+from engine.rules import RULESETS
 from render import draw
 from render.stats import glyphs
 from render.tiles import name_font
@@ -31,8 +32,7 @@ def Rated(shown: int, provisional: bool) -> Rating:
 
 
 def full(rules: str = "shanghai", **kw: object) -> PlayerStats:
-    marks = (("la", Fraction(3)), ("ba_hua", Fraction(1)), ("huangfan_won", Fraction(2))) \
-        if rules == "shanghai" else (("bao_tou", Fraction(2)), ("caishen_wins", Fraction(5)))
+    marks = tuple((key, Fraction(i + 1)) for i, key in enumerate(RULESETS[rules].stat_keys))
     stats = PlayerStats(
         user_id=1, rules=rules, scope="channel", guild_id=7, channel_id=70,
         other_rules=("hangzhou",) if rules == "shanghai" else (), matches=4, hands=32,
@@ -67,7 +67,7 @@ def test_the_card_says_each_figure() -> None:
     assert said["Average deal-in cost"] == "-22.5"
     assert said["Drawn hands 荒庄"] == "6.2%"  # 1/16, to one decimal
     assert said["Median time to move"] == "25 min"
-    assert said["喇 hands"] == "3" and said["八花"] == "1"
+    assert said["喇 hands"] == "1" and said["八花 wins"] == "2" and said["荒番 hands won"] == "3"
     assert said["Placed higher"] == "2 : 1" and said["Net together"] == "+45"
     notes = [s.note for s in card.sections if s.note]
     assert notes == ["清一色 Full Flush, 碰碰胡 All Pungs · 80 花"]
@@ -76,6 +76,15 @@ def test_the_card_says_each_figure() -> None:
     assert zh.badge == "1083（定级中）" and zh.subtitle == "杭州 · 本频道"
     values = {f.label: f.value for s in zh.sections for f in s.figures}
     assert values["平均胡牌价值"] == "×17.75" and values["暴头"] == "2"
+    assert values["承包（收到）"] == "9"
+
+
+def test_every_figure_of_each_rule_set_has_its_own_words() -> None:
+    for rules in RULESETS:
+        for locale in ("en-US", "zh-CN"):
+            card = card_of(full(rules), "Ann", "Bob", locale)
+            labels = [f.label for s in card.sections for f in s.figures]
+            assert not set(RULESETS[rules].stat_keys) & set(labels)  # no key shown raw
 
 
 def test_the_text_is_short_and_names_the_other_rule_sets() -> None:

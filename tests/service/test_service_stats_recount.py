@@ -36,6 +36,7 @@ def shown(stats: PlayerStats) -> dict[str, Any]:
         "first_rate", "last_rate")}
     big = stats.biggest
     out["biggest"] = None if big is None else (big.value, Counter(big.patterns))
+    out["marks"] = {k: v for k, v in stats.marks if v}
     v = stats.versus
     if v is not None:
         out["versus"] = (v.matches, v.ahead, v.behind, v.hands, v.won_off, v.lost_to,
@@ -43,13 +44,15 @@ def shown(stats: PlayerStats) -> dict[str, Any]:
     return out
 
 
-@pytest.fixture
-async def played(world: World) -> World:
-    rng = random.Random(31)
+@pytest.fixture(params=[31, 4])
+async def played(world: World, request: pytest.FixtureRequest,
+                 monkeypatch: pytest.MonkeyPatch) -> World:
+    rng = random.Random(request.param)
     seeded_deals(world.service, rng)
+    monkeypatch.setattr("bot.service.fairness.first_dealer", lambda: rng.randrange(4))
     games = [
         ((1, 2, 3, 4), GUILD, CHANNEL, "shanghai", 0, 0.0),
-        ((1, 2, 3), GUILD, CHANNEL, "hangzhou", 1, 0.08),
+        ((1, 2, 3), GUILD, CHANNEL, "hangzhou", 1, 0.4),
         ((2, 3, 4, 5), GUILD, OTHER_CHANNEL, "shanghai", 0, 0.05),
         ((1, 5), GUILD, OTHER_CHANNEL, "hangzhou", 2, 0.0),
         ((1, 2, 3, 4), FOREIGN_GUILD, FOREIGN_CHANNEL, "shanghai", 0, 0.1),
@@ -58,9 +61,8 @@ async def played(world: World) -> World:
     for i, (people, guild, channel, rules, computers, timeouts) in enumerate(games):
         await play_matches(world.service, world.clock, rng, people=people, guild_id=guild,
                            channel_id=channel, rules=rules, hands=3, computers=computers,
-                           timeouts=timeouts, leaves=0.03 if i in (2, 5) else 0.0)
-    if not await world.store.facts.all_hands():  # TODO(stats): gone once facts land
-        pytest.skip("the settlements write no facts yet (the facts helper's projection)")
+                           timeouts=timeouts, leaves=0.05 if i in (1, 2, 5) else 0.0,
+                           asleep=(3,) if i == 1 else ())
     return world
 
 
@@ -69,8 +71,10 @@ async def test_every_figure_equals_a_recount_from_the_logs(played: World) -> Non
     hands = await replay_hands(store)
     matches = await finished_matches(store)
     seats = [s for h in hands for s in h.seats.values()]
-    assert any(s.taken_over for s in seats) and any(s.timeouts for s in seats)
+    assert any(s.timeouts for s in seats), "a timeout"
+    assert any(s.taken_over for s in seats), "away: the computer played for a person"
     assert any(s.claims for s in seats) and any(s.dealt_in for s in seats)
+    assert any(s.marks for s in seats), "a rule set's own figure"
     assert await store._db.all("SELECT 1 FROM departures")
     checked = 0
     for where in (Place(GUILD, CHANNEL), Place(FOREIGN_GUILD, FOREIGN_CHANNEL)):
@@ -88,6 +92,10 @@ async def test_every_figure_equals_a_recount_from_the_logs(played: World) -> Non
                     assert shown(got) == want, (user, rules, kind, where)
                     checked += got.hands
     assert checked > 100
+    # the rating of the server asked in (a match without computers is rated)
+    rated = await svc.player_stats(by(1, place=Place(GUILD, CHANNEL)), None, "shanghai")
+    assert rated.rating is not None and rated.rating.provisional
+    assert rated.rating == (await store.ratings.shown(GUILD, "shanghai", [1]))[1]
 
 
 async def test_the_default_rule_set_is_the_one_played_most(played: World) -> None:
