@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from fractions import Fraction
 
 import pytest
 
@@ -18,15 +17,12 @@ from bot.service.fairness import Deal
 from bot.service.notices import Notice
 from bot.service.recaps import due_week, next_due, week_name, week_number
 from bot.store import Store
-from bot.store.ratings import RatingChange
-from bot.store.rows import HandFact
 from tests.service.helpers import (
     ANN,
     BOB,
     CHANNEL,
     CID,
     DEE,
-    GUILD,
     HERE,
     QUIET,
     W,
@@ -66,22 +62,17 @@ def test_a_week_is_due_the_monday_after_at_nine_utc() -> None:
     assert week_number("2026-W48") == 202648
 
 
-async def _ann_wins(world: World) -> None:
-    """A hand Ann wins at once (then the table is cancelled), and its facts as the
-    settlement tells them (the projection's rows, written here from the settlement's
-    notice: each person's hand played, the winner's value and patterns)."""
-    table = await world.table()
+async def _ann_wins(world: World, *, whole: bool = False) -> None:
+    """A hand Ann wins at once: the table is then cancelled, or (``whole``) it was a
+    match of one hand, which finishes and is rated. Its facts are the projection's,
+    written with its settlement."""
+    table = await world.table(options={"hands": 1} if whole else None)
     await world.service.act(by(ANN), table, W(0), step=1)
-    await world.service.cancel(by(ANN), table)
+    if not whole:
+        await world.service.cancel(by(ANN), table)
     [match] = await world.store.matches.of_table(table)
     hand = (await world.store.hands.of_match(match.id))[0]  # the next one was voided
-    [win] = world.notes.of("settlement")[-1].result.settlements
-    await world.store.facts.write([
-        HandFact(hand.id, seat, match.id, table, GUILD, CHANNEL, "shanghai", 1, user,
-                 world.clock.now(), Fraction(0), won=seat == win.winner,
-                 win_value=win.value if seat == win.winner else None,
-                 patterns=tuple(p.id for p in win.patterns) if seat == win.winner else ())
-        for seat, user in enumerate(PEOPLE)])
+    assert len(await world.store.facts.of_hand(hand.id)) == 4
 
 
 async def test_only_a_manager_turns_the_recap_on_or_off(
@@ -102,12 +93,9 @@ async def test_the_week_is_posted_once_on_monday_with_its_three_lines(
         make_world: Callable[..., Awaitable[World]]) -> None:
     world = await make_world(FakeClock(WEDNESDAY), deal=_heavenly)
     await world.service.set_recap(by(BOB, manager=True, place=HERE), True)
-    await _ann_wins(world)
+    await _ann_wins(world, whole=True)  # finished and rated: Ann's rating rose most
     world.clock.advance(3600)
     await _ann_wins(world)
-    # Ann's rating rose in the week, Bob's fell (the ratings' own rows)
-    first = await world.store.matches.of_table(1)
-    await _changes(world.store, [(first[0].id, ANN, 1000, 1040), (first[0].id, BOB, 1000, 990)])
     world.clock.set(MONDAY_AFTER - 1)
     await world.settle()
     assert world.notes.of("recap") == []  # not yet
@@ -122,8 +110,15 @@ async def test_the_week_is_posted_once_on_monday_with_its_three_lines(
     assert (big.name, big.value) == ("Ann", max(w.value for w in wins))
     assert big.patterns == tuple(p.id for p in wins[0].patterns)
     assert recap.most_hands == ("Ann", 2)  # all four played two: the first to, by id
+    # the recount: the rating changes of the week's rated match, as the ratings wrote them
+    [rated] = await world.store.matches.of_table(1)
+    changes = {c.user_id: c for c in await world.store.ratings.of_match(rated.id)}
+    best = max(changes.values(), key=lambda c: c.shown_after - c.shown_before)
+    assert best.user_id == ANN and best.shown_after > best.shown_before
     assert recap.improved is not None
-    assert (recap.improved.name, recap.improved.gain, recap.improved.shown) == ("Ann", 40, 1040)
+    assert (recap.improved.name, recap.improved.rules, recap.improved.gain,
+            recap.improved.shown, recap.improved.provisional) == (
+        "Ann", "shanghai", best.shown_after - best.shown_before, best.shown_after, True)
     assert recap.receipt is not None
     await world.settle()
     world.clock.advance(86400)
@@ -131,18 +126,6 @@ async def test_the_week_is_posted_once_on_monday_with_its_three_lines(
     assert len(world.notes.of("recap")) == 1  # once
     [row] = [a for a in await world.store.outbox.of_table(2) if a.kind == "recap"]
     assert row.status == "delivered"
-
-
-async def _changes(store: Store, rows: list[tuple[int, int, int, int]]) -> None:
-    """Rating changes as the ratings' projection writes them (its table, its columns)."""
-    async with store.ratings._write() as db:
-        for match_id, user, before, after in rows:
-            change = RatingChange(match_id, user, GUILD, "shanghai", 25.0, 8.0, 25.0, 8.0,
-                                  before, after, WEDNESDAY + 10)
-            await db.run("INSERT INTO rating_changes (match_id, user_id, guild_id, rules,"
-                          " mu_before, sigma_before, mu_after, sigma_after, shown_before,"
-                          " shown_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          change.values())
 
 
 async def test_a_quiet_week_posts_nothing_and_a_restart_never_posts_twice(
