@@ -1,13 +1,20 @@
 """The weekly recap (issue 31): turned on per channel by a manager, posted once for each
 week (Monday 09:00 UTC, the week before) through the outbox — never twice after a
 restart or by two processes, nothing for a quiet week — with the biggest hand, the most
-improved rating and the most hands played, right against a recount."""
+improved rating and the most hands played, right against a recount. Also, with the
+same child processes: a season closed once by two processes at the same moment."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +30,7 @@ from tests.service.helpers import (
     CHANNEL,
     CID,
     DEE,
+    GUILD,
     HERE,
     QUIET,
     W,
@@ -191,3 +199,89 @@ async def test_two_processes_post_a_week_once(pg_url: str) -> None:
     finally:
         for store in stores:
             await store.close()
+
+
+CHILD = Path(__file__).with_name("season_child.py")
+
+
+def _at_once(target: str, what: str, now: float, count: int = 2) -> list[str]:
+    """``count`` child processes doing ``what`` at the same moment; what each said."""
+    start = time.time() + 4.0  # after every child's start-up
+    procs = [subprocess.Popen([sys.executable, str(CHILD), target, what, str(now), str(start)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(count)]
+    said = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err[-2000:]
+        said.append(out.strip().splitlines()[-1])
+    return sorted(said)
+
+
+async def _played_on(target: str) -> None:
+    """A shared-mode service on ``target``: the recap on, a hand won in week 48."""
+    clock, notes = FakeClock(WEDNESDAY), RecordingNotifier()
+    store = await Store.open(target)
+    try:
+        service = TableService(store, notes, clock=clock, computer_pause=0.0,
+                               shared=target.startswith("postgres"), deal=_heavenly)
+        await service.set_recap(by(BOB, manager=True, place=HERE), True)
+        await _ann_wins(World(store, clock, notes, service))
+    finally:
+        await store.close()
+
+
+async def test_two_processes_at_the_same_moment_post_a_week_once(pg_url: str) -> None:
+    await _played_on(pg_url)
+    assert _at_once(pg_url, "recap", MONDAY_AFTER) == ["POSTED 0", "POSTED 1"]
+    store = await Store.open(pg_url)
+    try:
+        assert await store.recaps.posted(CHANNEL) == ["2026-W48"]
+        assert len([a for a in await store.outbox.of_table(1) if a.kind == "recap"]) == 1
+        # neither child's notifier told anyone: once the claim of the one that posted it
+        # has run out (its announcement lease), the next start delivers it, once
+        notes = RecordingNotifier()
+        service = TableService(store, notes, clock=FakeClock(MONDAY_AFTER + 121),
+                               shared=True, computer_pause=0.0)
+        await service.recover()
+        await service.run_due()
+        await service.run_due()
+        assert len(notes.of("recap")) == 1
+    finally:
+        await store.close()
+
+
+async def test_two_processes_at_the_same_moment_close_a_season_once(pg_url: str) -> None:
+    await _played_on(pg_url)
+    assert _at_once(pg_url, "close", MONDAY_AFTER) == ["CLOSED 4", "REFUSED season_closed"]
+    store = await Store.open(pg_url)
+    try:
+        assert await store.seasons.current(GUILD) == 2
+        assert len(await store.seasons.archived_top(GUILD, CHANNEL, 1, "shanghai")) == 4
+    finally:
+        await store.close()
+
+
+async def test_a_sigkill_while_the_recap_is_handed_over_posts_it_once(
+        make_world: Callable[..., Awaitable[World]], db_path: Path) -> None:
+    """Killed right as the recap went to Discord (it may have arrived): the next start
+    looks for it before sending it again (``unsure``), and never decides the week again."""
+    await _played_on(str(db_path))
+    proc = subprocess.Popen([sys.executable, str(CHILD), str(db_path), "recap-hang",
+                             str(MONDAY_AFTER), "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "HANDED"
+    os.kill(proc.pid, signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, err[-2000:]
+    after = await make_world(FakeClock(MONDAY_AFTER + 60))
+    await after.service.recover()
+    await after.settle()
+    [recap] = after.notes.of("recap")
+    assert recap.receipt is not None and recap.receipt.unsure
+    again = await make_world(FakeClock(MONDAY_AFTER + 120))
+    await again.service.recover()
+    await again.settle()
+    assert again.notes.of("recap") == []
+    assert await again.store.recaps.posted(CHANNEL) == ["2026-W48"]
