@@ -162,7 +162,8 @@ def recap_text(notice: RecapNotice, locale: LocaleLike) -> str:
                        name=big.name, hand=hand))
     gain = notice.improved
     if gain is not None:
-        shown = f"{gain.shown}?" if gain.provisional else str(gain.shown)
+        shown = t("recap.provisional", locale, value=gain.shown) if gain.provisional \
+            else str(gain.shown)
         lines.append(t("recap.improved", locale, rules=rules_name(gain.rules, locale),
                        name=gain.name, gain=gain.gain, shown=shown))
     if notice.most_hands is not None:

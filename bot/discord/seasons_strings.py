@@ -34,6 +34,7 @@ EN: dict[str, str] = {
     "recap.biggest": "Biggest hand ({rules}): {name}, {hand}",
     "recap.improved": "Most improved rating ({rules}): {name}, +{gain} to {shown}",
     "recap.most_hands": "Most hands played: {name}, {hands}",
+    "recap.provisional": "{value} (provisional)",
 }
 
 ZH: dict[str, str] = {
@@ -58,4 +59,5 @@ ZH: dict[str, str] = {
     "recap.biggest": "最大的一手（{rules}）：{name}，{hand}",
     "recap.improved": "评分进步最多（{rules}）：{name}，+{gain}，现为 {shown}",
     "recap.most_hands": "打牌最多：{name}，{hands} 局",
+    "recap.provisional": "{value}（定级中）",
 }
