@@ -93,7 +93,7 @@ def test_an_open_seat_shows_its_concealed_kong_and_a_hidden_one_never_does() -> 
 
 def test_the_open_table_takes_an_open_view_only() -> None:
     with pytest.raises(TypeError):
-        render_open_table(samples.table_late(), samples.NAMES)  # type: ignore[arg-type]
+        render_open_table(samples.table_late(), samples.NAMES)  # type: ignore[arg-type]  # the wrong view on purpose
 
 
 def _same(a: Image.Image, b: Image.Image) -> bool:

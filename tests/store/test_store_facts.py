@@ -17,7 +17,7 @@ from tests.store.helpers import CHANNEL, GUILD, NewGame
 def _hand(game_hand: int, match: int, table: int, seat: int, **kw: object) -> HandFact:
     base = HandFact(game_hand, seat, match, table, GUILD, CHANNEL, "shanghai", 1,
                     None if seat == 3 else seat + 1, 130.0, Fraction(-7, 2))
-    return replace(base, **kw)  # type: ignore[arg-type]
+    return replace(base, **kw)  # type: ignore[arg-type]  # the fields named by each test
 
 
 async def test_rows_are_written_and_read_back_whole(store: Store, new_game: NewGame) -> None:
