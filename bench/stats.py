@@ -55,6 +55,7 @@ if __package__ in (None, ""):  # run as a script: the checkout on the path
 from bench.stats_play import play_matches, seeded_deals
 from bench.stats_recount import recount
 from bot.service import Cause, FakeClock, Place, RecordingNotifier, TableService
+from bot.service.facts import rebuild_facts
 from bot.service.ratings import FORMULA
 from bot.service.stats import PlayerStats
 from bot.store import Store
@@ -277,6 +278,8 @@ async def run_one(target: Path | str, args: argparse.Namespace) -> None:
 async def rebuild(store: Store) -> tuple[float, float]:
     """Seconds to rebuild the facts from the logs, then every server's ratings."""
     start = time.perf_counter()
+    done = await rebuild_facts(store, time.time, force=True)
+    assert done.hands > 0, done
     facts_s = time.perf_counter() - start
     start = time.perf_counter()
     await store.ratings.rebuild(FORMULA)

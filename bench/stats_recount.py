@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bot.service.facts import MOVE_BUCKETS
+from bot.service.facts import median as median_of
 from bot.service.fairness import parse_wall
-from bot.service.stats import MOVE_BUCKETS, median_of
 from bot.store import Store
 from bot.store.stats import Scope
 from engine.game import Action, apply, new_hand

@@ -10,7 +10,6 @@ person asking, and that is all private messages allow.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,6 +17,7 @@ from fractions import Fraction
 from bot.service import errors as E
 from bot.service.cause import Cause
 from bot.service.errors import Refused
+from bot.service.facts import median
 from bot.service.languages import Languages
 from bot.store import Store
 from bot.store.ratings import Rating
@@ -26,9 +26,6 @@ from engine.refusals import Code, Refusal, echo
 from engine.rules import RULESETS
 
 SCOPES: tuple[ScopeKind, ...] = ("channel", "server", "all")
-MOVE_BUCKETS: tuple[float, ...] = (60, 300, 900, 1800, 3600, 7200, 14400, 28800, 57600,
-                                   86400, math.inf)
-"""The upper bounds (seconds) of a fact's ``move_hist`` counts (`bot.service.facts`)."""
 
 
 @dataclass(frozen=True)
@@ -103,25 +100,6 @@ class PlayerStats:
         return self.hands == 0 and self.matches == 0
 
 
-def median_of(hist: Sequence[int], bounds: Sequence[float] = MOVE_BUCKETS) -> float | None:
-    """The middle move's time: the bucket holding it, linearly interpolated inside it
-    (the last, open bucket: its lower bound)."""
-    total = sum(hist)
-    if total <= 0:
-        return None
-    middle = total / 2
-    before = 0
-    lower = 0.0
-    for count, upper in zip(hist, bounds, strict=False):
-        if count and before + count >= middle:
-            if math.isinf(upper):
-                return lower
-            return lower + (middle - before) / count * (upper - lower)
-        before += count
-        lower = upper
-    return lower
-
-
 def _rate(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
@@ -159,7 +137,7 @@ def player_stats(user_id: int, rules: str, scope: Scope, hands: HandTotals,
         average_win_value=Fraction(hands.win_value, hands.wins) if hands.wins else None,
         claim_rate=_rate(hands.claimed_hands, hands.hands), claims=hands.claims,
         drawn_rate=_rate(hands.drawn, hands.hands), biggest=biggest, marks=marks,
-        moves=hands.moves, median_move_s=median_of(hands.move_hist),
+        moves=hands.moves, median_move_s=median(hands.move_hist),
         timeouts=hands.timeouts, taken_over=hands.taken_over, rating=rating, versus=versus)
 
 

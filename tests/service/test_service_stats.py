@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from bot.service import Place
 from bot.service import errors as E
-from bot.service.stats import median_of
+from bot.service.facts import median as median_of
 from bot.store import NewHand, Store
 from bot.store.rows import HandFact, MatchFact
 from tests.service.helpers import ANN, BOB, CHANNEL, GUILD, HERE, World, by, refused
