@@ -22,9 +22,7 @@ from bot.discord.core.words import (
     rules_name,
     value_text,
 )
-from bot.service.stats import SCOPES, HeadToHead, PlayerStats
-from bot.store.ratings import Rating
-from bot.store.stats import BiggestWin
+from bot.service.stats import SCOPES, BiggestWin, HeadToHead, PlayerStats, Rating
 from engine.rules import RULESETS
 from render.draw import number
 from render.stats import Figure, Section, StatsCard, Tone, stats_card

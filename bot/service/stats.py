@@ -209,3 +209,7 @@ class Stats:
         if guild_id is None:
             return None
         return (await self._store.ratings.shown(guild_id, rules, [user_id])).get(user_id)
+
+
+__all__ = ["SCOPES", "BiggestWin", "HeadToHead", "PlayerStats", "Rating", "Stats",
+           "player_stats"]

@@ -359,8 +359,8 @@ _EN: dict[str, str] = {
     "error.unexpected": "Something went wrong on my side; please try again.",
     "error.check": "You can't use that command here.",
     "error.server_only": "That command works in the server channel of its table; in our "
-                         "private messages you can use /mahjong turns, quiet, vacation, rules "
-                         "and score.",
+                         "private messages you can use /mahjong turns, quiet, vacation, rules, "
+                         "score and stats (your own, of every server).",
     "error.bad_value": "One of the values you gave doesn't fit that command.",
     "error.bad_component": "That button is out of date. Use /mahjong hand for fresh ones.",
     "tile.copies": "{name} ×{count}",
@@ -588,7 +588,7 @@ _ZH: dict[str, str] = {
     "error.unexpected": "出了点问题，请再试一次。",
     "error.check": "你不能在这里使用这个命令。",
     "error.server_only": "这个命令要在牌桌所在的服务器频道里使用；私信中可以用 /麻将 轮到我、"
-                         "免打扰、休假、规则和算分。",
+                         "免打扰、休假、规则、算分和统计（你自己在全部服务器的统计）。",
     "error.bad_value": "你填写的某个值不适合这个命令。",
     "error.bad_component": "这个按钮已经过时。请用 /mahjong hand 获取新的按钮。",
     "tile.copies": "{name}×{count}",
