@@ -115,7 +115,9 @@ def card_of(stats: PlayerStats, name: str, other: str | None, locale: LocaleLike
     scope = scope_words(stats, locale)
     subtitle = t("stats.subtitle", locale, rules=rules, scope=scope)
     rating = rating_text(stats.rating, locale)
-    label = t("stats.rating", locale) if rating else None
+    # every server's figures beside the rating of the server asked in: said so
+    label = None if not rating else t(
+        "stats.rating.here" if stats.scope == "all" else "stats.rating", locale)
     if stats.empty:
         return StatsCard(name, subtitle, badge=rating, badge_label=label,
                          empty=empty_text(stats, name, locale))

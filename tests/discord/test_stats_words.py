@@ -4,6 +4,7 @@ the biggest hand named with its patterns, and every character drawable."""
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 from fractions import Fraction
 
@@ -72,6 +73,8 @@ def test_the_card_says_each_figure() -> None:
     notes = [s.note for s in card.sections if s.note]
     assert notes == ["清一色 Full Flush, 碰碰胡 All Pungs · 80 花"]
     assert (card.badge, card.badge_label) == ("1,083?", "Rating")
+    assert card_of(full(scope="all"), "Ann", None, "en-US").badge_label == "Rating here"
+    assert pickle.loads(pickle.dumps(full())) == full()  # to the picture process and back
     zh = card_of(full("hangzhou"), "Ann", "Bob", "zh-CN")
     assert zh.badge == "1083（定级中）" and zh.subtitle == "杭州 · 本频道"
     values = {f.label: f.value for s in zh.sections for f in s.figures}
