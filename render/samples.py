@@ -328,6 +328,8 @@ def stats_cards() -> dict[str, StatsCard]:
         Section("Biggest hand", note="财飘 Wild Float ×2、杠开 Kong Bloom · ×32"),
         Section("Hangzhou figures", (Figure("财神 wins", "9"), Figure("暴头 wins", "5"),
                                      Figure("财飘", "3"), Figure("杠开", "2"),
+                                     Figure("飘杠 wins", "1"), Figure("摊 made", "31"),
+                                     Figure("摊 on your discards", "24"),
                                      Figure("承包 paid", "1"), Figure("承包 received", "2"))),
         Section("Playing by correspondence", (
             Figure("Median time to move", "47 min"), Figure("Own moves", "1,204"),
@@ -347,8 +349,9 @@ def stats_cards() -> dict[str, StatsCard]:
                          Figure("吃碰杠局占比", "58.8%"), Figure("荒庄率", "9.3%"))),
         Section("最大的一手", note="财飘 ×2、杠开 · ×32"),
         Section("杭州特色", (Figure("财神胡", "9"), Figure("暴头", "5"), Figure("财飘", "3"),
-                             Figure("杠开", "2"), Figure("承包（付出）", "1"),
-                             Figure("承包（收到）", "2"))),
+                             Figure("杠开", "2"), Figure("飘杠", "1"),
+                             Figure("摊（吃碰杠他人）", "31"), Figure("摊（被吃碰杠）", "24"),
+                             Figure("承包（付出）", "1"), Figure("承包（收到）", "2"))),
         Section("异步对局", (Figure("出牌用时中位数", "47 分钟"), Figure("亲自操作", "1204"),
                              Figure("超时次数", "3", "bad"), Figure("托管局数", "1", "bad")))),
         badge_label="等级分", badge="1083（定级中）")
