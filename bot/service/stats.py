@@ -83,7 +83,7 @@ class PlayerStats:
     """Hands that ended drawn (荒庄), of hands played."""
     biggest: BiggestWin | None
     marks: tuple[tuple[str, Fraction], ...]
-    """The rule set's own figures (`RuleSet.stat_marks` order), each added up."""
+    """The rule set's own figures (in `RuleSet.stat_keys` order), each added up."""
     moves: int
     median_move_s: float | None
     """The middle of the person's own moves' times (None: no move of theirs yet)."""
