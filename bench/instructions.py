@@ -35,7 +35,7 @@ if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:  # run as a s
     # render.py are not those packages): `bench.baseline` is read from it.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.baseline import ENGINE_ROOT_FLAG, exported, use_engine_root
+from bench.baseline import ENGINE_ROOT_FLAG, engine_root, exported, use_engine_root
 
 CHILD_FLAG = "--child"
 """The hidden option of a counted child run: what it does (``played``, ``moves`` or
@@ -47,6 +47,9 @@ def child(what: str, hands: int) -> None:
     """The counted run: play the hands; for ``moves`` and ``legal`` replay them too
     (``legal``: with one more `legal_actions` a move); print how many moves."""
     use_engine_root()
+    # A revision before a08aacb reads its bench helpers as top-level modules from its
+    # bench folder (``from baseline import``): last on the path, so they shadow nothing.
+    sys.path.append(str(engine_root() / "bench"))
     from bench.game import recorded_hands  # bench/game.py's hands, on the same engine
     from engine import rules
     from engine.game import apply, legal_actions
