@@ -39,7 +39,7 @@ from engine.game.kinds import (  # enum members, read fast
 from engine.game.settle import judge, self_draw
 from engine.game.state import ANSWERS, HandState, SeatState, WinRecord, make, replace
 from engine.melds import MeldKind
-from engine.memo import bounded
+from engine.memo import IdentityMemo, PlainMemo, bounded
 from engine.refusals import Code, Refusal, echo
 from engine.rules.common import (
     SEATS,
@@ -115,45 +115,62 @@ def known_legal(state: HandState, action: Action) -> bool:
     """Whether ``action`` is among the legal actions already worked out for this state
     (`legal_actions` asked before the move, as every player does, or a claim window's
     options): then `validate` would accept it, since the offers are exactly what it
-    accepts. Raises `MalformedAction` (`checked`) for what is no action at all."""
-    seat = action.seat if isinstance(action, Action) else None
-    if type(seat) is int and 0 <= seat < SEATS:
-        # A discard, win or pass equal to the one value of it this package offers (made
-        # of exactly typed fields: what the offers are made of, `DISCARD_OFFERS`), or
-        # the very claim or kong offered: well formed. Told by identity, as comparing
-        # records field by field costs more than all the rest.
-        kind, tile = action.kind, action.tile
-        plain = not action.tiles  # (a discard, win or pass takes no tiles from the hand)
+    accepts. Told by identity: every action offered is the one value of it this package
+    makes (`offer`), which ``action`` is looked up as (`offered_value`), since comparing
+    records field by field costs more than all the rest. Raises `MalformedAction`
+    (`checked`) for what is no action at all."""
+    same = offered_value(action)
+    if same is not None:
+        seat = same.seat
+        offered: tuple[Action, ...] | None = None
         if state.phase is TURN:
             answers = state._answers  # `remembered_answer`, written out
-            offered = None if answers is None else answers.get(_LEGAL[seat])
-            if offered is not None and any(map(is_, offered, repeat(
-                    _DISCARDS[seat][tile] if kind is DISCARD and type(tile) is Tile and plain
-                    else _WINS[seat] if kind is WIN and tile is None and plain
-                    else action))):
-                return True
+            if answers is not None:
+                offered = answers.get(_LEGAL[seat])
         else:
             window = state.window
-            if window is not None and window.options[seat] and window.answers[seat] is None:
-                if kind is PASS and tile is None and plain:
+            if window is not None and window.answers[seat] is None:
+                offered = window.options[seat]
+                if offered and same is _PASSES[seat]:
                     return True  # a pass is offered to every seat asked
-                if any(map(is_, window.options[seat], repeat(
-                        _WINS[seat] if kind is WIN and tile is None and plain else action))):
-                    return True
-    offered = _known_offers(state, checked(action).seat)
-    return offered is not None and action in offered
+        if offered and any(map(is_, offered, repeat(same))):
+            return True
+    checked(action)
+    return False
 
 
-def _known_offers(state: HandState, seat: int) -> tuple[Action, ...] | None:
-    """`legal_actions` of ``seat`` when it is known without working it out: a claim
-    window's, or a turn's once asked."""
-    if state.phase is TURN:
-        offered = state.remembered_answer(_LEGAL[seat])
-        return offered if isinstance(offered, tuple) else None
-    window = state.window
-    if window is None or not window.options[seat] or window.answers[seat] is not None:
+def offered_value(action: Action) -> Action | None:
+    """The one value of ``action`` that this package offers (`offer`), when it has made
+    one equal to it of exactly typed fields (a copy of an offer, read back from its JSON
+    or a button); None otherwise (then it was never offered, or it is malformed)."""
+    if not isinstance(action, Action):
         return None
-    return (*window.options[seat], _PASSES[seat])
+    seat, tile, tiles = action.seat, action.tile, action.tiles
+    if type(seat) is not int or not 0 <= seat < SEATS or (
+            tile is not None and type(tile) is not Tile):
+        return None
+    kind = action.kind
+    if not tiles:
+        if kind is DISCARD:  # the commonest move, and a discard, win or pass: a table's
+            return None if tile is None else _DISCARDS[seat][tile]
+        if tile is None:
+            return _WINS[seat] if kind is WIN else _PASSES[seat] if kind is PASS else None
+    elif not all(type(t) is Tile for t in tiles):
+        return None
+    return _OFFERS.get((kind, seat, tile, tiles)) if type(kind) is ActionKind else None
+
+
+def offer(kind: ActionKind, seat: int, tile: Tile | None = None,
+          tiles: tuple[Tile, ...] = ()) -> Action:
+    """The action of these fields as this package offers it: one value, made once (a
+    claim's or a kong's; a discard's, a win's and a pass's are made at import,
+    `DISCARD_OFFERS`)."""
+    action = _OFFERS.get((kind, seat, tile, tiles))
+    if action is None:
+        made = Action(kind, seat, tile, tiles)
+        key = (kind, seat, tile, made.tiles)  # (its tiles in order, as an action keeps them)
+        action = _OFFERS.get(key) or _OFFERS.keep(key, made)
+    return action
 
 
 LEGAL_QUESTION = _LEGAL = tuple(f"legal_actions {seat}" for seat in range(SEATS))
@@ -307,7 +324,7 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
                      ) -> Iterator[Action]:
     """The turn's concealed and added kongs; ``hand``: the seat's tiles, in order."""
     for tiles in _kong_sets(state, seat):
-        yield Action(CONCEALED_KONG, seat, tiles=tiles)
+        yield offer(CONCEALED_KONG, seat, None, tiles)
     pongs = [m for m in state.seats[seat].melds if m.kind is MeldKind.PONG]
     if pongs:  # else no tile can add to one
         wild = state.wildcards
@@ -317,14 +334,20 @@ def _meld_candidates(state: HandState, seat: int, hand: tuple[Tile, ...]
             plays = wild.plays_as(tile)
             if (plays is None or plays in faces or None in faces) and \
                     added_kong_target(state, seat, tile) is not None:
-                yield Action(ADDED_KONG, seat, tile)
+                yield offer(ADDED_KONG, seat, tile)
 
 
-# Actions are values: the ones offered on every turn are made once.
+# Actions are values: each one offered is made once. A discard, a win and a pass
+# (offered on every turn, or to every seat asked) are made here, by seat (and tile).
 DISCARD_OFFERS = _DISCARDS = tuple({tile: Action(DISCARD, seat, tile) for tile in Tile}
                   for seat in range(SEATS))
 _WINS = tuple(Action(WIN, seat) for seat in range(SEATS))
 _PASSES = tuple(Action(PASS, seat) for seat in range(SEATS))
+_OFFERS: PlainMemo[tuple[ActionKind, int, Tile | None, tuple[Tile, ...]], Action] = \
+    PlainMemo("engine.game.legal.offers", 1 << 15)
+"""Every claim and kong offered (`offer`), by its fields: a few thousand at most (a
+face's pongs, kongs and runs with 财神, the concealed kongs), the bound never reached in
+play; emptied at it, a move given as a value of the old ones is `validate`d in full."""
 
 
 def _kong_sets(state: HandState, seat: int) -> Iterator[tuple[Tile, ...]]:
@@ -531,24 +554,38 @@ def _claim_candidates(state: HandState, seat: int) -> Iterator[Action]:
         jokers_held + neighbours(counts, face) >= 2
     if not may_pong and not may_chi:
         return
-    # No stand-in (every tile plays as itself or is a 财神): the few melds possible are
-    # known at once (`_natural_claims`), with no enumeration.
-    claims = _natural_claims if not wild.stand_in else _meld_claims
-    yield from claims(state, seat, held, face, may_pong, may_chi)
+    yield from _meld_claims(seat, window.tile, face, wild, held.basis.plays, s.hand,
+                            may_pong, may_chi)
 
 
-def _meld_claims(state: HandState, seat: int, held: HeldTiles, face: Tile, may_pong: bool,
-                 may_chi: bool) -> Iterator[Action]:
-    """The chi, pong and kong candidates on the window's tile (which plays as
-    ``face``), with 财神 and stand-ins: every multiset of the tiles held that could meld
-    with it, checked as a meld."""
-    window = state.window
-    assert window is not None
-    wild = state.wildcards
-    # Only the kinds that could meld with the discard are counted (the hand's distinct
-    # tiles, as `Counter` of them would give, without counting the rest).
-    tiles = state.seats[seat].hand
-    plays = held.basis.plays
+def _meld_claims(seat: int, tile: Tile, face: Tile, wild: Wildcards,
+                 plays: tuple[Tile | None, ...], hand: tuple[Tile, ...], may_pong: bool,
+                 may_chi: bool) -> tuple[Action, ...]:
+    """The chi, pong and kong candidates of ``seat`` on ``tile`` (which plays as
+    ``face``; ``plays``: what each tile plays as under ``wild``): `_melds_of` the tiles
+    of ``hand`` that could meld with it, kept once worked out for those tiles (a seat
+    holds the same few of them on many discards of a hand, and the same values come
+    back from hand to hand: `_MELD_CLAIMS`)."""
+    # Only the tiles that could meld with the discard (the 财神, the tiles that play
+    # as its face, and its neighbours when the seat may chi): what the claims depend on.
+    near = _NEAR[face] if may_chi else _NO_NEIGHBOURS
+    melding = tuple([t for t in hand if plays[t] is None or plays[t] is face
+                     or plays[t] in near])
+    key = (seat, tile, may_pong, may_chi, melding)
+    known = _MELD_CLAIMS.find(wild, key)
+    if known is None:
+        known = _MELD_CLAIMS.keep(wild, key, tuple(
+            _melds_of(seat, tile, face, wild, plays, melding, may_pong, may_chi)))
+    return known
+
+
+def _melds_of(seat: int, tile: Tile, face: Tile, wild: Wildcards,
+              plays: tuple[Tile | None, ...], tiles: tuple[Tile, ...], may_pong: bool,
+              may_chi: bool) -> Iterator[Action]:
+    """The chi, pong and kong candidates on ``tile`` (which plays as ``face``), with
+    财神 and stand-ins: every multiset of ``tiles`` (the seat's, in order) that could
+    meld with it, checked as a meld; the pongs, then the kongs, then the chis, each in
+    order."""
     kinds = set(tiles)
     jokers = [t for t in kinds if plays[t] is None]
     # Tiles that make no meld with the discard are left out here: `check_claim` would
@@ -558,71 +595,21 @@ def _meld_claims(state: HandState, seat: int, held: HeldTiles, face: Tile, may_p
         copies = {t: tiles.count(t) for t in same}
         for kind, size in ((PONG, 2), (KONG, 3)):
             for combo in sorted(_multisets(copies, same, size)):
-                if is_meld(_CLAIM_MELD[kind], (*combo, window.tile), wild):
-                    yield Action(kind, seat, tiles=combo)
+                if is_meld(_CLAIM_MELD[kind], (*combo, tile), wild):
+                    yield offer(kind, seat, None, combo)
     if may_chi:
-        near = [t for t in kinds if _near(plays[t], face)] + jokers
+        near = [t for t in kinds if plays[t] in _NEAR[face]] + jokers
         copies = {t: tiles.count(t) for t in near}
         for combo in sorted(_multisets(copies, near, 2)):
-            if is_meld(MeldKind.CHI, (*combo, window.tile), wild):
-                yield Action(CHI, seat, tiles=combo)
+            if is_meld(MeldKind.CHI, (*combo, tile), wild):
+                yield offer(CHI, seat, None, combo)
 
 
-def _natural_claims(state: HandState, seat: int, held: HeldTiles, face: Tile,
-                    may_pong: bool, may_chi: bool) -> Iterator[Action]:
-    """`_meld_claims` when no stand-in is in play, so that every tile held plays as
-    itself or is a 财神: a pong (kong) is two (three) of the face and the 财神 held, a
-    chi two of the face's held neighbours that make a run with it, or one of them and a
-    财神, or two 财神; in the enumeration's order (sorted). Each claim is one value, made
-    once (`_NATURAL_CLAIMS`). tests/game/test_kept_data.py holds these to
-    `_meld_claims`."""
-    counts, jokers = held.split
-    joker = held.wildcards.joker if jokers else None  # a 财神 held, when one is
-    if may_pong:
-        yield from _pongs(seat, face, counts[face], joker, jokers)
-    if may_chi:
-        rank = face % 9
-        near = [Tile(face + step) for step in (-2, -1, 1, 2)
-                if 0 <= rank + step <= 8 and counts[face + step]]
-        runs: list[tuple[Tile, ...]] = []
-        for i, low in enumerate(near):
-            runs.extend((low, high) for high in near[i + 1:]
-                        if max(high, face) - min(low, face) <= 2)
-            if joker is not None:
-                runs.append((low, joker) if low < joker else (joker, low))
-        if joker is not None and jokers >= 2:
-            runs.append((joker, joker))
-        for tiles in sorted(runs):
-            yield _natural_claim(CHI, seat, tiles)
-
-
-def _pongs(seat: int, face: Tile, copies: int, joker: Tile | None, jokers: int
-           ) -> Iterator[Action]:
-    """The pongs, then the kongs, of ``copies`` of the face and ``jokers`` 财神 (of
-    ``joker``, None when none is held): each set's tiles in order, the sets in order."""
-    low, lows, high, highs = face, copies, face, 0
-    if joker is not None:
-        low, lows, high, highs = (face, copies, joker, jokers) if face < joker else \
-            (joker, jokers, face, copies)
-    for kind, size in ((PONG, 2), (KONG, 3)):
-        # Fewest of the higher tile first: the sets in order.
-        for up in range(size + 1):
-            if size - up <= lows and up <= highs:
-                yield _natural_claim(kind, seat, (low,) * (size - up) + (high,) * up)
-
-
-def _natural_claim(kind: ActionKind, seat: int, tiles: tuple[Tile, ...]) -> Action:
-    key = (kind, seat, tiles)
-    action = _NATURAL_CLAIMS.get(key)
-    if action is None:
-        action = _NATURAL_CLAIMS[key] = Action(kind, seat, tiles=tiles)
-    return action
-
-
-_NATURAL_CLAIMS: dict[tuple[ActionKind, int, tuple[Tile, ...]], Action] = {}
-"""The chi, pong and kong claims of natural tiles and 财神, each made once: a few
-hundred a seat at most (a face's pongs and kongs with 0-3 财神, its runs), so the
-dictionary is bounded by construction."""
+_MELD_CLAIMS: IdentityMemo[tuple[Action, ...]] = IdentityMemo(
+    "engine.game.legal.meld_claims", 1 << 12)
+"""`_meld_claims`, by the hand's 财神 (which `Wildcards`) and the seat, discard and
+tiles that could meld with it: the claims, each one value made once for them (so that
+`known_legal` knows a claim given back by identity)."""
 
 
 def _near(tile: Tile | None, face: Tile) -> bool:
@@ -632,6 +619,9 @@ def _near(tile: Tile | None, face: Tile) -> bool:
 
 
 _HONOURS = int(Tile.EAST)  # the kinds before it are the suits' (a plain int: compared often)
+_NEAR = tuple(frozenset(t for t in Tile if _near(t, face)) for face in Tile)
+"""The kinds `_near` each face (by tile), that a chi on it may take."""
+_NO_NEIGHBOURS: frozenset[Tile] = frozenset()
 
 
 # ---------------------------------------------------------------------------

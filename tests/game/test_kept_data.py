@@ -11,9 +11,9 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
 - a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
   equal every candidate enumerated and checked;
 - `known_legal` knows an offered move given as an equal value, as `validate` would;
-- a claim window's melds on tiles that all play as themselves (`_natural_claims`) are
-  those every candidate multiset enumerated and checked finds (`_meld_claims`), in the
-  same order.
+- a claim window's offers, their melds kept by the tiles that could meld with the
+  discard (`_MELD_CLAIMS`), are those worked out afresh (the memo emptied), in the same
+  order.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from engine import memo, rules
 from engine.game import Action, MalformedAction, apply, deciding_seats, legal_actions, new_hand
 from engine.game import legal as legal_module
 from engine.game.held import _MARKS, _SHAPE, HeldTiles
-from engine.game.legal import could_claim, known_legal, remembered_self_draw
+from engine.game.legal import claim_options, could_claim, known_legal, remembered_self_draw
 from engine.game.state import HandState, Phase, replace
 from engine.rules.common import SEATS, ActionKind
 from engine.tiles import Tile
@@ -122,8 +122,7 @@ def _value_copy(action: Action) -> Action:
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_kept_data_plays_every_move_as_worked_out_afresh(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    moves = {"turns": 0, "natural_claims": 0}
-    monkeypatch.setattr(legal_module, "_natural_claims", _as_enumerated(moves))
+    moves = {"turns": 0, "windows": 0, "melds": 0}
 
     def step(state: HandState, action: Action) -> HandState:
         if state.phase is Phase.TURN:
@@ -139,6 +138,11 @@ def test_the_kept_data_plays_every_move_as_worked_out_afresh(
         made = apply(state, action)
         assert made == unasked
         _held_as_counted_afresh(made[0])
+        window = made[0].window
+        if window is not None and window.opened_at == made[0].seq:
+            moves["windows"] += 1
+            moves["melds"] += any(a.tiles for offers in window.options for a in offers)
+            assert window.options == _claim_options_afresh(made[0])
         # What each tile plays as, kept by the state for `could_claim`, as worked out
         # afresh from the hand's 财神 (a flip mode's stand-in included).
         assert made[0].plays == tuple(made[0].wildcards.plays_as(t) for t in Tile)
@@ -148,22 +152,14 @@ def test_the_kept_data_plays_every_move_as_worked_out_afresh(
     for _ in _moves(rules_name, options, seed, hands, step):
         pass
     assert moves["turns"] > 20 * hands
-    # Fixed 财神 and no 财神: most windows' melds were told at once (a turned 财神 has
-    # a stand-in, so its windows always enumerate).
-    assert moves["natural_claims"] > (hands if name != "hangzhou_flip" else -1)
+    assert moves["melds"] > hands // 2 and moves["windows"] > hands
 
 
-def _as_enumerated(moves: dict[str, int]) -> Any:
-    """`_natural_claims`, each call's claims compared with `_meld_claims`' (values and
-    order) and counted."""
-    natural = legal_module._natural_claims
-
-    def compared(*args: Any) -> Iterator[Action]:
-        told = list(natural(*args))
-        assert told == list(legal_module._meld_claims(*args))
-        moves["natural_claims"] += 1
-        return iter(told)
-    return compared
+def _claim_options_afresh(state: HandState) -> tuple[tuple[Action, ...], ...]:
+    """Each seat's offers on the window just opened, with no melds kept (the memo of
+    them emptied first)."""
+    legal_module._MELD_CLAIMS.clear()
+    return tuple(claim_options(state, seat) for seat in range(SEATS))
 
 
 def test_an_equal_action_of_the_wrong_types_is_still_refused_as_malformed() -> None:
