@@ -186,7 +186,7 @@ def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
     # Most turns no rule refuses a discard: the rule set says so once for all of them.
     if ruleset.restricts_discards(situation, state.options):
         discards = tuple(a for a in discards if _turn_allowed(state, a, situation))
-    # Most turns: no kong (`_may_kong`) and no self-draw (`_may_self_draw`, asked
+    # Most turns: no kong (`_may_kong`) and no self-draw (`_self_draw_refusal`, asked
     # first, as it spares the rule set's question).
     held = s.held(state.wildcards, ruleset.shapes)
     others: tuple[Action, ...] = ()
@@ -194,7 +194,8 @@ def _turn_actions(state: HandState, seat: int) -> tuple[Action, ...]:
         others = tuple(a for a in _meld_candidates(state, seat, s.hand)
                        if _turn_allowed(state, a, situation))
     win = _WINS[seat]
-    if _may_self_draw(state, seat, held) and _turn_allowed(state, win, situation):
+    if _self_draw_refusal(state, seat, held) is None and \
+            _turn_allowed(state, win, situation):
         return (*discards, *others, win)
     return (*discards, *others) if others else discards
 
@@ -232,18 +233,6 @@ def _turn_allowed(state: HandState, candidate: Action, situation: TurnCheck) -> 
     return True
 
 
-def _may_self_draw(state: HandState, seat: int, held: HeldTiles) -> bool:
-    """`_check_self_draw` without its reasons (``held``: the seat's `HeldTiles`)."""
-    # Most turns: the tiles are no winning shape (`HeldTiles.complete`, a few sums),
-    # and `self_draw` would say None.
-    if not held.is_complete():
-        return False
-    if state.seats[seat].drawn is None and not state.opening:
-        return False
-    record = remembered_self_draw(state, seat)
-    return record is not None and record.settlement.valid
-
-
 # ---------------------------------------------------------------------------
 # One's own turn
 
@@ -266,17 +255,32 @@ def _validate_turn(state: HandState, action: Action) -> None:
             raise InvalidMeld(Code.NO_PONG, tile=action.tile)
     _rule_refusal_on_turn(state, action)
     if action.kind is WIN:
-        _check_self_draw(state, seat)
+        refusal = _self_draw_refusal(state, seat, s.held(state.wildcards, state.ruleset.shapes))
+        if refusal is not None:
+            raise NotAWin(refusal)
 
 
 def _turn_situation(state: HandState, seat: int) -> TurnCheck:
     """The `TurnCheck` of ``seat``'s turn, without the decision (a discard placeholder):
-    the same for every decision the turn offers."""
+    the same for every decision the turn offers, and one record for every turn of the
+    same facts (`_SITUATIONS`: a turn's offers ask it first)."""
     drawn = state.seats[seat].drawn
-    return make(TurnCheck, {
-        "kind": DISCARD, "seat": seat, "wildcards": state.wildcards, "tile": None,
-        "meld_tiles": (), "drawn": drawn,
-        "after_claim": drawn is None and not state.opening, "zhua_da": state.zhua_da})
+    after_claim = drawn is None and not state.opening
+    wild, zhua_da = state.wildcards, state.zhua_da
+    facts = (seat, drawn, after_claim, zhua_da)
+    situation = _SITUATIONS.find(wild, facts)
+    if situation is None:
+        situation = _SITUATIONS.keep(wild, facts, make(TurnCheck, {
+            "kind": DISCARD, "seat": seat, "wildcards": wild, "tile": None,
+            "meld_tiles": (), "drawn": drawn, "after_claim": after_claim,
+            "zhua_da": zhua_da}))
+    return situation
+
+
+_SITUATIONS: IdentityMemo[TurnCheck] = IdentityMemo("engine.game.legal.turn_situations",
+                                                    1 << 12)
+"""`_turn_situation`, by the hand's 财神 (which `Wildcards`) and the turn's facts: a
+few hundred a hand's 财神 at most (a seat, the tile drawn, 抓打)."""
 
 
 def _rule_refusal_on_turn(state: HandState, action: Action,
@@ -290,14 +294,25 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
         raise Restricted(reason)
 
 
-def _check_self_draw(state: HandState, seat: int) -> None:
+def _self_draw_refusal(state: HandState, seat: int, held: HeldTiles) -> Refusal | None:
+    """Why ``seat`` may not win on its own draw now, or None when it may (``held``: the
+    seat's `HeldTiles`): the turn's offer and `validate` both ask it."""
     if state.seats[seat].drawn is None and not state.opening:
-        raise NotAWin(Code.NO_DRAW)
+        return _NO_DRAW
+    # Most turns: the tiles are no winning shape (`HeldTiles.is_complete`, a few sums),
+    # and `self_draw` would say None.
+    if not held.is_complete():
+        return _INCOMPLETE
     record = remembered_self_draw(state, seat)
     if record is None:
-        raise NotAWin(Code.INCOMPLETE)
+        return _INCOMPLETE
     if not record.settlement.valid:
-        raise NotAWin(record.settlement.reason or Refusal(Code.NOT_VALID))
+        return record.settlement.reason or _NOT_VALID
+    return None
+
+
+_NO_DRAW, _INCOMPLETE, _NOT_VALID = (Refusal.of(code) for code in (
+    Code.NO_DRAW, Code.INCOMPLETE, Code.NOT_VALID))
 
 
 def remembered_self_draw(state: HandState, seat: int) -> WinRecord | None:
@@ -344,7 +359,7 @@ DISCARD_OFFERS = _DISCARDS = tuple({tile: Action(DISCARD, seat, tile) for tile i
 _WINS = tuple(Action(WIN, seat) for seat in range(SEATS))
 _PASSES = tuple(Action(PASS, seat) for seat in range(SEATS))
 _OFFERS: PlainMemo[tuple[ActionKind, int, Tile | None, tuple[Tile, ...]], Action] = \
-    PlainMemo("engine.game.legal.offers", 1 << 15)
+    PlainMemo("engine.game.legal.offers", 1 << 14)
 """Every claim and kong offered (`offer`), by its fields: a few thousand at most (a
 face's pongs, kongs and runs with 财神, the concealed kongs), the bound never reached in
 play; emptied at it, a move given as a value of the old ones is `validate`d in full."""
@@ -409,11 +424,18 @@ def check_claim(state: HandState, action: Action) -> None:
         raise TileNotHeld(Code.NOT_HELD, tiles=action.tiles)
     if action.kind in _CLAIM_MELD:
         _meld_or_refuse(_CLAIM_MELD[action.kind], (*action.tiles, window.tile), state)
-    reason = state.ruleset.claim_refusal(_claim_check(state, action), state.options)
+    _refuse_claim(state, action, _claim_check(state, action))
+
+
+def _refuse_claim(state: HandState, action: Action, check: ClaimCheck) -> None:
+    """Raise why the rule set refuses the claim ``action`` (``check``: what it is told),
+    or why it is no win when it claims one: the last of `check_claim`'s checks, the
+    only ones a candidate (`_claim_allowed`) can fail."""
+    reason = state.ruleset.claim_refusal(check, state.options)
     if reason:
         raise Restricted(reason)
     if action.kind is WIN:
-        _check_claim_win(state, action.seat, rob)
+        _check_claim_win(state, action.seat, state.phase is ROB_KONG)
 
 
 def _claim_check(state: HandState, action: Action) -> ClaimCheck:
@@ -458,20 +480,17 @@ def claim_options(state: HandState, seat: int) -> tuple[Action, ...]:
 def _claim_allowed(state: HandState, candidate: Action, first: ClaimCheck) -> bool:
     """`check_claim` of a candidate. A candidate claims the window's tile from the seat
     it may (chi: the next seat), with tiles the seat holds that meld with it, or wins on
-    a tile that completes the hand; so of `check_claim`'s checks only the rule set's
-    refusals and the win's settlement can refuse it (tests/game/test_properties.py
-    holds the offers and `validate` to each other). ``first``: `_claim_check` of the
-    seat's first candidate."""
+    a tile that completes the hand; so of `check_claim`'s checks only the last can
+    refuse it, the rule set's refusals and the win's settlement (`_refuse_claim`;
+    tests/game/test_properties.py holds the offers and `validate` to each other).
+    ``first``: `_claim_check` of the seat's first candidate."""
     check = first if first.kind is candidate.kind and first.meld_tiles is candidate.tiles \
         else replace(first, kind=candidate.kind, meld_tiles=candidate.tiles)
-    if state.ruleset.claim_refusal(check, state.options):
+    try:
+        _refuse_claim(state, candidate, check)
+    except IllegalAction:
         return False
-    if candidate.kind is not WIN:
-        return True
-    window = state.window
-    assert window is not None
-    kind = WinKind.ROB_KONG if state.phase is ROB_KONG else WinKind.DISCARD
-    return judge(state, candidate.seat, kind, window.tile, window.from_seat).settlement.valid
+    return True
 
 
 def could_claim(state: HandState, tile: Tile, from_seat: int, rob: bool

@@ -8,7 +8,7 @@ random hands (Shanghai, Hangzhou with fixed and with turned 财神), move by mov
   equals counting its tiles afresh;
 - who could claim a discard (`could_claim`, told first from each seat's claim marks)
   is who could by its tiles counted afresh (`HeldTiles.may_claim`);
-- a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the draw)
+- a turn's offers (`_discard_offers`, `_may_kong`, the self-draw told from the shape)
   equal every candidate enumerated and checked;
 - `known_legal` knows an offered move given as an equal value, as `validate` would;
 - a claim window's offers, their melds kept by the tiles that could meld with the
@@ -69,15 +69,16 @@ def _reference_turn_offers(state: HandState, seat: int,
         patch.setattr(legal_module, "_may_kong", lambda *_: True)
         patch.setattr(legal_module, "_discard_offers",
                       memo.uncached(legal_module._discard_offers))
-        patch.setattr(legal_module, "_may_self_draw", _may_self_draw_by_judging)
+        patch.setattr(legal_module, "_self_draw_refusal", _self_draw_refusal_by_judging)
         return legal_module._turn_actions(fresh, seat)
 
 
-def _may_self_draw_by_judging(state: HandState, seat: int, _held: object) -> bool:
+def _self_draw_refusal_by_judging(state: HandState, seat: int, _held: object) -> str | None:
+    """`_self_draw_refusal` judging every self-draw (not told from the tiles' shape)."""
     if state.seats[seat].drawn is None and not state.opening:
-        return False
+        return "no draw"
     record = remembered_self_draw(state, seat)
-    return record is not None and record.settlement.valid
+    return None if record is not None and record.settlement.valid else "no win"
 
 
 def _could_claim_afresh(state: HandState, tile: Tile, from_seat: int) -> tuple[bool, ...]:
