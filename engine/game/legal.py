@@ -311,8 +311,9 @@ def _self_draw_refusal(state: HandState, seat: int, held: HeldTiles) -> Refusal 
     return None
 
 
-_NO_DRAW, _INCOMPLETE, _NOT_VALID = (Refusal.of(code) for code in (
-    Code.NO_DRAW, Code.INCOMPLETE, Code.NOT_VALID))
+_NO_DRAW = Refusal.of(Code.NO_DRAW)
+_INCOMPLETE = Refusal.of(Code.INCOMPLETE)
+_NOT_VALID = Refusal.of(Code.NOT_VALID)
 
 
 def remembered_self_draw(state: HandState, seat: int) -> WinRecord | None:
