@@ -398,13 +398,6 @@ class HandState:
         seats[seat] = replace(seats[seat], **changes)
         return replace(self, seats=tuple(seats))
 
-    def changed(self, seat: int, seat_changes: dict[str, object], **changes: object
-                ) -> HandState:
-        """`with_seat` and `replace` in one copy of the state."""
-        seats = list(self.seats)
-        seats[seat] = replace(seats[seat], **seat_changes)
-        return replace(self, seats=tuple(seats), **changes)
-
     def tile_count(self) -> int:
         """Every physical tile, wherever it is: 136 (Hangzhou) or 144 (Shanghai)."""
         in_seats = sum(len(s.hand) + len(s.flowers) + sum(len(m.tiles) for m in s.melds)
