@@ -297,11 +297,14 @@ def _rule_refusal_on_turn(state: HandState, action: Action,
 def _self_draw_refusal(state: HandState, seat: int, held: HeldTiles) -> Refusal | None:
     """Why ``seat`` may not win on its own draw now, or None when it may (``held``: the
     seat's `HeldTiles`): the turn's offer and `validate` both ask it."""
+    # Most turns: the tiles are no winning shape (`HeldTiles.is_complete`, a few sums),
+    # and `self_draw` would say None. Asked first: the seat's shape, worked out here
+    # once its tiles changed, is what its next discard and the claim checks on the
+    # others' discards read too.
+    complete = held.is_complete()
     if state.seats[seat].drawn is None and not state.opening:
         return _NO_DRAW
-    # Most turns: the tiles are no winning shape (`HeldTiles.is_complete`, a few sums),
-    # and `self_draw` would say None.
-    if not held.is_complete():
+    if not complete:
         return _INCOMPLETE
     record = remembered_self_draw(state, seat)
     if record is None:
