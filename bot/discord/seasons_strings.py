@@ -57,7 +57,7 @@ ZH: dict[str, str] = {
     "recap.title": "**本频道第 {week} 周：**共打 {hands} 局。",
     "recap.title.one": "**本频道第 {week} 周：**共打 1 局。",
     "recap.biggest": "最大的一手（{rules}）：{name}，{hand}",
-    "recap.improved": "评分进步最多（{rules}）：{name}，+{gain}，现为 {shown}",
+    "recap.improved": "等级分进步最多（{rules}）：{name}，+{gain}，现为 {shown}",
     "recap.most_hands": "打牌最多：{name}，{hands} 局",
     "recap.provisional": "{value}（定级中）",
 }

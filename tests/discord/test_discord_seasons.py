@@ -50,7 +50,7 @@ def test_the_recap_in_both_languages() -> None:
         "**本频道第 2026-W48 周：**共打 7 局。",
         "最大的一手（上海）：Ann，清一色 · 40 花",
         "最大的一手（杭州）：Bob，平胡 · ×4",
-        "评分进步最多（上海）：Ann，+35，现为 1083（定级中）",
+        "等级分进步最多（上海）：Ann，+35，现为 1083（定级中）",
         "打牌最多：Cy，6 局"]
     quiet = RecapNotice(REF, "2026-W49", 1, (), None, ("Ann", 1))
     assert recap_text(quiet, "en-US").splitlines() == [
@@ -64,6 +64,6 @@ def test_the_channel_is_told_of_a_closed_season_with_its_top() -> None:
     zh = closed_text(SeasonClosed(1, 2, 4, board), "zh-CN").splitlines()
     assert zh[0].startswith("**本服务器第 1 赛季结束，第 2 赛季开始。**")
     assert zh[1:] == ["本频道第 1 赛季前列：", "**本频道上海排行榜 · 积分：花 × 底分 · 第 1 赛季**",
-                      "1. Ann：+42 · 评分 1083（8 局胡 3 局）"]
+                      "1. Ann：+42 · 等级分 1083（8 局胡 3 局）"]
     empty = closed_text(SeasonClosed(1, 2, 0, Standings("shanghai", (), (), 1, 2)), "en-US")
     assert empty.splitlines()[1] == "Nobody ranked in this channel in season 1."

@@ -175,7 +175,7 @@ def test_leaderboard_and_score() -> None:
         "1. Ann: +42 · rating — (won 1 of 1 hand)"
     zh = leaderboard_text(rows, "zh-CN", others=["hangzhou"]).splitlines()
     assert zh[0] == "**本频道上海排行榜 · 积分：花 × 底分**"
-    assert "2. Bob：−3.5 · 评分 —（8 局胡 1 局）" in zh and "杭州" in zh[-1]
+    assert "2. Bob：−3.5 · 等级分 —（8 局胡 1 局）" in zh and "杭州" in zh[-1]
     rated = {1: Rating(30.0, 5.0, 12, 1083, False), 2: Rating(25.0, 8.0, 3, 920, True)}
     keyed = [replace(rows[0], player_key="user:1"), replace(rows[1], player_key="user:2"),
              replace(rows[1], player_key="user:3", display_name="Cy")]
@@ -183,7 +183,7 @@ def test_leaderboard_and_score() -> None:
         "1. Ann: +42 · rating 1083 (won 3 of 8 hands)",
         "2. Bob: −3.5 · rating 920 (provisional) (won 1 of 8 hands)",
         "3. Cy: −3.5 · rating — (won 1 of 8 hands)"]
-    assert "2. Bob：−3.5 · 评分 920（定级中）（8 局胡 1 局）" in \
+    assert "2. Bob：−3.5 · 等级分 920（定级中）（8 局胡 1 局）" in \
         leaderboard_text(keyed, "zh-CN", ratings=rated)
     assert leaderboard_text(keyed, "en", ratings=rated, season="all").splitlines()[0] == \
         "**Shanghai leaderboard of this channel · points: 花 × 底分 · all time**"

@@ -124,7 +124,7 @@ def test_the_card_has_the_rating_column(drawn: list[str]) -> None:
                      {1: Rating(30.0, 5.0, 12, 1083, False), 2: Rating(25.0, 8.0, 3, 920, True)},
                      2)
     assert drawn[0] == "本频道上海排行榜 · 积分：花 × 底分 · 第 2 赛季"
-    assert "评分" in drawn and {"1083", "920?", "—"} <= set(drawn)
+    assert "等级分" in drawn and {"1083", "920?", "—"} <= set(drawn)
     from render import draw
     from render.tiles import name_font
 
