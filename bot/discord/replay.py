@@ -144,7 +144,7 @@ class ReplayRecord(discord.ui.DynamicItem[discord.ui.Button[Any]],
 async def replay_command(answer: Answer, table: int | None, hand: int | None) -> None:
     """``/mahjong replay [table] [hand]``: the deal of the hand, every hand open."""
     await answer.defer(ephemeral=True)
-    table_id = await answer.table_id(table)
+    table_id = await answer.run(answer.service.replay_table(answer.cause, table))
     frame = await answer.run(answer.service.replay(answer.cause, table_id, hand))
     content, file, view = await _frame_message(answer, frame)
     await answer.say(content, file=file, view=view, allowed_mentions=NO_MENTIONS)

@@ -102,6 +102,11 @@ def seen_by(events: Sequence[Event], viewer: int | None) -> tuple[Event, ...]:
     return tuple(out)
 
 
+LOOK_BACK = 25
+"""How many of a channel's newest tables `/mahjong replay` alone looks through for a
+finished hand (a channel of abandoned lobbies costs no more than that)."""
+
+
 class Replays:
     """Reads finished hands back: a frame of one (`frame`), its record (`record`)."""
 
@@ -151,6 +156,16 @@ class Replays:
         settled = await self._store.endings.match_settlements(log.hand.match_id)
         hands = {h.id: h.number for h in await self._store.hands.of_match(log.hand.match_id)}
         return HandRecord(table_id, log.hand.number, record_of(log, settled, hands))
+
+    async def latest_table(self, channel_id: int) -> int | None:
+        """The channel's newest table with a finished hand to replay, among its last
+        `LOOK_BACK` tables (None: none of them has one)."""
+        rows = await self._store.lobby.tables_in_channel(channel_id)
+        for row in reversed(rows[-LOOK_BACK:]):
+            hands, settled = await self._hands(row)
+            if any(h.status == "ended" and h.id in settled for h in hands):
+                return row.id
+        return None
 
     async def _finished(self, table_id: int, number: int | None) -> HandLog:
         """The log of a finished hand of the table: refused when it is being played

@@ -368,6 +368,17 @@ class TableService:
         ``no_such_step``."""
         return await self.replays.frame(cause, table_id, hand, step, viewer)
 
+    async def replay_table(self, cause: Cause, given: int | None) -> int:
+        """The table `/mahjong replay` means: ``given`` when it is this channel's
+        (`find_table`); else the channel's newest table with a finished hand (a table
+        just started has none yet), else the one `find_table` would take."""
+        place = cause.place
+        if given is None and place is not None and not place.private:
+            latest = await self.replays.latest_table(place.channel_id)
+            if latest is not None:
+                return latest
+        return await self.find_table(cause, given)
+
     async def hand_record(self, cause: Cause, table_id: int, hand: int | None = None
                           ) -> HandRecord:
         """A finished hand as data anyone can check (its JSON file); refused as `replay`."""

@@ -197,3 +197,24 @@ async def test_the_record_checks_its_commitment_and_replays_to_its_settlement(
     assert paid == dict(enumerate(result.payments))
     assert [Fraction(x) for x in data["totals_after"]] == list(result.payments)
     assert (await world.service.table_info(table)).totals == tuple(result.payments)
+
+
+async def test_without_a_table_named_the_channels_last_table_with_a_finished_hand(
+        world: World) -> None:
+    """A new table in play has no finished hand yet: `/mahjong replay` alone still finds
+    the channel's last one that has (the table a player just finished), while a table
+    named is the one named."""
+    done = await _one_hand_played(world)
+    new = await world.table((ANN, BOB), computers=2)
+    here = by(ANN, place=Place(GUILD, CHANNEL))
+    assert await world.service.find_table(here, None) == new
+    assert await world.service.replay_table(here, None) == done
+    assert (await world.service.replay(here, done)).hand_number == 1
+    assert await world.service.replay_table(here, new) == new
+    await refused("no_table", world.service.replay_table(
+        by(ANN, place=Place(GUILD + 1, CHANNEL)), done))
+    lonely = by(ANN, place=Place(GUILD, CHANNEL + 7))
+    await world.table((ANN,), computers=3, channel=CHANNEL + 7)
+    # nothing finished anywhere in that channel: its live table, refused as before
+    table = await world.service.replay_table(lonely, None)
+    await refused("no_finished_hand", world.service.replay(lonely, table))
