@@ -26,7 +26,6 @@ from bot.store.rows import (
     HandSource,
     MatchFact,
     MatchSource,
-    Row,
     SeatActs,
     SettlementRow,
     TailAction,
@@ -90,61 +89,92 @@ async def project_in(db: Session, derive: Derive, after: int, upto: int) -> int:
     return len(sources)
 
 
-def _acts_sql(buckets: Sequence[float], departed: bool) -> str:
-    """Each seat's counted actions in a range of hands; ``departed``: only the hands
-    someone left, counting a seat's actions up to its departure as its person's."""
-    mine = "CASE WHEN d.seq IS NULL OR a.seq <= d.seq THEN 1 ELSE 0 END" if departed \
-        else "1"
-    join = " LEFT JOIN departures d ON d.hand_id = a.hand_id AND d.seat = a.seat" \
-        if departed else ""
-    where = " AND a.hand_id IN (SELECT hand_id FROM departures WHERE hand_id > ?" \
-            " AND hand_id <= ?)" if departed else ""
-    counted = []
-    low: float | None = None
-    for high in buckets:  # each bucket: above the last one's bound, up to its own
-        within = [f"took > {low!r}"] if low is not None else []
+_KINDS = ("discard", "chi", "pong", "kong", "added_kong", "concealed_kong", "win", "pass")
+_KIND_OF = {kind[:2]: kind for kind in _KINDS}
+"""Each action kind by its first two letters, as a hand's log (`_log_sql`) has it."""
+assert len(_KIND_OF) == len(_KINDS)
+
+
+def _log_sql(buckets: Sequence[float], postgres: bool) -> str:
+    """Each hand's log in one text: an action a token ``<seq><seat><kind><source>
+    <bucket>`` (its kind's first two letters, its source's first, and the move time's
+    bucket as a hexadecimal digit), tokens joined by commas in seq order. The time from
+    the action before (the hand's start for the first) is the one window function; the
+    rest is read in Python, a few characters an action."""
+    if len(buckets) > 16:
+        raise ValueError("at most 16 move-time buckets (one hexadecimal digit)")
+    bucket = ["CASE WHEN source <> 'player' THEN '0'"]  # only a person's own moves'
+    for i, high in enumerate(buckets):
         if math.isfinite(high):
-            within.append(f"took <= {float(high)!r}")
-        counted.append("SUM(CASE WHEN moved = 1"
-                       + "".join(f" AND {w}" for w in within) + " THEN 1 ELSE 0 END)")
-        low = float(high)
-    return (
-        "SELECT hand_id, seat, SUM(moved) AS moves,"
-        " SUM(CASE WHEN source = 'timeout' AND mine = 1 THEN 1 ELSE 0 END) AS timeouts,"
-        " MAX(CASE WHEN source = 'computer' AND mine = 1 AND kind <> 'pass'"
-        " AND kind <> 'win' THEN 1 ELSE 0 END) AS taken_over, "
-        + ", ".join(f"{c} AS b{i}" for i, c in enumerate(counted))
-        + " FROM (SELECT a.hand_id, a.seat, a.kind, a.source,"
-        f" {mine} AS mine,"
-        f" CASE WHEN a.source = 'player' AND {mine} = 1 THEN 1 ELSE 0 END AS moved,"
-        " a.at - COALESCE(LAG(a.at) OVER (PARTITION BY a.hand_id ORDER BY a.seq),"
-        " (SELECT h.started_at FROM hands h WHERE h.id = a.hand_id)) AS took"
-        f" FROM actions a{join} WHERE a.hand_id > ? AND a.hand_id <= ?{where}) y"
-        " GROUP BY hand_id, seat")
+            bucket.append(f" WHEN took <= {float(high)!r} THEN '{i:x}'")
+    bucket.append(f" ELSE '{len(buckets) - 1:x}' END")
+    token = ("CAST(seq AS TEXT) || CAST(seat AS TEXT) || substr(kind, 1, 2)"
+             f" || substr(source, 1, 1) || {''.join(bucket)}")
+    window = ("SELECT hand_id, seq, seat, kind, source, at - COALESCE(LAG(at) OVER"
+              " (PARTITION BY hand_id ORDER BY seq), (SELECT h.started_at FROM hands h"
+              " WHERE h.id = actions.hand_id)) AS took FROM actions"
+              " WHERE hand_id > ? AND hand_id <= ?")
+    if postgres:
+        return (f"SELECT hand_id, string_agg({token}, ',' ORDER BY seq) AS log"
+                f" FROM ({window}) a GROUP BY hand_id")
+    # SQLite's group_concat keeps the order rows come in (the primary key's here);
+    # each token carries its seq, and `_read_log` sorts a log that came otherwise
+    return (f"SELECT hand_id, group_concat({token}, ',') AS log"
+            f" FROM ({window} ORDER BY hand_id, seq) a GROUP BY hand_id")
 
 
-_ENDS_SQL = (
-    "SELECT hand_id, seq, seat, kind,"
-    " CASE WHEN k1 = 'discard' THEN s1 WHEN k2 = 'discard' THEN s2"
-    " WHEN k3 = 'discard' THEN s3 END AS from_seat,"
-    f" CASE WHEN n1 IN {_NEXT} THEN t1 WHEN n2 IN {_NEXT} THEN t2"
-    f" WHEN n3 IN {_NEXT} THEN t3 END AS next_seat,"
-    " CASE WHEN seq >= last_turn THEN 1 ELSE 0 END AS tail"
-    " FROM (SELECT hand_id, seq, seat, kind,"
-    " LAG(kind, 1) OVER w AS k1, LAG(seat, 1) OVER w AS s1,"
-    " LAG(kind, 2) OVER w AS k2, LAG(seat, 2) OVER w AS s2,"
-    " LAG(kind, 3) OVER w AS k3, LAG(seat, 3) OVER w AS s3,"
-    " LEAD(kind, 1) OVER w AS n1, LEAD(seat, 1) OVER w AS t1,"
-    " LEAD(kind, 2) OVER w AS n2, LEAD(seat, 2) OVER w AS t2,"
-    " LEAD(kind, 3) OVER w AS n3, LEAD(seat, 3) OVER w AS t3,"
-    f" MAX(CASE WHEN kind IN {_TURN} THEN seq ELSE 0 END)"
-    " OVER (PARTITION BY hand_id) AS last_turn"
-    " FROM actions WHERE hand_id > ? AND hand_id <= ? AND kind <> 'pass'"
-    " WINDOW w AS (PARTITION BY hand_id ORDER BY seq)) f"
-    " WHERE seq >= last_turn OR kind IN ('chi', 'pong', 'kong')")
-"""Without the passes, a claim window's other answers (two at most) sit between a claim
-and its discard, and between it and the turn that follows: a claim took its tile when
-that turn (or win) is its own seat's. And a hand's end: from its last turn action on."""
+_NEXT_CODES = frozenset(("di", "ad", "co", "wi"))
+"""What follows a claim window: the turn of whoever took the tile, or a win; but for the
+win, a turn's own actions (discard, added or concealed kong), the last of which starts
+the hand's end."""
+_CLAIM_CODES = frozenset(("ch", "po", "ko"))
+
+
+def _read_log(text: str, left: Sequence[int | None], buckets: int
+              ) -> tuple[tuple[SeatActs, ...], tuple[TailAction, ...], tuple[TakenClaim, ...]]:
+    """A hand's log (`_log_sql`) read: each seat's counted actions (up to its
+    departure's seq when ``left`` has one), the end (from the last turn action on,
+    passes left out) and the claims that took their tile. A claim took it when the
+    next turn (or win) is its own seat's: the window's other answers come between."""
+    log = [(int(t[:-5]), ord(t[-5]) - 48, t[-4:-2], t[-2], t[-1]) for t in text.split(",")]
+    seqs = [a[0] for a in log]
+    if seqs != sorted(seqs):
+        log.sort()
+    moves = [0] * SEATS
+    hists = [[0] * buckets for _ in range(SEATS)]
+    timeouts = [0] * SEATS
+    taken = [False] * SEATS
+    claims: list[TakenClaim] = []
+    waiting: list[tuple[int, int, int]] = []  # claims of the open window: seq, seat, from
+    last_discard: int | None = None
+    last_turn = -1
+    for i, (seq, seat, kind, source, bucket) in enumerate(log):
+        limit = left[seat]
+        if limit is None or seq <= limit:
+            if source == "p":
+                moves[seat] += 1
+                hists[seat][int(bucket, 16)] += 1
+            elif source == "t":
+                timeouts[seat] += 1
+            elif source == "c" and kind != "pa" and kind != "wi":
+                taken[seat] = True
+        if kind == "pa":  # most of a log: nothing more to look at
+            continue
+        if kind in _NEXT_CODES:
+            if waiting:
+                claims.extend(TakenClaim(q, c, d) for q, c, d in waiting if c == seat)
+                waiting = []
+            if kind != "wi":
+                last_turn = i
+                if kind == "di":
+                    last_discard = seat
+        elif kind in _CLAIM_CODES and last_discard is not None:
+            waiting.append((seq, seat, last_discard))
+    tail = tuple(TailAction(seq, seat, _KIND_OF.get(kind, kind))
+                 for seq, seat, kind, _, _ in log[max(last_turn, 0):] if kind != "pa")
+    acts = tuple(SeatActs(seat, moves[seat], tuple(hists[seat]), timeouts[seat], taken[seat])
+                 for seat in range(SEATS))
+    return acts, tail, tuple(claims)
 
 
 async def hand_sources_in(db: Session, after: int, upto: int,
@@ -174,20 +204,8 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         "SELECT d.seat, d.seq, d.user_id, d.hand_id, h.number, h.match_id FROM departures d"
         " JOIN hands h ON h.id = d.hand_id"
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
-    acts = _acts(await db.all(_acts_sql(buckets, False), span), len(buckets))
-    acts.update(_acts(await db.all(_acts_sql(buckets, True), (*span, *span)),
-                      len(buckets)))
-    tails: dict[int, list[TailAction]] = {}
-    claims: dict[int, list[TakenClaim]] = {}
-    for r in await db.all(_ENDS_SQL, span):
-        hand_id = int(r["hand_id"])
-        if r["kind"] in ("chi", "pong", "kong") and r["next_seat"] == r["seat"] \
-                and r["from_seat"] is not None:
-            claims.setdefault(hand_id, []).append(
-                TakenClaim(int(r["seq"]), int(r["seat"]), int(r["from_seat"])))
-        if r["tail"]:
-            tails.setdefault(hand_id, []).append(
-                TailAction(int(r["seq"]), int(r["seat"]), str(r["kind"])))
+    logs = {int(r["hand_id"]): str(r["log"]) for r in await db.all(
+        _log_sql(buckets, bool(db.for_update)), span)}
     out = []
     for h in hands:
         hand_id, match_id, table_id = int(h["id"]), int(h["match_id"]), int(h["table_id"])
@@ -202,20 +220,19 @@ async def hand_sources_in(db: Session, after: int, upto: int,
             else:  # the person's until the hand they left; the computer's after it
                 users.append(int(d["user_id"]) if d["number"] >= h["number"] else None)
                 gone.append(int(d["seq"]) if int(d["hand_id"]) == hand_id else None)
+        log = logs.get(hand_id)
+        if log is None:
+            acts: tuple[SeatActs, ...] = tuple(SeatActs(seat) for seat in range(SEATS))
+            tail: tuple[TailAction, ...] = ()
+            claims: tuple[TakenClaim, ...] = ()
+        else:
+            acts, tail, claims = _read_log(log, gone, len(buckets))
         out.append(HandSource(
             hand_id, match_id, table_id, int(h["guild_id"]), int(h["channel_id"]),
             str(h["rules"]), json.loads(h["options"]), int(h["number"]), int(h["dealer"]),
             int(h["huangfan"]), float(h["started_at"]), float(h["ended_at"]), tuple(users),
-            tuple(gone), tuple(settled.get(hand_id, ())), tuple(tails.get(hand_id, ())),
-            tuple(claims.get(hand_id, ())),
-            tuple(acts.get((hand_id, seat), SeatActs(seat)) for seat in range(SEATS))))
+            tuple(gone), tuple(settled.get(hand_id, ())), tail, claims, acts))
     return out
-
-
-def _acts(rows: Sequence[Row], buckets: int) -> dict[tuple[int, int], SeatActs]:
-    return {(int(r["hand_id"]), int(r["seat"])): SeatActs(
-                int(r["seat"]), int(r["moves"]), tuple(int(r[f"b{i}"]) for i in range(buckets)),
-                int(r["timeouts"]), bool(r["taken_over"])) for r in rows}
 
 
 async def match_sources_in(db: Session, match_ids: Sequence[int]) -> list[MatchSource]:

@@ -420,9 +420,18 @@ class SettlementRow:
     @classmethod
     def of(cls, r: Row) -> SettlementRow:
         names = r.keys()
-        return cls(r["hand_id"], r["seat"], Fraction(r["amount"]), json.loads(r["patterns"]),
+        patterns = r["patterns"]
+        return cls(r["hand_id"], r["seat"], _amount(r["amount"]),
+                   [] if patterns == "[]" else json.loads(patterns),
                    r["value"], r["win"] if "win" in names else None,
                    r["from_seat"] if "from_seat" in names else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _amount(text: str) -> Fraction:
+    """An amount's text as a Fraction (a rebuild reads the same few thousand again and
+    again; a Fraction is immutable)."""
+    return Fraction(text)
 
 
 @dataclass(frozen=True)
@@ -733,15 +742,17 @@ class HandFact:
     dealer: bool = False
 
     def params(self) -> tuple[Any, ...]:
-        """The row's values in `HAND_FACT_COLUMNS` order."""
+        """The row's values in `HAND_FACT_COLUMNS` order (a rebuild writes thousands a
+        second: the common empty values skip the JSON encoder)."""
         return (self.hand_id, self.seat, self.match_id, self.table_id, self.guild_id,
                 self.channel_id, self.rules, self.hand_number, self.user_id, self.ended_at,
-                fraction_text(self.points), int(self.won), int(self.self_draw),
-                self.won_from, int(self.dealt_in), fraction_text(self.deal_in_cost),
-                self.win_value, _compact(list(self.patterns)), int(self.claims),
-                int(self.drawn), _compact(dict(sorted(self.marks.items()))), self.moves,
-                _compact(list(self.move_hist)), self.timeouts, int(self.taken_over),
-                int(self.dealer))
+                str(self.points), int(self.won), int(self.self_draw),
+                self.won_from, int(self.dealt_in), str(self.deal_in_cost),
+                self.win_value, _compact(list(self.patterns)) if self.patterns else "[]",
+                int(self.claims), int(self.drawn),
+                _compact(dict(sorted(self.marks.items()))) if self.marks else "{}",
+                self.moves, "[" + ",".join(map(str, self.move_hist)) + "]", self.timeouts,
+                int(self.taken_over), int(self.dealer))
 
     @classmethod
     def of(cls, r: Row) -> HandFact:
