@@ -11,6 +11,7 @@ reads the sources and writes the rows it returns, in the caller's transaction
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -35,28 +36,43 @@ from bot.store.rows import (
 SEATS = 4
 
 
-def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+def _upsert(table: str, columns: Sequence[str], key: Sequence[str], rows: int) -> str:
+    """An upsert of ``rows`` rows at once (one statement: PostgreSQL's driver sends a
+    statement a row with executemany, a round trip each)."""
     rest = [c for c in columns if c not in key]
-    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks(columns)})"
+    one = f"({marks(columns)})"
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
             f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
             + ", ".join(f"{c} = excluded.{c}" for c in rest))
 
 
-_HAND_UPSERT = _upsert("hand_facts", HAND_FACT_COLUMNS, ("hand_id", "seat"))
-_MATCH_UPSERT = _upsert("match_facts", MATCH_FACT_COLUMNS, ("match_id", "seat"))
+_CHUNK = 400
+"""Rows an upsert writes at once: 400 × 26 values stay below both databases' limit on
+parameters (SQLite 32,766, PostgreSQL 32,767)."""
+
+
+async def _write(db: Session, table: str, columns: Sequence[str], key: Sequence[str],
+                 rows: Sequence[tuple[object, ...]]) -> None:
+    for start in range(0, len(rows), _CHUNK):
+        chunk = rows[start:start + _CHUNK]
+        await db.run(_upsert_sql(table, tuple(columns), tuple(key), len(chunk)),
+                     [value for row in chunk for value in row])
+
+
+@functools.lru_cache(maxsize=16)
+def _upsert_sql(table: str, columns: tuple[str, ...], key: tuple[str, ...], rows: int) -> str:
+    return _upsert(table, columns, key, rows)
 
 
 async def write_in(db: Session, hands: Sequence[HandFact],
                    matches: Sequence[MatchFact] = ()) -> None:
     """Write (or replace) these rows in the caller's transaction."""
     if hands:
-        await db.run_many(_HAND_UPSERT, [f.params() for f in hands])
+        await _write(db, "hand_facts", HAND_FACT_COLUMNS, ("hand_id", "seat"),
+                     [f.params() for f in hands])
     if matches:
-        await db.run_many(_MATCH_UPSERT, [f.params() for f in matches])
-_TURN = "('discard', 'added_kong', 'concealed_kong')"
-"""A turn's own actions: what a hand's end is read back from (the last of them)."""
-_NEXT = "('discard', 'added_kong', 'concealed_kong', 'win')"
-"""What follows a claim window: the turn of whoever took the tile (or a win)."""
+        await _write(db, "match_facts", MATCH_FACT_COLUMNS, ("match_id", "seat"),
+                     [f.params() for f in matches])
 
 
 class Derive(Protocol):
