@@ -27,7 +27,7 @@ from bot.service.facts import median as median_of
 from bot.service.fairness import parse_wall
 from bot.store import Store
 from bot.store.stats import Scope
-from engine.game import Action, apply, new_hand
+from engine.game import Action, HandState, WinRecord, apply, new_hand
 from engine.game.events import MeldDeclared
 from engine.melds import MeldKind
 from engine.rules import get as get_rules
@@ -164,6 +164,19 @@ async def _replay_batch(store: Store, ids: Sequence[int]) -> list[HandCount]:
     return out
 
 
+def _caishen(state: HandState, win: WinRecord) -> int | None:
+    """The 财神 the winner holds in the replay's final state: concealed (a self-drawn
+    tile among them), the tile won on another's discard or kong, and in its melds."""
+    wild = state.wildcards
+    if wild.joker is None:
+        return None
+    seat = state.seats[win.winner]
+    tiles = [*seat.hand, *(t for m in seat.melds for t in m.tiles)]
+    if win.from_seat is not None and win.win_tile is not None:
+        tiles.append(win.win_tile)
+    return tiles.count(wild.joker)
+
+
 def _replay(h: Any, actions: list[Any], settled: dict[int, Fraction], people: dict[int, int],
             left_at: dict[int, int]) -> HandCount:
     options = json.loads(h["options"]) if isinstance(h["options"], str) else h["options"]
@@ -233,15 +246,18 @@ def _replay(h: Any, actions: list[Any], settled: dict[int, Fraction], people: di
             loser.dealt_in = True
             loser.deal_in_cost += -win.settlement.payments[loser.seat]
     from_seat = next((w.from_seat for w in result.wins if w.from_seat is not None), None)
+    wins = {w.winner: w for w in result.wins}
     ruleset = get_rules(h["rules"])
     table_options = ruleset.options(options)
+    held = tuple(_caishen(state, wins[s]) if s in wins else None for s in range(SEATS))
     marks = ruleset.stat_marks(StatHand(
         tuple(values), tuple(patterns), from_seat, tuple(tuple(row) for row in claimed),
-        int(h["huangfan"]), table_options))
+        int(h["huangfan"]), table_options, held))
     if left_at:  # a person left during it: their figures of their own part
         own = ruleset.stat_marks(StatHand(
             tuple(mine), tuple(patterns), from_seat,
-            tuple(tuple(row) for row in credited), int(h["huangfan"]), table_options))
+            tuple(tuple(row) for row in credited), int(h["huangfan"]), table_options,
+            held))
         marks = tuple(own[s] if s in left_at else marks[s] for s in range(SEATS))
     for seat in seats.values():
         seat.marks = dict(marks[seat.seat])

@@ -35,7 +35,7 @@ from engine.rules.ruleset import StatHand
 
 log = logging.getLogger(__name__)
 
-STATS_FORMULA = "facts-1"
+STATS_FORMULA = "facts-2"
 """The derivation's version: kept in bot_settings with the projection; a different
 stored value makes start-up rebuild every row (once, even with several processes).
 Change it with any change to what a row holds."""
@@ -143,6 +143,8 @@ def hand_facts(source: HandSource) -> list[HandFact]:
     patterns = tuple(tuple(map(str, settled[s].patterns)) if s in settled else ()
                      for s in range(SEATS))
     winners = [s for s in range(SEATS) if values[s] > 0]
+    # the 财神 each winner held, kept with the settlement (0030; None before it)
+    held = tuple(settled[s].caishen if s in settled else None for s in range(SEATS))
     end = _end(source, winners)
 
     def theirs(seat: int, seq: int | None) -> bool:
@@ -158,13 +160,13 @@ def hand_facts(source: HandSource) -> list[HandFact]:
             credited[c.seat][c.from_seat] += 1
     won = {w for w in winners if theirs(w, end.wins[w])}
     hand = StatHand(values, patterns, end.from_seat, tuple(map(tuple, claims)),
-                    source.huangfan, options)
+                    source.huangfan, options, held)
     marks = ruleset.stat_marks(hand)
     if any(left is not None for left in source.left):  # a person left during it
         mine = StatHand(tuple(v if s in won or s not in winners else 0
                               for s, v in enumerate(values)),
                         patterns, end.from_seat, tuple(map(tuple, credited)),
-                        source.huangfan, options)
+                        source.huangfan, options, held)
         theirs_marks = ruleset.stat_marks(mine)
         marks = tuple(theirs_marks[s] if source.left[s] is not None else marks[s]
                       for s in range(SEATS))

@@ -78,6 +78,7 @@ from engine.game import (
     apply,
     new_hand,
 )
+from engine.game.settle import wildcards_held
 from engine.match import HandOutcome, MatchState, finish_hand, start_hand
 from engine.match import leave as match_leave
 from engine.melds import MeldKind
@@ -513,7 +514,8 @@ def _settlements(state: HandState) -> list[Settlement]:
                               list(won.settlement.patterns) if won else [],
                               won.settlement.value if won else 0,
                               won.win.value if won else None,
-                              won.from_seat if won else None))
+                              won.from_seat if won else None,
+                              wildcards_held(state, won) if won else None))
     return out
 
 

@@ -96,9 +96,9 @@ class Endings(Repository):
             await self._log.insert_in(db, hand_id, final)
         for s in settlements:
             await db.run("INSERT INTO settlements (hand_id, seat, amount, patterns, value,"
-                         " win, from_seat) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         " win, from_seat, caishen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          (hand_id, s.seat, fraction_text(s.amount), as_json(s.patterns),
-                          s.value, s.win, s.from_seat))
+                          s.value, s.win, s.from_seat, s.caishen))
         await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                      (at, hand_id))
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))

@@ -399,6 +399,9 @@ class Settlement:
     """The winner's row: how it won (None on the others')."""
     from_seat: int | None = None
     """The winner's row: the seat that dealt in (None: self-drawn)."""
+    caishen: int | None = None
+    """The winner's row: the 财神 its winning hand held (0030; None on the others', and
+    for a rule set without 财神)."""
 
 
 WinHow = Literal["self_draw", "discard", "rob_kong"]
@@ -416,6 +419,9 @@ class SettlementRow:
     """The winner's row: how it won (0029; None on the others', and on rows settled
     before it)."""
     from_seat: int | None = None
+    caishen: int | None = None
+    """The winner's row: the 财神 its winning hand held (0030; None on the others', for
+    a rule set without 财神, and on rows settled before it)."""
 
     @classmethod
     def of(cls, r: Row) -> SettlementRow:
@@ -424,7 +430,8 @@ class SettlementRow:
         return cls(r["hand_id"], r["seat"], _amount(r["amount"]),
                    [] if patterns == "[]" else json.loads(patterns),
                    r["value"], r["win"] if "win" in names else None,
-                   r["from_seat"] if "from_seat" in names else None)
+                   r["from_seat"] if "from_seat" in names else None,
+                   r["caishen"] if "caishen" in names else None)
 
 
 @functools.lru_cache(maxsize=4096)

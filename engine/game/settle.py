@@ -68,3 +68,17 @@ def self_draw(state: HandState, seat: int) -> WinRecord | None:
 def eight_flowers(state: HandState, seat: int) -> WinRecord:
     """八花: all eight flowers win as a self-draw, whatever the rest of the hand."""
     return judge(state, seat, WinKind.SELF_DRAW, None)
+
+
+def wildcards_held(state: HandState, record: WinRecord) -> int | None:
+    """The 财神 (the hand's wildcards, `HandState.wildcards`) the winning hand of
+    ``record`` holds: its concealed tiles with the winning tile, and those inside its
+    melds (a chi, pong or kong may hold 财神). None for a rule set without wildcards."""
+    wildcards = state.wildcards
+    if wildcards.joker is None:
+        return None
+    ctx = record.context
+    tiles = [*ctx.concealed, *(t for m in ctx.melds for t in m.tiles)]
+    if record.win_tile is not None:
+        tiles.append(record.win_tile)
+    return sum(1 for t in tiles if wildcards.is_joker(t))

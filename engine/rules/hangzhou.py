@@ -62,7 +62,9 @@ PATTERNS: dict[str, Pattern] = {
 
 # The figures stats count of Hangzhou hands (`Hangzhou.stat_marks`), per seat and hand:
 CAISHEN_WIN = "caishen_win"
-"""A win the 财神 scored: 暴头 (and its 财飘), the multipliers a 财神 makes."""
+"""A win whose winning hand held a 财神 (concealed, the winning tile, or in a meld;
+`StatHand.wildcards`). Where that count is not known (hands settled before it was
+kept) a win that scored 暴头 or 财飘 stands in for it, the only 财神 the patterns show."""
 BAO_TOU = "bao_tou"
 """A 暴头 win."""
 CAI_PIAO = "cai_piao"
@@ -101,7 +103,9 @@ def stat_marks(hand: StatHand) -> tuple[dict[str, int], ...]:
         piao, gang = pats.count("cai_piao"), pats.count("gang_kai")
         if "bao_tou" in pats:
             out[w][BAO_TOU] = 1
-        if "bao_tou" in pats or piao:
+        held = hand.wildcards[w] if w < len(hand.wildcards) else None
+        # not kept (settled before 0030): 暴头 or 财飘, the only 财神 the patterns show
+        if held > 0 if held is not None else "bao_tou" in pats or piao > 0:
             out[w][CAISHEN_WIN] = 1
         if piao:
             out[w][CAI_PIAO] = piao

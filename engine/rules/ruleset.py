@@ -112,7 +112,10 @@ class StatHand:
     ``values``/``patterns``: each seat's win value and pattern ids (0 and () for a seat
     that did not win); ``from_seat``: the seat dealt in (a discard or a robbed kong;
     None: self-drawn or drawn); ``claims[a][b]``: chi/pong/exposed kongs seat a made on
-    seat b's discards (摊); ``huangfan``: the hand's 荒番 counter as it started."""
+    seat b's discards (摊); ``huangfan``: the hand's 荒番 counter as it started;
+    ``wildcards``: the 财神 each winner's winning hand held (concealed, the winning tile
+    and its melds; None: not known — a row settled before it was kept, or no winner;
+    empty: none known)."""
 
     values: tuple[int, ...]
     patterns: tuple[tuple[str, ...], ...]
@@ -120,6 +123,7 @@ class StatHand:
     claims: tuple[tuple[int, ...], ...]
     huangfan: int
     options: TableOptions
+    wildcards: tuple[int | None, ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
