@@ -47,6 +47,12 @@ class Session(ABC):
     @abstractmethod
     async def run_many(self, sql: str, rows: Iterable[Params]) -> None: ...
 
+    async def copy_in(self, table: str, columns: Sequence[str],
+                      rows: Sequence[Params]) -> bool:
+        """Append ``rows`` to ``table`` in one bulk transfer (PostgreSQL's COPY): False
+        when the database has none (SQLite), nothing written then."""
+        return False
+
 
 Work = Callable[..., Coroutine[Any, Any, T]]
 """A whole transaction: ``async def work(session, *args)`` (see `write_at_once`)."""

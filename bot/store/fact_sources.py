@@ -36,12 +36,17 @@ from bot.store.rows import (
 SEATS = 4
 
 
-def _upsert(table: str, columns: Sequence[str], key: Sequence[str], rows: int) -> str:
+def _upsert(table: str, columns: Sequence[str], key: Sequence[str], rows: int | str) -> str:
     """An upsert of ``rows`` rows at once (one statement: PostgreSQL's driver sends a
-    statement a row with executemany, a round trip each)."""
+    statement a row with executemany, a round trip each), or of every row of the table
+    named ``rows``."""
     rest = [c for c in columns if c not in key]
-    one = f"({marks(columns)})"
-    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * rows)}"
+    names = ", ".join(columns)
+    if isinstance(rows, str):
+        source = f"SELECT {names} FROM {rows}"
+    else:
+        source = "VALUES " + ", ".join([f"({marks(columns)})"] * rows)
+    return (f"INSERT INTO {table} ({names}) {source}"
             f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
             + ", ".join(f"{c} = excluded.{c}" for c in rest))
 
@@ -51,8 +56,24 @@ _CHUNK = 400
 parameters (SQLite 32,766, PostgreSQL 32,767)."""
 
 
+_COPY_FROM = 2 * 400
+"""Rows from which PostgreSQL's write goes through COPY into a staging table (a
+rebuild's batch; a settlement's few rows stay one upsert)."""
+
+
 async def _write(db: Session, table: str, columns: Sequence[str], key: Sequence[str],
                  rows: Sequence[tuple[object, ...]]) -> None:
+    if len(rows) >= _COPY_FROM and db.for_update:
+        # PostgreSQL: the rows copied in one transfer into a temporary table of this
+        # connection, then upserted from it in one statement (a settlement written
+        # meanwhile by another process is replaced by the same row, as below)
+        stage = f"{table}_stage"
+        await db.run(f"CREATE TEMPORARY TABLE IF NOT EXISTS {stage} (LIKE {table})"
+                     " ON COMMIT DELETE ROWS")
+        await db.run(f"TRUNCATE {stage}")
+        if await db.copy_in(stage, columns, rows):
+            await db.run(_upsert_sql(table, tuple(columns), tuple(key), stage))
+            return
     for start in range(0, len(rows), _CHUNK):
         chunk = rows[start:start + _CHUNK]
         await db.run(_upsert_sql(table, tuple(columns), tuple(key), len(chunk)),
@@ -60,7 +81,8 @@ async def _write(db: Session, table: str, columns: Sequence[str], key: Sequence[
 
 
 @functools.lru_cache(maxsize=16)
-def _upsert_sql(table: str, columns: tuple[str, ...], key: tuple[str, ...], rows: int) -> str:
+def _upsert_sql(table: str, columns: tuple[str, ...], key: tuple[str, ...],
+                rows: int | str) -> str:
     return _upsert(table, columns, key, rows)
 
 

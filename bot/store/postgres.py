@@ -90,6 +90,11 @@ class _Session(Session):
     async def run_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._conn.executemany(numbered(sql), list(rows))
 
+    async def copy_in(self, table: str, columns: Sequence[str],
+                      rows: Sequence[Params]) -> bool:
+        await self._conn.copy_records_to_table(table, records=rows, columns=list(columns))
+        return True
+
 
 class PostgresDatabase(Database):
     dialect = "postgres"

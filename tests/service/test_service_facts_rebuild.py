@@ -19,7 +19,7 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.facts import STATS_FORMULA, rebuild_facts
-from bot.store import Store
+from bot.store import Store, fact_sources
 from tests.service.facts_play import Plan, play_match
 from tests.service.helpers import ANN, BOB, CID, DEE, World, by
 
@@ -77,6 +77,24 @@ async def test_a_rebuild_equals_what_each_settlement_wrote(make_world: MakeWorld
     assert await world.store.facts.all_hands() == hands
     assert await world.store.facts.all_matches() == matches
     assert await world.store.facts.formula() == STATS_FORMULA
+
+
+async def test_rows_copied_in_bulk_equal_what_each_settlement_wrote(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuild's large batches go through PostgreSQL's COPY into a staging table
+    (`fact_sources._COPY_FROM` rows and more): the same rows, twice over (the second
+    rebuild replaces each row already there)."""
+    world = await make_world()
+    await _played(world)
+    hands, matches = await world.store.facts.all_hands(), await world.store.facts.all_matches()
+    monkeypatch.setattr(fact_sources, "_COPY_FROM", 1)
+    for _ in range(2):
+        rebuilt = await rebuild_facts(world.store, world.clock.now, force=True, size=50)
+        assert rebuilt.done and rebuilt.hands == len(hands) // 4
+        assert await world.store.facts.all_hands() == hands
+        assert await world.store.facts.all_matches() == matches
+    await world.store.facts.write(hands[:8], matches[:4])  # over rows already there
+    assert await world.store.facts.all_hands() == hands
 
 
 async def test_start_up_rebuilds_once_when_the_formula_differs(make_world: MakeWorld) -> None:
