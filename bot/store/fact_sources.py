@@ -137,28 +137,32 @@ def _log_sql(buckets: Sequence[float], postgres: bool) -> str:
     """Each hand's log in one text: an action a token ``<seq><seat><kind><source>
     <bucket>`` (its kind's first two letters, its source's first, and the move time's
     bucket as a hexadecimal digit), tokens joined by commas in seq order. The time from
-    the action before (the hand's start for the first) is the one window function; the
-    rest is read in Python, a few characters an action."""
+    the action before (the hand's start for the first) is the one lookup; the rest is
+    read in Python, a few characters an action."""
     if len(buckets) > 16:
         raise ValueError("at most 16 move-time buckets (one hexadecimal digit)")
-    bucket = ["CASE WHEN source <> 'player' THEN '0'"]  # only a person's own moves'
-    for i, high in enumerate(buckets):
-        if math.isfinite(high):
-            bucket.append(f" WHEN took <= {float(high)!r} THEN '{i:x}'")
-    bucket.append(f" ELSE '{len(buckets) - 1:x}' END")
+    cases = "".join(f" WHEN took <= {float(high)!r} THEN '{i:x}'"
+                    for i, high in enumerate(buckets) if math.isfinite(high))
+    bucket = f"CASE{cases} ELSE '{len(buckets) - 1:x}' END"
     token = ("CAST(seq AS TEXT) || CAST(seat AS TEXT) || substr(kind, 1, 2)"
-             f" || substr(source, 1, 1) || {''.join(bucket)}")
-    window = ("SELECT hand_id, seq, seat, kind, source, at - COALESCE(LAG(at) OVER"
-              " (PARTITION BY hand_id ORDER BY seq), (SELECT h.started_at FROM hands h"
-              " WHERE h.id = actions.hand_id)) AS took FROM actions"
-              " WHERE hand_id > ? AND hand_id <= ?")
-    if postgres:
-        return (f"SELECT hand_id, string_agg({token}, ',' ORDER BY seq) AS log"
+             " || substr(source, 1, 1) || CASE WHEN source <> 'player' THEN '0' ELSE ")
+    if postgres:  # a window over the hands' actions
+        window = ("SELECT hand_id, seq, seat, kind, source, at - COALESCE(LAG(at) OVER"
+                  " (PARTITION BY hand_id ORDER BY seq), (SELECT h.started_at FROM hands h"
+                  " WHERE h.id = actions.hand_id)) AS took FROM actions"
+                  " WHERE hand_id > ? AND hand_id <= ?")
+        return (f"SELECT hand_id, string_agg({token}{bucket} END, ',' ORDER BY seq) AS log"
                 f" FROM ({window}) a GROUP BY hand_id")
-    # SQLite's group_concat keeps the order rows come in (the primary key's here);
-    # each token carries its seq, and `_read_log` sorts a log that came otherwise
-    return (f"SELECT hand_id, group_concat({token}, ',') AS log"
-            f" FROM ({window} ORDER BY hand_id, seq) a GROUP BY hand_id")
+    # SQLite: the time of a person's own move alone, the action before it looked up by
+    # the primary key (2.5 times faster there than a window over every action); its
+    # group_concat keeps the order rows come in (the primary key's here); each token
+    # carries its seq, and `_read_log` sorts a log that came otherwise
+    took = ("a.at - COALESCE((SELECT p.at FROM actions p WHERE p.hand_id = a.hand_id"
+            " AND p.seq < a.seq ORDER BY p.seq DESC LIMIT 1), (SELECT h.started_at"
+            " FROM hands h WHERE h.id = a.hand_id))")
+    return (f"SELECT hand_id, group_concat({token}(SELECT {bucket} FROM (SELECT {took}"
+            " AS took)) END, ',') AS log FROM actions a WHERE hand_id > ? AND hand_id <= ?"
+            " GROUP BY hand_id")
 
 
 _NEXT_CODES = frozenset(("di", "ad", "co", "wi"))
