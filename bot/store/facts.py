@@ -148,6 +148,10 @@ class Facts(Repository):
             if last is None or last[0] is None:
                 return claim, 0, False
             upto = int(last[0])
+            if db.for_update:  # PostgreSQL: the batch's queries are costed high enough
+                # to be compiled (JIT), which took longer than running them (0.26 s of
+                # the log's 0.5 s for 2,000 hands)
+                await db.run("SET LOCAL jit = off")
             written = await project_in(db, derive, claim.after, upto)
             claim = RebuildClaim(claim.formula, claim.by, at + hold, upto)
             await self._hold_in(db, claim, at)
