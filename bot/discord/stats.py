@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from discord import app_commands
 
+from bot.discord import ratings
 from bot.discord.core.i18n import LocaleLike, has, join, lang, ls, t
 from bot.discord.core.words import (
     MAX_CONTENT,
@@ -70,12 +71,8 @@ def _short(value: float) -> str:
 
 
 def rating_text(rating: Rating | None, locale: LocaleLike) -> str | None:
-    """The rating as shown ("1,083?" while provisional; 中文 "1083（定级中）")."""
-    if rating is None:
-        return None
-    value = f"{rating.shown:,}" if lang(locale) == "en" else str(rating.shown)
-    key = "stats.rating.provisional" if rating.provisional else "stats.rating.value"
-    return t(key, locale, value=value)
+    """The rating as players read it everywhere (`ratings.rating_text`); None: none."""
+    return None if rating is None else ratings.rating_text(rating, locale)
 
 
 def biggest_text(rules: str, biggest: BiggestWin, locale: LocaleLike) -> str:
