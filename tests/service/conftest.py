@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, TableService
-from bot.store import Store
-from tests.service.helpers import World
+from tests.service.helpers import MakeWorld, World, worlds_on
 
 
 @pytest.fixture
@@ -25,23 +22,25 @@ def dealer_zero(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def make_world(db_path: Path) -> AsyncIterator[Callable[..., Awaitable[World]]]:
-    stores: list[Store] = []
+async def make_world(db_path: Path) -> AsyncIterator[MakeWorld]:
+    async with worlds_on(db_path) as make:
+        yield make
 
-    async def make(clock: FakeClock | None = None, **kwargs: Any) -> World:
-        store = await Store.open(db_path)
-        stores.append(store)
-        notes = RecordingNotifier()
-        clock = clock or FakeClock()
-        kwargs.setdefault("computer_pause", 0.0)
-        service = TableService(store, notes, clock=clock, **kwargs)
-        return World(store, clock, notes, service)
 
-    yield make
-    for store in stores:
-        await store.close()
+@pytest.fixture(params=["sqlite", "postgres"])
+async def each_database(request: pytest.FixtureRequest, db_path: Path
+                        ) -> AsyncIterator[Path | str]:
+    """One database of each kind: a real SQLite file, a fresh PostgreSQL database
+    (skipped, saying why, without PostgreSQL), dropped after the test."""
+    if request.param == "sqlite":
+        yield db_path
+        return
+    server = request.getfixturevalue("pg_server")
+    database = await server.database()
+    yield database
+    await server.drop(str(database))
 
 
 @pytest.fixture
-async def world(make_world: Callable[..., Awaitable[World]]) -> World:
+async def world(make_world: MakeWorld) -> World:
     return await make_world()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +127,29 @@ async def delivered(world: World, notes: RecordingNotifier | None = None) -> Non
         if n.step is not None and n.user_id is not None:
             await world.store.presenter.swap_dm_message(n.ref.table_id, n.seat, 5000 + i,
                                                         (n.hand_number << 32) + n.step)
+
+
+MakeWorld = Callable[..., Awaitable[World]]
+
+
+@asynccontextmanager
+async def worlds_on(database: Path | str, **defaults: Any) -> AsyncIterator[MakeWorld]:
+    """Worlds (each its own store connection, notifier and service, as a process has)
+    on one database, made with ``defaults`` and a call's own arguments (a clock of the
+    call's, else a fresh one); their connections closed at the end."""
+    stores: list[Store] = []
+
+    async def make(clock: FakeClock | None = None, **kwargs: Any) -> World:
+        store = await Store.open(database)
+        stores.append(store)
+        notes = RecordingNotifier()
+        clock = clock or FakeClock()
+        service = TableService(store, notes, clock=clock,
+                               **{"computer_pause": 0.0, **defaults, **kwargs})
+        return World(store, clock, notes, service)
+
+    try:
+        yield make
+    finally:
+        for store in stores:
+            await store.close()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.service.helpers import ANN, CID, SCENE_PONG, D, World, by, stacked
-from tests.service.test_service_shared import MakeWorld, make_world, two
+from tests.service.helpers import ANN, CID, SCENE_PONG, D, MakeWorld, World, by, stacked
+from tests.service.test_service_shared import make_world, two
 
 __all__ = ["make_world"]  # the two-process fixture, on both databases
 pytestmark = pytest.mark.usefixtures("dealer_zero")

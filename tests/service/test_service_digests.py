@@ -10,15 +10,13 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.service import DigestNotice, FakeClock, RecordingNotifier, TableService
-from bot.store import Store
-from tests.service.helpers import ANN, BOB, EVE, QUIET, D, World, by, stacked
+from bot.service import DigestNotice, FakeClock
+from tests.service.helpers import ANN, BOB, EVE, QUIET, D, MakeWorld, World, by, stacked, worlds_on
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 
@@ -30,7 +28,6 @@ MORNING = EVENING + 11 * HOUR
 CALM = {0: QUIET[0] + "9m", 1: QUIET[1], 2: QUIET[2], 3: QUIET[3]}
 """The dealer (seat 0) discards 9m, which nobody may claim."""
 
-MakeWorld = Callable[..., Awaitable[World]]
 OTHER_GUILD = 8
 
 
@@ -232,28 +229,11 @@ async def test_once_across_a_sigkill(make_world: MakeWorld, db_path: Path, what:
     assert len(_digests(after)) == 1
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def on_both(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[MakeWorld]:
+@pytest.fixture
+async def on_both(each_database: Path | str) -> AsyncIterator[MakeWorld]:
     """Worlds in shared mode on one database of each kind (PostgreSQL: SKIP LOCKED)."""
-    database: Path | str = db_path
-    if request.param == "postgres":
-        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
-        database = await server.database()
-    stores: list[Store] = []
-
-    async def make(clock: FakeClock, **kwargs: Any) -> World:
-        store = await Store.open(database)
-        stores.append(store)
-        notes = RecordingNotifier()
-        service = TableService(store, notes, clock=clock, computer_pause=0.0, shared=True,
-                               **kwargs)
-        return World(store, clock, notes, service)
-
-    yield make
-    for store in stores:
-        await store.close()
-    if request.param == "postgres":
-        await server.drop(str(database))
+    async with worlds_on(each_database, shared=True) as make:
+        yield make
 
 
 async def test_three_processes_at_once_send_it_once(on_both: MakeWorld) -> None:

@@ -11,9 +11,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,35 +20,16 @@ from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.facts import STATS_FORMULA, rebuild_facts
 from bot.store import Store, fact_sources
 from tests.service.facts_play import Plan, play_match
-from tests.service.helpers import ANN, BOB, CID, DEE, World, by
+from tests.service.helpers import ANN, BOB, CID, DEE, MakeWorld, World, by, worlds_on
 
 CHILD = Path(__file__).with_name("facts_rebuild_child.py")
-MakeWorld = Callable[..., Awaitable[World]]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def make_world(request: pytest.FixtureRequest, db_path: Path
-                     ) -> AsyncIterator[MakeWorld]:
+@pytest.fixture
+async def make_world(each_database: Path | str) -> AsyncIterator[MakeWorld]:
     """Worlds on one database of each kind (a real SQLite file, a fresh PostgreSQL)."""
-    database: Path | str = db_path
-    if request.param == "postgres":
-        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
-        database = await server.database()
-    stores: list[Store] = []
-
-    async def make(**kwargs: Any) -> World:
-        store = await Store.open(database)
-        stores.append(store)
-        notes = RecordingNotifier()
-        clock = FakeClock()
-        service = TableService(store, notes, clock=clock, computer_pause=0.0, **kwargs)
-        return World(store, clock, notes, service)
-
-    yield make
-    for store in stores:
-        await store.close()
-    if request.param == "postgres":
-        await server.drop(str(database))
+    async with worlds_on(each_database) as make:
+        yield make
 
 
 async def _played(world: World) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from bot.service import FakeClock
 from tests.narrowing import known
-from tests.service.helpers import ANN, World, by
-from tests.service.test_service_shared import MakeWorld, make_world
+from tests.service.helpers import ANN, MakeWorld, World, by
+from tests.service.test_service_shared import make_world
 
 __all__ = ["make_world"]  # the two-process fixture, on both databases
 pytestmark = pytest.mark.usefixtures("dealer_zero")

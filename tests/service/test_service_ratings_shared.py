@@ -5,45 +5,25 @@ each. Every match is rated once, and the ratings are those of a replay in order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from bot.service import FakeClock, RecordingNotifier, TableService
+from bot.service import FakeClock
 from bot.service.ratings import FORMULA
-from bot.store import Store
-from tests.service.helpers import ANN, BOB, CHANNEL, CID, GUILD, World
+from tests.service.helpers import ANN, BOB, CHANNEL, CID, GUILD, MakeWorld, worlds_on
 from tests.service.test_service_ratings import heavenly, win_at_once
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
-MakeWorld = Callable[..., Awaitable[World]]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def make_world(request: pytest.FixtureRequest, db_path: Path
-                     ) -> AsyncIterator[MakeWorld]:
-    """Worlds (a store connection, a service, a notifier) on one database of each kind."""
-    database: Path | str = db_path
-    if request.param == "postgres":
-        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
-        database = await server.database()
-    stores: list[Store] = []
-
-    async def make(clock: FakeClock, **kwargs: Any) -> World:
-        store = await Store.open(database)
-        stores.append(store)
-        notes = RecordingNotifier()
-        service = TableService(store, notes, clock=clock, computer_pause=0.0, shared=True,
-                               deal=heavenly, **kwargs)
-        return World(store, clock, notes, service)
-
-    yield make
-    for store in stores:
-        await store.close()
-    if request.param == "postgres":
-        await server.drop(str(database))
+@pytest.fixture
+async def make_world(each_database: Path | str) -> AsyncIterator[MakeWorld]:
+    """Worlds in shared mode (each its own store connection, notifier and service) on
+    one database of each kind, dealing the dealer a win."""
+    async with worlds_on(each_database, shared=True, deal=heavenly) as make:
+        yield make
 
 
 async def test_two_processes_finishing_matches_at_once_rate_each_once(

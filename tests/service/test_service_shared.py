@@ -10,15 +10,15 @@ once its lease has passed."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.service import ClaimAnswer, FakeClock, RecordingNotifier, Refused, TableService
+from bot.service import ClaimAnswer, FakeClock, RecordingNotifier, Refused
 from bot.service.fairness import deal_of
-from bot.store import StandingChoices, Store
+from bot.store import StandingChoices
 from engine.game import ActionKind, stack_wall
 from engine.tiles import tile_from_notation
 from tests.narrowing import known
@@ -29,40 +29,24 @@ from tests.service.helpers import (
     QUIET,
     SCENE_PONG,
     D,
+    MakeWorld,
     P,
     World,
     by,
     refused,
     stacked,
+    worlds_on,
 )
 
 pytestmark = pytest.mark.usefixtures("dealer_zero")
 TIMERS = {"turn_timer": 60, "claim_timer": 20, "away_after": 5}
-MakeWorld = Callable[..., Awaitable[World]]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def make_world(request: pytest.FixtureRequest, db_path: Path
-                     ) -> AsyncIterator[MakeWorld]:
+@pytest.fixture
+async def make_world(each_database: Path | str) -> AsyncIterator[MakeWorld]:
     """Worlds (a store connection, a service, a notifier) on one database of each kind."""
-    database: Path | str = db_path
-    if request.param == "postgres":
-        server = request.getfixturevalue("pg_server")  # skips without PostgreSQL
-        database = await server.database()
-    stores: list[Store] = []
-
-    async def make(clock: FakeClock, **kwargs: Any) -> World:
-        store = await Store.open(database)
-        stores.append(store)
-        notes = RecordingNotifier()
-        service = TableService(store, notes, clock=clock, computer_pause=0.0, **kwargs)
-        return World(store, clock, notes, service)
-
-    yield make
-    for store in stores:
-        await store.close()
-    if request.param == "postgres":
-        await server.drop(str(database))
+    async with worlds_on(each_database) as make:
+        yield make
 
 
 async def two(make_world: MakeWorld, **kwargs: object) -> tuple[World, World]:

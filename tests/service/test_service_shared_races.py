@@ -21,8 +21,8 @@ from typing import Any, cast
 import pytest
 
 from bot.store import Store, TableLoad
-from tests.service.helpers import ANN, BOB, CID, SCENE_TWO, D, P, W, World, by, stacked
-from tests.service.test_service_shared import TIMERS, MakeWorld, make_world, two
+from tests.service.helpers import ANN, BOB, CID, SCENE_TWO, D, MakeWorld, P, W, World, by, stacked
+from tests.service.test_service_shared import TIMERS, make_world, two
 
 __all__ = ["make_world"]  # the fixture, from the shared tests: both backends
 pytestmark = pytest.mark.usefixtures("dealer_zero")
