@@ -164,9 +164,11 @@ async def _replay_batch(store: Store, ids: Sequence[int]) -> list[HandCount]:
     return out
 
 
-def _caishen(state: HandState, win: WinRecord) -> int | None:
+def caishen_held(state: HandState, win: WinRecord) -> int | None:
     """The 财神 the winner holds in the replay's final state: concealed (a self-drawn
-    tile among them), the tile won on another's discard or kong, and in its melds."""
+    tile among them), the tile won on another's discard or kong, and in its melds —
+    counted from the state, not from the win's record as the settlement does (a
+    recount's other path; the facts tests use it too); None without 财神."""
     wild = state.wildcards
     if wild.joker is None:
         return None
@@ -249,7 +251,7 @@ def _replay(h: Any, actions: list[Any], settled: dict[int, Fraction], people: di
     wins = {w.winner: w for w in result.wins}
     ruleset = get_rules(h["rules"])
     table_options = ruleset.options(options)
-    held = tuple(_caishen(state, wins[s]) if s in wins else None for s in range(SEATS))
+    held = tuple(caishen_held(state, wins[s]) if s in wins else None for s in range(SEATS))
     marks = ruleset.stat_marks(StatHand(
         tuple(values), tuple(patterns), from_seat, tuple(tuple(row) for row in claimed),
         int(h["huangfan"]), table_options, held))

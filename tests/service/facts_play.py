@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bench.stats_recount import caishen_held
 from bot.service import Refused
 from bot.service import errors as E
 from bot.service.facts import MOVE_BUCKETS
@@ -22,7 +23,6 @@ from engine.game import (
     ActionKind,
     HandState,
     Phase,
-    WinRecord,
     apply,
     deciding_seats,
     legal_actions,
@@ -182,7 +182,7 @@ async def recount(store: Store, table_id: int, seated: Mapping[int, int | None]
             values = tuple(wins[s].settlement.value if s in wins else 0 for s in range(4))
             patterns = tuple(tuple(wins[s].settlement.patterns) if s in wins else ()
                              for s in range(4))
-            held = tuple(_caishen(state, wins[s]) if s in wins else None
+            held = tuple(caishen_held(state, wins[s]) if s in wins else None
                          for s in range(4))
             marks = ruleset.stat_marks(StatHand(values, patterns, from_seat, claims,
                                                 hand.huangfan, options, held))
@@ -247,20 +247,6 @@ async def recount(store: Store, table_id: int, seated: Mapping[int, int | None]
                 users[seat], match.finished_at, ranked.index(match.totals[seat]) + 1,
                 match.totals[seat], played[seat], sum(1 for u in users if u is None)))
     return hands_out, matches_out
-
-
-def _caishen(state: HandState, win: WinRecord) -> int | None:
-    """The 财神 the winner holds in the engine's final state: its concealed tiles (a
-    self-drawn tile is among them), the tile won on another's discard or kong, and its
-    melds' tiles; None for a rule set without 财神."""
-    wild = state.wildcards
-    if wild.joker is None:
-        return None
-    seat = state.seats[win.winner]
-    tiles = [*seat.hand, *(t for m in seat.melds for t in m.tiles)]
-    if win.win is not WinKind.SELF_DRAW and win.win_tile is not None:
-        tiles.append(win.win_tile)
-    return tiles.count(wild.joker)
 
 
 def f_of(charge: Any) -> Sequence[Any]:
