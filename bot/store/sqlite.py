@@ -104,6 +104,13 @@ def _in_thread(conn: sqlite3.Connection, work: Work[T], args: tuple[Any, ...]) -
     return result
 
 
+def _end_open(conn: sqlite3.Connection, how: str) -> None:
+    """In the connection's thread: end its transaction (``how``: COMMIT or ROLLBACK)
+    if one is open."""
+    if conn.in_transaction:
+        conn.execute(how)
+
+
 def _busy(exc: sqlite3.Error) -> bool:
     """Whether SQLite refused because another connection holds a lock (not an error of
     the work: the same work goes to aiosqlite's thread, which waits for the lock)."""
@@ -153,17 +160,29 @@ class SqliteDatabase(Database):
                 raise
 
     async def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            await self._conn.execute("ROLLBACK")
+        """ROLLBACK if a transaction is open, decided in aiosqlite's thread after every
+        job queued before: a cancelled await does not take its job back (a BEGIN or a
+        COMMIT still runs after the cancellation), so the connection's state read from
+        the loop's thread may be about to change. Read here, a COMMIT still queued made
+        this ROLLBACK fail (``no transaction is active``) and a BEGIN still queued was
+        left open, failing every later write."""
+        await self._in_own_thread(_end_open, self._conn._conn, "ROLLBACK")
+
+    async def _in_own_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` as one job of aiosqlite's thread (aiosqlite's ``_execute``: it
+        has no public call for it)."""
+        run: Callable[..., Awaitable[T]] = self._conn._execute  # aiosqlite's, untyped
+        return await run(fn, *args)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:
         async with self._lock:
-            await self._conn.execute("BEGIN")
             try:
+                await self._conn.execute("BEGIN")
                 yield self._session
             finally:
-                await self._conn.execute("COMMIT")
+                # in the thread, as `_rollback`: a cancelled BEGIN still runs
+                await self._in_own_thread(_end_open, self._conn._conn, "COMMIT")
 
     async def write_at_once(self, work: Work[T], *args: Any) -> T:
         """The whole transaction on the loop's own connection when no transaction of
@@ -238,8 +257,7 @@ class SqliteDatabase(Database):
 
     async def _at_once(self, work: Work[T], args: tuple[Any, ...]) -> T:
         try:
-            run: Callable[..., Awaitable[T]] = self._conn._execute  # aiosqlite's, untyped
-            return await run(_in_thread, self._conn._conn, work, args)
+            return await self._in_own_thread(_in_thread, self._conn._conn, work, args)
         except sqlite3.Error as exc:
             raise _told(exc) from exc
 
