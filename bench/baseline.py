@@ -6,12 +6,16 @@ back. Imported before `engine`, which `use_engine_root` decides."""
 from __future__ import annotations
 
 import argparse
+import importlib.abc
+import importlib.machinery
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_ROOT_FLAG = "--engine-root"
@@ -28,9 +32,34 @@ def engine_root() -> Path:
     return ROOT
 
 
+class _OnlyFrom(importlib.abc.MetaPathFinder):
+    """``engine`` and its modules from one checkout alone. The project's editable
+    install puts a finder after the path's that maps ``engine.*`` to this checkout: a
+    module an older engine did not have would silently come from this one, a mix of
+    two engines (or an ImportError deep inside it). Here such a module is missing."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> ModuleSpec | None:
+        if fullname != "engine" and not fullname.startswith("engine."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(
+            fullname, [str(self.root)] if path is None else path)
+        if spec is None:
+            raise ModuleNotFoundError(
+                f"{fullname} is not in the engine measured ({self.root}): that revision"
+                " predates what this bench measures", name=fullname)
+        return spec
+
+
 def use_engine_root() -> None:
-    """Make `import engine` take `engine_root`'s engine (call before importing it)."""
-    sys.path.insert(0, str(engine_root()))
+    """Make `import engine` take `engine_root`'s engine, and only it (call before
+    importing it)."""
+    root = engine_root()
+    sys.path.insert(0, str(root))
+    if root != ROOT:
+        sys.meta_path.insert(0, _OnlyFrom(root))
 
 
 @contextmanager
@@ -46,8 +75,12 @@ def exported(rev: str) -> Iterator[str]:
 def run_figures(script: str, args: list[str], engine: str | None = None) -> Figures:
     """``script`` run with ``args`` (on ``engine``'s checkout when given), its figures."""
     where = [ENGINE_ROOT_FLAG, engine] if engine else []
-    out = subprocess.run([sys.executable, script, *where, *args], check=True,
-                         capture_output=True, text=True).stdout
+    done = subprocess.run([sys.executable, script, *where, *args], capture_output=True,
+                          text=True)
+    if done.returncode:
+        raise SystemExit(f"{Path(script).name} failed on {engine or 'this checkout'}:\n"
+                         + done.stderr[-3000:])
+    out = done.stdout
     figures = {}
     for line in out.splitlines():
         name, value, unit = line.split()
