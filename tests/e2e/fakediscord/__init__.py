@@ -15,9 +15,24 @@ See DESIGN.md, "Testing the Discord layer without Discord". Typical use, with th
     hand.flags, hand.silent                                     # sent silently or not
     await (await fake.click(alice, hand, "discard:3")).response()
     running = await bots.restart(running, make_bot())           # new client, same world
+
+Discord's own failures (``faults.py``)::
+
+    fake.faults.outage(503, seconds=60)          # every REST call but interactions fails
+    fake.faults.random(0.05, seed=1)             # 5 % of calls: 5xx, 429, timeout, reset
+    fake.faults.rate_limit("POST /channels/\\d+/messages", count=3, retry_after=2.0)
+    fake.faults.slow(1.5, share=0.5)
+    fake.faults.forbid_dms(alice.id)             # 403, code 50007
+    fake.faults.restore()
+    fake.faults.injected                         # [InjectedFault(time, route, kind)]
+    await fake.drop_gateway(resume=True)         # the bot reconnects and RESUMEs
+    fake.duplicates()                            # messages that look doubled
+
+Message creation honours ``nonce`` + ``enforce_nonce`` as Discord does.
 """
 
 from .components import ComponentInfo
+from .faults import Faults, InjectedFault
 from .gateway import shard_of
 from .models import (
     EPHEMERAL,
@@ -49,6 +64,8 @@ __all__ = [
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "Faults",
+    "InjectedFault",
     "InteractionHandle",
     "InteractionResponse",
     "RecordedRequest",

@@ -50,6 +50,11 @@ class Session:
     """(shard id, shard count) as IDENTIFY said."""
     ready_at: float | None = None
     """When READY was sent (``time.time()``, as `RecordedRequest.time`)."""
+    dropped: bool = False
+    """Its connection was dropped (`Gateway.drop`) and it may be resumed: events for
+    it are kept and sent on RESUME."""
+    resumes: int = 0
+    """How many times it was resumed."""
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether Discord would send this guild's events (None: DMs) to this session."""
@@ -62,12 +67,15 @@ class Session:
         return self.identified and not self.ws.closed
 
     async def send(self, op: int, data: Any, event: str | None = None) -> None:
-        """Send one frame; dispatches carry the next sequence number."""
+        """Send one frame; dispatches carry the next sequence number (while dropped,
+        they are only kept, for the RESUME)."""
         frame: JsonDict = {"op": op, "d": data, "s": None, "t": event}
         if op == DISPATCH:
             self.sequence += 1
             frame["s"] = self.sequence
             self.sent.append(frame)
+        if self.dropped:
+            return
         await self.ws.send_str(json.dumps(frame))
 
 
@@ -161,6 +169,11 @@ class Gateway:
             return session
         old.ws = session.ws
         old.identified = True
+        old.dropped = False
+        old.resumes += 1
+        seen = int(data.get("seq") or 0)
+        for frame in [f for f in old.sent if f["s"] > seen]:  # what it missed, in order
+            await old.ws.send_str(json.dumps(frame))
         await old.send(DISPATCH, {}, "RESUMED")
         self.state.notify()
         return old
@@ -193,21 +206,41 @@ class Gateway:
         }
 
     def session_for(self, guild_id: int | None) -> Session | None:
-        """The newest open session of the shard owning the guild (None: DMs, shard 0)."""
+        """The newest open session of the shard owning the guild (None: DMs, shard 0),
+        else the newest dropped one that may be resumed (it gets the event on RESUME)."""
         live = [s for s in self.sessions if s.open and s.owns(guild_id)]
+        if not live:
+            live = [s for s in self.sessions if s.dropped and s.owns(guild_id)]
         return live[-1] if live else None
+
+    async def drop(self, resume: bool = True) -> None:
+        """Close every open connection (code 4000, as a network failure): discord.py
+        reconnects and RESUMEs. Without ``resume`` the sessions are forgotten, so the
+        RESUME is refused (INVALID_SESSION) and the bot IDENTIFYs anew."""
+        for session in [s for s in self.sessions if s.open]:
+            session.dropped = resume
+            if not resume:
+                self.sessions.remove(session)
+            session.identified = False
+            await session.ws.close(code=4000, message=b"dropped by the fake")
+        self.state.notify()
 
     async def dispatch(self, event: str, data: JsonDict, *, guild_id: int | None = None,
                        routed: bool = False) -> Session:
         """Send a dispatch to the current session (RuntimeError if none is open); when
         ``routed``, to the session of the shard owning ``guild_id`` (DMs: shard 0)."""
-        session = self.session_for(guild_id) if routed else self.current()
+        session = self.session_for(guild_id) if routed else (
+            self.current() or self._dropped())
         if session is None:
             where = f"the shard of guild {guild_id}" if guild_id is not None else "shard 0"
             raise RuntimeError(f"fake discord: no bot is connected to the gateway on "
                                f"{where if routed else 'any shard'}")
         await session.send(DISPATCH, data, event)
         return session
+
+    def _dropped(self) -> Session | None:
+        dropped = [s for s in self.sessions if s.dropped]
+        return dropped[-1] if dropped else None
 
     async def reconnect(self) -> None:
         """Ask the current session to reconnect (op 7); it should RESUME."""

@@ -224,6 +224,13 @@ class FakeMessage:
     edited_at: str | None = None
     versions: list[JsonDict] = field(default_factory=list)
     interaction_metadata: JsonDict | None = None
+    nonce: str | None = None
+    """The ``nonce`` it was created with (Discord echoes it back)."""
+
+    @property
+    def created_ms(self) -> int:
+        """When it was created, in Unix milliseconds (from its snowflake)."""
+        return (self.id >> 22) + DISCORD_EPOCH_MS
 
     @property
     def ephemeral(self) -> bool:
@@ -277,6 +284,8 @@ class FakeMessage:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
 
@@ -307,6 +316,8 @@ class RecordedRequest:
     handled: bool = True
     finished: float = 0.0
     error: str | None = None
+    fault: str | None = None
+    """The fault ``fake.faults`` served instead of (``"lost"``: after) the answer."""
 
 
 @dataclass

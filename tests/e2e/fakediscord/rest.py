@@ -7,6 +7,7 @@ JSON 404 and wakes the tests' waiters.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -14,6 +15,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
+from .faults import Fault, Faults, serve
 from .models import (
     EPHEMERAL,
     LOADING,
@@ -84,8 +86,9 @@ async def _parse_multipart(request: web.Request) -> tuple[Any, list[UploadedFile
 class RestApi:
     """Route handlers over a :class:`FakeState`."""
 
-    def __init__(self, state: FakeState) -> None:
+    def __init__(self, state: FakeState, faults: Faults | None = None) -> None:
         self.state = state
+        self.faults = faults if faults is not None else Faults(state)
 
     def install(self, app: web.Application) -> None:
         """Add the middleware and every route to ``app``."""
@@ -157,7 +160,7 @@ class RestApi:
                 record.handled = False
                 response: web.StreamResponse = error(request, 404, 0, "404: Not Found")
             else:
-                response = await handler(request)
+                response = await self._faulted(request, handler, record)
         except web.HTTPException:
             raise
         except Exception as exc:  # a bug in the fake or a malformed request: never a 5xx,
@@ -165,7 +168,25 @@ class RestApi:
             response = error(request, 400, 0, f"fake discord failed: {exc!r}")
         finally:
             record.finished = time.time()
-        record.status = response.status
+        if record.fault not in ("timeout", "reset", "lost"):
+            record.status = response.status
+        return response
+
+    async def _faulted(self, request: web.Request, handler: Handler,
+                       record: RecordedRequest) -> web.StreamResponse:
+        """The handler's answer, or the fault ``fake.faults`` picks for this call."""
+        if not request.path.startswith(API + "/"):
+            return await handler(request)
+        route = f"{request.method} {request.path.removeprefix(API)}"
+        fault: Fault = self.faults.pick(route)
+        if fault.delay:
+            await asyncio.sleep(fault.delay)
+        if fault.kind is None:
+            return await handler(request)
+        record.fault = fault.kind
+        response = await serve(self.faults, request, route, fault, lambda: handler(request))
+        if fault.kind in ("timeout", "reset", "lost"):
+            record.status = 0  # no answer reached the bot
         return response
 
     def _channel_message(self, request: web.Request) -> FakeMessage | None:
@@ -249,6 +270,11 @@ class RestApi:
             return error(request, 403, 50007, "Cannot send messages to this user")
         if channel.deny_send:
             return error(request, 403, 50013, "Missing Permissions")
+        earlier = self.state.created_with_nonce(self.state.bot.id, request[BODY])
+        if earlier is not None:  # enforce_nonce: the first message, no new one
+            if earlier.deleted:
+                return error(request, 404, 10008, "Unknown Message")
+            return reply(request, self._message_json(earlier))
         message = self.state.create_message(channel_id, request[BODY], request[FILES])
         return reply(request, self._message_json(message))
 

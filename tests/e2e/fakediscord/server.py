@@ -13,6 +13,7 @@ from typing import Any
 from aiohttp import web
 
 from . import components as comp
+from .faults import Faults
 from .gateway import Gateway, shard_of
 from .models import (
     DEFAULT_PERMISSIONS,
@@ -111,7 +112,10 @@ class FakeDiscord:
         self, application_id: int = DEFAULT_APPLICATION_ID, bot_name: str = "MahjongBot"
     ) -> None:
         self.state = FakeState(application_id, bot_name)
-        self.rest = RestApi(self.state)
+        self.faults = Faults(self.state)
+        """Discord's own failures on demand: outages, random 5xx/429/timeouts, rate
+        limits, slowness (see ``faults.py``)."""
+        self.rest = RestApi(self.state, self.faults)
         self.gateway = Gateway(self.state)
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -276,6 +280,14 @@ class FakeDiscord:
     async def reconnect(self) -> None:
         """Send op 7 RECONNECT; the bot should come back and RESUME."""
         await self.gateway.reconnect()
+
+    async def drop_gateway(self, resume: bool = True) -> None:
+        """Close every open gateway connection as a network failure would (code 4000):
+        the bot reconnects and RESUMEs, and gets the events sent meanwhile. Without
+        ``resume`` the sessions are forgotten: the RESUME is refused (INVALID_SESSION)
+        and the bot IDENTIFYs anew (READY, GUILD_CREATE). ``await fake.wait_connected()``
+        waits until it is back."""
+        await self.gateway.drop(resume=resume)
 
     async def slash(
         self,
@@ -450,8 +462,9 @@ class FakeDiscord:
         ]
 
     def failures(self, code: int | None = None) -> list[RecordedRequest]:
-        """Requests the fake refused (status >= 400), optionally with one error code."""
-        result = [r for r in self.state.requests if r.status >= 400]
+        """Requests the fake refused (status >= 400) or faulted (``r.fault``: a
+        timeout, reset or lost answer too), optionally with one error code."""
+        result = [r for r in self.state.requests if r.status >= 400 or r.fault is not None]
         if code is not None:
             result = [r for r in result if isinstance(r.response, dict)
                       and r.response.get("code") == code]
@@ -524,6 +537,29 @@ class FakeDiscord:
     def custom_ids(self, message: MessageLike) -> list[str]:
         """The custom_ids of a message's buttons and selects."""
         return [c.custom_id for c in self.components(message) if c.custom_id]
+
+    def duplicates(self, within: float = 900.0, *, deleted: bool = False,
+                   interactions: bool = False) -> list[FakeMessage]:
+        """Messages that look doubled: each one that repeats an earlier message of the
+        same channel and author (same content, embeds, components and attachments'
+        names, as created) made at most ``within`` seconds before it. Deleted messages
+        count only with ``deleted``; interaction replies and followups only with
+        ``interactions`` (a user who asks twice gets two answers)."""
+        seen: dict[tuple[Any, ...], list[FakeMessage]] = {}
+        doubled: list[FakeMessage] = []
+        for message in sorted(self.state.messages.values(), key=lambda m: m.id):
+            if (message.deleted and not deleted) or (
+                    message.interaction_id is not None and not interactions):
+                continue
+            created = message.versions[0] if message.versions else message.snapshot()
+            key = (message.channel_id, message.author.id, created["content"],
+                   repr(created["embeds"]), repr(created["components"]),
+                   tuple(created["attachments"]))
+            earlier = seen.setdefault(key, [])
+            if any(message.created_ms - m.created_ms <= within * 1000 for m in earlier):
+                doubled.append(message)
+            earlier.append(message)
+        return doubled
 
     def interaction_responses(self) -> list[InteractionResponse]:
         """Every interaction callback the bot posted, in order."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +54,11 @@ class FakeState:
         self.token_lifetime = 15 * 60.0
         """Seconds an interaction's token lets the bot follow up and edit its reply
         (Discord: 15 minutes); a webhook call after that is refused with 401, 50027."""
+        self.nonce_window = 300.0
+        """Seconds a message's ``nonce`` is remembered for ``enforce_nonce`` (Discord:
+        "the past few minutes")."""
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(author id, nonce) -> (message id, ``time.monotonic()`` of its creation)."""
         self.in_flight = 0
         self._changed = asyncio.Event()
 
@@ -148,6 +154,17 @@ class FakeState:
 
     # -- messages ----------------------------------------------------------------
 
+    def created_with_nonce(self, author_id: int, body: JsonDict) -> FakeMessage | None:
+        """The message this author already created with the body's ``nonce`` within
+        `nonce_window`, when the body sets ``enforce_nonce`` (else None)."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        known = self.nonces.get((author_id, str(nonce)))
+        if known is None or time.monotonic() - known[1] > self.nonce_window:
+            return None
+        return self.messages.get(known[0])
+
     def create_message(
         self,
         channel_id: int,
@@ -169,6 +186,10 @@ class FakeState:
             message.webhook_id = self.application_id
             message.interaction_metadata = self._interaction_metadata(interaction)
         self._apply(message, body, files, creating=True)
+        if body.get("nonce") is not None:
+            message.nonce = str(body["nonce"])
+            if body.get("enforce_nonce"):
+                self.nonces[(self.bot.id, message.nonce)] = (message.id, time.monotonic())
         self.messages[message.id] = message
         return message
 
