@@ -29,6 +29,14 @@ usage: mahjong-bot          run the Discord bot (needs DISCORD_TOKEN)
                             [--rules R] [--hands N] [--out DIR] [--db PATH]
        mahjong-bot copy-database --from SQLITE_FILE --to postgresql://… [--replace]
                             copy the SQLite database into PostgreSQL (bot stopped)
+       mahjong-bot status   how the bot is doing, from the database alone
+                            [--json] [--stuck-after SECONDS]; exit 1 when stuck
+       mahjong-bot backup --to FILE
+                            copy the SQLite database while the bot runs
+       mahjong-bot restore --from FILE
+                            put a backup in place (the bot stopped)
+       mahjong-bot migrate [--check]
+                            the schema upgrades a start would apply (list, or apply)
 
 Settings come from the environment or a .env file (see .env.example):
   DISCORD_TOKEN   the bot's token (required to run the bot)
@@ -72,6 +80,34 @@ PostgreSQL (see the README, "Several processes").
 log = logging.getLogger("bot")
 
 
+def _status(argv: list[str]) -> int:
+    from bot.ops.status import main as status
+
+    return status(argv)
+
+
+def _migrate(argv: list[str]) -> int:
+    from bot.ops.upgrade import main as migrate
+
+    return migrate(argv)
+
+
+def _backup(argv: list[str]) -> int:
+    from bot.ops.backup import backup_main
+
+    return backup_main(argv)
+
+
+def _restore(argv: list[str]) -> int:
+    from bot.ops.backup import restore_main
+
+    return restore_main(argv)
+
+
+OPS = {"status": _status, "migrate": _migrate, "backup": _backup, "restore": _restore}
+"""The admin's commands (bot/ops), each imported only when asked for."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "demo":
@@ -82,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.copy_database import main as copy_database
 
         return copy_database(args[1:])
+    if args and args[0] in OPS:
+        return OPS[args[0]](args[1:])
     if args:
         sys.stdout.write(USAGE)
         return 0 if args[0] in ("-h", "--help", "help") else 2

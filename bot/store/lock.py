@@ -84,6 +84,28 @@ class ProcessLock:
         self.release()
 
 
+def holder(database: str | Path) -> str | None:
+    """Who holds the database's lock without taking it for more than an instant: None
+    when no process does (or no lock can be read: no file, no ``flock``), else the
+    holder's process id as it wrote it ("" if unreadable). For `mahjong-bot status`."""
+    path = lock_path(database)
+    if fcntl is None or not path.is_file():  # pragma: no cover - Windows
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:  # a shared lock: refused while a bot holds its exclusive one
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return _holder(fd)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 def _holder(fd: int) -> str:
     """The process id the holder wrote in the lock file ("" if unknown)."""
     try:

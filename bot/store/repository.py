@@ -14,7 +14,8 @@ presenter's memory), `bot.store.people` (what each person sets for themself),
 hands and finished matches that stats and ratings read), `bot.store.ratings` (the
 skill ratings made from the finished matches), `bot.store.seasons` (a server's seasons
 and archived boards), `bot.store.recaps` (the weekly recaps) and `bot.store.stats` (a
-person's figures added up from the facts). A transaction that spans
+person's figures added up from the facts), and `bot.store.maintenance` (what the
+admin's commands read and write: `mahjong-bot status`, ``restore``). A transaction that spans
 aggregates is one transaction: the operation's own repository composes the others'
 in-session functions (``…_in(session, …)``, module functions that take the caller's
 session).

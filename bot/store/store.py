@@ -30,11 +30,12 @@ from bot.store.hands import Hands
 from bot.store.leaderboard import Leaderboard
 from bot.store.lobby import Lobby
 from bot.store.log import ActionLog
+from bot.store.maintenance import Maintenance
 from bot.store.matches import Matches
 from bot.store.migrate import Migration, apply_migrations
 from bot.store.outbox import Outbox
 from bot.store.people import People
-from bot.store.postgres import is_postgres_url
+from bot.store.postgres import PostgresDatabase, is_postgres_url
 from bot.store.postgres import open_migrated as _open_postgres
 from bot.store.premoves import Premoves
 from bot.store.presenter import Presenter
@@ -76,16 +77,24 @@ class Store:
         self.seasons = Seasons(db)
         self.recaps = Recaps(db)
         self.stats = Stats(db)
+        self.maintenance = Maintenance(db)
 
     @classmethod
     async def open(cls, target: Path | str, *, migrations: Sequence[Migration] | None = None,
-                   busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
+                   busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+                   migrate: bool = True) -> Store:
         """Open or create the database and bring its schema up to date: ``target`` is
-        a SQLite file (a path, or ``sqlite:///path``) or a ``postgresql://`` URL."""
+        a SQLite file (a path, or ``sqlite:///path``) or a ``postgresql://`` URL.
+        ``migrate=False`` leaves the schema as it is (`mahjong-bot status`, ``migrate
+        --check``: they read what is there, at whatever version)."""
         if is_postgres_url(target):
+            if not migrate:
+                return cls(await PostgresDatabase.open(str(target)), str(target))
             return cls(await _open_postgres(str(target), migrations), str(target))
         path = sqlite_path(target)
         db = await SqliteDatabase.open(path, busy_timeout_ms=busy_timeout_ms)
+        if not migrate:
+            return cls(db, path)
         try:
             await apply_migrations(db.connection, migrations)
         except BaseException as exc:

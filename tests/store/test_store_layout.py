@@ -15,7 +15,7 @@ MOST_LINES = 400
 REPOSITORIES = ("lobby", "matches", "hands", "log", "endings", "rebuilds", "deadlines",
                 "outbox", "processes", "leaderboard", "presenter", "people",
                 "digests", "claim_answers", "premoves", "facts", "ratings",
-                "seasons", "recaps", "stats")
+                "seasons", "recaps", "stats", "maintenance")
 ROOT = {"open", "close", "dialect", "pragma"}
 """What `Store` itself does: open, migrate and close the database, say its dialect and
 (SQLite) a pragma."""
