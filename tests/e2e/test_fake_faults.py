@@ -227,6 +227,22 @@ async def test_a_timeout_reaches_discord_py_as_a_timeout_not_retried(
     assert call.fault == "timeout" and call.status == 0 and fake.failures() == [call]
 
 
+async def test_restore_cuts_the_requests_still_hanging(
+        fake: FakeDiscord, bots: BotLauncher, world: tuple[FakeGuild, FakeUser]) -> None:
+    _, alice = world
+    bot = await client(bots)
+    channel = await dm_channel(bot, alice)
+    fake.faults.outage("timeout")  # the default hang: longer than any test
+    sending = asyncio.create_task(channel.send("your turn"))
+    await fake.wait_for(lambda: fake.faults.injected)
+    began = time.monotonic()
+    fake.faults.restore()
+    with pytest.raises((aiohttp.ClientError, OSError)):
+        await sending
+    assert time.monotonic() - began < 2 and fake.dms(alice) == []
+    await fake.wait_for(lambda: fake.state.in_flight == 0)
+
+
 async def test_a_reset_reaches_discord_py_as_a_connection_error(
         fake: FakeDiscord, bots: BotLauncher, world: tuple[FakeGuild, FakeUser]) -> None:
     _, alice = world

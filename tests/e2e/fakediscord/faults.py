@@ -14,8 +14,9 @@ and listed in :attr:`Faults.injected`. Kinds of fault:
     "global", "code"}``. discord.py sleeps ``retry_after`` and tries again.
 ``"timeout"``
     no answer: the request hangs :attr:`Faults.hang_seconds` (by default past the
-    300 s total that aiohttp gives discord.py's session, its only timeout), then the
-    connection is cut.
+    300 s total that aiohttp gives discord.py's session, its only timeout) or until
+    :meth:`Faults.restore`, then the connection is cut. A hanging request counts as in
+    flight (``fake.settle`` and ``bots.idle`` wait for it).
 ``"reset"``
     the connection is reset (TCP RST) before anything is done.
 ``"lost"``
@@ -33,6 +34,7 @@ without ``/api/v10``, e.g. ``"POST /channels/1/messages"``) or a predicate on it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import random as random_module
@@ -166,6 +168,8 @@ class Faults:
         self._random: list[_Random] = []
         self._rate_limits: list[_RateLimit] = []
         self._slow: list[_Slow] = []
+        self._released = asyncio.Event()
+        """Set by :meth:`restore`: the requests hanging (``"timeout"``) are cut."""
 
     # -- arming ------------------------------------------------------------------
 
@@ -211,11 +215,13 @@ class Faults:
 
     def restore(self) -> None:
         """End every fault: the outage, random failures, pending rate limits, slowness
-        (DMs forbidden stay forbidden)."""
+        (DMs forbidden stay forbidden). Requests hanging are cut now."""
         self._end_outage()
         self._random.clear()
         self._rate_limits.clear()
         self._slow.clear()
+        self._released.set()
+        self._released = asyncio.Event()
 
     def _end_outage(self, at: float | None = None) -> None:
         if self._outage is not None:
@@ -263,6 +269,10 @@ class Faults:
                 return Fault(rule.rng.choice(rule.kinds), delay)
         return Fault(None, delay)
 
+    def released(self) -> asyncio.Event:
+        """What a hanging request waits for besides its time: the next restore."""
+        return self._released
+
     def note(self, route: str, kind: str) -> None:
         """Record a fault served."""
         self.injected.append(InjectedFault(time.time(), route, kind))
@@ -278,7 +288,8 @@ async def serve(faults: Faults, request: web.Request, route: str, fault: Fault,
     if kind == "429":
         return rate_limited(fault.retry_after, fault.global_, route)
     if kind == "timeout":
-        await asyncio.sleep(faults.hang_seconds)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(faults.released().wait(), faults.hang_seconds)
         cut(request)
         return web.Response(status=504)
     if kind == "lost":
