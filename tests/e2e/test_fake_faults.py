@@ -108,6 +108,31 @@ async def test_an_outage_spares_interactions_and_ends_by_itself(fake: FakeDiscor
         faults.outage(404)
 
 
+async def test_interactions_are_answered_during_an_outage(
+        fake: FakeDiscord, bots: BotLauncher, world: tuple[FakeGuild, FakeUser]) -> None:
+    guild, alice = world
+    bot = discord.Client(intents=discord.Intents.default())
+    tree = discord.app_commands.CommandTree(bot)
+    failed: list[int] = []
+
+    @tree.command(name="ping", description="Ping")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        try:
+            await interaction.user.send("by DM")
+        except discord.DiscordServerError as exc:
+            failed.append(exc.status)
+        await interaction.followup.send("pong")
+
+    await bots.start(bot)
+    await tree.sync()
+    fake.faults.outage(503)
+    handle = await fake.slash(alice, guild, fake.channel(guild, "general"), "ping")
+    assert (await handle.response()).type == 5
+    [followup] = await handle.wait_followups()
+    assert followup.content == "pong" and failed == [503] and fake.dms(alice) == []
+
+
 # -- random ----------------------------------------------------------------------
 
 
