@@ -1,9 +1,11 @@
 """The README stays true (issue 34).
 
 - Every `mahjong-bot …` line of a shell block in README.md or docs/*.md runs: the
-  harmless ones for real, in a temporary folder with none of the bot's settings (the
-  bot without a token, the sharded bot on SQLite, the offline demo), every other one
-  as `mahjong-bot <subcommand> --help` at least.
+  harmless ones for real, exactly as shown, in a temporary folder with none of the
+  bot's settings (the bot without a token, the sharded bot on SQLite, the offline demo;
+  the admin's `status`, `migrate`, `backup` and `restore` on a database a demo made
+  there, a backup made first for a restore), every other one as
+  `mahjong-bot <subcommand> --help` at least.
 - Every subcommand `mahjong-bot --help` lists is shown in the README.
 - Every relative link of README.md and docs/*.md names a file (and a heading) that is
   there.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -95,8 +98,22 @@ def test_the_readme_shows_the_bot_and_its_subcommands() -> None:
     assert {"", "demo", "copy-database"} <= found, found
 
 
+ON_A_DATABASE = {"status", "migrate", "backup", "restore"}
+"""The admin's commands run for real on a database a demo made (they read it, or copy
+it: harmless in a temporary folder)."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with a finished match, as `mahjong-bot demo --db` leaves it."""
+    folder = tmp_path_factory.mktemp("played")
+    done = run(("demo", "--hands", "1", "--db", "played.sqlite3"), {}, folder)
+    assert done.returncode == 0, done
+    return folder / "played.sqlite3"
+
+
 @pytest.mark.parametrize("command", SHOWN, ids=str)
-def test_each_command_shown_runs(command: Shown, tmp_path: Path) -> None:
+def test_each_command_shown_runs(command: Shown, tmp_path: Path, played: Path) -> None:
     env = dict(command.env)
     if not command.argv:
         if "SHARD_IDS" in env:
@@ -118,6 +135,15 @@ def test_each_command_shown_runs(command: Shown, tmp_path: Path) -> None:
         if "--out" in command.argv:
             out = tmp_path / command.argv[command.argv.index("--out") + 1]
             assert any(out.glob("*.png")), "the demo saves its pictures in --out"
+        return
+    if command.argv[0] in ON_A_DATABASE:
+        shutil.copyfile(played, tmp_path / "mahjong.sqlite3")  # the default DATABASE_PATH
+        if command.argv[0] == "restore":
+            source = command.argv[command.argv.index("--from") + 1]
+            made = run(("backup", "--to", source), env, tmp_path, timeout=60)
+            assert made.returncode == 0, made
+        done = run(command.argv, env, tmp_path, timeout=60)
+        assert done.returncode == 0, done
         return
     done = run((command.argv[0], "--help"), env, tmp_path, timeout=60)
     assert done.returncode == 0, done

@@ -128,6 +128,7 @@ def backup(database: Path, target: Path, *, replace: bool = False) -> Copied:
         raise Refused(f"{target} exists: name a new file, or add --replace")
     if target.resolve() == database.resolve():
         raise Refused(f"{target} is the database itself: name another file")
+    target.parent.mkdir(parents=True, exist_ok=True)  # a dated name in backups/, say
     partial = target.with_name(f"{target.name}.partial")
     _remove(partial)
     source = sqlite3.connect(database, timeout=30)
