@@ -9,6 +9,7 @@
 - Every subcommand `mahjong-bot --help` lists is shown in the README.
 - Every relative link of README.md and docs/*.md names a file (and a heading) that is
   there.
+- Every repository file or folder README.md and docs/*.md name in backticks is there.
 - The README's Quick start holds exactly the test command CI runs (`.ci/run`).
 """
 
@@ -215,3 +216,28 @@ def test_quick_start_shows_exactly_the_test_command_ci_runs() -> None:
     quick_start = section(README.read_text(encoding="utf-8"), "Quick start")
     assert command in shell_lines(quick_start), quick_start
     assert "python -m pip install -e . && mahjong-bot" in shell_lines(quick_start)
+
+
+TOP_LEVEL = ("engine/", "render/", "bot/", "tests/", "bench/", "migrations/", "deploy/",
+             "docs/", ".ci/")
+
+
+def named_files(page: Path) -> list[str]:
+    """The repository's files and folders a page names in backticks (`bot/store/`,
+    `tests/pgcluster.py`, `.env.example`), leaving out patterns (`hand-<table>.png`)."""
+    names = []
+    for quoted in re.findall(r"`([^`\s]+)`", page.read_text(encoding="utf-8")):
+        name = quoted.rstrip(".,;:")
+        if (name.startswith(TOP_LEVEL) or name in (".env.example", "pyproject.toml")) \
+                and not re.search(r"[<*…{]", name):
+            names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_file_named_is_there(page: Path) -> None:
+    names = named_files(page)
+    if page == README:
+        assert ".env.example" in names
+    gone = [name for name in names if not (ROOT / name).exists()]
+    assert not gone, f"{page.name} names files that are not there: {gone}"
