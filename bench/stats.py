@@ -4,6 +4,7 @@ timed test.
     python bench/stats.py [--hands 100000] [--seed-hands 240] [--queries 300]
                           [--recounts 20] [--sqlite-only | --postgres-only]
                           [--postgres | --database-url postgresql://…]
+                          [--baseline REV [--rounds N]] [--no-rebuild]
 
 For each dialect — SQLite (a real file in a temporary folder) and PostgreSQL (a cluster
 started for the run with PostgreSQL's durable defaults with ``--postgres``, or the
@@ -33,30 +34,44 @@ PostgreSQL):
 - ``rebuild_s``: dropping and rebuilding the whole projection from the logs (the facts
   helper's rebuild, as start-up runs it after a formula change) and then every
   server's ratings (``store.ratings``); ``rebuild_facts_s`` and ``rebuild_ratings_s``
-  each alone. Goal ≤ 60 s.
+  each alone, each with its CPU time (``…_cpu_s``: the rebuilding process's, every
+  thread; PostgreSQL's server not counted), the time in the garbage collector
+  (``rebuild_gc_s``) and the one-minute load average at its end (``rebuild_load``: the
+  machine is often shared). Goal ≤ 60 s. Each rebuild runs in a process of its own on
+  a store it opens, as start-up does (`bench/stats_rebuild.py`), after the bench closed
+  its own: not in the bench's process, whose heap (the seed's service, about 580,000
+  objects) the garbage collector would walk again and again (at 10,000 hands 7.5 s of
+  collection in the bench's process against 1.5 s in a fresh one: the 18 s the
+  SQLite figure once had over a freshly opened store).
+
+With ``--baseline REV`` the same rebuild is first run by revision REV's code (exported
+from git; e.g. 2b35dd9, session 20's starting point) on the same database, and its
+figures printed before this code's, each with ``_base`` added to its name
+(``rebuild_s_base`` then ``rebuild_s``); ``--rounds N`` alternates the two N times
+(``_base2``/``2``, … for the rounds after the first).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: the checkout on the path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.baseline import exported
 from bench.stats_play import play_matches, seeded_deals
 from bench.stats_recount import recount
 from bot.service import Cause, FakeClock, Place, RecordingNotifier, TableService
-from bot.service.facts import rebuild_facts
-from bot.service.ratings import FORMULA
 from bot.service.stats import PlayerStats
 from bot.store import Store
 from bot.store.stats import Scope
@@ -237,8 +252,7 @@ async def old_way(store: Store, stats: PlayerStats, versus: int | None) -> objec
     return await recount(store, stats.user_id, stats.rules, scope, versus)
 
 
-async def measure(store: Store, args: argparse.Namespace,
-                  rebuild: Callable[[Store], Awaitable[tuple[float, float]]] | None) -> None:
+async def measure(store: Store, args: argparse.Namespace) -> None:
     rng = random.Random(args.seed + 1)
     row = await store._db.one("SELECT (SELECT COUNT(*) FROM hands WHERE status = 'ended'),"
                               " (SELECT COUNT(*) FROM actions)")
@@ -258,43 +272,60 @@ async def measure(store: Store, args: argparse.Namespace,
             await old_way(store, stats, ask[3])
             old.append((time.perf_counter() - start) * 1000)
         emit("recount_ms", statistics.median(old), "ms")
-    if rebuild is not None and args.rebuild:
-        facts_s, ratings_s = await rebuild(store)
-        emit("rebuild_facts_s", facts_s, "s")
-        emit("rebuild_ratings_s", ratings_s, "s")
-        emit("rebuild_s", facts_s + ratings_s, "s")
 
 
-async def run_one(target: Path | str, args: argparse.Namespace) -> None:
+REBUILD_SCRIPT = Path(__file__).with_name("stats_rebuild.py")
+
+
+def rebuilt(target: Path | str, code: str | None) -> list[tuple[str, str, str]]:
+    """`bench/stats_rebuild.py` run on ``target`` in a process of its own (by
+    ``code``'s checkout, else this one's): its figures."""
+    where = ["--code", code] if code else []
+    out = subprocess.run([sys.executable, str(REBUILD_SCRIPT), str(target), *where],
+                         check=True, capture_output=True, text=True).stdout
+    return [(name, value, unit) for name, value, unit in
+            (line.split() for line in out.splitlines())]
+
+
+def rebuilds(target: Path | str, args: argparse.Namespace, baseline: str | None) -> None:
+    """The rebuild by ``baseline``'s code (an exported checkout) then by this one, on
+    the same database, ``args.rounds`` times; the figures printed pairwise."""
+    for number in range(1, args.rounds + 1):
+        tag = "" if number == 1 else str(number)
+        before = rebuilt(target, baseline) if baseline else []
+        now = rebuilt(target, None)
+        old = {name: (value, unit) for name, value, unit in before}
+        for name, value, unit in now:
+            if name in old:
+                print(f"{name}_base{tag}{SUFFIX} {old[name][0]} {unit}", flush=True)
+            print(f"{name}{tag}{SUFFIX} {value} {unit}", flush=True)
+
+
+async def run_one(target: Path | str, args: argparse.Namespace,
+                  baseline: str | None = None) -> None:
     store = await Store.open(target)
     try:
         await seed(store, args.seed_hands, random.Random(args.seed))
         await replicate(store, args.hands)
-        await measure(store, args, REBUILD)
+        await measure(store, args)
     finally:
         await store.close()
-
-
-async def rebuild(store: Store) -> tuple[float, float]:
-    """Seconds to rebuild the facts from the logs, then every server's ratings."""
-    start = time.perf_counter()
-    done = await rebuild_facts(store, time.time, force=True)
-    assert done.hands > 0, done
-    facts_s = time.perf_counter() - start
-    start = time.perf_counter()
-    await store.ratings.rebuild(FORMULA)
-    return facts_s, time.perf_counter() - start
-
-
-REBUILD: Callable[[Store], Awaitable[tuple[float, float]]] | None = rebuild
+    if args.rebuild:
+        await asyncio.to_thread(rebuilds, target, args, baseline)
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    with contextlib.ExitStack() as stack:
+        baseline = stack.enter_context(exported(args.baseline)) if args.baseline else None
+        await dialects(args, baseline)
+
+
+async def dialects(args: argparse.Namespace, baseline: str | None) -> None:
     global SUFFIX
     if not args.postgres_only:
         SUFFIX = ""
         with tempfile.TemporaryDirectory() as tmp:
-            await run_one(Path(tmp) / "stats.sqlite3", args)
+            await run_one(Path(tmp) / "stats.sqlite3", args, baseline)
     if args.sqlite_only:
         return
     from tests.pgcluster import Cluster, ClusterUnavailable, create_database, drop_database
@@ -316,7 +347,7 @@ async def main_async(args: argparse.Namespace) -> None:
     try:
         target = await create_database(url, name)
         try:
-            await run_one(target, args)
+            await run_one(target, args, baseline)
         finally:
             await drop_database(url, name)
     finally:
@@ -332,6 +363,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--recounts", type=int, default=20)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--no-rebuild", dest="rebuild", action="store_false")
+    parser.add_argument("--baseline", default=None,
+                        help="a git revision whose rebuild is timed before this code's")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --baseline: the two rebuilds alternated this many times")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--sqlite-only", action="store_true")
     where.add_argument("--postgres-only", action="store_true")
