@@ -10,11 +10,14 @@
 - Every relative link of README.md and docs/*.md names a file (and a heading) that is
   there.
 - Every repository file or folder README.md and docs/*.md name in backticks is there.
+- Every `python -m …` line of their shell blocks (but pip and pytest) knows its
+  options (`--help`), and docs/engine.md's calculator example answers as it shows.
 - The README's Quick start holds exactly the test command CI runs (`.ci/run`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -241,3 +244,39 @@ def test_every_file_named_is_there(page: Path) -> None:
         assert ".env.example" in names
     gone = [name for name in names if not (ROOT / name).exists()]
     assert not gone, f"{page.name} names files that are not there: {gone}"
+
+
+def python_modules_shown() -> list[tuple[str, tuple[str, ...]]]:
+    """Every `python -m MODULE …` line of the pages' shell blocks, but pip and pytest."""
+    shown = []
+    for page in PAGES:
+        for line in shell_lines(page.read_text(encoding="utf-8")):
+            for part in line.split("&&"):
+                match = re.match(r"^\s*python -m ([\w.]+)(.*)$", part)
+                if match and match[1] not in ("pip", "pytest"):
+                    shown.append((match[1], tuple(shlex.split(match[2], comments=True))))
+    return shown
+
+
+@pytest.mark.parametrize("module, argv", python_modules_shown(), ids=str)
+def test_each_python_module_shown_has_its_options(module: str, argv: tuple[str, ...],
+                                                  tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done
+    assert "usage" in (done.stdout + done.stderr).lower(), done
+    missing = [word for word in argv if word.startswith("--") and word not in done.stdout]
+    assert not missing, f"python -m {module} --help does not know {missing}"
+
+
+def test_the_calculator_answers_as_the_engine_page_shows() -> None:
+    page = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    command = next(block for block in SHELL_BLOCK.findall(page) if "engine.score -" in block)
+    command = command[command.index("echo "):]
+    answer = re.search(r"^```json\n(.*?)\n```", page, re.M | re.S)
+    assert answer is not None
+    command = command.replace("python -m", f"{shlex.quote(sys.executable)} -m")
+    done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done
+    assert json.loads(done.stdout) == json.loads(answer[1])
