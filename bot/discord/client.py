@@ -114,8 +114,9 @@ class MahjongBot(discord.Client):
         await self.service.resend_dms()  # the decisions a crash left without their DMs
         await self.service.start_facts()  # the stats' facts, when derived another way
         await self.service.start_ratings()  # a new formula rebuilds them; missed ones rated
-        self._tasks += [asyncio.create_task(self.service.run(), name="mahjong-scheduler"),
-                        asyncio.create_task(self.service.warm(), name="mahjong-warm")]
+        # no warm-up: each table is loaded on its first click, command or deadline, and
+        # leaves memory again when idle (issue 32: start-up costs nothing per table)
+        self._tasks.append(asyncio.create_task(self.service.run(), name="mahjong-scheduler"))
         if self.sync_commands != "never":
             await self.sync(force=self.sync_commands == "always")
         collector.tune()  # start-up's objects frozen, fewer collections from now on

@@ -2,8 +2,7 @@
 
     service = TableService(store, notifier, clock=SystemClock())
     await service.recover()                  # after start-up: serving again at once
-    asyncio.create_task(service.warm())      # replay the other live tables meanwhile
-    asyncio.create_task(service.run())       # the timers
+    asyncio.create_task(service.run())       # the timers (each table loaded when used)
     ann = Cause(user_id, "Ann", locale="en-US")   # who asks: every command takes one
     info = await service.create_table(ann, guild_id=…, channel_id=…, rules="shanghai")
     await service.act(ann, info.ref.table_id, action, public_step=step)

@@ -9,7 +9,7 @@ notices speak it (`of`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from bot.service.cause import Cause
 from bot.service.clock import Clock
@@ -34,6 +34,12 @@ class Languages:
         """Languages read from the store with a table: what this process heard since wins."""
         for user, locale in stored.items():
             self._known.setdefault(user, locale)
+
+    def forget(self, user_ids: Iterable[int]) -> None:
+        """No table in memory seats these people any more: their languages leave memory
+        (stored when they changed; read again with their next table)."""
+        for user in user_ids:
+            self._known.pop(user, None)
 
     async def seen(self, cause: Cause) -> None:
         """Any interaction, even one that changes nothing: remember the person's

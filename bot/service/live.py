@@ -161,6 +161,9 @@ class LiveTable:
     held_news: dict[int, tuple[Event, ...]] = field(default_factory=dict)
     """The public news a seat's DM did not get because its turn was played at once
     (`Announcer.announce`): told with its next DM."""
+    used_at: float = 0.0
+    """When a command, query or timer last used the table: idle long enough, it leaves
+    memory (`LiveTables.unload_idle`)."""
     _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
     _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
 

@@ -80,6 +80,12 @@ class People:
         for user in user_ids:
             self._known[user] = rows.get(user)
 
+    def forget(self, user_ids: Iterable[int]) -> None:
+        """No table in memory seats these people any more: their rows leave memory (a
+        table that seats them again reads them with itself)."""
+        for user in user_ids:
+            self._known.pop(user, None)
+
     async def know(self, user_ids: Iterable[int | None]) -> None:
         """Read the rows of those of these people this process does not know yet (a
         person who sat down at a table made here: their timers must know their rest);

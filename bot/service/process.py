@@ -13,8 +13,9 @@ the few operations that differ; no other part asks which it is:
   claimed with a lease;
 - `starting`, were all processes down at start-up: yes; shared, when no other
   heartbeat was seen within two leases (and this process beats from then on);
-- `loop`, what fires the deadlines: the in-memory `Scheduler`; shared, `Claims`
-  (deadlines claimed from the database, heartbeats, the outbox sweep).
+- `loop`, what fires the deadlines: the in-memory `Scheduler` (the stored moments
+  paged into it); shared, `Claims` (deadlines claimed from the database, heartbeats,
+  the outbox sweep).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.service.claims import Claims, Heartbeats
 from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.live import LiveTable
-from bot.service.scheduler import Fire, Scheduler
+from bot.service.scheduler import Fire, Scheduler, Source
 from bot.store import AnnouncementRow, NotFound, Store, TableBump
 
 if TYPE_CHECKING:
@@ -83,10 +84,12 @@ class ProcessModel(Protocol):
 
     def loop(self, scheduler: Scheduler, fire: Fire, *,
              sweep: Callable[..., Awaitable[None]],
-             take_over: Callable[..., Awaitable[int]]) -> Loop:
+             take_over: Callable[..., Awaitable[int]], moments: Source) -> Loop:
         """What fires the deadlines (``fire``: `Alarms.fire`); ``sweep`` delivers the
         outbox's forgotten rows (`Recovery.redeliver`), ``take_over`` sends a dead
-        process's lost DMs (`Recovery.resend`)."""
+        process's lost DMs (`Recovery.resend`); ``moments``: the stored deadlines'
+        next moments a page at a time (`Timers.next_moments`), for a scheduler that
+        fires them from memory."""
         ...
 
 
@@ -140,7 +143,8 @@ class OneProcess:
 
     def loop(self, scheduler: Scheduler, fire: Fire, *,
              sweep: Callable[..., Awaitable[None]],
-             take_over: Callable[..., Awaitable[int]]) -> Loop:
+             take_over: Callable[..., Awaitable[int]], moments: Source) -> Loop:
+        scheduler.page_from(moments)  # the tables not in memory: their next moments
         return SchedulerLoop(scheduler, fire)
 
 
@@ -225,7 +229,8 @@ class SharedProcess:
 
     def loop(self, scheduler: Scheduler, fire: Fire, *,
              sweep: Callable[..., Awaitable[None]],
-             take_over: Callable[..., Awaitable[int]]) -> Loop:
+             take_over: Callable[..., Awaitable[int]], moments: Source) -> Loop:
+        # every stored moment is claimed from the database (its index): none is paged
         return Claims(self._store, self._clock, scheduler, self.heart, fire, sweep=sweep,
                       take_over=take_over, poll=self._poll)
 

@@ -1,9 +1,10 @@
 """`Recovery`: serving again after a start-up.
 
 `recover` runs at start-up (undelivered announcements first, overdue deadlines
-deferred, every deadline scheduled, broken tables mended now); `warm` loads the rest
-in the background, a batch at a time (`LiveTables.load_batch`); `resend_dms` DMs again
-the decisions a crash left untold. The live tables themselves (loaded on first use,
+deferred, broken tables mended now): nothing per live table, every other table is
+loaded on first use; `warm` (tools, benches: the bot does not call it) loads the rest,
+a batch at a time (`LiveTables.load_batch`); `resend_dms` DMs again the decisions a
+crash left untold. The live tables themselves (loaded on first use,
 locked, reloaded) are `LiveTables` (tables.py).
 """
 
@@ -19,7 +20,7 @@ from bot.service.errors import Refused
 from bot.service.notices import TableInfo
 from bot.service.process import ProcessModel
 from bot.service.results import RecoveryReport
-from bot.service.scheduler import Scheduler, Wake
+from bot.service.scheduler import Scheduler
 from bot.service.tables import LiveTables
 from bot.store import OwedDm, Store
 
@@ -57,42 +58,32 @@ class Recovery:
         await self._announcer.redeliver(self._table_info, created_before=created_before)
 
     async def recover(self, *, eager: bool = False) -> RecoveryReport:
-        """Bring every live table back after a start-up.
+        """Bring every live table back after a start-up, with no work per live table.
 
         Deadlines that passed while the bot was down move to now + grace (a person's) or
         now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
         grace is for people) — in shared mode only when no other process was seen
-        alive lately (`SharedProcess.starting`); every deadline is scheduled again.
-        Tables that need work at once (playing but with no deadline: a crash between two
-        writes) are rebuilt now; the others on first use (a command, a deadline) or by
-        `warm`, so the bot serves again in milliseconds even with a thousand tables.
-        With ``eager`` every live table is replayed now.
+        alive lately (`SharedProcess.starting`); one statement whatever their number.
+        The scheduler then reads the next moments again from the first (it holds only
+        those: `Scheduler.page_from`). Tables that need work at once (playing but with
+        no deadline: a crash of an older version between two writes, found by one
+        query) are rebuilt now; every other table on first use (a click, a command, its
+        deadline), so the bot serves again in milliseconds with a hundred thousand
+        tables. With ``eager`` every live table is replayed now (tests, benches).
         """
         now = self._clock.now()
         await self.redeliver()
         down = await self._process.starting()
         deferred = 0 if not down else await self._store.deadlines.defer_overdue(
             now + self.grace, computer_until=now + self.computer_pause)
-        tables = await self._store.lobby.live_tables()
-        live_ids = {t.id for t in tables}
-        rows = [r for r in await self._store.deadlines.all() if r.table_id in live_ids]
-        waiting = {r.table_id for r in rows}
-        todo = [t.id for t in tables if eager or (t.status == "playing"
-                                                  and t.id not in waiting)]
-        rebuilding = set(todo)
-        for r in rows:
-            if r.table_id in rebuilding:
-                continue  # its rebuild schedules what still stands
-            self._scheduler.push(Wake(r.due_at, r.table_id, r.hand_id, r.seat, r.seq))
-            if r.kind != "computer" and r.reminded_at is None:
-                self._scheduler.push(Wake(r.half_at, r.table_id, r.hand_id, r.seat, r.seq,
-                                         "remind"))
-            if r.kind != "computer" and r.warn_at is not None and r.warned_at is None:
-                self._scheduler.push(Wake(r.warn_at, r.table_id, r.hand_id, r.seat, r.seq,
-                                         "warn"))
+        self._scheduler.reread()
+        live = await self._store.lobby.count_live()
+        deadlines = await self._store.deadlines.count()
+        todo = [t.id for t in await self._store.lobby.live_tables()] if eager else \
+            await self._store.deadlines.stranded()
         failed = await self._tables.load_batch(todo)
         self.all_were_down = down
-        return RecoveryReport(len(tables), len(todo) - len(failed), len(rows), deferred,
+        return RecoveryReport(live, len(todo) - len(failed), deadlines, deferred,
                               tuple(failed))
 
     async def resend_dms(self) -> int:

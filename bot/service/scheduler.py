@@ -1,6 +1,14 @@
 """One scheduler for every table: it sleeps until the earliest pending moment (a
 deadline, a half-time reminder, a computer's move) and hands it to the service.
 
+It holds only the next moments, not every table's: the tables in memory push theirs
+(`Timers.schedule`), and the others' are read from the database a page at a time
+(`page_from`: the deadlines in the order their next moments come, migration 0031's
+index) as the earliest held moment reaches the last one read. So with a hundred
+thousand live tables the heap holds a page of moments plus those of the tables in
+memory. A table that leaves memory (`unload`) keeps its moments up to the last one
+read and forgets the later ones, which the next pages bring back.
+
 Entries are kept per (table, seat): the service replaces a seat's entries when its
 decision changes and forgets them when it is answered or superseded (the move landed,
 the window closed, the hand ended, the table was cancelled or finished), so with
@@ -43,6 +51,22 @@ class Wake:
 Fire = Callable[[Wake], Awaitable[None]]
 """What a moment is handed to when it comes."""
 
+Moment = tuple[float, int, int]
+"""A stored deadline's place in the order moments come: its next moment, hand, seat
+(`bot.store.deadlines.Moment`)."""
+Source = Callable[[Moment | None, int], Awaitable[list[tuple[Moment, Wake]]]]
+"""The next stored moments after a place (None: from the first), at most so many, each
+with its place, in order (`Timers.next_moments`)."""
+
+PAGE = 256
+"""Stored moments read at once: the heap holds about this many besides those of the
+tables in memory."""
+MARGIN = 1.0
+"""Seconds past the last moment read within which a table leaving memory keeps its
+moments (a moment worked out in Python and in SQL may differ in its last bit)."""
+RETRY = 1.0
+"""Seconds before a failed read of the next moments is tried again."""
+
 COMPACT_SLACK = 16
 """Dead heap entries tolerated beyond as many as there are live ones: compaction runs
 when the heap exceeds twice the live entries plus this, so it stays amortised O(1)."""
@@ -61,6 +85,73 @@ class Scheduler:
         self._limit = asyncio.Semaphore(concurrency)
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
+        self._source: Source | None = None
+        self._read_to: Moment | None = None
+        """The place of the last stored moment read: every stored moment up to it is
+        in the heap (or its table's, in memory, are)."""
+        self._all_read = True
+        """No stored moment after ``_read_to`` is missing from the heap."""
+        self.pages = 0
+        """Pages read (tests and the bench)."""
+
+    def page_from(self, source: Source) -> None:
+        """Read the stored moments from ``source``, from the first (again: after a
+        start-up moved the overdue ones)."""
+        self._source = source
+        self.reread()
+
+    def reread(self) -> None:
+        """The stored moments changed behind memory's back (start-up's grace): read
+        them again from the first."""
+        if self._source is not None:
+            self._read_to = None
+            self._all_read = False
+            self._wake.set()
+
+    def unload(self, table_id: int) -> None:
+        """The table left memory: its moments after the last one read are forgotten
+        (the next pages bring them back); the others stay. Without a source (shared
+        mode, where the database's claims fire every moment) all of them go."""
+        table = self._live.get(table_id)
+        if table is None:
+            return
+        if self._source is None:
+            self.forget(table_id)
+            return
+        limit = None if self._read_to is None else self._read_to[0] + MARGIN
+        dropped = False
+        for seat in list(table):
+            wakes = table[seat]
+            late = {w for w in wakes if limit is None or w.when > limit}
+            if late:
+                wakes -= late
+                self._count -= len(late)
+                dropped = True
+                if not wakes:
+                    del table[seat]
+        if not table:
+            del self._live[table_id]
+        if dropped:
+            self._all_read = False
+            self._wake.set()  # a forgotten moment may come before the one slept for
+            self._compact()
+
+    async def top_up(self) -> None:
+        """Read the next pages of stored moments while the earliest held one is not
+        before the last one read (a stored moment may come first)."""
+        while self._source is not None and not self._all_read:
+            earliest = self.earliest()
+            if earliest is not None and self._read_to is not None \
+                    and earliest < self._read_to[0]:
+                return
+            page = await self._source(self._read_to, PAGE)
+            self.pages += 1
+            for _, wake in page:
+                self.push(wake)
+            if page:
+                self._read_to = page[-1][0]
+            if len(page) < PAGE:
+                self._all_read = True
 
     def __len__(self) -> int:
         """The live entries (what may still fire)."""
@@ -137,10 +228,13 @@ class Scheduler:
         """Fire everything due now, one after another, including what those firings
         make due (a chain of computer moves with no pause); return how many fired."""
         fired = 0
-        while (when := self.earliest()) is not None and when <= self._clock.now():
+        while True:
+            await self.top_up()
+            when = self.earliest()
+            if when is None or when > self._clock.now():
+                return fired
             await _safe_fire(fire, self._pop())
             fired += 1
-        return fired
 
     async def run(self, fire: Fire) -> None:
         """Forever: sleep until the earliest entry, then fire it (concurrently across
@@ -149,6 +243,12 @@ class Scheduler:
         try:
             while self._running:
                 self._wake.clear()
+                try:
+                    await self.top_up()
+                except Exception:  # the database away a moment: try again soon
+                    log.exception("the next deadlines could not be read")
+                    await self._clock.sleep_until(self._clock.now() + RETRY, self._wake)
+                    continue
                 when = self.earliest()
                 if when is None:
                     await self._wake.wait()

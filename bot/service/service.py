@@ -77,7 +77,7 @@ from bot.service.scheduler import Scheduler
 from bot.service.seasons import Season, Seasons
 from bot.service.snapshots import SNAPSHOT_EVERY
 from bot.service.stats import PlayerStats, Stats
-from bot.service.tables import LiveTables
+from bot.service.tables import IDLE_AFTER, LiveTables
 from bot.service.timers import Timers
 from bot.store import Rebuilt, StandingChoices, Store
 from engine import rules as rulesets
@@ -102,8 +102,8 @@ class TableService:
                  snapshot_every: int = SNAPSHOT_EVERY, use_snapshots: bool = True,
                  shared: bool = False, claim_lease: float = 15.0, claim_poll: float = 0.25,
                  announce_lease: float = 120.0, digest_every: float = SWEEP_EVERY,
-                 digest_lease: float = DIGEST_LEASE, recap_every: float = RECAP_EVERY
-                 ) -> None:
+                 digest_lease: float = DIGEST_LEASE, recap_every: float = RECAP_EVERY,
+                 idle_after: float = IDLE_AFTER) -> None:
         """``computer_pause``: seconds a computer player waits before moving (so people
         can follow). ``grace``: after a restart, a person's deadlines that passed while
         the bot was down are moved this far into the future (the others by
@@ -125,7 +125,10 @@ class TableService:
         ``digest_every``: seconds between two looks at who is quiet with a decision
         waiting (each is owed one DM when their quiet ends); ``digest_lease``: how long
         a process holds a digest it is sending (digests.py). ``recap_every``: seconds
-        between two looks for a channel's weekly recap come due (recaps.py)."""
+        between two looks for a channel's weekly recap come due (recaps.py).
+
+        ``idle_after``: seconds a table nobody uses stays in memory; then it leaves it
+        and is loaded again on its next click, command or deadline (tables.py)."""
         self.store = store
         self.clock = clock = clock or SystemClock()
         self.process: ProcessModel = SharedProcess(
@@ -143,7 +146,8 @@ class TableService:
                            deal=deal or _shuffle, computer_name=computer_name,
                            snapshot_every=snapshot_every)
         self.tables = LiveTables(store, clock, self.scheduler, self.process, self.moves,
-                                 self.timers, languages, people, use_snapshots=use_snapshots)
+                                 self.timers, languages, people, use_snapshots=use_snapshots,
+                                 idle_after=idle_after)
         self.alarms = Alarms(store, clock, self.tables, self.moves, self.timers,
                              self.announcer, people, self.process)
         self.commands = Commands(store, clock, self.tables, self.moves, self.timers,
@@ -166,7 +170,8 @@ class TableService:
                              every=recap_every)
         self.loop = self.process.loop(self.scheduler, self.alarms.fire,
                                       sweep=self.recovery.redeliver,
-                                      take_over=self.recovery.resend)
+                                      take_over=self.recovery.resend,
+                                      moments=self.timers.next_moments)
 
     @property
     def notifier(self) -> Notifier:
@@ -438,24 +443,29 @@ class TableService:
     async def run(self) -> None:
         """The scheduler loop: run it as a background task for the bot's lifetime
         (shared mode: the loop claiming due deadlines from the database), and beside it
-        the digests' (digests.py) and the weekly recaps' (recaps.py)."""
-        await asyncio.gather(self.loop.run(), self.digests.run(), self.recaps.run())
+        the digests' (digests.py), the weekly recaps' (recaps.py) and the one that lets
+        idle tables leave memory (tables.py)."""
+        await asyncio.gather(self.loop.run(), self.digests.run(), self.recaps.run(),
+                             self.tables.run())
 
     def stop(self) -> None:
         """End `run` (its firings in flight finish: `drain`)."""
         self.loop.stop()
         self.digests.stop()
         self.recaps.stop()
+        self.tables.stop()
 
     async def drain(self) -> None:
         """Wait for the firings already started."""
         await self.loop.drain()
 
     async def run_due(self) -> int:
-        """Play everything due now, and send the digests and recaps due (tests with a fake clock;
-        the demo's fast loop)."""
-        return await self.loop.run_due() + await self.digests.run_due() \
+        """Play everything due now, and send the digests and recaps due, then let the
+        idle tables leave memory (tests with a fake clock; the demo's fast loop)."""
+        fired = await self.loop.run_due() + await self.digests.run_due() \
             + await self.recaps.run_due()
+        self.tables.unload_idle()
+        return fired
 
 
 def _shuffle(rules: str, dealer: int) -> Deal:

@@ -8,6 +8,15 @@ table: under its lock, made fresh and its writes fenced as the process model say
 that is over leaves memory when its lock is released (`settle`). Each person's
 language and settings (quiet hours, leave) are learnt with their table.
 
+An idle table costs nothing (issue 32): one nobody used for ``idle_after`` seconds (10
+minutes by default) leaves memory (`unload_idle`, every few seconds from `run`, and from
+`TableService.run_due`), with its people when no other table in memory seats them; its
+moments after the last one the scheduler read leave the scheduler too
+(`Scheduler.unload`). Nothing is written then: every change of a table was committed
+when it was made, so a table unloaded is exactly what a restart would find, and a
+click, a command or a deadline on it loads it again (`get`). A table is never unloaded
+while its lock is held or it is loading, nor while it holds news for a seat's next DM.
+
 What a rebuild reads comes in one `TableLoad` (`Rebuilds.load`): a dozen
 statements for a whole batch of tables (`load_batch`: an eager `recover` reads every
 live table at once) instead of a dozen per table. A live hand resumes from its newest
@@ -20,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import AsyncIterator, Iterable
 
 from bot.service import errors as E
@@ -63,13 +73,21 @@ from engine.tiles import tile_from_notation
 
 log = logging.getLogger(__name__)
 
+IDLE_AFTER = 600.0
+"""Seconds a table nobody uses stays in memory (``IDLE_AFTER``)."""
+IDLE_CHECK = 60.0
+"""Seconds between two looks for idle tables, at most (a quarter of ``idle_after`` when
+that is shorter)."""
+
 
 class LiveTables:
     """The live tables: loaded on first use, locked, reloaded, dropped when over."""
 
     def __init__(self, store: Store, clock: Clock, scheduler: Scheduler,
                  process: ProcessModel, moves: Moves, timers: Timers, languages: Languages,
-                 people: People, *, use_snapshots: bool = True) -> None:
+                 people: People, *, use_snapshots: bool = True,
+                 idle_after: float = IDLE_AFTER) -> None:
+        """``idle_after``: seconds a table nobody uses stays in memory (inf: forever)."""
         self._store = store
         self._people = people
         self._clock = clock
@@ -85,15 +103,30 @@ class LiveTables:
         """A lock per table being loaded, so two first uses load it once."""
         self.resumed = 0
         """Hands rebuilt from a snapshot (the others replayed their whole log)."""
+        self.idle_after = idle_after
+        self.unloaded = 0
+        """Tables that left memory idle (tests and the bench)."""
+        self._running = False
+        self._stopped = asyncio.Event()
 
     def add(self, live: LiveTable) -> None:
         """A table just created (its lobby)."""
         self.loaded[live.id] = live
+        live.used_at = self._clock.now()
+
+    def touch(self, live: LiveTable) -> None:
+        """The table is used now: it goes last in `loaded`, which is kept in the order of
+        use (the idle ones first)."""
+        live.used_at = self._clock.now()
+        if self.loaded.get(live.id) is live:
+            del self.loaded[live.id]
+            self.loaded[live.id] = live
 
     async def get(self, table_id: int) -> LiveTable:
         """The live table, rebuilt from the store on first use."""
         live = self.loaded.get(table_id)
         if live is not None:
+            self.touch(live)
             return live
         lock = self.loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -124,7 +157,52 @@ class LiveTables:
                 await self._people.know(s.user_id for s in live.seats if s is not None)
                 yield live
             finally:
+                live.used_at = self._clock.now()
                 await self.settle(live)
+
+    def unload_idle(self) -> int:
+        """The tables nobody used for ``idle_after`` seconds leave memory, and the
+        people no table in memory seats any more; how many tables left. Nothing is
+        written (module docstring)."""
+        cutoff = self._clock.now() - self.idle_after
+        idle = []
+        for live in self.loaded.values():  # in the order of use: the idle ones first
+            if live.used_at > cutoff:
+                break
+            if not live.lock.locked() and live.id not in self.loading and not live.stale \
+                    and not live.held_news and live.fence is None:
+                idle.append(live)
+        if not idle:
+            return 0
+        users: set[int] = set()
+        for live in idle:
+            del self.loaded[live.id]
+            self._scheduler.unload(live.id)
+            users.update(s.user_id for s in live.seats if s is not None and s.user_id)
+        users.difference_update(s.user_id for live in self.loaded.values()
+                                for s in live.seats if s is not None)
+        self._people.forget(users)
+        self._languages.forget(users)
+        self.unloaded += len(idle)
+        log.debug("%s idle table(s) left memory, %s stay", len(idle), len(self.loaded))
+        return len(idle)
+
+    async def run(self) -> None:
+        """Forever: unload the idle tables every `IDLE_CHECK` seconds (or a quarter of
+        ``idle_after``, when shorter)."""
+        if math.isinf(self.idle_after):
+            return
+        every = max(0.05, min(IDLE_CHECK, self.idle_after / 4))
+        self._running = True
+        self._stopped.clear()
+        while self._running:
+            await self._clock.sleep_until(self._clock.now() + every, self._stopped)
+            if self._running:
+                self.unload_idle()
+
+    def stop(self) -> None:
+        self._running = False
+        self._stopped.set()
 
     async def read(self, table_id: int) -> LiveTable:
         """The live table a query reads (`ProcessModel.read`)."""
@@ -203,7 +281,7 @@ class LiveTables:
         for s in load.seats:
             seats[s.seat] = s
         if into is None:
-            live = LiveTable(row, seats, version=row.version)
+            live = LiveTable(row, seats, version=row.version, used_at=self._clock.now())
         else:
             live = into
             live.reset(row, seats)

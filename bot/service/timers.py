@@ -36,8 +36,8 @@ from bot.service.live import (
 )
 from bot.service.people import People, rest_of
 from bot.service.quiet import Quiet, Together
-from bot.service.scheduler import Scheduler, Wake
-from bot.store import ActionSource, DeadlineKind, PersonRow, Store
+from bot.service.scheduler import Moment, Scheduler, Wake
+from bot.store import ActionSource, DeadlineKind, DeadlineRow, PersonRow, Store
 from engine.game import HandState, Phase, deciding_seats
 from engine.rules.common import TableOptions
 
@@ -46,6 +46,17 @@ WARN_LEFT = 0.25
 WARN_MIN_TIMER = 20 * 60
 """Timers shorter than this (live play: the quarter left is under 5 minutes) warn of
 nothing: their players are at the table, and the half-time reminder is there."""
+
+
+def next_wake(row: DeadlineRow) -> Wake:
+    """A stored deadline's next moment (`bot.store.deadlines.MOMENT`'s order): a
+    person's half-time reminder until it went out, then the quarter-left warning until
+    it went out, then the deadline."""
+    if row.kind != "computer" and row.reminded_at is None:
+        return Wake(row.half_at, row.table_id, row.hand_id, row.seat, row.seq, "remind")
+    if row.kind != "computer" and row.warn_at is not None and row.warned_at is None:
+        return Wake(row.warn_at, row.table_id, row.hand_id, row.seat, row.seq, "warn")
+    return Wake(row.due_at, row.table_id, row.hand_id, row.seat, row.seq)
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,14 @@ class Timers:
         self._announcer = announcer
         self._people = people
         self.computer_pause = computer_pause
+
+    async def next_moments(self, after: Moment | None, limit: int
+                           ) -> list[tuple[Moment, Wake]]:
+        """The scheduler's next page of stored moments (`Scheduler.page_from`): the
+        deadlines whose next moments come after ``after``, in order, each the moment
+        `next_wake` of its row."""
+        return [(place, next_wake(row))
+                for place, row in await self._store.deadlines.page(after, limit)]
 
     def plan(self, live: LiveTable, state: HandState, now: float,
              kept: Mapping[int, Pending] | None = None) -> dict[int, Pending]:

@@ -11,14 +11,26 @@ from bot.store.errors import NotFound
 from bot.store.repository import DEADLINE_SELECT, Repository, TableBump, skip_locked
 from bot.store.rows import DeadlineKind, DeadlineRow, NewDeadline, Waiting
 
-_MOMENT = ("CASE WHEN d.kind <> 'computer' AND d.reminded_at IS NULL"
-           " THEN d.set_at + (COALESCE(d.timer_at, d.due_at) - d.set_at) / 2"
-           " WHEN d.kind <> 'computer' AND d.warn_at IS NOT NULL AND d.warned_at IS NULL"
-           " THEN d.warn_at ELSE d.due_at END")
-"""A deadline's next moment: a person's reminder at half their timer
-(`DeadlineRow.half_at`, computed the same way) until it went out, then the warning when
-a quarter is left (``warn_at``) until it went out, then the deadline."""
+
+def moment_of(alias: str = "") -> str:
+    """A deadline's next moment as SQL (``alias``: the deadlines table's, with its dot):
+    a person's reminder at half their timer (`DeadlineRow.half_at`, computed the same
+    way) until it went out, then the warning when a quarter is left (``warn_at``) until
+    it went out, then the deadline. Without an alias it is migration 0031's index
+    expression, word for word (the queries below are written so as to use that index)."""
+    a = alias
+    return (f"CASE WHEN {a}kind <> 'computer' AND {a}reminded_at IS NULL"
+            f" THEN {a}set_at + (COALESCE({a}timer_at, {a}due_at) - {a}set_at) / 2"
+            f" WHEN {a}kind <> 'computer' AND {a}warn_at IS NOT NULL AND {a}warned_at IS NULL"
+            f" THEN {a}warn_at ELSE {a}due_at END")
+
+
+MOMENT = moment_of()
+"""The index's expression (migration 0031: ``deadlines_by_moment``)."""
+_MOMENT = moment_of("d.")
 _CLAIMABLE = f"{_MOMENT} <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)"
+Moment = tuple[float, int, int]
+"""A deadline's place in the order moments come: its next moment, hand, seat."""
 WAITING = ("FROM seats s JOIN game_tables t ON t.id = s.table_id"
            " JOIN matches m ON m.table_id = t.id AND m.status = 'playing'"
            " JOIN hands h ON h.match_id = m.id AND h.status = 'live'"
@@ -185,6 +197,39 @@ class Deadlines(Repository):
         row = await self._one(f"SELECT min({_MOMENT}) AS at FROM deadlines d"
                                    " WHERE d.claimed_by IS NULL")
         return None if row is None or row["at"] is None else float(row["at"])
+
+    async def page(self, after: Moment | None, limit: int
+                   ) -> list[tuple[Moment, DeadlineRow]]:
+        """The next ``limit`` deadlines in the order their next moments come (`MOMENT`,
+        then hand and seat), after ``after`` (None: from the first), each with its place
+        in that order: what the scheduler holds next (scheduler.py). One range of
+        migration 0031's index, whatever the number of deadlines."""
+        where, params = "", ()  # type: tuple[str, tuple[float, ...]]
+        if after is not None:
+            where, params = f" WHERE ({_MOMENT}, d.hand_id, d.seat) > (?, ?, ?)", after
+        rows = await self._all(f"SELECT d.*, m.table_id, {_MOMENT} AS moment FROM deadlines d"
+                               " JOIN hands h ON h.id = d.hand_id"
+                               " JOIN matches m ON m.id = h.match_id"
+                               f"{where} ORDER BY {_MOMENT}, d.hand_id, d.seat LIMIT ?",
+                               (*params, limit))
+        return [((float(r["moment"]), r["hand_id"], r["seat"]), DeadlineRow.of(r))
+                for r in rows]
+
+    async def count(self) -> int:
+        """How many deadlines are stored (the start-up's report)."""
+        row = await self._one("SELECT count(*) AS n FROM deadlines")
+        return 0 if row is None else int(row["n"])
+
+    async def stranded(self) -> list[int]:
+        """The tables playing whose match has no live hand with a deadline: what a crash
+        of an older version left between two writes (start-up mends them at once). Read
+        through the partial indexes of the playing match and the live hand."""
+        rows = await self._all(
+            "SELECT t.id FROM game_tables t WHERE t.status = 'playing' AND NOT EXISTS"
+            " (SELECT 1 FROM matches m JOIN hands h ON h.match_id = m.id AND"
+            " h.status = 'live' JOIN deadlines d ON d.hand_id = h.id"
+            " WHERE m.table_id = t.id AND m.status = 'playing') ORDER BY t.id")
+        return [int(r["id"]) for r in rows]
 
     async def waiting_for(self, user_id: int) -> list[Waiting]:
         """The decisions that wait for this person right now, at every table of every

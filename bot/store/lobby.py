@@ -83,6 +83,11 @@ class Lobby(Repository):
             f"SELECT * FROM game_tables WHERE status IN {LIVE} ORDER BY id")
         return [TableRow.of(r) for r in rows]
 
+    async def count_live(self) -> int:
+        """How many tables are in a lobby or in play (start-up's report: no row read)."""
+        row = await self._one(f"SELECT count(*) AS n FROM game_tables WHERE status IN {LIVE}")
+        return 0 if row is None else int(row["n"])
+
     async def set_status(self, table_id: int, status: TableStatus, *,
                          expected: TableStatus | Iterable[TableStatus] | None = None,
                          fence: TableBump | None = None) -> TableRow:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.store import ConstraintError, HandEnded, NewDeadline, NotFound, Store
@@ -99,3 +101,58 @@ async def test_restart_grace_is_for_people_computers_get_their_pause(
     assert await store.deadlines.defer_overdue(130.0, computer_until=102.0) == 2
     assert [(d.seat, d.due_at) for d in await store.deadlines.all(game.hand.id)] == \
         [(1, 102.0), (0, 130.0), (2, 500.0)]
+
+
+async def test_deadlines_are_paged_in_the_order_their_next_moments_come(
+        store: Store, new_game: NewGame) -> None:
+    """The scheduler reads the next deadlines a page at a time (issue 32): each row's next
+    moment (a person's reminder at half time until it went out, then the warning, then
+    the deadline), ties broken by hand and seat, never one twice nor one missed."""
+    a = await new_game(channel_id=1)
+    b = await new_game(channel_id=2, users=(7,))
+    await store.deadlines.replace(a.hand.id, [
+        NewDeadline(0, 1, "turn", 0.0, 300.0),                   # reminder at 150
+        NewDeadline(1, 1, "computer", 0.0, 100.0),               # no reminder: 100
+        NewDeadline(2, 1, "claim", 0.0, 400.0, warn_at=350.0)])  # reminder at 200
+    await store.deadlines.replace(b.hand.id, [NewDeadline(s, 1, "computer", 0.0, 150.0)
+                                              for s in range(4)])  # four ties at 150
+    await store.deadlines.mark_reminded(a.hand.id, 2, 10.0)        # then its warning: 350
+    order = [(100.0, a.hand.id, 1), (150.0, a.hand.id, 0)] + \
+        [(150.0, b.hand.id, s) for s in range(4)] + [(350.0, a.hand.id, 2)]
+    seen = []
+    after = None
+    while page := await store.deadlines.page(after, 2):
+        assert len(page) <= 2
+        seen += [moment for moment, _ in page]
+        after = page[-1][0]
+    assert seen == order
+    first = await store.deadlines.page(None, 1)
+    assert [(r.table_id, r.seat, r.kind) for _, r in first] == [(a.table.id, 1, "computer")]
+    assert await store.deadlines.count() == 7
+
+
+async def test_the_tables_a_crash_left_without_a_deadline_are_found(
+        store: Store, new_game: NewGame) -> None:
+    a = await new_game(channel_id=1)
+    b = await new_game(channel_id=2, users=(7,))
+    await store.deadlines.set(a.hand.id, 0, seq=1, kind="turn", set_at=0.0, due_at=9.0)
+    assert await store.deadlines.stranded() == [b.table.id]
+
+
+async def test_the_moment_order_is_read_through_its_index(store: Store) -> None:
+    """Paging (and shared mode's claims) reads a range of migration 0031's index, never
+    every deadline: the query's expression is the index's, word for word."""
+    from bot.store.deadlines import MOMENT, moment_of
+
+    sql = (f"SELECT d.hand_id FROM deadlines d WHERE ({moment_of('d.')}, d.hand_id, d.seat)"
+           f" > (?, ?, ?) ORDER BY {moment_of('d.')}, d.hand_id, d.seat LIMIT 5")
+    migration = next(Path("migrations").glob("*_deadline_moments.sql")).read_text()
+    assert f"(({MOMENT}), hand_id, seat)" in migration
+    async with store._db.write() as db:  # the test's own look at the plan
+        if store.dialect == "sqlite":
+            rows = await db.all(f"EXPLAIN QUERY PLAN {sql}", (0.0, 0, 0))
+        else:  # a small table: a sequential scan would win, so rule it out
+            await db.run("SET LOCAL enable_seqscan = off")
+            rows = await db.all(f"EXPLAIN {sql}", (0.0, 0, 0))
+    plan = " ".join(str(r[k]) for r in rows for k in r.keys())  # noqa: SIM118 (a Row is no mapping)
+    assert "deadlines_by_moment" in plan and "TEMP B-TREE" not in plan, plan

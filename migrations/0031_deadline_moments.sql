@@ -1,0 +1,11 @@
+-- 0031_deadline_moments: the deadlines in the order their next moments come (issue 32,
+-- "an idle table costs nothing").
+--
+-- A live table nobody touched for a while leaves memory, and the scheduler holds only
+-- the next moments: it reads them a page at a time from this index, in the order of
+-- each deadline's next moment (a person's half-time reminder until it went out, then
+-- the quarter-left warning until it went out, then the deadline itself: the expression
+-- is `bot.store.deadlines.MOMENT`, word for word, so the queries can use the index),
+-- hand and seat breaking ties. Shared mode's claims look for the moments come through
+-- it too, instead of reading every deadline.
+CREATE INDEX deadlines_by_moment ON deadlines ((CASE WHEN kind <> 'computer' AND reminded_at IS NULL THEN set_at + (COALESCE(timer_at, due_at) - set_at) / 2 WHEN kind <> 'computer' AND warn_at IS NOT NULL AND warned_at IS NULL THEN warn_at ELSE due_at END), hand_id, seat);
