@@ -137,13 +137,13 @@ class Scheduler:
             self._compact()
 
     async def top_up(self) -> None:
-        """Read the next pages of stored moments while the earliest held one is not
-        before the last one read (a stored moment may come first)."""
+        """Read the next page of stored moments while the earliest held one comes after
+        the last one read (a stored moment not read may come first)."""
         while self._source is not None and not self._all_read:
             earliest = self.earliest()
             if earliest is not None and self._read_to is not None \
-                    and earliest < self._read_to[0]:
-                return
+                    and earliest <= self._read_to[0]:
+                return  # (moments tied with the last read come after it: next page)
             page = await self._source(self._read_to, PAGE)
             self.pages += 1
             for _, wake in page:
