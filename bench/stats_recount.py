@@ -127,10 +127,11 @@ async def _replay_batch(store: Store, ids: Sequence[int]) -> list[HandCount]:
                        " t.channel_id FROM hands h JOIN matches m ON m.id = h.match_id"
                        f" JOIN game_tables t ON t.id = m.table_id WHERE h.id IN ({marks})"
                        " ORDER BY h.id", ids)
-    actions: dict[int, list[Any]] = {}
-    for a in await _all(store, f"SELECT * FROM actions WHERE hand_id IN ({marks})"
-                        " ORDER BY hand_id, seq", ids):
-        actions.setdefault(int(a["hand_id"]), []).append(a)
+    # each hand's log as the store reads it back (an ended hand's compact row decoded)
+    actions: dict[int, list[Any]] = {
+        hand_id: [{"seq": a.seq, "seat": a.seat, "payload": a.payload, "source": a.source,
+                   "at": a.at} for a in log]
+        for hand_id, log in (await store.log.logs(ids)).items()}
     settled: dict[int, dict[int, Fraction]] = {}
     for r in await _all(store, "SELECT hand_id, seat, amount FROM settlements"
                         f" WHERE hand_id IN ({marks})", ids):

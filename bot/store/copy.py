@@ -18,8 +18,9 @@ from bot.store.postgres import PostgresDatabase, is_postgres_url
 from bot.store.sqlite import SqliteDatabase, sqlite_path
 from bot.store.store import Store
 
-TABLES = ("game_tables", "seats", "matches", "hands", "actions", "deadlines", "settlements",
-          "hand_snapshots", "penalties", "departures", "time_banks", "announcements",
+TABLES = ("game_tables", "seats", "matches", "hands", "actions", "hand_logs", "deadlines",
+          "settlements", "hand_snapshots", "penalties", "departures", "time_banks",
+          "announcements",
           "leaderboard", "user_locales", "bot_settings", "people", "digests",
           "claim_answers", "premoves", "hand_facts", "match_facts", "ratings",
           "rating_changes", "rated_matches", "rating_cursors")

@@ -1,7 +1,8 @@
 """What the projection (`bot.store.facts`) is derived from, read from the stored rows of
-settled hands and finished matches — in SQL, without replaying a hand: a hand's row,
-match and table, its seats and departures, its settlements, and its actions counted by
-window functions (which SQLite ≥ 3.25 and PostgreSQL both have), for one hand at its
+settled hands and finished matches — without replaying a hand: a hand's row, match and
+table, its seats and departures, its settlements, and its actions (an ended hand's
+compact log, `bot.store.compact`, decoded here; a hand whose rows stayed, read by
+window functions, which SQLite ≥ 3.25 and PostgreSQL both have), for one hand at its
 settlement or for thousands at a time in a rebuild.
 
 The derivation itself is the service's (`bot.service.facts`, a `Derive`): the store
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol
 
+from bot.store.compact import decode, millis
 from bot.store.database import Session
 from bot.store.repository import grouped, marks
 from bot.store.rows import (
@@ -182,6 +184,32 @@ def _read_log(text: str, left: Sequence[int | None], buckets: int
     seqs = [a[0] for a in log]
     if seqs != sorted(seqs):
         log.sort()
+    return _read_tokens(log, left, buckets)
+
+
+def _compact_tokens(hand_id: int, started_at: float, text: str,
+                    buckets: Sequence[float]) -> list[tuple[int, int, str, str, str]]:
+    """A hand's compact log (`bot.store.compact`, an ended hand's) as the tokens of
+    `_log_sql`: each action's seq, seat, kind's and source's first letters and the move
+    time's bucket (a person's own move's; "0" for the others)."""
+    out = []
+    previous = millis(started_at) / 1000  # as the log's times, to the millisecond
+    last = f"{len(buckets) - 1:x}"
+    for d in decode(hand_id, started_at, text):
+        row = d.row
+        bucket = "0"
+        if row.source == "player":
+            took = row.at - previous
+            bucket = next((f"{i:x}" for i, high in enumerate(buckets) if took <= high), last)
+        out.append((row.seq, row.seat, row.kind[:2], row.source[0], bucket))
+        previous = row.at
+    return out
+
+
+def _read_tokens(log: Sequence[tuple[int, int, str, str, str]], left: Sequence[int | None],
+                 buckets: int
+                 ) -> tuple[tuple[SeatActs, ...], tuple[TailAction, ...], tuple[TakenClaim, ...]]:
+    """`_read_log` of a log's tokens in seq order."""
     moves = [0] * SEATS
     hists = [[0] * buckets for _ in range(SEATS)]
     timeouts = [0] * SEATS
@@ -247,7 +275,11 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         " JOIN hands h ON h.id = d.hand_id"
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
     logs = {int(r["hand_id"]): str(r["log"]) for r in await db.all(
-        _log_sql(buckets, bool(db.for_update)), span)}
+        _log_sql(buckets, bool(db.for_update)), span)}  # hands whose rows stayed
+    compact = {int(r[0]): _compact_tokens(int(r[0]), float(r[1]), str(r[2]), buckets)
+               for r in await db.all(
+                   "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+                   " ON h.id = l.hand_id WHERE l.hand_id > ? AND l.hand_id <= ?", span)}
     out = []
     for h in hands:
         hand_id, match_id, table_id = int(h["id"]), int(h["match_id"]), int(h["table_id"])
@@ -263,10 +295,15 @@ async def hand_sources_in(db: Session, after: int, upto: int,
                 users.append(int(d["user_id"]) if d["number"] >= h["number"] else None)
                 gone.append(int(d["seq"]) if int(d["hand_id"]) == hand_id else None)
         log = logs.get(hand_id)
-        if log is None:
-            acts: tuple[SeatActs, ...] = tuple(SeatActs(seat) for seat in range(SEATS))
-            tail: tuple[TailAction, ...] = ()
-            claims: tuple[TakenClaim, ...] = ()
+        tokens = compact.get(hand_id)
+        acts: tuple[SeatActs, ...]
+        tail: tuple[TailAction, ...]
+        claims: tuple[TakenClaim, ...]
+        if tokens is not None:
+            acts, tail, claims = _read_tokens(tokens, gone, len(buckets))
+        elif log is None:
+            acts = tuple(SeatActs(seat) for seat in range(SEATS))
+            tail, claims = (), ()
         else:
             acts, tail, claims = _read_log(log, gone, len(buckets))
         out.append(HandSource(

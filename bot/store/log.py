@@ -1,5 +1,7 @@
 """A hand's log: its actions, appended by compare-and-set and chained by a running
-digest, and its snapshot (the state an action reached, sealed with that digest)."""
+digest, and its snapshot (the state an action reached, sealed with that digest); once
+the hand ended, the same actions in one compact row (`bot.store.compact`), read back
+here as the rows they were."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.store import hands, premoves
+from bot.store.compact import Decoded, decode, digest_of
 from bot.store.database import Database, Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import ConstraintError, StaleAction
@@ -26,6 +29,9 @@ from bot.store.rows import (
 
 ANSWERS_READ = 200
 """A person's newest answer times `ActionLog.answer_times` reads (their pace now)."""
+
+ANSWER_HANDS = 20
+"""Ended hands `ActionLog.answer_times` decodes at a time, newest first."""
 
 DIGESTS_KEPT = 10_000
 """Live hands whose last digest a store remembers (`ActionLog._remember`): one forgotten
@@ -203,10 +209,56 @@ class ActionLog(Repository):
         return [SnapshotRow.of(r) for r in rows]
 
     async def actions(self, hand_id: int, *, after: int = 0) -> list[ActionRow]:
-        """The hand's log in seq order (from ``after + 1``): replayed to rebuild state."""
+        """The hand's log in seq order (from ``after + 1``): replayed to rebuild state,
+        or read back once it ended (its compact row, `bot.store.compact`)."""
         rows = await self._all(
             "SELECT * FROM actions WHERE hand_id = ? AND seq > ? ORDER BY seq", (hand_id, after))
-        return [ActionRow.of(r) for r in rows]
+        if rows:
+            return [ActionRow.of(r) for r in rows]
+        return [d.row for d in (await self._decoded([hand_id])).get(hand_id, [])
+                if d.row.seq > after]
+
+    async def logs(self, hand_ids: Iterable[int]) -> dict[int, list[ActionRow]]:
+        """Each of these hands' logs in seq order, as `actions` reads one (a hand with
+        no action left out), in two reads."""
+        wanted = sorted(set(hand_ids))
+        out: dict[int, list[ActionRow]] = {}
+        if not wanted:
+            return out
+        for r in await self._all(f"SELECT * FROM actions WHERE hand_id IN ({marks(wanted)})"
+                                 " ORDER BY hand_id, seq", wanted):
+            out.setdefault(int(r["hand_id"]), []).append(ActionRow.of(r))
+        for hand_id, decoded in (await self._decoded(
+                [h for h in wanted if h not in out])).items():
+            out[hand_id] = [d.row for d in decoded]
+        return out
+
+    async def _decoded(self, hand_ids: Sequence[int]) -> dict[int, list[Decoded]]:
+        """The compact logs of these hands, decoded."""
+        if not hand_ids:
+            return {}
+        rows = await self._all(
+            "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+            f" ON h.id = l.hand_id WHERE l.hand_id IN ({marks(hand_ids)})", list(hand_ids))
+        return {int(r[0]): decode(int(r[0]), float(r[1]), str(r[2])) for r in rows}
+
+    async def verify(self, hand_id: int) -> bool:
+        """Whether the hand's log, as stored now (its rows or its compact row), gives
+        the running digest stored with its last action (`next_log_digest`): True for a
+        log written before migration 0012, which has none to check against."""
+        rows = await self._all("SELECT seq, seat, kind, payload, log_digest FROM actions"
+                               " WHERE hand_id = ? ORDER BY seq", (hand_id,))
+        if rows:
+            stored = rows[-1]["log_digest"]
+            worked = log_digest((r[0], r[1], r[2], r[3]) for r in rows)
+        else:
+            row = await self._one("SELECT log_digest FROM hand_logs WHERE hand_id = ?",
+                                  (hand_id,))
+            if row is None:
+                return False
+            stored = row[0]
+            worked = digest_of((await self._decoded([hand_id])).get(hand_id, []))
+        return stored is None or bytes(stored).hex() == worked
 
     async def answer_times(self, user_ids: Iterable[int], *, recent: int = ANSWERS_READ
                            ) -> dict[int, list[float]]:
@@ -214,12 +266,16 @@ class ActionLog(Repository):
         move, ``asked_at`` to ``at``: migration 0023), their ``recent`` newest, newest
         first, at every table they sat at; a person with none on record is left out.
         Only their own moves count (not a timer's or the computer's), attributed through
-        the seat they sat in."""
+        the seat they sat in. The hands still played are read from their rows; the ended
+        ones from their compact logs, newest hands first, a few at a time until
+        ``recent`` are found."""
         wanted = sorted(set(user_ids))
         if not wanted:
             return {}
+        found: dict[int, list[tuple[float, float]]] = {}  # person → (at, seconds)
         rows = await self._all(
-            "SELECT user_id, seconds FROM (SELECT s.user_id, a.at - a.asked_at AS seconds,"
+            "SELECT user_id, at, seconds FROM (SELECT s.user_id, a.at,"
+            " a.at - a.asked_at AS seconds,"
             " ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY a.at DESC) AS n"
             " FROM seats s JOIN matches m ON m.table_id = s.table_id"
             " JOIN hands h ON h.match_id = m.id"
@@ -227,10 +283,42 @@ class ActionLog(Repository):
             f" WHERE s.user_id IN ({marks(wanted)}) AND a.source = 'player'"
             " AND a.asked_at IS NOT NULL) t WHERE n <= ? ORDER BY user_id, n",
             (*wanted, recent))
-        out: dict[int, list[float]] = {}
         for r in rows:
-            out.setdefault(int(r["user_id"]), []).append(max(0.0, float(r["seconds"])))
+            found.setdefault(int(r["user_id"]), []).append(
+                (float(r["at"]), max(0.0, float(r["seconds"]))))
+        for user in wanted:
+            await self._compact_answers(user, recent, found.setdefault(user, []))
+        out: dict[int, list[float]] = {}
+        for user, times in found.items():
+            if times:
+                times.sort(key=lambda t: -t[0])
+                out[user] = [seconds for _, seconds in times[:recent]]
         return out
+
+    async def _compact_answers(self, user_id: int, recent: int,
+                               into: list[tuple[float, float]]) -> None:
+        """The person's answer times from the compact logs of the hands they sat in,
+        newest hands first, until ``recent`` are found (or their hands run out)."""
+        mine: list[tuple[float, float]] = []
+        before: int | None = None
+        while len(mine) < recent:
+            rows = await self._all(
+                "SELECT h.id, h.started_at, s.seat, l.log FROM seats s"
+                " JOIN matches m ON m.table_id = s.table_id JOIN hands h ON h.match_id = m.id"
+                " JOIN hand_logs l ON l.hand_id = h.id WHERE s.user_id = ?"
+                + ("" if before is None else " AND h.id < ?")
+                + f" ORDER BY h.id DESC LIMIT {ANSWER_HANDS}",
+                (user_id,) if before is None else (user_id, before))
+            for r in rows:
+                seat = int(r["seat"])
+                mine.extend((d.row.at, max(0.0, d.row.at - d.asked_at))
+                            for d in decode(int(r["id"]), float(r["started_at"]), str(r["log"]))
+                            if d.row.seat == seat and d.row.source == "player"
+                            and d.asked_at is not None)
+            if len(rows) < ANSWER_HANDS:
+                break
+            before = int(rows[-1]["id"])
+        into.extend(mine)
 
     async def next_seq(self, hand_id: int) -> int:
         """The seq the hand's next action must carry."""
