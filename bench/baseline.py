@@ -32,34 +32,41 @@ def engine_root() -> Path:
     return ROOT
 
 
-class _OnlyFrom(importlib.abc.MetaPathFinder):
-    """``engine`` and its modules from one checkout alone. The project's editable
-    install puts a finder after the path's that maps ``engine.*`` to this checkout: a
-    module an older engine did not have would silently come from this one, a mix of
-    two engines (or an ImportError deep inside it). Here such a module is missing."""
+class OnlyFrom(importlib.abc.MetaPathFinder):
+    """``packages`` and their modules from one checkout alone. The project's editable
+    install puts a finder after the path's that maps them to this checkout: a module an
+    older revision did not have would silently come from this one, a mix of two
+    revisions (or an ImportError deep inside it). Here such a module is missing."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, root: Path, packages: tuple[str, ...]) -> None:
+        self.root, self.packages = root, packages
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> ModuleSpec | None:
-        if fullname != "engine" and not fullname.startswith("engine."):
+        if fullname.split(".")[0] not in self.packages:
             return None
         spec = importlib.machinery.PathFinder.find_spec(
             fullname, [str(self.root)] if path is None else path)
         if spec is None:
             raise ModuleNotFoundError(
-                f"{fullname} is not in the engine measured ({self.root}): that revision"
-                " predates what this bench measures", name=fullname)
+                f"{fullname} is not in the revision measured ({self.root}): it predates"
+                " what this bench measures", name=fullname)
         return spec
+
+    @classmethod
+    def install(cls, root: Path, packages: tuple[str, ...]) -> None:
+        """Put ``root``'s checkout first on the path and keep ``packages`` to it."""
+        sys.path.insert(0, str(root))
+        sys.meta_path.insert(0, cls(root, packages))
 
 
 def use_engine_root() -> None:
     """Make `import engine` take `engine_root`'s engine, and only it (call before
     importing it)."""
     root = engine_root()
-    sys.path.insert(0, str(root))
     if root != ROOT:
-        sys.meta_path.insert(0, _OnlyFrom(root))
+        OnlyFrom.install(root, ("engine",))
+    else:
+        sys.path.insert(0, str(root))
 
 
 @contextmanager

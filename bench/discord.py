@@ -96,7 +96,15 @@ library that discord.py uses when it is installed, orjson, must not speed up the
 code)."""
 # this file is named discord.py: its folder must not shadow the discord package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path[:0] = [str(CODE), str(ROOT / "tests" / "e2e")]
+sys.path.insert(0, str(ROOT))
+from bench.baseline import OnlyFrom  # noqa: E402  (this checkout's, before CODE's)
+
+sys.path.remove(str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+if CODE == ROOT:
+    sys.path.insert(0, str(ROOT))
+else:  # the measured bot's modules from its checkout alone, never this one's
+    OnlyFrom.install(CODE, ("bot", "engine", "render"))
 
 
 class _Hidden(importlib.abc.MetaPathFinder):
@@ -119,9 +127,9 @@ import discord.http  # noqa: E402
 import discord.state  # noqa: E402
 import discord.webhook.async_  # noqa: E402
 import yarl  # noqa: E402
-from botkit import World, choose, make_bot, open_table  # noqa: E402
 from fakediscord import BotLauncher, ErrorLog, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 from fakediscord.runner import GUILD_READY_TIMEOUT  # noqa: E402
+from playkit import World, choose, open_table  # noqa: E402  (no bot: any revision's)
 
 SETUP_BATCH = 10
 """Tables opened at once while setting up (all 200 at once time out in the fake)."""
@@ -135,6 +143,17 @@ UPDATE_MESSAGE = 7
 """The interaction response that edits the clicked message (answered with the move)."""
 IDLE_END = 10.0
 """A table's players stop after this long without anything to click."""
+DEALT_WAIT = 120.0
+"""Seconds the play waits for every table's first decision's DM (`Players.dealt`)."""
+
+
+def measured_bot(db: Path) -> Any:
+    """The measured checkout's bot (`MahjongBot`, whose constructor has taken these
+    options since the bot's first commit), as the tests make it: no computer pause, the
+    table picture coalesced over 2 s, one picture process."""
+    from bot.discord.client import MahjongBot
+    return MahjongBot(database_path=db, computer_pause=0.0, table_interval=2.0,
+                      picture_processes=1)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -230,6 +249,23 @@ class Players:
         for i in range(0, len(worlds), SETUP_BATCH):
             await asyncio.gather(*(open_table(w, hands=16)
                                    for w in worlds[i:i + SETUP_BATCH]))
+
+    async def dealt(self, worlds: list[World], timeout: float = DEALT_WAIT) -> None:
+        """Until every table's first decision reached its player: a DM with something
+        to click (an older bot sent the first DMs only once its picture process had
+        started, seconds after the fake went quiet)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+
+        def waiting() -> int:
+            return sum(1 for w in worlds if not any(
+                (m := self.newest.get(u.id)) is not None and choose(self.fake, m) is not None
+                for u in w.players))
+
+        while waiting():
+            if loop.time() > deadline:
+                raise TimeoutError(f"{waiting()} tables without a first decision's DM")
+            await asyncio.sleep(0.05)
 
     async def click(self, user: FakeUser, message: FakeMessage) -> None:
         move = choose(self.fake, message)
@@ -367,10 +403,11 @@ async def inproc(tables: int, clicks: int, think: float) -> dict[str, tuple[floa
     launcher = BotLauncher(fake, ErrorLog())
     dm_done: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        bot = make_bot(Path(tmp) / "bench.sqlite3", table_interval=2.0, picture_processes=1)
+        bot = measured_bot(Path(tmp) / "bench.sqlite3")
         await launcher.start(bot)
         await players.open(worlds)
         await launcher.idle(timeout=120)
+        await players.dealt(worlds)
         bot.notifier.on_dm_sent = _recorder(dm_done)
         wall = await players.play_all(worlds)
         await bot.notifier.outbox.drain(120)  # the last clicks' DMs, before stopping
@@ -527,7 +564,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     point_at(api, gateway)
     dm_done: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        bot = make_bot(Path(tmp) / "bench.sqlite3", table_interval=2.0, picture_processes=1)
+        bot = measured_bot(Path(tmp) / "bench.sqlite3")
         bot._connection.guild_ready_timeout = GUILD_READY_TIMEOUT
         await bot.login("fake-token")
         connection = asyncio.create_task(bot.connect(reconnect=False))
@@ -535,9 +572,11 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         await tell("READY")
         await hear("PLAY")
         bot.notifier.on_dm_sent = _recorder(dm_done)
-        me, pictures = os.getpid(), bot.pictures.pids()
+        # pids() and drawn: since 2026-12-01 (an older bot's figures are left out)
+        me = os.getpid()
+        pictures = bot.pictures.pids() if hasattr(bot.pictures, "pids") else []
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
-        drawn0, trips0 = dict(bot.pictures.drawn), trips.count
+        drawn0, trips0 = dict(getattr(bot.pictures, "drawn", {})), trips.count
         pauses, tracked0 = GcPauses(), len(gc.get_objects())
         gc.callbacks.append(pauses)
         profiler = cProfile.Profile() if profile else None
@@ -552,7 +591,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         trips1 = trips.count
         gc.callbacks.remove(pauses)
         tracked = len(gc.get_objects())
-        drawn = {k: v - drawn0[k] for k, v in bot.pictures.drawn.items()}
+        drawn = {k: v - drawn0[k] for k, v in getattr(bot.pictures, "drawn", {}).items()}
         await bot.close()
         await asyncio.wait_for(connection, 10)
     await tell("STOP")
@@ -566,8 +605,9 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
                   result["first_types"])
     n = max(1, len(result["responses"]))
     out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
-    out["table_pictures_per_click"] = (drawn["public"] / n, "1")
-    out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
+    if drawn:
+        out["table_pictures_per_click"] = (drawn["public"] / n, "1")
+        out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")
     out["sqlite_thread_trips_per_click"] = ((trips1 - trips0) / n, "1")
     out.update(request_figures(kinds, len(result["responses"])))
     out.update(pauses.figures())
@@ -612,6 +652,7 @@ async def players_main(tables: int, clicks: int, think: float) -> None:
         return
     await players.open(worlds)
     await fake.settle(quiet=1.0, timeout=120)
+    await players.dealt(worlds)
     print("PLAY", flush=True)
     first_request = len(fake.state.requests)
     wall = await players.play_all(worlds)

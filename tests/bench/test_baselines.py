@@ -57,3 +57,23 @@ def test_an_engine_without_what_the_bench_measures_is_told_not_mixed_with_this_o
     assert done.returncode != 0
     assert "engine.game" in done.stderr or "engine.ai" in done.stderr
     assert str(ROOT / "engine") not in done.stderr
+
+
+THE_BOT = "32d293a"
+"""The Discord bot's first commit (2026-11-30 04:55)."""
+
+
+@pytest.mark.parametrize(("rev", "mode"), [(THE_BOT, "split"), (FIRST_OF_DAY[0], "inproc"),
+                                         (FIRST_OF_DAY[1], "split")])
+def test_the_click_bench_runs_an_old_bot(rev: str, mode: str, tmp_path: Path) -> None:
+    """This bench's fake Discord and players against the bot of ``rev`` (what
+    ``--baseline`` runs): its clicks answered."""
+    if not _have(rev):
+        pytest.skip(f"{rev} is not in this clone")
+    with exported(rev) as tree:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "discord.py"), "--code", tree,
+             "--tables", "1", "--clicks", "4", "--think", "0", "--mode", mode],
+            capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert float(_figures(done.stdout)["clicks"]) >= 4, done.stdout
