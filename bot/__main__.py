@@ -15,7 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config, ConfigError
 from bot.logs import configure_logging
@@ -46,6 +46,9 @@ Settings come from the environment or a .env file (see .env.example):
   LOG_LEVEL       DEBUG, INFO, WARNING or ERROR (default INFO)
   SHARD_COUNT     Discord shards of the whole bot (unset: no sharding)
   SHARD_IDS       the shards this process runs, such as 0,1 (default: all)
+  LOG_FORMAT      text (default) or json: one JSON object per line
+  METRICS_PORT    serve Prometheus metrics on this port (pip install "mahjong-bot[metrics]")
+  METRICS_HOST    the address it listens on (default 127.0.0.1)
 """
 
 NO_TOKEN = """\
@@ -131,20 +134,44 @@ def main(argv: list[str] | None = None) -> int:
     if not config.discord_token:
         sys.stderr.write(NO_TOKEN)
         return 2
-    configure_logging(config.log_level_number)  # never a secret, whatever the level
+    # never a secret, whatever the level; one line per event
+    configure_logging(config.log_level_number, json_lines=config.log_format == "json")
     return asyncio.run(run(config))
 
 
 async def run(config: Config) -> int:
     """Run until Discord disconnects for good or a signal asks to stop. The database
     is checked first: one bot process per file, and a file that cannot be used is
-    explained in one line (exit code 2) before anything connects to Discord."""
-    from bot.store import ProcessLock, Store, StoreError
-
+    explained in one line (exit code 2) before anything connects to Discord; so is a
+    metrics endpoint (``METRICS_PORT``) that cannot listen."""
     if config.shares_shards and not config.shared_database:
         sys.stderr.write(SQLITE_ALONE.format(ids=",".join(map(str, config.own_shards)),
                                              count=config.shard_count))
         return 2
+    if config.metrics_port is not None:
+        from bot import metrics
+
+        try:
+            metrics.serve(config.metrics_port, config.metrics_host)
+        except (metrics.MetricsUnavailable, OSError) as exc:
+            why = exc if isinstance(exc, metrics.MetricsUnavailable) else (
+                f"the metrics endpoint cannot listen on {config.metrics_host}:"
+                f"{config.metrics_port} ({exc.strerror or exc}): choose another "
+                "METRICS_PORT, or leave it empty")
+            sys.stderr.write(f"mahjong-bot: {why}\n")
+            return 2
+    try:
+        return await _run(config)
+    finally:
+        if config.metrics_port is not None:
+            from bot import metrics
+
+            metrics.disable()
+
+
+async def _run(config: Config) -> int:
+    from bot.store import ProcessLock, Store, StoreError
+
     try:
         # one process per SQLite file; processes sharing a PostgreSQL database coordinate
         # through it instead
@@ -183,11 +210,15 @@ async def _serve(config: Config, store: Store) -> int:
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(config.require_token()), name="discord")
+    gauges = asyncio.create_task(_gauges(bot, store), name="metrics") \
+        if config.metrics_port is not None else None
     waiter = asyncio.create_task(stop.wait(), name="signals")
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
         log.info("signal received: shutting down")
     waiter.cancel()
+    if gauges is not None:
+        gauges.cancel()
     await bot.close()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
@@ -203,6 +234,26 @@ async def _serve(config: Config, store: Store) -> int:
     with contextlib.suppress(asyncio.CancelledError, Exception):
         await runner
     return 0
+
+
+GAUGES_EVERY = 15.0
+"""Seconds between two readings of the metrics' gauges (tables, deliveries owed)."""
+
+
+async def _gauges(bot: Any, store: Store) -> None:
+    """The metrics' gauges from the database and the service, every `GAUGES_EVERY`."""
+    from bot import metrics
+
+    while True:
+        try:
+            live, owed = await store.maintenance.gauges()
+            service = getattr(bot, "service", None)
+            loaded = len(getattr(getattr(service, "tables", None), "loaded", ()))
+            metrics.tables(live=live, idle=max(0, live - loaded))
+            metrics.deliveries_owed(owed)
+        except Exception as exc:  # a gauge is never worth the bot
+            log.warning("metrics: the gauges could not be read (%s)", exc)
+        await asyncio.sleep(GAUGES_EVERY)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,13 @@ class Config:
     """Discord shards of the whole bot (``SHARD_COUNT``); None: one unsharded client."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHARD_IDS``); None with a count: all of them."""
+    log_format: str = "text"
+    """``LOG_FORMAT``: "text" (a line of words per event) or "json" (a JSON object per
+    line)."""
+    metrics_port: int | None = None
+    """``METRICS_PORT``: serve Prometheus's metrics there (bot/metrics.py); None: off."""
+    metrics_host: str = "127.0.0.1"
+    """``METRICS_HOST``: the address the metrics endpoint listens on."""
 
     @property
     def database(self) -> Path | str:
@@ -106,7 +113,9 @@ class Config:
                    dev_guild_id=_guild_id(values),
                    log_level=_log_level(values),
                    sync_commands=_sync_commands(values),
-                   shard_count=shard_count, shard_ids=shard_ids)
+                   shard_count=shard_count, shard_ids=shard_ids,
+                   log_format=_log_format(values), metrics_port=_metrics_port(values),
+                   metrics_host=_text(values, "METRICS_HOST") or "127.0.0.1")
 
 
 def _merged(environ: Mapping[str, str], env_file: str | Path | None) -> dict[str, str]:
@@ -213,6 +222,23 @@ def _log_level(values: Mapping[str, str]) -> str:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {shown(raw)}")
     return level
+
+
+LOG_FORMATS = ("text", "json")
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    raw = _text(values, "LOG_FORMAT")
+    if raw is None:
+        return "text"
+    if raw.lower() not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {shown(raw)}")
+    return raw.lower()
+
+
+def _metrics_port(values: Mapping[str, str]) -> int | None:
+    raw = _text(values, "METRICS_PORT")
+    return None if raw is None else _whole("METRICS_PORT", raw, 1, 65535)
 
 
 SYNC_CHOICES = ("changed", "always", "never")

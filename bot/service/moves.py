@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from bot import metrics
 from bot.service import errors as E
 from bot.service import fairness
 from bot.service.announcements import Announcer
@@ -212,6 +213,7 @@ class Moves:
                         asked.set_at if source == "player" and asked is not None else None)
         if new.phase is Phase.ENDED:
             await self.end_hand(live, new, events, row, cause)
+            metrics.move(source)
             await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
             return ActResult(live.id, hand.row.number, row.expected_seq, True,
                              live.match is None or live.match.finished, action.seat)
@@ -237,6 +239,7 @@ class Moves:
         for seat in spent:
             live.premoves.pop(seat, None)
         self._timers.schedule(live, (pending[s] for s in fresh))
+        metrics.move(source)
         await self.after_move(live, action.seat, source, old.phase is not Phase.TURN)
         played = _played(old, action, ahead,
                          premove.tile if premove is not None else None)

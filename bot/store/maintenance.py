@@ -113,6 +113,16 @@ class Maintenance(Repository):
         async with self._db.read() as db:
             return await _read(db, overdue_before, now)
 
+    async def gauges(self) -> tuple[int, int]:
+        """The metrics' two figures from the database, cheap enough to read every few
+        seconds (both on partial indexes): tables in lobby or play, announcements not
+        yet delivered."""
+        live = await self._one("SELECT COUNT(*) FROM game_tables"
+                               " WHERE status IN ('lobby', 'playing')")
+        owed = await self._one("SELECT COUNT(*) FROM announcements"
+                               " WHERE status <> 'delivered'")
+        return (int(live[0]) if live else 0), (int(owed[0]) if owed else 0)
+
     async def after_restore(self, version: int) -> None:
         """A database just restored from a backup (schema ``version``), before any bot
         opens it: every decision waiting for a person is owed a fresh DM (the stored

@@ -28,12 +28,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
+from bot import metrics
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.core.refusals import refusal_text
 from bot.discord.core.words import MAX_CONTENT, clip
@@ -138,6 +140,9 @@ class Answer:
         """Deferred publicly and not answered yet (see `say`)."""
         self._counted = False
         """Counted among the unacknowledged interactions (`InFlight.first_response`)."""
+        self._started = time.perf_counter()
+        self._latency: float | None = None
+        """Seconds from arriving to the first response (`bot.metrics`)."""
 
     @property
     def locale(self) -> discord.Locale:
@@ -273,6 +278,8 @@ class Answer:
             await asyncio.wait_for(self.in_flight.acknowledged.wait(), ACKNOWLEDGE_WAIT)
 
     def _responded(self) -> None:
+        if self._latency is None:
+            self._latency = time.perf_counter() - self._started
         if self._counted:
             self._counted = False
             self.in_flight.first_response()
@@ -295,6 +302,10 @@ class Answer:
         finally:
             self._responded()
             self.in_flight.end()
+            outcome = "ok" if exc is None else "refused" if isinstance(exc, Refused) \
+                else "error"
+            metrics.interaction(self.interaction.type.name, outcome,
+                                self._latency or 0.0)
             let_go(self.interaction)
 
     async def _exit(self, exc: BaseException | None) -> bool:
