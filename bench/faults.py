@@ -227,7 +227,7 @@ async def _measured(fake: FakeDiscord, tables: list[Table], outage: float, cap: 
         table.answered_at = time.time()
         await play(fake, table)
     await asyncio.sleep(max(0.0, outage - (time.time() - began)))
-    fake.faults.restore()
+    fake.faults.restore(cut=False)  # calls hanging (--status timeout) hang on
     back = fake.faults.returned_at or time.time()
     in_outage = len(fake.faults.injected)
 
@@ -353,10 +353,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _lines(out: str) -> dict[str, tuple[str, str]]:
+    """The ``NAME VALUE UNIT`` lines of a scenario's output (anything else the bot
+    may print left out)."""
     found = {}
     for line in out.splitlines():
-        name, value, unit = line.split()
-        found[name] = (value, unit)
+        parts = line.split()
+        if len(parts) == 3 and parts[1].replace(".", "", 1).isdigit():
+            found[parts[0]] = (parts[1], parts[2])
     return found
 
 

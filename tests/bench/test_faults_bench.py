@@ -15,7 +15,14 @@ NAMES = {"delivery_delay_p50_s", "delivery_delay_p99_s", "dm_delay_p50_s", "dm_d
          "requests_in_outage", "owed"}
 
 
+def _worktrees() -> set[str]:
+    listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list", "--porcelain"],
+                            capture_output=True, text=True, check=True).stdout
+    return {line for line in listed.splitlines() if line.startswith("worktree ")}
+
+
 def test_the_bench_prints_delays_and_duplicates_beside_a_baseline() -> None:
+    before_run = _worktrees()
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "faults.py"), "--outages", "1", "--tables", "1",
          "--cap", "20", "--status", "502", "--after", "1", "--baseline", "HEAD"],
@@ -35,6 +42,4 @@ def test_the_bench_prints_delays_and_duplicates_beside_a_baseline() -> None:
         assert figures_of["owed"] == 2 and figures_of["undelivered"] == 0
         assert 0 < figures_of["delivery_delay_p50_s"] <= figures_of["delivery_delay_p99_s"] < 20
         assert figures_of["requests_in_outage"] >= 1 and figures_of["duplicates"] == 0
-    worktrees = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"],
-                               capture_output=True, text=True, check=True).stdout
-    assert "/base " not in worktrees  # removed after the run
+    assert not {w for w in _worktrees() - before_run if w.endswith("/base")}  # removed

@@ -260,6 +260,9 @@ async def test_restore_cuts_the_requests_still_hanging(
     fake.faults.outage("timeout")  # the default hang: longer than any test
     sending = asyncio.create_task(channel.send("your turn"))
     await fake.wait_for(lambda: fake.faults.injected)
+    fake.faults.restore(cut=False)  # as a real incident: what hangs hangs on
+    await asyncio.sleep(0.3)
+    assert not sending.done() and fake.state.in_flight == 1
     began = time.monotonic()
     fake.faults.restore()
     with pytest.raises((aiohttp.ClientError, OSError)):

@@ -213,15 +213,18 @@ class Faults:
         """DMs to that user answer 403, code 50007 (the user closed their DMs)."""
         self.state.users[user_id].dms_closed = forbidden
 
-    def restore(self) -> None:
+    def restore(self, *, cut: bool = True) -> None:
         """End every fault: the outage, random failures, pending rate limits, slowness
-        (DMs forbidden stay forbidden). Requests hanging are cut now."""
+        (DMs forbidden stay forbidden). Requests hanging (``"timeout"``) are cut now,
+        unless ``cut`` is False: then they hang on until their time, as calls caught
+        in a real incident do until the bot's own timeout ends them."""
         self._end_outage()
         self._random.clear()
         self._rate_limits.clear()
         self._slow.clear()
-        self._released.set()
-        self._released = asyncio.Event()
+        if cut:
+            self._released.set()
+            self._released = asyncio.Event()
 
     def _end_outage(self, at: float | None = None) -> None:
         if self._outage is not None:
