@@ -176,11 +176,12 @@ async def start_tables(fake: FakeDiscord, tables: list[Table]) -> None:
             await handle.response(timeout=30)
 
 
-def table_picture_at(fake: FakeDiscord, table: Table, since: float) -> float | None:
-    """When the table's picture was first accepted by Discord after ``since``."""
+def table_picture_at(fake: FakeDiscord, table: Table) -> float | None:
+    """When Discord first took the table's picture after the person answered during
+    the outage (its answer lost or not: ``--status lost`` carries calls out)."""
     for request in fake.state.requests:
-        if (request.channel_id == table.channel_id and request.status == 200
-                and request.time >= since
+        if (request.channel_id == table.channel_id and request.time >= table.answered_at
+                and (request.status == 200 or request.fault == "lost")
                 and any(f.filename.startswith("table-") for f in request.files)):
             return request.finished
     return None
@@ -234,14 +235,17 @@ async def _measured(fake: FakeDiscord, tables: list[Table], outage: float, cap: 
     def delivered() -> bool:
         for table in tables:
             table.dm_at = table.dm_at or dm_at(fake, table)
-            table.picture_at = table.picture_at or table_picture_at(fake, table, back)
+            table.picture_at = table.picture_at or table_picture_at(fake, table)
         return all(t.dm_at and t.picture_at for t in tables)
 
     with contextlib.suppress(TimeoutError):
         await until("delivery", delivered, cap)
     delivered()
-    dms = [min(cap, t.dm_at - back) if t.dm_at else cap for t in tables]
-    pictures = [min(cap, t.picture_at - back) if t.picture_at else cap for t in tables]
+    def delay(at: float | None) -> float:  # made during the outage ("lost"): 0
+        return cap if at is None else max(0.0, min(cap, at - back))
+
+    dms = [delay(t.dm_at) for t in tables]
+    pictures = [delay(t.picture_at) for t in tables]
     undelivered = sum(t.dm_at is None for t in tables) + sum(
         t.picture_at is None for t in tables)
     for _ in range(after):
