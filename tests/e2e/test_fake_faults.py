@@ -12,6 +12,7 @@ import asyncio
 import io
 import re
 import time
+import types
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -66,6 +67,35 @@ async def test_discord_py_retries_500_502_504_until_discord_is_back(
     assert [f.kind for f in fake.faults.injected] == [str(status)]
     assert fake.faults.injected[0].route == f"POST /channels/{channel.id}/messages"
     assert not fake.faults.in_outage and fake.faults.returned_at is not None
+
+
+class _Sleeps(types.ModuleType):
+    """``asyncio`` as discord.http sees it, its sleeps recorded and made short."""
+
+    def __init__(self) -> None:
+        super().__init__("asyncio")
+        self.slept: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        await asyncio.sleep(0)
+
+
+async def test_discord_py_gives_up_on_a_502_after_five_tries(
+        fake: FakeDiscord, bots: BotLauncher, world: tuple[FakeGuild, FakeUser],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _, alice = world
+    bot = await client(bots)
+    channel = await dm_channel(bot, alice)
+    sleeps = _Sleeps()
+    monkeypatch.setattr(discord.http, "asyncio", sleeps)
+    fake.faults.outage(502)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("your turn")
+    assert posts(fake) == 5 and [s for s in sleeps.slept if s] == [1, 3, 5, 7, 9]  # 25 s
 
 
 async def test_discord_py_never_retries_503(
