@@ -210,8 +210,12 @@ async def _serve(config: Config, store: Store) -> int:
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(config.require_token()), name="discord")
-    gauges = asyncio.create_task(_gauges(bot, store), name="metrics") \
-        if config.metrics_port is not None else None
+    gauges = None
+    if config.metrics_port is not None:
+        from bot import metrics
+
+        metrics.watch_discord(bot.http)
+        gauges = asyncio.create_task(_gauges(bot, store), name="metrics")
     waiter = asyncio.create_task(stop.wait(), name="signals")
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:

@@ -1,6 +1,7 @@
 """``METRICS_PORT``: the real bot (``run``, as ``mahjong-bot`` starts it) serves
 Prometheus's metrics while it plays: the interactions and their latency, the moves,
-the live tables and the process's memory, scraped over HTTP; the endpoint goes with
+the live tables, Discord's errors by status and the process's memory, scraped over
+HTTP; the endpoint goes with
 the bot. A port that cannot be listened on is refused in one line, before Discord."""
 
 from __future__ import annotations
@@ -41,11 +42,12 @@ async def test_the_running_bot_serves_its_metrics(
     port = free_port()
     config = Config(discord_token="fake-token", database_path=tmp_path / "bot.sqlite3",
                     dev_guild_id=world.guild.id, metrics_port=port)
+    fake.faults.forbid_dms(world.players[3].id)  # Discord answers her DMs 403
     task = asyncio.create_task(run(config))
     await fake.wait_for(lambda: fake.commands(world.guild), timeout=10)
     await fake.wait_connected()
     await open_table(world)
-    driver = Driver(world)
+    driver = Driver(world, closed={world.players[3].id})
 
     async def idle() -> None:
         await asyncio.sleep(0.05)
@@ -60,6 +62,7 @@ async def test_the_running_bot_serves_its_metrics(
     assert seen['mahjong_tables{state="idle"}'] == 0  # in memory: it is played
     assert "mahjong_deliveries_owed" in seen
     assert seen["process_resident_memory_bytes"] > 20 * 2**20
+    assert seen['mahjong_discord_errors_total{status="403"}'] >= 1
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, 15) == 0
     with pytest.raises(OSError):
