@@ -102,7 +102,7 @@ class Endings(Repository):
                           s.value, s.win, s.from_seat, s.caishen))
         await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                      (at, hand_id))
-        await self._ended_in(db, hand_id)
+        await self._ended_in(db, hand_id, at)
         table = await lobby.table_in(db, hand.table_id)
         await leaderboard.apply_in(db, table.guild_id, table.channel_id, table.rules,
                                     deltas)
@@ -115,16 +115,19 @@ class Endings(Repository):
         await outbox.announce_in(db, hand.table_id, announcements, at, hand)
         return await hands.hand_in(db, hand_id)
 
-    async def _ended_in(self, db: Session, hand_id: int) -> None:
+    async def _ended_in(self, db: Session, hand_id: int, at: float) -> None:
         """What a hand that ended leaves behind: nothing of its play (deadlines,
         snapshot, answers and discards chosen in advance, time banks), and its log as
-        one compact row (`bot.store.compact`: its facts are derived from that form)."""
+        one compact row (`bot.store.compact`: its facts are derived from that form);
+        and the announcements delivered long ago are forgotten
+        (`outbox.prune_delivered_in`)."""
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
         await db.run("DELETE FROM hand_snapshots WHERE hand_id = ?", (hand_id,))
         await db.run("DELETE FROM time_banks WHERE hand_id = ?", (hand_id,))
         await claim_answers.clear_in(db, hand_id)
         await premoves.clear_hand_in(db, hand_id)
         await compact_in(db, self._db.dialect, hand_id)
+        await outbox.prune_delivered_in(db, at)
         self._log.forget(hand_id)
 
     async def cancel_table(self, table_id: int, *, at: float,
@@ -146,7 +149,7 @@ class Endings(Repository):
             if live is not None:
                 await db.run("UPDATE hands SET status = 'ended', ended_at = ? WHERE id = ?",
                            (at, live["id"]))
-                await self._ended_in(db, live["id"])
+                await self._ended_in(db, live["id"], at)
             await db.run("UPDATE matches SET status = 'abandoned', finished_at = ?"
                            " WHERE table_id = ? AND status = 'playing'", (at, table_id))
             await outbox.announce_in(db, table_id, announcements, at)

@@ -33,6 +33,24 @@ async def announce_in(db: Session, table_id: int,
                     as_json(dict(item.facts or {})), at))
 
 
+KEPT_DELIVERED = 3600.0
+"""Seconds an announcement is kept once delivered (`prune_delivered_in`)."""
+PRUNED = 64
+"""Delivered announcements one hand's end forgets at most: more than a hand writes."""
+
+
+async def prune_delivered_in(db: Session, at: float) -> None:
+    """Forget, in the caller's transaction, the oldest announcements delivered more than
+    `KEPT_DELIVERED` seconds before ``at`` (`PRUNED` at most): a delivered one is never
+    read again (only undelivered ones are handed over, and looked for when unsure), so
+    each hand's end takes away at least what a hand announces and a finished hand
+    keeps none (issue 32, "a hand costs its log"). Their keys are never written again
+    (each names its table, hand and kind, decided once)."""
+    await db.run("DELETE FROM announcements WHERE id IN (SELECT id FROM announcements"
+                 " WHERE status = 'delivered' AND delivered_at < ? ORDER BY id LIMIT ?)",
+                 (at - KEPT_DELIVERED, PRUNED))
+
+
 class Outbox(Repository):
     """The announcements."""
 

@@ -96,3 +96,27 @@ async def test_cancelling_is_one_write_with_its_announcements(
     with pytest.raises(StaleStatus):
         await store.endings.cancel_table(game.table.id, at=171.0, announcements=told)
     assert len(await store.outbox.undelivered()) == 2
+
+
+async def test_a_hand_ending_forgets_what_was_delivered_an_hour_before(
+        store: Store, new_game: NewGame) -> None:
+    """A delivered announcement is never read again: a hand's end deletes those
+    delivered more than KEPT_DELIVERED seconds before it (issue 32, a finished hand
+    keeps none); the undelivered, those being sent and those delivered since stay."""
+    from bot.store.outbox import KEPT_DELIVERED
+
+    game = await new_game()
+    await store.endings.finish_hand(game.hand.id, None, settlements=[], deltas=[], at=150.0,
+                                    announcements=TOLD)
+    second = await store.matches.deal(game.match.id, NewHand(
+        WALL, SALT, COMMITMENT, dice=(1, 2), dealer=1, streak=0, huangfan=0,
+        announcements=[NewAnnouncement("hand_started")]), at=160.0)
+    settlement, reveal, leaderboard, started = await store.outbox.of_table(game.table.id)
+    await store.outbox.mark(settlement.id, "delivered", 200.0)
+    await store.outbox.mark(reveal.id, "sending", 200.0)
+    await store.outbox.mark(started.id, "delivered", 250.0 + 1.0)
+    end = 250.0 + KEPT_DELIVERED
+    await store.endings.finish_hand(second.id, None, settlements=[], deltas=[], at=end)
+    kept = await store.outbox.of_table(game.table.id)
+    assert [(r.id, r.status) for r in kept] == [
+        (reveal.id, "sending"), (leaderboard.id, "pending"), (started.id, "delivered")]
