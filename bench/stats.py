@@ -140,6 +140,8 @@ COPIED: dict[str, tuple[str, dict[str, str]]] = {
     "hands": ("id <= :h", {"id": "id + :dh", "match_id": "match_id + :dm",
                            "started_at": "started_at + :time", "ended_at": "ended_at + :time"}),
     "actions": ("hand_id <= :h", {"hand_id": "hand_id + :dh", "at": "at + :time"}),
+    # an ended hand's log (0032): its times run from the hand's start, moved with it
+    "hand_logs": ("hand_id <= :h", {"hand_id": "hand_id + :dh"}),
     "settlements": ("hand_id <= :h", {"hand_id": "hand_id + :dh"}),
     "departures": ("id <= :d", {"id": "id + :dd", "hand_id": "hand_id + :dh",
                                 "user_id": "PERSON(user_id)", "at": "at + :time"}),
@@ -176,7 +178,7 @@ async def replicate(store: Store, hands: int) -> None:
         " (SELECT MAX(id) FROM hands) AS h, (SELECT COALESCE(MAX(id), 0) FROM departures)"
         " AS d, (SELECT COUNT(*) FROM hands WHERE status = 'ended') AS n,"
         " (SELECT MIN(created_at) FROM game_tables) AS t0,"
-        " (SELECT MAX(at) FROM actions) AS t1")
+        " (SELECT MAX(ended_at) FROM hands) AS t1")
     assert one is not None
     seed_n = int(one["n"])
     span = float(one["t1"]) - float(one["t0"]) + 3600.0
