@@ -84,13 +84,21 @@ class ProcessLock:
         self.release()
 
 
+PROC_LOCKS = Path("/proc/locks")
+
+
 def holder(database: str | Path) -> str | None:
-    """Who holds the database's lock without taking it for more than an instant: None
-    when no process does (or no lock can be read: no file, no ``flock``), else the
-    holder's process id as it wrote it ("" if unreadable). For `mahjong-bot status`."""
+    """Who holds the database's lock: None when no process does (or no lock can be
+    read: no file, no ``flock``), else the holder's process id as it wrote it ("" if
+    unreadable). For `mahjong-bot status`. Read from Linux's table of locks when there
+    is one, taking nothing (a bot starting at that moment is never refused); else by
+    taking a shared lock for an instant."""
     path = lock_path(database)
     if fcntl is None or not path.is_file():  # pragma: no cover - Windows
         return None
+    listed = _listed_holder(path)
+    if listed is not None:
+        return listed or None
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -104,6 +112,30 @@ def holder(database: str | Path) -> str | None:
         return None
     finally:
         os.close(fd)
+
+
+def _listed_holder(path: Path) -> str | None:
+    """The holder's process id from ``/proc/locks`` ("" when nobody holds ``path``),
+    or None where that table cannot be read."""
+    try:
+        st = path.stat()
+        table = PROC_LOCKS.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in table.splitlines():
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; a waiter's line has "->"
+        if len(fields) < 6 or fields[1] != "FLOCK" or "->" in fields:
+            continue
+        major, minor, inode = [*fields[5].split(":"), "", "", ""][:3]
+        try:
+            same = (int(major, 16), int(minor, 16), int(inode)) == (
+                os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+        except ValueError:
+            continue
+        if same and fields[3] == "WRITE":
+            return fields[4]
+    return ""
 
 
 def _holder(fd: int) -> str:

@@ -122,3 +122,25 @@ def test_the_command_exits_1_when_stuck_and_prints_json(
         text = capsys.readouterr().out
     assert "held by a bot (process " in text and "the bot's timers stall" in text
     assert "STUCK" in text
+
+
+def test_seeing_who_holds_the_database_takes_no_lock(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot starting while a status check runs is never refused (Linux: the kernel's
+    table of locks is read, nothing is taken)."""
+    from bot.store import lock
+
+    if not lock.PROC_LOCKS.is_file():
+        pytest.skip("no /proc/locks here: the check takes a shared lock for an instant")
+    import os
+
+    db_path.parent.mkdir(parents=True)
+    assert lock.holder(db_path) is None
+    with ProcessLock.acquire(db_path):
+        def refuse(*_: object) -> None:
+            raise AssertionError("a lock was taken")
+
+        monkeypatch.setattr("fcntl.flock", refuse)
+        assert lock.holder(db_path) == str(os.getpid())
+        monkeypatch.undo()
+    assert lock.holder(db_path) is None
