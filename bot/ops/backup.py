@@ -1,7 +1,7 @@
 """``mahjong-bot backup`` and ``mahjong-bot restore``: a SQLite database copied out
 while the bot runs, and put back with the bot stopped.
 
-    mahjong-bot backup --to FILE [--db PATH] [--replace]
+    mahjong-bot backup --to FILE|FOLDER [--db PATH] [--replace]
     mahjong-bot restore --from FILE [--db PATH]
 
 **backup** copies the database with SQLite's online backup API in one step: one read
@@ -58,7 +58,8 @@ def backup_main(argv: list[str]) -> int:
         prog=prog, description="Copy the SQLite database, consistently, while the bot "
                                "runs (PostgreSQL: pg_dump).")
     parser.add_argument("--to", dest="target", type=Path, required=True, metavar="FILE",
-                        help="the backup file to write")
+                        help="the backup file to write (a folder: a new file in it, "
+                             "named by the time)")
     parser.add_argument("--replace", action="store_true",
                         help="overwrite FILE if it exists")
     add_database(parser)
@@ -68,11 +69,15 @@ def backup_main(argv: list[str]) -> int:
         return CANNOT
     if isinstance(database, str):
         return say_pg(prog)
+    target: Path = args.target
+    if target.is_dir():  # a folder: a new file in it, named by the time (for cron)
+        stamp = datetime.fromtimestamp(time.time(), UTC).strftime("%Y%m%d-%H%M%S")
+        target = target / f"{database.stem}-{stamp}.sqlite3"
     try:
-        copied = backup(database, args.target, replace=args.replace)
+        copied = backup(database, target, replace=args.replace)
     except (Refused, OSError, sqlite3.Error) as exc:
         return say_error(prog, exc)
-    print(f"backed up {database} to {args.target} (schema {copied.version}, "
+    print(f"backed up {database} to {target} (schema {copied.version}, "
           f"{copied.tables} live table(s), {copied.size / 2**20:.1f} MiB)")
     return 0
 

@@ -120,3 +120,15 @@ def test_postgresql_is_sent_to_its_own_tools(capsys: pytest.CaptureFixture[str])
     assert "pg_dump --format=custom" in err and "secret" not in err
     assert restore_main(["--from", "x.dump", "--db", url]) == 2
     assert "pg_restore" in capsys.readouterr().err
+
+
+def test_a_backup_into_a_folder_is_named_by_the_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, folder = tmp_path / "bot.sqlite3", tmp_path / "backups"
+    make(db, tables=2)
+    folder.mkdir()
+    assert backup_main(["--to", str(folder), "--db", str(db)]) == 0
+    (made,) = folder.iterdir()
+    assert made.name.startswith("bot-") and made.suffix == ".sqlite3"
+    assert live_tables(made) == 2
+    assert str(made) in capsys.readouterr().out
