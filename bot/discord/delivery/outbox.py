@@ -4,8 +4,10 @@ The service calls the notifier under a table's lock, right after a commit; sendi
 Discord there would make every move wait for HTTP (and for rate limits). So the
 notifier only enqueues a job here and returns. Jobs with the same key (a table's
 channel, or one seat's DMs) run in the order they were put; different keys run
-concurrently. A job that fails is logged and the queue goes on: a Discord error never
-reaches the table.
+concurrently. A job waits out Discord's passing failures (`bot.discord.delivery.retry`:
+its queue waits with it, so what follows keeps its order); a job that fails otherwise is
+logged and the queue goes on: a Discord error never reaches the table; a job a newer
+one replaced while it waited (`Superseded`) ends quietly.
 
 Few jobs run at once (`SLOTS`): a delivery is mostly event-loop work (composing a
 message, discord.py's HTTP and parsing), and hundreds of them interleaved would put a
@@ -27,6 +29,8 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
+
+from bot.discord.delivery.retry import Superseded
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +132,8 @@ class Outbox:
                     await job()
                 except asyncio.CancelledError:
                     raise
+                except Superseded:  # a newer delivery replaces it: nothing to send
+                    log.debug("a delivery for %s was superseded", key)
                 except Exception:
                     log.exception("delivery for %s failed", key)
                 finally:

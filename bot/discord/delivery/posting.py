@@ -1,11 +1,16 @@
 """`Poster`: the presenter's hands on Discord, with every failure handled here.
 
 A channel message, an edit, a deletion or a DM either goes through or its failure is
-dealt with where it happens: a missing channel permission (50013/50001) is told once,
-by DM, to the table's creator; a vanished channel or message is logged. Nothing here
+dealt with where it happens: every call goes through the `Gate` (retry.py), which waits
+out Discord's passing failures (5xx, 429, timeouts, reset connections) and lets a
+refusal through at once; a missing channel permission (50013/50001) is told once, by
+DM, to the table's creator; a vanished channel or message is logged. Nothing here
 raises into a delivery queue except a refused DM (the caller decides what a closed DM
-means). Announcements go through `once`: sent so that they appear exactly once, crash
-or not (see `Receipt`).
+means) and `Superseded` (the caller's ``wanted`` said a newer delivery replaces it).
+Every message is created with a ``nonce`` (discord.py adds ``enforce_nonce``): a call
+tried again after a timeout or a lost answer gets the first message back.
+Announcements go through `once`: sent so that they appear exactly once, crash or not
+(see `Receipt`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from discord.http import Route, handle_message_parameters
 
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.delivery.memory import PresenterMemory
+from bot.discord.delivery.retry import Gate, always, nonce_of
 from bot.service import Receipt, TableRef
 
 log = logging.getLogger(__name__)
@@ -108,6 +114,8 @@ class Poster:
         creator's permission DM speaks it (their game DMs carry their own)."""
         self._reported: set[int] = set()
         self._dm_channels: dict[int, discord.abc.Messageable] = {}
+        self.gate = Gate(global_over=lambda: _global_over(client))
+        """Every call to Discord goes through it (retry.py)."""
 
     def channel_locale(self, ref: TableRef) -> LocaleLike:
         guild = self.client.get_guild(ref.guild_id)
@@ -124,19 +132,31 @@ class Poster:
         channel = self.client.get_channel(ref.channel_id)
         if channel is None:
             try:
-                channel = await self.client.fetch_channel(ref.channel_id)
+                channel = await self.gate.call(
+                    lambda: self.client.fetch_channel(ref.channel_id), what="a channel")
             except discord.HTTPException:
                 log.warning("table %s: channel %s is gone", ref.table_id, ref.channel_id)
                 return None
         return channel  # type: ignore[return-value]  # a table's channel takes messages
 
-    async def send(self, ref: TableRef, **kwargs: Any) -> discord.Message | None:
-        """A channel message; a missing permission is reported, never raised."""
+    async def send(self, ref: TableRef, *, wanted: Callable[[], bool] = always,
+                   nonce: str | None = None, **kwargs: Any) -> discord.Message | None:
+        """A channel message; a missing permission is reported, never raised. Tried
+        until Discord answers or ``wanted()`` says False (`Superseded`); ``nonce``: the
+        delivery's (`nonce_of`; by default one for this call, its tries alike)."""
         channel = await self.channel(ref)
         if channel is None:
             return None
+        kwargs["nonce"] = nonce or nonce_of("send", secrets.token_hex(8))
+        file: discord.File | None = kwargs.get("file")
+
+        def make() -> Awaitable[discord.Message]:
+            if file is not None:
+                file.reset()  # a try read it to its end
+            return channel.send(**kwargs)
+
         try:
-            return await channel.send(**kwargs)
+            return await self.gate.call(make, wanted=wanted, what="a channel message")
         except discord.Forbidden as exc:
             await self.permission_error(ref, exc)
         except discord.HTTPException as exc:
@@ -144,15 +164,18 @@ class Poster:
                         exc.code)
         return None
 
-    async def edit(self, ref: TableRef, message_id: int, **kwargs: Any) -> bool:
+    async def edit(self, ref: TableRef, message_id: int, *,
+                   wanted: Callable[[], bool] = always, **kwargs: Any) -> bool:
         """Edit a channel message; False when it is gone (post a new one instead)."""
         channel = await self.channel(ref)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
-        return await self._edited(ref, channel.get_partial_message(message_id).edit(**kwargs))
+        message = channel.get_partial_message(message_id)
+        return await self._edited(ref, lambda: message.edit(**kwargs), wanted)
 
     async def edit_picture(self, ref: TableRef, message_id: int, *, content: str,
-                           picture: discord.File) -> bool:
+                           picture: discord.File, wanted: Callable[[], bool] = always
+                           ) -> bool:
         """`edit` of a channel message to ``content`` and ``picture`` (the table's, every
         few clicks), the same request discord.py's edit makes, but its body in one write
         (`one_body`: a multipart body left in eight writes, each waking the receiver)
@@ -161,10 +184,12 @@ class Poster:
         channel = await self.channel(ref)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
-        return await self._edited(ref, self._patch_picture(ref, message_id, content, picture))
+        return await self._edited(
+            ref, lambda: self._patch_picture(ref, message_id, content, picture), wanted)
 
     async def _patch_picture(self, ref: TableRef, message_id: int, content: str,
                              picture: discord.File) -> None:
+        picture.reset()  # a try read it to its end
         with handle_message_parameters(
                 content=content, attachments=[picture],
                 previous_allowed_mentions=self.client.allowed_mentions) as params:
@@ -173,12 +198,13 @@ class Poster:
                           channel_id=ref.channel_id, message_id=message_id)
             await self.client.http.request(route, data=body)
 
-    async def _edited(self, ref: TableRef, request: Awaitable[object]) -> bool:
-        """Await an edit's request: False when the message is gone. A missing permission
-        goes to `permission_error`, any other failure to the log; both give True, the
-        message being still there (so no new one is posted)."""
+    async def _edited(self, ref: TableRef, request: Callable[[], Awaitable[object]],
+                      wanted: Callable[[], bool]) -> bool:
+        """Make an edit's request until Discord answers it: False when the message is
+        gone. A missing permission goes to `permission_error`, any other refusal to the
+        log; both give True, the message being still there (so no new one is posted)."""
         try:
-            await request
+            await self.gate.call(request, wanted=wanted, what="an edit")
             return True
         except discord.NotFound:
             return False
@@ -193,8 +219,9 @@ class Poster:
         channel = await self.channel(ref)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return
+        message = channel.get_partial_message(message_id)
         try:
-            await channel.get_partial_message(message_id).delete()
+            await self.gate.call(message.delete, what="a deletion")
         except discord.HTTPException as exc:
             log.info("table %s: old message not deleted (%s)", ref.table_id, exc.status)
 
@@ -202,34 +229,57 @@ class Poster:
         """The table is over: its permission report is not needed any more."""
         self._reported.discard(table_id)
 
-    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message:
-        """Send a DM (the DM channel is opened once per user); raises on failure."""
-        return await (await self.dm_channel(user_id)).send(**kwargs)
+    async def dm(self, user_id: int, *, wanted: Callable[[], bool] = always,
+                 nonce: str | None = None, **kwargs: Any) -> discord.Message:
+        """Send a DM (the DM channel is opened once per user), tried until Discord
+        answers; raises on a refusal (and `Superseded`)."""
+        channel = await self.dm_channel(user_id)
+        kwargs["nonce"] = nonce or nonce_of("dm", secrets.token_hex(8))
+        return await self.gate.call(lambda: channel.send(**kwargs), wanted=wanted,
+                                    what="a DM")
+
+    async def edit_dm(self, user_id: int, message_id: int, **kwargs: Any) -> None:
+        """Edit a DM (its buttons taken off), tried until Discord answers; raises on a
+        refusal."""
+        message = (await self.dm_channel(user_id)).get_partial_message(message_id)
+        await self.gate.call(lambda: message.edit(**kwargs), what="a DM's edit")
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
         """The user's DM channel, opened once."""
         channel = self._dm_channels.get(user_id)
         if channel is None:
-            channel = await self.client.create_dm(discord.Object(user_id))
+            channel = await self.gate.call(
+                lambda: self.client.create_dm(discord.Object(user_id)), what="a DM channel")
             self._dm_channels[user_id] = channel
         return channel  # type: ignore[return-value]  # create_dm's
 
     async def dm_id(self, user_id: int, *, content: str, file: discord.File,
-                    view: discord.ui.View, silent: bool = False) -> int:
+                    view: discord.ui.View, silent: bool = False,
+                    wanted: Callable[[], bool] = always, nonce: str | None = None) -> int:
         """Send a DM as `dm` does (the same request), and return only its id: the hand
         DMs' answer is never read, and discord.py's `Message` made of it (its
         components parsed back, the client's cache) was a tenth of the bot's time per
         click. Its body leaves in one write (`one_body`). Raises on failure, as `dm`.
         ``silent``: sent with the suppress-notifications flag (as discord.py's
-        ``silent=True``): it arrives without notifying."""
+        ``silent=True``): it arrives without notifying. Tried until Discord answers or
+        ``wanted()`` says False (`Superseded`), with ``nonce`` (the delivery's,
+        `nonce_of`) every time: Discord makes one message of them."""
         channel = await self.dm_channel(user_id)
         extra: dict[str, Any] = {"flags": silent_flags()} if silent else {}
-        with handle_message_parameters(
-                content=content, file=file, view=view, nonce=secrets.randbits(64),
-                previous_allowed_mentions=self.client.allowed_mentions, **extra) as params:
-            body = await one_body(params.multipart or [])
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
-            data = await self.client.http.request(route, data=body)
+        sent_as = nonce or nonce_of("dm", secrets.token_hex(8))
+
+        async def make() -> Any:
+            file.reset()  # a try read it to its end
+            with handle_message_parameters(
+                    content=content, file=file, view=view, nonce=sent_as,
+                    previous_allowed_mentions=self.client.allowed_mentions,
+                    **extra) as params:
+                body = await one_body(params.multipart or [])
+                route = Route("POST", "/channels/{channel_id}/messages",
+                              channel_id=channel.id)
+                return await self.client.http.request(route, data=body)
+
+        data = await self.gate.call(make, wanted=wanted, what="a DM")
         return int(data["id"])
 
     async def permission_error(self, ref: TableRef, exc: discord.Forbidden) -> None:
@@ -260,21 +310,23 @@ class Poster:
 
     async def once(self, ref: TableRef, receipt: Receipt | None,
                    mark: Callable[[discord.Message], bool],
-                   send: Callable[[], Awaitable[discord.Message | None]]) -> None:
+                   send: Callable[[str | None], Awaitable[discord.Message | None]]) -> None:
         """Send an announcement so that it appears once, crash or not.
 
         The receipt is marked ``sending`` before the send and ``delivered`` after
-        Discord accepted it. One a crash left ``sending`` (``unsure``) may be in the
+        Discord accepted it; ``send`` is given the announcement's nonce (its key's:
+        a send tried again, by any process, makes no second message while Discord
+        remembers the nonce). One a crash left ``sending`` (``unsure``) may be in the
         channel already: it is looked for there (``mark``) before it is sent again.
         A send Discord refused stays ``sending``, tried again at the next start."""
         if receipt is None:
-            await send()
+            await send(None)
             return
         if receipt.unsure and await self._posted(ref, mark):
             await receipt.delivered()
             return
         await receipt.sending()
-        if await send() is not None:
+        if await send(nonce_of("announcement", receipt.key)) is not None:
             await receipt.delivered()
 
     async def _posted(self, ref: TableRef, mark: Callable[[discord.Message], bool]) -> bool:
@@ -283,14 +335,23 @@ class Poster:
         me = self.client.user
         if channel is None or me is None or not hasattr(channel, "history"):
             return False
+        async def read() -> list[discord.Message]:
+            return [m async for m in channel.history(limit=RECENT)]
+
         try:
-            async for message in channel.history(limit=RECENT):
-                if message.author.id == me.id and mark(message):
-                    return True
+            recent = await self.gate.call(read, what="recent messages")
         except discord.HTTPException as exc:  # e.g. no Read Message History: send again
             log.warning("table %s: recent messages unreadable (%s %s)", ref.table_id,
                         exc.status, exc.code)
-        return False
+            return False
+        return any(m.author.id == me.id and mark(m) for m in recent)
+
+
+def _global_over(client: discord.Client) -> bool:
+    """Whether discord.py is not sleeping out a global rate limit (its event, set while
+    requests may go)."""
+    event = getattr(client.http, "_global_over", None)
+    return event is None or event.is_set()
 
 
 def has_file(name: str) -> Callable[[discord.Message], bool]:

@@ -45,6 +45,7 @@ from bot.discord.core.i18n import Lang, LocaleLike, lang
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
+from bot.discord.delivery.retry import Superseded, nonce_of
 from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.play.choices import Answers, add_claim_answers, add_preferences, answers_text
 from bot.discord.play.move_dms import MoveDms
@@ -240,9 +241,30 @@ class DmPresenter:
         if notice.resent and notice.step is not None \
                 and st.dm_orders.get(notice.seat, -1) >= _order(notice.hand_number, notice.step):
             return  # owed after a crash, but another process has sent it since
-        if await self._send(notice, notice.user_id, news) and self.on_dm_sent is not None:
+        try:
+            sent = await self._send(notice, notice.user_id, news)
+        except Superseded:
+            # never seen: its news go with the newer DM, if one is queued
+            newer = self._pending.get(key)
+            if newer is not None:
+                self._pending[key] = (newer[0], news + newer[1])
+            raise
+        if sent and self.on_dm_sent is not None:
             cause = notice.cause.interaction_id if notice.cause is not None else None
             self.on_dm_sent(notice.ref.table_id, notice.seat, cause)
+
+    def _wanted(self, key: Key, n: PrivateNotice) -> Callable[[], bool]:
+        """Whether the DM of ``n`` is still to be sent while Discord fails: not once a
+        newer DM of the seat is queued (it is sent instead, with this one's news), the
+        seat's person answered elsewhere (their decision passed), or the table was
+        cancelled."""
+        due = self.tables.get(key[0]).due
+
+        def wanted() -> bool:
+            return key not in self._pending and key[0] not in self._cancelled \
+                and due.get(key[1]) == (n.hand_number, n.step)
+
+        return wanted
 
     async def _send(self, n: PrivateNotice, user_id: int, news: Sequence[Event]) -> bool:
         """DM the seat its hand; False when Discord refused it (handled here). ``news``:
@@ -257,10 +279,12 @@ class DmPresenter:
                     next_discard=n.next_discard, played=n.played, answers=n.answers,
                     bank=n.bank))
         try:
-            message = await self.poster.dm_id(user_id, content=dm.text,
-                                              file=hand_file(ref.table_id, seat, dm.png),
-                                              view=ComposedView(dm.components),
-                                              silent=n.silent)
+            message = await self.poster.dm_id(
+                user_id, content=dm.text, file=hand_file(ref.table_id, seat, dm.png),
+                view=ComposedView(dm.components), silent=n.silent,
+                wanted=self._wanted((ref.table_id, seat), n),
+                nonce=nonce_of("dm", ref.table_id, seat, user_id, n.silent, dm.text,
+                               dm.components))
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 # Told now, the refusal of a DM asking to claim would tell who may claim.
@@ -293,12 +317,12 @@ class DmPresenter:
         without a decision (``shows``: the state it shows) older than the stored
         decision takes nothing off it."""
         for message in await self.move_dms.replace(key, buttons, order=order, shows=shows):
-            await self._buttons_off(user_id, message)
+            if message != buttons:  # Discord gave back the DM a nonce made before
+                await self._buttons_off(user_id, message)
 
     async def _buttons_off(self, user_id: int, message: int) -> None:
         try:
-            dm = await self.poster.dm_channel(user_id)
-            await dm.get_partial_message(message).edit(view=None)
+            await self.poster.edit_dm(user_id, message, view=None)
         except discord.HTTPException as exc:
             log.info("an old DM kept its buttons (%s)", exc.status)
 
@@ -339,8 +363,13 @@ class DmPresenter:
         if n.ref.table_id in self._cancelled:
             return
         reader = lang(n.locale or self.poster.user_locale(user_id, n.ref))
+        due = self.tables.get(n.ref.table_id).due
+        seen = due.get(n.seat)
         try:
-            await self.poster.dm(user_id, content=warning_text(n, reader), silent=n.silent)
+            await self.poster.dm(user_id, content=warning_text(n, reader), silent=n.silent,
+                                 wanted=lambda: due.get(n.seat) == seen,
+                                 nonce=nonce_of("warn", n.ref.table_id, n.seat,
+                                                n.hand_number, n.deadline))
         except discord.HTTPException as exc:
             log.info("table %s: the warning DM to seat %s failed (%s)", n.ref.table_id,
                      n.seat, exc.status)
@@ -376,8 +405,7 @@ class DmPresenter:
 
     async def _void_dm(self, user_id: int, message: int, words: Voided) -> None:
         try:
-            dm = await self.poster.dm_channel(user_id)
-            await dm.get_partial_message(message).edit(content=words(user_id), view=None)
+            await self.poster.edit_dm(user_id, message, content=words(user_id), view=None)
         except discord.HTTPException as exc:
             log.info("a cancelled table's DM kept its buttons (%s)", exc.status)
 

@@ -55,6 +55,7 @@ from bot.discord.delivery.channel import ChannelMessages, KeptHere, Swapped
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
+from bot.discord.delivery.retry import Superseded, always, nonce_of
 from bot.discord.delivery.table_state import SharedTables, Tables, TableState, channel_queue
 from bot.discord.hand.replies import LiveReplies, SharedReplies
 from bot.discord.leaderboard import board_png, leaderboard_text
@@ -179,7 +180,7 @@ class DiscordNotifier:
                 name = f"settlement-{notice.ref.table_id}-{notice.hand_number}.png"
                 self._chan(notice.ref, lambda: self.post.once(
                     notice.ref, notice.receipt, has_file(name),
-                    lambda: self._settlement(notice, last, name)))
+                    lambda nonce: self._settlement(notice, last, name, nonce)))
             case RevealNotice():
                 text = reveal_text(notice.hand_number, notice.wall, notice.salt,
                                    self.channel_locale(notice.ref))
@@ -189,7 +190,7 @@ class DiscordNotifier:
                 name = f"leaderboard-{notice.ref.table_id}-{notice.hand_number}.png"
                 self._chan(notice.ref, lambda: self.post.once(
                     notice.ref, notice.receipt, has_file(name),
-                    lambda: self._leaderboard(notice, name)))
+                    lambda nonce: self._leaderboard(notice, name, nonce)))
             case MatchEndNotice():
                 self._announce(notice.ref, notice.receipt, self._match_end_text(notice))
             case RecapNotice():  # a channel's week, carried by its last table
@@ -229,8 +230,8 @@ class DiscordNotifier:
 
     def _announce(self, ref: TableRef, receipt: Receipt | None, text: str) -> None:
         """A text announcement, exactly once (found again by its text)."""
-        self._chan(ref, lambda: self.post.once(ref, receipt, same_text(text), lambda: (
-            self.post.send(ref, content=text,
+        self._chan(ref, lambda: self.post.once(ref, receipt, same_text(text), lambda nonce: (
+            self.post.send(ref, content=text, nonce=nonce,
                            allowed_mentions=discord.AllowedMentions.none()))))
 
     # ------------------------------------------------------------------ lobby
@@ -290,7 +291,7 @@ class DiscordNotifier:
                  hands=n.hands_in_match, name=n.names[n.dealer],
                  dice=f"{n.dice[0]}+{n.dice[1]}") + "\n" + commitment_text(n.commitment, locale)
         await self.post.once(n.ref, n.receipt, same_text(text),
-                             lambda: self.post.send(n.ref, content=text))
+                             lambda nonce: self.post.send(n.ref, content=text, nonce=nonce))
 
     def _table_changed(self, notice: TableNotice) -> None:
         """Coalesced: the newest notice is drawn at most once per ``table_interval``."""
@@ -307,6 +308,7 @@ class DiscordNotifier:
         """Draw ``notice`` (by default the newest, for the coalescing timer) unless it
         is already the one shown."""
         st = await self.tables.load(ref.table_id)
+        newest = notice is None
         if notice is None:
             st.scheduled = False
             notice = st.latest
@@ -318,8 +320,20 @@ class DiscordNotifier:
             # Nothing public changed (a claim answered, the window still open): an edit
             # would let the channel count the answers, and so the claimants.
             return
-        st.shown = notice
+        shown, st.shown = st.shown, notice
         st.last_edit = time.monotonic()
+        try:
+            await self._draw_table(ref, st, notice, newest)
+        except Superseded:
+            st.shown = shown  # a newer state is queued: it is drawn instead
+            raise
+
+    async def _draw_table(self, ref: TableRef, st: TableState, notice: TableNotice,
+                          newest: bool) -> None:
+        """The picture of ``notice`` edited in (or posted anew). While Discord fails it
+        is tried again until a newer state comes (``newest``: the coalescing timer's,
+        then dropped; the settlement's own is always drawn)."""
+        wanted = (lambda: st.latest is notice) if newest else always
         view = notice.view()
         png = await self.pictures.draw(table_image, view, notice.names)
         locale = self.channel_locale(ref)
@@ -335,10 +349,13 @@ class DiscordNotifier:
         await self.tables.fresh(ref.table_id)  # shared mode: the picture as it is now
         fresh = self.now() - st.table_posted < self.repost_after
         if st.table_message is not None and fresh and await self.post.edit_picture(
-                ref, st.table_message, content=caption, picture=picture):
+                ref, st.table_message, content=caption, picture=picture, wanted=wanted):
             return
         picture.reset()
-        message = await self.post.send(ref, content=caption, file=picture,
+        message = await self.post.send(ref, content=caption, file=picture, wanted=wanted,
+                                       nonce=nonce_of("table", ref.table_id,
+                                                      notice.hand_number, notice.seq,
+                                                      st.table_message),
                                        allowed_mentions=discord.AllowedMentions.none())
         if message is not None:
             old, st.table_message, st.table_posted = st.table_message, message.id, self.now()
@@ -389,11 +406,17 @@ class DiscordNotifier:
                 or (n.reminder and decision in st.turn_pings)):
             return  # they see it in their reply, or were mentioned for it already
         st.turn_pings = {d for d in st.turn_pings if d[1] == n.hand_number} | {decision}
+        seen = st.due.get(n.seat)
+
+        def wanted() -> bool:  # not once the seat has a newer decision
+            return st.due.get(n.seat) in (seen, (n.hand_number, n.step))
+
         text = your_move_text(f"<@{n.user_id}>", table_id=n.ref.table_id,
                               hand=n.hand_number, kind=n.move, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder,
                               closed_dms=closed)
-        await self._post_ping(n.ref, st, text, silent=n.silent)
+        await self._post_ping(n.ref, st, text, silent=n.silent, wanted=wanted,
+                              nonce=nonce_of("ping", *decision, n.reminder))
 
     async def _claim_ping(self, ref: TableRef, hand: int, step: int, discarder: int,
                           people: dict[int, int], reminder: bool = False,
@@ -417,15 +440,23 @@ class DiscordNotifier:
         key = "chan.claim_closed_dms_reminder" if reminder else "chan.claim_closed_dms"
         text = t(key, self.channel_locale(ref), table=ref.table_id, hand=hand,
                  mentions=" ".join(f"<@{people[s]}>" for s in closed))
-        await self._post_ping(ref, st, text, silent=silent)
+        seen = dict(st.due)
+
+        def wanted() -> bool:  # while the window is open
+            return st.due == seen or (hand, step) in st.due.values()
+
+        await self._post_ping(ref, st, text, silent=silent, wanted=wanted,
+                              nonce=nonce_of("claim", ref.table_id, hand, step, reminder))
 
     async def _post_ping(self, ref: TableRef, st: TableState, text: str, *,
-                         silent: bool = False) -> None:
+                         silent: bool = False, wanted: Callable[[], bool] = always,
+                         nonce: str | None = None) -> None:
         """One ping message per table: the previous one is deleted, so the channel does
         not fill up with them. ``silent``: its mentions do not notify (the notice's
-        `MoveNotice.silent`: Discord's suppress-notifications flag)."""
-        await self.channel.post_ping(ref, st, lambda: self.post.send(ref, content=text,
-                                                                     silent=silent))
+        `MoveNotice.silent`: Discord's suppress-notifications flag). While Discord fails
+        it is tried again as long as ``wanted()`` (its decision still open)."""
+        await self.channel.post_ping(ref, st, lambda: self.post.send(
+            ref, content=text, silent=silent, wanted=wanted, nonce=nonce))
 
     async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
         """The standing mention goes (the hand or the table is over)."""
@@ -434,7 +465,7 @@ class DiscordNotifier:
     # ------------------------------------------------------------------ the end of a hand
 
     async def _settlement(self, n: SettlementNotice, last: TableNotice | None,
-                          name: str) -> discord.Message | None:
+                          name: str, nonce: str | None) -> discord.Message | None:
         await self._table(n.ref, last)  # the hand's final table first, whatever the
         # coalescing (the next hand may already have begun meanwhile)
         await self._drop_ping(n.ref, await self.tables.load(n.ref.table_id))  # nobody
@@ -446,11 +477,12 @@ class DiscordNotifier:
                                        how_paid=how_paid_lines(n.result, n.names, locale))
         text = settlement_text(n.result, n.names, n.hand_number, locale, n.totals,
                                caishen=caishen)
-        return await self.post.send(n.ref, content=text,
+        return await self.post.send(n.ref, content=text, nonce=nonce,
                                     allowed_mentions=discord.AllowedMentions.none(),
                                     file=memory_file(png, name))
 
-    async def _leaderboard(self, n: LeaderboardNotice, name: str) -> discord.Message | None:
+    async def _leaderboard(self, n: LeaderboardNotice, name: str, nonce: str | None
+                           ) -> discord.Message | None:
         locale = self.channel_locale(n.ref)
         # the language, not the locale: a discord.Locale does not pickle to the picture
         # process
@@ -458,6 +490,7 @@ class DiscordNotifier:
         png = await self.pictures.draw(board_png, n.rows, lang(locale), None, ratings)
         return await self.post.send(n.ref, content=leaderboard_text(n.rows, locale,
                                                                     ratings=ratings),
+                                    nonce=nonce,
                                     allowed_mentions=discord.AllowedMentions.none(),
                                     file=memory_file(png, name))
 

@@ -1,0 +1,151 @@
+"""The gate every call to Discord goes through (bot/discord/delivery/retry.py): passing
+failures waited out with one probe at a time, refusals raised at once, superseded
+deliveries dropped, hung calls cut and tried again."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from bot.discord.delivery import retry
+from bot.discord.delivery.retry import Gate, Superseded, nonce_of, passing
+
+
+class Response:
+    def __init__(self, status: int, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.reason = "fake"
+        self.headers = headers or {}
+
+
+def http_error(status: int, code: int = 0, headers: dict[str, str] | None = None
+               ) -> discord.HTTPException:
+    kind: Any = {403: discord.Forbidden, 404: discord.NotFound}.get(
+        status, discord.DiscordServerError if status >= 500 else discord.HTTPException)
+    return kind(Response(status, headers), {"code": code, "message": "fake"})  # type: ignore[arg-type]
+
+
+class Discord:
+    """Fails every call until ``up`` (each failure as ``failure()`` makes it), then answers
+    with the call's number."""
+
+    def __init__(self, failure: Any) -> None:
+        self.failure = failure
+        self.up = False
+        self.calls = 0
+
+    async def call(self) -> int:
+        self.calls += 1
+        number = self.calls
+        await asyncio.sleep(0)
+        if not self.up:
+            raise self.failure()
+        return number
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(retry, "BACKOFF_FIRST", 0.01)
+    monkeypatch.setattr(retry, "BACKOFF_CAP", 0.05)
+    monkeypatch.setattr(retry, "WAIT_CHECK", 0.02)
+    monkeypatch.setattr(retry, "PROBE_TIMEOUT", 0.1)
+    monkeypatch.setattr(retry, "CALL_TIMEOUT", 0.2)
+
+
+def test_passing_failures_and_refusals() -> None:
+    for status in (500, 502, 503, 504, 520):
+        assert passing(http_error(status)) == 0.0
+    assert passing(http_error(429, headers={"Retry-After": "2.5"})) == 2.5
+    for exc in (TimeoutError(), aiohttp.ServerDisconnectedError(),
+                ConnectionResetError(104, "reset"), aiohttp.ClientOSError()):
+        assert passing(exc) == 0.0, exc
+    for status in (400, 401, 403, 404):
+        assert passing(http_error(status)) is None
+    assert passing(ValueError("a bug")) is None
+
+
+async def test_an_outage_is_waited_out_with_one_probe_at_a_time() -> None:
+    gate = Gate()
+    discord_ = Discord(lambda: http_error(503))
+    calls = [asyncio.create_task(gate.call(discord_.call)) for _ in range(20)]
+    await asyncio.sleep(0.5)
+    assert not gate.is_open and not any(c.done() for c in calls)
+    # 20 calls over half a second of outage: the first tries of each, then one probe a
+    # backoff (at most a twentieth of a second here), not twenty
+    assert discord_.calls < 20 + 0.5 / 0.01
+    tried = discord_.calls
+    await asyncio.sleep(0.2)
+    assert discord_.calls - tried <= 0.2 / 0.05 + 2
+    discord_.up = True
+    results = await asyncio.wait_for(asyncio.gather(*calls), 1.0)
+    assert gate.is_open and len(set(results)) == 20
+
+
+async def test_a_refusal_is_raised_at_once_and_never_tried_again() -> None:
+    gate = Gate()
+    for status in (401, 403, 404):
+        discord_ = Discord(lambda s=status: http_error(s, 50007))  # type: ignore[misc]
+        with pytest.raises(discord.HTTPException):
+            await gate.call(discord_.call)
+        assert discord_.calls == 1
+    assert gate.is_open and gate.failures == 0
+
+
+async def test_a_superseded_call_is_dropped_while_it_waits() -> None:
+    gate = Gate()
+    discord_ = Discord(lambda: http_error(502))
+    newest = {"n": 1}
+    old = asyncio.create_task(gate.call(discord_.call, wanted=lambda: newest["n"] == 1))
+    await asyncio.sleep(0.1)
+    newest["n"] = 2
+    with pytest.raises(Superseded):
+        await asyncio.wait_for(old, 1.0)
+
+
+async def test_a_hung_call_is_cut_and_tried_again() -> None:
+    gate = Gate()
+    tries = []
+
+    async def hangs_once() -> str:
+        tries.append(1)
+        if len(tries) == 1:
+            await asyncio.sleep(60)
+        return "answered"
+
+    assert await asyncio.wait_for(gate.call(hangs_once), 2.0) == "answered"
+    assert len(tries) == 2 and gate.failures == 1
+
+
+async def test_a_global_rate_limit_is_never_cut() -> None:
+    """discord.py sleeps out a global 429 inside the call with every request locked:
+    cut then, its lock would never open again."""
+    over = {"set": False}
+    gate = Gate(global_over=lambda: over["set"])
+
+    async def limited() -> str:
+        await asyncio.sleep(0.5)  # past CALL_TIMEOUT
+        over["set"] = True
+        return "answered"
+
+    assert await asyncio.wait_for(gate.call(limited), 2.0) == "answered"
+    assert gate.failures == 0
+
+
+async def test_a_429_waits_its_retry_after() -> None:
+    gate = Gate()
+    discord_ = Discord(lambda: http_error(429, headers={"Retry-After": "0.3"}))
+    call = asyncio.create_task(gate.call(discord_.call))
+    await asyncio.sleep(0.25)
+    assert discord_.calls == 1  # not again before its retry_after
+    discord_.up = True
+    assert await asyncio.wait_for(call, 1.0) == 2
+
+
+def test_nonces_are_the_deliverys_own() -> None:
+    a = nonce_of("dm", 1, 2, "text")
+    assert a == nonce_of("dm", 1, 2, "text") and len(a) == 25
+    assert a != nonce_of("dm", 1, 2, "other text")
