@@ -26,7 +26,9 @@ def http_error(status: int, code: int = 0, headers: dict[str, str] | None = None
                ) -> discord.HTTPException:
     kind: Any = {403: discord.Forbidden, 404: discord.NotFound}.get(
         status, discord.DiscordServerError if status >= 500 else discord.HTTPException)
-    return kind(Response(status, headers), {"code": code, "message": "fake"})  # type: ignore[arg-type]
+    error: discord.HTTPException = kind(Response(status, headers),
+                                        {"code": code, "message": "fake"})
+    return error
 
 
 class Discord:
@@ -88,7 +90,7 @@ async def test_an_outage_is_waited_out_with_one_probe_at_a_time() -> None:
 async def test_a_refusal_is_raised_at_once_and_never_tried_again() -> None:
     gate = Gate()
     for status in (401, 403, 404):
-        discord_ = Discord(lambda s=status: http_error(s, 50007))  # type: ignore[misc]
+        discord_ = Discord(lambda s=status: http_error(s, 50007))
         with pytest.raises(discord.HTTPException):
             await gate.call(discord_.call)
         assert discord_.calls == 1

@@ -39,8 +39,11 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CALL_TIMEOUT = 8.0
-"""Seconds a call to Discord may take while it answers; past them it is tried again."""
+CALL_TIMEOUT = 6.0
+"""Seconds a call to Discord may take while it answers; past them it is tried again
+(discord.py's own limit is aiohttp's 300 s): a hung call must not hold a decision's DM
+past the 10 s the issue allows, and Discord answers a DM with its picture in well under
+a second."""
 PROBE_TIMEOUT = 3.0
 """Seconds the probe may take while Discord fails (discord.py sleeps between its own
 tries of a 500, 502 or 504: a probe in those sleeps would hear Discord's return late)."""
