@@ -11,6 +11,7 @@ import aiohttp
 import discord
 import pytest
 
+from bot import metrics
 from bot.discord.delivery import retry
 from bot.discord.delivery.retry import Gate, Superseded, nonce_of, passing
 
@@ -151,3 +152,24 @@ def test_nonces_are_the_deliverys_own() -> None:
     a = nonce_of("dm", 1, 2, "text")
     assert a == nonce_of("dm", 1, 2, "text") and len(a) == 25
     assert a != nonce_of("dm", 1, 2, "other text")
+
+
+async def test_failures_and_what_waits_are_counted_in_the_metrics() -> None:
+    registry = metrics.enable()
+    try:
+        gate = Gate()
+        discord_ = Discord(lambda: http_error(503))
+        call = asyncio.create_task(gate.call(discord_.call))
+        await asyncio.sleep(0.1)
+        assert registry.get_sample_value("mahjong_deliveries_owed") == 1
+        discord_.up = True
+        await asyncio.wait_for(call, 1.0)
+        assert registry.get_sample_value("mahjong_deliveries_owed") == 0
+        with pytest.raises(discord.Forbidden):
+            await gate.call(Discord(lambda: http_error(403, 50007)).call)
+        for status in ("503", "403"):
+            count = registry.get_sample_value("mahjong_discord_errors_total",
+                                              {"status": status})
+            assert count is not None and count >= 1, status
+    finally:
+        metrics.disable()

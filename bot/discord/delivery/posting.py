@@ -25,6 +25,7 @@ import aiohttp
 import discord
 from discord.http import Route, handle_message_parameters
 
+from bot import metrics
 from bot.discord.core.i18n import LocaleLike, t
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.retry import Gate, always, nonce_of
@@ -158,8 +159,10 @@ class Poster:
         try:
             return await self.gate.call(make, wanted=wanted, what="a channel message")
         except discord.Forbidden as exc:
+            metrics.delivery_failed("channel", str(exc.code or exc.status))
             await self.permission_error(ref, exc)
         except discord.HTTPException as exc:
+            metrics.delivery_failed("channel", str(exc.code or exc.status))
             log.warning("table %s: channel send failed: %s %s", ref.table_id, exc.status,
                         exc.code)
         return None

@@ -35,6 +35,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -105,7 +107,8 @@ class Gate:
                  on_error: Callable[[str], None] | None = None) -> None:
         """``global_over``: whether discord.py is not sleeping out a global 429 (a call
         is never cut then: discord.py would stay locked); ``on_error``: told each
-        failure's kind (a status, ``timeout``, ``connection``), for metrics."""
+        failure's kind (a status, ``timeout``, ``connection``; the metrics count them
+        too: `bot.metrics.discord_error`)."""
         self._clock = clock
         self._global_over = global_over
         self.on_error = on_error
@@ -118,6 +121,9 @@ class Gate:
         """When the gate closed (None: open)."""
         self.failures = 0
         """Passing failures seen, all calls together."""
+        self.owed = 0
+        """Calls waiting for Discord now (each failed once at least): the metrics'
+        ``deliveries_owed``."""
 
     @property
     def is_open(self) -> bool:
@@ -127,27 +133,40 @@ class Gate:
                    wanted: Callable[[], bool] = always, what: str = "") -> T:
         """``make()``'s result, tried until Discord answers (a refusal raises at once);
         `Superseded` once ``wanted()`` says False before a try."""
-        while True:
-            if not wanted():
-                raise Superseded(what)
-            if not self._open.is_set():
-                if self._probing or self._clock() < self._not_before:
-                    await self._wait()
-                    continue
-                self._probing = True
+        failed = False
+        try:
+            while True:
                 try:
-                    result = await self._try(make, PROBE_TIMEOUT, what, probe=True)
+                    return await self._round(make, wanted, what)
                 except _Passing:
-                    continue
-                finally:
-                    self._probing = False
-                self._opened()
-                return result
+                    if not failed:
+                        failed = True
+                        self._owe(1)
+        finally:
+            if failed:
+                self._owe(-1)
+
+    def _owe(self, change: int) -> None:
+        self.owed += change
+        metrics.deliveries_owed(self.owed)
+
+    async def _round(self, make: Callable[[], Awaitable[T]], wanted: Callable[[], bool],
+                     what: str) -> T:
+        """One try (or one wait for the gate: `_Passing` then too)."""
+        if not wanted():
+            raise Superseded(what)
+        if not self._open.is_set():
+            if self._probing or self._clock() < self._not_before:
+                await self._wait()
+                raise _Passing  # waiting for Discord: owed
+            self._probing = True
             try:
-                result = await self._try(make, CALL_TIMEOUT, what)
-            except _Passing:
-                continue
+                result = await self._try(make, PROBE_TIMEOUT, what, probe=True)
+            finally:
+                self._probing = False
+            self._opened()
             return result
+        return await self._try(make, CALL_TIMEOUT, what)
 
     async def _wait(self) -> None:
         """Until the gate opens, it is this call's turn to probe, or a look at whether
@@ -180,6 +199,8 @@ class Gate:
         except Exception as exc:
             wait = passing(exc)
             if wait is None:
+                if isinstance(exc, discord.HTTPException):
+                    metrics.discord_error(exc.status)  # a refusal: never tried again
                 raise
             kind = str(exc.status) if isinstance(exc, discord.HTTPException) \
                 else "connection"
@@ -190,6 +211,7 @@ class Gate:
         """The gate closes (or stays closed, the next probe later: only a probe's
         failure makes the backoff grow, not the calls that were in flight)."""
         self.failures += 1
+        metrics.discord_error(kind)
         if self.on_error is not None:
             self.on_error(kind)
         now = self._clock()

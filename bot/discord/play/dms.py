@@ -41,6 +41,7 @@ from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.discord.core.i18n import Lang, LocaleLike, lang
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
@@ -286,6 +287,7 @@ class DmPresenter:
                 nonce=nonce_of("dm", ref.table_id, seat, user_id, n.silent, dm.text,
                                dm.components))
         except discord.Forbidden as exc:
+            metrics.delivery_failed("dm", str(exc.code or exc.status))
             if exc.code == DM_CLOSED:
                 # Told now, the refusal of a DM asking to claim would tell who may claim.
                 await self._closed(ref, seat, user_id, n.hand_number, say=not dm.claim)
@@ -294,6 +296,7 @@ class DmPresenter:
                             exc.code)
             return False
         except discord.HTTPException as exc:
+            metrics.delivery_failed("dm", str(exc.code or exc.status))
             log.warning("table %s: DM to seat %s failed: %s", ref.table_id, seat, exc.status)
             return False
         if ref.table_id in self._cancelled and dm.has_moves:  # cancelled while it went
