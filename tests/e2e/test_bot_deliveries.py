@@ -238,7 +238,11 @@ class Child:
             "1" if database.kind == "shared" else "0",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
         child = cls(proc)
-        await fake.wait_for(lambda: "READY" in child.lines, 30, "the child's READY")
+        try:
+            await fake.wait_for(lambda: "READY" in child.lines, 30, "the child's READY")
+        except BaseException:
+            await child.kill()
+            raise
         return child
 
     async def _read(self) -> None:

@@ -1,2 +1,3 @@
 """Delivery: the ordered queues of work for Discord (outbox), the calls to Discord
-and their failures (posting), and what the presenter remembers of each table."""
+and their failures (posting), waiting out Discord's passing failures (retry: the gate,
+nonces), and what the presenter remembers of each table."""

@@ -53,6 +53,7 @@ from bot.discord.core.pictures import Pictures
 from bot.discord.core.words import MAX_CONTENT, clip, timestamp
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
+from bot.discord.delivery.retry import Gate, Superseded
 from bot.discord.delivery.table_state import Tables
 from bot.discord.play.dms import ComposedView, PreparedDm, hand_file, prepare_dm
 from bot.service import PrivateNotice
@@ -124,6 +125,10 @@ class LiveReplies:
         self.tables = tables
         self.kept = tables is not None and webhook_of is not None
         self.webhook_of = webhook_of
+        self.gate = Gate()
+        """The replies' edits wait out Discord's passing failures (retry.py): a gate
+        of their own, interactions' webhooks failing and recovering apart from the
+        bot's other calls (Discord's incidents mostly spare them)."""
         self._replies: dict[Key, Reply] = {}
         self._by_message: dict[int, Reply] = {}
         """The same replies by their message, once sent (a click names its message)."""
@@ -454,8 +459,13 @@ class LiveReplies:
     async def _edit_kept(self, kept: HandReplyRow, **fields: Any) -> None:
         if self.webhook_of is None or time.time() >= kept.until:
             return
+        webhook = self.webhook_of(kept.token)
         try:
-            await self.webhook_of(kept.token).edit_message(kept.message_id, **fields)
+            await self.gate.call(lambda: webhook.edit_message(kept.message_id, **fields),
+                                 wanted=lambda: time.time() < kept.until,
+                                 what="a /mahjong hand reply")
+        except Superseded:
+            return
         except discord.HTTPException as exc:
             log.info("a /mahjong hand reply was not edited (%s)", exc.status)
 
@@ -466,8 +476,14 @@ class LiveReplies:
         if reply.webhook is None or reply.message_id is None or \
                 time.monotonic() >= reply.until:
             return False
+        webhook, message_id = reply.webhook, reply.message_id
         try:
-            await reply.webhook.edit_message(reply.message_id, **fields)
+            await self.gate.call(
+                lambda: webhook.edit_message(message_id, **fields),
+                wanted=lambda: time.monotonic() < reply.until
+                and self._replies.get(key) is reply, what="a /mahjong hand reply")
+        except Superseded:
+            return False
         except discord.HTTPException as exc:
             log.info("a /mahjong hand reply was not edited (%s)", exc.status)
             if exc.status in GONE and self._replies.get(key) is reply:

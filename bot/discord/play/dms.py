@@ -320,8 +320,7 @@ class DmPresenter:
         without a decision (``shows``: the state it shows) older than the stored
         decision takes nothing off it."""
         for message in await self.move_dms.replace(key, buttons, order=order, shows=shows):
-            if message != buttons:  # Discord gave back the DM a nonce made before
-                await self._buttons_off(user_id, message)
+            await self._buttons_off(user_id, message)
 
     async def _buttons_off(self, user_id: int, message: int) -> None:
         try:

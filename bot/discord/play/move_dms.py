@@ -77,8 +77,8 @@ class KnownHere:
             off.append(kept)
         if order is not None:  # the step shown, kept for a restart (`owed_dms`)
             await self._memory.swap_dm_message(*key, buttons, order)
-        if old is not None:
-            off.append(old)
+        if old is not None and old != buttons:  # the same: Discord gave back the DM
+            off.append(old)  # a nonce made before (a send tried again)
         return off
 
     def answered_on(self, key: Key, spared: int | None, st: TableState) -> bool:
@@ -135,6 +135,8 @@ class SwappedDms:
         stored = self._tables.get(table_id).dm_messages.get(seat)  # read by `_deliver`
         if new is None and stored is None:
             return None  # nothing to take off, nothing to keep: no write
+        if new is not None and new == stored:
+            return None  # Discord gave back the DM a nonce made before: kept already
         old = await self._memory.swap_dm_message(table_id, seat, new, order, shows=shows)
         if new is not None and old != new:  # stored: known here until the next read
             self._tables.get(table_id).dm_messages[seat] = new
