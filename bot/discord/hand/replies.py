@@ -480,8 +480,7 @@ class LiveReplies:
         try:
             await self.gate.call(
                 lambda: webhook.edit_message(message_id, **fields),
-                wanted=lambda: time.monotonic() < reply.until
-                and self._replies.get(key) is reply, what="a /mahjong hand reply")
+                wanted=lambda: time.monotonic() < reply.until, what="a /mahjong hand reply")
         except Superseded:
             return False
         except discord.HTTPException as exc:
