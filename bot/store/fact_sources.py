@@ -12,9 +12,11 @@ reads the sources and writes the rows it returns, in the caller's transaction
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol
@@ -129,122 +131,153 @@ async def project_in(db: Session, derive: Derive, after: int, upto: int) -> int:
     return len(sources)
 
 
-_KINDS = ("discard", "chi", "pong", "kong", "added_kong", "concealed_kong", "win", "pass")
-_KIND_OF = {kind[:2]: kind for kind in _KINDS}
-"""Each action kind by its first two letters, as a hand's log (`_log_sql`) has it."""
-assert len(_KIND_OF) == len(_KINDS)
+_KINDS = {"discard": "d", "chi": "c", "pong": "p", "kong": "k", "added_kong": "a",
+          "concealed_kong": "n", "win": "w", "pass": "s"}
+"""Each action kind's letter in a hand's log (`_log_sql`)."""
+_KIND_OF = {letter: kind for kind, letter in _KINDS.items()}
+_WIDTH = 5
+"""Characters an action takes in a hand's log."""
+_CLAIM = re.compile("[cpk]")
+_ANSWERS = frozenset("cpks")
+"""What a claim window's answers are (a claim or a pass); anything else follows it."""
+_DIGITS = "0123456789" * 2
 
 
-def _log_sql(buckets: Sequence[float], postgres: bool) -> str:
-    """Each hand's log in one text: an action a token ``<seq><seat><kind><source>
-    <bucket>`` (its kind's first two letters, its source's first, and the move time's
-    bucket as a hexadecimal digit), tokens joined by commas in seq order. The time from
-    the action before (the hand's start for the first) is the one lookup; the rest is
-    read in Python, a few characters an action."""
+def _log_sql(buckets: Sequence[float], postgres: bool, one: bool = False) -> str:
+    """Each hand's log in one text, ``_WIDTH`` characters an action in seq order:
+    its seat; its source (``P`` a person's own move, ``T`` a timeout, ``C`` a turn or
+    claim the computer played for the seat, ``X`` its pass or win); the move time's
+    bucket as a hexadecimal digit (a person's own move's, ``0`` for the others); its
+    kind's letter (`_KINDS`); the last digit of its seq (`_read_log` checks the order
+    with it). Beside it the first seq and the count. The time from the action before
+    (the hand's start for the first) is the one lookup; the rest is read in Python by
+    string operations, not action by action. ``one``: of one action (a third
+    parameter, its seq) of the hands."""
     if len(buckets) > 16:
         raise ValueError("at most 16 move-time buckets (one hexadecimal digit)")
     cases = "".join(f" WHEN took <= {float(high)!r} THEN '{i:x}'"
                     for i, high in enumerate(buckets) if math.isfinite(high))
     bucket = f"CASE{cases} ELSE '{len(buckets) - 1:x}' END"
-    token = ("CAST(seq AS TEXT) || CAST(seat AS TEXT) || substr(kind, 1, 2)"
-             " || substr(source, 1, 1) || CASE WHEN source <> 'player' THEN '0' ELSE ")
+    kind = "CASE kind" + "".join(f" WHEN '{k}' THEN '{v}'" for k, v in _KINDS.items()) \
+        + " ELSE '?' END"
+    source = ("CASE source WHEN 'player' THEN 'P' WHEN 'timeout' THEN 'T'"
+              " WHEN 'computer' THEN CASE WHEN kind IN ('pass', 'win') THEN 'X' ELSE 'C'"
+              " END ELSE '?' END")
+    head = f"CAST(seat AS TEXT) || {source} || CASE WHEN source <> 'player' THEN '0' ELSE "
+    tail = f" END || {kind} || CAST(seq % 10 AS TEXT)"
     if postgres:  # a window over the hands' actions
         window = ("SELECT hand_id, seq, seat, kind, source, at - COALESCE(LAG(at) OVER"
                   " (PARTITION BY hand_id ORDER BY seq), (SELECT h.started_at FROM hands h"
                   " WHERE h.id = actions.hand_id)) AS took FROM actions"
                   " WHERE hand_id > ? AND hand_id <= ?")
-        return (f"SELECT hand_id, string_agg({token}{bucket} END, ',' ORDER BY seq) AS log"
-                f" FROM ({window}) a GROUP BY hand_id")
+        return (f"SELECT hand_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*) AS n,"
+                f" string_agg({head}{bucket}{tail}, '' ORDER BY seq) AS log"
+                f" FROM ({window}) a{' WHERE seq = ?' if one else ''} GROUP BY hand_id")
     # SQLite: the time of a person's own move alone, the action before it looked up by
     # the primary key (2.5 times faster there than a window over every action); its
-    # group_concat keeps the order rows come in (the primary key's here); each token
-    # carries its seq, and `_read_log` sorts a log that came otherwise
+    # group_concat keeps the order rows come in (the primary key's here), which
+    # `_read_log` checks by each action's last digit of seq
     took = ("a.at - COALESCE((SELECT p.at FROM actions p WHERE p.hand_id = a.hand_id"
             " AND p.seq < a.seq ORDER BY p.seq DESC LIMIT 1), (SELECT h.started_at"
             " FROM hands h WHERE h.id = a.hand_id))")
-    return (f"SELECT hand_id, group_concat({token}(SELECT {bucket} FROM (SELECT {took}"
-            " AS took)) END, ',') AS log FROM actions a WHERE hand_id > ? AND hand_id <= ?"
-            " GROUP BY hand_id")
+    return (f"SELECT hand_id, MIN(seq) AS first, MAX(seq) AS last, COUNT(*) AS n,"
+            f" group_concat({head}(SELECT {bucket} FROM (SELECT {took} AS took)){tail}, '')"
+            " AS log FROM actions a WHERE hand_id > ? AND hand_id <= ?"
+            f"{' AND seq = ?' if one else ''} GROUP BY hand_id")
 
 
-_NEXT_CODES = frozenset(("di", "ad", "co", "wi"))
-"""What follows a claim window: the turn of whoever took the tile, or a win; but for the
-win, a turn's own actions (discard, added or concealed kong), the last of which starts
-the hand's end."""
-_CLAIM_CODES = frozenset(("ch", "po", "ko"))
+def _in_order(log: str, first: int, last: int, count: int) -> bool:
+    """The log's actions are seqs ``first``, ``first + 1``, … ``last`` in that order."""
+    start = first % 10
+    return last - first + 1 == count and len(log) == _WIDTH * count and (
+        log[_WIDTH - 1::_WIDTH] == _DIGITS[start:start + count] if count <= 10
+        else log[_WIDTH - 1::_WIDTH] == (_DIGITS[start:start + 10] * (count // 10 + 1))[:count])
 
 
-def _read_log(text: str, left: Sequence[int | None], buckets: int
+def _counted(log: str, seat: int, buckets: int, present: Sequence[int]) -> SeatActs:
+    """One seat's counted actions in (a prefix of) a hand's log: each a count of a
+    three-character key (seat, source, bucket), which only an action's first three
+    characters can spell (a source is upper case; what precedes and follows it not)."""
+    keys = _KEYS[seat]
+    hist = [0] * buckets
+    for bucket in present:
+        hist[bucket] = log.count(keys[bucket])
+    return SeatActs(seat, sum(hist), tuple(hist), log.count(_TIMEOUT[seat]),
+                    _COMPUTER[seat] in log)
+
+
+_KEYS = tuple(tuple(f"{seat}P{bucket:x}" for bucket in range(16)) for seat in range(SEATS))
+_TIMEOUT = tuple(f"{seat}T0" for seat in range(SEATS))
+_COMPUTER = tuple(f"{seat}C0" for seat in range(SEATS))
+
+
+def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets: int
               ) -> tuple[tuple[SeatActs, ...], tuple[TailAction, ...], tuple[TakenClaim, ...]]:
-    """A hand's log (`_log_sql`) read: each seat's counted actions (up to its
-    departure's seq when ``left`` has one), the end (from the last turn action on,
-    passes left out) and the claims that took their tile. A claim took it when the
-    next turn (or win) is its own seat's: the window's other answers come between."""
-    log = [(int(t[:-5]), ord(t[-5]) - 48, t[-4:-2], t[-2], t[-1]) for t in text.split(",")]
-    seqs = [a[0] for a in log]
-    if seqs != sorted(seqs):
-        log.sort()
-    return _read_tokens(log, left, buckets)
+    """A hand's log (`_log_sql`, in seq order; ``seqs`` its actions' seqs) read: each
+    seat's counted actions (up to its departure's seq when ``left`` has one), the end
+    (from the last turn action on, passes left out) and the claims that took their
+    tile. A claim took it when the next turn (or win) is its own seat's: the window's
+    other answers come between; it was on the last discard before it."""
+    present = [int(bucket, 16) for bucket in set(log[2::_WIDTH])]
+    acts = tuple(_counted(log if limit is None  # else its actions up to its departure
+                          else log[:_WIDTH * bisect.bisect_right(seqs, limit)],
+                          seat, buckets, present)
+                 for seat, limit in enumerate(left))
+    kinds, seats = log[3::_WIDTH], log[0::_WIDTH]
+    claims = []
+    end = len(kinds)
+    for found in _CLAIM.finditer(kinds):
+        at = found.start()
+        discard = kinds.rfind("d", 0, at)
+        if discard < 0:
+            continue
+        after = at + 1  # the window's other answers (claims, passes) are few
+        while after < end and kinds[after] in _ANSWERS:
+            after += 1
+        if after < end and seats[after] == seats[at]:
+            claims.append(TakenClaim(seqs[at], int(seats[at]), int(seats[discard])))
+    last_turn = max(kinds.rfind("d"), kinds.rfind("a"), kinds.rfind("n"), 0)
+    tail = tuple(TailAction(seqs[i], int(seats[i]), _KIND_OF.get(kinds[i], kinds[i]))
+                 for i in range(last_turn, len(kinds)) if kinds[i] != "s")
+    return acts, tail, tuple(claims)
 
 
-def _compact_tokens(hand_id: int, started_at: float, text: str,
-                    buckets: Sequence[float]) -> list[tuple[int, int, str, str, str]]:
-    """A hand's compact log (`bot.store.compact`, an ended hand's) as the tokens of
-    `_log_sql`: each action's seq, seat, kind's and source's first letters and the move
-    time's bucket (a person's own move's; "0" for the others)."""
-    out = []
+def _compact_log(hand_id: int, started_at: float, text: str, buckets: Sequence[float]
+                 ) -> tuple[str, list[int]]:
+    """A hand's compact log (`bot.store.compact`, an ended hand's) as `_log_sql`'s text,
+    and its actions' seqs."""
+    parts = []
+    seqs = []
     previous = millis(started_at) / 1000  # as the log's times, to the millisecond
-    last = f"{len(buckets) - 1:x}"
+    last = len(buckets) - 1
     for d in decode(hand_id, started_at, text):
         row = d.row
-        bucket = "0"
+        bucket = 0
         if row.source == "player":
             took = row.at - previous
-            bucket = next((f"{i:x}" for i, high in enumerate(buckets) if took <= high), last)
-        out.append((row.seq, row.seat, row.kind[:2], row.source[0], bucket))
+            bucket = next((i for i, high in enumerate(buckets) if took <= high), last)
+            source = "P"
+        elif row.source == "timeout":
+            source = "T"
+        else:
+            source = "X" if row.kind in ("pass", "win") else "C"
+        parts.append(f"{row.seat}{source}{bucket:x}{_KINDS.get(row.kind, '?')}{row.seq % 10}")
+        seqs.append(row.seq)
         previous = row.at
-    return out
+    return "".join(parts), seqs
 
 
-def _read_tokens(log: Sequence[tuple[int, int, str, str, str]], left: Sequence[int | None],
-                 buckets: int
-                 ) -> tuple[tuple[SeatActs, ...], tuple[TailAction, ...], tuple[TakenClaim, ...]]:
-    """`_read_log` of a log's tokens in seq order."""
-    moves = [0] * SEATS
-    hists = [[0] * buckets for _ in range(SEATS)]
-    timeouts = [0] * SEATS
-    taken = [False] * SEATS
-    claims: list[TakenClaim] = []
-    waiting: list[tuple[int, int, int]] = []  # claims of the open window: seq, seat, from
-    last_discard: int | None = None
-    last_turn = -1
-    for i, (seq, seat, kind, source, bucket) in enumerate(log):
-        limit = left[seat]
-        if limit is None or seq <= limit:
-            if source == "p":
-                moves[seat] += 1
-                hists[seat][int(bucket, 16)] += 1
-            elif source == "t":
-                timeouts[seat] += 1
-            elif source == "c" and kind != "pa" and kind != "wi":
-                taken[seat] = True
-        if kind == "pa":  # most of a log: nothing more to look at
-            continue
-        if kind in _NEXT_CODES:
-            if waiting:
-                claims.extend(TakenClaim(q, c, d) for q, c, d in waiting if c == seat)
-                waiting = []
-            if kind != "wi":
-                last_turn = i
-                if kind == "di":
-                    last_discard = seat
-        elif kind in _CLAIM_CODES and last_discard is not None:
-            waiting.append((seq, seat, last_discard))
-    tail = tuple(TailAction(seq, seat, _KIND_OF.get(kind, kind))
-                 for seq, seat, kind, _, _ in log[max(last_turn, 0):] if kind != "pa")
-    acts = tuple(SeatActs(seat, moves[seat], tuple(hists[seat]), timeouts[seat], taken[seat])
-                 for seat in range(SEATS))
-    return acts, tail, tuple(claims)
+async def _ordered_log(db: Session, hand_id: int, buckets: Sequence[float]
+                       ) -> tuple[str, list[int]]:
+    """A hand's log and seqs when its text did not come in seq order (or has gaps)."""
+    whole = _log_sql(buckets, bool(db.for_update), one=True)
+    seqs = [int(r[0]) for r in await db.all(
+        "SELECT seq FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,))]
+    parts = []
+    for seq in seqs:
+        row = await db.one(whole, (hand_id - 1, hand_id, seq))
+        parts.append("" if row is None else str(row["log"]))
+    return "".join(parts), seqs
 
 
 async def hand_sources_in(db: Session, after: int, upto: int,
@@ -274,12 +307,17 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         "SELECT d.seat, d.seq, d.user_id, d.hand_id, h.number, h.match_id FROM departures d"
         " JOIN hands h ON h.id = d.hand_id"
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
-    logs = {int(r["hand_id"]): str(r["log"]) for r in await db.all(
-        _log_sql(buckets, bool(db.for_update)), span)}  # hands whose rows stayed
-    compact = {int(r[0]): _compact_tokens(int(r[0]), float(r[1]), str(r[2]), buckets)
-               for r in await db.all(
-                   "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
-                   " ON h.id = l.hand_id WHERE l.hand_id > ? AND l.hand_id <= ?", span)}
+    logs: dict[int, tuple[str, Sequence[int]]] = {
+        int(r[0]): _compact_log(int(r[0]), float(r[1]), str(r[2]), buckets)
+        for r in await db.all(
+            "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+            " ON h.id = l.hand_id WHERE l.hand_id > ? AND l.hand_id <= ?", span)}
+    for r in await db.all(_log_sql(buckets, bool(db.for_update)), span):  # rows stayed
+        hand_id, first, last, count = int(r[0]), int(r[1]), int(r[2]), int(r[3])
+        text = str(r[4])
+        logs[hand_id] = ((text, range(first, last + 1))
+                         if _in_order(text, first, last, count)
+                         else await _ordered_log(db, hand_id, buckets))
     out = []
     for h in hands:
         hand_id, match_id, table_id = int(h["id"]), int(h["match_id"]), int(h["table_id"])
@@ -295,17 +333,12 @@ async def hand_sources_in(db: Session, after: int, upto: int,
                 users.append(int(d["user_id"]) if d["number"] >= h["number"] else None)
                 gone.append(int(d["seq"]) if int(d["hand_id"]) == hand_id else None)
         log = logs.get(hand_id)
-        tokens = compact.get(hand_id)
-        acts: tuple[SeatActs, ...]
-        tail: tuple[TailAction, ...]
-        claims: tuple[TakenClaim, ...]
-        if tokens is not None:
-            acts, tail, claims = _read_tokens(tokens, gone, len(buckets))
-        elif log is None:
-            acts = tuple(SeatActs(seat) for seat in range(SEATS))
-            tail, claims = (), ()
+        if log is None:
+            acts: tuple[SeatActs, ...] = tuple(SeatActs(seat) for seat in range(SEATS))
+            tail: tuple[TailAction, ...] = ()
+            claims: tuple[TakenClaim, ...] = ()
         else:
-            acts, tail, claims = _read_log(log, gone, len(buckets))
+            acts, tail, claims = _read_log(log[0], log[1], gone, len(buckets))
         out.append(HandSource(
             hand_id, match_id, table_id, int(h["guild_id"]), int(h["channel_id"]),
             str(h["rules"]), json.loads(h["options"]), int(h["number"]), int(h["dealer"]),

@@ -24,8 +24,16 @@ FORMULA_KEY = "stats_formula"
 """bot_settings: the formula (`bot.service.facts.STATS_FORMULA`) the projection was
 last completely built with."""
 REBUILD_KEY = "stats_rebuild"
-"""bot_settings: a rebuild under way: ``{"formula", "by", "until", "after"}`` — the
-formula it builds, the process that holds it until when, and the last hand id done."""
+"""bot_settings: a rebuild under way: ``{"formula", "by", "until", "after",
+"indexes"}`` — the formula it builds, the process that holds it until when, the last
+hand id done, and the secondary indexes it dropped (their definitions)."""
+SET_ASIDE = ("hand_facts_by_user", "hand_facts_by_channel", "match_facts_in_order",
+             "match_facts_by_user", "match_facts_by_channel")
+"""The projection's secondary indexes a rebuild from nothing drops in its claim and
+makes again when it finishes (rows written into a table without them, the indexes then
+built once: cheaper than each row entered in each). Their definitions go with the
+claim, so a rebuild killed midway and taken back makes them too. Not
+``hand_facts_by_match``: the rebuild reads by it (`match_sources_in`)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,8 @@ class RebuildClaim:
     by: str
     until: float
     after: int
+    indexes: tuple[str, ...] = ()
+    """The definitions of the indexes set aside (`SET_ASIDE`), made at its end."""
 
 
 class Facts(Repository):
@@ -106,7 +116,9 @@ class Facts(Repository):
         ``at + hold``: None when the projection is already built with it (unless
         ``force``: start over) or another process holds an unexpired claim. A claim
         left by a killed process goes on where it stopped (same formula); a new one
-        starts from nothing: every row is deleted in the same transaction."""
+        starts from nothing: every row is deleted in the same transaction, and the
+        indexes of `SET_ASIDE` dropped until `finish_rebuild` (stats asked meanwhile
+        read without them)."""
         async with self._write() as db:
             for key in (REBUILD_KEY, FORMULA_KEY):
                 await db.run("INSERT INTO bot_settings (key, value, updated_at)"
@@ -121,12 +133,14 @@ class Facts(Repository):
             if held is None and built == formula and not force:
                 return None
             after = 0
+            indexes = tuple(held.get("indexes", ())) if held is not None else ()
             if held is not None and held["formula"] == formula and not force:
                 after = int(held["after"])
             else:
+                indexes += await self._set_aside_in(db)
                 await db.run("DELETE FROM hand_facts")
                 await db.run("DELETE FROM match_facts")
-            claim = RebuildClaim(formula, by, at + hold, after)
+            claim = RebuildClaim(formula, by, at + hold, after, indexes)
             await self._hold_in(db, claim, at)
             return claim
 
@@ -153,7 +167,7 @@ class Facts(Repository):
                 # the log's 0.5 s for 2,000 hands)
                 await db.run("SET LOCAL jit = off")
             written = await project_in(db, derive, claim.after, upto)
-            claim = RebuildClaim(claim.formula, claim.by, at + hold, upto)
+            claim = RebuildClaim(claim.formula, claim.by, at + hold, upto, claim.indexes)
             await self._hold_in(db, claim, at)
             return claim, written, True
 
@@ -164,12 +178,21 @@ class Facts(Repository):
             return await project_in(db, derive, after, upto)
 
     async def finish_rebuild(self, claim: RebuildClaim, *, at: float) -> bool:
-        """The rebuild is complete: its formula is recorded and its claim let go.
+        """The rebuild is complete: the indexes it set aside made again, its formula
+        recorded and its claim let go, in one transaction.
         False (nothing written) when the claim is no longer this process's."""
         async with self._write() as db:
             held = await self._held_in(db)
             if held is None or held["by"] != claim.by or held["formula"] != claim.formula:
                 return False
+            for sql in held.get("indexes", ()):
+                await db.run(sql)
+            if held.get("indexes") and (db.for_update or await db.one(
+                    "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")):
+                # the planner's figures of the new rows and indexes (SQLite: only where
+                # it keeps them, as dropping an index dropped its own)
+                await db.run("ANALYZE hand_facts")
+                await db.run("ANALYZE match_facts")
             await db.run("UPDATE bot_settings SET value = '', updated_at = ? WHERE key = ?",
                          (at, REBUILD_KEY))
             await db.run("UPDATE bot_settings SET value = ?, updated_at = ? WHERE key = ?",
@@ -184,9 +207,33 @@ class Facts(Repository):
         return json.loads(row["value"]) if row is not None and row["value"] else None
 
     @staticmethod
+    async def _set_aside_in(db: Session) -> tuple[str, ...]:
+        """Drop the indexes of `SET_ASIDE` that exist: their definitions (each made
+        with IF NOT EXISTS, so making it twice is harmless)."""
+        names = list(SET_ASIDE)
+        if db.for_update:  # PostgreSQL
+            rows = await db.all(
+                "SELECT c.relname AS name, pg_get_indexdef(c.oid) AS sql FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'i'"
+                f" AND n.nspname = current_schema() AND c.relname IN ({marks(names)})"
+                " ORDER BY c.relname", names)
+        else:
+            rows = await db.all(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+                f" AND name IN ({marks(names)}) ORDER BY name", names)
+        out = []
+        for r in rows:
+            sql = str(r["sql"])
+            if not sql.upper().startswith("CREATE INDEX "):
+                continue  # not one this knows how to make again: left alone
+            out.append("CREATE INDEX IF NOT EXISTS " + sql[len("CREATE INDEX "):])
+            await db.run(f"DROP INDEX {r['name']}")
+        return tuple(out)
+
+    @staticmethod
     async def _hold_in(db: Session, claim: RebuildClaim, at: float) -> None:
         value = json.dumps({"formula": claim.formula, "by": claim.by, "until": claim.until,
-                            "after": claim.after})
+                            "after": claim.after, "indexes": list(claim.indexes)})
         await db.run("UPDATE bot_settings SET value = ?, updated_at = ? WHERE key = ?",
                      (value, at, REBUILD_KEY))
 

@@ -5,20 +5,23 @@ rebuild killed midway (SIGKILL) leaves whole hands only, and the next start goes
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
-from bot.service.facts import STATS_FORMULA, rebuild_facts
-from bot.store import Store, fact_sources
+from bot.service.facts import FACTS, STATS_FORMULA, rebuild_facts
+from bot.store import HandFact, Store, fact_sources
+from bot.store.facts import SET_ASIDE
+from bot.store.rows import HandSource
 from tests.service.facts_play import Plan, play_match
 from tests.service.helpers import ANN, BOB, CID, DEE, MakeWorld, World, by, worlds_on
 
@@ -77,6 +80,45 @@ async def test_rows_copied_in_bulk_equal_what_each_settlement_wrote(
     assert await world.store.facts.all_hands() == hands
 
 
+async def test_a_log_out_of_order_is_read_again_in_order(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand's log whose text did not come in seq order (or whose seqs have a gap) is
+    read again action by action (`fact_sources._ordered_log`): the same rows."""
+    world = await make_world()
+    await _played(world)
+    hands, matches = await world.store.facts.all_hands(), await world.store.facts.all_matches()
+    monkeypatch.setattr(fact_sources, "_in_order", lambda *_: False)
+    rebuilt = await rebuild_facts(world.store, world.clock.now, force=True, size=50)
+    assert rebuilt.done and rebuilt.hands == len(hands) // 4
+    assert await world.store.facts.all_hands() == hands
+    assert await world.store.facts.all_matches() == matches
+
+
+def test_a_log_is_in_order_only_when_its_seqs_run_on() -> None:
+    log = "".join(f"0P0d{seq % 10}" for seq in range(3, 17))
+    assert fact_sources._in_order(log, 3, 16, 14)
+    assert not fact_sources._in_order(log, 3, 26, 14)  # a gap of ten: the digits agree
+    swapped = log[:5] + log[10:15] + log[5:10] + log[15:]
+    assert not fact_sources._in_order(swapped, 3, 16, 14)
+
+
+async def test_the_collector_is_off_during_a_batch_and_on_after(
+        make_world: MakeWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    world = await make_world()
+    await _played(world)
+    seen = []
+    derive = FACTS.hands
+
+    def hands(sources: Sequence[HandSource]) -> list[HandFact]:
+        seen.append(gc.isenabled())
+        return derive(sources)
+
+    monkeypatch.setattr(FACTS, "hands", hands)
+    assert gc.isenabled()
+    assert (await rebuild_facts(world.store, world.clock.now, force=True, size=2)).done
+    assert seen and not any(seen) and gc.isenabled()
+
+
 async def test_start_up_rebuilds_once_when_the_formula_differs(make_world: MakeWorld) -> None:
     world = await make_world()
     await _played(world)
@@ -133,5 +175,8 @@ async def test_a_rebuild_killed_midway_goes_on_at_the_next_start(db_path: Path) 
         assert await store.facts.all_hands() == hands
         assert await store.facts.all_matches() == matches
         assert await store.facts.formula() == STATS_FORMULA
+        # the indexes the killed process set aside were made again at the end
+        found = await store._db.all("SELECT name FROM sqlite_master WHERE type = 'index'")
+        assert set(SET_ASIDE) <= {r["name"] for r in found}
     finally:
         await store.close()

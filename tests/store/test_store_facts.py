@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from bot.store import HandFact, MatchFact, Settlement, Store
+from bot.store.facts import SET_ASIDE
 from bot.store.rows import HandSource, MatchSource
 from tests.store.helpers import CHANNEL, GUILD, NewGame
 
@@ -87,9 +88,12 @@ async def test_one_process_holds_the_rebuild_and_a_killed_ones_claim_runs_out(
     g = games[0].hand.id, games[0].match.id, games[0].table.id
     await store.facts.write([_hand(*g, 3)])
     assert await store.facts.formula() is None
+    assert await _set_aside(store) == set(SET_ASIDE)
     first = await store.facts.claim_rebuild("f-1", "a", at=10.0, hold=60.0)
     assert first is not None and first.after == 0
     assert await store.facts.all_hands() == []  # a new rebuild starts from nothing
+    # its secondary indexes dropped with the rows, their definitions kept in its claim
+    assert await _set_aside(store) == set() and len(first.indexes) == len(SET_ASIDE)
     assert await store.facts.claim_rebuild("f-1", "b", at=20.0, hold=60.0) is None
     held, written, more = await store.facts.rebuild_batch(first, _OneRow(), size=1,
                                                           at=30.0, hold=60.0)
@@ -97,6 +101,7 @@ async def test_one_process_holds_the_rebuild_and_a_killed_ones_claim_runs_out(
     # "a" was killed: once its claim ran out, "b" goes on where it stopped
     taken = await store.facts.claim_rebuild("f-1", "b", at=100.0, hold=60.0)
     assert taken is not None and taken.after == games[0].hand.id
+    assert taken.indexes == first.indexes  # what "a" dropped, "b" makes again
     assert await store.facts.rebuild_batch(held, _OneRow(), size=1, at=101.0,
                                            hold=60.0) == (None, 0, False)
     assert await store.facts.finish_rebuild(held, at=102.0) is False
@@ -107,8 +112,25 @@ async def test_one_process_holds_the_rebuild_and_a_killed_ones_claim_runs_out(
             break
     assert taken is not None
     assert [f.hand_id for f in await store.facts.all_hands()] == [g.hand.id for g in games]
+    assert await _set_aside(store) == set()
     assert await store.facts.finish_rebuild(taken, at=102.0) is True
     assert await store.facts.formula() == "f-1"
+    assert await _set_aside(store) == set(SET_ASIDE)
     assert await store.facts.claim_rebuild("f-1", "c", at=103.0, hold=60.0) is None
     again = await store.facts.claim_rebuild("f-2", "c", at=103.0, hold=60.0)
     assert again is not None and again.after == 0
+    # a new formula while a rebuild runs starts over, the indexes still to be made
+    other = await store.facts.claim_rebuild("f-3", "d", at=300.0, hold=60.0, force=True)
+    assert other is not None and sorted(other.indexes) == sorted(again.indexes)
+    assert await store.facts.finish_rebuild(other, at=301.0) is True
+    assert await _set_aside(store) == set(SET_ASIDE)
+
+
+async def _set_aside(store: Store) -> set[str]:
+    """The indexes of `SET_ASIDE` the database has."""
+    names = list(SET_ASIDE)
+    marks = ", ".join("?" * len(names))
+    sql = (f"SELECT indexname AS name FROM pg_indexes WHERE indexname IN ({marks})"
+           if store.dialect == "postgres" else
+           f"SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ({marks})")
+    return {str(r["name"]) for r in await store._db.all(sql, names)}
