@@ -45,10 +45,12 @@ PostgreSQL):
   SQLite figure once had over a freshly opened store).
 
 With ``--baseline REV`` the same rebuild is first run by revision REV's code (exported
-from git; e.g. 2b35dd9, session 20's starting point) on the same database, and its
-figures printed before this code's, each with ``_base`` added to its name
-(``rebuild_s_base`` then ``rebuild_s``); ``--rounds N`` alternates the two N times
-(``_base2``/``2``, … for the rounds after the first).
+from git; e.g. 2b35dd9, session 20's starting point) on a database REV's own code made
+the same way (its ``bench/stats.py``'s seed and copies, in a process of its own: how a
+finished hand's log is stored changed with migration 0032, and an older revision reads
+none from a newer database), and its figures printed before this code's, each with
+``_base`` added to its name (``rebuild_s_base`` then ``rebuild_s``); ``--rounds N``
+alternates the two N times (``_base2``/``2``, … for the rounds after the first).
 """
 
 from __future__ import annotations
@@ -289,12 +291,23 @@ def rebuilt(target: Path | str, code: str | None) -> list[tuple[str, str, str]]:
             (line.split() for line in out.splitlines())]
 
 
-def rebuilds(target: Path | str, args: argparse.Namespace, baseline: str | None) -> None:
-    """The rebuild by ``baseline``'s code (an exported checkout) then by this one, on
-    the same database, ``args.rounds`` times; the figures printed pairwise."""
+def made(target: Path | str, code: str, args: argparse.Namespace) -> None:
+    """``target``'s database made by ``code``'s checkout, as it makes its own."""
+    subprocess.run([sys.executable, str(REBUILD_SCRIPT), str(target), "--code", code,
+                    "--make", "--hands", str(args.hands), "--seed-hands",
+                    str(args.seed_hands), "--seed", str(args.seed)],
+                   check=True, capture_output=True, text=True)
+
+
+def rebuilds(target: Path | str, args: argparse.Namespace,
+             baseline: tuple[str, Path | str] | None) -> None:
+    """The rebuild by the baseline's code (an exported checkout, on a database of its
+    own) then by this one, ``args.rounds`` times; the figures printed pairwise."""
+    if baseline is not None:
+        made(baseline[1], baseline[0], args)
     for number in range(1, args.rounds + 1):
         tag = "" if number == 1 else str(number)
-        before = rebuilt(target, baseline) if baseline else []
+        before = rebuilt(baseline[1], baseline[0]) if baseline else []
         now = rebuilt(target, None)
         old = {name: (value, unit) for name, value, unit in before}
         for name, value, unit in now:
@@ -304,7 +317,7 @@ def rebuilds(target: Path | str, args: argparse.Namespace, baseline: str | None)
 
 
 async def run_one(target: Path | str, args: argparse.Namespace,
-                  baseline: str | None = None) -> None:
+                  baseline: tuple[str, Path | str] | None = None) -> None:
     store = await Store.open(target)
     try:
         await seed(store, args.seed_hands, random.Random(args.seed))
@@ -327,7 +340,8 @@ async def dialects(args: argparse.Namespace, baseline: str | None) -> None:
     if not args.postgres_only:
         SUFFIX = ""
         with tempfile.TemporaryDirectory() as tmp:
-            await run_one(Path(tmp) / "stats.sqlite3", args, baseline)
+            await run_one(Path(tmp) / "stats.sqlite3", args,
+                          None if baseline is None else (baseline, Path(tmp) / "base.sqlite3"))
     if args.sqlite_only:
         return
     from tests.pgcluster import Cluster, ClusterUnavailable, create_database, drop_database
@@ -346,12 +360,18 @@ async def dialects(args: argparse.Namespace, baseline: str | None) -> None:
         url = cluster.url
     SUFFIX = "_postgres"
     name = fresh("stats_bench")
+    base_name = fresh("stats_bench_base") if baseline is not None else None
     try:
         target = await create_database(url, name)
+        base = None
+        if baseline is not None and base_name is not None:
+            base = (baseline, await create_database(url, base_name))
         try:
-            await run_one(target, args, baseline)
+            await run_one(target, args, base)
         finally:
             await drop_database(url, name)
+            if base_name is not None:
+                await drop_database(url, base_name)
     finally:
         if cluster is not None:
             cluster.stop()

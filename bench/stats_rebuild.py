@@ -2,6 +2,7 @@
 `bench/stats.py` times for each revision it compares (never a timed test).
 
     python bench/stats_rebuild.py TARGET [--code DIR]
+    python bench/stats_rebuild.py TARGET --make --hands N --seed-hands N --seed N [--code DIR]
 
 TARGET is a SQLite file or a PostgreSQL URL holding finished hands; ``--code`` a
 checkout (another revision's, exported) whose ``bot`` package does the rebuild instead
@@ -12,6 +13,11 @@ UNIT`` lines: ``rebuild_facts_s``, ``rebuild_ratings_s``, ``rebuild_s`` (wall cl
 the same with ``_cpu`` (the process's CPU time, every thread: SQLite's included,
 PostgreSQL's server not), ``rebuild_gc_s`` (time inside the garbage collector) and
 ``rebuild_load`` (the one-minute load average at the end).
+
+With ``--make`` it makes TARGET's database instead, as ``--code``'s own
+``bench/stats.py`` does (its ``seed`` and ``replicate``): a revision's rebuild is timed
+on a database its own code made (how a finished hand's log is stored changed with
+migration 0032; an older revision reads none from a newer database).
 """
 
 from __future__ import annotations
@@ -29,7 +35,25 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python bench/stats_rebuild.py")
     parser.add_argument("target")
     parser.add_argument("--code", default=str(Path(__file__).resolve().parents[1]))
+    parser.add_argument("--make", action="store_true")
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--seed-hands", type=int, default=240)
+    parser.add_argument("--seed", type=int, default=31)
     return parser.parse_args(argv)
+
+
+async def make(args: argparse.Namespace) -> None:
+    import random
+
+    from bench.stats import replicate, seed
+    from bot.store import Store
+
+    store = await Store.open(args.target)
+    try:
+        await seed(store, args.seed_hands, random.Random(args.seed))
+        await replicate(store, args.hands)
+    finally:
+        await store.close()
 
 
 class GcClock:
@@ -81,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     # and render.py are benches, not those packages)
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     sys.path.insert(0, str(Path(args.code).resolve()))
-    asyncio.run(run(args.target))
+    asyncio.run(make(args) if args.make else run(args.target))
     return 0
 
 
