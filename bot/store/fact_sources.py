@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Protocol
 
-from bot.store.compact import decode, millis
+from bot.store.compact import ALPHABET, KINDS, TILES, WHO
 from bot.store.database import Session
 from bot.store.repository import grouped, marks
 from bot.store.rows import (
@@ -242,29 +242,52 @@ def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets
     return acts, tail, tuple(claims)
 
 
-def _compact_log(hand_id: int, started_at: float, text: str, buckets: Sequence[float]
-                 ) -> tuple[str, list[int]]:
-    """A hand's compact log (`bot.store.compact`, an ended hand's) as `_log_sql`'s text,
-    and its actions' seqs."""
+_HEADS = {who + letter: f"{i % SEATS}" + ("PTC"[i // SEATS] if i < 2 * SEATS or letter not in "sw"
+                                            else "X")
+          for i, who in enumerate(WHO) for letter in KINDS.values()}
+"""A compact token's first two characters (who: seat and source; the kind's letter) as
+the seat and source `_log_sql` writes."""
+_TILE_DIGITS = {KINDS[kind]: count for kind, count in TILES.items()}
+_VALUE = {c: i for i, c in enumerate(ALPHABET)}
+
+
+def _compact_log(text: str, highs: Sequence[float]) -> tuple[str, range]:
+    """A hand's compact log (`bot.store.compact`: an ended hand's, seqs 1, 2, …) as
+    `_log_sql`'s text, read token by token without decoding it: who and kind by table;
+    a person's own move's bucket from its ``took`` (milliseconds from the action before,
+    after the payload's tiles; ``highs``: each bucket's upper bound in milliseconds,
+    the last open)."""
     parts = []
-    seqs = []
-    previous = millis(started_at) / 1000  # as the log's times, to the millisecond
-    last = len(buckets) - 1
-    for d in decode(hand_id, started_at, text):
-        row = d.row
+    seq = 0
+    # a time of two digits is under 64² ms: in the first bucket when it goes that far
+    short = 2 if highs and highs[0] >= 64 * 64 else 0
+    for seq, token in enumerate(text.split(","), 1):
+        head = _HEADS[token[:2]]
         bucket = 0
-        if row.source == "player":
-            took = row.at - previous
-            bucket = next((i for i, high in enumerate(buckets) if took <= high), last)
-            source = "P"
-        elif row.source == "timeout":
-            source = "T"
-        else:
-            source = "X" if row.kind in ("pass", "win") else "C"
-        parts.append(f"{row.seat}{source}{bucket:x}{_KINDS.get(row.kind, '?')}{row.seq % 10}")
-        seqs.append(row.seq)
-        previous = row.at
-    return "".join(parts), seqs
+        if head[1] == "P":
+            code = token[1]
+            wanted = _TILE_DIGITS[code]
+            if wanted == 0:
+                end = 2
+            elif wanted == 1:
+                end = 4  # a digit and its suit
+            else:
+                end = 2
+                while wanted:
+                    if token[end].isdigit():
+                        wanted -= 1
+                    end += 1
+                end += 1  # the last group's suit
+            took = token[end:]
+            if "~" in took:
+                took = took[:took.index("~")]
+            if len(took) > short and took[0] != "-":  # else in the first bucket
+                value = 0
+                for c in took:
+                    value = value * 64 + _VALUE[c]
+                bucket = bisect.bisect_left(highs, value)
+        parts.append(f"{head}{bucket:x}{token[1]}{seq % 10}")
+    return "".join(parts), range(1, seq + 1)
 
 
 async def _ordered_log(db: Session, hand_id: int, buckets: Sequence[float]
@@ -307,11 +330,10 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         "SELECT d.seat, d.seq, d.user_id, d.hand_id, h.number, h.match_id FROM departures d"
         " JOIN hands h ON h.id = d.hand_id"
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
+    highs = [high * 1000 for high in buckets[:-1]]
     logs: dict[int, tuple[str, Sequence[int]]] = {
-        int(r[0]): _compact_log(int(r[0]), float(r[1]), str(r[2]), buckets)
-        for r in await db.all(
-            "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
-            " ON h.id = l.hand_id WHERE l.hand_id > ? AND l.hand_id <= ?", span)}
+        int(r[0]): _compact_log(str(r[1]), highs) for r in await db.all(
+            "SELECT hand_id, log FROM hand_logs WHERE hand_id > ? AND hand_id <= ?", span)}
     for r in await db.all(_log_sql(buckets, bool(db.for_update)), span):  # rows stayed
         hand_id, first, last, count = int(r[0]), int(r[1]), int(r[2]), int(r[3])
         text = str(r[4])

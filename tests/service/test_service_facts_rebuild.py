@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 import os
 import random
 import signal
@@ -18,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
-from bot.service.facts import FACTS, STATS_FORMULA, rebuild_facts
+from bot.service.facts import FACTS, MOVE_BUCKETS, STATS_FORMULA, rebuild_facts
 from bot.store import HandFact, Store, fact_sources
+from bot.store.compact import KINDS, decode, millis
 from bot.store.facts import SET_ASIDE
 from bot.store.rows import HandSource
 from tests.service.facts_play import Plan, play_match
@@ -92,6 +94,35 @@ async def test_a_log_out_of_order_is_read_again_in_order(
     assert rebuilt.done and rebuilt.hands == len(hands) // 4
     assert await world.store.facts.all_hands() == hands
     assert await world.store.facts.all_matches() == matches
+
+
+async def test_a_compact_log_is_read_as_its_decoded_actions_say(make_world: MakeWorld
+                                                               ) -> None:
+    """`fact_sources._compact_log` reads an ended hand's compact text token by token
+    without decoding it: the same seats, sources, kinds and move-time buckets as its
+    actions decoded whole (`compact.decode`)."""
+    world = await make_world()
+    await _played(world)
+    rows = await world.store._db.all(
+        "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+        " ON h.id = l.hand_id ORDER BY l.hand_id")
+    assert len(rows) >= 6
+    highs = [high * 1000 for high in MOVE_BUCKETS[:-1]]
+    letters = {"player": "P", "timeout": "T", "computer": "C"}
+    for r in rows:
+        decoded = decode(int(r["hand_id"]), float(r["started_at"]), str(r["log"]))
+        previous, want = millis(float(r["started_at"])), []
+        for d in decoded:
+            row, at = d.row, millis(d.row.at)
+            source = letters[row.source]
+            if source == "C" and row.kind in ("pass", "win"):
+                source = "X"
+            bucket = (next(i for i, high in enumerate([*highs, math.inf]) if at - previous <= high)
+                      if source == "P" else 0)
+            want.append(f"{row.seat}{source}{bucket:x}{KINDS[row.kind]}{row.seq % 10}")
+            previous = at
+        text, seqs = fact_sources._compact_log(str(r["log"]), highs)
+        assert text == "".join(want) and list(seqs) == [d.row.seq for d in decoded]
 
 
 def test_a_log_is_in_order_only_when_its_seqs_run_on() -> None:
