@@ -304,11 +304,13 @@ class DiscordNotifier:
         loop = asyncio.get_running_loop()
         loop.call_later(delay, self._chan, notice.ref, lambda: self._table(notice.ref))
 
-    async def _table(self, ref: TableRef, notice: TableNotice | None = None) -> None:
+    async def _table(self, ref: TableRef, notice: TableNotice | None = None, *,
+                     always: bool = False) -> None:
         """Draw ``notice`` (by default the newest, for the coalescing timer) unless it
-        is already the one shown."""
+        is already the one shown. While Discord fails the coalescing timer's drawing
+        gives way to a newer state; one drawn ``always`` (the settlement's) does not."""
         st = await self.tables.load(ref.table_id)
-        newest = notice is None
+        newest = notice is None and not always
         if notice is None:
             st.scheduled = False
             notice = st.latest
@@ -466,8 +468,8 @@ class DiscordNotifier:
 
     async def _settlement(self, n: SettlementNotice, last: TableNotice | None,
                           name: str, nonce: str | None) -> discord.Message | None:
-        await self._table(n.ref, last)  # the hand's final table first, whatever the
-        # coalescing (the next hand may already have begun meanwhile)
+        await self._table(n.ref, last, always=True)  # the hand's final table first,
+        # whatever the coalescing (the next hand may already have begun meanwhile)
         await self._drop_ping(n.ref, await self.tables.load(n.ref.table_id))  # nobody
         # is to move in this hand any more
         caishen = last.view().caishen if last is not None else n.caishen
