@@ -210,12 +210,8 @@ async def _serve(config: Config, store: Store) -> int:
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(config.require_token()), name="discord")
-    gauges = None
-    if config.metrics_port is not None:
-        from bot import metrics
-
-        metrics.watch_discord(bot.http)
-        gauges = asyncio.create_task(_gauges(bot, store), name="metrics")
+    gauges = asyncio.create_task(_gauges(bot, store), name="metrics") \
+        if config.metrics_port is not None else None
     waiter = asyncio.create_task(stop.wait(), name="signals")
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
@@ -241,20 +237,20 @@ async def _serve(config: Config, store: Store) -> int:
 
 
 GAUGES_EVERY = 15.0
-"""Seconds between two readings of the metrics' gauges (tables, deliveries owed)."""
+"""Seconds between two readings of the tables' gauge (the deliveries' own gauge and
+counters are kept by bot/discord/delivery as they happen)."""
 
 
 async def _gauges(bot: Any, store: Store) -> None:
-    """The metrics' gauges from the database and the service, every `GAUGES_EVERY`."""
+    """The tables' gauge from the database and the service, every `GAUGES_EVERY`."""
     from bot import metrics
 
     while True:
         try:
-            live, owed = await store.maintenance.gauges()
+            live = await store.maintenance.live_tables()
             service = getattr(bot, "service", None)
             loaded = len(getattr(getattr(service, "tables", None), "loaded", ()))
             metrics.tables(live=live, idle=max(0, live - loaded))
-            metrics.deliveries_owed(owed)
         except Exception as exc:  # a gauge is never worth the bot
             log.warning("metrics: the gauges could not be read (%s)", exc)
         await asyncio.sleep(GAUGES_EVERY)

@@ -16,8 +16,8 @@ ids, names or tiles, so the series stay few and a scrape shows nothing secret.
 Exported (all prefixed ``mahjong_``): ``interactions_total{kind,outcome}`` and
 ``interaction_seconds{kind}`` (arrival to first response), ``moves_total{source}``,
 ``deliveries_owed`` (what waits to be delivered now) and ``deliveries_failed_total
-{kind,reason}``, ``discord_errors_total{status}`` (every failed call to Discord, counted
-at the HTTP client by `watch_discord`: nobody else need count them), ``tables{state}``
+{kind,reason}``, ``discord_errors_total{status}`` (the deliveries' calls, each failed
+try: bot/discord/delivery/retry.py), ``tables{state}``
 (``live``: in lobby or play; ``idle``: of those, not held in memory); and the
 process's own (``process_resident_memory_bytes``, CPU, open files) from
 prometheus-client.
@@ -206,32 +206,3 @@ def discord_error(status: int | str) -> None:
 def tables(live: int, idle: int) -> None:
     """Tables in lobby or play, and of those the ones not held in memory."""
     _sink.tables(live, idle)
-
-
-def watch_discord(http: Any) -> None:
-    """Count every failed call to Discord by its status (`discord_error`) where all
-    of them pass: the client's ``HTTPClient.request`` (``bot.http``), wrapped once.
-    What discord.py retries by itself (a 429, a 5xx before its last try) is not a
-    failure until it gives up. Callers need not count Discord's errors again."""
-    import aiohttp
-    import discord
-
-    request = http.request
-    if getattr(request, "_counted", False):
-        return
-
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return await request(*args, **kwargs)
-        except discord.HTTPException as exc:
-            discord_error(exc.status)
-            raise
-        except TimeoutError:
-            discord_error("timeout")
-            raise
-        except (aiohttp.ClientError, OSError):
-            discord_error("reset")
-            raise
-
-    counted._counted = True  # type: ignore[attr-defined]  # marks the wrapper
-    http.request = counted

@@ -31,6 +31,7 @@ from bot.discord.core.i18n import MahjongTranslator
 from bot.discord.core.items import DYNAMIC_ITEMS, answer_unshown
 from bot.discord.core.pictures import Pictures
 from bot.discord.core.tree_errors import on_app_command_error
+from bot.discord.delivery import retry
 from bot.discord.lobby import leave, message  # noqa: F401  (their buttons, registered)
 from bot.discord.lobby.names import computer_name
 from bot.discord.play import choices, moves, premoves  # noqa: F401  (their buttons, registered)
@@ -93,6 +94,8 @@ class MahjongBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.store is None:
             self.store = await Store.open(self.database_path or "mahjong.sqlite3")
+        # a database put back from a backup: new nonces (`retry.nonce_salt`), small hook
+        retry.nonce_salt = await self.store.lobby.setting(retry.RESTORED) or ""
         self.notifier = DiscordNotifier(self, StoreMemory(self.store),
                                         table_interval=self.table_interval,
                                         repost_after=self.repost_after,

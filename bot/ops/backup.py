@@ -200,7 +200,7 @@ async def _owe_fresh_views(path: Path, version: int) -> None:
 
     store = await Store.open(path, migrate=False)
     try:
-        await store.maintenance.after_restore(version)
+        await store.maintenance.after_restore(version, time.time())
     finally:
         await store.close()
 

@@ -113,25 +113,29 @@ class Maintenance(Repository):
         async with self._db.read() as db:
             return await _read(db, overdue_before, now)
 
-    async def gauges(self) -> tuple[int, int]:
-        """The metrics' two figures from the database, cheap enough to read every few
-        seconds (both on partial indexes): tables in lobby or play, announcements not
-        yet delivered."""
-        live = await self._one("SELECT COUNT(*) FROM game_tables"
-                               " WHERE status IN ('lobby', 'playing')")
-        owed = await self._one("SELECT COUNT(*) FROM announcements"
-                               " WHERE status <> 'delivered'")
-        return (int(live[0]) if live else 0), (int(owed[0]) if owed else 0)
+    async def live_tables(self) -> int:
+        """Tables in lobby or play (the metrics' gauge, read every few seconds: a
+        partial index counts them)."""
+        row = await self._one("SELECT COUNT(*) FROM game_tables"
+                              " WHERE status IN ('lobby', 'playing')")
+        return int(row[0]) if row else 0
 
-    async def after_restore(self, version: int) -> None:
+    async def after_restore(self, version: int, at: float) -> None:
         """A database just restored from a backup (schema ``version``), before any bot
         opens it: every decision waiting for a person is owed a fresh DM (the stored
         DM's step forgotten: `Presenter.owed_dms` then finds each, and the bot's start
-        sends them), since the DMs players hold were drawn after the backup; and no
-        claim of a process that ran on the original is left to run out."""
+        sends them), since the DMs players hold were drawn after the backup; the
+        restore's moment kept (``restored_at``: what the bot sends gets new nonces, so
+        Discord hands back none of the lost timeline's messages); and no claim of a
+        process that ran on the original is left to run out."""
         async with self._write() as db:
             if version >= 11:  # seats.dm_order
                 await db.run("UPDATE seats SET dm_order = NULL WHERE dm_order IS NOT NULL")
+            if version >= 6:  # bot_settings: the deliveries' nonces start afresh
+                await db.run("INSERT INTO bot_settings (key, value, updated_at)"
+                             " VALUES ('restored_at', ?, ?) ON CONFLICT (key) DO UPDATE"
+                             " SET value = excluded.value, updated_at = excluded.updated_at",
+                             (repr(at), at))
             if version >= 8:  # the claims of several processes
                 for table in ("deadlines", "announcements"):
                     await db.run(f"UPDATE {table} SET claimed_by = NULL,"

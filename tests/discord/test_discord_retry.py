@@ -173,3 +173,15 @@ async def test_failures_and_what_waits_are_counted_in_the_metrics() -> None:
             assert count is not None and count >= 1, status
     finally:
         metrics.disable()
+
+
+def test_a_restored_database_salts_every_nonce(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After `mahjong-bot restore` the same delivery gets another nonce: Discord must
+    not hand back what the lost timeline sent (issue 34)."""
+    from bot.discord.delivery import retry
+
+    plain = retry.nonce_of("dm", 1, 2, "text")
+    monkeypatch.setattr(retry, "nonce_salt", "1800000000.0")
+    salted = retry.nonce_of("dm", 1, 2, "text")
+    assert salted != plain and len(salted) == len(plain) == retry.NONCE_LENGTH
+    assert retry.nonce_of("dm", 1, 2, "text") == salted  # still the same for a retry

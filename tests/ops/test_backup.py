@@ -92,6 +92,10 @@ def test_a_restore_waits_for_the_bot_to_stop_and_keeps_what_it_replaces(
     out = capsys.readouterr().out
     assert "restored" in out and "before-restore-" in out
     assert live_tables(db) == 1
+    with contextlib.closing(sqlite3.connect(db)) as conn:  # the deliveries' new nonces
+        (restored_at,) = conn.execute(
+            "SELECT value FROM bot_settings WHERE key = 'restored_at'").fetchone()
+    assert float(restored_at) > 1.7e9
     (aside,) = tmp_path.glob("bot.sqlite3.before-restore-*")
     assert live_tables(aside) == 3  # nothing lost: the replaced database, whole
 

@@ -68,11 +68,22 @@ def always() -> bool:
     return True
 
 
+RESTORED = "restored_at"
+"""The setting `mahjong-bot restore` writes (bot/ops/backup.py): when the database was
+put back from a backup. Read at start-up into `nonce_salt`."""
+nonce_salt = ""
+"""Mixed into every nonce once the database was restored from a backup: the restored
+bot sends again what the backup's moment owed (a decision's DM, its buttons live), and
+Discord must not hand back the message the lost timeline sent for the same delivery
+within its nonce window (its buttons since taken off by moves the restore undid)."""
+
+
 def nonce_of(*parts: object) -> str:
     """The nonce of the message that delivers ``parts`` (what it shows and to whom): the
     same delivery tried again, by this process or another after a crash, carries the
     same nonce, and Discord gives the first message back instead of making another."""
-    text = "\x1f".join(str(p) for p in parts)
+    salted = (*parts, nonce_salt) if nonce_salt else parts
+    text = "\x1f".join(str(p) for p in salted)
     return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
 
 
