@@ -92,8 +92,19 @@ def _options(rules: str, text: str) -> TableOptions:
         return ruleset.options_type()
 
 
+_last_options: list[tuple[str, Mapping[str, object], TableOptions]] = []
+
+
 def _table_options(source: HandSource) -> TableOptions:
-    return _options(source.rules, json.dumps(dict(source.options), sort_keys=True))
+    """The hand's table's options; the last one's again when the hand holds the very same
+    mapping (a rebuild's batch gives each table's hands one: `fact_sources._parsed`),
+    without writing them out to look them up."""
+    if _last_options and _last_options[0][1] is source.options \
+            and _last_options[0][0] == source.rules:
+        return _last_options[0][2]
+    options = _options(source.rules, json.dumps(dict(source.options), sort_keys=True))
+    _last_options[:] = [(source.rules, source.options, options)]
+    return options
 
 
 @dataclass(frozen=True)

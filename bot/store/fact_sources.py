@@ -17,9 +17,9 @@ import functools
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.store.compact import ALPHABET, KINDS, TILES, WHO
 from bot.store.database import Session
@@ -242,12 +242,29 @@ def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets
     return acts, tail, tuple(claims)
 
 
-_HEADS = {who + letter: f"{i % SEATS}" + ("PTC"[i // SEATS] if i < 2 * SEATS or letter not in "sw"
-                                            else "X")
-          for i, who in enumerate(WHO) for letter in KINDS.values()}
-"""A compact token's first two characters (who: seat and source; the kind's letter) as
-the seat and source `_log_sql` writes."""
+def _pieces() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Each compact token's first two characters (who: seat and source; the kind's
+    letter) as the action's text in `_log_sql`'s form (its seq's digit left 0: a compact
+    log's seqs are 1, 2, … by position): whole for a timeout's or the computer's, by
+    bucket for a person's own move."""
+    others, own = {}, {}
+    for i, who in enumerate(WHO):
+        seat, source = i % SEATS, "PTC"[i // SEATS]
+        for letter in KINDS.values():
+            if source == "P":
+                own[who + letter] = tuple(f"{seat}P{bucket:x}{letter}0" for bucket in range(16))
+            else:
+                mark = "X" if source == "C" and letter in "sw" else source
+                others[who + letter] = f"{seat}{mark}0{letter}0"
+    return others, own
+
+
+_OTHERS, _OWN = _pieces()
 _TILE_DIGITS = {KINDS[kind]: count for kind, count in TILES.items()}
+_TOOK_AT = {letter: 2 if count == 0 else 4 for letter, count in _TILE_DIGITS.items()
+            if count <= 1}
+"""Where a token's took starts after a payload of at most one tile (a digit and its
+suit); kinds with more tiles are counted digit by digit."""
 _VALUE = {c: i for i, c in enumerate(ALPHABET)}
 
 
@@ -258,36 +275,35 @@ def _compact_log(text: str, highs: Sequence[float]) -> tuple[str, range]:
     after the payload's tiles; ``highs``: each bucket's upper bound in milliseconds,
     the last open)."""
     parts = []
-    seq = 0
     # a time of two digits is under 64² ms: in the first bucket when it goes that far
     short = 2 if highs and highs[0] >= 64 * 64 else 0
-    for seq, token in enumerate(text.split(","), 1):
-        head = _HEADS[token[:2]]
+    others, own, took_at, values = _OTHERS, _OWN, _TOOK_AT, _VALUE
+    tokens = text.split(",")
+    for token in tokens:
+        pair = token[:2]
+        piece = others.get(pair)
+        if piece is not None:
+            parts.append(piece)
+            continue
+        end = took_at.get(token[1])
+        if end is None:  # two tiles or more
+            wanted, end = _TILE_DIGITS[token[1]], 2
+            while wanted:
+                if token[end].isdigit():
+                    wanted -= 1
+                end += 1
+            end += 1  # the last group's suit
+        took = token[end:]
+        if "~" in took:
+            took = took[:took.index("~")]
         bucket = 0
-        if head[1] == "P":
-            code = token[1]
-            wanted = _TILE_DIGITS[code]
-            if wanted == 0:
-                end = 2
-            elif wanted == 1:
-                end = 4  # a digit and its suit
-            else:
-                end = 2
-                while wanted:
-                    if token[end].isdigit():
-                        wanted -= 1
-                    end += 1
-                end += 1  # the last group's suit
-            took = token[end:]
-            if "~" in took:
-                took = took[:took.index("~")]
-            if len(took) > short and took[0] != "-":  # else in the first bucket
-                value = 0
-                for c in took:
-                    value = value * 64 + _VALUE[c]
-                bucket = bisect.bisect_left(highs, value)
-        parts.append(f"{head}{bucket:x}{token[1]}{seq % 10}")
-    return "".join(parts), range(1, seq + 1)
+        if len(took) > short and took[0] != "-":  # else in the first bucket
+            value = 0
+            for c in took:
+                value = value * 64 + values[c]
+            bucket = bisect.bisect_left(highs, value)
+        parts.append(own[pair][bucket])
+    return "".join(parts), range(1, len(tokens) + 1)
 
 
 async def _ordered_log(db: Session, hand_id: int, buckets: Sequence[float]
@@ -341,6 +357,7 @@ async def hand_sources_in(db: Session, after: int, upto: int,
                          if _in_order(text, first, last, count)
                          else await _ordered_log(db, hand_id, buckets))
     out = []
+    options: dict[str, Mapping[str, Any]] = {}  # a table's options parsed once a batch
     for h in hands:
         hand_id, match_id, table_id = int(h["id"]), int(h["match_id"]), int(h["table_id"])
         users: list[int | None] = []
@@ -363,10 +380,20 @@ async def hand_sources_in(db: Session, after: int, upto: int,
             acts, tail, claims = _read_log(log[0], log[1], gone, len(buckets))
         out.append(HandSource(
             hand_id, match_id, table_id, int(h["guild_id"]), int(h["channel_id"]),
-            str(h["rules"]), json.loads(h["options"]), int(h["number"]), int(h["dealer"]),
+            str(h["rules"]), _parsed(options, str(h["options"])), int(h["number"]),
+            int(h["dealer"]),
             int(h["huangfan"]), float(h["started_at"]), float(h["ended_at"]), tuple(users),
             tuple(gone), tuple(settled.get(hand_id, ())), tail, claims, acts))
     return out
+
+
+def _parsed(seen: dict[str, Mapping[str, Any]], text: str) -> Mapping[str, Any]:
+    """A table's options (JSON) read once for every hand of the batch that has them:
+    the same mapping, never changed."""
+    found = seen.get(text)
+    if found is None:
+        found = seen[text] = json.loads(text)
+    return found
 
 
 async def match_sources_in(db: Session, match_ids: Sequence[int]) -> list[MatchSource]:
