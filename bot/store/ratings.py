@@ -272,16 +272,34 @@ async def _replay_in(db: Session, formula: Formula, guild_id: int | None = None,
         taken.append((match.match_id, match.guild_id, match.rules, match.finished_at,
                       int(made is not None)))
         last[group] = match
-    await db.run_many(
-        "INSERT INTO ratings (guild_id, rules, user_id, mu, sigma, matches, shown,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [(g, r, u, s.mu, s.sigma, counts[g, r, u][0], formula.shown(s), counts[g, r, u][1])
-         for (g, r), mine in skills.items() for u, s in mine.items()])
-    await db.run_many(_INSERT_CHANGE, [c.values() for c in changes])
-    await db.run_many(_INSERT_RATED, taken)
+    await _insert_in(db, "ratings", _RATING_COLUMNS,
+                     [(g, r, u, s.mu, s.sigma, counts[g, r, u][0], formula.shown(s),
+                       counts[g, r, u][1])
+                      for (g, r), mine in skills.items() for u, s in mine.items()])
+    await _insert_in(db, "rating_changes", _CHANGE_COLUMNS.split(", "),
+                     [c.values() for c in changes])
+    await _insert_in(db, "rated_matches", _RATED_COLUMNS, taken)
     await db.run_many(_SET_CURSOR, [(g, r, m.finished_at, m.match_id)
                                     for (g, r), m in last.items()])
     return len(taken), sum(1 for t in taken if t[-1])
+
+
+_RATING_COLUMNS = ("guild_id", "rules", "user_id", "mu", "sigma", "matches", "shown",
+                   "updated_at")
+_RATED_COLUMNS = ("match_id", "guild_id", "rules", "finished_at", "rated")
+_COPY_FROM = 200
+"""Rows from which a replay's insert goes by PostgreSQL's COPY (a whole rebuild's tens
+of thousands) rather than a statement a row."""
+
+
+async def _insert_in(db: Session, table: str, columns: Sequence[str],
+                     rows: list[tuple[object, ...]]) -> None:
+    """Insert rows a replay made into a table it emptied of them (no conflict): by COPY
+    where there is one and they are many, else one statement a row."""
+    if len(rows) >= _COPY_FROM and await db.copy_in(table, columns, rows):
+        return
+    await db.run_many(f"INSERT INTO {table} ({', '.join(columns)})"
+                      f" VALUES ({', '.join('?' * len(columns))})", rows)
 
 
 def _scope(guild_id: int | None, rules: str | None) -> tuple[str, tuple[object, ...]]:

@@ -10,8 +10,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.service.ratings import FORMULA, PlackettLuceFormula, shown_of
 from bot.store import MatchFact, Store
+from bot.store import ratings as ratings_store
 from bot.store.ratings import SETTING
 from tests.store.helpers import CHANNEL, GUILD, Game, NewGame
 
@@ -111,8 +114,12 @@ async def test_a_match_arriving_after_a_later_one_is_replayed_into_place(
         early.match.id] * 3 + [late.match.id] * 3
 
 
-async def test_the_rebuild_equals_the_incremental_result(store: Store,
-                                                         new_game: NewGame) -> None:
+@pytest.mark.parametrize("copy_from", [200, 1])
+async def test_the_rebuild_equals_the_incremental_result(
+        store: Store, new_game: NewGame, monkeypatch: pytest.MonkeyPatch,
+        copy_from: int) -> None:
+    """Also with every insert of the replay by COPY (PostgreSQL; a rebuild's many rows)."""
+    monkeypatch.setattr(ratings_store, "_COPY_FROM", copy_from)
     matches = Matches(store, new_game)
     seatings = [((1, 2, 3, None), (1, 2, 3, 4)), ((4, 2, 1, 3), (2, 2, 1, 4)),
                 ((1, None, None, 2), (1, 2, 3, 4)), ((3, 1, 4, 2), (4, 3, 2, 1)),
