@@ -37,10 +37,11 @@ from engine.rules.ruleset import StatHand
 
 log = logging.getLogger(__name__)
 
-STATS_FORMULA = "facts-2"
+STATS_FORMULA = "facts-3"
 """The derivation's version: kept in bot_settings with the projection; a different
 stored value makes start-up rebuild every row (once, even with several processes).
-Change it with any change to what a row holds."""
+Change it with any change to what a row holds (facts-3: a kong the log ends with, its
+replacement draw finding the wall empty, counts as a claim)."""
 
 MOVE_BUCKETS: tuple[float, ...] = (60, 300, 900, 1800, 3600, 7200, 14400, 28800, 57600,
                                    86400, math.inf)

@@ -217,7 +217,8 @@ def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets
     seat's counted actions (up to its departure's seq when ``left`` has one), the end
     (from the last turn action on, passes left out) and the claims that took their
     tile. A claim took it when the next turn (or win) is its own seat's: the window's
-    other answers come between; it was on the last discard before it."""
+    other answers come between; it was on the last discard before it. A kong the log
+    ends with took it too (the hand was drawn on its replacement draw)."""
     present = [int(bucket, 16) for bucket in set(log[2::_WIDTH])]
     acts = tuple(_counted(log if limit is None  # else its actions up to its departure
                           else log[:_WIDTH * bisect.bisect_right(seqs, limit)],
@@ -234,7 +235,9 @@ def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets
         after = at + 1  # the window's other answers (claims, passes) are few
         while after < end and kinds[after] in _ANSWERS:
             after += 1
-        if after < end and seats[after] == seats[at]:
+        # at the log's end only a kong took its tile: its replacement draw found the
+        # wall empty (a chi or pong is always followed by its seat's discard)
+        if (seats[after] == seats[at]) if after < end else kinds[at] == "k":
             claims.append(TakenClaim(seqs[at], int(seats[at]), int(seats[discard])))
     last_turn = max(kinds.rfind("d"), kinds.rfind("a"), kinds.rfind("n"), 0)
     tail = tuple(TailAction(seqs[i], int(seats[i]), _KIND_OF.get(kinds[i], kinds[i]))
