@@ -1,8 +1,9 @@
 """``METRICS_PORT``: the real bot (``run``, as ``mahjong-bot`` starts it) serves
 Prometheus's metrics while it plays: the interactions and their latency, the moves,
 the live tables, Discord's errors by status and the process's memory, scraped over
-HTTP; the endpoint goes with
-the bot. A port that cannot be listened on is refused in one line, before Discord."""
+HTTP; the endpoint goes with the bot. `mahjong-bot status` reads the same bot's
+database beside it. A port that cannot be listened on is refused in one line, before
+Discord."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from fakediscord import FakeDiscord
 
 from bot.__main__ import run
 from bot.config import Config
+from bot.ops.status import read_status
 
 
 def free_port() -> int:
@@ -63,6 +65,11 @@ async def test_the_running_bot_serves_its_metrics(
     assert "mahjong_deliveries_owed" in seen
     assert seen["process_resident_memory_bytes"] > 20 * 2**20
     assert seen['mahjong_discord_errors_total{status="403"}'] >= 1
+    # and `mahjong-bot status` beside it: the bot holds the database, nothing is stuck
+    found = await read_status(config.database_path)
+    assert found.bots == [str(os.getpid())] and found.stuck == []
+    assert found.figures["tables"]["playing"] == 1
+    assert found.figures["decisions"]["waiting"] >= 1
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, 15) == 0
     with pytest.raises(OSError):
