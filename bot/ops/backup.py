@@ -57,7 +57,7 @@ def backup_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog=prog, description="Copy the SQLite database, consistently, while the bot "
                                "runs (PostgreSQL: pg_dump).")
-    parser.add_argument("--to", dest="target", type=Path, required=True, metavar="FILE",
+    parser.add_argument("--to", dest="target", required=True, metavar="FILE",
                         help="the backup file to write (a folder: a new file in it, "
                              "named by the time)")
     parser.add_argument("--replace", action="store_true",
@@ -69,8 +69,10 @@ def backup_main(argv: list[str]) -> int:
         return CANNOT
     if isinstance(database, str):
         return say_pg(prog)
-    target: Path = args.target
-    if target.is_dir():  # a folder: a new file in it, named by the time (for cron)
+    target = Path(args.target)
+    # a folder (one that exists, or a name ending in /): a new file in it, named by the
+    # time (for cron)
+    if target.is_dir() or args.target.endswith(("/", os.sep)):
         stamp = datetime.fromtimestamp(time.time(), UTC).strftime("%Y%m%d-%H%M%S")
         target = target / f"{database.stem}-{stamp}.sqlite3"
     try:

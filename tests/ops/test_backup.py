@@ -136,3 +136,7 @@ def test_a_backup_into_a_folder_is_named_by_the_time(
     assert made.name.startswith("bot-") and made.suffix == ".sqlite3"
     assert live_tables(made) == 2
     assert str(made) in capsys.readouterr().out
+    fresh = tmp_path / "new-folder"
+    assert backup_main(["--to", f"{fresh}/", "--db", str(db)]) == 0  # made, then filled
+    (made,) = fresh.iterdir()
+    assert made.name.startswith("bot-") and live_tables(made) == 2
