@@ -537,7 +537,12 @@ class World:
             handle = await self.fake.select(user, message, custom_id, template.values)
         response = await handle.response(timeout=60)
         took = time.monotonic() - began
-        return took, response.type in (6, 7)
+        moved = response.type in (6, 7)
+        if not moved:  # what it was told instead, for whoever reads the run
+            text = response.message.content if response.message is not None else ""
+            print(f"cold click on table {table}: answer type {response.type}: {text!r}",
+                  file=sys.stderr, flush=True)
+        return took, moved
 
 
 @dataclass
