@@ -16,10 +16,10 @@ from bot.store import (
     premoves,
     ratings,
 )
-from bot.store.compact import compact_in
 from bot.store.database import Database, Session
 from bot.store.errors import StaleStatus
 from bot.store.fact_sources import Derive, project_in
+from bot.store.hand_logs import compact_in
 from bot.store.log import ActionLog
 from bot.store.repository import HAND_SELECT, Repository, TableBump, as_json
 from bot.store.rows import (
@@ -118,7 +118,7 @@ class Endings(Repository):
     async def _ended_in(self, db: Session, hand_id: int, at: float) -> None:
         """What a hand that ended leaves behind: nothing of its play (deadlines,
         snapshot, answers and discards chosen in advance, time banks), and its log as
-        one compact row (`bot.store.compact`: its facts are derived from that form);
+        one compact row (`bot.store.hand_logs`: its facts are derived from that form);
         and the announcements delivered long ago are forgotten
         (`outbox.prune_delivered_in`)."""
         await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))

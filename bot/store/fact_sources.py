@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from bot.store.compact import ALPHABET, KINDS, TILES, WHO
 from bot.store.database import Session
+from bot.store.hand_logs import text_of
 from bot.store.repository import grouped, marks
 from bot.store.rows import (
     HAND_FACT_COLUMNS,
@@ -351,8 +352,9 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
     highs = [high * 1000 for high in buckets[:-1]]
     logs: dict[int, tuple[str, Sequence[int]]] = {
-        int(r[0]): _compact_log(str(r[1]), highs) for r in await db.all(
-            "SELECT hand_id, log FROM hand_logs WHERE hand_id > ? AND hand_id <= ?", span)}
+        int(r[0]): _compact_log(text_of(str(r[1]), r[2]), highs) for r in await db.all(
+            "SELECT hand_id, log, packed FROM hand_logs WHERE hand_id > ? AND hand_id <= ?",
+            span)}
     for r in await db.all(_log_sql(buckets, bool(db.for_update)), span):  # rows stayed
         hand_id, first, last, count = int(r[0]), int(r[1]), int(r[2]), int(r[3])
         text = str(r[4])

@@ -14,6 +14,7 @@ from bot.store.compact import Decoded, decode, digest_of
 from bot.store.database import Database, Session
 from bot.store.deadlines import replace_deadlines_in
 from bot.store.errors import ConstraintError, StaleAction
+from bot.store.hand_logs import text_of
 from bot.store.repository import Repository, TableBump, as_json, marks
 from bot.store.rows import (
     ActionRow,
@@ -238,9 +239,10 @@ class ActionLog(Repository):
         if not hand_ids:
             return {}
         rows = await self._all(
-            "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+            "SELECT l.hand_id, h.started_at, l.log, l.packed FROM hand_logs l JOIN hands h"
             f" ON h.id = l.hand_id WHERE l.hand_id IN ({marks(hand_ids)})", list(hand_ids))
-        return {int(r[0]): decode(int(r[0]), float(r[1]), str(r[2])) for r in rows}
+        return {int(r[0]): decode(int(r[0]), float(r[1]), text_of(str(r[2]), r[3]))
+                for r in rows}
 
     async def verify(self, hand_id: int) -> bool:
         """Whether the hand's log, as stored now (its rows or its compact row), gives
@@ -303,7 +305,7 @@ class ActionLog(Repository):
         before: int | None = None
         while len(mine) < recent:
             rows = await self._all(
-                "SELECT h.id, h.started_at, s.seat, l.log FROM seats s"
+                "SELECT h.id, h.started_at, s.seat, l.log, l.packed FROM seats s"
                 " JOIN matches m ON m.table_id = s.table_id JOIN hands h ON h.match_id = m.id"
                 " JOIN hand_logs l ON l.hand_id = h.id WHERE s.user_id = ?"
                 + ("" if before is None else " AND h.id < ?")
@@ -312,7 +314,8 @@ class ActionLog(Repository):
             for r in rows:
                 seat = int(r["seat"])
                 mine.extend((d.row.at, max(0.0, d.row.at - d.asked_at))
-                            for d in decode(int(r["id"]), float(r["started_at"]), str(r["log"]))
+                            for d in decode(int(r["id"]), float(r["started_at"]),
+                                            text_of(str(r["log"]), r["packed"]))
                             if d.row.seat == seat and d.row.source == "player"
                             and d.asked_at is not None)
             if len(rows) < ANSWER_HANDS:

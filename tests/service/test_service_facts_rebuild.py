@@ -23,6 +23,7 @@ from bot.service.facts import FACTS, MOVE_BUCKETS, STATS_FORMULA, rebuild_facts
 from bot.store import HandFact, Store, fact_sources
 from bot.store.compact import KINDS, decode, millis
 from bot.store.facts import SET_ASIDE
+from bot.store.hand_logs import text_of
 from bot.store.rows import HandSource
 from tests.service.facts_play import Plan, play_match
 from tests.service.helpers import ANN, BOB, CID, DEE, MakeWorld, World, by, worlds_on
@@ -104,13 +105,14 @@ async def test_a_compact_log_is_read_as_its_decoded_actions_say(make_world: Make
     world = await make_world()
     await _played(world)
     rows = await world.store._db.all(
-        "SELECT l.hand_id, h.started_at, l.log FROM hand_logs l JOIN hands h"
+        "SELECT l.hand_id, h.started_at, l.log, l.packed FROM hand_logs l JOIN hands h"
         " ON h.id = l.hand_id ORDER BY l.hand_id")
     assert len(rows) >= 6
     highs = [high * 1000 for high in MOVE_BUCKETS[:-1]]
     letters = {"player": "P", "timeout": "T", "computer": "C"}
     for r in rows:
-        decoded = decode(int(r["hand_id"]), float(r["started_at"]), str(r["log"]))
+        log = text_of(str(r["log"]), r["packed"])  # deflated since 0033
+        decoded = decode(int(r["hand_id"]), float(r["started_at"]), log)
         previous, want = millis(float(r["started_at"])), []
         for d in decoded:
             row, at = d.row, millis(d.row.at)
@@ -121,7 +123,7 @@ async def test_a_compact_log_is_read_as_its_decoded_actions_say(make_world: Make
                       if source == "P" else 0)
             want.append(f"{row.seat}{source}{bucket:x}{KINDS[row.kind]}0")  # seq by place
             previous = at
-        text, seqs = fact_sources._compact_log(str(r["log"]), highs)
+        text, seqs = fact_sources._compact_log(log, highs)
         assert text == "".join(want) and list(seqs) == [d.row.seq for d in decoded]
 
 
