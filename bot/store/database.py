@@ -85,6 +85,14 @@ class Database(ABC):
         """``work(session, *args)`` as one write transaction, handed over whole: on
         SQLite in one trip to its connection's thread, instead of one a statement."""
 
+    async def read_at_once(self, work: Work[T], *args: Any) -> T:
+        """``work(session, *args)`` as one read transaction (one consistent view),
+        handed over whole where the database can (SQLite: on the loop's own connection,
+        no trip at all; a cold table's load is a dozen small reads). By default, a
+        `read` block."""
+        async with self.read() as session:
+            return await work(session, *args)
+
     async def one(self, sql: str, params: Params = ()) -> Row | None:
         """One query's first row, outside any write."""
         async with self._lock:

@@ -149,6 +149,8 @@ class Rebuilds(Repository):
         consistent view). Tables that do not exist are left out. Without ``snapshots``
         each live hand's whole log is read, as if it had none."""
         wanted = sorted(set(table_ids))
+        if len(wanted) <= _CHUNK:  # a table's first use: one transaction handed over whole
+            return await self._db.read_at_once(_loads_in, wanted, snapshots)
         out: dict[int, TableLoad] = {}
         async with self._db.read() as db:
             for start in range(0, len(wanted), _CHUNK):

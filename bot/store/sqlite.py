@@ -104,6 +104,17 @@ def _in_thread(conn: sqlite3.Connection, work: Work[T], args: tuple[Any, ...]) -
     return result
 
 
+def _read_in_thread(conn: sqlite3.Connection, work: Work[T], args: tuple[Any, ...]) -> T:
+    """In the connection's thread: BEGIN, ``work`` (reads only), then the transaction
+    ended."""
+    conn.execute("BEGIN")
+    try:
+        return drive(work(_ThreadSession(conn), *args))
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
 def _end_open(conn: sqlite3.Connection, how: str) -> None:
     """In the connection's thread: end its transaction (``how``: COMMIT or ROLLBACK)
     if one is open."""
@@ -213,6 +224,32 @@ class SqliteDatabase(Database):
             return await self._at_once(work, args)
         async with self._lock:
             return await self._at_once(work, args)
+
+    async def read_at_once(self, work: Work[T], *args: Any) -> T:
+        """A read transaction on the loop's own connection when no transaction of
+        several trips holds the lock (as `write_at_once`; WAL: it reads the last
+        commit whoever holds the write lock), else one trip to aiosqlite's thread. Added
+        for a cold table's load (issue 32: a dozen statements, each a trip, were most
+        of a click on a table not in memory)."""
+        if not self._lock.locked():
+            quick = self._loop_connection()
+            if quick is not None:
+                try:
+                    return _read_in_thread(quick, work, args)  # this thread: the loop's
+                except sqlite3.Error as exc:
+                    if not _busy(exc):
+                        raise _told(exc) from exc
+            try:
+                return await self._in_own_thread(_read_in_thread, self._conn._conn, work,
+                                                 args)
+            except sqlite3.Error as exc:
+                raise _told(exc) from exc
+        async with self._lock:
+            try:
+                return await self._in_own_thread(_read_in_thread, self._conn._conn, work,
+                                                 args)
+            except sqlite3.Error as exc:
+                raise _told(exc) from exc
 
     def _loop_connection(self) -> sqlite3.Connection | None:
         """The loop's own connection (opened now the first time), or None where it
