@@ -49,6 +49,7 @@ Settings come from the environment or a .env file (see .env.example):
   LOG_FORMAT      text (default) or json: one JSON object per line
   METRICS_PORT    serve Prometheus metrics on this port (pip install "mahjong-bot[metrics]")
   METRICS_HOST    the address it listens on (default 127.0.0.1)
+  IDLE_AFTER      seconds an unused table stays in memory (default 600)
 """
 
 NO_TOKEN = """\
@@ -203,7 +204,8 @@ async def _serve(config: Config, store: Store) -> int:
     bot = make_bot(store=store, dev_guild_id=config.dev_guild_id,
                    sync_commands=config.sync_commands, shard_count=config.shard_count,
                    shard_ids=config.shard_ids,
-                   service_options={"shared": True} if config.shared_database else None)
+                   service_options={"idle_after": float(config.idle_after),
+                                    **({"shared": True} if config.shared_database else {})})
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -61,6 +61,9 @@ class Config:
     """``METRICS_PORT``: serve Prometheus's metrics there (bot/metrics.py); None: off."""
     metrics_host: str = "127.0.0.1"
     """``METRICS_HOST``: the address the metrics endpoint listens on."""
+    idle_after: int = 600
+    """``IDLE_AFTER``: seconds a table nobody uses stays in memory (then it is loaded
+    again from the database on its next click, command or deadline)."""
 
     @property
     def database(self) -> Path | str:
@@ -115,7 +118,8 @@ class Config:
                    sync_commands=_sync_commands(values),
                    shard_count=shard_count, shard_ids=shard_ids,
                    log_format=_log_format(values), metrics_port=_metrics_port(values),
-                   metrics_host=_text(values, "METRICS_HOST") or "127.0.0.1")
+                   metrics_host=_text(values, "METRICS_HOST") or "127.0.0.1",
+                   idle_after=_idle_after(values))
 
 
 def _merged(environ: Mapping[str, str], env_file: str | Path | None) -> dict[str, str]:
@@ -239,6 +243,11 @@ def _log_format(values: Mapping[str, str]) -> str:
 def _metrics_port(values: Mapping[str, str]) -> int | None:
     raw = _text(values, "METRICS_PORT")
     return None if raw is None else _whole("METRICS_PORT", raw, 1, 65535)
+
+
+def _idle_after(values: Mapping[str, str]) -> int:
+    raw = _text(values, "IDLE_AFTER")
+    return 600 if raw is None else _whole("IDLE_AFTER", raw, 1, 7 * 24 * 3600)
 
 
 SYNC_CHOICES = ("changed", "always", "never")

@@ -137,3 +137,11 @@ def test_database_url_may_name_a_sqlite_file(tmp_path: Path) -> None:
 def test_an_unknown_database_url_is_refused() -> None:
     with pytest.raises(ConfigError, match="DATABASE_URL must start with postgresql://"):
         Config.from_env({"DATABASE_URL": "mysql://bot:pw@db/mahjong"}, env_file=None)
+
+
+def test_idle_after_is_ten_minutes_unless_set_and_refused_clearly_when_wrong() -> None:
+    assert Config.from_env({}, env_file=None).idle_after == 600
+    assert Config.from_env({"IDLE_AFTER": "30"}, env_file=None).idle_after == 30
+    for bad in ("0", "-5", "ten", "1.5"):
+        with pytest.raises(ConfigError, match="IDLE_AFTER must be a whole number from 1"):
+            Config.from_env({"IDLE_AFTER": bad}, env_file=None)
