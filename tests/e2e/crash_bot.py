@@ -10,6 +10,7 @@ so whatever it printed must survive a kill.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -51,9 +52,15 @@ async def main(api: str, gateway: str, db: str, guild: int, channel: int, host: 
     store = await PrintingStore.open(db)
     # no grace after a restart: only computers play here (the restart helper's part of
     # issue 9 makes computers skip it anyway)
-    bot = MahjongBot(store=store, computer_pause=0.0, table_interval=0.05,
-                     sync_commands=False, picture_processes=0,
-                     service_options={"grace": 0.0})
+    # MAHJONG_TEST_IDLE_AFTER (test_bot_sigkill_idle.py): the table leaves memory
+    # between the computers' moves (paused MAHJONG_TEST_COMPUTER_PAUSE) and each deadline
+    # loads it again, so the kills land while it loads or unloads too
+    idle = os.environ.get("MAHJONG_TEST_IDLE_AFTER")
+    bot = MahjongBot(store=store,
+                     computer_pause=float(os.environ.get("MAHJONG_TEST_COMPUTER_PAUSE", "0")),
+                     table_interval=0.05, sync_commands=False, picture_processes=0,
+                     service_options={"grace": 0.0,
+                                      **({"idle_after": float(idle)} if idle else {})})
     bot._connection.guild_ready_timeout = 0.05
     await bot.login("fake-token")
     connection = asyncio.create_task(bot.connect(reconnect=False))
@@ -62,6 +69,7 @@ async def main(api: str, gateway: str, db: str, guild: int, channel: int, host: 
     table = await seat_computers(bot.service, store, guild, channel, host, hands)
     while (row := await store.lobby.get_table(table)) is not None and row.status == "playing":
         await asyncio.sleep(0.02)
+    print(f"UNLOADED {bot.service.tables.unloaded}", flush=True)
     await bot.close()  # delivers what is queued
     connection.cancel()
     await store.close()
