@@ -602,6 +602,13 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
                 seconds, moved = await world.click(template, k)
                 took.append(seconds)
                 refused += not moved
+                if not moved:  # what the table's log holds, beside the first table's
+                    hand = template.hand_id + k * template.strides["hands"]
+                    log = await db.rows("SELECT seq, seat, kind, payload, source FROM"
+                                        " actions WHERE hand_id = ? ORDER BY seq", hand)
+                    print(f"  its log: {log}; the first table's last seq {template.seq},"
+                          f" its move {template.custom_id} {template.values}",
+                          file=sys.stderr, flush=True)
                 await asyncio.sleep(0.02)
             lateness = await _deadlines(db, due, template.seq)
             warmed = int((await bot.ask(f"WARM {args.warm_cap}", "WARM"))[0])
