@@ -14,8 +14,9 @@ from a refusal (401, 403, 404 and the other 4xx) and waits out the first.
   picture a newer state replaces, a mention whose decision was taken meanwhile. It
   raises `Superseded`, so only the newest form of a delivery is ever sent late.
 - A call that hangs is given up after `CALL_TIMEOUT` (`PROBE_TIMEOUT` for the probe)
-  and tried again: a message is created with a ``nonce`` and ``enforce_nonce``
-  (`nonce_of`), so Discord hands back the first message rather than make a second.
+  and tried again: a message is created with a ``nonce`` and ``enforce_nonce`` (the
+  same for each try, `nonce_of`), so Discord hands back the first message rather than
+  make a second.
 
 What is owed is also in the database, for a crash during an outage: the decisions
 whose DM never went out (`Presenter.owed_dms`) and the announcements (the outbox),
@@ -79,9 +80,12 @@ within its nonce window (its buttons since taken off by moves the restore undid)
 
 
 def nonce_of(*parts: object) -> str:
-    """The nonce of the message that delivers ``parts`` (what it shows and to whom): the
-    same delivery tried again, by this process or another after a crash, carries the
-    same nonce, and Discord gives the first message back instead of making another."""
+    """The nonce of the message that delivers ``parts``: the same delivery tried again
+    carries the same nonce, and Discord gives the first message back instead of making
+    another. An announcement's is made of its key, so a process sending it after a
+    crash gets the first one back too; a view's (a DM, the picture, a mention) is made
+    once per send (`Poster`), tried again as is: the same words may be a new message
+    (after a restore, the DM of a decision whose first DM lost its buttons)."""
     salted = (*parts, nonce_salt) if nonce_salt else parts
     text = "\x1f".join(str(p) for p in salted)
     return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]

@@ -46,7 +46,7 @@ from bot.discord.core.i18n import Lang, LocaleLike, lang
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
-from bot.discord.delivery.retry import Superseded, nonce_of
+from bot.discord.delivery.retry import Superseded
 from bot.discord.delivery.table_state import Tables, channel_queue
 from bot.discord.play.choices import Answers, add_claim_answers, add_preferences, answers_text
 from bot.discord.play.move_dms import MoveDms
@@ -283,9 +283,7 @@ class DmPresenter:
             message = await self.poster.dm_id(
                 user_id, content=dm.text, file=hand_file(ref.table_id, seat, dm.png),
                 view=ComposedView(dm.components), silent=n.silent,
-                wanted=self._wanted((ref.table_id, seat), n),
-                nonce=nonce_of("dm", ref.table_id, seat, user_id, n.silent, dm.text,
-                               dm.components))
+                wanted=self._wanted((ref.table_id, seat), n))
         except discord.Forbidden as exc:
             metrics.delivery_failed("dm", str(exc.code or exc.status))
             if exc.code == DM_CLOSED:
@@ -369,9 +367,7 @@ class DmPresenter:
         seen = due.get(n.seat)
         try:
             await self.poster.dm(user_id, content=warning_text(n, reader), silent=n.silent,
-                                 wanted=lambda: due.get(n.seat) == seen,
-                                 nonce=nonce_of("warn", n.ref.table_id, n.seat,
-                                                n.hand_number, n.deadline))
+                                 wanted=lambda: due.get(n.seat) == seen)
         except discord.HTTPException as exc:
             log.info("table %s: the warning DM to seat %s failed (%s)", n.ref.table_id,
                      n.seat, exc.status)

@@ -55,7 +55,7 @@ from bot.discord.delivery.channel import ChannelMessages, KeptHere, Swapped
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, has_file, memory_file, same_text
-from bot.discord.delivery.retry import Superseded, always, nonce_of
+from bot.discord.delivery.retry import Superseded, always
 from bot.discord.delivery.table_state import SharedTables, Tables, TableState, channel_queue
 from bot.discord.hand.replies import LiveReplies, SharedReplies
 from bot.discord.leaderboard import board_png, leaderboard_text
@@ -355,9 +355,6 @@ class DiscordNotifier:
             return
         picture.reset()
         message = await self.post.send(ref, content=caption, file=picture, wanted=wanted,
-                                       nonce=nonce_of("table", ref.table_id,
-                                                      notice.hand_number, notice.seq,
-                                                      st.table_message),
                                        allowed_mentions=discord.AllowedMentions.none())
         if message is not None:
             old, st.table_message, st.table_posted = st.table_message, message.id, self.now()
@@ -417,8 +414,7 @@ class DiscordNotifier:
                               hand=n.hand_number, kind=n.move, deadline=n.deadline,
                               locale=self.channel_locale(n.ref), reminder=n.reminder,
                               closed_dms=closed)
-        await self._post_ping(n.ref, st, text, silent=n.silent, wanted=wanted,
-                              nonce=nonce_of("ping", *decision, n.reminder))
+        await self._post_ping(n.ref, st, text, silent=n.silent, wanted=wanted)
 
     async def _claim_ping(self, ref: TableRef, hand: int, step: int, discarder: int,
                           people: dict[int, int], reminder: bool = False,
@@ -447,18 +443,17 @@ class DiscordNotifier:
         def wanted() -> bool:  # while the window is open
             return st.due == seen or (hand, step) in st.due.values()
 
-        await self._post_ping(ref, st, text, silent=silent, wanted=wanted,
-                              nonce=nonce_of("claim", ref.table_id, hand, step, reminder))
+        await self._post_ping(ref, st, text, silent=silent, wanted=wanted)
 
     async def _post_ping(self, ref: TableRef, st: TableState, text: str, *,
-                         silent: bool = False, wanted: Callable[[], bool] = always,
-                         nonce: str | None = None) -> None:
+                         silent: bool = False, wanted: Callable[[], bool] = always
+                         ) -> None:
         """One ping message per table: the previous one is deleted, so the channel does
         not fill up with them. ``silent``: its mentions do not notify (the notice's
         `MoveNotice.silent`: Discord's suppress-notifications flag). While Discord fails
         it is tried again as long as ``wanted()`` (its decision still open)."""
         await self.channel.post_ping(ref, st, lambda: self.post.send(
-            ref, content=text, silent=silent, wanted=wanted, nonce=nonce))
+            ref, content=text, silent=silent, wanted=wanted))
 
     async def _drop_ping(self, ref: TableRef, st: TableState) -> None:
         """The standing mention goes (the hand or the table is over)."""
