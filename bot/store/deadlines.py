@@ -179,13 +179,15 @@ class Deadlines(Repository):
                     limit: int = 20) -> list[DeadlineRow]:
         """Claim for ``owner`` (until ``until``) the deadlines whose moment has come — the
         half-time reminder a person's owes, else the deadline itself — and that nobody
-        holds (or whose holder's lease ran out: a killed process). Soonest first. On
+        holds (or whose holder's lease ran out: a killed process). The moment come
+        first first (through migration 0031's index, whatever the number of deadlines). On
         PostgreSQL the rows are taken ``FOR UPDATE SKIP LOCKED``: a process claiming at
         the same moment neither waits for them nor gets them (SQLite's write lock
         serialises the claims)."""
         async with self._write() as db:
+            # in the order the moments come: a range of migration 0031's index
             rows = await db.all(f"{DEADLINE_SELECT} WHERE {_CLAIMABLE}"
-                                " ORDER BY d.due_at, d.hand_id, d.seat LIMIT ?"
+                                f" ORDER BY {_MOMENT}, d.hand_id, d.seat LIMIT ?"
                                 f"{skip_locked(db, 'd')}", (now, now, limit))
             await db.run_many("UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
                               " WHERE hand_id = ? AND seat = ?",

@@ -148,11 +148,15 @@ async def test_the_moment_order_is_read_through_its_index(store: Store) -> None:
            f" > (?, ?, ?) ORDER BY {moment_of('d.')}, d.hand_id, d.seat LIMIT 5")
     migration = next(Path("migrations").glob("*_deadline_moments.sql")).read_text()
     assert f"(({MOMENT}), hand_id, seat)" in migration
-    async with store._db.write() as db:  # the test's own look at the plan
-        if store.dialect == "sqlite":
-            rows = await db.all(f"EXPLAIN QUERY PLAN {sql}", (0.0, 0, 0))
-        else:  # a small table: a sequential scan would win, so rule it out
-            await db.run("SET LOCAL enable_seqscan = off")
-            rows = await db.all(f"EXPLAIN {sql}", (0.0, 0, 0))
-    plan = " ".join(str(r[k]) for r in rows for k in r.keys())  # noqa: SIM118 (a Row is no mapping)
-    assert "deadlines_by_moment" in plan and "TEMP B-TREE" not in plan, plan
+    # shared mode's claims: the moments come, in order
+    come = (f"SELECT d.hand_id FROM deadlines d WHERE {moment_of('d.')} <= ? AND d.seat >= ?"
+            f" AND d.hand_id > ? ORDER BY {moment_of('d.')}, d.hand_id, d.seat LIMIT 20")
+    for query in (sql, come):
+        async with store._db.write() as db:  # the test's own look at the plan
+            if store.dialect == "sqlite":
+                rows = await db.all(f"EXPLAIN QUERY PLAN {query}", (0.0, 0, 0))
+            else:  # a small table: a sequential scan would win, so rule it out
+                await db.run("SET LOCAL enable_seqscan = off")
+                rows = await db.all(f"EXPLAIN {query}", (0.0, 0, 0))
+        plan = " ".join(str(r[k]) for r in rows for k in r.keys())  # noqa: SIM118 (a Row is no mapping)
+        assert "deadlines_by_moment" in plan and "TEMP B-TREE" not in plan, plan
