@@ -1,4 +1,4 @@
--- 0031_compact_logs: a finished hand costs its log (issue 32): its actions kept as one
+-- 0032_compact_logs: a finished hand costs its log (issue 32): its actions kept as one
 -- short text instead of a row each (bot/store/compact.py tells the form: a token an
 -- action, about 8 characters, times to the millisecond, the running digest of the log
 -- kept as its last action's). Every hand that has ended gets its row here; its action

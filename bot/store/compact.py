@@ -3,7 +3,7 @@
 While a hand is played its actions are rows (`bot.store.log`: the compare-and-set, the
 running digest, the snapshot beside them). When it ends (settled, or voided by a
 cancel), the same transaction writes them as one ``hand_logs`` row and deletes the rows
-(`compact_in`); migration 0031 did the same to every hand that had ended before it. A
+(`compact_in`); migration 0032 did the same to every hand that had ended before it. A
 hand whose rows do not fit the form (an action kind or payload this form does not know,
 a gap in its seqs) keeps its rows, read as before.
 

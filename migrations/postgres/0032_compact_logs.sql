@@ -1,4 +1,4 @@
--- 0031_compact_logs (PostgreSQL): as ../0031_compact_logs.sql; the statement is
+-- 0032_compact_logs (PostgreSQL): as ../0032_compact_logs.sql; the statement is
 -- compact_sql("postgres", "h.status = 'ended'").
 --
 -- The freed space is reused by later rows (autovacuum); VACUUM FULL gives it back.

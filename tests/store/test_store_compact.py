@@ -1,6 +1,6 @@
 """A finished hand's log in one compact row (issue 32, "a hand costs its log";
-`bot.store.compact`, migration 0031): written when the hand ends, read back as the rows
-it was, checked by the log's running digest, and made by migration 0031 from a database
+`bot.store.compact`, migration 0032): written when the hand ends, read back as the rows
+it was, checked by the log's running digest, and made by migration 0032 from a database
 BASE's code wrote (2b35dd9, before it: tests/store/fixtures/make_base.py made the two
 committed databases). SQLite and PostgreSQL both."""
 
@@ -47,7 +47,7 @@ def _statement(sql: str) -> str:
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
 def test_the_migration_writes_what_a_hand_ending_writes(dialect: str) -> None:
     (migration,) = [m for m in load_migrations(dialect=dialect)  # type: ignore[arg-type]
-                    if m.name == "0031_compact_logs"]
+                    if m.name == "0032_compact_logs"]
     statements = [s.strip() for s in _statement(migration.sql).split(";") if s.strip()]
     assert _statement(compact_sql(dialect, "h.status = 'ended'")) in statements
 
@@ -146,7 +146,7 @@ async def test_a_database_made_by_base_is_converted_replayed_verified_and_played
     facts = await _raw(base, f"SELECT {FACT_COLUMNS} FROM hand_facts ORDER BY hand_id, seat")
     assert all(before.values()) and facts
 
-    store = await Store.open(base)  # migrated: 0031 converts it
+    store = await Store.open(base)  # migrated: 0032 converts it
     try:
         db = store._db
         logs = {int(r[0]): (str(r[1]), r[2]) for r in await db.all(
