@@ -3,7 +3,8 @@
 While a hand is played its actions are rows (`bot.store.log`: the compare-and-set, the
 running digest, the snapshot beside them). When it ends (settled, or voided by a
 cancel), the same transaction writes them as one ``hand_logs`` row and deletes the rows
-(`compact_in`); migration 0032 did the same to every hand that had ended before it. A
+(`bot.store.hand_logs.compact_in`, the text deflated since 0033); migration 0032 did
+the same to every hand that had ended before it (the text plain). A
 hand whose rows do not fit the form (an action kind or payload this form does not know,
 a gap in its seqs) keeps its rows, read as before.
 
@@ -39,7 +40,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.database import Session
 from bot.store.rows import ActionRow, ActionSource, log_digest
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_."
@@ -264,13 +264,3 @@ def compact_sql(dialect: str, where: str) -> str:
             f" COUNT(*) {window} AS n, MAX(seq) {window} AS last"
             f" FROM (SELECT t.*, {token} AS token FROM ({timed}) t) k) w"
             " WHERE seq = last AND fit = 1 AND n = last")
-
-
-async def compact_in(db: Session, dialect: str, hand_id: int) -> bool:
-    """The hand's rows written as its ``hand_logs`` row and deleted, in the caller's
-    transaction (the hand has ended); False if they do not fit (they stay)."""
-    written = await db.run(compact_sql(dialect, "h.id = ?"), (hand_id,))
-    if not written:
-        return False
-    await db.run("DELETE FROM actions WHERE hand_id = ?", (hand_id,))
-    return True
