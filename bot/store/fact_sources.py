@@ -1,9 +1,9 @@
 """What the projection (`bot.store.facts`) is derived from, read from the stored rows of
 settled hands and finished matches — without replaying a hand: a hand's row, match and
 table, its seats and departures, its settlements, and its actions (an ended hand's
-compact log, `bot.store.compact`, decoded here; a hand whose rows stayed, read by
-window functions, which SQLite ≥ 3.25 and PostgreSQL both have), for one hand at its
-settlement or for thousands at a time in a rebuild.
+compact log, `bot.store.compact`, read as text by `bot.store.fact_log`; a hand whose
+rows stayed, read by window functions, which SQLite ≥ 3.25 and PostgreSQL both have),
+for one hand at its settlement or for thousands at a time in a rebuild.
 
 The derivation itself is the service's (`bot.service.facts`, a `Derive`): the store
 reads the sources and writes the rows it returns, in the caller's transaction
@@ -12,17 +12,15 @@ reads the sources and writes the rows it returns, in the caller's transaction
 
 from __future__ import annotations
 
-import bisect
 import functools
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from bot.store.compact import ALPHABET, KINDS, TILES, WHO
 from bot.store.database import Session
+from bot.store.fact_log import KIND_LETTERS, compact_log, in_order, read_log
 from bot.store.hand_logs import text_of
 from bot.store.repository import grouped, marks
 from bot.store.rows import (
@@ -132,24 +130,12 @@ async def project_in(db: Session, derive: Derive, after: int, upto: int) -> int:
     return len(sources)
 
 
-_KINDS = {"discard": "d", "chi": "c", "pong": "p", "kong": "k", "added_kong": "a",
-          "concealed_kong": "n", "win": "w", "pass": "s"}
-"""Each action kind's letter in a hand's log (`_log_sql`)."""
-_KIND_OF = {letter: kind for kind, letter in _KINDS.items()}
-_WIDTH = 5
-"""Characters an action takes in a hand's log."""
-_CLAIM = re.compile("[cpk]")
-_ANSWERS = frozenset("cpks")
-"""What a claim window's answers are (a claim or a pass); anything else follows it."""
-_DIGITS = "0123456789" * 2
-
-
 def _log_sql(buckets: Sequence[float], postgres: bool, one: bool = False) -> str:
-    """Each hand's log in one text, ``_WIDTH`` characters an action in seq order:
+    """Each hand's log in one text, ``fact_log.WIDTH`` characters an action in seq order:
     its seat; its source (``P`` a person's own move, ``T`` a timeout, ``C`` a turn or
     claim the computer played for the seat, ``X`` its pass or win); the move time's
     bucket as a hexadecimal digit (a person's own move's, ``0`` for the others); its
-    kind's letter (`_KINDS`); the last digit of its seq (`_read_log` checks the order
+    kind's letter (`KIND_LETTERS`); the last digit of its seq (`read_log` checks the order
     with it). Beside it the first seq and the count. The time from the action before
     (the hand's start for the first) is the one lookup; the rest is read in Python by
     string operations, not action by action. ``one``: of one action (a third
@@ -159,7 +145,7 @@ def _log_sql(buckets: Sequence[float], postgres: bool, one: bool = False) -> str
     cases = "".join(f" WHEN took <= {float(high)!r} THEN '{i:x}'"
                     for i, high in enumerate(buckets) if math.isfinite(high))
     bucket = f"CASE{cases} ELSE '{len(buckets) - 1:x}' END"
-    kind = "CASE kind" + "".join(f" WHEN '{k}' THEN '{v}'" for k, v in _KINDS.items()) \
+    kind = "CASE kind" + "".join(f" WHEN '{k}' THEN '{v}'" for k, v in KIND_LETTERS.items()) \
         + " ELSE '?' END"
     source = ("CASE source WHEN 'player' THEN 'P' WHEN 'timeout' THEN 'T'"
               " WHEN 'computer' THEN CASE WHEN kind IN ('pass', 'win') THEN 'X' ELSE 'C'"
@@ -177,7 +163,7 @@ def _log_sql(buckets: Sequence[float], postgres: bool, one: bool = False) -> str
     # SQLite: the time of a person's own move alone, the action before it looked up by
     # the primary key (2.5 times faster there than a window over every action); its
     # group_concat keeps the order rows come in (the primary key's here), which
-    # `_read_log` checks by each action's last digit of seq
+    # `read_log` checks by each action's last digit of seq
     took = ("a.at - COALESCE((SELECT p.at FROM actions p WHERE p.hand_id = a.hand_id"
             " AND p.seq < a.seq ORDER BY p.seq DESC LIMIT 1), (SELECT h.started_at"
             " FROM hands h WHERE h.id = a.hand_id))")
@@ -185,129 +171,6 @@ def _log_sql(buckets: Sequence[float], postgres: bool, one: bool = False) -> str
             f" group_concat({head}(SELECT {bucket} FROM (SELECT {took} AS took)){tail}, '')"
             " AS log FROM actions a WHERE hand_id > ? AND hand_id <= ?"
             f"{' AND seq = ?' if one else ''} GROUP BY hand_id")
-
-
-def _in_order(log: str, first: int, last: int, count: int) -> bool:
-    """The log's actions are seqs ``first``, ``first + 1``, … ``last`` in that order."""
-    start = first % 10
-    return last - first + 1 == count and len(log) == _WIDTH * count and (
-        log[_WIDTH - 1::_WIDTH] == _DIGITS[start:start + count] if count <= 10
-        else log[_WIDTH - 1::_WIDTH] == (_DIGITS[start:start + 10] * (count // 10 + 1))[:count])
-
-
-def _counted(log: str, seat: int, buckets: int, present: Sequence[int]) -> SeatActs:
-    """One seat's counted actions in (a prefix of) a hand's log: each a count of a
-    three-character key (seat, source, bucket), which only an action's first three
-    characters can spell (a source is upper case; what precedes and follows it not)."""
-    keys = _KEYS[seat]
-    hist = [0] * buckets
-    for bucket in present:
-        hist[bucket] = log.count(keys[bucket])
-    return SeatActs(seat, sum(hist), tuple(hist), log.count(_TIMEOUT[seat]),
-                    _COMPUTER[seat] in log)
-
-
-_KEYS = tuple(tuple(f"{seat}P{bucket:x}" for bucket in range(16)) for seat in range(SEATS))
-_TIMEOUT = tuple(f"{seat}T0" for seat in range(SEATS))
-_COMPUTER = tuple(f"{seat}C0" for seat in range(SEATS))
-
-
-def _read_log(log: str, seqs: Sequence[int], left: Sequence[int | None], buckets: int
-              ) -> tuple[tuple[SeatActs, ...], tuple[TailAction, ...], tuple[TakenClaim, ...]]:
-    """A hand's log (`_log_sql`, in seq order; ``seqs`` its actions' seqs) read: each
-    seat's counted actions (up to its departure's seq when ``left`` has one), the end
-    (from the last turn action on, passes left out) and the claims that took their
-    tile. A claim took it when the next turn (or win) is its own seat's: the window's
-    other answers come between; it was on the last discard before it. A kong the log
-    ends with took it too (the hand was drawn on its replacement draw)."""
-    present = [int(bucket, 16) for bucket in set(log[2::_WIDTH])]
-    acts = tuple(_counted(log if limit is None  # else its actions up to its departure
-                          else log[:_WIDTH * bisect.bisect_right(seqs, limit)],
-                          seat, buckets, present)
-                 for seat, limit in enumerate(left))
-    kinds, seats = log[3::_WIDTH], log[0::_WIDTH]
-    claims = []
-    end = len(kinds)
-    for found in _CLAIM.finditer(kinds):
-        at = found.start()
-        discard = kinds.rfind("d", 0, at)
-        if discard < 0:
-            continue
-        after = at + 1  # the window's other answers (claims, passes) are few
-        while after < end and kinds[after] in _ANSWERS:
-            after += 1
-        # at the log's end only a kong took its tile: its replacement draw found the
-        # wall empty (a chi or pong is always followed by its seat's discard)
-        if (seats[after] == seats[at]) if after < end else kinds[at] == "k":
-            claims.append(TakenClaim(seqs[at], int(seats[at]), int(seats[discard])))
-    last_turn = max(kinds.rfind("d"), kinds.rfind("a"), kinds.rfind("n"), 0)
-    tail = tuple(TailAction(seqs[i], int(seats[i]), _KIND_OF.get(kinds[i], kinds[i]))
-                 for i in range(last_turn, len(kinds)) if kinds[i] != "s")
-    return acts, tail, tuple(claims)
-
-
-def _pieces() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    """Each compact token's first two characters (who: seat and source; the kind's
-    letter) as the action's text in `_log_sql`'s form (its seq's digit left 0: a compact
-    log's seqs are 1, 2, … by position): whole for a timeout's or the computer's, by
-    bucket for a person's own move."""
-    others, own = {}, {}
-    for i, who in enumerate(WHO):
-        seat, source = i % SEATS, "PTC"[i // SEATS]
-        for letter in KINDS.values():
-            if source == "P":
-                own[who + letter] = tuple(f"{seat}P{bucket:x}{letter}0" for bucket in range(16))
-            else:
-                mark = "X" if source == "C" and letter in "sw" else source
-                others[who + letter] = f"{seat}{mark}0{letter}0"
-    return others, own
-
-
-_OTHERS, _OWN = _pieces()
-_TILE_DIGITS = {KINDS[kind]: count for kind, count in TILES.items()}
-_TOOK_AT = {letter: 2 if count == 0 else 4 for letter, count in _TILE_DIGITS.items()
-            if count <= 1}
-"""Where a token's took starts after a payload of at most one tile (a digit and its
-suit); kinds with more tiles are counted digit by digit."""
-_VALUE = {c: i for i, c in enumerate(ALPHABET)}
-
-
-def _compact_log(text: str, highs: Sequence[float]) -> tuple[str, range]:
-    """A hand's compact log (`bot.store.compact`: an ended hand's, seqs 1, 2, …) as
-    `_log_sql`'s text, read token by token without decoding it: who and kind by table;
-    a person's own move's bucket from its ``took`` (milliseconds from the action before,
-    after the payload's tiles; ``highs``: each bucket's upper bound in milliseconds,
-    the last open)."""
-    parts = []
-    # a time of two digits is under 64² ms: in the first bucket when it goes that far
-    short = 2 if highs and highs[0] >= 64 * 64 else 0
-    others, own, took_at, values = _OTHERS, _OWN, _TOOK_AT, _VALUE
-    tokens = text.split(",")
-    for token in tokens:
-        pair = token[:2]
-        piece = others.get(pair)
-        if piece is not None:
-            parts.append(piece)
-            continue
-        end = took_at.get(token[1])
-        if end is None:  # two tiles or more
-            wanted, end = _TILE_DIGITS[token[1]], 2
-            while wanted:
-                if token[end].isdigit():
-                    wanted -= 1
-                end += 1
-            end += 1  # the last group's suit
-        took = token[end:]
-        if "~" in took:
-            took = took[:took.index("~")]
-        bucket = 0
-        if len(took) > short and took[0] != "-":  # else in the first bucket
-            value = 0
-            for c in took:
-                value = value * 64 + values[c]
-            bucket = bisect.bisect_left(highs, value)
-        parts.append(own[pair][bucket])
-    return "".join(parts), range(1, len(tokens) + 1)
 
 
 async def _ordered_log(db: Session, hand_id: int, buckets: Sequence[float]
@@ -352,14 +215,14 @@ async def hand_sources_in(db: Session, after: int, upto: int,
         f" WHERE h.match_id IN ({marks(match_ids)})", match_ids)}
     highs = [high * 1000 for high in buckets[:-1]]
     logs: dict[int, tuple[str, Sequence[int]]] = {
-        int(r[0]): _compact_log(text_of(str(r[1]), r[2]), highs) for r in await db.all(
+        int(r[0]): compact_log(text_of(str(r[1]), r[2]), highs) for r in await db.all(
             "SELECT hand_id, log, packed FROM hand_logs WHERE hand_id > ? AND hand_id <= ?",
             span)}
     for r in await db.all(_log_sql(buckets, bool(db.for_update)), span):  # rows stayed
         hand_id, first, last, count = int(r[0]), int(r[1]), int(r[2]), int(r[3])
         text = str(r[4])
         logs[hand_id] = ((text, range(first, last + 1))
-                         if _in_order(text, first, last, count)
+                         if in_order(text, first, last, count)
                          else await _ordered_log(db, hand_id, buckets))
     out = []
     options: dict[str, Mapping[str, Any]] = {}  # a table's options parsed once a batch
@@ -382,7 +245,7 @@ async def hand_sources_in(db: Session, after: int, upto: int,
             tail: tuple[TailAction, ...] = ()
             claims: tuple[TakenClaim, ...] = ()
         else:
-            acts, tail, claims = _read_log(log[0], log[1], gone, len(buckets))
+            acts, tail, claims = read_log(log[0], log[1], gone, len(buckets))
         out.append(HandSource(
             hand_id, match_id, table_id, int(h["guild_id"]), int(h["channel_id"]),
             str(h["rules"]), _parsed(options, str(h["options"])), int(h["number"]),

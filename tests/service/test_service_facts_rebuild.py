@@ -20,7 +20,7 @@ import pytest
 
 from bot.service import FakeClock, RecordingNotifier, TableService
 from bot.service.facts import FACTS, MOVE_BUCKETS, STATS_FORMULA, rebuild_facts
-from bot.store import HandFact, Store, fact_sources
+from bot.store import HandFact, Store, fact_log, fact_sources
 from bot.store.compact import KINDS, decode, millis
 from bot.store.facts import SET_ASIDE
 from bot.store.hand_logs import text_of
@@ -90,7 +90,7 @@ async def test_a_log_out_of_order_is_read_again_in_order(
     world = await make_world()
     await _played(world)
     hands, matches = await world.store.facts.all_hands(), await world.store.facts.all_matches()
-    monkeypatch.setattr(fact_sources, "_in_order", lambda *_: False)
+    monkeypatch.setattr(fact_sources, "in_order", lambda *_: False)
     rebuilt = await rebuild_facts(world.store, world.clock.now, force=True, size=50)
     assert rebuilt.done and rebuilt.hands == len(hands) // 4
     assert await world.store.facts.all_hands() == hands
@@ -99,7 +99,7 @@ async def test_a_log_out_of_order_is_read_again_in_order(
 
 async def test_a_compact_log_is_read_as_its_decoded_actions_say(make_world: MakeWorld
                                                                ) -> None:
-    """`fact_sources._compact_log` reads an ended hand's compact text token by token
+    """`fact_log.compact_log` reads an ended hand's compact text token by token
     without decoding it: the same seats, sources, kinds and move-time buckets as its
     actions decoded whole (`compact.decode`)."""
     world = await make_world()
@@ -123,16 +123,16 @@ async def test_a_compact_log_is_read_as_its_decoded_actions_say(make_world: Make
                       if source == "P" else 0)
             want.append(f"{row.seat}{source}{bucket:x}{KINDS[row.kind]}0")  # seq by place
             previous = at
-        text, seqs = fact_sources._compact_log(log, highs)
+        text, seqs = fact_log.compact_log(log, highs)
         assert text == "".join(want) and list(seqs) == [d.row.seq for d in decoded]
 
 
 def test_a_log_is_in_order_only_when_its_seqs_run_on() -> None:
     log = "".join(f"0P0d{seq % 10}" for seq in range(3, 17))
-    assert fact_sources._in_order(log, 3, 16, 14)
-    assert not fact_sources._in_order(log, 3, 26, 14)  # a gap of ten: the digits agree
+    assert fact_log.in_order(log, 3, 16, 14)
+    assert not fact_log.in_order(log, 3, 26, 14)  # a gap of ten: the digits agree
     swapped = log[:5] + log[10:15] + log[5:10] + log[15:]
-    assert not fact_sources._in_order(swapped, 3, 16, 14)
+    assert not fact_log.in_order(swapped, 3, 16, 14)
 
 
 async def test_the_collector_is_off_during_a_batch_and_on_after(

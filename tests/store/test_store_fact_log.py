@@ -1,10 +1,10 @@
-"""Which claims took their tile, read from a hand's log (`fact_sources._read_log`):
+"""Which claims took their tile, read from a hand's log (`fact_log.read_log`):
 the claim whose seat plays next, and at the log's very end the kong whose replacement
 draw found the wall empty (the hand is drawn with that kong on the table)."""
 
 from __future__ import annotations
 
-from bot.store.fact_sources import _read_log
+from bot.store.fact_log import read_log
 from bot.store.rows import TakenClaim
 
 
@@ -19,7 +19,7 @@ def _log(*actions: tuple[int, str]) -> tuple[str, list[int]]:
 
 def _claims(*actions: tuple[int, str]) -> tuple[TakenClaim, ...]:
     log, seqs = _log(*actions)
-    return _read_log(log, seqs, (None,) * 4, 1)[2]
+    return read_log(log, seqs, (None,) * 4, 1)[2]
 
 
 def test_a_claim_took_the_tile_when_its_seat_plays_next() -> None:
