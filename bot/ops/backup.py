@@ -62,13 +62,9 @@ def backup_main(argv: list[str]) -> int:
                              "named by the time)")
     parser.add_argument("--replace", action="store_true",
                         help="overwrite FILE if it exists")
-    add_database(parser)
-    args = parser.parse_args(argv)
-    database = database_of(args, prog)
-    if database is None:
-        return CANNOT
-    if isinstance(database, str):
-        return say_pg(prog)
+    args, database = _sqlite_database(parser, argv, prog)
+    if isinstance(database, int):
+        return database
     target = Path(args.target)
     # a folder (one that exists, or a name ending in /): a new file in it, named by the
     # time (for cron)
@@ -91,13 +87,9 @@ def restore_main(argv: list[str]) -> int:
                                "stopped; PostgreSQL: pg_restore).")
     parser.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE",
                         help="the backup file (from mahjong-bot backup)")
-    add_database(parser)
-    args = parser.parse_args(argv)
-    database = database_of(args, prog)
-    if database is None:
-        return CANNOT
-    if isinstance(database, str):
-        return say_pg(prog)
+    args, database = _sqlite_database(parser, argv, prog)
+    if isinstance(database, int):
+        return database
     from bot.store import StoreError
 
     try:
@@ -110,6 +102,20 @@ def restore_main(argv: list[str]) -> int:
           f"{restored.tables} live table(s)){aside}. Start the bot: it carries on every "
           "table from the backup's moment.")
     return 0
+
+
+def _sqlite_database(parser: argparse.ArgumentParser, argv: list[str], prog: str
+                     ) -> tuple[argparse.Namespace, Path | int]:
+    """The command's arguments and its SQLite database, or the exit code when there is
+    none (a bad configuration, said; PostgreSQL, sent to its own tools)."""
+    add_database(parser)
+    args = parser.parse_args(argv)
+    database = database_of(args, prog)
+    if database is None:
+        return args, CANNOT
+    if isinstance(database, str):
+        return args, say_pg(prog)
+    return args, database
 
 
 def say_pg(prog: str) -> int:
