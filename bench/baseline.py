@@ -69,6 +69,19 @@ def use_engine_root() -> None:
         sys.path.insert(0, str(root))
 
 
+def use_bot_checkout(code: Path) -> None:
+    """For a child measuring ``code``'s whole bot (bench/discord.py, bench/scale.py): the
+    tests' e2e kit importable, and ``bot``, ``engine`` and ``render`` from ``code``
+    alone (this checkout's only when it is ``code``). The caller put this checkout on
+    the path to import this module; it comes off first."""
+    sys.path.remove(str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+    if code == ROOT:
+        sys.path.insert(0, str(ROOT))
+    else:  # never this checkout's modules filling gaps in an older bot's
+        OnlyFrom.install(code, ("bot", "engine", "render"))
+
+
 @contextmanager
 def exported(rev: str) -> Iterator[str]:
     """Git revision ``rev`` exported to a temporary folder (no worktree left behind)."""

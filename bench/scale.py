@@ -74,14 +74,9 @@ CODE = Path(sys.argv[sys.argv.index("--code") + 1]).resolve() if "--code" in sys
 # bench/discord.py is in this folder: it must not shadow the discord package
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
-from bench.baseline import OnlyFrom  # noqa: E402  (this checkout's, before CODE's)
+from bench.baseline import use_bot_checkout  # noqa: E402  (this checkout's, before CODE's)
 
-sys.path.remove(str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-if CODE == ROOT:
-    sys.path.insert(0, str(ROOT))
-else:  # the measured bot's modules from its checkout alone, never this one's
-    OnlyFrom.install(CODE, ("bot", "engine", "render"))
+use_bot_checkout(CODE)
 
 BASE = "2b35dd9"
 """Today's code when issue 32 was taken up (DESIGN20.md's BASE)."""
