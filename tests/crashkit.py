@@ -56,3 +56,22 @@ def record_commits(lines: list[str], committed: dict[tuple[int, int], str], seed
             key = (int(hand), int(seq))
             assert key not in committed, f"action {key} committed twice (seed {seed})"
             committed[key] = payload
+
+
+async def serve_until_sigterm(bot: Any, store: Store) -> None:
+    """A child bot's life: logged in at the fake Discord, ``READY`` printed, serving until
+    SIGTERM, then closed (its queued deliveries sent) and its store closed."""
+    import asyncio
+    import signal
+
+    bot._connection.guild_ready_timeout = 0.05
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await bot.login("fake-token")
+    connection = asyncio.create_task(bot.connect(reconnect=False))
+    await bot.wait_until_ready()
+    print("READY", flush=True)
+    await stop.wait()
+    await bot.close()  # delivers what is queued
+    connection.cancel()
+    await store.close()

@@ -9,7 +9,6 @@ once connected.
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import yarl  # noqa: E402
 
 from bot.discord.client import MahjongBot  # noqa: E402
 from bot.store import Store  # noqa: E402
+from tests.crashkit import serve_until_sigterm  # noqa: E402
 
 SHARED = {"shared": True, "claim_lease": 2.0, "claim_poll": 0.05, "announce_lease": 4.0}
 """As tests/e2e/deliverykit.py's: a dead process's work is taken over within seconds."""
@@ -34,17 +34,7 @@ async def main(api: str, gateway: str, database: str, shared: bool) -> int:
     bot = MahjongBot(store=store, computer_pause=0.0, table_interval=0.05,
                      sync_commands=True, picture_processes=0,
                      service_options=dict(SHARED) if shared else {})
-    bot._connection.guild_ready_timeout = 0.05
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await bot.login("fake-token")
-    connection = asyncio.create_task(bot.connect(reconnect=False))
-    await bot.wait_until_ready()
-    print("READY", flush=True)
-    await stop.wait()
-    await bot.close()
-    connection.cancel()
-    await store.close()
+    await serve_until_sigterm(bot, store)
     return 0
 
 

@@ -10,7 +10,6 @@ must be in the log however it ends. SIGTERM: a clean shutdown, then "DONE".
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.discord.client import make_bot  # noqa: E402
-from tests.crashkit import PrintingStore  # noqa: E402
+from tests.crashkit import PrintingStore, serve_until_sigterm  # noqa: E402
 
 SHARED = {"shared": True, "claim_lease": 2.0, "claim_poll": 0.05, "announce_lease": 4.0,
           "grace": 0.0}
@@ -37,17 +36,7 @@ async def main(api: str, gateway: str, database: str, shard: int, count: int) ->
     bot = make_bot(store=store, shard_count=count, shard_ids=(shard,), computer_pause=0.2,
                    table_interval=0.05, sync_commands=shard == 0, picture_processes=0,
                    service_options=SHARED)
-    bot._connection.guild_ready_timeout = 0.05
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await bot.login("fake-token")
-    connection = asyncio.create_task(bot.connect(reconnect=False))
-    await bot.wait_until_ready()
-    print("READY", flush=True)
-    await stop.wait()
-    await bot.close()  # delivers what is queued
-    connection.cancel()
-    await store.close()
+    await serve_until_sigterm(bot, store)
     print("DONE", flush=True)
     return 0
 
