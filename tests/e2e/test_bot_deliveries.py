@@ -35,6 +35,7 @@ from deliverykit import (
     pending_dm,
 )
 from fakediscord import BotLauncher, FakeDiscord, FakeUser
+from playkit import World
 
 from bot.discord.client import MahjongBot
 from bot.discord.delivery import retry
@@ -78,13 +79,13 @@ def asked(message_ids: list[str]) -> tuple[int, int]:
     raise AssertionError(f"no decision in {message_ids}")
 
 
-def match_over(fake: FakeDiscord, world: object, hands: int) -> bool:
-    return bool(channel_files(fake, world.channel, f"leaderboard-1-{hands}."))  # type: ignore[attr-defined]
+def match_over(fake: FakeDiscord, world: World, hands: int) -> bool:
+    return bool(channel_files(fake, world.channel, f"leaderboard-1-{hands}."))
 
 
-def assert_one_picture(fake: FakeDiscord, world: object) -> None:
+def assert_one_picture(fake: FakeDiscord, world: World) -> None:
     """The channel keeps one table picture (a re-post deleted the one before)."""
-    pictures = [m for m in channel_files(fake, world.channel, "table-1.")  # type: ignore[attr-defined]
+    pictures = [m for m in channel_files(fake, world.channel, "table-1.")
                 if not m.deleted]
     assert len(pictures) == 1, pictures
 

@@ -270,7 +270,7 @@ async def test_a_timeout_reaches_discord_py_as_a_timeout_not_retried(
     _, alice = world
     bot = await client(bots)
     channel = await dm_channel(bot, alice)
-    session = bot.http._HTTPClient__session  # type: ignore[attr-defined]
+    session = bot.http._HTTPClient__session  # type: ignore[attr-defined]  # discord.py's own session (private), to give it a short timeout
     session._timeout = aiohttp.ClientTimeout(total=0.3)  # the bot's own, shorter timeout
     fake.faults.hang_seconds = 0.6
     fake.faults.outage("timeout")

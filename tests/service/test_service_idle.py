@@ -128,8 +128,8 @@ async def test_a_start_up_reads_no_table_and_schedules_nothing_per_table(
             raise AssertionError(f"start-up read {name}")
         return read
 
-    world.store.lobby.live_tables = refuse("every live table")  # type: ignore[method-assign]
-    world.store.deadlines.all = refuse("every deadline")  # type: ignore[method-assign]
+    world.store.lobby.live_tables = refuse("every live table")  # type: ignore[method-assign]  # must not be read
+    world.store.deadlines.all = refuse("every deadline")  # type: ignore[method-assign]  # must not be read
     report = await world.service.recover()
     assert (report.live_tables, report.rebuilt, report.deadlines) == (5, 0, 5)
     assert forbidden == [] and world.service._tables == {}

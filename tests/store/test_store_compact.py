@@ -24,7 +24,7 @@ from bot.service.facts import rebuild_facts
 from bot.service.fairness import parse_wall
 from bot.store import Store
 from bot.store.compact import compact_sql, decode, digest_of, encode
-from bot.store.migrate import load_migrations
+from bot.store.migrate import Dialect, load_migrations
 from engine.ai import choose_action
 from engine.game import Action, deciding_seats, replay
 from tests.narrowing import known
@@ -45,8 +45,8 @@ def _statement(sql: str) -> str:
 
 
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
-def test_the_migration_writes_what_a_hand_ending_writes(dialect: str) -> None:
-    (migration,) = [m for m in load_migrations(dialect=dialect)  # type: ignore[arg-type]
+def test_the_migration_writes_what_a_hand_ending_writes(dialect: Dialect) -> None:
+    (migration,) = [m for m in load_migrations(dialect=dialect)
                     if m.name == "0032_compact_logs"]
     statements = [s.strip() for s in _statement(migration.sql).split(";") if s.strip()]
     assert _statement(compact_sql(dialect, "h.status = 'ended'")) in statements
