@@ -10,6 +10,7 @@ import."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import zlib
 from pathlib import Path
@@ -75,8 +76,14 @@ def build() -> bytes:
     return zlib.compress(bytes(head) + pairs + runs + pungs + honours, 9)
 
 
-def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("shapes.bin")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.shapes_build",
+        description="Write the analysis's shape tables (about a minute).")
+    parser.add_argument("path", nargs="?", type=Path, metavar="PATH",
+                        default=Path(__file__).with_name("shapes.bin"),
+                        help="where to write them (default: engine/shapes.bin)")
+    path: Path = parser.parse_args(sys.argv[1:] if argv is None else argv).path
     path.write_bytes(build())
     print(f"wrote {path} ({path.stat().st_size} bytes)")
 
