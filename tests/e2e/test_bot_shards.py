@@ -154,8 +154,9 @@ async def test_two_processes_play_one_match_and_one_survives_a_kill(
         await explained(children, driver.play_until(
             lambda: first.commits >= 3 and second.commits >= 3, idle=idle))
         # mid-hand, but not between a commit and the DMs it causes: a process killed in
-        # that window leaves the next decision's DM unsent until its reminder (README,
-        # "Several processes": a known limit), which this test's long timers never reach
+        # that window leaves the next decision's DM to a survivor once its heartbeat has
+        # been silent 30 s (docs/reliability.md, "What killing a process costs"), longer
+        # than this test waits
         await fake.settle(quiet=0.5, timeout=20)
         await fake.wait_for(lambda: any(driver.pending(p) for p in world.players), 20,
                             "a decision's DM before the kill")
