@@ -231,13 +231,19 @@ def _log_level(values: Mapping[str, str]) -> str:
 LOG_FORMATS = ("text", "json")
 
 
-def _log_format(values: Mapping[str, str]) -> str:
-    raw = _text(values, "LOG_FORMAT")
+def _choice(values: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    """A setting that is one of ``choices`` (any case; unset: the first)."""
+    raw = _text(values, name)
     if raw is None:
-        return "text"
-    if raw.lower() not in LOG_FORMATS:
-        raise ConfigError(f"LOG_FORMAT must be text or json, not {shown(raw)}")
+        return choices[0]
+    if raw.lower() not in choices:
+        named = ", ".join(choices[:-1]) + " or " + choices[-1]
+        raise ConfigError(f"{name} must be {named}, not {shown(raw)}")
     return raw.lower()
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    return _choice(values, "LOG_FORMAT", LOG_FORMATS)
 
 
 def _metrics_port(values: Mapping[str, str]) -> int | None:
@@ -254,12 +260,7 @@ SYNC_CHOICES = ("changed", "always", "never")
 
 
 def _sync_commands(values: Mapping[str, str]) -> str:
-    raw = _text(values, "SYNC_COMMANDS")
-    if raw is None:
-        return "changed"
-    if raw.lower() not in SYNC_CHOICES:
-        raise ConfigError(f"SYNC_COMMANDS must be changed, always or never, not {shown(raw)}")
-    return raw.lower()
+    return _choice(values, "SYNC_COMMANDS", SYNC_CHOICES)
 
 
 MAX_SHARDS = 4096
