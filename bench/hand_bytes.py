@@ -92,24 +92,14 @@ async def _measure(root: Path, target: str, hands: int) -> tuple[float, dict[str
 
 async def _on_postgres(url: str, root: Path, hands: int
                        ) -> tuple[float, dict[str, float]]:
-    import asyncpg
-
-    from tests.pgcluster import with_database
+    from tests.pgcluster import create_database, drop_database
 
     name = f"hand_bytes_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(url)
+    target = await create_database(url, name)
     try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        return await _measure(root, target, hands)
     finally:
-        await conn.close()
-    try:
-        return await _measure(root, with_database(url, name), hands)
-    finally:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await conn.close()
+        await drop_database(url, name)
 
 
 async def measure(root: Path, hands: int, backend: str) -> tuple[float, dict[str, float]]:

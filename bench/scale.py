@@ -415,24 +415,15 @@ async def database(backend: str, folder: Path, name: str) -> AsyncIterator[Db]:
     if backend == "sqlite":
         yield Db(str(folder / f"{name}.sqlite3"))
         return
-    import asyncpg
+    from tests.pgcluster import create_database, drop_database
 
-    from tests.pgcluster import with_database
     url = os.environ[ENV_URL]
     dbname = f"scale_{name}_{uuid.uuid4().hex[:8]}"
-    conn = await asyncpg.connect(url)
+    target = await create_database(url, dbname)
     try:
-        await conn.execute(f'CREATE DATABASE "{dbname}"')
+        yield Db(target)
     finally:
-        await conn.close()
-    try:
-        yield Db(with_database(url, dbname))
-    finally:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
-        finally:
-            await conn.close()
+        await drop_database(url, dbname)
 
 
 # ------------------------------------------------------------------ one size, one code
