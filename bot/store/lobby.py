@@ -35,6 +35,15 @@ async def seat_in(db: Session, table_id: int, seat: int) -> SeatRow:
     return SeatRow.of(row)
 
 
+async def _set_locale_in(db: Session, user_id: int, locale: str, at: float) -> bool:
+    count = await db.run(
+        "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+        " updated_at = excluded.updated_at"
+        " WHERE user_locales.locale <> excluded.locale", (user_id, locale, at))
+    return count > 0
+
+
 class Lobby(Repository):
     """Tables, their seats, the bot's settings and people's locales."""
 
@@ -64,7 +73,7 @@ class Lobby(Repository):
                        ) -> TableRow | None:
         """The table ``table_id`` if it is one of that server's channel (None: there is
         no such table there, whether it is elsewhere or nowhere)."""
-        row = await self._one(
+        row = await self._one_at_once(  # a click's first question: no trip (SQLite)
             "SELECT * FROM game_tables WHERE id = ? AND guild_id = ? AND channel_id = ?",
             (table_id, guild_id, channel_id))
         return TableRow.of(row) if row else None
@@ -206,8 +215,8 @@ class Lobby(Repository):
         return [SeatRow.of(r) for r in rows]
 
     async def seat_of(self, table_id: int, user_id: int) -> SeatRow | None:
-        row = await self._one("SELECT * FROM seats WHERE table_id = ? AND user_id = ?",
-                                   (table_id, user_id))
+        row = await self._one_at_once(  # a click's first question: no trip (SQLite)
+            "SELECT * FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
         return SeatRow.of(row) if row else None
 
     async def seats_of_user(self, user_id: int, *, live_only: bool = True) -> list[SeatRow]:
@@ -242,14 +251,10 @@ class Lobby(Repository):
 
     async def set_user_locale(self, user_id: int, locale: str, at: float) -> bool:
         """Remember the locale a person last used (whether or not they sit anywhere);
-        True if it changed, False when it was already known (nothing written)."""
-        async with self._write() as db:
-            count = await db.run(
-                "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
-                " updated_at = excluded.updated_at"
-                " WHERE user_locales.locale <> excluded.locale", (user_id, locale, at))
-            return count > 0
+        True if it changed, False when it was already known (nothing written). Handed
+        over whole (`Database.write_at_once`): every click on a cold table asks it, its
+        person forgotten with the table (issue 32)."""
+        return await self._at_once(_set_locale_in, user_id, locale, at)
 
     async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The remembered locale of each of these people who has one."""

@@ -167,5 +167,8 @@ class Repository:
     async def _one(self, sql: str, params: Params = ()) -> Row | None:
         return await self._db.one(sql, params)
 
+    async def _one_at_once(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._db.one_at_once(sql, params)
+
     async def _all(self, sql: str, params: Params = ()) -> list[Row]:
         return await self._db.all(sql, params)

@@ -251,6 +251,24 @@ class SqliteDatabase(Database):
             except sqlite3.Error as exc:
                 raise _told(exc) from exc
 
+    async def one_at_once(self, sql: str, params: Params = ()) -> Row | None:
+        """One small query by key on the loop's own connection when no transaction of
+        several trips holds the lock (as `read_at_once`), else `one`: a cold table's
+        click asks where the table is (`Lobby.seat_of`) before it loads it, a trip to
+        aiosqlite's thread that cost more than the query (issue 32)."""
+        if not self._lock.locked():
+            quick = self._loop_connection()
+            if quick is not None:
+                try:
+                    # read to its end: an unfinished statement would hold a read
+                    # transaction open on the loop's connection
+                    rows: list[Row] = quick.execute(sql, params).fetchall()
+                    return rows[0] if rows else None
+                except sqlite3.Error as exc:
+                    if not _busy(exc):
+                        raise _told(exc) from exc
+        return await self.one(sql, params)
+
     def _loop_connection(self) -> sqlite3.Connection | None:
         """The loop's own connection (opened now the first time), or None where it
         cannot serve: an in-memory database, another thread than the one it was opened

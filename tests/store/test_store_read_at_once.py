@@ -45,3 +45,40 @@ async def test_a_read_at_once_waits_for_a_transaction_of_several_trips(
     seen = await store._db.read_at_once(_two_reads, game.table.id)
     assert done.is_set() and seen == (0, 1)  # after the write's commit, never between
     await task
+
+
+async def test_one_at_once_reads_what_one_reads(store: Store, new_game: NewGame) -> None:
+    """`Database.one_at_once` (a click's question where a table is, `Lobby.seat_of`):
+    the same row as `one`, None for none, on the loop's connection (SQLite) or not."""
+    game = await new_game(users=(5, 6))
+    sql = "SELECT * FROM seats WHERE table_id = ? AND user_id = ?"
+    for user in (5, 6, 7):
+        assert await store._db.one_at_once(sql, (game.table.id, user)) == \
+            await store._db.one(sql, (game.table.id, user))
+    assert await store._db.one_at_once(sql, (game.table.id, 7)) is None
+    assert (await store.lobby.seat_of(game.table.id, 6)) is not None
+    assert await store.lobby.table_at(game.table.id, guild_id=game.table.guild_id,
+                                      channel_id=game.table.channel_id) == game.table
+
+
+async def test_one_at_once_waits_for_a_transaction_of_several_trips(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game(users=(5,))
+    held = asyncio.Event()
+    done = asyncio.Event()
+
+    async def writer() -> None:
+        async with store._db.write() as db:
+            await db.run("DELETE FROM seats WHERE table_id = ?", (game.table.id,))
+            held.set()
+            await asyncio.sleep(0.05)
+        done.set()
+
+    task = asyncio.create_task(writer())
+    await held.wait()
+    seen = await store.lobby.seat_of(game.table.id, 5)
+    assert done.is_set() and seen is None  # after the write's commit, never between
+    await task
+    # and the loop's connection is left with no transaction open: a write goes on
+    assert await store.lobby.set_user_locale(5, "zh-CN", 1.0) is True
+    assert await store.lobby.seat_of(game.table.id, 5) is None
