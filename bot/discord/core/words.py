@@ -68,7 +68,32 @@ def tiles_text(tiles: Iterable[Tile], locale: LocaleLike, *, sort: bool = True,
     """Tiles by name in the reader's language, never in the notation players do not
     read: a suit's tiles together ("一四七万 四四条 东风×2", "Characters 1 4 7, Bamboo
     4 4, East Wind ×2"); a lone tile by its name ("七筒", "Seven of Dots"), copies of
-    one counted ("九条×3"); each ``caishen`` marked as one ("白板（财神）")."""
+    one counted ("九条×3"); each ``caishen`` marked as one ("白板（财神）").
+
+    A few tiles' text is remembered (`_SHORT_TEXTS`): a click's reply and DM name single
+    tiles and pairs some thirty times (each menu entry, each claim), always the same."""
+    seq = tuple(tiles)
+    if len(seq) > MAX_SHORT:
+        return _tiles_text(seq, lang(locale), sort, caishen)
+    key = (seq, lang(locale), sort, caishen)
+    text = _SHORT_TEXTS.get(key)
+    if text is None:
+        if len(_SHORT_TEXTS) >= MAX_SHORT_TEXTS:
+            _SHORT_TEXTS.clear()
+        text = _SHORT_TEXTS[key] = _tiles_text(*key)
+    return text
+
+
+MAX_SHORT = 3
+"""The most tiles whose text `tiles_text` remembers (a claim's, a menu entry's)."""
+MAX_SHORT_TEXTS = 4096
+"""Texts `tiles_text` remembers at most (then it forgets them all and starts again)."""
+_SHORT_TEXTS: dict[tuple[tuple[Tile, ...], str, bool, Tile | None], str] = {}
+
+
+def _tiles_text(tiles: tuple[Tile, ...], locale: LocaleLike, sort: bool,
+                caishen: Tile | None) -> str:
+    """`tiles_text`, made each time."""
     zh = lang(locale) == "zh"
     seq = sorted(tiles) if sort else list(tiles)
     groups: list[list[Tile]] = []

@@ -25,6 +25,7 @@ answers for this hand while it decides nothing, and their clicks.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -32,7 +33,7 @@ from typing import Any, Literal
 import discord
 
 from bot.discord.core.answering import Answer, answering
-from bot.discord.core.i18n import LocaleLike, join, t
+from bot.discord.core.i18n import LocaleLike, join, lang, t
 from bot.discord.core.items import (
     MAX_BUTTON_LABEL,
     MAX_OPTIONS,
@@ -412,19 +413,40 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     for tile, a in claimable(held, caishen):
         if (tile, a.kind, a.tiles) not in chosen:
             entries.append((tile, a))
-    options = [discord.SelectOption(
-        label=clip(answer_label(tile, a, locale, then=False), MAX_OPTION_TEXT),
-        value=answer_value(tile, a),
-        description=clip(t("claims.note", locale), MAX_OPTION_TEXT),
-        default=(tile, a.kind, a.tiles) in chosen) for tile, a in entries[:MAX_OPTIONS]]
-    if not options:
+    if not entries:
         return None
-    shown = {ActionKind.PONG: 0, ActionKind.KONG: 1, ActionKind.CHI: 2}
-    options.sort(key=lambda o: (tile_from_notation(o.value[1:3]),
-                                shown[_LETTER_ANSWERS[o.value[0]]], o.value))
+    language = lang(locale)
+    note = clip(t("claims.note", language), MAX_OPTION_TEXT)
+    shown = []
+    for tile, a in entries[:MAX_OPTIONS]:
+        label, value = _claim_words(tile, a.kind, a.tiles, language)
+        shown.append(((tile, _SHOWN[a.kind], value), label, value,
+                      (tile, a.kind, a.tiles) in chosen))
+    shown.sort(key=_first)
+    options = [discord.SelectOption(label=label, value=value, description=note,
+                                    default=default)
+               for _, label, value, default in shown]
     return ClaimAnswersSelect(table_id, hand, row=row, options=options,
                               placeholder=clip(t("claims.placeholder", locale),
                                                MAX_OPTION_TEXT))
+
+
+_SHOWN = {ActionKind.PONG: 0, ActionKind.KONG: 1, ActionKind.CHI: 2}
+"""The order of a tile's claims in the menu."""
+
+
+def _first(entry: tuple[Any, ...]) -> Any:
+    return entry[0]
+
+
+@functools.lru_cache(maxsize=2048)
+def _claim_words(tile: Tile, kind: ActionKind, tiles: tuple[Tile, ...], language: str
+                 ) -> tuple[str, str]:
+    """A claim's menu label and value in ``language`` (the same every time: a click's
+    reply and DM list some eight, a few hundred exist)."""
+    answer = ClaimAnswer(kind, tiles)
+    return (clip(answer_label(tile, answer, language, then=False), MAX_OPTION_TEXT),
+            answer_value(tile, answer))
 
 
 def claimable(held: Sequence[Tile], wild: Tile | None) -> list[tuple[Tile, ClaimAnswer]]:
