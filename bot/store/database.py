@@ -93,6 +93,12 @@ class Database(ABC):
         async with self.read() as session:
             return await work(session, *args)
 
+    async def run_alone(self, sql: str, params: Params = ()) -> int:
+        """One write statement as a transaction of its own (how many rows it changed),
+        in as few trips as the database allows (PostgreSQL: one, no BEGIN and COMMIT
+        around it; SQLite: `write_at_once`)."""
+        return await self.write_at_once(_run_in, sql, params)
+
     async def one_at_once(self, sql: str, params: Params = ()) -> Row | None:
         """`one`, for a small query by key on a click's path, handed over whole where
         the database can (SQLite: on the loop's own connection, no trip at all). By
@@ -115,6 +121,10 @@ class Database(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+
+async def _run_in(db: Session, sql: str, params: Params) -> int:
+    return await db.run(sql, params)
 
 
 def drive(coroutine: Coroutine[Any, Any, T]) -> T:

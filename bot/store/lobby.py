@@ -35,15 +35,6 @@ async def seat_in(db: Session, table_id: int, seat: int) -> SeatRow:
     return SeatRow.of(row)
 
 
-async def _set_locale_in(db: Session, user_id: int, locale: str, at: float) -> bool:
-    count = await db.run(
-        "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
-        " updated_at = excluded.updated_at"
-        " WHERE user_locales.locale <> excluded.locale", (user_id, locale, at))
-    return count > 0
-
-
 class Lobby(Repository):
     """Tables, their seats, the bot's settings and people's locales."""
 
@@ -251,10 +242,15 @@ class Lobby(Repository):
 
     async def set_user_locale(self, user_id: int, locale: str, at: float) -> bool:
         """Remember the locale a person last used (whether or not they sit anywhere);
-        True if it changed, False when it was already known (nothing written). Handed
-        over whole (`Database.write_at_once`): every click on a cold table asks it, its
-        person forgotten with the table (issue 32)."""
-        return await self._at_once(_set_locale_in, user_id, locale, at)
+        True if it changed, False when it was already known (nothing written). One
+        statement in as few trips as can be (`Database.run_alone`): every click on a
+        cold table asks it, its person forgotten with the table (issue 32)."""
+        count = await self._db.run_alone(
+            "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale,"
+            " updated_at = excluded.updated_at"
+            " WHERE user_locales.locale <> excluded.locale", (user_id, locale, at))
+        return count > 0
 
     async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The remembered locale of each of these people who has one."""

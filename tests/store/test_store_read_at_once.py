@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.store import Store
+import pytest
+
+from bot.store import ConstraintError, Store
 from bot.store.database import Session
 from tests.store.helpers import NewGame
 
@@ -82,3 +84,21 @@ async def test_one_at_once_waits_for_a_transaction_of_several_trips(
     # and the loop's connection is left with no transaction open: a write goes on
     assert await store.lobby.set_user_locale(5, "zh-CN", 1.0) is True
     assert await store.lobby.seat_of(game.table.id, 5) is None
+
+
+async def test_run_alone_commits_its_one_statement(store: Store, new_game: NewGame) -> None:
+    """`Database.run_alone` (a person's language, on every cold table's click): the
+    statement committed alone, its count returned; a broken constraint is refused as
+    any write's is, nothing written, and the connection goes on."""
+    sql = ("INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+           " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale"
+           " WHERE user_locales.locale <> excluded.locale")
+    assert await store._db.run_alone(sql, (7, "zh-CN", 1.0)) == 1
+    assert await store._db.run_alone(sql, (7, "zh-CN", 2.0)) == 0
+    assert await store.lobby.user_locales([7]) == {7: "zh-CN"}
+    with pytest.raises(ConstraintError):
+        await store._db.run_alone("INSERT INTO user_locales (user_id, locale, updated_at)"
+                                  " VALUES (?, ?, ?)", (7, "en-US", 3.0))
+    assert await store.lobby.user_locales([7]) == {7: "zh-CN"}
+    assert await store.lobby.set_user_locale(7, "en-US", 4.0) is True
+    assert await store.lobby.user_locales([7]) == {7: "en-US"}
