@@ -111,6 +111,8 @@ class MahjongBot(discord.Client):
             notifier.channel_locale(ref), seat, replaces), **self.service_options}
         self.service = TableService(self.store, self.notifier, clock=self.clock,
                                     computer_pause=self.computer_pause, **options)
+        # a table that leaves the service's memory idle leaves the presenter's too
+        self.service.tables.on_unload = notifier.unloaded
         report = await self.service.recover()
         log.info("recovered %s live table(s), %s deadline(s), %s deferred",
                  report.live_tables, report.deadlines, report.deferred)
@@ -187,6 +189,7 @@ class MahjongBot(discord.Client):
                 await task
         if self.notifier is not None:
             await self.notifier.outbox.close(timeout)
+            await self.notifier.tables.drain()  # what idle tables' presenter knew
         await asyncio.to_thread(self.pictures.close)
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 
 from bot.service import errors as E
 from bot.service import fairness
@@ -106,6 +106,9 @@ class LiveTables:
         self.idle_after = idle_after
         self.unloaded = 0
         """Tables that left memory idle (tests and the bench)."""
+        self.on_unload: Callable[[Sequence[int]], None] | None = None
+        """Called after each look for idle tables with those that left memory (maybe
+        none): the adapter lets them go too (`DiscordNotifier.unloaded`)."""
         self._running = False
         self._stopped = asyncio.Event()
 
@@ -173,6 +176,8 @@ class LiveTables:
                     and not live.held_news and live.fence is None:
                 idle.append(live)
         if not idle:
+            if self.on_unload is not None:
+                self.on_unload(())
             return 0
         users: set[int] = set()
         for live in idle:
@@ -184,6 +189,8 @@ class LiveTables:
         self._people.forget(users)
         self._languages.forget(users)
         self.unloaded += len(idle)
+        if self.on_unload is not None:
+            self.on_unload([live.id for live in idle])
         log.debug("%s idle table(s) left memory, %s stay", len(idle), len(self.loaded))
         return len(idle)
 

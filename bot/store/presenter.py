@@ -71,11 +71,13 @@ class Presenter(Repository):
         """The table's presenter memory in one query: one row per seat (a table without
         seats: one row, ``seat`` NULL), each with the table's lobby_message_id,
         table_message_id, table_message_posted_at, ping_message_id and
-        permission_error_reported, and the seat's dm_closed, dm_message_id and dm_order,
-        and its followed reply (`hand_reply_of`). No rows: no such table."""
+        permission_error_reported and presenter_residue, and the seat's dm_closed,
+        dm_message_id and dm_order, and its followed reply (`hand_reply_of`). No rows:
+        no such table."""
         return await self._all(
             "SELECT t.lobby_message_id, t.table_message_id, t.table_message_posted_at,"
-            " t.ping_message_id, t.permission_error_reported, s.seat, s.dm_closed,"
+            " t.ping_message_id, t.permission_error_reported, t.presenter_residue,"
+            " s.seat, s.dm_closed,"
             " s.dm_message_id, s.dm_order, s.reply_message_id, s.reply_token,"
             " s.reply_user_id, s.reply_until, s.reply_order FROM game_tables t"
             " LEFT JOIN seats s ON s.table_id = t.id"
@@ -116,6 +118,13 @@ class Presenter(Repository):
         # one trip to SQLite's thread (not four: BEGIN, SELECT, UPDATE, COMMIT, each
         # holding the lock that every click's move then waits for): a DM per click
         return await self._at_once(_swap_dm, table_id, seat, message_id, order, shows)
+
+    async def set_residue(self, table_id: int, residue: str | None) -> None:
+        """What the presenter knew of the table in memory only, kept while the table is
+        out of its memory (None: nothing; 0034)."""
+        async with self._write() as db:
+            await db.run("UPDATE game_tables SET presenter_residue = ? WHERE id = ?",
+                         (residue, table_id))
 
     async def clear_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM or reply is to be edited any more."""

@@ -46,6 +46,9 @@ class TableMemory:
     ``order``)."""
     hand_replies: Mapping[int, HandReplyRow] = field(default_factory=dict)
     """Seat → its `/mahjong hand` reply that follows the game."""
+    residue: str | None = None
+    """What the presenter knew of the table in memory only when the table left its
+    memory idle (`set_residue`, 0034; the presenter's own JSON), until it is read back."""
 
 
 class StoreMemory:
@@ -69,7 +72,8 @@ class StoreMemory:
             dm_orders={r["seat"]: int(r["dm_order"]) for r in seats
                        if r["dm_order"] is not None},
             hand_replies={r["seat"]: reply for r in seats
-                          if (reply := self.store.presenter.hand_reply_of(r)) is not None})
+                          if (reply := self.store.presenter.hand_reply_of(r)) is not None},
+            residue=row["presenter_residue"])
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self.store.lobby.set_lobby_message(table_id, message_id)
@@ -86,6 +90,9 @@ class StoreMemory:
 
     async def set_permission_error_reported(self, table_id: int) -> None:
         await self.store.lobby.set_permission_error_reported(table_id, True)
+
+    async def set_residue(self, table_id: int, residue: str | None) -> None:
+        await self.store.presenter.set_residue(table_id, residue)
 
     async def swap_message(self, table_id: int, which: str, message_id: int | None,
                            posted_at: float = 0.0) -> int | None:

@@ -195,3 +195,31 @@ async def test_in_memory_twin_swaps_the_same_way() -> None:
     assert (got.table_message, got.table_posted, got.dm_messages) == (22, 600.0, {1: 52})
     await memory.forget_dm_messages(7)
     assert (await memory.recall(7)).dm_messages == {}
+
+
+async def test_a_tables_residue_is_kept_until_cleared_and_survives_a_reopening(
+        database: Path | str) -> None:
+    """What the presenter knew in memory only of a table that left it idle (0034): read
+    back by the next process, on both backends, and gone once cleared; the twin too."""
+    store = await Store.open(database)
+    try:
+        table = await store.lobby.create_table(guild_id=GUILD, channel_id=CHANNEL,
+                                               creator_id=1, rules="shanghai", at=100.0)
+        await store.lobby.sit(table.id, 0, user_id=1, display_name="P1", at=101.0)
+        assert (await StoreMemory(store).recall(table.id)).residue is None
+        await StoreMemory(store).set_residue(table.id, '{"due":[[0,1,5]]}')
+    finally:
+        await store.close()
+    reopened = await Store.open(database)
+    try:
+        memory = StoreMemory(reopened)
+        assert (await memory.recall(table.id)).residue == '{"due":[[0,1,5]]}'
+        await memory.set_residue(table.id, None)
+        assert (await memory.recall(table.id)).residue is None
+    finally:
+        await reopened.close()
+    twin = InMemory()
+    await twin.set_residue(3, "x")
+    assert (await twin.recall(3)).residue == "x"
+    await twin.set_residue(3, None)
+    assert (await twin.recall(3)).residue is None

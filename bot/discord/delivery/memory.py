@@ -52,6 +52,10 @@ class PresenterMemory(Protocol):
 
     async def set_permission_error_reported(self, table_id: int) -> None: ...
 
+    async def set_residue(self, table_id: int, residue: str | None) -> None:
+        """What the presenter knew of the table in memory only, kept while the table is
+        out of its memory (`Tables.drop`; None: nothing)."""
+
     async def swap_message(self, table_id: int, which: ViewMessage, message_id: int | None,
                            posted_at: float = 0.0) -> int | None:
         """Store ``message_id`` as the table's ``which`` message (``posted_at``: the
@@ -123,6 +127,9 @@ class InMemory:
     async def set_permission_error_reported(self, table_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id),
                                         permission_error_reported=True)
+
+    async def set_residue(self, table_id: int, residue: str | None) -> None:
+        self.tables[table_id] = replace(await self.recall(table_id), residue=residue)
 
     async def swap_message(self, table_id: int, which: ViewMessage, message_id: int | None,
                            posted_at: float = 0.0) -> int | None:

@@ -106,6 +106,10 @@ class Outbox:
     def busy(self) -> bool:
         return bool(self._workers)
 
+    def busy_keys(self) -> list[Hashable]:
+        """The keys with jobs queued or running."""
+        return list(self._queues)
+
     def slots_taken(self) -> int:
         """Slots held now: jobs running that have not given theirs back."""
         return self._taken

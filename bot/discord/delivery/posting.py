@@ -18,8 +18,9 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 
 NO_PERMISSION = (50013, 50001)
 RECENT = 100
+PEOPLE = 10_000
+"""People whose language and DM channel are kept at most (the most recent ones): these
+maps must not grow with everyone the bot ever wrote to."""
 """How many of a channel's newest messages are searched for an announcement that a
 crash left unsure (one history request)."""
 
@@ -110,11 +114,13 @@ class Poster:
     def __init__(self, client: discord.Client, memory: PresenterMemory) -> None:
         self.client = client
         self.memory = memory
-        self.languages: dict[int, str] = {}
+        self.languages: OrderedDict[int, str] = OrderedDict()
         """The language each person last used, as far as the notices told: the
-        creator's permission DM speaks it (their game DMs carry their own)."""
+        creator's permission DM speaks it (their game DMs carry their own); the
+        `PEOPLE` most recent."""
         self._reported: set[int] = set()
-        self._dm_channels: dict[int, discord.abc.Messageable] = {}
+        self._dm_channels: OrderedDict[int, discord.abc.Messageable] = OrderedDict()
+        """Each person's DM channel, opened once (the `PEOPLE` most recent)."""
         self.gate = Gate(global_over=lambda: _global_over(client))
         """Every call to Discord goes through it (retry.py)."""
 
@@ -127,7 +133,7 @@ class Poster:
 
     def learn(self, user_id: int | None, locale: str | None) -> None:
         if user_id is not None and locale:
-            self.languages[user_id] = locale
+            _keep(self.languages, user_id, locale)
 
     async def channel(self, ref: TableRef) -> discord.abc.Messageable | None:
         channel = self.client.get_channel(ref.channel_id)
@@ -253,7 +259,7 @@ class Poster:
         if channel is None:
             channel = await self.gate.call(
                 lambda: self.client.create_dm(discord.Object(user_id)), what="a DM channel")
-            self._dm_channels[user_id] = channel
+        _keep(self._dm_channels, user_id, channel)
         return channel  # type: ignore[return-value]  # create_dm's
 
     async def dm_id(self, user_id: int, *, content: str, file: discord.File,
@@ -348,6 +354,18 @@ class Poster:
                         exc.status, exc.code)
             return False
         return any(m.author.id == me.id and mark(m) for m in recent)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(recent: OrderedDict[K, V], key: K, value: V) -> None:
+    """``key`` is the most recent of ``recent``, which keeps the `PEOPLE` most recent."""
+    recent[key] = value
+    recent.move_to_end(key)
+    if len(recent) > PEOPLE:
+        recent.popitem(last=False)
 
 
 def _global_over(client: discord.Client) -> bool:

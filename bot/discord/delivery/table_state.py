@@ -9,16 +9,33 @@ which a reminder that came too late is dropped without asking anyone.
 In shared mode (several processes drawing the same tables) what the memory keeps is
 read again before each delivery (`SharedTables.fresh`): another process may have re-posted a
 message or seen a player's DMs close or open since.
+
+A table the service lets go idle leaves here too (`Tables.drop`, when nothing of it is
+being delivered: `DiscordNotifier.unloaded`), so what is kept here is bounded by the
+tables in use, not by every table ever shown. With one process what only this memory
+knew and a later delivery needs (each seat's last decision seen, the mentions made of
+open decisions, the hand each closed DM was refused in, each seat's DM still showing
+buttons) is written to the memory then (`set_residue`) and read back, once, when the
+table is shown again (`load`): it comes back as it left. In shared mode nothing is
+written: the memory is read before each delivery anyway, and a process that never drew
+a table starts from what the memory says, as any other process does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.discord.delivery.memory import PresenterMemory
 from bot.service import TableNotice
 from bot.store.presenter_memory import HandReplyRow
+
+log = logging.getLogger(__name__)
+WINDOWS = ("claim", "rob_kong")
+"""A table picture's phases with a claim window open (`Tables.busy`)."""
 
 
 def channel_queue(table_id: int) -> tuple[str, int]:
@@ -59,6 +76,9 @@ class TableState:
     from before the start and not yet followed again."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    recalled_due: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    """Each seat's `due` as the table left memory (its residue): the seat's decision
+    before the first notice since it came back (`DmPresenter`'s echo)."""
 
     def is_due(self, seat: int, hand: int, step: int) -> bool:
         """Whether the decision (hand, step) is still the newest one seen for ``seat``."""
@@ -74,12 +94,74 @@ class TableState:
         return self.dm_closed[seat] >= hand
 
 
+def residue_of(st: TableState, dms: dict[int, int] | None) -> str | None:
+    """What only this memory knows of the table that a later delivery needs, as the
+    memory keeps it (JSON; None: nothing). ``dms``: each seat's DM still showing move
+    buttons, when known better here than in the memory (one process)."""
+    kept: dict[str, Any] = {}
+    if st.due:
+        kept["due"] = sorted([seat, *d] for seat, d in st.due.items())
+    if st.turn_pings:
+        kept["turn"] = sorted(list(p) for p in st.turn_pings)
+    if st.claim_pings:
+        kept["claim"] = sorted([h, s, int(r)] for h, s, r in st.claim_pings)
+    closed = sorted([seat, hand] for seat, hand in st.dm_closed.items() if hand)
+    if closed:
+        kept["closed"] = closed
+    if dms is not None:
+        kept["dms"] = sorted([seat, m] for seat, m in dms.items())
+    return json.dumps(kept, separators=(",", ":")) if kept else None
+
+
+def _take_residue(st: TableState, text: str) -> bool:
+    """Put back what `residue_of` kept (before anything newer: a notice since wins);
+    whether it knew each seat's DM with buttons."""
+    try:
+        kept = json.loads(text)
+        due = {int(seat): (int(h), None if s is None else int(s))
+               for seat, h, s in kept.get("due", ())}
+        turn = {(int(a), int(b), int(c)) for a, b, c in kept.get("turn", ())}
+        claim = {(int(a), int(b), bool(c)) for a, b, c in kept.get("claim", ())}
+        closed = {int(seat): int(hand) for seat, hand in kept.get("closed", ())}
+        dms = {int(seat): int(m) for seat, m in kept["dms"]} if "dms" in kept else None
+    except (ValueError, TypeError, KeyError, AttributeError):
+        log.warning("an unreadable presenter residue was ignored: %r", text[:200])
+        return False
+    st.recalled_due = due
+    for seat, d in due.items():
+        st.due.setdefault(seat, d)
+    st.turn_pings |= turn
+    st.claim_pings |= claim
+    for seat, hand in closed.items():
+        if st.dm_closed.get(seat) == 0:  # the memory says closed: since that hand
+            st.dm_closed[seat] = hand
+    if dms is not None:
+        st.dm_messages = dms
+    return dms is not None
+
+
 class Tables:
     """Each table's `TableState`, its remembered part loaded once."""
+
+    keeps_residue = True
+    """Whether what only this memory knows is written when a table leaves it (one
+    process; shared mode reads the memory before each delivery instead)."""
 
     def __init__(self, memory: PresenterMemory) -> None:
         self.memory = memory
         self._states: dict[int, TableState] = {}
+        self._spills: dict[int, asyncio.Task[None]] = {}
+        """Tables whose residue is being written (`drop`): a load waits for it."""
+
+    def __contains__(self, table_id: int) -> bool:
+        return table_id in self._states
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    def known(self, table_id: int) -> TableState | None:
+        """The state if this memory has one (none is made)."""
+        return self._states.get(table_id)
 
     def get(self, table_id: int) -> TableState:
         """The state as known so far (not loaded: for what is kept in memory only)."""
@@ -95,6 +177,9 @@ class Tables:
         async with st.loading:
             if st.loaded:
                 return st
+            spill = self._spills.get(table_id)
+            if spill is not None:  # it left moments ago: its residue first
+                await asyncio.shield(spill)
             mem = await self.memory.recall(table_id)
             st.lobby_message = st.lobby_message or mem.lobby_message
             st.table_message = st.table_message or mem.table_message
@@ -104,6 +189,10 @@ class Tables:
                 st.dm_closed.setdefault(seat, 0)
             st.hand_replies = dict(mem.hand_replies)
             st.dm_messages = dict(mem.dm_messages)
+            if mem.residue is not None:
+                _take_residue(st, mem.residue)
+                # read once: a crash later must not bring back what is passed by then
+                await self.memory.set_residue(table_id, None)
             st.loaded = True
         return st
 
@@ -115,6 +204,55 @@ class Tables:
     def forget(self, table_id: int) -> TableState | None:
         return self._states.pop(table_id, None)
 
+    def busy(self, table_id: int) -> bool:
+        """Whether the table's state may not leave now: its picture waits for its
+        coalescing timer, it is being loaded, or the picture shows a claim window
+        open (whether an answer changed anything public is told from the picture
+        shown: `DiscordNotifier._table`)."""
+        st = self._states.get(table_id)
+        return st is not None and (
+            st.scheduled or st.loading.locked()
+            or (st.shown is not None and st.shown.view().phase in WINDOWS))
+
+    def drop(self, table_id: int, dms: dict[int, int] | None = None) -> None:
+        """The table leaves this memory (nothing of it is being delivered: the caller
+        knows). With one process what only this memory knew is written first
+        (`residue_of`; ``dms``: each seat's DM with buttons, known here); a load of the
+        table meanwhile waits for that write."""
+        st = self._states.pop(table_id, None)
+        if st is None or not self.keeps_residue:
+            return
+        if st.loaded and residue_of(st, dms) is None:
+            return  # nothing beyond what the memory says (its residue was read: none)
+        self._spills[table_id] = asyncio.get_running_loop().create_task(
+            self._spill(table_id, st, dms, self._spills.get(table_id)),
+            name=f"residue-{table_id}")
+
+    async def _spill(self, table_id: int, st: TableState, dms: dict[int, int] | None,
+                     before: asyncio.Task[None] | None) -> None:
+        try:
+            if before is not None:  # the same table left twice in a moment: in order
+                await asyncio.wait([before])
+            if not st.loaded:  # notices came, no delivery read the memory: what it
+                # keeps from an earlier time out of memory goes with what came since
+                mem = await self.memory.recall(table_id)
+                dms = None
+                if mem.residue is not None and _take_residue(st, mem.residue):
+                    dms = st.dm_messages
+            residue = residue_of(st, dms)
+            if residue is not None:
+                await self.memory.set_residue(table_id, residue)
+        except Exception:
+            log.exception("table %s: what the presenter knew was not kept", table_id)
+        finally:
+            if self._spills.get(table_id) is asyncio.current_task():
+                del self._spills[table_id]
+
+    async def drain(self) -> None:
+        """Wait for the residues being written (shutdown, tests)."""
+        while self._spills:
+            await asyncio.gather(*self._spills.values(), return_exceptions=True)
+
     def coalescing(self) -> bool:
         """Whether a table's picture waits for its coalescing timer (tests wait for it)."""
         return any(st.scheduled for st in self._states.values())
@@ -122,6 +260,8 @@ class Tables:
 
 class SharedTables(Tables):
     """Shared mode: what the memory keeps is read again before each delivery."""
+
+    keeps_residue = False
 
     async def fresh(self, table_id: int) -> TableState:
         """`load`, and the memory read again (one query): its message ids, the

@@ -59,6 +59,7 @@ from bot.discord.play.dms import ComposedView, PreparedDm, hand_file, prepare_dm
 from bot.service import PrivateNotice
 from bot.store.presenter_memory import HandReplyRow
 from engine.game.events import Event
+from engine.rules.common import SEATS
 
 log = logging.getLogger(__name__)
 
@@ -339,10 +340,23 @@ class LiveReplies:
 
     def forget(self, table_id: int) -> None:
         """The table is over: its replies follow no more."""
-        for key in [k for k in self._replies if k[0] == table_id]:
-            self._stop(key, self._replies[key], buttons_off=False)
-        for key in [k for k in self._seen if k[0] == table_id]:
-            del self._seen[key]
+        for seat in range(SEATS):
+            key = (table_id, seat)
+            if key in self._replies:
+                self._stop(key, self._replies[key], buttons_off=False)
+            self._seen.pop(key, None)
+
+    def busy(self, table_id: int) -> bool:
+        """Whether a reply of the table still follows its seat, or waits for a redraw."""
+        now = time.monotonic()
+        return any((key := (table_id, seat)) in self._pending
+                   or (key in self._replies and now < self._replies[key].until)
+                   for seat in range(SEATS))
+
+    def leave(self, table_id: int) -> None:
+        """The table leaves this memory (idle: no reply of it follows any more, none
+        waits): what is kept of its replies goes."""
+        self.forget(table_id)
 
     # -- the edits -------------------------------------------------------------------
 

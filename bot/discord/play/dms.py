@@ -47,7 +47,7 @@ from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
 from bot.discord.delivery.retry import Superseded
-from bot.discord.delivery.table_state import Tables, channel_queue
+from bot.discord.delivery.table_state import Tables, TableState, channel_queue
 from bot.discord.play.choices import Answers, add_claim_answers, add_preferences, answers_text
 from bot.discord.play.move_dms import MoveDms
 from bot.discord.play.moves import move_view
@@ -57,7 +57,7 @@ from bot.discord.table.words import describe_events
 from bot.service import PrivateNotice, TableRef, WarningNotice
 from bot.service.notices import NextDiscard, PlayedAhead
 from engine.game.events import Event
-from engine.rules.common import ActionKind
+from engine.rules.common import SEATS, ActionKind
 from engine.view import PlayerView
 from render.hand import hand_image
 
@@ -208,33 +208,53 @@ class DmPresenter:
         (`LiveReplies.follows`)."""
         self._cancelled: dict[int, Voided] = {}
         """Cancelled tables → what their open decisions' DMs say now."""
+        self._unsure: dict[Key, PrivateNotice] = {}
+        """A seat's first notice since its table came (back) into memory, queued: whether
+        it only echoes its person's answer is told once the memory was read (the seat's
+        decision before it, `TableState.recalled_due`)."""
 
     def private(self, notice: PrivateNotice) -> None:
         """Queue the seat's DM (or fold the notice into the one already queued)."""
         key = (notice.ref.table_id, notice.seat)
-        due = self.tables.get(key[0]).due
-        before = due.get(notice.seat)
-        due[notice.seat] = (notice.hand_number, notice.step)
+        st = self.tables.get(key[0])
+        before = st.due.get(notice.seat)
+        # the table back in memory, maybe: the seat's decision before is its residue's
+        unsure = before is None and not st.loaded
+        st.due[notice.seat] = (notice.hand_number, notice.step)
         if notice.user_id is None:
             return
         self.poster.learn(notice.user_id, notice.locale)
-        if _echo(notice, before):
+        if not unsure and _echo(notice, before):
             self._pending.pop(key, None)  # an unsent older state is stale too
+            self._unsure.pop(key, None)
             self._answered(key, notice)
             return
         queued = self._pending.get(key)
         news = (queued[1] if queued is not None else ()) + notice.news
         self._pending[key] = (notice, news)
         if queued is None:
+            if unsure:
+                self._unsure[key] = notice
             self.outbox.put(("dm", *key), lambda: self._deliver(key))
 
     async def _deliver(self, key: Key) -> None:
         pending = self._pending.pop(key, None)
+        unsure = self._unsure.pop(key, None)
         if pending is None or key[0] in self._cancelled:
             return
         notice, news = pending
         assert notice.user_id is not None  # never queued otherwise
         st = await self.tables.fresh(notice.ref.table_id)
+        if unsure is not None and _echo(unsure, st.recalled_due.get(key[1])):
+            # it only echoed its person's answer, as `private` tells of a table in memory
+            news = news[len(unsure.news):]
+            assert unsure.cause is not None and unsure.user_id is not None
+            spared = unsure.cause.message_id
+            if not self.move_dms.answered_on(key, spared, st):
+                await self._take_off(key, unsure.user_id, spared,
+                                     _order(unsure.hand_number, unsure.seq))
+            if notice is unsure:
+                return
         if self.on_delivery is not None:
             self.on_delivery(key, notice, news)
         if st.dm_blocked(notice.seat, notice.hand_number):
@@ -377,6 +397,7 @@ class DmPresenter:
         them (the computer decides for the seat now), after their queued DMs."""
         key = (table_id, seat)
         self._pending.pop(key, None)
+        self._unsure.pop(key, None)
         self.outbox.put(("dm", *key), partial(self._supersede, key, user_id, None,
                                               order=None))
 
@@ -384,8 +405,9 @@ class DmPresenter:
         """The table was cancelled: none of its DMs goes out any more, and its open
         decisions' DMs will say ``words`` (`void`)."""
         self._cancelled[table_id] = words
-        for key in [k for k in self._pending if k[0] == table_id]:
-            del self._pending[key]
+        for seat in range(SEATS):
+            self._pending.pop((table_id, seat), None)
+            self._unsure.pop((table_id, seat), None)
 
     async def void(self, ref: TableRef, people: Mapping[int, int]) -> None:
         """The cancelled table's open decisions (``people``: seat → user id): each DM
@@ -410,6 +432,16 @@ class DmPresenter:
     def forget(self, table_id: int) -> None:
         """The table is over: its seats' DMs are not edited any more."""
         self.move_dms.forget(table_id)
+
+    def busy(self, table_id: int) -> bool:
+        """Whether a DM of the table waits to go."""
+        return any((table_id, seat) in self._pending for seat in range(SEATS))
+
+    def leave(self, table_id: int, st: TableState | None) -> dict[int, int] | None:
+        """The table leaves this memory (idle, or over: none of its DMs waits): what is
+        kept of it goes; each seat's DM with buttons, when known here (`MoveDms.leave`)."""
+        self._cancelled.pop(table_id, None)
+        return self.move_dms.leave(table_id, st)
 
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.table_state import Tables, TableState
+from engine.rules.common import SEATS
 
 Key = tuple[int, int]
 
@@ -52,6 +53,12 @@ class MoveDms(Protocol):
 
     def forget(self, table_id: int) -> None:
         """The table is over."""
+        ...
+
+    def leave(self, table_id: int, st: TableState | None) -> dict[int, int] | None:
+        """The table leaves this memory (idle, or over): nothing of it is kept here any
+        more. Returns each seat's DM still showing move buttons when this process knows
+        them better than the memory (``st`` loaded, one process), for `Tables.drop`."""
         ...
 
 
@@ -106,9 +113,25 @@ class KnownHere:
             self.clicked_off[key] = message_id  # a DM from before the start, maybe
 
     def forget(self, table_id: int) -> None:
-        for held in (self.move_dms, self.clicked_off):
-            for key in [k for k in held if k[0] == table_id]:
-                del held[key]
+        for seat in range(SEATS):
+            self.move_dms.pop((table_id, seat), None)
+            self.clicked_off.pop((table_id, seat), None)
+
+    def leave(self, table_id: int, st: TableState | None) -> dict[int, int] | None:
+        """The memory's DM of a seat is the one this process sent last with a decision
+        (`replace` writes only those): one whose buttons went since (a DM without a
+        decision, a click) is still there. What is known here goes with the residue."""
+        dms = None
+        if st is not None and st.loaded:
+            dms = {}
+            for seat, kept in st.dm_messages.items():  # from before the start
+                if kept != self.clicked_off.get((table_id, seat)):
+                    dms[seat] = kept
+            for seat in range(SEATS):
+                if (table_id, seat) in self.move_dms:
+                    dms[seat] = self.move_dms[(table_id, seat)]
+        self.forget(table_id)
+        return dms
 
 
 class SwappedDms:
@@ -167,5 +190,10 @@ class SwappedDms:
             self.clicked_off[key] = message_id
 
     def forget(self, table_id: int) -> None:
-        for key in [k for k in self.clicked_off if k[0] == table_id]:
-            del self.clicked_off[key]
+        for seat in range(SEATS):
+            self.clicked_off.pop((table_id, seat), None)
+
+    def leave(self, table_id: int, st: TableState | None) -> dict[int, int] | None:
+        """The memory is read before each delivery: nothing to add to it."""
+        self.forget(table_id)
+        return None

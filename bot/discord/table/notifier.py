@@ -31,6 +31,11 @@ Discord `bot.discord.delivery.posting.Poster`'s.
   the one it replaces deleted (see bot/discord/delivery/memory.py): one lobby message, one
   picture, at most one mention, whichever process posted them. Which of the two is
   chosen once, here (`ChannelMessages`, bot/discord/delivery/channel.py).
+- A table the service lets go idle (`unloaded`) leaves here too once nothing of it is
+  being delivered (its picture's timer, DMs and replies queued, a reply still
+  following, a claim window on the picture): what the presenter keeps is bounded by the
+  tables in use. With one process what only it knew comes back with the table
+  (`Tables.drop`): its DMs lose their buttons and its pings go as if it had stayed.
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
   ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
@@ -43,7 +48,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -104,6 +109,19 @@ __all__ = ["DiscordNotifier", "board_png", "hand_file", "private_message"]
 log = logging.getLogger(__name__)
 
 
+TABLE_QUEUES = ("chan", "dm", "reply")
+"""The `Outbox` queues of a table: ("chan", table), ("dm", table, seat), ("reply", table,
+seat)."""
+
+
+def _table_of(notice: Notice) -> int | None:
+    """The table a notice is about (None: a person's, not a table's)."""
+    ref = getattr(notice, "ref", None)
+    if ref is None:
+        ref = getattr(getattr(notice, "table", None), "ref", None)
+    return ref.table_id if isinstance(ref, TableRef) else None
+
+
 def _people(seats: Sequence[SeatInfo | None]) -> dict[int, int]:
     """Seat → user id of the people (not computers) in a seats snapshot: whom a
     mention may name."""
@@ -139,6 +157,9 @@ class DiscordNotifier:
             self.outbox, self.pictures, self.tables, self._webhook)
         self.dms.on_delivery = self.replies.delivered
         self.dms.follows = self.replies.follows
+        self._leaving: set[int] = set()
+        """Tables the service let go (or over) that leave here once nothing of them is
+        being delivered (`unloaded`)."""
 
     def _webhook(self, token: str) -> discord.Webhook:
         """The webhook of an interaction's token (a reply another process made)."""
@@ -148,6 +169,8 @@ class DiscordNotifier:
     # ------------------------------------------------------------------ the door
 
     async def publish(self, notice: Notice) -> None:
+        if self._leaving:  # in use again
+            self._leaving.discard(_table_of(notice))
         match notice:
             case LobbyNotice(cause=cause):
                 self._learn(cause)
@@ -206,6 +229,25 @@ class DiscordNotifier:
     def clicked(self, table_id: int, seat: int, message_id: int | None) -> None:
         """The adapter took the buttons off ``message_id`` (a move was played on it)."""
         self.dms.clicked(table_id, seat, message_id)
+
+    def unloaded(self, table_ids: Iterable[int]) -> None:
+        """The service let these tables go idle (`LiveTables.on_unload`, called at each
+        look for idle tables, maybe with none): they leave here too, each once nothing
+        of it is being delivered; those still busy are looked at again next time."""
+        self._leaving.update(table_ids)
+        if not self._leaving:
+            return
+        busy = {key[1] for key in self.outbox.busy_keys()
+                if isinstance(key, tuple) and len(key) > 1 and key[0] in TABLE_QUEUES}
+        for table_id in [i for i in self._leaving if i not in busy]:
+            if self.tables.busy(table_id) or self.dms.busy(table_id) \
+                    or self.replies.busy(table_id):
+                continue
+            self._leaving.discard(table_id)
+            dms = self.dms.leave(table_id, self.tables.known(table_id))
+            self.replies.leave(table_id)
+            self.post.forget(table_id)
+            self.tables.drop(table_id, dms)
 
     @property
     def on_dm_sent(self) -> Callable[[int, int, int | None], None] | None:
@@ -281,6 +323,7 @@ class DiscordNotifier:
         self.dms.forget(ref.table_id)
         self.replies.forget(ref.table_id)
         self.post.forget(ref.table_id)
+        self._leaving.add(ref.table_id)  # what is left of it, once its queues are done
         await self.channel.forget(ref, st)
 
     # ------------------------------------------------------------------ the table

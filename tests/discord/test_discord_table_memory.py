@@ -1,0 +1,209 @@
+"""What the presenter keeps of each table is bounded by the tables in use (issue 32): a
+table the service let go idle (`DiscordNotifier.unloaded`) leaves every map of the
+presenter once nothing of it is being delivered, and comes back as it left: the echo of
+a move is not DMed, a DM answered elsewhere loses its buttons, a closed-DMs turn already
+mentioned is not mentioned again at its reminder (one process: the residue the memory
+keeps, 0034). Shared mode keeps no residue; a table still delivering, following a
+`/mahjong hand` reply or showing a claim window stays until it is done."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.discord.delivery.memory import InMemory
+from bot.discord.hand.replies import LiveReplies
+from bot.discord.play.move_dms import KnownHere
+from bot.discord.table.notifier import DiscordNotifier
+from bot.service import Cause, TableRef
+from bot.service.live import step_of
+from bot.store import TableMemory
+from tests.discord.presenter_kit import (
+    CHANNEL,
+    GUILD,
+    REF,
+    TABLE,
+    USERS,
+    FakeClient,
+    dealt,
+    discarded,
+    move,
+    presenter,
+    private,
+    settle,
+    table,
+)
+
+
+def held(notifier: DiscordNotifier) -> dict[str, int]:
+    """How much each of the presenter's maps keyed by a table (or a table's seat) holds."""
+    dms = notifier.dms
+    replies = notifier.replies
+    assert isinstance(replies, LiveReplies)
+    sizes = {
+        "tables": len(notifier.tables),
+        "dms pending": len(dms._pending),
+        "dms unsure": len(dms._unsure),
+        "cancelled": len(dms._cancelled),
+        "clicked off": len(dms.move_dms.clicked_off),
+        "replies": len(replies._replies) + len(replies._by_message),
+        "replies seen": len(replies._seen),
+        "replies pending": len(replies._pending),
+        "reported": len(notifier.post._reported),
+        "outbox": len(notifier.outbox.busy_keys()),
+    }
+    if isinstance(dms.move_dms, KnownHere):
+        sizes["move dms"] = len(dms.move_dms.move_dms)
+    return sizes
+
+
+def _at(table_id: int, notice: object) -> object:
+    ref = TableRef(table_id, GUILD, CHANNEL, creator_id=USERS[0])
+    return replace(notice, ref=ref)  # type: ignore[type-var]
+
+
+async def _play(notifier: DiscordNotifier, table_ids: range) -> None:
+    """Each table dealt: its picture, each seat's DM, the dealer's DM clicked."""
+    state = dealt()
+    after, events = discarded(state)
+    for table_id in table_ids:
+        await notifier.publish(_at(table_id, table(state)))  # type: ignore[arg-type]
+        for seat in range(4):
+            await notifier.publish(_at(table_id, private(state, seat)))  # type: ignore[arg-type]
+    await settle(notifier)
+    for table_id in table_ids:
+        notifier.clicked(table_id, 0, 1)
+        await notifier.publish(_at(table_id, table(after, events=events)))  # type: ignore[arg-type]
+        for seat in range(4):
+            await notifier.publish(_at(table_id, private(  # type: ignore[arg-type]
+                after, seat, cause=Cause(USERS[0], message_id=1))))
+    await settle(notifier)
+
+
+async def test_tables_let_go_idle_leave_every_map_of_the_presenter() -> None:
+    for shared in (False, True):
+        memory = InMemory()
+        notifier = presenter(FakeClient(), memory, shared=shared)
+        await _play(notifier, range(1, 41))
+        assert held(notifier)["tables"] == 40
+        notifier.unloaded(range(1, 41))
+        await notifier.tables.drain()
+        assert set(held(notifier).values()) == {0}, (shared, held(notifier))
+        # one process: what only it knew is with the memory until read back
+        kept = sorted(t for t, m in memory.tables.items() if m.residue is not None)
+        assert kept == ([] if shared else list(range(1, 41)))
+
+
+async def test_a_table_still_delivering_leaves_once_its_deliveries_are_done() -> None:
+    notifier = presenter(FakeClient())
+    await notifier.publish(private(dealt(), 0))  # queued, not sent yet
+    notifier.unloaded([TABLE])
+    assert TABLE in notifier.tables
+    await settle(notifier)
+    notifier.unloaded(())  # the next look for idle tables
+    assert TABLE not in notifier.tables
+
+
+async def test_a_table_in_use_again_is_not_let_go_by_an_earlier_look() -> None:
+    notifier = presenter(FakeClient())
+    await notifier.publish(private(dealt(), 0))
+    notifier.unloaded([TABLE])  # busy: left for the next look
+    await notifier.publish(private(dealt(), 1))  # loaded again by the service
+    await settle(notifier)
+    notifier.unloaded(())
+    assert TABLE in notifier.tables
+
+
+async def test_a_table_showing_a_claim_window_stays_until_it_closes() -> None:
+    """Whether a claim's answer changed anything public is told from the picture shown:
+    it is kept while a window is open."""
+    notifier = presenter(FakeClient())
+    window, events = discarded(dealt(0), claimable=True)  # seed 0: a claimable discard
+    await notifier.publish(table(window, events=events))
+    await settle(notifier)
+    notifier.unloaded([TABLE])
+    assert TABLE in notifier.tables
+
+
+async def _dealer_dm(client: FakeClient, notifier: DiscordNotifier) -> int:
+    await notifier.publish(private(dealt(), 0))
+    await notifier.publish(private(dealt(), 1))
+    await settle(notifier)
+    [dm] = client.dms(USERS[0])
+    return dm.id
+
+
+async def _idle(notifier: DiscordNotifier) -> None:
+    notifier.unloaded([TABLE])
+    await notifier.tables.drain()
+    assert TABLE not in notifier.tables
+
+
+async def test_the_echo_of_a_move_on_a_table_back_from_idle_is_not_dmed() -> None:
+    """The DM clicked shows the move (the click's answer edits it): no new DM, and no
+    edit of it from the presenter, as on a table that stayed."""
+    client = FakeClient()
+    memory = InMemory()
+    notifier = presenter(client, memory)
+    dm = await _dealer_dm(client, notifier)
+    await _idle(notifier)
+    after = discarded(dealt())[0]
+    notifier.clicked(TABLE, 0, dm)
+    await notifier.publish(private(after, 0, cause=Cause(USERS[0], message_id=dm)))
+    await notifier.publish(private(after, 1, cause=Cause(USERS[0], message_id=dm)))
+    await settle(notifier)
+    [only] = client.dms(USERS[0])
+    assert only.edits == []
+    assert len(client.dms(USERS[1])) == 2  # someone else's move: news to them
+    assert memory.tables[TABLE].residue is None  # read once
+
+
+async def test_a_dm_answered_elsewhere_after_idle_loses_its_buttons() -> None:
+    client = FakeClient()
+    notifier = presenter(client)
+    dm = await _dealer_dm(client, notifier)
+    await _idle(notifier)
+    after = discarded(dealt())[0]
+    await notifier.publish(private(after, 0, cause=Cause(USERS[0], message_id=12345)))
+    await settle(notifier)
+    [only] = client.dms(USERS[0])
+    assert only.id == dm and only.edits == [{"view": None}]
+
+
+async def test_the_newer_dm_after_idle_takes_the_older_ones_buttons_off_once() -> None:
+    """A DM sent after the table came back takes the buttons off the one before, which
+    this process knew; one whose buttons went before it left is not edited again."""
+    client = FakeClient()
+    notifier = presenter(client)
+    dm = await _dealer_dm(client, notifier)
+    after = discarded(dealt())[0]
+    await notifier.publish(private(after, 0, cause=Cause(USERS[0], message_id=12345)))
+    await settle(notifier)  # answered elsewhere: its buttons went
+    assert client.dms(USERS[0])[0].edits == [{"view": None}]
+    await _idle(notifier)
+    await notifier.publish(private(dealt(), 0, hand=2))  # a new decision, a new DM
+    await settle(notifier)
+    first, second = client.dms(USERS[0])
+    assert first.id == dm and first.edits == [{"view": None}]  # not edited again
+    assert second.edits == []
+
+
+async def test_a_closed_seats_turn_is_not_mentioned_again_at_its_reminder_after_idle(
+        ) -> None:
+    client = FakeClient()
+    memory = InMemory({TABLE: TableMemory(dm_closed=frozenset({0}))})
+    notifier = presenter(client, memory)
+    state = dealt()
+    step = step_of(state, 0)
+    assert step is not None
+    await notifier.publish(private(state, 0))
+    await notifier.publish(move(0, step))
+    await settle(notifier)
+    [ping] = client.in_channel()
+    assert f"<@{USERS[0]}>" in (ping.content or "")
+    await _idle(notifier)
+    await notifier.publish(private(state, 0, reminder=True))
+    await notifier.publish(move(0, step, reminder=True))
+    await settle(notifier)
+    assert client.in_channel() == [ping]  # mentioned once for this decision
+    assert client.dms(USERS[0]) == []  # closed as of this hand: not tried again
+    assert REF.table_id == TABLE
