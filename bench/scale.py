@@ -21,9 +21,13 @@ a git worktree, then this checkout's):
    store opened, migrations checked, the live tables recovered) to discord.py's ready.
 3. **Cold clicks.** ``--clicks`` tables the process has not touched are clicked, one
    after the other, each by its dealer on its decision DM (a discard from the menu the
-   first table's DM showed, its table id changed): ``cold_click_p99_ms`` from the click
-   sent to the bot's first response reaching the fake Discord; ``cold_click_refused`` the
-   clicks not answered with their move (there should be none).
+   first table's DM showed, its table id changed; that DM is the one the seat the
+   database says decides was sent by that bot, `World.template`):
+   ``cold_click_p99_ms`` from the click sent to the bot's first response reaching the
+   fake Discord; ``cold_click_refused`` the clicks not answered with their move. A
+   refused click is printed (what it was told, the hand's log) and, once the size's
+   clicks are done, stops the bench with exit status 1 (`ClicksRefused`): its figures
+   would time refusals, not moves.
 4. **Deadlines.** ``--deadlines`` other tables have their dealer's deadline set (before
    the start) to come ``--deadline-lead`` (20) to 30 s after it;
    ``deadline_late_p99_s`` is how late each timer's move was stored after its deadline
@@ -54,6 +58,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -108,6 +113,9 @@ def load() -> str:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank); NaN for none."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
@@ -412,8 +420,8 @@ async def set_deadlines(db: Db, template: Template, tables: list[int], first: fl
 @asynccontextmanager
 async def database(backend: str, folder: Path, name: str) -> AsyncIterator[Db]:
     """A fresh database: a SQLite file in ``folder``, or a new PostgreSQL database."""
-    if backend == "sqlite":
-        yield Db(str(folder / f"{name}.sqlite3"))
+    if backend == "sqlite":  # a size measured twice must not find the first's tables
+        yield Db(str(folder / f"{name}_{uuid.uuid4().hex[:8]}.sqlite3"))
         return
     from tests.pgcluster import create_database, drop_database
 
@@ -443,6 +451,23 @@ def _retabled(value: Any, old: int, new: int) -> Any:
     return value
 
 
+def template_move(dms: list[tuple[Any, tuple[str, list[str] | None] | None]], table: int,
+                  number: int, seat: int) -> tuple[Any, tuple[str, list[str] | None]] | None:
+    """The newest of ``dms`` (message, the move `playkit.choose` found on it) whose move
+    is table ``table``'s, hand ``number``'s, seat ``seat``'s (custom ids
+    ``mj:…:{table}:{hand_number}:p{step}…[:s{seat}]``); None: no such DM."""
+    for message, move in reversed(dms):
+        if move is None:
+            continue
+        parts = move[0].split(":")
+        marked = parts[-1] if len(parts) > 5 and re.fullmatch(r"s[0-3]", parts[-1]) \
+            else None  # ids made before a move carried its seat have none
+        if len(parts) > 3 and parts[2] == str(table) and parts[3] == str(number) \
+                and marked in (None, f"s{seat}"):
+            return message, move
+    return None
+
+
 class World:
     """This bench's fake Discord: one server, one channel, the people of the tables the
     bench clicks or times (the others' people need not exist: nothing happens there)."""
@@ -466,43 +491,59 @@ class World:
         return user
 
     async def template(self, code: Path, db: Db) -> Template:
-        """The first table, opened and dealt by ``code``'s bot on ``db``."""
+        """The first table, opened and dealt by ``code``'s bot on ``db``, and the decision
+        DM its deciding seat was sent.
+
+        Every template is opened by the same four people (each copy's people are theirs
+        moved by a stride), so their DMs hold the earlier templates' too, decisions of
+        another table 1 that look the same: only this bot's DMs are looked at, and only
+        the DM of the seat the database says decides (its one deadline), for this hand
+        (`template_move`)."""
         from playkit import World as Players
         from playkit import choose, open_table
         people = [self.person(PEOPLE + i) for i in range(4)]
+        before = {user.id: len(self.fake.dms(user)) for user in people}
         self.made += 1  # a channel of its own: the lobby found is this table's
         self.channel = self.fake.add_channel(self.guild, f"tables-{self.made}")
         bot = await BotProcess.start(code, db.target, self.fake.api_url,
                                      self.fake.gateway_url)
+
+        def sent(user: Any) -> list[Any]:  # this bot's DMs to ``user``
+            return self.fake.dms(user)[before[user.id]:]
+
         try:
             await bot.hear("READY")
             await open_table(Players(self.fake, self.guild, self.channel, people,
                                      self.person(PEOPLE - 1)), hands=16)
-
-            def decision() -> Any:
-                for user in people:
-                    for message in reversed(self.fake.dms(user)):
-                        if message.components and choose(self.fake, message):
-                            return user, message
-                return None
-
-            await self.fake.wait_for(lambda: decision() is not None, 120, "the first DM")
+            await self.fake.wait_for(
+                lambda: any(m.components and choose(self.fake, m)
+                            for user in people for m in sent(user)), 120, "the first DM")
             await self.fake.settle(quiet=1.0, timeout=60)
         finally:
             await bot.stop()
-        found = decision()
-        assert found is not None
-        user, message = found
-        move = choose(self.fake, message)
-        assert move is not None
-        table, hand = (await db.rows(
-            "SELECT t.id, h.id FROM game_tables t JOIN matches m ON m.table_id = t.id"
-            " JOIN hands h ON h.match_id = m.id WHERE h.status = 'live'"))[0]
+        table, hand, number = (await db.rows(
+            "SELECT t.id, h.id, h.number FROM game_tables t JOIN matches m"
+            " ON m.table_id = t.id JOIN hands h ON h.match_id = m.id"
+            " WHERE h.status = 'live'"))[0]
+        deciding = await db.rows("SELECT d.seat, s.user_id FROM deadlines d JOIN seats s"
+                                 " ON s.seat = d.seat AND s.table_id = ? WHERE d.hand_id = ?",
+                                 table, hand)
         seq = (await db.rows("SELECT MAX(seq) FROM actions WHERE hand_id = ?", hand))[0][0]
+        if len(deciding) != 1:
+            raise RuntimeError(f"the first table's hand has {len(deciding)} deciding seats"
+                               f" (its deadlines), not one: no single decision to copy")
+        seat, user_id = int(deciding[0][0]), int(deciding[0][1])
+        user = self.person(user_id)
+        found = template_move([(m, choose(self.fake, m)) for m in sent(user)
+                               if m.components], int(table), int(number), seat)
+        if found is None:
+            raise RuntimeError(f"no decision DM of table {table}, hand {number}, seat"
+                               f" {seat + 1} reached its player {user_id}")
+        message, (custom_id, values) = found
         payload = message.payload(self.fake.state.base_url)
         return Template(int(table), int(hand), int(seq or 0), user.id,
                         payload.get("content") or "", payload.get("components") or [],
-                        move[0], move[1])
+                        custom_id, values)
 
     async def click(self, template: Template, k: int) -> tuple[float, bool]:
         """Copy k's dealer clicks its decision: seconds to the first response, and
@@ -556,12 +597,26 @@ class Figures:
 
 
 def _sample(clicks: int, deadlines: int, among: int) -> tuple[list[int], list[int]]:
-    """Copies to click and copies to time, apart, spread evenly over 1 … ``among``."""
+    """Copies to click and copies to time, apart, spread evenly over 1 … ``among``; when
+    there are fewer copies than both want, each gets its share (at least one of each
+    wanted, from two copies on)."""
     total = min(clicks + deadlines, among)
-    points = sorted({1 + i * among // total for i in range(total)})
-    every = max(1, round(len(points) / max(1, deadlines)))
-    timed = points[every // 2::every][:deadlines]
+    timed_count = deadlines
+    if total < clicks + deadlines:
+        timed_count = round(total * deadlines / (clicks + deadlines))
+        if deadlines and total > 1:
+            timed_count = max(1, timed_count)
+        if clicks and total > 1:
+            timed_count = min(total - 1, timed_count)
+    points = sorted({1 + i * among // total for i in range(total)}) if total else []
+    timed = [points[(2 * i + 1) * len(points) // (2 * timed_count)]
+             for i in range(min(timed_count, len(points)))]
     return [k for k in points if k not in set(timed)][:clicks], timed
+
+
+class ClicksRefused(RuntimeError):
+    """Cold clicks answered with something else than their move: the bench's figures
+    would not be of moves, so it stops (each refusal was printed as it came)."""
 
 
 async def measure_size(world: World, code: Path, backend: str, folder: Path, size: int,
@@ -601,6 +656,9 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
             rss = int((await bot.ask("RSS", "RSS"))[0])
         finally:
             await bot.stop()
+    if refused:
+        raise ClicksRefused(f"{refused} of {len(clicked)} cold clicks were refused"
+                            f" ({label}'s code, {backend}, {size} tables): see above")
     late = sorted(lateness.values())
     return Figures(rss / 2**20, startup, percentile(took, 0.99) * 1000,
                    percentile(late, 0.99) if late else float("nan"),
@@ -770,7 +828,11 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(bot_main(args))
         return 0
     args.baseline = args.baseline or None
-    result = asyncio.run(run(args))
+    try:
+        result = asyncio.run(run(args))
+    except ClicksRefused as exc:
+        print(f"bench/scale.py: {exc}", file=sys.stderr, flush=True)
+        return 1
     print(json.dumps(result), flush=True)
     return 0
 
