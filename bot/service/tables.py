@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -54,7 +55,7 @@ from bot.service.notices import NextDiscard
 from bot.service.people import People
 from bot.service.process import ProcessModel
 from bot.service.scheduler import Scheduler
-from bot.service.snapshots import UnusableSnapshot, replay_hand, resume
+from bot.service.snapshots import UnusableSnapshot, engine_version, replay_hand, resume
 from bot.service.timers import Timers
 from bot.store import (
     Conflict,
@@ -66,7 +67,18 @@ from bot.store import (
     TableLoad,
     TableRow,
 )
-from engine.game import Action, HandState, Phase, deciding_seats, replay
+from engine import rules as rulesets
+from engine.game import (
+    Action,
+    HandState,
+    Phase,
+    apply,
+    deciding_seats,
+    legal_actions,
+    new_hand,
+    replay,
+)
+from engine.game.snapshot import decode, encode
 from engine.match import HandSetup, MatchState, finish_hand, new_match
 from engine.rules.common import SEATS, TableOptions
 from engine.tiles import tile_from_notation
@@ -78,6 +90,29 @@ IDLE_AFTER = 600.0
 IDLE_CHECK = 60.0
 """Seconds between two looks for idle tables, at most (a quarter of ``idle_after`` when
 that is shorter)."""
+
+
+WARM_MOVES = 8
+"""Moves of each rule set's sample hand `warm_up` plays."""
+
+
+@functools.cache
+def warm_up() -> None:
+    """What the first click on a cold table would pay alone, paid once at start-up (by
+    `LiveTables.run`, in the background) instead: the engine's fingerprint, which a
+    snapshot is checked against (reading every file of ``engine/``), and each rule
+    set's first deal, moves and snapshot (the engine's tables, made on first use). The
+    first click was 3–4 times the next ones' (bench/coldclick.py)."""
+    engine_version()
+    for ruleset in rulesets.registered():
+        deal = fairness.shuffle(ruleset.has_flowers)
+        state, _ = new_hand(ruleset.name, None, deal.wall, 0, (3, 4))
+        for _ in range(WARM_MOVES):
+            seats = deciding_seats(state)
+            if state.phase is Phase.ENDED or not seats:
+                break
+            state, _ = apply(state, legal_actions(state, seats[0])[-1])
+        decode(encode(state), ruleset.name, None, deal.wall, 0, (3, 4))
 
 
 class LiveTables:
@@ -196,7 +231,11 @@ class LiveTables:
 
     async def run(self) -> None:
         """Forever: unload the idle tables every `IDLE_CHECK` seconds (or a quarter of
-        ``idle_after``, when shorter)."""
+        ``idle_after``, when shorter); first, `warm_up`."""
+        try:
+            warm_up()
+        except Exception:  # only ever a first click's speed: never worth the loop
+            log.exception("the engine's warm-up failed")
         if math.isinf(self.idle_after):
             return
         every = max(0.05, min(IDLE_CHECK, self.idle_after / 4))
