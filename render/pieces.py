@@ -149,6 +149,13 @@ class Pieces:
         canvas.paste(clean, room[:2])
         return piece
 
+    def clear(self) -> None:
+        """Every kept piece and canvas let go (the next picture draws its pieces anew)."""
+        with self._lock:
+            self._kept.clear()
+            self._canvases.clear()
+            self.kept_bytes = 0
+
     def _keep(self, key: Hashable, piece: Piece) -> None:
         self._kept[key] = piece
         self.kept_bytes += piece.size()

@@ -6,8 +6,15 @@ wait for them)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
+import time
+from collections.abc import Callable
 
+import pytest
+
+from bot.discord.core import pictures as pictures_module
 from bot.discord.core.pictures import NICENESS, WORKERS, Pictures
 from bot.discord.delivery.memory import InMemory
 from bot.discord.table.notifier import DiscordNotifier
@@ -114,3 +121,93 @@ async def test_starting_without_processes_warms_this_process() -> None:
     await pictures.start()
     assert pictures.pids() == []
     assert _ready()[1]
+
+
+def _one_at_a_time(log: list[tuple[str, int]], busy: list[int]) -> Callable[[], int]:
+    """A drawing that notes its thread and how many drawings ran beside it."""
+    def draw() -> int:
+        busy.append(1)
+        log.append((threading.current_thread().name, len(busy)))
+        time.sleep(0.05)
+        busy.pop()
+        return os.getpid()
+    return draw
+
+
+async def test_pictures_drawn_here_while_the_processes_start_go_one_at_a_time_a_pool(
+        ) -> None:
+    """Drawn in the default executor, up to six at once, each thread's drawing took a
+    malloc arena of its own and held the GIL beside the others (issue 32: the bot's
+    process went from 83 to 268 MiB with its first clicks): one thread a pool instead,
+    a DM never behind a table picture."""
+    pictures = Pictures(1)
+    try:
+        public: list[tuple[str, int]] = []
+        hands: list[tuple[str, int]] = []
+        busy: list[int] = []
+        drawn = await asyncio.gather(
+            *(pictures.draw(_one_at_a_time(public, busy)) for _ in range(3)),
+            *(pictures.draw_hand(_one_at_a_time(hands, [])) for _ in range(3)))
+        assert set(drawn) == {os.getpid()}  # here: the workers were starting
+        assert len({name for name, _ in public}) == 1
+        assert len({name for name, _ in hands}) == 1
+        assert public[0][0] != hands[0][0]
+        assert max(n for _, n in public) == 1
+    finally:
+        pictures.close()
+
+
+async def test_what_drawing_here_kept_is_let_go_once_every_worker_is_ready(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renderer's caches and kept pieces (up to 96 MiB), and the C heap's free
+    pages: the workers draw from now on, the bot's process keeps none of it."""
+    from render import draw, samples, tiles
+    from render.hand import hand_image
+    from render.table import PIECES, table_image
+
+    trimmed: list[bool] = []
+    monkeypatch.setattr(pictures_module, "_trim", lambda: trimmed.append(True))
+    pictures = Pictures(1)
+    try:
+        assert (await pictures.draw(table_image, samples.table_late(), samples.NAMES)
+                ).startswith(b"\x89PNG")
+        assert (await pictures.draw_hand(hand_image, samples.hand_ready())
+                ).startswith(b"\x89PNG")
+        assert PIECES.kept_bytes > 0 and draw._mask.cache_info().currsize > 0
+        await pictures.start()
+        assert pictures._interim.settling is not None
+        await pictures._interim.settling
+        assert PIECES.kept_bytes == 0
+        assert draw._mask.cache_info().currsize == 0
+        assert tiles.tile_image.cache_info().currsize == 0
+        assert trimmed == [True]
+        for _ in range(100):  # the drawing threads end once idle
+            if not any(t.name.startswith("mahjong-draw") for t in threading.enumerate()):
+                break
+            await asyncio.sleep(0.02)
+        assert not any(t.name.startswith("mahjong-draw") for t in threading.enumerate())
+        assert await pictures.draw_hand(os.getpid) in pictures.pids()
+        assert pictures._interim.settling is None and not pictures._interim
+    finally:
+        pictures.close()
+
+
+async def test_a_picture_asked_for_once_the_workers_are_ready_lets_go_of_what_was_drawn(
+        ) -> None:
+    """Without `start` (a caller that never started the workers): the first picture
+    drawn by a worker sends the drawing threads away too."""
+    from render import samples
+    from render.table import PIECES, table_image
+
+    pictures = Pictures(1)
+    try:
+        await pictures.draw(table_image, samples.table_start(), samples.NAMES)
+        assert pictures._interim
+        while not pictures._ready():
+            await asyncio.sleep(0.05)
+        assert await pictures.draw(os.getpid) in pictures.pids()
+        assert pictures._interim.settling is not None
+        await pictures._interim.settling
+        assert PIECES.kept_bytes == 0 and not pictures._interim
+    finally:
+        pictures.close()

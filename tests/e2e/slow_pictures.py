@@ -8,11 +8,14 @@ from __future__ import annotations
 import time
 
 from bot.discord.core.pictures import _prepare_worker
+from engine.rules import RuleSet
 
 DELAY = 8.0
 """Seconds a worker takes to start: far beyond the 2 s a delivery may wait."""
 
 
-def slow_start() -> None:
+def slow_start(known: tuple[RuleSet, ...] = ()) -> None:
+    """`_prepare_worker`, late (it takes the rule sets `Pictures` passes it: without
+    them the worker died at once, and a test meaning a slow start saw a broken pool)."""
     time.sleep(DELAY)
-    _prepare_worker()
+    _prepare_worker(known)

@@ -154,3 +154,13 @@ def test_the_table_names_the_streak_as_the_texts_do(monkeypatch: pytest.MonkeyPa
     assert "老庄 2" in drawn, drawn
     assert "荒番 Dead-hand round" in drawn, drawn
     assert not [x for x in drawn if "连庄" in x or ("荒番" in x and "×" in x)], drawn
+
+
+def test_cleared_pieces_are_drawn_again() -> None:
+    pieces = Pieces()
+    assert pieces.assemble(SIZE, [_square((0, 10, 40, 50))]) is not None
+    assert pieces.kept_bytes > 0
+    pieces.clear()
+    assert pieces.kept_bytes == 0
+    assert pieces.assemble(SIZE, [_square((0, 10, 40, 50))]) is not None
+    assert pieces.misses == 2

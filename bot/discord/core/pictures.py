@@ -22,21 +22,30 @@ take the core the event loop needs.
 The bot starts its workers as it starts (`Pictures.start`), and each draws once before
 its first job (`_prepare_worker`): otherwise the first player to ask would wait for a
 worker's start-up — importing Pillow, the engine and the fonts, about a second, and
-several on a busy machine at the workers' lower priority. Until a pool's first worker
-is ready, its pictures are drawn in threads here: a restart owes its DMs and table
-pictures at once, and waiting for the workers held them back 10–13 s on a loaded
-machine (issue 28) while the moves went on.
+several on a busy machine at the workers' lower priority. Until the workers are ready,
+pictures are drawn here: a restart owes its DMs and table pictures at once, and waiting
+for the workers held them back 10–13 s on a loaded machine (issue 28) while the moves
+went on. Drawn here, they are drawn in one thread a pool (`_Interim`: a DM still never
+queues behind table pictures), one picture at a time each, and what that drawing kept
+is let go as soon as every worker is ready (`_let_go`: the renderer's caches and kept
+pieces, then the C heap's free pages given back). Drawn in the default executor's
+threads, up to six at once, they had left the bot's process at 268 MiB where it was
+83 (issue 32: the caches, the kept pieces' 96 MiB budget, and six threads' malloc
+arenas never given back), and held the GIL six ways while the clicks waited.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import io
 import logging
 import os
 import pickle
+import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bot.discord.core.workers import BrokenWorkers, WorkerPool
@@ -125,10 +134,86 @@ def _draw_samples() -> None:
     table_image(samples.table_start(), ("East", "South", "West", "North"))
 
 
+def _let_go() -> None:
+    """What drawing in this process kept, let go (the workers draw from now on): every
+    cache of the renderer's modules (fonts, glyph masks, tile sprites, the cloths), the
+    table's kept pieces, then the C heap's free pages given back to the system (glibc's
+    ``malloc_trim``: freed memory otherwise stays in the process, most of it in the
+    drawing thread's own arena)."""
+    from render.table import PIECES
+
+    PIECES.clear()
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "render" or name.startswith("render.")):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
+    _trim()
+
+
+def _trim() -> None:
+    """The C heap's free memory given back to the system, where the C library can."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc: its allocator does what it does
+        return
+    trim(0)
+
+
+class _Interim:
+    """Where pictures are drawn while the workers start: one thread a pool, made on the
+    first picture, gone (with what it kept, `_let_go`) once every worker is ready."""
+
+    def __init__(self) -> None:
+        self._threads: dict[str, ThreadPoolExecutor] = {}
+        self.settling: asyncio.Task[None] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self._threads)
+
+    async def run(self, which: str, call: Callable[[], T]) -> T:
+        thread = self._threads.get(which)
+        if thread is None:
+            thread = self._threads[which] = ThreadPoolExecutor(
+                1, thread_name_prefix=f"mahjong-draw-{which}")
+        return await asyncio.get_running_loop().run_in_executor(thread, call)
+
+    def settle(self) -> None:
+        """Every worker is ready: the threads end, after what they were given, and
+        what they kept is let go (a task: nobody waits for it)."""
+        if self._threads and self.settling is None:
+            threads, self._threads = list(self._threads.values()), {}
+            self.settling = asyncio.create_task(self._settle(threads),
+                                                name="mahjong-pictures-let-go")
+
+    async def _settle(self, threads: list[ThreadPoolExecutor]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            # each thread's pictures drawn (a job behind them), then one lets go
+            await asyncio.gather(*(loop.run_in_executor(t, _nothing) for t in threads))
+            await loop.run_in_executor(threads[0], _let_go)
+        finally:
+            for thread in threads:
+                thread.shutdown(wait=False)
+            self.settling = None
+
+    def close(self) -> None:
+        threads, self._threads = list(self._threads.values()), {}
+        for thread in threads:
+            thread.shutdown(wait=False)
+
+
+def _nothing() -> None:
+    pass
+
+
 class Pictures:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
         self._pools: dict[str, WorkerPool] = {}
+        self._interim = _Interim()
         self.drawn: dict[str, int] = {"public": 0, "hands": 0}
         """How many pictures each pool drew (benchmarks: pictures per click)."""
 
@@ -157,6 +242,8 @@ class Pictures:
         except BrokenWorkers:
             log.warning("a picture process died as it started; drawing in threads")
             self._fall_back()
+            return
+        self._interim.settle()
 
     async def draw(self, draw: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``draw(*args, **kwargs)`` in the public pictures' worker (or a thread)."""
@@ -172,13 +259,26 @@ class Pictures:
         if pool is not None:
             try:
                 if not pool.ready():  # still starting: not worth a player's wait
-                    pool.launch()
-                    return await asyncio.to_thread(call)
+                    self._launch()
+                    return await self._interim.run(which, call)
+                if self._interim and self._ready():
+                    self._interim.settle()
                 return await pool.run(call)
             except BrokenWorkers:
                 log.warning("a picture process died; drawing in threads from now on")
                 self._fall_back()
         return await asyncio.to_thread(call)
+
+    def _launch(self) -> None:
+        """Every worker started, if nobody started them (`start`)."""
+        for which in WORKERS:
+            pool = self._pool(which)
+            if pool is not None:
+                pool.launch()
+
+    def _ready(self) -> bool:
+        """Whether every pool has a worker ready (what was drawn here can go)."""
+        return all(which in self._pools and self._pools[which].ready() for which in WORKERS)
 
     def _fall_back(self) -> None:
         """Threads from now on; what is left of the processes is stopped."""
@@ -190,6 +290,7 @@ class Pictures:
         return [pid for pool in self._pools.values() for pid in pool.pids()]
 
     def close(self) -> None:
+        self._interim.close()
         pools, self._pools = list(self._pools.values()), {}
         for pool in pools:
             pool.close()
