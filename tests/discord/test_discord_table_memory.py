@@ -2,13 +2,15 @@
 table the service let go idle (`DiscordNotifier.unloaded`) leaves every map of the
 presenter once nothing of it is being delivered, and comes back as it left: the echo of
 a move is not DMed, a DM answered elsewhere loses its buttons, a closed-DMs turn already
-mentioned is not mentioned again at its reminder (one process: the residue the memory
-keeps, 0034). Shared mode keeps no residue; a table still delivering, following a
-`/mahjong hand` reply or showing a claim window stays until it is done."""
+mentioned is not mentioned again at its reminder (the residue the memory keeps, 0034;
+shared mode too). A table still delivering, following a `/mahjong hand` reply or
+showing a claim window stays until it is done."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+import pytest
 
 from bot.discord.delivery.memory import InMemory
 from bot.discord.hand.replies import LiveReplies
@@ -88,9 +90,9 @@ async def test_tables_let_go_idle_leave_every_map_of_the_presenter() -> None:
         notifier.unloaded(range(1, 41))
         await notifier.tables.drain()
         assert set(held(notifier).values()) == {0}, (shared, held(notifier))
-        # one process: what only it knew is with the memory until read back
+        # what only it knew is with the memory until read back
         kept = sorted(t for t, m in memory.tables.items() if m.residue is not None)
-        assert kept == ([] if shared else list(range(1, 41)))
+        assert kept == list(range(1, 41))
 
 
 async def test_a_table_still_delivering_leaves_once_its_deliveries_are_done() -> None:
@@ -138,12 +140,14 @@ async def _idle(notifier: DiscordNotifier) -> None:
     assert TABLE not in notifier.tables
 
 
-async def test_the_echo_of_a_move_on_a_table_back_from_idle_is_not_dmed() -> None:
+@pytest.mark.parametrize("shared", [False, True])
+async def test_the_echo_of_a_move_on_a_table_back_from_idle_is_not_dmed(shared: bool
+                                                                       ) -> None:
     """The DM clicked shows the move (the click's answer edits it): no new DM, and no
     edit of it from the presenter, as on a table that stayed."""
     client = FakeClient()
     memory = InMemory()
-    notifier = presenter(client, memory)
+    notifier = presenter(client, memory, shared=shared)
     dm = await _dealer_dm(client, notifier)
     await _idle(notifier)
     after = discarded(dealt())[0]

@@ -12,13 +12,13 @@ message or seen a player's DMs close or open since.
 
 A table the service lets go idle leaves here too (`Tables.drop`, when nothing of it is
 being delivered: `DiscordNotifier.unloaded`), so what is kept here is bounded by the
-tables in use, not by every table ever shown. With one process what only this memory
-knew and a later delivery needs (each seat's last decision seen, the mentions made of
-open decisions, the hand each closed DM was refused in, each seat's DM still showing
-buttons) is written to the memory then (`set_residue`) and read back, once, when the
-table is shown again (`load`): it comes back as it left. In shared mode nothing is
-written: the memory is read before each delivery anyway, and a process that never drew
-a table starts from what the memory says, as any other process does.
+tables in use, not by every table ever shown. What only this memory knew and a later
+delivery needs (each seat's last decision seen, the mentions made of open decisions,
+the hand each closed DM was refused in; with one process each seat's DM still showing
+buttons, which shared mode's memory keeps itself) is written to the memory then
+(`set_residue`) and read back, once, when the table is shown again (`load`): it comes
+back as it left. In shared mode the process that shows it next reads it, whichever it
+is: what the last process to let it go had seen.
 """
 
 from __future__ import annotations
@@ -143,10 +143,6 @@ def _take_residue(st: TableState, text: str) -> bool:
 class Tables:
     """Each table's `TableState`, its remembered part loaded once."""
 
-    keeps_residue = True
-    """Whether what only this memory knows is written when a table leaves it (one
-    process; shared mode reads the memory before each delivery instead)."""
-
     def __init__(self, memory: PresenterMemory) -> None:
         self.memory = memory
         self._states: dict[int, TableState] = {}
@@ -216,11 +212,11 @@ class Tables:
 
     def drop(self, table_id: int, dms: dict[int, int] | None = None) -> None:
         """The table leaves this memory (nothing of it is being delivered: the caller
-        knows). With one process what only this memory knew is written first
-        (`residue_of`; ``dms``: each seat's DM with buttons, known here); a load of the
-        table meanwhile waits for that write."""
+        knows). What only this memory knew is written first (`residue_of`; ``dms``: each
+        seat's DM with buttons, when known here: one process); a load of the table
+        meanwhile waits for that write."""
         st = self._states.pop(table_id, None)
-        if st is None or not self.keeps_residue:
+        if st is None:
             return
         if st.loaded and residue_of(st, dms) is None:
             return  # nothing beyond what the memory says (its residue was read: none)
@@ -260,8 +256,6 @@ class Tables:
 
 class SharedTables(Tables):
     """Shared mode: what the memory keeps is read again before each delivery."""
-
-    keeps_residue = False
 
     async def fresh(self, table_id: int) -> TableState:
         """`load`, and the memory read again (one query): its message ids, the

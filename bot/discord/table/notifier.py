@@ -34,8 +34,8 @@ Discord `bot.discord.delivery.posting.Poster`'s.
 - A table the service lets go idle (`unloaded`) leaves here too once nothing of it is
   being delivered (its picture's timer, DMs and replies queued, a reply still
   following, a claim window on the picture): what the presenter keeps is bounded by the
-  tables in use. With one process what only it knew comes back with the table
-  (`Tables.drop`): its DMs lose their buttons and its pings go as if it had stayed.
+  tables in use. What only it knew comes back with the table (`Tables.drop`, through
+  the memory): its DMs lose their buttons and its pings go as if it had stayed.
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
   ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
