@@ -59,10 +59,11 @@ async def test_every_decision_clicked_cold_is_played_not_refused_as_stale(
         seat = rng.choice(deciding_seats(state))
         move = pick(rng, legal_actions(state, seat))
         step = public_step_of(state, seat)
+        user = known(known(live.seats[seat]).user_id)
         await world.advance(IDLE + 1)  # nobody used it: it leaves memory
         assert table not in tables.loaded
-        result = await world.service.act(by(known(live.seats[seat]).user_id), table, move,
-                                         hand_number=number, public_step=step)
+        result = await world.service.act(by(user), table, move, hand_number=number,
+                                         public_step=step)
         assert result.seat == seat
         clicks += 1
         melds += move.kind not in (ActionKind.DISCARD, ActionKind.PASS)
