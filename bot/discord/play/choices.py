@@ -411,7 +411,7 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     chosen = {(tile, a.kind, a.tiles) for tile, a in answers}
     entries = [(tile, a) for tile, a in answers if a.kind in ANSWER_LETTERS]
     for tile, a in claimable(held, caishen):
-        if (tile, a.kind, a.tiles) not in chosen:
+        if not chosen or (tile, a.kind, a.tiles) not in chosen:
             entries.append((tile, a))
     if not entries:
         return None
@@ -419,9 +419,9 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     note = clip(t("claims.note", language), MAX_OPTION_TEXT)
     shown = []
     for tile, a in entries[:MAX_OPTIONS]:
-        label, value = _claim_words(tile, a.kind, a.tiles, language)
+        label, value = _claim_words(int(tile), a.kind, a.tiles, language)
         shown.append(((tile, _SHOWN[a.kind], value), label, value,
-                      (tile, a.kind, a.tiles) in chosen))
+                      bool(chosen) and (tile, a.kind, a.tiles) in chosen))
     shown.sort(key=_first)
     options = [discord.SelectOption(label=label, value=value, description=note,
                                     default=default)
@@ -440,36 +440,54 @@ def _first(entry: tuple[Any, ...]) -> Any:
 
 
 @functools.lru_cache(maxsize=2048)
-def _claim_words(tile: Tile, kind: ActionKind, tiles: tuple[Tile, ...], language: str
+def _claim_words(tile: int, kind: ActionKind, tiles: tuple[Tile, ...], language: str
                  ) -> tuple[str, str]:
     """A claim's menu label and value in ``language`` (the same every time: a click's
-    reply and DM list some eight, a few hundred exist)."""
+    reply and DM list some eight, a few hundred exist); ``tile``: the claimed tile's
+    number."""
     answer = ClaimAnswer(kind, tiles)
-    return (clip(answer_label(tile, answer, language, then=False), MAX_OPTION_TEXT),
-            answer_value(tile, answer))
+    return (clip(answer_label(_TILE_OF[tile], answer, language, then=False),
+                 MAX_OPTION_TEXT),
+            answer_value(_TILE_OF[tile], answer))
 
 
 def claimable(held: Sequence[Tile], wild: Tile | None) -> list[tuple[Tile, ClaimAnswer]]:
     """What a seat holding ``held`` could answer in advance: pongs and kongs, then chis
-    of its own natural tiles (by the tile claimed; ``wild``: the hand's 财神)."""
-    natural = sorted({x for x in held if x != wild})
+    of its own natural tiles (by the tile claimed; ``wild``: the hand's 财神). Worked
+    out on the tiles' numbers (a tile's own hash is Python code: a menu hashed some
+    fifty)."""
+    skip = -1 if wild is None else int(wild)
+    counts: dict[int, int] = {}
+    for x in map(int, held):
+        if x != skip:
+            counts[x] = counts.get(x, 0) + 1
+    natural = sorted(counts)
     out: list[tuple[Tile, ClaimAnswer]] = []
-    for tile in natural:
-        for kind in (ActionKind.PONG, ActionKind.KONG):
-            if held.count(tile) >= _HELD_FOR[kind]:
-                out.append((tile, ClaimAnswer(kind)))
-    chis: set[tuple[Tile, tuple[Tile, ...]]] = set()
-    suited = [x for x in natural if x.is_suited]
+    for x in natural:
+        if counts[x] >= _HELD_FOR[ActionKind.PONG]:
+            out.append((_TILE_OF[x], _PONG))
+        if counts[x] >= _HELD_FOR[ActionKind.KONG]:
+            out.append((_TILE_OF[x], _KONG))
+    chis: set[tuple[int, int, int]] = set()
+    suited = [x for x in natural if x < _SUITED_BELOW]
     for i, a in enumerate(suited):
         for b in suited[i + 1:]:
             if a // 9 != b // 9 or b - a > 2:
                 continue
-            targets = [a + 1] if b - a == 2 else [a - 1, b + 1]
+            targets = (a + 1,) if b - a == 2 else (a - 1, b + 1)
             for c in targets:
-                if 0 <= c < 27 and c // 9 == a // 9:
-                    chis.add((Tile(c), (a, b)))
-    out += [(tile, ClaimAnswer(ActionKind.CHI, pair)) for tile, pair in sorted(chis)]
+                if 0 <= c < _SUITED_BELOW and c // 9 == a // 9:
+                    chis.add((c, a, b))
+    out += [(_TILE_OF[c], ClaimAnswer(ActionKind.CHI, (_TILE_OF[a], _TILE_OF[b])))
+            for c, a, b in sorted(chis)]
     return out
+
+
+_TILE_OF = {int(tile): tile for tile in Tile}
+_SUITED_BELOW = min(int(tile) for tile in Tile if not tile.is_suited)
+"""Suited tiles are numbered below this one (`Tile.is_suited`)."""
+_PONG = ClaimAnswer(ActionKind.PONG)
+_KONG = ClaimAnswer(ActionKind.KONG)
 
 
 def add_claim_answers(ui: discord.ui.View, view: PlayerView, table_id: int, hand: int,

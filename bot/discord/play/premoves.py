@@ -21,6 +21,7 @@ scheme's shared rules are `bot.discord.core.items`'.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 import discord
 
 from bot.discord.core.answering import Answer, answering
-from bot.discord.core.i18n import LocaleLike, t
+from bot.discord.core.i18n import LocaleLike, lang, t
 from bot.discord.core.items import (
     MAX_BUTTON_LABEL,
     MAX_OPTIONS,
@@ -78,10 +79,27 @@ def next_options(view: PlayerView, chosen: NextDiscard | None, locale: LocaleLik
 def tile_options(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
                  caishen: Tile | None = None) -> list[discord.SelectOption]:
     """One entry per kind of tile in ``held``, the chosen one marked."""
-    return [discord.SelectOption(label=clip(tiles_text((tile,), locale, caishen=caishen),
-                                            MAX_OPTION_TEXT),
-                                 value=tile.notation, default=tile == chosen)
-            for tile in sorted(set(held), key=int)][:MAX_OPTIONS]
+    language = lang(locale)
+    wild = -1 if caishen is None else int(caishen)
+    marked = -1 if chosen is None else int(chosen)
+    options = []
+    for tile in sorted(set(map(int, held)))[:MAX_OPTIONS]:
+        label, value = _tile_words(tile, wild, language)
+        options.append(discord.SelectOption(label=label, value=value,
+                                            default=tile == marked))
+    return options
+
+
+_TILES = {int(tile): tile for tile in Tile}
+
+
+@functools.lru_cache(maxsize=512)
+def _tile_words(tile: int, caishen: int, language: str) -> tuple[str, str]:
+    """A "Next discard…" entry's label and value for the tile numbered ``tile`` (the
+    same every time: a click's reply lists some ten; ``caishen`` -1: none)."""
+    return (clip(tiles_text((_TILES[tile],), language,
+                            caishen=_TILES.get(caishen)), MAX_OPTION_TEXT),
+            _TILES[tile].notation)
 
 
 def next_items(table_id: int, hand: int, seat: int, options: list[discord.SelectOption],
