@@ -47,7 +47,11 @@ Modes (``--mode``):
 - ``both``: ``inproc`` then ``split``, their lines prefixed ``inproc.`` and ``split.``.
 
 ``--profile FILE`` (split): the bot process's play under cProfile, saved to FILE
-(``python -m pstats FILE``).
+(``python -m pstats FILE``), timed by the event loop thread's own CPU (`time.thread_time`:
+not the wall clock, which on a busy machine counts the time the loop waited for a core
+or for the GIL in whatever call it was in). cProfile's cost per call inflates code of
+many small calls several times over: compare functions within one profile only.
+``bot_system_cpu_ms_per_click``: the kernel's part of ``bot_cpu_ms_per_click``.
 
 ``--baseline REV``: first the same run (same options, this bench's fake Discord and
 players) on the bot of git revision REV, checked out in a temporary worktree, its lines
@@ -542,10 +546,12 @@ class ThreadTrips:
         self._connection._execute = self._original  # type: ignore[method-assign, assignment]  # put back
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far, from /proc."""
+def _cpu_of(pid: int, *, system: bool = False) -> float:
+    """CPU seconds (user + system; ``system``: the kernel's part alone) a process has
+    used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[12]) if system else int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def split(tables: int, clicks: int, think: float, profile: str | None
@@ -587,10 +593,11 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         me = os.getpid()
         pictures = bot.pictures.pids() if hasattr(bot.pictures, "pids") else []
         cpu0 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        system0 = _cpu_of(me, system=True)
         drawn0, trips0 = dict(getattr(bot.pictures, "drawn", {})), trips.count
         pauses, tracked0 = GcPauses(), len(gc.get_objects())
         gc.callbacks.append(pauses)
-        profiler = cProfile.Profile() if profile else None
+        profiler = cProfile.Profile(time.thread_time) if profile else None
         if profiler is not None:
             profiler.enable()
         result = json.loads((await hear("DONE"))[0])
@@ -599,6 +606,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
             profiler.disable()
             profiler.dump_stats(profile or "")
         cpu1 = _cpu_of(me), sum(map(_cpu_of, pictures)), _cpu_of(child.pid)
+        system1 = _cpu_of(me, system=True)
         trips1 = trips.count
         gc.callbacks.remove(pauses)
         tracked = len(gc.get_objects())
@@ -616,6 +624,7 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
                   result["first_types"])
     n = max(1, len(result["responses"]))
     out.update(cpu_shares(*((b - a) * 1000 / n for a, b in zip(cpu0, cpu1, strict=True))))
+    out["bot_system_cpu_ms_per_click"] = ((system1 - system0) * 1000 / n, "ms")
     if drawn:
         out["table_pictures_per_click"] = (drawn["public"] / n, "1")
         out["hand_pictures_per_click"] = (drawn["hands"] / n, "1")

@@ -31,8 +31,9 @@ test: ``--players`` clicks are in flight at any moment, as with ``bench/discord.
 each: ``clicks``, ``wall_s``, ``clicks_per_s``, ``click_response_{median,p99}_ms`` (the
 click sent to its first response reaching the fake), ``bot_cpu_ms_per_click`` (this
 process's CPU over the play, per click), ``bot_capacity_clicks_per_s`` (1 s of one core
-÷ that: the ceiling of one process), ``players_cpu_ms_per_click`` (the fake and the
-players) and ``requests_per_click``.
+÷ that: the ceiling of one process), ``bot_system_cpu_ms_per_click`` (the kernel's
+part of it), ``players_cpu_ms_per_click`` (the fake and the players) and
+``requests_per_click``.
 
 ``--profile FILE``: the bot's play under cProfile (``python -m pstats FILE``).
 """
@@ -80,10 +81,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far, from /proc."""
+def _cpu_of(pid: int, *, system: bool = False) -> float:
+    """CPU seconds (user + system; ``system``: the kernel's part alone) a process has
+    used so far, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[12]) if system else int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def pictures() -> tuple[bytes, bytes]:
@@ -243,6 +246,7 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
     tune()  # the collector as the bot sets it once it is ready
     await tell("PLAY")
     cpu0, players0 = _cpu_of(os.getpid()), _cpu_of(child.pid)
+    system0 = _cpu_of(os.getpid(), system=True)
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
@@ -251,16 +255,18 @@ async def bot_main(args: argparse.Namespace) -> dict[str, tuple[float, str]]:
         profiler.disable()
         profiler.dump_stats(args.profile)
     cpu1, players1 = _cpu_of(os.getpid()), _cpu_of(child.pid)
+    system = (_cpu_of(os.getpid(), system=True) - system0) * 1000
     await bot.close()
     await asyncio.wait_for(connection, 10)
     await tell("STOP")
     requests = int((await hear("REQUESTS"))[0])
     await child.wait()
-    return figures(result, (cpu1 - cpu0) * 1000, (players1 - players0) * 1000, requests)
+    return figures(result, (cpu1 - cpu0) * 1000, (players1 - players0) * 1000, requests,
+                   system)
 
 
 def figures(result: dict[str, Any], bot_ms: float, players_ms: float,
-            requests: int) -> dict[str, tuple[float, str]]:
+            requests: int, system_ms: float = 0.0) -> dict[str, tuple[float, str]]:
     responses = result["responses"]
     n = max(1, len(responses))
     return {
@@ -269,6 +275,7 @@ def figures(result: dict[str, Any], bot_ms: float, players_ms: float,
         "click_response_median_ms": (statistics.median(responses) * 1000, "ms"),
         "click_response_p99_ms": (percentile(responses, 0.99) * 1000, "ms"),
         "bot_cpu_ms_per_click": (bot_ms / n, "ms"),
+        "bot_system_cpu_ms_per_click": (system_ms / n, "ms"),
         "bot_capacity_clicks_per_s": (1000 * n / bot_ms if bot_ms else 0.0, "1/s"),
         "players_cpu_ms_per_click": (players_ms / n, "ms"),
         "requests_per_click": (requests / n, "1")}
