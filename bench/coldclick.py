@@ -73,6 +73,9 @@ async def bot_main(args: argparse.Namespace) -> None:
     await bot.login("fake-token")
     connection = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), scale.READY_TIMEOUT)
+    if args.pictures_ready:  # every picture process started (a diagnosis)
+        while not all(pool.ready() for pool in bot.pictures._pools.values()):
+            await asyncio.sleep(0.05)
     say("READY")
     lags: list[float] = []
     profile = cProfile.Profile() if args.profile else None
@@ -154,11 +157,12 @@ def _spans() -> dict[str, list[float]]:
 class Bot(scale.BotProcess):
     @classmethod
     async def begin(cls, code: Path, db: str, api: str, gateway: str,
-                    profile: str | None, spans: bool) -> Bot:
+                    profile: str | None, spans: bool, pictures_ready: bool) -> Bot:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--role", "bot", "--code",
             str(code), "--db", db, "--api", api, "--gateway", gateway,
             *(["--profile", profile] if profile else []), *(["--spans"] if spans else []),
+            *(["--pictures-ready"] if pictures_ready else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=code)
         return cls(proc)
 
@@ -181,7 +185,7 @@ async def measure(world: scale.World, code: Path, backend: str, folder: Path,
         profile = str(Path(args.profile) / f"{label}_{backend}.pstats") \
             if args.profile else None
         bot = await Bot.begin(code, db.target, world.fake.api_url, world.fake.gateway_url,
-                              profile, args.spans)
+                              profile, args.spans, args.pictures_ready)
         try:
             await bot.hear("READY")
             await asyncio.sleep(args.settle)
@@ -250,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder for each code's cProfile of its clicks")
     parser.add_argument("--spans", action="store_true",
                         help="print the time of a few calls of the click's path (stderr)")
+    parser.add_argument("--pictures-ready", action="store_true",
+                        help="the first click waits until the bot's picture processes"
+                             " have started")
     parser.add_argument("--each", action="store_true",
                         help="print every click's time (stderr)")
     parser.add_argument("--role", choices=("bench", "bot"), default="bench",
