@@ -393,6 +393,8 @@ class LiveTables:
                               last.huangfan > 0))
         if load.log is not None and load.log.hand_id == last.id:
             state = await self.hand_state(live.row, options, last, load.log)
+            # the next move chains its log's digest from the one just read
+            self._store.log.known(last.id, load.log.last_seq, load.log.last_digest)
         else:  # an ended hand (the next one not dealt): its whole log
             state = await replay_hand(self._store, live.row, options, last)
         live.hand = LiveHand(last, state, answers_in(load.claim_answers, last.id))

@@ -193,6 +193,18 @@ class ActionLog(Repository):
         self._remember(hand_id, expected_seq, running)  # committed: the log has it
         return row
 
+    def known(self, hand_id: int, seq: int, digest: str | None) -> None:
+        """The hand's log as a rebuild read it: its last action ``seq`` and the digest
+        stored with it, so that the next append chains from it in its one insert
+        instead of reading it first (a cold table's click: one round trip less on
+        PostgreSQL). Only ever a guess the insert checks: a log another process
+        appended to since is read then, as for a hand not known."""
+        if digest is None or seq <= 0:
+            return
+        mine = self._digests.get(hand_id)
+        if mine is None or mine[0] < seq:
+            self._remember(hand_id, seq, digest)
+
     def _remember(self, hand_id: int, seq: int, digest: str) -> None:
         """Keep the hand's newest digest, newest hands last; past `DIGESTS_KEPT` hands
         the one appended to longest ago goes (in shared mode another process may end a

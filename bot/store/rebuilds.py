@@ -133,9 +133,11 @@ async def _logs_in(db: Session, hand_ids: list[int],
             stored = mine[0]["log_digest"]  # None: a log written before 0012
             digest = None if stored is None else bytes(stored).hex()
         upto = snap.seq if snap is not None else 0
+        last = mine[-1]["log_digest"] if mine else None
         logs[hand_id] = HandLog(hand_id, snap, digest,
                                 tuple(ActionRow.of(r) for r in mine if r["seq"] > upto),
-                                mine[-1]["seq"] if mine else 0)
+                                mine[-1]["seq"] if mine else 0,
+                                None if last is None else bytes(last).hex())
     return logs
 
 

@@ -658,13 +658,16 @@ class HandLog:
     the log's actions 1..snapshot.seq as stored now with action snapshot.seq (migration
     0012; None without a snapshot, when the log is shorter, or for a log written before
     0012): the snapshot is the log's only if it equals ``snapshot.log_digest``.
-    ``last_seq``: the seq of the last action read (0 if none was)."""
+    ``last_seq``: the seq of the last action read (0 if none was); ``last_digest``: the
+    running digest stored with it (None: none read, or a log written before 0012), from
+    which the hand's next append chains (`ActionLog.known`)."""
 
     hand_id: int
     snapshot: SnapshotRow | None
     digest_at_snapshot: str | None
     actions: tuple[ActionRow, ...]
     last_seq: int
+    last_digest: str | None = None
 
 
 @dataclass(frozen=True)

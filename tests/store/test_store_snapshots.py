@@ -278,3 +278,37 @@ async def test_what_a_store_remembers_of_hands_others_ended_is_bounded(
         assert store.log._digests[hand.id][0] == 11
     finally:
         await other.close()
+
+
+async def test_a_load_tells_the_last_digest_and_the_next_append_chains_from_it(
+        store: Store, new_game: NewGame, database: Path | str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cold table's load reads its log's last action with the digest stored with it
+    (`HandLog.last_digest`); told it (`ActionLog.known`), a store that never appended
+    to the hand (a restart) chains the next action from it without reading it, and a
+    wrong guess is read again as before."""
+    game = await new_game()
+    for seq in range(1, 5):
+        await append(store, game, seq, snapshot="{}" if seq == 2 else None)
+    log = known((await store.rebuilds.load([game.table.id]))[game.table.id].log)
+    assert log.last_seq == 4
+    assert log.last_digest == (await stored_digests(store, game.hand.id))[-1]
+    again = await Store.open(database)  # a restart: this store has not seen the hand
+    try:
+        again.log.known(game.hand.id, log.last_seq, log.last_digest)
+        from bot.store import log as log_module
+        real = log_module._digest_upto
+
+        async def unread(*args: object) -> str:
+            raise AssertionError("the digest was read again")
+        monkeypatch.setattr(log_module, "_digest_upto", unread)
+        await append(again, game, 5)
+        again.log.known(game.hand.id, 5, "0" * 64)  # not newer than what it appended
+        again.log._digests[game.hand.id] = (5, "0" * 64)  # a wrong guess: read again
+        monkeypatch.setattr(log_module, "_digest_upto", real)
+        await append(again, game, 6)
+    finally:
+        await again.close()
+    actions = await store.log.actions(game.hand.id)
+    assert (await stored_digests(store, game.hand.id))[-1] == \
+        log_digest(stored_text(a) for a in actions)
