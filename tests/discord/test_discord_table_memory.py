@@ -211,3 +211,21 @@ async def test_a_closed_seats_turn_is_not_mentioned_again_at_its_reminder_after_
     assert client.in_channel() == [ping]  # mentioned once for this decision
     assert client.dms(USERS[0]) == []  # closed as of this hand: not tried again
     assert REF.table_id == TABLE
+
+
+async def test_what_an_idle_table_left_comes_back_after_a_restart_too() -> None:
+    """Killed after the table left (its residue written), the next process shows it as
+    it left: the echo of the click on its DM is not DMed; once read the residue is gone,
+    so a later restart does not bring back what has passed since."""
+    client = FakeClient()
+    memory = InMemory()
+    notifier = presenter(client, memory)
+    dm = await _dealer_dm(client, notifier)
+    await _idle(notifier)
+    restarted = presenter(client, memory)  # a new process on the same memory
+    after = discarded(dealt())[0]
+    restarted.clicked(TABLE, 0, dm)
+    await restarted.publish(private(after, 0, cause=Cause(USERS[0], message_id=dm)))
+    await settle(restarted)
+    assert [m.id for m in client.dms(USERS[0])] == [dm]
+    assert memory.tables[TABLE].residue is None

@@ -69,7 +69,7 @@ async def main(api: str, gateway: str, db: str, guild: int, channel: int, host: 
     table = await seat_computers(bot.service, store, guild, channel, host, hands)
     while (row := await store.lobby.get_table(table)) is not None and row.status == "playing":
         await asyncio.sleep(0.02)
-    print(f"UNLOADED {bot.service.tables.unloaded}", flush=True)
+    print(f"UNLOADED {bot.service.tables.unloaded} {bot.notifier.left}", flush=True)
     await bot.close()  # delivers what is queued
     connection.cancel()
     await store.close()

@@ -160,6 +160,8 @@ class DiscordNotifier:
         self._leaving: set[int] = set()
         """Tables the service let go (or over) that leave here once nothing of them is
         being delivered (`unloaded`)."""
+        self.left = 0
+        """Tables that left here (tests)."""
 
     def _webhook(self, token: str) -> discord.Webhook:
         """The webhook of an interaction's token (a reply another process made)."""
@@ -248,6 +250,7 @@ class DiscordNotifier:
             self.replies.leave(table_id)
             self.post.forget(table_id)
             self.tables.drop(table_id, dms)
+            self.left += 1
 
     @property
     def on_dm_sent(self) -> Callable[[int, int, int | None], None] | None:
