@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import os
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -176,42 +178,56 @@ def _spread(clicks: int, among: int) -> list[int]:
     return sorted({1 + i * among // count for i in range(count)})
 
 
-async def measure(world: scale.World, code: Path, backend: str, folder: Path,
-                  args: argparse.Namespace, label: str) -> dict[str, float]:
-    async with scale.database(backend, folder, f"cc_{label}") as db:
-        template = await world.template(code, db)
-        await scale.copy_tables(db, template, args.tables - 1)
-        clicked = _spread(args.clicks, args.tables - 1)
-        profile = str(Path(args.profile) / f"{label}_{backend}.pstats") \
-            if args.profile else None
-        bot = await Bot.begin(code, db.target, world.fake.api_url, world.fake.gateway_url,
-                              profile, args.spans, args.pictures_ready)
-        try:
-            await bot.hear("READY")
-            await asyncio.sleep(args.settle)
-            await bot.ask("WATCH", "WATCHING")
-            took: list[float] = []
-            refused = 0
-            for k in clicked:
-                seconds, moved = await world.click(template, k)
-                took.append(seconds)
-                refused += not moved
-                await asyncio.sleep(args.gap)
-            if args.each:
-                print(f"{label} {backend} clicks ms:",
-                      " ".join(f"{1000 * s:.0f}" for s in took), file=sys.stderr)
-        finally:
-            stopped = await bot.ask("STOP", "STOPPED", 60)
-            await bot.proc.wait()
-    took.sort()
-    return {"cold_click_median_ms": 1000 * scale.percentile(took, 0.5),
-            "cold_click_p90_ms": 1000 * scale.percentile(took, 0.9),
-            "cold_click_p99_ms": 1000 * scale.percentile(took, 0.99),
-            "cold_click_max_ms": 1000 * took[-1],
-            "cold_click_refused": float(refused),
-            "loop_lag_max_ms": float(stopped[0]),
-            "loop_lag_p99_ms": float(stopped[1]),
-            "bot_cpu_ms_per_click": 1000 * float(stopped[2]) / max(1, len(took))}
+@dataclass
+class Clicks:
+    """One code's clicks over its rounds."""
+
+    took: list[float] = field(default_factory=list)
+    refused: int = 0
+    lag_max: float = 0.0
+    lag_p99: list[float] = field(default_factory=list)
+    cpu_s: float = 0.0
+
+    def figures(self) -> dict[str, float]:
+        took = sorted(self.took)
+        return {"cold_click_median_ms": 1000 * scale.percentile(took, 0.5),
+                "cold_click_p90_ms": 1000 * scale.percentile(took, 0.9),
+                "cold_click_p99_ms": 1000 * scale.percentile(took, 0.99),
+                "cold_click_max_ms": 1000 * took[-1],
+                "cold_click_refused": float(self.refused),
+                "loop_lag_max_ms": self.lag_max,
+                "loop_lag_p99_ms": max(self.lag_p99),
+                "bot_cpu_ms_per_click": 1000 * self.cpu_s / max(1, len(took))}
+
+
+async def session(world: scale.World, code: Path, db: scale.Db, template: scale.Template,
+                  clicked: list[int], args: argparse.Namespace, label: str, backend: str,
+                  into: Clicks) -> None:
+    """One bot process of ``code`` started on ``db`` (every table cold), ``clicked``
+    clicked one after the other."""
+    profile = str(Path(args.profile) / f"{label}_{backend}.pstats") if args.profile else None
+    bot = await Bot.begin(code, db.target, world.fake.api_url, world.fake.gateway_url,
+                          profile, args.spans, args.pictures_ready)
+    took: list[float] = []
+    try:
+        await bot.hear("READY")
+        await asyncio.sleep(args.settle)
+        await bot.ask("WATCH", "WATCHING")
+        for k in clicked:
+            seconds, moved = await world.click(template, k)
+            took.append(seconds)
+            into.refused += not moved
+            await asyncio.sleep(args.gap)
+        if args.each:
+            print(f"{label} {backend} clicks ms:",
+                  " ".join(f"{1000 * s:.0f}" for s in took), file=sys.stderr)
+    finally:
+        stopped = await bot.ask("STOP", "STOPPED", 60)
+        await bot.proc.wait()
+    into.took += took
+    into.lag_max = max(into.lag_max, float(stopped[0]))
+    into.lag_p99.append(float(stopped[1]))
+    into.cpu_s += float(stopped[2])
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -224,15 +240,29 @@ async def run(args: argparse.Namespace) -> None:
     try:
         with scale.contextmanager_or_none(args.baseline) as old_code, \
                 tempfile.TemporaryDirectory() as tmp:
+            codes = [("now", ROOT)] if old_code is None else [("before", old_code),
+                                                              ("now", ROOT)]
             for backend in backends:
                 tag = "" if backend == "sqlite" else "_postgres"
-                before = await measure(world, old_code, backend, Path(tmp), args,
-                                       "before") if old_code is not None else {}
-                now = await measure(world, ROOT, backend, Path(tmp), args, "now")
-                for name, value in now.items():
+                async with contextlib.AsyncExitStack() as stack:
+                    made = []
+                    for label, code in codes:
+                        db = await stack.enter_async_context(
+                            scale.database(backend, Path(tmp), f"cc_{label}"))
+                        template = await world.template(code, db)
+                        await scale.copy_tables(db, template, args.tables - 1)
+                        made.append((label, code, db, template, Clicks()))
+                    clicks = _spread(args.clicks * args.rounds, args.tables - 1)
+                    for r in range(args.rounds):  # the codes alternated, round by round
+                        for label, code, db, template, into in made:
+                            await session(world, code, db, template,
+                                          clicks[r::args.rounds], args, label, backend,
+                                          into)
+                figures = {label: into.figures() for label, _, _, _, into in made}
+                for name, value in figures["now"].items():
                     unit = "count" if name.endswith("refused") else "ms"
-                    scale.show(f"coldclick{tag}_{args.tables}_{name}", before.get(name),
-                               value, unit)
+                    scale.show(f"coldclick{tag}_{args.tables}_{name}",
+                               figures.get("before", {}).get(name), value, unit)
     finally:
         await world.fake.stop()
 
@@ -241,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000, help="live tables")
     parser.add_argument("--clicks", type=int, default=200, help="cold tables clicked")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="bot processes of each code, alternated, the clicks shared"
+                             " among them (each round clicks tables not clicked before)")
     parser.add_argument("--gap", type=float, default=0.05,
                         help="seconds between a click's answer and the next click")
     parser.add_argument("--settle", type=float, default=0.0,
