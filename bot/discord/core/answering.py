@@ -193,7 +193,8 @@ class Answer:
         answer to come is private; a click's deferral is a silent update)."""
         task = self.in_flight.track(work)
         try:
-            return await asyncio.wait_for(asyncio.shield(task), DEFER_AFTER)
+            async with asyncio.timeout(DEFER_AFTER):  # no task of its own, as wait_for's
+                return await asyncio.shield(task)
         except TimeoutError:
             if not self.interaction.response.is_done():
                 await self.interaction.response.defer(ephemeral=ephemeral)
@@ -252,8 +253,8 @@ class Answer:
         clicked message in the click's first response when it is still unanswered."""
         task = self.in_flight.track(work)
         try:
-            return await asyncio.wait_for(asyncio.shield(task),
-                                          min(MOVE_ANSWER_WAIT, DEFER_AFTER))
+            async with asyncio.timeout(min(MOVE_ANSWER_WAIT, DEFER_AFTER)):
+                return await asyncio.shield(task)
         except TimeoutError:
             await self.acknowledge()
             return await task
@@ -275,7 +276,8 @@ class Answer:
         deferring, not behind the moves of the ones before."""
         await self.acknowledge()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.in_flight.acknowledged.wait(), ACKNOWLEDGE_WAIT)
+            async with asyncio.timeout(ACKNOWLEDGE_WAIT):  # wait_for would make a task
+                await self.in_flight.acknowledged.wait()
 
     def _responded(self) -> None:
         if self._latency is None:

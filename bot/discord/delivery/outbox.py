@@ -101,7 +101,9 @@ class Outbox:
         if answered is None or answered.is_set():
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(answered.wait(), YIELD_LIMIT)
+            # not wait_for, which makes a task of the wait: some seven a click at a burst
+            async with asyncio.timeout(YIELD_LIMIT):
+                await answered.wait()
 
     def busy(self) -> bool:
         return bool(self._workers)
