@@ -647,8 +647,11 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
                     hand = template.hand_id + k * template.strides["hands"]
                     log = await db.rows("SELECT seq, seat, kind, payload, source FROM"
                                         " actions WHERE hand_id = ? ORDER BY seq", hand)
-                    print(f"  its log: {log}; the first table's last seq {template.seq},"
-                          f" its move {template.custom_id} {template.values}",
+                    deciding = await db.rows("SELECT seat, seq, kind FROM deadlines WHERE"
+                                             " hand_id = ? ORDER BY seat", hand)
+                    print(f"  its log: {log}; its deadlines (seat, seq, kind): {deciding};"
+                          f" the first table's last seq {template.seq}, its move"
+                          f" {template.custom_id} {template.values}",
                           file=sys.stderr, flush=True)
                 await asyncio.sleep(0.02)
             lateness = await _deadlines(db, due, template.seq)
