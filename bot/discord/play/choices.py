@@ -419,9 +419,11 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     note = clip(t("claims.note", language), MAX_OPTION_TEXT)
     shown = []
     for tile, a in entries[:MAX_OPTIONS]:
-        label, value = _claim_words(int(tile), a.kind, a.tiles, language)
-        shown.append(((tile, _SHOWN[a.kind], value), label, value,
-                      bool(chosen) and (tile, a.kind, a.tiles) in chosen))
+        kind = a.kind
+        order = 0 if kind is ActionKind.PONG else 1 if kind is ActionKind.KONG else 2
+        label, value = _claim_words(int(tile), order, a.tiles, language)
+        shown.append(((tile, order, value), label, value,
+                      bool(chosen) and (tile, kind, a.tiles) in chosen))
     shown.sort(key=_first)
     options = [discord.SelectOption(label=label, value=value, description=note,
                                     default=default)
@@ -431,8 +433,9 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
                                                MAX_OPTION_TEXT))
 
 
-_SHOWN = {ActionKind.PONG: 0, ActionKind.KONG: 1, ActionKind.CHI: 2}
-"""The order of a tile's claims in the menu."""
+_SHOWN = (ActionKind.PONG, ActionKind.KONG, ActionKind.CHI)
+"""The order of a tile's claims in the menu (`claims_menu` tells them apart by identity:
+an enum's hash is Python code)."""
 
 
 def _first(entry: tuple[Any, ...]) -> Any:
@@ -440,12 +443,12 @@ def _first(entry: tuple[Any, ...]) -> Any:
 
 
 @functools.lru_cache(maxsize=2048)
-def _claim_words(tile: int, kind: ActionKind, tiles: tuple[Tile, ...], language: str
+def _claim_words(tile: int, order: int, tiles: tuple[Tile, ...], language: str
                  ) -> tuple[str, str]:
     """A claim's menu label and value in ``language`` (the same every time: a click's
     reply and DM list some eight, a few hundred exist); ``tile``: the claimed tile's
-    number."""
-    answer = ClaimAnswer(kind, tiles)
+    number, ``order``: its kind's place in `_SHOWN`."""
+    answer = ClaimAnswer(_SHOWN[order], tiles)
     return (clip(answer_label(_TILE_OF[tile], answer, language, then=False),
                  MAX_OPTION_TEXT),
             answer_value(_TILE_OF[tile], answer))
@@ -464,9 +467,9 @@ def claimable(held: Sequence[Tile], wild: Tile | None) -> list[tuple[Tile, Claim
     natural = sorted(counts)
     out: list[tuple[Tile, ClaimAnswer]] = []
     for x in natural:
-        if counts[x] >= _HELD_FOR[ActionKind.PONG]:
+        if counts[x] >= _PONG_HELD:
             out.append((_TILE_OF[x], _PONG))
-        if counts[x] >= _HELD_FOR[ActionKind.KONG]:
+        if counts[x] >= _KONG_HELD:
             out.append((_TILE_OF[x], _KONG))
     chis: set[tuple[int, int, int]] = set()
     suited = [x for x in natural if x < _SUITED_BELOW]
@@ -488,6 +491,7 @@ _SUITED_BELOW = min(int(tile) for tile in Tile if not tile.is_suited)
 """Suited tiles are numbered below this one (`Tile.is_suited`)."""
 _PONG = ClaimAnswer(ActionKind.PONG)
 _KONG = ClaimAnswer(ActionKind.KONG)
+_PONG_HELD, _KONG_HELD = _HELD_FOR[ActionKind.PONG], _HELD_FOR[ActionKind.KONG]
 
 
 def add_claim_answers(ui: discord.ui.View, view: PlayerView, table_id: int, hand: int,
