@@ -66,10 +66,11 @@ class Recovery:
         alive lately (`SharedProcess.starting`); one statement whatever their number.
         The scheduler then reads the next moments again from the first (it holds only
         those: `Scheduler.page_from`). Tables that need work at once (playing but with
-        no deadline: a crash of an older version between two writes, found by one
-        query) are rebuilt now; every other table on first use (a click, a command, its
-        deadline), so the bot serves again in milliseconds with a hundred thousand
-        tables. With ``eager`` every live table is replayed now (tests, benches).
+        no deadline: a crash of an older version between two writes, listed once by
+        migration 0034, `Deadlines.stranded`) are rebuilt now; every other table on
+        first use (a click, a command, its deadline), so the bot serves again in
+        milliseconds with a hundred thousand tables. With ``eager`` every live table is
+        replayed now (tests, benches).
         """
         now = self._clock.now()
         await self.redeliver()
@@ -82,6 +83,8 @@ class Recovery:
         todo = [t.id for t in await self._store.lobby.live_tables()] if eager else \
             await self._store.deadlines.stranded()
         failed = await self._tables.load_batch(todo)
+        if not eager:  # mended: off migration 0034's list (a crash before: mended again)
+            await self._store.deadlines.mended(sorted(set(todo) - set(failed)))
         self.all_were_down = down
         return RecoveryReport(live, len(todo) - len(failed), deadlines, deferred,
                               tuple(failed))

@@ -62,7 +62,7 @@ async def _upsert_in(db: Session, hand_id: int,
                    " excluded.set_at, due_at = excluded.due_at, timer_at = excluded.timer_at,"
                    " warn_at = excluded.warn_at, reminded_at = NULL, warned_at = CASE WHEN"
                    " deadlines.seq = excluded.seq THEN deadlines.warned_at END,"
-                   " claimed_by = NULL, claimed_until = NULL",
+                   " claimed_by = NULL, claimed_until = NULL, dm_owed = 1",
                (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at, d.warn_at))
 
 
@@ -223,15 +223,35 @@ class Deadlines(Repository):
         return 0 if row is None else int(row["n"])
 
     async def stranded(self) -> list[int]:
-        """The tables playing whose match has no live hand with a deadline: what a crash
-        of an older version left between two writes (start-up mends them at once). Read
-        through the partial indexes of the playing match and the live hand."""
-        rows = await self._all(
-            "SELECT t.id FROM game_tables t WHERE t.status = 'playing' AND NOT EXISTS"
-            " (SELECT 1 FROM matches m JOIN hands h ON h.match_id = m.id AND"
-            " h.status = 'live' JOIN deadlines d ON d.hand_id = h.id"
-            " WHERE m.table_id = t.id AND m.status = 'playing') ORDER BY t.id")
-        return [int(r["id"]) for r in rows]
+        """The tables a crash of an older version left playing with no live hand with a
+        deadline (between two writes), as migration 0034 listed them when it upgraded
+        the database (`look_for_stranded`): start-up mends them at once, then takes each
+        off the list (`mended`). One read of that list, whatever the number of tables."""
+        rows = await self._all("SELECT table_id FROM stranded_tables ORDER BY table_id")
+        return [int(r["table_id"]) for r in rows]
+
+    async def mended(self, table_ids: Sequence[int]) -> None:
+        """These `stranded` tables were mended: off the list."""
+        if table_ids:
+            async with self._write() as db:
+                await db.run_many("DELETE FROM stranded_tables WHERE table_id = ?",
+                                  [(t,) for t in table_ids])
+
+    async def look_for_stranded(self) -> int:
+        """Every playing table whose match has no live hand with a deadline, put on the
+        `stranded` list: what migration 0034 did once (only a version older than it
+        leaves one, and such a version refuses the database since); tests standing for
+        such a crash call it. How many tables the list holds."""
+        async with self._write() as db:
+            await db.run(
+                "INSERT INTO stranded_tables (table_id) SELECT t.id FROM game_tables t"
+                " WHERE t.status = 'playing' AND NOT EXISTS (SELECT 1 FROM matches m"
+                " JOIN hands h ON h.match_id = m.id AND h.status = 'live'"
+                " JOIN deadlines d ON d.hand_id = h.id"
+                " WHERE m.table_id = t.id AND m.status = 'playing')"
+                " ON CONFLICT (table_id) DO NOTHING")
+            row = await db.one("SELECT COUNT(*) AS n FROM stranded_tables")
+        return 0 if row is None else int(row["n"])
 
     async def waiting_for(self, user_id: int) -> list[Waiting]:
         """The decisions that wait for this person right now, at every table of every

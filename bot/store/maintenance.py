@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.store.database import Session
 from bot.store.deadlines import WAITING
+from bot.store.presenter import OWED_DMS
 from bot.store.repository import Repository
 from bot.store.rows import Row
 
@@ -59,15 +60,6 @@ class Health:
         return Count(sum(p.count for p in parts), min(moments) if moments else None)
 
 
-_OWED_DMS = ("FROM deadlines d JOIN hands h ON h.id = d.hand_id"
-             " JOIN matches m ON m.id = h.match_id"
-             " JOIN seats s ON s.table_id = m.table_id AND s.seat = d.seat"
-             " WHERE d.kind <> 'computer' AND h.status = 'live' AND s.user_id IS NOT NULL"
-             " AND s.dm_closed = 0 AND s.away = 0 AND (s.dm_order IS NULL"
-             " OR s.dm_order < h.number * 4294967296 + d.seq)")
-"""The decisions owed their DM, as `Presenter.owed_dms` finds them."""
-
-
 async def _read(db: Session, cut: float, now: float) -> Health:
     statuses = {str(r["status"]): int(r["n"]) for r in await db.all(
         "SELECT status, COUNT(*) AS n FROM game_tables"
@@ -85,7 +77,7 @@ async def _read(db: Session, cut: float, now: float) -> Health:
             (cut,)),
         announcements=await count("SELECT COUNT(*), MIN(created_at) FROM announcements"
                                   " WHERE status <> 'delivered'"),
-        decision_dms=await count(f"SELECT COUNT(*), MIN(d.set_at) {_OWED_DMS}"),
+        decision_dms=await count(f"SELECT COUNT(*), MIN(d.set_at) {OWED_DMS}"),
         digests=await count("SELECT COUNT(*), MIN(due_at) FROM digests"
                             " WHERE sent_at IS NULL AND due_at <= ?", (now,)))
 
@@ -131,6 +123,8 @@ class Maintenance(Repository):
         async with self._write() as db:
             if version >= 11:  # seats.dm_order
                 await db.run("UPDATE seats SET dm_order = NULL WHERE dm_order IS NOT NULL")
+            if version >= 34:  # deadlines.dm_owed: every decision owed its DM again
+                await db.run("UPDATE deadlines SET dm_owed = 1 WHERE dm_owed = 0")
             if version >= 6:  # bot_settings: the deliveries' nonces start afresh
                 await db.run("INSERT INTO bot_settings (key, value, updated_at)"
                              " VALUES ('restored_at', ?, ?) ON CONFLICT (key) DO UPDATE"

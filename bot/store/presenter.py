@@ -19,6 +19,16 @@ _VIEW_COLUMNS = {"lobby": "lobby_message_id", "table": "table_message_id",
                  "ping": "ping_message_id"}
 """`Presenter.swap_view_message`'s names for the table's message columns."""
 
+OWED_DMS = ("FROM deadlines d JOIN hands h ON h.id = d.hand_id"
+            " JOIN matches m ON m.id = h.match_id"
+            " JOIN seats s ON s.table_id = m.table_id AND s.seat = d.seat"
+            " WHERE d.dm_owed = 1 AND d.kind <> 'computer' AND h.status = 'live'"
+            " AND s.user_id IS NOT NULL AND s.dm_closed = 0 AND s.away = 0"
+            " AND (s.dm_order IS NULL OR s.dm_order < h.number * 4294967296 + d.seq)")
+"""The people's decisions owed their DM (`Presenter.owed_dms`; deadline ``d``, its hand
+``h``, match ``m``, seat ``s``), read through migration 0034's index of the decisions
+whose DM may be owed (``d.dm_owed = 1 AND d.kind <> 'computer'``, word for word)."""
+
 
 async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None,
                    order: int | None, shows: int | None) -> int | None:
@@ -36,6 +46,12 @@ async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None
     # pending is owed a DM (`owed_dms`) only if it is newer than that
     await db.run("UPDATE seats SET dm_message_id = ?, dm_order = COALESCE(?, dm_order)"
                  " WHERE table_id = ? AND seat = ?", (message_id, order, table_id, seat))
+    if order is not None:  # the decisions this DM shows are no longer owed (0034)
+        await db.run("UPDATE deadlines SET dm_owed = 0 WHERE dm_owed = 1 AND seat = ?"
+                     " AND hand_id IN (SELECT h.id FROM hands h JOIN matches m"
+                     " ON m.id = h.match_id WHERE m.table_id = ? AND h.status = 'live'"
+                     " AND h.number * 4294967296 + deadlines.seq <= ?)",
+                     (seat, table_id, order))
     old = row["dm_message_id"]
     return int(old) if old is not None else None
 
@@ -165,16 +181,13 @@ class Presenter(Repository):
         the seat's stored DM does not show: its ``dm_order`` (0011: hand number x 2^32
         + step; NULL: no decision DMed yet) is older than the decision. Seats whose DMs
         are closed (the channel mentions them) or that are away (the computer plays
-        them) are left out. ``set_before``: only the decisions set at or before then."""
+        them) are left out. ``set_before``: only the decisions set at or before then.
+        Read through migration 0034's index of the decisions whose DM may be owed
+        (``dm_owed``, cleared as each DM is stored): what it costs follows what is owed,
+        not the number of live tables."""
         where, params = ("", ()) if set_before is None else (" AND d.set_at <= ?",
                                                               (set_before,))
-        rows = await self._all(
-            "SELECT m.table_id, d.seat, h.number, d.seq FROM deadlines d"
-            " JOIN hands h ON h.id = d.hand_id JOIN matches m ON m.id = h.match_id"
-            " JOIN seats s ON s.table_id = m.table_id AND s.seat = d.seat"
-            " WHERE d.kind <> 'computer' AND h.status = 'live' AND s.user_id IS NOT NULL"
-            " AND s.dm_closed = 0 AND s.away = 0 AND (s.dm_order IS NULL"
-            " OR s.dm_order < h.number * 4294967296 + d.seq)"
-            f"{where} ORDER BY m.table_id, d.seat", params)
+        rows = await self._all(f"SELECT m.table_id, d.seat, h.number, d.seq {OWED_DMS}"
+                               f"{where} ORDER BY m.table_id, d.seat", params)
         return [OwedDm(int(r["table_id"]), int(r["seat"]), int(r["number"]), int(r["seq"]))
                 for r in rows]
