@@ -113,9 +113,10 @@ class MahjongBot(discord.Client):
                                     computer_pause=self.computer_pause, **options)
         # a table that leaves the service's memory idle leaves the presenter's too
         self.service.tables.on_unload = notifier.unloaded
-        report = await self.service.recover()
-        log.info("recovered %s live table(s), %s deadline(s), %s deferred",
-                 report.live_tables, report.deadlines, report.deferred)
+        # not counted: a count reads every live table's index entry (`mahjong-bot status`)
+        report = await self.service.recover(counted=False)
+        log.info("recovered: %s table(s) mended, %s deadline(s) deferred",
+                 report.rebuilt, report.deferred)
         await self.service.resend_dms()  # the decisions a crash left without their DMs
         await self.service.start_facts()  # the stats' facts, when derived another way
         await self.service.start_ratings()  # a new formula rebuilds them; missed ones rated

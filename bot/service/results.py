@@ -115,9 +115,10 @@ class HandHistory:
 
 @dataclass(frozen=True)
 class RecoveryReport:
-    live_tables: int
+    live_tables: int | None
+    """None: not counted (`Recovery.recover` with ``counted`` False)."""
     rebuilt: int
-    deadlines: int
+    deadlines: int | None
     deferred: int
     failed: tuple[int, ...] = ()
 

@@ -404,12 +404,12 @@ class TableService:
 
     # ------------------------------------------------------------------ running
 
-    async def recover(self, *, eager: bool = False) -> RecoveryReport:
+    async def recover(self, *, eager: bool = False, counted: bool = True) -> RecoveryReport:
         """Start-up: serving again at once (see `Recovery.recover`). The engine's
         bundled group-cost table is read first, so that no player's first move after
         the restart waits on it (about 18 ms)."""
         preload_tables()
-        return await self.recovery.recover(eager=eager)
+        return await self.recovery.recover(eager=eager, counted=counted)
 
     async def start_facts(self) -> FactsRebuilt:
         """Start-up, before `start_ratings`: the stats' facts rebuilt from the logs when

@@ -56,6 +56,9 @@ async def test_lazy_recovery_rebuilds_a_table_on_first_use(
     world = await restart(make_world, world)
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 0 and report.deadlines == 1
+    # the bot's own start counts nothing: nothing read per live table
+    uncounted = await world.service.recover(counted=False)
+    assert (uncounted.live_tables, uncounted.deadlines, uncounted.rebuilt) == (None, None, 0)
     await world.advance(30)            # the deadline's wake rebuilds the table, then plays
     hand = known(await world.store.hands.live(table))
     assert [(a.seat, a.source) for a in await world.store.log.actions(hand.id)] == \
