@@ -84,6 +84,9 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._limit = asyncio.Semaphore(concurrency)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._firing: set[Wake] = set()
+        """The entries firing now: the table a stored moment loads as it fires schedules
+        that moment again, which is the same one, not a second."""
         self._running = False
         self._source: Source | None = None
         self._read_to: Moment | None = None
@@ -169,6 +172,8 @@ class Scheduler:
 
     def push(self, wake: Wake) -> None:
         """Add an entry beside the seat's others (a pushed duplicate is one entry)."""
+        if wake in self._firing:  # the table it loads schedules it again: one firing
+            return
         wakes = self._live.setdefault(wake.table_id, {}).setdefault(wake.seat, set())
         if wake in wakes:
             return
@@ -233,7 +238,7 @@ class Scheduler:
             when = self.earliest()
             if when is None or when > self._clock.now():
                 return fired
-            await _safe_fire(fire, self._pop())
+            await self._fire_one(fire, self._pop())
             fired += 1
 
     async def run(self, fire: Fire) -> None:
@@ -304,9 +309,16 @@ class Scheduler:
 
     async def _fire_released(self, fire: Fire, wake: Wake) -> None:
         try:
-            await _safe_fire(fire, wake)
+            await self._fire_one(fire, wake)
         finally:
             self._limit.release()
+
+    async def _fire_one(self, fire: Fire, wake: Wake) -> None:
+        self._firing.add(wake)
+        try:
+            await _safe_fire(fire, wake)
+        finally:
+            self._firing.discard(wake)
 
 
 async def _safe_fire(fire: Fire, wake: Wake) -> None:

@@ -162,3 +162,31 @@ async def test_shared_mode_judges_a_cold_table_against_what_another_process_stor
     a.service.tables.unload_idle()
     await b.service.set_choice(by(CID), table, "pass_claims", True)
     assert known((await a.service.table_info(table)).seats[2]).choices.pass_claims
+
+
+async def test_a_cold_table_s_moment_fires_once(make_world: MakeWorld) -> None:
+    """The moment read from the database loads its table as it fires; the load schedules
+    the table's moments again, that one among them: it must not fire a second time."""
+    world = await make_world(deal=stacked(SCENE_PONG))
+    table = await world.table(options=LONG)
+    fired: list[tuple[str, int]] = []
+    alarms = world.service.alarms
+    real = alarms._fire
+
+    async def counted(live: Any, wake: Any) -> None:
+        fired.append((wake.what, wake.seat))
+        await real(live, wake)
+
+    alarms._fire = counted  # type: ignore[method-assign]
+    await world.advance(IDLE + 61)
+    assert not in_memory(world, table)
+    start = world.clock.now() - IDLE - 61
+    while world.clock.now() < start + 1800:
+        await world.advance(1.0)
+    assert fired == [("remind", 0)]
+    await world.advance(IDLE + 61)
+    assert not in_memory(world, table)
+    while world.clock.now() < start + 3600:
+        await world.advance(1.0)
+    assert fired == [("remind", 0), ("warn", 0), ("due", 0)]
+    assert await actions(world, table) == [(0, "discard", "timeout")]
