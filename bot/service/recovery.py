@@ -60,9 +60,10 @@ class Recovery:
     async def recover(self, *, eager: bool = False, counted: bool = True) -> RecoveryReport:
         """Bring every live table back after a start-up, with no work per live table.
 
-        Deadlines that passed while the bot was down move to now + grace (a person's) or
-        now + ``computer_pause`` (a computer's, an away seat's, a standing choice's:
-        grace is for people) — in shared mode only when no other process was seen
+        Deadlines due before now + grace (those that passed while the bot was down, and
+        those it left less than the grace: the downtime was theirs too) move to now +
+        grace (a person's) or now + ``computer_pause`` (a computer's, an away seat's, a
+        standing choice's: grace is for people) — in shared mode only when no other process was seen
         alive lately (`SharedProcess.starting`); one statement whatever their number.
         The scheduler then reads the next moments again from the first (it holds only
         those: `Scheduler.page_from`). Tables that need work at once (playing but with
