@@ -42,28 +42,40 @@ or claim deadline of their seat in a live hand of a playing table (not one the c
 plays: away, or a standing choice); a query adds its own conditions with AND."""
 
 
+_DM_OWED = ("CASE WHEN EXISTS (SELECT 1 FROM hands h JOIN matches m ON m.id = h.match_id"
+            " JOIN seats s ON s.table_id = m.table_id WHERE h.id = ? AND s.seat = ?"
+            " AND s.dm_order >= h.number * 4294967296 + ?) THEN 0 ELSE 1 END")
+"""A new decision's ``dm_owed`` (migration 0034), given its hand, seat and step: 0 when
+the seat's stored DM already shows it (a deadline written again for a decision whose DM
+went out), else 1; the seats' trigger clears it when a DM showing it is stored later."""
+_COLUMNS = "hand_id, seat, seq, kind, set_at, due_at, timer_at, warn_at, dm_owed"
+
+
+def _values(hand_id: int, d: NewDeadline) -> tuple[object, ...]:
+    return (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at, d.warn_at,
+            hand_id, d.seat, d.seq)
+
+
 async def replace_deadlines_in(db: Session, hand_id: int,
                                deadlines: Sequence[NewDeadline]) -> None:
     """Delete then insert: two deadlines for one seat break the primary key."""
     await db.run("DELETE FROM deadlines WHERE hand_id = ?", (hand_id,))
     if not deadlines:
         return
-    await db.run_many("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at,"
-                      " timer_at, warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                      [(hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at,
-                        d.warn_at) for d in deadlines])
+    await db.run_many(f"INSERT INTO deadlines ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                      f" {_DM_OWED})", [_values(hand_id, d) for d in deadlines])
 
 
 async def _upsert_in(db: Session, hand_id: int,
                      d: NewDeadline) -> None:
-    await db.run("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at, timer_at,"
-                   " warn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hand_id, seat)"
-                   " DO UPDATE SET seq = excluded.seq, kind = excluded.kind, set_at ="
-                   " excluded.set_at, due_at = excluded.due_at, timer_at = excluded.timer_at,"
-                   " warn_at = excluded.warn_at, reminded_at = NULL, warned_at = CASE WHEN"
-                   " deadlines.seq = excluded.seq THEN deadlines.warned_at END,"
-                   " claimed_by = NULL, claimed_until = NULL, dm_owed = 1",
-               (hand_id, d.seat, d.seq, d.kind, d.set_at, d.due_at, d.timer_at, d.warn_at))
+    await db.run(f"INSERT INTO deadlines ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                 f" {_DM_OWED}) ON CONFLICT (hand_id, seat)"
+                 " DO UPDATE SET seq = excluded.seq, kind = excluded.kind, set_at ="
+                 " excluded.set_at, due_at = excluded.due_at, timer_at = excluded.timer_at,"
+                 " warn_at = excluded.warn_at, reminded_at = NULL, warned_at = CASE WHEN"
+                 " deadlines.seq = excluded.seq THEN deadlines.warned_at END,"
+                 " claimed_by = NULL, claimed_until = NULL, dm_owed = excluded.dm_owed",
+                 _values(hand_id, d))
 
 
 async def _deadline_in(db: Session, hand_id: int,

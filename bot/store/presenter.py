@@ -27,7 +27,9 @@ OWED_DMS = ("FROM deadlines d JOIN hands h ON h.id = d.hand_id"
             " AND (s.dm_order IS NULL OR s.dm_order < h.number * 4294967296 + d.seq)")
 """The people's decisions owed their DM (`Presenter.owed_dms`; deadline ``d``, its hand
 ``h``, match ``m``, seat ``s``), read through migration 0034's index of the decisions
-whose DM may be owed (``d.dm_owed = 1 AND d.kind <> 'computer'``, word for word)."""
+whose DM may be owed (``d.dm_owed = 1 AND d.kind <> 'computer'``, word for word; the
+seats' trigger ``seats_dm_shown`` clears the mark as a DM showing the decision is
+stored)."""
 
 
 async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None,
@@ -46,12 +48,6 @@ async def _swap_dm(db: Session, table_id: int, seat: int, message_id: int | None
     # pending is owed a DM (`owed_dms`) only if it is newer than that
     await db.run("UPDATE seats SET dm_message_id = ?, dm_order = COALESCE(?, dm_order)"
                  " WHERE table_id = ? AND seat = ?", (message_id, order, table_id, seat))
-    if order is not None:  # the decisions this DM shows are no longer owed (0034)
-        await db.run("UPDATE deadlines SET dm_owed = 0 WHERE dm_owed = 1 AND seat = ?"
-                     " AND hand_id IN (SELECT h.id FROM hands h JOIN matches m"
-                     " ON m.id = h.match_id WHERE m.table_id = ? AND h.status = 'live'"
-                     " AND h.number * 4294967296 + deadlines.seq <= ?)",
-                     (seat, table_id, order))
     old = row["dm_message_id"]
     return int(old) if old is not None else None
 
