@@ -110,10 +110,14 @@ async def test_only_the_decisions_whose_dm_may_be_owed_are_read(store: Store, ne
     await store.presenter.swap_dm_message(table, 0, 902, _order(1, 7))
     await store.presenter.swap_dm_message(table, 1, 903, _order(1, 7))
     assert await marked() == {0: 0, 1: 0} and await store.presenter.owed_dms() == []
+    # written again (a claim window's replace rewrites every seat): their DMs show them
+    await store.deadlines.replace(hand, [NewDeadline(0, 7, "turn", 120.0, 700.0),
+                                         NewDeadline(1, 7, "claim", 130.0, 700.0)])
+    assert await marked() == {0: 0, 1: 0} and await store.presenter.owed_dms() == []
     # a restored backup: every decision is owed its DM again (the marks with it)
     await store.maintenance.after_restore(34, 200.0)
     assert await marked() == {0: 1, 1: 1}
-    assert await store.presenter.owed_dms() == [OwedDm(table, 0, 1, 7), OwedDm(table, 1, 1, 5)]
+    assert await store.presenter.owed_dms() == [OwedDm(table, 0, 1, 7), OwedDm(table, 1, 1, 7)]
     query = f"SELECT m.table_id {OWED_DMS} ORDER BY m.table_id, d.seat"
     async with store._db.write() as db:  # the test's own look at the plan
         if store.dialect == "sqlite":
