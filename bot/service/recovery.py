@@ -85,7 +85,8 @@ class Recovery:
         deadlines = await self._store.deadlines.count() if counted else None
         todo = [t.id for t in await self._store.lobby.live_tables()] if eager else \
             await self._store.deadlines.stranded()
-        failed = await self._tables.load_batch(todo)
+        # nothing to mend (every start but the first after an upgrade): no read at all
+        failed = await self._tables.load_batch(todo) if todo else []
         if not eager:  # mended: off migration 0034's list (a crash before: mended again)
             await self._store.deadlines.mended(sorted(set(todo) - set(failed)))
         self.all_were_down = down
