@@ -68,7 +68,7 @@ class Recovery:
         The scheduler then reads the next moments again from the first (it holds only
         those: `Scheduler.page_from`). Tables that need work at once (playing but with
         no deadline: a crash of an older version between two writes, listed once by
-        migration 0034, `Deadlines.stranded`) are rebuilt now; every other table on
+        migration 0035, `Deadlines.stranded`) are rebuilt now; every other table on
         first use (a click, a command, its deadline), so the bot serves again in
         milliseconds with a hundred thousand tables. With ``eager`` every live table is
         replayed now (tests, benches). Without ``counted`` the report does not count the
@@ -87,7 +87,7 @@ class Recovery:
             await self._store.deadlines.stranded()
         # nothing to mend (every start but the first after an upgrade): no read at all
         failed = await self._tables.load_batch(todo) if todo else []
-        if not eager:  # mended: off migration 0034's list (a crash before: mended again)
+        if not eager:  # mended: off migration 0035's list (a crash before: mended again)
             await self._store.deadlines.mended(sorted(set(todo) - set(failed)))
         self.all_were_down = down
         return RecoveryReport(live, len(todo) - len(failed), deadlines, deferred,

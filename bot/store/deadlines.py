@@ -45,7 +45,7 @@ plays: away, or a standing choice); a query adds its own conditions with AND."""
 _DM_OWED = ("CASE WHEN EXISTS (SELECT 1 FROM hands h JOIN matches m ON m.id = h.match_id"
             " JOIN seats s ON s.table_id = m.table_id WHERE h.id = ? AND s.seat = ?"
             " AND s.dm_order >= h.number * 4294967296 + ?) THEN 0 ELSE 1 END")
-"""A new decision's ``dm_owed`` (migration 0034), given its hand, seat and step: 0 when
+"""A new decision's ``dm_owed`` (migration 0035), given its hand, seat and step: 0 when
 the seat's stored DM already shows it (a deadline written again for a decision whose DM
 went out), else 1; the seats' trigger clears it when a DM showing it is stored later."""
 _COLUMNS = "hand_id, seat, seq, kind, set_at, due_at, timer_at, warn_at, dm_owed"
@@ -236,7 +236,7 @@ class Deadlines(Repository):
 
     async def stranded(self) -> list[int]:
         """The tables a crash of an older version left playing with no live hand with a
-        deadline (between two writes), as migration 0034 listed them when it upgraded
+        deadline (between two writes), as migration 0035 listed them when it upgraded
         the database (`look_for_stranded`): start-up mends them at once, then takes each
         off the list (`mended`). One read of that list, whatever the number of tables."""
         rows = await self._all("SELECT table_id FROM stranded_tables ORDER BY table_id")
@@ -251,7 +251,7 @@ class Deadlines(Repository):
 
     async def look_for_stranded(self) -> int:
         """Every playing table whose match has no live hand with a deadline, put on the
-        `stranded` list: what migration 0034 did once (only a version older than it
+        `stranded` list: what migration 0035 did once (only a version older than it
         leaves one, and such a version refuses the database since); tests standing for
         such a crash call it. How many tables the list holds."""
         async with self._write() as db:

@@ -123,7 +123,7 @@ class Maintenance(Repository):
         async with self._write() as db:
             if version >= 11:  # seats.dm_order
                 await db.run("UPDATE seats SET dm_order = NULL WHERE dm_order IS NOT NULL")
-            if version >= 34:  # deadlines.dm_owed: every decision owed its DM again
+            if version >= 35:  # deadlines.dm_owed: every decision owed its DM again
                 await db.run("UPDATE deadlines SET dm_owed = 1 WHERE dm_owed = 0")
             if version >= 6:  # bot_settings: the deliveries' nonces start afresh
                 await db.run("INSERT INTO bot_settings (key, value, updated_at)"

@@ -26,7 +26,7 @@ OWED_DMS = ("FROM deadlines d JOIN hands h ON h.id = d.hand_id"
             " AND s.user_id IS NOT NULL AND s.dm_closed = 0 AND s.away = 0"
             " AND (s.dm_order IS NULL OR s.dm_order < h.number * 4294967296 + d.seq)")
 """The people's decisions owed their DM (`Presenter.owed_dms`; deadline ``d``, its hand
-``h``, match ``m``, seat ``s``), read through migration 0034's index of the decisions
+``h``, match ``m``, seat ``s``), read through migration 0035's index of the decisions
 whose DM may be owed (``d.dm_owed = 1 AND d.kind <> 'computer'``, word for word; the
 seats' trigger ``seats_dm_shown`` clears the mark as a DM showing the decision is
 stored)."""
@@ -178,7 +178,7 @@ class Presenter(Repository):
         + step; NULL: no decision DMed yet) is older than the decision. Seats whose DMs
         are closed (the channel mentions them) or that are away (the computer plays
         them) are left out. ``set_before``: only the decisions set at or before then.
-        Read through migration 0034's index of the decisions whose DM may be owed
+        Read through migration 0035's index of the decisions whose DM may be owed
         (``dm_owed``, cleared as each DM is stored): what it costs follows what is owed,
         not the number of live tables."""
         where, params = ("", ()) if set_before is None else (" AND d.set_at <= ?",

@@ -137,11 +137,11 @@ async def test_a_crash_between_the_end_of_a_hand_and_the_next_deal_is_mended(
         await world.advance(60)
     assert await world.store.hands.live(table) is None
     world = await restart(make_world, world)
-    await world.store.deadlines.look_for_stranded()  # as upgrading to 0034 did
+    await world.store.deadlines.look_for_stranded()  # as upgrading to 0035 did
     report = await world.service.recover(eager=False)
     assert report.rebuilt == 1                     # no deadline: rebuilt at once
     assert known(await world.store.hands.live(table)).number == 2
-    assert await world.store.deadlines.stranded() == []   # mended: off 0034's list
+    assert await world.store.deadlines.stranded() == []   # mended: off 0035's list
     await finish_match(world, table)
 
 
@@ -153,7 +153,7 @@ async def test_a_crash_before_the_first_deadlines_were_written_is_mended(
         await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
     assert await world.store.deadlines.all() == []
     world = await restart(make_world, world)
-    await world.store.deadlines.look_for_stranded()  # as upgrading to 0034 did
+    await world.store.deadlines.look_for_stranded()  # as upgrading to 0035 did
     await world.service.recover(eager=False)
     assert len(await world.store.deadlines.all()) == 1
     await finish_match(world, 1)
@@ -166,7 +166,7 @@ async def test_a_crash_between_start_and_the_match_row_is_mended(
     with pytest.raises(Crash):
         await world.table((ANN,), computers=3, options={**TIMERS, "hands": 2})
     world = await restart(make_world, world)
-    await world.store.deadlines.look_for_stranded()  # as upgrading to 0034 did
+    await world.store.deadlines.look_for_stranded()  # as upgrading to 0035 did
     await world.service.recover()
     await finish_match(world, 1)
 
@@ -181,7 +181,7 @@ async def test_a_table_whose_mend_finishes_its_match_counts_as_rebuilt(
     # the table in the hand's own transaction) left behind.
     await world.store.lobby.set_status(table, "playing", expected="finished")
     world = await restart(make_world, world)
-    await world.store.deadlines.look_for_stranded()  # as upgrading to 0034 did
+    await world.store.deadlines.look_for_stranded()  # as upgrading to 0035 did
     caplog.clear()
     with caplog.at_level(logging.INFO):
         report = await world.service.recover()

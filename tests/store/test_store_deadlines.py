@@ -136,7 +136,7 @@ async def test_the_tables_a_crash_left_without_a_deadline_are_found(
     a = await new_game(channel_id=1)
     b = await new_game(channel_id=2, users=(7,))
     await store.deadlines.set(a.hand.id, 0, seq=1, kind="turn", set_at=0.0, due_at=9.0)
-    assert await store.deadlines.stranded() == []   # listed once, by migration 0034
+    assert await store.deadlines.stranded() == []   # listed once, by migration 0035
     assert await store.deadlines.look_for_stranded() == 1
     assert await store.deadlines.look_for_stranded() == 1
     assert await store.deadlines.stranded() == [b.table.id]

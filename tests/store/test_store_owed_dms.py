@@ -82,7 +82,7 @@ async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) 
 
 async def test_only_the_decisions_whose_dm_may_be_owed_are_read(store: Store, new_game: NewGame
                                                                ) -> None:
-    """Migration 0034: each decision is marked owed when set (``dm_owed``) and unmarked
+    """Migration 0035: each decision is marked owed when set (``dm_owed``) and unmarked
     once its seat's DM shows it, so the start-up's `owed_dms` reads the marked ones
     through a partial index, never every live table's decisions; what it finds is the
     same as judging every decision."""
@@ -115,7 +115,7 @@ async def test_only_the_decisions_whose_dm_may_be_owed_are_read(store: Store, ne
                                          NewDeadline(1, 7, "claim", 130.0, 700.0)])
     assert await marked() == {0: 0, 1: 0} and await store.presenter.owed_dms() == []
     # a restored backup: every decision is owed its DM again (the marks with it)
-    await store.maintenance.after_restore(34, 200.0)
+    await store.maintenance.after_restore(35, 200.0)
     assert await marked() == {0: 1, 1: 1}
     assert await store.presenter.owed_dms() == [OwedDm(table, 0, 1, 7), OwedDm(table, 1, 1, 7)]
     query = f"SELECT m.table_id {OWED_DMS} ORDER BY m.table_id, d.seat"
@@ -130,12 +130,12 @@ async def test_only_the_decisions_whose_dm_may_be_owed_are_read(store: Store, ne
 
 
 async def test_the_upgrade_marks_the_decisions_whose_dm_is_owed(tmp_path: Path) -> None:
-    """0034 on a database of today's code: a decision the seat's DM shows is not marked,
+    """0035 on a database of today's code: a decision the seat's DM shows is not marked,
     one it does not show is, so the first start after the upgrade DMs it as before."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for sql in sorted((ROOT / "migrations").glob("00*.sql")):
-        if sql.name < "0034":
+        if sql.name < "0035":
             shutil.copy(sql, folder / sql.name)
     path = tmp_path / "old.sqlite3"
     old = await Store.open(path, migrations=load_migrations(folder))

@@ -1,4 +1,4 @@
--- 0034_owed_at_start: what a start-up owes is found without reading every live table
+-- 0035_owed_at_start: what a start-up owes is found without reading every live table
 -- (issue 32, "start-up ≤ 2 s whatever the number of live tables").
 --
 -- deadlines.dm_owed: 1 while the seat's stored DM does not show the decision (written
