@@ -2,9 +2,9 @@
 table the service let go idle (`DiscordNotifier.unloaded`) leaves every map of the
 presenter once nothing of it is being delivered, and comes back as it left: the echo of
 a move is not DMed, a DM answered elsewhere loses its buttons, a closed-DMs turn already
-mentioned is not mentioned again at its reminder (the residue the memory keeps, 0034;
-shared mode too). A table still delivering, following a `/mahjong hand` reply or
-showing a claim window stays until it is done."""
+mentioned is not mentioned again at its reminder, a claim answered does not redraw the
+picture (the residue the memory keeps, 0034; shared mode too). A table still
+delivering or following a `/mahjong hand` reply stays until it is done."""
 
 from __future__ import annotations
 
@@ -115,15 +115,23 @@ async def test_a_table_in_use_again_is_not_let_go_by_an_earlier_look() -> None:
     assert TABLE in notifier.tables
 
 
-async def test_a_table_showing_a_claim_window_stays_until_it_closes() -> None:
-    """Whether a claim's answer changed anything public is told from the picture shown:
-    it is kept while a window is open."""
-    notifier = presenter(FakeClient())
+async def test_a_claim_answered_on_a_table_back_from_idle_does_not_redraw_its_picture(
+        ) -> None:
+    """Whether an answer changed anything public is told from the picture shown (an edit
+    would let the channel count the answers): it is known after idle too (its digest)."""
+    client = FakeClient()
+    notifier = presenter(client)
     window, events = discarded(dealt(0), claimable=True)  # seed 0: a claimable discard
     await notifier.publish(table(window, events=events))
     await settle(notifier)
-    notifier.unloaded([TABLE])
-    assert TABLE in notifier.tables
+    [picture] = client.in_channel()
+    await _idle(notifier)
+    await notifier.publish(table(window))  # a claim answered, the window still open
+    await settle(notifier)
+    assert client.in_channel() == [picture] and picture.edits == []
+    await notifier.publish(table(dealt(0)))  # something public changed: drawn
+    await settle(notifier)
+    assert len(picture.edits) == 1
 
 
 async def _dealer_dm(client: FakeClient, notifier: DiscordNotifier) -> int:

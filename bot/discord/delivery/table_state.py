@@ -14,8 +14,9 @@ A table the service lets go idle leaves here too (`Tables.drop`, when nothing of
 being delivered: `DiscordNotifier.unloaded`), so what is kept here is bounded by the
 tables in use, not by every table ever shown. What only this memory knew and a later
 delivery needs (each seat's last decision seen, the mentions made of open decisions,
-the hand each closed DM was refused in; with one process each seat's DM still showing
-buttons, which shared mode's memory keeps itself) is written to the memory then
+the hand each closed DM was refused in, what the picture shows — its digest —; with
+one process each seat's DM still showing buttons, which shared mode's memory keeps
+itself) is written to the memory then
 (`set_residue`) and read back, once, when the table is shown again (`load`): it comes
 back as it left. In shared mode the process that shows it next reads it, whichever it
 is: what the last process to let it go had seen.
@@ -24,6 +25,7 @@ is: what the last process to let it go had seen.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
@@ -34,8 +36,14 @@ from bot.service import TableNotice
 from bot.store.presenter_memory import HandReplyRow
 
 log = logging.getLogger(__name__)
-WINDOWS = ("claim", "rob_kong")
-"""A table picture's phases with a claim window open (`Tables.busy`)."""
+
+
+def picture_digest(notice: TableNotice) -> str:
+    """What a table picture shows, as a short text kept across processes: two notices
+    with the same digest draw the same picture (a repr that differs, say in an order,
+    only makes a picture be drawn again)."""
+    shown = repr((notice.hand_number, notice.resting, notice.view()))
+    return hashlib.sha256(shown.encode()).hexdigest()[:32]
 
 
 def channel_queue(table_id: int) -> tuple[str, int]:
@@ -76,9 +84,21 @@ class TableState:
     from before the start and not yet followed again."""
     loaded: bool = False
     loading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shown_digest: str | None = None
+    """The `picture_digest` of the picture shown when the table left memory (its
+    residue), until a picture is drawn since."""
     recalled_due: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     """Each seat's `due` as the table left memory (its residue): the seat's decision
     before the first notice since it came back (`DmPresenter`'s echo)."""
+
+    def shows(self, notice: TableNotice) -> bool:
+        """Whether the picture shown draws what ``notice`` would (nothing public
+        changed), as known here or, back from out of memory, by its digest."""
+        if self.shown is not None:
+            return notice.hand_number == self.shown.hand_number \
+                and notice.resting == self.shown.resting \
+                and notice.view() == self.shown.view()
+        return self.shown_digest is not None and picture_digest(notice) == self.shown_digest
 
     def is_due(self, seat: int, hand: int, step: int) -> bool:
         """Whether the decision (hand, step) is still the newest one seen for ``seat``."""
@@ -110,6 +130,9 @@ def residue_of(st: TableState, dms: dict[int, int] | None) -> str | None:
         kept["closed"] = closed
     if dms is not None:
         kept["dms"] = sorted([seat, m] for seat, m in dms.items())
+    shown = picture_digest(st.shown) if st.shown is not None else st.shown_digest
+    if shown is not None:
+        kept["shown"] = shown
     return json.dumps(kept, separators=(",", ":")) if kept else None
 
 
@@ -124,10 +147,15 @@ def _take_residue(st: TableState, text: str) -> bool:
         claim = {(int(a), int(b), bool(c)) for a, b, c in kept.get("claim", ())}
         closed = {int(seat): int(hand) for seat, hand in kept.get("closed", ())}
         dms = {int(seat): int(m) for seat, m in kept["dms"]} if "dms" in kept else None
+        shown = kept.get("shown")
+        if shown is not None and not isinstance(shown, str):
+            raise TypeError(shown)
     except (ValueError, TypeError, KeyError, AttributeError):
         log.warning("an unreadable presenter residue was ignored: %r", text[:200])
         return False
     st.recalled_due = due
+    if st.shown is None:
+        st.shown_digest = shown
     for seat, d in due.items():
         st.due.setdefault(seat, d)
     st.turn_pings |= turn
@@ -202,13 +230,9 @@ class Tables:
 
     def busy(self, table_id: int) -> bool:
         """Whether the table's state may not leave now: its picture waits for its
-        coalescing timer, it is being loaded, or the picture shows a claim window
-        open (whether an answer changed anything public is told from the picture
-        shown: `DiscordNotifier._table`)."""
+        coalescing timer, or it is being loaded."""
         st = self._states.get(table_id)
-        return st is not None and (
-            st.scheduled or st.loading.locked()
-            or (st.shown is not None and st.shown.view().phase in WINDOWS))
+        return st is not None and (st.scheduled or st.loading.locked())
 
     def drop(self, table_id: int, dms: dict[int, int] | None = None) -> None:
         """The table leaves this memory (nothing of it is being delivered: the caller

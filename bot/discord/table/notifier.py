@@ -33,9 +33,9 @@ Discord `bot.discord.delivery.posting.Poster`'s.
   chosen once, here (`ChannelMessages`, bot/discord/delivery/channel.py).
 - A table the service lets go idle (`unloaded`) leaves here too once nothing of it is
   being delivered (its picture's timer, DMs and replies queued, a reply still
-  following, a claim window on the picture): what the presenter keeps is bounded by the
-  tables in use. What only it knew comes back with the table (`Tables.drop`, through
-  the memory): its DMs lose their buttons and its pings go as if it had stayed.
+  following): what the presenter keeps is bounded by the tables in use. What only it
+  knew comes back with the table (`Tables.drop`, through the memory): its DMs lose
+  their buttons, its pings go and its picture is redrawn as if it had stayed.
 - Announcements (commitment, settlement, reveal, standings, match end, closed lobby)
   carry the store's `Receipt`: marked ``sending`` right before the send and
   ``delivered`` once Discord accepted it. Discord's send has no idempotency key, so one
@@ -362,9 +362,7 @@ class DiscordNotifier:
             notice = st.latest
         if notice is None or notice is st.shown:
             return
-        if not notice.events and st.shown is not None \
-                and notice.hand_number == st.shown.hand_number \
-                and notice.resting == st.shown.resting and notice.view() == st.shown.view():
+        if not notice.events and st.shows(notice):
             # Nothing public changed (a claim answered, the window still open): an edit
             # would let the channel count the answers, and so the claimants.
             return
@@ -375,6 +373,7 @@ class DiscordNotifier:
         except Superseded:
             st.shown = shown  # a newer state is queued: it is drawn instead
             raise
+        st.shown_digest = None
 
     async def _draw_table(self, ref: TableRef, st: TableState, notice: TableNotice,
                           newest: bool) -> None:
