@@ -687,8 +687,9 @@ class TableLoad:
     log: HandLog | None
     deadlines: tuple[DeadlineRow, ...]
     matches_played: int = 0
-    """How many matches the table has had, the one in play included: read with the
-    rest, so a table "playing" with none in play is judged on one moment's state."""
+    """How many matches the table has had, the one in play included (its number, when
+    one is in play): read with the rest, so a table "playing" with none in play is
+    judged on one moment's state."""
     claim_answers: tuple[ClaimAnswerRow, ...] = ()
     """The live hand's claims answered in advance (issue 30)."""
     premoves: Mapping[int, str] = field(default_factory=dict)
