@@ -34,8 +34,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
 
 from bot import metrics
 from bot.discord.core.i18n import LocaleLike, t
@@ -266,7 +264,7 @@ class Answer:
         is not answered yet (one request), else through the original response."""
         response = self.interaction.response
         if response.is_done():
-            await edit_original(self.interaction, **fields)
+            await self.interaction.edit_original_response(**fields)
             return
         await response.edit_message(**fields)
         self._responded()
@@ -340,38 +338,6 @@ def let_go(interaction: discord.Interaction) -> None:
     with contextlib.suppress(AttributeError):  # never read: nothing cached
         delattr(interaction, "_cs_response")
     interaction._original_response = None
-
-
-EDIT_FIELDS = frozenset({"content", "embed", "embeds", "attachments", "view",
-                         "allowed_mentions", "poll"})
-"""What `edit_original` edits: `discord.Interaction.edit_original_response`'s fields."""
-
-
-async def edit_original(interaction: discord.Interaction, **fields: Any) -> None:
-    """`discord.Interaction.edit_original_response` (the same request, its view kept
-    for dispatch the same way), less the `discord.InteractionMessage` discord.py makes
-    of Discord's answer, which nothing here reads: parsing that message back (its
-    components included) was some 3 % of the bot's CPU in `bench/discord.py`, where
-    most clicks of a burst are acknowledged first and edited after. As
-    `bot.discord.delivery.posting.Poster.dm_id` does for a DM."""
-    unknown = set(fields) - EDIT_FIELDS
-    if unknown:
-        raise TypeError(f"edit_original() got unexpected fields {sorted(unknown)}")
-    if not isinstance(interaction, discord.Interaction):
-        # a stand-in with the interaction's public surface only (the tests' fakes)
-        await interaction.edit_original_response(**fields)
-        return
-    state = interaction._state
-    http = state.http
-    with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
-                                   **fields) as params:
-        data = await async_context.get().edit_original_interaction_response(
-            interaction.application_id, interaction.token, session=interaction._session,
-            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
-            multipart=params.multipart, files=params.files)
-    view = fields.get("view")
-    if view and not view.is_finished() and view.is_dispatchable():
-        state.store_view(view, int(data["id"]))
 
 
 def _noted(seen: asyncio.Future[None]) -> None:
