@@ -19,10 +19,13 @@ a git worktree, then this checkout's):
 2. **Start-up.** The bot starts again on that database (its own process: RSS is the bot's,
    discord.py included, its picture process apart): ``startup_s`` from its login (the
    store opened, migrations checked, the live tables recovered) to discord.py's ready.
-3. **Cold clicks.** ``--clicks`` tables the process has not touched are clicked, one
-   after the other, each by its dealer on its decision DM (a discard from the menu the
-   first table's DM showed, its table id changed; that DM is the one the seat the
-   database says decides was sent by that bot, `World.template`):
+3. **Cold clicks.** Once the bot's picture processes have started
+   (``pictures_ready_s`` after discord.py's ready: until then the bot draws in threads
+   of its own and every click of those seconds waits for them, a start-up's cost that
+   ``--click-at-ready`` measures instead), ``--clicks`` tables the process has not
+   touched are clicked, one after the other, each by its dealer on its decision DM (a
+   discard from the menu the first table's DM showed, its table id changed; that DM is
+   the one the seat the database says decides was sent by that bot, `World.template`):
    ``cold_click_p99_ms`` from the click sent to the bot's first response reaching the
    fake Discord; ``cold_click_refused`` the clicks not answered with their move. A
    refused click is printed (what it was told, the hand's log) and, once the size's
@@ -35,9 +38,10 @@ a git worktree, then this checkout's):
    after their moment (the bot runs with a restart grace of `GRACE` s, not 120: a
    start-up defers every deadline due sooner).
 5. **Memory.** ``rss_ready_mib``: the bot process's resident memory when discord.py is
-   ready; ``rss_mib``: at the end, once its background start-up work (BASE's ``warm``,
-   which replays every live table) is done or ``--warm-cap`` seconds passed
-   (``warm_done`` 0: still warming, the RSS a lower bound).
+   ready; ``rss_peak_mib``: its peak (VmHWM) over the run; ``rss_mib``: at the end, once
+   its background start-up work (BASE's ``warm``, which replays every live table) is
+   done or ``--warm-cap`` seconds passed (``warm_done`` 0: still warming, the RSS a
+   lower bound).
 
 Then ``bytes_per_hand``: database bytes per finished hand (`bench/hand_bytes.py`'s
 measure, `bot.store.footprint`), each code, each database; and unless ``--no-floor``
@@ -104,6 +108,8 @@ DEADLINE_MISSED = 60.0
 """A deadline not played this long after its moment is counted missed."""
 READY_TIMEOUT = 900.0
 GRACE = 2.0
+PICTURES_CAP = 300.0
+"""Seconds the clicks wait at most for the bot's picture processes (`_pictures_started`)."""
 """The bot's restart grace (seconds; 120 by default): a start-up moves every deadline
 due sooner than that to it, the measured ones included."""
 
@@ -131,6 +137,18 @@ def _rss() -> tuple[int, int]:
         if key in ("VmRSS", "VmHWM"):
             fields[key] = int(value.split()[0]) * 1024
     return fields["VmRSS"], fields["VmHWM"]
+
+
+async def _pictures_started(bot: Any, cap: float) -> None:
+    """Until every picture process of ``bot`` has started (or the loop's clock reaches
+    ``cap``): the bot starts them beside its start-up and, meanwhile, draws in threads
+    of its own process (`bot.discord.core.pictures`)."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < cap:
+        pools = list(getattr(bot.pictures, "_pools", {}).values())
+        if pools and all(pool.ready() for pool in pools):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def bot_main(args: argparse.Namespace) -> None:
@@ -162,11 +180,15 @@ async def bot_main(args: argparse.Namespace) -> None:
     await bot.login("fake-token")  # the store opened and the live tables recovered
     connection = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), READY_TIMEOUT)
-    say("READY", time.monotonic() - began, _rss()[0])
+    ready = time.monotonic()
+    say("READY", ready - began, _rss()[0])
     while True:
         order = await hear()
         if order[0] == "RSS":
             say("RSS", *_rss())
+        elif order[0] == "PICTURES":
+            await _pictures_started(bot, loop.time() + float(order[1]))
+            say("PICTURES", time.monotonic() - ready)
         elif order[0] == "WARM":  # BASE warmed every live table after its start-up
             cap = loop.time() + float(order[1])
             while any(t.get_name().startswith("mahjong-warm") for t in asyncio.all_tasks()):
@@ -584,9 +606,13 @@ class Figures:
     warm_done: int = 1
     make_s: float = 0.0
     rss_ready_mib: float = 0.0
+    rss_peak_mib: float = 0.0
+    pictures_ready_s: float = float("nan")
 
     def lines(self) -> dict[str, tuple[float, str]]:
         return {"rss_mib": (self.rss_mib, "MiB"), "rss_ready_mib": (self.rss_ready_mib, "MiB"),
+                "rss_peak_mib": (self.rss_peak_mib, "MiB"),
+                "pictures_ready_s": (self.pictures_ready_s, "s"),
                 "startup_s": (self.startup_s, "s"),
                 "cold_click_median_ms": (self.cold_click_median_ms, "ms"),
                 "cold_click_p99_ms": (self.cold_click_p99_ms, "ms"),
@@ -638,6 +664,9 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
                                      world.fake.gateway_url)
         try:
             startup, ready_rss = map(float, await bot.hear("READY"))
+            pictures = float("nan")
+            if not args.click_at_ready:
+                pictures = float((await bot.ask(f"PICTURES {PICTURES_CAP}", "PICTURES"))[0])
             took, refused = [], 0
             for k in clicked:
                 seconds, moved = await world.click(template, k)
@@ -656,7 +685,7 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
                 await asyncio.sleep(0.02)
             lateness = await _deadlines(db, due, template.seq)
             warmed = int((await bot.ask(f"WARM {args.warm_cap}", "WARM"))[0])
-            rss = int((await bot.ask("RSS", "RSS"))[0])
+            rss, peak = map(int, await bot.ask("RSS", "RSS"))
         finally:
             await bot.stop()
     if refused:
@@ -668,7 +697,8 @@ async def measure_size(world: World, code: Path, backend: str, folder: Path, siz
                    cold_click_median_ms=percentile(took, 0.5) * 1000,
                    cold_click_refused=refused,
                    deadline_missed=len(due) - len(lateness), warm_done=warmed, make_s=made,
-                   rss_ready_mib=ready_rss / 2**20)
+                   rss_ready_mib=ready_rss / 2**20, rss_peak_mib=peak / 2**20,
+                   pictures_ready_s=pictures)
 
 
 async def _deadlines(db: Db, due: dict[int, float], seq: int) -> dict[int, float]:
@@ -818,6 +848,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=20,
                         help="finished hands of each rule set for bytes_per_hand (0: none)")
     parser.add_argument("--no-floor", action="store_true")
+    parser.add_argument("--click-at-ready", action="store_true",
+                        help="click as soon as discord.py is ready, while the picture "
+                             "processes may still be starting (a start-up's figure)")
     parser.add_argument("--floor-tables", type=int, default=20)
     parser.add_argument("--floor-clicks", type=int, default=30)
     parser.add_argument("--role", choices=("bench", "bot"), default="bench",
