@@ -253,13 +253,32 @@ async def test_a_click_whose_move_is_slow_is_acknowledged_before_the_move_ends(
     assert inter.events == ["defer ephemeral=False", "edit"]
 
 
-async def test_a_click_while_another_waits_for_its_answer_is_acknowledged_first() -> None:
-    """The answer waits for nothing when another interaction is still unanswered: a
-    deferred update before the service is asked, so the click's answer never queues
-    behind the move, its commit or other clicks."""
+def others_waiting(in_flight: answering.InFlight, count: int) -> None:
+    """``count`` other interactions arrived and are not answered yet."""
+    for _ in range(count):
+        in_flight.begin()
+
+
+async def test_a_click_while_a_few_others_wait_is_still_answered_with_its_move() -> None:
+    """Up to `ANSWERED_TOGETHER` clicks waiting for their first response (itself
+    included), a click is answered with its move, in one response: a deferral then an
+    edit would be two requests for the same answer."""
     service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     inter = interaction(service, message=clicked_message())
-    inter.client.in_flight.begin()  # another interaction, not answered yet
+    others_waiting(inter.client.in_flight, answering.ANSWERED_TOGETHER - 1)
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["update"]
+
+
+async def test_a_click_while_many_others_wait_for_their_answer_is_acknowledged_first(
+        ) -> None:
+    """The answer waits for nothing when more than `ANSWERED_TOGETHER` interactions are
+    unanswered (itself included): a deferred update before the service is asked, so the
+    click's answer never queues behind the move, its commit or other clicks."""
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
+    inter = interaction(service, message=clicked_message())
+    others_waiting(inter.client.in_flight, answering.ANSWERED_TOGETHER)  # not answered yet
     answered_before: list[list[str]] = []
     act = service.act
 
@@ -276,15 +295,17 @@ async def test_a_click_while_another_waits_for_its_answer_is_acknowledged_first(
 
 async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -> None:
     """Many clicks at once (every table's dealer at the start): the ones that arrive
-    while another is unanswered (here one whose move is being played, `in_flight`) are
-    acknowledged first, and each one's move waits until the others got their first
-    response, so none is answered behind the moves."""
+    while more than `ANSWERED_TOGETHER` are unanswered (here those before them, whose
+    moves are being played, `in_flight`) are acknowledged first, and each one's move
+    waits until the others got their first response, so none is answered behind the
+    moves."""
     timeline: list[str] = []
     service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
     first = interaction(service, message=clicked_message(), interaction_id=1)
     second = FakeInteraction(first.client, message=clicked_message(), interaction_id=2)
     in_flight = first.client.in_flight
-    in_flight.begin()  # the click before them, answered with its move in a moment
+    # the clicks before them, answered with their moves in a moment
+    others_waiting(in_flight, answering.ANSWERED_TOGETHER)
     act = service.act
 
     async def watched_act(cause: Any, *args: Any, **kwargs: Any) -> Any:
@@ -303,7 +324,11 @@ async def test_clicks_arriving_together_are_all_acknowledged_before_any_move() -
     service.act = watched_act
     buttons = [await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), i)
                for i in (first, second)]
-    answered = asyncio.get_running_loop().call_later(0.02, in_flight.first_response)
+    def before_answered() -> None:
+        for _ in range(answering.ANSWERED_TOGETHER):
+            in_flight.first_response()
+
+    answered = asyncio.get_running_loop().call_later(0.02, before_answered)
     await asyncio.gather(buttons[0].callback(first), buttons[1].callback(second))
     assert timeline[:2] == ["acknowledged 1", "acknowledged 2"]
     assert sorted(timeline[2:]) == ["act 1", "act 2"]
@@ -325,7 +350,7 @@ async def test_a_refused_click_alone_is_told_privately_in_its_one_response() -> 
 async def test_a_refused_click_acknowledged_first_is_told_privately_after() -> None:
     service = FakeService({"act": Refused(E.STALE, "that decision has passed")})
     inter = interaction(service, message=clicked_message())
-    inter.client.in_flight.begin()  # another interaction, not answered yet
+    others_waiting(inter.client.in_flight, answering.ANSWERED_TOGETHER)  # not answered yet
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert inter.events == ["defer ephemeral=False", "followup"]

@@ -10,12 +10,13 @@
   answer is normally the reply itself; a call passed to `Answer.run` that is still
   running after `DEFER_AFTER` seconds is deferred and answered by a followup. A reply
   that uploads a picture calls `Answer.defer` first, before anything is read or drawn.
-  A move's click that arrives alone is answered with its move (`Answer.answer_first`:
-  the move is played at once and, when it is committed within `MOVE_ANSWER_WAIT`, the
-  clicked message is edited in the click's one response); one that arrives while
-  others wait for their first response, or whose move takes longer, is acknowledged
-  before the move goes on (`Answer.acknowledge_first`: its answer never waits behind
-  moves, its own or those of the clicks that arrived with it).
+  A move's click that arrives alone, or with a few others (`ANSWERED_TOGETHER`), is
+  answered with its move (`Answer.answer_first`: the move is played at once and, when
+  it is committed within `MOVE_ANSWER_WAIT`, the clicked message is edited in the
+  click's one response); one that arrives while more wait for their first response,
+  or whose move takes longer, is acknowledged before the move goes on
+  (`Answer.acknowledge_first`: its answer never waits behind moves, its own or those
+  of the clicks that arrived with it).
 - `Refused` becomes a private sentence in the reader's language (`refusal_text`);
   anything unexpected a private apology (and a log line); a bot not yet ready or
   shutting down, the same apology, and no service call.
@@ -62,6 +63,14 @@ MOVE_ANSWER_WAIT = 0.015
 (`Answer.answer_first`). A move commits in a few ms; answered with it, the click costs
 one response (the edited message) instead of two (a deferral, then the edit): a
 request less for the bot and for Discord per click."""
+
+
+ANSWERED_TOGETHER = 4
+"""Clicks waiting for their first response (the click itself included) up to which a
+click is still answered with its move (`Answer.alone`), each within `MOVE_ANSWER_WAIT`
+of its own: one request instead of two (a deferral, then the edit) for each, a third
+of a burst's requests. More at once (every table's dealer at the start of a round) are
+acknowledged first (`Answer.acknowledge_first`), their moves after."""
 
 
 class NotServing(Exception):
@@ -242,9 +251,10 @@ class Answer:
         self._responded()
 
     def alone(self) -> bool:
-        """No other interaction waits for its first response: this one may be answered
-        with its move (`answer_first`)."""
-        return self.in_flight.unacknowledged <= (1 if self._counted else 0)
+        """Few enough interactions wait for their first response (`ANSWERED_TOGETHER`,
+        this one included) that this one may be answered with its move
+        (`answer_first`)."""
+        return self.in_flight.unacknowledged <= ANSWERED_TOGETHER - (0 if self._counted else 1)
 
     async def answer_first(self, work: Awaitable[T]) -> T:
         """Await a move's service call for up to `MOVE_ANSWER_WAIT` (never longer than

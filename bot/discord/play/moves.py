@@ -261,11 +261,12 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int,
     for it, so the service refuses anyone else's press); None for an id from before it
     was carried: the presser's own seat.
 
-    A click that arrives alone is answered with its move: the move is played at once,
-    and once committed (within `answering.MOVE_ANSWER_WAIT`) the click's one response
-    edits the message; a refusal is the click's private reply. A click that arrives
-    while others wait for their first response (at 200 tables every dealer clicks in the
-    same instant), or whose move takes longer, is acknowledged first (a deferred update:
+    A click that arrives alone (or with a few others, `answering.ANSWERED_TOGETHER`) is
+    answered with its move: the move is played at once, and once committed (within
+    `answering.MOVE_ANSWER_WAIT`) the click's one response edits the message; a refusal
+    is the click's private reply. A click that arrives while more wait for their first
+    response (at 200 tables every dealer clicks in the same instant), or whose move
+    takes longer, is acknowledged first (a deferred update:
     nothing shown yet): its answer then waits only for its own parsing, not for the
     move, its commit, or the clicks before it. The message is edited once the move is
     committed; a refusal follows privately."""
