@@ -9,6 +9,7 @@ delivering or following a `/mahjong hand` reply stays until it is done."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 import pytest
 
@@ -18,6 +19,7 @@ from bot.discord.play.move_dms import KnownHere
 from bot.discord.table.notifier import DiscordNotifier
 from bot.service import Cause, TableRef
 from bot.service.live import step_of
+from bot.service.notices import PrivateNotice, TableNotice
 from bot.store import TableMemory
 from tests.discord.presenter_kit import (
     CHANNEL,
@@ -58,9 +60,12 @@ def held(notifier: DiscordNotifier) -> dict[str, int]:
     return sizes
 
 
-def _at(table_id: int, notice: object) -> object:
+AnyNotice = TypeVar("AnyNotice", TableNotice, PrivateNotice)
+
+
+def _at(table_id: int, notice: AnyNotice) -> AnyNotice:
     ref = TableRef(table_id, GUILD, CHANNEL, creator_id=USERS[0])
-    return replace(notice, ref=ref)  # type: ignore[type-var]
+    return replace(notice, ref=ref)
 
 
 async def _play(notifier: DiscordNotifier, table_ids: range) -> None:
@@ -68,15 +73,15 @@ async def _play(notifier: DiscordNotifier, table_ids: range) -> None:
     state = dealt()
     after, events = discarded(state)
     for table_id in table_ids:
-        await notifier.publish(_at(table_id, table(state)))  # type: ignore[arg-type]
+        await notifier.publish(_at(table_id, table(state)))
         for seat in range(4):
-            await notifier.publish(_at(table_id, private(state, seat)))  # type: ignore[arg-type]
+            await notifier.publish(_at(table_id, private(state, seat)))
     await settle(notifier)
     for table_id in table_ids:
         notifier.clicked(table_id, 0, 1)
-        await notifier.publish(_at(table_id, table(after, events=events)))  # type: ignore[arg-type]
+        await notifier.publish(_at(table_id, table(after, events=events)))
         for seat in range(4):
-            await notifier.publish(_at(table_id, private(  # type: ignore[arg-type]
+            await notifier.publish(_at(table_id, private(
                 after, seat, cause=Cause(USERS[0], message_id=1))))
     await settle(notifier)
 

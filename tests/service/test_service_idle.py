@@ -177,7 +177,7 @@ async def test_a_cold_table_s_moment_fires_once(make_world: MakeWorld) -> None:
         fired.append((wake.what, wake.seat))
         await real(live, wake)
 
-    alarms._fire = counted  # type: ignore[method-assign]
+    alarms._fire = counted  # type: ignore[method-assign]  # counts each firing, then fires
     await world.advance(IDLE + 61)
     assert not in_memory(world, table)
     start = world.clock.now() - IDLE - 61
