@@ -292,12 +292,7 @@ def main(argv: list[str] | None = None) -> int:
                              " have started")
     parser.add_argument("--each", action="store_true",
                         help="print every click's time (stderr)")
-    parser.add_argument("--role", choices=("bench", "bot"), default="bench",
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--code", help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
-    parser.add_argument("--api", help=argparse.SUPPRESS)
-    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+    scale.child_arguments(parser)
     args = parser.parse_args(argv)
     if args.role == "bot":
         asyncio.run(bot_main(args))

@@ -828,6 +828,19 @@ def contextmanager_or_none(rev: str | None) -> Any:
         yield tree
 
 
+def child_arguments(parser: argparse.ArgumentParser) -> None:
+    """The hidden arguments a bench's child takes to run a bot (``--role bot``, the
+    checkout ``--code``, the database ``--db`` and the fake Discord's ``--api`` and
+    ``--gateway``): `BotProcess.start` passes them; bench/startup.py and
+    bench/coldclick.py start their children the same way."""
+    parser.add_argument("--role", choices=("bench", "bot"), default="bench",
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--code", help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--api", help=argparse.SUPPRESS)
+    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000",
@@ -853,12 +866,7 @@ def main(argv: list[str] | None = None) -> int:
                              "processes may still be starting (a start-up's figure)")
     parser.add_argument("--floor-tables", type=int, default=20)
     parser.add_argument("--floor-clicks", type=int, default=30)
-    parser.add_argument("--role", choices=("bench", "bot"), default="bench",
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--code", help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
-    parser.add_argument("--api", help=argparse.SUPPRESS)
-    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+    child_arguments(parser)
     args = parser.parse_args(argv)
     if args.role == "bot":
         asyncio.run(bot_main(args))

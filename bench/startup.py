@@ -188,12 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--sqlite-only", action="store_true")
     where.add_argument("--postgres-only", action="store_true")
     parser.add_argument("--starts", type=int, default=3, help="starts of each code")
-    parser.add_argument("--role", choices=("bench", "bot"), default="bench",
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--code", help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
-    parser.add_argument("--api", help=argparse.SUPPRESS)
-    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+    scale.child_arguments(parser)
     args = parser.parse_args(argv)
     if args.role == "bot":
         asyncio.run(bot_main(args))
