@@ -231,10 +231,7 @@ async def session(world: scale.World, code: Path, db: scale.Db, template: scale.
 
 
 async def run(args: argparse.Namespace) -> None:
-    backends = [b for b in ("sqlite", "postgres")
-                if not (b == "sqlite" and args.postgres_only)
-                and not (b == "postgres" and (args.sqlite_only
-                                               or not os.environ.get(scale.ENV_URL)))]
+    backends = scale.backends_of(args)
     world = scale.World()
     await world.start()
     try:

@@ -773,11 +773,17 @@ def floor_ratio(baseline: str | None, tables: int, clicks: int) -> None:
     show("click_floor_ratio", old / base if old else None, now / base, "x")
 
 
+def backends_of(args: argparse.Namespace) -> list[str]:
+    """The databases a run measures: SQLite unless ``--postgres-only``, PostgreSQL
+    unless ``--sqlite-only`` or no server is given (`ENV_URL`)."""
+    return [b for b in ("sqlite", "postgres")
+            if not (b == "sqlite" and args.postgres_only)
+            and not (b == "postgres" and (args.sqlite_only or not os.environ.get(ENV_URL)))]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     from bench import hand_bytes
-    backends = [b for b in ("sqlite", "postgres")
-                if not (b == "sqlite" and args.postgres_only)
-                and not (b == "postgres" and (args.sqlite_only or not os.environ.get(ENV_URL)))]
+    backends = backends_of(args)
     sizes = [int(s) for s in args.sizes.split(",")]
     old_sizes = {int(s) for s in (args.baseline_sizes or args.sizes).split(",")}
     result: dict[str, Any] = {"live_tables": {}, "bytes_per_hand": None}

@@ -24,7 +24,6 @@ import asyncio
 import importlib
 import inspect
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -156,10 +155,7 @@ async def measure(world: scale.World, code: Path, backend: str, folder: Path,
 
 
 async def run(args: argparse.Namespace) -> None:
-    backends = [b for b in ("sqlite", "postgres")
-                if not (b == "sqlite" and args.postgres_only)
-                and not (b == "postgres" and (args.sqlite_only
-                                              or not os.environ.get(scale.ENV_URL)))]
+    backends = scale.backends_of(args)
     world = scale.World()
     await world.start()
     try:
