@@ -8,7 +8,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.store import NewDeadline, NewHand, OwedDm, Store, load_migrations
+from bot.store import HandRow, NewDeadline, NewHand, OwedDm, Store, TableRow, load_migrations
 from tests.store.helpers import NewGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +47,13 @@ async def test_each_dead_process_is_taken_over_once(store: Store) -> None:
     assert await store.processes.seen(0.0, besides="x") == ["c"]
 
 
-async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) -> None:
-    """A single bot kept no ``dm_order`` before 0013: the first start after the upgrade
-    must not DM every deciding player again."""
+async def _dealt_before(tmp_path: Path, before: str) -> tuple[Path, TableRow, HandRow]:
+    """A SQLite database migrated up to (not including) migration ``before``, with a
+    table of four dealt its first hand by today's store: its file, table and hand."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for sql in sorted((ROOT / "migrations").glob("00*.sql")):
-        if sql.name < "0013":
+        if sql.name < before:
             shutil.copy(sql, folder / sql.name)
     path = tmp_path / "old.sqlite3"
     old = await Store.open(path, migrations=load_migrations(folder))
@@ -65,6 +65,13 @@ async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) 
     hand = await old.matches.deal(match.id, NewHand("1m" * 72, "ab" * 16, "0" * 64, dice=(3, 5),
                                                     dealer=0, streak=0, huangfan=0), at=4.0)
     await old.close()
+    return path, table, hand
+
+
+async def test_the_upgrade_counts_the_decisions_pending_as_dmed(tmp_path: Path) -> None:
+    """A single bot kept no ``dm_order`` before 0013: the first start after the upgrade
+    must not DM every deciding player again."""
+    path, table, hand = await _dealt_before(tmp_path, "0013")
     # the deadline as that version wrote it: today's store writes columns it had not
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
@@ -132,21 +139,7 @@ async def test_only_the_decisions_whose_dm_may_be_owed_are_read(store: Store, ne
 async def test_the_upgrade_marks_the_decisions_whose_dm_is_owed(tmp_path: Path) -> None:
     """0035 on a database of today's code: a decision the seat's DM shows is not marked,
     one it does not show is, so the first start after the upgrade DMs it as before."""
-    folder = tmp_path / "migrations"
-    folder.mkdir()
-    for sql in sorted((ROOT / "migrations").glob("00*.sql")):
-        if sql.name < "0035":
-            shutil.copy(sql, folder / sql.name)
-    path = tmp_path / "old.sqlite3"
-    old = await Store.open(path, migrations=load_migrations(folder))
-    table = await old.lobby.create_table(guild_id=1, channel_id=2, creator_id=1, rules="shanghai",
-                                         at=1.0)
-    for seat in range(4):
-        await old.lobby.sit(table.id, seat, user_id=seat + 1, display_name=f"P{seat}", at=2.0)
-    match = await old.matches.create(table.id, first_dealer=0, at=3.0)
-    hand = await old.matches.deal(match.id, NewHand("1m" * 72, "ab" * 16, "0" * 64, dice=(3, 5),
-                                                    dealer=0, streak=0, huangfan=0), at=4.0)
-    await old.close()
+    path, table, hand = await _dealt_before(tmp_path, "0035")
     with sqlite3.connect(path) as db:  # as that version wrote them
         db.executemany("INSERT INTO deadlines (hand_id, seat, seq, kind, set_at, due_at)"
                        " VALUES (?, ?, 3, 'claim', 5.0, 600.0)",
