@@ -6,12 +6,16 @@ transaction of several trips holds the connection."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import pytest
 
 from bot.store import ConstraintError, Store
 from bot.store.database import Session
 from tests.store.helpers import NewGame
+
+T = TypeVar("T")
 
 
 async def _two_reads(db: Session, table_id: int) -> tuple[int, int]:
@@ -29,24 +33,33 @@ async def test_a_read_at_once_sees_what_was_committed(store: Store, new_game: Ne
     assert [s.user_id for s in loads[game.table.id].seats][:2] == [5, 6]
 
 
-async def test_a_read_at_once_waits_for_a_transaction_of_several_trips(
-        store: Store, new_game: NewGame) -> None:
-    game = await new_game(users=(5,))
+async def _during_a_write(store: Store, table_id: int, read: Awaitable[T]) -> T:
+    """``read``, awaited while a write of several trips (the table's seats deleted) is
+    open on ``store``: what it read, checked to have come after the write's commit."""
     held = asyncio.Event()
     done = asyncio.Event()
 
     async def writer() -> None:
         async with store._db.write() as db:
-            await db.run("DELETE FROM seats WHERE table_id = ?", (game.table.id,))
+            await db.run("DELETE FROM seats WHERE table_id = ?", (table_id,))
             held.set()
             await asyncio.sleep(0.05)
         done.set()
 
     task = asyncio.create_task(writer())
     await held.wait()
-    seen = await store._db.read_at_once(_two_reads, game.table.id)
-    assert done.is_set() and seen == (0, 1)  # after the write's commit, never between
+    seen = await read
+    assert done.is_set()
     await task
+    return seen
+
+
+async def test_a_read_at_once_waits_for_a_transaction_of_several_trips(
+        store: Store, new_game: NewGame) -> None:
+    game = await new_game(users=(5,))
+    seen = await _during_a_write(store, game.table.id,
+                                 store._db.read_at_once(_two_reads, game.table.id))
+    assert seen == (0, 1)  # after the write's commit, never between
 
 
 async def test_one_at_once_reads_what_one_reads(store: Store, new_game: NewGame) -> None:
@@ -66,21 +79,8 @@ async def test_one_at_once_reads_what_one_reads(store: Store, new_game: NewGame)
 async def test_one_at_once_waits_for_a_transaction_of_several_trips(
         store: Store, new_game: NewGame) -> None:
     game = await new_game(users=(5,))
-    held = asyncio.Event()
-    done = asyncio.Event()
-
-    async def writer() -> None:
-        async with store._db.write() as db:
-            await db.run("DELETE FROM seats WHERE table_id = ?", (game.table.id,))
-            held.set()
-            await asyncio.sleep(0.05)
-        done.set()
-
-    task = asyncio.create_task(writer())
-    await held.wait()
-    seen = await store.lobby.seat_of(game.table.id, 5)
-    assert done.is_set() and seen is None  # after the write's commit, never between
-    await task
+    seen = await _during_a_write(store, game.table.id, store.lobby.seat_of(game.table.id, 5))
+    assert seen is None  # after the write's commit, never between
     # and the loop's connection is left with no transaction open: a write goes on
     assert await store.lobby.set_user_locale(5, "zh-CN", 1.0) is True
     assert await store.lobby.seat_of(game.table.id, 5) is None
