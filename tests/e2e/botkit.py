@@ -323,10 +323,13 @@ class Driver:
         raise AssertionError(f"not done after {limit} rounds ({self.clicks} clicks)")
 
 
-async def discard_decision(driver: Driver, bots: Any, hand: int = 1
+async def discard_decision(driver: Driver, bots: Any, hand: int = 1, *,
+                           table: int | None = 1
                            ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
-    """A player with a discard menu in hand ``hand`` of table 1, the driver playing on
-    until there is one: (player, DM, menu id, a value)."""
+    """A player with a discard menu in hand ``hand`` of table ``table`` (None: of
+    whichever table and hand the driver's players see), the driver playing on until
+    there is one: (player, DM, menu id, a value)."""
+    prefix = "mj:dc:" if table is None else f"mj:dc:{table}:{hand}:"
     fake = driver.world.fake
     for _ in range(400):
         for user in driver.world.players:
@@ -335,7 +338,7 @@ async def discard_decision(driver: Driver, bots: Any, hand: int = 1
                 continue
             for c in fake.components(message):
                 menu = c.custom_id
-                if menu is not None and menu.startswith(f"mj:dc:1:{hand}:") and c.options:
+                if menu is not None and menu.startswith(prefix) and c.options:
                     return user, message, menu, [c.options[0]]
         if not await driver.step():
             await quiet(bots)

@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from botkit import Driver, World, moves_shown, open_table, quiet
+from botkit import Driver, World, discard_decision, moves_shown, open_table, quiet
 from deliverykit import DATABASES, Database, database_of
-from fakediscord import BotLauncher, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import BotLauncher, FakeDiscord
 
 from bot.discord.client import MahjongBot
 from bot.discord.hand.replies import LiveReplies
@@ -57,24 +57,6 @@ def worlds(fake: FakeDiscord) -> list[World]:
     return made
 
 
-async def discard_of(driver: Driver, bots: BotLauncher
-                     ) -> tuple[FakeUser, FakeMessage, str, list[str]]:
-    """A player of the driver's table with a discard menu in their DM."""
-    fake = driver.world.fake
-    for _ in range(400):
-        for user in driver.world.players:
-            message = driver.pending(user)
-            if message is None:
-                continue
-            for c in fake.components(message):
-                if c.custom_id is not None and c.custom_id.startswith("mj:dc:") \
-                        and c.options:
-                    return user, message, c.custom_id, [c.options[0]]
-        if not await driver.step():
-            await quiet(bots)
-    raise AssertionError("nobody has a discard to make")
-
-
 async def test_idle_tables_leave_the_adapter_and_come_back_as_they_left(
         database: Database, fake: FakeDiscord, bots: BotLauncher) -> None:
     places = worlds(fake)
@@ -85,7 +67,7 @@ async def test_idle_tables_leave_the_adapter_and_come_back_as_they_left(
     for world in places:
         await open_table(world)
         driver = Driver(world)
-        decisions.append((driver, *await discard_of(driver, bots)))
+        decisions.append((driver, *await discard_decision(driver, bots, table=None)))
     await quiet(bots)
     for _ in range(200):  # nobody plays: every table goes idle
         if not bot.service._tables and not len(bot.notifier.tables):
