@@ -157,6 +157,14 @@ async def test_pictures_drawn_here_while_the_processes_start_go_one_at_a_time_a_
         pictures.close()
 
 
+async def _let_go_done(pictures: Pictures) -> None:
+    """The drawing threads were sent away (`_Interim.settle`); once what they kept is
+    let go (it may be done already: the task runs while a worker draws)."""
+    assert not pictures._interim
+    if pictures._interim.settling is not None:
+        await pictures._interim.settling
+
+
 async def test_what_drawing_here_kept_is_let_go_once_every_worker_is_ready(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The renderer's caches and kept pieces (up to 96 MiB), and the C heap's free
@@ -175,8 +183,7 @@ async def test_what_drawing_here_kept_is_let_go_once_every_worker_is_ready(
                 ).startswith(b"\x89PNG")
         assert PIECES.kept_bytes > 0 and draw._mask.cache_info().currsize > 0
         await pictures.start()
-        assert pictures._interim.settling is not None
-        await pictures._interim.settling
+        await _let_go_done(pictures)
         assert PIECES.kept_bytes == 0
         assert draw._mask.cache_info().currsize == 0
         assert tiles.tile_image.cache_info().currsize == 0
@@ -206,8 +213,7 @@ async def test_a_picture_asked_for_once_the_workers_are_ready_lets_go_of_what_wa
         while not pictures._ready():
             await asyncio.sleep(0.05)
         assert await pictures.draw(os.getpid) in pictures.pids()
-        assert pictures._interim.settling is not None
-        await pictures._interim.settling
+        await _let_go_done(pictures)
         assert PIECES.kept_bytes == 0 and not pictures._interim
     finally:
         pictures.close()
