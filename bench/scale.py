@@ -4,6 +4,7 @@
     python bench/scale.py [--sizes 1000,10000,100000] [--baseline 2b35dd9]
                           [--baseline-sizes …] [--sqlite-only | --postgres-only]
                           [--clicks 60] [--deadlines 40] [--hands 20] [--no-floor]
+                          [--floor-rounds 3] [--floor-only]
 
 For each database (a SQLite file; PostgreSQL: a fresh database on the tests' server,
 ``MAHJONG_TEST_POSTGRES``, left out when unset), each size N and each code (BASE's, from
@@ -47,13 +48,17 @@ Then ``bytes_per_hand``: database bytes per finished hand (`bench/hand_bytes.py`
 measure, `bot.store.footprint`), each code, each database; and unless ``--no-floor``
 the click bench's ratio to discord.py's floor: `bench/discord.py --mode split`
 (``--baseline`` too) and `bench/floor.py` with the same players and clicks, the bot's
-CPU per click of each over the floor's (``click_floor_ratio``).
+CPU per click of each over the floor's, in ``--floor-rounds`` (3) rounds of the bench
+then the floor (each round's figures, the ratio pooled over the rounds,
+``click_floor_ratio``, and the median of the rounds' ratios); ``--floor-only`` measures
+that alone (its last line ``{"click_floor_ratio"}``).
 
 Each figure is printed ``NAME BEFORE NOW UNIT`` (``-`` where a code was not run at that
 size) with the machine's load average beside it; the last line is one JSON object for
 this checkout's code, SQLite's figures (PostgreSQL's with ``--postgres-only``):
 ``{"live_tables": {N: {"rss_mib", "startup_s", "cold_click_p99_ms",
-"deadline_late_p99_s"}}, "bytes_per_hand"}``.
+"deadline_late_p99_s"}}, "bytes_per_hand", "click_floor_ratio"}`` (the last without
+``--no-floor``).
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ import json
 import os
 import re
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -758,19 +764,44 @@ def _run_figures(command: list[str]) -> dict[str, float]:
     return out
 
 
-def floor_ratio(baseline: str | None, tables: int, clicks: int) -> None:
-    """The click bench's bot CPU per click over discord.py's floor, same players."""
+def floor_ratio(baseline: str | None, tables: int, clicks: int, rounds: int = 1) -> float:
+    """The click bench's bot CPU per click over discord.py's floor, same players, in
+    ``rounds`` rounds: each runs the bench (BASE's bot, then this checkout's) and then the
+    floor, so that the machine's drift (the floor alone moved by a third between runs on
+    2026-12-06) falls on both sides of each round's ratio. Printed: each round's figures
+    (``click_round_K_*``), then the ratio pooled over the rounds (the CPU of every round's
+    clicks over every round's floor: ``click_floor_ratio``) and the median of the rounds'
+    ratios (``click_floor_ratio_median``)."""
     common = ["--tables", str(tables), "--clicks", str(clicks), "--think", "0"]
-    bench = _run_figures(["bench/discord.py", "--mode", "split", *common,
-                          *(["--baseline", baseline] if baseline else [])])
-    floor = _run_figures(["bench/floor.py", "--players", str(tables), "--clicks",
-                          str(clicks)])
-    base = floor["bot_cpu_ms_per_click"]
-    now = bench["bot_cpu_ms_per_click"]
-    old = bench.get(f"bot_cpu_ms_per_click_before_{baseline}")
-    show("click_bot_cpu_ms", old, now, "ms")
-    show("click_floor_cpu_ms", None, base, "ms")
-    show("click_floor_ratio", old / base if old else None, now / base, "x")
+    old: list[float] = []
+    now: list[float] = []
+    floor: list[float] = []
+    for k in range(1, rounds + 1):
+        bench = _run_figures(["bench/discord.py", "--mode", "split", *common,
+                              *(["--baseline", baseline] if baseline else [])])
+        floors = _run_figures(["bench/floor.py", "--players", str(tables), "--clicks",
+                               str(clicks)])
+        floor.append(floors["bot_cpu_ms_per_click"])
+        now.append(bench["bot_cpu_ms_per_click"])
+        was = bench.get(f"bot_cpu_ms_per_click_before_{baseline}")
+        if was is not None:
+            old.append(was)
+        if rounds > 1:
+            show(f"click_round_{k}_bot_cpu_ms", was, now[-1], "ms")
+            show(f"click_round_{k}_floor_cpu_ms", None, floor[-1], "ms")
+            show(f"click_round_{k}_floor_ratio", was / floor[-1] if was else None,
+                 now[-1] / floor[-1], "x")
+    show("click_bot_cpu_ms", statistics.mean(old) if old else None, statistics.mean(now),
+         "ms")
+    show("click_floor_cpu_ms", None, statistics.mean(floor), "ms")
+    show("click_floor_ratio", sum(old) / sum(floor) if old else None,
+         sum(now) / sum(floor), "x")
+    if rounds > 1:
+        show("click_floor_ratio_median",
+             statistics.median(o / f for o, f in zip(old, floor, strict=True)) if old
+             else None, statistics.median(n / f for n, f in zip(now, floor, strict=True)),
+             "x")
+    return sum(now) / sum(floor)
 
 
 def backends_of(args: argparse.Namespace) -> list[str]:
@@ -821,7 +852,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         await world.fake.stop()
     if not args.no_floor:
-        floor_ratio(args.baseline, args.floor_tables, args.floor_clicks)
+        result["click_floor_ratio"] = round(floor_ratio(
+            args.baseline, args.floor_tables, args.floor_clicks, args.floor_rounds), 2)
     return result
 
 
@@ -872,12 +904,21 @@ def main(argv: list[str] | None = None) -> int:
                              "processes may still be starting (a start-up's figure)")
     parser.add_argument("--floor-tables", type=int, default=20)
     parser.add_argument("--floor-clicks", type=int, default=30)
+    parser.add_argument("--floor-rounds", type=int, default=3,
+                        help="rounds of the click bench and the floor, alternated")
+    parser.add_argument("--floor-only", action="store_true",
+                        help="only the click bench's ratio to the floor (no sizes)")
     child_arguments(parser)
     args = parser.parse_args(argv)
     if args.role == "bot":
         asyncio.run(bot_main(args))
         return 0
     args.baseline = args.baseline or None
+    if args.floor_only:
+        ratio = floor_ratio(args.baseline, args.floor_tables, args.floor_clicks,
+                            args.floor_rounds)
+        print(json.dumps({"click_floor_ratio": round(ratio, 2)}), flush=True)
+        return 0
     try:
         result = asyncio.run(run(args))
     except ClicksRefused as exc:
