@@ -78,3 +78,29 @@ def test_the_template_move_is_this_hands_deciding_seats_not_an_earlier_tables() 
     assert scale.template_move([mine, earlier], 1, 1, 0) == earlier
     old_id = ("before seats were carried", ("mj:mv:1:1:5:x", None))
     assert scale.template_move([old_id], 1, 1, 3) == old_id
+
+
+def test_the_floor_ratio_alternates_rounds_and_pools_them(
+        monkeypatch: Any, capsys: Any) -> None:
+    """Each round runs the click bench then the floor; the ratio is every round's CPU
+    over every round's floor (not one run's over another's), the median printed too."""
+    scale = _scale()
+    runs: list[str] = []
+    bot = iter([(6.0, 4.0), (9.0, 6.0)])  # (BASE's, now) a click, per round
+    floor = iter([2.0, 3.0])
+
+    def figures(command: list[str]) -> dict[str, float]:
+        runs.append(command[0])
+        if command[0] == "bench/floor.py":
+            return {"bot_cpu_ms_per_click": next(floor)}
+        old, now = next(bot)
+        return {"bot_cpu_ms_per_click": now, "bot_cpu_ms_per_click_before_BASE": old}
+
+    monkeypatch.setattr(scale, "_run_figures", figures)
+    ratio = scale.floor_ratio("BASE", 20, 30, rounds=2)
+    assert runs == ["bench/discord.py", "bench/floor.py"] * 2
+    assert ratio == (4.0 + 6.0) / (2.0 + 3.0)
+    shown = {line.split()[0]: line.split()[1:3] for line in capsys.readouterr().out.splitlines()}
+    assert shown["click_round_2_floor_ratio"] == ["3", "2"]
+    assert shown["click_floor_ratio"] == ["3", "2"]
+    assert shown["click_floor_ratio_median"] == ["3", "2"]
