@@ -31,6 +31,7 @@ from discord import app_commands
 from bot.discord.calculator import score_reply
 from bot.discord.core.answering import answering
 from bot.discord.core.i18n import lang, ls, t
+from bot.discord.core.items import ComposedView
 from bot.discord.core.tree_errors import ServerOnly
 from bot.discord.delivery.posting import memory_file
 from bot.discord.hand.replies import reply_text
@@ -45,7 +46,7 @@ from bot.discord.lobby.options import (
     rename_kwargs,
     table_options,
 )
-from bot.discord.play.dms import ComposedView, hand_file, prepare_dm
+from bot.discord.play.dms import hand_file, prepare_dm
 from bot.discord.quiet import quiet_reply, vacation_reply, zone_choices
 from bot.discord.ratings import rebuilt_text
 from bot.discord.replay import replay_command

@@ -49,13 +49,14 @@ from typing import Any
 import discord
 
 from bot.discord.core.i18n import LocaleLike, lang, t
+from bot.discord.core.items import ComposedView
 from bot.discord.core.pictures import Pictures
 from bot.discord.core.words import MAX_CONTENT, clip, timestamp
 from bot.discord.delivery.memory import PresenterMemory
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.retry import Gate, Superseded
 from bot.discord.delivery.table_state import Tables
-from bot.discord.play.dms import ComposedView, PreparedDm, hand_file, prepare_dm
+from bot.discord.play.dms import PreparedDm, hand_file, prepare_dm
 from bot.service import PrivateNotice
 from bot.store.presenter_memory import HandReplyRow
 from engine.game.events import Event

@@ -45,6 +45,7 @@ from bot.discord.core.items import (
     out_of_date,
     own_id,
     persistent,
+    select_row,
 )
 from bot.discord.core.words import MAX_CONTENT, MAX_OPTION_TEXT, clip, tiles_text
 from bot.discord.play.premoves import NEXT_MARK
@@ -408,15 +409,40 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     chosen (None: nothing to offer). At most 25 entries: the answers chosen first (a
     save keeps only what the menu shows), then the pongs and kongs, then the chis in
     order of the tile claimed."""
+    shown = claim_entries(held, caishen, answers, locale)
+    if not shown:
+        return None
+    note = clip(t("claims.note", lang(locale)), MAX_OPTION_TEXT)
+    options = [discord.SelectOption(label=label, value=value, description=note,
+                                    default=default)
+               for label, value, default in shown]
+    return ClaimAnswersSelect(table_id, hand, row=row, options=options,
+                              placeholder=clip(t("claims.placeholder", locale),
+                                               MAX_OPTION_TEXT))
+
+
+def claims_row(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand: int,
+               answers: Answers, locale: LocaleLike) -> dict[str, Any] | None:
+    """`claims_menu` on a row of its own, as Discord receives it (`select_row`): a
+    click's answer offers it."""
+    shown = claim_entries(held, caishen, answers, locale)
+    if not shown:
+        return None
+    return select_row(own_id(ClaimAnswersSelect, f"mj:ca:{table_id}:{hand}"), shown,
+                      placeholder=clip(t("claims.placeholder", locale), MAX_OPTION_TEXT),
+                      min_values=0, max_values=len(shown),
+                      description=clip(t("claims.note", lang(locale)), MAX_OPTION_TEXT))
+
+
+def claim_entries(held: Sequence[Tile], caishen: Tile | None, answers: Answers,
+                  locale: LocaleLike) -> list[tuple[str, str, bool]]:
+    """`claims_menu`'s entries as (label, value, default), in its order."""
     chosen = {(tile, a.kind, a.tiles) for tile, a in answers}
     entries = [(tile, a) for tile, a in answers if a.kind in ANSWER_LETTERS]
     for tile, a in claimable(held, caishen):
         if not chosen or (tile, a.kind, a.tiles) not in chosen:
             entries.append((tile, a))
-    if not entries:
-        return None
     language = lang(locale)
-    note = clip(t("claims.note", language), MAX_OPTION_TEXT)
     shown = []
     for tile, a in entries[:MAX_OPTIONS]:
         kind = a.kind
@@ -425,12 +451,7 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
         shown.append(((tile, order, value), label, value,
                       bool(chosen) and (tile, kind, a.tiles) in chosen))
     shown.sort(key=_first)
-    options = [discord.SelectOption(label=label, value=value, description=note,
-                                    default=default)
-               for _, label, value, default in shown]
-    return ClaimAnswersSelect(table_id, hand, row=row, options=options,
-                              placeholder=clip(t("claims.placeholder", locale),
-                                               MAX_OPTION_TEXT))
+    return [(label, value, default) for _, label, value, default in shown]
 
 
 _SHOWN = (ActionKind.PONG, ActionKind.KONG, ActionKind.CHI)

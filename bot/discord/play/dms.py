@@ -43,6 +43,7 @@ import discord
 
 from bot import metrics
 from bot.discord.core.i18n import Lang, LocaleLike, lang
+from bot.discord.core.items import ComposedView
 from bot.discord.core.pictures import Pictures
 from bot.discord.delivery.outbox import Outbox
 from bot.discord.delivery.posting import Poster, memory_file
@@ -127,19 +128,6 @@ class PreparedDm:
     has_moves: bool
     claim: bool
     """A decision to claim (a refused DM must not say so in the channel)."""
-
-
-class ComposedView(discord.ui.View):
-    """A DM's components composed elsewhere (`PreparedDm`: a view does not pickle), sent
-    as they are. Nothing is dispatched to it: every component is a persistent item that
-    discord.py finds by its id (`bot.discord.core.items`)."""
-
-    def __init__(self, components: list[dict[str, Any]]) -> None:
-        super().__init__(timeout=None)
-        self.components = components
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return self.components
 
 
 def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Event],

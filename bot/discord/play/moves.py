@@ -43,6 +43,7 @@ from bot.discord.core.items import (
     MAX_ROWS,
     NUM,
     BadCustomId,
+    ComposedView,
     chosen_value,
     out_of_date,
     own_id,
@@ -57,7 +58,7 @@ from bot.discord.core.words import (
     value_text,
     waits_text,
 )
-from bot.discord.play.premoves import next_items, tile_options
+from bot.discord.play.premoves import next_discard_row
 from bot.service import ActResult, Refused
 from bot.service import errors as E
 from engine.game.actions import Action
@@ -289,13 +290,8 @@ async def play(interaction: discord.Interaction, table_id: int, hand: int,
             content = clip(f"{before}\n✓ " + t("reply.move_taken", answer.locale,
                                                  move=move_text(action, answer.locale)),
                            MAX_CONTENT)
-            after = _next_menu(played, answer.locale)
-            try:
-                with contextlib.suppress(discord.HTTPException):  # the move stands: told
-                    await answer.update(content=content, view=after)
-            finally:
-                if after is not None:  # sent: its items and it no longer need each other
-                    after.clear_items()
+            with contextlib.suppress(discord.HTTPException):  # the move stands: told
+                await answer.update(content=content, view=_next_menu(played, answer.locale))
 
 
 def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
@@ -305,21 +301,19 @@ def _next_menu(played: ActResult, locale: LocaleLike) -> discord.ui.View | None:
     menu with the seat's answers marked (row 1, `bot.discord.play.choices`; none when
     it holds nothing to claim with and has no answer), each judged in its own place as
     the DM's are; else nothing. The decision's buttons and the DM's preference rows
-    are gone from it: two rows of Discord's five."""
+    are gone from it: two rows of Discord's five. Composed as Discord receives them
+    (`ComposedView`): the same menus a DM places through discord.ui."""
     # choices names answers as words does, and words names moves as this module does
-    from bot.discord.play.choices import claims_menu
+    from bot.discord.play.choices import claims_row
     if not played.held or played.hand_ended:
         return None
-    ui = discord.ui.View(timeout=None)
-    for item in next_items(played.table_id, played.hand_number, played.seat,
-                           tile_options(played.held, None, locale, played.caishen),
-                           None, locale, row=0):
-        ui.add_item(item)
-    claims = claims_menu(played.held, played.caishen, played.table_id, played.hand_number,
-                         played.answers, locale, row=1)
+    rows = [next_discard_row(played.table_id, played.hand_number, played.seat, played.held,
+                             played.caishen, locale)]
+    claims = claims_row(played.held, played.caishen, played.table_id, played.hand_number,
+                        played.answers, locale)
     if claims is not None:
-        ui.add_item(claims)
-    return ui
+        rows.append(claims)
+    return ComposedView(rows)
 
 
 async def _own_seat(answer: Answer, table_id: int) -> int:

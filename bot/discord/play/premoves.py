@@ -39,6 +39,7 @@ from bot.discord.core.items import (
     out_of_date,
     own_id,
     persistent,
+    select_row,
 )
 from bot.discord.core.words import MAX_CONTENT, MAX_OPTION_TEXT, clip, tiles_text
 from bot.service.notices import NextDiscard
@@ -79,15 +80,27 @@ def next_options(view: PlayerView, chosen: NextDiscard | None, locale: LocaleLik
 def tile_options(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
                  caishen: Tile | None = None) -> list[discord.SelectOption]:
     """One entry per kind of tile in ``held``, the chosen one marked."""
+    return [discord.SelectOption(label=label, value=value, default=default)
+            for label, value, default in tile_entries(held, chosen, locale, caishen)]
+
+
+def tile_entries(held: Sequence[Tile], chosen: Tile | None, locale: LocaleLike,
+                 caishen: Tile | None = None) -> list[tuple[str, str, bool]]:
+    """`tile_options`' entries as (label, value, default)."""
     language = lang(locale)
     wild = -1 if caishen is None else int(caishen)
     marked = -1 if chosen is None else int(chosen)
-    options = []
-    for tile in sorted(set(map(int, held)))[:MAX_OPTIONS]:
-        label, value = _tile_words(tile, wild, language)
-        options.append(discord.SelectOption(label=label, value=value,
-                                            default=tile == marked))
-    return options
+    return [(*_tile_words(tile, wild, language), tile == marked)
+            for tile in sorted(set(map(int, held)))[:MAX_OPTIONS]]
+
+
+def next_discard_row(table_id: int, hand: int, seat: int, held: Sequence[Tile],
+                     caishen: Tile | None, locale: LocaleLike) -> dict[str, Any]:
+    """The "Next discard…" menu with nothing chosen, on a row of its own, as Discord
+    receives it (what `next_items` places, `select_row`): a click's answer offers it."""
+    return select_row(own_id(NextDiscardSelect, f"mj:nx:{table_id}:{hand}:s{seat}"),
+                      tile_entries(held, None, locale, caishen),
+                      placeholder=t("next.placeholder", locale), min_values=1, max_values=1)
 
 
 _TILES = {int(tile): tile for tile in Tile}
