@@ -440,13 +440,13 @@ class Announcer:
     def quiet(self, live: LiveTable, user_id: int | None) -> bool:
         """Whether the person rests now (quiet hours, or leave at this table): whatever
         is sent to them then does not notify."""
-        rest = self._people.rest(user_id, options_of(live.row))
+        rest = self._people.rest(user_id, live.options)
         return rest is not None and rest.quiet_at(self._clock.now())
 
     def resting(self, live: LiveTable) -> tuple[Resting, ...]:
         """The seats whose people rest now, and until when (the table shows it)."""
         now = self._clock.now()
-        options = options_of(live.row)
+        options = live.options
         out = []
         for row in live.seats:
             if row is None or row.user_id is None or row.is_computer:

@@ -45,7 +45,6 @@ from bot.service.live import (
     empty_seats,
     info_of,
     natural_chi,
-    options_of,
     step_of,
 )
 from bot.service.moves import JUDGED, ComputerNamer, Moves, parse_action
@@ -279,7 +278,7 @@ class Commands:
             # status, match and first hand in one transaction: another process never
             # reads the table started halfway (nor does a crash leave it so)
             dealer = fairness.first_dealer()
-            dealt = self._moves.deal(live, new_match(live.row.rules, options_of(live.row),
+            dealt = self._moves.deal(live, new_match(live.row.rules, live.options,
                                                     dealer, computers_of(live)),
                                     self._clock.now())
             try:

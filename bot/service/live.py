@@ -166,6 +166,8 @@ class LiveTable:
     memory (`LiveTables.unload_idle`)."""
     _seats_seen: _SeatsSeen | None = field(default=None, repr=False, compare=False)
     _ref: tuple[TableRow, TableRef] | None = field(default=None, repr=False, compare=False)
+    _options: tuple[TableRow, TableOptions] | None = field(default=None, repr=False,
+                                                           compare=False)
 
     def reset(self, row: TableRow, seats: list[SeatRow | None]) -> None:
         """Forget everything but the lock (which a reloading command holds) and the rng:
@@ -188,6 +190,16 @@ class LiveTable:
         if known is None or known[0] is not row:
             known = self._ref = (row, TableRef(row.id, row.guild_id, row.channel_id,
                                                row.creator_id))
+        return known[1]
+
+    @property
+    def options(self) -> TableOptions:
+        """The table's validated options (`options_of`), worked out again only when its
+        row changed (a move asks some five times, each a sorted key of every option)."""
+        row = self.row
+        known = self._options
+        if known is None or known[0] is not row:
+            known = self._options = (row, options_of(row))
         return known[1]
 
     @property

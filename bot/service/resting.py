@@ -19,7 +19,7 @@ from bot.service.cause import Cause
 from bot.service.clock import Clock
 from bot.service.errors import Refused
 from bot.service.languages import Languages
-from bot.service.live import LiveTable, options_of
+from bot.service.live import LiveTable
 from bot.service.notices import LeaveNotice, TableNotice
 from bot.service.people import DAY, People, leave_end
 from bot.service.quiet import MINUTES_A_DAY, BadQuietHours, QuietHours, parse_clock, zone_of
@@ -136,7 +136,7 @@ class Resting:
         seat = live.seat_of(user_id)
         if seat is None or not live.row.is_live:
             return None
-        options = options_of(live.row)
+        options = live.options
         moved = await self._timers.rest_changed(live, user_id, before)
         if not moved:  # shared mode: the other processes still learn it (a reload)
             await self._store.processes.touch(fence=live.fence)

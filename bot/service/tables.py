@@ -47,7 +47,6 @@ from bot.service.live import (
     deadline_rows,
     empty_seats,
     match_totals,
-    options_of,
     step_of,
 )
 from bot.service.moves import Moves, outcome
@@ -359,7 +358,7 @@ class LiveTables:
         halfway (shared mode). A mend racing another process's mend of it loses
         (`Conflict`) and takes the table as that one stored it."""
         match_row = load.match
-        options = options_of(live.row)
+        options = live.options
         hands = list(load.hands)
         if match_row is None:
             if load.matches_played:  # the last match ended: so did the table

@@ -30,7 +30,6 @@ from bot.service.live import (
     auto_reason,
     bank_left,
     deadline_rows,
-    options_of,
     step_of,
     user_of,
 )
@@ -174,7 +173,7 @@ class Timers:
         use instead of those known here). A turn's: its person's rest (quiet hours, leave
         at this table). A claim window's: anyone's at the table, so that its timing
         never tells who was asked (whose rest kept it open is not to be guessed)."""
-        options = options_of(live.row)
+        options = live.options
         known = rows or {}
 
         def row_of(user: int | None) -> PersonRow | None:
