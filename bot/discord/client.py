@@ -28,7 +28,7 @@ from bot.discord.commands import MahjongCommands
 from bot.discord.core import collector
 from bot.discord.core.answering import InFlight
 from bot.discord.core.i18n import MahjongTranslator
-from bot.discord.core.items import DYNAMIC_ITEMS, answer_unshown
+from bot.discord.core.items import DYNAMIC_ITEMS, answer_unshown, unshown
 from bot.discord.core.pictures import Pictures
 from bot.discord.core.tree_errors import on_app_command_error
 from bot.discord.delivery import retry
@@ -85,6 +85,9 @@ class MahjongBot(discord.Client):
         self.in_flight = InFlight()
         """The interactions' service calls: shutdown waits for them."""
         self._tasks: list[asyncio.Task[Any]] = []
+        self._unshown: set[asyncio.Task[None]] = set()
+        """Presses on components no longer shown being answered (held: the loop keeps
+        only weak references to tasks)."""
         self._shut = False
 
     async def setup_hook(self) -> None:
@@ -171,8 +174,23 @@ class MahjongBot(discord.Client):
     async def on_ready(self) -> None:
         log.info("connected as %s to %s server(s)", self.user, len(self.guilds))
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await answer_unshown(interaction)
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch, and a press on a component its message no longer shows
+        answered (`answer_unshown`). Not an ``on_interaction`` listener: discord.py
+        makes a task per listener per event, one a click, where a look at the click
+        (`unshown`) finds nothing to do for all but a rare few."""
+        super().dispatch(event, *args, **kwargs)
+        if event == "interaction" and unshown(args[0]):
+            task = asyncio.create_task(self._answer_unshown(args[0]),
+                                       name="mahjong-unshown")
+            self._unshown.add(task)
+            task.add_done_callback(self._unshown.discard)
+
+    async def _answer_unshown(self, interaction: discord.Interaction) -> None:
+        try:
+            await answer_unshown(interaction)
+        except Exception:  # as discord.py's listeners: logged, the next click goes on
+            log.exception("answering a press on a component no longer shown failed")
 
     async def shutdown(self, timeout: float = 10.0) -> None:
         """Nothing half-written: stop the timers, let the moves in flight finish under

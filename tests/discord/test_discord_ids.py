@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.discord.client import MahjongBot
 from bot.discord.core import answering
 from bot.discord.core.items import DYNAMIC_ITEMS, MAX_CUSTOM_ID, BadCustomId, answer_unshown
 from bot.discord.lobby.leave import LeaveButton
@@ -591,3 +592,28 @@ async def test_replay_ids_round_trip_and_refuse_what_they_do_not_carry() -> None
     for bad in ("mj:rp:3:1:0:4:b", "mj:rp:3:1:0:a:x", "mj:rp:3:1:-1:a:f", "mj:rpf:3"):
         with pytest.raises(BadCustomId):
             await read(ReplayRecord if bad.startswith("mj:rpf") else ReplayStep, bad)
+
+
+async def test_the_client_answers_an_unshown_press_and_makes_no_task_for_the_others(
+        ) -> None:
+    """The bot looks at each interaction as discord.py dispatches it (no
+    ``on_interaction`` listener: discord.py would make a task per interaction); only a
+    press on a component its message no longer shows gets a task, and its answer."""
+    bot = MahjongBot(sync_commands=False)
+    menu = "mj:dc:5:2:18:s1"
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=1)})
+    shown = interaction(service, message=_message(menu),
+                        data={"custom_id": menu, "component_type": 3, "values": ["9p"]})
+    command = interaction(service, data={"name": "mahjong"})
+    command.type = discord.InteractionType.application_command
+    before = asyncio.all_tasks()
+    for quiet in (shown, command):
+        bot.dispatch("interaction", as_interaction(quiet))
+    assert asyncio.all_tasks() == before
+    gone = interaction(service, message=_message(),
+                       data={"custom_id": menu, "component_type": 3, "values": ["9p"]})
+    bot.dispatch("interaction", as_interaction(gone))
+    await asyncio.gather(*(asyncio.all_tasks() - before))
+    assert len(gone.said) == 1 and shown.said == [] and command.said == []
+    acts = [args[2] for name, args, _ in service.calls if name == "act"]
+    assert acts == [Action(ActionKind.DISCARD, 1, Tile.P9)]

@@ -152,19 +152,28 @@ def persistent(cls: Item) -> Item:
     return cls
 
 
+def unshown(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` is a press on a component the pressed message no longer
+    shows (`answer_unshown` answers it). Read at once as it arrives (only the message's
+    parsed rows), so that the shown ones, every click but a rare few, cost no task."""
+    data: Any = interaction.data or {}
+    custom_id, message = data.get("custom_id"), interaction.message
+    return interaction.type is discord.InteractionType.component and \
+        isinstance(custom_id, str) and message is not None and \
+        not _shows(message.components, custom_id)
+
+
 async def answer_unshown(interaction: discord.Interaction) -> None:
     """A press on one of the bot's components that the pressed message no longer shows
     (its buttons were taken off after the client drew them): discord.py finds no item
     to rebuild and drops it, and the player would see "This interaction failed". Its
     id says all the answer needs, so it is answered as a shown one would be: a passed
     move refused as passed, a standing choice saved. Shown components are left to
-    discord.py (every click passes here: only the message's parsed rows are read)."""
-    data: Any = interaction.data or {}
-    custom_id, message = data.get("custom_id"), interaction.message
-    if interaction.type is not discord.InteractionType.component or \
-            not isinstance(custom_id, str) or message is None or \
-            _shows(message.components, custom_id):
+    discord.py (`unshown`: the client asks it first, for every interaction)."""
+    if not unshown(interaction):
         return
+    data: Any = interaction.data or {}
+    custom_id: str = data["custom_id"]
     for cls in DYNAMIC_ITEMS:
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
