@@ -41,11 +41,17 @@ class Languages:
         for user in user_ids:
             self._known.pop(user, None)
 
+    def changed(self, cause: Cause) -> bool:
+        """Whether `seen` has anything to remember: a language this process does not
+        know the person to speak. Asked first, an interaction that changes nothing (most
+        of them) costs no task of its own."""
+        return bool(cause.locale) and self._known.get(cause.user_id) != cause.locale
+
     async def seen(self, cause: Cause) -> None:
         """Any interaction, even one that changes nothing: remember the person's
         language (their private notices speak it), written only when it changed."""
         locale = cause.locale
-        if not locale or self._known.get(cause.user_id) == locale:
+        if not locale or not self.changed(cause):
             return
         self._known[cause.user_id] = locale
         try:

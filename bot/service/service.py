@@ -136,7 +136,7 @@ class TableService:
             announce_lease=announce_lease) if shared else OneProcess(store)
         computer_name = computer_name or default_computer_name
         self.scheduler = Scheduler(clock)
-        languages = Languages(store, clock)
+        self._languages = languages = Languages(store, clock)
         self.people = people = People(store, clock)
         self.announcer = Announcer(store, clock, notifier, languages, people, self.process,
                                    notify_computer_hands=notify_computer_hands)
@@ -287,6 +287,11 @@ class TableService:
     async def seen(self, cause: Cause) -> None:
         """Any interaction: remember the person's language."""
         await self.commands.seen(cause)
+
+    def new_language(self, cause: Cause) -> bool:
+        """Whether `seen` has anything to remember (a language not known for the person
+        here): without, the adapter need not call it."""
+        return self._languages.changed(cause)
 
     async def set_quiet(self, cause: Cause, *, start: str | None = None,
                         end: str | None = None, time_zone: str | None = None,

@@ -41,6 +41,10 @@ class FakeService:
 
         return call
 
+    def new_language(self, cause: Any) -> bool:
+        """Not async, as the service's: every interaction here tells `seen`."""
+        return True
+
     def names(self) -> list[str]:
         """The commands and queries called, in order (`seen` runs beside them; a
         button's `find_table`, judging where it was pressed, unless answered)."""

@@ -143,6 +143,18 @@ async def test_seen_remembers_the_language_writing_only_changes(world: World) ->
     assert await world.store.lobby.user_locales([EVE]) == {EVE: "en-US"}
 
 
+async def test_new_language_says_whether_seen_has_anything_to_remember(world: World) -> None:
+    """Asked synchronously before `seen` (the adapter's every interaction): a task only
+    for a language not known yet for the person."""
+    zh = by(EVE, locale="zh-CN")
+    assert world.service.new_language(zh)
+    await world.service.seen(zh)
+    assert not world.service.new_language(zh)
+    assert not world.service.new_language(by(EVE))  # no language: nothing to remember
+    assert world.service.new_language(by(EVE, locale="en-US"))  # changed
+    assert world.service.new_language(by(ANN, locale="zh-CN"))  # somebody else's
+
+
 async def test_every_command_remembers_the_language_even_when_refused(world: World) -> None:
     table = await world.table((ANN, BOB), start=False)
     await refused("not_seated", world.service.leave(by(EVE, locale="zh-CN"), table))

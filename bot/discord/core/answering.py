@@ -20,7 +20,8 @@
 - `Refused` becomes a private sentence in the reader's language (`refusal_text`);
   anything unexpected a private apology (and a log line); a bot not yet ready or
   shutting down, the same apology, and no service call.
-- Every interaction tells the service who is here (`service.seen`: their language).
+- Every interaction tells the service who is here (`service.seen`: their language),
+  when it does not know their language yet (`service.new_language`).
 - The calls in flight are tracked (`InFlight`): shutdown waits for them.
 """
 
@@ -298,11 +299,15 @@ class Answer:
 
     async def __aenter__(self) -> Answer:
         """Tell the service who is here, without waiting: the answer (a deferral first)
-        must not wait on it, and what it remembers (a language) is never worth a failure."""
+        must not wait on it, and what it remembers (a language) is never worth a failure.
+        Only when it has something to remember (`TableService.new_language`): a task a
+        click less."""
         self.in_flight.begin()
         self._counted = True
         with contextlib.suppress(NotServing):
-            self.in_flight.track(self.service.seen(self.cause)).add_done_callback(_noted)
+            service = self.service
+            if service.new_language(self.cause):
+                self.in_flight.track(service.seen(self.cause)).add_done_callback(_noted)
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
