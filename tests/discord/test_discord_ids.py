@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -251,6 +252,131 @@ async def test_a_click_whose_move_is_slow_is_acknowledged_before_the_move_ends(
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert answered_during == [["defer ephemeral=False"]]
+    assert inter.events == ["defer ephemeral=False", "edit"]
+
+
+async def test_a_click_s_move_runs_in_its_own_task_and_a_known_language_costs_no_task(
+        ) -> None:
+    """No task beside the click's own (session 22: a task, a shield and a timer less a
+    click): the move is awaited in it, held for shutdown while it runs, and `seen` is
+    not called for a person whose language the service knows already."""
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
+    service.new_language = lambda cause: False  # type: ignore[method-assign]  # known
+    inter = interaction(service, message=clicked_message())
+    in_flight = inter.client.in_flight
+    act = service.act
+    ran_in: list[tuple[asyncio.Task[Any] | None, bool]] = []
+
+    async def watched_act(*args: Any, **kwargs: Any) -> Any:
+        task = asyncio.current_task()
+        ran_in.append((task, task in in_flight.tasks))
+        return await act(*args, **kwargs)
+
+    service.act = watched_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    clicking = asyncio.create_task(button.callback(inter))
+    await clicking
+    assert ran_in == [(clicking, True)]
+    assert not in_flight.tasks  # let go once the move is done
+    assert service.seen_causes() == [] and inter.events == ["update"]
+
+
+async def test_a_move_that_keeps_the_loop_busy_past_the_wait_is_still_acknowledged_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move's SQL runs on the loop's thread: a move longer than `MOVE_ANSWER_WAIT`
+    that never lets the loop run its timer is answered as one that did (acknowledged,
+    then edited)."""
+    monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
+    inter = interaction(service, message=clicked_message())
+    act = service.act
+
+    async def busy_act(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.03)  # the loop's thread busy: no timer runs meanwhile
+        return await act(*args, **kwargs)
+
+    service.act = busy_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["defer ephemeral=False", "edit"]
+
+
+async def test_a_move_done_while_its_acknowledgment_is_on_its_way_waits_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The edit follows the deferral the timer started, never races it (a second first
+    response would be refused by Discord)."""
+    monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
+    inter = interaction(service, message=clicked_message())
+    act = service.act
+
+    async def slow_act(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.03)
+        return await act(*args, **kwargs)
+
+    async def slow_defer(**kwargs: Any) -> None:
+        await asyncio.sleep(0.1)  # a slow request: the move is done meanwhile
+        inter.response.done = True
+        inter.events.append("acknowledged")
+
+    service.act = slow_act
+    inter.response.defer = slow_defer  # type: ignore[method-assign]  # a slow deferral
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["acknowledged", "edit"]
+
+
+async def test_a_refused_move_done_while_its_acknowledgment_is_on_its_way_follows_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
+    service = FakeService()
+
+    async def refused_act(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.03)
+        raise Refused(E.STALE, "that decision has passed")
+
+    inter = interaction(service, message=clicked_message())
+
+    async def slow_defer(**kwargs: Any) -> None:
+        await asyncio.sleep(0.1)
+        inter.response.done = True
+        inter.events.append("acknowledged")
+
+    service.act = refused_act
+    inter.response.defer = slow_defer  # type: ignore[method-assign]  # a slow deferral
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    await button.callback(inter)
+    assert inter.events == ["acknowledged", "followup"]
+    ((text, ephemeral, _),) = inter.said
+    assert ephemeral and "passed" in text
+
+
+async def test_shutdown_waits_for_a_click_s_move_in_flight(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is awaited in the click's own task: shutdown (`InFlight.close`) waits
+    for that task, the move and its answer."""
+    monkeypatch.setattr(answering, "MOVE_ANSWER_WAIT", 0.01)
+    service = FakeService({"act": ActResult(5, 2, 1, False, False, seat=2)})
+    inter = interaction(service, message=clicked_message())
+    act = service.act
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_act(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        await release.wait()
+        return await act(*args, **kwargs)
+
+    service.act = slow_act
+    button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
+    clicking = asyncio.create_task(button.callback(inter))
+    await started.wait()
+    closing = asyncio.create_task(inter.client.in_flight.close(timeout=60))
+    await asyncio.sleep(0.05)
+    assert not closing.done()
+    assert inter.events == ["defer ephemeral=False"]  # acknowledged in time meanwhile
+    release.set()
+    await closing
+    assert clicking.done()
     assert inter.events == ["defer ephemeral=False", "edit"]
 
 

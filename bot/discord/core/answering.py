@@ -22,7 +22,8 @@
   shutting down, the same apology, and no service call.
 - Every interaction tells the service who is here (`service.seen`: their language),
   when it does not know their language yet (`service.new_language`).
-- The calls in flight are tracked (`InFlight`): shutdown waits for them.
+- The calls in flight are tracked (`InFlight`): shutdown waits for them. A service call
+  is awaited in the interaction's own task, and a slow one acknowledged from a timer.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -115,10 +116,27 @@ class InFlight:
             self.answered.set()
 
     def track(self, work: Awaitable[T]) -> asyncio.Future[T]:
+        """Run ``work`` as a task of its own, waited for at shutdown (what nobody awaits:
+        a changed language's write)."""
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """The running task (an interaction's own) is waited for at shutdown while inside:
+        a service call awaited in it needs no task of its own (one task, a shield and a
+        timer less a click)."""
+        task = asyncio.current_task()
+        if task is None or task in self.tasks:  # held already (a call inside a call)
+            yield
+            return
+        self.tasks.add(task)
+        try:
+            yield
+        finally:
+            self.tasks.discard(task)
 
     async def close(self, timeout: float = 10.0) -> None:
         """Refuse new work; let the calls in flight finish (under their table locks)."""
@@ -198,18 +216,56 @@ class Answer:
         return await self.service.find_table(self.cause, given, decision=decision)
 
     async def run(self, work: Awaitable[T], *, ephemeral: bool = True) -> T:
-        """Await a service call as a tracked task (shutdown waits for it), deferring the
-        interaction if it takes longer than ``DEFER_AFTER`` (``ephemeral``: whether the
-        answer to come is private; a click's deferral is a silent update)."""
-        task = self.in_flight.track(work)
-        try:
-            async with asyncio.timeout(DEFER_AFTER):  # no task of its own, as wait_for's
-                return await asyncio.shield(task)
-        except TimeoutError:
+        """Await a service call (shutdown waits for it), deferring the interaction if it
+        takes longer than ``DEFER_AFTER`` (``ephemeral``: whether the answer to come is
+        private; a click's deferral is a silent update)."""
+        async def defer() -> None:
             if not self.interaction.response.is_done():
                 await self.interaction.response.defer(ephemeral=ephemeral)
                 self._responded()
-            return await task
+
+        return await self._awaited(work, DEFER_AFTER, defer)
+
+    async def _awaited(self, work: Awaitable[T], after: float,
+                       acknowledge: Callable[[], Coroutine[Any, Any, None]]) -> T:
+        """Await ``work`` in the interaction's own task, held for shutdown
+        (`InFlight.holding`); if it runs longer than ``after`` seconds, ``acknowledge``
+        starts from a timer, beside it, and is done before the result (or the error) is
+        returned, so that the answer that follows sees the interaction acknowledged. The
+        work is never cut or cancelled by the wait. (It was a task of its own, shielded
+        under a timeout: a task, a future and a timer more a click; session 22.)"""
+        loop = asyncio.get_running_loop()
+        late: list[asyncio.Task[None]] = []
+
+        def start() -> None:
+            late.append(loop.create_task(acknowledge()))
+            late[0].add_done_callback(_retrieved)
+
+        deadline = loop.time() + after
+        timer = loop.call_at(deadline, start)
+        try:
+            with self.in_flight.holding():
+                result = await work
+        except Exception:
+            timer.cancel()
+            with contextlib.suppress(Exception):  # the work's error is the answer
+                await self._acknowledged(late, deadline, acknowledge)
+            raise
+        finally:
+            timer.cancel()
+        await self._acknowledged(late, deadline, acknowledge)  # its failure is the answer's
+        return result
+
+    @staticmethod
+    async def _acknowledged(late: list[asyncio.Task[None]], deadline: float,
+                            acknowledge: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """The acknowledgment the timer started, finished; or made now when the work
+        outran the deadline without letting the loop run the timer (a move's SQL runs
+        on the loop's thread): the same answer as if it had."""
+        if late:
+            await late[0]
+        elif asyncio.get_running_loop().time() >= deadline:
+            await acknowledge()
 
     async def defer(self, *, ephemeral: bool) -> None:
         """Acknowledge now ("thinking…"), before slow work (a picture); the answer
@@ -262,13 +318,7 @@ class Answer:
         `DEFER_AFTER`) without answering; after that, acknowledge the click (a deferred
         update) and wait on. The caller answers with the result: `update` edits the
         clicked message in the click's first response when it is still unanswered."""
-        task = self.in_flight.track(work)
-        try:
-            async with asyncio.timeout(min(MOVE_ANSWER_WAIT, DEFER_AFTER)):
-                return await asyncio.shield(task)
-        except TimeoutError:
-            await self.acknowledge()
-            return await task
+        return await self._awaited(work, min(MOVE_ANSWER_WAIT, DEFER_AFTER), self.acknowledge)
 
     async def update(self, **fields: Any) -> None:
         """Edit the message the component is on: as the first response when the click
@@ -286,6 +336,8 @@ class Answer:
         arrive at once, every one is answered in the time of their parsing and
         deferring, not behind the moves of the ones before."""
         await self.acknowledge()
+        if self.in_flight.acknowledged.is_set():  # nothing to wait for: no timer
+            return
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(ACKNOWLEDGE_WAIT):  # wait_for would make a task
                 await self.in_flight.acknowledged.wait()
@@ -353,6 +405,13 @@ def let_go(interaction: discord.Interaction) -> None:
     with contextlib.suppress(AttributeError):  # never read: nothing cached
         delattr(interaction, "_cs_response")
     interaction._original_response = None
+
+
+def _retrieved(acknowledging: asyncio.Task[None]) -> None:
+    """A late acknowledgment's failure is read where it is awaited; read here too, for
+    an answer cancelled meanwhile (no "exception was never retrieved")."""
+    if not acknowledging.cancelled():
+        acknowledging.exception()
 
 
 def _noted(seen: asyncio.Future[None]) -> None:
