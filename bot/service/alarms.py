@@ -165,7 +165,7 @@ class Alarms:
             return
         if p.warns and p.warn_at is not None and self._clock.now() >= p.warn_at:
             # late (a restart): the warning's moment has come too, and says more
-            await self._warn(live, p, replace(wake, when=p.warn_at, what="warn"))
+            await self._warn(live, p, wake._replace(when=p.warn_at, what="warn"))
             return
         if await self._mark_reminded(live, p):
             await self._announcer.remind(live, live.pending[p.seat])

@@ -26,19 +26,19 @@ import contextlib
 import heapq
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from bot.service.clock import Clock
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, order=True)
-class Wake:
+class Wake(NamedTuple):
     """A moment something may happen at a table: ``due`` plays the decision,
     ``remind`` sends the half-time reminder, ``warn`` the warning when a quarter of the
-    time is left."""
+    time is left. Ordered by its fields in turn, the moment first; a tuple, so that the
+    heap's comparisons and the sets' hashes are the interpreter's own, not Python code
+    (a move pushes and hashes some twenty)."""
 
     when: float
     table_id: int
