@@ -123,6 +123,46 @@ async def test_a_hung_call_is_cut_and_tried_again() -> None:
     assert len(tries) == 2 and gate.failures == 1
 
 
+async def test_a_call_answered_in_time_runs_in_the_callers_task() -> None:
+    """No task and no timer of its own per call (a click's cost on the event loop)."""
+    gate = Gate()
+    outer = asyncio.current_task()
+
+    async def answered() -> bool:
+        await asyncio.sleep(0)
+        return asyncio.current_task() is outer
+
+    assert await gate.call(answered)
+    assert gate.failures == 0 and outer is not None and outer.cancelling() == 0
+
+
+async def test_a_cut_call_leaves_its_task_uncancelled_and_an_outside_cancel_goes_through(
+        ) -> None:
+    gate = Gate()
+    tries = []
+
+    async def hangs_once() -> str:
+        tries.append(1)
+        if len(tries) == 1:
+            await asyncio.sleep(60)
+        return "answered"
+
+    async def caller() -> str:
+        answer = await gate.call(hangs_once)
+        task = asyncio.current_task()
+        assert task is not None and task.cancelling() == 0
+        await asyncio.sleep(0.05)  # not cancelled by the cut any more
+        return answer
+
+    assert await asyncio.wait_for(caller(), 2.0) == "answered"
+    hung = asyncio.create_task(gate.call(lambda: asyncio.sleep(60)))
+    await asyncio.sleep(0.05)
+    hung.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await hung
+    assert gate.failures == 1  # the first cut only: a cancel from outside is no failure
+
+
 async def test_a_global_rate_limit_is_never_cut() -> None:
     """discord.py sleeps out a global 429 inside the call with every request locked:
     cut then, its lock would never open again."""

@@ -37,6 +37,7 @@ import aiohttp
 import discord
 
 from bot import metrics
+from bot.discord.delivery.lapses import Lapses
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,8 @@ class Gate:
         self._probing = False
         self._backoff = BACKOFF_FIRST
         self._not_before = 0.0
+        self._calls = Lapses()
+        self._probes = Lapses()
         self.down_since: float | None = None
         """When the gate closed (None: open)."""
         self.failures = 0
@@ -192,26 +195,17 @@ class Gate:
 
     async def _try(self, make: Callable[[], Awaitable[T]], timeout: float, what: str, *,
                    probe: bool = False) -> T:
-        task = asyncio.ensure_future(make())
+        # awaited in the caller's task, cut by a shared timer: a task, an asyncio.wait
+        # and a timer per call were a click's dearest extras on the loop after the SQL
+        lapses = self._probes if probe else self._calls
+        cut = lapses.cut(timeout, unless=self._locked)
         try:
-            while True:
-                done, _ = await asyncio.wait({task}, timeout=timeout)
-                if done:
-                    return task.result()
-                if self._global_over():
-                    break
-                # discord.py sleeps out a global 429: cut now, it would stay locked
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-            self._failed("timeout", 0.0, what, probe)
-            raise _Passing
-        except asyncio.CancelledError:
-            task.cancel()
-            raise
-        except _Passing:
-            raise
+            with cut:
+                return await make()
         except Exception as exc:
+            if cut.expired and isinstance(exc, TimeoutError):
+                self._failed("timeout", 0.0, what, probe)
+                raise _Passing from exc
             wait = passing(exc)
             if wait is None:
                 if isinstance(exc, discord.HTTPException):
@@ -221,6 +215,11 @@ class Gate:
                 else "connection"
             self._failed(kind, wait, what, probe)
             raise _Passing from exc
+
+    def _locked(self) -> bool:
+        """Whether discord.py sleeps out a global 429: a call is not cut then, it
+        would stay locked."""
+        return not self._global_over()
 
     def _failed(self, kind: str, wait: float, what: str, probe: bool) -> None:
         """The gate closes (or stays closed, the next probe later: only a probe's
