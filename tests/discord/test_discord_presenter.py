@@ -180,6 +180,34 @@ async def test_every_turn_is_mentioned_only_when_the_table_says_so() -> None:
     assert f"<@{USERS[1]}>" in (ping.content or "")
 
 
+async def test_a_turn_nobody_is_mentioned_for_takes_no_turn_of_the_channels_queue(
+) -> None:
+    """Known without waiting (one process, the table loaded, the seat's DMs open):
+    nothing is queued for the channel. Where it is not known (shared mode: another
+    process may have seen the DMs closed) the turn is looked at in the queue as ever."""
+    for shared in (False, True):
+        client = FakeClient()
+        notifier = presenter(client, shared=shared)
+        await notifier.publish(private(dealt(), 0))
+        await settle(notifier)  # the table loaded, its DM sent
+        await notifier.publish(move(0, 1))
+        assert notifier.outbox.busy() is shared
+        await settle(notifier)
+        assert client.in_channel() == []
+
+
+async def test_a_closed_seats_turn_is_still_mentioned_when_known_without_waiting() -> None:
+    client = FakeClient()
+    memory = InMemory({TABLE: TableMemory(dm_closed=frozenset({0}))})
+    notifier = presenter(client, memory)
+    await notifier.publish(private(dealt(), 1))
+    await settle(notifier)  # loaded: seat 0's DMs known closed
+    await notifier.publish(move(0, 1))
+    await settle(notifier)
+    [ping] = client.in_channel()
+    assert f"<@{USERS[0]}>" in (ping.content or "")
+
+
 async def test_a_turn_of_a_seat_remembered_closed_is_mentioned_after_a_restart() -> None:
     client = FakeClient()
     memory = InMemory({TABLE: TableMemory(dm_closed=frozenset({2}))})

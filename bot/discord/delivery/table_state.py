@@ -228,6 +228,12 @@ class Tables:
         what this process wrote; shared mode: `SharedTables`)."""
         return await self.load(table_id)
 
+    def settled(self, table_id: int) -> TableState | None:
+        """The state `fresh` would give now, when that needs no read (one process, the
+        table loaded); None when it would read (not loaded, or shared mode)."""
+        st = self._states.get(table_id)
+        return st if st is not None and st.loaded else None
+
     def forget(self, table_id: int) -> TableState | None:
         return self._states.pop(table_id, None)
 
@@ -300,3 +306,7 @@ class SharedTables(Tables):
         st.dm_orders = dict(mem.dm_orders)
         st.hand_replies = dict(mem.hand_replies)
         return st
+
+    def settled(self, table_id: int) -> TableState | None:
+        """Never without a read: another process may have written since."""
+        return None

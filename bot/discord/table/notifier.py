@@ -192,7 +192,8 @@ class DiscordNotifier:
                 self.dms.private(notice)
                 self.replies.private(notice)
             case MoveNotice():
-                self._chan(notice.ref, lambda: self._ping(notice))
+                if self._may_ping(notice):
+                    self._chan(notice.ref, lambda: self._ping(notice))
             case WarningNotice():
                 self.dms.warning(notice)
             case AwayNotice():
@@ -421,6 +422,19 @@ class DiscordNotifier:
             allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ mentions
+
+    def _may_ping(self, n: MoveNotice) -> bool:
+        """Whether `_ping` may mention anyone; False only where it surely would not, told
+        without waiting (every move's notice otherwise took a turn of the channel's
+        queue, a job with its task and slot, to find there was nothing to say)."""
+        if n.user_id is None:
+            return False
+        if n.move == "claim":
+            return n.reminder and n.discarder is not None
+        if n.reminder or n.mentions == "every_turn":
+            return True
+        st = self.tables.settled(n.ref.table_id)
+        return st is None or n.seat in st.dm_closed
 
     async def _ping(self, n: MoveNotice) -> None:
         """A turn is mentioned in the channel when its player's DMs are closed (once a
