@@ -48,8 +48,13 @@ async def _append_now(db: Session, hand_id: int, action: NewAction,
     (compare-and-set) and the log's running digest up to it, the deadlines replaced, the
     snapshot (if any) sealed with that digest. Returns the action's row and the digest
     (``cached``: the one up to the seq before, if this process knows it)."""
-    await hands.lock_live_in(db, hand_id)
-    payload, digest = await _insert_next(db, hand_id, action, cached)
+    # PostgreSQL: the hand's row locked first (a racing append waits for this commit);
+    # SQLite's write lock holds the whole file already, so the hand's being live is a
+    # condition of the action's insert instead of a statement before it (every click)
+    locked = bool(db.for_update)
+    if locked:
+        await hands.lock_live_in(db, hand_id)
+    payload, digest = await _insert_next(db, hand_id, action, cached, locked=locked)
     if deadlines is not None:
         await replace_deadlines_in(db, hand_id, deadlines)
     if spent:
@@ -78,10 +83,13 @@ async def set_banks_in(db: Session, hand_id: int, banks: Mapping[int, float]) ->
 
 
 async def _insert_next(db: Session, hand_id: int, action: NewAction,
-                       cached: tuple[int, str] | None) -> tuple[str, str]:
-    """The log's compare-and-set (the hand locked first): ``action`` lands only as the
-    hand's next seq, else `StaleAction`. Returns the payload's stored JSON text and the
-    log's running digest up to it (`next_log_digest`, stored with the action).
+                       cached: tuple[int, str] | None, *, locked: bool = True
+                       ) -> tuple[str, str]:
+    """The log's compare-and-set (the hand locked first, or, not ``locked``: SQLite,
+    whose write lock holds the file, the hand's being live a condition of the insert,
+    and `NotFound` or `HandEnded` told when it did not land): ``action`` lands only as
+    the hand's next seq, else `StaleAction`. Returns the payload's stored JSON text and
+    the log's running digest up to it (`next_log_digest`, stored with the action).
 
     The digest is chained from the one stored with the action before: from ``cached``
     (this process's last append to the hand) when the insert finds that one stored, so
@@ -92,11 +100,16 @@ async def _insert_next(db: Session, hand_id: int, action: NewAction,
     payload = as_json(action.payload)
     previous = "" if seq == 1 else cached[1] if cached and cached[0] == seq - 1 else None
     if previous is not None:
-        digest = await _insert_chained(db, hand_id, action, payload, previous)
+        digest = await _insert_chained(db, hand_id, action, payload, previous,
+                                       live=not locked)
         if digest is not None:
             return payload, digest
+        if not locked:  # which refusal: the hand's state first, as when locked
+            await hands.lock_live_in(db, hand_id)
         await _refuse_stale(db, hand_id, seq)
         # the seq is the next one, but this process's digest is not the stored one
+    elif not locked:
+        await hands.lock_live_in(db, hand_id)
     digest = await _insert_chained(db, hand_id, action, payload,
                                    await _digest_upto(db, hand_id, seq - 1))
     if digest is None:
@@ -105,23 +118,32 @@ async def _insert_next(db: Session, hand_id: int, action: NewAction,
     return payload, digest
 
 
+_INSERT_CHAINED = (
+    "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest,"
+    " asked_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    " WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
+    " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
+    " WHERE hand_id = ? AND seq = ?), ?)")
+_IF_LIVE = " AND EXISTS (SELECT 1 FROM hands WHERE id = ? AND status = 'live')"
+
+
 async def _insert_chained(db: Session, hand_id: int, action: NewAction, payload: str,
-                          previous: str) -> str | None:
+                          previous: str, *, live: bool = False) -> str | None:
     """Insert ``action`` with the digest chained from ``previous`` if its seq is the
     next and ``previous`` is the digest stored with the action before it (none stored:
     a log written before migration 0012, whose digest ``previous`` was worked out from
-    the rows); its digest, or None if nothing was written."""
+    the rows), and, with ``live``, if the hand is live; its digest, or None if nothing
+    was written."""
     seq = action.expected_seq
     digest = next_log_digest(previous, seq, action.seat, action.kind, payload)
-    landed = await db.run(
-        "INSERT INTO actions (hand_id, seq, seat, kind, payload, source, at, log_digest,"
-        " asked_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
-        " WHERE ? = (SELECT COALESCE(MAX(seq), 0) + 1"
-        " FROM actions WHERE hand_id = ?) AND ? = COALESCE((SELECT log_digest FROM actions"
-        " WHERE hand_id = ? AND seq = ?), ?)",
-        (hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
-         bytes.fromhex(digest), action.asked_at, seq, hand_id, bytes.fromhex(previous),
-         hand_id, seq - 1, bytes.fromhex(previous)))
+    params: tuple[object, ...] = (
+        hand_id, seq, action.seat, action.kind, payload, action.source, action.at,
+        bytes.fromhex(digest), action.asked_at, seq, hand_id, bytes.fromhex(previous),
+        hand_id, seq - 1, bytes.fromhex(previous))
+    if live:
+        landed = await db.run(_INSERT_CHAINED + _IF_LIVE, (*params, hand_id))
+    else:
+        landed = await db.run(_INSERT_CHAINED, params)
     return digest if landed else None
 
 

@@ -131,6 +131,22 @@ class Presenter(Repository):
         # holding the lock that every click's move then waits for): a DM per click
         return await self._at_once(_swap_dm, table_id, seat, message_id, order, shows)
 
+    async def set_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                             order: int) -> bool:
+        """Store ``message_id`` as the seat's DM with move buttons, showing step ``order``
+        (`dm_order`, kept for a restart: `owed_dms`), unless the stored DM shows a newer
+        step (then nothing changes: False, as when the seat is empty now). One process
+        only: it knows the DM it replaces, so nothing is handed back (shared mode swaps,
+        `swap_dm_message`). One conditional statement alone (`Database.run_alone`), not
+        a transaction reading the seat first: a DM a click, measured at BEGIN, SELECT,
+        UPDATE, COMMIT on the loop's thread (issue 32). Migration 0035's trigger still
+        clears the decisions' ``dm_owed`` that the new order shows."""
+        changed = await self._db.run_alone(
+            "UPDATE seats SET dm_message_id = ?, dm_order = ? WHERE table_id = ? AND seat = ?"
+            " AND (dm_order IS NULL OR dm_order <= ?)",
+            (message_id, order, table_id, seat, order))
+        return changed == 1
+
     async def set_residue(self, table_id: int, residue: str | None) -> None:
         """What the presenter knew of the table in memory only, kept while the table is
         out of its memory (None: nothing; 0034)."""

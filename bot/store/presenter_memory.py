@@ -104,6 +104,10 @@ class StoreMemory:
         return await self.store.presenter.swap_dm_message(table_id, seat, message_id, order,
                                                           shows=shows)
 
+    async def set_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                             order: int) -> None:
+        await self.store.presenter.set_dm_message(table_id, seat, message_id, order)
+
     async def forget_dm_messages(self, table_id: int) -> None:
         await self.store.presenter.clear_dm_messages(table_id)
 

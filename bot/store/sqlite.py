@@ -225,6 +225,26 @@ class SqliteDatabase(Database):
         async with self._lock:
             return await self._at_once(work, args)
 
+    async def run_alone(self, sql: str, params: Params = ()) -> int:
+        """The statement alone on the loop's own connection, in SQLite's autocommit
+        (its own implicit transaction: no BEGIN IMMEDIATE and COMMIT statements around
+        it, each a call into SQLite with its own CPU on the loop) when no transaction of
+        several trips holds the lock and no other connection holds SQLite's; else
+        `write_at_once` (aiosqlite's thread, which waits for the lock). Added for the
+        one-process DM step that every click writes (`Presenter.set_dm_message`)."""
+        if not self._lock.locked():
+            quick = self._loop_connection()
+            if quick is not None:
+                try:
+                    count = quick.execute(sql, params).rowcount
+                except sqlite3.Error as exc:
+                    if not _busy(exc):
+                        raise _told(exc) from exc
+                else:
+                    self._committed_on_loop()
+                    return count
+        return await super().run_alone(sql, params)
+
     async def read_at_once(self, work: Work[T], *args: Any) -> T:
         """A read transaction on the loop's own connection when no transaction of
         several trips holds the lock (as `write_at_once`; WAL: it reads the last

@@ -96,6 +96,51 @@ async def test_no_action_after_the_end(store: Store, new_game: NewGame) -> None:
         await store.log.append(9999, 1, 0, "discard", {}, "player", 121.0)
 
 
+async def test_an_ended_hand_refuses_as_ended_whatever_the_seq(
+        store: Store, new_game: NewGame, database: Path | str) -> None:
+    """The hand's being live is checked before the seq (SQLite: inside the action's
+    insert, told on the rare path): a move on an ended hand is `HandEnded` whether its
+    seq is the next or a stale one, with this process's digest known or not (another
+    process, or after a restart)."""
+    hand = (await new_game()).hand
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    await store.endings.finish_hand(hand.id, None, settlements=[], deltas=[], at=120.0)
+    for seq in (2, 1, 3):
+        with pytest.raises(HandEnded):
+            await store.log.append(hand.id, seq, 1, "discard", {}, "player", 121.0)
+    other = await Store.open(database)
+    try:
+        for seq in (2, 1):
+            with pytest.raises(HandEnded):
+                await other.log.append(hand.id, seq, 1, "discard", {}, "player", 121.0)
+        with pytest.raises(NotFound):
+            await other.log.append(9999, 2, 0, "discard", {}, "player", 121.0)
+    finally:
+        await other.close()
+    assert [a.seq for a in await store.log.actions(hand.id)] == [1]
+
+
+@sqlite_only  # the statements SQLite's loop connection runs
+async def test_a_move_on_sqlite_checks_the_hand_inside_its_insert(
+        store: Store, new_game: NewGame) -> None:
+    """SQLite's write lock holds the whole file: the hand's being live is a condition of
+    the action's insert, not a statement of its own before it (every click, issue 32)."""
+    hand = (await new_game()).hand
+    assert isinstance(store._db, SqliteDatabase)
+    await store.log.append(hand.id, 1, 0, "discard", {"tile": "5z"}, "player", 110.0)
+    quick = store._db._loop_connection()
+    assert quick is not None
+    ran: list[str] = []
+    quick.set_trace_callback(ran.append)
+    await store.log.append(hand.id, 2, 1, "pass", {}, "player", 111.0,
+                           deadlines=[NewDeadline(2, 3, "turn", 111.0, 170.0)])
+    quick.set_trace_callback(None)
+    assert [r.split(" (")[0].split(" WHERE")[0] for r in ran] == [
+        "BEGIN IMMEDIATE", "INSERT INTO actions", "DELETE FROM deadlines",
+        "INSERT INTO deadlines", "COMMIT"]
+    assert [a.seq for a in await store.log.actions(hand.id)] == [1, 2]
+
+
 @pytest.mark.parametrize(("seat", "source"), [(4, "player"), (0, "magic")])
 async def test_malformed_action_is_refused(store: Store, new_game: NewGame, seat: int,
                                            source: str) -> None:

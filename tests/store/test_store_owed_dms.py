@@ -38,6 +38,27 @@ async def test_a_decision_newer_than_the_seat_s_dm_is_owed(store: Store, new_gam
     assert await store.presenter.owed_dms() == [OwedDm(table, 2, 1, 5)]
 
 
+async def test_one_process_s_dm_write_clears_what_it_shows(store: Store,
+                                                          new_game: NewGame) -> None:
+    """`set_dm_message` (one process's DM, one statement without reading the seat)
+    still fires migration 0035's trigger: the decisions its step shows are no longer
+    owed, a newer one still is, and an older step written late owes nothing again."""
+    game = await new_game(users=(1, 2, 3, 4))
+    table, hand = game.table.id, game.hand.id
+    await store.deadlines.replace(hand, [NewDeadline(0, 5, "turn", 110.0, 700.0),
+                                         NewDeadline(1, 6, "claim", 110.0, 700.0)])
+    assert await store.presenter.owed_dms() == [OwedDm(table, 0, 1, 5), OwedDm(table, 1, 1, 6)]
+    await store.presenter.set_dm_message(table, 0, 900, _order(1, 5))
+    await store.presenter.set_dm_message(table, 1, 901, _order(1, 5))  # a step behind
+    assert await store.presenter.owed_dms() == [OwedDm(table, 1, 1, 6)]
+    await store.presenter.set_dm_message(table, 1, 902, _order(1, 6))
+    await store.presenter.set_dm_message(table, 1, 903, _order(1, 4))  # late: nothing
+    assert await store.presenter.owed_dms() == []
+    got = await store.presenter.view_messages(table)
+    assert [(r["dm_message_id"], r["dm_order"]) for r in got[:2]] == [
+        (900, _order(1, 5)), (902, _order(1, 6))]
+
+
 async def test_each_dead_process_is_taken_over_once(store: Store) -> None:
     await store.processes.beat("a", 10.0)
     await store.processes.beat("b", 50.0)

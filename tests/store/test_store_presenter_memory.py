@@ -223,3 +223,31 @@ async def test_a_tables_residue_is_kept_until_cleared_and_survives_a_reopening(
     assert (await twin.recall(3)).residue == "x"
     await twin.set_residue(3, None)
     assert (await twin.recall(3)).residue is None
+
+
+@pytest.mark.parametrize("kind", ["store", "dict"])
+async def test_one_process_sets_a_seat_s_dm_unless_a_newer_step_is_stored(
+        store: Store, new_game: NewGame, kind: str) -> None:
+    """One process (`KnownHere`) writes each DM with a decision and its step for a
+    restart, without reading the seat first (`set_dm_message`, one statement): the same
+    or a newer step replaces the stored DM, an older one changes nothing, an empty seat
+    (left) keeps none, and the memory reads back as `swap_dm_message` would leave it."""
+    game = await new_game(users=(1, 2))
+    table = game.table.id
+    memory: StoreMemory | InMemory = StoreMemory(store) if kind == "store" else InMemory()
+    step = (1 << 32) + 5
+    await memory.set_dm_message(table, 0, 71, step)
+    await memory.set_dm_message(table, 0, 72, step)  # the same step: a send tried again
+    await memory.set_dm_message(table, 0, 70, step - 1)  # older: not stored
+    await memory.set_dm_message(table, 1, 81, step + 1)
+    await memory.set_dm_message(table, 1, None, step + 2)  # the decision without buttons
+    got = await memory.recall(table)
+    assert (got.dm_messages, got.dm_orders) == ({0: 72}, {0: step, 1: step + 2})
+    if kind == "store":
+        assert await store.presenter.set_dm_message(table, 0, 73, step + 1) is True
+        assert await store.presenter.set_dm_message(table, 0, 74, step) is False
+        await store.lobby.leave(table, 1)
+        assert await store.presenter.set_dm_message(table, 1, 91, step + 3) is False
+        assert await store.presenter.set_dm_message(404, 0, 91, step) is False  # no table
+        got = await memory.recall(table)
+        assert (got.dm_messages, got.dm_orders) == ({0: 73}, {0: step + 1})

@@ -6,14 +6,17 @@ transaction of several trips holds the connection."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
 from bot.store import ConstraintError, Store
 from bot.store.database import Session
-from tests.store.helpers import NewGame
+from bot.store.sqlite import SqliteDatabase
+from tests.store.helpers import NewGame, sqlite_only
 
 T = TypeVar("T")
 
@@ -102,3 +105,47 @@ async def test_run_alone_commits_its_one_statement(store: Store, new_game: NewGa
     assert await store.lobby.user_locales([7]) == {7: "zh-CN"}
     assert await store.lobby.set_user_locale(7, "en-US", 4.0) is True
     assert await store.lobby.user_locales([7]) == {7: "en-US"}
+
+
+@sqlite_only  # SQLite's autocommit on the loop's own connection
+async def test_run_alone_on_sqlite_is_the_statement_alone_on_the_loop(
+        store: Store, new_game: NewGame, db_path: Path) -> None:
+    """On SQLite, `run_alone` (a DM's step on every click, a person's language) is the
+    statement alone in SQLite's autocommit on the loop's own connection: no BEGIN and
+    COMMIT around it, no trip to aiosqlite's thread. While another connection holds the
+    write lock, it goes to that thread, which waits for the lock (the loop stays free);
+    while a transaction of several trips is open here, it runs after it."""
+    game = await new_game(users=(5, 6))
+    assert isinstance(store._db, SqliteDatabase)
+    quick = store._db._loop_connection()
+    assert quick is not None
+    sql = "UPDATE seats SET dm_order = ? WHERE table_id = ? AND seat = ?"
+    ran: list[str] = []
+    quick.set_trace_callback(ran.append)
+    assert await store._db.run_alone(sql, (1, game.table.id, 0)) == 1
+    quick.set_trace_callback(None)
+    # (the trace shows 0035's trigger's own statements too)
+    assert ran[0].startswith("UPDATE seats")
+    assert not [r for r in ran if r.startswith(("BEGIN", "COMMIT"))]
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute(sql, (5, game.table.id, 1))
+        alone = asyncio.create_task(store._db.run_alone(sql, (2, game.table.id, 1)))
+        for _ in range(10):
+            await asyncio.sleep(0.005)  # the loop stays free meanwhile
+        assert not alone.done()
+        other.execute("COMMIT")
+        assert await alone == 1
+    finally:
+        other.close()
+    async with store._db.write() as db:
+        alone = asyncio.create_task(store._db.run_alone(sql, (3, game.table.id, 1)))
+        await db.run(sql, (7, game.table.id, 1))
+        for _ in range(5):
+            await asyncio.sleep(0.005)
+        assert not alone.done()
+    assert await alone == 1
+    rows = await store._db.all("SELECT seat, dm_order FROM seats WHERE table_id = ?"
+                               " ORDER BY seat", (game.table.id,))
+    assert [(r["seat"], r["dm_order"]) for r in rows][:2] == [(0, 1), (1, 3)]

@@ -70,6 +70,13 @@ class PresenterMemory(Protocol):
         DM without a decision, the state it shows (same numbering): older than the
         stored decision, it changes nothing."""
 
+    async def set_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                             order: int) -> None:
+        """One process: store the seat's DM with move buttons (None: none) and the step
+        ``order`` it shows, unless the stored one shows a newer step; nothing comes back
+        (the process knows the DM it replaces): `swap_dm_message`'s write alone, in one
+        statement, for a restart (`Presenter.owed_dms`)."""
+
     async def forget_dm_messages(self, table_id: int) -> None:
         """The table is over: no seat's DM (or reply) is kept any more."""
 
@@ -160,6 +167,10 @@ class InMemory:
             dms[seat] = message_id
         self.tables[table_id] = replace(old, dm_messages=dms)
         return old.dm_messages.get(seat)
+
+    async def set_dm_message(self, table_id: int, seat: int, message_id: int | None,
+                             order: int) -> None:
+        await self.swap_dm_message(table_id, seat, message_id, order)
 
     async def forget_dm_messages(self, table_id: int) -> None:
         self.tables[table_id] = replace(await self.recall(table_id), dm_messages={})

@@ -82,8 +82,10 @@ class KnownHere:
         kept = (await self._tables.load(key[0])).dm_messages.pop(key[1], None)
         if kept is not None and kept not in (old, buttons, self.clicked_off.pop(key, None)):
             off.append(kept)
-        if order is not None:  # the step shown, kept for a restart (`owed_dms`)
-            await self._memory.swap_dm_message(*key, buttons, order)
+        if order is not None:  # the step shown, kept for a restart (`owed_dms`); what
+            # it replaced is known here: a write alone, no swap (a transaction reading
+            # the seat first, on every click)
+            await self._memory.set_dm_message(*key, buttons, order)
         if old is not None and old != buttons:  # the same: Discord gave back the DM
             off.append(old)  # a nonce made before (a send tried again)
         return off
