@@ -308,6 +308,11 @@ class PrivateNotice:
         (sent to a picture process, it carries nothing else of the notice)."""
         return partial(view, self._state, self.seat, self.hand_number)
 
+    def viewed(self) -> tuple[HandState, int, int]:
+        """What `view` is made of: the state, the seat and the hand number (a picture
+        job carries them as plain values, `bot.discord.play.dms.dm_job`)."""
+        return self._state, self.seat, self.hand_number
+
     @property
     def seq(self) -> int:
         """How many actions of the hand the notice's state follows (what it shows)."""

@@ -5,6 +5,7 @@ in the same order."""
 from __future__ import annotations
 
 import io
+import json
 from email.message import Message
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -15,7 +16,7 @@ import discord
 import pytest
 from discord.http import handle_message_parameters
 
-from bot.discord.delivery.posting import memory_file, one_body
+from bot.discord.delivery.posting import memory_file, one_body, with_components
 
 PNG = bytes(range(256)) * 9
 
@@ -93,3 +94,26 @@ async def test_a_sent_buffer_is_left_without_its_stub() -> None:
     assert isinstance(picture.fp, io.BytesIO)
     picture.close()
     assert "close" not in vars(picture.fp) and picture.fp.getvalue() == PNG
+
+
+def test_components_composed_as_json_join_the_requests_json() -> None:
+    """A DM's components composed as JSON text in the picture process (`with_components`)
+    make the same request JSON as discord.py makes of a view holding them."""
+    components = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "碰 5万", "custom_id": "mj:mv:1:2:3"}]}]
+
+    class Composed(discord.ui.View):
+        def to_components(self) -> list[dict[str, Any]]:
+            return components
+
+    with handle_message_parameters(content="your move", file=memory_file(PNG, "h.png"),
+                                   view=Composed(timeout=None), nonce="n1") as params:
+        expected = json.loads((params.multipart or [])[0]["value"])
+    with handle_message_parameters(content="your move", file=memory_file(PNG, "h.png"),
+                                   nonce="n1") as params:
+        plain = (params.multipart or [])[0]["value"]
+    joined = with_components(plain, json.dumps(components, separators=(",", ":")))
+    assert json.loads(joined) == expected
+    assert json.loads(with_components("{}", "[]")) == {"components": []}
+    with pytest.raises(ValueError, match="JSON"):
+        with_components("[]", "[]")

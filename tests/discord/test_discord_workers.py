@@ -9,6 +9,7 @@ import gc
 import multiprocessing
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -192,3 +193,70 @@ def test_a_worker_whose_bot_is_gone_as_it_starts_leaves_quietly(
     process.join(20)
     assert process.exitcode == 0
     assert "Traceback" not in capfd.readouterr().err
+
+
+async def test_a_function_named_runs_in_a_worker_with_its_arguments() -> None:
+    """`run_named`: only the function's name and its plain arguments travel."""
+    pool = WorkerPool(1)
+    try:
+        assert await pool.run_named(divmod, (17, 5)) == (3, 2)
+        assert await pool.run_named(_square, (9,)) == 81
+        with pytest.raises(ZeroDivisionError):
+            await pool.run_named(divmod, (1, 0))
+        assert await pool.run_named(os.getpid, ()) in pool.pids()
+    finally:
+        pool.close()
+
+
+async def test_a_job_that_fits_the_pipe_adds_no_watch_for_room(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nearly every job is written at once: the loop neither watches its pipe for room
+    nor stops watching it (only a job bigger than the pipe does, until it is sent)."""
+    loop = asyncio.get_running_loop()
+    watched: list[str] = []
+    add, remove = loop.add_writer, loop.remove_writer
+
+    def add_writer(*args: Any) -> None:
+        watched.append("add")
+        add(*args)
+
+    def remove_writer(fd: int) -> bool:
+        watched.append("remove")
+        return remove(fd)
+
+    monkeypatch.setattr(loop, "add_writer", add_writer)
+    monkeypatch.setattr(loop, "remove_writer", remove_writer)
+    pool = WorkerPool(1)
+    try:
+        await pool.start()
+        assert [await pool.run(_Job(n)) for n in range(5)] == [n * n for n in range(5)]
+        assert watched == []
+        big = _Echo(3 << 20)
+        assert await pool.run(big) == big.data[::-1]
+        assert watched == ["add", "remove"]
+    finally:
+        pool.close()
+
+
+def test_a_read_of_one_whole_message_is_taken_without_a_copy() -> None:
+    """A result read whole at once is handed on as it was read; one arriving in parts
+    (or with the next behind it) is put together first."""
+    ours, theirs = multiprocessing.Pipe(duplex=True)
+    worker = workers._Worker.__new__(workers._Worker)
+    worker.conn, worker.fd, worker._received = ours, ours.fileno(), bytearray()
+    os.set_blocking(worker.fd, False)
+    try:
+        assert worker.readable() == []  # nothing yet
+        os.write(theirs.fileno(), workers._frame(b"one"))
+        (message,) = worker.readable()
+        assert isinstance(message, memoryview) and bytes(message) == b"one"
+        frame = workers._frame(b"two") + workers._frame(b"three")
+        os.write(theirs.fileno(), frame[:5])
+        assert worker.readable() == []
+        os.write(theirs.fileno(), frame[5:])
+        assert [bytes(m) for m in worker.readable()] == [b"two", b"three"]
+        theirs.close()
+        with pytest.raises(EOFError):
+            worker.readable()
+    finally:
+        ours.close()

@@ -12,8 +12,9 @@ machine's other core, served from the event loop with no thread in between
 (`bot.discord.core.workers`). Two pools, so that a seat's DM never queues behind table
 pictures (`draw` for the public pictures, `draw_hand` for the DMs; the hands' has two
 workers per ``processes``, `WORKERS`). The views are small frozen dataclasses; a
-hand's state travels as its snapshot text (`job_bytes`). With ``processes=0`` (or a
-broken pool) everything is drawn in threads.
+hand's state travels as its snapshot text (`job_bytes`), and a seat's DM as plain
+values only (`draw_hand_job`: no class named, nothing called back as it is pickled).
+With ``processes=0`` (or a broken pool) everything is drawn in threads.
 
 The workers run at a lower CPU priority (`NICENESS`): on a busy machine a picture can
 wait, a click's answer cannot, and the drawing (most of a click's CPU) would otherwise
@@ -38,18 +39,20 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import dataclasses
 import functools
 import io
 import logging
 import os
 import pickle
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.discord.core.workers import BrokenWorkers, WorkerPool
+from bot.discord.core.workers import BrokenWorkers, WorkerPool, found, name_of
 from engine import rules as rulesets
+from engine.game.events import Event
 from engine.game.snapshot import decode, encode
 from engine.game.state import HandState, Phase
 from engine.rules import RuleSet
@@ -90,6 +93,120 @@ def _hand_state(text: str, rules: str, options: TableOptions, wall: bytes, deale
     """The state `_JobPickler` sent (in the picture process)."""
     return decode(text, rules, options, tuple([_TILES[t] for t in wall]), dealer, dice,
                   streak, huangfan)
+
+
+PlainState = tuple[str, str, str, dict[str, Any], bytes, int, tuple[int, int], int, bool]
+"""A hand in play as plain values (`plain_state`)."""
+
+
+def plain_state(state: HandState) -> PlainState | HandState:
+    """A state as a job made of plain values carries it (`Pictures.draw_hand_job`): a
+    hand in play as its snapshot text and the facts of its deal, its options as their
+    class's name and fields (rebuilt as pickle does); an ended hand as it is."""
+    if type(state) is not HandState or state.result is not None or state.phase is Phase.ENDED:
+        return state
+    options = state.options
+    return (encode(state), state.rules, name_of(type(options)), vars(options),
+            bytes(state.wall), state.dealer, state.dice, state.streak, state.huangfan)
+
+
+def state_of(plain: PlainState | HandState) -> HandState:
+    """The state `plain_state` made plain (in the picture process)."""
+    if isinstance(plain, HandState):
+        return plain
+    text, rules, kind, fields, wall, dealer, dice, streak, huangfan = plain
+    return _hand_state(text, rules, _rebuilt(kind, fields), wall, dealer, dice, streak,
+                       huangfan)
+
+
+def plain_record(record: object) -> tuple[str, dict[str, Any]]:
+    """A record of plain fields (a frozen dataclass: a seat's standing choices) as a job
+    made of plain values carries it: its class's name and its fields."""
+    return name_of(type(record)), vars(record)
+
+
+def record_of(plain: tuple[str, dict[str, Any]] | object) -> Any:
+    """The record `plain_record` made plain (in the picture process; a record not made
+    plain is itself)."""
+    if type(plain) is not tuple:
+        return plain
+    return _rebuilt(*plain)
+
+
+def _rebuilt(kind: str, fields: dict[str, Any]) -> Any:
+    """An object of the class named ``kind`` with ``fields`` (no ``__init__`` run: its
+    fields are those of an object that was made, as pickle rebuilds one)."""
+    cls = found(kind)
+    made = cls.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+_TILE_FIELDS = frozenset({"Tile", "Tile | None"})
+_PLAIN_FIELDS = frozenset({"int", "bool", "str", "float", "int | None", "str | None",
+                           "tuple[int, ...]", "tuple[int, int]"}) | _TILE_FIELDS
+
+
+@dataclasses.dataclass(frozen=True)
+class _EventKind:
+    name: str
+    """The class's name (`name_of`)."""
+    tiles: tuple[str, ...]
+    """Its fields that hold a tile (sent as the tile's number)."""
+    plain: bool
+    """Whether every field is a plain value or a tile (else the event goes as it is)."""
+
+
+_EVENT_KINDS: dict[type, _EventKind] = {}
+
+
+def _event_kind(cls: type) -> _EventKind:
+    kind = _EVENT_KINDS.get(cls)
+    if kind is None:
+        fields = dataclasses.fields(cls)
+        kind = _EVENT_KINDS[cls] = _EventKind(
+            name_of(cls), tuple(f.name for f in fields if f.type in _TILE_FIELDS),
+            all(isinstance(f.type, str) and f.type in _PLAIN_FIELDS for f in fields))
+    return kind
+
+
+def plain_events(news: Sequence[Event]) -> tuple[Any, ...]:
+    """Events as a job made of plain values carries them: each its class's name and its
+    fields, a tile as its number (pickled as themselves, a discard's two objects took a
+    Python call each and a look-up of their classes); an event with other fields (a
+    meld, an action, a result) as it is."""
+    out: list[Any] = []
+    for event in news:
+        kind = _event_kind(type(event))
+        if not kind.plain:
+            out.append(event)
+            continue
+        fields = vars(event)
+        if kind.tiles:
+            fields = dict(fields)
+            for name in kind.tiles:
+                tile = fields[name]
+                if tile is not None:
+                    fields[name] = int(tile)
+        out.append((kind.name, fields))
+    return tuple(out)
+
+
+def events_of(plain: tuple[Any, ...]) -> tuple[Event, ...]:
+    """The events `plain_events` made plain (in the picture process)."""
+    out = []
+    for event in plain:
+        if type(event) is tuple:
+            name, fields = event
+            tiles = _event_kind(found(name)).tiles
+            if tiles:
+                fields = dict(fields)
+                for field in tiles:
+                    if fields[field] is not None:
+                        fields[field] = _TILES[fields[field]]
+            event = _rebuilt(name, fields)
+        out.append(event)
+    return tuple(out)
 
 
 def job_bytes(call: object) -> bytes:
@@ -209,6 +326,11 @@ def _nothing() -> None:
     pass
 
 
+def _unplain(draw: Callable[..., T], args: Callable[[bool], tuple[Any, ...]]) -> T:
+    """`Pictures.draw_hand_job`'s job drawn in a thread: on the objects themselves."""
+    return draw(*args(False))
+
+
 class Pictures:
     def __init__(self, processes: int = 1) -> None:
         self.processes = processes
@@ -253,7 +375,22 @@ class Pictures:
         """``draw(*args)`` in the hands' worker (or a thread): a seat's DM."""
         return await self._run("hands", functools.partial(draw, *args))
 
-    async def _run(self, which: str, call: Callable[[], T]) -> T:
+    async def draw_hand_job(self, draw: Callable[..., T],
+                            args: Callable[[bool], tuple[Any, ...]]) -> T:
+        """``draw(*args(plain))`` in the hands' worker (or a thread), as `draw_hand`,
+        where ``draw`` is a module's function. ``args(True)``: plain values (numbers,
+        text, tuples, dicts: `plain_state`, `plain_events`), for a worker: the job is
+        pickled by pickle's C code alone (`WorkerPool.run_named`); ``args(False)``: the
+        objects themselves, for a thread of this process (a state read back from its
+        text here would be a copy, its view and advice not the ones already worked out
+        for it). A seat's DM: pickled by `job_bytes`, its partials, notice records,
+        events and tiles took the event loop ~100 µs a DM, plain ~20
+        (`bench/dmjob.py`)."""
+        return await self._run("hands", functools.partial(_unplain, draw, args), (draw, args))
+
+    async def _run(self, which: str, call: Callable[[], T],
+                   named: tuple[Callable[..., T], Callable[[bool], tuple[Any, ...]]] | None
+                   = None) -> T:
         self.drawn[which] += 1
         pool = self._pool(which)
         if pool is not None:
@@ -263,6 +400,8 @@ class Pictures:
                     return await self._interim.run(which, call)
                 if self._interim and self._ready():
                     self._interim.settle()
+                if named is not None:
+                    return await pool.run_named(named[0], named[1](True))
                 return await pool.run(call)
             except BrokenWorkers:
                 log.warning("a picture process died; drawing in threads from now on")

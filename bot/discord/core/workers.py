@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -65,7 +66,7 @@ def _serve(conn: Connection, initializer: Callable[[], object] | None) -> None:
         _write_all(fd, _frame(pickle.dumps((True, os.getpid()))))
         while (data := _next_frame(fd)) != STOP:
             try:
-                answer: tuple[bool, object] = (True, pickle.loads(data)())
+                answer: tuple[bool, object] = (True, _call(pickle.loads(data)))
                 out = pickle.dumps(answer)
             except BaseException as exc:  # told to the caller, never ends the worker
                 out = _failure(exc)
@@ -76,6 +77,46 @@ def _serve(conn: Connection, initializer: Callable[[], object] | None) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+def _call(job: Any) -> object:
+    """A job's result: a pickled call (`WorkerPool.run`), or a function's name and its
+    arguments (`WorkerPool.run_named`)."""
+    if type(job) is tuple:
+        name, args = job
+        return found(name)(*args)
+    return job()
+
+
+def name_of(function: Callable[..., object]) -> str:
+    """How a module's function travels to a worker (`run_named`): its module and name."""
+    name = _NAMES.get(function)
+    if name is None:
+        name = f"{function.__module__}:{function.__qualname__}"
+        try:
+            same = found(name) is function
+        except (ImportError, AttributeError):
+            same = False
+        if not same:
+            raise ValueError(f"{name} is not found by its name")
+        _NAMES[function] = name
+    return name
+
+
+def found(name: str) -> Any:
+    """The function ``name`` (`name_of`) names, imported once."""
+    function = _FOUND.get(name)
+    if function is None:
+        module, _, qualname = name.partition(":")
+        function = importlib.import_module(module)
+        for part in qualname.split("."):
+            function = getattr(function, part)
+        _FOUND[name] = function
+    return function
+
+
+_NAMES: dict[Callable[..., object], str] = {}
+_FOUND: dict[str, Any] = {}
 
 
 def _next_frame(fd: int) -> bytes:
@@ -141,17 +182,28 @@ class _Worker:
         self.started: asyncio.Future[Any] = self.job
         self._received = bytearray()
         self._unsent = b""
+        self._writing = False
+        """Whether the loop watches the pipe for room (`writable`)."""
 
-    def readable(self) -> list[bytes]:
+    def readable(self) -> list[bytes | memoryview]:
         """The whole messages that arrived (none while one is still coming in); raises
-        EOFError when the worker is gone."""
+        EOFError when the worker is gone. One read a call: what is left (a result bigger
+        than `READ_SIZE`, the end of the pipe) keeps the pipe readable and comes at the
+        next. A read that holds exactly one message, as nearly every result does, is
+        taken as it is, not copied (reading again until the pipe was empty, and copying
+        each message in and out of a buffer, cost the loop a system call, an exception
+        and two copies a picture)."""
         try:
-            while chunk := os.read(self.fd, READ_SIZE):
-                self._received += chunk
-            raise EOFError("the worker closed its end")
+            chunk = os.read(self.fd, READ_SIZE)
         except BlockingIOError:
-            pass
-        messages = []
+            return []
+        if not chunk:
+            raise EOFError("the worker closed its end")
+        if not self._received and len(chunk) >= HEADER.size \
+                and HEADER.unpack_from(chunk)[0] == len(chunk) - HEADER.size:
+            return [memoryview(chunk)[HEADER.size:]]
+        self._received += chunk
+        messages: list[bytes | memoryview] = []
         while len(self._received) >= HEADER.size:
             (size,) = HEADER.unpack_from(self._received)
             end = HEADER.size + size
@@ -168,15 +220,20 @@ class _Worker:
         self.writable(loop)
 
     def writable(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write what the pipe takes; the loop watches the pipe for room only while some
+        is left (nearly every job fits at once: no watch to add or remove)."""
         try:
             sent = os.write(self.fd, self._unsent)
         except BlockingIOError:
             sent = 0
         self._unsent = self._unsent[sent:]
         if self._unsent:
-            loop.add_writer(self.fd, self.writable, loop)
-        else:
+            if not self._writing:
+                loop.add_writer(self.fd, self.writable, loop)
+                self._writing = True
+        elif self._writing:
             loop.remove_writer(self.fd)
+            self._writing = False
 
 
 class WorkerPool:
@@ -223,10 +280,25 @@ class WorkerPool:
         idle worker, one more is started (up to ``size``) unless `start` started all."""
         if self.broken:
             raise BrokenWorkers("a worker process died")
+        result: T = await self._run(self.dumps(call))
+        return result
+
+    async def run_named(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+        """``function(*args)`` in a worker, as `run`; only the function's name travels
+        (`name_of`) and ``args`` are pickled as they are: a job made of plain values
+        (numbers, text, tuples, dicts) is pickled by pickle's C code alone, with no
+        global looked up and no Python called back (`Pictures.draw_hand_job`)."""
+        if self.broken:
+            raise BrokenWorkers("a worker process died")
+        result: T = await self._run(pickle.dumps((name_of(function), args),
+                                                 pickle.HIGHEST_PROTOCOL))
+        return result
+
+    async def _run(self, payload: bytes) -> Any:
         if len(self._workers) < self.size and all(w.job is not None for w in self._workers):
             self._spawn()
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((self.dumps(call), future))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((payload, future))
         self._dispatch()
         return await future
 

@@ -81,6 +81,16 @@ async def one_body(fields: list[dict[str, Any]]) -> aiohttp.Payload:
                                 content_type=f"multipart/form-data; boundary={boundary.decode()}")
 
 
+def with_components(payload_json: str, components: str) -> str:
+    """A request's JSON (an object without components) with ``components`` (a JSON
+    array's text) added as its "components"."""
+    if not (payload_json.startswith("{") and payload_json.endswith("}")
+            and components.startswith("[") and components.endswith("]")):
+        raise ValueError("not a JSON object and a JSON array")
+    body = payload_json[1:-1]
+    return "{" + body + ("," if body else "") + '"components":' + components + "}"
+
+
 def _part_bytes(field: dict[str, Any]) -> tuple[bytes, str]:
     """A field's bytes and content type (aiohttp's default for text and for bytes)."""
     value = field["value"]
@@ -263,12 +273,15 @@ class Poster:
         return channel  # type: ignore[return-value]  # create_dm's
 
     async def dm_id(self, user_id: int, *, content: str, file: discord.File,
-                    view: discord.ui.View, silent: bool = False,
+                    components: str, silent: bool = False,
                     wanted: Callable[[], bool] = always, nonce: str | None = None) -> int:
         """Send a DM as `dm` does (the same request), and return only its id: the hand
         DMs' answer is never read, and discord.py's `Message` made of it (its
         components parsed back, the client's cache) was a tenth of the bot's time per
         click. Its body leaves in one write (`one_body`). Raises on failure, as `dm`.
+        ``components``: the DM's components as JSON text, composed with it in the
+        picture process (`bot.discord.play.dms.compose_dm`), joined to the request's
+        JSON as they are (`with_components`).
         ``silent``: sent with the suppress-notifications flag (as discord.py's
         ``silent=True``): it arrives without notifying. Tried until Discord answers or
         ``wanted()`` says False (`Superseded`), with ``nonce`` (the delivery's,
@@ -280,10 +293,12 @@ class Poster:
         async def make() -> Any:
             file.reset()  # a try read it to its end
             with handle_message_parameters(
-                    content=content, file=file, view=view, nonce=sent_as,
+                    content=content, file=file, nonce=sent_as,
                     previous_allowed_mentions=self.client.allowed_mentions,
                     **extra) as params:
-                body = await one_body(params.multipart or [])
+                fields = params.multipart or []
+                fields[0]["value"] = with_components(fields[0]["value"], components)
+                body = await one_body(fields)
                 route = Route("POST", "/channels/{channel_id}/messages",
                               channel_id=channel.id)
                 return await self.client.http.request(route, data=body)
