@@ -111,9 +111,20 @@ class SnapshotError(ValueError):
 
 
 def encode(state: HandState) -> str:
-    """The state of a hand in play as one line of text (the module's docstring)."""
+    """The state of a hand in play as one line of text (the module's docstring); spelled
+    once per state (`HandState.remembered`): the bot writes it with the move and sends
+    it again with each seat's DM of that state (`bot.discord.core.pictures.plain_state`),
+    about a third of a DM job's cost on the event loop when spelled anew each time."""
     if state.result is not None or state.phase is Phase.ENDED:
         raise SnapshotError("an ended hand is not snapshotted")
+    return state.remembered(_ENCODED, partial(_encode, state))
+
+
+_ENCODED = "snapshot text"
+"""`encode`'s question to `HandState.remembered`."""
+
+
+def _encode(state: HandState) -> str:
     zhua_da = state.zhua_da
     return "|".join([
         str(SNAPSHOT_FORMAT), str(state.seq), str(state.front), str(state.back),

@@ -229,3 +229,18 @@ def test_a_hand_out_of_tile_order_is_refused_with_what_is_wrong() -> None:
     with pytest.raises(SnapshotError, match="not in tile order"):
         restored(tamper(text, reversed_hand), state)
     assert restored(text, state) == state
+
+
+def test_a_states_text_is_spelled_once_and_is_that_of_an_equal_state() -> None:
+    """`encode` remembers its text with the state (the bot writes it with the move and
+    sends it again with each seat's DM): asked again, the same text without spelling
+    it; an equal state read back from it spells the very same text anew."""
+    from engine.game import snapshot
+
+    for state, wall, _ in list(seeded_hand(7, "shanghai", {}))[::5]:
+        text = encode(state)
+        assert encode(state) is text
+        again = decode(text, state.rules, state.options, wall, state.dealer, state.dice,
+                       state.streak, state.huangfan)
+        assert again is not state and again.remembered_answer(snapshot._ENCODED) is None
+        assert encode(again) == text == snapshot._encode(state)
