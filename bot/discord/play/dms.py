@@ -66,6 +66,7 @@ from bot.discord.play.words import dm_closed_text, dm_text, warning_text
 from bot.discord.table.words import describe_events
 from bot.service import PrivateNotice, TableRef, WarningNotice
 from bot.service.notices import NextDiscard, PlayedAhead
+from bot.service.steps import public_step_of
 from engine.game.events import Event
 from engine.game.state import HandState
 from engine.rules.common import SEATS, ActionKind
@@ -165,7 +166,7 @@ def prepare_dm(shown: PlayerView | Callable[[], PlayerView], news: Sequence[Even
                       view.table.phase in ("claim", "rob_kong") and bool(view.moves))
 
 
-DmJob = tuple[PlainState | HandState, int, int, tuple[Any, ...], Lang, int, int | None,
+DmJob = tuple[PlainState | HandState, int, int, tuple[Any, ...], Lang, int, bool,
               tuple[str, ...], float | None, Any, bool, bool,
               NextDiscard | None, PlayedAhead | None, Answers, float | None]
 """A seat's DM as its job travels to the hands' picture process (`dm_job`)."""
@@ -178,28 +179,32 @@ def dm_job(n: PrivateNotice, news: Sequence[Event], reader: Lang, plain: bool = 
            ) -> DmJob:
     """The notice's DM as plain values (`Pictures.draw_hand_job`): its state (its
     snapshot text, `plain_state`), its news (`plain_events`), its standing choices as
-    their fields; the rest is numbers and text already (what a player chose in advance
-    travels as it is: rare). Not ``plain``: the same, its state, news and choices as
-    they are (composed in a thread of this process)."""
+    their fields, whether it asks a decision (its public step is worked out there, ~20
+    µs of the loop a DM in the bench); the rest is numbers and text already (what a
+    player chose in advance travels as it is: rare). Not ``plain``: the same, its
+    state, news and choices as they are (composed in a thread of this process)."""
     state, seat, hand = n.viewed()
     if plain:
         return (plain_state(state), seat, hand, plain_events(news), reader, n.ref.table_id,
-                n.public_step, n.names, n.deadline, plain_record(n.choices), n.away,
+                n.step is not None, n.names, n.deadline, plain_record(n.choices), n.away,
                 n.reminder, n.next_discard, n.played, n.answers, n.bank)
-    return (state, seat, hand, tuple(news), reader, n.ref.table_id, n.public_step, n.names,
+    return (state, seat, hand, tuple(news), reader, n.ref.table_id, n.step is not None, n.names,
             n.deadline, n.choices, n.away, n.reminder, n.next_discard, n.played, n.answers,
             n.bank)
 
 
 def compose_dm(state: PlainState | HandState, seat: int, hand: int, news: tuple[Any, ...],
-               reader: Lang, table_id: int, step: int | None, names: tuple[str, ...],
+               reader: Lang, table_id: int, decides: bool, names: tuple[str, ...],
                deadline: float | None, choices: Any, away: bool,
                reminder: bool, next_discard: NextDiscard | None, played: PlayedAhead | None,
                answers: Answers, bank: float | None) -> ComposedDm:
     """`dm_job`'s DM, in the hands' picture process: `prepare_dm`, with its components
     as the JSON text its request carries (`Poster.dm_id`): read back as Discord's dicts
     and encoded again in the request, they took the event loop ~30 µs a DM."""
-    dm = prepare_dm(view(state_of(state), seat, hand), events_of(news), reader,
+    shown = state_of(state)
+    # the decision's public step (what its buttons carry) worked out here, not on the loop
+    step = public_step_of(shown, seat) if decides else None
+    dm = prepare_dm(view(shown, seat, hand), events_of(news), reader,
                     table_id=table_id, hand=hand, step=step, names=names, deadline=deadline,
                     choices=record_of(choices), away=away, reminder=reminder,
                     next_discard=next_discard, played=played, answers=answers, bank=bank)
