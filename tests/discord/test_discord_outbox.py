@@ -218,3 +218,25 @@ async def test_closing_delivers_what_was_held() -> None:
     outbox.put("dm", job)
     await outbox.close(5)
     assert done == ["dm"]
+
+
+async def test_the_workers_stay_for_the_next_jobs_and_go_at_the_close() -> None:
+    """No task per job (about two a click were made and ended, bench/discord.py): a
+    waiting worker serves the next job of any key."""
+    outbox = Outbox(slots=2)
+    tasks: set[asyncio.Task[object] | None] = set()
+    done: list[int] = []
+
+    async def job(n: int) -> None:
+        tasks.add(asyncio.current_task())
+        done.append(n)
+
+    for n in range(10):
+        outbox.put(f"key{n % 3}", partial(job, n))
+        assert await outbox.drain(5)
+    assert done == list(range(10)) and len(tasks) == 1
+    await outbox.close(1)
+    assert all(task is not None and task.done() for task in tasks)
+    outbox.put("key0", partial(job, 10))  # closed: not taken
+    await _turns()
+    assert done == list(range(10)) and not outbox.busy()

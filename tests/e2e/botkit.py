@@ -46,7 +46,7 @@ safety net only, the bot's queued work is waited for by name (`queued_work`)."""
 DUE_HORIZON = 0.1
 """Scheduler entries due this soon count as queued work (a computer's move, no pause)."""
 QUIET_TIMEOUT = 30.0
-BOT_TASKS = ("mahjong-warm", "mahjong-ready", "outbox-")
+BOT_TASKS = ("mahjong-warm", "mahjong-ready")
 """The bot's own tasks that end once their work is done (its long-lived ones aside)."""
 
 
