@@ -96,7 +96,8 @@ class Database(ABC):
     async def run_alone(self, sql: str, params: Params = ()) -> int:
         """One write statement as a transaction of its own (how many rows it changed),
         in as few trips as the database allows (PostgreSQL: one, no BEGIN and COMMIT
-        around it; SQLite: `write_at_once`)."""
+        around it; SQLite: the statement alone in autocommit on the loop's connection
+        when it can, else `write_at_once`)."""
         return await self.write_at_once(_run_in, sql, params)
 
     async def one_at_once(self, sql: str, params: Params = ()) -> Row | None:

@@ -61,6 +61,33 @@ async def test_replace_drops_the_old_ones(store: Store, new_game: NewGame) -> No
     assert await store.deadlines.all(game.hand.id) == rows
 
 
+async def test_a_replaced_seat_s_deadline_is_new_in_every_column(
+        store: Store, new_game: NewGame) -> None:
+    """Replacing a hand's deadlines (PostgreSQL: the others deleted and these upserted in
+    one statement) leaves each seat's as a new row: not reminded, warned or claimed any
+    more, owed its DM afresh; the seats left out lose theirs; a bad one changes nothing."""
+    game = await new_game(users=(1, 2, 3, 4))
+    hand, table = game.hand.id, game.table.id
+    await store.deadlines.replace(hand, [NewDeadline(s, 2, "claim", 100.0, 160.0)
+                                         for s in (1, 2, 3)])
+    await store.deadlines.mark_warned(hand, 1, 130.0)
+    await store.deadlines.claim(200.0, owner="p", until=300.0)
+    await store.presenter.swap_dm_message(table, 2, 77, (1 << 32) + 3)  # shows step 3
+    rows = await store.deadlines.replace(hand, [NewDeadline(1, 3, "turn", 140.0, 400.0),
+                                                NewDeadline(2, 3, "turn", 140.0, 400.0,
+                                                            warn_at=350.0)])
+    assert [(d.seat, d.seq, d.kind, d.set_at, d.due_at, d.warn_at) for d in rows] == [
+        (1, 3, "turn", 140.0, 400.0, None), (2, 3, "turn", 140.0, 400.0, 350.0)]
+    assert [(d.reminded_at, d.warned_at, d.claimed_by, d.claimed_until) for d in rows] == [
+        (None, None, None, None)] * 2
+    owed = await store._db.all("SELECT seat, dm_owed FROM deadlines WHERE hand_id = ?"
+                               " ORDER BY seat", (hand,))
+    assert [(r["seat"], r["dm_owed"]) for r in owed] == [(1, 1), (2, 0)]  # 2's DM shows it
+    with pytest.raises(ConstraintError):  # due before it was set
+        await store.deadlines.replace(hand, [NewDeadline(3, 4, "claim", 500.0, 100.0)])
+    assert await store.deadlines.all(hand) == rows
+
+
 async def test_earliest_and_due_across_tables(store: Store, new_game: NewGame) -> None:
     a = await new_game(channel_id=1)
     b = await new_game(channel_id=2, users=(7,))
