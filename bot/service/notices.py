@@ -200,6 +200,11 @@ class TableNotice:
     def view(self) -> TableView:
         return spectator_view(self._state, self.hand_number)
 
+    def viewed(self) -> tuple[HandState, int]:
+        """What `view` is made of: the state and the hand number (a table picture's job
+        carries them as plain values, `bot.discord.core.pictures.table_job`)."""
+        return self._state, self.hand_number
+
 
 @dataclass(frozen=True, order=True)
 class ClaimAnswer:

@@ -23,6 +23,8 @@ from bot.discord.core.pictures import (
     plain_events,
     plain_state,
     state_of,
+    table_job,
+    table_picture,
 )
 from bot.discord.core.workers import WorkerPool, found, name_of
 from bot.discord.play.dms import compose_dm, dm_job, prepare_dm
@@ -181,3 +183,19 @@ def test_a_function_travels_by_its_name() -> None:
     assert found(name_of(compose_dm)) is compose_dm
     with pytest.raises(ValueError, match="not found by its name"):
         name_of(lambda: None)
+
+
+def test_a_table_picture_travels_as_its_plain_state_and_is_the_views_picture() -> None:
+    """`table_job`: a table picture's job is its state made plain (no class named) and
+    `table_picture` draws of it the picture of the public view itself; not plain (a
+    thread here), the state itself."""
+    from engine.view import spectator_view
+    from render.table import table_image
+
+    names = ("Ann", "Bob", "Cy", "Di")
+    states = _states("hangzhou", 5)
+    for state in [*states[::25], states[-1]]:
+        sent = pickle.dumps(table_job(state, 2, names, True), pickle.HIGHEST_PROTOCOL)
+        assert (_globals(sent) == 0) == (state.phase is not Phase.ENDED)
+        assert table_picture(*pickle.loads(sent)) == table_image(spectator_view(state, 2), names)
+        assert table_job(state, 2, names, False)[0] is state

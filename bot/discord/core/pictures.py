@@ -209,6 +209,25 @@ def events_of(plain: tuple[Any, ...]) -> tuple[Event, ...]:
     return tuple(out)
 
 
+def table_job(state: HandState, hand_number: int, names: tuple[str, ...], plain: bool
+              ) -> tuple[Any, ...]:
+    """A table picture's job (`Pictures.draw_job`, `table_picture`): the state made plain
+    (its text is the one the move wrote, `plain_state`) instead of its public view,
+    which `job_bytes` pickled record by record (its seats, discards, melds, tiles: ~140
+    µs of the event loop a picture in the busy bench)."""
+    return (plain_state(state) if plain else state), hand_number, names
+
+
+def table_picture(state: PlainState | HandState, hand_number: int, names: tuple[str, ...]
+                  ) -> bytes:
+    """`table_job`'s picture (in the public pictures' worker): the table's public view
+    made of the state, drawn."""
+    from engine.view import spectator_view
+    from render.table import table_image
+
+    return table_image(spectator_view(state_of(state), hand_number), names)
+
+
 def job_bytes(call: object) -> bytes:
     """A picture job as sent to a worker (`_JobPickler`)."""
     out = io.BytesIO()
@@ -387,6 +406,12 @@ class Pictures:
         events and tiles took the event loop ~100 µs a DM, plain ~20
         (`bench/dmjob.py`)."""
         return await self._run("hands", functools.partial(_unplain, draw, args), (draw, args))
+
+    async def draw_job(self, draw: Callable[..., T], args: Callable[[bool], tuple[Any, ...]]
+                       ) -> T:
+        """`draw_hand_job` in the public pictures' worker (or a thread): a table's
+        picture (`table_job`)."""
+        return await self._run("public", functools.partial(_unplain, draw, args), (draw, args))
 
     async def _run(self, which: str, call: Callable[[], T],
                    named: tuple[Callable[..., T], Callable[[bool], tuple[Any, ...]]] | None

@@ -49,12 +49,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import discord
 
 from bot.discord.core.i18n import LocaleLike, lang, t
-from bot.discord.core.pictures import Pictures
+from bot.discord.core.pictures import Pictures, table_job, table_picture
 from bot.discord.core.words import amounts_text
 from bot.discord.delivery.channel import ChannelMessages, KeptHere, Swapped
 from bot.discord.delivery.memory import PresenterMemory
@@ -102,7 +103,6 @@ from bot.service import (
 )
 from engine.rules.common import number
 from render.cards import settlement_card
-from render.table import table_image
 
 __all__ = ["DiscordNotifier", "board_png", "hand_file", "private_message"]
 
@@ -383,7 +383,8 @@ class DiscordNotifier:
         then dropped; the settlement's own is always drawn)."""
         wanted = (lambda: st.latest is notice) if newest else always
         view = notice.view()
-        png = await self.pictures.draw(table_image, view, notice.names)
+        png = await self.pictures.draw_job(table_picture,
+                                           partial(table_job, *notice.viewed(), notice.names))
         locale = self.channel_locale(ref)
         caption = table_caption(
             view, table_id=ref.table_id, names=notice.names, locale=locale,
