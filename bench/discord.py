@@ -53,6 +53,12 @@ or for the GIL in whatever call it was in). cProfile's cost per call inflates co
 many small calls several times over: compare functions within one profile only.
 ``bot_system_cpu_ms_per_click``: the kernel's part of ``bot_cpu_ms_per_click``.
 
+``--loop-counts`` (split): the bot's event loop counted in the play window, a click's
+share: ``loop_iterations_per_click`` (its selector's polls), ``loop_callbacks_per_click``
+(call_soon), ``loop_timers_per_click`` (call_at: call_later and asyncio.timeout too),
+``loop_tasks_per_click``, ``loop_futures_per_click``; the counting inflates that run's
+CPU figures.
+
 ``--baseline REV``: first the same run (same options, this bench's fake Discord and
 players) on the bot of git revision REV, checked out in a temporary worktree, its lines
 named ``NAME_before_REV``; then this checkout's. Libraries this checkout depends on and
@@ -546,6 +552,44 @@ class ThreadTrips:
         self._connection._execute = self._original  # type: ignore[method-assign, assignment]  # put back
 
 
+class LoopCounts:
+    """``--loop-counts``: what the bot's event loop does in the play window, counted on
+    the running loop (its iterations, callbacks, timers, tasks and futures). The
+    counting costs the loop time of its own: the CPU figures of such a run are not the
+    bot's."""
+
+    NAMES = ("call_soon", "call_at", "create_task", "create_future")
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.counts = dict.fromkeys((*self.NAMES, "select"), 0)
+        selector: Any = self.loop._selector  # type: ignore[attr-defined]  # its selector
+        self._patched: list[tuple[Any, str]] = [(self.loop, n) for n in self.NAMES]
+        self._patched.append((selector, "select"))
+        for owner, name in self._patched:
+            setattr(owner, name, self._counted(name, getattr(owner, name)))
+
+    def _counted(self, name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        counts = self.counts
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return original(*args, **kwargs)
+        return counted
+
+    def close(self) -> None:
+        for owner, name in self._patched:
+            delattr(owner, name)  # the class's own again
+
+    def figures(self, clicks: int) -> dict[str, tuple[float, str]]:
+        c, n = self.counts, max(1, clicks)
+        return {"loop_iterations_per_click": (c["select"] / n, "1"),
+                "loop_callbacks_per_click": (c["call_soon"] / n, "1"),
+                "loop_timers_per_click": (c["call_at"] / n, "1"),
+                "loop_tasks_per_click": (c["create_task"] / n, "1"),
+                "loop_futures_per_click": (c["create_future"] / n, "1")}
+
+
 def _cpu_of(pid: int, *, system: bool = False) -> float:
     """CPU seconds (user + system; ``system``: the kernel's part alone) a process has
     used so far, from /proc."""
@@ -554,8 +598,8 @@ def _cpu_of(pid: int, *, system: bool = False) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-async def split(tables: int, clicks: int, think: float, profile: str | None
-                ) -> dict[str, tuple[float, str]]:
+async def split(tables: int, clicks: int, think: float, profile: str | None,
+                loop_counts: bool = False) -> dict[str, tuple[float, str]]:
     """The bot in this process; the fake and the players in a child (`players_main`)."""
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--role", "players", "--tables", str(tables),
@@ -600,8 +644,11 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
         profiler = cProfile.Profile(time.thread_time) if profile else None
         if profiler is not None:
             profiler.enable()
+        counting = LoopCounts() if loop_counts else None
         result = json.loads((await hear("DONE"))[0])
         await bot.notifier.outbox.drain(30)  # the last clicks' DMs
+        if counting is not None:
+            counting.close()
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(profile or "")
@@ -634,6 +681,8 @@ async def split(tables: int, clicks: int, think: float, profile: str | None
     out.update(bot_side.figures(set(started)))
     out["gc_tracked_objects_before"] = (tracked0, "count")
     out["gc_tracked_objects_after"] = (tracked, "count")
+    if counting is not None:
+        out.update(counting.figures(n))
     return out
 
 
@@ -750,7 +799,8 @@ async def main(args: argparse.Namespace) -> None:
         prefix = f"{mode}." if args.mode == "both" else ""
         run: Awaitable[dict[str, tuple[float, str]]] = (
             inproc(args.tables, args.clicks, args.think) if mode == "inproc"
-            else split(args.tables, args.clicks, args.think, args.profile))
+            else split(args.tables, args.clicks, args.think, args.profile,
+                       args.loop_counts))
         show(await run, prefix)
 
 
@@ -762,6 +812,9 @@ if __name__ == "__main__":
                         help="mean seconds a player takes to click (0: at once)")
     parser.add_argument("--mode", choices=("inproc", "split", "both"), default="inproc")
     parser.add_argument("--profile", default=None, help="split: cProfile the bot to FILE")
+    parser.add_argument("--loop-counts", action="store_true",
+                        help="split: count the bot's loop iterations, callbacks, timers, "
+                             "tasks and futures a click (its CPU figures then inflated)")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="first the same bench on the bot of git revision REV")
     parser.add_argument("--code", metavar="DIR", default=None,
