@@ -242,3 +242,24 @@ async def test_what_an_idle_table_left_comes_back_after_a_restart_too() -> None:
     await settle(restarted)
     assert [m.id for m in client.dms(USERS[0])] == [dm]
     assert memory.tables[TABLE].residue is None
+
+
+async def test_a_click_read_before_its_dms_send_is_not_taken_off_again() -> None:
+    """The click comes through the gateway, the DM's id in the reply to its send: a
+    player quick enough (the benches' players, or a slow reply) clicks a DM before this
+    process has read that reply. The DM then known is not one showing buttons (its
+    click's answer took them off): the next DM edits nothing."""
+    client = FakeClient()
+    notifier = presenter(client)
+    first = await _dealer_dm(client, notifier)
+    known = notifier.dms.move_dms
+    assert isinstance(known, KnownHere)
+    key = (TABLE, 0)
+    known.clicked(key, first)  # answered on it: its buttons went with the click
+    known.clicked(key, 999)  # the next DM, clicked before its send's reply was read
+    assert await known.replace(key, 999, order=1, shows=1) == []
+    assert await known.replace(key, 1000, order=2, shows=2) == []  # 999: nothing to take off
+    known.clicked(key, 2000)  # clicked before its send, while 1000 shows buttons
+    assert await known.replace(key, 2000, order=3, shows=3) == [1000]
+    assert await known.replace(key, 3000, order=4, shows=4) == []
+    assert held(notifier)["clicked off"] == 0

@@ -76,7 +76,9 @@ class KnownHere:
                       shows: int | None) -> list[int]:
         off = []
         old = self.move_dms.pop(key, None)
-        if buttons is not None:
+        if buttons is not None and self.clicked_off.get(key) == buttons:
+            del self.clicked_off[key]  # clicked before its send's reply was read here
+        elif buttons is not None:
             self.move_dms[key] = buttons
         # the seat's DM with buttons sent before this process started, if any
         kept = (await self._tables.load(key[0])).dm_messages.pop(key[1], None)
@@ -111,8 +113,11 @@ class KnownHere:
     def clicked(self, key: Key, message_id: int | None) -> None:
         if self.move_dms.get(key) == message_id:
             del self.move_dms[key]
-        elif key not in self.move_dms and message_id is not None:
-            self.clicked_off[key] = message_id  # a DM from before the start, maybe
+        elif message_id is not None:
+            # a DM from before the start, maybe; or one whose send's reply is not read
+            # yet (the click came by the gateway first, as a quick player's can): not
+            # taken for one showing buttons when it is (`replace`), nor edited again
+            self.clicked_off[key] = message_id
 
     def forget(self, table_id: int) -> None:
         for seat in range(SEATS):
