@@ -75,7 +75,7 @@ def _compose(shown: Any, news: Any, lang_: Any, **fields: Any) -> object:
 
 def _jobs(hands: int, compose: list[Callable[[], Any]] | None = None,
           plain: list[Any] | None = None) -> list[Callable[[], Any]]:
-    """The DM jobs as `prepare_dm` partials (``plain``: given each as `dm_job` makes it,
+    """The DM jobs as `prepare_dm` partials (``plain``: given each as a call of `dm_job`,
     where this checkout has it)."""
     dumps_views = not hasattr(pictures, "job_bytes")
     jobs: list[Callable[[], Any]] = []
@@ -94,7 +94,7 @@ def _jobs(hands: int, compose: list[Callable[[], Any]] | None = None,
                                        cause=Cause(10**17 + seat, NAMES[seat], "en-US"))
                 shown = notice.view if dumps_views else notice.viewing()
                 if plain is not None and hasattr(dms, "dm_job"):
-                    plain.append(dms.dm_job(notice, notice.news, lang("en-US")))
+                    plain.append(partial(dms.dm_job, notice, notice.news, lang("en-US")))
                 jobs.append(partial(prepare_dm, shown, notice.news, lang("en-US"),
                                     table_id=1, hand=1, step=notice.public_step, names=NAMES,
                                     deadline=notice.deadline, choices=notice.choices,
@@ -136,7 +136,7 @@ def _plain_dumps() -> Callable[[Any], bytes] | None:
         return None
     from bot.discord.core.workers import name_of
     name = name_of(dms.compose_dm)
-    return lambda job: pickle.dumps((name, job), pickle.HIGHEST_PROTOCOL)
+    return lambda make: pickle.dumps((name, make()), pickle.HIGHEST_PROTOCOL)
 
 
 def _answers(jobs: list[Callable[[], Any]], plain: list[Any]) -> dict[str, list[bytes]]:
@@ -145,8 +145,8 @@ def _answers(jobs: list[Callable[[], Any]], plain: list[Any]) -> dict[str, list[
     answers: dict[str, list[bytes]] = {"prepared": [], "plain": []}
     for job in jobs[:100]:
         answers["prepared"].append(pickle.dumps((True, job()), pickle.HIGHEST_PROTOCOL))
-    for args in plain[:100]:
-        answers["plain"].append(pickle.dumps((True, dms.compose_dm(*args)),
+    for make in plain[:100]:
+        answers["plain"].append(pickle.dumps((True, dms.compose_dm(*make())),
                                              pickle.HIGHEST_PROTOCOL))
     return answers
 
