@@ -403,8 +403,8 @@ class Pictures:
         objects themselves, for a thread of this process (a state read back from its
         text here would be a copy, its view and advice not the ones already worked out
         for it). A seat's DM: pickled by `job_bytes`, its partials, notice records,
-        events and tiles took the event loop ~100 µs a DM, plain ~20
-        (`bench/dmjob.py`)."""
+        events and tiles took the event loop 35–44 µs a DM hot (`bench/dmjob.py`),
+        ~150 in the busy `bench/discord.py`; made plain and pickled, 11–19 and ~55."""
         return await self._run("hands", functools.partial(_unplain, draw, args), (draw, args))
 
     async def draw_job(self, draw: Callable[..., T], args: Callable[[bool], tuple[Any, ...]]
