@@ -15,7 +15,13 @@ import pytest
 
 from bot.discord.client import MahjongBot
 from bot.discord.core import answering
-from bot.discord.core.items import DYNAMIC_ITEMS, MAX_CUSTOM_ID, BadCustomId, answer_unshown
+from bot.discord.core.items import (
+    DYNAMIC_ITEMS,
+    MAX_CUSTOM_ID,
+    BadCustomId,
+    answer_unshown,
+    numbers_fit,
+)
 from bot.discord.lobby.leave import LeaveButton
 from bot.discord.lobby.message import LOBBY_ACTIONS, LobbyButton
 from bot.discord.play.choices import (
@@ -743,3 +749,14 @@ async def test_the_client_answers_an_unshown_press_and_makes_no_task_for_the_oth
     assert len(gone.said) == 1 and shown.said == [] and command.said == []
     acts = [args[2] for name, args, _ in service.calls if name == "act"]
     assert acts == [Action(ActionKind.DISCARD, 1, Tile.P9)]
+
+
+@pytest.mark.parametrize(("number", "fits"), [
+    ("0", True), ("7", True), ("9" * 18, True), (str(2**63 - 1), True), (str(2**63), False),
+    ("9" * 19, False), ("1" + "0" * 19, False), ("9" * 40, False)])
+def test_numbers_fit_at_the_store_s_largest_integer(number: str, fits: bool) -> None:
+    """Only an all-digit field is a number; one of up to 18 digits always fits, one of
+    19 is compared with 2**63 - 1, a longer one never fits."""
+    pattern = re.compile(r"(?P<table>[0-9]+):(?P<step>p?[0-9]+):(?P<none>x)?")
+    match = pattern.fullmatch(f"{number}:p{'9' * 30}:")
+    assert match is not None and numbers_fit(match) is fits
