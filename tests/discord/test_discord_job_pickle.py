@@ -12,6 +12,7 @@ import pickletools
 import random
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -199,3 +200,17 @@ def test_a_table_picture_travels_as_its_plain_state_and_is_the_views_picture() -
         assert (_globals(sent) == 0) == (state.phase is not Phase.ENDED)
         assert table_picture(*pickle.loads(sent)) == table_image(spectator_view(state, 2), names)
         assert table_job(state, 2, names, False)[0] is state
+
+
+
+class _Note:
+    """A piece of news that is no dataclass (none is today): it travels as it is."""
+
+    def __init__(self, tile: Tile) -> None:
+        self.tile = tile
+
+
+def test_news_that_is_no_dataclass_travels_as_it_is() -> None:
+    news: tuple[Any, ...] = (_Note(Tile(3)),)
+    (back,) = events_of(pickle.loads(pickle.dumps(plain_events(news))))
+    assert isinstance(back, _Note) and back.tile is Tile(3)

@@ -162,6 +162,8 @@ _EVENT_KINDS: dict[type, _EventKind] = {}
 
 def _event_kind(cls: type) -> _EventKind:
     kind = _EVENT_KINDS.get(cls)
+    if kind is None and not dataclasses.is_dataclass(cls):  # goes as it is
+        kind = _EVENT_KINDS[cls] = _EventKind("", (), False)
     if kind is None:
         fields = dataclasses.fields(cls)
         kind = _EVENT_KINDS[cls] = _EventKind(
