@@ -4,6 +4,7 @@ and waits for the answers, the gate's call timeouts."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,11 +31,11 @@ async def test_one_timer_serves_many_deadlines() -> None:
     loop: Any = asyncio.get_running_loop()
     lapses = Lapses()
     armed = []
-    call_at = loop.call_at
+    call_at: Callable[..., asyncio.TimerHandle] = loop.call_at
 
     def counting(when: float, callback: object, *args: object) -> asyncio.TimerHandle:
         armed.append(when)
-        return call_at(when, callback, *args)  # type: ignore[no-any-return]
+        return call_at(when, callback, *args)
 
     loop.call_at = counting
     try:
