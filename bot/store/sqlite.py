@@ -132,6 +132,14 @@ def _busy(exc: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+class _Elsewhere:
+    """`SqliteDatabase._on_loop`'s answer where the loop's own connection cannot serve:
+    the work goes to aiosqlite's thread instead."""
+
+
+ELSEWHERE = _Elsewhere()
+
+
 class SqliteDatabase(Database):
     dialect = "sqlite"
 
@@ -208,18 +216,11 @@ class SqliteDatabase(Database):
         `read`) holds it: otherwise the thread's queue, first in first out, already
         keeps this one whole, and a burst of moves does not queue twice (at the lock,
         then at the thread: a future and a wake-up per waiter)."""
+        result = self._on_loop(lambda quick: _in_thread(quick, work, args))
+        if not isinstance(result, _Elsewhere):
+            self._committed_on_loop()
+            return result
         if not self._lock.locked():
-            quick = self._loop_connection()
-            if quick is not None:
-                try:
-                    result = _in_thread(quick, work, args)  # this thread: the loop's
-                except sqlite3.Error as exc:
-                    if not _busy(exc):
-                        raise _told(exc) from exc
-                    # another connection writes: aiosqlite's thread waits for it
-                else:
-                    self._committed_on_loop()
-                    return result
             # nothing awaited before the job is queued: no transaction can start between
             return await self._at_once(work, args)
         async with self._lock:
@@ -232,17 +233,10 @@ class SqliteDatabase(Database):
         several trips holds the lock and no other connection holds SQLite's; else
         `write_at_once` (aiosqlite's thread, which waits for the lock). Added for the
         one-process DM step that every click writes (`Presenter.set_dm_message`)."""
-        if not self._lock.locked():
-            quick = self._loop_connection()
-            if quick is not None:
-                try:
-                    count = quick.execute(sql, params).rowcount
-                except sqlite3.Error as exc:
-                    if not _busy(exc):
-                        raise _told(exc) from exc
-                else:
-                    self._committed_on_loop()
-                    return count
+        count = self._on_loop(lambda quick: quick.execute(sql, params).rowcount)
+        if not isinstance(count, _Elsewhere):
+            self._committed_on_loop()
+            return count
         return await super().run_alone(sql, params)
 
     async def read_at_once(self, work: Work[T], *args: Any) -> T:
@@ -251,43 +245,48 @@ class SqliteDatabase(Database):
         commit whoever holds the write lock), else one trip to aiosqlite's thread. Added
         for a cold table's load (issue 32: a dozen statements, each a trip, were most
         of a click on a table not in memory)."""
+        result = self._on_loop(lambda quick: _read_in_thread(quick, work, args))
+        if not isinstance(result, _Elsewhere):
+            return result
         if not self._lock.locked():
-            quick = self._loop_connection()
-            if quick is not None:
-                try:
-                    return _read_in_thread(quick, work, args)  # this thread: the loop's
-                except sqlite3.Error as exc:
-                    if not _busy(exc):
-                        raise _told(exc) from exc
-            try:
-                return await self._in_own_thread(_read_in_thread, self._conn._conn, work,
-                                                 args)
-            except sqlite3.Error as exc:
-                raise _told(exc) from exc
+            return await self._read_in_own_thread(work, args)
         async with self._lock:
-            try:
-                return await self._in_own_thread(_read_in_thread, self._conn._conn, work,
-                                                 args)
-            except sqlite3.Error as exc:
-                raise _told(exc) from exc
+            return await self._read_in_own_thread(work, args)
+
+    async def _read_in_own_thread(self, work: Work[T], args: tuple[Any, ...]) -> T:
+        try:
+            return await self._in_own_thread(_read_in_thread, self._conn._conn, work, args)
+        except sqlite3.Error as exc:
+            raise _told(exc) from exc
 
     async def one_at_once(self, sql: str, params: Params = ()) -> Row | None:
         """One small query by key on the loop's own connection when no transaction of
         several trips holds the lock (as `read_at_once`), else `one`: a cold table's
         click asks where the table is (`Lobby.seat_of`) before it loads it, a trip to
         aiosqlite's thread that cost more than the query (issue 32)."""
-        if not self._lock.locked():
-            quick = self._loop_connection()
-            if quick is not None:
-                try:
-                    # read to its end: an unfinished statement would hold a read
-                    # transaction open on the loop's connection
-                    rows: list[Row] = quick.execute(sql, params).fetchall()
-                    return rows[0] if rows else None
-                except sqlite3.Error as exc:
-                    if not _busy(exc):
-                        raise _told(exc) from exc
+        # read to its end: an unfinished statement would hold a read transaction open
+        # on the loop's connection
+        row = self._on_loop(lambda quick: _first(quick.execute(sql, params).fetchall()))
+        if not isinstance(row, _Elsewhere):
+            return row
         return await self.one(sql, params)
+
+    def _on_loop(self, work: Callable[[sqlite3.Connection], T]) -> T | _Elsewhere:
+        """``work`` on the loop's own connection (this thread) when no transaction of
+        several trips holds the lock and no other connection holds SQLite's; else
+        `ELSEWHERE` (busy: aiosqlite's thread waits for the other connection). Any other
+        SQLite error is the store's."""
+        if self._lock.locked():
+            return ELSEWHERE
+        quick = self._loop_connection()
+        if quick is None:
+            return ELSEWHERE
+        try:
+            return work(quick)
+        except sqlite3.Error as exc:
+            if not _busy(exc):
+                raise _told(exc) from exc
+            return ELSEWHERE
 
     def _loop_connection(self) -> sqlite3.Connection | None:
         """The loop's own connection (opened now the first time), or None where it
@@ -347,6 +346,10 @@ class SqliteDatabase(Database):
             self._quick, self._quick_usable = None, False
         async with self._lock:
             await self._conn.close()
+
+
+def _first(rows: list[Row]) -> Row | None:
+    return rows[0] if rows else None
 
 
 def _told(exc: sqlite3.Error) -> StoreError:
