@@ -320,16 +320,21 @@ async def test_a_move_done_while_its_acknowledgment_is_on_its_way_waits_for_it(
         await asyncio.sleep(0.03)
         return await act(*args, **kwargs)
 
-    async def slow_defer(**kwargs: Any) -> None:
-        await asyncio.sleep(0.1)  # a slow request: the move is done meanwhile
-        inter.response.done = True
-        inter.events.append("acknowledged")
-
     service.act = slow_act
-    inter.response.defer = slow_defer  # type: ignore[method-assign]  # a slow deferral
+    _defers_slowly(inter)
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert inter.events == ["acknowledged", "edit"]
+
+
+def _defers_slowly(inter: Any) -> None:
+    """The click's deferral takes 0.1 s (a slow request): the move is done meanwhile."""
+    async def slow_defer(**kwargs: Any) -> None:
+        await asyncio.sleep(0.1)
+        inter.response.done = True
+        inter.events.append("acknowledged")
+
+    inter.response.defer = slow_defer
 
 
 async def test_a_refused_move_done_while_its_acknowledgment_is_on_its_way_follows_it(
@@ -342,14 +347,8 @@ async def test_a_refused_move_done_while_its_acknowledgment_is_on_its_way_follow
         raise Refused(E.STALE, "that decision has passed")
 
     inter = interaction(service, message=clicked_message())
-
-    async def slow_defer(**kwargs: Any) -> None:
-        await asyncio.sleep(0.1)
-        inter.response.done = True
-        inter.events.append("acknowledged")
-
     service.act = refused_act
-    inter.response.defer = slow_defer  # type: ignore[method-assign]  # a slow deferral
+    _defers_slowly(inter)
     button = await read(MoveButton, move_id(5, 2, 17, ACTIONS[4], 2), inter)
     await button.callback(inter)
     assert inter.events == ["acknowledged", "followup"]

@@ -5,6 +5,7 @@ deliveries dropped, hung calls cut and tried again."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -109,15 +110,22 @@ async def test_a_superseded_call_is_dropped_while_it_waits() -> None:
         await asyncio.wait_for(old, 1.0)
 
 
-async def test_a_hung_call_is_cut_and_tried_again() -> None:
-    gate = Gate()
-    tries = []
-
+def _hanging_once(tries: list[int]) -> Callable[[], Awaitable[str]]:
+    """A call that hangs the first time it is tried (counted in ``tries``) and is
+    answered the next."""
     async def hangs_once() -> str:
         tries.append(1)
         if len(tries) == 1:
             await asyncio.sleep(60)
         return "answered"
+
+    return hangs_once
+
+
+async def test_a_hung_call_is_cut_and_tried_again() -> None:
+    gate = Gate()
+    tries: list[int] = []
+    hangs_once = _hanging_once(tries)
 
     assert await asyncio.wait_for(gate.call(hangs_once), 2.0) == "answered"
     assert len(tries) == 2 and gate.failures == 1
@@ -139,13 +147,8 @@ async def test_a_call_answered_in_time_runs_in_the_callers_task() -> None:
 async def test_a_cut_call_leaves_its_task_uncancelled_and_an_outside_cancel_goes_through(
         ) -> None:
     gate = Gate()
-    tries = []
-
-    async def hangs_once() -> str:
-        tries.append(1)
-        if len(tries) == 1:
-            await asyncio.sleep(60)
-        return "answered"
+    tries: list[int] = []
+    hangs_once = _hanging_once(tries)
 
     async def caller() -> str:
         answer = await gate.call(hangs_once)
