@@ -72,10 +72,11 @@ MAX_DIGITS = len(str(MAX_NUMBER))
 
 class ComposedView(discord.ui.View):
     """Components composed as Discord receives them (plain dicts), sent as they are: a
-    DM's, made in a picture process (a view does not pickle), and a click's answer's
-    menus (`select_row`: made through discord.ui, a click's two menus were about a
-    twentieth of the bot's CPU a click). Nothing is dispatched to it: every component is
-    a persistent item that discord.py finds by its id."""
+    `/mahjong hand` reply's, made in a picture process (a view does not pickle; a DM's
+    travel as their JSON text, `Poster.dm_id`), and a click's answer's menus
+    (`select_row`: made through discord.ui, a click's two menus were about a twentieth
+    of the bot's CPU a click). Nothing is dispatched to it: every component is a
+    persistent item that discord.py finds by its id."""
 
     def __init__(self, components: list[dict[str, Any]]) -> None:
         super().__init__(timeout=None)
