@@ -235,11 +235,16 @@ class ClaimAnswersSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  row: int | None = None) -> None:
         options = options or [discord.SelectOption(label="-", value="-")]
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=own_id(ClaimAnswersSelect, f"mj:ca:{table}:{hand}"),
+            custom_id=ClaimAnswersSelect.id_of(table, hand),
             placeholder=placeholder or None, min_values=0, max_values=len(options),
             options=options, row=row)
         super().__init__(select)
         self.table, self.hand = table, hand
+
+    @staticmethod
+    def id_of(table: int, hand: int) -> str:
+        """The menu's id (`claims_menu` through discord.ui, `claims_row` as a dict)."""
+        return own_id(ClaimAnswersSelect, f"mj:ca:{table}:{hand}")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
@@ -412,13 +417,12 @@ def claims_menu(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand:
     shown = claim_entries(held, caishen, answers, locale)
     if not shown:
         return None
-    note = clip(t("claims.note", lang(locale)), MAX_OPTION_TEXT)
+    placeholder, note = _claims_words(locale)
     options = [discord.SelectOption(label=label, value=value, description=note,
                                     default=default)
                for label, value, default in shown]
     return ClaimAnswersSelect(table_id, hand, row=row, options=options,
-                              placeholder=clip(t("claims.placeholder", locale),
-                                               MAX_OPTION_TEXT))
+                              placeholder=placeholder)
 
 
 def claims_row(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand: int,
@@ -428,10 +432,16 @@ def claims_row(held: Sequence[Tile], caishen: Tile | None, table_id: int, hand: 
     shown = claim_entries(held, caishen, answers, locale)
     if not shown:
         return None
-    return select_row(own_id(ClaimAnswersSelect, f"mj:ca:{table_id}:{hand}"), shown,
-                      placeholder=clip(t("claims.placeholder", locale), MAX_OPTION_TEXT),
-                      min_values=0, max_values=len(shown),
-                      description=clip(t("claims.note", lang(locale)), MAX_OPTION_TEXT))
+    placeholder, note = _claims_words(locale)
+    return select_row(ClaimAnswersSelect.id_of(table_id, hand), shown,
+                      placeholder=placeholder, min_values=0, max_values=len(shown),
+                      description=note)
+
+
+def _claims_words(locale: LocaleLike) -> tuple[str, str]:
+    """The claims menu's placeholder and each entry's note."""
+    return (clip(t("claims.placeholder", locale), MAX_OPTION_TEXT),
+            clip(t("claims.note", lang(locale)), MAX_OPTION_TEXT))
 
 
 def claim_entries(held: Sequence[Tile], caishen: Tile | None, answers: Answers,

@@ -98,7 +98,7 @@ def next_discard_row(table_id: int, hand: int, seat: int, held: Sequence[Tile],
                      caishen: Tile | None, locale: LocaleLike) -> dict[str, Any]:
     """The "Next discard…" menu with nothing chosen, on a row of its own, as Discord
     receives it (what `next_items` places, `select_row`): a click's answer offers it."""
-    return select_row(own_id(NextDiscardSelect, f"mj:nx:{table_id}:{hand}:s{seat}"),
+    return select_row(NextDiscardSelect.id_of(table_id, hand, seat),
                       tile_entries(held, None, locale, caishen),
                       placeholder=t("next.placeholder", locale), min_values=1, max_values=1)
 
@@ -147,11 +147,16 @@ class NextDiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  options: list[discord.SelectOption] | None = None, placeholder: str = "",
                  row: int | None = None) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=own_id(NextDiscardSelect, f"mj:nx:{table}:{hand}:s{seat}"),
+            custom_id=NextDiscardSelect.id_of(table, hand, seat),
             placeholder=placeholder or None, min_values=1, max_values=1,
             options=options or [discord.SelectOption(label="-", value="-")], row=row)
         super().__init__(select)
         self.table, self.hand, self.seat = table, hand, seat
+
+    @staticmethod
+    def id_of(table: int, hand: int, seat: int) -> str:
+        """The menu's id (`next_items` through discord.ui, `next_discard_row` as a dict)."""
+        return own_id(NextDiscardSelect, f"mj:nx:{table}:{hand}:s{seat}")
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
