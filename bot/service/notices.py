@@ -311,7 +311,7 @@ class PrivateNotice:
     def viewing(self) -> Callable[[], PlayerView]:
         """`view` as a call that holds the state, the seat and the hand number alone
         (sent to a picture process, it carries nothing else of the notice)."""
-        return partial(view, self._state, self.seat, self.hand_number)
+        return partial(view, *self.viewed())
 
     def viewed(self) -> tuple[HandState, int, int]:
         """What `view` is made of: the state, the seat and the hand number (a picture

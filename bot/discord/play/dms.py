@@ -184,12 +184,11 @@ def dm_job(n: PrivateNotice, news: Sequence[Event], reader: Lang, plain: bool = 
     player chose in advance travels as it is: rare). Not ``plain``: the same, its
     state, news and choices as they are (composed in a thread of this process)."""
     state, seat, hand = n.viewed()
-    if plain:
-        return (plain_state(state), seat, hand, plain_events(news), reader, n.ref.table_id,
-                n.step is not None, n.names, n.deadline, plain_record(n.choices), n.away,
-                n.reminder, n.next_discard, n.played, n.answers, n.bank)
-    return (state, seat, hand, tuple(news), reader, n.ref.table_id, n.step is not None, n.names,
-            n.deadline, n.choices, n.away, n.reminder, n.next_discard, n.played, n.answers,
+    shown: PlainState | HandState = plain_state(state) if plain else state
+    told = plain_events(news) if plain else tuple(news)
+    choices = plain_record(n.choices) if plain else n.choices
+    return (shown, seat, hand, told, reader, n.ref.table_id, n.step is not None, n.names,
+            n.deadline, choices, n.away, n.reminder, n.next_discard, n.played, n.answers,
             n.bank)
 
 
