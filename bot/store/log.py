@@ -104,12 +104,11 @@ async def _insert_next(db: Session, hand_id: int, action: NewAction,
                                        live=not locked)
         if digest is not None:
             return payload, digest
-        if not locked:  # which refusal: the hand's state first, as when locked
-            await hands.lock_live_in(db, hand_id)
+    if not locked:  # the hand's state first, as when locked: which refusal, if any
+        await hands.lock_live_in(db, hand_id)
+    if previous is not None:
         await _refuse_stale(db, hand_id, seq)
         # the seq is the next one, but this process's digest is not the stored one
-    elif not locked:
-        await hands.lock_live_in(db, hand_id)
     digest = await _insert_chained(db, hand_id, action, payload,
                                    await _digest_upto(db, hand_id, seq - 1))
     if digest is None:
